@@ -1,0 +1,686 @@
+/* commands.c - one function per command of the language. Each parses its
+ * words, calls the public API, and prints; the numbers all come from the
+ * library. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Most words on one line: two vectors of POSENC_MAX_DIM, four brackets, the
+ * command and a few arguments. */
+#define MAX_TOKENS (2u * POSENC_MAX_DIM + 16u)
+
+/* ---- words ----------------------------------------------------------------- */
+
+static int word_is(cli_token t, const char *name)
+{
+    return t.len == strlen(name) && strncasecmp(t.s, name, t.len) == 0;
+}
+
+static int is_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == ',' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+/* Splits a line into words; '[' and ']' are words of their own, '#' starts a
+ * comment. Returns the count, or -1 (with a message) past MAX_TOKENS. */
+static long tokenize(cli_state *st, const char *line, size_t len)
+{
+    size_t n = 0, i = 0;
+    while (i < len) {
+        char ch = line[i];
+        if (ch == '#')
+            break;
+        if (is_space(ch)) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        if (ch == '[' || ch == ']')
+            i++;
+        else
+            while (i < len && !is_space(line[i]) && line[i] != '#' && line[i] != '[' &&
+                   line[i] != ']')
+                i++;
+        if (n == MAX_TOKENS) {
+            cli_error(st, "too many words on one line (at most %u)", MAX_TOKENS);
+            return -1;
+        }
+        if (n == st->tok_cap) {
+            size_t cap = st->tok_cap ? st->tok_cap * 2 : 64;
+            if (cap > MAX_TOKENS)
+                cap = MAX_TOKENS;
+            cli_token *p = realloc(st->tok, cap * sizeof *p);
+            if (!p) {
+                cli_error(st, "out of memory");
+                return -1;
+            }
+            st->tok = p;
+            st->tok_cap = cap;
+        }
+        st->tok[n].s = line + start;
+        st->tok[n].len = i - start;
+        n++;
+    }
+    return (long)n;
+}
+
+/* Up to 40 characters of a word, for messages. */
+#define SHOW(t) (int)((t).len > 40 ? 40 : (t).len), (t).s
+
+static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
+
+/* ---- numbers ---------------------------------------------------------------- */
+
+static int looks_like_nan_or_inf(cli_token t)
+{
+    cli_token u = t;
+    if (u.len && (u.s[0] == '+' || u.s[0] == '-')) {
+        u.s++;
+        u.len--;
+    }
+    return word_is(u, "nan") || word_is(u, "inf") || word_is(u, "infinity");
+}
+
+static int parse_number(cli_state *st, cli_token t, double *out)
+{
+    posenc_status s = posenc_parse_number(t.s, t.len, out);
+    if (s == POSENC_OK)
+        return 1;
+    if (s == POSENC_ERR_NOT_FINITE)
+        cli_error(st, "'%.*s' is not a finite number (too large for a double)", SHOW(t));
+    else if (looks_like_nan_or_inf(t))
+        cli_error(st, "'%.*s' is not allowed: vector elements must be finite numbers", SHOW(t));
+    else
+        cli_error(st, "'%.*s' is not a number", SHOW(t));
+    return 0;
+}
+
+/* An integer word in [lo, hi]; what names it in messages ("position"...). */
+static int parse_integer(cli_state *st, cli_token t, int64_t lo, int64_t hi, const char *what,
+                         int64_t *out)
+{
+    posenc_status s = posenc_parse_int64(t.s, t.len, out);
+    if (s == POSENC_ERR_FORMAT) {
+        cli_error(st, "'%.*s' is not a %s (an integer from %lld to %lld)", SHOW(t), what,
+                  (long long)lo, (long long)hi);
+        return 0;
+    }
+    if (s != POSENC_OK || *out < lo || *out > hi) {
+        cli_error(st, "%s %.*s is out of range (%lld to %lld)", what, SHOW(t), (long long)lo,
+                  (long long)hi);
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_position(cli_state *st, cli_token t, int64_t *pos)
+{
+    return parse_integer(st, t, 0, POSENC_MAX_POS, "position", pos);
+}
+
+static int parse_dim(cli_state *st, cli_token t, const char *what, uint32_t *out)
+{
+    int64_t v;
+    if (!parse_integer(st, t, 1, POSENC_MAX_DIM, what, &v))
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+/* Makes room for n doubles in *buf (n <= POSENC_MAX_DIM). */
+static int reserve(cli_state *st, double **buf, size_t *cap, size_t n)
+{
+    if (n <= *cap)
+        return 1;
+    size_t c = *cap ? *cap : 64;
+    while (c < n)
+        c *= 2;
+    double *p = realloc(*buf, c * sizeof *p);
+    if (!p) {
+        cli_error(st, "out of memory");
+        return 0;
+    }
+    *buf = p;
+    *cap = c;
+    return 1;
+}
+
+/* A run of number words: at most POSENC_MAX_DIM of them, all finite. */
+static int parse_numbers(cli_state *st, const cli_token *t, size_t n, double **buf,
+                         size_t *cap)
+{
+    if (n > POSENC_MAX_DIM) {
+        cli_error(st, "a vector has at most %u numbers, got %zu", POSENC_MAX_DIM, n);
+        return 0;
+    }
+    if (!reserve(st, buf, cap, n))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!parse_number(st, t[i], &(*buf)[i]))
+            return 0;
+    return 1;
+}
+
+/* The vectors written on a line: either one unbracketed run of numbers, or
+ * bracketed groups "[..] [..]" with nothing outside them. */
+typedef struct vec_groups {
+    size_t count;            /* groups found */
+    size_t start[2], len[2]; /* word ranges of the first two groups */
+    int bracketed;
+} vec_groups;
+
+static int find_groups(cli_state *st, const cli_token *t, size_t n, vec_groups *g)
+{
+    memset(g, 0, sizeof *g);
+    int has_bracket = 0, has_open = 0;
+    for (size_t i = 0; i < n; i++) {
+        has_open |= word_is(t[i], "[");
+        has_bracket |= word_is(t[i], "[") || word_is(t[i], "]");
+    }
+    if (!has_bracket) {
+        g->count = 1;
+        g->start[0] = 0;
+        g->len[0] = n;
+        return 1;
+    }
+    g->bracketed = 1;
+    size_t i = 0;
+    while (i < n) {
+        if (!word_is(t[i], "[")) {
+            if (word_is(t[i], "]") || !has_open)
+                cli_error(st, "unexpected ']' without a matching '['");
+            else
+                cli_error(st, "'%.*s' is outside the brackets: bracket every vector or none",
+                          SHOW(t[i]));
+            return 0;
+        }
+        size_t j = i + 1;
+        while (j < n && !word_is(t[j], "]")) {
+            if (word_is(t[j], "[")) {
+                cli_error(st, "'[' inside a bracketed vector: brackets do not nest");
+                return 0;
+            }
+            j++;
+        }
+        if (j == n) {
+            cli_error(st, "missing ']' to close the vector");
+            return 0;
+        }
+        if (g->count < 2) {
+            g->start[g->count] = i + 1;
+            g->len[g->count] = j - i - 1;
+        }
+        g->count++;
+        i = j + 1;
+    }
+    return 1;
+}
+
+/* Exactly one vector (bracketed or not) of at least one number into st->vec. */
+static int parse_one_vector(cli_state *st, const char *cmd, const cli_token *t, size_t n,
+                            size_t *D)
+{
+    vec_groups g;
+    if (!find_groups(st, t, n, &g))
+        return 0;
+    if (g.count != 1) {
+        cli_error(st, "%s takes one vector, got %zu bracketed vectors", cmd, g.count);
+        return 0;
+    }
+    if (g.len[0] == 0) {
+        cli_error(st, "%s needs a position and at least one number, got an empty vector", cmd);
+        return 0;
+    }
+    if (!parse_numbers(st, t + g.start[0], g.len[0], &st->vec, &st->vec_cap))
+        return 0;
+    *D = g.len[0];
+    return 1;
+}
+
+/* ---- the commands ------------------------------------------------------------ */
+
+static int need_args(cli_state *st, size_t got, size_t want, const char *what)
+{
+    if (got == want)
+        return 1;
+    cli_error(st, "%s, got %zu argument%s", what, got, plural(got));
+    return 0;
+}
+
+static int report(cli_state *st, posenc_status s)
+{
+    if (s == POSENC_OK)
+        return 1;
+    cli_error(st, "%s", posenc_strerror(s));
+    return 0;
+}
+
+static int cmd_pe(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos;
+    uint32_t D;
+    if (!need_args(st, n, 2, "PE needs a position and a dimension") ||
+        !parse_position(st, a[0], &pos) || !parse_dim(st, a[1], "dimension", &D) ||
+        !reserve(st, &st->vec, &st->vec_cap, D))
+        return 0;
+    if (!report(st, posenc_sinusoid_fill_f64(pos, D, st->base, st->vec)))
+        return 0;
+    cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos;
+    size_t D;
+    if (n < 2) {
+        cli_error(st, "ROPE needs a position and at least one number, got %zu argument%s", n,
+                  plural(n));
+        return 0;
+    }
+    if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
+        return 0;
+    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
+        return 0;
+    cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+static int cmd_add(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos;
+    size_t D;
+    if (n < 2) {
+        cli_error(st, "ADD needs a position and at least one number, got %zu argument%s", n,
+                  plural(n));
+        return 0;
+    }
+    if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ADD", a + 1, n - 1, &D))
+        return 0;
+    if (!report(st, posenc_sinusoid_add_f64(pos, (uint32_t)D, st->base, st->vec)))
+        return 0;
+    cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t m, p;
+    if (n < 4) {
+        cli_error(st, "DOT needs two positions and two vectors q and k, got %zu argument%s", n,
+                  plural(n));
+        return 0;
+    }
+    if (!parse_position(st, a[0], &m) || !parse_position(st, a[1], &p))
+        return 0;
+    vec_groups g;
+    if (!find_groups(st, a + 2, n - 2, &g))
+        return 0;
+    size_t qs, ks, D;
+    if (g.bracketed) {
+        if (g.count != 2) {
+            cli_error(st, "DOT needs two bracketed vectors [q] [k], got %zu", g.count);
+            return 0;
+        }
+        if (g.len[0] != g.len[1]) {
+            cli_error(st, "DOT vectors differ in length: q has %zu numbers, k has %zu",
+                      g.len[0], g.len[1]);
+            return 0;
+        }
+        qs = g.start[0];
+        ks = g.start[1];
+        D = g.len[0];
+    } else {
+        if (g.len[0] % 2) {
+            cli_error(st, "DOT vectors differ in length: %zu numbers do not split into two "
+                          "halves (write [q] [k] to make the split explicit)",
+                      g.len[0]);
+            return 0;
+        }
+        D = g.len[0] / 2;
+        qs = 0;
+        ks = D;
+    }
+    if (D == 0) {
+        cli_error(st, "DOT needs vectors of at least one number");
+        return 0;
+    }
+    if (!parse_numbers(st, a + 2 + qs, D, &st->vec, &st->vec_cap) ||
+        !parse_numbers(st, a + 2 + ks, D, &st->vec2, &st->vec2_cap))
+        return 0;
+    double dot;
+    if (!report(st, posenc_rope_dot_f64(m, p, (uint32_t)D, st->base, st->layout, st->vec,
+                                        st->vec2, &dot)))
+        return 0;
+    cli_print_numbers(st, &dot, 1);
+    return 1;
+}
+
+static int cmd_alibi(cli_state *st, const cli_token *a, size_t n)
+{
+    uint32_t H;
+    int64_t i, j;
+    if (!need_args(st, n, 3, "ALIBI needs a head count H and positions i and j") ||
+        !parse_dim(st, a[0], "head count", &H) || !parse_position(st, a[1], &i) ||
+        !parse_position(st, a[2], &j) || !reserve(st, &st->vec, &st->vec_cap, H))
+        return 0;
+    if (!report(st, posenc_alibi_penalties(H, i, j, st->vec)))
+        return 0;
+    cli_print_numbers(st, st->vec, H);
+    return 1;
+}
+
+/* LOAD takes the rest of the line as the file name, so names with spaces
+ * work; surrounding space and a trailing comment are dropped. */
+static int cmd_load(cli_state *st, const char *rest, size_t len)
+{
+    while (len && is_space(rest[0]) && rest[0] != ',') {
+        rest++;
+        len--;
+    }
+    const char *hash = memchr(rest, '#', len);
+    if (hash)
+        len = (size_t)(hash - rest);
+    while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t' || rest[len - 1] == '\r'))
+        len--;
+    if (len == 0) {
+        cli_error(st, "LOAD needs a file name, got 0 arguments");
+        return 0;
+    }
+    char *path = malloc(len + 1);
+    if (!path) {
+        cli_error(st, "out of memory");
+        return 0;
+    }
+    memcpy(path, rest, len);
+    path[len] = '\0';
+    posenc_learned *t = NULL;
+    posenc_load_error e;
+    posenc_status s = posenc_learned_load(path, &t, &e);
+    if (s == POSENC_ERR_IO && e.line == 0)
+        cli_error(st, "cannot read '%s': %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
+    else if (s != POSENC_OK && e.line > 0)
+        cli_error(st, "%s: line %zu: %s", path, e.line, e.detail);
+    else if (s != POSENC_OK)
+        cli_error(st, "%s: %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
+    free(path);
+    if (s != POSENC_OK)
+        return 0;
+    posenc_learned_free(st->table);
+    st->table = t;
+    return 1;
+}
+
+static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos;
+    if (!need_args(st, n, 1, "LEARNED needs a position") || !parse_position(st, a[0], &pos))
+        return 0;
+    if (!st->table) {
+        cli_error(st, "no learned table is loaded (LOAD a file first)");
+        return 0;
+    }
+    size_t rows = posenc_learned_n_pos(st->table), dim = posenc_learned_dim(st->table);
+    if (!reserve(st, &st->vec, &st->vec_cap, dim))
+        return 0;
+    if (posenc_learned_row_f64(st->table, pos, st->vec) == POSENC_ERR_POS) {
+        cli_error(st,
+                  "position %lld is past the end of the learned table: it has %zu row%s "
+                  "(positions 0 to %zu)",
+                  (long long)pos, rows, plural(rows), rows - 1);
+        return 0;
+    }
+    cli_print_numbers(st, st->vec, dim);
+    return 1;
+}
+
+/* ---- settings ----------------------------------------------------------------- */
+
+int cli_parse_base(const char *s, size_t len, double *out, char *why, size_t n)
+{
+    double v;
+    posenc_status st = posenc_parse_number(s, len, &v);
+    if (st != POSENC_OK || !(v > 1.0)) {
+        snprintf(why, n, "base must be a finite number greater than 1, got '%.*s'",
+                 (int)(len > 40 ? 40 : len), s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_parse_layout(const char *s, size_t len, posenc_layout *out, char *why, size_t n)
+{
+    cli_token t = {s, len};
+    if (word_is(t, "interleaved")) {
+        *out = POSENC_LAYOUT_INTERLEAVED;
+        return 1;
+    }
+    if (word_is(t, "half")) {
+        *out = POSENC_LAYOUT_HALF;
+        return 1;
+    }
+    snprintf(why, n, "layout must be interleaved or half, got '%.*s'",
+             (int)(len > 40 ? 40 : len), s);
+    return 0;
+}
+
+int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n)
+{
+    int64_t v;
+    if (posenc_parse_int64(s, len, &v) != POSENC_OK || v < 0 || v > 17) {
+        snprintf(why, n, "precision must be an integer from 0 to 17, got '%.*s'",
+                 (int)(len > 40 ? 40 : len), s);
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+static int cmd_set(cli_state *st, const cli_token *a, size_t n)
+{
+    if (!need_args(st, n, 2, "SET needs a setting and a value"))
+        return 0;
+    char why[160];
+    int ok;
+    if (word_is(a[0], "base"))
+        ok = cli_parse_base(a[1].s, a[1].len, &st->base, why, sizeof why);
+    else if (word_is(a[0], "layout"))
+        ok = cli_parse_layout(a[1].s, a[1].len, &st->layout, why, sizeof why);
+    else if (word_is(a[0], "precision"))
+        ok = cli_parse_precision(a[1].s, a[1].len, &st->precision, why, sizeof why);
+    else {
+        cli_error(st, "unknown setting '%.*s' (settings: base, layout, precision)", SHOW(a[0]));
+        return 0;
+    }
+    if (!ok)
+        cli_error(st, "%s", why);
+    return ok;
+}
+
+/* ---- EXPLAIN ------------------------------------------------------------------ */
+
+/* A number in "%g" style for headers (base = 10000, not 10000.0000). */
+static void print_base(cli_state *st) { fprintf(st->out, "base=%.17g", st->base); }
+
+static void print_trace(cli_state *st, const posenc_pair_trace *tr)
+{
+    fprintf(st->out, " divisor=%s", cli_format_number(st, tr->divisor));
+    fprintf(st->out, " angle=%s", cli_format_number(st, tr->angle));
+    fprintf(st->out, " sin=%s", cli_format_number(st, tr->sin_angle));
+    fprintf(st->out, " cos=%s", cli_format_number(st, tr->cos_angle));
+}
+
+static int explain_pe(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos;
+    uint32_t D;
+    if (!need_args(st, n, 2, "EXPLAIN PE needs a position and a dimension") ||
+        !parse_position(st, a[0], &pos) || !parse_dim(st, a[1], "dimension", &D) ||
+        !reserve(st, &st->vec, &st->vec_cap, D))
+        return 0;
+    if (!report(st, posenc_sinusoid_fill_f64(pos, D, st->base, st->vec)))
+        return 0;
+    fprintf(st->out, "PE pos=%lld D=%u ", (long long)pos, D);
+    print_base(st);
+    fputs(": pair k = elements 2k, 2k+1; angle = pos / divisor, divisor = base^(2k/D); "
+          "PE[2k] = sin(angle), PE[2k+1] = cos(angle)\n",
+          st->out);
+    for (uint32_t k = 0; 2 * k < D; k++) {
+        posenc_pair_trace tr;
+        posenc_pair_explain(pos, k, D, st->base, &tr);
+        if (2 * k + 1 < D)
+            fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
+        else
+            fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
+        print_trace(st, &tr);
+        fputc('\n', st->out);
+    }
+    fputs("result: ", st->out);
+    cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+static int explain_rope(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos;
+    size_t D;
+    if (n < 2) {
+        cli_error(st, "EXPLAIN ROPE needs a position and at least one number, got %zu "
+                      "argument%s",
+                  n, plural(n));
+        return 0;
+    }
+    if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "EXPLAIN ROPE", a + 1, n - 1, &D))
+        return 0;
+    /* vec2 keeps the input so each pair can be shown before and after. */
+    if (!reserve(st, &st->vec2, &st->vec2_cap, D))
+        return 0;
+    memcpy(st->vec2, st->vec, D * sizeof *st->vec);
+    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
+        return 0;
+    int half = st->layout == POSENC_LAYOUT_HALF;
+    fprintf(st->out, "ROPE pos=%lld D=%zu ", (long long)pos, D);
+    print_base(st);
+    fprintf(st->out, " layout=%s: pair k = elements %s; angle = pos / divisor, divisor = "
+                     "base^(2k/D); (a, b) -> (a cos - b sin, a sin + b cos)\n",
+            half ? "half" : "interleaved", half ? "k, k+D/2" : "2k, 2k+1");
+    for (uint32_t k = 0; k < D / 2; k++) {
+        posenc_pair_trace tr;
+        uint32_t i0, i1;
+        posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr);
+        posenc_pair_index(k, (uint32_t)D, st->layout, &i0, &i1);
+        fprintf(st->out, "k=%u elements %u,%u", k, i0, i1);
+        print_trace(st, &tr);
+        fprintf(st->out, " before=(%s,", cli_format_number(st, st->vec2[i0]));
+        fprintf(st->out, " %s)", cli_format_number(st, st->vec2[i1]));
+        fprintf(st->out, " after=(%s,", cli_format_number(st, st->vec[i0]));
+        fprintf(st->out, " %s)\n", cli_format_number(st, st->vec[i1]));
+    }
+    if (D % 2)
+        fprintf(st->out, "element %zu has no partner (odd D): unchanged %s\n", D - 1,
+                cli_format_number(st, st->vec[D - 1]));
+    fputs("result: ", st->out);
+    cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
+{
+    if (n >= 1 && word_is(a[0], "PE"))
+        return explain_pe(st, a + 1, n - 1);
+    if (n >= 1 && word_is(a[0], "ROPE"))
+        return explain_rope(st, a + 1, n - 1);
+    if (n == 0)
+        cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
+    else
+        cli_error(st, "EXPLAIN cannot explain '%.*s' (it explains PE and ROPE)", SHOW(a[0]));
+    return 0;
+}
+
+void cli_print_help(FILE *out)
+{
+    fputs("Commands (one per line; names in any case; numbers separated by spaces,\n"
+          "tabs or commas; a vector may be wrapped in [ ]; # starts a comment):\n"
+          "  PE pos D               the sinusoid PE(pos) of length D\n"
+          "  ROPE pos x0 x1 ...     x rotated by position pos (RoPE)\n"
+          "  DOT m n q... k...      ROPE(m, q) . ROPE(n, k); q, k as [..] [..] or halves\n"
+          "  ADD pos x0 x1 ...      x + PE(pos)\n"
+          "  ALIBI H i j            the H ALiBi penalties -m_h |i - j|, head 1 first\n"
+          "  LOAD file              load a learned table (a row of numbers per position)\n"
+          "  LEARNED pos            row pos of the loaded table\n"
+          "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"
+          "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"
+          "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"
+          "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"
+          "  SET precision N        digits after the point, 0 to 17 (default 4)\n"
+          "  HELP                   this summary\n"
+          "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
+          "PE[2k] = sin(angle), PE[2k+1] = cos(angle); a pair (a, b) rotates to\n"
+          "(a cos - b sin, a sin + b cos). Positions are integers 0 to 2147483647.\n",
+          out);
+}
+
+/* ---- dispatch ----------------------------------------------------------------- */
+
+int cli_run_line(cli_state *st, const char *line, size_t len)
+{
+    long n = tokenize(st, line, len);
+    if (n < 0)
+        return 1;
+    if (n == 0)
+        return 0; /* blank or comment */
+    const cli_token *t = st->tok;
+    const cli_token *a = t + 1;
+    size_t na = (size_t)n - 1;
+    int ok;
+    if (word_is(t[0], "PE"))
+        ok = cmd_pe(st, a, na);
+    else if (word_is(t[0], "ROPE"))
+        ok = cmd_rope(st, a, na);
+    else if (word_is(t[0], "DOT"))
+        ok = cmd_dot(st, a, na);
+    else if (word_is(t[0], "ADD"))
+        ok = cmd_add(st, a, na);
+    else if (word_is(t[0], "ALIBI"))
+        ok = cmd_alibi(st, a, na);
+    else if (word_is(t[0], "LOAD"))
+        ok = cmd_load(st, t[0].s + t[0].len, len - (size_t)(t[0].s + t[0].len - line));
+    else if (word_is(t[0], "LEARNED"))
+        ok = cmd_learned(st, a, na);
+    else if (word_is(t[0], "EXPLAIN"))
+        ok = cmd_explain(st, a, na);
+    else if (word_is(t[0], "SET"))
+        ok = cmd_set(st, a, na);
+    else if (word_is(t[0], "HELP")) {
+        cli_print_help(st->out);
+        ok = 1;
+    } else {
+        cli_error(st, "unknown command '%.*s' (HELP lists the commands)", SHOW(t[0]));
+        ok = 0;
+    }
+    if (st->flush_each)
+        fflush(st->out);
+    return !ok;
+}
+
+void cli_init(cli_state *st, FILE *out, FILE *err)
+{
+    memset(st, 0, sizeof *st);
+    st->base = POSENC_DEFAULT_BASE;
+    st->layout = POSENC_LAYOUT_INTERLEAVED;
+    st->precision = 4;
+    st->out = out;
+    st->err = err;
+}
+
+void cli_free(cli_state *st)
+{
+    posenc_learned_free(st->table);
+    free(st->tok);
+    free(st->vec);
+    free(st->vec2);
+    memset(st, 0, sizeof *st);
+}

@@ -1,0 +1,169 @@
+/* main.c - the posenc program: options, input files, exit status. */
+#include "cli.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+    fputs("usage: posenc [OPTIONS] [FILE...]\n"
+          "Reads posenc commands from the files, or from standard input when there are\n"
+          "none, and prints their results. '-' names standard input.\n"
+          "\n"
+          "Options:\n"
+          "  -c COMMANDS       run COMMANDS (lines separated by newlines or ';') instead\n"
+          "                    of reading standard input; may be repeated\n"
+          "  --base B          base of the frequencies (finite, > 1; default 10000)\n"
+          "  --layout L        RoPE pair layout: interleaved (default) or half\n"
+          "  --precision N     digits after the decimal point, 0 to 17 (default 4)\n"
+          "  -u                flush standard output after every command\n"
+          "  -h, --help        show this help and the command summary\n"
+          "  -V, --version     show the version\n"
+          "\n"
+          "Exit status: 0 if every line ran, 1 if any line failed, 2 for bad options\n"
+          "or an input file that cannot be opened.\n"
+          "\n",
+          out);
+    cli_print_help(out);
+}
+
+/* "--name=value" or "--name value": the value, or NULL if missing. */
+static const char *option_value(const char *arg, const char *name, int argc, char **argv, int *i)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return NULL;
+    if (arg[n] == '=')
+        return arg + n + 1;
+    if (arg[n] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int is_option(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int bad_option(const char *fmt, const char *what)
+{
+    fputs("posenc: ", stderr);
+    fprintf(stderr, fmt, what);
+    fputs(" (try 'posenc --help')\n", stderr);
+    return 2;
+}
+
+/* Runs one input file; "-" is standard input. Returns 0, 1, or 2 (cannot open). */
+static int run_file(cli_state *st, const char *path)
+{
+    if (strcmp(path, "-") == 0) {
+        st->source = NULL;
+        return cli_run_stream(st, stdin, 0);
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "posenc: cannot open '%s': %s\n", path, strerror(errno));
+        return 2;
+    }
+    st->source = path;
+    int r = cli_run_stream(st, f, 0);
+    if (ferror(f)) {
+        fprintf(stderr, "posenc: error reading '%s'\n", path);
+        r = 2;
+    }
+    fclose(f);
+    st->source = NULL;
+    return r;
+}
+
+static int worst(int a, int b) { return a > b ? a : b; }
+
+int main(int argc, char **argv)
+{
+    cli_state st;
+    cli_init(&st, stdout, stderr);
+    int first_file = argc, status = 0, ran_string = 0;
+    char why[160];
+
+    /* First pass: settings, so that -c strings run with all of them. */
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (strcmp(arg, "--") == 0) {
+            first_file = i + 1;
+            break;
+        }
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            usage(stdout);
+            cli_free(&st);
+            return 0;
+        }
+        if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+            printf("posenc %s\n", posenc_version_string());
+            cli_free(&st);
+            return 0;
+        }
+        if (strcmp(arg, "-u") == 0) {
+            st.flush_each = 1;
+        } else if (strcmp(arg, "-c") == 0) {
+            if (i + 1 >= argc) {
+                cli_free(&st);
+                return bad_option("%s needs a string of commands", "-c");
+            }
+            i++;
+        } else if (is_option(arg, "--base") || is_option(arg, "--layout") ||
+                   is_option(arg, "--precision")) {
+            const char *name = is_option(arg, "--base")     ? "--base"
+                               : is_option(arg, "--layout") ? "--layout"
+                                                            : "--precision";
+            v = option_value(arg, name, argc, argv, &i);
+            int ok = 0;
+            if (!v)
+                snprintf(why, sizeof why, "needs a value");
+            else if (name[2] == 'b')
+                ok = cli_parse_base(v, strlen(v), &st.base, why, sizeof why);
+            else if (name[2] == 'l')
+                ok = cli_parse_layout(v, strlen(v), &st.layout, why, sizeof why);
+            else
+                ok = cli_parse_precision(v, strlen(v), &st.precision, why, sizeof why);
+            if (!ok) {
+                fprintf(stderr, "posenc: %s: %s (try 'posenc --help')\n", name, why);
+                cli_free(&st);
+                return 2;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            cli_free(&st);
+            return bad_option("unknown option '%s'", arg);
+        } else {
+            first_file = i;
+            break;
+        }
+    }
+
+    /* Second pass: the -c strings, in order. */
+    for (int i = 1; i < first_file && i < argc; i++) {
+        if (strcmp(argv[i], "-c") == 0) {
+            status = worst(status, cli_run_string(&st, argv[++i]));
+            ran_string = 1;
+        } else if (is_option(argv[i], "--base") || is_option(argv[i], "--layout") ||
+                   is_option(argv[i], "--precision")) {
+            if (!strchr(argv[i], '='))
+                i++;
+        }
+    }
+
+    if (first_file < argc) {
+        for (int i = first_file; i < argc; i++)
+            status = worst(status, run_file(&st, argv[i]));
+    } else if (!ran_string) {
+        st.source = NULL;
+        status = worst(status, cli_run_stream(&st, stdin, isatty(STDIN_FILENO)));
+    }
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "posenc: error writing output: %s\n", strerror(errno));
+        status = worst(status, 1);
+    }
+    cli_free(&st);
+    return status;
+}

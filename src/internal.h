@@ -1,0 +1,58 @@
+/*
+ * internal.h - shared by the library's source files, not installed.
+ *
+ * Double-double ("dd") numbers: an unevaluated sum hi + lo with |lo| <= ulp(hi)/2,
+ * about 106 bits. The algorithms are the classical error-free transformations
+ * (Knuth's two-sum, Dekker's product via fma) and the exp/log scheme of Hida, Li
+ * and Bailey's QD library, written down here from the formulas.
+ */
+#ifndef POSENC_INTERNAL_H
+#define POSENC_INTERNAL_H
+
+#include "posenc.h"
+
+#include <math.h>
+
+typedef struct posenc__dd {
+    double hi, lo;
+} posenc__dd;
+
+/* Status checks shared by every entry point. */
+static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
+static inline int posenc__dim_ok(uint64_t D) { return D >= 1 && D <= POSENC_MAX_DIM; }
+static inline int posenc__base_ok(double base) { return isfinite(base) && base > 1.0; }
+static inline int posenc__layout_ok(posenc_layout l)
+{
+    return l == POSENC_LAYOUT_INTERLEAVED || l == POSENC_LAYOUT_HALF;
+}
+
+/* The inverse frequency base^(-2k/d) as a double-double (relative error
+ * below 2^-100). Arguments are assumed valid (d >= 1, base > 1). */
+posenc__dd posenc__inv_freq_dd(uint32_t k, uint32_t d, double base);
+
+/* base^(+2k/d) as a double-double: the divisor of the position. */
+posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);
+
+/* sin and cos of the exact angle pos * f, where f is a double-double
+ * frequency and 0 <= pos < 2^53. Argument reduction modulo pi/2 keeps all
+ * digits (see docs/ACCURACY.md). */
+void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c);
+
+/* One pair's rotation in double. */
+static inline void posenc__rotate_f64(double *a, double *b, double s, double c)
+{
+    double x = *a, y = *b;
+    *a = x * c - y * s;
+    *b = x * s + y * c;
+}
+
+/* One pair's rotation in float: products and sums each rounded, this order. */
+static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
+{
+    float x = *a, y = *b;
+    float xc = x * c, ys = y * s, xs = x * s, yc = y * c;
+    *a = xc - ys;
+    *b = xs + yc;
+}
+
+#endif

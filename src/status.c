@@ -1,0 +1,32 @@
+/* status.c - status messages and the library version. */
+#include "posenc.h"
+
+#define POSENC__STR2(x) #x
+#define POSENC__STR(x) POSENC__STR2(x)
+
+unsigned posenc_version_number(void) { return POSENC_VERSION_NUMBER; }
+
+const char *posenc_version_string(void)
+{
+    return POSENC__STR(POSENC_VERSION_MAJOR) "." POSENC__STR(POSENC_VERSION_MINOR) "." POSENC__STR(
+        POSENC_VERSION_PATCH);
+}
+
+const char *posenc_strerror(posenc_status s)
+{
+    switch (s) {
+    case POSENC_OK: return "success";
+    case POSENC_ERR_NULL: return "a required pointer was NULL";
+    case POSENC_ERR_DIM: return "dimension out of range (must be 1 to 1048576)";
+    case POSENC_ERR_POS: return "position out of range";
+    case POSENC_ERR_BASE: return "base must be finite and greater than 1";
+    case POSENC_ERR_LAYOUT: return "unknown layout";
+    case POSENC_ERR_RANGE: return "argument out of range";
+    case POSENC_ERR_NOMEM: return "out of memory";
+    case POSENC_ERR_IO: return "cannot read file";
+    case POSENC_ERR_FORMAT: return "malformed file";
+    case POSENC_ERR_OVERFLOW: return "size too large";
+    case POSENC_ERR_NOT_FINITE: return "value is not finite";
+    }
+    return "unknown status";
+}
