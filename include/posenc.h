@@ -268,6 +268,44 @@ posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
                                   const double *k, double *out);
 
 /* ------------------------------------------------------------------------- */
+/* RoPE parameters of a model (src/rope_params.c)                            */
+/* ------------------------------------------------------------------------- */
+
+/* Largest head_dim the tensor kernels and the cache accept. */
+#define POSENC_ROPE_MAX_HEAD_DIM 1024u
+
+/* How one model rotates each head: the frequencies of its pairs, which
+ * elements are rotated, and the factor applied to cos and sin. Filled by
+ * posenc_rope_init() (plain frequencies); read by the tensor kernels and the
+ * cos/sin cache. A plain struct the caller owns (about 8 KiB); treat the
+ * fields as read-only after init.
+ *
+ * A head of head_dim elements rotates its first rotary_dim elements and
+ * passes the rest through (partial rotary, e.g. GPT-NeoX rotary_pct 0.25).
+ * Pairs live in the rotary part only: interleaved (x[2k], x[2k+1]) or half
+ * (x[k], x[k + rotary_dim/2]), k < rotary_dim/2, and the frequencies use
+ * rotary_dim, not head_dim: inv_freq[k] = base^(-2k/rotary_dim). */
+typedef struct posenc_rope {
+    uint32_t head_dim;    /* elements per head, 1..POSENC_ROPE_MAX_HEAD_DIM */
+    uint32_t rotary_dim;  /* leading elements rotated: even, 2..head_dim */
+    posenc_layout layout; /* pair layout inside the rotary part */
+    double base;          /* the base the frequencies came from */
+    double attn_factor;   /* cos and sin are multiplied by this; 1 for plain RoPE */
+    /* inv_freq[k] = inv_freq_hi[k] + inv_freq_lo[k] (a double-double, ~100
+     * bits), radians per token, for k < rotary_dim / 2. */
+    double inv_freq_hi[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double inv_freq_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
+} posenc_rope;
+
+/* Fills *r with plain RoPE: inv_freq[k] = base^(-2k/rotary_dim), attn_factor 1.
+ * Valid: 1 <= head_dim <= POSENC_ROPE_MAX_HEAD_DIM; rotary_dim even,
+ * 2 <= rotary_dim <= head_dim; base finite > 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim), POSENC_ERR_RANGE
+ * (rotary_dim odd, 0 or > head_dim), POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
+posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
+                               double base, posenc_layout layout);
+
+/* ------------------------------------------------------------------------- */
 /* ALiBi (src/alibi.c)                                                       */
 /* ------------------------------------------------------------------------- */
 

@@ -38,6 +38,17 @@ posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);
  * digits (see docs/ACCURACY.md). */
 void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c);
 
+/* Fills a block of cos/sin values, the workhorse of tables, caches and the
+ * tensor kernels (src/table.c): for t < n_pos and k < n_pairs,
+ *     cos_out[t * ld + k] = (float)(scale * cos((pos0 + t) * f[k]))
+ *     sin_out[t * ld + k] = (float)(scale * sin((pos0 + t) * f[k]))
+ * with f[k] = f_hi[k] + f_lo[k] exactly (a double-double), each value within
+ * 1 ulp of the exact one (absolute 2^-25 near zero). Arguments are assumed
+ * valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, ld >= n_pairs. */
+void posenc__sincos_table_f32(int64_t pos0, size_t n_pos, const double *f_hi,
+                              const double *f_lo, size_t n_pairs, double scale,
+                              float *cos_out, float *sin_out, size_t ld);
+
 /* One pair's rotation in double. */
 static inline void posenc__rotate_f64(double *a, double *b, double s, double c)
 {
