@@ -120,22 +120,28 @@ static posenc_status rope_score(const posenc_rope *r, int64_t offset, const doub
 
 /* ---- the figures ---------------------------------------------------------------- */
 
-/* Everything one figure owns; freed by figure_free. */
-typedef struct built {
+/* Everything one figure owns; freed by plot_built_free. */
+struct plot_built {
     plot_figure f;
     plot_heatmap maps[64];
     plot_curve curves[2 * PLOT_MAX_SERIES + PLOT_MAX_SERIES];
     double *mem;
     unsigned char *mask;
     posenc_rope *ropes; /* the plain series built from bases */
-} built;
+};
+typedef struct plot_built built;
 
-static void figure_free(built *b)
+void plot_built_free(plot_built *b)
 {
+    if (!b)
+        return;
     free(b->mem);
     free(b->mask);
     free(b->ropes);
+    free(b);
 }
+
+const plot_figure *plot_built_figure(const plot_built *b) { return &b->f; }
 
 static int fail(char *why, size_t n, const char *what, posenc_status s)
 {
@@ -311,11 +317,11 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
                 ymin = yr[i] < ymin ? yr[i] : ymin;
         }
         plot_curve *c = &b->curves[nc++];
-        *c = (plot_curve){cnt, x, yo, s, 0, ""};
+        *c = (plot_curve){cnt, x, yo, s, 0, 0, ""};
         snprintf(c->label, sizeof c->label, "%s, D = %u: q = k = ones", label[s], D);
         if (rq->samples) {
             c = &b->curves[nc++];
-            *c = (plot_curve){cnt, x, yr, s, 1, ""};
+            *c = (plot_curve){cnt, x, yr, s, 1, 0, ""};
             snprintf(c->label, sizeof c->label, "%s: mean of %u random unit q = k", label[s],
                      rq->samples);
         }
@@ -368,7 +374,7 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
             hi = y[k] > hi ? y[k] : hi;
         }
         plot_curve *c = &b->curves[s];
-        *c = (plot_curve){np, x, y, s, 0, ""};
+        *c = (plot_curve){np, x, y, s, 0, 1, ""}; /* a dot per pair */
         snprintf(c->label, sizeof c->label, "%s, rotary_dim %u", label[s], r[s]->rotary_dim);
     }
     f->n_curves = (size_t)ns;
@@ -506,18 +512,15 @@ static int check_request(const plot_request *rq, char *why, size_t n)
     return 1;
 }
 
-int plot_run(const plot_request *rq, char *why, size_t n)
+plot_built *plot_build(const plot_request *rq, char *why, size_t n)
 {
-#ifndef POSENC_HAVE_CAIRO
-    snprintf(why, n, "plotting needs Cairo, and this posenc was built without it "
-                     "(apt-get install libcairo2-dev, then rebuild with make)");
-    return 0;
-#endif
     if (!check_request(rq, why, n))
-        return 0;
+        return NULL;
     built *b = calloc(1, sizeof *b);
-    if (!b)
-        return nomem(why, n);
+    if (!b) {
+        nomem(why, n);
+        return NULL;
+    }
     b->f.width = rq->width;
     b->f.height = rq->height;
     b->f.maps = b->maps;
@@ -532,10 +535,25 @@ int plot_run(const plot_request *rq, char *why, size_t n)
     }
     if (ok && rq->title)
         snprintf(b->f.title, sizeof b->f.title, "%s", rq->title);
-    if (ok)
-        ok = plot_draw_file(&b->f, rq->out, why, n);
-    figure_free(b);
-    free(b);
+    if (!ok) {
+        plot_built_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+int plot_run(const plot_request *rq, char *why, size_t n)
+{
+#ifndef POSENC_HAVE_CAIRO
+    snprintf(why, n, "plotting needs Cairo, and this posenc was built without it "
+                     "(apt-get install libcairo2-dev, then rebuild with make)");
+    return 0;
+#endif
+    plot_built *b = plot_build(rq, why, n);
+    if (!b)
+        return 0;
+    int ok = plot_draw_file(&b->f, rq->out, why, n);
+    plot_built_free(b);
     return ok;
 }
 

@@ -41,6 +41,7 @@ typedef struct plot_curve {
     const double *x, *y;
     int colour; /* index into the curve palette */
     int dashed;
+    int markers;    /* a dot at every point too */
     char label[96]; /* legend entry; "" for none */
 } plot_curve;
 
@@ -76,6 +77,12 @@ typedef struct plot_figure {
  * DIVERGING, v / |vmin| in [-1, 0] for NEGATIVE, (v - vmin) / (vmax - vmin) in
  * [0, 1] for SEQUENTIAL. Exposed so tests can compare pixels. */
 void plot_cmap_colour(int cmap, double t, double rgb[3]);
+
+/* The centre, in pixels, of the cell (row, col) of heatmap panel `panel` of
+ * f as plot_draw_file draws it (for tests that read pixels back). Needs
+ * Cairo. */
+void plot_cell_centre(const plot_figure *f, size_t panel, size_t row, size_t col, double *x,
+                      double *y);
 
 /* The output format of a file name by its extension (case-insensitive):
  * ".png", ".svg", ".pdf". Returns PLOT_FMT_* or -1. */
@@ -134,8 +141,16 @@ void plot_request_defaults(plot_request *rq, plot_kind kind);
 /* The kind named s, or -1. */
 int plot_kind_of(const char *s, size_t len);
 
+/* The figure of a request with the numbers computed (no drawing, no Cairo
+ * needed): NULL with a reason in why for a bad request. Free with
+ * plot_built_free (NULL accepted). */
+typedef struct plot_built plot_built;
+plot_built *plot_build(const plot_request *rq, char *why, size_t n);
+const plot_figure *plot_built_figure(const plot_built *b);
+void plot_built_free(plot_built *b);
+
 /* Computes the numbers, draws and writes rq->out. Returns 1, or 0 with a
- * reason in why. */
+ * reason in why (nothing written then). */
 int plot_run(const plot_request *rq, char *why, size_t n);
 
 /* `posenc plot KIND [options] -o FILE`: argv[0] is "plot". Messages go to

@@ -354,24 +354,65 @@ static void draw_index_axes(cairo_t *cr, const plot_heatmap *m, box b, int want_
     }
 }
 
+/* Where the heatmap panels go: the grid of gc x gr panels of pw x ph with
+ * gaps, each with `head` room above it for its title. */
+typedef struct grid {
+    box all;
+    size_t gc, gr;
+    double pw, ph, gap_x, gap_y, head;
+} grid;
+
+static grid heatmap_grid(const plot_figure *f)
+{
+    grid g;
+    double top = top_margin(f), left = 78, bottom = 58, right = 110;
+    g.all = (box){left, top, f->width - left - right, f->height - top - bottom};
+    g.gc = f->grid_cols ? f->grid_cols : 1;
+    g.gr = (f->n_maps + g.gc - 1) / g.gc;
+    int multi = f->n_maps > 1;
+    g.gap_x = multi ? 40 : 0;
+    g.gap_y = multi ? 44 : 0;
+    g.head = multi ? 18 : 0;
+    g.pw = (g.all.w - g.gap_x * (double)(g.gc - 1)) / (double)g.gc;
+    g.ph = (g.all.h - g.gap_y * (double)(g.gr - 1)) / (double)g.gr - g.head;
+    if (multi) { /* square panels look like matrices */
+        double side = g.pw < g.ph ? g.pw : g.ph;
+        g.pw = g.ph = side;
+    }
+    return g;
+}
+
+static box panel_box(const grid *g, size_t i)
+{
+    size_t r = i / g->gc, c = i % g->gc;
+    return (box){g->all.x + (double)c * (g->pw + g->gap_x),
+                 g->all.y + g->head + (double)r * (g->ph + g->head + g->gap_y), g->pw, g->ph};
+}
+
+void plot_cell_centre(const plot_figure *f, size_t panel, size_t row, size_t col, double *x,
+                      double *y)
+{
+    grid g = heatmap_grid(f);
+    box b = panel_box(&g, panel);
+    const plot_heatmap *m = &f->maps[panel];
+    /* the same whole-pixel edges as draw_cells */
+    double x0 = round(b.x + b.w * (double)col / (double)m->cols);
+    double x1 = round(b.x + b.w * (double)(col + 1) / (double)m->cols);
+    double y0 = round(b.y + b.h * (double)row / (double)m->rows);
+    double y1 = round(b.y + b.h * (double)(row + 1) / (double)m->rows);
+    *x = (x0 + x1) / 2;
+    *y = (y0 + y1) / 2;
+}
+
 static void draw_heatmaps(cairo_t *cr, const plot_figure *f)
 {
-    double top = top_margin(f), left = 78, bottom = 58, right = 110;
-    box all = {left, top, f->width - left - right, f->height - top - bottom};
-    size_t gc = f->grid_cols ? f->grid_cols : 1;
-    size_t gr = (f->n_maps + gc - 1) / gc;
+    grid g = heatmap_grid(f);
+    box all = g.all;
+    size_t gc = g.gc, gr = g.gr;
     int multi = f->n_maps > 1;
-    double gap_x = multi ? 40 : 0, gap_y = multi ? 44 : 0, head = multi ? 18 : 0;
-    double pw = (all.w - gap_x * (double)(gc - 1)) / (double)gc;
-    double ph = (all.h - gap_y * (double)(gr - 1)) / (double)gr - head;
-    if (multi) { /* square panels look like matrices */
-        double side = pw < ph ? pw : ph;
-        pw = ph = side;
-    }
+    double pw = g.pw, ph = g.ph, gap_x = g.gap_x, gap_y = g.gap_y, head = g.head;
     for (size_t i = 0; i < f->n_maps; i++) {
-        size_t r = i / gc, c = i % gc;
-        box b = {all.x + (double)c * (pw + gap_x), all.y + head + (double)r * (ph + head + gap_y),
-                 pw, ph};
+        box b = panel_box(&g, i);
         draw_cells(cr, f, &f->maps[i], b);
         int want_x = multi ? 3 : 10, want_y = multi ? 3 : 8;
         draw_index_axes(cr, &f->maps[i], b, want_x, want_y, multi ? 10 : 11);
@@ -556,6 +597,14 @@ static void draw_curves(cairo_t *cr, const plot_figure *f)
         }
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
+        for (size_t k = 0; c->markers && k < c->n; k++) {
+            double x = c->x[k], y = c->y[k];
+            if (!isfinite(x) || !isfinite(y) || (a.xlog && x <= 0) || (a.ylog && y <= 0))
+                continue;
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, ax_x(&a, x), ax_y(&a, y), 2.6, 0, 2 * PI);
+            cairo_fill(cr);
+        }
     }
     cairo_restore(cr);
 
