@@ -95,3 +95,35 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- pictures (issue 7): `posenc plot`, PLOT, make plots ---------------------
+# Cairo is optional and belongs to the program only: when pkg-config finds it,
+# the CLI objects compile with -DPOSENC_HAVE_CAIRO and build/posenc links it;
+# libposenc never does. Its headers come in with -isystem so that their own
+# warnings do not trip -Werror.
+HAVE_CAIRO   := $(shell pkg-config --exists cairo 2>/dev/null && echo 1)
+ifeq ($(HAVE_CAIRO),1)
+  CAIRO_CFLAGS := -DPOSENC_HAVE_CAIRO $(patsubst -I%,-isystem %,$(shell pkg-config --cflags cairo))
+  CAIRO_LIBS   := $(shell pkg-config --libs cairo)
+endif
+$(CLI_OBJ): ALL_CFLAGS += $(CAIRO_CFLAGS)
+$(PROGRAM): LDLIBS := $(CAIRO_LIBS) $(LDLIBS)
+
+# tests/test_plot.c drives the plot code of the program directly, so it links
+# the CLI objects (all but main.o) and Cairo; without Cairo it only says so.
+PLOT_TEST_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+$(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
+	    $(PLOT_TEST_OBJ) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+
+# The pictures of the README (docs/img/*.png), drawn by the program itself.
+PLOTS := pe similarity rope-decay freqs alibi
+.PHONY: plots
+plots: $(PROGRAM)
+	@mkdir -p docs/img
+	$(PROGRAM) plot pe --positions 128 --dim 128 -o docs/img/pe.png
+	$(PROGRAM) plot similarity --positions 128 --dim 128 -o docs/img/similarity.png
+	$(PROGRAM) plot rope-decay --dim 128 --base 10000,500000 --max-offset 65536 -o docs/img/rope-decay.png
+	$(PROGRAM) plot freqs --dim 128 --base 10000,500000 --context 8192 -o docs/img/freqs.png
+	$(PROGRAM) plot alibi --heads 8 --positions 16 -o docs/img/alibi.png

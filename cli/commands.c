@@ -2,6 +2,7 @@
  * words, calls the public API, and prints; the numbers all come from the
  * library. */
 #include "cli.h"
+#include "plot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -613,6 +614,10 @@ void cli_print_help(FILE *out)
           "  LEARNED pos            row pos of the loaded table\n"
           "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"
           "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"
+          "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
+          "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
+          "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
+          "    PLOT alibi H POSITIONS FILE   (base and layout from SET)\n"
           "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"
           "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"
           "  SET precision N        digits after the point, 0 to 17 (default 4)\n"
@@ -652,6 +657,8 @@ int cli_run_line(cli_state *st, const char *line, size_t len)
         ok = cmd_learned(st, a, na);
     else if (word_is(t[0], "EXPLAIN"))
         ok = cmd_explain(st, a, na);
+    else if (word_is(t[0], "PLOT"))
+        ok = cli_cmd_plot(st, a, na);
     else if (word_is(t[0], "SET"))
         ok = cmd_set(st, a, na);
     else if (word_is(t[0], "HELP")) {

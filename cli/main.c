@@ -1,5 +1,6 @@
 /* main.c - the posenc program: options, input files, exit status. */
 #include "cli.h"
+#include "plot.h"
 
 #include <errno.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: posenc [OPTIONS] [FILE...]\n"
+          "       posenc plot KIND [OPTIONS] -o FILE   (see 'posenc plot --help')\n"
           "Reads posenc commands from the files, or from standard input when there are\n"
           "none, and prints their results. '-' names standard input.\n"
           "\n"
@@ -86,6 +88,12 @@ int main(int argc, char **argv)
     cli_init(&st, stdout, stderr);
     int first_file = argc, status = 0, ran_string = 0;
     char why[160];
+
+    /* `posenc plot ...` draws a picture (a file named plot runs as ./plot). */
+    if (argc > 1 && strcmp(argv[1], "plot") == 0) {
+        cli_free(&st);
+        return cli_plot_main(argc - 1, argv + 1, stderr);
+    }
 
     /* First pass: settings, so that -c strings run with all of them. */
     for (int i = 1; i < argc; i++) {

@@ -1,0 +1,841 @@
+/* plot.c - what each picture shows: parses `posenc plot KIND ...` and PLOT,
+ * asks the library for every number, and hands a plot_figure to plot_draw.c.
+ * The only arithmetic here is bookkeeping: dot products of library vectors,
+ * averages over random unit vectors, and turning radians per token into
+ * tokens per turn (2 pi / inv_freq). */
+#include "plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const double TWO_PI = 6.28318530717958647692;
+
+/* Biggest pictures: cells of all heatmaps together, points per curve. */
+#define PLOT_MAX_CELLS (1u << 20)
+#define PLOT_MAX_POINTS 4096u
+#define PLOT_MAX_SAMPLES 4096u
+
+static const char *const KIND_NAMES[] = {"pe", "similarity", "rope-decay", "freqs", "alibi"};
+
+int plot_kind_of(const char *s, size_t len)
+{
+    for (int i = 0; i < 5; i++)
+        if (strlen(KIND_NAMES[i]) == len && strncasecmp(s, KIND_NAMES[i], len) == 0)
+            return i;
+    return -1;
+}
+
+void plot_request_defaults(plot_request *rq, plot_kind kind)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->kind = kind;
+    rq->base[0] = POSENC_DEFAULT_BASE;
+    rq->n_base = 1;
+    rq->layout = POSENC_LAYOUT_INTERLEAVED;
+    rq->dim = 128;
+    rq->positions = 128;
+    rq->width = 900;
+    rq->height = 600;
+    rq->max_offset = 32768;
+    rq->samples = 64;
+    rq->points = 400;
+    rq->seed = 1;
+    rq->context = 4096;
+    rq->heads = 8;
+    rq->causal = 1;
+    switch (kind) {
+    case PLOT_PE:
+        rq->height = 640;
+        break;
+    case PLOT_SIMILARITY:
+        rq->width = 780;
+        rq->height = 680;
+        break;
+    case PLOT_ALIBI:
+        rq->positions = 16;
+        rq->width = 1000;
+        rq->height = 560;
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- random unit vectors (splitmix64 + Box-Muller): reproducible by seed ---- */
+
+static uint64_t next_u64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *s) /* in (0, 1] */
+{
+    return ((double)(next_u64(s) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* A direction drawn uniformly on the unit sphere of R^D. */
+static void random_unit(uint64_t *s, uint32_t D, double *u)
+{
+    double norm2 = 0;
+    for (uint32_t i = 0; i < D; i++) {
+        u[i] = sqrt(-2 * log(uniform01(s))) * cos(TWO_PI * uniform01(s));
+        norm2 += u[i] * u[i];
+    }
+    double inv = 1 / sqrt(norm2);
+    for (uint32_t i = 0; i < D; i++)
+        u[i] *= inv;
+}
+
+/* ---- RoPE series ---------------------------------------------------------------- */
+
+/* 1 if r is plain RoPE (exactly what posenc_rope_init builds from r->base). */
+static int rope_is_plain(const posenc_rope *r)
+{
+    posenc_rope ref;
+    if (posenc_rope_init(&ref, r->head_dim, r->rotary_dim, r->base, r->layout) != POSENC_OK)
+        return 0;
+    size_t np = r->rotary_dim / 2;
+    return r->attn_factor == 1.0 &&
+           memcmp(ref.inv_freq_hi, r->inv_freq_hi, np * sizeof(double)) == 0 &&
+           memcmp(ref.inv_freq_lo, r->inv_freq_lo, np * sizeof(double)) == 0;
+}
+
+/* *out = ROPE(offset, q) . ROPE(0, k) under the model RoPE r (q, k of
+ * r->head_dim): the library rotates the first rotary_dim elements; the rest
+ * pass through unrotated. A scaled RoPE needs the library's model-RoPE
+ * kernel, which this version does not have: the caller checks plainness. */
+static posenc_status rope_score(const posenc_rope *r, int64_t offset, const double *q,
+                                const double *k, double *out)
+{
+    posenc_status s = posenc_rope_dot_f64(offset, 0, r->rotary_dim, r->base, r->layout, q, k, out);
+    for (uint32_t i = r->rotary_dim; i < r->head_dim && s == POSENC_OK; i++)
+        *out += q[i] * k[i];
+    return s;
+}
+
+/* ---- the figures ---------------------------------------------------------------- */
+
+/* Everything one figure owns; freed by plot_built_free. */
+struct plot_built {
+    plot_figure f;
+    plot_heatmap maps[64];
+    plot_curve curves[2 * PLOT_MAX_SERIES + PLOT_MAX_SERIES];
+    double *mem;
+    unsigned char *mask;
+    posenc_rope *ropes; /* the plain series built from bases */
+};
+typedef struct plot_built built;
+
+void plot_built_free(plot_built *b)
+{
+    if (!b)
+        return;
+    free(b->mem);
+    free(b->mask);
+    free(b->ropes);
+    free(b);
+}
+
+const plot_figure *plot_built_figure(const plot_built *b) { return &b->f; }
+
+static int fail(char *why, size_t n, const char *what, posenc_status s)
+{
+    snprintf(why, n, "%s: %s", what, posenc_strerror(s));
+    return 0;
+}
+
+static int nomem(char *why, size_t n)
+{
+    snprintf(why, n, "out of memory");
+    return 0;
+}
+
+static void base_text(double base, char *s, size_t n) { snprintf(s, n, "%.10g", base); }
+
+static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
+{
+    uint32_t P = rq->positions, D = rq->dim;
+    b->mem = malloc((size_t)P * D * sizeof(double));
+    if (!b->mem)
+        return nomem(why, n);
+    /* row pos = PE(pos) */
+    for (uint32_t pos = 0; pos < P; pos++) {
+        posenc_status s = posenc_sinusoid_fill_f64(pos, D, rq->base[0], b->mem + (size_t)pos * D);
+        if (s != POSENC_OK)
+            return fail(why, n, "PE", s);
+    }
+    char bt[32];
+    base_text(rq->base[0], bt, sizeof bt);
+    plot_figure *f = &b->f;
+    snprintf(f->title, sizeof f->title, "Sinusoidal position encoding PE(pos), D = %u, base %s",
+             D, bt);
+    snprintf(f->subtitle, sizeof f->subtitle,
+             "even i: sin(pos / base^(i/D)), odd i: cos; fast turns on the left, slow on the right");
+    f->xlabel = "dimension i";
+    f->ylabel = "position pos";
+    b->maps[0] = (plot_heatmap){P, D, b->mem, NULL, ""};
+    f->n_maps = 1;
+    f->cmap = PLOT_CMAP_DIVERGING;
+    f->vmax = 1;
+    f->cbar_label = "PE(pos)[i]";
+    return 1;
+}
+
+static int build_similarity(const plot_request *rq, built *b, char *why, size_t n)
+{
+    uint32_t P = rq->positions, D = rq->dim;
+    b->mem = malloc(((size_t)P * D + (size_t)P * P) * sizeof(double));
+    if (!b->mem)
+        return nomem(why, n);
+    double *pe = b->mem, *sim = b->mem + (size_t)P * D;
+    for (uint32_t pos = 0; pos < P; pos++) {
+        posenc_status s = posenc_sinusoid_fill_f64(pos, D, rq->base[0], pe + (size_t)pos * D);
+        if (s != POSENC_OK)
+            return fail(why, n, "PE", s);
+    }
+    double vmin = INFINITY, vmax = -INFINITY;
+    for (uint32_t i = 0; i < P; i++)
+        for (uint32_t j = 0; j < P; j++) {
+            double d = 0;
+            for (uint32_t e = 0; e < D; e++)
+                d += pe[(size_t)i * D + e] * pe[(size_t)j * D + e];
+            sim[(size_t)i * P + j] = d;
+            vmin = d < vmin ? d : vmin;
+            vmax = d > vmax ? d : vmax;
+        }
+    char bt[32];
+    base_text(rq->base[0], bt, sizeof bt);
+    plot_figure *f = &b->f;
+    snprintf(f->title, sizeof f->title, "Similarity of positions PE(i) . PE(j), D = %u, base %s",
+             D, bt);
+    snprintf(f->subtitle, sizeof f->subtitle,
+             "largest on the diagonal (D/2): near positions look alike, far ones less");
+    f->xlabel = "position j";
+    f->ylabel = "position i";
+    b->maps[0] = (plot_heatmap){P, P, sim, NULL, ""};
+    f->n_maps = 1;
+    f->cmap = PLOT_CMAP_SEQUENTIAL;
+    f->vmin = vmin;
+    f->vmax = vmax > vmin ? vmax : vmin + 1;
+    f->cbar_label = "PE(i) . PE(j)";
+    return 1;
+}
+
+/* The series of rope-decay and freqs: one plain RoPE per base, then the
+ * caller's RoPEs. */
+static int series(const plot_request *rq, built *b, const posenc_rope **r, const char **label,
+                  char (*lab)[96], char *why, size_t n)
+{
+    b->ropes = malloc(rq->n_base * sizeof *b->ropes);
+    if (!b->ropes)
+        return nomem(why, n);
+    size_t k = 0;
+    for (size_t i = 0; i < rq->n_base; i++, k++) {
+        posenc_status s = posenc_rope_init(&b->ropes[i], rq->dim, rq->dim, rq->base[i], rq->layout);
+        if (s != POSENC_OK)
+            return fail(why, n, "RoPE", s);
+        char bt[32];
+        base_text(rq->base[i], bt, sizeof bt);
+        snprintf(lab[k], sizeof lab[k], "base %s", bt);
+        r[k] = &b->ropes[i];
+        label[k] = lab[k];
+    }
+    for (size_t i = 0; i < rq->n_rope; i++, k++) {
+        r[k] = rq->rope[i];
+        label[k] = rq->rope_label[i] ? rq->rope_label[i] : "model RoPE";
+    }
+    return (int)k;
+}
+
+static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t n)
+{
+    const posenc_rope *r[2 * PLOT_MAX_SERIES];
+    const char *label[2 * PLOT_MAX_SERIES];
+    char lab[PLOT_MAX_SERIES][96];
+    int ns = series(rq, b, r, label, lab, why, n);
+    if (ns <= 0)
+        return 0;
+    uint32_t maxd = 0;
+    for (int s = 0; s < ns; s++) {
+        if (!rope_is_plain(r[s])) {
+            snprintf(why, n, "rope-decay of '%s': a scaled RoPE needs the model-RoPE kernels, "
+                             "which this version lacks (freqs can show it)", label[s]);
+            return 0;
+        }
+        maxd = r[s]->head_dim > maxd ? r[s]->head_dim : maxd;
+    }
+    /* The offsets: evenly spaced on the axis (log or linear), whole tokens,
+     * each once. */
+    uint32_t np = rq->points;
+    b->mem = malloc(((size_t)np * (1 + 2 * (size_t)ns) + 2 * (size_t)maxd) * sizeof(double));
+    if (!b->mem)
+        return nomem(why, n);
+    /* x[np] offsets, y[2 ns][np] curves, ones[maxd], u[maxd] */
+    double *x = b->mem, *y = x + np, *ones = y + 2 * (size_t)ns * np, *u = ones + maxd;
+    size_t cnt = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        double t = np > 1 ? (double)i / (np - 1) : 0;
+        double o = rq->linear ? round(t * (double)rq->max_offset)
+                              : round(exp(t * log((double)rq->max_offset)));
+        if (cnt == 0 || o > x[cnt - 1])
+            x[cnt++] = o;
+    }
+    for (uint32_t i = 0; i < maxd; i++)
+        ones[i] = 1;
+    plot_figure *f = &b->f;
+    size_t nc = 0;
+    double ymin = 0;
+    for (int s = 0; s < ns; s++) {
+        uint32_t D = r[s]->head_dim;
+        double *yo = y + (size_t)(2 * s) * np, *yr = yo + np;
+        uint64_t seed = rq->seed;
+        for (size_t i = 0; i < cnt; i++) {
+            /* q = k = ones: the score over |q||k| = D (cosine similarity) */
+            double d;
+            posenc_status st = rope_score(r[s], (int64_t)x[i], ones, ones, &d);
+            if (st != POSENC_OK)
+                return fail(why, n, "DOT", st);
+            yo[i] = d / D;
+            /* the mean over random unit q = k: the same key seen offset tokens away */
+            double sum = 0;
+            seed = rq->seed; /* the same vectors at every offset: a smooth curve */
+            for (uint32_t v = 0; v < rq->samples; v++) {
+                random_unit(&seed, D, u);
+                st = rope_score(r[s], (int64_t)x[i], u, u, &d);
+                if (st != POSENC_OK)
+                    return fail(why, n, "DOT", st);
+                sum += d;
+            }
+            yr[i] = rq->samples ? sum / rq->samples : 0;
+            ymin = yo[i] < ymin ? yo[i] : ymin;
+            if (rq->samples)
+                ymin = yr[i] < ymin ? yr[i] : ymin;
+        }
+        plot_curve *c = &b->curves[nc++];
+        *c = (plot_curve){cnt, x, yo, s, 0, 0, ""};
+        snprintf(c->label, sizeof c->label, "%s, D = %u: q = k = ones", label[s], D);
+        if (rq->samples) {
+            c = &b->curves[nc++];
+            *c = (plot_curve){cnt, x, yr, s, 1, 0, ""};
+            snprintf(c->label, sizeof c->label, "%s: mean of %u random unit q = k", label[s],
+                     rq->samples);
+        }
+    }
+    snprintf(f->title, sizeof f->title, "RoPE: score of the same query and key against their offset");
+    snprintf(f->subtitle, sizeof f->subtitle,
+             "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n; %s layout",
+             rq->layout == POSENC_LAYOUT_HALF ? "half" : "interleaved");
+    f->xlabel = rq->linear ? "offset m - n (tokens)" : "offset m - n (tokens, log scale)";
+    f->ylabel = "cosine similarity after rotation";
+    f->curves = b->curves;
+    f->n_curves = nc;
+    f->xlog = !rq->linear;
+    f->xmin = rq->linear ? 0 : 1;
+    f->xmax = (double)rq->max_offset;
+    f->ymin = floor(ymin * 10 - 0.5) / 10;
+    f->ymin = f->ymin > -0.2 ? -0.2 : f->ymin;
+    f->ymax = 1.05;
+    return 1;
+}
+
+static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
+{
+    const posenc_rope *r[2 * PLOT_MAX_SERIES];
+    const char *label[2 * PLOT_MAX_SERIES];
+    char lab[PLOT_MAX_SERIES][96];
+    int ns = series(rq, b, r, label, lab, why, n);
+    if (ns <= 0)
+        return 0;
+    size_t total = 0;
+    uint32_t maxp = 0;
+    for (int s = 0; s < ns; s++) {
+        total += r[s]->rotary_dim / 2;
+        maxp = r[s]->rotary_dim / 2 > maxp ? r[s]->rotary_dim / 2 : maxp;
+    }
+    b->mem = malloc(2 * total * sizeof(double));
+    if (!b->mem)
+        return nomem(why, n);
+    double *p = b->mem, lo = INFINITY, hi = 0;
+    plot_figure *f = &b->f;
+    for (int s = 0; s < ns; s++) {
+        uint32_t np = r[s]->rotary_dim / 2;
+        double *x = p, *y = p + np;
+        p += 2 * (size_t)np;
+        for (uint32_t k = 0; k < np; k++) {
+            x[k] = k;
+            /* tokens per full turn of pair k */
+            y[k] = TWO_PI / r[s]->inv_freq_hi[k];
+            lo = y[k] < lo ? y[k] : lo;
+            hi = y[k] > hi ? y[k] : hi;
+        }
+        plot_curve *c = &b->curves[s];
+        *c = (plot_curve){np, x, y, s, 0, 1, ""}; /* a dot per pair */
+        snprintf(c->label, sizeof c->label, "%s, rotary_dim %u", label[s], r[s]->rotary_dim);
+    }
+    f->n_curves = (size_t)ns;
+    f->curves = b->curves;
+    if (rq->context > 0) {
+        f->n_hlines = 1;
+        f->hline_y[0] = (double)rq->context;
+        snprintf(f->hline_label[0], sizeof f->hline_label[0],
+                 "context %lld tokens: pairs above never finish a turn",
+                 (long long)rq->context);
+        hi = (double)rq->context > hi ? (double)rq->context : hi;
+        lo = (double)rq->context < lo ? (double)rq->context : lo;
+    }
+    snprintf(f->title, sizeof f->title, "RoPE frequency bands: wavelength of every pair");
+    snprintf(f->subtitle, sizeof f->subtitle,
+             "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per full turn");
+    f->xlabel = "pair k (dimensions 2k, 2k+1)";
+    f->ylabel = "wavelength (tokens, log scale)";
+    f->ylog = 1;
+    f->xmin = 0;
+    f->xmax = maxp > 1 ? maxp - 1 : 1;
+    f->ymin = pow(10, floor(log10(lo)));
+    f->ymax = pow(10, ceil(log10(hi * 1.0000001)));
+    f->legend_left = 1;
+    return 1;
+}
+
+static int build_alibi(const plot_request *rq, built *b, char *why, size_t n)
+{
+    uint32_t H = rq->heads, N = rq->positions;
+    size_t cells = (size_t)N * N;
+    b->mem = malloc((cells * H + 2 * (size_t)H) * sizeof(double));
+    b->mask = malloc(cells);
+    if (!b->mem || !b->mask)
+        return nomem(why, n);
+    double *pen = b->mem + cells * H, *slopes = pen + H;
+    posenc_status s = posenc_alibi_slopes(H, slopes);
+    if (s != POSENC_OK)
+        return fail(why, n, "ALiBi", s);
+    double vmin = 0;
+    for (uint32_t i = 0; i < N; i++)
+        for (uint32_t j = 0; j < N; j++) {
+            s = posenc_alibi_penalties(H, i, j, pen);
+            if (s != POSENC_OK)
+                return fail(why, n, "ALiBi", s);
+            b->mask[(size_t)i * N + j] = rq->causal && j > i;
+            for (uint32_t h = 0; h < H; h++) {
+                b->mem[h * cells + (size_t)i * N + j] = pen[h];
+                vmin = pen[h] < vmin && !b->mask[(size_t)i * N + j] ? pen[h] : vmin;
+            }
+        }
+    plot_figure *f = &b->f;
+    for (uint32_t h = 0; h < H; h++) {
+        plot_heatmap *m = &b->maps[h];
+        *m = (plot_heatmap){N, N, b->mem + h * cells, b->mask, ""};
+        double inv = 1 / slopes[h];
+        if (inv == round(inv) && inv < 1e6)
+            snprintf(m->title, sizeof m->title, "head %u: m = 1/%.0f", h + 1, inv);
+        else
+            snprintf(m->title, sizeof m->title, "head %u: m = %.3g", h + 1, slopes[h]);
+    }
+    snprintf(f->title, sizeof f->title, "ALiBi: the bias -m |i - j| of each of %u heads", H);
+    snprintf(f->subtitle, sizeof f->subtitle, "%s; one colour scale for all heads",
+             rq->causal ? "causal: grey keys j > i are masked" : "every key j");
+    f->xlabel = "key position j";
+    f->ylabel = "query position i";
+    f->maps = b->maps;
+    f->n_maps = H;
+    f->grid_cols = H <= 4 ? H : H <= 16 ? 4 : 8;
+    f->cmap = PLOT_CMAP_NEGATIVE;
+    f->vmin = vmin < 0 ? vmin : -1;
+    f->cbar_label = "bias added to the score";
+    return 1;
+}
+
+/* Limits that keep pictures readable and drawing quick. */
+static int check_request(const plot_request *rq, char *why, size_t n)
+{
+    int rope_kind = rq->kind == PLOT_ROPE_DECAY || rq->kind == PLOT_FREQS;
+    if (rq->kind != PLOT_ALIBI && (rq->dim < 1 || rq->dim > POSENC_MAX_DIM)) {
+        snprintf(why, n, "D = %u: D must be from 1 to %u", rq->dim, POSENC_MAX_DIM);
+        return 0;
+    }
+    if (rope_kind && (rq->dim % 2 || rq->dim < 2 || rq->dim > POSENC_ROPE_MAX_HEAD_DIM)) {
+        snprintf(why, n, "D = %u: RoPE plots need an even D from 2 to %u", rq->dim,
+                 POSENC_ROPE_MAX_HEAD_DIM);
+        return 0;
+    }
+    if (rq->positions < 1) {
+        snprintf(why, n, "positions must be at least 1");
+        return 0;
+    }
+    size_t cells = rq->kind == PLOT_PE           ? (size_t)rq->positions * rq->dim
+                   : rq->kind == PLOT_SIMILARITY ? (size_t)rq->positions * rq->positions
+                   : rq->kind == PLOT_ALIBI ? (size_t)rq->positions * rq->positions * rq->heads
+                                            : 0;
+    if (rq->kind == PLOT_SIMILARITY && (size_t)rq->positions * rq->dim > PLOT_MAX_CELLS)
+        cells = (size_t)rq->positions * rq->dim;
+    if (cells > PLOT_MAX_CELLS) {
+        snprintf(why, n, "%zu cells is too many to draw (at most %u)", cells, PLOT_MAX_CELLS);
+        return 0;
+    }
+    if (rq->kind == PLOT_ALIBI && (rq->heads < 1 || rq->heads > 64)) {
+        snprintf(why, n, "heads = %u: heads must be from 1 to 64", rq->heads);
+        return 0;
+    }
+    if (rq->kind == PLOT_ROPE_DECAY) {
+        if (rq->max_offset < 1 || rq->max_offset > POSENC_MAX_POS) {
+            snprintf(why, n, "max offset must be from 1 to %lld", POSENC_MAX_POS);
+            return 0;
+        }
+        if (rq->points < 2 || rq->points > PLOT_MAX_POINTS) {
+            snprintf(why, n, "points must be from 2 to %u", PLOT_MAX_POINTS);
+            return 0;
+        }
+        if (rq->samples > PLOT_MAX_SAMPLES) {
+            snprintf(why, n, "samples must be from 0 to %u", PLOT_MAX_SAMPLES);
+            return 0;
+        }
+    }
+    if (rq->n_base + rq->n_rope > PLOT_MAX_SERIES || rq->n_base + rq->n_rope < 1) {
+        snprintf(why, n, "at most %d series (bases and RoPEs) on one chart", PLOT_MAX_SERIES);
+        return 0;
+    }
+    if (rq->width < 200 || rq->width > 8000 || rq->height < 150 || rq->height > 8000) {
+        snprintf(why, n, "size %dx%d: width must be 200 to 8000 and height 150 to 8000",
+                 rq->width, rq->height);
+        return 0;
+    }
+    if (!rq->out || plot_format_of(rq->out) < 0) {
+        snprintf(why, n, "'%s': the file name must end in .png, .svg or .pdf",
+                 rq->out ? rq->out : "");
+        return 0;
+    }
+    return 1;
+}
+
+plot_built *plot_build(const plot_request *rq, char *why, size_t n)
+{
+    if (!check_request(rq, why, n))
+        return NULL;
+    built *b = calloc(1, sizeof *b);
+    if (!b) {
+        nomem(why, n);
+        return NULL;
+    }
+    b->f.width = rq->width;
+    b->f.height = rq->height;
+    b->f.maps = b->maps;
+    int ok;
+    switch (rq->kind) {
+    case PLOT_PE: ok = build_pe(rq, b, why, n); break;
+    case PLOT_SIMILARITY: ok = build_similarity(rq, b, why, n); break;
+    case PLOT_ROPE_DECAY: ok = build_rope_decay(rq, b, why, n); break;
+    case PLOT_FREQS: ok = build_freqs(rq, b, why, n); break;
+    case PLOT_ALIBI: ok = build_alibi(rq, b, why, n); break;
+    default: ok = 0; snprintf(why, n, "unknown kind of plot");
+    }
+    if (ok && rq->title)
+        snprintf(b->f.title, sizeof b->f.title, "%s", rq->title);
+    if (!ok) {
+        plot_built_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+int plot_run(const plot_request *rq, char *why, size_t n)
+{
+#ifndef POSENC_HAVE_CAIRO
+    snprintf(why, n, "plotting needs Cairo, and this posenc was built without it "
+                     "(apt-get install libcairo2-dev, then rebuild with make)");
+    return 0;
+#endif
+    plot_built *b = plot_build(rq, why, n);
+    if (!b)
+        return 0;
+    int ok = plot_draw_file(&b->f, rq->out, why, n);
+    plot_built_free(b);
+    return ok;
+}
+
+/* ---- `posenc plot KIND [options] -o FILE` ---------------------------------------- */
+
+void cli_plot_usage(FILE *out)
+{
+    fputs("usage: posenc plot KIND [OPTIONS] -o FILE\n"
+          "Draws a picture of an encoding into FILE: PNG, or SVG or PDF when FILE ends\n"
+          "in .svg or .pdf. Needs Cairo at build time.\n"
+          "\n"
+          "Kinds:\n"
+          "  pe          the sinusoid matrix PE(pos)[i]: positions down, dimensions across\n"
+          "  similarity  PE(i) . PE(j) for every pair of positions\n"
+          "  rope-decay  RoPE score of a query and key against their offset\n"
+          "  freqs       wavelength (tokens per turn) of every RoPE pair, log scale\n"
+          "  alibi       the ALiBi bias matrix of each head, as small multiples\n"
+          "\n"
+          "Options (each has a default):\n"
+          "  -o FILE            output file (.png, .svg or .pdf); required\n"
+          "  --positions N      pe, similarity: positions (128); alibi: positions (16)\n"
+          "  --dim D            vector length or head_dim (128)\n"
+          "  --base B[,B...]    base (10000); rope-decay and freqs take up to 6, one\n"
+          "                     series each, and --base may be repeated\n"
+          "  --layout L         interleaved (default) or half\n"
+          "  --max-offset N     rope-decay: largest offset (32768)\n"
+          "  --linear, --log    rope-decay: offset axis (default log)\n"
+          "  --points N         rope-decay: offsets drawn (400)\n"
+          "  --samples N        rope-decay: random unit vectors averaged (64; 0 = none)\n"
+          "  --seed N           rope-decay: seed of the random vectors (1)\n"
+          "  --context N        freqs: reference line at N tokens (4096; 0 = none)\n"
+          "  --heads H          alibi: heads (8)\n"
+          "  --no-causal        alibi: show keys after the query too\n"
+          "  --title TEXT       replace the title\n"
+          "  --size WxH         picture size in pixels or points (900x600 and so on)\n"
+          "  -h, --help         this help\n"
+          "\n"
+          "Exit status: 0 written, 2 for a bad request or a failed write (nothing is\n"
+          "written then).\n",
+          out);
+}
+
+/* Whole-string integer in [lo, hi]. */
+static int arg_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    return posenc_parse_int64(s, strlen(s), out) == POSENC_OK && *out >= lo && *out <= hi;
+}
+
+/* Adds the comma-separated bases of s to rq. */
+static int add_bases(plot_request *rq, int *reset, const char *s, char *why, size_t n)
+{
+    if (*reset) {
+        rq->n_base = 0;
+        *reset = 0;
+    }
+    while (1) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        if (rq->n_base == PLOT_MAX_SERIES) {
+            snprintf(why, n, "at most %d bases", PLOT_MAX_SERIES);
+            return 0;
+        }
+        if (!cli_parse_base(s, len, &rq->base[rq->n_base], why, n))
+            return 0;
+        rq->n_base++;
+        if (!end)
+            return 1;
+        s = end + 1;
+    }
+}
+
+int cli_plot_main(int argc, char **argv, FILE *err)
+{
+    char why[256];
+    plot_request rq;
+    int a = 1, kind = -1;
+    if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0)) {
+        cli_plot_usage(stdout);
+        return 0;
+    }
+    if (a >= argc) {
+        fputs("posenc plot: which plot? pe, similarity, rope-decay, freqs or alibi "
+              "(try 'posenc plot --help')\n",
+              err);
+        return 2;
+    }
+    kind = plot_kind_of(argv[a], strlen(argv[a]));
+    if (kind < 0) {
+        fprintf(err,
+                "posenc plot: unknown kind '%s' (pe, similarity, rope-decay, freqs or alibi)\n",
+                argv[a]);
+        return 2;
+    }
+    plot_request_defaults(&rq, (plot_kind)kind);
+    int reset_bases = 1;
+    for (a++; a < argc; a++) {
+        const char *o = argv[a];
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        int64_t x = 0;
+        int takes = 1, ok = 1;
+        why[0] = '\0';
+        if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0) {
+            cli_plot_usage(stdout);
+            return 0;
+        } else if (strcmp(o, "--linear") == 0 || strcmp(o, "--log") == 0) {
+            rq.linear = o[2] == 'l' && o[3] == 'i';
+            takes = 0;
+        } else if (strcmp(o, "--no-causal") == 0) {
+            rq.causal = 0;
+            takes = 0;
+        } else if (strcmp(o, "-o") != 0 && strcmp(o, "--output") != 0 &&
+                   strcmp(o, "--positions") != 0 && strcmp(o, "--dim") != 0 &&
+                   strcmp(o, "--base") != 0 && strcmp(o, "--layout") != 0 &&
+                   strcmp(o, "--max-offset") != 0 && strcmp(o, "--points") != 0 &&
+                   strcmp(o, "--samples") != 0 && strcmp(o, "--seed") != 0 &&
+                   strcmp(o, "--context") != 0 && strcmp(o, "--heads") != 0 &&
+                   strcmp(o, "--title") != 0 && strcmp(o, "--size") != 0) {
+            fprintf(err, "posenc plot: unknown option '%s' (try 'posenc plot --help')\n", o);
+            return 2;
+        } else if (!v) {
+            fprintf(err, "posenc plot: %s needs a value\n", o);
+            return 2;
+        } else if (strcmp(o, "-o") == 0 || strcmp(o, "--output") == 0) {
+            rq.out = v;
+        } else if (strcmp(o, "--positions") == 0) {
+            ok = arg_int(v, 1, 1 << 20, &x);
+            rq.positions = (uint32_t)x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s' is not a count of positions (1 to %d)", v,
+                         1 << 20);
+        } else if (strcmp(o, "--dim") == 0) {
+            ok = arg_int(v, 1, POSENC_MAX_DIM, &x);
+            rq.dim = (uint32_t)x;
+            if (!ok)
+                snprintf(why, sizeof why, "D = %s: D must be from 1 to %u", v, POSENC_MAX_DIM);
+        } else if (strcmp(o, "--base") == 0) {
+            ok = add_bases(&rq, &reset_bases, v, why, sizeof why);
+        } else if (strcmp(o, "--layout") == 0) {
+            ok = cli_parse_layout(v, strlen(v), &rq.layout, why, sizeof why);
+        } else if (strcmp(o, "--max-offset") == 0) {
+            ok = arg_int(v, 1, POSENC_MAX_POS, &x);
+            rq.max_offset = x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s' is not an offset (1 to %lld)", v, POSENC_MAX_POS);
+        } else if (strcmp(o, "--points") == 0) {
+            ok = arg_int(v, 2, PLOT_MAX_POINTS, &x);
+            rq.points = (uint32_t)x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s': points must be from 2 to %u", v,
+                         PLOT_MAX_POINTS);
+        } else if (strcmp(o, "--samples") == 0) {
+            ok = arg_int(v, 0, PLOT_MAX_SAMPLES, &x);
+            rq.samples = (uint32_t)x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s': samples must be from 0 to %u", v,
+                         PLOT_MAX_SAMPLES);
+        } else if (strcmp(o, "--seed") == 0) {
+            ok = arg_int(v, 0, INT64_MAX, &x);
+            rq.seed = (uint64_t)x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s' is not a seed (a non-negative integer)", v);
+        } else if (strcmp(o, "--context") == 0) {
+            ok = arg_int(v, 0, POSENC_MAX_POS, &x);
+            rq.context = x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s' is not a context length (0 to %lld)", v,
+                         POSENC_MAX_POS);
+        } else if (strcmp(o, "--heads") == 0) {
+            ok = arg_int(v, 1, 64, &x);
+            rq.heads = (uint32_t)x;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s': heads must be from 1 to 64", v);
+        } else if (strcmp(o, "--title") == 0) {
+            rq.title = v;
+        } else if (strcmp(o, "--size") == 0) {
+            int w, h;
+            char extra;
+            ok = sscanf(v, "%dx%d%c", &w, &h, &extra) == 2;
+            rq.width = w;
+            rq.height = h;
+            if (!ok)
+                snprintf(why, sizeof why, "'%s' is not a size WIDTHxHEIGHT such as 900x600", v);
+        }
+        if (!ok) {
+            fprintf(err, "posenc plot: %s: %s\n", o, why);
+            return 2;
+        }
+        a += takes;
+    }
+    if (!rq.out) {
+        fputs("posenc plot: say where to write the picture: -o FILE (.png, .svg or .pdf)\n",
+              err);
+        return 2;
+    }
+    if (strcmp(rq.out, "-") == 0) {
+        fputs("posenc plot: -o -: pictures cannot go to standard output; give a file name "
+              "ending in .png, .svg or .pdf\n",
+              err);
+        return 2;
+    }
+    if (!plot_run(&rq, why, sizeof why)) {
+        fprintf(err, "posenc plot: %s\n", why);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- PLOT in the command language ------------------------------------------------ */
+
+/* A word as a count in [lo, hi]. */
+static int word_count(cli_state *st, cli_token t, int64_t lo, int64_t hi, const char *what,
+                      int64_t *out)
+{
+    if (posenc_parse_int64(t.s, t.len, out) == POSENC_OK && *out >= lo && *out <= hi)
+        return 1;
+    cli_error(st, "PLOT: %s '%.*s' must be an integer from %lld to %lld", what,
+              (int)(t.len > 40 ? 40 : t.len), t.s, (long long)lo, (long long)hi);
+    return 0;
+}
+
+int cli_cmd_plot(cli_state *st, const cli_token *a, size_t n)
+{
+    static const char *const usage[] = {
+        "PLOT pe POSITIONS D FILE", "PLOT similarity POSITIONS D FILE",
+        "PLOT rope-decay D MAX_OFFSET FILE", "PLOT freqs D FILE", "PLOT alibi H POSITIONS FILE"};
+    static const size_t want[] = {4, 4, 4, 3, 4};
+    int kind = n ? plot_kind_of(a[0].s, a[0].len) : -1;
+    if (kind < 0) {
+        cli_error(st, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
+        return 0;
+    }
+    if (n != want[kind]) {
+        cli_error(st, "PLOT %s takes %zu words: %s", KIND_NAMES[kind], want[kind] - 1,
+                  usage[kind]);
+        return 0;
+    }
+    plot_request rq;
+    plot_request_defaults(&rq, (plot_kind)kind);
+    rq.base[0] = st->base;
+    rq.layout = st->layout;
+    int64_t v1 = 0, v2 = 0;
+    switch (kind) {
+    case PLOT_PE:
+    case PLOT_SIMILARITY:
+        if (!word_count(st, a[1], 1, 1 << 20, "positions", &v1) ||
+            !word_count(st, a[2], 1, POSENC_MAX_DIM, "D", &v2))
+            return 0;
+        rq.positions = (uint32_t)v1;
+        rq.dim = (uint32_t)v2;
+        break;
+    case PLOT_ROPE_DECAY:
+        if (!word_count(st, a[1], 1, POSENC_MAX_DIM, "D", &v1) ||
+            !word_count(st, a[2], 1, POSENC_MAX_POS, "max offset", &v2))
+            return 0;
+        rq.dim = (uint32_t)v1;
+        rq.max_offset = v2;
+        break;
+    case PLOT_FREQS:
+        if (!word_count(st, a[1], 1, POSENC_MAX_DIM, "D", &v1))
+            return 0;
+        rq.dim = (uint32_t)v1;
+        break;
+    default: /* PLOT_ALIBI */
+        if (!word_count(st, a[1], 1, 64, "H", &v1) ||
+            !word_count(st, a[2], 1, 1 << 20, "positions", &v2))
+            return 0;
+        rq.heads = (uint32_t)v1;
+        rq.positions = (uint32_t)v2;
+        break;
+    }
+    cli_token f = a[n - 1];
+    char path[1024], why[256];
+    if (f.len >= sizeof path) {
+        cli_error(st, "PLOT: the file name is too long");
+        return 0;
+    }
+    memcpy(path, f.s, f.len);
+    path[f.len] = '\0';
+    rq.out = path;
+    if (!plot_run(&rq, why, sizeof why)) {
+        cli_error(st, "PLOT: %s", why);
+        return 0;
+    }
+    return 1;
+}

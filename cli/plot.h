@@ -1,0 +1,167 @@
+/* plot.h - pictures of the encodings: `posenc plot KIND ...` and PLOT.
+ *
+ * Two layers, both part of the program (the library never draws):
+ *   plot.c       what to draw: parses the request, asks the library for every
+ *                number (posenc_sinusoid_fill_f64, posenc_rope_dot_f64,
+ *                posenc_rope_init, posenc_alibi_penalties ...) and fills a
+ *                plot_figure;
+ *   plot_draw.c  how to draw it with Cairo: axes, ticks, colour bars, legends,
+ *                heatmaps, curves and small multiples, to PNG, SVG or PDF.
+ * plot_draw.c is compiled only with POSENC_HAVE_CAIRO (the Makefile defines it
+ * when `pkg-config --exists cairo`); without it every plot request fails with
+ * a message saying how to get Cairo. */
+#ifndef POSENC_CLI_PLOT_H
+#define POSENC_CLI_PLOT_H
+
+#include "cli.h"
+
+#include <stddef.h>
+
+/* ---- the figure: what plot_draw.c knows how to draw ------------------------ */
+
+/* Colour maps. DIVERGING maps [-vmax, vmax] through blue - near-white - red
+ * with near-white exactly at 0 (vmin is ignored: the map is centred on 0).
+ * NEGATIVE maps [vmin, 0] through dark blue .. near-white (0 is near-white).
+ * SEQUENTIAL maps [vmin, vmax] through dark purple .. yellow (viridis). */
+enum { PLOT_CMAP_DIVERGING = 0, PLOT_CMAP_NEGATIVE = 1, PLOT_CMAP_SEQUENTIAL = 2 };
+
+/* One heatmap panel: rows * cols values, row-major, row 0 drawn at the top,
+ * column 0 at the left. mask (optional, same shape): nonzero = not a value
+ * (drawn light grey). */
+typedef struct plot_heatmap {
+    size_t rows, cols;
+    const double *v;
+    const unsigned char *mask;
+    char title[64]; /* panel title for small multiples; "" for none */
+} plot_heatmap;
+
+/* One curve: n points (x[i], y[i]); non-finite points break the line. */
+typedef struct plot_curve {
+    size_t n;
+    const double *x, *y;
+    int colour; /* index into the curve palette */
+    int dashed;
+    int markers;    /* a dot at every point too */
+    char label[96]; /* legend entry; "" for none */
+} plot_curve;
+
+#define PLOT_MAX_HLINES 4
+
+typedef struct plot_figure {
+    char title[160];
+    char subtitle[160]; /* a smaller second line under the title, "" for none */
+    const char *xlabel, *ylabel;
+    int width, height; /* pixels (PNG) or points (SVG, PDF) */
+
+    /* Heatmaps (n_maps > 0): panels laid out in a grid of grid_cols columns,
+     * sharing one colour bar. */
+    size_t n_maps, grid_cols;
+    const plot_heatmap *maps;
+    int cmap;
+    double vmin, vmax;
+    const char *cbar_label;
+
+    /* Curves (n_curves > 0): one chart. */
+    size_t n_curves;
+    const plot_curve *curves;
+    int xlog, ylog;
+    double xmin, xmax, ymin, ymax; /* axis limits */
+    int legend_left;               /* legend in the top-left corner (else top-right) */
+    size_t n_hlines;               /* dotted horizontal reference lines */
+    double hline_y[PLOT_MAX_HLINES];
+    char hline_label[PLOT_MAX_HLINES][96];
+} plot_figure;
+
+/* The colour of value t under a map, as r, g, b in [0, 1]. t is the value
+ * already scaled and clamped to the map's range: v / vmax in [-1, 1] for
+ * DIVERGING, v / |vmin| in [-1, 0] for NEGATIVE, (v - vmin) / (vmax - vmin) in
+ * [0, 1] for SEQUENTIAL. Exposed so tests can compare pixels. */
+void plot_cmap_colour(int cmap, double t, double rgb[3]);
+
+/* The centre, in pixels, of the cell (row, col) of heatmap panel `panel` of
+ * f as plot_draw_file draws it (for tests that read pixels back). Needs
+ * Cairo. */
+void plot_cell_centre(const plot_figure *f, size_t panel, size_t row, size_t col, double *x,
+                      double *y);
+
+/* The output format of a file name by its extension (case-insensitive):
+ * ".png", ".svg", ".pdf". Returns PLOT_FMT_* or -1. */
+enum { PLOT_FMT_PNG = 0, PLOT_FMT_SVG = 1, PLOT_FMT_PDF = 2 };
+int plot_format_of(const char *path);
+
+/* Draws f into a memory buffer, then writes it to path (format by extension).
+ * Nothing is written when drawing fails; a failed write removes what it
+ * created. Returns 1 on success, else 0 with a reason in why. Needs Cairo. */
+int plot_draw_file(const plot_figure *f, const char *path, char *why, size_t n);
+
+/* ---- the request: what the user asked for --------------------------------- */
+
+typedef enum plot_kind {
+    PLOT_PE = 0,
+    PLOT_SIMILARITY,
+    PLOT_ROPE_DECAY,
+    PLOT_FREQS,
+    PLOT_ALIBI
+} plot_kind;
+
+/* Most series (bases or RoPE configurations) on one chart. */
+#define PLOT_MAX_SERIES 6
+
+typedef struct plot_request {
+    plot_kind kind;
+    const char *out;    /* file name */
+    const char *title;  /* NULL: a title made from the request */
+    int width, height;
+    uint32_t positions; /* pe, similarity: rows; alibi: query/key positions */
+    uint32_t dim;       /* D (head_dim for rope-decay, freqs) */
+    double base[PLOT_MAX_SERIES];
+    size_t n_base;      /* >= 1; pe and similarity use base[0] */
+    posenc_layout layout;
+    /* rope-decay */
+    int64_t max_offset;
+    int linear;         /* linear offset axis (default: log) */
+    uint32_t samples;   /* random unit vectors averaged */
+    uint32_t points;    /* offsets sampled along the axis */
+    uint64_t seed;
+    /* freqs */
+    int64_t context;    /* reference line at this many tokens; 0 = none */
+    /* alibi */
+    uint32_t heads;
+    int causal;
+    /* Extra series for rope-decay and freqs: a model's RoPE (e.g. a scaled
+     * one) drawn next to the plain bases. Not owned. */
+    const posenc_rope *rope[PLOT_MAX_SERIES];
+    const char *rope_label[PLOT_MAX_SERIES];
+    size_t n_rope;
+} plot_request;
+
+/* Fills rq with the defaults of kind (every option has one). */
+void plot_request_defaults(plot_request *rq, plot_kind kind);
+
+/* The kind named s, or -1. */
+int plot_kind_of(const char *s, size_t len);
+
+/* The figure of a request with the numbers computed (no drawing, no Cairo
+ * needed): NULL with a reason in why for a bad request. Free with
+ * plot_built_free (NULL accepted). */
+typedef struct plot_built plot_built;
+plot_built *plot_build(const plot_request *rq, char *why, size_t n);
+const plot_figure *plot_built_figure(const plot_built *b);
+void plot_built_free(plot_built *b);
+
+/* Computes the numbers, draws and writes rq->out. Returns 1, or 0 with a
+ * reason in why (nothing written then). */
+int plot_run(const plot_request *rq, char *why, size_t n);
+
+/* `posenc plot KIND [options] -o FILE`: argv[0] is "plot". Messages go to
+ * err. Returns the exit status: 0 written, 2 bad request or failure. */
+int cli_plot_main(int argc, char **argv, FILE *err);
+
+/* The PLOT command of the language: a = the words after PLOT. Returns 1 if
+ * it ran, 0 after reporting with cli_error. */
+int cli_cmd_plot(cli_state *st, const cli_token *a, size_t n);
+
+/* Help text for `posenc plot --help` and the PLOT lines of HELP. */
+void cli_plot_usage(FILE *out);
+
+#endif
