@@ -95,3 +95,8 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- scalings, model configs, ALiBi tensors (issue 5) ------------------------
+# The ALiBi bias tensor is filled by POSIX threads.
+ALL_CFLAGS += -pthread
+LDLIBS     += -pthread
