@@ -327,8 +327,8 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
             return 0;
         }
         if (g.len[0] != g.len[1]) {
-            cli_error(st, "DOT vectors differ in length: q has %zu numbers, k has %zu",
-                      g.len[0], g.len[1]);
+            cli_error(st, "DOT vectors differ in length: q has %zu number%s, k has %zu",
+                      g.len[0], plural(g.len[0]), g.len[1]);
             return 0;
         }
         qs = g.start[0];
