@@ -144,12 +144,14 @@ static int golden_read(const char *path, golden_case *cases, int max)
                      sscanf(line, "%u %lf %lf", &kk, &c->f_hi[k], &c->f_lo[k]) == 3 && kk == k;
             }
         } else if (strcmp(key, "rot") == 0) {
-            golden_rot *r = &c->rot[c->n_rot];
-            long long pos;
-            ok = c->n_rot < GOLDEN_MAX_ROT &&
-                 sscanf(rest, "%lld %u %lf %lf", &pos, &r->k, &r->c, &r->s) == 4;
-            r->pos = pos;
-            c->n_rot++;
+            long long pos = 0;
+            ok = c->n_rot < GOLDEN_MAX_ROT;
+            if (ok) {
+                golden_rot *r = &c->rot[c->n_rot];
+                ok = sscanf(rest, "%lld %u %lf %lf", &pos, &r->k, &r->c, &r->s) == 4;
+                r->pos = pos;
+                c->n_rot++;
+            }
         } else if (strcmp(key, "end") == 0) {
             c->cfg.head_dim = c->head_dim;
             c->cfg.rotary_dim = c->rotary_dim;
