@@ -26,7 +26,7 @@ ifeq ($(SANITIZE),1)
   LDFLAGS    += -fsanitize=address,undefined
 endif
 
-LIB_SRC  := $(wildcard src/*.c)
+LIB_SRC  := $(filter-out src/config.c,$(wildcard src/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -63,7 +63,7 @@ $(SHARED): $(SHARED_V)
 	ln -sf libposenc.so.$(VERSION) $@
 
 $(PROGRAM): $(CLI_OBJ) $(STATIC)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(CLI_LIBS) $(STATIC) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c tests/check.h $(STATIC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -115,7 +115,7 @@ PLOT_TEST_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 $(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
-	    $(PLOT_TEST_OBJ) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
 
 # The pictures of the README (docs/img/*.png), drawn by the program itself.
 PLOTS := pe similarity rope-decay freqs alibi
@@ -127,3 +127,44 @@ plots: $(PROGRAM)
 	$(PROGRAM) plot rope-decay --dim 128 --base 10000,500000 --max-offset 65536 -o docs/img/rope-decay.png
 	$(PROGRAM) plot freqs --dim 128 --base 10000,500000 --context 8192 -o docs/img/freqs.png
 	$(PROGRAM) plot alibi --heads 8 --positions 16 -o docs/img/alibi.png
+# ---- scalings, model configs, ALiBi tensors (issue 5) ------------------------
+# The ALiBi bias tensor is filled by POSIX threads.
+ALL_CFLAGS += -pthread
+LDLIBS     += -pthread
+
+# The Hugging Face config reader (src/config.c) is optional: it needs jansson
+# (Debian: libjansson-dev), found with pkg-config, and goes into its own
+# library, build/libposenc_config.a, so libposenc keeps needing only libc and
+# libm. Without jansson the program says what to install for --config, and
+# tests/test_config.c reports itself skipped. JSON=0 builds without it.
+JSON     ?= $(shell pkg-config --exists jansson 2>/dev/null && echo 1)
+CONFIG_LIB :=
+CLI_LIBS   :=
+ifeq ($(JSON),1)
+  JSON_CFLAGS := $(shell pkg-config --cflags jansson)
+  JSON_LIBS   := $(shell pkg-config --libs jansson)
+  CONFIG_LIB  := $(BUILD)/libposenc_config.a
+  CLI_LIBS    := $(CONFIG_LIB) $(JSON_LIBS)
+  ALL_CFLAGS  += -DPOSENC_HAVE_JSON
+all: $(CONFIG_LIB)
+$(PROGRAM): $(CONFIG_LIB)
+$(BUILD)/src/config.o: src/config.c include/posenc.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
+$(CONFIG_LIB): $(BUILD)/src/config.o
+	rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/tests/test_config: tests/test_config.c tests/check.h tests/rope_golden.h $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(CONFIG_LIB) $(JSON_LIBS) $(STATIC) $(LDLIBS)
+install: install-config
+.PHONY: install-config
+install-config: $(CONFIG_LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib
+	install -m 644 $(CONFIG_LIB) $(DESTDIR)$(PREFIX)/lib/
+endif
+# Rebuild the program's objects when JSON changes (the flags stamp above
+# predates these additions).
+JSON_STAMP := $(BUILD)/.json
+$(shell mkdir -p $(BUILD) && (test "`cat $(JSON_STAMP) 2>/dev/null`" = "$(JSON)" || echo "$(JSON)" > $(JSON_STAMP)))
+$(CLI_OBJ): $(JSON_STAMP)

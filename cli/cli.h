@@ -40,6 +40,11 @@ typedef struct cli_state {
     double *vec2;
     size_t vec2_cap;
     char num[400];  /* one formatted number: "%.17f" of the largest double fits */
+    /* a model's RoPE (--config, SET rope; rope_cmds.c): NULL means plain RoPE
+     * over the whole vector; model_next and model_rope are scratch */
+    posenc_rope_config *model, *model_next;
+    posenc_rope *model_rope;
+    int64_t seq_len; /* SET seq_len: the length dynamic/longrope see; 0 = auto */
 } cli_state;
 
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */
@@ -71,6 +76,18 @@ void cli_print_numbers(cli_state *st, const double *v, size_t n);
 __attribute__((format(printf, 2, 3)))
 #endif
 void cli_error(cli_state *st, const char *fmt, ...);
+
+/* A model's RoPE (rope_cmds.c). cli_load_config: --config FILE (the
+ * checkpoint's layout unless layout_given); 0 with a reason in why on failure. */
+int cli_load_config(cli_state *st, const char *path, int layout_given, char *why, size_t n);
+int cli_have_config_reader(void);
+int cli_set_rope(cli_state *st, const cli_token *a, size_t n); /* SET rope TYPE k=v ... */
+int cli_set_seq_len(cli_state *st, cli_token t);
+void cli_rope_settings_changed(cli_state *st); /* after SET base / SET layout */
+int cli_model_rope(cli_state *st, int64_t pos, size_t D);          /* st->vec */
+int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D);  /* st->vec, st->vec2 */
+int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n);
+void cli_rope_free(cli_state *st);
 
 /* Prints the HELP text. */
 void cli_print_help(FILE *out);

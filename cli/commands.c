@@ -283,6 +283,8 @@ static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
     }
     if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
         return 0;
+    if (st->model)
+        return cli_model_rope(st, pos, D);
     if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
         return 0;
     cli_print_numbers(st, st->vec, D);
@@ -351,6 +353,8 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
     if (!parse_numbers(st, a + 2 + qs, D, &st->vec, &st->vec_cap) ||
         !parse_numbers(st, a + 2 + ks, D, &st->vec2, &st->vec2_cap))
         return 0;
+    if (st->model)
+        return cli_model_dot(st, m, p, D);
     double dot;
     if (!report(st, posenc_rope_dot_f64(m, p, (uint32_t)D, st->base, st->layout, st->vec,
                                         st->vec2, &dot)))
@@ -482,6 +486,8 @@ int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n
 
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
+    if (n >= 1 && word_is(a[0], "rope"))
+        return cli_set_rope(st, a + 1, n - 1);
     if (!need_args(st, n, 2, "SET needs a setting and a value"))
         return 0;
     char why[160];
@@ -492,12 +498,18 @@ static int cmd_set(cli_state *st, const cli_token *a, size_t n)
         ok = cli_parse_layout(a[1].s, a[1].len, &st->layout, why, sizeof why);
     else if (word_is(a[0], "precision"))
         ok = cli_parse_precision(a[1].s, a[1].len, &st->precision, why, sizeof why);
+    else if (word_is(a[0], "seq_len"))
+        return cli_set_seq_len(st, a[1]);
     else {
-        cli_error(st, "unknown setting '%.*s' (settings: base, layout, precision)", SHOW(a[0]));
+        cli_error(st, "unknown setting '%.*s' (settings: base, layout, precision, rope, "
+                      "seq_len)",
+                  SHOW(a[0]));
         return 0;
     }
     if (!ok)
         cli_error(st, "%s", why);
+    else
+        cli_rope_settings_changed(st);
     return ok;
 }
 
@@ -546,6 +558,11 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
 
 static int explain_rope(cli_state *st, const cli_token *a, size_t n)
 {
+    if (st->model) {
+        cli_error(st, "EXPLAIN ROPE traces plain RoPE: with a model RoPE active use EXPLAIN "
+                      "FREQS (or SET rope off first)");
+        return 0;
+    }
     int64_t pos;
     size_t D;
     if (n < 2) {
@@ -594,10 +611,12 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
         return explain_pe(st, a + 1, n - 1);
     if (n >= 1 && word_is(a[0], "ROPE"))
         return explain_rope(st, a + 1, n - 1);
+    if (n >= 1 && word_is(a[0], "FREQS"))
+        return cli_explain_freqs(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
-        cli_error(st, "EXPLAIN cannot explain '%.*s' (it explains PE and ROPE)", SHOW(a[0]));
+        cli_error(st, "EXPLAIN cannot explain '%.*s' (it explains PE, ROPE and FREQS)", SHOW(a[0]));
     return 0;
 }
 
@@ -618,9 +637,19 @@ void cli_print_help(FILE *out)
           "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
           "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
           "    PLOT alibi H POSITIONS FILE   (base and layout from SET)\n"
+          "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
+          "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"
           "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"
           "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"
           "  SET precision N        digits after the point, 0 to 17 (default 4)\n"
+          "  SET rope TYPE k=v ...  a model RoPE: TYPE default, linear, ntk, dynamic, yarn,\n"
+          "                         llama3 or longrope; keys head_dim, rotary_dim, base,\n"
+          "                         factor, original, beta_fast, beta_slow, truncate,\n"
+          "                         mscale, mscale_all_dim, attention_factor,\n"
+          "                         low_freq_factor, high_freq_factor, short_factor,\n"
+          "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
+          "                         and DOT take heads of head_dim; SET rope off ends it\n"
+          "  SET seq_len N          sequence length for dynamic and longrope (0: pos + 1)\n"
           "  HELP                   this summary\n"
           "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
           "PE[2k] = sin(angle), PE[2k+1] = cos(angle); a pair (a, b) rotates to\n"
@@ -686,6 +715,7 @@ void cli_init(cli_state *st, FILE *out, FILE *err)
 void cli_free(cli_state *st)
 {
     posenc_learned_free(st->table);
+    cli_rope_free(st);
     free(st->tok);
     free(st->vec);
     free(st->vec2);

@@ -19,6 +19,10 @@ static void usage(FILE *out)
           "  --base B          base of the frequencies (finite, > 1; default 10000)\n"
           "  --layout L        RoPE pair layout: interleaved (default) or half\n"
           "  --precision N     digits after the decimal point, 0 to 17 (default 4)\n"
+          "  --config FILE     use the RoPE of a Hugging Face config.json (rope_theta,\n"
+          "                    rope_scaling, head_dim...): ROPE and DOT then take heads of\n"
+          "                    its head_dim; implies --layout half unless --layout is given\n"
+          "  --features        list optional parts built in (config-json)\n"
           "  -u                flush standard output after every command\n"
           "  -h, --help        show this help and the command summary\n"
           "  -V, --version     show the version\n"
@@ -86,8 +90,9 @@ int main(int argc, char **argv)
 {
     cli_state st;
     cli_init(&st, stdout, stderr);
-    int first_file = argc, status = 0, ran_string = 0;
-    char why[160];
+    int first_file = argc, status = 0, ran_string = 0, layout_given = 0;
+    const char *config = NULL;
+    char why[400];
 
     /* `posenc plot ...` draws a picture (a file named plot runs as ./plot). */
     if (argc > 1 && strcmp(argv[1], "plot") == 0) {
@@ -112,7 +117,19 @@ int main(int argc, char **argv)
             cli_free(&st);
             return 0;
         }
-        if (strcmp(arg, "-u") == 0) {
+        if (strcmp(arg, "--features") == 0) {
+            if (cli_have_config_reader())
+                puts("config-json");
+            cli_free(&st);
+            return 0;
+        }
+        if (is_option(arg, "--config")) {
+            config = option_value(arg, "--config", argc, argv, &i);
+            if (!config) {
+                cli_free(&st);
+                return bad_option("%s needs a file name", "--config");
+            }
+        } else if (strcmp(arg, "-u") == 0) {
             st.flush_each = 1;
         } else if (strcmp(arg, "-c") == 0) {
             if (i + 1 >= argc) {
@@ -132,7 +149,7 @@ int main(int argc, char **argv)
             else if (name[2] == 'b')
                 ok = cli_parse_base(v, strlen(v), &st.base, why, sizeof why);
             else if (name[2] == 'l')
-                ok = cli_parse_layout(v, strlen(v), &st.layout, why, sizeof why);
+                ok = layout_given = cli_parse_layout(v, strlen(v), &st.layout, why, sizeof why);
             else
                 ok = cli_parse_precision(v, strlen(v), &st.precision, why, sizeof why);
             if (!ok) {
@@ -149,13 +166,19 @@ int main(int argc, char **argv)
         }
     }
 
+    if (config && !cli_load_config(&st, config, layout_given, why, sizeof why)) {
+        fprintf(stderr, "posenc: --config: %s\n", why);
+        cli_free(&st);
+        return 2;
+    }
+
     /* Second pass: the -c strings, in order. */
     for (int i = 1; i < first_file && i < argc; i++) {
         if (strcmp(argv[i], "-c") == 0) {
             status = worst(status, cli_run_string(&st, argv[++i]));
             ran_string = 1;
         } else if (is_option(argv[i], "--base") || is_option(argv[i], "--layout") ||
-                   is_option(argv[i], "--precision")) {
+                   is_option(argv[i], "--precision") || is_option(argv[i], "--config")) {
             if (!strchr(argv[i], '='))
                 i++;
         }

@@ -382,6 +382,301 @@ size_t posenc_learned_dim(const posenc_learned *table);
  * edge of a learned table). */
 posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
 
+/* ------------------------------------------------------------------------- */
+/* RoPE scalings of real checkpoints (src/scaling.c)                         */
+/* ------------------------------------------------------------------------- */
+
+/* Long-context checkpoints change the plain frequencies. Each variant below
+ * is a function of its parameters, named as in Hugging Face config.json
+ * (rope_scaling / rope_parameters). Notation: d = rotary_dim, k = 0..d/2-1
+ * the pair, f0(k) = base^(-2k/d) the plain frequency (radians per token),
+ * L = original_max_position_embeddings (the trained length), s = factor.
+ * Every variant reports an attention factor that multiplies cos and sin
+ * (posenc_rope.attn_factor); it is 1 unless stated.
+ *
+ *   POSENC_ROPE_DEFAULT   f(k) = f0(k).
+ *   POSENC_ROPE_LINEAR    "linear" (position interpolation): f(k) = f0(k) / s.
+ *   POSENC_ROPE_NTK       static NTK-aware (not a Hugging Face rope_type; the
+ *                         name "ntk" is posenc's): the base is stretched,
+ *                         base' = base * s^(d/(d-2)), f(k) = base'^(-2k/d).
+ *   POSENC_ROPE_DYNAMIC   "dynamic" NTK: base' = base * (s*Lc/L - (s-1))^(d/(d-2))
+ *                         with Lc = max(cur_len, L); so f = f0 exactly while
+ *                         cur_len <= L, and the stretch grows with the length.
+ *                         (Hugging Face uses max_position_embeddings as L here.)
+ *   POSENC_ROPE_YARN      "yarn" (Peng et al. 2023): correction dimensions
+ *                         c(r) = d ln(L / (2 pi r)) / (2 ln base) for r =
+ *                         beta_fast (lo) and beta_slow (hi); with truncate,
+ *                         lo = floor(lo), hi = ceil(hi); then lo = max(lo, 0),
+ *                         hi = min(hi, d - 1), and hi += 0.001 if lo == hi.
+ *                         ramp(k) = clamp((k - lo) / (hi - lo), 0, 1);
+ *                         f(k) = f0(k) * (1 - ramp(k)) + (f0(k) / s) * ramp(k).
+ *                         Attention factor: attention_factor if > 0; else if
+ *                         mscale and mscale_all_dim are both nonzero,
+ *                         m(s, mscale) / m(s, mscale_all_dim); else m(s, 1),
+ *                         with m(s, a) = 0.1 a ln(s) + 1 (1 when s <= 1).
+ *                         (As Hugging Face: mscale alone is ignored.)
+ *   POSENC_ROPE_LLAMA3    "llama3" (Llama 3.1): wavelength w(k) = 2 pi / f0(k).
+ *                         w < L / high_freq_factor: kept, f = f0 (band HIGH);
+ *                         w > L / low_freq_factor: f = f0 / s (band LOW);
+ *                         between (band BLEND): g = (L / w - low_freq_factor) /
+ *                         (high_freq_factor - low_freq_factor),
+ *                         f = (1 - g) f0 / s + g f0.
+ *   POSENC_ROPE_LONGROPE  "longrope" (Phi-3, Phi-4-mini): f(k) = f0(k) / e[k]
+ *                         with e = long_factor when cur_len > L, else
+ *                         short_factor. Attention factor: attention_factor if
+ *                         > 0, else 1 when s <= 1, else
+ *                         sqrt(1 + ln(s) / ln(L)) (s: the config's factor, or
+ *                         max_position_embeddings / L: see the config reader).
+ *
+ * Per-pair frequency factors (what ggml calls freq_factors) apply on top of
+ * any variant: f(k) = f_variant(k) / freq_factors[k].
+ *
+ * Precision: every frequency is computed in double-double (about 100 bits)
+ * from the double parameters, including logs and powers; YaRN's ramp and
+ * Llama 3's blend weight are double-double too, so inv_freq_lo is the true
+ * low part in every variant (the only non-smooth steps, floor/ceil and the
+ * band comparisons, are taken on the double-double values). */
+typedef enum posenc_rope_type {
+    POSENC_ROPE_DEFAULT = 0,
+    POSENC_ROPE_LINEAR = 1,
+    POSENC_ROPE_NTK = 2,
+    POSENC_ROPE_DYNAMIC = 3,
+    POSENC_ROPE_YARN = 4,
+    POSENC_ROPE_LLAMA3 = 5,
+    POSENC_ROPE_LONGROPE = 6
+} posenc_rope_type;
+
+/* The config-file name of a type ("default", "linear", "ntk", "dynamic",
+ * "yarn", "llama3", "longrope"); a static string, "unknown" outside the enum. */
+const char *posenc_rope_type_name(posenc_rope_type type);
+
+/* Parses a config-file name (exact, lower case; "su" is accepted for
+ * longrope, its old Phi-3 name). Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (not a known name; *type untouched). */
+posenc_status posenc_rope_type_parse(const char *name, posenc_rope_type *type);
+
+/* One scaling: the type and its parameters. Fields a type does not use are
+ * ignored (but must still be left at their posenc_rope_scaling_init values
+ * or valid). The arrays are the caller's; they are read only during
+ * posenc_rope_init_scaled / posenc_rope_explain_freqs. */
+typedef struct posenc_rope_scaling {
+    posenc_rope_type type;
+    double factor;            /* s: >= 1 for linear, ntk, dynamic, yarn, llama3;
+                                 > 0 for longrope (it only sets the attention factor) */
+    double original_max_position_embeddings; /* L, tokens: finite, >= 1 (> 1 for
+                                 longrope); used by dynamic, yarn, llama3, longrope */
+    double beta_fast;         /* yarn: default 32; finite, beta_fast > beta_slow > 0 */
+    double beta_slow;         /* yarn: default 1 */
+    int truncate;             /* yarn: nonzero (default) floors/ceils the correction range */
+    double mscale;            /* yarn: 0 = absent; finite >= 0 */
+    double mscale_all_dim;    /* yarn: 0 = absent; finite >= 0 */
+    double attention_factor;  /* 0 = derive as documented above; else finite > 0,
+                                 used as is (any type) */
+    double low_freq_factor;   /* llama3: finite > 0 */
+    double high_freq_factor;  /* llama3: finite > low_freq_factor */
+    const double *short_factor; /* longrope: d/2 finite values > 0 */
+    size_t n_short_factor;
+    const double *long_factor;  /* longrope: d/2 finite values > 0 */
+    size_t n_long_factor;
+    const double *freq_factors; /* optional (NULL): d/2 finite values > 0, any type */
+    size_t n_freq_factors;
+} posenc_rope_scaling;
+
+/* Sets *s to type with its defaults: factor 1, L 0 (must be set where used),
+ * beta_fast 32, beta_slow 1, truncate 1, everything else 0 / NULL.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (type outside the enum). */
+posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);
+
+/* Fills *r like posenc_rope_init() but with the frequencies and attention
+ * factor of scaling s (NULL means default). cur_len is the current sequence
+ * length in tokens (0 .. POSENC_MAX_POS + 1), read by dynamic (Lc) and
+ * longrope (long or short factors) only; pass 0 when unknown (trained
+ * length behaviour). r->base is the base given (not a stretched one).
+ * Errors: those of posenc_rope_init(); POSENC_ERR_RANGE for a parameter
+ * outside its range above (a factor, beta, L, an attention factor that comes
+ * out <= 0 or not finite, ntk/dynamic with rotary_dim < 4, type outside the
+ * enum), POSENC_ERR_NULL (longrope without both lists), POSENC_ERR_DIM (a
+ * list whose length is not rotary_dim / 2), POSENC_ERR_NOT_FINITE (a list
+ * element NaN or infinite), POSENC_ERR_POS (cur_len). *r is untouched on
+ * error. Thread-safe; no allocation. */
+posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
+                                      double base, posenc_layout layout,
+                                      const posenc_rope_scaling *s, int64_t cur_len);
+
+/* Which rule set a pair's frequency (EXPLAIN FREQS). */
+typedef enum posenc_freq_band {
+    POSENC_BAND_UNIFORM = 0, /* the same rule for every pair: default, linear, ntk, dynamic */
+    POSENC_BAND_HIGH = 1,    /* kept unscaled: Llama 3 short wavelength, YaRN ramp 0 */
+    POSENC_BAND_LOW = 2,     /* divided by factor: Llama 3 long wavelength, YaRN ramp 1 */
+    POSENC_BAND_BLEND = 3,   /* a blend of the two, weight in ramp */
+    POSENC_BAND_LIST = 4     /* divided by its own factor from a list (longrope) */
+} posenc_freq_band;
+
+/* "uniform", "high", "low", "blend", "list"; "unknown" outside the enum. */
+const char *posenc_freq_band_name(posenc_freq_band band);
+
+/* One pair's frequencies, before and after the scaling. */
+typedef struct posenc_freq_info {
+    uint32_t k;             /* pair index */
+    double base_inv_freq;   /* f0(k) = base^(-2k/d), radians per token */
+    double inv_freq;        /* f(k), scaled, as stored in posenc_rope (hi + lo rounded) */
+    double base_wavelength; /* 2 pi / f0(k), tokens per turn */
+    double wavelength;      /* 2 pi / f(k), tokens per turn */
+    posenc_freq_band band;
+    double ramp;            /* weight of f0/s in f, 0..1: YaRN ramp(k), Llama 3
+                               1 - g; 0 for other types */
+    double pair_factor;     /* divisor from the lists: longrope e[k] times
+                               freq_factors[k]; 1 when there are none */
+} posenc_freq_info;
+
+/* What the scaling as a whole did. */
+typedef struct posenc_freqs_summary {
+    double attn_factor;    /* the factor on cos and sin */
+    double effective_base; /* ntk/dynamic: base'; otherwise base */
+    double band_lo;        /* llama3: L / high_freq_factor (tokens, shorter kept);
+                              yarn: lo of the correction range (pair index); else 0 */
+    double band_hi;        /* llama3: L / low_freq_factor (tokens, longer divided);
+                              yarn: hi of the correction range as used
+                              (after the +0.001); else 0 */
+    int uses_long_factor;  /* longrope: 1 when long_factor was chosen */
+    int64_t len;           /* dynamic: Lc = max(cur_len, L); else cur_len */
+} posenc_freqs_summary;
+
+/* Explains scaling s (NULL = default) for rotary_dim and base at cur_len:
+ * pairs[0 .. rotary_dim/2) receive each pair's information, *summary the
+ * whole (either may be NULL). The same computation as
+ * posenc_rope_init_scaled, so the frequencies agree bit for bit.
+ * Valid: rotary_dim even, 2 .. POSENC_ROPE_MAX_HEAD_DIM; the rest as
+ * posenc_rope_init_scaled, with the same errors (nothing written on error). */
+posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
+                                        const posenc_rope_scaling *s, int64_t cur_len,
+                                        posenc_freq_info *pairs, posenc_freqs_summary *summary);
+
+/* ------------------------------------------------------------------------- */
+/* A model's RoPE, as read from its config (src/scaling.c)                   */
+/* ------------------------------------------------------------------------- */
+
+/* Everything a model's config says about its RoPE, self-contained (the
+ * lists are stored inside, so the struct may be copied freely; about 12 KiB).
+ * Filled by posenc_rope_from_config() or by hand. */
+typedef struct posenc_rope_config {
+    uint32_t head_dim;        /* elements per head */
+    uint32_t rotary_dim;      /* leading elements rotated */
+    double base;              /* rope_theta */
+    posenc_layout layout;     /* pair layout the checkpoint's weights expect */
+    int64_t max_position_embeddings; /* the config's value, 0 if absent */
+    posenc_rope_scaling scaling; /* its three list pointers are ignored: the
+                                    lists are the arrays below, with the
+                                    counts in scaling.n_* */
+    double short_factor[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double long_factor[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double freq_factors[POSENC_ROPE_MAX_HEAD_DIM / 2];
+} posenc_rope_config;
+
+/* *s = c->scaling with its list pointers aimed at c's arrays (NULL where the
+ * count is 0). s stays valid while *c lives. Errors: POSENC_ERR_NULL. */
+posenc_status posenc_rope_config_scaling(const posenc_rope_config *c, posenc_rope_scaling *s);
+
+/* posenc_rope_init_scaled(r, c->head_dim, c->rotary_dim, c->base, c->layout,
+ * <c's scaling>, cur_len), with the same errors. */
+posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *c,
+                                      int64_t cur_len);
+
+/* ------------------------------------------------------------------------- */
+/* Rotating one head with a model's RoPE (src/rope_vec.c)                    */
+/* ------------------------------------------------------------------------- */
+
+/* x is one head of r->head_dim doubles, rotated in place at position pos:
+ * for every pair k < rotary_dim/2 of r's layout inside the first
+ * rotary_dim elements, with theta = pos * inv_freq[k] (the double-double
+ * frequency times the exact position) and a = r->attn_factor,
+ *     (x0, x1) -> (x0 a cos theta - x1 a sin theta, x0 a sin theta + x1 a cos theta);
+ * elements rotary_dim .. head_dim-1 are left unchanged.
+ * inverse != 0 applies the transpose instead (sin negated, a kept): the
+ * backward pass; it undoes the forward rotation only when a = 1 (otherwise
+ * the rotated part comes back multiplied by a^2).
+ * Valid: r filled by posenc_rope_init* (fields are checked), 0 <= pos <=
+ * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM /
+ * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent),
+ * POSENC_ERR_NOT_FINITE (an element of x; x then unchanged). */
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse, double *x);
+
+/* *out = ROPE(m, q) . ROPE(n, k) with r's rotation (posenc_rope_vec_f64)
+ * for heads q and k of r->head_dim doubles, neither modified: the rotated
+ * part contributes a^2 times the rotated dot product, the rest its plain
+ * dot product. Depends on m - n only (through the angles). No allocation.
+ * Errors: those of posenc_rope_vec_f64 (either position, either vector). */
+posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
+                                      const double *q, const double *k, double *out);
+
+/* ------------------------------------------------------------------------- */
+/* Hugging Face config.json reader (src/config.c; optional part)             */
+/* ------------------------------------------------------------------------- */
+
+/* These two functions live in a separate library, libposenc_config.a, built
+ * only when jansson (Debian: libjansson-dev) is found; link it before
+ * libposenc with -lposenc_config -lposenc -ljansson. libposenc itself needs
+ * only libc and libm. POSENC_HAVE_JSON is defined by the build for the
+ * program; a caller can test for the library with its own build checks.
+ *
+ * Keys read (top level): rope_theta (default 10000) or rotary_emb_base
+ * (GPT-NeoX); head_dim, else hidden_size / num_attention_heads;
+ * qk_rope_head_dim (DeepSeek: the rotated part of each head, stored
+ * interleaved); partial_rotary_factor or rotary_pct (GPT-NeoX), rotary_dim =
+ * floor(head_dim * factor); max_position_embeddings;
+ * original_max_position_embeddings (Phi-3); rope_interleave; rope_scaling or
+ * rope_parameters (rope_type or type, and the keys of posenc_rope_scaling,
+ * original_max_position_embeddings included; rope_parameters may also hold
+ * rope_theta and partial_rotary_factor). Layout: half, because Hugging Face
+ * checkpoints have their q and k weights permuted for rotate_half at
+ * conversion; interleaved for qk_rope_head_dim models or rope_interleave true.
+ * A key inside rope_scaling that the type does not use, a type posenc does
+ * not know, a wrong JSON type, a missing required key, per-layer-type RoPE,
+ * rope_local_base_freq, use_dynamic_ntk and use_logn_attn are refused. */
+typedef struct posenc_config_error {
+    int line, column;  /* JSON syntax error position (1-based), else 0 */
+    char key[64];      /* the key at fault, e.g. "rope_scaling.factor"; "" if none */
+    char detail[256];  /* one sentence naming the key and what is wrong */
+} posenc_config_error;
+
+/* Reads the config.json at path into *out. err may be NULL.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open/read; detail has the
+ * reason), POSENC_ERR_FORMAT (bad JSON, wrong type, unknown or missing key,
+ * unsupported feature), and the errors of posenc_rope_init_config for
+ * values out of range (the reader checks them with cur_len 0).
+ * Allocates only inside jansson during the call; thread-safe. */
+posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
+                                      posenc_config_error *err);
+
+/* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
+posenc_status posenc_rope_from_config_text(const char *json, size_t len,
+                                           posenc_rope_config *out, posenc_config_error *err);
+
+/* ------------------------------------------------------------------------- */
+/* ALiBi bias tensor for attention code (src/alibi_tensor.c)                 */
+/* ------------------------------------------------------------------------- */
+
+/* Fills out[h][i][j] (row-major [n_head, n_query, n_key] floats, the
+ * caller's buffer) with the ALiBi bias of head h+1 between query i, at
+ * absolute position q_offset + i (q_offset: tokens already in the KV cache),
+ * and key j at position j:
+ *     out = (float)(-m_{h+1} * |q_offset + i - j|)   (posenc_alibi_penalties)
+ * and with causal != 0, -INFINITY (the masked future) where j > q_offset + i,
+ * so that softmax gives those keys weight exactly 0, as PyTorch's
+ * masked_fill(-inf) does; a row always keeps key 0, never all -inf.
+ * n_threads: 1 computes in the calling thread; more splits the heads x
+ * queries rows across that many POSIX threads (at most 64, fewer if there
+ * are fewer rows); if a thread cannot be created its rows are computed by the
+ * caller, so the result never depends on the thread count.
+ * Valid: 1 <= n_head <= POSENC_MAX_DIM, n_query and n_key >= 1, q_offset >=
+ * 0, q_offset + n_query - 1 and n_key - 1 <= POSENC_MAX_POS, 1 <= n_threads
+ * <= 64. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
+ * POSENC_ERR_POS, POSENC_ERR_RANGE (n_threads), POSENC_ERR_OVERFLOW (the
+ * element count does not fit size_t). */
+posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
+                                    int64_t q_offset, int causal, unsigned n_threads,
+                                    float *out);
+
 #ifdef __cplusplus
 }
 #endif

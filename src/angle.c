@@ -273,3 +273,10 @@ posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double ba
     posenc__sincos_dd(pos, f, &out->sin_angle, &out->cos_angle);
     return POSENC_OK;
 }
+
+/* ---- double-double arithmetic for the other source files ---------------- */
+
+posenc__dd posenc__dd_add(posenc__dd a, posenc__dd b) { return dd_add(a, b); }
+posenc__dd posenc__dd_mul(posenc__dd a, posenc__dd b) { return dd_mul(a, b); }
+posenc__dd posenc__dd_exp(posenc__dd a) { return dd_exp(a); }
+posenc__dd posenc__dd_log(double x) { return dd_log(x); }

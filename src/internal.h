@@ -66,4 +66,13 @@ static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
     *b = xs + yc;
 }
 
+
+/* Double-double arithmetic shared with src/scaling.c (defined in angle.c):
+ * sum, product, exp (|a| < 700) and log of a finite double x > 0, each to
+ * about 2^-100 relative. */
+posenc__dd posenc__dd_add(posenc__dd a, posenc__dd b);
+posenc__dd posenc__dd_mul(posenc__dd a, posenc__dd b);
+posenc__dd posenc__dd_exp(posenc__dd a);
+posenc__dd posenc__dd_log(double x);
+
 #endif

@@ -1,0 +1,95 @@
+/* alibi_tensor.c - the ALiBi bias tensor [n_head, n_query, n_key] that
+ * attention code adds to its scores, causal with a query offset for a KV
+ * cache, filled by one or more threads into the caller's buffer. */
+#include "internal.h"
+
+#include <pthread.h>
+
+#define MAX_THREADS 64u
+
+/* Slope of head h (1-based) of H, with the same arithmetic as
+ * posenc_alibi_slopes, so the values agree bit for bit. */
+static double head_slope(uint32_t h, uint32_t H)
+{
+    uint32_t n = 1;
+    while (n <= H / 2)
+        n *= 2;
+    if (h <= n)
+        return exp2(-8.0 * (double)h / (double)n);
+    uint32_t j = h - n; /* the j-th odd slope of 2n heads */
+    return exp2(-8.0 * (double)(2 * j - 1) / (double)(2 * n));
+}
+
+typedef struct job {
+    uint32_t n_head, n_query, n_key;
+    int64_t q_offset;
+    int causal;
+    float *out;
+    size_t row0, row1; /* rows [row0, row1) of the n_head * n_query rows */
+} job;
+
+/* Row (h, i): out[j] = -m_h |q_offset + i - j|, or -inf for a future key. */
+static void fill_rows(const job *jb)
+{
+    uint32_t last_h = 0;
+    double slope = 0.0;
+    for (size_t row = jb->row0; row < jb->row1; row++) {
+        uint32_t h = (uint32_t)(row / jb->n_query) + 1;
+        int64_t qpos = jb->q_offset + (int64_t)(row % jb->n_query);
+        if (h != last_h) {
+            slope = head_slope(h, jb->n_head);
+            last_h = h;
+        }
+        float *o = jb->out + row * jb->n_key;
+        for (uint32_t j = 0; j < jb->n_key; j++) {
+            int64_t dist = qpos - (int64_t)j;
+            if (dist < 0 && jb->causal)
+                o[j] = -INFINITY;
+            else
+                o[j] = (float)(-slope * (double)(dist < 0 ? -dist : dist) + 0.0);
+        }
+    }
+}
+
+static void *thread_main(void *arg)
+{
+    fill_rows(arg);
+    return NULL;
+}
+
+posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
+                                    int64_t q_offset, int causal, unsigned n_threads,
+                                    float *out)
+{
+    if (!out)
+        return POSENC_ERR_NULL;
+    if (!posenc__dim_ok(n_head) || n_query < 1 || n_key < 1)
+        return POSENC_ERR_DIM;
+    if (q_offset < 0 || q_offset + (int64_t)n_query - 1 > POSENC_MAX_POS ||
+        (int64_t)n_key - 1 > POSENC_MAX_POS)
+        return POSENC_ERR_POS;
+    if (n_threads < 1 || n_threads > MAX_THREADS)
+        return POSENC_ERR_RANGE;
+    size_t rows = (size_t)n_head * n_query; /* <= 2^20 * 2^31: may exceed 32-bit size_t */
+    if ((uint64_t)n_head * n_query > SIZE_MAX || rows > SIZE_MAX / n_key)
+        return POSENC_ERR_OVERFLOW;
+
+    job jobs[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    size_t T = n_threads < rows ? n_threads : rows;
+    for (size_t t = 0; t < T; t++) {
+        jobs[t] = (job){n_head, n_query, n_key, q_offset, causal, out,
+                        rows * t / T, rows * (t + 1) / T};
+    }
+    for (size_t t = 1; t < T; t++)
+        started[t] = pthread_create(&tid[t], NULL, thread_main, &jobs[t]) == 0;
+    fill_rows(&jobs[0]);
+    for (size_t t = 1; t < T; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            fill_rows(&jobs[t]); /* could not start: do its rows here */
+    }
+    return POSENC_OK;
+}

@@ -1,0 +1,585 @@
+/* config.c - reads a model's RoPE from a Hugging Face config.json.
+ *
+ * An optional part: built into libposenc_config.a only when jansson is found
+ * (see the Makefile), so that libposenc needs nothing but libc and libm.
+ * Why jansson: it reports the line and column of a syntax error, can reject
+ * duplicate keys (JSON_REJECT_DUPLICATES: a config with two "rope_theta"
+ * is ambiguous), tells integers from reals, is packaged in Debian as
+ * libjansson-dev with a pkg-config file, and is actively maintained.
+ *
+ * The reader refuses, with a message naming the key, anything it does not
+ * understand: a key inside rope_scaling that the type does not use could
+ * change the frequencies, so silently skipping it would compute a different
+ * model. Keys outside the RoPE block are ignored (a config has many). */
+#include "posenc.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CONFIG_BYTES (64u * 1024u * 1024u)
+
+typedef struct reader {
+    posenc_config_error *err;
+    const char *block; /* "rope_scaling" or "rope_parameters" */
+} reader;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static posenc_status fail(reader *rd, posenc_status st, const char *key, const char *fmt, ...)
+{
+    if (rd->err) {
+        snprintf(rd->err->key, sizeof rd->err->key, "%s", key ? key : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(rd->err->detail, sizeof rd->err->detail, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* "rope_scaling.factor" for a key of the block. */
+static const char *bkey(reader *rd, const char *key, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s.%s", rd->block, key);
+    return buf;
+}
+
+static const char *type_word(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "something else";
+}
+
+/* A number at key (absent or null: *present = 0). name: for messages. */
+static posenc_status get_number(reader *rd, const json_t *obj, const char *key, const char *name,
+                                double *out, int *present)
+{
+    const json_t *v = json_object_get(obj, key);
+    *present = 0;
+    if (!v || json_is_null(v))
+        return POSENC_OK;
+    if (!json_is_number(v))
+        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be a number, got %s", name,
+                    type_word(v));
+    *out = json_number_value(v);
+    *present = 1;
+    return POSENC_OK;
+}
+
+/* A non-negative integer (an integral real such as 4096.0 is accepted). */
+static posenc_status get_count(reader *rd, const json_t *obj, const char *key, const char *name,
+                               int64_t *out, int *present)
+{
+    double v;
+    posenc_status st = get_number(rd, obj, key, name, &v, present);
+    if (st != POSENC_OK || !*present)
+        return st;
+    if (!(v >= 0 && v <= 9.0e15 && v == floor(v)))
+        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be a non-negative integer, got %g",
+                    name, v);
+    *out = (int64_t)v;
+    return POSENC_OK;
+}
+
+static posenc_status get_bool(reader *rd, const json_t *obj, const char *key, const char *name,
+                              int *out, int *present)
+{
+    const json_t *v = json_object_get(obj, key);
+    *present = 0;
+    if (!v || json_is_null(v))
+        return POSENC_OK;
+    if (!json_is_boolean(v))
+        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be true or false, got %s", name,
+                    type_word(v));
+    *out = json_is_true(v);
+    *present = 1;
+    return POSENC_OK;
+}
+
+/* A list of want numbers into out. */
+static posenc_status get_list(reader *rd, const json_t *obj, const char *key, size_t want,
+                              double *out, size_t *n)
+{
+    char name[64];
+    bkey(rd, key, name, sizeof name);
+    const json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v))
+        return fail(rd, POSENC_ERR_FORMAT, name, "missing key %s (longrope needs it)", name);
+    if (!json_is_array(v))
+        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be an array of numbers, got %s", name,
+                    type_word(v));
+    if (json_array_size(v) != want)
+        return fail(rd, POSENC_ERR_FORMAT, name,
+                    "%s has %zu values, but the rotary dimension needs one per pair: %zu", name,
+                    json_array_size(v), want);
+    for (size_t i = 0; i < want; i++) {
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_number(e))
+            return fail(rd, POSENC_ERR_FORMAT, name, "%s[%zu] must be a number, got %s", name, i,
+                        type_word(e));
+        out[i] = json_number_value(e);
+    }
+    *n = want;
+    return POSENC_OK;
+}
+
+/* The keys each type reads from the RoPE block (beside rope_type/type and,
+ * in rope_parameters, rope_theta and partial_rotary_factor). */
+static const char *const KEYS_FACTOR[] = {"factor", NULL};
+static const char *const KEYS_DYNAMIC[] = {"factor", "original_max_position_embeddings", NULL};
+static const char *const KEYS_YARN[] = {"factor",         "original_max_position_embeddings",
+                                        "beta_fast",      "beta_slow",
+                                        "mscale",         "mscale_all_dim",
+                                        "attention_factor", "truncate",
+                                        NULL};
+static const char *const KEYS_LLAMA3[] = {"factor", "low_freq_factor", "high_freq_factor",
+                                          "original_max_position_embeddings", NULL};
+static const char *const KEYS_LONGROPE[] = {"short_factor", "long_factor", "factor",
+                                            "attention_factor",
+                                            "original_max_position_embeddings", NULL};
+static const char *const KEYS_NONE[] = {NULL};
+
+static const char *const *keys_of(posenc_rope_type t)
+{
+    switch (t) {
+    case POSENC_ROPE_LINEAR:
+    case POSENC_ROPE_NTK: return KEYS_FACTOR;
+    case POSENC_ROPE_DYNAMIC: return KEYS_DYNAMIC;
+    case POSENC_ROPE_YARN: return KEYS_YARN;
+    case POSENC_ROPE_LLAMA3: return KEYS_LLAMA3;
+    case POSENC_ROPE_LONGROPE: return KEYS_LONGROPE;
+    default: return KEYS_NONE;
+    }
+}
+
+static int key_in(const char *key, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(key, *list) == 0)
+            return 1;
+    return 0;
+}
+
+/* A required number of the block. */
+static posenc_status need_number(reader *rd, const json_t *rs, const char *key, double *out)
+{
+    char name[64];
+    int present;
+    bkey(rd, key, name, sizeof name);
+    posenc_status st = get_number(rd, rs, key, name, out, &present);
+    if (st == POSENC_OK && !present)
+        return fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
+    return st;
+}
+
+static posenc_status opt_number(reader *rd, const json_t *rs, const char *key, double *out)
+{
+    char name[64];
+    int present;
+    return get_number(rd, rs, key, bkey(rd, key, name, sizeof name), out, &present);
+}
+
+static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_config *c)
+{
+    char name[64];
+    int present;
+    posenc_status st;
+    if (!json_is_object(root))
+        return fail(rd, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
+                    type_word(root));
+
+    /* Features that change RoPE in ways posenc does not model. */
+    static const char *const refused[] = {"rope_local_base_freq", "use_dynamic_ntk",
+                                          "use_logn_attn", NULL};
+    for (int i = 0; refused[i]; i++) {
+        const json_t *v = json_object_get(root, refused[i]);
+        if (v && !json_is_null(v) && !json_is_false(v))
+            return fail(rd, POSENC_ERR_FORMAT, refused[i],
+                        "key %s changes RoPE in a way posenc does not implement", refused[i]);
+    }
+
+    /* The RoPE block: rope_parameters (new transformers) or rope_scaling. */
+    const json_t *rp = json_object_get(root, "rope_parameters");
+    const json_t *rsc = json_object_get(root, "rope_scaling");
+    if (rp && json_is_null(rp))
+        rp = NULL;
+    if (rsc && json_is_null(rsc))
+        rsc = NULL;
+    if (rp && rsc)
+        return fail(rd, POSENC_ERR_FORMAT, "rope_parameters",
+                    "both rope_parameters and rope_scaling are given: which one applies is "
+                    "ambiguous");
+    const json_t *rs = rp ? rp : rsc;
+    rd->block = rp ? "rope_parameters" : "rope_scaling";
+    if (rs && !json_is_object(rs))
+        return fail(rd, POSENC_ERR_FORMAT, rd->block, "%s must be an object or null, got %s",
+                    rd->block, type_word(rs));
+    if (rs) {
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)rs, k, v) {
+            if (json_is_object(v))
+                return fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
+                            "%s is an object: per-layer-type RoPE parameters are not supported",
+                            name);
+        }
+    }
+
+    /* Base. */
+    double base = POSENC_DEFAULT_BASE;
+    int have_base = 0;
+    if (rp && (st = get_number(rd, rp, "rope_theta", "rope_parameters.rope_theta", &base,
+                               &have_base)) != POSENC_OK)
+        return st;
+    if (!have_base &&
+        (st = get_number(rd, root, "rope_theta", "rope_theta", &base, &have_base)) != POSENC_OK)
+        return st;
+    if (!have_base && (st = get_number(rd, root, "rotary_emb_base", "rotary_emb_base", &base,
+                                       &have_base)) != POSENC_OK)
+        return st;
+    if (!(isfinite(base) && base > 1.0))
+        return fail(rd, POSENC_ERR_BASE, "rope_theta", "rope_theta must be finite and > 1, got %g",
+                    base);
+
+    /* Head and rotary dimensions, layout. */
+    int64_t head_dim = 0, hidden = 0, heads = 0, rope_head = 0;
+    int have_head = 0, have_hidden, have_heads, have_rope_head;
+    posenc_layout layout = POSENC_LAYOUT_HALF;
+    if ((st = get_count(rd, root, "qk_rope_head_dim", "qk_rope_head_dim", &rope_head,
+                        &have_rope_head)) != POSENC_OK)
+        return st;
+    if (have_rope_head) {
+        head_dim = rope_head; /* DeepSeek: only this part rotates; stored interleaved */
+        have_head = 1;
+        layout = POSENC_LAYOUT_INTERLEAVED;
+    } else {
+        if ((st = get_count(rd, root, "head_dim", "head_dim", &head_dim, &have_head)) !=
+            POSENC_OK)
+            return st;
+        if (!have_head) {
+            if ((st = get_count(rd, root, "hidden_size", "hidden_size", &hidden, &have_hidden)) !=
+                    POSENC_OK ||
+                (st = get_count(rd, root, "num_attention_heads", "num_attention_heads", &heads,
+                                &have_heads)) != POSENC_OK)
+                return st;
+            if (!have_hidden || !have_heads) {
+                const char *miss = have_hidden ? "num_attention_heads" : "hidden_size";
+                if (json_object_get(root, "text_config"))
+                    return fail(rd, POSENC_ERR_FORMAT, miss,
+                                "missing key %s (and head_dim); this config nests its language "
+                                "model in text_config: give that part's config",
+                                miss);
+                return fail(rd, POSENC_ERR_FORMAT, miss,
+                            "missing key %s: the head size comes from head_dim or "
+                            "hidden_size / num_attention_heads",
+                            miss);
+            }
+            if (heads == 0)
+                return fail(rd, POSENC_ERR_FORMAT, "num_attention_heads",
+                            "num_attention_heads must be at least 1");
+            head_dim = hidden / heads;
+        }
+    }
+    if (head_dim < 2 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return fail(rd, POSENC_ERR_DIM, have_rope_head ? "qk_rope_head_dim" : "head_dim",
+                    "the head size %lld is outside 2..%u", (long long)head_dim,
+                    POSENC_ROPE_MAX_HEAD_DIM);
+    int interleave;
+    if ((st = get_bool(rd, root, "rope_interleave", "rope_interleave", &interleave,
+                       &present)) != POSENC_OK)
+        return st;
+    if (present)
+        layout = interleave ? POSENC_LAYOUT_INTERLEAVED : POSENC_LAYOUT_HALF;
+
+    double prf = 1.0;
+    const char *prf_key = "partial_rotary_factor";
+    int have_prf = 0;
+    if (rp && (st = get_number(rd, rp, "partial_rotary_factor",
+                               "rope_parameters.partial_rotary_factor", &prf, &have_prf)) !=
+                  POSENC_OK)
+        return st;
+    if (have_prf)
+        prf_key = "rope_parameters.partial_rotary_factor";
+    if (!have_prf && (st = get_number(rd, root, "partial_rotary_factor", "partial_rotary_factor",
+                                      &prf, &have_prf)) != POSENC_OK)
+        return st;
+    if (!have_prf) {
+        if ((st = get_number(rd, root, "rotary_pct", "rotary_pct", &prf, &have_prf)) != POSENC_OK)
+            return st;
+        if (have_prf)
+            prf_key = "rotary_pct";
+    }
+    if (!(prf > 0.0 && prf <= 1.0))
+        return fail(rd, POSENC_ERR_RANGE, prf_key, "%s must be in (0, 1], got %g", prf_key, prf);
+    /* int(head_dim * partial_rotary_factor), as transformers computes it */
+    int64_t rotary = (int64_t)floor((double)head_dim * prf);
+    if (rotary < 2 || rotary % 2)
+        return fail(rd, POSENC_ERR_RANGE, prf_key,
+                    "%s %g gives a rotary dimension of %lld for head size %lld; it must be even "
+                    "and at least 2",
+                    prf_key, prf, (long long)rotary, (long long)head_dim);
+
+    int64_t maxpos = 0, top_orig = 0;
+    int have_maxpos, have_top_orig;
+    if ((st = get_count(rd, root, "max_position_embeddings", "max_position_embeddings", &maxpos,
+                        &have_maxpos)) != POSENC_OK ||
+        (st = get_count(rd, root, "original_max_position_embeddings",
+                        "original_max_position_embeddings", &top_orig, &have_top_orig)) !=
+            POSENC_OK)
+        return st;
+
+    memset(c, 0, sizeof *c);
+    c->head_dim = (uint32_t)head_dim;
+    c->rotary_dim = (uint32_t)rotary;
+    c->base = base;
+    c->layout = layout;
+    c->max_position_embeddings = maxpos;
+    posenc_rope_scaling *s = &c->scaling;
+    posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    if (!rs)
+        return POSENC_OK;
+
+    /* The type. */
+    const json_t *t1 = json_object_get(rs, "rope_type"), *t2 = json_object_get(rs, "type");
+    if (t1 && json_is_null(t1))
+        t1 = NULL;
+    if (t2 && json_is_null(t2))
+        t2 = NULL;
+    const json_t *tv = t1 ? t1 : t2;
+    const char *tkey = bkey(rd, t1 ? "rope_type" : "type", name, sizeof name);
+    char tkey_buf[64];
+    snprintf(tkey_buf, sizeof tkey_buf, "%s", tkey);
+    if (!tv)
+        return fail(rd, POSENC_ERR_FORMAT, bkey(rd, "rope_type", name, sizeof name),
+                    "missing key %s (or type)", name);
+    if (!json_is_string(tv))
+        return fail(rd, POSENC_ERR_FORMAT, tkey_buf, "%s must be a string, got %s", tkey_buf,
+                    type_word(tv));
+    if (t1 && t2 && (!json_is_string(t2) || strcmp(json_string_value(t1),
+                                                   json_string_value(t2)) != 0))
+        return fail(rd, POSENC_ERR_FORMAT, bkey(rd, "type", name, sizeof name),
+                    "%s and %s.rope_type disagree", name, rd->block);
+    posenc_rope_type type;
+    if (posenc_rope_type_parse(json_string_value(tv), &type) != POSENC_OK)
+        return fail(rd, POSENC_ERR_FORMAT, tkey_buf,
+                    "%s '%.60s' is not a RoPE type posenc knows (default, linear, ntk, "
+                    "dynamic, yarn, llama3, longrope)",
+                    tkey_buf, json_string_value(tv));
+    posenc_rope_scaling_init(s, type);
+
+    /* Every key of the block must be one this type reads. */
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)rs, k, v) {
+        if (strcmp(k, "rope_type") == 0 || strcmp(k, "type") == 0)
+            continue;
+        if (rp && (strcmp(k, "rope_theta") == 0 || strcmp(k, "partial_rotary_factor") == 0))
+            continue;
+        if (!key_in(k, keys_of(type)))
+            return fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
+                        "%s is not a parameter of rope type %s: posenc does not know what "
+                        "it changes",
+                        name, posenc_rope_type_name(type));
+    }
+
+    double orig = 0.0;
+    int have_orig;
+    if ((st = get_number(rd, rs, "original_max_position_embeddings",
+                         bkey(rd, "original_max_position_embeddings", name, sizeof name), &orig,
+                         &have_orig)) != POSENC_OK)
+        return st;
+    if ((st = opt_number(rd, rs, "attention_factor", &s->attention_factor)) != POSENC_OK)
+        return st;
+    switch (type) {
+    case POSENC_ROPE_DEFAULT:
+        break;
+    case POSENC_ROPE_LINEAR:
+    case POSENC_ROPE_NTK:
+        st = need_number(rd, rs, "factor", &s->factor);
+        break;
+    case POSENC_ROPE_DYNAMIC:
+        if ((st = need_number(rd, rs, "factor", &s->factor)) != POSENC_OK)
+            return st;
+        /* transformers' dynamic NTK uses max_position_embeddings as L */
+        if (!have_maxpos)
+            return fail(rd, POSENC_ERR_FORMAT, "max_position_embeddings",
+                        "missing key max_position_embeddings (dynamic NTK's trained length)");
+        if (have_orig && orig != (double)maxpos)
+            return fail(rd, POSENC_ERR_FORMAT,
+                        bkey(rd, "original_max_position_embeddings", name, sizeof name),
+                        "%s (%g) differs from max_position_embeddings (%lld), which "
+                        "transformers' dynamic NTK uses: ambiguous",
+                        name, orig, (long long)maxpos);
+        s->original_max_position_embeddings = (double)maxpos;
+        break;
+    case POSENC_ROPE_YARN: {
+        if (!have_orig && !have_maxpos)
+            return fail(rd, POSENC_ERR_FORMAT,
+                        bkey(rd, "original_max_position_embeddings", name, sizeof name),
+                        "missing key %s (or max_position_embeddings)", name);
+        s->original_max_position_embeddings = have_orig ? orig : (double)maxpos;
+        int have_factor;
+        if ((st = get_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
+                             &have_factor)) != POSENC_OK)
+            return st;
+        if (!have_factor) {
+            if (!have_orig || !have_maxpos)
+                return fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
+            s->factor = (double)maxpos / orig;
+        }
+        /* transformers reads beta_fast/beta_slow with "or": 0 means the default */
+        double bf = 0, bs = 0;
+        if ((st = opt_number(rd, rs, "beta_fast", &bf)) != POSENC_OK ||
+            (st = opt_number(rd, rs, "beta_slow", &bs)) != POSENC_OK ||
+            (st = opt_number(rd, rs, "mscale", &s->mscale)) != POSENC_OK ||
+            (st = opt_number(rd, rs, "mscale_all_dim", &s->mscale_all_dim)) != POSENC_OK)
+            return st;
+        if (bf != 0.0)
+            s->beta_fast = bf;
+        if (bs != 0.0)
+            s->beta_slow = bs;
+        st = get_bool(rd, rs, "truncate", bkey(rd, "truncate", name, sizeof name), &s->truncate,
+                      &present);
+        break;
+    }
+    case POSENC_ROPE_LLAMA3:
+        if ((st = need_number(rd, rs, "factor", &s->factor)) != POSENC_OK ||
+            (st = need_number(rd, rs, "low_freq_factor", &s->low_freq_factor)) != POSENC_OK ||
+            (st = need_number(rd, rs, "high_freq_factor", &s->high_freq_factor)) != POSENC_OK)
+            return st;
+        if (!have_orig)
+            return fail(rd, POSENC_ERR_FORMAT,
+                        bkey(rd, "original_max_position_embeddings", name, sizeof name),
+                        "missing key %s", name);
+        s->original_max_position_embeddings = orig;
+        break;
+    case POSENC_ROPE_LONGROPE: {
+        size_t n = (size_t)rotary / 2;
+        if ((st = get_list(rd, rs, "short_factor", n, c->short_factor, &s->n_short_factor)) !=
+                POSENC_OK ||
+            (st = get_list(rd, rs, "long_factor", n, c->long_factor, &s->n_long_factor)) !=
+                POSENC_OK)
+            return st;
+        /* L: the block's, else Phi-3's top-level key, else max_position_embeddings */
+        if (have_orig)
+            s->original_max_position_embeddings = orig;
+        else if (have_top_orig)
+            s->original_max_position_embeddings = (double)top_orig;
+        else if (have_maxpos)
+            s->original_max_position_embeddings = (double)maxpos;
+        else
+            return fail(rd, POSENC_ERR_FORMAT, "original_max_position_embeddings",
+                        "missing key original_max_position_embeddings (or "
+                        "max_position_embeddings)");
+        int have_factor;
+        if ((st = get_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
+                             &have_factor)) != POSENC_OK)
+            return st;
+        if (!have_factor)
+            s->factor = have_maxpos ? (double)maxpos / s->original_max_position_embeddings : 1.0;
+        break;
+    }
+    }
+    return st;
+}
+
+posenc_status posenc_rope_from_config_text(const char *json, size_t len,
+                                           posenc_rope_config *out, posenc_config_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!json || !out)
+        return POSENC_ERR_NULL;
+    reader rd = {err, "rope_scaling"};
+    json_error_t jerr;
+    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        if (err) {
+            err->line = jerr.line;
+            err->column = jerr.column;
+        }
+        return fail(&rd, POSENC_ERR_FORMAT, "", "invalid JSON at line %d, column %d: %s",
+                    jerr.line, jerr.column, jerr.text);
+    }
+    static posenc_rope_config zero;
+    posenc_rope_config *c = malloc(sizeof *c); /* about 12 KiB: not on the stack */
+    if (!c) {
+        json_decref(root);
+        return fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+    }
+    *c = zero;
+    posenc_status st = read_config(&rd, root, c);
+    json_decref(root);
+    if (st == POSENC_OK) {
+        /* Check the values the way they will be used. */
+        posenc_rope *r = malloc(sizeof *r);
+        st = r ? posenc_rope_init_config(r, c, 0) : POSENC_ERR_NOMEM;
+        free(r);
+        if (st != POSENC_OK)
+            fail(&rd, st, rd.block, "the RoPE parameters in %s are out of range: %s", rd.block,
+                 posenc_strerror(st));
+    }
+    if (st == POSENC_OK)
+        *out = *c;
+    free(c);
+    return st;
+}
+
+posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
+                                      posenc_config_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!path || !out)
+        return POSENC_ERR_NULL;
+    reader rd = {err, "rope_scaling"};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(&rd, POSENC_ERR_IO, "", "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    posenc_status st = POSENC_OK;
+    while (buf) {
+        if (n == cap) {
+            if (cap >= MAX_CONFIG_BYTES) {
+                st = fail(&rd, POSENC_ERR_FORMAT, "", "%s is larger than %u bytes", path,
+                          MAX_CONFIG_BYTES);
+                break;
+            }
+            char *p = realloc(buf, cap * 2);
+            if (!p) {
+                st = fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+                break;
+            }
+            buf = p;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (!buf)
+        st = fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+    else if (st == POSENC_OK && ferror(f))
+        st = fail(&rd, POSENC_ERR_IO, "", "error reading %s", path);
+    fclose(f);
+    if (st == POSENC_OK)
+        st = posenc_rope_from_config_text(buf, n, out, err);
+    free(buf);
+    return st;
+}

@@ -1,0 +1,441 @@
+/* scaling.c - the RoPE scalings of long-context checkpoints (linear, NTK,
+ * dynamic NTK, YaRN, Llama 3, LongRoPE, per-pair factors): each pair's
+ * frequency as a documented function of the config's parameters, computed in
+ * double-double, and the attention factor on cos and sin. See posenc.h for
+ * the formulas; this file follows them line by line.
+ *
+ * One code path (prepare + pair_freq) serves both posenc_rope_init_scaled
+ * and posenc_rope_explain_freqs, so what EXPLAIN FREQS prints is what the
+ * rotation uses. */
+#include "internal.h"
+
+#include <string.h>
+
+typedef posenc__dd dd;
+
+/* ---- double-double helpers ------------------------------------------------ */
+
+static dd D(double x) { return (dd){x, 0.0}; }
+static dd add(dd a, dd b) { return posenc__dd_add(a, b); }
+static dd neg(dd a) { return (dd){-a.hi, -a.lo}; }
+static dd sub(dd a, dd b) { return add(a, neg(b)); }
+static dd mul(dd a, dd b) { return posenc__dd_mul(a, b); }
+
+/* a / b: the double quotient corrected twice by its remainder. */
+static dd dvd(dd a, dd b)
+{
+    double q1 = a.hi / b.hi;
+    dd r = sub(a, mul(D(q1), b));
+    double q2 = r.hi / b.hi;
+    r = sub(r, mul(D(q2), b));
+    double q3 = r.hi / b.hi;
+    return add(add(D(q1), D(q2)), D(q3));
+}
+
+/* ln(x) for x > 0: ln(hi) + ln(1 + lo/hi), the second term lo/hi to 2^-106. */
+static dd ln(dd x) { return add(posenc__dd_log(x.hi), D(x.lo / x.hi)); }
+static dd ex(dd x) { return posenc__dd_exp(x); }
+
+static int cmp(dd a, dd b) /* -1, 0, +1 */
+{
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    if (a.lo != b.lo)
+        return a.lo < b.lo ? -1 : 1;
+    return 0;
+}
+
+static dd dd_floor(dd x)
+{
+    double f = floor(x.hi);
+    if (f == x.hi) /* integer high part: the low part decides */
+        return add(D(f), D(floor(x.lo)));
+    return D(f);
+}
+
+static dd dd_ceil(dd x) { return neg(dd_floor(neg(x))); }
+
+/* 2 pi = 6.283185307179586476925286766559..., as hi + lo. */
+static const dd TWO_PI = {0x1.921fb54442d18p+2, 0x1.1a62633145c07p-52};
+
+static double to_double(dd x) { return x.hi + x.lo; }
+
+/* ---- names ---------------------------------------------------------------- */
+
+static const char *const TYPE_NAMES[] = {"default", "linear", "ntk",     "dynamic",
+                                         "yarn",    "llama3", "longrope"};
+
+const char *posenc_rope_type_name(posenc_rope_type type)
+{
+    if ((unsigned)type < sizeof TYPE_NAMES / sizeof TYPE_NAMES[0])
+        return TYPE_NAMES[type];
+    return "unknown";
+}
+
+posenc_status posenc_rope_type_parse(const char *name, posenc_rope_type *type)
+{
+    if (!name || !type)
+        return POSENC_ERR_NULL;
+    for (unsigned i = 0; i < sizeof TYPE_NAMES / sizeof TYPE_NAMES[0]; i++)
+        if (strcmp(name, TYPE_NAMES[i]) == 0) {
+            *type = (posenc_rope_type)i;
+            return POSENC_OK;
+        }
+    if (strcmp(name, "su") == 0) {
+        *type = POSENC_ROPE_LONGROPE;
+        return POSENC_OK;
+    }
+    return POSENC_ERR_RANGE;
+}
+
+const char *posenc_freq_band_name(posenc_freq_band band)
+{
+    switch (band) {
+    case POSENC_BAND_UNIFORM: return "uniform";
+    case POSENC_BAND_HIGH: return "high";
+    case POSENC_BAND_LOW: return "low";
+    case POSENC_BAND_BLEND: return "blend";
+    case POSENC_BAND_LIST: return "list";
+    }
+    return "unknown";
+}
+
+posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type)
+{
+    if (!s)
+        return POSENC_ERR_NULL;
+    if ((unsigned)type > POSENC_ROPE_LONGROPE)
+        return POSENC_ERR_RANGE;
+    memset(s, 0, sizeof *s);
+    s->type = type;
+    s->factor = 1.0;
+    s->beta_fast = 32.0;
+    s->beta_slow = 1.0;
+    s->truncate = 1;
+    return POSENC_OK;
+}
+
+/* ---- validation and the per-scaling quantities ----------------------------- */
+
+typedef struct ctx {
+    uint32_t d;      /* rotary_dim */
+    double base;
+    posenc_rope_scaling s;
+    dd ln_q;         /* ntk/dynamic: ln of the base stretch before the d/(d-2) power */
+    int stretched;   /* ntk/dynamic: ln_q != 0 */
+    dd ylo, yhi;     /* yarn: the correction range as used by the ramp */
+    const double *ext; /* longrope: the chosen list */
+    posenc_freqs_summary sum;
+} ctx;
+
+static int finite_pos(double x) { return isfinite(x) && x > 0.0; }
+
+static posenc_status check_list(const double *v, size_t n, uint32_t d)
+{
+    if (!v)
+        return POSENC_ERR_NULL;
+    if (n != d / 2)
+        return POSENC_ERR_DIM;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i]))
+            return POSENC_ERR_NOT_FINITE;
+        if (v[i] <= 0.0)
+            return POSENC_ERR_RANGE;
+    }
+    return POSENC_OK;
+}
+
+/* m(s, a) = 0.1 a ln(s) + 1, and 1 when s <= 1 (YaRN's get_mscale). */
+static double yarn_mscale(double s, double a) { return s <= 1.0 ? 1.0 : 0.1 * a * log(s) + 1.0; }
+
+/* YaRN correction dimension c(r) = d ln(L / (2 pi r)) / (2 ln base). */
+static dd yarn_dim(const ctx *c, double r)
+{
+    dd num = sub(sub(ln(D(c->s.original_max_position_embeddings)), ln(TWO_PI)), ln(D(r)));
+    return dvd(mul(D((double)c->d), num), mul(D(2.0), ln(D(c->base))));
+}
+
+static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_scaling *s,
+                             int64_t cur_len)
+{
+    memset(c, 0, sizeof *c);
+    c->d = d;
+    c->base = base;
+    if (s)
+        c->s = *s;
+    else
+        posenc_rope_scaling_init(&c->s, POSENC_ROPE_DEFAULT);
+    const posenc_rope_scaling *p = &c->s;
+    if ((unsigned)p->type > POSENC_ROPE_LONGROPE)
+        return POSENC_ERR_RANGE;
+    if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
+        return POSENC_ERR_POS;
+    if (!isfinite(p->attention_factor) || p->attention_factor < 0.0)
+        return POSENC_ERR_RANGE;
+    if (p->freq_factors) {
+        posenc_status st = check_list(p->freq_factors, p->n_freq_factors, d);
+        if (st != POSENC_OK)
+            return st;
+    }
+    double s_ = p->factor, L = p->original_max_position_embeddings;
+    int needs_factor_ge1 = p->type != POSENC_ROPE_DEFAULT && p->type != POSENC_ROPE_LONGROPE;
+    if (needs_factor_ge1 && !(isfinite(s_) && s_ >= 1.0))
+        return POSENC_ERR_RANGE;
+    int needs_L = p->type == POSENC_ROPE_DYNAMIC || p->type == POSENC_ROPE_YARN ||
+                  p->type == POSENC_ROPE_LLAMA3 || p->type == POSENC_ROPE_LONGROPE;
+    if (needs_L && !(isfinite(L) && L >= 1.0))
+        return POSENC_ERR_RANGE;
+
+    c->sum.attn_factor = 1.0;
+    c->sum.effective_base = base;
+    c->sum.len = cur_len;
+    switch (p->type) {
+    case POSENC_ROPE_DEFAULT:
+    case POSENC_ROPE_LINEAR:
+        break;
+    case POSENC_ROPE_NTK:
+    case POSENC_ROPE_DYNAMIC: {
+        if (d < 4)
+            return POSENC_ERR_RANGE; /* d/(d-2) needs d > 2 */
+        dd q = D(s_);
+        if (p->type == POSENC_ROPE_DYNAMIC) {
+            /* Lc = max(cur_len, L); q = s Lc / L - (s - 1) >= 1. At or
+             * below L, q is exactly 1: the default frequencies. */
+            double Lc = (double)cur_len > L ? (double)cur_len : L;
+            c->sum.len = (int64_t)Lc;
+            if (Lc == L)
+                q = D(1.0);
+            else
+                q = sub(dvd(mul(D(s_), D(Lc)), D(L)), sub(D(s_), D(1.0)));
+        }
+        c->stretched = cmp(q, D(1.0)) != 0;
+        c->ln_q = ln(q);
+        /* base' = base q^(d/(d-2)), reported only. */
+        dd e = dvd(D((double)d), D((double)d - 2.0));
+        c->sum.effective_base = base * to_double(ex(mul(e, c->ln_q)));
+        break;
+    }
+    case POSENC_ROPE_YARN: {
+        if (!isfinite(p->beta_fast) || !isfinite(p->beta_slow) || !(p->beta_slow > 0.0) ||
+            !(p->beta_fast > p->beta_slow))
+            return POSENC_ERR_RANGE;
+        if (!isfinite(p->mscale) || p->mscale < 0.0 || !isfinite(p->mscale_all_dim) ||
+            p->mscale_all_dim < 0.0)
+            return POSENC_ERR_RANGE;
+        dd lo = yarn_dim(c, p->beta_fast), hi = yarn_dim(c, p->beta_slow);
+        if (p->truncate) {
+            lo = dd_floor(lo);
+            hi = dd_ceil(hi);
+        }
+        if (cmp(lo, D(0.0)) < 0)
+            lo = D(0.0);
+        if (cmp(hi, D((double)d - 1.0)) > 0)
+            hi = D((double)d - 1.0);
+        if (cmp(lo, hi) == 0)
+            hi = add(hi, D(0.001)); /* the paper's guard against a zero-width ramp */
+        c->ylo = lo;
+        c->yhi = hi;
+        c->sum.band_lo = to_double(lo);
+        c->sum.band_hi = to_double(hi);
+        if (p->mscale != 0.0 && p->mscale_all_dim != 0.0)
+            c->sum.attn_factor = yarn_mscale(s_, p->mscale) / yarn_mscale(s_, p->mscale_all_dim);
+        else
+            c->sum.attn_factor = yarn_mscale(s_, 1.0);
+        break;
+    }
+    case POSENC_ROPE_LLAMA3:
+        if (!finite_pos(p->low_freq_factor) || !isfinite(p->high_freq_factor) ||
+            !(p->high_freq_factor > p->low_freq_factor))
+            return POSENC_ERR_RANGE;
+        c->sum.band_lo = L / p->high_freq_factor;
+        c->sum.band_hi = L / p->low_freq_factor;
+        break;
+    case POSENC_ROPE_LONGROPE: {
+        if (!finite_pos(s_) || !(L > 1.0))
+            return POSENC_ERR_RANGE;
+        posenc_status st = check_list(p->short_factor, p->n_short_factor, d);
+        if (st == POSENC_OK)
+            st = check_list(p->long_factor, p->n_long_factor, d);
+        if (st != POSENC_OK)
+            return st;
+        c->sum.uses_long_factor = (double)cur_len > L;
+        c->ext = c->sum.uses_long_factor ? p->long_factor : p->short_factor;
+        c->sum.attn_factor = s_ <= 1.0 ? 1.0 : sqrt(1.0 + log(s_) / log(L));
+        break;
+    }
+    }
+    if (p->attention_factor > 0.0)
+        c->sum.attn_factor = p->attention_factor;
+    if (!finite_pos(c->sum.attn_factor))
+        return POSENC_ERR_RANGE;
+    return POSENC_OK;
+}
+
+/* Pair k's scaled frequency; fills *info when not NULL. */
+static dd pair_freq(const ctx *c, uint32_t k, posenc_freq_info *info)
+{
+    const posenc_rope_scaling *p = &c->s;
+    dd f0 = posenc__inv_freq_dd(k, c->d, c->base); /* base^(-2k/d) */
+    dd f = f0;
+    posenc_freq_band band = POSENC_BAND_UNIFORM;
+    double ramp = 0.0, pair_factor = 1.0;
+    switch (p->type) {
+    case POSENC_ROPE_DEFAULT:
+        break;
+    case POSENC_ROPE_LINEAR: /* f0 / s */
+        f = dvd(f0, D(p->factor));
+        break;
+    case POSENC_ROPE_NTK:
+    case POSENC_ROPE_DYNAMIC:
+        /* base'^(-2k/d) = f0 * q^(-2k/(d-2)) */
+        if (c->stretched && k > 0) {
+            dd e = dvd(D(2.0 * (double)k), D((double)c->d - 2.0));
+            f = mul(f0, ex(neg(mul(e, c->ln_q))));
+        }
+        break;
+    case POSENC_ROPE_YARN: {
+        /* ramp = clamp((k - lo) / (hi - lo), 0, 1); f = f0 (1 - ramp) + (f0 / s) ramp */
+        dd r = dvd(sub(D((double)k), c->ylo), sub(c->yhi, c->ylo));
+        if (cmp(r, D(0.0)) <= 0) {
+            r = D(0.0);
+            band = POSENC_BAND_HIGH;
+        } else if (cmp(r, D(1.0)) >= 0) {
+            r = D(1.0);
+            band = POSENC_BAND_LOW;
+        } else {
+            band = POSENC_BAND_BLEND;
+        }
+        dd w = add(sub(D(1.0), r), dvd(r, D(p->factor)));
+        f = mul(f0, w);
+        ramp = to_double(r);
+        break;
+    }
+    case POSENC_ROPE_LLAMA3: {
+        /* x = L / wavelength = L f0 / (2 pi); kept when x > high_freq_factor
+         * (wavelength < L / high_freq_factor), divided when x <
+         * low_freq_factor, else g = (x - lff) / (hff - lff) and
+         * f = (1 - g) f0 / s + g f0. */
+        dd x = dvd(mul(D(p->original_max_position_embeddings), f0), TWO_PI);
+        if (cmp(x, D(p->high_freq_factor)) > 0) {
+            band = POSENC_BAND_HIGH;
+        } else if (cmp(x, D(p->low_freq_factor)) < 0) {
+            band = POSENC_BAND_LOW;
+            f = dvd(f0, D(p->factor));
+            ramp = 1.0;
+        } else {
+            band = POSENC_BAND_BLEND;
+            dd g = dvd(sub(x, D(p->low_freq_factor)),
+                       sub(D(p->high_freq_factor), D(p->low_freq_factor)));
+            dd w = add(dvd(sub(D(1.0), g), D(p->factor)), g);
+            f = mul(f0, w);
+            ramp = to_double(sub(D(1.0), g));
+        }
+        break;
+    }
+    case POSENC_ROPE_LONGROPE: /* f0 / e[k] */
+        band = POSENC_BAND_LIST;
+        pair_factor = c->ext[k];
+        f = dvd(f0, D(c->ext[k]));
+        break;
+    }
+    if (p->freq_factors) { /* ggml's freq_factors: f / ff[k] */
+        pair_factor *= p->freq_factors[k];
+        f = dvd(f, D(p->freq_factors[k]));
+    }
+    if (info) {
+        info->k = k;
+        info->base_inv_freq = to_double(f0);
+        info->inv_freq = to_double(f);
+        info->base_wavelength = to_double(dvd(TWO_PI, f0));
+        info->wavelength = to_double(dvd(TWO_PI, f));
+        info->band = band;
+        info->ramp = ramp;
+        info->pair_factor = pair_factor;
+    }
+    return f;
+}
+
+/* ---- public entry points ----------------------------------------------------- */
+
+posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
+                                      double base, posenc_layout layout,
+                                      const posenc_rope_scaling *s, int64_t cur_len)
+{
+    if (!r)
+        return POSENC_ERR_NULL;
+    if (head_dim < 1 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return POSENC_ERR_DIM;
+    if (rotary_dim < 2 || rotary_dim > head_dim || rotary_dim % 2)
+        return POSENC_ERR_RANGE;
+    if (!posenc__base_ok(base))
+        return POSENC_ERR_BASE;
+    if (!posenc__layout_ok(layout))
+        return POSENC_ERR_LAYOUT;
+    ctx c;
+    posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
+    if (st != POSENC_OK)
+        return st;
+    memset(r, 0, sizeof *r);
+    r->head_dim = head_dim;
+    r->rotary_dim = rotary_dim;
+    r->layout = layout;
+    r->base = base;
+    r->attn_factor = c.sum.attn_factor;
+    for (uint32_t k = 0; k < rotary_dim / 2; k++) {
+        dd f = pair_freq(&c, k, NULL);
+        r->inv_freq_hi[k] = f.hi;
+        r->inv_freq_lo[k] = f.lo;
+    }
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
+                                        const posenc_rope_scaling *s, int64_t cur_len,
+                                        posenc_freq_info *pairs, posenc_freqs_summary *summary)
+{
+    if (rotary_dim < 2 || rotary_dim > POSENC_ROPE_MAX_HEAD_DIM || rotary_dim % 2)
+        return POSENC_ERR_RANGE;
+    if (!posenc__base_ok(base))
+        return POSENC_ERR_BASE;
+    ctx c;
+    posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
+    if (st != POSENC_OK)
+        return st;
+    if (pairs)
+        for (uint32_t k = 0; k < rotary_dim / 2; k++)
+            pair_freq(&c, k, &pairs[k]);
+    if (summary)
+        *summary = c.sum;
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_config_scaling(const posenc_rope_config *c, posenc_rope_scaling *s)
+{
+    if (!c || !s)
+        return POSENC_ERR_NULL;
+    *s = c->scaling;
+    size_t cap = POSENC_ROPE_MAX_HEAD_DIM / 2;
+    s->short_factor = s->n_short_factor ? c->short_factor : NULL;
+    s->long_factor = s->n_long_factor ? c->long_factor : NULL;
+    s->freq_factors = s->n_freq_factors ? c->freq_factors : NULL;
+    /* a count past the arrays cannot match rotary_dim / 2: report it as such */
+    if (s->n_short_factor > cap || s->n_long_factor > cap || s->n_freq_factors > cap) {
+        s->n_short_factor = s->n_short_factor > cap ? cap + 1 : s->n_short_factor;
+        s->n_long_factor = s->n_long_factor > cap ? cap + 1 : s->n_long_factor;
+        s->n_freq_factors = s->n_freq_factors > cap ? cap + 1 : s->n_freq_factors;
+    }
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *c,
+                                      int64_t cur_len)
+{
+    posenc_rope_scaling s;
+    posenc_status st = posenc_rope_config_scaling(c, &s);
+    if (st != POSENC_OK)
+        return st;
+    if (!r)
+        return POSENC_ERR_NULL;
+    return posenc_rope_init_scaled(r, c->head_dim, c->rotary_dim, c->base, c->layout, &s,
+                                   cur_len);
+}
