@@ -74,6 +74,8 @@ TEST(f16_hand_values)
     CHECK_EQ_INT(posenc__f32_to_f16(0x1.8p-25f), 0x0001);
     CHECK_EQ_INT(posenc__f32_to_f16(0x1.8p-24f), 0x0002); /* 1.5 units: tie -> 2 */
     CHECK_EQ_INT(posenc__f32_to_f16(0x1.4p-24f), 0x0001);
+    CHECK_EQ_INT(posenc__f32_to_f16(0x1.4p-23f), 0x0002); /* 2.5 units: tie -> 2 */
+    CHECK_EQ_INT(posenc__f32_to_f16(0x1.cp-23f), 0x0004); /* 3.5 units: tie -> 4 */
     CHECK_EQ_INT(posenc__f32_to_f16(1023 * 0x1p-24f), 0x03FF);
     CHECK_EQ_INT(posenc__f32_to_f16(u2f(0x387FFFFFu)), 0x0400); /* rounds up to normal */
     CHECK_EQ_INT(posenc__f32_to_f16(INFINITY), 0x7C00);
