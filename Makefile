@@ -168,3 +168,28 @@ endif
 JSON_STAMP := $(BUILD)/.json
 $(shell mkdir -p $(BUILD) && (test "`cat $(JSON_STAMP) 2>/dev/null`" = "$(JSON)" || echo "$(JSON)" > $(JSON_STAMP)))
 $(CLI_OBJ): $(JSON_STAMP)
+
+# ---- tensor kernels (src/kernels*.c, src/cache.c; issue 3) ------------------
+# Each instruction-set body is compiled with its own flags and only called
+# after cpuid/xgetbv say the machine supports it. POSENC_SCALAR_ONLY=1 (or a
+# compiler that does not target x86-64) builds the plain C path only.
+KERNEL_OBJ  := $(BUILD)/src/kernels.o $(BUILD)/src/kernels_avx2.o \
+               $(BUILD)/src/kernels_avx512.o $(BUILD)/src/cache.o
+KERNEL_STAMP := $(BUILD)/.flags_kernels
+$(shell mkdir -p $(BUILD) && (test "`cat $(KERNEL_STAMP) 2>/dev/null`" = "scalar_only=$(POSENC_SCALAR_ONLY)" || echo "scalar_only=$(POSENC_SCALAR_ONLY)" > $(KERNEL_STAMP)))
+$(KERNEL_OBJ): src/kernels.h src/kernels_body.h $(KERNEL_STAMP)
+ifeq ($(POSENC_SCALAR_ONLY),1)
+  ALL_CFLAGS += -DPOSENC_SCALAR_ONLY
+else ifneq ($(findstring x86_64,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+  $(BUILD)/src/kernels_avx2.o: ALL_CFLAGS += -mavx2 -mf16c
+  $(BUILD)/src/kernels_avx512.o: ALL_CFLAGS += -mavx512f -mf16c
+endif
+# The kernels start threads (pthreads): -pthread is added above.
+
+# make bench: bench/bench.c prints the table and writes build/bench.csv.
+BENCH_BIN := $(BUILD)/bench/bench
+$(BENCH_BIN): bench/bench.c $(STATIC) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(STATIC) $(LDLIBS)
+bench: $(BENCH_BIN)
+	$(BENCH_BIN) $(BUILD)/bench.csv

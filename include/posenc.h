@@ -677,6 +677,185 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
                                     int64_t q_offset, int causal, unsigned n_threads,
                                     float *out);
 
+/* ------------------------------------------------------------------------- */
+/* RoPE over q/k tensors (src/kernels.c, src/cache.c)                        */
+/* ------------------------------------------------------------------------- */
+/*
+ * An inference engine rotates every query and key head of every token, every
+ * layer. The functions here do that for whole tensors, described by a
+ * posenc_rope (the model's frequencies, rotary_dim, layout, attn_factor), an
+ * optional cos/sin cache, and strided views of q and k.
+ *
+ * Per head of head_dim elements, pair k (k < P = rotary_dim / 2) of token t
+ * turns by theta = pos[t] * inv_freq[k]:
+ *
+ *     c = (float)(attn_factor * cos theta),  s = (float)(attn_factor * sin theta)
+ *     x' = (x*c) - (y*s),   y' = (x*s) + (y*c)          (forward)
+ *     the inverse (transpose, backward pass) uses -s instead of s
+ *
+ * where (x, y) = (h[2k], h[2k+1])        interleaved [cscs..cs|0000]
+ *            or (h[k], h[k + P])         half-split  [cc..ss..|0000]
+ * and the elements h[rotary_dim .. head_dim) ("0" above) are not rotated.
+ *
+ * Guarantees:
+ * - float32: each product and each sum is rounded separately, in that order,
+ *   with no fused multiply-add, on every path (scalar, AVX2, AVX-512), so the
+ *   result is bit-identical to posenc_rope_vec_f32() on each head, whatever
+ *   the thread count, the cache or the instruction set.
+ * - bfloat16 / float16: each element is converted exactly to float32, rotated
+ *   as above, and rounded back to nearest-even. Overflow gives +-inf, float16
+ *   subnormals are produced and read exactly, NaN stays NaN (quiet; payload
+ *   not guaranteed). Also bit-identical across paths.
+ * - The tensor kernels do not check for NaN or infinity in the data (that
+ *   would cost a pass over memory); such values propagate by IEEE rules.
+ * - c and s come from the library's cos/sin block fill: the exact angle
+ *   (double-double frequency times the integer position), each value within
+ *   1 ulp of the exact one.
+ *
+ * Instruction sets are chosen once, at the first call, from cpuid and the
+ * operating system's enabled vector state (xgetbv): AVX-512F, else AVX2 with
+ * F16C, else plain C. The environment variable POSENC_ISA=scalar|avx2|avx512,
+ * read at that moment, forces a path (a path the machine cannot run, or an
+ * unknown value, is ignored). Building with `make POSENC_SCALAR_ONLY=1`, or on
+ * a machine other than x86-64, gives the plain C path only.
+ */
+
+/* Storage type of the q/k elements (arithmetic is always float32). */
+typedef enum posenc_dtype {
+    POSENC_DTYPE_F32 = 0,  /* IEEE binary32 */
+    POSENC_DTYPE_BF16 = 1, /* bfloat16: the top 16 bits of a binary32 */
+    POSENC_DTYPE_F16 = 2   /* IEEE binary16 */
+} posenc_dtype;
+
+/* Most threads one call uses (n_threads above this is an error). */
+#define POSENC_MAX_THREADS 64u
+
+/* Name of the instruction set the tensor kernels use in this process:
+ * "avx512", "avx2" or "scalar". A static string. Thread-safe. */
+const char *posenc_rope_isa(void);
+
+/* Rotates one head in place, the single-vector reference of the tensor
+ * kernels: x[0 .. r->head_dim) is one head; its first r->rotary_dim elements
+ * turn by position pos as described above (inverse != 0: by -theta), the
+ * rest are unchanged. For parameters from posenc_rope_init() this equals
+ * posenc_rope_apply_f32(pos, rotary_dim, base, layout, x) (invert_f32 for
+ * the inverse) bit for bit.
+ * Valid: r filled by posenc_rope_init() (or the same shape by other means),
+ * 0 <= pos <= POSENC_MAX_POS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM / POSENC_ERR_RANGE /
+ * POSENC_ERR_LAYOUT (a malformed r, as posenc_rope_init() would report;
+ * also POSENC_ERR_RANGE for a non-finite attn_factor), POSENC_ERR_NOT_FINITE
+ * (an element of x is NaN or infinite; x is then unchanged). */
+posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse, float *x);
+
+/* ---- cos/sin cache ------------------------------------------------------ */
+
+/* The values c and s (see above) for positions 0 .. max_pos - 1 and every
+ * pair, built once and shared read-only by every layer, head and thread.
+ * Memory: max_pos * rotary_dim * 4 bytes plus about 8 KiB (e.g. 8 MiB for
+ * rotary_dim 128 and 16384 positions). Opaque. */
+typedef struct posenc_rope_cache posenc_rope_cache;
+
+/* *bytes = the buffer size posenc_rope_cache_init() needs for r and max_pos.
+ * Valid: r well formed (see posenc_rope_vec_f32), 1 <= max_pos <=
+ * POSENC_MAX_POS + 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM / POSENC_ERR_RANGE / POSENC_ERR_LAYOUT
+ * (r), POSENC_ERR_POS (max_pos), POSENC_ERR_OVERFLOW (size exceeds size_t). */
+posenc_status posenc_rope_cache_size(const posenc_rope *r, int64_t max_pos, size_t *bytes);
+
+/* Builds a cache inside the caller's buffer buf of buf_size bytes (at least
+ * posenc_rope_cache_size(), aligned to 16 bytes, e.g. from malloc) and sets
+ * *out to it (a pointer into buf). The caller keeps owning buf: the cache
+ * lives as long as buf does, and needs no free. Costs max_pos * rotary_dim / 2
+ * cos/sin evaluations. The cache copies what it needs from r.
+ * Errors: those of posenc_rope_cache_size, POSENC_ERR_NULL (buf or out),
+ * POSENC_ERR_RANGE (buf_size too small or buf misaligned). */
+posenc_status posenc_rope_cache_init(const posenc_rope *r, int64_t max_pos, void *buf,
+                                     size_t buf_size, posenc_rope_cache **out);
+
+/* The same with memory from malloc; release with posenc_rope_cache_free().
+ * Extra error: POSENC_ERR_NOMEM. */
+posenc_status posenc_rope_cache_create(const posenc_rope *r, int64_t max_pos,
+                                       posenc_rope_cache **out);
+
+/* Releases a cache from posenc_rope_cache_create(); NULL is accepted, and a
+ * cache built by posenc_rope_cache_init() is left alone (its buffer is the
+ * caller's). */
+void posenc_rope_cache_free(posenc_rope_cache *cache);
+
+/* Number of positions a cache covers (its max_pos); 0 for NULL. */
+int64_t posenc_rope_cache_max_pos(const posenc_rope_cache *cache);
+
+/* Points *cos_row and *sin_row at the rotary_dim / 2 values c[k] and s[k] of
+ * position pos (forward sign), for callers with their own kernels. Read-only;
+ * valid while the cache is.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (pos < 0 or pos >= max_pos). */
+posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
+                                    const float **cos_row, const float **sin_row);
+
+/* ---- the tensor call ---------------------------------------------------- */
+
+/* One tensor (q or k) of n_tok tokens, n_head heads of r->head_dim elements:
+ * element i of head h of token t is
+ *     dst[t * tok_stride + h * head_stride + i]        (strides in elements)
+ * so a view into a fused QKV buffer is just a pointer and two strides.
+ * src NULL (or equal to dst): in place. Otherwise the input is read from
+ *     src[t * src_tok_stride + h * src_head_stride + i]
+ * and written to dst; the elements past rotary_dim are then copied, and src
+ * must not overlap dst (not checked).
+ * Heads must not overlap: head_stride >= head_dim (when n_head > 1), and
+ * either tok_stride >= (n_head - 1) * head_stride + head_dim (tokens outer,
+ * e.g. [n_tok, n_head, head_dim]) or head_stride >= (n_tok - 1) * tok_stride
+ * + head_dim (heads outer, e.g. [n_head, n_tok, head_dim]); the same for the
+ * src strides. Gaps between heads or tokens are never touched. */
+typedef struct posenc_rope_view {
+    void *dst;
+    const void *src;
+    size_t n_head;
+    size_t tok_stride, head_stride;
+    size_t src_tok_stride, src_head_stride;
+} posenc_rope_view;
+
+/* Rotates q and k (grouped-query attention: any head counts) of n_tok tokens
+ * by their positions, with r's frequencies, layout, rotary_dim and
+ * attn_factor (see the top of this section).
+ *
+ *   r         the model's RoPE parameters.
+ *   cache     NULL: c and s are computed in this call, once per token (once
+ *             per run of equal positions) and shared by all heads of q and k;
+ *             or a cache built from the same frequencies, rotary_dim and
+ *             attn_factor as r, covering every position used. Same results.
+ *   dtype     storage type of q and k (both).
+ *   n_tok     tokens, >= 1.
+ *   pos       n_tok positions, any values in 0 .. POSENC_MAX_POS (packed
+ *             sequences, a KV-cache offset, a batch at different lengths);
+ *             or NULL: positions pos0, pos0 + 1, .. pos0 + n_tok - 1.
+ *   pos0      the first position when pos is NULL; must be 0 otherwise.
+ *   q, k      the tensors; either may be NULL (rotate only the other), not
+ *             both. q and k must not overlap each other (not checked).
+ *   inverse   0: rotate by +theta; nonzero: by -theta (the inverse).
+ *   n_threads 1 .. POSENC_MAX_THREADS. 1 runs on the calling thread only;
+ *             more splits the tokens between up to n_threads threads
+ *             (pthreads, started and joined inside the call), but only when
+ *             each thread gets at least 64 Ki elements: small calls (decode,
+ *             n_tok = 1) always run on the calling thread. If a thread cannot
+ *             be started, the calling thread does its share.
+ *
+ * Allocates nothing (the no-cache path uses a fixed 32 KiB of stack per
+ * thread). Thread-safe: concurrent calls on distinct tensors are fine.
+ * Every argument is checked before anything is written.
+ * Errors: POSENC_ERR_NULL (r, both q and k, a view's dst), POSENC_ERR_DIM /
+ * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (malformed r), POSENC_ERR_RANGE
+ * (n_tok 0, a view with n_head 0, overlapping strides, pos0 != 0 with pos,
+ * unknown dtype, n_threads 0 or too large, a cache built for other
+ * parameters), POSENC_ERR_POS (a position negative, past POSENC_MAX_POS, or
+ * at or past the cache's max_pos), POSENC_ERR_OVERFLOW (an element offset or
+ * its byte offset does not fit in a ptrdiff_t). */
+posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cache,
+                             posenc_dtype dtype, size_t n_tok, const int64_t *pos,
+                             int64_t pos0, const posenc_rope_view *q,
+                             const posenc_rope_view *k, int inverse, unsigned n_threads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,423 @@
+/* kernels.c - RoPE over whole q/k tensors: argument checks, the per-token
+ * loop (cos/sin from the cache or computed once per token), threads, the
+ * single-vector reference posenc_rope_vec_f32, and the choice of the
+ * instruction-set body (kernels_avx512.c, kernels_avx2.c, or the plain C
+ * posenc__heads_scalar below). */
+#include "kernels.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#if POSENC__HAVE_X86
+#include <cpuid.h>
+#endif
+
+/* ---- parameters -------------------------------------------------------- */
+
+posenc_status posenc__rope_check(const posenc_rope *r)
+{
+    if (!r)
+        return POSENC_ERR_NULL;
+    if (r->head_dim < 1 || r->head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return POSENC_ERR_DIM;
+    if (r->rotary_dim < 2 || r->rotary_dim > r->head_dim || r->rotary_dim % 2)
+        return POSENC_ERR_RANGE;
+    if (!posenc__layout_ok(r->layout))
+        return POSENC_ERR_LAYOUT;
+    if (!isfinite(r->attn_factor))
+        return POSENC_ERR_RANGE;
+    return POSENC_OK;
+}
+
+/* ---- the single-vector reference ---------------------------------------- */
+
+posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse, float *x)
+{
+    if (!r || !x)
+        return POSENC_ERR_NULL;
+    posenc_status st = posenc__rope_check(r);
+    if (st != POSENC_OK)
+        return st;
+    if (!posenc__pos_ok(pos))
+        return POSENC_ERR_POS;
+    for (uint32_t i = 0; i < r->head_dim; i++)
+        if (!isfinite(x[i]))
+            return POSENC_ERR_NOT_FINITE;
+    size_t P = r->rotary_dim / 2;
+    float cs[POSENC_ROPE_MAX_HEAD_DIM]; /* c[0..P) then s[0..P) */
+    posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,
+                             cs + P, 2 * P);
+    for (size_t k = 0; k < P; k++) {
+        size_t i0 = r->layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k : k;
+        size_t i1 = r->layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k + 1 : k + P;
+        posenc__rotate_f32(&x[i0], &x[i1], inverse ? -cs[P + k] : cs[P + k], cs[k]);
+    }
+    return POSENC_OK;
+}
+
+/* ---- plain C body --------------------------------------------------------- */
+
+void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const float *s,
+                          int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
+                          size_t n_head)
+{
+    size_t es = posenc__dtype_size(dt);
+    for (size_t h = 0; h < n_head; h++)
+        posenc__pairs_scalar(dt, layout, P, 0, c, s, inverse,
+                             (const char *)src + h * src_hs * es, (char *)dst + h * dst_hs * es);
+}
+
+/* ---- instruction-set choice (once per process) --------------------------- */
+
+static int isa_ok[POSENC__ISA_N];
+static int isa_chosen;
+static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
+
+#if POSENC__HAVE_X86
+/* XCR0: which register states the OS saves (and so lets programs use). */
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+static void isa_detect(void)
+{
+    isa_ok[POSENC__ISA_SCALAR] = 1;
+#if POSENC__HAVE_X86
+    unsigned a, b, c, d;
+    if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27))) { /* OSXSAVE */
+        int avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
+        uint64_t xcr0 = read_xcr0();
+        int ymm_os = (xcr0 & 0x6) == 0x6;   /* SSE and AVX state */
+        int zmm_os = (xcr0 & 0xE6) == 0xE6; /* plus opmask, ZMM0-15 hi, ZMM16-31 */
+        unsigned b7 = 0;
+        if (__get_cpuid_count(7, 0, &a, &b7, &c, &d)) {
+            int avx2 = (b7 >> 5) & 1, avx512f = (b7 >> 16) & 1;
+            isa_ok[POSENC__ISA_AVX2] = avx && avx2 && f16c && ymm_os;
+            isa_ok[POSENC__ISA_AVX512] = isa_ok[POSENC__ISA_AVX2] && avx512f && zmm_os;
+        }
+    }
+#endif
+    isa_chosen = POSENC__ISA_SCALAR;
+    for (int i = 0; i < POSENC__ISA_N; i++)
+        if (isa_ok[i])
+            isa_chosen = i;
+    const char *env = getenv("POSENC_ISA");
+    if (env)
+        for (int i = 0; i < POSENC__ISA_N; i++)
+            if (strcmp(env, posenc__isa_name(i)) == 0 && isa_ok[i])
+                isa_chosen = i;
+}
+
+int posenc__isa_available(int isa)
+{
+    pthread_once(&isa_once, isa_detect);
+    return isa >= 0 && isa < POSENC__ISA_N && isa_ok[isa];
+}
+
+int posenc__isa_selected(void)
+{
+    pthread_once(&isa_once, isa_detect);
+    return isa_chosen;
+}
+
+const char *posenc__isa_name(int isa)
+{
+    static const char *const names[POSENC__ISA_N] = {"scalar", "avx2", "avx512"};
+    return isa >= 0 && isa < POSENC__ISA_N ? names[isa] : "unknown";
+}
+
+const char *posenc_rope_isa(void) { return posenc__isa_name(posenc__isa_selected()); }
+
+static posenc__heads_fn heads_fn(int isa)
+{
+#if POSENC__HAVE_X86
+    if (isa == POSENC__ISA_AVX512)
+        return posenc__heads_avx512;
+    if (isa == POSENC__ISA_AVX2)
+        return posenc__heads_avx2;
+#else
+    (void)isa;
+#endif
+    return posenc__heads_scalar;
+}
+
+/* ---- argument checks ------------------------------------------------------ */
+
+static int mul_ovf(size_t a, size_t b, size_t *out)
+{
+    if (b && a > SIZE_MAX / b)
+        return 1;
+    *out = a * b;
+    return 0;
+}
+
+static int add_ovf(size_t a, size_t b, size_t *out)
+{
+    if (a > SIZE_MAX - b)
+        return 1;
+    *out = a + b;
+    return 0;
+}
+
+/* The strided view of n_tok x n_head heads of hd elements of es bytes: its
+ * extent must fit in a ptrdiff_t, and no two heads may overlap. */
+static posenc_status check_strides(size_t n_tok, size_t n_head, size_t hd, size_t es,
+                                   size_t ts, size_t hs)
+{
+    size_t a, b, ext, bytes;
+    if (mul_ovf(n_tok - 1, ts, &a) || mul_ovf(n_head - 1, hs, &b) || add_ovf(a, b, &ext) ||
+        add_ovf(ext, hd, &ext) || mul_ovf(ext, es, &bytes) || bytes > (size_t)PTRDIFF_MAX)
+        return POSENC_ERR_OVERFLOW;
+    int ok;
+    if (n_tok == 1 && n_head == 1)
+        ok = 1;
+    else if (n_tok == 1)
+        ok = hs >= hd;
+    else if (n_head == 1)
+        ok = ts >= hd;
+    else /* tokens outer, or heads outer */
+        ok = (hs >= hd && ts >= b + hd) || (ts >= hd && hs >= a + hd);
+    return ok ? POSENC_OK : POSENC_ERR_RANGE;
+}
+
+/* A view resolved for the loop: src == dst when in place. */
+typedef struct tensor {
+    const char *src;
+    char *dst;
+    size_t n_head, src_ts, src_hs, dst_ts, dst_hs;
+    int in_place;
+} tensor;
+
+static posenc_status check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
+                                tensor *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!v)
+        return POSENC_OK;
+    if (!v->dst)
+        return POSENC_ERR_NULL;
+    if (v->n_head == 0)
+        return POSENC_ERR_RANGE;
+    posenc_status st = check_strides(n_tok, v->n_head, hd, es, v->tok_stride, v->head_stride);
+    if (st != POSENC_OK)
+        return st;
+    t->dst = v->dst;
+    t->n_head = v->n_head;
+    t->dst_ts = v->tok_stride;
+    t->dst_hs = v->head_stride;
+    t->in_place = !v->src || v->src == v->dst;
+    if (t->in_place) {
+        t->src = v->dst;
+        t->src_ts = v->tok_stride;
+        t->src_hs = v->head_stride;
+    } else {
+        st = check_strides(n_tok, v->n_head, hd, es, v->src_tok_stride, v->src_head_stride);
+        if (st != POSENC_OK)
+            return st;
+        t->src = v->src;
+        t->src_ts = v->src_tok_stride;
+        t->src_hs = v->src_head_stride;
+    }
+    return POSENC_OK;
+}
+
+static int cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
+{
+    size_t P = r->rotary_dim / 2;
+    return c->magic == POSENC__CACHE_MAGIC && c->n_pairs == P &&
+           c->attn_factor == r->attn_factor &&
+           memcmp(c->inv_freq_hi, r->inv_freq_hi, P * sizeof(double)) == 0 &&
+           memcmp(c->inv_freq_lo, r->inv_freq_lo, P * sizeof(double)) == 0;
+}
+
+/* ---- the per-token loop ----------------------------------------------------- */
+
+typedef struct job {
+    posenc__heads_fn fn;
+    const posenc_rope *r;
+    const posenc_rope_cache *cache;
+    int dt, layout, inverse;
+    size_t es, P, head_dim;
+    const int64_t *pos;
+    int64_t pos0;
+    tensor t[2]; /* q, k */
+    size_t t0, t1; /* this job's tokens */
+} job;
+
+static int64_t pos_of(const job *j, size_t t)
+{
+    return j->pos ? j->pos[t] : j->pos0 + (int64_t)t;
+}
+
+/* Token t of both tensors with row = c[0..P) s[0..P). */
+static void do_token(const job *j, size_t t, const float *row)
+{
+    for (int i = 0; i < 2; i++) {
+        const tensor *v = &j->t[i];
+        if (!v->n_head)
+            continue;
+        const char *sp = v->src + t * v->src_ts * j->es;
+        char *dp = v->dst + t * v->dst_ts * j->es;
+        j->fn(j->dt, j->layout, j->P, row, row + j->P, j->inverse, sp, v->src_hs, dp, v->dst_hs,
+              v->n_head);
+        if (!v->in_place && j->head_dim > 2 * j->P) /* pass-through elements */
+            for (size_t h = 0; h < v->n_head; h++)
+                memcpy(dp + (h * v->dst_hs + 2 * j->P) * j->es,
+                       sp + (h * v->src_hs + 2 * j->P) * j->es, (j->head_dim - 2 * j->P) * j->es);
+    }
+}
+
+/* Stack scratch of the no-cache path: up to SCRATCH_ROWS rows of 2P floats. */
+#define SCRATCH_FLOATS 8192u
+#define SCRATCH_ROWS 64u
+
+static void run_range(const job *j)
+{
+    size_t P = j->P, row = 2 * P;
+    if (j->cache) {
+        for (size_t t = j->t0; t < j->t1; t++)
+            do_token(j, t, j->cache->table + (size_t)pos_of(j, t) * row);
+        return;
+    }
+    /* Blocks of tokens; in each, runs of consecutive positions are filled
+     * with one call (a token at the same position as the previous one shares
+     * its row), then every head of q and k of each token uses its row. */
+    float scratch[SCRATCH_FLOATS];
+    size_t ridx[SCRATCH_ROWS];
+    size_t B = SCRATCH_FLOATS / row < SCRATCH_ROWS ? SCRATCH_FLOATS / row : SCRATCH_ROWS;
+    const posenc_rope *r = j->r;
+    for (size_t t = j->t0; t < j->t1;) {
+        size_t n = j->t1 - t < B ? j->t1 - t : B, nrow = 0, run_row = 0, run_len = 0;
+        int64_t run_p0 = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t p = pos_of(j, t + i);
+            if (i > 0 && p == pos_of(j, t + i - 1)) {
+                ridx[i] = ridx[i - 1];
+                continue;
+            }
+            if (run_len && p == run_p0 + (int64_t)run_len) {
+                ridx[i] = nrow++;
+                run_len++;
+                continue;
+            }
+            if (run_len)
+                posenc__sincos_table_f32(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P,
+                                         r->attn_factor, scratch + run_row * row,
+                                         scratch + run_row * row + P, row);
+            run_row = nrow;
+            run_p0 = p;
+            run_len = 1;
+            ridx[i] = nrow++;
+        }
+        posenc__sincos_table_f32(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P,
+                                 r->attn_factor, scratch + run_row * row,
+                                 scratch + run_row * row + P, row);
+        for (size_t i = 0; i < n; i++)
+            do_token(j, t + i, scratch + ridx[i] * row);
+        t += n;
+    }
+}
+
+static void *thread_main(void *arg)
+{
+    run_range(arg);
+    return NULL;
+}
+
+/* A thread is started only for at least this many elements of work. */
+#define MIN_ELEMS_PER_THREAD 65536u
+
+posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_rope_cache *cache,
+                                  posenc_dtype dtype, size_t n_tok, const int64_t *pos,
+                                  int64_t pos0, const posenc_rope_view *q,
+                                  const posenc_rope_view *k, int inverse, unsigned n_threads)
+{
+    if (!r || (!q && !k))
+        return POSENC_ERR_NULL;
+    posenc_status st = posenc__rope_check(r);
+    if (st != POSENC_OK)
+        return st;
+    if (dtype != POSENC_DTYPE_F32 && dtype != POSENC_DTYPE_BF16 && dtype != POSENC_DTYPE_F16)
+        return POSENC_ERR_RANGE;
+    if (n_tok == 0 || n_threads == 0 || n_threads > POSENC_MAX_THREADS)
+        return POSENC_ERR_RANGE;
+    if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
+        return POSENC_ERR_RANGE;
+
+    job j;
+    memset(&j, 0, sizeof j);
+    j.fn = heads_fn(isa);
+    j.r = r;
+    j.cache = cache;
+    j.dt = (int)dtype;
+    j.layout = (int)r->layout;
+    j.inverse = inverse != 0;
+    j.es = posenc__dtype_size(j.dt);
+    j.P = r->rotary_dim / 2;
+    j.head_dim = r->head_dim;
+    j.pos = pos;
+    j.pos0 = pos0;
+    if ((st = check_view(q, n_tok, r->head_dim, j.es, &j.t[0])) != POSENC_OK ||
+        (st = check_view(k, n_tok, r->head_dim, j.es, &j.t[1])) != POSENC_OK)
+        return st;
+
+    /* positions: all valid, and inside the cache */
+    int64_t limit = cache ? cache->max_pos - 1 : POSENC_MAX_POS;
+    if (cache && !cache_matches(cache, r))
+        return POSENC_ERR_RANGE;
+    if (pos) {
+        if (pos0 != 0)
+            return POSENC_ERR_RANGE;
+        for (size_t t = 0; t < n_tok; t++)
+            if (pos[t] < 0 || pos[t] > limit)
+                return POSENC_ERR_POS;
+    } else if (pos0 < 0 || pos0 > limit || n_tok - 1 > (uint64_t)(limit - pos0)) {
+        return POSENC_ERR_POS;
+    }
+
+    /* threads: only for enough work, never more than tokens */
+    size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
+    size_t nt = n_threads;
+    if (nt > elems / MIN_ELEMS_PER_THREAD)
+        nt = elems / MIN_ELEMS_PER_THREAD;
+    if (nt > n_tok)
+        nt = n_tok;
+    if (nt <= 1) {
+        j.t0 = 0;
+        j.t1 = n_tok;
+        run_range(&j);
+        return POSENC_OK;
+    }
+    job jobs[POSENC_MAX_THREADS];
+    pthread_t th[POSENC_MAX_THREADS];
+    int started[POSENC_MAX_THREADS];
+    for (size_t i = 0; i < nt; i++) {
+        jobs[i] = j;
+        jobs[i].t0 = n_tok * i / nt;
+        jobs[i].t1 = n_tok * (i + 1) / nt;
+    }
+    for (size_t i = 1; i < nt; i++)
+        started[i] = pthread_create(&th[i], NULL, thread_main, &jobs[i]) == 0;
+    run_range(&jobs[0]);
+    for (size_t i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            run_range(&jobs[i]); /* could not start: do it here */
+    }
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cache,
+                             posenc_dtype dtype, size_t n_tok, const int64_t *pos,
+                             int64_t pos0, const posenc_rope_view *q,
+                             const posenc_rope_view *k, int inverse, unsigned n_threads)
+{
+    return posenc__rope_qk_isa(posenc__isa_selected(), r, cache, dtype, n_tok, pos, pos0, q, k,
+                               inverse, n_threads);
+}

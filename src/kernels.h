@@ -1,0 +1,166 @@
+/*
+ * kernels.h - shared by the tensor kernels (kernels.c), their instruction-set
+ * bodies (kernels_avx2.c, kernels_avx512.c via kernels_body.h) and the cos/sin
+ * cache (cache.c). Not installed.
+ *
+ * The contract every body keeps: for each head and pair (x, y) with c, s
+ * (s negated for the inverse), x' = (x*c) - (y*s), y' = (x*s) + (y*c), each
+ * product and sum rounded to float separately (posenc__rotate_f32). Vector
+ * bodies use separate multiply and add/subtract instructions, never FMA.
+ */
+#ifndef POSENC_KERNELS_H
+#define POSENC_KERNELS_H
+
+#include "internal.h"
+
+#include <string.h>
+
+/* Instruction sets, best last. */
+enum { POSENC__ISA_SCALAR = 0, POSENC__ISA_AVX2 = 1, POSENC__ISA_AVX512 = 2, POSENC__ISA_N = 3 };
+
+/* The cache object: a copy of what identifies the frequencies, then
+ * max_pos rows of 2P floats: c[0..P) followed by s[0..P) (forward sign). */
+#define POSENC__CACHE_MAGIC 0x52504f50454e4331ull
+struct posenc_rope_cache {
+    uint64_t magic;
+    int64_t max_pos;
+    uint32_t n_pairs;  /* P = rotary_dim / 2 */
+    int owned;         /* 1: from posenc_rope_cache_create (free releases it) */
+    double attn_factor;
+    double inv_freq_hi[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double inv_freq_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    float *table;      /* 64-byte aligned, inside the same allocation */
+};
+
+/* Well-formedness of a posenc_rope (the checks of posenc_rope_init). */
+posenc_status posenc__rope_check(const posenc_rope *r);
+
+/* Rotates the rotary part of n_head heads of one token.
+ *   dt      posenc_dtype of src and dst
+ *   layout  pair layout; P pairs, rotary_dim = 2P
+ *   c, s    P values each, forward sign; inverse != 0 uses -s
+ *   src, dst  first element of head 0; head h at + h * src_hs (dst_hs)
+ *           elements. src may equal dst (in place). */
+typedef void (*posenc__heads_fn)(int dt, int layout, size_t P, const float *c, const float *s,
+                                 int inverse, const void *src, size_t src_hs, void *dst,
+                                 size_t dst_hs, size_t n_head);
+
+void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const float *s,
+                          int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
+                          size_t n_head);
+#if defined(__x86_64__) && !defined(POSENC_SCALAR_ONLY)
+#define POSENC__HAVE_X86 1
+void posenc__heads_avx2(int dt, int layout, size_t P, const float *c, const float *s,
+                        int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
+                        size_t n_head);
+void posenc__heads_avx512(int dt, int layout, size_t P, const float *c, const float *s,
+                          int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
+                          size_t n_head);
+#endif
+
+/* Test hooks: whether this machine can run isa, the one chosen at start-up,
+ * its name, and posenc_rope_qk on an explicit path (the public call uses
+ * the chosen one). */
+int posenc__isa_available(int isa);
+int posenc__isa_selected(void);
+const char *posenc__isa_name(int isa);
+posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_rope_cache *cache,
+                                  posenc_dtype dtype, size_t n_tok, const int64_t *pos,
+                                  int64_t pos0, const posenc_rope_view *q,
+                                  const posenc_rope_view *k, int inverse, unsigned n_threads);
+
+/* ---- element conversions (exact to float; round to nearest even back) ---- */
+
+static inline float posenc__bf16_to_f32(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint16_t posenc__f32_to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) /* NaN: keep it a quiet NaN */
+        return (uint16_t)((u >> 16) | 0x40u);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+static inline float posenc__f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu, u;
+    if (e == 0) { /* zero or subnormal: m * 2^-24, exact */
+        float f = (float)m * 0x1p-24f;
+        return sign ? -f : f;
+    }
+    if (e == 31) /* inf, or NaN made quiet as the F16C instruction does */
+        u = sign | 0x7F800000u | (m << 13) | (m ? 0x400000u : 0u);
+    else
+        u = sign | ((e + 112u) << 23) | (m << 13);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint16_t posenc__f32_to_f16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) /* NaN: quiet, top payload bits kept (as F16C) */
+        return (uint16_t)(sign | 0x7E00u | ((a >> 13) & 0x3FFu));
+    if (a >= 0x477FF000u) /* >= 65520 rounds to infinity */
+        return (uint16_t)(sign | 0x7C00u);
+    if (a >= 0x38800000u) { /* normal: rebias 127 -> 15, round 13 bits */
+        a -= 112u << 23;
+        return (uint16_t)(sign | ((a + 0xFFFu + ((a >> 13) & 1u)) >> 13));
+    }
+    if (a <= 0x33000000u) /* <= 2^-25: rounds to zero (the tie goes to even 0) */
+        return (uint16_t)sign;
+    /* subnormal result: round m * 2^(e-150) to a multiple of 2^-24 */
+    uint32_t e = a >> 23, m = (a & 0x7FFFFFu) | 0x800000u, sh = 126u - e;
+    uint32_t q = m >> sh, rem = m & ((1u << sh) - 1u), half = 1u << (sh - 1u);
+    if (rem > half || (rem == half && (q & 1u)))
+        q++;
+    return (uint16_t)(sign | q);
+}
+
+static inline float posenc__load(int dt, const void *p, size_t i)
+{
+    if (dt == POSENC_DTYPE_F32)
+        return ((const float *)p)[i];
+    if (dt == POSENC_DTYPE_BF16)
+        return posenc__bf16_to_f32(((const uint16_t *)p)[i]);
+    return posenc__f16_to_f32(((const uint16_t *)p)[i]);
+}
+
+static inline void posenc__store(int dt, void *p, size_t i, float v)
+{
+    if (dt == POSENC_DTYPE_F32)
+        ((float *)p)[i] = v;
+    else if (dt == POSENC_DTYPE_BF16)
+        ((uint16_t *)p)[i] = posenc__f32_to_bf16(v);
+    else
+        ((uint16_t *)p)[i] = posenc__f32_to_f16(v);
+}
+
+/* Pairs k0 .. P-1 of one head, one pair at a time: the plain reference and
+ * the tail of the vector bodies. */
+static inline void posenc__pairs_scalar(int dt, int layout, size_t P, size_t k0, const float *c,
+                                        const float *s, int inverse, const void *src, void *dst)
+{
+    for (size_t k = k0; k < P; k++) {
+        size_t i0 = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k : k;
+        size_t i1 = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k + 1 : k + P;
+        float x = posenc__load(dt, src, i0), y = posenc__load(dt, src, i1);
+        posenc__rotate_f32(&x, &y, inverse ? -s[k] : s[k], c[k]);
+        posenc__store(dt, dst, i0, x);
+        posenc__store(dt, dst, i1, y);
+    }
+}
+
+static inline size_t posenc__dtype_size(int dt) { return dt == POSENC_DTYPE_F32 ? 4 : 2; }
+
+#endif

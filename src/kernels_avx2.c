@@ -1,0 +1,46 @@
+/* kernels_avx2.c - the tensor kernel body for AVX2 + F16C (8 floats),
+ * compiled with -mavx2 -mf16c (see the Makefile) and only called when cpuid
+ * and xgetbv say the machine and the OS support it. */
+#include "kernels.h"
+
+#if POSENC__HAVE_X86
+#include <immintrin.h>
+
+#define VF __m256
+#define VW 8
+#define V_LD_F32(p) _mm256_loadu_ps(p)
+#define V_ST_F32(p, v) _mm256_storeu_ps(p, v)
+#define V_LD_BF16(p) \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))), 16))
+#define V_ST_BF16(p, v) _mm_storeu_si128((__m128i *)(p), avx2_to_bf16(v))
+#define V_LD_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
+#define V_ST_F16(p, v) \
+    _mm_storeu_si128((__m128i *)(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
+#define V_MUL(a, b) _mm256_mul_ps(a, b)
+#define V_ADD(a, b) _mm256_add_ps(a, b)
+#define V_SUB(a, b) _mm256_sub_ps(a, b)
+#define V_XOR(a, b) _mm256_xor_ps(a, b)
+#define V_SET1(f) _mm256_set1_ps(f)
+#define V_DUP_PAIRS(p) \
+    _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm256_set_epi32(3, 3, 2, 2, 1, 1, 0, 0))
+#define V_SWAP_PAIRS(v) _mm256_permute_ps(v, 0xB1)
+#define V_ALT_SIGN _mm256_set_ps(0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f)
+#define HEADS_NAME posenc__heads_avx2
+
+/* float -> bfloat16, round to nearest even; NaN -> quiet NaN. */
+static inline __m128i avx2_to_bf16(__m256 v)
+{
+    __m256i u = _mm256_castps_si256(v);
+    __m256i hi = _mm256_srli_epi32(u, 16);
+    __m256i r = _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)),
+                                 _mm256_and_si256(hi, _mm256_set1_epi32(1)));
+    r = _mm256_srli_epi32(r, 16);
+    __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    r = _mm256_blendv_epi8(r, _mm256_or_si256(hi, _mm256_set1_epi32(0x40)), nan);
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+
+#include "kernels_body.h"
+#else
+typedef int posenc__no_avx2; /* not x86-64, or a scalar-only build */
+#endif

@@ -1,0 +1,94 @@
+/*
+ * kernels_body.h - the one vector body of the tensor kernels, included by
+ * kernels_avx2.c and kernels_avx512.c after they define the vocabulary:
+ *
+ *   VF, VW                 vector of VW floats
+ *   V_LD_F32/BF16/F16(p)   VW elements at p, converted exactly to float
+ *   V_ST_F32/BF16/F16(p,v) VW floats stored (rounded to nearest even)
+ *   V_MUL V_ADD V_SUB V_XOR, V_SET1(f)
+ *   V_DUP_PAIRS(p)         VW/2 floats at p, each twice: [p0 p0 p1 p1 ..]
+ *   V_SWAP_PAIRS(v)        [v1 v0 v3 v2 ..]
+ *   V_ALT_SIGN             [-0 +0 -0 +0 ..]
+ *   HEADS_NAME             the function's name
+ *
+ * Per pair (x, y), with s negated for the inverse (negation is exact):
+ *   half-split   x' = x*c - y*s,  y' = x*s + y*c        (c, s loaded as is)
+ *   interleaved  v' = v*[c c] + swap(v)*[-s s]
+ *                element 2k:   x*c + y*(-s) == x*c - y*s (IEEE a+(-b) == a-b)
+ *                element 2k+1: y*c + x*s    == x*s + y*c (addition commutes)
+ * so every result is bit-identical to posenc__rotate_f32. No FMA anywhere.
+ */
+
+#define BODY_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+BODY_ALWAYS_INLINE VF body_ld(int dt, const void *p, size_t i)
+{
+    if (dt == POSENC_DTYPE_F32)
+        return V_LD_F32((const float *)p + i);
+    if (dt == POSENC_DTYPE_BF16)
+        return V_LD_BF16((const uint16_t *)p + i);
+    return V_LD_F16((const uint16_t *)p + i);
+}
+
+BODY_ALWAYS_INLINE void body_st(int dt, void *p, size_t i, VF v)
+{
+    if (dt == POSENC_DTYPE_F32)
+        V_ST_F32((float *)p + i, v);
+    else if (dt == POSENC_DTYPE_BF16)
+        V_ST_BF16((uint16_t *)p + i, v);
+    else
+        V_ST_F16((uint16_t *)p + i, v);
+}
+
+BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c, const float *s,
+                                   int inverse, const void *src, size_t src_hs, void *dst,
+                                   size_t dst_hs, size_t n_head)
+{
+    size_t es = posenc__dtype_size(dt);
+    VF neg = V_SET1(inverse ? -0.0f : 0.0f);
+    for (size_t h = 0; h < n_head; h++) {
+        const char *sp = (const char *)src + h * src_hs * es;
+        char *dp = (char *)dst + h * dst_hs * es;
+        size_t k = 0;
+        if (layout == POSENC_LAYOUT_HALF) {
+            /* pairs (h[k], h[k+P]): VW pairs per step */
+            for (; k + VW <= P; k += VW) {
+                VF cv = V_LD_F32(c + k), sv = V_XOR(V_LD_F32(s + k), neg);
+                VF x = body_ld(dt, sp, k), y = body_ld(dt, sp, k + P);
+                VF o0 = V_SUB(V_MUL(x, cv), V_MUL(y, sv));
+                VF o1 = V_ADD(V_MUL(x, sv), V_MUL(y, cv));
+                body_st(dt, dp, k, o0);
+                body_st(dt, dp, k + P, o1);
+            }
+        } else {
+            /* pairs (h[2k], h[2k+1]): VW/2 pairs per step */
+            VF sgn = V_XOR(V_ALT_SIGN, neg);
+            for (; k + VW / 2 <= P; k += VW / 2) {
+                VF cd = V_DUP_PAIRS(c + k), sd = V_XOR(V_DUP_PAIRS(s + k), sgn);
+                VF v = body_ld(dt, sp, 2 * k);
+                body_st(dt, dp, 2 * k, V_ADD(V_MUL(v, cd), V_MUL(V_SWAP_PAIRS(v), sd)));
+            }
+        }
+        posenc__pairs_scalar(dt, layout, P, k, c, s, inverse, sp, dp);
+    }
+}
+
+void HEADS_NAME(int dt, int layout, size_t P, const float *c, const float *s, int inverse,
+                const void *src, size_t src_hs, void *dst, size_t dst_hs, size_t n_head)
+{
+    /* One specialised copy per (storage type, layout). */
+#define BODY_CASE(DT)                                                                      \
+    if (layout == POSENC_LAYOUT_HALF)                                                      \
+        body_heads(DT, POSENC_LAYOUT_HALF, P, c, s, inverse, src, src_hs, dst, dst_hs, n_head); \
+    else                                                                                   \
+        body_heads(DT, POSENC_LAYOUT_INTERLEAVED, P, c, s, inverse, src, src_hs, dst, dst_hs,  \
+                   n_head);
+    if (dt == POSENC_DTYPE_F32) {
+        BODY_CASE(POSENC_DTYPE_F32)
+    } else if (dt == POSENC_DTYPE_BF16) {
+        BODY_CASE(POSENC_DTYPE_BF16)
+    } else {
+        BODY_CASE(POSENC_DTYPE_F16)
+    }
+#undef BODY_CASE
+}
