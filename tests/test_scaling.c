@@ -418,6 +418,69 @@ TEST(alibi_tensor)
                      POSENC_ERR_OVERFLOW);
 }
 
+/* Every golden model's RoPE through the tensor kernels (q: 5 heads, k: 2,
+ * 7 tokens at scattered positions, with and without the cache, both
+ * storage directions): each head bit-identical to the float single-vector
+ * reference posenc_rope_vec_f32, which in turn is within float rounding of
+ * the double reference posenc_rope_vec_f64 (frequencies, attention factor
+ * and partial rotary included). */
+TEST(kernels_with_scalings)
+{
+    CHECK(n_cases > 0);
+    enum { NT = 7, HQ = 5, HK = 2 };
+    const int64_t pos[NT] = {0, 1, 2, 4095, 4096, 131071, 2147483000};
+    static float q[NT * HQ * POSENC_ROPE_MAX_HEAD_DIM], k[NT * HK * POSENC_ROPE_MAX_HEAD_DIM];
+    static float qref[NT * HQ * POSENC_ROPE_MAX_HEAD_DIM];
+    double x64[POSENC_ROPE_MAX_HEAD_DIM];
+    int checked = 0;
+    for (int c = 0; c < n_cases; c++) {
+        const golden_case *g = &cases[c];
+        if (posenc_rope_init_config(&rope, &g->cfg, g->cur_len) != POSENC_OK)
+            continue;
+        size_t hd = rope.head_dim;
+        for (size_t i = 0; i < NT * HQ * hd; i++)
+            q[i] = qref[i] = (float)sin(0.37 * (double)i + c);
+        for (size_t i = 0; i < NT * HK * hd; i++)
+            k[i] = (float)cos(0.23 * (double)i + c);
+        posenc_rope_cache *cache = NULL;
+        for (int use_cache = 0; use_cache < 2; use_cache++) {
+            for (size_t i = 0; i < NT * HQ * hd; i++)
+                q[i] = qref[i];
+            posenc_rope_view vq = {q, NULL, HQ, HQ * hd, hd, 0, 0};
+            posenc_rope_view vk = {k, NULL, HK, HK * hd, hd, 0, 0};
+            if (use_cache) {
+                /* a cache long enough for the small positions only: use them */
+                CHECK(posenc_rope_cache_create(&rope, 131072, &cache) == POSENC_OK);
+                CHECK(posenc_rope_qk(&rope, cache, POSENC_DTYPE_F32, NT - 1, pos, 0, &vq, &vk, 0,
+                                     1) == POSENC_OK);
+            } else {
+                CHECK(posenc_rope_qk(&rope, NULL, POSENC_DTYPE_F32, NT, pos, 0, &vq, &vk, 0, 2) ==
+                      POSENC_OK);
+            }
+            int nt = use_cache ? NT - 1 : NT;
+            for (int t = 0; t < nt; t++) {
+                for (int h = 0; h < HQ; h++) {
+                    float ref[POSENC_ROPE_MAX_HEAD_DIM];
+                    const float *in = qref + ((size_t)t * HQ + (size_t)h) * hd;
+                    const float *got = q + ((size_t)t * HQ + (size_t)h) * hd;
+                    memcpy(ref, in, hd * sizeof *ref);
+                    CHECK(posenc_rope_vec_f32(&rope, pos[t], 0, ref) == POSENC_OK);
+                    CHECK(memcmp(ref, got, hd * sizeof *ref) == 0);
+                    for (size_t i = 0; i < hd; i++)
+                        x64[i] = in[i];
+                    CHECK(posenc_rope_vec_f64(&rope, pos[t], 0, x64) == POSENC_OK);
+                    for (size_t i = 0; i < hd; i++)
+                        CHECK_NEAR(got[i], x64[i], 4e-7 * (1.0 + fabs(x64[i])));
+                    checked++;
+                }
+            }
+            posenc_rope_cache_free(cache);
+            cache = NULL;
+        }
+    }
+    CHECK(checked >= 17 * (NT + NT - 1) * HQ);
+}
+
 int main(void)
 {
     RUN(golden_file_read);
@@ -431,6 +494,7 @@ int main(void)
     RUN(vec_partial_and_attention_factor);
     RUN(vec_dot);
     RUN(alibi_tensor);
+    RUN(kernels_with_scalings);
     printf("test_scaling: worst inv_freq error vs mpmath: %.3g relative as a double, %.3g as a "
            "double-double; attention factor %.3g; rotations %.3g absolute\n",
            worst_rel_double, worst_rel_dd, worst_attn, worst_rot);
