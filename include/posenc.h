@@ -382,6 +382,35 @@ size_t posenc_learned_dim(const posenc_learned *table);
  * edge of a learned table). */
 posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
 
+/* ------------------------------------------------------------------------- */
+/* Sinusoid tables: many positions at once (src/table.c)                     */
+/* ------------------------------------------------------------------------- */
+
+/* out is row-major n_pos x D: row t is PE(pos0 + t), i.e.
+ *     out[t*D + 2k]     = sin((pos0 + t) / base^(2k/D))
+ *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
+ * (odd D: the last element of each row is the sine of the unpaired pair).
+ * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
+ * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md). The values may
+ * differ from posenc_sinusoid_fill_f32's by one rounding (1 ulp), because the
+ * table steps each frequency's rotation in double from exact anchors; it is
+ * about 50 times faster (well under 1 ns per element on one core).
+ * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
+ * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
+ * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
+ * allocation.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
+ * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
+ * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
+posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        float *out);
+
+/* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
+ * directly, within 2 ulps or 2^-60 absolute), so this is the slow, exact-ish
+ * table (tens of ns per element). Same ranges and errors. */
+posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        double *out);
+
 #ifdef __cplusplus
 }
 #endif
