@@ -57,10 +57,16 @@
  * Angles are not formed as a double product: inv_freq is computed in
  * double-double arithmetic (about 100 bits), multiplied by the exact integer
  * position, and reduced modulo pi/2 with a three-part pi/2, so sin and cos
- * keep their digits at every position 0 .. 2^31 - 1. Double results are within
- * 2 ulps of the exact value or 2^-60 absolute (whichever is larger); float
- * results are the double result rounded once, within 1 ulp (see
- * docs/ACCURACY.md).
+ * keep their digits at every position 0 .. 2^31 - 1 (D up to 4096, base 100
+ * to 1e9). "Exact" means cos and sin of the mathematically exact angle.
+ * Double results are within 2 ulps of the exact value or 2^-60 absolute
+ * (whichever is larger). Float results are within 1 ulp, or 2^-25 absolute
+ * where |value| < 1/4: single-vector functions round the double result once;
+ * table fills (posenc_sinusoid_table_f32, the RoPE cache) step each
+ * frequency's rotation in double from exact anchors every 1024 positions
+ * (error < 2^-40 before the one rounding), so they may differ from the
+ * single-vector values by 1 ulp. Proven bound and GNU MPFR measurements
+ * (make accuracy): docs/ACCURACY.md.
  *
  * Float rotations (the _f32 functions) first round cos and sin to float, then
  * compute a*c - b*s and a*s + b*c in float arithmetic, each product and the
