@@ -3,6 +3,7 @@
  *   build/accuracy            the full run (several minutes)
  *   build/accuracy --short    a ~1 minute version (also ACCURACY_SHORT=1), run by CI
  *   build/accuracy --golden FILE   writes the golden vectors for tests/test_golden.c
+ *   build/accuracy --at       only the single-position table (README)
  *
  * Exact values: inv_freq = exp(-(2k/D) log(base)) and sin/cos of pos * inv_freq
  * with MPFR at 256 bits; along runs of consecutive positions the exact value
@@ -478,19 +479,26 @@ int main(int argc, char **argv)
 {
     int short_run = getenv("ACCURACY_SHORT") && strcmp(getenv("ACCURACY_SHORT"), "0") != 0;
     const char *golden = NULL;
+    int at_only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--short"))
             short_run = 1;
+        else if (!strcmp(argv[i], "--at"))
+            at_only = 1;
         else if (!strcmp(argv[i], "--golden") && i + 1 < argc)
             golden = argv[++i];
         else {
-            fprintf(stderr, "usage: accuracy [--short] [--golden FILE]\n");
+            fprintf(stderr, "usage: accuracy [--short] [--at] [--golden FILE]\n");
             return 2;
         }
     }
     mpfr_inits2(PREC, T1, T2, T3, T4, TH, EC, ES, (mpfr_ptr)0);
     if (golden)
         return write_golden(golden);
+    if (at_only) {
+        at_positions();
+        return 0;
+    }
 
     FILE *csv = fopen("build/accuracy.csv", "w");
     if (!csv) {
