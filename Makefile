@@ -193,3 +193,34 @@ $(BENCH_BIN): bench/bench.c $(STATIC) $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(STATIC) $(LDLIBS)
 bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(BUILD)/bench.csv
+
+# ---- accuracy proof against GNU MPFR, and the table benchmark (issue 4) ----
+#   make accuracy         full MPFR check (several minutes); writes build/accuracy.csv
+#   make accuracy-short   the ~1 minute version that CI runs
+#   make golden           rewrites tests/data/golden_sincos.txt from MPFR
+#   make bench-tables     table fill speed; appends to build/bench.csv
+MPFR_OK := $(shell echo 'int main(void){return 0;}' | \
+             $(CC) -include mpfr.h -x c - -o /dev/null -lmpfr -lgmp 2>/dev/null && echo yes)
+ACCURACY := $(BUILD)/accuracy
+.PHONY: accuracy accuracy-short golden bench-tables mpfr-check
+
+mpfr-check:
+	@test "$(MPFR_OK)" = yes || { echo "GNU MPFR not found: install it (Debian: apt-get install libmpfr-dev) to run the accuracy checker"; exit 1; }
+
+$(ACCURACY): tools/accuracy.c src/internal.h $(STATIC) | mpfr-check
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ tools/accuracy.c $(STATIC) -lmpfr -lgmp $(LDLIBS)
+
+accuracy: mpfr-check $(ACCURACY)
+	nice -n 19 $(ACCURACY)
+
+accuracy-short: mpfr-check $(ACCURACY)
+	nice -n 19 $(ACCURACY) --short
+
+golden: mpfr-check $(ACCURACY)
+	$(ACCURACY) --golden tests/data/golden_sincos.txt
+
+$(BUILD)/bench_tables: bench/bench_tables.c src/internal.h $(STATIC)
+	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ bench/bench_tables.c $(STATIC) $(LDLIBS)
+
+bench-tables: $(BUILD)/bench_tables
+	$(BUILD)/bench_tables

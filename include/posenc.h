@@ -57,10 +57,16 @@
  * Angles are not formed as a double product: inv_freq is computed in
  * double-double arithmetic (about 100 bits), multiplied by the exact integer
  * position, and reduced modulo pi/2 with a three-part pi/2, so sin and cos
- * keep their digits at every position 0 .. 2^31 - 1. Double results are within
- * 2 ulps of the exact value or 2^-60 absolute (whichever is larger); float
- * results are the double result rounded once, within 1 ulp (see
- * docs/ACCURACY.md).
+ * keep their digits at every position 0 .. 2^31 - 1 (D up to 4096, base 100
+ * to 1e9). "Exact" means cos and sin of the mathematically exact angle.
+ * Double results are within 2 ulps of the exact value or 2^-60 absolute
+ * (whichever is larger). Float results are within 1 ulp, or 2^-25 absolute
+ * where |value| < 1/4: single-vector functions round the double result once;
+ * table fills (posenc_sinusoid_table_f32, the RoPE cache) step each
+ * frequency's rotation in double from exact anchors every 1024 positions
+ * (error < 2^-40 before the one rounding), so they may differ from the
+ * single-vector values by 1 ulp. Proven bound and GNU MPFR measurements
+ * (make accuracy): docs/ACCURACY.md.
  *
  * Float rotations (the _f32 functions) first round cos and sin to float, then
  * compute a*c - b*s and a*s + b*c in float arithmetic, each product and the
@@ -855,6 +861,35 @@ posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cach
                              posenc_dtype dtype, size_t n_tok, const int64_t *pos,
                              int64_t pos0, const posenc_rope_view *q,
                              const posenc_rope_view *k, int inverse, unsigned n_threads);
+
+/* ------------------------------------------------------------------------- */
+/* Sinusoid tables: many positions at once (src/table.c)                     */
+/* ------------------------------------------------------------------------- */
+
+/* out is row-major n_pos x D: row t is PE(pos0 + t), i.e.
+ *     out[t*D + 2k]     = sin((pos0 + t) / base^(2k/D))
+ *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
+ * (odd D: the last element of each row is the sine of the unpaired pair).
+ * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
+ * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md). The values may
+ * differ from posenc_sinusoid_fill_f32's by one rounding (1 ulp), because the
+ * table steps each frequency's rotation in double from exact anchors; it is
+ * about 50 times faster (well under 1 ns per element on one core).
+ * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
+ * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
+ * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
+ * allocation.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
+ * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
+ * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
+posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        float *out);
+
+/* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
+ * directly, within 2 ulps or 2^-60 absolute), so this is the slow, exact-ish
+ * table (tens of ns per element). Same ranges and errors. */
+posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        double *out);
 
 #ifdef __cplusplus
 }

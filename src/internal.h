@@ -30,6 +30,12 @@ static inline int posenc__layout_ok(posenc_layout l)
  * below 2^-100). Arguments are assumed valid (d >= 1, base > 1). */
 posenc__dd posenc__inv_freq_dd(uint32_t k, uint32_t d, double base);
 
+/* log(base) as a double-double (error ~2^-103 absolute for base <= 1e9),
+ * and inv_freq from it: the same value as posenc__inv_freq_dd(k, d, base)
+ * when log_base = posenc__log_dd(base), without redoing the log per pair. */
+posenc__dd posenc__log_dd(double base);
+posenc__dd posenc__inv_freq_dd_from_log(uint32_t k, uint32_t d, posenc__dd log_base);
+
 /* base^(+2k/d) as a double-double: the divisor of the position. */
 posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);
 
@@ -48,6 +54,24 @@ void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c);
 void posenc__sincos_table_f32(int64_t pos0, size_t n_pos, const double *f_hi,
                               const double *f_lo, size_t n_pairs, double scale,
                               float *cos_out, float *sin_out, size_t ld);
+
+/* The plain reference for posenc__sincos_table_f32: every value from
+ * posenc__sincos_dd, rounded once. Same arguments and results (the fast fill
+ * may differ from it by one rounding, never by more than 1 ulp). */
+void posenc__sincos_table_ref_f32(int64_t pos0, size_t n_pos, const double *f_hi,
+                                  const double *f_lo, size_t n_pairs, double scale,
+                                  float *cos_out, float *sin_out, size_t ld);
+
+/* The fast fill with a stride between pairs: cos_out[t * ld + k * ks] and
+ * sin_out[t * ld + k * ks] (ks = 1: separate cos and sin arrays; ks = 2:
+ * interleaved sin/cos as in the sinusoid table). */
+void posenc__sincos_table_strided_f32(int64_t pos0, size_t n_pos, const double *f_hi,
+                                      const double *f_lo, size_t n_pairs, double scale,
+                                      float *cos_out, float *sin_out, size_t ld, size_t ks);
+
+/* Positions between exact anchors in the fast fill (see src/table.c and
+ * docs/ACCURACY.md for the error bound that depends on it). */
+#define POSENC__TABLE_ANCHOR_EVERY 1024
 
 /* One pair's rotation in double. */
 static inline void posenc__rotate_f64(double *a, double *b, double s, double c)
