@@ -61,12 +61,13 @@
  * to 1e9). "Exact" means cos and sin of the mathematically exact angle.
  * Double results are within 2 ulps of the exact value or 2^-60 absolute
  * (whichever is larger). Float results are within 1 ulp, or 2^-25 absolute
- * where |value| < 1/4: single-vector functions round the double result once;
- * table fills (posenc_sinusoid_table_f32, the RoPE cache) step each
- * frequency's rotation in double from exact anchors every 1024 positions
- * (error < 2^-40 before the one rounding), so they may differ from the
- * single-vector values by 1 ulp. Proven bound and GNU MPFR measurements
- * (make accuracy): docs/ACCURACY.md.
+ * where |value| < 1/4. Every float cos/sin (single-vector _f32 functions,
+ * sinusoid tables, the RoPE cache, the tensor kernels) comes from one fill
+ * that steps each frequency's rotation in double from exact anchors at the
+ * multiples of 256 positions (error < 2^-42 before the one rounding to
+ * float); the value of a (position, pair) does not depend on which call or
+ * block computed it, so all float paths agree bit for bit. Proven bound and
+ * GNU MPFR measurements (make accuracy): docs/ACCURACY.md.
  *
  * Float rotations (the _f32 functions) first round cos and sin to float, then
  * compute a*c - b*s and a*s + b*c in float arithmetic, each product and the
@@ -230,7 +231,8 @@ posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double ba
  * Valid: 0 <= pos <= POSENC_MAX_POS, 1 <= D <= POSENC_MAX_DIM, base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM, POSENC_ERR_BASE. */
 posenc_status posenc_sinusoid_fill_f64(int64_t pos, uint32_t D, double base, double *out);
-/* The same, each element rounded once to float. */
+/* The same in float: row pos of posenc_sinusoid_table_f32, each element
+ * within 1 ulp of exact (see "Accuracy"). */
 posenc_status posenc_sinusoid_fill_f32(int64_t pos, uint32_t D, double base, float *out);
 
 /* x[i] += PE(pos)[i] for i < D, in place: the embedding step
@@ -871,10 +873,10 @@ posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cach
  *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
  * (odd D: the last element of each row is the sine of the unpaired pair).
  * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
- * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md). The values may
- * differ from posenc_sinusoid_fill_f32's by one rounding (1 ulp), because the
- * table steps each frequency's rotation in double from exact anchors; it is
- * about 50 times faster (well under 1 ns per element on one core).
+ * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md), and row t is
+ * bit for bit posenc_sinusoid_fill_f32(pos0 + t): the table steps each
+ * frequency's rotation in double from exact anchors at fixed positions, which
+ * makes it well under 1 ns per element on one core.
  * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
  * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
  * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no

@@ -165,14 +165,21 @@ void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c)
     /* theta = n pi/2 + r, |r| <= ~pi/4. n * PIO2_1 is split exactly by
      * two_prod, and theta.hi - hi(n * PIO2_1) is exact (Sterbenz) because the
      * two are within a factor of two of each other whenever n >= 1. */
-    double n = nearbyint(theta.hi * TWO_OVER_PI);
+    /* Round to the nearest integer by adding and removing 1.5 * 2^52 (exact
+     * for |x| < 2^51; here |x| < 2^31): nearbyint() saves and restores the
+     * floating-point environment and would cost as much as the rest. */
+    const double ROUNDER = 0x1.8p52;
+    double n = (theta.hi * TWO_OVER_PI + ROUNDER) - ROUNDER;
     posenc__dd r = theta;
     if (n != 0.0) {
         posenc__dd a = two_prod(n, PIO2_1);
-        r = (posenc__dd){theta.hi - a.hi, theta.lo};
-        r = dd_add(r, (posenc__dd){-a.lo, 0.0});
-        r = dd_add(r, dd_neg(two_prod(n, PIO2_2)));
-        r = dd_add(r, (posenc__dd){-n * PIO2_3, 0.0});
+        posenc__dd b = two_prod(n, PIO2_2);
+        /* The other terms are all below 2^-21 in magnitude (|n| < 2^31), so
+         * adding them in plain double costs at most ~2^-74 absolute, far
+         * below the 2^-66 of theta itself; double-double adds here would
+         * be a third of the whole evaluation's time. */
+        double tail = ((theta.lo - a.lo) - b.hi) - (b.lo + n * PIO2_3);
+        r = two_sum(theta.hi - a.hi, tail);
     }
 
     /* sin(rh + rl) = sin(rh) + rl cos(rh), cos(rh + rl) = cos(rh) - rl sin(rh),

@@ -69,9 +69,17 @@ void posenc__sincos_table_strided_f32(int64_t pos0, size_t n_pos, const double *
                                       const double *f_lo, size_t n_pairs, double scale,
                                       float *cos_out, float *sin_out, size_t ld, size_t ks);
 
+/* The float cos and sin of pairs k0 .. k0 + m - 1 (m <= POSENC__PAIRS_BLOCK)
+ * of a vector of length D at position pos, plain frequencies base^(-2k/D):
+ * the values the table fills give, so the single-vector float functions
+ * agree bit for bit with tables, caches and tensor kernels. */
+#define POSENC__PAIRS_BLOCK 64u
+void posenc__pairs_f32(int64_t pos, uint32_t k0, uint32_t m, uint32_t D, double base,
+                       float *c, float *s);
+
 /* Positions between exact anchors in the fast fill (see src/table.c and
  * docs/ACCURACY.md for the error bound that depends on it). */
-#define POSENC__TABLE_ANCHOR_EVERY 1024
+#define POSENC__TABLE_ANCHOR_EVERY 256
 
 /* One pair's rotation in double. */
 static inline void posenc__rotate_f64(double *a, double *b, double s, double c)

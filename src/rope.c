@@ -74,12 +74,17 @@ static posenc_status rotate_f32(int64_t pos, uint32_t D, double base, posenc_lay
         return st;
     if (!all_finite_f32(x, D))
         return POSENC_ERR_NOT_FINITE;
-    for (uint32_t k = 0; k < D / 2; k++) {
-        uint32_t i0, i1;
-        double s, c;
-        pair_at(k, D, layout, &i0, &i1);
-        posenc__sincos_dd(pos, posenc__inv_freq_dd(k, D, base), &s, &c);
-        posenc__rotate_f32(&x[i0], &x[i1], (float)(direction * s), (float)c);
+    /* cos and sin rounded to float as every float path takes them (table.c),
+     * a block of pairs at a time; the inverse negates sin (exact). */
+    float cb[POSENC__PAIRS_BLOCK], sb[POSENC__PAIRS_BLOCK];
+    for (uint32_t k0 = 0; k0 < D / 2; k0 += POSENC__PAIRS_BLOCK) {
+        uint32_t m = D / 2 - k0 < POSENC__PAIRS_BLOCK ? D / 2 - k0 : POSENC__PAIRS_BLOCK;
+        posenc__pairs_f32(pos, k0, m, D, base, cb, sb);
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t i0, i1;
+            pair_at(k0 + j, D, layout, &i0, &i1);
+            posenc__rotate_f32(&x[i0], &x[i1], direction < 0 ? -sb[j] : sb[j], cb[j]);
+        }
     }
     return POSENC_OK;
 }

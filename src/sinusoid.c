@@ -41,14 +41,8 @@ posenc_status posenc_sinusoid_fill_f32(int64_t pos, uint32_t D, double base, flo
     posenc_status st = check_args(pos, D, base, out);
     if (st != POSENC_OK)
         return st;
-    for (uint32_t i = 0; i < D; i += 2) {
-        double s, c;
-        pair_sincos(pos, i / 2, D, base, &s, &c);
-        out[i] = (float)s;
-        if (i + 1 < D)
-            out[i + 1] = (float)c;
-    }
-    return POSENC_OK;
+    /* One row of the table: the same float values as posenc_sinusoid_table_f32. */
+    return posenc_sinusoid_table_f32(pos, 1, D, base, out);
 }
 
 posenc_status posenc_sinusoid_add_f64(int64_t pos, uint32_t D, double base, double *x)
@@ -77,12 +71,20 @@ posenc_status posenc_sinusoid_add_f32(int64_t pos, uint32_t D, double base, floa
     for (uint32_t i = 0; i < D; i++)
         if (!isfinite(x[i]))
             return POSENC_ERR_NOT_FINITE;
-    for (uint32_t i = 0; i < D; i += 2) {
+    float cb[POSENC__PAIRS_BLOCK], sb[POSENC__PAIRS_BLOCK];
+    for (uint32_t k0 = 0; k0 < D / 2; k0 += POSENC__PAIRS_BLOCK) {
+        uint32_t m = D / 2 - k0 < POSENC__PAIRS_BLOCK ? D / 2 - k0 : POSENC__PAIRS_BLOCK;
+        posenc__pairs_f32(pos, k0, m, D, base, cb, sb);
+        for (uint32_t j = 0; j < m; j++) {
+            x[2 * (k0 + j)] += sb[j];
+            x[2 * (k0 + j) + 1] += cb[j];
+        }
+    }
+    if (D % 2) {
+        /* the sine-only last pair, as the table computes it */
         double s, c;
-        pair_sincos(pos, i / 2, D, base, &s, &c);
-        x[i] += (float)s;
-        if (i + 1 < D)
-            x[i + 1] += (float)c;
+        pair_sincos(pos, D / 2, D, base, &s, &c);
+        x[D - 1] += (float)s;
     }
     return POSENC_OK;
 }

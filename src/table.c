@@ -8,13 +8,21 @@
  *     z(P)     = scale * (cos(P f) + i sin(P f))     exact anchor, posenc__sincos_dd
  *     z(p + 1) = z(p) * w,   w = cos f + i sin f     one complex multiply in double
  *
- * with a fresh anchor every N = POSENC__TABLE_ANCHOR_EVERY positions. Each
+ * with the anchors at the multiples of N = POSENC__TABLE_ANCHOR_EVERY
+ * (absolute positions, not relative to the first one asked for). Each
  * step adds at most ~5.3 u |scale| of absolute error (u = 2^-53: w rounded,
- * and the complex product rounded), so after N - 1 = 1023 steps the double
- * value is within 2^-40 |scale| of exact; rounding it to float then gives
- * 0.5 ulp + 2^-40 |scale|, within the 1 ulp / 2^-25 bound (docs/ACCURACY.md
- * has the proof). The steps are independent across pairs, so the inner loop
- * runs over pairs and vectorises.
+ * and the complex product rounded), so after at most N - 1 = 255 steps the
+ * double value is within 2^-42 |scale| of exact; rounding it to float then
+ * gives 0.5 ulp + 2^-42 |scale|, within the 1 ulp / 2^-25 bound
+ * (docs/ACCURACY.md has the proof). The steps are independent across pairs,
+ * so the inner loop runs over pairs and vectorises.
+ *
+ * Why absolute anchors: the value of (pos, k) is then the same chain of
+ * operations whatever block it is filled in (a whole table, a run of tokens,
+ * one position), so the cache, the tensor kernels and the single-vector
+ * float functions, which all take their cos/sin from here, agree bit for
+ * bit. A block that starts between anchors first steps, without writing,
+ * from the anchor below it (at most N - 1 steps per pair).
  *
  * The reference (posenc__sincos_table_ref_f32) evaluates every value
  * directly; tests compare the two. */
@@ -146,29 +154,52 @@ __attribute__((target("avx"))) static void step_rows_avx(size_t n_rows, size_t m
 }
 #endif
 
+/* z <- z * w^steps for pairs [0, m), the same operations as step_scalar
+ * (and so as the vector bodies), without writing anything. */
+static void advance(size_t m, double *c, double *s, const double *wc, const double *ws,
+                    int64_t steps)
+{
+    for (size_t k = 0; k < m; k++) {
+        double ck = c[k], sk = s[k];
+        for (int64_t r = 0; r < steps; r++) {
+            double cn = ck * wc[k] - sk * ws[k];
+            sk = sk * wc[k] + ck * ws[k];
+            ck = cn;
+        }
+        c[k] = ck;
+        s[k] = sk;
+    }
+}
+
 static void fill_chunk(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_lo,
                        size_t m, double scale, float *cos_out, float *sin_out, size_t ld,
                        size_t ks)
 {
+    const int64_t N = POSENC__TABLE_ANCHOR_EVERY;
     double c[CHUNK], s[CHUNK], wc[CHUNK], ws[CHUNK];
     for (size_t k = 0; k < m; k++)
         posenc__sincos_dd(1, (posenc__dd){f_hi[k], f_lo[k]}, &ws[k], &wc[k]);
-    for (size_t t0 = 0; t0 < n_pos; t0 += POSENC__TABLE_ANCHOR_EVERY) {
-        size_t n_rows = n_pos - t0;
-        if (n_rows > POSENC__TABLE_ANCHOR_EVERY)
-            n_rows = POSENC__TABLE_ANCHOR_EVERY;
+    size_t done = 0;
+    while (done < n_pos) {
+        int64_t p = pos0 + (int64_t)done; /* next position to write */
+        int64_t anchor = p - p % N;
         for (size_t k = 0; k < m; k++) {
-            posenc__sincos_dd(pos0 + (int64_t)t0, (posenc__dd){f_hi[k], f_lo[k]}, &s[k], &c[k]);
+            posenc__sincos_dd(anchor, (posenc__dd){f_hi[k], f_lo[k]}, &s[k], &c[k]);
             c[k] *= scale;
             s[k] *= scale;
         }
+        advance(m, c, s, wc, ws, p - anchor);
+        size_t n_rows = (size_t)(N - (p - anchor));
+        if (n_rows > n_pos - done)
+            n_rows = n_pos - done;
+        float *co = cos_out + done * ld, *so = sin_out + done * ld;
 #ifdef TABLE_AVX
-        if (__builtin_cpu_supports("avx")) {
-            step_rows_avx(n_rows, m, c, s, wc, ws, cos_out + t0 * ld, sin_out + t0 * ld, ld, ks);
-            continue;
-        }
+        if (__builtin_cpu_supports("avx"))
+            step_rows_avx(n_rows, m, c, s, wc, ws, co, so, ld, ks);
+        else
 #endif
-        step_rows(n_rows, m, c, s, wc, ws, cos_out + t0 * ld, sin_out + t0 * ld, ld, ks);
+            step_rows(n_rows, m, c, s, wc, ws, co, so, ld, ks);
+        done += n_rows;
     }
 }
 
@@ -176,17 +207,6 @@ void posenc__sincos_table_strided_f32(int64_t pos0, size_t n_pos, const double *
                                       const double *f_lo, size_t n_pairs, double scale,
                                       float *cos_out, float *sin_out, size_t ld, size_t ks)
 {
-    if (n_pos < 3) {
-        /* One step costs as much as a direct value: evaluate directly. */
-        for (size_t t = 0; t < n_pos; t++)
-            for (size_t k = 0; k < n_pairs; k++) {
-                double s, c;
-                posenc__sincos_dd(pos0 + (int64_t)t, (posenc__dd){f_hi[k], f_lo[k]}, &s, &c);
-                cos_out[t * ld + k * ks] = (float)(scale * c);
-                sin_out[t * ld + k * ks] = (float)(scale * s);
-            }
-        return;
-    }
     for (size_t k0 = 0; k0 < n_pairs; k0 += CHUNK) {
         size_t m = n_pairs - k0 < CHUNK ? n_pairs - k0 : CHUNK;
         fill_chunk(pos0, n_pos, f_hi + k0, f_lo + k0, m, scale, cos_out + k0 * ks,
@@ -200,6 +220,18 @@ void posenc__sincos_table_f32(int64_t pos0, size_t n_pos, const double *f_hi,
 {
     posenc__sincos_table_strided_f32(pos0, n_pos, f_hi, f_lo, n_pairs, scale, cos_out,
                                      sin_out, ld, 1);
+}
+
+void posenc__pairs_f32(int64_t pos, uint32_t k0, uint32_t m, uint32_t D, double base,
+                       float *c, float *s)
+{
+    double f_hi[POSENC__PAIRS_BLOCK], f_lo[POSENC__PAIRS_BLOCK];
+    for (uint32_t j = 0; j < m; j++) {
+        posenc__dd f = posenc__inv_freq_dd(k0 + j, D, base);
+        f_hi[j] = f.hi;
+        f_lo[j] = f.lo;
+    }
+    posenc__sincos_table_f32(pos, 1, f_hi, f_lo, m, 1.0, c, s, m);
 }
 
 /* ---- public sinusoid tables --------------------------------------------- */

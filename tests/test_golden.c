@@ -248,6 +248,55 @@ TEST(sinusoid_table_errors)
     CHECK_EQ_INT(posenc_sinusoid_table_f64(0, 3, POSENC_MAX_DIM + 1, 10000.0, y), POSENC_ERR_DIM);
 }
 
+/* The fill's value of (pos, k) does not depend on the block it is filled
+ * in: runs starting anywhere (between anchors, across anchors, single
+ * positions) give the same bits as one long table, and the single-vector
+ * float rotation takes exactly those values. This is what makes the cache,
+ * the no-cache tensor path and posenc_rope_apply_f32 bit-identical. */
+TEST(fill_values_independent_of_block)
+{
+    enum { P = 1200, NP = 40 };
+    static float tc[P * NP], ts[P * NP];
+    double f_hi[NP], f_lo[NP];
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, 2 * NP, 2 * NP, 10000.0, POSENC_LAYOUT_INTERLEAVED) == POSENC_OK);
+    for (int k = 0; k < NP; k++) {
+        f_hi[k] = r.inv_freq_hi[k];
+        f_lo[k] = r.inv_freq_lo[k];
+    }
+    const int64_t base_pos = 2147483647 - P + 1; /* the hardest positions */
+    posenc__sincos_table_f32(base_pos, P, f_hi, f_lo, NP, 1.0, tc, ts, NP);
+    unsigned seed = 12345;
+    int runs = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t start = (seed >> 8) % P;
+        size_t len = 1 + ((seed >> 3) % 300);
+        if (start + len > P)
+            len = P - start;
+        float rc[300 * NP], rs[300 * NP];
+        posenc__sincos_table_f32(base_pos + (int64_t)start, len, f_hi, f_lo, NP, 1.0, rc, rs, NP);
+        CHECK(memcmp(rc, tc + start * NP, len * NP * sizeof(float)) == 0);
+        CHECK(memcmp(rs, ts + start * NP, len * NP * sizeof(float)) == 0);
+        runs++;
+    }
+    CHECK(runs == 60);
+    /* one vector: (1, 0) in every pair rotates to exactly (c, s) */
+    for (size_t t = 0; t < P; t += 97) {
+        float x[2 * NP];
+        for (int k = 0; k < NP; k++) {
+            x[2 * k] = 1.0f;
+            x[2 * k + 1] = 0.0f;
+        }
+        CHECK(posenc_rope_apply_f32(base_pos + (int64_t)t, 2 * NP, 10000.0,
+                                    POSENC_LAYOUT_INTERLEAVED, x) == POSENC_OK);
+        for (int k = 0; k < NP; k++) {
+            CHECK(x[2 * k] == tc[t * NP + (size_t)k]);
+            CHECK(x[2 * k + 1] == ts[t * NP + (size_t)k]);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(golden_file_read_whole);
@@ -257,5 +306,6 @@ int main(void)
     RUN(table_fast_vs_reference);
     RUN(sinusoid_table_matches_rows);
     RUN(sinusoid_table_errors);
+    RUN(fill_values_independent_of_block);
     return check_summary("golden");
 }
