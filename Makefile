@@ -168,3 +168,20 @@ endif
 JSON_STAMP := $(BUILD)/.json
 $(shell mkdir -p $(BUILD) && (test "`cat $(JSON_STAMP) 2>/dev/null`" = "$(JSON)" || echo "$(JSON)" > $(JSON_STAMP)))
 $(CLI_OBJ): $(JSON_STAMP)
+# ---- pictures of the scalings (issue 7 after issue 5) ------------------------
+# Model configs as series of rope-decay and freqs; they need the config
+# reader, so without jansson these two pictures are skipped with a word.
+plots: plots-scaled
+.PHONY: plots-scaled
+plots-scaled: $(PROGRAM)
+ifeq ($(JSON),1)
+	@mkdir -p docs/img
+	$(PROGRAM) plot freqs --context 131072 --config tests/data/llama-2-7b.json \
+	    --config tests/data/llama-3.1-8b.json --config tests/data/gpt-oss-20b.json \
+	    -o docs/img/freqs-scaled.png
+	$(PROGRAM) plot rope-decay --max-offset 131072 --config tests/data/llama-2-7b.json \
+	    --config tests/data/llama-3.1-8b.json --config tests/data/codellama-7b.json \
+	    -o docs/img/rope-decay-scaled.png
+else
+	@echo "plots: freqs-scaled.png and rope-decay-scaled.png skipped: --config needs jansson (apt-get install libjansson-dev)"
+endif
