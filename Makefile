@@ -185,3 +185,4 @@ ifeq ($(JSON),1)
 else
 	@echo "plots: freqs-scaled.png and rope-decay-scaled.png skipped: --config needs jansson (apt-get install libjansson-dev)"
 endif
+$(BUILD)/tests/test_plot: tests/rope_golden.h
