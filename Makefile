@@ -185,4 +185,6 @@ ifeq ($(JSON),1)
 else
 	@echo "plots: freqs-scaled.png and rope-decay-scaled.png skipped: --config needs jansson (apt-get install libjansson-dev)"
 endif
-$(BUILD)/tests/test_plot: tests/rope_golden.h
+# test_plot links the program's objects, and so the config reader's library
+# when there is one (CLI_LIBS): build it first (a race under make -j).
+$(BUILD)/tests/test_plot: tests/rope_golden.h $(CONFIG_LIB)
