@@ -224,3 +224,24 @@ $(BUILD)/bench_tables: bench/bench_tables.c src/internal.h $(STATIC)
 
 bench-tables: $(BUILD)/bench_tables
 	$(BUILD)/bench_tables
+
+# ---- pictures of the scalings (issue 7 after issue 5) ------------------------
+# Model configs as series of rope-decay and freqs; they need the config
+# reader, so without jansson these two pictures are skipped with a word.
+plots: plots-scaled
+.PHONY: plots-scaled
+plots-scaled: $(PROGRAM)
+ifeq ($(JSON),1)
+	@mkdir -p docs/img
+	$(PROGRAM) plot freqs --context 131072 --config tests/data/llama-2-7b.json \
+	    --config tests/data/llama-3.1-8b.json --config tests/data/gpt-oss-20b.json \
+	    -o docs/img/freqs-scaled.png
+	$(PROGRAM) plot rope-decay --max-offset 131072 --config tests/data/llama-2-7b.json \
+	    --config tests/data/llama-3.1-8b.json --config tests/data/codellama-7b.json \
+	    -o docs/img/rope-decay-scaled.png
+else
+	@echo "plots: freqs-scaled.png and rope-decay-scaled.png skipped: --config needs jansson (apt-get install libjansson-dev)"
+endif
+# test_plot links the program's objects, and so the config reader's library
+# when there is one (CLI_LIBS): build it first (a race under make -j).
+$(BUILD)/tests/test_plot: tests/rope_golden.h $(CONFIG_LIB)

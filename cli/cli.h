@@ -45,6 +45,7 @@ typedef struct cli_state {
     posenc_rope_config *model, *model_next;
     posenc_rope *model_rope;
     int64_t seq_len; /* SET seq_len: the length dynamic/longrope see; 0 = auto */
+    char model_label[96]; /* the model's name in pictures: config file name or type */
 } cli_state;
 
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */

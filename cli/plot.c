@@ -106,15 +106,22 @@ static int rope_is_plain(const posenc_rope *r)
 }
 
 /* *out = ROPE(offset, q) . ROPE(0, k) under the model RoPE r (q, k of
- * r->head_dim): the library rotates the first rotary_dim elements; the rest
- * pass through unrotated. A scaled RoPE needs the library's model-RoPE
- * kernel, which this version does not have: the caller checks plainness. */
+ * r->head_dim), scaling included: the library rotates the first rotary_dim
+ * elements with r's frequencies and attention factor a, the rest pass
+ * through, so its score is a^2 R + P (R: the rotated part, P: the rest).
+ * The attention factor is divided out here, *out = R + P, so that every
+ * curve starts at the same height and only the decay differs (a is a
+ * constant temperature on the rotated part; the legend states it). */
 static posenc_status rope_score(const posenc_rope *r, int64_t offset, const double *q,
                                 const double *k, double *out)
 {
-    posenc_status s = posenc_rope_dot_f64(offset, 0, r->rotary_dim, r->base, r->layout, q, k, out);
-    for (uint32_t i = r->rotary_dim; i < r->head_dim && s == POSENC_OK; i++)
-        *out += q[i] * k[i];
+    posenc_status s = posenc_rope_vec_dot_f64(r, offset, 0, q, k, out);
+    if (s != POSENC_OK || r->attn_factor == 1.0)
+        return s;
+    double rest = 0;
+    for (uint32_t i = r->rotary_dim; i < r->head_dim; i++)
+        rest += q[i] * k[i];
+    *out = (*out - rest) / (r->attn_factor * r->attn_factor) + rest;
     return s;
 }
 
@@ -127,7 +134,7 @@ struct plot_built {
     plot_curve curves[2 * PLOT_MAX_SERIES + PLOT_MAX_SERIES];
     double *mem;
     unsigned char *mask;
-    posenc_rope *ropes; /* the plain series built from bases */
+    posenc_rope *ropes; /* the plain series built from bases, then the configs' */
 };
 typedef struct plot_built built;
 
@@ -227,47 +234,61 @@ static int build_similarity(const plot_request *rq, built *b, char *why, size_t 
 }
 
 /* The series of rope-decay and freqs: one plain RoPE per base, then the
- * caller's RoPEs. */
-static int series(const plot_request *rq, built *b, const posenc_rope **r, const char **label,
-                  char (*lab)[96], char *why, size_t n)
+ * caller's RoPEs (those given by config built at cur_len). cfg[k] is the
+ * config of series k, or NULL. */
+static int series(const plot_request *rq, built *b, int64_t cur_len, const posenc_rope **r,
+                  const posenc_rope_config **cfg, const char **label, char (*lab)[96],
+                  char *why, size_t n)
 {
-    b->ropes = malloc(rq->n_base * sizeof *b->ropes);
+    b->ropes = malloc((rq->n_base + rq->n_rope) * sizeof *b->ropes);
     if (!b->ropes)
         return nomem(why, n);
     size_t k = 0;
     for (size_t i = 0; i < rq->n_base; i++, k++) {
-        posenc_status s = posenc_rope_init(&b->ropes[i], rq->dim, rq->dim, rq->base[i], rq->layout);
+        posenc_status s = posenc_rope_init(&b->ropes[k], rq->dim, rq->dim, rq->base[i], rq->layout);
         if (s != POSENC_OK)
             return fail(why, n, "RoPE", s);
         char bt[32];
         base_text(rq->base[i], bt, sizeof bt);
         snprintf(lab[k], sizeof lab[k], "base %s", bt);
-        r[k] = &b->ropes[i];
+        r[k] = &b->ropes[k];
+        cfg[k] = NULL;
         label[k] = lab[k];
     }
     for (size_t i = 0; i < rq->n_rope; i++, k++) {
-        r[k] = rq->rope[i];
         label[k] = rq->rope_label[i] ? rq->rope_label[i] : "model RoPE";
+        cfg[k] = rq->rope_config[i];
+        r[k] = rq->rope[i];
+        if (cfg[k]) {
+            posenc_status s = posenc_rope_init_config(&b->ropes[k], cfg[k], cur_len);
+            if (s != POSENC_OK) {
+                snprintf(why, n, "RoPE of '%s': %s", label[k], posenc_strerror(s));
+                return 0;
+            }
+            r[k] = &b->ropes[k];
+        } else if (!r[k]) {
+            snprintf(why, n, "series '%s' has no RoPE", label[k]);
+            return 0;
+        }
     }
     return (int)k;
 }
 
 static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t n)
 {
-    const posenc_rope *r[2 * PLOT_MAX_SERIES];
-    const char *label[2 * PLOT_MAX_SERIES];
+    const posenc_rope *r[PLOT_MAX_SERIES];
+    const posenc_rope_config *cfg[PLOT_MAX_SERIES];
+    const char *label[PLOT_MAX_SERIES];
     char lab[PLOT_MAX_SERIES][96];
-    int ns = series(rq, b, r, label, lab, why, n);
+    int64_t len = rq->cur_len ? rq->cur_len : rq->max_offset + 1;
+    int ns = series(rq, b, len, r, cfg, label, lab, why, n);
     if (ns <= 0)
         return 0;
     uint32_t maxd = 0;
+    int any_attn = 0;
     for (int s = 0; s < ns; s++) {
-        if (!rope_is_plain(r[s])) {
-            snprintf(why, n, "rope-decay of '%s': a scaled RoPE needs the model-RoPE kernels, "
-                             "which this version lacks (freqs can show it)", label[s]);
-            return 0;
-        }
         maxd = r[s]->head_dim > maxd ? r[s]->head_dim : maxd;
+        any_attn |= r[s]->attn_factor != 1.0;
     }
     /* The offsets: evenly spaced on the axis (log or linear), whole tokens,
      * each once. */
@@ -318,7 +339,18 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
         }
         plot_curve *c = &b->curves[nc++];
         *c = (plot_curve){cnt, x, yo, s, 0, 0, ""};
-        snprintf(c->label, sizeof c->label, "%s, D = %u: q = k = ones", label[s], D);
+        char attn[40] = "";
+        if (r[s]->attn_factor != 1.0)
+            snprintf(attn, sizeof attn, ", a = %.4g", r[s]->attn_factor);
+        char type[24] = "";
+        if (cfg[s] && cfg[s]->scaling.type != POSENC_ROPE_DEFAULT)
+            snprintf(type, sizeof type, " (%s)", posenc_rope_type_name(cfg[s]->scaling.type));
+        if (r[s]->rotary_dim < D)
+            snprintf(c->label, sizeof c->label, "%s%s, D = %u (%u rotated)%s: q = k = ones",
+                     label[s], type, D, r[s]->rotary_dim, attn);
+        else
+            snprintf(c->label, sizeof c->label, "%s%s, D = %u%s: q = k = ones", label[s], type,
+                     D, attn);
         if (rq->samples) {
             c = &b->curves[nc++];
             *c = (plot_curve){cnt, x, yr, s, 1, 0, ""};
@@ -327,9 +359,17 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
         }
     }
     snprintf(f->title, sizeof f->title, "RoPE: score of the same query and key against their offset");
-    snprintf(f->subtitle, sizeof f->subtitle,
-             "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n; %s layout",
-             rq->layout == POSENC_LAYOUT_HALF ? "half" : "interleaved");
+    if (any_attn)
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n, with each attention "
+                 "factor a divided out (the model's score is a^2 times the rotated part)");
+    else if (rq->n_rope)
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n");
+    else
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n; %s layout",
+                 rq->layout == POSENC_LAYOUT_HALF ? "half" : "interleaved");
     f->xlabel = rq->linear ? "offset m - n (tokens)" : "offset m - n (tokens, log scale)";
     f->ylabel = "cosine similarity after rotation";
     f->curves = b->curves;
@@ -343,41 +383,111 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
     return 1;
 }
 
+/* Pair index (fractional) whose plain wavelength 2 pi base^(2k/d) is w. */
+static double pair_of_wavelength(double w, double base, uint32_t d)
+{
+    return 0.5 * d * log(w / TWO_PI) / log(base);
+}
+
 static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
 {
-    const posenc_rope *r[2 * PLOT_MAX_SERIES];
-    const char *label[2 * PLOT_MAX_SERIES];
+    const posenc_rope *r[PLOT_MAX_SERIES];
+    const posenc_rope_config *cfg[PLOT_MAX_SERIES];
+    const char *label[PLOT_MAX_SERIES];
     char lab[PLOT_MAX_SERIES][96];
-    int ns = series(rq, b, r, label, lab, why, n);
+    int ns = series(rq, b, rq->cur_len ? rq->cur_len : rq->context, r, cfg, label, lab, why, n);
     if (ns <= 0)
         return 0;
+    /* x: the pair k when every series has the same rotary_dim d; otherwise
+     * 2k/d, so that pairs of the same base frequency line up. */
+    int frac = 0;
     size_t total = 0;
     uint32_t maxp = 0;
     for (int s = 0; s < ns; s++) {
         total += r[s]->rotary_dim / 2;
         maxp = r[s]->rotary_dim / 2 > maxp ? r[s]->rotary_dim / 2 : maxp;
+        frac |= r[s]->rotary_dim != r[0]->rotary_dim;
     }
-    b->mem = malloc(2 * total * sizeof(double));
+    /* x, y, and the plain y of a scaled series */
+    b->mem = malloc(3 * total * sizeof(double));
     if (!b->mem)
         return nomem(why, n);
     double *p = b->mem, lo = INFINITY, hi = 0;
     plot_figure *f = &b->f;
+    size_t nc = 0;
     for (int s = 0; s < ns; s++) {
-        uint32_t np = r[s]->rotary_dim / 2;
-        double *x = p, *y = p + np;
-        p += 2 * (size_t)np;
+        uint32_t np = r[s]->rotary_dim / 2, d = r[s]->rotary_dim;
+        double *x = p, *y = p + np, *y0 = p + 2 * (size_t)np;
+        p += 3 * (size_t)np;
+        int scaled = !rope_is_plain(r[s]);
+        for (int t = 0; t < s && scaled; t++) /* already drawn as a plain series? */
+            scaled = !(r[t]->rotary_dim == d && r[t]->base == r[s]->base && rope_is_plain(r[t]));
+        posenc_rope plain;
+        if (scaled) {
+            posenc_status st = posenc_rope_init(&plain, r[s]->head_dim, d, r[s]->base, r[s]->layout);
+            if (st != POSENC_OK)
+                return fail(why, n, "RoPE", st);
+        }
         for (uint32_t k = 0; k < np; k++) {
-            x[k] = k;
+            x[k] = frac ? 2.0 * k / d : k;
             /* tokens per full turn of pair k */
             y[k] = TWO_PI / r[s]->inv_freq_hi[k];
             lo = y[k] < lo ? y[k] : lo;
             hi = y[k] > hi ? y[k] : hi;
+            y0[k] = scaled ? TWO_PI / plain.inv_freq_hi[k] : 0;
+            lo = scaled && y0[k] < lo ? y0[k] : lo;
+            hi = scaled && y0[k] > hi ? y0[k] : hi;
         }
-        plot_curve *c = &b->curves[s];
+        plot_curve *c = &b->curves[nc++];
         *c = (plot_curve){np, x, y, s, 0, 1, ""}; /* a dot per pair */
-        snprintf(c->label, sizeof c->label, "%s, rotary_dim %u", label[s], r[s]->rotary_dim);
+        char attn[40] = "";
+        if (r[s]->attn_factor != 1.0)
+            snprintf(attn, sizeof attn, ", a = %.4g", r[s]->attn_factor);
+        if (cfg[s] && cfg[s]->scaling.type != POSENC_ROPE_DEFAULT)
+            snprintf(c->label, sizeof c->label, "%s (%s%s), rotary_dim %u", label[s],
+                     posenc_rope_type_name(cfg[s]->scaling.type), attn, d);
+        else
+            snprintf(c->label, sizeof c->label, "%s, rotary_dim %u", label[s], d);
+        if (scaled) { /* before scaling: the base frequencies, dashed */
+            c = &b->curves[nc++];
+            *c = (plot_curve){np, x, y0, s, 1, 0, ""};
+            char bt[32];
+            base_text(r[s]->base, bt, sizeof bt);
+            snprintf(c->label, sizeof c->label, "%s before scaling (base %s)", label[s], bt);
+        }
+        /* The pairs a Llama 3 blend band or a YaRN ramp covers. */
+        posenc_rope_type t = cfg[s] ? cfg[s]->scaling.type : POSENC_ROPE_DEFAULT;
+        if ((t == POSENC_ROPE_LLAMA3 || t == POSENC_ROPE_YARN) && f->n_spans < PLOT_MAX_HLINES) {
+            posenc_rope_scaling sc;
+            posenc_freqs_summary sum;
+            posenc_rope_config_scaling(cfg[s], &sc);
+            posenc_status st = posenc_rope_explain_freqs(d, cfg[s]->base, &sc, 0, NULL, &sum);
+            if (st != POSENC_OK)
+                return fail(why, n, "RoPE", st);
+            double k0, k1;
+            char *sl = f->spans[f->n_spans].label;
+            size_t sn = sizeof f->spans[0].label;
+            if (t == POSENC_ROPE_LLAMA3) { /* band_lo, band_hi: wavelengths before scaling */
+                k0 = pair_of_wavelength(sum.band_lo, cfg[s]->base, d);
+                k1 = pair_of_wavelength(sum.band_hi, cfg[s]->base, d);
+                snprintf(sl, sn, "%s: blend band, wavelengths %.6g..%.6g before scaling; "
+                                 "longer ones / %.6g", label[s], sum.band_lo, sum.band_hi,
+                         cfg[s]->scaling.factor);
+            } else { /* band_lo, band_hi: the ramp's pair range */
+                k0 = sum.band_lo;
+                k1 = sum.band_hi;
+                snprintf(sl, sn, "%s: YaRN ramp, pairs %.4g..%.4g; later pairs / %.6g",
+                         label[s], k0, k1, cfg[s]->scaling.factor);
+            }
+            k0 = k0 < 0 ? 0 : k0 > np - 1 ? np - 1 : k0;
+            k1 = k1 < 0 ? 0 : k1 > np - 1 ? np - 1 : k1;
+            f->spans[f->n_spans].lo = frac ? 2 * k0 / d : k0;
+            f->spans[f->n_spans].hi = frac ? 2 * k1 / d : k1;
+            f->spans[f->n_spans].colour = s;
+            f->n_spans++;
+        }
     }
-    f->n_curves = (size_t)ns;
+    f->n_curves = nc;
     f->curves = b->curves;
     if (rq->context > 0) {
         f->n_hlines = 1;
@@ -389,13 +499,19 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
         lo = (double)rq->context < lo ? (double)rq->context : lo;
     }
     snprintf(f->title, sizeof f->title, "RoPE frequency bands: wavelength of every pair");
-    snprintf(f->subtitle, sizeof f->subtitle,
-             "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per full turn");
-    f->xlabel = "pair k (dimensions 2k, 2k+1)";
+    if (nc > (size_t)ns)
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "wavelength = 2 pi / inv_freq(k) tokens per full turn; dashed: before the "
+                 "scaling, shaded: the pairs it blends");
+    else
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per full turn");
+    f->xlabel = frac ? "pair position 2k / rotary_dim (0: fastest pair, 1: slowest)"
+                     : "pair k (dimensions 2k, 2k+1)";
     f->ylabel = "wavelength (tokens, log scale)";
     f->ylog = 1;
     f->xmin = 0;
-    f->xmax = maxp > 1 ? maxp - 1 : 1;
+    f->xmax = frac ? 1 : maxp > 1 ? maxp - 1 : 1;
     f->ymin = pow(10, floor(log10(lo)));
     f->ymax = pow(10, ceil(log10(hi * 1.0000001)));
     f->legend_left = 1;
@@ -585,6 +701,13 @@ void cli_plot_usage(FILE *out)
           "  --samples N        rope-decay: random unit vectors averaged (64; 0 = none)\n"
           "  --seed N           rope-decay: seed of the random vectors (1)\n"
           "  --context N        freqs: reference line at N tokens (4096; 0 = none)\n"
+          "  --config FILE      rope-decay, freqs: a series with the RoPE of a Hugging\n"
+          "                     Face config.json (scaling included), labelled by the\n"
+          "                     file name; may be repeated; without --base, only the\n"
+          "                     models are drawn\n"
+          "  --rope 'TYPE K=V...'  rope-decay, freqs: a series with the words of SET\n"
+          "                     rope (head_dim from --dim unless given, base from the\n"
+          "                     first --base); may be repeated, and mixed with --config\n"
           "  --heads H          alibi: heads (8)\n"
           "  --no-causal        alibi: show keys after the query too\n"
           "  --title TEXT       replace the title\n"
@@ -625,6 +748,71 @@ static int add_bases(plot_request *rq, int *reset, const char *s, char *why, siz
     }
 }
 
+/* A model RoPE for the chart, from `--config FILE` or `--rope 'TYPE k=v ...'`,
+ * read by the command language's own code (cli_load_config, cli_set_rope in
+ * rope_cmds.c) on a scratch state: --rope takes SET rope's words, with
+ * head_dim (and rotary_dim) from --dim unless given, base from the first
+ * --base, layout from --layout. Into *out, labelled by the config file's
+ * name or the --rope text. */
+static int add_model(const plot_request *rq, const char *opt, const char *v,
+                     posenc_rope_config *out, char *label, size_t label_n, char *why, size_t n)
+{
+    char *msg = NULL;
+    size_t msg_len = 0;
+    FILE *err = open_memstream(&msg, &msg_len);
+    if (!err)
+        return nomem(why, n);
+    cli_state st;
+    cli_init(&st, stdout, err);
+    st.base = rq->base[0];
+    st.layout = rq->layout;
+    int ok = 0;
+    if (strcmp(opt, "--config") == 0) {
+        ok = cli_load_config(&st, v, 0, why, n);
+        if (ok)
+            snprintf(label, label_n, "%s", st.model_label);
+    } else {
+        cli_token tok[64];
+        size_t nt = 0;
+        int dims_given = 0;
+        for (const char *w = v; *w && nt < 64;) {
+            while (*w == ' ' || *w == '\t')
+                w++;
+            size_t len = strcspn(w, " \t");
+            if (len) {
+                tok[nt++] = (cli_token){w, len};
+                dims_given |= len > 9 && strncmp(w, "head_dim=", 9) == 0;
+            }
+            w += len;
+        }
+        if (!dims_given && (st.model = calloc(1, sizeof *st.model)) != NULL) {
+            st.model->head_dim = st.model->rotary_dim = rq->dim;
+            st.model->base = st.base;
+            st.model->layout = st.layout;
+            posenc_rope_scaling_init(&st.model->scaling, POSENC_ROPE_DEFAULT);
+        }
+        ok = (dims_given || st.model) && cli_set_rope(&st, tok, nt);
+        fflush(err);
+        const char *m = msg && msg_len ? msg : "out of memory";
+        const char *prefix = "posenc: line 0: ";
+        if (strncmp(m, prefix, strlen(prefix)) == 0)
+            m += strlen(prefix);
+        if (!ok)
+            snprintf(why, n, "%.*s", (int)strcspn(m, "\n"), m);
+        else if (!st.model) {
+            snprintf(why, n, "'%s' sets no RoPE to draw", v);
+            ok = 0;
+        } else
+            snprintf(label, label_n, "%s", v);
+    }
+    if (ok)
+        *out = *st.model;
+    cli_free(&st);
+    fclose(err);
+    free(msg);
+    return ok;
+}
+
 int cli_plot_main(int argc, char **argv, FILE *err)
 {
     char why[256];
@@ -649,6 +837,8 @@ int cli_plot_main(int argc, char **argv, FILE *err)
     }
     plot_request_defaults(&rq, (plot_kind)kind);
     int reset_bases = 1;
+    const char *model_opt[PLOT_MAX_SERIES], *model_val[PLOT_MAX_SERIES];
+    size_t n_model = 0;
     for (a++; a < argc; a++) {
         const char *o = argv[a];
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
@@ -670,7 +860,8 @@ int cli_plot_main(int argc, char **argv, FILE *err)
                    strcmp(o, "--max-offset") != 0 && strcmp(o, "--points") != 0 &&
                    strcmp(o, "--samples") != 0 && strcmp(o, "--seed") != 0 &&
                    strcmp(o, "--context") != 0 && strcmp(o, "--heads") != 0 &&
-                   strcmp(o, "--title") != 0 && strcmp(o, "--size") != 0) {
+                   strcmp(o, "--title") != 0 && strcmp(o, "--size") != 0 &&
+                   strcmp(o, "--config") != 0 && strcmp(o, "--rope") != 0) {
             fprintf(err, "posenc plot: unknown option '%s' (try 'posenc plot --help')\n", o);
             return 2;
         } else if (!v) {
@@ -726,6 +917,13 @@ int cli_plot_main(int argc, char **argv, FILE *err)
             rq.heads = (uint32_t)x;
             if (!ok)
                 snprintf(why, sizeof why, "'%s': heads must be from 1 to 64", v);
+        } else if (strcmp(o, "--config") == 0 || strcmp(o, "--rope") == 0) {
+            ok = n_model < PLOT_MAX_SERIES;
+            if (ok) {
+                model_opt[n_model] = o;
+                model_val[n_model++] = v;
+            } else
+                snprintf(why, sizeof why, "at most %d model RoPEs", PLOT_MAX_SERIES);
         } else if (strcmp(o, "--title") == 0) {
             rq.title = v;
         } else if (strcmp(o, "--size") == 0) {
@@ -754,7 +952,30 @@ int cli_plot_main(int argc, char **argv, FILE *err)
               err);
         return 2;
     }
-    if (!plot_run(&rq, why, sizeof why)) {
+    /* The model RoPEs, after every option (--dim, --base, --layout) is known.
+     * With models and no --base, the chart shows the models only. */
+    if (n_model && reset_bases)
+        rq.n_base = 0;
+    posenc_rope_config *models = NULL;
+    char labels[PLOT_MAX_SERIES][96];
+    if (n_model && !(models = malloc(n_model * sizeof *models))) {
+        fputs("posenc plot: out of memory\n", err);
+        return 2;
+    }
+    for (size_t i = 0; i < n_model; i++) {
+        if (!add_model(&rq, model_opt[i], model_val[i], &models[i], labels[i], sizeof labels[i],
+                       why, sizeof why)) {
+            fprintf(err, "posenc plot: %s: %s\n", model_opt[i], why);
+            free(models);
+            return 2;
+        }
+        rq.rope_config[i] = &models[i];
+        rq.rope_label[i] = labels[i];
+    }
+    rq.n_rope = n_model;
+    int ran = plot_run(&rq, why, sizeof why);
+    free(models);
+    if (!ran) {
         fprintf(err, "posenc plot: %s\n", why);
         return 2;
     }
@@ -823,6 +1044,12 @@ int cli_cmd_plot(cli_state *st, const cli_token *a, size_t n)
         rq.heads = (uint32_t)v1;
         rq.positions = (uint32_t)v2;
         break;
+    }
+    if (st->model && (kind == PLOT_ROPE_DECAY || kind == PLOT_FREQS)) {
+        rq.rope_config[0] = st->model; /* the active model RoPE, next to plain RoPE */
+        rq.rope_label[0] = st->model_label[0] ? st->model_label : "model RoPE";
+        rq.n_rope = 1;
+        rq.cur_len = st->seq_len;
     }
     cli_token f = a[n - 1];
     char path[1024], why[256];

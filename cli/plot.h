@@ -2,7 +2,7 @@
  *
  * Two layers, both part of the program (the library never draws):
  *   plot.c       what to draw: parses the request, asks the library for every
- *                number (posenc_sinusoid_fill_f64, posenc_rope_dot_f64,
+ *                number (posenc_sinusoid_fill_f64, posenc_rope_vec_dot_f64,
  *                posenc_rope_init, posenc_alibi_penalties ...) and fills a
  *                plot_figure;
  *   plot_draw.c  how to draw it with Cairo: axes, ticks, colour bars, legends,
@@ -70,6 +70,14 @@ typedef struct plot_figure {
     size_t n_hlines;               /* dotted horizontal reference lines */
     double hline_y[PLOT_MAX_HLINES];
     char hline_label[PLOT_MAX_HLINES][96];
+    /* Shaded ranges of x (e.g. the pairs a scaling blends), drawn behind the
+     * curves in a curve colour, edges dashed, labelled along the bottom. */
+    size_t n_spans;
+    struct {
+        double lo, hi;
+        int colour;
+        char label[128];
+    } spans[PLOT_MAX_HLINES];
 } plot_figure;
 
 /* The colour of value t under a map, as r, g, b in [0, 1]. t is the value
@@ -133,6 +141,15 @@ typedef struct plot_request {
     const posenc_rope *rope[PLOT_MAX_SERIES];
     const char *rope_label[PLOT_MAX_SERIES];
     size_t n_rope;
+    /* A model's RoPE by its config (scaling included): where rope_config[i]
+     * is not NULL it replaces rope[i], and the plot builds it with
+     * posenc_rope_init_config at the length the chart covers (cur_len when
+     * nonzero, else rope-decay: max_offset + 1, freqs: context), so dynamic
+     * NTK and LongRoPE show the frequencies of that length. freqs also draws
+     * a scaled series' frequencies before scaling (dashed) and shades the
+     * pairs that YaRN's ramp or Llama 3's blend band covers. Not owned. */
+    const posenc_rope_config *rope_config[PLOT_MAX_SERIES];
+    int64_t cur_len;
 } plot_request;
 
 /* Fills rq with the defaults of kind (every option has one). */

@@ -563,6 +563,20 @@ static void draw_curves(cairo_t *cr, const plot_figure *f)
     cairo_save(cr);
     cairo_rectangle(cr, a.b.x, a.b.y, a.b.w, a.b.h);
     cairo_clip(cr);
+    for (size_t i = 0; i < f->n_spans; i++) { /* shaded x ranges, behind everything */
+        double x0 = ax_x(&a, f->spans[i].lo), x1 = ax_x(&a, f->spans[i].hi);
+        unsigned hex = PALETTE[(size_t)f->spans[i].colour % N_PALETTE];
+        cairo_rectangle(cr, x0, a.b.y, x1 - x0, a.b.h);
+        cairo_set_source_rgba(cr, RGB(hex), 0.13);
+        cairo_fill(cr);
+        double dash[] = {4, 3};
+        set_hex(cr, hex);
+        cairo_set_line_width(cr, 1);
+        cairo_set_dash(cr, dash, 2, 0);
+        line(cr, x0, a.b.y, x0, a.b.y + a.b.h);
+        line(cr, x1, a.b.y, x1, a.b.y + a.b.h);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
     for (size_t i = 0; i < f->n_hlines; i++) {
         double y = ax_y(&a, f->hline_y[i]);
         double dash[] = {2, 3};
@@ -613,6 +627,19 @@ static void draw_curves(cairo_t *cr, const plot_figure *f)
     cairo_rectangle(cr, a.b.x + 0.5, a.b.y + 0.5, a.b.w - 1, a.b.h - 1);
     cairo_stroke(cr);
     draw_legend(cr, f, &a);
+    /* span labels along the bottom of the chart, the last span lowest,
+     * each starting at its span (pulled left to stay inside) */
+    font(cr, 11, 0);
+    for (size_t i = 0; i < f->n_spans; i++) {
+        double x0 = ax_x(&a, f->spans[i].lo), w = text_width(cr, f->spans[i].label);
+        double tx = x0 + 5 + w > a.b.x + a.b.w - 6 ? a.b.x + a.b.w - 6 - w : x0 + 5;
+        double ty = a.b.y + a.b.h - 8 - 17.0 * (double)(f->n_spans - 1 - i);
+        cairo_rectangle(cr, tx - 3, ty - 13, w + 6, 16);
+        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+        cairo_fill(cr);
+        set_hex(cr, PALETTE[(size_t)f->spans[i].colour % N_PALETTE]);
+        text_at(cr, tx, ty, 0, 1, f->spans[i].label);
+    }
 
     set_hex(cr, 0x111111);
     font(cr, 13, 0);

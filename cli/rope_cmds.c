@@ -61,6 +61,12 @@ int cli_load_config(cli_state *st, const char *path, int layout_given, char *why
     else
         st->layout = st->model_next->layout;
     st->base = st->model_next->base;
+    /* label: the file name without directory and .json */
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t nl = strlen(name);
+    if (nl > 5 && strcasecmp(name + nl - 5, ".json") == 0)
+        nl -= 5;
+    snprintf(st->model_label, sizeof st->model_label, "%.*s", (int)(nl < 95 ? nl : 95), name);
     posenc_rope_config *t = st->model;
     st->model = st->model_next;
     st->model_next = t;
@@ -276,6 +282,7 @@ int cli_set_rope(cli_state *st, const cli_token *a, size_t n)
         return 0;
     }
     memcpy(st->model, c, sizeof *c);
+    snprintf(st->model_label, sizeof st->model_label, "%s RoPE", posenc_rope_type_name(type));
     return 1;
 }
 

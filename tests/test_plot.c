@@ -19,6 +19,8 @@ int main(void)
 
 #else
 
+#include "rope_golden.h"
+
 #include <cairo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,17 @@ static int exists(const char *path) { return access(path, F_OK) == 0; }
  * stands for the temporary directory). Returns the exit status; the messages
  * land in *err_len bytes of err_text. */
 static char err_text[1024];
+static int run_plot_argv(int argc, char **argv)
+{
+    FILE *err = tmpfile();
+    int rc = cli_plot_main(argc, argv, err);
+    rewind(err);
+    size_t n = fread(err_text, 1, sizeof err_text - 1, err);
+    err_text[n] = '\0';
+    fclose(err);
+    return rc;
+}
+
 static int run_plot(const char *args)
 {
     char buf[1024], words[32][256];
@@ -59,13 +72,7 @@ static int run_plot(const char *args)
         argc++;
     }
     argv[argc] = NULL;
-    FILE *err = tmpfile();
-    int rc = cli_plot_main(argc, argv, err);
-    rewind(err);
-    size_t n = fread(err_text, 1, sizeof err_text - 1, err);
-    err_text[n] = '\0';
-    fclose(err);
-    return rc;
+    return run_plot_argv(argc, argv);
 }
 
 /* ---- PNG pixels ------------------------------------------------------------- */
@@ -372,11 +379,229 @@ TEST(freqs_takes_a_posenc_rope)
         CHECK_NEAR(f->curves[1].y[k] / f->curves[0].y[k], 4, 1e-12);
     CHECK(strstr(f->curves[1].label, "scaled") != NULL);
     plot_built_free(b);
-    /* rope-decay refuses it (no model-RoPE kernel yet) with a message */
+    /* rope-decay draws it too: q = k = ones on the 16 rotated elements and
+     * 48 unrotated ones: (2 sum_k cos(d f_k / 4) + 48) / 64 */
     rq.kind = PLOT_ROPE_DECAY;
+    rq.linear = 1;
+    rq.max_offset = 30;
+    rq.points = 31;
+    rq.samples = 0;
     b = plot_build(&rq, why, sizeof why);
-    CHECK(b == NULL);
-    CHECK(strstr(why, "scaled") != NULL);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 2);
+    for (size_t i = 0; f->n_curves == 2 && i < f->curves[1].n; i++) {
+        double want = 48;
+        for (int k = 0; k < 8; k++)
+            want += 2 * cos((double)i * pow(10000.0, -2.0 * k / 16) / 4);
+        CHECK_NEAR(f->curves[1].y[i], want / 64, 1e-12);
+    }
+    plot_built_free(b);
+}
+
+static golden_case golden[GOLDEN_MAX_CASES];
+static int n_golden;
+
+static const golden_case *golden_find(const char *name)
+{
+    for (int i = 0; i < n_golden; i++)
+        if (strcmp(golden[i].name, name) == 0)
+            return &golden[i];
+    fprintf(stderr, "  golden case %s missing\n", name);
+    return NULL;
+}
+
+/* freqs of the Llama 3.1 8B config (as the golden generator has it, no JSON
+ * needed) against the mpmath frequencies of tests/data/rope_golden.txt: the
+ * scaled wavelengths 2 pi / f(k), the dashed plain ones 2 pi 500000^(k/64),
+ * and the shaded span exactly over the pairs whose frequency the scaling
+ * blends (f0/f strictly between 1 and 8), with edges where the plain
+ * wavelength is L/high_freq_factor = 2048 and L/low_freq_factor = 8192. */
+TEST(freqs_of_llama3_config_match_golden)
+{
+    const golden_case *g = golden_find("llama-3.1-8b");
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_FREQS);
+    rq.rope_config[0] = &g->cfg;
+    rq.rope_label[0] = "llama-3.1-8b";
+    rq.n_rope = 1;
+    rq.out = "x.png"; /* base 10000, D 128 first, as the defaults say */
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 3); /* base 10000, llama3, llama3 before scaling */
+    CHECK_EQ_INT(f->n_spans, 1);
+    if (f->n_curves != 3 || f->n_spans != 1) {
+        plot_built_free(b);
+        return;
+    }
+    const plot_curve *c = &f->curves[1], *c0 = &f->curves[2];
+    CHECK(strstr(c->label, "llama3") != NULL);
+    CHECK(c0->dashed && !c0->markers && c->markers);
+    CHECK_EQ_INT(c->n, 64);
+    CHECK_EQ_INT(g->n_freqs, 64);
+    double k_lo = 64 * log(2048 / TWO_PI) / log(500000), k_hi = 64 * log(8192 / TWO_PI) / log(500000);
+    CHECK_NEAR(f->spans[0].lo, k_lo, 1e-12);
+    CHECK_NEAR(f->spans[0].hi, k_hi, 1e-12);
+    int blended = 0;
+    for (size_t k = 0; k < c->n && k < 64; k++) {
+        double fk = g->f_hi[k] + g->f_lo[k], f0 = pow(500000.0, -2.0 * (double)k / 128);
+        CHECK_NEAR(c->x[k], (double)k, 0);
+        CHECK_NEAR(c->y[k] / (TWO_PI / fk), 1, 1e-15);
+        CHECK_NEAR(c0->y[k] / (TWO_PI / f0), 1, 1e-13);
+        double ratio = f0 / fk;
+        int inside = (double)k > f->spans[0].lo && (double)k < f->spans[0].hi;
+        if (ratio > 1 + 1e-9 && ratio < 8 - 1e-9) {
+            blended++;
+            CHECK(inside);
+        } else {
+            CHECK(!inside);
+            CHECK(fabs(ratio - 1) < 1e-12 || fabs(ratio - 8) < 1e-11);
+        }
+    }
+    CHECK(blended >= 5); /* pairs 29..34 */
+    plot_built_free(b);
+}
+
+/* freqs of gpt-oss-20b (YaRN, truncate false) alone: the span is the ramp,
+ * from c(beta_fast = 32) to c(beta_slow = 1) with c(r) = d ln(L / (2 pi r))
+ * / (2 ln base), d = 64, L = 4096, base 150000, untruncated. */
+TEST(freqs_of_yarn_ramp)
+{
+    const golden_case *g = golden_find("gpt-oss-20b");
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_FREQS);
+    rq.n_base = 0;
+    rq.rope_config[0] = &g->cfg;
+    rq.n_rope = 1;
+    rq.out = "x.png";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 2);
+    CHECK_EQ_INT(f->n_spans, 1);
+    double c = 64 / (2 * log(150000.0));
+    CHECK_NEAR(f->spans[0].lo, c * log(4096 / (TWO_PI * 32)), 1e-12);
+    CHECK_NEAR(f->spans[0].hi, c * log(4096 / TWO_PI), 1e-12);
+    CHECK(f->n_curves == 2 && strstr(f->curves[0].label, "a = 1.347") != NULL);
+    for (size_t k = 0; f->n_curves == 2 && k < f->curves[0].n; k++)
+        CHECK_NEAR(f->curves[0].y[k] / (TWO_PI / (g->f_hi[k] + g->f_lo[k])), 1, 1e-15);
+    plot_built_free(b);
+}
+
+/* rope-decay of a Llama 3 RoPE, head_dim 8, base 10000, L = 1024, factor 8,
+ * low/high_freq_factor 1/4: the plain wavelengths 2 pi 10^(k) put pairs 0, 1
+ * in the kept band, pair 2 (628 tokens) in the blend, pair 3 divided by 8.
+ * The ones curve is (1/4) sum_k cos(d f_k) with f_k from the published
+ * formula evaluated here; a random unit q = k scores exactly 1 at d = 0. */
+TEST(rope_decay_of_llama3_small)
+{
+    posenc_rope_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.head_dim = cfg.rotary_dim = 8;
+    cfg.base = 10000;
+    cfg.layout = POSENC_LAYOUT_HALF;
+    posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_LLAMA3);
+    cfg.scaling.factor = 8;
+    cfg.scaling.original_max_position_embeddings = 1024;
+    cfg.scaling.low_freq_factor = 1;
+    cfg.scaling.high_freq_factor = 4;
+    double fk[4];
+    for (int k = 0; k < 4; k++) {
+        double f0 = pow(10000.0, -2.0 * k / 8), w = TWO_PI / f0;
+        if (w < 1024 / 4.0)
+            fk[k] = f0;
+        else if (w > 1024 / 1.0)
+            fk[k] = f0 / 8;
+        else {
+            double gg = (1024 / w - 1) / (4 - 1);
+            fk[k] = (1 - gg) * f0 / 8 + gg * f0;
+        }
+    }
+    CHECK(fk[2] != pow(10000.0, -0.5) && fk[3] < fk[2]); /* the blend and low bands are hit */
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_ROPE_DECAY);
+    rq.n_base = 0;
+    rq.rope_config[0] = &cfg;
+    rq.rope_label[0] = "tiny";
+    rq.n_rope = 1;
+    rq.linear = 1;
+    rq.max_offset = 200;
+    rq.points = 201;
+    rq.samples = 4;
+    rq.out = "x.png";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 2);
+    for (size_t i = 0; f->n_curves == 2 && i < f->curves[0].n; i++) {
+        double d = f->curves[0].x[i], want = 0;
+        CHECK_NEAR(d, (double)i, 0);
+        for (int k = 0; k < 4; k++)
+            want += cos(d * fk[k]);
+        CHECK_NEAR(f->curves[0].y[i], want / 4, 1e-12);
+        CHECK(fabs(f->curves[1].y[i]) <= 1 + 1e-12);
+    }
+    if (f->n_curves == 2)
+        CHECK_NEAR(f->curves[1].y[0], 1, 1e-14);
+    CHECK(strstr(f->curves[0].label, "llama3") != NULL);
+    plot_built_free(b);
+}
+
+/* The attention factor is divided out of the rotated part only: head_dim 8,
+ * rotary_dim 4, attention_factor 2, default frequencies 1 and 1/100: q = k =
+ * ones gives (2 cos d + 2 cos(d/100) + 4) / 8, and the subtitle says so. */
+TEST(rope_decay_divides_out_attention_factor)
+{
+    posenc_rope_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.head_dim = 8;
+    cfg.rotary_dim = 4;
+    cfg.base = 10000;
+    posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT);
+    cfg.scaling.attention_factor = 2;
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_ROPE_DECAY);
+    rq.n_base = 0;
+    rq.rope_config[0] = &cfg;
+    rq.n_rope = 1;
+    rq.linear = 1;
+    rq.max_offset = 50;
+    rq.points = 51;
+    rq.samples = 0;
+    rq.out = "x.png";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 1);
+    for (size_t i = 0; i < f->curves[0].n; i++) {
+        double d = (double)i;
+        CHECK_NEAR(f->curves[0].y[i], (2 * cos(d) + 2 * cos(d / 100) + 4) / 8, 1e-14);
+    }
+    CHECK(strstr(f->curves[0].label, "a = 2") != NULL);
+    CHECK(strstr(f->curves[0].label, "4 rotated") != NULL);
+    CHECK(strstr(f->subtitle, "divided out") != NULL);
+    plot_built_free(b);
 }
 
 TEST(svg_heatmap_cells)
@@ -465,6 +690,88 @@ TEST(bad_requests_write_nothing)
         fclose(f);
 }
 
+/* --config FILE: a series per file; a broken one fails with exit 2 and
+ * writes nothing; without the config reader, the message says what to
+ * install. */
+TEST(config_option)
+{
+    if (!cli_have_config_reader()) {
+        check_refused("freqs --config tests/data/llama-3.1-8b.json -o @/nj.png", "nj.png",
+                      "install libjansson-dev");
+        return;
+    }
+    char got[256];
+    CHECK_EQ_INT(run_plot("freqs --context 0 --config tests/data/llama-3.1-8b.json "
+                          "--config tests/data/gpt-oss-20b.json -o @/fs.svg"),
+                 0);
+    if (have_python) { /* a dot per pair: 64 + 32; the dashed plain curves have none */
+        svg_query("markers", path_in("fs.svg"), got, sizeof got);
+        CHECK(strcmp(got, "96") == 0);
+    }
+    CHECK_EQ_INT(run_plot("rope-decay --max-offset 100 --samples 2 --base 10000 "
+                          "--config tests/data/llama-3.1-8b.json -o @/rd.png"),
+                 0);
+    CHECK(exists(path_in("rd.png")));
+    check_refused("freqs --config tests/data/bad-json.json -o @/b1.png", "b1.png",
+                  "--config: tests/data/bad-json.json");
+    check_refused("rope-decay --config tests/data/bad-unknown-key.json -o @/b2.png", "b2.png",
+                  "bad-unknown-key.json");
+    check_refused("freqs --config tests/data/no-such.json -o @/b3.png", "b3.png", "no-such.json");
+    check_refused("freqs --config", NULL, "needs a value");
+}
+
+/* --rope 'TYPE key=value ...' takes SET rope's words. */
+TEST(rope_option)
+{
+    char a0[] = "plot", a1[] = "freqs", a2[] = "--dim", a3[] = "16", a4[] = "--base",
+         a5[] = "10000", a6[] = "--rope", a7[] = "linear factor=4", a8[] = "-o", a9[256];
+    snprintf(a9, sizeof a9, "%s", path_in("rope.svg"));
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL};
+    CHECK_EQ_INT(run_plot_argv(10, argv), 0);
+    char got[256];
+    if (have_python) {
+        svg_query("markers", path_in("rope.svg"), got, sizeof got);
+        CHECK(strcmp(got, "16") == 0);
+    }
+    char b7[] = "linear factor=abc", b9[256];
+    snprintf(b9, sizeof b9, "%s", path_in("rope-bad.png"));
+    argv[7] = b7;
+    argv[9] = b9;
+    CHECK_EQ_INT(run_plot_argv(10, argv), 2);
+    CHECK(strstr(err_text, "posenc plot: --rope: SET rope: factor=abc is not a number") != NULL);
+    CHECK(!exists(b9));
+    char c7[] = "warp factor=2";
+    argv[7] = c7;
+    CHECK_EQ_INT(run_plot_argv(10, argv), 2);
+    CHECK(strstr(err_text, "unknown type 'warp'") != NULL);
+    CHECK(!exists(b9));
+}
+
+/* PLOT with a model RoPE (SET rope): the model is a series next to plain
+ * RoPE of the same base; its plain frequencies are not drawn twice. */
+TEST(plot_command_with_model)
+{
+    cli_state st;
+    FILE *out = tmpfile(), *err = tmpfile();
+    cli_init(&st, out, err);
+    const char *set = "SET rope llama3 head_dim=8 factor=8 original=1024 low_freq_factor=1 "
+                      "high_freq_factor=4";
+    CHECK_EQ_INT(cli_run_line(&st, set, strlen(set)), 0);
+    char line[512], got[256];
+    snprintf(line, sizeof line, "PLOT freqs 8 %s", path_in("model.svg"));
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    if (have_python) {
+        svg_query("markers", path_in("model.svg"), got, sizeof got);
+        CHECK(strcmp(got, "8") == 0);
+    }
+    snprintf(line, sizeof line, "PLOT rope-decay 8 100 %s", path_in("model.png"));
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    CHECK(exists(path_in("model.png")));
+    cli_free(&st);
+    fclose(out);
+    fclose(err);
+}
+
 /* PLOT in the command language. */
 TEST(plot_command)
 {
@@ -535,6 +842,12 @@ int main(void)
     RUN(rope_decay_values_d128);
     RUN(freqs_values);
     RUN(freqs_takes_a_posenc_rope);
+    n_golden = golden_read("tests/data/rope_golden.txt", golden, GOLDEN_MAX_CASES);
+    CHECK(n_golden > 0);
+    RUN(freqs_of_llama3_config_match_golden);
+    RUN(freqs_of_yarn_ramp);
+    RUN(rope_decay_of_llama3_small);
+    RUN(rope_decay_divides_out_attention_factor);
     if (have_python) {
         RUN(svg_heatmap_cells);
         RUN(svg_curve_points);
@@ -544,6 +857,9 @@ int main(void)
     RUN(pdf_output);
     RUN(bad_requests_write_nothing);
     RUN(plot_command);
+    RUN(config_option);
+    RUN(rope_option);
+    RUN(plot_command_with_model);
     remove_dir();
     cairo_debug_reset_static_data(); /* so LeakSanitizer sees only our leaks */
     return check_summary("plot");
