@@ -5,7 +5,7 @@
 # output), NAME.err (standard error) and NAME.exit (exit status); a missing
 # .out/.err means empty, a missing .exit means 0. Cases run inside tests/cli.
 prog=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-dir=$(dirname "$0")/cli
+dir=$(cd "$(dirname "$0")/cli" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -20,7 +20,8 @@ for f in "$dir"/*.args "$dir"/*.in; do
     [ -f "$base.args" ] && args=$(cat "$base.args")
     input=/dev/null
     [ -f "$base.in" ] && input="$base.in"
-    (cd "$dir" && eval "set -- $args" && "$prog" "$@" <"$(cd "$(dirname "$input")" && pwd)/$(basename "$input")" \
+    rm -f "$tmp/out" "$tmp/err"
+    (cd "$dir" && eval "set -- $args" && "$prog" "$@" <"$input" \
         >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/exit")
     want_exit=0
     [ -f "$base.exit" ] && want_exit=$(cat "$base.exit")
