@@ -526,6 +526,85 @@ TEST(program_unbuffered_pipe)
     CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* Opens a pseudo-terminal; returns the master fd and the slave's name. */
+static int open_pty(char *name, size_t n)
+{
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0 || grantpt(m) != 0 || unlockpt(m) != 0 || ptsname_r(m, name, n) != 0) {
+        if (m >= 0)
+            close(m);
+        return -1;
+    }
+    return m;
+}
+
+/* Reads from fd until want appears (or 20 s pass without data); 1 if seen. */
+static int read_until(int fd, const char *want, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    while (n + 1 < cap && !strstr(buf, want)) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 20000) <= 0)
+            return 0;
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r <= 0)
+            return 0;
+        n += (size_t)r;
+        buf[n] = '\0';
+    }
+    return strstr(buf, want) != NULL;
+}
+
+TEST(program_terminal)
+{
+    char name[128], buf[4096];
+    /* 1. Standard output a terminal, input a pipe kept open: the answer shows
+     *    up at the end of its line (line buffering), without -u. */
+    int m = open_pty(name, sizeof name), to[2];
+    CHECK(m >= 0 && pipe(to) == 0);
+    if (m < 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int sl = open(name, O_RDWR);
+        dup2(to[0], 0), dup2(sl, 1);
+        close(to[1]);
+        char *args[] = {"posenc", NULL};
+        execv(program, args);
+        _exit(127);
+    }
+    close(to[0]);
+    CHECK(write(to[1], "PE 2 4\n", 7) == 7);
+    CHECK(read_until(m, "0.9093 -0.4161 0.0200 0.9998", buf, sizeof buf));
+    close(to[1]);
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(m);
+
+    /* 2. Input a terminal too: a prompt before each line, a newline at the end. */
+    m = open_pty(name, sizeof name);
+    CHECK(m >= 0);
+    if (m < 0)
+        return;
+    pid = fork();
+    if (pid == 0) {
+        setsid();
+        int sl = open(name, O_RDWR);
+        dup2(sl, 0), dup2(sl, 1);
+        char *args[] = {"posenc", NULL};
+        execv(program, args);
+        _exit(127);
+    }
+    CHECK(read_until(m, "posenc> ", buf, sizeof buf));
+    CHECK(write(m, "ROPE 1 1 0\n", 11) == 11);
+    /* the echo, the answer, and the next prompt (the terminal writes \r\n) */
+    CHECK(read_until(m, "0.5403 0.8415\r\nposenc> ", buf, sizeof buf));
+    CHECK(write(m, "\x04", 1) == 1); /* end of input at the terminal */
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(m);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -561,6 +640,7 @@ int main(int argc, char **argv)
         RUN(program_long_line);
         RUN(program_full_disk);
         RUN(program_unbuffered_pipe);
+        RUN(program_terminal);
         unlink(in_path), unlink(out_path), unlink(err_path);
         rmdir(tmpdir);
     }
