@@ -108,6 +108,7 @@ clean:
 FUZZ_CC      ?= $(shell command -v clang-14 >/dev/null 2>&1 && echo clang-14 || echo clang)
 FUZZ_SECONDS ?= 20
 FUZZ_FLAGS   ?=
+FUZZ_LIBS    ?=
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # fopen is renamed so the harness decides which files the code under test may open.
@@ -130,7 +131,7 @@ $(FUZZ_DIR)/sandbox.o: tests/fuzz/fuzz_sandbox.c tests/fuzz/fuzz_util.h
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o $(FUZZ_LIBS) -lm
 
 fuzz: $(FUZZ_BIN)
 	@for t in $(FUZZ_BIN); do \
