@@ -138,7 +138,7 @@ fuzz: $(FUZZ_BIN)
 	    n=$$(basename $$t); d=tests/fuzz/$${n#fuzz_}.dict; \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
 	    echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
-	    $$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2560 -max_len=8192 \
+	    $$t -max_total_time=$(FUZZ_SECONDS) -timeout=60 -rss_limit_mb=2560 -max_len=8192 \
 	        -print_final_stats=1 -artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/$$n- \
 	        $$( [ -f $$d ] && echo -dict=$(CURDIR)/$$d ) $(FUZZ_FLAGS) \
 	        $(CURDIR)/$(FUZZ_DIR)/corpus/$$n $(CURDIR)/tests/fuzz/corpus/$$n 2>$(FUZZ_DIR)/$$n.log \
@@ -149,7 +149,7 @@ fuzz: $(FUZZ_BIN)
 fuzz-merge: $(FUZZ_BIN)
 	@for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); mkdir -p $(FUZZ_DIR)/merged/$$n; \
-	    $$t -merge=1 -timeout=20 -max_len=8192 $(CURDIR)/$(FUZZ_DIR)/merged/$$n $(CURDIR)/tests/fuzz/corpus/$$n \
+	    $$t -merge=1 -timeout=60 -max_len=8192 $(CURDIR)/$(FUZZ_DIR)/merged/$$n $(CURDIR)/tests/fuzz/corpus/$$n \
 	        $(CURDIR)/$(FUZZ_DIR)/corpus/$$n 2>/dev/null; \
 	    rm -rf tests/fuzz/corpus/$$n; mv $(FUZZ_DIR)/merged/$$n tests/fuzz/corpus/$$n; \
 	    echo "$$n: $$(ls tests/fuzz/corpus/$$n | wc -l) files"; \
