@@ -104,7 +104,8 @@ clean:
 # tests/fuzz/fuzz_NAME.c and tests/fuzz/corpus/fuzz_NAME/ (see tests/fuzz/README).
 #   make fuzz FUZZ_SECONDS=60        every target for 60 s each; fails on a finding
 #   make fuzz-build                  only build them
-#   make fuzz-merge                  minimize the working corpora into tests/fuzz/corpus/
+#   make fuzz-merge                  add to tests/fuzz/corpus/ the fewest units of the working
+#                                    corpora that cover something new (seeds are kept)
 FUZZ_CC      ?= $(shell command -v clang-14 >/dev/null 2>&1 && echo clang-14 || echo clang)
 FUZZ_SECONDS ?= 20
 FUZZ_FLAGS   ?=
@@ -148,10 +149,9 @@ fuzz: $(FUZZ_BIN)
 
 fuzz-merge: $(FUZZ_BIN)
 	@for t in $(FUZZ_BIN); do \
-	    n=$$(basename $$t); mkdir -p $(FUZZ_DIR)/merged/$$n; \
-	    $$t -merge=1 -timeout=60 -max_len=8192 $(CURDIR)/$(FUZZ_DIR)/merged/$$n $(CURDIR)/tests/fuzz/corpus/$$n \
-	        $(CURDIR)/$(FUZZ_DIR)/corpus/$$n 2>/dev/null; \
-	    rm -rf tests/fuzz/corpus/$$n; mv $(FUZZ_DIR)/merged/$$n tests/fuzz/corpus/$$n; \
+	    n=$$(basename $$t); mkdir -p $(FUZZ_DIR)/corpus/$$n; \
+	    $$t -merge=1 -use_counters=0 -timeout=60 -max_len=8192 $(CURDIR)/tests/fuzz/corpus/$$n \
+	        $(CURDIR)/$(FUZZ_DIR)/corpus/$$n $(FUZZ_MERGE_FROM) 2>/dev/null || exit 1; \
 	    echo "$$n: $$(ls tests/fuzz/corpus/$$n | wc -l) files"; \
 	done
 
