@@ -24,6 +24,17 @@ static char fuzz_dir[64];
 
 /* Creates the sandbox directory and its tables once; chdir()s into it so that
  * relative names resolve there. */
+/* Removes the sandbox when the fuzzer exits. */
+static void fuzz_sandbox_remove(void)
+{
+    for (size_t i = 0; i < sizeof fuzz_tables / sizeof fuzz_tables[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", fuzz_dir, fuzz_tables[i].name);
+        unlink(path);
+    }
+    rmdir(fuzz_dir);
+}
+
 void fuzz_sandbox_init(void)
 {
     if (fuzz_dir[0])
@@ -31,6 +42,7 @@ void fuzz_sandbox_init(void)
     snprintf(fuzz_dir, sizeof fuzz_dir, "/tmp/posenc-fuzz-XXXXXX");
     if (!mkdtemp(fuzz_dir))
         abort();
+    atexit(fuzz_sandbox_remove);
     if (chdir(fuzz_dir) != 0)
         abort();
     for (size_t i = 0; i < sizeof fuzz_tables / sizeof fuzz_tables[0]; i++) {
