@@ -394,6 +394,10 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
         cli_error(st, "LOAD needs a file name, got 0 arguments");
         return 0;
     }
+    if (memchr(rest, '\0', len)) { /* fopen would stop there and open another file */
+        cli_error(st, "LOAD: the file name contains a NUL byte");
+        return 0;
+    }
     char *path = malloc(len + 1);
     if (!path) {
         cli_error(st, "out of memory");

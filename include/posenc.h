@@ -201,7 +201,7 @@ typedef struct posenc_pair_trace {
 } posenc_pair_trace;
 
 /* inv_freq(k) = base^(-2k/D), radians per token, rounded to double.
- * Valid: 1 <= D <= POSENC_MAX_DIM, 0 <= 2k < D + 1 (k <= (D-1)/2, which
+ * Valid: 1 <= D <= POSENC_MAX_DIM, 0 <= 2k < D (k <= (D-1)/2, which
  * includes the sine-only pair of an odd D), base finite and > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_RANGE (k), POSENC_ERR_BASE. */
 posenc_status posenc_inv_freq(uint32_t k, uint32_t D, double base, double *inv_freq);

@@ -205,7 +205,7 @@ static posenc_status check_pair(uint32_t k, uint32_t D, double base)
 {
     if (!posenc__dim_ok(D))
         return POSENC_ERR_DIM;
-    if ((uint64_t)k * 2 >= (uint64_t)D + 1)
+    if ((uint64_t)k * 2 >= (uint64_t)D) /* pair k needs element 2k */
         return POSENC_ERR_RANGE;
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;

@@ -106,18 +106,17 @@ static posenc_status read_rows(FILE *in, builder *b, posenc_load_error *err)
 {
     char tok[POSENC_MAX_NUMBER_LEN + 1];
     size_t tok_len = 0, line = 1;
-    int too_long = 0, in_comment = 0;
+    int in_comment = 0;
     for (;;) {
         int ch = getc(in);
         int at_end = ch == EOF;
         int ends_token = at_end || ch == '\n' || is_separator(ch) || ch == '#';
-        if (!in_comment && ends_token && (tok_len > 0 || too_long)) {
+        if (!in_comment && ends_token && tok_len > 0) {
             tok[tok_len] = '\0';
-            posenc_status st = end_token(b, tok, tok_len, too_long, line, err);
+            posenc_status st = end_token(b, tok, tok_len, 0, line, err);
             if (st != POSENC_OK)
                 return st;
             tok_len = 0;
-            too_long = 0;
         }
         if (at_end || ch == '\n') {
             posenc_status st = end_row(b, line, err);
@@ -130,10 +129,14 @@ static posenc_status read_rows(FILE *in, builder *b, posenc_load_error *err)
         } else if (ch == '#') {
             in_comment = 1;
         } else if (!in_comment && !ends_token) {
-            if (tok_len < POSENC_MAX_NUMBER_LEN)
+            if (tok_len < POSENC_MAX_NUMBER_LEN) {
                 tok[tok_len++] = (char)ch;
-            else
-                too_long = 1;
+            } else {
+                /* Refuse now rather than at the word's end: a stream with
+                 * no separator at all (LOAD /dev/zero) would never get there. */
+                tok[tok_len] = '\0';
+                return end_token(b, tok, tok_len, 1, line, err);
+            }
         }
     }
 }

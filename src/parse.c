@@ -67,19 +67,24 @@ posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out)
         negative = s[i++] == '-';
     if (i == len)
         return POSENC_ERR_FORMAT;
+    /* The magnitude, up to 2^63 for a negative number (INT64_MIN). */
+    uint64_t limit = (uint64_t)INT64_MAX + (uint64_t)negative;
     uint64_t v = 0;
     int too_big = 0;
     for (; i < len; i++) {
         if (!is_digit(s[i]))
             return POSENC_ERR_FORMAT;
         uint64_t digit = (uint64_t)(s[i] - '0');
-        if (too_big || v > ((uint64_t)INT64_MAX - digit) / 10)
+        if (too_big || v > (limit - digit) / 10)
             too_big = 1; /* keep scanning: a later non-digit is a format error */
         else
             v = v * 10 + digit;
     }
     if (too_big)
         return POSENC_ERR_RANGE;
-    *out = negative ? -(int64_t)v : (int64_t)v;
+    if (negative)
+        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    else
+        *out = (int64_t)v;
     return POSENC_OK;
 }

@@ -27,8 +27,9 @@ for f in "$dir"/*.args "$dir"/*.in; do
     [ -f "$base.args" ] && args=$(cat "$base.args")
     input=/dev/null
     [ -f "$base.in" ] && input="$base.in"
-    (cd "$dir" && eval "set -- $args" && "$prog" "$@" <"$input" >"$tmp/out" 2>"$tmp/err"; \
-        echo $? >"$tmp/exit")
+    rm -f "$tmp/out" "$tmp/err"
+    (cd "$dir" && eval "set -- $args" && "$prog" "$@" <"$input" \
+        >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/exit")
     want_exit=0
     [ -f "$base.exit" ] && want_exit=$(cat "$base.exit")
     ok=1
