@@ -345,12 +345,15 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
         char type[24] = "";
         if (cfg[s] && cfg[s]->scaling.type != POSENC_ROPE_DEFAULT)
             snprintf(type, sizeof type, " (%s)", posenc_rope_type_name(cfg[s]->scaling.type));
+        /* A label longer than the legend's room is cut: that is fine. */
+        int n;
         if (r[s]->rotary_dim < D)
-            snprintf(c->label, sizeof c->label, "%s%s, D = %u (%u rotated)%s: q = k = ones",
-                     label[s], type, D, r[s]->rotary_dim, attn);
+            n = snprintf(c->label, sizeof c->label, "%s%s, D = %u (%u rotated)%s: q = k = ones",
+                         label[s], type, D, r[s]->rotary_dim, attn);
         else
-            snprintf(c->label, sizeof c->label, "%s%s, D = %u%s: q = k = ones", label[s], type,
-                     D, attn);
+            n = snprintf(c->label, sizeof c->label, "%s%s, D = %u%s: q = k = ones", label[s],
+                         type, D, attn);
+        (void)n;
         if (rq->samples) {
             c = &b->curves[nc++];
             *c = (plot_curve){cnt, x, yr, s, 1, 0, ""};
