@@ -81,10 +81,29 @@
  * - Every function returns a posenc_status; POSENC_OK (0) is success, and
  *   posenc_strerror() turns any value into a sentence. On error nothing has
  *   been written to output buffers unless the function says otherwise.
- * - The library never exits, never prints, and keeps no global mutable state:
- *   every function is thread-safe on distinct output buffers.
- * - The caller owns every buffer. Only the learned-table loader allocates
- *   (and says so); posenc_learned_free() releases it and accepts NULL.
+ * - The library never exits, never prints, and keeps no global mutable state
+ *   (the instruction set of the tensor kernels is chosen once, read-only
+ *   after): every function is thread-safe on distinct output buffers.
+ * - The caller owns every buffer. Three conveniences allocate, and say so:
+ *   the learned-table loader (posenc_learned_free), posenc_rope_cache_create
+ *   (posenc_rope_cache_free; posenc_rope_cache_init uses the caller's buffer
+ *   instead), and the optional config reader (inside jansson, during the
+ *   call). Every free function accepts NULL. The tensor kernels allocate
+ *   nothing.
+ *
+ * ---------------------------------------------------------------------------
+ * Map of this header
+ * ---------------------------------------------------------------------------
+ *   version, limits, status codes, layouts
+ *   frequencies and angles ........ posenc_inv_freq, posenc_angle, posenc_sincos
+ *   sinusoid ...................... posenc_sinusoid_fill/add, posenc_sinusoid_table
+ *   one vector .................... posenc_rope_apply/invert, posenc_rope_dot_f64
+ *   a model's RoPE ................ posenc_rope_init, posenc_rope_init_scaled
+ *                                   (YaRN, Llama 3, NTK, LongRoPE...), config.json
+ *   one head of a model ........... posenc_rope_vec_f32/_f64, posenc_rope_vec_dot_f64
+ *   q/k tensors ................... posenc_rope_qk, the cos/sin cache
+ *   ALiBi ......................... posenc_alibi_slopes/penalties, posenc_alibi_bias_f32
+ *   learned tables, number syntax
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
  *
