@@ -329,3 +329,12 @@ coverage:
 clean: clean-coverage
 clean-coverage:
 	rm -rf $(COV_DIR)
+
+# ---- coverage tests of scalings, rope_vec and the config reader (issue 6) ----
+# tests/test_cov_scaling.c tests the config reader too when jansson is there,
+# so it links the reader's library like test_config.
+ifeq ($(JSON),1)
+$(BUILD)/tests/test_cov_scaling: tests/test_cov_scaling.c tests/check.h $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(CONFIG_LIB) $(JSON_LIBS) $(STATIC) $(LDLIBS)
+endif

@@ -19,11 +19,11 @@ static int tok_is(cli_token t, const char *name)
 /* Allocates the model and its scratch rotation on first use. */
 static int ensure_model(cli_state *st)
 {
-    if (!st->model_rope && !(st->model_rope = malloc(sizeof *st->model_rope)))
-        return 0;
-    if (!st->model_next && !(st->model_next = malloc(sizeof *st->model_next)))
-        return 0;
-    return 1;
+    if (!st->model_rope)
+        st->model_rope = malloc(sizeof *st->model_rope);
+    if (!st->model_next)
+        st->model_next = malloc(sizeof *st->model_next);
+    return st->model_rope && st->model_next;
 }
 
 void cli_rope_free(cli_state *st)
@@ -277,11 +277,10 @@ int cli_set_rope(cli_state *st, const cli_token *a, size_t n)
                   type_needs(type));
         return 0;
     }
-    if (!st->model && !(st->model = malloc(sizeof *st->model))) {
-        cli_error(st, "out of memory");
-        return 0;
-    }
-    memcpy(st->model, c, sizeof *c);
+    /* the new model becomes st->model; the old one (or none) the next scratch */
+    posenc_rope_config *t = st->model;
+    st->model = c;
+    st->model_next = t;
     snprintf(st->model_label, sizeof st->model_label, "%s RoPE", posenc_rope_type_name(type));
     return 1;
 }
@@ -311,15 +310,10 @@ void cli_rope_settings_changed(cli_state *st)
 
 /* The model's rotation for a sequence reaching position last (cur_len =
  * seq_len, or last + 1 when seq_len is 0). */
-static int model_init(cli_state *st, int64_t last)
+static posenc_status model_init(cli_state *st, int64_t last)
 {
     int64_t len = st->seq_len ? st->seq_len : last + 1;
-    posenc_status s = posenc_rope_init_config(st->model_rope, st->model, len);
-    if (s != POSENC_OK) {
-        cli_error(st, "%s", posenc_strerror(s));
-        return 0;
-    }
-    return 1;
+    return posenc_rope_init_config(st->model_rope, st->model, len);
 }
 
 static int check_len(cli_state *st, const char *cmd, size_t D)
@@ -334,9 +328,11 @@ static int check_len(cli_state *st, const char *cmd, size_t D)
 
 int cli_model_rope(cli_state *st, int64_t pos, size_t D)
 {
-    if (!check_len(st, "ROPE", D) || !model_init(st, pos))
+    if (!check_len(st, "ROPE", D))
         return 0;
-    posenc_status s = posenc_rope_vec_f64(st->model_rope, pos, 0, st->vec);
+    posenc_status s = model_init(st, pos);
+    if (s == POSENC_OK)
+        s = posenc_rope_vec_f64(st->model_rope, pos, 0, st->vec);
     if (s != POSENC_OK) {
         cli_error(st, "%s", posenc_strerror(s));
         return 0;
@@ -348,9 +344,11 @@ int cli_model_rope(cli_state *st, int64_t pos, size_t D)
 int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D)
 {
     double dot;
-    if (!check_len(st, "DOT", D) || !model_init(st, m > n ? m : n))
+    if (!check_len(st, "DOT", D))
         return 0;
-    posenc_status s = posenc_rope_vec_dot_f64(st->model_rope, m, n, st->vec, st->vec2, &dot);
+    posenc_status s = model_init(st, m > n ? m : n);
+    if (s == POSENC_OK)
+        s = posenc_rope_vec_dot_f64(st->model_rope, m, n, st->vec, st->vec2, &dot);
     if (s != POSENC_OK) {
         cli_error(st, "%s", posenc_strerror(s));
         return 0;

@@ -556,6 +556,9 @@ posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
     while (buf) {
         if (n == cap) {
             if (cap >= MAX_CONFIG_BYTES) {
+                /* full: a file of exactly the limit ends here */
+                if (getc(f) == EOF)
+                    break;
                 st = fail(&rd, POSENC_ERR_FORMAT, "", "%s is larger than %u bytes", path,
                           MAX_CONFIG_BYTES);
                 break;
