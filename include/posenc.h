@@ -87,8 +87,8 @@
  * - The caller owns every buffer. Three conveniences allocate, and say so:
  *   the learned-table loader (posenc_learned_free), posenc_rope_cache_create
  *   (posenc_rope_cache_free; posenc_rope_cache_init uses the caller's buffer
- *   instead), and the optional config reader (inside jansson, during the
- *   call). Every free function accepts NULL. The tensor kernels allocate
+ *   instead), and the optional config reader (jansson and a file buffer, freed
+ *   before the call returns). Every free function accepts NULL. The tensor kernels allocate
  *   nothing.
  *
  * ---------------------------------------------------------------------------
@@ -671,7 +671,8 @@ typedef struct posenc_config_error {
  * reason), POSENC_ERR_FORMAT (bad JSON, wrong type, unknown or missing key,
  * unsupported feature), and the errors of posenc_rope_init_config for
  * values out of range (the reader checks them with cur_len 0).
- * Allocates only inside jansson during the call; thread-safe. */
+ * Allocates during the call only (jansson, and a buffer for the file), and
+ * frees it all before returning; thread-safe. */
 posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
                                       posenc_config_error *err);
 
