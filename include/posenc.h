@@ -87,9 +87,9 @@
  * - The caller owns every buffer. Three conveniences allocate, and say so:
  *   the learned-table loader (posenc_learned_free), posenc_rope_cache_create
  *   (posenc_rope_cache_free; posenc_rope_cache_init uses the caller's buffer
- *   instead), and the optional config reader (jansson and a file buffer, freed
- *   before the call returns). Every free function accepts NULL. The tensor kernels allocate
- *   nothing.
+ *   instead), and the optional config reader (jansson and a file buffer,
+ *   freed before the call returns). Every free function accepts NULL. The
+ *   tensor kernels allocate nothing.
  *
  * ---------------------------------------------------------------------------
  * Map of this header
