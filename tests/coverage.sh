@@ -13,7 +13,9 @@ if command -v gcovr >/dev/null 2>&1; then
     gcovr -r . --object-directory "$dir" --filter 'src/' --filter 'cli/' \
         --exclude-unreachable-branches --sort-percentage --txt || exit 1
     summary=$(gcovr -r . --object-directory "$dir" --filter 'src/' --filter 'cli/' \
-        --exclude-unreachable-branches --print-summary --txt /dev/null) || exit 1
+        --exclude-unreachable-branches --print-summary --txt "$dir/summary.txt") || exit 1
+    # (Not --txt /dev/null: gcovr replaces the file it is given, and /dev/null
+    # then stops being the null device for everything else on the machine.)
     lines=$(printf '%s\n' "$summary" | sed -n 's/^lines: *\([0-9.]*\)%.*/\1/p')
     branches=$(printf '%s\n' "$summary" | sed -n 's/^branches: *\([0-9.]*\)%.*/\1/p')
     printf '%s\n' "$summary"
