@@ -416,6 +416,25 @@ TEST(help_and_flags)
                  0);
     CHECK(exists(path_in("log.png")));
 
+    /* --title replaces the title: an empty one leaves the top strip white */
+    CHECK_EQ_INT(run_plot("freqs --dim 4 --size 400x300 -o @/t1.png"), 0);
+    char b0[] = "plot", b1[] = "freqs", b2[] = "--dim", b3[] = "4", b4[] = "--size",
+         b5[] = "400x300", b6[] = "--title", b7[] = "", b8[] = "-o", b9[256];
+    snprintf(b9, sizeof b9, "%s", path_in("t2.png"));
+    char *bv[] = {b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, NULL};
+    CHECK_EQ_INT(run_plot_argv(10, bv), 0);
+    png t;
+    CHECK(png_open(&t, path_in("t1.png")));
+    if (t.data) {
+        CHECK(ink(&t, 0, 400, 8, 34) > 100);
+        cairo_surface_destroy(t.s);
+    }
+    CHECK(png_open(&t, path_in("t2.png")));
+    if (t.data) {
+        CHECK_EQ_INT(ink(&t, 0, 400, 8, 34), 0);
+        cairo_surface_destroy(t.s);
+    }
+
     /* --no-causal: the key after the query has its bias, not the grey mask.
      * One head: slope 2^-8 ... ALiBi with H = 1 has m = 2^-8 / 1 = 1/256. */
     CHECK_EQ_INT(run_plot("alibi --heads 1 --positions 2 --no-causal --size 400x300 -o @/nc.png"), 0);
