@@ -338,3 +338,13 @@ $(BUILD)/tests/test_cov_scaling: tests/test_cov_scaling.c tests/check.h $(STATIC
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(CONFIG_LIB) $(JSON_LIBS) $(STATIC) $(LDLIBS)
 endif
+
+# ---- coverage of the plot code (issue 6): tests/test_cov_plot.c -------------
+# Built like test_plot (the CLI objects and Cairo; without Cairo it only says
+# it skipped); malloc, calloc and realloc of the linked code go through the
+# test's wrappers so that it can make each allocation fail in turn.
+$(BUILD)/tests/test_cov_plot: tests/test_cov_plot.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) \
+	    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -o $@ $< \
+	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)

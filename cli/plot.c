@@ -614,7 +614,11 @@ static int check_request(const plot_request *rq, char *why, size_t n)
             return 0;
         }
     }
-    if (rq->n_base + rq->n_rope > PLOT_MAX_SERIES || rq->n_base + rq->n_rope < 1) {
+    if (rq->n_base + rq->n_rope < 1) {
+        snprintf(why, n, "no series to draw: give a base or a RoPE");
+        return 0;
+    }
+    if (rq->n_base + rq->n_rope > PLOT_MAX_SERIES) {
         snprintf(why, n, "at most %d series (bases and RoPEs) on one chart", PLOT_MAX_SERIES);
         return 0;
     }
@@ -623,9 +627,12 @@ static int check_request(const plot_request *rq, char *why, size_t n)
                  rq->width, rq->height);
         return 0;
     }
-    if (!rq->out || plot_format_of(rq->out) < 0) {
-        snprintf(why, n, "'%s': the file name must end in .png, .svg or .pdf",
-                 rq->out ? rq->out : "");
+    if (!rq->out) {
+        snprintf(why, n, "no file name: give one ending in .png, .svg or .pdf");
+        return 0;
+    }
+    if (plot_format_of(rq->out) < 0) {
+        snprintf(why, n, "'%s': the file name must end in .png, .svg or .pdf", rq->out);
         return 0;
     }
     return 1;
@@ -777,24 +784,28 @@ static int add_model(const plot_request *rq, const char *opt, const char *v,
     } else {
         cli_token tok[64];
         size_t nt = 0;
-        int dims_given = 0;
-        for (const char *w = v; *w && nt < 64;) {
+        int dims_given = 0, too_many = 0;
+        for (const char *w = v; *w && !too_many;) {
             while (*w == ' ' || *w == '\t')
                 w++;
             size_t len = strcspn(w, " \t");
-            if (len) {
+            if (len && nt == 64) {
+                too_many = 1; /* refused below: a word must not be dropped */
+            } else if (len) {
                 tok[nt++] = (cli_token){w, len};
                 dims_given |= len > 9 && strncmp(w, "head_dim=", 9) == 0;
             }
             w += len;
         }
-        if (!dims_given && (st.model = calloc(1, sizeof *st.model)) != NULL) {
+        if (too_many)
+            fprintf(err, "more than 64 words\n");
+        else if (!dims_given && (st.model = calloc(1, sizeof *st.model)) != NULL) {
             st.model->head_dim = st.model->rotary_dim = rq->dim;
             st.model->base = st.base;
             st.model->layout = st.layout;
             posenc_rope_scaling_init(&st.model->scaling, POSENC_ROPE_DEFAULT);
         }
-        ok = (dims_given || st.model) && cli_set_rope(&st, tok, nt);
+        ok = !too_many && (dims_given || st.model) && cli_set_rope(&st, tok, nt);
         fflush(err);
         const char *m = msg && msg_len ? msg : "out of memory";
         const char *prefix = "posenc: line 0: ";

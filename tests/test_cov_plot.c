@@ -1,0 +1,1226 @@
+/* test_cov_plot.c - the error paths and corners of `posenc plot`, PLOT and
+ * the drawing code that tests/test_plot.c leaves out: every option refused
+ * with its exact message, exit 2 and no file; requests the command line
+ * cannot make but plot_build accepts (its callers are C code); PLOT's word
+ * checks; figures drawn straight through plot_draw_file (no labels, NaN
+ * points, clamped colours, more cells than pixels, failed writes); and every
+ * allocation of the plot code failing in turn (malloc, calloc and realloc
+ * are wrapped by the linker: -Wl,--wrap, see the Makefile).
+ * Built with Cairo only; without it this program says it skipped. */
+#include "check.h"
+#include "plot.h"
+
+#include <stdlib.h>
+
+/* ---- allocation failures on demand ------------------------------------------ */
+
+/* alloc_countdown > 0: that many more allocations succeed, then the next one
+ * fails (once); < 0: none fails. Only the code linked into this program
+ * (posenc's objects and this file) goes through these; Cairo and libc do not. */
+static long alloc_countdown = -1;
+static long alloc_failed;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+static int alloc_fails_now(void)
+{
+    if (alloc_countdown < 0)
+        return 0;
+    if (alloc_countdown-- > 0)
+        return 0;
+    alloc_failed++;
+    return 1; /* countdown now -1: only this one fails */
+}
+
+void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t k, size_t n) { return alloc_fails_now() ? NULL : __real_calloc(k, n); }
+void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+
+#ifndef POSENC_HAVE_CAIRO
+
+int main(void)
+{
+    (void)check__failed_checks;
+    (void)alloc_countdown;
+    fputs("cov_plot: skipped: posenc was built without Cairo "
+          "(apt-get install libcairo2-dev, then rebuild)\n",
+          stderr);
+    return check_summary("cov_plot");
+}
+
+#else
+
+#include <cairo.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[64];
+static int have_python;
+
+static const char *path_in(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+/* ---- running `posenc plot` ------------------------------------------------------ */
+
+static char err_text[2048];
+
+static int run_plot_argv(int argc, char **argv)
+{
+    FILE *err = tmpfile();
+    int rc = cli_plot_main(argc, argv, err);
+    rewind(err);
+    size_t n = fread(err_text, 1, sizeof err_text - 1, err);
+    err_text[n] = '\0';
+    fclose(err);
+    return rc;
+}
+
+/* `posenc plot ARGS`: args are words separated by single spaces; "@" in a
+ * word stands for the temporary directory, "_" for a space inside a word. */
+static int run_plot(const char *args)
+{
+    static char buf[4096], words[80][512];
+    char *argv[81];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "plot %s", args);
+    for (char *w = strtok(buf, " "); w && argc < 80; w = strtok(NULL, " ")) {
+        char *o = words[argc];
+        size_t k = 0;
+        for (const char *p = w; *p && k + 70 < sizeof words[0]; p++) {
+            if (*p == '@')
+                k += (size_t)snprintf(o + k, sizeof words[0] - k, "%s", dir);
+            else
+                o[k++] = *p == '_' ? ' ' : *p;
+        }
+        o[k] = '\0';
+        argv[argc] = o;
+        argc++;
+    }
+    argv[argc] = NULL;
+    return run_plot_argv(argc, argv);
+}
+
+/* The message expected, "@" standing for the temporary directory. */
+static const char *expand(const char *s)
+{
+    static char out[2048];
+    size_t k = 0;
+    for (; *s && k + 70 < sizeof out; s++) {
+        if (*s == '@')
+            k += (size_t)snprintf(out + k, sizeof out - k, "%s", dir);
+        else
+            out[k++] = *s;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* `posenc plot ARGS` must exit 2 with exactly the message
+ * "posenc plot: MESSAGE\n" and leave no FILE (NULL: nothing to check). */
+#define REFUSED(args, file, message) refused(__LINE__, args, file, message)
+static void refused(int line, const char *args, const char *file, const char *message)
+{
+    int rc = run_plot(args);
+    char want[2048];
+    snprintf(want, sizeof want, "posenc plot: %s\n", expand(message));
+    if (rc != 2 || strcmp(err_text, want) != 0) {
+        fprintf(stderr, "  line %d: plot %s\n    exit %d, message '%s'\n    want 2, '%s'\n", line,
+                args, rc, err_text, want);
+        check__failed_checks++;
+    }
+    if (file && exists(path_in(file))) {
+        fprintf(stderr, "  line %d: plot %s wrote %s\n", line, args, file);
+        check__failed_checks++;
+    }
+}
+
+/* ---- reading pictures back ------------------------------------------------------- */
+
+typedef struct png {
+    cairo_surface_t *s;
+    int w, h, stride;
+    unsigned char *data;
+} png;
+
+static int png_open(png *p, const char *path)
+{
+    p->data = NULL;
+    p->s = cairo_image_surface_create_from_png(path);
+    if (cairo_surface_status(p->s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(p->s);
+        return 0;
+    }
+    cairo_surface_flush(p->s);
+    p->w = cairo_image_surface_get_width(p->s);
+    p->h = cairo_image_surface_get_height(p->s);
+    p->stride = cairo_image_surface_get_stride(p->s);
+    p->data = cairo_image_surface_get_data(p->s);
+    return 1;
+}
+
+static void pixel(const png *p, int x, int y, int rgb[3])
+{
+    uint32_t v;
+    memcpy(&v, p->data + (size_t)y * (size_t)p->stride + 4 * (size_t)x, 4);
+    rgb[0] = (int)(v >> 16 & 255);
+    rgb[1] = (int)(v >> 8 & 255);
+    rgb[2] = (int)(v & 255);
+}
+
+/* 1 if the pixel at (x, y) is the colour rgb (each channel within 1/255). */
+static int pixel_is(const png *p, double x, double y, const double rgb[3])
+{
+    int xi = (int)x, yi = (int)y, got[3];
+    if (xi < 0 || yi < 0 || xi >= p->w || yi >= p->h)
+        return 0;
+    pixel(p, xi, yi, got);
+    for (int c = 0; c < 3; c++)
+        if (abs(got[c] - (int)lround(rgb[c] * 255)) > 1) {
+            fprintf(stderr, "  pixel (%d, %d) = #%02x%02x%02x, want #%02x%02x%02x\n", xi, yi,
+                    got[0], got[1], got[2], (int)lround(rgb[0] * 255),
+                    (int)lround(rgb[1] * 255), (int)lround(rgb[2] * 255));
+            return 0;
+        }
+    return 1;
+}
+
+/* Number of pixels in [x0, x1) x [y0, y1) that are not white. */
+static int ink(const png *p, int x0, int x1, int y0, int y1)
+{
+    int n = 0, c[3];
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            pixel(p, x, y, c);
+            n += c[0] != 255 || c[1] != 255 || c[2] != 255;
+        }
+    return n;
+}
+
+static void svg_query(const char *mode, const char *path, char *out, size_t n)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "python3 tests/plot_svg.py %s '%s'", mode, path);
+    out[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    if (!fgets(out, (int)n, p))
+        out[0] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    pclose(p);
+}
+
+static void hex_rgb(unsigned hex, double rgb[3])
+{
+    rgb[0] = (hex >> 16 & 255) / 255.0;
+    rgb[1] = (hex >> 8 & 255) / 255.0;
+    rgb[2] = (hex & 255) / 255.0;
+}
+
+#define CHECK_COLOUR(cmap, t, hex)                                                      \
+    do {                                                                               \
+        double got_[3], want_[3];                                                      \
+        plot_cmap_colour(cmap, t, got_);                                               \
+        hex_rgb(hex, want_);                                                           \
+        for (int c_ = 0; c_ < 3; c_++)                                                 \
+            CHECK_NEAR(got_[c_], want_[c_], 1e-12);                                    \
+    } while (0)
+
+/* ---- option errors of `posenc plot` ---------------------------------------------- */
+
+TEST(option_values_out_of_range)
+{
+    REFUSED("pe --positions 0 -o @/a.png", "a.png",
+            "--positions: '0' is not a count of positions (1 to 1048576)");
+    REFUSED("pe --positions 1048577 -o @/a.png", "a.png",
+            "--positions: '1048577' is not a count of positions (1 to 1048576)");
+    REFUSED("pe --positions 12x -o @/a.png", "a.png",
+            "--positions: '12x' is not a count of positions (1 to 1048576)");
+    REFUSED("pe --dim 1048577 -o @/a.png", "a.png", "--dim: D = 1048577: D must be from 1 to 1048576");
+    REFUSED("pe --layout diagonal -o @/a.png", "a.png",
+            "--layout: layout must be interleaved or half, got 'diagonal'");
+    REFUSED("rope-decay --max-offset 0 -o @/a.png", "a.png",
+            "--max-offset: '0' is not an offset (1 to 2147483647)");
+    REFUSED("rope-decay --max-offset 2147483648 -o @/a.png", "a.png",
+            "--max-offset: '2147483648' is not an offset (1 to 2147483647)");
+    REFUSED("rope-decay --points 1 -o @/a.png", "a.png", "--points: '1': points must be from 2 to 4096");
+    REFUSED("rope-decay --points 4097 -o @/a.png", "a.png",
+            "--points: '4097': points must be from 2 to 4096");
+    REFUSED("rope-decay --samples -1 -o @/a.png", "a.png",
+            "--samples: '-1': samples must be from 0 to 4096");
+    REFUSED("rope-decay --samples 4097 -o @/a.png", "a.png",
+            "--samples: '4097': samples must be from 0 to 4096");
+    REFUSED("rope-decay --seed -1 -o @/a.png", "a.png",
+            "--seed: '-1' is not a seed (a non-negative integer)");
+    REFUSED("rope-decay --seed 1e3 -o @/a.png", "a.png",
+            "--seed: '1e3' is not a seed (a non-negative integer)");
+    REFUSED("freqs --context -1 -o @/a.png", "a.png",
+            "--context: '-1' is not a context length (0 to 2147483647)");
+    REFUSED("freqs --context 2147483648 -o @/a.png", "a.png",
+            "--context: '2147483648' is not a context length (0 to 2147483647)");
+    REFUSED("alibi --heads 0 -o @/a.png", "a.png", "--heads: '0': heads must be from 1 to 64");
+    REFUSED("alibi --heads 65 -o @/a.png", "a.png", "--heads: '65': heads must be from 1 to 64");
+    REFUSED("pe --size 900 -o @/a.png", "a.png",
+            "--size: '900' is not a size WIDTHxHEIGHT such as 900x600");
+    REFUSED("pe --size 900x600x -o @/a.png", "a.png",
+            "--size: '900x600x' is not a size WIDTHxHEIGHT such as 900x600");
+    REFUSED("pe --base 10000, -o @/a.png", "a.png",
+            "--base: base must be a finite number greater than 1, got ''");
+    /* options that take a value, given none */
+    REFUSED("pe -o", NULL, "-o needs a value");
+    REFUSED("alibi --heads", NULL, "--heads needs a value");
+    REFUSED("rope-decay --rope", NULL, "--rope needs a value");
+}
+
+/* Limits checked once every option is known (check_request): the same
+ * exit 2 and no file. */
+TEST(request_limits)
+{
+    REFUSED("pe --size 9000x600 -o @/a.png", "a.png",
+            "size 9000x600: width must be 200 to 8000 and height 150 to 8000");
+    REFUSED("pe --size 900x100 -o @/a.png", "a.png",
+            "size 900x100: width must be 200 to 8000 and height 150 to 8000");
+    REFUSED("pe --size 900x9000 -o @/a.png", "a.png",
+            "size 900x9000: width must be 200 to 8000 and height 150 to 8000");
+    /* similarity holds P x D encodings as well as the P x P matrix */
+    REFUSED("similarity --positions 1000 --dim 2000 -o @/a.png", "a.png",
+            "2000000 cells is too many to draw (at most 1048576)");
+    REFUSED("alibi --heads 64 --positions 200 -o @/a.png", "a.png",
+            "2560000 cells is too many to draw (at most 1048576)");
+    REFUSED("freqs --dim 2048 -o @/a.png", "a.png",
+            "D = 2048: RoPE plots need an even D from 2 to 1024");
+    REFUSED("freqs --dim 1 -o @/a.png", "a.png", "D = 1: RoPE plots need an even D from 2 to 1024");
+}
+
+/* Bases: up to 6 over any number of --base options; with --rope, bases and
+ * RoPEs together at most 6. */
+TEST(series_limits)
+{
+    REFUSED("freqs --base 2,3,4,5,6,7,8 -o @/a.png", "a.png", "--base: at most 6 bases");
+    REFUSED("freqs --base 2 --base 3,4,5,6,7 --base 8 -o @/a.png", "a.png",
+            "--base: at most 6 bases");
+    REFUSED("freqs --base 2,3,4,5,6,7 --rope linear_factor=2 -o @/a.png", "a.png",
+            "at most 6 series (bases and RoPEs) on one chart");
+    REFUSED("freqs --rope linear --rope linear --rope linear --rope linear --rope linear "
+            "--rope linear --rope linear -o @/a.png",
+            "a.png", "--rope: at most 6 model RoPEs");
+    /* six bases are fine: one curve each, a dot per pair */
+    CHECK_EQ_INT(run_plot("freqs --dim 8 --context 0 --base 2,3,4,5,6,7 -o @/six.svg"), 0);
+    CHECK_EQ_INT(err_text[0], '\0');
+    if (have_python) {
+        char got[64];
+        svg_query("markers", path_in("six.svg"), got, sizeof got);
+        CHECK(strcmp(got, "24") == 0);
+    }
+}
+
+/* --rope: the words of SET rope, its messages without the line prefix. */
+TEST(rope_option_errors)
+{
+    REFUSED("freqs --rope off -o @/a.png", "a.png", "--rope: 'off' sets no RoPE to draw");
+    REFUSED("freqs --rope _ -o @/a.png", "a.png",
+            "--rope: SET rope needs a type: off, default, linear, ntk, dynamic, yarn, llama3 "
+            "or longrope, then key=value settings");
+    REFUSED("freqs --rope linear_factor -o @/a.png", "a.png",
+            "--rope: SET rope: 'factor' is not key=value");
+    /* SET rope's words, 64 at most: a 65th is refused, not dropped (here
+     * it would be a bad value that SET rope reports) */
+    char words[1024] = "linear", a9[256];
+    for (int i = 1; i < 64; i++)
+        strcat(words, " factor=2");
+    snprintf(a9, sizeof a9, "%s", path_in("w65.png"));
+    char a0[] = "plot", a1[] = "freqs", a2[] = "--dim", a3[] = "8", a4[] = "--rope", a8[] = "-o";
+    char *argv[] = {a0, a1, a2, a3, a4, words, a8, a9, NULL};
+    strcat(words, "  \t"); /* 64 words and blanks: drawn */
+    CHECK_EQ_INT(run_plot_argv(8, argv), 0);
+    CHECK_EQ_INT(err_text[0], '\0');
+    CHECK(exists(a9));
+    unlink(a9);
+    strcat(words, "factor=x");
+    CHECK_EQ_INT(run_plot_argv(8, argv), 2);
+    CHECK(strcmp(err_text, "posenc plot: --rope: more than 64 words\n") == 0);
+    CHECK(!exists(a9));
+    /* the first failing model is reported, after all options were read */
+    REFUSED("freqs --rope linear --rope warp -o @/a.png", "a.png",
+            "--rope: SET rope: unknown type 'warp' (off, default, linear, ntk, dynamic, yarn, "
+            "llama3, longrope)");
+}
+
+/* --rope with head_dim= of its own, and words apart by tabs and several
+ * spaces: a series of head_dim 8 next to the D = 16 base: 4 + 8 dots. */
+TEST(rope_option_words)
+{
+    char a0[] = "plot", a1[] = "freqs", a2[] = "--dim", a3[] = "16", a4[] = "--context",
+         a5[] = "0", a6[] = "--base", a7[] = "10000", a8[] = "--rope",
+         a9[] = "  linear \thead_dim=8\t\tfactor=2  ", a10[] = "--output", a11[256];
+    snprintf(a11, sizeof a11, "%s", path_in("words.svg"));
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, NULL};
+    CHECK_EQ_INT(run_plot_argv(12, argv), 0);
+    CHECK_EQ_INT(err_text[0], '\0');
+    if (have_python) {
+        char got[64];
+        svg_query("markers", path_in("words.svg"), got, sizeof got);
+        CHECK(strcmp(got, "12") == 0);
+    }
+}
+
+/* --help anywhere prints the usage and exits 0 without drawing; the flags
+ * --log, --no-causal and --output are taken. */
+TEST(help_and_flags)
+{
+    fflush(stdout);
+    FILE *saved = stdout, *cap = tmpfile();
+    CHECK(cap != NULL);
+    if (!cap)
+        return;
+    stdout = cap;
+    int rc1 = run_plot("--help");
+    int rc2 = run_plot("pe --dim 4 --help -o @/help.png");
+    stdout = saved;
+    rewind(cap);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, cap);
+    text[n] = '\0';
+    fclose(cap);
+    CHECK_EQ_INT(rc1, 0);
+    CHECK_EQ_INT(rc2, 0);
+    CHECK(!exists(path_in("help.png")));
+    CHECK(strncmp(text, "usage: posenc plot KIND [OPTIONS] -o FILE\n", 42) == 0);
+    /* printed twice, and each copy ends with the exit status line */
+    const char *end = "written then).\n";
+    char *first = strstr(text, end);
+    CHECK(first != NULL && strstr(first + 1, end) != NULL &&
+          strcmp(text + n - strlen(end), end) == 0);
+    CHECK(strstr(text, "  --no-causal        alibi: show keys after the query too\n") != NULL);
+
+    /* --linear then --log: the last one wins (log axis from offset 1) */
+    CHECK_EQ_INT(run_plot("rope-decay --dim 4 --samples 0 --linear --log --max-offset 10 "
+                          "--points 4 --seed 7 --output @/log.png"),
+                 0);
+    CHECK(exists(path_in("log.png")));
+
+    /* --title replaces the title: an empty one leaves the top strip white */
+    CHECK_EQ_INT(run_plot("freqs --dim 4 --size 400x300 -o @/t1.png"), 0);
+    char b0[] = "plot", b1[] = "freqs", b2[] = "--dim", b3[] = "4", b4[] = "--size",
+         b5[] = "400x300", b6[] = "--title", b7[] = "", b8[] = "-o", b9[256];
+    snprintf(b9, sizeof b9, "%s", path_in("t2.png"));
+    char *bv[] = {b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, NULL};
+    CHECK_EQ_INT(run_plot_argv(10, bv), 0);
+    png t;
+    CHECK(png_open(&t, path_in("t1.png")));
+    if (t.data) {
+        CHECK(ink(&t, 0, 400, 8, 34) > 100);
+        cairo_surface_destroy(t.s);
+    }
+    CHECK(png_open(&t, path_in("t2.png")));
+    if (t.data) {
+        CHECK_EQ_INT(ink(&t, 0, 400, 8, 34), 0);
+        cairo_surface_destroy(t.s);
+    }
+
+    /* --no-causal: the key after the query has its bias, not the grey mask.
+     * One head: slope 2^-8 ... ALiBi with H = 1 has m = 2^-8 / 1 = 1/256. */
+    CHECK_EQ_INT(run_plot("alibi --heads 1 --positions 2 --no-causal --size 400x300 -o @/nc.png"), 0);
+    png p;
+    CHECK(png_open(&p, path_in("nc.png")));
+    if (!p.data)
+        return;
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_ALIBI);
+    rq.heads = 1;
+    rq.positions = 2;
+    rq.causal = 0;
+    rq.width = 400;
+    rq.height = 300;
+    rq.out = "x.png";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (b) {
+        const plot_figure *f = plot_built_figure(b);
+        /* both off-diagonal cells are -m and the darkest; the diagonal is 0 */
+        CHECK_NEAR(f->maps[0].v[1], -1.0 / 256, 0);
+        CHECK_NEAR(f->vmin, -1.0 / 256, 0);
+        CHECK(strcmp(f->subtitle, "every key j; one colour scale for all heads") == 0);
+        double darkest[3], zero[3], x, y;
+        plot_cmap_colour(PLOT_CMAP_NEGATIVE, -1, darkest);
+        plot_cmap_colour(PLOT_CMAP_NEGATIVE, 0, zero);
+        plot_cell_centre(f, 0, 0, 1, &x, &y);
+        CHECK(pixel_is(&p, x, y, darkest));
+        plot_cell_centre(f, 0, 1, 0, &x, &y);
+        CHECK(pixel_is(&p, x, y, darkest));
+        plot_cell_centre(f, 0, 1, 1, &x, &y);
+        CHECK(pixel_is(&p, x, y, zero));
+        plot_built_free(b);
+    }
+    cairo_surface_destroy(p.s);
+}
+
+/* ---- plot_build: requests only C callers can make ---------------------------------- */
+
+static void build_refused(int line, const plot_request *rq, const char *message)
+{
+    char why[256] = "";
+    plot_built *b = plot_build(rq, why, sizeof why);
+    if (b || strcmp(why, message) != 0) {
+        fprintf(stderr, "  line %d: plot_build gave %s '%s', want NULL '%s'\n", line,
+                b ? "a figure" : "NULL", why, message);
+        check__failed_checks++;
+    }
+    plot_built_free(b);
+}
+#define BUILD_REFUSED(rq, message) build_refused(__LINE__, rq, message)
+
+TEST(build_refuses_bad_requests)
+{
+    plot_request rq;
+    plot_request_defaults(&rq, PLOT_PE);
+    rq.out = "x.png";
+    rq.dim = POSENC_MAX_DIM + 1;
+    BUILD_REFUSED(&rq, "D = 1048577: D must be from 1 to 1048576");
+    plot_request_defaults(&rq, PLOT_PE);
+    rq.out = "x.png";
+    rq.positions = 0;
+    BUILD_REFUSED(&rq, "positions must be at least 1");
+    rq.positions = 4;
+    rq.base[0] = 1; /* the library refuses the base */
+    BUILD_REFUSED(&rq, "PE: base must be finite and greater than 1");
+    rq.kind = PLOT_SIMILARITY;
+    BUILD_REFUSED(&rq, "PE: base must be finite and greater than 1");
+    rq.base[0] = 10000;
+    rq.out = NULL;
+    BUILD_REFUSED(&rq, "no file name: give one ending in .png, .svg or .pdf");
+    rq.out = "x.png";
+    rq.kind = (plot_kind)99;
+    BUILD_REFUSED(&rq, "unknown kind of plot");
+
+    plot_request_defaults(&rq, PLOT_ALIBI);
+    rq.out = "x.png";
+    rq.heads = 0;
+    BUILD_REFUSED(&rq, "heads = 0: heads must be from 1 to 64");
+    rq.heads = 65;
+    BUILD_REFUSED(&rq, "heads = 65: heads must be from 1 to 64");
+
+    plot_request_defaults(&rq, PLOT_ROPE_DECAY);
+    rq.out = "x.svg";
+    rq.max_offset = 0;
+    BUILD_REFUSED(&rq, "max offset must be from 1 to 2147483647");
+    rq.max_offset = POSENC_MAX_POS + 1;
+    BUILD_REFUSED(&rq, "max offset must be from 1 to 2147483647");
+    rq.max_offset = 100;
+    rq.points = 1;
+    BUILD_REFUSED(&rq, "points must be from 2 to 4096");
+    rq.points = 4097;
+    BUILD_REFUSED(&rq, "points must be from 2 to 4096");
+    rq.points = 10;
+    rq.samples = 4097;
+    BUILD_REFUSED(&rq, "samples must be from 0 to 4096");
+    rq.samples = 0;
+    rq.n_base = 0;
+    BUILD_REFUSED(&rq, "no series to draw: give a base or a RoPE");
+    rq.n_base = 1;
+    rq.base[0] = 0.5;
+    BUILD_REFUSED(&rq, "RoPE: base must be finite and greater than 1");
+    rq.kind = PLOT_FREQS;
+    BUILD_REFUSED(&rq, "RoPE: base must be finite and greater than 1");
+    rq.base[0] = 10000;
+
+    /* a series with neither a RoPE nor a config */
+    rq.n_rope = 1;
+    BUILD_REFUSED(&rq, "series 'model RoPE' has no RoPE");
+    rq.rope_label[0] = "mine";
+    BUILD_REFUSED(&rq, "series 'mine' has no RoPE");
+    /* a config the library refuses: rotary_dim odd */
+    posenc_rope_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.head_dim = 8;
+    cfg.rotary_dim = 3;
+    cfg.base = 10000;
+    posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT);
+    rq.rope_config[0] = &cfg;
+    BUILD_REFUSED(&rq, "RoPE of 'mine': argument out of range");
+    rq.kind = PLOT_ROPE_DECAY;
+    BUILD_REFUSED(&rq, "RoPE of 'mine': argument out of range");
+    rq.rope_config[0] = NULL;
+
+    /* a posenc_rope the library refuses to use: rope-decay's dot product
+     * says so; freqs finds it is not plain RoPE and cannot build the plain
+     * one to compare with (its base is not > 1) */
+    posenc_rope r;
+    CHECK_EQ_INT(posenc_rope_init(&r, 8, 8, 10000, POSENC_LAYOUT_INTERLEAVED), POSENC_OK);
+    r.attn_factor = NAN;
+    rq.rope[0] = &r;
+    rq.dim = 8;
+    BUILD_REFUSED(&rq, "DOT: argument out of range");
+    r.attn_factor = 1;
+    r.base = 1;
+    rq.kind = PLOT_FREQS;
+    BUILD_REFUSED(&rq, "RoPE: base must be finite and greater than 1");
+}
+
+/* The title option, and the subtitles that tell the layout or that models
+ * are drawn. */
+TEST(build_titles)
+{
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_ROPE_DECAY);
+    rq.out = "x.png";
+    rq.dim = 4;
+    rq.samples = 0;
+    rq.points = 3;
+    rq.max_offset = 4;
+    rq.layout = POSENC_LAYOUT_HALF;
+    rq.title = "My title";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK(strcmp(f->title, "My title") == 0);
+    CHECK(strcmp(f->subtitle, "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n; half layout") ==
+          0);
+    /* 3 points from 1 to 4 on a log axis: round(4^0, 4^0.5, 4^1) = 1, 2, 4 */
+    CHECK_EQ_INT(f->curves[0].n, 3);
+    CHECK_NEAR(f->curves[0].x[1], 2, 0);
+    plot_built_free(b);
+
+    /* a plain model RoPE next to the base: no attention factor */
+    posenc_rope r;
+    CHECK_EQ_INT(posenc_rope_init(&r, 4, 4, 500, POSENC_LAYOUT_HALF), POSENC_OK);
+    rq.rope[0] = &r;
+    rq.n_rope = 1;
+    rq.title = NULL;
+    b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    f = plot_built_figure(b);
+    CHECK(strcmp(f->title, "RoPE: score of the same query and key against their offset") == 0);
+    CHECK(strcmp(f->subtitle, "ROPE(m, q) . ROPE(n, k) / (|q| |k|) at offset m - n") == 0);
+    CHECK(strcmp(f->curves[1].label, "model RoPE, D = 4: q = k = ones") == 0);
+    plot_built_free(b);
+
+    /* freqs of that RoPE alone: plain, so no dashed twin; pair k of base 500
+     * and D = 4 turns in 2 pi 500^(k/2) tokens; the context line at 10 sets
+     * the bottom of the log axis to 1 */
+    rq.kind = PLOT_FREQS;
+    rq.n_base = 0;
+    rq.context = 10;
+    b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 1);
+    CHECK_NEAR(f->curves[0].y[1] / (6.283185307179586 * sqrt(500.0)), 1, 1e-15);
+    CHECK_NEAR(f->ymin, 1, 0);
+    CHECK_NEAR(f->ymax, 1000, 0);
+    CHECK(strcmp(f->subtitle, "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per "
+                              "full turn") == 0);
+    plot_built_free(b);
+}
+
+/* A scaled model series gets a dashed twin with its frequencies before
+ * scaling, unless a plain series of the same base and rotary_dim is already
+ * on the chart. Linear x4 of base 100, D = 8: wavelengths 4 times those of
+ * base 100, 2 pi 100^(k/4). */
+TEST(freqs_plain_twin)
+{
+    posenc_rope_config lin;
+    memset(&lin, 0, sizeof lin);
+    lin.head_dim = lin.rotary_dim = 8;
+    lin.base = 100;
+    posenc_rope_scaling_init(&lin.scaling, POSENC_ROPE_LINEAR);
+    lin.scaling.factor = 4;
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_FREQS);
+    rq.out = "x.png";
+    rq.dim = 8;
+    rq.base[0] = 50;
+    rq.base[1] = 100;
+    rq.n_base = 2;
+    rq.context = 0;
+    rq.rope_config[0] = &lin;
+    rq.rope_label[0] = "lin";
+    rq.n_rope = 1;
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    /* base 50, base 100, linear x4 of base 100: no twin */
+    CHECK_EQ_INT(f->n_curves, 3);
+    CHECK_EQ_INT(f->n_hlines, 0);
+    if (f->n_curves == 3) {
+        CHECK(strcmp(f->curves[2].label, "lin (linear), rotary_dim 8") == 0);
+        for (size_t k = 0; k < 4; k++) {
+            CHECK_NEAR(f->curves[1].y[k] / (6.283185307179586 * pow(100, k / 4.0)), 1, 1e-15);
+            CHECK_NEAR(f->curves[2].y[k] / f->curves[1].y[k], 4, 1e-13);
+        }
+    }
+    plot_built_free(b);
+    /* only base 50 next to it: the twin is drawn, dashed, without dots */
+    rq.n_base = 1;
+    b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 3);
+    if (f->n_curves == 3) {
+        CHECK(strcmp(f->curves[2].label, "lin before scaling (base 100)") == 0);
+        CHECK(f->curves[2].dashed && !f->curves[2].markers);
+        for (size_t k = 0; k < 4; k++)
+            CHECK_NEAR(f->curves[2].y[k] / (6.283185307179586 * pow(100, k / 4.0)), 1, 1e-15);
+    }
+    CHECK(strstr(f->subtitle, "dashed: before the scaling") != NULL);
+    plot_built_free(b);
+}
+
+/* rotary_dims that differ: the x axis is 2k / rotary_dim, so the pairs of
+ * the same base frequency line up. */
+TEST(freqs_fractional_axis)
+{
+    posenc_rope r;
+    CHECK_EQ_INT(posenc_rope_init(&r, 16, 8, 10000, POSENC_LAYOUT_INTERLEAVED), POSENC_OK);
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_FREQS);
+    rq.out = "x.png";
+    rq.dim = 16;
+    rq.rope[0] = &r;
+    rq.n_rope = 1;
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 2);
+    CHECK_NEAR(f->xmax, 1, 0);
+    CHECK_NEAR(f->curves[0].x[3], 6.0 / 16, 0);
+    CHECK_NEAR(f->curves[1].x[3], 6.0 / 8, 0);
+    /* the same wavelength at the same x: 2 pi 10000^x */
+    CHECK_NEAR(f->curves[0].y[4] / f->curves[1].y[2], 1, 1e-15);
+    CHECK(strncmp(f->xlabel, "pair position 2k / rotary_dim", 29) == 0);
+    plot_built_free(b);
+}
+
+/* ALiBi head counts that are not a power of two (posenc.h): five heads are
+ * the four of H = 4 (2^-2, 2^-4, 2^-6, 2^-8) and then m_1 of H = 8 (2^-1);
+ * sixteen heads have slopes 2^(-h/2), the first not 1/integer, so titled
+ * by its value. Grids: 4 wide up to 16 heads, then 8. */
+TEST(alibi_head_titles)
+{
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_ALIBI);
+    rq.out = "x.png";
+    rq.heads = 5;
+    rq.positions = 3;
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_maps, 5);
+    CHECK_EQ_INT(f->grid_cols, 4);
+    CHECK(strcmp(f->maps[0].title, "head 1: m = 1/4") == 0);
+    CHECK(strcmp(f->maps[3].title, "head 4: m = 1/256") == 0);
+    CHECK(strcmp(f->maps[4].title, "head 5: m = 1/2") == 0);
+    CHECK_NEAR(f->maps[4].v[2 * 3 + 0], -1, 0); /* i = 2, j = 0 */
+    plot_built_free(b);
+    rq.heads = 16;
+    b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    f = plot_built_figure(b);
+    CHECK_EQ_INT(f->grid_cols, 4);
+    CHECK(strcmp(f->maps[0].title, "head 1: m = 0.707") == 0);
+    CHECK(strcmp(f->maps[1].title, "head 2: m = 1/2") == 0);
+    CHECK_NEAR(f->maps[0].v[1 * 3 + 0], -sqrt(0.5), 1e-15);
+    plot_built_free(b);
+    rq.heads = 20;
+    b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (b) {
+        CHECK_EQ_INT(plot_built_figure(b)->grid_cols, 8);
+        plot_built_free(b);
+    }
+}
+
+/* ---- PLOT in the command language ------------------------------------------------ */
+
+static cli_state st;
+static FILE *st_err;
+
+/* Runs a line; returns its status and puts what it printed into msg. */
+static int run_line(const char *line, char *msg, size_t n)
+{
+    long at = ftell(st_err);
+    int rc = cli_run_line(&st, line, strlen(line));
+    fflush(st_err);
+    fseek(st_err, at, SEEK_SET);
+    size_t k = fread(msg, 1, n - 1, st_err);
+    msg[k] = '\0';
+    fseek(st_err, 0, SEEK_END);
+    return rc;
+}
+
+#define PLOT_REFUSED(line, file, message) plot_refused(__LINE__, line, file, message)
+static void plot_refused(int at, const char *line, const char *file, const char *message)
+{
+    char msg[2048], want[2048], cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s", expand(line));
+    snprintf(want, sizeof want, "posenc: line 0: %s\n", expand(message));
+    int rc = run_line(cmd, msg, sizeof msg);
+    if (rc != 1 || strcmp(msg, want) != 0) {
+        fprintf(stderr, "  line %d: %s\n    status %d, message '%s'\n    want 1, '%s'\n", at, cmd,
+                rc, msg, want);
+        check__failed_checks++;
+    }
+    if (file && exists(path_in(file))) {
+        fprintf(stderr, "  line %d: %s wrote %s\n", at, cmd, file);
+        check__failed_checks++;
+    }
+}
+
+TEST(plot_command_errors)
+{
+    PLOT_REFUSED("PLOT", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
+    PLOT_REFUSED("PLOT pe 4 @/c.png", "c.png", "PLOT pe takes 3 words: PLOT pe POSITIONS D FILE");
+    PLOT_REFUSED("PLOT freqs 8 9 @/c.png", "c.png", "PLOT freqs takes 2 words: PLOT freqs D FILE");
+    PLOT_REFUSED("PLOT pe 0 6 @/c.png", "c.png",
+                 "PLOT: positions '0' must be an integer from 1 to 1048576");
+    PLOT_REFUSED("PLOT similarity 4 abc @/c.png", "c.png",
+                 "PLOT: D 'abc' must be an integer from 1 to 1048576");
+    PLOT_REFUSED("PLOT rope-decay 0 100 @/c.png", "c.png",
+                 "PLOT: D '0' must be an integer from 1 to 1048576");
+    PLOT_REFUSED("PLOT rope-decay 8 0 @/c.png", "c.png",
+                 "PLOT: max offset '0' must be an integer from 1 to 2147483647");
+    PLOT_REFUSED("PLOT freqs -2 @/c.png", "c.png", "PLOT: D '-2' must be an integer from 1 to 1048576");
+    PLOT_REFUSED("PLOT alibi 65 4 @/c.png", "c.png", "PLOT: H '65' must be an integer from 1 to 64");
+    PLOT_REFUSED("PLOT alibi 4 0 @/c.png", "c.png",
+                 "PLOT: positions '0' must be an integer from 1 to 1048576");
+    /* a long word is shown by its first 40 bytes */
+    PLOT_REFUSED("PLOT pe 12345678901234567890123456789012345678901234567890 6 @/c.png", "c.png",
+                 "PLOT: positions '1234567890123456789012345678901234567890' must be an integer "
+                 "from 1 to 1048576");
+    /* requests refused when drawing is asked for */
+    PLOT_REFUSED("PLOT pe 4 6 @/c.txt", "c.txt",
+                 "PLOT: '@/c.txt': the file name must end in .png, .svg or .pdf");
+    PLOT_REFUSED("PLOT rope-decay 7 100 @/c.png", "c.png",
+                 "PLOT: D = 7: RoPE plots need an even D from 2 to 1024");
+    PLOT_REFUSED("PLOT similarity 1100 4 @/c.png", "c.png",
+                 "PLOT: 1210000 cells is too many to draw (at most 1048576)");
+    PLOT_REFUSED("PLOT pe 4 6 @/no/such/dir/c.png", NULL,
+                 "PLOT: cannot write '@/no/such/dir/c.png': No such file or directory");
+    /* a file name of 1024 bytes or more */
+    char line[1200];
+    memset(line, 'a', sizeof line);
+    memcpy(line, "PLOT freqs 8 ", 13);
+    memcpy(line + sizeof line - 5, ".png", 5);
+    PLOT_REFUSED(line, NULL, "PLOT: the file name is too long");
+}
+
+TEST(plot_command_pictures)
+{
+    char msg[512], line[512];
+    /* alibi: 1000 x 560 by default; head 1 of 4 has slope 1/4, its corner
+     * (i = 4, j = 0) is -1, the darkest; the key after the query is grey */
+    snprintf(line, sizeof line, "PLOT alibi 4 5 %s", path_in("cmd-alibi.png"));
+    CHECK_EQ_INT(run_line(line, msg, sizeof msg), 0);
+    CHECK_EQ_INT(msg[0], '\0');
+    png p;
+    CHECK(png_open(&p, path_in("cmd-alibi.png")));
+    if (p.data) {
+        CHECK_EQ_INT(p.w, 1000);
+        CHECK_EQ_INT(p.h, 560);
+        plot_request rq;
+        char why[256];
+        plot_request_defaults(&rq, PLOT_ALIBI);
+        rq.heads = 4;
+        rq.positions = 5;
+        rq.out = "x.png";
+        plot_built *b = plot_build(&rq, why, sizeof why);
+        CHECK(b != NULL);
+        if (b) {
+            double darkest[3], grey[3] = {0xdd / 255.0, 0xdd / 255.0, 0xdd / 255.0}, x, y;
+            plot_cmap_colour(PLOT_CMAP_NEGATIVE, -1, darkest);
+            plot_cell_centre(plot_built_figure(b), 0, 4, 0, &x, &y);
+            CHECK(pixel_is(&p, x, y, darkest));
+            plot_cell_centre(plot_built_figure(b), 3, 0, 1, &x, &y);
+            CHECK(pixel_is(&p, x, y, grey));
+            plot_built_free(b);
+        }
+        cairo_surface_destroy(p.s);
+    }
+    /* a model RoPE is ignored by pe (it has no RoPE): the picture is the
+     * plain sinusoid; at position 0, odd dimensions are cos 0 = +1 */
+    const char *set = "SET rope linear head_dim=8 factor=2";
+    CHECK_EQ_INT(run_line(set, msg, sizeof msg), 0);
+    snprintf(line, sizeof line, "PLOT pe 3 4 %s", path_in("cmd-pe.png"));
+    CHECK_EQ_INT(run_line(line, msg, sizeof msg), 0);
+    CHECK(png_open(&p, path_in("cmd-pe.png")));
+    if (p.data) {
+        plot_request rq;
+        char why[256];
+        plot_request_defaults(&rq, PLOT_PE);
+        rq.positions = 3;
+        rq.dim = 4;
+        rq.out = "x.png";
+        plot_built *b = plot_build(&rq, why, sizeof why);
+        CHECK(b != NULL);
+        if (b) {
+            double plus1[3], zero[3], x, y;
+            plot_cmap_colour(PLOT_CMAP_DIVERGING, 1, plus1);
+            plot_cmap_colour(PLOT_CMAP_DIVERGING, 0, zero);
+            for (size_t i = 0; i < 4; i++) {
+                plot_cell_centre(plot_built_figure(b), 0, 0, i, &x, &y);
+                CHECK(pixel_is(&p, x, y, i % 2 ? plus1 : zero));
+            }
+            plot_built_free(b);
+        }
+        cairo_surface_destroy(p.s);
+    }
+    run_line("SET rope off", msg, sizeof msg);
+}
+
+/* ---- figures drawn straight through plot_draw_file ----------------------------------- */
+
+TEST(colour_maps_clamp)
+{
+    CHECK_COLOUR(PLOT_CMAP_DIVERGING, NAN, 0xf7f7f7); /* not a number: drawn as 0 */
+    CHECK_COLOUR(PLOT_CMAP_DIVERGING, -3, 0x2166ac);
+    CHECK_COLOUR(PLOT_CMAP_NEGATIVE, 0.5, 0xf7fbff); /* above 0: as 0 */
+    CHECK_COLOUR(PLOT_CMAP_NEGATIVE, -2, 0x08306b);  /* below -1: as -1 */
+    CHECK_COLOUR(PLOT_CMAP_NEGATIVE, NAN, 0xf7fbff);
+    CHECK_COLOUR(PLOT_CMAP_NEGATIVE, -0.5, 0x6baed6);
+    CHECK_COLOUR(PLOT_CMAP_SEQUENTIAL, -1, 0x440154);
+    CHECK_COLOUR(PLOT_CMAP_SEQUENTIAL, 2, 0xfde725);
+    CHECK_COLOUR(PLOT_CMAP_SEQUENTIAL, 0.5, 0x21918c);
+    /* halfway between two stops: the mean of their colours */
+    double got[3];
+    plot_cmap_colour(PLOT_CMAP_SEQUENTIAL, 0.125, got);
+    CHECK_NEAR(got[0] * 255, (0x44 + 0x3b) / 2.0, 1e-9);
+    CHECK_NEAR(got[1] * 255, (0x01 + 0x52) / 2.0, 1e-9);
+    CHECK_NEAR(got[2] * 255, (0x54 + 0x8b) / 2.0, 1e-9);
+    CHECK_EQ_INT(plot_format_of("a.Svg"), PLOT_FMT_SVG);
+    CHECK_EQ_INT(plot_format_of("a.PDF"), PLOT_FMT_PDF);
+    CHECK_EQ_INT(plot_format_of("png"), -1);
+}
+
+/* One heatmap panel of 1 x 3 values, 600 x 400, labels optional. */
+static plot_figure heat_figure(const plot_heatmap *m, int cmap, double vmin, double vmax,
+                               int labelled)
+{
+    plot_figure f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.title, sizeof f.title, "test");
+    f.width = 600;
+    f.height = 400;
+    f.n_maps = 1;
+    f.maps = m;
+    f.cmap = cmap;
+    f.vmin = vmin;
+    f.vmax = vmax;
+    if (labelled) {
+        f.xlabel = "XXXXXXXX";
+        f.ylabel = "YYYYYYYY";
+        f.cbar_label = "CCCCCCCC";
+    }
+    return f;
+}
+
+/* Values outside the map's range take its end colours; a zero range is
+ * drawn with scale 1; a missing axis or colour-bar label leaves its place
+ * white. The title is the only text at the top, so the axis names sit in
+ * known strips: y name around x = 24, x name 28 px under the panel, colour
+ * bar name 52 px right of the bar. */
+TEST(draw_heatmap_corners)
+{
+    double v[3] = {0.5, -2, NAN};
+    plot_heatmap m = {1, 3, v, NULL, ""};
+    static const struct {
+        int cmap;
+        double vmin, vmax;
+        unsigned want[3];
+    } cases[] = {
+        /* diverging, vmax 0: scale 1, so 0.5 sits at 0.75 of the map (the
+         * stop #f4a582), -2 is clamped to -1, NaN drawn as 0 */
+        {PLOT_CMAP_DIVERGING, 0, 0, {0xf4a582, 0x2166ac, 0xf7f7f7}},
+        /* negative, vmin -1: 0.5 is above 0 (as 0), -2 as -1 */
+        {PLOT_CMAP_NEGATIVE, -1, 0, {0xf7fbff, 0x08306b, 0xf7fbff}},
+        /* sequential, vmin = vmax = 0.5: scale 1, 0.5 is the bottom */
+        {PLOT_CMAP_SEQUENTIAL, 0.5, 0.5, {0x440154, 0x440154, 0x440154}},
+    };
+    for (int c = 0; c < 3; c++) {
+        for (int labelled = 0; labelled < 2; labelled++) {
+            plot_figure f = heat_figure(&m, cases[c].cmap, cases[c].vmin, cases[c].vmax, labelled);
+            char why[256] = "", name[32];
+            snprintf(name, sizeof name, "heat%d%d.png", c, labelled);
+            CHECK_EQ_INT(plot_draw_file(&f, path_in(name), why, sizeof why), 1);
+            CHECK_EQ_INT(why[0], '\0');
+            png p;
+            CHECK(png_open(&p, path_in(name)));
+            if (!p.data)
+                continue;
+            CHECK_EQ_INT(p.w, 600);
+            CHECK_EQ_INT(p.h, 400);
+            double x, y, want[3];
+            for (size_t k = 0; k < 3; k++) {
+                plot_cell_centre(&f, 0, 0, k, &x, &y);
+                hex_rgb(cases[c].want[k], want);
+                CHECK(pixel_is(&p, x, y, want));
+            }
+            /* panel: x 78 .. 490, y 50 .. 342; bar at x 512 .. 528 */
+            int y_ink = ink(&p, 14, 34, 150, 250), x_ink = ink(&p, 230, 340, 372, 388),
+                c_ink = ink(&p, 572, 590, 150, 250);
+            if (labelled) {
+                CHECK(y_ink > 20 && x_ink > 20 && c_ink > 20);
+            } else {
+                CHECK_EQ_INT(y_ink, 0);
+                CHECK_EQ_INT(x_ink, 0);
+                CHECK_EQ_INT(c_ink, 0);
+            }
+            cairo_surface_destroy(p.s);
+        }
+    }
+}
+
+/* More rows and columns than pixels: rows that would be thinner than a
+ * pixel share it, and the panel has no seam: every pixel inside it is a
+ * colour of the map, none the white background. */
+TEST(draw_more_cells_than_pixels)
+{
+    CHECK_EQ_INT(run_plot("pe --positions 1000 --dim 300 --size 200x150 -o @/dense.png"), 0);
+    png p;
+    CHECK(png_open(&p, path_in("dense.png")));
+    if (!p.data)
+        return;
+    CHECK_EQ_INT(p.w, 200);
+    CHECK_EQ_INT(p.h, 150);
+    /* panel: x 78 .. 90 (200 - 78 - 110 = 12 px), y 68 .. 92 (150 - 68 - 58) */
+    CHECK_EQ_INT(ink(&p, 79, 89, 69, 91), 10 * 22);
+    cairo_surface_destroy(p.s);
+}
+
+/* Curves: points that are not finite, or not positive on a log axis,
+ * break the line and get no marker; a curve without a label gets no
+ * legend entry, and without any label there is no legend box. */
+TEST(draw_curve_corners)
+{
+    /* log x: x = 0 and the NaN are left out; 9 points in runs of 3 and 6 */
+    double x1[] = {0, 1, 1.5, 2, NAN, 3, 4, 6, 8, 12, 16}, y1[] = {1, 3, 1, 4, 5, 1, 4, 2, 5, 1, 3};
+    /* linear x from -5 to 5, log y: y = -1 is left out; y spans 1 .. 1e9 */
+    double x2[] = {-4, -3, -2, -1, 0, 1, 2, 3, 4}, y2[] = {1, 10, -1, 100, 10, 1e3, 1e5, 1e4, 1e9};
+    plot_curve c1[1] = {{11, x1, y1, 0, 0, 1, ""}};
+    plot_figure f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.title, sizeof f.title, "curves");
+    f.width = 600;
+    f.height = 400;
+    f.n_curves = 1;
+    f.curves = c1;
+    f.xlog = 1;
+    f.xmin = 1;
+    f.xmax = 16;
+    f.ymin = -1;
+    f.ymax = 6;
+    char why[256] = "", got[128];
+    CHECK_EQ_INT(plot_draw_file(&f, path_in("c1.svg"), why, sizeof why), 1);
+    CHECK_EQ_INT(plot_draw_file(&f, path_in("c1.png"), why, sizeof why), 1);
+    if (have_python) { /* (the frame is a path of 5: M L L L Z M) */
+        svg_query("curves 6", path_in("c1.svg"), got, sizeof got);
+        CHECK(strcmp(got, "9") == 0); /* M L L M L L L L L */
+        svg_query("markers", path_in("c1.svg"), got, sizeof got);
+        CHECK(strcmp(got, "9") == 0);
+    }
+    png p;
+    CHECK(png_open(&p, path_in("c1.png")));
+    if (p.data) { /* no labels: the y name's strip is white */
+        CHECK_EQ_INT(ink(&p, 12, 32, 120, 280), 0);
+        cairo_surface_destroy(p.s);
+    }
+
+    plot_curve c2[2] = {{9, x2, y2, 2, 0, 1, "log y"}, {11, x1, y1, 3, 1, 0, ""}};
+    f.curves = c2;
+    f.n_curves = 2;
+    f.xlog = 0;
+    f.ylog = 1;
+    f.xmin = -5;
+    f.xmax = 5;
+    f.ymin = 0.5;
+    f.ymax = 5e9;
+    f.legend_left = 1;
+    f.xlabel = "x";
+    f.ylabel = "YYYYYYYY";
+    CHECK_EQ_INT(plot_draw_file(&f, path_in("c2.svg"), why, sizeof why), 1);
+    CHECK_EQ_INT(plot_draw_file(&f, path_in("c2.png"), why, sizeof why), 1);
+    if (have_python) {
+        /* curve 1: 8 points in runs of 2 and 6; curve 2 (linear x, so 0
+         * counts): its 10 finite points, the dashes drawn as one path */
+        svg_query("curves 6", path_in("c2.svg"), got, sizeof got);
+        CHECK(strcmp(got, "8 10") == 0);
+        svg_query("markers", path_in("c2.svg"), got, sizeof got);
+        CHECK(strcmp(got, "8") == 0);
+    }
+    CHECK(png_open(&p, path_in("c2.png")));
+    if (p.data) {
+        CHECK(ink(&p, 12, 32, 120, 280) > 20);
+        cairo_surface_destroy(p.s);
+    }
+}
+
+/* plot_draw_file refuses what it cannot write, and writes nothing. */
+TEST(draw_failures)
+{
+    double v[1] = {0};
+    plot_heatmap m = {1, 1, v, NULL, ""};
+    plot_figure f = heat_figure(&m, PLOT_CMAP_DIVERGING, -1, 1, 1);
+    char why[512] = "", want[512];
+    CHECK_EQ_INT(plot_draw_file(&f, path_in("f.gif"), why, sizeof why), 0);
+    snprintf(want, sizeof want, "'%s': the file name must end in .png, .svg or .pdf",
+             path_in("f.gif"));
+    CHECK(strcmp(why, want) == 0);
+    CHECK(!exists(path_in("f.gif")));
+    /* a size Cairo refuses: its own reason */
+    f.width = -1;
+    snprintf(want, sizeof want, "drawing failed: %s",
+             cairo_status_to_string(CAIRO_STATUS_INVALID_SIZE));
+    CHECK_EQ_INT(plot_draw_file(&f, path_in("neg.png"), why, sizeof why), 0);
+    CHECK(strcmp(why, want) == 0);
+    CHECK(!exists(path_in("neg.png")));
+    /* a write that fails when the file is closed (a full disk): the name
+     * is a link to /dev/full */
+    if (symlink("/dev/full", path_in("full.png")) == 0) {
+        REFUSED("pe --dim 4 --positions 4 -o @/full.png", NULL, "error writing '@/full.png'");
+        struct stat sb;
+        CHECK(stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode)); /* the device stays */
+        unlink(path_in("full.png"));
+    } else {
+        fprintf(stderr, "cov_plot: /dev/full check skipped: cannot link to it\n");
+    }
+}
+
+/* ---- allocation failures ------------------------------------------------------------ */
+
+/* Runs `posenc plot ARGS` with the k-th allocation of posenc's code failing,
+ * for k = 0, 1, 2 ... until a run makes as many allocations as it needs:
+ * each failed run exits 2 saying "out of memory" and writes nothing; the
+ * last one writes the picture. Returns how many runs failed. */
+static int each_allocation_fails(const char *args, const char *file)
+{
+    int failures = 0;
+    for (long k = 0; k < 200; k++) {
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int rc = run_plot(args);
+        alloc_countdown = -1;
+        if (!alloc_failed) { /* every allocation was made: the picture */
+            CHECK_EQ_INT(rc, 0);
+            CHECK(exists(path_in(file)));
+            unlink(path_in(file));
+            return failures;
+        }
+        failures++;
+        if (rc != 2 || strncmp(err_text, "posenc plot: ", 13) != 0 ||
+            !strstr(err_text, "out of memory") || exists(path_in(file))) {
+            fprintf(stderr, "  plot %s, allocation %ld failing: exit %d, '%s'\n", args, k, rc,
+                    err_text);
+            check__failed_checks++;
+            unlink(path_in(file));
+        }
+    }
+    CHECK(0); /* more than 200 allocations */
+    return failures;
+}
+
+TEST(out_of_memory)
+{
+    /* plot_build's figure, then each kind's numbers */
+    CHECK(each_allocation_fails("pe --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
+    CHECK(each_allocation_fails("similarity --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
+    CHECK(each_allocation_fails("alibi --heads 2 --positions 3 -o @/m.png", "m.png") >= 3);
+    /* the models array, the --rope model, the series, the numbers */
+    CHECK(each_allocation_fails("rope-decay --dim 4 --max-offset 8 --points 3 --samples 1 "
+                                "--rope linear_factor=2 -o @/m.png",
+                                "m.png") >= 4);
+    CHECK(each_allocation_fails("freqs --dim 4 --rope linear_factor=2 -o @/m.png", "m.png") >= 4);
+    /* SVG goes through a growing buffer: its growth fails too */
+    CHECK(each_allocation_fails("freqs --dim 4 -o @/m.svg", "m.svg") >= 4);
+}
+
+/* Fontconfig (under Cairo's text) keeps its configuration for the life of
+ * the process; LeakSanitizer, when present, is told so. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/posenc-covplot-XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    have_python = system("python3 -c 'import xml.etree.ElementTree' >/dev/null 2>&1") == 0;
+    if (!have_python)
+        fprintf(stderr, "cov_plot: SVG counts skipped: python3 (xml.etree) not found\n");
+    RUN(option_values_out_of_range);
+    RUN(request_limits);
+    RUN(series_limits);
+    RUN(rope_option_errors);
+    RUN(rope_option_words);
+    RUN(help_and_flags);
+    RUN(build_refuses_bad_requests);
+    RUN(build_titles);
+    RUN(freqs_plain_twin);
+    RUN(freqs_fractional_axis);
+    RUN(alibi_head_titles);
+    st_err = tmpfile();
+    FILE *out = tmpfile();
+    cli_init(&st, out, st_err);
+    RUN(plot_command_errors);
+    RUN(plot_command_pictures);
+    cli_free(&st);
+    fclose(out);
+    fclose(st_err);
+    RUN(colour_maps_clamp);
+    RUN(draw_heatmap_corners);
+    RUN(draw_more_cells_than_pixels);
+    RUN(draw_curve_corners);
+    RUN(draw_failures);
+    RUN(out_of_memory);
+    remove_dir();
+    cairo_debug_reset_static_data();
+    return check_summary("cov_plot");
+}
+
+#endif
