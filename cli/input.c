@@ -22,9 +22,11 @@ static int read_line(FILE *in, char **buf, size_t *cap, size_t *len)
                 too_long = 1;
                 continue;
             }
+            /* 4096 doubled lands exactly on the limit */
+            _Static_assert(CLI_MAX_LINE % 4096 == 0 &&
+                               ((CLI_MAX_LINE / 4096) & (CLI_MAX_LINE / 4096 - 1)) == 0,
+                           "CLI_MAX_LINE must be 4096 times a power of two");
             size_t ncap = *cap ? *cap * 2 : 4096;
-            if (ncap > CLI_MAX_LINE)
-                ncap = CLI_MAX_LINE;
             char *p = realloc(*buf, ncap);
             if (!p) {
                 too_long = 1;
