@@ -164,6 +164,9 @@ TEST(rope_check_rejects_each_malformed_field)
     posenc_rope bad = r;
     bad.rotary_dim = 66; /* even, but past head_dim 64 */
     CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 0; /* no pair at all */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 66;
     float x[64] = {0};
     CHECK_EQ_INT(posenc_rope_vec_f32(&bad, 0, 0, x), POSENC_ERR_RANGE);
     bad = r;
@@ -242,6 +245,10 @@ TEST(overlapping_heads_and_tokens_are_refused)
     CHECK_EQ_INT(qk_strides(2, 2, 8, 16, POSENC_DTYPE_F32, buf), POSENC_OK);
     /* tokens outer: tok_stride >= (n_head - 1) * head_stride + head_dim = 16 */
     CHECK_EQ_INT(qk_strides(2, 2, 16, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    /* tokens 4 apart, shorter than a head: neither order fits */
+    CHECK_EQ_INT(qk_strides(2, 2, 4, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_RANGE);
+    /* one token: its stride is never used, 0 is fine */
+    CHECK_EQ_INT(qk_strides(1, 2, 0, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
 }
 
 TEST(src_equal_to_dst_is_in_place)
@@ -320,9 +327,14 @@ TEST(consecutive_positions_past_the_end_are_refused)
     CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, POSENC_MAX_POS - 1, &v, NULL,
                                 0, 1),
                  POSENC_OK);
-    /* with a cache of 16 positions: 14, 15, 16 runs past it */
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 1, NULL, POSENC_MAX_POS + 1, &v, NULL,
+                                0, 1),
+                 POSENC_ERR_POS);
+    /* with a cache of 16 positions: 14, 15, 16 runs past it, 16 starts past it */
     posenc_rope_cache *c = NULL;
     CHECK_EQ_INT(posenc_rope_cache_create(&r, 16, &c), POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 1, NULL, 16, &v, NULL, 0, 1),
+                 POSENC_ERR_POS);
     CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 3, NULL, 14, &v, NULL, 0, 1),
                  POSENC_ERR_POS);
     CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 2, NULL, 14, &v, NULL, 0, 1), POSENC_OK);
@@ -393,12 +405,14 @@ TEST(cache_refuses_a_malformed_rope_and_null_buffers)
     posenc_rope r = make_rope(16, 16, POSENC_LAYOUT_INTERLEAVED), bad = r;
     bad.rotary_dim = 7; /* odd */
     size_t bytes = 12345;
+    CHECK_EQ_INT(posenc_rope_cache_size(&r, 8, NULL), POSENC_ERR_NULL);
     CHECK_EQ_INT(posenc_rope_cache_size(&bad, 8, &bytes), POSENC_ERR_RANGE);
     CHECK_EQ_INT(bytes, 12345);
     bad.layout = (posenc_layout)7;
     bad.rotary_dim = 16;
     posenc_rope_cache *c = (posenc_rope_cache *)&bytes; /* must stay as it is */
-    static _Alignas(64) unsigned char buf[sizeof(posenc_rope_cache) + 64 + 8 * 16 * 4];
+    static _Alignas(64) unsigned char buf[sizeof(posenc_rope_cache) + 64 + 8 * 16 * 4],
+        big[sizeof buf + 64];
     CHECK_EQ_INT(posenc_rope_cache_init(&bad, 8, buf, sizeof buf, &c), POSENC_ERR_LAYOUT);
     CHECK_EQ_INT(posenc_rope_cache_create(&bad, 8, &c), POSENC_ERR_LAYOUT);
     CHECK(c == (posenc_rope_cache *)&bytes);
@@ -408,7 +422,8 @@ TEST(cache_refuses_a_malformed_rope_and_null_buffers)
     CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, NULL, sizeof buf, &c), POSENC_ERR_NULL);
     CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf, sizeof buf, NULL), POSENC_ERR_NULL);
     CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf, sizeof buf - 1, &c), POSENC_ERR_RANGE);
-    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf + 8, sizeof buf - 8, &c), POSENC_ERR_RANGE);
+    /* large enough, but 8 bytes past a 16-byte boundary */
+    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, big + 8, sizeof big - 8, &c), POSENC_ERR_RANGE);
     CHECK(c == (posenc_rope_cache *)&bytes);
     /* the control: built in place, row 3 is cos/sin of 3 * inv_freq */
     CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf, sizeof buf, &c), POSENC_OK);
@@ -548,6 +563,8 @@ TEST(rope_dot_refuses_a_non_finite_k)
     double q[4] = {1, 2, 3, 4}, k[4] = {1, 2, INFINITY, 4}, out = 42;
     CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out),
                  POSENC_ERR_NOT_FINITE);
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, k, q, &out),
+                 POSENC_ERR_NOT_FINITE); /* q this time */
     CHECK(out == 42);
     k[2] = 3;
     /* control: offset 1 over four pairs of q = k: sum of |pair|^2 cos(theta_k)
@@ -642,6 +659,15 @@ TEST(learned_errors_without_an_error_record)
     posenc_load_error e;
     CHECK_EQ_INT(posenc_learned_load("tests/data/none", NULL, &e), POSENC_ERR_NULL);
     CHECK_EQ_INT(posenc_learned_load(NULL, &t, &e), POSENC_ERR_NULL);
+    /* commas, tabs and a CR inside a line separate numbers too */
+    CHECK_EQ_INT(read_text("1,2\r3\n4\t5 6\r\n", &t, NULL), POSENC_OK);
+    double r2[3];
+    CHECK_EQ_INT(posenc_learned_n_pos(t), 2);
+    CHECK_EQ_INT(posenc_learned_row_f64(t, 0, r2), POSENC_OK);
+    CHECK(r2[0] == 1 && r2[1] == 2 && r2[2] == 3);
+    CHECK_EQ_INT(posenc_learned_row_f64(t, 1, r2), POSENC_OK);
+    CHECK(r2[0] == 4 && r2[1] == 5 && r2[2] == 6);
+    posenc_learned_free(t);
     /* control: two rows of three, row 1 read back */
     CHECK_EQ_INT(read_text("1 2 3\n4 5 6\n", &t, NULL), POSENC_OK);
     double row[3];
