@@ -783,6 +783,8 @@ TEST(cli_reports_out_of_memory)
     char *words = many_words("PE", 600000, "1");
     /* a vector: PE of 2^20 elements needs 8 MiB */
     cli_case pe = {"PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
+    cli_case ex = {"EXPLAIN PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
+    cli_case al = {"ALIBI 1048576 0 1", NULL, "posenc: line 0: out of memory\n"};
     /* LOAD copies its file name: 2 MiB of it */
     char *load = malloc((2u << 20) + 8);
     if (load) {
@@ -795,6 +797,8 @@ TEST(cli_reports_out_of_memory)
         cli_case w = {words, NULL, "posenc: line 0: out of memory\n"};
         CHECK_CAPPED(cli_out_of_memory, &w);
         CHECK_CAPPED(cli_out_of_memory, &pe);
+        CHECK_CAPPED(cli_out_of_memory, &ex);
+        CHECK_CAPPED(cli_out_of_memory, &al);
         cli_case l = {load, NULL, "posenc: line 0: out of memory\n"};
         CHECK_CAPPED(cli_out_of_memory, &l);
     }
@@ -843,6 +847,18 @@ TEST(cli_vectors_out_of_memory)
         memset(err_buf, 0, sizeof err_buf);
         warm_case c = {&st, rope, "posenc: line 0: out of memory\n"};
         CHECK_CAPPED(cli_warm_out_of_memory, &c);
+
+        /* EXPLAIN ROPE keeps a copy of its input: with the vector grown
+         * before the cap (PE of 2^20), only that copy fails */
+        CHECK_EQ_INT(cli_run_line(&st, "PE 0 1048576", 12), 0);
+        rewind(out);
+        char *explain = many_words("EXPLAIN ROPE 0", POSENC_MAX_DIM, "1");
+        CHECK(explain != NULL);
+        if (explain) {
+            warm_case x = {&st, explain, "posenc: line 0: out of memory\n"};
+            CHECK_CAPPED(cli_warm_out_of_memory, &x);
+            free(explain);
+        }
 
         /* LEARNED: a loaded table 2^20 wide, the row does not fit under the cap */
         char *text = million_ones();
