@@ -968,7 +968,7 @@ int main(void)
     RUN(alibi_bias_refuses_empty_and_far_shapes);
     RUN(learned_errors_without_an_error_record);
     if (skipped_capped)
-        printf("cov_core: %d out-of-memory/thread-start checks skipped (%s)\n", skipped_capped,
+        fprintf(stderr, "cov_core: %d out-of-memory/thread-start checks skipped (%s)\n", skipped_capped,
                UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
     return check_summary("cov_core");
 }
