@@ -905,9 +905,9 @@ static int cli_long_line_out_of_memory(void *arg)
     cli_init(&st, out, err);
     int r = cli_run_stream(&st, in, 0);
     fflush(err);
-    /* the line buffer cannot grow: the line is dropped as too long, and the
-     * next line still runs (an unknown command: line 2) */
-    const char *want = "posenc: line 1: line longer than 67108864 bytes, skipped\n"
+    /* the line buffer cannot grow: the line is dropped, and the next line
+     * still runs (an unknown command: line 2) */
+    const char *want = "posenc: line 1: out of memory for this line, skipped\n"
                        "posenc: line 2: unknown command 'X' (HELP lists the commands)\n";
     int ok = r == 1 && strcmp(err_buf, want) == 0;
     if (!ok)
