@@ -348,3 +348,11 @@ $(BUILD)/tests/test_cov_plot: tests/test_cov_plot.c tests/check.h $(PLOT_TEST_OB
 	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) \
 	    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -o $@ $< \
 	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+
+# tests/test_cov_core.c (issue 6, coverage) drives the program's commands
+# directly under a capped address space, so it links the CLI objects as
+# tests/test_plot does.
+$(BUILD)/tests/test_cov_core: tests/test_cov_core.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
+	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)

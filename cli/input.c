@@ -4,30 +4,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What read_line returns besides a line (1) and the end of input (0): the
+ * line was dropped (the rest of it read and discarded) because it was too
+ * long, or because its buffer could not grow. */
+enum { LINE_TOO_LONG = 2, LINE_NO_MEMORY = 3 };
+
 /* Reads one line into *buf (grown up to CLI_MAX_LINE). Returns 0 at end of
- * input, 1 with a line, 2 with a line that was too long (the rest of it was
- * read and dropped). *len excludes the newline and a CR before it. */
+ * input, 1 with a line, or LINE_TOO_LONG / LINE_NO_MEMORY. *len excludes the
+ * newline and a CR before it. */
 static int read_line(FILE *in, char **buf, size_t *cap, size_t *len)
 {
     size_t n = 0;
-    int ch, too_long = 0, got_any = 0;
+    int ch, dropped = 0, got_any = 0;
     while ((ch = getc(in)) != EOF) {
         got_any = 1;
         if (ch == '\n')
             break;
-        if (too_long)
+        if (dropped)
             continue;
         if (n + 1 >= *cap) {
             if (*cap >= CLI_MAX_LINE) {
-                too_long = 1;
+                dropped = LINE_TOO_LONG;
                 continue;
             }
+            /* 4096 doubled lands exactly on the limit */
+            _Static_assert(CLI_MAX_LINE % 4096 == 0 &&
+                               ((CLI_MAX_LINE / 4096) & (CLI_MAX_LINE / 4096 - 1)) == 0,
+                           "CLI_MAX_LINE must be 4096 times a power of two");
             size_t ncap = *cap ? *cap * 2 : 4096;
-            if (ncap > CLI_MAX_LINE)
-                ncap = CLI_MAX_LINE;
             char *p = realloc(*buf, ncap);
             if (!p) {
-                too_long = 1;
+                dropped = LINE_NO_MEMORY;
                 continue;
             }
             *buf = p;
@@ -40,18 +47,20 @@ static int read_line(FILE *in, char **buf, size_t *cap, size_t *len)
     if (n > 0 && (*buf)[n - 1] == '\r')
         n--;
     *len = n;
-    return too_long ? 2 : 1;
+    return dropped ? dropped : 1;
 }
 
-static void report_too_long(cli_state *st)
+static void report_dropped(cli_state *st, int why)
 {
     st->failed = 1;
     if (st->source)
-        fprintf(st->err, "posenc: %s: line %zu: line longer than %u bytes, skipped\n", st->source,
-                st->line_no, CLI_MAX_LINE);
+        fprintf(st->err, "posenc: %s: line %zu: ", st->source, st->line_no);
     else
-        fprintf(st->err, "posenc: line %zu: line longer than %u bytes, skipped\n", st->line_no,
-                CLI_MAX_LINE);
+        fprintf(st->err, "posenc: line %zu: ", st->line_no);
+    if (why == LINE_TOO_LONG)
+        fprintf(st->err, "line longer than %u bytes, skipped\n", CLI_MAX_LINE);
+    else
+        fputs("out of memory for this line, skipped\n", st->err);
 }
 
 int cli_run_stream(cli_state *st, FILE *in, int prompt)
@@ -69,8 +78,8 @@ int cli_run_stream(cli_state *st, FILE *in, int prompt)
         if (r == 0)
             break;
         st->line_no++;
-        if (r == 2) {
-            report_too_long(st);
+        if (r != 1) {
+            report_dropped(st, r);
             failed = 1;
             continue;
         }

@@ -24,17 +24,9 @@ posenc_status posenc_rope_cache_size(const posenc_rope *r, int64_t max_pos, size
     return POSENC_OK;
 }
 
-posenc_status posenc_rope_cache_init(const posenc_rope *r, int64_t max_pos, void *buf,
-                                     size_t buf_size, posenc_rope_cache **out)
+/* Builds the cache in buf, which the callers checked: size and alignment. */
+static posenc_rope_cache *build(const posenc_rope *r, int64_t max_pos, void *buf)
 {
-    size_t need;
-    posenc_status st = posenc_rope_cache_size(r, max_pos, &need);
-    if (st != POSENC_OK)
-        return st;
-    if (!buf || !out)
-        return POSENC_ERR_NULL;
-    if (buf_size < need || (uintptr_t)buf % 16u)
-        return POSENC_ERR_RANGE;
     posenc_rope_cache *c = buf;
     memset(c, 0, sizeof *c);
     c->magic = POSENC__CACHE_MAGIC;
@@ -50,7 +42,21 @@ posenc_status posenc_rope_cache_init(const posenc_rope *r, int64_t max_pos, void
     /* table[p][0..P) = c, table[p][P..2P) = s, for p < max_pos */
     posenc__sincos_table_f32(0, (size_t)max_pos, c->inv_freq_hi, c->inv_freq_lo, P,
                              c->attn_factor, c->table, c->table + P, 2 * P);
-    *out = c;
+    return c;
+}
+
+posenc_status posenc_rope_cache_init(const posenc_rope *r, int64_t max_pos, void *buf,
+                                     size_t buf_size, posenc_rope_cache **out)
+{
+    size_t need;
+    posenc_status st = posenc_rope_cache_size(r, max_pos, &need);
+    if (st != POSENC_OK)
+        return st;
+    if (!buf || !out)
+        return POSENC_ERR_NULL;
+    if (buf_size < need || (uintptr_t)buf % 16u)
+        return POSENC_ERR_RANGE;
+    *out = build(r, max_pos, buf);
     return POSENC_OK;
 }
 
@@ -63,15 +69,12 @@ posenc_status posenc_rope_cache_create(const posenc_rope *r, int64_t max_pos,
         return st;
     if (!out)
         return POSENC_ERR_NULL;
-    void *buf = malloc(need);
+    void *buf = malloc(need); /* malloc aligns for double, all the header needs */
     if (!buf)
         return POSENC_ERR_NOMEM;
-    st = posenc_rope_cache_init(r, max_pos, buf, need, out);
-    if (st != POSENC_OK) {
-        free(buf);
-        return st;
-    }
-    (*out)->owned = 1;
+    posenc_rope_cache *c = build(r, max_pos, buf);
+    c->owned = 1;
+    *out = c;
     return POSENC_OK;
 }
 

@@ -69,6 +69,17 @@ void posenc__sincos_table_strided_f32(int64_t pos0, size_t n_pos, const double *
                                       const double *f_lo, size_t n_pairs, double scale,
                                       float *cos_out, float *sin_out, size_t ld, size_t ks);
 
+/* Test hooks: the instruction paths of that fill (scalar; SSE2 when built for
+ * x86 without -DPOSENC_NO_SIMD; AVX when the machine also has it), whether
+ * this build and machine have one, and the fill on an explicit one (0; or -1
+ * and nothing written when the path is missing). The fill above takes the
+ * best path; all of them give the same bits. */
+enum { POSENC__TABLE_SCALAR = 0, POSENC__TABLE_SSE2 = 1, POSENC__TABLE_AVX = 2 };
+int posenc__table_path_ok(int path);
+int posenc__sincos_table_path_f32(int path, int64_t pos0, size_t n_pos, const double *f_hi,
+                                  const double *f_lo, size_t n_pairs, double scale,
+                                  float *cos_out, float *sin_out, size_t ld, size_t ks);
+
 /* The float cos and sin of pairs k0 .. k0 + m - 1 (m <= POSENC__PAIRS_BLOCK)
  * of a vector of length D at position pos, plain frequencies base^(-2k/D):
  * the values the table fills give, so the single-vector float functions

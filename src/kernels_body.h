@@ -19,7 +19,17 @@
  * so every result is bit-identical to posenc__rotate_f32. No FMA anywhere.
  */
 
+/* Optimised builds inline these into each (storage type, layout) copy of
+ * HEADS_NAME below, so every copy is specialised for its constants. Without
+ * optimisation (-O0: coverage and debugging builds) they stay plain calls:
+ * the same operations in the same order, and gcov then sees each test of dt
+ * and layout as the run-time branch it is, rather than twelve inlined copies
+ * in which the constant makes one side unreachable. */
+#ifdef __OPTIMIZE__
 #define BODY_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define BODY_ALWAYS_INLINE static inline
+#endif
 
 BODY_ALWAYS_INLINE VF body_ld(int dt, const void *p, size_t i)
 {

@@ -36,9 +36,12 @@ static posenc_status push_value(builder *b, double v)
     if (b->row_len >= POSENC_MAX_DIM)
         return POSENC_ERR_DIM;
     if (b->len == b->cap) {
+        /* 1024 doubled lands exactly on the limit: len < cap <= the limit */
+        _Static_assert(POSENC_LEARNED_MAX_ELEMS % 1024 == 0 &&
+                           ((POSENC_LEARNED_MAX_ELEMS / 1024) &
+                            (POSENC_LEARNED_MAX_ELEMS / 1024 - 1)) == 0,
+                       "POSENC_LEARNED_MAX_ELEMS must be 1024 times a power of two");
         size_t cap = b->cap ? b->cap * 2 : 1024;
-        if (cap > POSENC_LEARNED_MAX_ELEMS)
-            cap = POSENC_LEARNED_MAX_ELEMS;
         double *p = realloc(b->data, cap * sizeof *p);
         if (!p)
             return POSENC_ERR_NOMEM;
@@ -68,8 +71,9 @@ static posenc_status end_row(builder *b, size_t line, posenc_load_error *err)
         set_error(err, line, msg);
         return POSENC_ERR_FORMAT;
     }
-    if ((uint64_t)b->n_rows >= (uint64_t)POSENC_MAX_POS + 1)
-        return POSENC_ERR_OVERFLOW;
+    /* Every row holds a number, so the element limit bounds the rows too. */
+    _Static_assert(POSENC_LEARNED_MAX_ELEMS <= (uint64_t)POSENC_MAX_POS + 1,
+                   "a table may not have more rows than positions");
     b->n_rows++;
     b->row_len = 0;
     return POSENC_OK;

@@ -31,7 +31,8 @@
 #include <string.h>
 /* Vector paths: SSE2 (always on x86-64) and AVX chosen at run time; build
  * with -DPOSENC_NO_SIMD for the scalar loop alone. All paths do the same IEEE
- * operations in the same order (no FMA), so they give identical bits. */
+ * operations in the same order (no FMA), so they give identical bits; tests
+ * run each one through posenc__sincos_table_path_f32. */
 #if defined(__SSE2__) && !defined(POSENC_NO_SIMD)
 #include <immintrin.h>
 #define TABLE_SSE2 1
@@ -73,16 +74,24 @@ static inline void step_scalar(size_t k, size_t m, double *c, double *s, const d
 }
 
 /* The stepping loop for m <= CHUNK pairs and n_rows positions, after the
- * anchors (c, s) and steps (wc, ws) are set. The SSE2 body does exactly the
- * scalar operations (no FMA, same order), two pairs at a time, so its results
- * are bit-identical to the scalar loop's. */
-static void step_rows(size_t n_rows, size_t m, double *c, double *s, const double *wc,
-                      const double *ws, float *co, float *so, size_t ld, size_t ks)
+ * anchors (c, s) and steps (wc, ws) are set: the plain reference of the
+ * vector bodies below. */
+static void step_rows_scalar(size_t n_rows, size_t m, double *c, double *s, const double *wc,
+                             const double *ws, float *co, float *so, size_t ld, size_t ks)
+{
+    for (size_t t = 0; t < n_rows; t++)
+        step_scalar(0, m, c, s, wc, ws, co + t * ld, so + t * ld, ks);
+}
+
+#ifdef TABLE_SSE2
+/* The same loop four pairs at a time in SSE2 registers: exactly the scalar
+ * operations (no FMA, same order), so its results are bit-identical. */
+static void step_rows_sse2(size_t n_rows, size_t m, double *c, double *s, const double *wc,
+                           const double *ws, float *co, float *so, size_t ld, size_t ks)
 {
     for (size_t t = 0; t < n_rows; t++) {
         float *crow = co + t * ld, *srow = so + t * ld;
         size_t k = 0;
-#ifdef TABLE_SSE2
         for (; k + 4 <= m; k += 4) {
             __m128d c0 = _mm_loadu_pd(c + k), c1 = _mm_loadu_pd(c + k + 2);
             __m128d s0 = _mm_loadu_pd(s + k), s1 = _mm_loadu_pd(s + k + 2);
@@ -106,10 +115,10 @@ static void step_rows(size_t n_rows, size_t m, double *c, double *s, const doubl
             _mm_storeu_pd(s + k, _mm_add_pd(_mm_mul_pd(s0, wc0), _mm_mul_pd(c0, ws0)));
             _mm_storeu_pd(s + k + 2, _mm_add_pd(_mm_mul_pd(s1, wc1), _mm_mul_pd(c1, ws1)));
         }
-#endif
         step_scalar(k, m, c, s, wc, ws, crow, srow, ks);
     }
 }
+#endif
 
 #ifdef TABLE_AVX
 /* The same loop four pairs at a time in 256-bit registers. */
@@ -175,22 +184,23 @@ __attribute__((target("avx"))) static void advance_avx(size_t m, double *restric
 }
 #endif
 
-static void advance(size_t m, double *restrict c, double *restrict s,
+static void advance(int path, size_t m, double *restrict c, double *restrict s,
                     const double *restrict wc, const double *restrict ws, int64_t steps)
 {
 #ifdef TABLE_AVX
-    if (__builtin_cpu_supports("avx")) {
+    if (path == POSENC__TABLE_AVX) {
         advance_avx(m, c, s, wc, ws, steps);
         return;
     }
 #endif
+    (void)path;
     /* Steps outer, pairs inner: the pairs are independent, so their chains
      * overlap in the pipeline (and the compiler may vectorise), instead of
      * waiting out one pair's multiply-add latency per step. */
     ADVANCE_BODY
 }
 
-static void fill_chunk(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_lo,
+static void fill_chunk(int path, int64_t pos0, size_t n_pos, const double *f_hi, const double *f_lo,
                        size_t m, double scale, float *cos_out, float *sin_out, size_t ld,
                        size_t ks)
 {
@@ -207,30 +217,75 @@ static void fill_chunk(int64_t pos0, size_t n_pos, const double *f_hi, const dou
             c[k] *= scale;
             s[k] *= scale;
         }
-        advance(m, c, s, wc, ws, p - anchor);
+        advance(path, m, c, s, wc, ws, p - anchor);
         size_t n_rows = (size_t)(N - (p - anchor));
         if (n_rows > n_pos - done)
             n_rows = n_pos - done;
         float *co = cos_out + done * ld, *so = sin_out + done * ld;
 #ifdef TABLE_AVX
-        if (__builtin_cpu_supports("avx"))
+        if (path == POSENC__TABLE_AVX)
             step_rows_avx(n_rows, m, c, s, wc, ws, co, so, ld, ks);
         else
 #endif
-            step_rows(n_rows, m, c, s, wc, ws, co, so, ld, ks);
+#ifdef TABLE_SSE2
+        if (path == POSENC__TABLE_SSE2)
+            step_rows_sse2(n_rows, m, c, s, wc, ws, co, so, ld, ks);
+        else
+#endif
+            step_rows_scalar(n_rows, m, c, s, wc, ws, co, so, ld, ks);
         done += n_rows;
     }
+}
+
+int posenc__table_path_ok(int path)
+{
+    if (path == POSENC__TABLE_SCALAR)
+        return 1;
+#ifdef TABLE_SSE2
+    if (path == POSENC__TABLE_SSE2)
+        return 1;
+#endif
+#ifdef TABLE_AVX
+    if (path == POSENC__TABLE_AVX)
+        return __builtin_cpu_supports("avx") != 0;
+#endif
+    return 0;
+}
+
+int posenc__sincos_table_path_f32(int path, int64_t pos0, size_t n_pos, const double *f_hi,
+                                  const double *f_lo, size_t n_pairs, double scale,
+                                  float *cos_out, float *sin_out, size_t ld, size_t ks)
+{
+    if (!posenc__table_path_ok(path))
+        return -1;
+    for (size_t k0 = 0; k0 < n_pairs; k0 += CHUNK) {
+        size_t m = n_pairs - k0 < CHUNK ? n_pairs - k0 : CHUNK;
+        fill_chunk(path, pos0, n_pos, f_hi + k0, f_lo + k0, m, scale, cos_out + k0 * ks,
+                   sin_out + k0 * ks, ld, ks);
+    }
+    return 0;
+}
+
+/* The best path this machine has. */
+static int best_path(void)
+{
+#ifdef TABLE_AVX
+    if (__builtin_cpu_supports("avx"))
+        return POSENC__TABLE_AVX;
+#endif
+#ifdef TABLE_SSE2
+    return POSENC__TABLE_SSE2;
+#else
+    return POSENC__TABLE_SCALAR;
+#endif
 }
 
 void posenc__sincos_table_strided_f32(int64_t pos0, size_t n_pos, const double *f_hi,
                                       const double *f_lo, size_t n_pairs, double scale,
                                       float *cos_out, float *sin_out, size_t ld, size_t ks)
 {
-    for (size_t k0 = 0; k0 < n_pairs; k0 += CHUNK) {
-        size_t m = n_pairs - k0 < CHUNK ? n_pairs - k0 : CHUNK;
-        fill_chunk(pos0, n_pos, f_hi + k0, f_lo + k0, m, scale, cos_out + k0 * ks,
-                   sin_out + k0 * ks, ld, ks);
-    }
+    (void)posenc__sincos_table_path_f32(best_path(), pos0, n_pos, f_hi, f_lo, n_pairs, scale,
+                                        cos_out, sin_out, ld, ks);
 }
 
 void posenc__sincos_table_f32(int64_t pos0, size_t n_pos, const double *f_hi,

@@ -1,0 +1,974 @@
+/* test_cov_core.c - the error paths and rarely taken branches of the tensor
+ * kernels, the cos/sin cache, the table fill's instruction paths, the ALiBi
+ * tensor, learned tables, and the program's out-of-memory messages.
+ *
+ * Every check compares with an independent value: the single-vector
+ * reference posenc_rope_vec_f32 (bit-identical by contract), the direct
+ * cos/sin reference of the table fill, the penalties of
+ * posenc_alibi_penalties, hand-derived sizes, or the exact status and
+ * message a path must give.
+ *
+ * Out of memory and threads that cannot start are made real in a child
+ * process whose address space is capped just above what it already uses
+ * (setrlimit RLIMIT_AS): large allocations and thread stacks then fail. The
+ * sanitizers reserve and map memory of their own, so those tests say they
+ * are skipped under ASan. */
+#include "../src/kernels.h"
+#include "check.h"
+#include "cli.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static float rnd(void) /* uniform in [-1, 1) */
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (float)((double)(rng_state >> 11) * 0x1p-52 - 1.0);
+}
+
+static void fill_random(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = rnd();
+}
+
+static posenc_rope make_rope(uint32_t head_dim, uint32_t rotary_dim, posenc_layout layout)
+{
+    posenc_rope r;
+    posenc_status st = posenc_rope_init(&r, head_dim, rotary_dim, 10000.0, layout);
+    if (st != POSENC_OK) {
+        fprintf(stderr, "posenc_rope_init(%u, %u) failed: %s\n", head_dim, rotary_dim,
+                posenc_strerror(st));
+        exit(1);
+    }
+    return r;
+}
+
+/* Every head of a [n_tok, n_head, head_dim] float tensor x (rotated) against
+ * posenc_rope_vec_f32 on the same head of x0 (the input), bit for bit. */
+static int heads_match_reference(const posenc_rope *r, const float *x0, const float *x,
+                                 size_t n_tok, size_t n_head, int64_t pos0, int inverse)
+{
+    size_t hd = r->head_dim;
+    float ref[POSENC_ROPE_MAX_HEAD_DIM];
+    for (size_t t = 0; t < n_tok; t++)
+        for (size_t h = 0; h < n_head; h++) {
+            const float *in = x0 + (t * n_head + h) * hd;
+            memcpy(ref, in, hd * sizeof *ref);
+            if (posenc_rope_vec_f32(r, pos0 + (int64_t)t, inverse, ref) != POSENC_OK)
+                return 0;
+            if (memcmp(ref, x + (t * n_head + h) * hd, hd * sizeof *ref) != 0) {
+                fprintf(stderr, "token %zu head %zu differs from posenc_rope_vec_f32\n", t, h);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* Runs fn in a child process whose address space may grow by only 1 MiB
+ * more than it has now; fn returns 1 when every expectation held. Returns
+ * 1 (pass), 0 (fail), or -1 (skipped: under ASan, or no /proc). */
+static int in_capped_child(int (*fn)(void *), void *arg)
+{
+    if (UNDER_ASAN)
+        return -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return -1;
+    unsigned long pages = 0;
+    int got = fscanf(f, "%lu", &pages);
+    fclose(f);
+    if (got != 1 || pages == 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 0;
+    if (pid == 0) {
+        struct rlimit old, cap;
+        getrlimit(RLIMIT_AS, &old);
+        /* the child's size now (a little more than the parent's) + 1 MiB */
+        FILE *g = fopen("/proc/self/statm", "r");
+        unsigned long now = pages;
+        if (g) {
+            if (fscanf(g, "%lu", &now) != 1)
+                now = pages;
+            fclose(g);
+        }
+        cap = old;
+        cap.rlim_cur = (rlim_t)now * (rlim_t)sysconf(_SC_PAGESIZE) + (1u << 20);
+        if (setrlimit(RLIMIT_AS, &cap) != 0)
+            _exit(3);
+        int ok = fn(arg);
+        setrlimit(RLIMIT_AS, &old); /* room again for exit (coverage data) */
+        exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid)
+        return 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void *noop_thread(void *arg) { return arg; }
+
+/* Whether a thread can start now (it is joined at once). */
+static int a_thread_starts(void)
+{
+    pthread_t th;
+    if (pthread_create(&th, NULL, noop_thread, NULL) != 0)
+        return 0;
+    pthread_join(th, NULL);
+    return 1;
+}
+
+static int skipped_capped;
+#define CHECK_CAPPED(fn, arg)                                   \
+    do {                                                        \
+        int capped__r = in_capped_child(fn, arg);               \
+        if (capped__r < 0)                                      \
+            skipped_capped++;                                   \
+        else                                                    \
+            CHECK(capped__r == 1);                              \
+    } while (0)
+
+/* ---- the tensor kernels: arguments ------------------------------------------- */
+
+TEST(rope_check_rejects_each_malformed_field)
+{
+    posenc_rope r = make_rope(64, 32, POSENC_LAYOUT_HALF);
+    CHECK_EQ_INT(posenc__rope_check(NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc__rope_check(&r), POSENC_OK);
+    posenc_rope bad = r;
+    bad.rotary_dim = 66; /* even, but past head_dim 64 */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 0; /* no pair at all */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 66;
+    float x[64] = {0};
+    CHECK_EQ_INT(posenc_rope_vec_f32(&bad, 0, 0, x), POSENC_ERR_RANGE);
+    bad = r;
+    bad.attn_factor = NAN;
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad = r;
+    bad.head_dim = POSENC_ROPE_MAX_HEAD_DIM + 1;
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_DIM);
+}
+
+TEST(isa_hooks_refuse_unknown_paths)
+{
+    CHECK(!posenc__isa_available(-1));
+    CHECK(!posenc__isa_available(POSENC__ISA_N));
+    CHECK(posenc__isa_available(POSENC__ISA_SCALAR));
+    CHECK(strcmp(posenc__isa_name(-1), "unknown") == 0);
+    CHECK(strcmp(posenc__isa_name(POSENC__ISA_N), "unknown") == 0);
+    CHECK(strcmp(posenc__isa_name(POSENC__ISA_AVX512), "avx512") == 0);
+
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_INTERLEAVED);
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x0[8];
+    memcpy(x0, x, sizeof x);
+    posenc_rope_view v = {x, NULL, 1, 8, 8, 0, 0};
+    CHECK_EQ_INT(posenc__rope_qk_isa(-1, &r, NULL, POSENC_DTYPE_F32, 1, NULL, 3, &v, NULL, 0, 1),
+                 POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc__rope_qk_isa(POSENC__ISA_N, &r, NULL, POSENC_DTYPE_F32, 1, NULL, 3, &v,
+                                     NULL, 0, 1),
+                 POSENC_ERR_RANGE);
+    CHECK(memcmp(x, x0, sizeof x) == 0); /* nothing written */
+}
+
+/* One token-strided view whose extent does not fit: POSENC_ERR_OVERFLOW
+ * before anything is written. */
+static posenc_status qk_strides(size_t n_tok, size_t n_head, size_t ts, size_t hs,
+                                posenc_dtype dt, float *buf)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    posenc_rope_view v = {buf, NULL, n_head, ts, hs, 0, 0};
+    return posenc_rope_qk(&r, NULL, dt, n_tok, NULL, 0, &v, NULL, 0, 1);
+}
+
+TEST(strides_that_overflow_are_refused)
+{
+    float buf[16], keep[16];
+    fill_random(buf, 16);
+    memcpy(keep, buf, sizeof buf);
+    /* (n_tok - 1) * tok_stride overflows size_t */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* (n_head - 1) * head_stride overflows */
+    CHECK_EQ_INT(qk_strides(1, 3, 8, SIZE_MAX / 2 + 1, POSENC_DTYPE_F32, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* each product fits, their sum does not: 2^63 + 2^63 */
+    CHECK_EQ_INT(qk_strides(2, 2, SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1, POSENC_DTYPE_F32, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* the sum fits, adding head_dim 8 does not */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX - 3, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* elements fit, bytes (x 4) do not */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX / 2, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* bytes fit in size_t (2^62 elements x 2 bytes = 2^63) but not in ptrdiff_t */
+    CHECK_EQ_INT(qk_strides(2, 1, (size_t)1 << 62, 8, POSENC_DTYPE_BF16, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* and the same view with a stride that fits is accepted (control) */
+    CHECK_EQ_INT(qk_strides(2, 1, 8, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    CHECK(memcmp(buf, keep, 8 * sizeof *buf) == 0); /* token 0 at position 0: identity */
+    CHECK(memcmp(buf + 8, keep + 8, 8 * sizeof *buf) != 0); /* token 1 turned */
+}
+
+TEST(overlapping_heads_and_tokens_are_refused)
+{
+    float buf[64];
+    fill_random(buf, 64);
+    /* 2 tokens x 2 heads of 8 with both strides 8: head 1 of token 0 is
+     * token 1's head 0, whichever of the two is outer */
+    CHECK_EQ_INT(qk_strides(2, 2, 8, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_RANGE);
+    /* heads outer: head_stride >= (n_tok - 1) * tok_stride + head_dim = 16 */
+    CHECK_EQ_INT(qk_strides(2, 2, 8, 16, POSENC_DTYPE_F32, buf), POSENC_OK);
+    /* tokens outer: tok_stride >= (n_head - 1) * head_stride + head_dim = 16 */
+    CHECK_EQ_INT(qk_strides(2, 2, 16, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    /* tokens 4 apart, shorter than a head: neither order fits */
+    CHECK_EQ_INT(qk_strides(2, 2, 4, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_RANGE);
+    /* one token: its stride is never used, 0 is fine */
+    CHECK_EQ_INT(qk_strides(1, 2, 0, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+}
+
+TEST(src_equal_to_dst_is_in_place)
+{
+    posenc_rope r = make_rope(16, 12, POSENC_LAYOUT_INTERLEAVED);
+    float x0[3 * 2 * 16], a[3 * 2 * 16], b[3 * 2 * 16];
+    fill_random(x0, 96);
+    memcpy(a, x0, sizeof a);
+    memcpy(b, x0, sizeof b);
+    /* src == dst, with src strides that would be wrong if they were used */
+    posenc_rope_view va = {a, a, 2, 32, 16, 1, 1};
+    posenc_rope_view vb = {b, NULL, 2, 32, 16, 0, 0};
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 3, NULL, 7, &va, NULL, 0, 1),
+                 POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 3, NULL, 7, &vb, NULL, 0, 1),
+                 POSENC_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(heads_match_reference(&r, x0, a, 3, 2, 7, 0));
+}
+
+TEST(cache_for_other_parameters_is_refused)
+{
+    posenc_rope r = make_rope(32, 32, POSENC_LAYOUT_HALF);
+    posenc_rope_cache *c = NULL;
+    CHECK_EQ_INT(posenc_rope_cache_create(&r, 64, &c), POSENC_OK);
+    float x[32], keep[32];
+    fill_random(x, 32);
+    memcpy(keep, x, sizeof x);
+    posenc_rope_view v = {x, NULL, 1, 32, 32, 0, 0};
+    int64_t pos[1] = {5};
+
+    posenc_rope other = make_rope(32, 16, POSENC_LAYOUT_HALF); /* other rotary_dim */
+    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+                 POSENC_ERR_RANGE);
+    other = r;
+    other.attn_factor = 0.5; /* other scale */
+    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+                 POSENC_ERR_RANGE);
+    other = r;
+    other.inv_freq_hi[3] = nextafter(other.inv_freq_hi[3], 1.0); /* one frequency, high part */
+    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+                 POSENC_ERR_RANGE);
+    other = r;
+    other.inv_freq_lo[15] = other.inv_freq_lo[15] + 0x1p-80; /* low part only */
+    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+                 POSENC_ERR_RANGE);
+    /* a cache that was freed (its magic cleared) or never built */
+    size_t bytes = 0;
+    CHECK_EQ_INT(posenc_rope_cache_size(&r, 64, &bytes), POSENC_OK);
+    void *copy = malloc(bytes);
+    CHECK(copy != NULL);
+    if (copy) {
+        memcpy(copy, c, sizeof(posenc_rope_cache));
+        ((posenc_rope_cache *)copy)->magic = 0;
+        CHECK_EQ_INT(posenc_rope_qk(&r, copy, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+                     POSENC_ERR_RANGE);
+        free(copy);
+    }
+    CHECK(memcmp(x, keep, sizeof x) == 0);
+    /* the matching parameters are accepted (control) */
+    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1), POSENC_OK);
+    CHECK(heads_match_reference(&r, keep, x, 1, 1, 5, 0));
+    posenc_rope_cache_free(c);
+}
+
+TEST(consecutive_positions_past_the_end_are_refused)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    float x[3 * 8];
+    fill_random(x, 24);
+    posenc_rope_view v = {x, NULL, 1, 8, 8, 0, 0};
+    /* pos0 valid, pos0 + n_tok - 1 = POSENC_MAX_POS + 1 is not */
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 3, NULL, POSENC_MAX_POS - 1, &v, NULL,
+                                0, 1),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, POSENC_MAX_POS - 1, &v, NULL,
+                                0, 1),
+                 POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 1, NULL, POSENC_MAX_POS + 1, &v, NULL,
+                                0, 1),
+                 POSENC_ERR_POS);
+    /* with a cache of 16 positions: 14, 15, 16 runs past it, 16 starts past it */
+    posenc_rope_cache *c = NULL;
+    CHECK_EQ_INT(posenc_rope_cache_create(&r, 16, &c), POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 1, NULL, 16, &v, NULL, 0, 1),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 3, NULL, 14, &v, NULL, 0, 1),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 2, NULL, 14, &v, NULL, 0, 1), POSENC_OK);
+    posenc_rope_cache_free(c);
+}
+
+/* 2 tokens of 1024 heads of 128: 2^18 elements, work for 4 threads of
+ * 64 Ki elements, but only 2 tokens to share: 2 threads. */
+#define WIDE_HEADS 1024u
+#define WIDE_HD 128u
+static float *wide_input(void)
+{
+    float *x = malloc(2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    if (x)
+        fill_random(x, 2 * WIDE_HEADS * WIDE_HD);
+    return x;
+}
+
+TEST(more_threads_than_tokens_gives_the_reference)
+{
+    posenc_rope r = make_rope(WIDE_HD, 96, POSENC_LAYOUT_HALF);
+    float *x0 = wide_input(), *x = malloc(2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    CHECK(x0 && x);
+    if (!x0 || !x) {
+        free(x0);
+        free(x);
+        return;
+    }
+    memcpy(x, x0, 2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    posenc_rope_view v = {x, NULL, WIDE_HEADS, WIDE_HEADS * WIDE_HD, WIDE_HD, 0, 0};
+    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, 100, &v, NULL, 0, 4),
+                 POSENC_OK);
+    CHECK(heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 0));
+    free(x0);
+    free(x);
+}
+
+/* In the capped child: threads cannot start (no room for their stacks), so
+ * the calling thread does their share; the result is still the reference. */
+static int qk_without_threads(void *arg)
+{
+    const float *x0 = arg;
+    posenc_rope r = make_rope(WIDE_HD, 96, POSENC_LAYOUT_HALF);
+    static float x[2 * WIDE_HEADS * WIDE_HD]; /* in the image: no allocation */
+    memcpy(x, x0, sizeof x);
+    posenc_rope_view v = {x, NULL, WIDE_HEADS, WIDE_HEADS * WIDE_HD, WIDE_HD, 0, 0};
+    if (a_thread_starts()) {
+        fprintf(stderr, "qk_without_threads: a thread started under the cap\n");
+        return 0;
+    }
+    posenc_status st = posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, 100, &v, NULL, 1, 2);
+    return st == POSENC_OK && heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 1);
+}
+
+TEST(threads_that_cannot_start_leave_the_work_to_the_caller)
+{
+    float *x0 = wide_input();
+    CHECK(x0 != NULL);
+    if (x0)
+        CHECK_CAPPED(qk_without_threads, x0);
+    free(x0);
+}
+
+/* ---- the cos/sin cache --------------------------------------------------------- */
+
+TEST(cache_refuses_a_malformed_rope_and_null_buffers)
+{
+    posenc_rope r = make_rope(16, 16, POSENC_LAYOUT_INTERLEAVED), bad = r;
+    bad.rotary_dim = 7; /* odd */
+    size_t bytes = 12345;
+    CHECK_EQ_INT(posenc_rope_cache_size(&r, 8, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_rope_cache_size(&bad, 8, &bytes), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(bytes, 12345);
+    bad.layout = (posenc_layout)7;
+    bad.rotary_dim = 16;
+    posenc_rope_cache *c = (posenc_rope_cache *)&bytes; /* must stay as it is */
+    static _Alignas(64) unsigned char buf[sizeof(posenc_rope_cache) + 64 + 8 * 16 * 4],
+        big[sizeof buf + 64];
+    CHECK_EQ_INT(posenc_rope_cache_init(&bad, 8, buf, sizeof buf, &c), POSENC_ERR_LAYOUT);
+    CHECK_EQ_INT(posenc_rope_cache_create(&bad, 8, &c), POSENC_ERR_LAYOUT);
+    CHECK(c == (posenc_rope_cache *)&bytes);
+    /* size: header + 64 bytes of alignment slack + 8 rows of 16 floats */
+    CHECK_EQ_INT(posenc_rope_cache_size(&r, 8, &bytes), POSENC_OK);
+    CHECK_EQ_INT(bytes, sizeof buf);
+    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, NULL, sizeof buf, &c), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf, sizeof buf, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf, sizeof buf - 1, &c), POSENC_ERR_RANGE);
+    /* large enough, but 8 bytes past a 16-byte boundary */
+    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, big + 8, sizeof big - 8, &c), POSENC_ERR_RANGE);
+    CHECK(c == (posenc_rope_cache *)&bytes);
+    /* the control: built in place, row 3 is cos/sin of 3 * inv_freq */
+    CHECK_EQ_INT(posenc_rope_cache_init(&r, 8, buf, sizeof buf, &c), POSENC_OK);
+    const float *cr = NULL, *sr = NULL;
+    CHECK_EQ_INT(posenc_rope_cache_row(c, 3, NULL, &sr), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_rope_cache_row(c, 3, &cr, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_rope_cache_row(c, 3, &cr, &sr), POSENC_OK);
+    for (int k = 0; k < 8; k++) {
+        double th = 3.0 * pow(10000.0, -2.0 * k / 16.0);
+        CHECK(check_ulp_f32(cr[k], cos(th)) <= 1.0);
+        CHECK(check_ulp_f32(sr[k], sin(th)) <= 1.0);
+    }
+    posenc_rope_cache_free(c); /* the caller's buffer: left alone */
+    CHECK_EQ_INT(posenc_rope_cache_max_pos(c), 8);
+}
+
+static int cache_create_out_of_memory(void *arg)
+{
+    (void)arg;
+    posenc_rope r = make_rope(1024, 1024, POSENC_LAYOUT_HALF);
+    posenc_rope_cache *c = (posenc_rope_cache *)&r;
+    /* 2^18 rows of 1024 floats: 1 GiB, far past the cap */
+    posenc_status st = posenc_rope_cache_create(&r, (int64_t)1 << 18, &c);
+    if (st != POSENC_ERR_NOMEM || c != (posenc_rope_cache *)&r) {
+        fprintf(stderr, "cache_create under the cap: %s\n", posenc_strerror(st));
+        return 0;
+    }
+    return 1;
+}
+
+TEST(cache_create_reports_out_of_memory)
+{
+    CHECK_CAPPED(cache_create_out_of_memory, NULL);
+}
+
+/* ---- the table fill on each instruction path ----------------------------------- */
+
+/* Fills n_pos x m values on path into cos_out/sin_out with stride ks and row
+ * ld; then every value against the direct reference (within 1 ulp, or 2^-25
+ * absolute below 1/4, the documented bound). */
+static int table_path_case(int path, int64_t pos0, size_t n_pos, size_t m, size_t ks,
+                           int interleave, float *out_c, float *out_s)
+{
+    double f_hi[40], f_lo[40];
+    for (size_t k = 0; k < m; k++) {
+        posenc__dd f = posenc__inv_freq_dd((uint32_t)k, (uint32_t)(2 * m), 10000.0);
+        f_hi[k] = f.hi;
+        f_lo[k] = f.lo;
+    }
+    size_t ld = interleave ? 2 * m + 3 : m * ks + 5; /* gaps after each row */
+    float *c = out_c, *s = interleave ? out_c : out_s;
+    if (interleave) /* the sinusoid layout: s0 c0 s1 c1 ... */
+        c = out_c + 1;
+    if (posenc__sincos_table_path_f32(path, pos0, n_pos, f_hi, f_lo, m, 0.75, c, s, ld, ks) != 0)
+        return 0;
+    for (size_t t = 0; t < n_pos; t++)
+        for (size_t k = 0; k < m; k++) {
+            double sr, cr;
+            posenc__sincos_dd(pos0 + (int64_t)t, (posenc__dd){f_hi[k], f_lo[k]}, &sr, &cr);
+            float gc = c[t * ld + k * ks], gs = s[t * ld + k * ks];
+            double ec = 0.75 * cr, es = 0.75 * sr;
+            int okc = check_ulp_f32(gc, ec) <= 1.0 || (fabs(ec) < 0.25 && fabs(gc - ec) <= 0x1p-25);
+            int oks = check_ulp_f32(gs, es) <= 1.0 || (fabs(es) < 0.25 && fabs(gs - es) <= 0x1p-25);
+            if (!okc || !oks) {
+                fprintf(stderr, "path %d pos %lld k %zu: %.9g %.9g vs %.17g %.17g\n", path,
+                        (long long)(pos0 + (int64_t)t), k, gc, gs, ec, es);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+TEST(table_paths_agree_bit_for_bit)
+{
+    enum { NPOS = 20, M = 13, SZ = NPOS * (2 * M * 3 + 8) };
+    static float got_c[SZ], got_s[SZ], first_c[2][SZ], first_s[2][SZ], inter[3][SZ];
+    int n_paths = 0;
+    CHECK(posenc__table_path_ok(POSENC__TABLE_SCALAR));
+    CHECK(!posenc__table_path_ok(-1));
+    CHECK(!posenc__table_path_ok(3));
+    float untouched[4] = {7, 7, 7, 7};
+    double f1 = 1.0, f0 = 0.0;
+    CHECK(posenc__sincos_table_path_f32(3, 0, 1, &f1, &f0, 1, 1.0, untouched, untouched + 2, 1,
+                                        1) == -1);
+    CHECK(untouched[0] == 7 && untouched[2] == 7);
+    /* three layouts: plain rows (ks 1), the sinusoid's interleave, and a
+     * stride of 3 into separate arrays; positions 250..269 cross the anchor
+     * at 256, and 13 pairs leave a tail after the 4- and 8-wide steps */
+    for (int path = POSENC__TABLE_SCALAR; path <= POSENC__TABLE_AVX; path++) {
+        if (!posenc__table_path_ok(path))
+            continue;
+        n_paths++;
+        for (int layout = 0; layout < 3; layout++) {
+            size_t ks = layout == 0 ? 1 : layout == 1 ? 2 : 3;
+            if (layout == 1) { /* kept per path, compared below */
+                CHECK(table_path_case(path, 250, NPOS, M, ks, 1, inter[path], NULL));
+                continue;
+            }
+            memset(got_c, 0, sizeof got_c);
+            memset(got_s, 0, sizeof got_s);
+            CHECK(table_path_case(path, 250, NPOS, M, ks, 0, got_c, got_s));
+            int i = layout == 2;
+            if (path == POSENC__TABLE_SCALAR) {
+                memcpy(first_c[i], got_c, sizeof got_c);
+                memcpy(first_s[i], got_s, sizeof got_s);
+            } else {
+                CHECK(memcmp(first_c[i], got_c, sizeof got_c) == 0);
+                CHECK(memcmp(first_s[i], got_s, sizeof got_s) == 0);
+            }
+        }
+    }
+    for (int path = POSENC__TABLE_SSE2; path <= POSENC__TABLE_AVX; path++)
+        if (posenc__table_path_ok(path))
+            CHECK(memcmp(inter[POSENC__TABLE_SCALAR], inter[path], sizeof inter[0]) == 0);
+    CHECK(n_paths >= 1);
+    printf("table paths compared: %d (scalar%s%s)\n", n_paths,
+           posenc__table_path_ok(POSENC__TABLE_SSE2) ? ", sse2" : "",
+           posenc__table_path_ok(POSENC__TABLE_AVX) ? ", avx" : "");
+}
+
+TEST(sinusoid_tables_of_no_rows_write_nothing)
+{
+    double d[4] = {5, 5, 5, 5};
+    float f[4] = {5, 5, 5, 5};
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(3, 0, 4, 10000.0, d), POSENC_OK);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(3, 0, 4, 10000.0, f), POSENC_OK);
+    CHECK(d[0] == 5 && d[3] == 5 && f[0] == 5 && f[3] == 5);
+    /* and the checks still run before that */
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(-1, 0, 4, 10000.0, d), POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(0, 1, 4, 1.0, d), POSENC_ERR_BASE);
+}
+
+/* ---- single vectors: rope dot, sinusoid add -------------------------------------- */
+
+TEST(rope_dot_refuses_a_non_finite_k)
+{
+    double q[4] = {1, 2, 3, 4}, k[4] = {1, 2, INFINITY, 4}, out = 42;
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out),
+                 POSENC_ERR_NOT_FINITE);
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, k, q, &out),
+                 POSENC_ERR_NOT_FINITE); /* q this time */
+    CHECK(out == 42);
+    k[2] = 3;
+    /* control: offset 1 over four pairs of q = k: sum of |pair|^2 cos(theta_k)
+     * with theta_0 = 1 (pair (1,3)), theta_1 = 1e-2 (pair (2,4)) */
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out), POSENC_OK);
+    CHECK_NEAR(out, 10.0 * cos(1.0) + 20.0 * cos(0.01), 1e-12);
+}
+
+TEST(sinusoid_add_f32_even_dimension)
+{
+    float x[6] = {0.5f, -0.25f, 1.0f, 2.0f, -3.0f, 0.125f}, x0[6];
+    memcpy(x0, x, sizeof x);
+    CHECK_EQ_INT(posenc_sinusoid_add_f32(9, 6, 10000.0, x), POSENC_OK);
+    for (int i = 0; i < 6; i++) {
+        int k = i / 2;
+        double th = 9.0 / pow(10000.0, 2.0 * k / 6.0);
+        double pe = i % 2 ? cos(th) : sin(th);
+        CHECK_NEAR(x[i], x0[i] + pe, 6e-7);
+    }
+}
+
+/* ---- the ALiBi bias tensor ----------------------------------------------------- */
+
+TEST(alibi_bias_refuses_empty_and_far_shapes)
+{
+    float out[4] = {9, 9, 9, 9};
+    CHECK_EQ_INT(posenc_alibi_bias_f32(2, 0, 2, 0, 0, 1, out), POSENC_ERR_DIM);
+    CHECK_EQ_INT(posenc_alibi_bias_f32(2, 2, 0, 0, 0, 1, out), POSENC_ERR_DIM);
+    CHECK_EQ_INT(posenc_alibi_bias_f32(0, 2, 2, 0, 0, 1, out), POSENC_ERR_DIM);
+    /* key positions 0 .. n_key - 1 = 2^31: one past POSENC_MAX_POS */
+    CHECK_EQ_INT(posenc_alibi_bias_f32(1, 1, (uint32_t)POSENC_MAX_POS + 2u, 0, 0, 1, out),
+                 POSENC_ERR_POS);
+    CHECK(out[0] == 9 && out[3] == 9);
+}
+
+/* 8 heads x 64 queries x 64 keys against posenc_alibi_penalties. */
+static int alibi_matches_penalties(const float *out, int causal)
+{
+    double pen[8];
+    for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 64; j++) {
+            if (posenc_alibi_penalties(8, 10 + i, j, pen) != POSENC_OK)
+                return 0;
+            for (int h = 0; h < 8; h++) {
+                float want = causal && j > 10 + i ? -INFINITY : (float)pen[h];
+                if (out[((size_t)h * 64 + (size_t)i) * 64 + (size_t)j] != want)
+                    return 0;
+            }
+        }
+    return 1;
+}
+
+static int alibi_without_threads(void *arg)
+{
+    (void)arg;
+    static float out[8 * 64 * 64];
+    if (a_thread_starts()) {
+        fprintf(stderr, "alibi_without_threads: a thread started under the cap\n");
+        return 0;
+    }
+    return posenc_alibi_bias_f32(8, 64, 64, 10, 1, 8, out) == POSENC_OK &&
+           alibi_matches_penalties(out, 1);
+}
+
+TEST(alibi_threads_that_cannot_start_leave_the_rows_to_the_caller)
+{
+    CHECK_CAPPED(alibi_without_threads, NULL); /* before any thread of this process */
+    static float out[8 * 64 * 64];
+    CHECK_EQ_INT(posenc_alibi_bias_f32(8, 64, 64, 10, 1, 8, out), POSENC_OK);
+    CHECK(alibi_matches_penalties(out, 1));
+}
+
+/* ---- learned tables ---------------------------------------------------------------- */
+
+static posenc_status read_text(const char *text, posenc_learned **out, posenc_load_error *err)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f)
+        return POSENC_ERR_IO;
+    posenc_status st = posenc_learned_read(f, out, err);
+    fclose(f);
+    return st;
+}
+
+TEST(learned_errors_without_an_error_record)
+{
+    posenc_learned *t = NULL;
+    CHECK_EQ_INT(read_text("1 2 3\n4 5\n", &t, NULL), POSENC_ERR_FORMAT); /* ragged */
+    CHECK(t == NULL);
+    CHECK_EQ_INT(read_text("1 x\n", &t, NULL), POSENC_ERR_FORMAT);
+    CHECK(t == NULL);
+    posenc_load_error e;
+    CHECK_EQ_INT(posenc_learned_load("tests/data/none", NULL, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_learned_load(NULL, &t, &e), POSENC_ERR_NULL);
+    /* commas, tabs and a CR inside a line separate numbers too */
+    CHECK_EQ_INT(read_text("1,2\r3\n4\t5 6\r\n", &t, NULL), POSENC_OK);
+    double r2[3];
+    CHECK_EQ_INT(posenc_learned_n_pos(t), 2);
+    CHECK_EQ_INT(posenc_learned_row_f64(t, 0, r2), POSENC_OK);
+    CHECK(r2[0] == 1 && r2[1] == 2 && r2[2] == 3);
+    CHECK_EQ_INT(posenc_learned_row_f64(t, 1, r2), POSENC_OK);
+    CHECK(r2[0] == 4 && r2[1] == 5 && r2[2] == 6);
+    posenc_learned_free(t);
+    /* control: two rows of three, row 1 read back */
+    CHECK_EQ_INT(read_text("1 2 3\n4 5 6\n", &t, NULL), POSENC_OK);
+    double row[3];
+    CHECK_EQ_INT(posenc_learned_row_f64(t, 1, row), POSENC_OK);
+    CHECK(row[0] == 4 && row[1] == 5 && row[2] == 6);
+    posenc_learned_free(t);
+}
+
+/* One row of 2^20 numbers "1": 8 MiB of doubles, past the cap. */
+static char *million_ones(void)
+{
+    size_t n = POSENC_MAX_DIM;
+    char *s = malloc(2 * n + 2);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        s[2 * i] = '1';
+        s[2 * i + 1] = ' ';
+    }
+    s[2 * n] = '\n';
+    s[2 * n + 1] = '\0';
+    return s;
+}
+
+static int learned_out_of_memory(void *arg)
+{
+    FILE *f = arg;
+    posenc_learned *t = NULL;
+    posenc_load_error e;
+    posenc_status st = posenc_learned_read(f, &t, &e);
+    if (st != POSENC_ERR_NOMEM || t != NULL) {
+        fprintf(stderr, "learned_read under the cap: %s\n", posenc_strerror(st));
+        return 0;
+    }
+    return 1;
+}
+
+TEST(learned_read_reports_out_of_memory)
+{
+    char *text = million_ones();
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    FILE *f = fmemopen(text, strlen(text), "r");
+    CHECK(f != NULL);
+    if (f) {
+        /* control first: the same text reads as 1 row of 2^20 ones */
+        posenc_learned *t = NULL;
+        CHECK_EQ_INT(posenc_learned_read(f, &t, NULL), POSENC_OK);
+        CHECK_EQ_INT(posenc_learned_n_pos(t), 1);
+        CHECK_EQ_INT(posenc_learned_dim(t), POSENC_MAX_DIM);
+        posenc_learned_free(t);
+        rewind(f);
+        CHECK_CAPPED(learned_out_of_memory, f);
+        fclose(f);
+    }
+    free(text);
+}
+
+/* ---- the program's out-of-memory messages (cli/) --------------------------------- */
+
+typedef struct cli_case {
+    const char *line;    /* run under the cap */
+    const char *warm;    /* run before the cap (NULL: none) */
+    const char *message; /* the whole of standard error wanted */
+} cli_case;
+
+static char err_buf[4096], out_buf[4096];
+
+static int cli_out_of_memory(void *arg)
+{
+    const cli_case *c = arg;
+    memset(err_buf, 0, sizeof err_buf);
+    memset(out_buf, 0, sizeof out_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    if (!err || !out)
+        return 0;
+    cli_state st;
+    cli_init(&st, out, err);
+    /* the cap is already set: fmemopen and cli_init allocate little */
+    int r = cli_run_line(&st, c->line, strlen(c->line));
+    fflush(err);
+    fflush(out);
+    int ok = r == 1 && strcmp(err_buf, c->message) == 0 && out_buf[0] == '\0';
+    if (!ok)
+        fprintf(stderr, "cli under the cap: returned %d, stderr '%s', stdout '%.60s'\n", r,
+                err_buf, out_buf);
+    return ok;
+}
+
+/* A line "WORD x x x ..." of n words after the command. */
+static char *many_words(const char *cmd, size_t n, const char *word)
+{
+    size_t wl = strlen(word), cl = strlen(cmd);
+    char *s = malloc(cl + n * (wl + 1) + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, cmd, cl);
+    size_t p = cl;
+    for (size_t i = 0; i < n; i++) {
+        s[p++] = ' ';
+        memcpy(s + p, word, wl);
+        p += wl;
+    }
+    s[p] = '\0';
+    return s;
+}
+
+TEST(cli_reports_out_of_memory)
+{
+    /* the words of a line: 600000 need 16 B each */
+    char *words = many_words("PE", 600000, "1");
+    /* a vector: PE of 2^20 elements needs 8 MiB */
+    cli_case pe = {"PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
+    cli_case ex = {"EXPLAIN PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
+    cli_case al = {"ALIBI 1048576 0 1", NULL, "posenc: line 0: out of memory\n"};
+    /* LOAD copies its file name: 2 MiB of it */
+    char *load = malloc((2u << 20) + 8);
+    if (load) {
+        memcpy(load, "LOAD ", 5);
+        memset(load + 5, 'a', 2u << 20);
+        load[5 + (2u << 20)] = '\0';
+    }
+    CHECK(words && load);
+    if (words && load) {
+        cli_case w = {words, NULL, "posenc: line 0: out of memory\n"};
+        CHECK_CAPPED(cli_out_of_memory, &w);
+        CHECK_CAPPED(cli_out_of_memory, &pe);
+        CHECK_CAPPED(cli_out_of_memory, &ex);
+        CHECK_CAPPED(cli_out_of_memory, &al);
+        cli_case l = {load, NULL, "posenc: line 0: out of memory\n"};
+        CHECK_CAPPED(cli_out_of_memory, &l);
+    }
+    free(words);
+    free(load);
+}
+
+/* A line run under the cap on a state prepared before it. */
+typedef struct warm_case {
+    cli_state *st;
+    const char *line;
+    const char *message;
+} warm_case;
+
+static int cli_warm_out_of_memory(void *arg)
+{
+    warm_case *c = arg;
+    int r = cli_run_line(c->st, c->line, strlen(c->line));
+    fflush(c->st->err);
+    int ok = r == 1 && strcmp(err_buf, c->message) == 0;
+    if (!ok)
+        fprintf(stderr, "cli under the cap: %.20s returned %d, stderr '%s'\n", c->line, r, err_buf);
+    return ok;
+}
+
+/* ROPE of 2^20 numbers: the words fit (grown before the cap), the vector of
+ * 8 MiB does not; and LEARNED of a row 2^20 wide. */
+TEST(cli_vectors_out_of_memory)
+{
+    memset(err_buf, 0, sizeof err_buf);
+    memset(out_buf, 0, sizeof out_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    char *rope = many_words("ROPE 0", POSENC_MAX_DIM, "1");
+    char *junk = many_words("NOPE", POSENC_MAX_DIM + 1, "1");
+    CHECK(err && out && rope && junk);
+    if (err && out && rope && junk) {
+        cli_state st;
+        cli_init(&st, out, err);
+        /* before the cap: room for the words (the unknown command fails) */
+        CHECK_EQ_INT(cli_run_line(&st, junk, strlen(junk)), 1);
+        fflush(err);
+        CHECK(strcmp(err_buf, "posenc: line 0: unknown command 'NOPE' (HELP lists the "
+                              "commands)\n") == 0);
+        rewind(err);
+        memset(err_buf, 0, sizeof err_buf);
+        warm_case c = {&st, rope, "posenc: line 0: out of memory\n"};
+        CHECK_CAPPED(cli_warm_out_of_memory, &c);
+
+        /* EXPLAIN ROPE keeps a copy of its input: with the vector grown
+         * before the cap (PE of 2^20), only that copy fails */
+        CHECK_EQ_INT(cli_run_line(&st, "PE 0 1048576", 12), 0);
+        rewind(out);
+        char *explain = many_words("EXPLAIN ROPE 0", POSENC_MAX_DIM, "1");
+        CHECK(explain != NULL);
+        if (explain) {
+            warm_case x = {&st, explain, "posenc: line 0: out of memory\n"};
+            CHECK_CAPPED(cli_warm_out_of_memory, &x);
+            free(explain);
+        }
+
+        /* LEARNED: a loaded table 2^20 wide, the row does not fit under the cap */
+        char *text = million_ones();
+        char path[] = "/tmp/posenc_cov_core_XXXXXX";
+        int fd = text ? mkstemp(path) : -1;
+        CHECK(fd >= 0);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "w");
+            CHECK(f && fputs(text, f) >= 0);
+            if (f)
+                fclose(f);
+            char cmd[64];
+            snprintf(cmd, sizeof cmd, "LOAD %s", path);
+            cli_state st2;
+            rewind(err);
+            memset(err_buf, 0, sizeof err_buf);
+            cli_init(&st2, out, err);
+            CHECK_EQ_INT(cli_run_line(&st2, cmd, strlen(cmd)), 0);
+            remove(path);
+            warm_case l = {&st2, "LEARNED 0", "posenc: line 0: out of memory\n"};
+            CHECK_CAPPED(cli_warm_out_of_memory, &l);
+            cli_free(&st2);
+        }
+        free(text);
+        cli_free(&st);
+    }
+    if (err)
+        fclose(err);
+    if (out)
+        fclose(out);
+    free(rope);
+    free(junk);
+}
+
+static int cli_long_line_out_of_memory(void *arg)
+{
+    FILE *in = arg;
+    memset(err_buf, 0, sizeof err_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    if (!err || !out)
+        return 0;
+    cli_state st;
+    cli_init(&st, out, err);
+    int r = cli_run_stream(&st, in, 0);
+    fflush(err);
+    /* the line buffer cannot grow: the line is dropped, and the next line
+     * still runs (an unknown command: line 2) */
+    const char *want = "posenc: line 1: out of memory for this line, skipped\n"
+                       "posenc: line 2: unknown command 'X' (HELP lists the commands)\n";
+    int ok = r == 1 && strcmp(err_buf, want) == 0;
+    if (!ok)
+        fprintf(stderr, "stream under the cap: %d '%s'\n", r, err_buf);
+    return ok;
+}
+
+TEST(cli_line_that_cannot_grow_is_skipped)
+{
+    /* 8 MiB of '#' (a comment: its buffer would need 16 MiB), then a line */
+    size_t n = 8u << 20;
+    char *text = malloc(n + 4);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    memset(text, '#', n);
+    memcpy(text + n, "\nX\n", 4);
+    FILE *in = fmemopen(text, n + 3, "r");
+    CHECK(in != NULL);
+    if (in) {
+        CHECK_CAPPED(cli_long_line_out_of_memory, in);
+        fclose(in);
+    }
+    free(text);
+}
+
+int main(void)
+{
+#ifdef __GLIBC__
+    /* Keep glibc from raising its mmap threshold as big blocks are freed:
+     * big blocks then always come from (and go back to) mmap, so a capped
+     * child cannot find megabytes already free in the heap. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+#endif
+    /* The capped children first: no thread has run yet, so no thread stack
+     * is cached for the children to reuse. */
+    RUN(threads_that_cannot_start_leave_the_work_to_the_caller);
+    RUN(alibi_threads_that_cannot_start_leave_the_rows_to_the_caller);
+    RUN(cache_create_reports_out_of_memory);
+    RUN(learned_read_reports_out_of_memory);
+    RUN(cli_reports_out_of_memory);
+    RUN(cli_vectors_out_of_memory);
+    RUN(cli_line_that_cannot_grow_is_skipped);
+    RUN(rope_check_rejects_each_malformed_field);
+    RUN(isa_hooks_refuse_unknown_paths);
+    RUN(strides_that_overflow_are_refused);
+    RUN(overlapping_heads_and_tokens_are_refused);
+    RUN(src_equal_to_dst_is_in_place);
+    RUN(cache_for_other_parameters_is_refused);
+    RUN(consecutive_positions_past_the_end_are_refused);
+    RUN(more_threads_than_tokens_gives_the_reference);
+    RUN(cache_refuses_a_malformed_rope_and_null_buffers);
+    RUN(table_paths_agree_bit_for_bit);
+    RUN(sinusoid_tables_of_no_rows_write_nothing);
+    RUN(rope_dot_refuses_a_non_finite_k);
+    RUN(sinusoid_add_f32_even_dimension);
+    RUN(alibi_bias_refuses_empty_and_far_shapes);
+    RUN(learned_errors_without_an_error_record);
+    if (skipped_capped)
+        fprintf(stderr, "cov_core: %d out-of-memory/thread-start checks skipped (%s)\n", skipped_capped,
+               UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
+    return check_summary("cov_core");
+}
