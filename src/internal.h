@@ -92,6 +92,10 @@ void posenc__pairs_f32(int64_t pos, uint32_t k0, uint32_t m, uint32_t D, double 
  * docs/ACCURACY.md for the error bound that depends on it). */
 #define POSENC__TABLE_ANCHOR_EVERY 256
 
+/* Well-formedness of a posenc_rope (the checks of posenc_rope_init, and a
+ * finite attn_factor); src/rope_params.c. */
+posenc_status posenc__rope_check(const posenc_rope *r);
+
 /* One pair's rotation in double. */
 static inline void posenc__rotate_f64(double *a, double *b, double s, double c)
 {

@@ -32,8 +32,6 @@ struct posenc_rope_cache {
     float *table;      /* 64-byte aligned, inside the same allocation */
 };
 
-/* Well-formedness of a posenc_rope (the checks of posenc_rope_init). */
-posenc_status posenc__rope_check(const posenc_rope *r);
 
 /* Rotates the rotary part of n_head heads of one token.
  *   dt      posenc_dtype of src and dst

@@ -1,32 +1,26 @@
-/* rope_params.c - a model's RoPE parameters: which elements rotate, and the
- * frequency of each pair (inv_freq[k] = base^(-2k/rotary_dim)). */
+/* rope_params.c - a model's RoPE parameters: plain RoPE (the "default" scaling
+ * of scaling.c) and the well-formedness check every consumer uses. */
 #include "internal.h"
 
-#include <string.h>
 
 posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                double base, posenc_layout layout)
 {
+    /* Plain RoPE is the scaling "default": one code path for the frequencies. */
+    return posenc_rope_init_scaled(r, head_dim, rotary_dim, base, layout, NULL, 0);
+}
+
+posenc_status posenc__rope_check(const posenc_rope *r)
+{
     if (!r)
         return POSENC_ERR_NULL;
-    if (head_dim < 1 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+    if (r->head_dim < 1 || r->head_dim > POSENC_ROPE_MAX_HEAD_DIM)
         return POSENC_ERR_DIM;
-    if (rotary_dim < 2 || rotary_dim > head_dim || rotary_dim % 2)
+    if (r->rotary_dim < 2 || r->rotary_dim > r->head_dim || r->rotary_dim % 2)
         return POSENC_ERR_RANGE;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__layout_ok(layout))
+    if (!posenc__layout_ok(r->layout))
         return POSENC_ERR_LAYOUT;
-    memset(r, 0, sizeof *r);
-    r->head_dim = head_dim;
-    r->rotary_dim = rotary_dim;
-    r->layout = layout;
-    r->base = base;
-    r->attn_factor = 1.0;
-    for (uint32_t k = 0; k < rotary_dim / 2; k++) {
-        posenc__dd f = posenc__inv_freq_dd(k, rotary_dim, base);
-        r->inv_freq_hi[k] = f.hi;
-        r->inv_freq_lo[k] = f.lo;
-    }
+    if (!isfinite(r->attn_factor))
+        return POSENC_ERR_RANGE;
     return POSENC_OK;
 }

@@ -4,19 +4,6 @@
  * pass through. The double reference that the tensor kernels match. */
 #include "internal.h"
 
-static posenc_status check_rope(const posenc_rope *r)
-{
-    if (r->head_dim < 1 || r->head_dim > POSENC_ROPE_MAX_HEAD_DIM)
-        return POSENC_ERR_DIM;
-    if (r->rotary_dim < 2 || r->rotary_dim > r->head_dim || r->rotary_dim % 2)
-        return POSENC_ERR_RANGE;
-    if (!posenc__layout_ok(r->layout))
-        return POSENC_ERR_LAYOUT;
-    if (!isfinite(r->attn_factor))
-        return POSENC_ERR_RANGE;
-    return POSENC_OK;
-}
-
 /* Pair k of the rotary part: interleaved (2k, 2k+1), half (k, k + rotary_dim/2). */
 static void pair_at(const posenc_rope *r, uint32_t k, uint32_t *i0, uint32_t *i1)
 {
@@ -49,7 +36,7 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse
 {
     if (!r || !x)
         return POSENC_ERR_NULL;
-    posenc_status st = check_rope(r);
+    posenc_status st = posenc__rope_check(r);
     if (st != POSENC_OK)
         return st;
     if (!posenc__pos_ok(pos))
@@ -71,7 +58,7 @@ posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n
 {
     if (!r || !q || !k || !out)
         return POSENC_ERR_NULL;
-    posenc_status st = check_rope(r);
+    posenc_status st = posenc__rope_check(r);
     if (st != POSENC_OK)
         return st;
     if (!posenc__pos_ok(m) || !posenc__pos_ok(n))
