@@ -13,9 +13,6 @@
 #include <cpuid.h>
 #endif
 
-/* ---- parameters -------------------------------------------------------- */
-
-
 /* ---- the single-vector reference ---------------------------------------- */
 
 posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse, float *x)

@@ -2,7 +2,6 @@
  * of scaling.c) and the well-formedness check every consumer uses. */
 #include "internal.h"
 
-
 posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                double base, posenc_layout layout)
 {
