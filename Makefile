@@ -268,6 +268,11 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit
 # fopen is renamed so the harness decides which files the code under test may open.
 FUZZ_CFLAGS  := $(WARN) -O1 -g -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Icli $(FUZZ_SAN)
 FUZZ_SRC     := $(filter-out tests/fuzz/fuzz_sandbox.c,$(wildcard tests/fuzz/fuzz_*.c))
+# fuzz_config drives the optional config reader: only with jansson (JSON=1).
+ifneq ($(JSON),1)
+  FUZZ_SRC   := $(filter-out tests/fuzz/fuzz_config.c,$(FUZZ_SRC))
+  FUZZ_SKIP  := echo "fuzz: fuzz_config skipped: the config reader needs jansson (apt-get install libjansson-dev)";
+endif
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%)
 FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(LIB_SRC) $(filter-out cli/main.c,$(CLI_SRC)))
 
@@ -285,10 +290,27 @@ $(FUZZ_DIR)/sandbox.o: tests/fuzz/fuzz_sandbox.c tests/fuzz/fuzz_util.h
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o $(FUZZ_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o $(FUZZ_READER_LIBS) $(FUZZ_LIBS) -lm
+
+# The kernels' instruction-set bodies need their flags here too (as above).
+ifeq ($(POSENC_SCALAR_ONLY),1)
+  FUZZ_CFLAGS += -DPOSENC_SCALAR_ONLY
+else
+$(FUZZ_DIR)/src/kernels_avx2.o: FUZZ_CFLAGS += -mavx2 -mf16c
+$(FUZZ_DIR)/src/kernels_avx512.o: FUZZ_CFLAGS += -mavx512f -mf16c
+endif
+
+# A reader in its own optional library links its object and that library
+# through FUZZ_READER_LIBS (FUZZ_LIBS stays free for the command line).
+ifeq ($(JSON),1)
+$(FUZZ_DIR)/fuzz_config: $(FUZZ_DIR)/src/config.o
+$(FUZZ_DIR)/fuzz_config: FUZZ_READER_LIBS := $(FUZZ_DIR)/src/config.o $(JSON_LIBS)
+$(FUZZ_DIR)/fuzz_config: FUZZ_CFLAGS += $(JSON_CFLAGS)
+$(FUZZ_DIR)/src/config.o: FUZZ_CFLAGS += $(JSON_CFLAGS)
+endif
 
 fuzz: $(FUZZ_BIN)
-	@for t in $(FUZZ_BIN); do \
+	@$(FUZZ_SKIP) for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); d=tests/fuzz/$${n#fuzz_}.dict; \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
 	    echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
@@ -301,7 +323,7 @@ fuzz: $(FUZZ_BIN)
 	done; echo "fuzz: no findings"
 
 fuzz-merge: $(FUZZ_BIN)
-	@for t in $(FUZZ_BIN); do \
+	@$(FUZZ_SKIP) for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); mkdir -p $(FUZZ_DIR)/corpus/$$n; \
 	    $$t -merge=1 -use_counters=0 -timeout=60 -max_len=8192 $(CURDIR)/tests/fuzz/corpus/$$n \
 	        $(CURDIR)/$(FUZZ_DIR)/corpus/$$n $(FUZZ_MERGE_FROM) 2>/dev/null || exit 1; \

@@ -207,6 +207,10 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
                 q = D(1.0);
             else
                 q = sub(dvd(mul(D(s_), D(Lc)), D(L)), sub(D(s_), D(1.0)));
+            /* A huge factor overflows s Lc / L: no base' to stretch to
+             * (and ln/exp of it would be NaN). */
+            if (!isfinite(q.hi))
+                return POSENC_ERR_RANGE;
         }
         c->stretched = cmp(q, D(1.0)) != 0;
         c->ln_q = ln(q);

@@ -1,0 +1,77 @@
+/* test_fuzz_regress.c - findings of the libFuzzer targets (tests/fuzz/), each
+ * kept as a check so it cannot come back. The config.json side of the same
+ * findings (tests/data/bad-fuzz-*.json) is checked by the CLI cases
+ * tests/cli/rope_config_fuzz_*, which are skipped without jansson; what is
+ * here needs only libposenc.
+ *
+ * fuzz_config, dynamic NTK with a huge factor: at cur_len past L,
+ * q = s Lc / L - (s - 1) overflowed to inf - inf = NaN, and the double-double
+ * exp then converted NaN to int (undefined behaviour, caught by UBSan) and
+ * gave NaN frequencies. Now that length is refused with POSENC_ERR_RANGE, and
+ * lengths where q is still a double keep working. */
+#include "posenc.h"
+
+#include "check.h"
+
+#include <string.h>
+
+static posenc_rope rope;
+
+static void dynamic_huge(posenc_rope_scaling *s)
+{
+    posenc_rope_scaling_init(s, POSENC_ROPE_DYNAMIC);
+    s->factor = 1e300;
+    s->original_max_position_embeddings = 10.0;
+}
+
+/* At or below L dynamic NTK is plain RoPE: f(k) = 10000^(-2k/4), so
+ * f(0) = 1 and f(1) = 10000^(-1/2) = 0.01. */
+TEST(dynamic_huge_factor_at_trained_length)
+{
+    posenc_rope_scaling s;
+    dynamic_huge(&s);
+    CHECK(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 10) == POSENC_OK);
+    CHECK(rope.inv_freq_hi[0] == 1.0);
+    CHECK_NEAR(rope.inv_freq_hi[1] / 0.01, 1.0, 1e-15);
+    CHECK(rope.attn_factor == 1.0);
+}
+
+/* Just past L: q = 1e300 * 11/10 - (1e300 - 1) = 1e299 (+1, far below an
+ * ulp), a double; f(1) = f0(1) q^(-2/(d-2)) = 0.01 / 1e299 = 1e-301. */
+TEST(dynamic_huge_factor_just_past_trained_length)
+{
+    posenc_rope_scaling s;
+    dynamic_huge(&s);
+    CHECK(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 11) == POSENC_OK);
+    CHECK(rope.inv_freq_hi[0] == 1.0);
+    CHECK_NEAR(rope.inv_freq_hi[1] / 1e-301, 1.0, 1e-12);
+}
+
+/* The finding: s Lc / L = 1e300 * 2^31 / 10 is past DBL_MAX. */
+TEST(dynamic_huge_factor_at_longest_length_is_refused)
+{
+    posenc_rope_scaling s;
+    dynamic_huge(&s);
+    memset(&rope, 0x5a, sizeof rope);
+    posenc_rope before = rope;
+    CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s,
+                                         POSENC_MAX_POS + 1),
+                 POSENC_ERR_RANGE);
+    CHECK(memcmp(&rope, &before, sizeof rope) == 0);
+    posenc_freqs_summary sum;
+    posenc_freq_info pairs[2];
+    CHECK_EQ_INT(posenc_rope_explain_freqs(4, 1e4, &s, POSENC_MAX_POS + 1, pairs, &sum),
+                 POSENC_ERR_RANGE);
+    /* 1e300 * 2^31 / 10 = 2.1e308 overflows, 1e300 * 1.7e8 / 10 = 1.7e307 does not. */
+    CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 170000000),
+                 POSENC_OK);
+    CHECK(isfinite(rope.inv_freq_hi[1]) && rope.inv_freq_hi[1] > 0.0);
+}
+
+int main(void)
+{
+    RUN(dynamic_huge_factor_at_trained_length);
+    RUN(dynamic_huge_factor_just_past_trained_length);
+    RUN(dynamic_huge_factor_at_longest_length_is_refused);
+    return check_summary("test_fuzz_regress");
+}
