@@ -522,7 +522,8 @@ posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type 
  * Errors: those of posenc_rope_init(); POSENC_ERR_RANGE for a parameter
  * outside its range above (a factor, beta, L, an attention factor that comes
  * out <= 0 or not finite, ntk/dynamic with rotary_dim < 4, type outside the
- * enum, dynamic with s * Lc / L past the largest double), POSENC_ERR_NULL
+ * enum, dynamic with s * Lc / L past the largest double, or extreme values
+ * that drive a frequency to 0, infinity or NaN), POSENC_ERR_NULL
  * (longrope without both lists), POSENC_ERR_DIM (a
  * list whose length is not rotary_dim / 2), POSENC_ERR_NOT_FINITE (a list
  * element NaN or infinite), POSENC_ERR_POS (cur_len). *r is untouched on

@@ -497,29 +497,22 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     return st;
 }
 
-/* Fills *r from c at cur_len (which checks the parameters' ranges and the
- * attention factor) and checks what a model would compute with it: every
- * frequency finite and > 0 (a huge factor can round one to 0, a tiny list
- * value make one infinite). */
+/* Fills *r from c at cur_len, which checks the parameters' ranges, the
+ * attention factor, and that every frequency comes out finite and > 0 (a huge
+ * factor can round one to 0, a tiny list value make one infinite). */
 static posenc_status usable(reader *rd, posenc_rope *r, const posenc_rope_config *c,
                             int64_t cur_len)
 {
     posenc_status st = posenc_rope_init_config(r, c, cur_len);
-    if (st != POSENC_OK && cur_len == 0)
-        return fail(rd, st, rd->block, "the RoPE parameters in %s are out of range: %s",
-                    rd->block, posenc_strerror(st));
-    if (st != POSENC_OK)
-        return fail(rd, st, rd->block,
-                    "the RoPE parameters in %s are out of range at %lld tokens: %s", rd->block,
-                    (long long)cur_len, posenc_strerror(st));
-    for (uint32_t k = 0; k < r->rotary_dim / 2; k++)
-        if (!(isfinite(r->inv_freq_hi[k]) && r->inv_freq_hi[k] > 0.0 &&
-              isfinite(r->inv_freq_lo[k])))
-            return fail(rd, POSENC_ERR_RANGE, rd->block,
-                        "the RoPE parameters in %s give pair %u a frequency of %g at %lld "
-                        "tokens: it must be finite and > 0",
-                        rd->block, (unsigned)k, r->inv_freq_hi[k], (long long)cur_len);
-    return POSENC_OK;
+    if (st == POSENC_OK)
+        return POSENC_OK;
+    char at[48] = "";
+    if (cur_len != 0)
+        snprintf(at, sizeof at, " at %lld tokens", (long long)cur_len);
+    return fail(rd, st, rd->block,
+                "the RoPE parameters in %s are out of range%s: %s (a value past its limit, "
+                "or one that makes a frequency 0, infinite or NaN)",
+                rd->block, at, posenc_strerror(st));
 }
 
 posenc_status posenc_rope_from_config_text(const char *json, size_t len,

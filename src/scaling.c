@@ -379,17 +379,25 @@ posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_
     posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
     if (st != POSENC_OK)
         return st;
+    /* Extreme but individually valid parameters (a factor of 1e308, a
+     * list entry of 1e-320) can still drive a frequency to 0, infinity or
+     * NaN: refuse those here, for every caller, leaving *r untouched. */
+    double hi[POSENC_ROPE_MAX_HEAD_DIM / 2], lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    for (uint32_t k = 0; k < rotary_dim / 2; k++) {
+        dd f = pair_freq(&c, k, NULL);
+        if (!(isfinite(f.hi) && isfinite(f.lo) && f.hi > 0.0))
+            return POSENC_ERR_RANGE;
+        hi[k] = f.hi;
+        lo[k] = f.lo;
+    }
     memset(r, 0, sizeof *r);
     r->head_dim = head_dim;
     r->rotary_dim = rotary_dim;
     r->layout = layout;
     r->base = base;
     r->attn_factor = c.sum.attn_factor;
-    for (uint32_t k = 0; k < rotary_dim / 2; k++) {
-        dd f = pair_freq(&c, k, NULL);
-        r->inv_freq_hi[k] = f.hi;
-        r->inv_freq_lo[k] = f.lo;
-    }
+    memcpy(r->inv_freq_hi, hi, rotary_dim / 2 * sizeof hi[0]);
+    memcpy(r->inv_freq_lo, lo, rotary_dim / 2 * sizeof lo[0]);
     return POSENC_OK;
 }
 

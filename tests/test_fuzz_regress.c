@@ -68,10 +68,48 @@ TEST(dynamic_huge_factor_at_longest_length_is_refused)
     CHECK(isfinite(rope.inv_freq_hi[1]) && rope.inv_freq_hi[1] > 0.0);
 }
 
+/* fuzz_config findings 2 and 3, now refused by the library for every caller:
+ * linear with factor 1e308 and base 1e308 gives f(1) = 1e308^(-1/2) / 1e308
+ * = 1e-462, which is 0 in double; a longrope long_factor of 1e-320 divides
+ * pair 1's frequency (0.01) by a subnormal, past DBL_MAX (inf). */
+TEST(frequencies_that_underflow_or_overflow_are_refused)
+{
+    posenc_rope_scaling s;
+    posenc_rope before;
+    posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR);
+    s.factor = 1e308;
+    memset(&rope, 0x5a, sizeof rope);
+    before = rope;
+    CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 4, 4, 1e308, POSENC_LAYOUT_HALF, &s, 0),
+                 POSENC_ERR_RANGE);
+    CHECK(memcmp(&rope, &before, sizeof rope) == 0);
+    /* a large but representable factor still works: f(1) = 0.01 / 1e300 */
+    s.factor = 1e300;
+    CHECK(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 0) == POSENC_OK);
+    CHECK_NEAR(rope.inv_freq_hi[1] / 1e-302, 1.0, 1e-12);
+
+    static const double shortf[2] = {1, 1}, longf[2] = {1, 1e-320};
+    posenc_rope_scaling_init(&s, POSENC_ROPE_LONGROPE);
+    s.factor = 4;
+    s.original_max_position_embeddings = 100;
+    s.short_factor = shortf;
+    s.n_short_factor = 2;
+    s.long_factor = longf;
+    s.n_long_factor = 2;
+    CHECK(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 50) == POSENC_OK);
+    CHECK_NEAR(rope.inv_freq_hi[1], 0.01, 1e-17); /* short factors below L */
+    memset(&rope, 0x5a, sizeof rope);
+    before = rope;
+    CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 101),
+                 POSENC_ERR_RANGE);
+    CHECK(memcmp(&rope, &before, sizeof rope) == 0);
+}
+
 int main(void)
 {
     RUN(dynamic_huge_factor_at_trained_length);
     RUN(dynamic_huge_factor_just_past_trained_length);
     RUN(dynamic_huge_factor_at_longest_length_is_refused);
+    RUN(frequencies_that_underflow_or_overflow_are_refused);
     return check_summary("test_fuzz_regress");
 }
