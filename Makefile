@@ -112,7 +112,7 @@ $(PROGRAM): LDLIBS := $(CAIRO_LIBS) $(LDLIBS)
 # tests/test_plot.c drives the plot code of the program directly, so it links
 # the CLI objects (all but main.o) and Cairo; without Cairo it only says so.
 PLOT_TEST_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
-$(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(FLAGS_STAMP)
+$(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h tests/plot_harness.h $(PLOT_TEST_OBJ) $(STATIC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
 	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
@@ -365,7 +365,7 @@ endif
 # Built like test_plot (the CLI objects and Cairo; without Cairo it only says
 # it skipped); malloc, calloc and realloc of the linked code go through the
 # test's wrappers so that it can make each allocation fail in turn.
-$(BUILD)/tests/test_cov_plot: tests/test_cov_plot.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+$(BUILD)/tests/test_cov_plot: tests/test_cov_plot.c tests/check.h tests/plot_harness.h $(PLOT_TEST_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) \
 	    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -o $@ $< \

@@ -19,121 +19,11 @@ int main(void)
 
 #else
 
+#include "plot_harness.h"
 #include "rope_golden.h"
 
-#include <cairo.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-static char dir[64];
-static int have_python;
 static const double TWO_PI = 6.28318530717958647692;
 
-static const char *path_in(const char *name)
-{
-    static char p[4][256];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-    return p[k];
-}
-
-static int exists(const char *path) { return access(path, F_OK) == 0; }
-
-/* Runs `posenc plot` with the space-separated words of args (an "@" in a word
- * stands for the temporary directory). Returns the exit status; the messages
- * land in *err_len bytes of err_text. */
-static char err_text[1024];
-static int run_plot_argv(int argc, char **argv)
-{
-    FILE *err = tmpfile();
-    int rc = cli_plot_main(argc, argv, err);
-    rewind(err);
-    size_t n = fread(err_text, 1, sizeof err_text - 1, err);
-    err_text[n] = '\0';
-    fclose(err);
-    return rc;
-}
-
-static int run_plot(const char *args)
-{
-    char buf[1024], words[32][256];
-    char *argv[33];
-    int argc = 0;
-    snprintf(buf, sizeof buf, "plot %s", args);
-    for (char *w = strtok(buf, " "); w && argc < 32; w = strtok(NULL, " ")) {
-        char *at = strchr(w, '@');
-        if (at)
-            snprintf(words[argc], sizeof words[argc], "%.*s%s%s", (int)(at - w), w, dir, at + 1);
-        else
-            snprintf(words[argc], sizeof words[argc], "%s", w);
-        argv[argc] = words[argc];
-        argc++;
-    }
-    argv[argc] = NULL;
-    return run_plot_argv(argc, argv);
-}
-
-/* ---- PNG pixels ------------------------------------------------------------- */
-
-typedef struct png {
-    cairo_surface_t *s;
-    int w, h, stride;
-    unsigned char *data;
-} png;
-
-static int png_open(png *p, const char *path)
-{
-    p->s = cairo_image_surface_create_from_png(path);
-    if (cairo_surface_status(p->s) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(p->s);
-        return 0;
-    }
-    cairo_surface_flush(p->s);
-    p->w = cairo_image_surface_get_width(p->s);
-    p->h = cairo_image_surface_get_height(p->s);
-    p->stride = cairo_image_surface_get_stride(p->s);
-    p->data = cairo_image_surface_get_data(p->s);
-    return 1;
-}
-
-/* 1 if the pixel at (x, y) is the colour rgb (each channel within 1/255). */
-static int pixel_is(const png *p, double x, double y, const double rgb[3])
-{
-    int xi = (int)x, yi = (int)y;
-    if (xi < 0 || yi < 0 || xi >= p->w || yi >= p->h)
-        return 0;
-    uint32_t v;
-    memcpy(&v, p->data + (size_t)yi * (size_t)p->stride + 4 * (size_t)xi, 4);
-    int got[3] = {(int)(v >> 16 & 255), (int)(v >> 8 & 255), (int)(v & 255)};
-    for (int c = 0; c < 3; c++) {
-        int want = (int)lround(rgb[c] * 255);
-        if (abs(got[c] - want) > 1) {
-            fprintf(stderr, "  pixel (%d, %d) = #%02x%02x%02x, want #%02x%02x%02x\n", xi, yi,
-                    got[0], got[1], got[2], (int)lround(rgb[0] * 255),
-                    (int)lround(rgb[1] * 255), (int)lround(rgb[2] * 255));
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* ---- SVG, read by python3's XML parser ---------------------------------------- */
-
-static void svg_query(const char *mode, const char *path, char *out, size_t n)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "python3 tests/plot_svg.py %s '%s'", mode, path);
-    out[0] = '\0';
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return;
-    if (!fgets(out, (int)n, p))
-        out[0] = '\0';
-    out[strcspn(out, "\n")] = '\0';
-    pclose(p);
-}
 
 /* ---- tests ---------------------------------------------------------------------- */
 
@@ -812,28 +702,10 @@ TEST(plot_command)
     fclose(err);
 }
 
-/* Fontconfig (under Cairo's text) keeps its configuration for the life of
- * the process; LeakSanitizer, when present, is told so. Leaks of our own code
- * are still reported. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
-
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-}
-
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/posenc-plot-XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
+    if (!harness_start("/tmp/posenc-plot-XXXXXX"))
         return 1;
-    }
-    have_python = system("python3 -c 'import xml.etree.ElementTree' >/dev/null 2>&1") == 0;
     RUN(colour_maps);
     RUN(pe_png_pixels_and_size);
     RUN(alibi_png_pixels);

@@ -1,0 +1,166 @@
+/* plot_harness.h - what tests/test_plot.c and tests/test_cov_plot.c share:
+ * a temporary directory, `posenc plot` run in-process with its messages
+ * captured, PNGs read back pixel by pixel, SVG queries through
+ * tests/plot_svg.py. Included once per test program, with Cairo only. */
+#ifndef POSENC_PLOT_HARNESS_H
+#define POSENC_PLOT_HARNESS_H
+
+#include "check.h"
+#include "plot.h"
+
+#include <cairo.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[64];
+static int have_python;
+
+static const char *path_in(const char *name)
+{
+    static char p[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+/* ---- running `posenc plot` ------------------------------------------------------ */
+
+static char err_text[2048];
+
+static int run_plot_argv(int argc, char **argv)
+{
+    FILE *err = tmpfile();
+    int rc = cli_plot_main(argc, argv, err);
+    rewind(err);
+    size_t n = fread(err_text, 1, sizeof err_text - 1, err);
+    err_text[n] = '\0';
+    fclose(err);
+    return rc;
+}
+
+/* `posenc plot ARGS`: args are words separated by single spaces; "@" in a
+ * word stands for the temporary directory, "_" for a space inside a word. */
+static int run_plot(const char *args)
+{
+    static char buf[4096], words[80][512];
+    char *argv[81];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "plot %s", args);
+    for (char *w = strtok(buf, " "); w && argc < 80; w = strtok(NULL, " ")) {
+        char *o = words[argc];
+        size_t k = 0;
+        for (const char *p = w; *p && k + 70 < sizeof words[0]; p++) {
+            if (*p == '@')
+                k += (size_t)snprintf(o + k, sizeof words[0] - k, "%s", dir);
+            else
+                o[k++] = *p == '_' ? ' ' : *p;
+        }
+        o[k] = '\0';
+        argv[argc] = o;
+        argc++;
+    }
+    argv[argc] = NULL;
+    return run_plot_argv(argc, argv);
+}
+
+/* ---- reading pictures back ------------------------------------------------------- */
+
+typedef struct png {
+    cairo_surface_t *s;
+    int w, h, stride;
+    unsigned char *data;
+} png;
+
+static int png_open(png *p, const char *path)
+{
+    p->data = NULL;
+    p->s = cairo_image_surface_create_from_png(path);
+    if (cairo_surface_status(p->s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(p->s);
+        return 0;
+    }
+    cairo_surface_flush(p->s);
+    p->w = cairo_image_surface_get_width(p->s);
+    p->h = cairo_image_surface_get_height(p->s);
+    p->stride = cairo_image_surface_get_stride(p->s);
+    p->data = cairo_image_surface_get_data(p->s);
+    return 1;
+}
+
+static void pixel(const png *p, int x, int y, int rgb[3])
+{
+    uint32_t v;
+    memcpy(&v, p->data + (size_t)y * (size_t)p->stride + 4 * (size_t)x, 4);
+    rgb[0] = (int)(v >> 16 & 255);
+    rgb[1] = (int)(v >> 8 & 255);
+    rgb[2] = (int)(v & 255);
+}
+
+/* 1 if the pixel at (x, y) is the colour rgb (each channel within 1/255). */
+static int pixel_is(const png *p, double x, double y, const double rgb[3])
+{
+    int xi = (int)x, yi = (int)y, got[3];
+    if (xi < 0 || yi < 0 || xi >= p->w || yi >= p->h)
+        return 0;
+    pixel(p, xi, yi, got);
+    for (int c = 0; c < 3; c++)
+        if (abs(got[c] - (int)lround(rgb[c] * 255)) > 1) {
+            fprintf(stderr, "  pixel (%d, %d) = #%02x%02x%02x, want #%02x%02x%02x\n", xi, yi,
+                    got[0], got[1], got[2], (int)lround(rgb[0] * 255),
+                    (int)lround(rgb[1] * 255), (int)lround(rgb[2] * 255));
+            return 0;
+        }
+    return 1;
+}
+
+static void svg_query(const char *mode, const char *path, char *out, size_t n)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "python3 tests/plot_svg.py %s '%s'", mode, path);
+    out[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    if (!fgets(out, (int)n, p))
+        out[0] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    pclose(p);
+}
+
+/* Fontconfig (under Cairo's text) keeps its configuration for the life of
+ * the process; LeakSanitizer, when present, is told so. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* Makes the temporary directory (a mkdtemp pattern; remove_dir() removes
+ * it) and looks for python3's XML parser. 0 on failure. */
+static int harness_start(const char *prefix)
+{
+    snprintf(dir, sizeof dir, "%s", prefix);
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 0;
+    }
+    have_python = system("python3 -c 'import xml.etree.ElementTree' >/dev/null 2>&1") == 0;
+    return 1;
+}
+
+#endif
