@@ -5,6 +5,7 @@
 
 #include "posenc.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Longest input line in bytes; a longer line is reported and skipped. Large
@@ -61,6 +62,12 @@ int cli_run_line(cli_state *st, const char *line, size_t len);
  * Returns 0 if all ran, 1 if any failed. */
 int cli_run_stream(cli_state *st, FILE *in, int prompt);
 
+/* Runs standard input when it is a terminal: with line editing and history
+ * (kept in ~/.posenc_history) when built with libedit, else as
+ * cli_run_stream(st, stdin, 1). Returns 0 if all ran, 1 if any failed. */
+int cli_run_terminal(cli_state *st);
+int cli_have_line_editing(void); /* 1 when built with libedit */
+
 /* Runs a -c string: lines separated by newlines or ';'. */
 int cli_run_string(cli_state *st, const char *text);
 
@@ -77,6 +84,16 @@ void cli_print_numbers(cli_state *st, const double *v, size_t n);
 __attribute__((format(printf, 2, 3)))
 #endif
 void cli_error(cli_state *st, const char *fmt, ...);
+/* Every message goes out through these: the formatted text is written with
+ * control characters (C0, DEL, C1) and bytes that are not well-formed UTF-8
+ * shown as \xHH, so that no input file, argument or pipe can drive the
+ * user's terminal through posenc's messages. cli_message adds a newline. */
+void cli_write_escaped(FILE *f, const char *s, size_t n);
+void cli_vmessage(FILE *f, const char *fmt, va_list ap);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void cli_message(FILE *f, const char *fmt, ...);
 
 /* A model's RoPE (rope_cmds.c). cli_load_config: --config FILE (the
  * checkpoint's layout unless layout_given); 0 with a reason in why on failure. */

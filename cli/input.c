@@ -52,15 +52,10 @@ static int read_line(FILE *in, char **buf, size_t *cap, size_t *len)
 
 static void report_dropped(cli_state *st, int why)
 {
-    st->failed = 1;
-    if (st->source)
-        fprintf(st->err, "posenc: %s: line %zu: ", st->source, st->line_no);
-    else
-        fprintf(st->err, "posenc: line %zu: ", st->line_no);
     if (why == LINE_TOO_LONG)
-        fprintf(st->err, "line longer than %u bytes, skipped\n", CLI_MAX_LINE);
+        cli_error(st, "line longer than %u bytes, skipped", CLI_MAX_LINE);
     else
-        fputs("out of memory for this line, skipped\n", st->err);
+        cli_error(st, "out of memory for this line, skipped");
 }
 
 int cli_run_stream(cli_state *st, FILE *in, int prompt)

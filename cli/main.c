@@ -3,6 +3,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,7 +23,7 @@ static void usage(FILE *out)
           "  --config FILE     use the RoPE of a Hugging Face config.json (rope_theta,\n"
           "                    rope_scaling, head_dim...): ROPE and DOT then take heads of\n"
           "                    its head_dim; implies --layout half unless --layout is given\n"
-          "  --features        list optional parts built in (config-json)\n"
+          "  --features        list optional parts built in (config-json, plot, line-editing)\n"
           "  -u                flush standard output after every command\n"
           "  -h, --help        show this help and the command summary\n"
           "  -V, --version     show the version\n"
@@ -53,10 +54,16 @@ static int is_option(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-static int bad_option(const char *fmt, const char *what)
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int bad_option(const char *fmt, ...)
 {
     fputs("posenc: ", stderr);
-    fprintf(stderr, fmt, what);
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage(stderr, fmt, ap);
+    va_end(ap);
     fputs(" (try 'posenc --help')\n", stderr);
     return 2;
 }
@@ -70,18 +77,28 @@ static int run_file(cli_state *st, const char *path)
     }
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "posenc: cannot open '%s': %s\n", path, strerror(errno));
+        cli_message(stderr, "posenc: cannot open '%s': %s", path, strerror(errno));
         return 2;
     }
     st->source = path;
     int r = cli_run_stream(st, f, 0);
     if (ferror(f)) {
-        fprintf(stderr, "posenc: error reading '%s'\n", path);
+        cli_message(stderr, "posenc: error reading '%s'", path);
         r = 2;
     }
     fclose(f);
     st->source = NULL;
     return r;
+}
+
+/* Whether posenc plot was built in (Cairo). */
+static int have_plot(void)
+{
+#ifdef POSENC_HAVE_CAIRO
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 static int worst(int a, int b) { return a > b ? a : b; }
@@ -120,6 +137,10 @@ int main(int argc, char **argv)
         if (strcmp(arg, "--features") == 0) {
             if (cli_have_config_reader())
                 puts("config-json");
+            if (have_plot())
+                puts("plot");
+            if (cli_have_line_editing())
+                puts("line-editing");
             cli_free(&st);
             return 0;
         }
@@ -153,7 +174,7 @@ int main(int argc, char **argv)
             else
                 ok = cli_parse_precision(v, strlen(v), &st.precision, why, sizeof why);
             if (!ok) {
-                fprintf(stderr, "posenc: %s: %s (try 'posenc --help')\n", name, why);
+                cli_message(stderr, "posenc: %s: %s (try 'posenc --help')", name, why);
                 cli_free(&st);
                 return 2;
             }
@@ -167,7 +188,7 @@ int main(int argc, char **argv)
     }
 
     if (config && !cli_load_config(&st, config, layout_given, why, sizeof why)) {
-        fprintf(stderr, "posenc: --config: %s\n", why);
+        cli_message(stderr, "posenc: --config: %s", why);
         cli_free(&st);
         return 2;
     }
@@ -189,7 +210,8 @@ int main(int argc, char **argv)
             status = worst(status, run_file(&st, argv[i]));
     } else if (!ran_string) {
         st.source = NULL;
-        status = worst(status, cli_run_stream(&st, stdin, isatty(STDIN_FILENO)));
+        status = worst(status, isatty(STDIN_FILENO) ? cli_run_terminal(&st)
+                                                    : cli_run_stream(&st, stdin, 0));
     }
     if (fflush(stdout) != 0) {
         fprintf(stderr, "posenc: error writing output: %s\n", strerror(errno));

@@ -14,7 +14,7 @@
 #include <string.h>
 
 static int check__failed_checks;  /* in the current test */
-static int check__passed, check__failed;
+static int check__passed, check__failed, check__skipped;
 
 #define TEST(name) static void name(void)
 
@@ -58,9 +58,22 @@ static int check__passed, check__failed;
         }                                                             \
     } while (0)
 
+/* Records n tests of file that cannot run because an optional part was not
+ * built, with one line naming what is skipped and the Debian packages that
+ * enable it; tests/run_all.sh shows these lines and adds up the packages. */
+static inline void check_skip(const char *file, int n, const char *what, const char *packages)
+{
+    check__skipped += n;
+    printf("%s: skipped %s (apt-get install %s)\n", file, what, packages);
+}
+
+/* The closing line: "file: N passed, M failed[, K skipped]". */
 static inline int check_summary(const char *file)
 {
-    printf("%s: %d passed, %d failed\n", file, check__passed, check__failed);
+    printf("%s: %d passed, %d failed", file, check__passed, check__failed);
+    if (check__skipped)
+        printf(", %d skipped", check__skipped);
+    printf("\n");
     return check__failed != 0;
 }
 

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Installs into a temporary prefix, then builds a small C program against it
-# with pkg-config, statically and dynamically, and checks what it prints
-# (the lesson's trace PE(2) for D = 4, and a RoPE rotation).
+# as a user would (tests/install/example.c): with pkg-config when there is
+# one, else with -I/-L; linked dynamically with an rpath (it must start
+# without LD_LIBRARY_PATH), dynamically with LD_LIBRARY_PATH, and statically.
+# Checks what it prints (the lesson's trace PE(2) for D = 4, a RoPE rotation,
+# the version), the soname, and that the installed files are stripped.
 build=${1:-build}
 cc=${2:-cc}
 sanitize=${3:-}
@@ -11,23 +14,54 @@ extra=""
 [ "$sanitize" = "1" ] && extra="-fsanitize=address,undefined"
 fail() { echo "install: $*" >&2; echo "install: 0 passed, 1 failed"; exit 1; }
 
-make -s install PREFIX="$tmp/prefix" SANITIZE="$sanitize" >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "make install failed"; }
+make -s install PREFIX="$tmp/prefix" >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "make install failed"; }
+prefix=$tmp/prefix
 for f in include/posenc.h lib/libposenc.a lib/libposenc.so lib/pkgconfig/posenc.pc bin/posenc share/man/man1/posenc.1; do
-    [ -e "$tmp/prefix/$f" ] || fail "missing $f"
+    [ -e "$prefix/$f" ] || fail "missing $f"
 done
-export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
-cflags=$(pkg-config --cflags posenc) || fail "pkg-config does not know posenc"
-libs=$(pkg-config --libs posenc)
-# shellcheck disable=SC2086
-"$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $extra $cflags -o "$tmp/ex" tests/install/example.c $libs -lm \
-    || fail "example does not build against the installed library"
-out=$(LD_LIBRARY_PATH="$tmp/prefix/lib" "$tmp/ex") || fail "example exited with an error"
+
+cflags="-I$prefix/include"
+libs="-L$prefix/lib -lposenc"
+static_libs="$prefix/lib/libposenc.a -lm -pthread"
+if command -v "${PKG_CONFIG:-pkg-config}" >/dev/null 2>&1; then
+    export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+    cflags=$(${PKG_CONFIG:-pkg-config} --cflags posenc) || fail "pkg-config does not know posenc"
+    libs=$(${PKG_CONFIG:-pkg-config} --libs posenc)
+    static_libs=$(echo $(${PKG_CONFIG:-pkg-config} --static --libs posenc))
+    [ "$static_libs" = "-L$prefix/lib -lposenc -lm -pthread" ] ||
+        fail "pkg-config --static --libs posenc: $static_libs"
+    static_libs="-L$prefix/lib -Wl,-Bstatic -lposenc -Wl,-Bdynamic -lm -pthread"
+fi
 want="0.9093 -0.4161 0.0200 0.9998
 0.5403 0.8415
 0.1.0"
-[ "$out" = "$want" ] || fail "example printed '$out'"
+build_run() { # name, then the link words; runs the result without LD_LIBRARY_PATH
+    name=$1
+    shift
+    # shellcheck disable=SC2086
+    "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $extra $cflags -o "$tmp/$name" \
+        tests/install/example.c "$@" -lm || fail "example ($name) does not build against the installed library"
+    out=$(env -u LD_LIBRARY_PATH "$tmp/$name") || fail "example ($name) exited with an error"
+    [ "$out" = "$want" ] || fail "example ($name) printed '$out'"
+}
+# shellcheck disable=SC2086
+build_run rpath $libs "-Wl,-rpath,$prefix/lib"
+# shellcheck disable=SC2086
+build_run static $static_libs
+ldd "$tmp/static" 2>/dev/null | grep -q libposenc && fail "the static example needs libposenc.so"
+# shellcheck disable=SC2086
+"$cc" $extra $cflags -o "$tmp/plain" tests/install/example.c $libs -lm || fail "example (plain) does not build"
+out=$(LD_LIBRARY_PATH="$prefix/lib" "$tmp/plain") || fail "example with LD_LIBRARY_PATH exited with an error"
+[ "$out" = "$want" ] || fail "example with LD_LIBRARY_PATH printed '$out'"
+
 # The shared library exports only posenc_ names and carries its soname.
-soname=$(objdump -p "$tmp/prefix/lib/libposenc.so" 2>/dev/null | awk '/SONAME/ {print $2}')
+soname=$(objdump -p "$prefix/lib/libposenc.so" 2>/dev/null | awk '/SONAME/ {print $2}')
 [ -z "$soname" ] || [ "$soname" = "libposenc.so.0" ] || fail "soname is $soname"
-"$tmp/prefix/bin/posenc" -c 'PE 2 4' | grep -q '^0.9093 -0.4161 0.0200 0.9998$' || fail "installed program"
+# Installed stripped: no debug sections in the libraries or the program.
+if command -v objdump >/dev/null 2>&1; then
+    for f in lib/libposenc.a lib/libposenc.so bin/posenc; do
+        objdump -h "$prefix/$f" 2>/dev/null | grep -q '\.debug_' && fail "$f carries debug information"
+    done
+fi
+"$prefix/bin/posenc" -c 'PE 2 4' | grep -q '^0.9093 -0.4161 0.0200 0.9998$' || fail "installed program"
 echo "install: 1 passed, 0 failed"

@@ -47,9 +47,7 @@ int main(void)
 {
     (void)check__failed_checks;
     (void)alloc_countdown;
-    fputs("cov_plot: skipped: posenc was built without Cairo "
-          "(apt-get install libcairo2-dev, then rebuild)\n",
-          stderr);
+    check_skip("cov_plot", 1, "the plot code's error paths: built without Cairo", "libcairo2-dev");
     return check_summary("cov_plot");
 }
 
@@ -1051,7 +1049,7 @@ int main(void)
     if (!harness_start("/tmp/posenc-covplot-XXXXXX"))
         return 1;
     if (!have_python)
-        fprintf(stderr, "cov_plot: SVG counts skipped: python3 (xml.etree) not found\n");
+        check_skip("cov_plot", 1, "the SVG counts: python3 (xml.etree) not found", "python3");
     RUN(option_values_out_of_range);
     RUN(request_limits);
     RUN(series_limits);

@@ -684,8 +684,8 @@ int main(void)
     RUN(config_arguments);
     RUN(config_size_limit);
 #else
-    printf("test_cov_scaling: config reader tests skipped: posenc was built without jansson "
-           "(install libjansson-dev)\n");
+    check_skip("test_cov_scaling", 4, "the config reader's checks: built without jansson",
+               "libjansson-dev");
 #endif
     return check_summary("test_cov_scaling");
 }

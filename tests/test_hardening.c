@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 static const double B = POSENC_DEFAULT_BASE;
@@ -556,8 +558,40 @@ static int read_until(int fd, const char *want, char *buf, size_t cap)
     return strstr(buf, want) != NULL;
 }
 
+/* Whether the program was built with line editing (posenc --features). */
+static int program_has_line_editing(void)
+{
+    char cmd[4200], line[64];
+    snprintf(cmd, sizeof cmd, "'%s' --features", program);
+    FILE *p = popen(cmd, "r");
+    int yes = 0;
+    while (p && fgets(line, sizeof line, p))
+        yes |= strcmp(line, "line-editing\n") == 0;
+    if (p)
+        pclose(p);
+    return yes;
+}
+
+/* With line editing the program switches the terminal out of canonical mode
+ * while it waits for a line, and back after it: keys typed in between would
+ * be cooked by the terminal (a Ctrl-D there is an end of file that the
+ * editor never sees). A person types after seeing the prompt; a test waits
+ * until the editor is reading (up to 10 s; 1 if it is). On Linux the
+ * master's attributes are those of the terminal. */
+static int wait_editor_reading(int m)
+{
+    for (int i = 0; i < 1000; i++) {
+        struct termios t;
+        if (tcgetattr(m, &t) == 0 && !(t.c_lflag & ICANON))
+            return 1;
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    return 0;
+}
+
 TEST(program_terminal)
 {
+    int editing = program_has_line_editing();
     char name[128], buf[4096];
     /* 1. Standard output a terminal, input a pipe kept open: the answer shows
      *    up at the end of its line (line buffering), without -u. */
@@ -597,12 +631,62 @@ TEST(program_terminal)
         _exit(127);
     }
     CHECK(read_until(m, "posenc> ", buf, sizeof buf));
+    if (editing)
+        CHECK(wait_editor_reading(m));
     CHECK(write(m, "ROPE 1 1 0\n", 11) == 11);
     /* the echo, the answer, and the next prompt (the terminal writes \r\n) */
     CHECK(read_until(m, "0.5403 0.8415\r\nposenc> ", buf, sizeof buf));
+    if (editing)
+        CHECK(wait_editor_reading(m));
     CHECK(write(m, "\x04", 1) == 1); /* end of input at the terminal */
     CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     close(m);
+}
+
+/* Line editing at the prompt, as a learner uses it: PE 2 4, then the Up
+ * arrow and Enter run it again, then Ctrl-D; the arrow's escape sequence
+ * never reaches the interpreter, and the line is in the history file. */
+TEST(program_line_editing)
+{
+    char name[128], buf[8192], hist[4200];
+    int m = open_pty(name, sizeof name);
+    CHECK(m >= 0);
+    if (m < 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        setsid();
+        setenv("HOME", tmpdir, 1);
+        setenv("TERM", "xterm", 1);
+        int sl = open(name, O_RDWR);
+        dup2(sl, 0), dup2(sl, 1), dup2(sl, 2);
+        char *args[] = {"posenc", NULL};
+        execv(program, args);
+        _exit(127);
+    }
+    const char *vec = "0.9093 -0.4161 0.0200 0.9998";
+    CHECK(wait_editor_reading(m));
+    CHECK(write(m, "PE 2 4\r", 7) == 7);
+    CHECK(read_until(m, vec, buf, sizeof buf));
+    CHECK(wait_editor_reading(m));
+    CHECK(write(m, "\x1b[A\r", 4) == 4); /* Up, Enter */
+    CHECK(read_until(m, vec, buf, sizeof buf));
+    CHECK(strstr(buf, "unknown command") == NULL);
+    CHECK(wait_editor_reading(m));
+    CHECK(write(m, "\x04", 1) == 1);
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(m);
+    snprintf(hist, sizeof hist, "%s/.posenc_history", tmpdir);
+    FILE *f = fopen(hist, "r");
+    CHECK(f != NULL);
+    if (f) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        CHECK(strstr(buf, "PE") != NULL && strstr(buf, "4") != NULL);
+        remove(hist);
+    }
 }
 
 int main(int argc, char **argv)
@@ -641,6 +725,11 @@ int main(int argc, char **argv)
         RUN(program_full_disk);
         RUN(program_unbuffered_pipe);
         RUN(program_terminal);
+        if (program_has_line_editing())
+            RUN(program_line_editing);
+        else
+            check_skip("hardening", 1, "line editing at the prompt: built without libedit",
+                       "libedit-dev");
         unlink(in_path), unlink(out_path), unlink(err_path);
         rmdir(tmpdir);
     }

@@ -12,8 +12,7 @@
 int main(void)
 {
     (void)check__failed_checks;
-    fputs("plot: skipped: posenc was built without Cairo "
-         "(apt-get install libcairo2-dev, then rebuild)\n", stderr);
+    check_skip("plot", 1, "the picture tests: built without Cairo", "libcairo2-dev");
     return check_summary("plot");
 }
 
@@ -724,7 +723,7 @@ int main(void)
         RUN(svg_heatmap_cells);
         RUN(svg_curve_points);
     } else {
-        fprintf(stderr, "plot: SVG checks skipped: python3 (xml.etree) not found\n");
+        check_skip("plot", 2, "the SVG checks: python3 (xml.etree) not found", "python3");
     }
     RUN(pdf_output);
     RUN(bad_requests_write_nothing);
