@@ -109,13 +109,37 @@ endif
 $(CLI_OBJ): ALL_CFLAGS += $(CAIRO_CFLAGS)
 $(PROGRAM): LDLIBS := $(CAIRO_LIBS) $(LDLIBS)
 
-# tests/test_plot.c drives the plot code of the program directly, so it links
-# the CLI objects (all but main.o) and Cairo; without Cairo it only says so.
-PLOT_TEST_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
-$(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h tests/plot_harness.h $(PLOT_TEST_OBJ) $(STATIC) $(FLAGS_STAMP)
+# The program's objects in layers (cli/words.h documents the order): the plot
+# module (its options layer and `posenc plot` front end, the figure builder,
+# the Cairo drawer) with the pure parsers it uses, and the interpreter, which
+# is everything but main.o. The plot tests link the plot module and the
+# library only; tests/test_interpreter.c links the interpreter.
+ROPE_SPEC_OBJ := $(BUILD)/cli/words.o $(BUILD)/cli/rope_spec.o
+PLOT_OBJ      := $(ROPE_SPEC_OBJ) $(BUILD)/cli/plot_figure.o $(BUILD)/cli/plot_draw.o \
+                 $(BUILD)/cli/plot_options.o $(BUILD)/cli/plot_main.o
+INTERP_OBJ    := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+
+# tests/test_plot.c drives the plot module directly, so it links it and Cairo
+# (and the config reader's library for --config); without Cairo it only says so.
+$(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h tests/plot_harness.h $(PLOT_OBJ) $(STATIC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
-	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+	    $(PLOT_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+
+# tests/test_rope_spec.c: the RoPE specification parser alone (and the config
+# reader's library for its config.json loader).
+$(BUILD)/tests/test_rope_spec: tests/test_rope_spec.c tests/check.h $(ROPE_SPEC_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
+	    $(ROPE_SPEC_OBJ) $(CLI_LIBS) $(STATIC) $(LDLIBS)
+
+# tests/test_interpreter.c drives the interpreter in-process (out of memory
+# under a capped address space, PLOT's hand-over to the plot module), so it
+# links every object of the program but main.o, and Cairo as the program does.
+$(BUILD)/tests/test_interpreter: tests/test_interpreter.c tests/check.h tests/capped.h $(INTERP_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
+	    $(INTERP_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
 
 # The pictures of the README (docs/img/*.png), drawn by the program itself.
 PLOTS := pe similarity rope-decay freqs alibi
@@ -245,8 +269,8 @@ ifeq ($(JSON),1)
 else
 	@echo "plots: freqs-scaled.png and rope-decay-scaled.png skipped: --config needs jansson (apt-get install libjansson-dev)"
 endif
-# test_plot links the program's objects, and so the config reader's library
-# when there is one (CLI_LIBS): build it first (a race under make -j).
+# test_plot links the plot module, and so the config reader's library when
+# there is one (CLI_LIBS): build it first (a race under make -j).
 $(BUILD)/tests/test_plot: tests/rope_golden.h $(CONFIG_LIB)
 
 # ---------------------------------------------------------------------------
@@ -362,19 +386,16 @@ $(BUILD)/tests/test_cov_scaling: tests/test_cov_scaling.c tests/check.h $(STATIC
 endif
 
 # ---- coverage of the plot code (issue 6): tests/test_cov_plot.c -------------
-# Built like test_plot (the CLI objects and Cairo; without Cairo it only says
+# Built like test_plot (the plot module and Cairo; without Cairo it only says
 # it skipped); malloc, calloc and realloc of the linked code go through the
 # test's wrappers so that it can make each allocation fail in turn.
-$(BUILD)/tests/test_cov_plot: tests/test_cov_plot.c tests/check.h tests/plot_harness.h $(PLOT_TEST_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+$(BUILD)/tests/test_cov_plot: tests/test_cov_plot.c tests/check.h tests/plot_harness.h $(PLOT_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) \
 	    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -o $@ $< \
-	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+	    $(PLOT_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
 
-# tests/test_cov_core.c (issue 6, coverage) drives the program's commands
-# directly under a capped address space, so it links the CLI objects as
-# tests/test_plot does.
-$(BUILD)/tests/test_cov_core: tests/test_cov_core.c tests/check.h $(PLOT_TEST_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
-	    $(PLOT_TEST_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
+# tests/test_cov_core.c tests the library only: it is built by the plain test
+# rule (no program objects, no Cairo); its header tests/capped.h is shared
+# with tests/test_interpreter.c.
+$(BUILD)/tests/test_cov_core: tests/capped.h
