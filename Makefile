@@ -128,17 +128,19 @@ $(BUILD)/tests/test_plot: tests/test_plot.c tests/check.h tests/plot_harness.h $
 
 # tests/test_rope_spec.c: the RoPE specification parser alone (and the config
 # reader's library for its config.json loader).
-$(BUILD)/tests/test_rope_spec: tests/test_rope_spec.c tests/check.h $(ROPE_SPEC_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+$(BUILD)/tests/test_rope_spec: tests/test_rope_spec.c tests/check.h $(ROPE_SPEC_OBJ) $(STATIC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
 	    $(ROPE_SPEC_OBJ) $(CLI_LIBS) $(STATIC) $(LDLIBS)
 
 # tests/test_interpreter.c drives the interpreter in-process (out of memory
-# under a capped address space, PLOT's hand-over to the plot module), so it
-# links every object of the program but main.o, and Cairo as the program does.
-$(BUILD)/tests/test_interpreter: tests/test_interpreter.c tests/check.h tests/capped.h $(INTERP_OBJ) $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+# under a capped address space and allocation by allocation, PLOT's hand-over
+# to the plot module), so it links every object of the program but main.o,
+# and Cairo as the program does; malloc and realloc go through its wrappers.
+$(BUILD)/tests/test_interpreter: tests/test_interpreter.c tests/check.h tests/capped.h $(INTERP_OBJ) $(STATIC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) -o $@ $< \
+	$(CC) $(ALL_CFLAGS) $(CAIRO_CFLAGS) -Icli -Itests $(LDFLAGS) \
+	    -Wl,--wrap=malloc -Wl,--wrap=realloc -o $@ $< \
 	    $(INTERP_OBJ) $(CLI_LIBS) $(STATIC) $(CAIRO_LIBS) $(LDLIBS)
 
 # The pictures of the README (docs/img/*.png), drawn by the program itself.
@@ -270,8 +272,11 @@ else
 	@echo "plots: freqs-scaled.png and rope-decay-scaled.png skipped: --config needs jansson (apt-get install libjansson-dev)"
 endif
 # test_plot links the plot module, and so the config reader's library when
-# there is one (CLI_LIBS): build it first (a race under make -j).
+# there is one (CLI_LIBS): build it first (a race under make -j). So do
+# test_rope_spec and test_interpreter (their rules above come before
+# CONFIG_LIB is set).
 $(BUILD)/tests/test_plot: tests/rope_golden.h $(CONFIG_LIB)
+$(BUILD)/tests/test_rope_spec $(BUILD)/tests/test_interpreter: $(CONFIG_LIB)
 
 # ---------------------------------------------------------------------------
 # Fuzzing (issue 6): libFuzzer targets in tests/fuzz/fuzz_*.c, built with clang

@@ -1,6 +1,8 @@
 /* test_interpreter.c - the command interpreter (cli/) as a whole, driven
  * in-process through cli_run_line and cli_run_stream: its out-of-memory
- * messages (under a capped address space, tests/capped.h), and PLOT, whose
+ * messages (under a capped address space, tests/capped.h, and with one
+ * allocation failing at a time: malloc and realloc are wrapped by the
+ * linker), and PLOT, whose
  * words the interpreter hands to the plot module with its settings (SET
  * rope, SET base ...). The words and pictures of PLOT themselves are tested
  * in tests/test_plot.c and tests/test_cov_plot.c against the plot module
@@ -12,6 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
+
+/* alloc_countdown > 0: that many more allocations of the linked posenc code
+ * succeed, then one fails; < 0: none fails. Small allocations, which a
+ * capped address space cannot make fail, fail here. */
+static long alloc_countdown = -1;
+static long alloc_failed;
+
+void *__real_malloc(size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+static int alloc_fails_now(void)
+{
+    if (alloc_countdown < 0 || alloc_countdown-- > 0)
+        return 0;
+    alloc_failed++;
+    return 1; /* countdown now -1: only this one fails */
+}
+
+void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
+void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
 #ifdef POSENC_HAVE_CAIRO
 #include <cairo.h>
 
@@ -228,6 +254,70 @@ TEST(cli_line_that_cannot_grow_is_skipped)
     free(text);
 }
 
+/* SET rope and --config with the k-th allocation failing, k = 0, 1 ...
+ * until a run has every allocation it needs: each failing run reports "out
+ * of memory" and keeps the model it had (none); the last one sets it. */
+TEST(model_rope_allocations_fail_in_turn)
+{
+    const char *set = "SET rope linear head_dim=8 factor=2";
+    int failures = 0;
+    for (long k = 0; k < 20; k++) {
+        memset(err_buf, 0, sizeof err_buf);
+        FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+        CHECK(err != NULL);
+        if (!err)
+            return;
+        cli_state st;
+        cli_init(&st, stdout, err);
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int rc = cli_run_line(&st, set, strlen(set));
+        alloc_countdown = -1;
+        fflush(err);
+        if (!alloc_failed) {
+            CHECK_EQ_INT(rc, 0);
+            CHECK(st.model != NULL && st.model->head_dim == 8 && st.model->scaling.factor == 2);
+            CHECK(strcmp(st.model_label, "linear RoPE") == 0);
+            cli_free(&st);
+            fclose(err);
+            break;
+        }
+        failures++;
+        CHECK_EQ_INT(rc, 1);
+        CHECK(strcmp(err_buf, "posenc: line 0: out of memory\n") == 0);
+        CHECK(st.model == NULL);
+        cli_free(&st);
+        fclose(err);
+    }
+    CHECK(failures >= 2); /* the words, the model */
+#ifdef POSENC_HAVE_JSON
+    failures = 0;
+    for (long k = 0; k < 20; k++) {
+        cli_state st;
+        char why[256];
+        cli_init(&st, stdout, stderr);
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int ok = cli_load_config(&st, "tests/data/llama-2-7b.json", 0, why, sizeof why);
+        alloc_countdown = -1;
+        if (!alloc_failed) {
+            CHECK_EQ_INT(ok, 1);
+            CHECK(st.model != NULL && st.model->head_dim == 128);
+            CHECK(strcmp(st.model_label, "llama-2-7b") == 0);
+            CHECK_EQ_INT(st.layout, POSENC_LAYOUT_HALF);
+            cli_free(&st);
+            break;
+        }
+        failures++;
+        CHECK_EQ_INT(ok, 0);
+        CHECK(strstr(why, "out of memory") != NULL);
+        CHECK(st.model == NULL);
+        cli_free(&st);
+    }
+    CHECK(failures >= 2); /* the model, its scratch */
+#endif
+}
+
 /* ---- PLOT: the interpreter's settings reach the plot module ------------------- */
 
 static int file_exists(const char *path)
@@ -302,6 +392,7 @@ int main(void)
     RUN(cli_reports_out_of_memory);
     RUN(cli_vectors_out_of_memory);
     RUN(cli_line_that_cannot_grow_is_skipped);
+    RUN(model_rope_allocations_fail_in_turn);
     RUN(plot_takes_the_interpreter_settings);
     if (skipped_capped)
         fprintf(stderr, "interpreter: %d out-of-memory checks skipped (%s)\n", skipped_capped,
