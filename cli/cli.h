@@ -1,5 +1,8 @@
 /* cli.h - the command interpreter of the posenc program: a thin layer that
- * parses lines, calls the public API and prints. No math lives here. */
+ * parses lines, calls the public API and prints. No math lives here. It
+ * uses the pure parsers (words.h, rope_spec.h) and hands PLOT to the plot
+ * module (plot_options.h); nothing below it calls back (see words.h for the
+ * order of cli/). */
 #ifndef POSENC_CLI_H
 #define POSENC_CLI_H
 

@@ -3,16 +3,18 @@
  * the plot options (--base, --layout, PLOT's words). Each returns a status
  * and, on failure, a message; none prints and none keeps state.
  *
- * Dependency order of cli/ (each file uses only those above it; no cycle):
- *   posenc.h                                  the library
- *   words.[ch]                                words, settings
- *   rope_spec.[ch]                            a RoPE from SET rope's words or a config.json
- *   plot.h, plot_figure.c, plot_draw.c        the plot module: figure model and builder,
- *                                             Cairo drawer (posenc.h only)
- *   plot_options.[ch], plot_main.c            argv / PLOT words -> plot_request; `posenc plot`
- *   cli.h, output.c, input.c, rope_cmds.c,    the interpreter
- *   commands.c
- *   main.c                                    the program */
+ * Dependency order of cli/ (each file calls only those above it; no cycle):
+ *   posenc.h                       the library
+ *   words.[ch]                     words, settings
+ *   rope_spec.[ch]                 a RoPE from SET rope's words or a config.json
+ *   plot.h, plot_draw.c,           the plot module: figure model, Cairo drawer,
+ *     plot_figure.c                figure builder (they include posenc.h only)
+ *   plot_options.[ch]              argv / PLOT's words -> plot_request
+ *   plot_main.c                    `posenc plot`: parse, draw, print
+ *   cli.h, output.c,               the interpreter: messages and numbers,
+ *     rope_cmds.c, commands.c,     model RoPE commands, the other commands,
+ *     input.c                      lines of a stream or -c string
+ *   main.c                         the program: options, files, exit status */
 #ifndef POSENC_CLI_WORDS_H
 #define POSENC_CLI_WORDS_H
 
