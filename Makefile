@@ -185,13 +185,18 @@ run: $(PROGRAM)
 # ---- tests -------------------------------------------------------------------
 # Every tests/test_*.c is one program linked with the library (and the config
 # reader's library when there is one). Those that drive the program's own
-# code (CLI_TESTS) also link the program's objects but main.o. The runner
-# adds up their counts, the CLI cases and the install test.
+# code also link the layer of it they test (cli/words.h documents the
+# layers): the RoPE specification parser, the plot module (options, figure
+# builder, Cairo drawer, `posenc plot`), or the whole interpreter (every
+# object but main.o). The runner adds up their counts, the CLI cases and the
+# install test.
 
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-CLI_TESTS := $(addprefix $(BUILD)/tests/,test_plot test_cov_plot test_cov_core)
-CLI_PARTS := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+ROPE_SPEC_OBJ := $(BUILD)/cli/words.o $(BUILD)/cli/rope_spec.o
+PLOT_OBJ      := $(ROPE_SPEC_OBJ) $(BUILD)/cli/plot_figure.o $(BUILD)/cli/plot_draw.o \
+                 $(BUILD)/cli/plot_options.o $(BUILD)/cli/plot_main.o
+INTERP_OBJ    := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Isrc
 TEST_LIBS   = $(CONFIG_LIB) $(JSON_LIBS)
 
@@ -200,12 +205,21 @@ $(BUILD)/tests/%: tests/%.c $(STATIC) $(CONFIG_LIB) $(STAMP)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) $(TEST_LDFLAGS) -o $@ $< $(TEST_OBJ) \
 	    $(TEST_LIBS) $(STATIC) $(LIBS)
 
-$(CLI_TESTS): $(CLI_PARTS)
-$(CLI_TESTS): TEST_OBJ = $(CLI_PARTS)
-$(CLI_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Isrc -Icli
-$(CLI_TESTS): TEST_LIBS = $(OPT_LIBS)
-# test_cov_plot makes each allocation of the plot code fail in turn.
+$(BUILD)/tests/test_rope_spec: $(ROPE_SPEC_OBJ)
+$(BUILD)/tests/test_rope_spec: TEST_OBJ = $(ROPE_SPEC_OBJ)
+$(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
+PLOT_TESTS := $(BUILD)/tests/test_plot $(BUILD)/tests/test_cov_plot
+$(PLOT_TESTS): $(PLOT_OBJ)
+$(PLOT_TESTS): TEST_OBJ = $(PLOT_OBJ)
+$(PLOT_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
+$(PLOT_TESTS): TEST_LIBS = $(CONFIG_LIB) $(JSON_LIBS) $(CAIRO_LIBS)
+$(BUILD)/tests/test_interpreter: $(INTERP_OBJ)
+$(BUILD)/tests/test_interpreter: TEST_OBJ = $(INTERP_OBJ)
+$(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
+$(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
+# Tests that make each allocation of the code under test fail in turn.
 $(BUILD)/tests/test_cov_plot: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+$(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
 	@sh tests/run_all.sh $(BUILD) "$(CC)" "$(SANITIZE)" "$(JSON)" "$(HAVE_CAIRO)"

@@ -1,9 +1,13 @@
 /* cli.h - the command interpreter of the posenc program: a thin layer that
- * parses lines, calls the public API and prints. No math lives here. */
+ * parses lines, calls the public API and prints. No math lives here. It
+ * uses the pure parsers (words.h, rope_spec.h) and hands PLOT to the plot
+ * module (plot_options.h); nothing below it calls back (see words.h for the
+ * order of cli/). */
 #ifndef POSENC_CLI_H
 #define POSENC_CLI_H
 
 #include "posenc.h"
+#include "words.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,12 +15,6 @@
 /* Longest input line in bytes; a longer line is reported and skipped. Large
  * enough for a million numbers of up to 60 characters each. */
 #define CLI_MAX_LINE (64u * 1024u * 1024u)
-
-/* One word of a line: a number, a name, or a bracket. */
-typedef struct cli_token {
-    const char *s;
-    size_t len;
-} cli_token;
 
 /* Settings and buffers that live across lines. */
 typedef struct cli_state {
@@ -71,12 +69,6 @@ int cli_have_line_editing(void); /* 1 when built with libedit */
 /* Runs a -c string: lines separated by newlines or ';'. */
 int cli_run_string(cli_state *st, const char *text);
 
-/* Setting parsers shared by SET and the command-line options. On failure
- * they return 0 and write a reason into why (size n). */
-int cli_parse_base(const char *s, size_t len, double *out, char *why, size_t n);
-int cli_parse_layout(const char *s, size_t len, posenc_layout *out, char *why, size_t n);
-int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n);
-
 /* Output helpers (output.c). */
 const char *cli_format_number(cli_state *st, double v); /* valid until the next call */
 void cli_print_numbers(cli_state *st, const double *v, size_t n);
@@ -98,7 +90,6 @@ void cli_message(FILE *f, const char *fmt, ...);
 /* A model's RoPE (rope_cmds.c). cli_load_config: --config FILE (the
  * checkpoint's layout unless layout_given); 0 with a reason in why on failure. */
 int cli_load_config(cli_state *st, const char *path, int layout_given, char *why, size_t n);
-int cli_have_config_reader(void);
 int cli_set_rope(cli_state *st, const cli_token *a, size_t n); /* SET rope TYPE k=v ... */
 int cli_set_seq_len(cli_state *st, cli_token t);
 void cli_rope_settings_changed(cli_state *st); /* after SET base / SET layout */

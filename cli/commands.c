@@ -2,7 +2,7 @@
  * words, calls the public API, and prints; the numbers all come from the
  * library. */
 #include "cli.h"
-#include "plot.h"
+#include "plot_options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +13,6 @@
 #define MAX_TOKENS (2u * POSENC_MAX_DIM + 16u)
 
 /* ---- words ----------------------------------------------------------------- */
-
-static int word_is(cli_token t, const char *name)
-{
-    return t.len == strlen(name) && strncasecmp(t.s, name, t.len) == 0;
-}
 
 static int is_space(char ch)
 {
@@ -67,8 +62,8 @@ static long tokenize(cli_state *st, const char *line, size_t len)
     return (long)n;
 }
 
-/* Up to 40 characters of a word, for messages. */
-#define SHOW(t) (int)((t).len > 40 ? 40 : (t).len), (t).s
+/* A word in a message: its first 40 bytes, then "..." if cut ("%.*s%s"). */
+#define SHOW(t) CLI_SHOW((t).s, (t).len)
 
 static const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
@@ -81,7 +76,7 @@ static int looks_like_nan_or_inf(cli_token t)
         u.s++;
         u.len--;
     }
-    return word_is(u, "nan") || word_is(u, "inf") || word_is(u, "infinity");
+    return cli_word_is(u, "nan") || cli_word_is(u, "inf") || cli_word_is(u, "infinity");
 }
 
 static int parse_number(cli_state *st, cli_token t, double *out)
@@ -90,11 +85,11 @@ static int parse_number(cli_state *st, cli_token t, double *out)
     if (s == POSENC_OK)
         return 1;
     if (s == POSENC_ERR_NOT_FINITE)
-        cli_error(st, "'%.*s' is not a finite number (too large for a double)", SHOW(t));
+        cli_error(st, "'%.*s%s' is not a finite number (too large for a double)", SHOW(t));
     else if (looks_like_nan_or_inf(t))
-        cli_error(st, "'%.*s' is not allowed: vector elements must be finite numbers", SHOW(t));
+        cli_error(st, "'%.*s%s' is not allowed: vector elements must be finite numbers", SHOW(t));
     else
-        cli_error(st, "'%.*s' is not a number", SHOW(t));
+        cli_error(st, "'%.*s%s' is not a number", SHOW(t));
     return 0;
 }
 
@@ -104,12 +99,12 @@ static int parse_integer(cli_state *st, cli_token t, int64_t lo, int64_t hi, con
 {
     posenc_status s = posenc_parse_int64(t.s, t.len, out);
     if (s == POSENC_ERR_FORMAT) {
-        cli_error(st, "'%.*s' is not a %s (an integer from %lld to %lld)", SHOW(t), what,
+        cli_error(st, "'%.*s%s' is not a %s (an integer from %lld to %lld)", SHOW(t), what,
                   (long long)lo, (long long)hi);
         return 0;
     }
     if (s != POSENC_OK || *out < lo || *out > hi) {
-        cli_error(st, "%s %.*s is out of range (%lld to %lld)", what, SHOW(t), (long long)lo,
+        cli_error(st, "%s %.*s%s is out of range (%lld to %lld)", what, SHOW(t), (long long)lo,
                   (long long)hi);
         return 0;
     }
@@ -177,8 +172,8 @@ static int find_groups(cli_state *st, const cli_token *t, size_t n, vec_groups *
     memset(g, 0, sizeof *g);
     int has_bracket = 0, has_open = 0;
     for (size_t i = 0; i < n; i++) {
-        has_open |= word_is(t[i], "[");
-        has_bracket |= word_is(t[i], "[") || word_is(t[i], "]");
+        has_open |= cli_word_is(t[i], "[");
+        has_bracket |= cli_word_is(t[i], "[") || cli_word_is(t[i], "]");
     }
     if (!has_bracket) {
         g->count = 1;
@@ -189,17 +184,17 @@ static int find_groups(cli_state *st, const cli_token *t, size_t n, vec_groups *
     g->bracketed = 1;
     size_t i = 0;
     while (i < n) {
-        if (!word_is(t[i], "[")) {
-            if (word_is(t[i], "]") || !has_open)
+        if (!cli_word_is(t[i], "[")) {
+            if (cli_word_is(t[i], "]") || !has_open)
                 cli_error(st, "unexpected ']' without a matching '['");
             else
-                cli_error(st, "'%.*s' is outside the brackets: bracket every vector or none",
+                cli_error(st, "'%.*s%s' is outside the brackets: bracket every vector or none",
                           SHOW(t[i]));
             return 0;
         }
         size_t j = i + 1;
-        while (j < n && !word_is(t[j], "]")) {
-            if (word_is(t[j], "[")) {
+        while (j < n && !cli_word_is(t[j], "]")) {
+            if (cli_word_is(t[j], "[")) {
                 cli_error(st, "'[' inside a bracketed vector: brackets do not nest");
                 return 0;
             }
@@ -447,65 +442,24 @@ static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 
 /* ---- settings ----------------------------------------------------------------- */
 
-int cli_parse_base(const char *s, size_t len, double *out, char *why, size_t n)
-{
-    double v;
-    posenc_status st = posenc_parse_number(s, len, &v);
-    if (st != POSENC_OK || !(v > 1.0)) {
-        snprintf(why, n, "base must be a finite number greater than 1, got '%.*s'",
-                 (int)(len > 40 ? 40 : len), s);
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
-int cli_parse_layout(const char *s, size_t len, posenc_layout *out, char *why, size_t n)
-{
-    cli_token t = {s, len};
-    if (word_is(t, "interleaved")) {
-        *out = POSENC_LAYOUT_INTERLEAVED;
-        return 1;
-    }
-    if (word_is(t, "half")) {
-        *out = POSENC_LAYOUT_HALF;
-        return 1;
-    }
-    snprintf(why, n, "layout must be interleaved or half, got '%.*s'",
-             (int)(len > 40 ? 40 : len), s);
-    return 0;
-}
-
-int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n)
-{
-    int64_t v;
-    if (posenc_parse_int64(s, len, &v) != POSENC_OK || v < 0 || v > 17) {
-        snprintf(why, n, "precision must be an integer from 0 to 17, got '%.*s'",
-                 (int)(len > 40 ? 40 : len), s);
-        return 0;
-    }
-    *out = (int)v;
-    return 1;
-}
-
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && word_is(a[0], "rope"))
+    if (n >= 1 && cli_word_is(a[0], "rope"))
         return cli_set_rope(st, a + 1, n - 1);
     if (!need_args(st, n, 2, "SET needs a setting and a value"))
         return 0;
     char why[160];
     int ok;
-    if (word_is(a[0], "base"))
+    if (cli_word_is(a[0], "base"))
         ok = cli_parse_base(a[1].s, a[1].len, &st->base, why, sizeof why);
-    else if (word_is(a[0], "layout"))
+    else if (cli_word_is(a[0], "layout"))
         ok = cli_parse_layout(a[1].s, a[1].len, &st->layout, why, sizeof why);
-    else if (word_is(a[0], "precision"))
+    else if (cli_word_is(a[0], "precision"))
         ok = cli_parse_precision(a[1].s, a[1].len, &st->precision, why, sizeof why);
-    else if (word_is(a[0], "seq_len"))
+    else if (cli_word_is(a[0], "seq_len"))
         return cli_set_seq_len(st, a[1]);
     else {
-        cli_error(st, "unknown setting '%.*s' (settings: base, layout, precision, rope, "
+        cli_error(st, "unknown setting '%.*s%s' (settings: base, layout, precision, rope, "
                       "seq_len)",
                   SHOW(a[0]));
         return 0;
@@ -611,16 +565,29 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
 
 static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && word_is(a[0], "PE"))
+    if (n >= 1 && cli_word_is(a[0], "PE"))
         return explain_pe(st, a + 1, n - 1);
-    if (n >= 1 && word_is(a[0], "ROPE"))
+    if (n >= 1 && cli_word_is(a[0], "ROPE"))
         return explain_rope(st, a + 1, n - 1);
-    if (n >= 1 && word_is(a[0], "FREQS"))
+    if (n >= 1 && cli_word_is(a[0], "FREQS"))
         return cli_explain_freqs(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
-        cli_error(st, "EXPLAIN cannot explain '%.*s' (it explains PE, ROPE and FREQS)", SHOW(a[0]));
+        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE and FREQS)", SHOW(a[0]));
+    return 0;
+}
+
+/* ---- PLOT ---------------------------------------------------------------------- */
+
+/* The plot module reads the words and draws; the settings come from here. */
+static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
+{
+    plot_settings set = {st->base, st->layout, st->model, st->model_label, st->seq_len};
+    char why[512];
+    if (plot_words_run(a, n, &set, why, sizeof why))
+        return 1;
+    cli_error(st, "%s", why);
     return 0;
 }
 
@@ -674,31 +641,31 @@ int cli_run_line(cli_state *st, const char *line, size_t len)
     const cli_token *a = t + 1;
     size_t na = (size_t)n - 1;
     int ok;
-    if (word_is(t[0], "PE"))
+    if (cli_word_is(t[0], "PE"))
         ok = cmd_pe(st, a, na);
-    else if (word_is(t[0], "ROPE"))
+    else if (cli_word_is(t[0], "ROPE"))
         ok = cmd_rope(st, a, na);
-    else if (word_is(t[0], "DOT"))
+    else if (cli_word_is(t[0], "DOT"))
         ok = cmd_dot(st, a, na);
-    else if (word_is(t[0], "ADD"))
+    else if (cli_word_is(t[0], "ADD"))
         ok = cmd_add(st, a, na);
-    else if (word_is(t[0], "ALIBI"))
+    else if (cli_word_is(t[0], "ALIBI"))
         ok = cmd_alibi(st, a, na);
-    else if (word_is(t[0], "LOAD"))
+    else if (cli_word_is(t[0], "LOAD"))
         ok = cmd_load(st, t[0].s + t[0].len, len - (size_t)(t[0].s + t[0].len - line));
-    else if (word_is(t[0], "LEARNED"))
+    else if (cli_word_is(t[0], "LEARNED"))
         ok = cmd_learned(st, a, na);
-    else if (word_is(t[0], "EXPLAIN"))
+    else if (cli_word_is(t[0], "EXPLAIN"))
         ok = cmd_explain(st, a, na);
-    else if (word_is(t[0], "PLOT"))
-        ok = cli_cmd_plot(st, a, na);
-    else if (word_is(t[0], "SET"))
+    else if (cli_word_is(t[0], "PLOT"))
+        ok = cmd_plot(st, a, na);
+    else if (cli_word_is(t[0], "SET"))
         ok = cmd_set(st, a, na);
-    else if (word_is(t[0], "HELP")) {
+    else if (cli_word_is(t[0], "HELP")) {
         cli_print_help(st->out);
         ok = 1;
     } else {
-        cli_error(st, "unknown command '%.*s' (HELP lists the commands)", SHOW(t[0]));
+        cli_error(st, "unknown command '%.*s%s' (HELP lists the commands)", SHOW(t[0]));
         ok = 0;
     }
     if (st->flush_each)

@@ -1,6 +1,7 @@
 /* main.c - the posenc program: options, input files, exit status. */
 #include "cli.h"
-#include "plot.h"
+#include "plot_options.h"
+#include "rope_spec.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
             return 0;
         }
         if (strcmp(arg, "--features") == 0) {
-            if (cli_have_config_reader())
+            if (rope_spec_have_config_reader())
                 puts("config-json");
             if (have_plot())
                 puts("plot");

@@ -1,21 +1,26 @@
-/* plot.h - pictures of the encodings: `posenc plot KIND ...` and PLOT.
+/* plot.h - the plot module: pictures of the encodings.
  *
- * Two layers, both part of the program (the library never draws):
- *   plot.c       what to draw: parses the request, asks the library for every
- *                number (posenc_sinusoid_fill_f64, posenc_rope_vec_dot_f64,
- *                posenc_rope_init, posenc_alibi_penalties ...) and fills a
- *                plot_figure;
- *   plot_draw.c  how to draw it with Cairo: axes, ticks, colour bars, legends,
- *                heatmaps, curves and small multiples, to PNG, SVG or PDF.
- * plot_draw.c is compiled only with POSENC_HAVE_CAIRO (the Makefile defines it
- * when `pkg-config --exists cairo`); without it every plot request fails with
- * a message saying how to get Cairo. */
+ * Two layers, both part of the program (the library never draws), and both
+ * see only the public posenc.h and this header, never argv or the
+ * interpreter:
+ *   plot_figure.c  the figure builder: from a plot_request, asks the library
+ *                  for every number (posenc_sinusoid_fill_f64,
+ *                  posenc_rope_vec_dot_f64, posenc_rope_init_config,
+ *                  posenc_alibi_penalties ...) and fills a plot_figure;
+ *   plot_draw.c    the drawer: how a plot_figure looks with Cairo (axes,
+ *                  ticks, colour bars, legends, heatmaps, curves and small
+ *                  multiples), to PNG, SVG or PDF.
+ * plot_options.h turns `posenc plot` argv or PLOT's words into a
+ * plot_request. plot_draw.c draws only with POSENC_HAVE_CAIRO (the Makefile
+ * defines it when `pkg-config --exists cairo`); without it every plot request
+ * fails with a message saying how to get Cairo. */
 #ifndef POSENC_CLI_PLOT_H
 #define POSENC_CLI_PLOT_H
 
-#include "cli.h"
+#include "posenc.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- the figure: what plot_draw.c knows how to draw ------------------------ */
 
@@ -114,6 +119,12 @@ typedef enum plot_kind {
 
 /* Most series (bases or RoPE configurations) on one chart. */
 #define PLOT_MAX_SERIES 6
+/* Biggest pictures: cells of all heatmaps together, points per curve,
+ * random vectors averaged per point, heads of an ALiBi picture. */
+#define PLOT_MAX_CELLS (1u << 20)
+#define PLOT_MAX_POINTS 4096u
+#define PLOT_MAX_SAMPLES 4096u
+#define PLOT_MAX_HEADS 64u
 
 typedef struct plot_request {
     plot_kind kind;
@@ -155,8 +166,9 @@ typedef struct plot_request {
 /* Fills rq with the defaults of kind (every option has one). */
 void plot_request_defaults(plot_request *rq, plot_kind kind);
 
-/* The kind named s, or -1. */
+/* The kind named s (in any case), or -1; and the name of a kind. */
 int plot_kind_of(const char *s, size_t len);
+const char *plot_kind_name(plot_kind kind);
 
 /* The figure of a request with the numbers computed (no drawing, no Cairo
  * needed): NULL with a reason in why for a bad request. Free with
@@ -169,16 +181,5 @@ void plot_built_free(plot_built *b);
 /* Computes the numbers, draws and writes rq->out. Returns 1, or 0 with a
  * reason in why (nothing written then). */
 int plot_run(const plot_request *rq, char *why, size_t n);
-
-/* `posenc plot KIND [options] -o FILE`: argv[0] is "plot". Messages go to
- * err. Returns the exit status: 0 written, 2 bad request or failure. */
-int cli_plot_main(int argc, char **argv, FILE *err);
-
-/* The PLOT command of the language: a = the words after PLOT. Returns 1 if
- * it ran, 0 after reporting with cli_error. */
-int cli_cmd_plot(cli_state *st, const cli_token *a, size_t n);
-
-/* Help text for `posenc plot --help` and the PLOT lines of HELP. */
-void cli_plot_usage(FILE *out);
 
 #endif

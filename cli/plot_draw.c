@@ -1,11 +1,13 @@
-/* plot_draw.c - how a plot_figure looks, drawn with Cairo: title, axes with
- * ticks and labels, heatmaps (one or a grid of small multiples) with a colour
- * bar, curves with a legend. Pure layout: every value drawn was computed by
- * plot.c from the library. Compiled only with POSENC_HAVE_CAIRO. */
+/* plot_draw.c - the drawer of the plot module (plot.h): how a plot_figure
+ * looks, drawn with Cairo: title, axes with ticks and labels, heatmaps (one
+ * or a grid of small multiples) with a colour bar, curves with a legend.
+ * Pure layout: every value drawn was computed by plot_figure.c from the
+ * library. Draws only with POSENC_HAVE_CAIRO. */
 #include "plot.h"
 
-#include <strings.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* The colour maps need no Cairo (tests compare pixels with them). */
 

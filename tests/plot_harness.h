@@ -1,12 +1,16 @@
 /* plot_harness.h - what tests/test_plot.c and tests/test_cov_plot.c share:
  * a temporary directory, `posenc plot` run in-process with its messages
- * captured, PNGs read back pixel by pixel, SVG queries through
- * tests/plot_svg.py. Included once per test program, with Cairo only. */
+ * captured, the words of PLOT and SET rope read by the plot module's own
+ * parsers (no interpreter), PNGs read back pixel by pixel, SVG queries
+ * through tests/plot_svg.py. Included once per test program, with Cairo
+ * only. */
 #ifndef POSENC_PLOT_HARNESS_H
 #define POSENC_PLOT_HARNESS_H
 
 #include "check.h"
 #include "plot.h"
+#include "plot_options.h"
+#include "rope_spec.h"
 
 #include <cairo.h>
 #include <stdint.h>
@@ -71,6 +75,58 @@ static int run_plot(const char *args)
     }
     argv[argc] = NULL;
     return run_plot_argv(argc, argv);
+}
+
+/* ---- PLOT and SET rope, as the interpreter hands them to the plot module ---- */
+
+/* The words of line, split at spaces as the interpreter splits them. */
+static size_t split_words(const char *line, cli_token *t, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = line; *p && n < max;) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (len)
+            t[n++] = (cli_token){p, len};
+        p += len;
+    }
+    return n;
+}
+
+/* The settings PLOT sees (SET base, layout, rope, seq_len): defaults. */
+static posenc_rope_config model_storage;
+static plot_settings settings = {POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED, NULL, NULL, 0};
+
+/* `SET rope WORDS...` (line without "SET rope") into settings; 1 if it
+ * took, else 0 with the message in why. */
+static int set_rope(const char *words, char *why, size_t n)
+{
+    cli_token t[64];
+    size_t nt = split_words(words, t, 64);
+    rope_spec_start from = {settings.base, settings.layout, settings.model};
+    posenc_rope_config c;
+    switch (rope_spec_parse(t, nt, &from, &c, why, n)) {
+    case ROPE_SPEC_SET:
+        model_storage = c;
+        settings.model = &model_storage;
+        return 1;
+    case ROPE_SPEC_OFF:
+        settings.model = NULL;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* `PLOT WORDS...` (line without "PLOT"): 1 if the file was written, else 0
+ * with the message in why. */
+static int plot_line(const char *words, char *why, size_t n)
+{
+    static cli_token t[16];
+    size_t nt = split_words(words, t, 16);
+    why[0] = '\0';
+    return plot_words_run(t, nt, &settings, why, n);
 }
 
 /* ---- reading pictures back ------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* test_cov_core.c - the error paths and rarely taken branches of the tensor
  * kernels, the cos/sin cache, the table fill's instruction paths, the ALiBi
- * tensor, learned tables, and the program's out-of-memory messages.
+ * tensor and learned tables (the program's out-of-memory messages are in
+ * tests/test_interpreter.c).
  *
  * Every check compares with an independent value: the single-vector
  * reference posenc_rope_vec_f32 (bit-identical by contract), the direct
@@ -9,34 +10,14 @@
  * message a path must give.
  *
  * Out of memory and threads that cannot start are made real in a child
- * process whose address space is capped just above what it already uses
- * (setrlimit RLIMIT_AS): large allocations and thread stacks then fail. The
- * sanitizers reserve and map memory of their own, so those tests say they
- * are skipped under ASan. */
+ * process whose address space is capped (tests/capped.h). */
 #include "../src/kernels.h"
 #include "check.h"
-#include "cli.h"
+#include "capped.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -88,50 +69,6 @@ static int heads_match_reference(const posenc_rope *r, const float *x0, const fl
     return 1;
 }
 
-/* Runs fn in a child process whose address space may grow by only 1 MiB
- * more than it has now; fn returns 1 when every expectation held. Returns
- * 1 (pass), 0 (fail), or -1 (skipped: under ASan, or no /proc). */
-static int in_capped_child(int (*fn)(void *), void *arg)
-{
-    if (UNDER_ASAN)
-        return -1;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f)
-        return -1;
-    unsigned long pages = 0;
-    int got = fscanf(f, "%lu", &pages);
-    fclose(f);
-    if (got != 1 || pages == 0)
-        return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return 0;
-    if (pid == 0) {
-        struct rlimit old, cap;
-        getrlimit(RLIMIT_AS, &old);
-        /* the child's size now (a little more than the parent's) + 1 MiB */
-        FILE *g = fopen("/proc/self/statm", "r");
-        unsigned long now = pages;
-        if (g) {
-            if (fscanf(g, "%lu", &now) != 1)
-                now = pages;
-            fclose(g);
-        }
-        cap = old;
-        cap.rlim_cur = (rlim_t)now * (rlim_t)sysconf(_SC_PAGESIZE) + (1u << 20);
-        if (setrlimit(RLIMIT_AS, &cap) != 0)
-            _exit(3);
-        int ok = fn(arg);
-        setrlimit(RLIMIT_AS, &old); /* room again for exit (coverage data) */
-        exit(ok ? 0 : 1);
-    }
-    int status = 0;
-    if (waitpid(pid, &status, 0) != pid)
-        return 0;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 static void *noop_thread(void *arg) { return arg; }
 
 /* Whether a thread can start now (it is joined at once). */
@@ -143,16 +80,6 @@ static int a_thread_starts(void)
     pthread_join(th, NULL);
     return 1;
 }
-
-static int skipped_capped;
-#define CHECK_CAPPED(fn, arg)                                   \
-    do {                                                        \
-        int capped__r = in_capped_child(fn, arg);               \
-        if (capped__r < 0)                                      \
-            skipped_capped++;                                   \
-        else                                                    \
-            CHECK(capped__r == 1);                              \
-    } while (0)
 
 /* ---- the tensor kernels: arguments ------------------------------------------- */
 
@@ -676,22 +603,6 @@ TEST(learned_errors_without_an_error_record)
     posenc_learned_free(t);
 }
 
-/* One row of 2^20 numbers "1": 8 MiB of doubles, past the cap. */
-static char *million_ones(void)
-{
-    size_t n = POSENC_MAX_DIM;
-    char *s = malloc(2 * n + 2);
-    if (!s)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        s[2 * i] = '1';
-        s[2 * i + 1] = ' ';
-    }
-    s[2 * n] = '\n';
-    s[2 * n + 1] = '\0';
-    return s;
-}
-
 static int learned_out_of_memory(void *arg)
 {
     FILE *f = arg;
@@ -727,231 +638,15 @@ TEST(learned_read_reports_out_of_memory)
     free(text);
 }
 
-/* ---- the program's out-of-memory messages (cli/) --------------------------------- */
-
-typedef struct cli_case {
-    const char *line;    /* run under the cap */
-    const char *warm;    /* run before the cap (NULL: none) */
-    const char *message; /* the whole of standard error wanted */
-} cli_case;
-
-static char err_buf[4096], out_buf[4096];
-
-static int cli_out_of_memory(void *arg)
-{
-    const cli_case *c = arg;
-    memset(err_buf, 0, sizeof err_buf);
-    memset(out_buf, 0, sizeof out_buf);
-    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
-    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
-    if (!err || !out)
-        return 0;
-    cli_state st;
-    cli_init(&st, out, err);
-    /* the cap is already set: fmemopen and cli_init allocate little */
-    int r = cli_run_line(&st, c->line, strlen(c->line));
-    fflush(err);
-    fflush(out);
-    int ok = r == 1 && strcmp(err_buf, c->message) == 0 && out_buf[0] == '\0';
-    if (!ok)
-        fprintf(stderr, "cli under the cap: returned %d, stderr '%s', stdout '%.60s'\n", r,
-                err_buf, out_buf);
-    return ok;
-}
-
-/* A line "WORD x x x ..." of n words after the command. */
-static char *many_words(const char *cmd, size_t n, const char *word)
-{
-    size_t wl = strlen(word), cl = strlen(cmd);
-    char *s = malloc(cl + n * (wl + 1) + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, cmd, cl);
-    size_t p = cl;
-    for (size_t i = 0; i < n; i++) {
-        s[p++] = ' ';
-        memcpy(s + p, word, wl);
-        p += wl;
-    }
-    s[p] = '\0';
-    return s;
-}
-
-TEST(cli_reports_out_of_memory)
-{
-    /* the words of a line: 600000 need 16 B each */
-    char *words = many_words("PE", 600000, "1");
-    /* a vector: PE of 2^20 elements needs 8 MiB */
-    cli_case pe = {"PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
-    cli_case ex = {"EXPLAIN PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
-    cli_case al = {"ALIBI 1048576 0 1", NULL, "posenc: line 0: out of memory\n"};
-    /* LOAD copies its file name: 2 MiB of it */
-    char *load = malloc((2u << 20) + 8);
-    if (load) {
-        memcpy(load, "LOAD ", 5);
-        memset(load + 5, 'a', 2u << 20);
-        load[5 + (2u << 20)] = '\0';
-    }
-    CHECK(words && load);
-    if (words && load) {
-        cli_case w = {words, NULL, "posenc: line 0: out of memory\n"};
-        CHECK_CAPPED(cli_out_of_memory, &w);
-        CHECK_CAPPED(cli_out_of_memory, &pe);
-        CHECK_CAPPED(cli_out_of_memory, &ex);
-        CHECK_CAPPED(cli_out_of_memory, &al);
-        cli_case l = {load, NULL, "posenc: line 0: out of memory\n"};
-        CHECK_CAPPED(cli_out_of_memory, &l);
-    }
-    free(words);
-    free(load);
-}
-
-/* A line run under the cap on a state prepared before it. */
-typedef struct warm_case {
-    cli_state *st;
-    const char *line;
-    const char *message;
-} warm_case;
-
-static int cli_warm_out_of_memory(void *arg)
-{
-    warm_case *c = arg;
-    int r = cli_run_line(c->st, c->line, strlen(c->line));
-    fflush(c->st->err);
-    int ok = r == 1 && strcmp(err_buf, c->message) == 0;
-    if (!ok)
-        fprintf(stderr, "cli under the cap: %.20s returned %d, stderr '%s'\n", c->line, r, err_buf);
-    return ok;
-}
-
-/* ROPE of 2^20 numbers: the words fit (grown before the cap), the vector of
- * 8 MiB does not; and LEARNED of a row 2^20 wide. */
-TEST(cli_vectors_out_of_memory)
-{
-    memset(err_buf, 0, sizeof err_buf);
-    memset(out_buf, 0, sizeof out_buf);
-    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
-    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
-    char *rope = many_words("ROPE 0", POSENC_MAX_DIM, "1");
-    char *junk = many_words("NOPE", POSENC_MAX_DIM + 1, "1");
-    CHECK(err && out && rope && junk);
-    if (err && out && rope && junk) {
-        cli_state st;
-        cli_init(&st, out, err);
-        /* before the cap: room for the words (the unknown command fails) */
-        CHECK_EQ_INT(cli_run_line(&st, junk, strlen(junk)), 1);
-        fflush(err);
-        CHECK(strcmp(err_buf, "posenc: line 0: unknown command 'NOPE' (HELP lists the "
-                              "commands)\n") == 0);
-        rewind(err);
-        memset(err_buf, 0, sizeof err_buf);
-        warm_case c = {&st, rope, "posenc: line 0: out of memory\n"};
-        CHECK_CAPPED(cli_warm_out_of_memory, &c);
-
-        /* EXPLAIN ROPE keeps a copy of its input: with the vector grown
-         * before the cap (PE of 2^20), only that copy fails */
-        CHECK_EQ_INT(cli_run_line(&st, "PE 0 1048576", 12), 0);
-        rewind(out);
-        char *explain = many_words("EXPLAIN ROPE 0", POSENC_MAX_DIM, "1");
-        CHECK(explain != NULL);
-        if (explain) {
-            warm_case x = {&st, explain, "posenc: line 0: out of memory\n"};
-            CHECK_CAPPED(cli_warm_out_of_memory, &x);
-            free(explain);
-        }
-
-        /* LEARNED: a loaded table 2^20 wide, the row does not fit under the cap */
-        char *text = million_ones();
-        char path[] = "/tmp/posenc_cov_core_XXXXXX";
-        int fd = text ? mkstemp(path) : -1;
-        CHECK(fd >= 0);
-        if (fd >= 0) {
-            FILE *f = fdopen(fd, "w");
-            CHECK(f && fputs(text, f) >= 0);
-            if (f)
-                fclose(f);
-            char cmd[64];
-            snprintf(cmd, sizeof cmd, "LOAD %s", path);
-            cli_state st2;
-            rewind(err);
-            memset(err_buf, 0, sizeof err_buf);
-            cli_init(&st2, out, err);
-            CHECK_EQ_INT(cli_run_line(&st2, cmd, strlen(cmd)), 0);
-            remove(path);
-            warm_case l = {&st2, "LEARNED 0", "posenc: line 0: out of memory\n"};
-            CHECK_CAPPED(cli_warm_out_of_memory, &l);
-            cli_free(&st2);
-        }
-        free(text);
-        cli_free(&st);
-    }
-    if (err)
-        fclose(err);
-    if (out)
-        fclose(out);
-    free(rope);
-    free(junk);
-}
-
-static int cli_long_line_out_of_memory(void *arg)
-{
-    FILE *in = arg;
-    memset(err_buf, 0, sizeof err_buf);
-    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
-    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
-    if (!err || !out)
-        return 0;
-    cli_state st;
-    cli_init(&st, out, err);
-    int r = cli_run_stream(&st, in, 0);
-    fflush(err);
-    /* the line buffer cannot grow: the line is dropped, and the next line
-     * still runs (an unknown command: line 2) */
-    const char *want = "posenc: line 1: out of memory for this line, skipped\n"
-                       "posenc: line 2: unknown command 'X' (HELP lists the commands)\n";
-    int ok = r == 1 && strcmp(err_buf, want) == 0;
-    if (!ok)
-        fprintf(stderr, "stream under the cap: %d '%s'\n", r, err_buf);
-    return ok;
-}
-
-TEST(cli_line_that_cannot_grow_is_skipped)
-{
-    /* 8 MiB of '#' (a comment: its buffer would need 16 MiB), then a line */
-    size_t n = 8u << 20;
-    char *text = malloc(n + 4);
-    CHECK(text != NULL);
-    if (!text)
-        return;
-    memset(text, '#', n);
-    memcpy(text + n, "\nX\n", 4);
-    FILE *in = fmemopen(text, n + 3, "r");
-    CHECK(in != NULL);
-    if (in) {
-        CHECK_CAPPED(cli_long_line_out_of_memory, in);
-        fclose(in);
-    }
-    free(text);
-}
-
 int main(void)
 {
-#ifdef __GLIBC__
-    /* Keep glibc from raising its mmap threshold as big blocks are freed:
-     * big blocks then always come from (and go back to) mmap, so a capped
-     * child cannot find megabytes already free in the heap. */
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
-#endif
+    capped_setup();
     /* The capped children first: no thread has run yet, so no thread stack
      * is cached for the children to reuse. */
     RUN(threads_that_cannot_start_leave_the_work_to_the_caller);
     RUN(alibi_threads_that_cannot_start_leave_the_rows_to_the_caller);
     RUN(cache_create_reports_out_of_memory);
     RUN(learned_read_reports_out_of_memory);
-    RUN(cli_reports_out_of_memory);
-    RUN(cli_vectors_out_of_memory);
-    RUN(cli_line_that_cannot_grow_is_skipped);
     RUN(rope_check_rejects_each_malformed_field);
     RUN(isa_hooks_refuse_unknown_paths);
     RUN(strides_that_overflow_are_refused);

@@ -642,76 +642,62 @@ TEST(alibi_head_titles)
     }
 }
 
-/* ---- PLOT in the command language ------------------------------------------------ */
+/* ---- PLOT in the command language (its words, read by the plot module) ------------------------------------------------ */
 
-static cli_state st;
-static FILE *st_err;
-
-/* Runs a line; returns its status and puts what it printed into msg. */
-static int run_line(const char *line, char *msg, size_t n)
-{
-    long at = ftell(st_err);
-    int rc = cli_run_line(&st, line, strlen(line));
-    fflush(st_err);
-    fseek(st_err, at, SEEK_SET);
-    size_t k = fread(msg, 1, n - 1, st_err);
-    msg[k] = '\0';
-    fseek(st_err, 0, SEEK_END);
-    return rc;
-}
-
+/* PLOT WORDS must fail with exactly MESSAGE (the whole message the
+ * interpreter prints after "posenc: line N: ") and leave no FILE. */
 #define PLOT_REFUSED(line, file, message) plot_refused(__LINE__, line, file, message)
 static void plot_refused(int at, const char *line, const char *file, const char *message)
 {
-    char msg[2048], want[2048], cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s", expand(line));
-    snprintf(want, sizeof want, "posenc: line 0: %s\n", expand(message));
-    int rc = run_line(cmd, msg, sizeof msg);
-    if (rc != 1 || strcmp(msg, want) != 0) {
-        fprintf(stderr, "  line %d: %s\n    status %d, message '%s'\n    want 1, '%s'\n", at, cmd,
-                rc, msg, want);
+    char why[2048], want[2048], words[2048];
+    snprintf(words, sizeof words, "%s", expand(line));
+    snprintf(want, sizeof want, "%s", expand(message));
+    int ok = plot_line(words, why, sizeof why);
+    if (ok || strcmp(why, want) != 0) {
+        fprintf(stderr, "  line %d: PLOT %s\n    status %d, message '%s'\n    want 0, '%s'\n", at,
+                words, ok, why, want);
         check__failed_checks++;
     }
     if (file && exists(path_in(file))) {
-        fprintf(stderr, "  line %d: %s wrote %s\n", at, cmd, file);
+        fprintf(stderr, "  line %d: PLOT %s wrote %s\n", at, words, file);
         check__failed_checks++;
     }
 }
 
 TEST(plot_command_errors)
 {
-    PLOT_REFUSED("PLOT", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
-    PLOT_REFUSED("PLOT pe 4 @/c.png", "c.png", "PLOT pe takes 3 words: PLOT pe POSITIONS D FILE");
-    PLOT_REFUSED("PLOT freqs 8 9 @/c.png", "c.png", "PLOT freqs takes 2 words: PLOT freqs D FILE");
-    PLOT_REFUSED("PLOT pe 0 6 @/c.png", "c.png",
+    PLOT_REFUSED("", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
+    PLOT_REFUSED("pe 4 @/c.png", "c.png", "PLOT pe takes 3 words: PLOT pe POSITIONS D FILE");
+    PLOT_REFUSED("freqs 8 9 @/c.png", "c.png", "PLOT freqs takes 2 words: PLOT freqs D FILE");
+    PLOT_REFUSED("pe 0 6 @/c.png", "c.png",
                  "PLOT: positions '0' must be an integer from 1 to 1048576");
-    PLOT_REFUSED("PLOT similarity 4 abc @/c.png", "c.png",
+    PLOT_REFUSED("similarity 4 abc @/c.png", "c.png",
                  "PLOT: D 'abc' must be an integer from 1 to 1048576");
-    PLOT_REFUSED("PLOT rope-decay 0 100 @/c.png", "c.png",
+    PLOT_REFUSED("rope-decay 0 100 @/c.png", "c.png",
                  "PLOT: D '0' must be an integer from 1 to 1048576");
-    PLOT_REFUSED("PLOT rope-decay 8 0 @/c.png", "c.png",
+    PLOT_REFUSED("rope-decay 8 0 @/c.png", "c.png",
                  "PLOT: max offset '0' must be an integer from 1 to 2147483647");
-    PLOT_REFUSED("PLOT freqs -2 @/c.png", "c.png", "PLOT: D '-2' must be an integer from 1 to 1048576");
-    PLOT_REFUSED("PLOT alibi 65 4 @/c.png", "c.png", "PLOT: H '65' must be an integer from 1 to 64");
-    PLOT_REFUSED("PLOT alibi 4 0 @/c.png", "c.png",
+    PLOT_REFUSED("freqs -2 @/c.png", "c.png", "PLOT: D '-2' must be an integer from 1 to 1048576");
+    PLOT_REFUSED("alibi 65 4 @/c.png", "c.png", "PLOT: H '65' must be an integer from 1 to 64");
+    PLOT_REFUSED("alibi 4 0 @/c.png", "c.png",
                  "PLOT: positions '0' must be an integer from 1 to 1048576");
     /* a long word is shown by its first 40 bytes */
-    PLOT_REFUSED("PLOT pe 12345678901234567890123456789012345678901234567890 6 @/c.png", "c.png",
-                 "PLOT: positions '1234567890123456789012345678901234567890' must be an integer "
+    PLOT_REFUSED("pe 12345678901234567890123456789012345678901234567890 6 @/c.png", "c.png",
+                 "PLOT: positions '1234567890123456789012345678901234567890...' must be an integer "
                  "from 1 to 1048576");
     /* requests refused when drawing is asked for */
-    PLOT_REFUSED("PLOT pe 4 6 @/c.txt", "c.txt",
+    PLOT_REFUSED("pe 4 6 @/c.txt", "c.txt",
                  "PLOT: '@/c.txt': the file name must end in .png, .svg or .pdf");
-    PLOT_REFUSED("PLOT rope-decay 7 100 @/c.png", "c.png",
+    PLOT_REFUSED("rope-decay 7 100 @/c.png", "c.png",
                  "PLOT: D = 7: RoPE plots need an even D from 2 to 1024");
-    PLOT_REFUSED("PLOT similarity 1100 4 @/c.png", "c.png",
+    PLOT_REFUSED("similarity 1100 4 @/c.png", "c.png",
                  "PLOT: 1210000 cells is too many to draw (at most 1048576)");
-    PLOT_REFUSED("PLOT pe 4 6 @/no/such/dir/c.png", NULL,
+    PLOT_REFUSED("pe 4 6 @/no/such/dir/c.png", NULL,
                  "PLOT: cannot write '@/no/such/dir/c.png': No such file or directory");
     /* a file name of 1024 bytes or more */
     char line[1200];
     memset(line, 'a', sizeof line);
-    memcpy(line, "PLOT freqs 8 ", 13);
+    memcpy(line, "freqs 8 ", 8);
     memcpy(line + sizeof line - 5, ".png", 5);
     PLOT_REFUSED(line, NULL, "PLOT: the file name is too long");
 }
@@ -721,8 +707,8 @@ TEST(plot_command_pictures)
     char msg[512], line[512];
     /* alibi: 1000 x 560 by default; head 1 of 4 has slope 1/4, its corner
      * (i = 4, j = 0) is -1, the darkest; the key after the query is grey */
-    snprintf(line, sizeof line, "PLOT alibi 4 5 %s", path_in("cmd-alibi.png"));
-    CHECK_EQ_INT(run_line(line, msg, sizeof msg), 0);
+    snprintf(line, sizeof line, "alibi 4 5 %s", path_in("cmd-alibi.png"));
+    CHECK(plot_line(line, msg, sizeof msg));
     CHECK_EQ_INT(msg[0], '\0');
     png p;
     CHECK(png_open(&p, path_in("cmd-alibi.png")));
@@ -750,10 +736,9 @@ TEST(plot_command_pictures)
     }
     /* a model RoPE is ignored by pe (it has no RoPE): the picture is the
      * plain sinusoid; at position 0, odd dimensions are cos 0 = +1 */
-    const char *set = "SET rope linear head_dim=8 factor=2";
-    CHECK_EQ_INT(run_line(set, msg, sizeof msg), 0);
-    snprintf(line, sizeof line, "PLOT pe 3 4 %s", path_in("cmd-pe.png"));
-    CHECK_EQ_INT(run_line(line, msg, sizeof msg), 0);
+    CHECK(set_rope("linear head_dim=8 factor=2", msg, sizeof msg));
+    snprintf(line, sizeof line, "pe 3 4 %s", path_in("cmd-pe.png"));
+    CHECK(plot_line(line, msg, sizeof msg));
     CHECK(png_open(&p, path_in("cmd-pe.png")));
     if (p.data) {
         plot_request rq;
@@ -776,7 +761,7 @@ TEST(plot_command_pictures)
         }
         cairo_surface_destroy(p.s);
     }
-    run_line("SET rope off", msg, sizeof msg);
+    CHECK(set_rope("off", msg, sizeof msg));
 }
 
 /* ---- figures drawn straight through plot_draw_file ----------------------------------- */
@@ -1061,14 +1046,8 @@ int main(void)
     RUN(freqs_plain_twin);
     RUN(freqs_fractional_axis);
     RUN(alibi_head_titles);
-    st_err = tmpfile();
-    FILE *out = tmpfile();
-    cli_init(&st, out, st_err);
     RUN(plot_command_errors);
     RUN(plot_command_pictures);
-    cli_free(&st);
-    fclose(out);
-    fclose(st_err);
     RUN(colour_maps_clamp);
     RUN(draw_heatmap_corners);
     RUN(draw_more_cells_than_pixels);

@@ -584,7 +584,7 @@ TEST(bad_requests_write_nothing)
  * install. */
 TEST(config_option)
 {
-    if (!cli_have_config_reader()) {
+    if (!rope_spec_have_config_reader()) {
         check_refused("freqs --config tests/data/llama-3.1-8b.json -o @/nj.png", "nj.png",
                       "install libjansson-dev");
         return;
@@ -640,36 +640,29 @@ TEST(rope_option)
  * RoPE of the same base; its plain frequencies are not drawn twice. */
 TEST(plot_command_with_model)
 {
-    cli_state st;
-    FILE *out = tmpfile(), *err = tmpfile();
-    cli_init(&st, out, err);
-    const char *set = "SET rope llama3 head_dim=8 factor=8 original=1024 low_freq_factor=1 "
-                      "high_freq_factor=4";
-    CHECK_EQ_INT(cli_run_line(&st, set, strlen(set)), 0);
-    char line[512], got[256];
-    snprintf(line, sizeof line, "PLOT freqs 8 %s", path_in("model.svg"));
-    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    char why[512], line[512], got[256];
+    CHECK(set_rope("llama3 head_dim=8 factor=8 original=1024 low_freq_factor=1 "
+                   "high_freq_factor=4",
+                   why, sizeof why));
+    snprintf(line, sizeof line, "freqs 8 %s", path_in("model.svg"));
+    CHECK(plot_line(line, why, sizeof why));
     if (have_python) {
         svg_query("markers", path_in("model.svg"), got, sizeof got);
         CHECK(strcmp(got, "8") == 0);
     }
-    snprintf(line, sizeof line, "PLOT rope-decay 8 100 %s", path_in("model.png"));
-    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    snprintf(line, sizeof line, "rope-decay 8 100 %s", path_in("model.png"));
+    CHECK(plot_line(line, why, sizeof why));
     CHECK(exists(path_in("model.png")));
-    cli_free(&st);
-    fclose(out);
-    fclose(err);
+    CHECK(set_rope("off", why, sizeof why));
+    CHECK(settings.model == NULL);
 }
 
-/* PLOT in the command language. */
+/* PLOT in the command language: its words, read by the plot module. */
 TEST(plot_command)
 {
-    cli_state st;
-    FILE *out = tmpfile(), *err = tmpfile();
-    cli_init(&st, out, err);
-    char line[512];
-    snprintf(line, sizeof line, "PLOT pe 4 6 %s", path_in("cmd.png"));
-    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    char line[512], why[512];
+    snprintf(line, sizeof line, "pe 4 6 %s", path_in("cmd.png"));
+    CHECK(plot_line(line, why, sizeof why));
     png p;
     CHECK(png_open(&p, path_in("cmd.png")));
     if (p.data) {
@@ -677,28 +670,21 @@ TEST(plot_command)
         CHECK_EQ_INT(p.h, 640);
         cairo_surface_destroy(p.s);
     }
-    snprintf(line, sizeof line, "plot freqs 16 %s", path_in("cmd.svg"));
-    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    snprintf(line, sizeof line, "freqs 16 %s", path_in("cmd.svg"));
+    CHECK(plot_line(line, why, sizeof why));
     char got[256];
     svg_query("markers", path_in("cmd.svg"), got, sizeof got);
     CHECK(!have_python || strcmp(got, "8") == 0);
-    snprintf(line, sizeof line, "PLOT pe 4 0 %s", path_in("cmd0.png"));
-    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 1);
+    snprintf(line, sizeof line, "pe 4 0 %s", path_in("cmd0.png"));
+    CHECK(!plot_line(line, why, sizeof why));
     CHECK(!exists(path_in("cmd0.png")));
-    snprintf(line, sizeof line, "PLOT alibi 4 %s", path_in("cmd1.png"));
-    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 1);
+    CHECK(strstr(why, "D '0' must be") != NULL);
+    snprintf(line, sizeof line, "alibi 4 %s", path_in("cmd1.png"));
+    CHECK(!plot_line(line, why, sizeof why));
     CHECK(!exists(path_in("cmd1.png")));
-    const char *bad = "PLOT waves 1 x.png";
-    CHECK_EQ_INT(cli_run_line(&st, bad, strlen(bad)), 1);
-    rewind(err);
-    char msg[512] = {0};
-    size_t n = fread(msg, 1, sizeof msg - 1, err);
-    CHECK(n > 0 && strstr(msg, "D '0' must be") != NULL);
-    CHECK(strstr(msg, "PLOT alibi H POSITIONS FILE") != NULL);
-    CHECK(strstr(msg, "PLOT needs a kind") != NULL);
-    cli_free(&st);
-    fclose(out);
-    fclose(err);
+    CHECK(strstr(why, "PLOT alibi H POSITIONS FILE") != NULL);
+    CHECK(!plot_line("waves 1 x.png", why, sizeof why));
+    CHECK(strstr(why, "PLOT needs a kind") != NULL);
 }
 
 int main(void)

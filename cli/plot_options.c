@@ -1,0 +1,407 @@
+/* plot_options.c - the options layer of the plot module (plot_options.h):
+ * argv of `posenc plot` and the words of PLOT into a plot_request. Every
+ * parser here returns a status and a message; nothing prints but
+ * plot_print_usage, which is asked to. */
+#include "plot_options.h"
+#include "rope_spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- `posenc plot KIND [options] -o FILE` ---------------------------------------- */
+
+void plot_print_usage(FILE *out)
+{
+    fputs("usage: posenc plot KIND [OPTIONS] -o FILE\n"
+          "Draws a picture of an encoding into FILE: PNG, or SVG or PDF when FILE ends\n"
+          "in .svg or .pdf. Needs Cairo at build time.\n"
+          "\n"
+          "Kinds:\n"
+          "  pe          the sinusoid matrix PE(pos)[i]: positions down, dimensions across\n"
+          "  similarity  PE(i) . PE(j) for every pair of positions\n"
+          "  rope-decay  RoPE score of a query and key against their offset\n"
+          "  freqs       wavelength (tokens per turn) of every RoPE pair, log scale\n"
+          "  alibi       the ALiBi bias matrix of each head, as small multiples\n"
+          "\n"
+          "Options (each has a default):\n"
+          "  -o FILE            output file (.png, .svg or .pdf); required\n"
+          "  --positions N      pe, similarity: positions (128); alibi: positions (16)\n"
+          "  --dim D            vector length or head_dim (128)\n"
+          "  --base B[,B...]    base (10000); rope-decay and freqs take up to 6, one\n"
+          "                     series each, and --base may be repeated\n"
+          "  --layout L         interleaved (default) or half\n"
+          "  --max-offset N     rope-decay: largest offset (32768)\n"
+          "  --linear, --log    rope-decay: offset axis (default log)\n"
+          "  --points N         rope-decay: offsets drawn (400)\n"
+          "  --samples N        rope-decay: random unit vectors averaged (64; 0 = none)\n"
+          "  --seed N           rope-decay: seed of the random vectors (1)\n"
+          "  --context N        freqs: reference line at N tokens (4096; 0 = none)\n"
+          "  --config FILE      rope-decay, freqs: a series with the RoPE of a Hugging\n"
+          "                     Face config.json (scaling included), labelled by the\n"
+          "                     file name; may be repeated; without --base, only the\n"
+          "                     models are drawn\n"
+          "  --rope 'TYPE K=V...'  rope-decay, freqs: a series with the words of SET\n"
+          "                     rope (head_dim from --dim unless given, base from the\n"
+          "                     first --base); may be repeated, and mixed with --config\n"
+          "  --heads H          alibi: heads (8)\n"
+          "  --no-causal        alibi: show keys after the query too\n"
+          "  --title TEXT       replace the title\n"
+          "  --size WxH         picture size in pixels or points (900x600 and so on)\n"
+          "  -h, --help         this help\n"
+          "\n"
+          "Exit status: 0 written, 2 for a bad request or a failed write (nothing is\n"
+          "written then).\n",
+          out);
+}
+
+/* Whole-string integer in [lo, hi]. */
+static int arg_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    return posenc_parse_int64(s, strlen(s), out) == POSENC_OK && *out >= lo && *out <= hi;
+}
+
+/* Adds the comma-separated bases of s to rq (the first --base replaces the
+ * default base: *reset says it has not happened yet). */
+static int add_bases(plot_request *rq, int *reset, const char *s, char *why, size_t n)
+{
+    if (*reset) {
+        rq->n_base = 0;
+        *reset = 0;
+    }
+    while (1) {
+        const char *end = strchr(s, ',');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        if (rq->n_base == PLOT_MAX_SERIES) {
+            snprintf(why, n, "at most %d bases", PLOT_MAX_SERIES);
+            return 0;
+        }
+        if (!cli_parse_base(s, len, &rq->base[rq->n_base], why, n))
+            return 0;
+        rq->n_base++;
+        if (!end)
+            return 1;
+        s = end + 1;
+    }
+}
+
+/* Most words in one --rope value. */
+#define ROPE_MAX_WORDS 64
+
+/* `--rope 'TYPE k=v ...'`: SET rope's words on a plain RoPE of --dim (unless
+ * head_dim= is given), the first --base and --layout; into *out. */
+static int add_rope(const plot_request *rq, const char *v, posenc_rope_config *out, char *why,
+                    size_t n)
+{
+    cli_token tok[ROPE_MAX_WORDS];
+    size_t nt = 0;
+    int dims_given = 0;
+    for (const char *w = v; *w;) {
+        while (*w == ' ' || *w == '\t')
+            w++;
+        size_t len = strcspn(w, " \t");
+        if (len && nt == ROPE_MAX_WORDS) { /* refused: a word must not be dropped */
+            snprintf(why, n, "more than %d words", ROPE_MAX_WORDS);
+            return 0;
+        }
+        if (len) {
+            tok[nt++] = (cli_token){w, len};
+            dims_given |= len > 9 && strncmp(w, "head_dim=", 9) == 0;
+        }
+        w += len;
+    }
+    /* Without head_dim= the words start from plain RoPE over --dim, as SET
+     * rope starts from the active model. */
+    posenc_rope_config plain;
+    memset(&plain, 0, sizeof plain);
+    plain.head_dim = plain.rotary_dim = rq->dim;
+    plain.base = rq->base[0];
+    plain.layout = rq->layout;
+    posenc_rope_scaling_init(&plain.scaling, POSENC_ROPE_DEFAULT);
+    rope_spec_start from = {rq->base[0], rq->layout, dims_given ? NULL : &plain};
+    switch (rope_spec_parse(tok, nt, &from, out, why, n)) {
+    case ROPE_SPEC_SET: return 1;
+    case ROPE_SPEC_OFF: snprintf(why, n, "'%s' sets no RoPE to draw", v); return 0;
+    default: return 0;
+    }
+}
+
+/* The options that take a value. */
+static const char *const VALUE_OPTIONS[] = {
+    "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
+    "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
+    "--title",   "--size",   "--config",    "--rope",
+};
+
+static int takes_value(const char *o)
+{
+    for (size_t i = 0; i < sizeof VALUE_OPTIONS / sizeof VALUE_OPTIONS[0]; i++)
+        if (strcmp(o, VALUE_OPTIONS[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* One option o with its value v into rq; a model option is only noted in
+ * model_opt/model_val (read once every option is known). 0 with a reason. */
+static int set_option(plot_request *rq, const char *o, const char *v, int *reset_bases,
+                      const char **model_opt, const char **model_val, size_t *n_model,
+                      char *why, size_t n)
+{
+    int64_t x = 0;
+    int ok = 1;
+    if (strcmp(o, "-o") == 0 || strcmp(o, "--output") == 0) {
+        rq->out = v;
+    } else if (strcmp(o, "--positions") == 0) {
+        ok = arg_int(v, 1, 1 << 20, &x);
+        rq->positions = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s' is not a count of positions (1 to %d)", v, 1 << 20);
+    } else if (strcmp(o, "--dim") == 0) {
+        ok = arg_int(v, 1, POSENC_MAX_DIM, &x);
+        rq->dim = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "D = %s: D must be from 1 to %u", v, POSENC_MAX_DIM);
+    } else if (strcmp(o, "--base") == 0) {
+        ok = add_bases(rq, reset_bases, v, why, n);
+    } else if (strcmp(o, "--layout") == 0) {
+        ok = cli_parse_layout(v, strlen(v), &rq->layout, why, n);
+    } else if (strcmp(o, "--max-offset") == 0) {
+        ok = arg_int(v, 1, POSENC_MAX_POS, &x);
+        rq->max_offset = x;
+        if (!ok)
+            snprintf(why, n, "'%s' is not an offset (1 to %lld)", v, POSENC_MAX_POS);
+    } else if (strcmp(o, "--points") == 0) {
+        ok = arg_int(v, 2, PLOT_MAX_POINTS, &x);
+        rq->points = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s': points must be from 2 to %u", v, PLOT_MAX_POINTS);
+    } else if (strcmp(o, "--samples") == 0) {
+        ok = arg_int(v, 0, PLOT_MAX_SAMPLES, &x);
+        rq->samples = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s': samples must be from 0 to %u", v, PLOT_MAX_SAMPLES);
+    } else if (strcmp(o, "--seed") == 0) {
+        ok = arg_int(v, 0, INT64_MAX, &x);
+        rq->seed = (uint64_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s' is not a seed (a non-negative integer)", v);
+    } else if (strcmp(o, "--context") == 0) {
+        ok = arg_int(v, 0, POSENC_MAX_POS, &x);
+        rq->context = x;
+        if (!ok)
+            snprintf(why, n, "'%s' is not a context length (0 to %lld)", v, POSENC_MAX_POS);
+    } else if (strcmp(o, "--heads") == 0) {
+        ok = arg_int(v, 1, PLOT_MAX_HEADS, &x);
+        rq->heads = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s': heads must be from 1 to %u", v, PLOT_MAX_HEADS);
+    } else if (strcmp(o, "--config") == 0 || strcmp(o, "--rope") == 0) {
+        ok = *n_model < PLOT_MAX_SERIES;
+        if (ok) {
+            model_opt[*n_model] = o;
+            model_val[(*n_model)++] = v;
+        } else
+            snprintf(why, n, "at most %d model RoPEs", PLOT_MAX_SERIES);
+    } else if (strcmp(o, "--title") == 0) {
+        rq->title = v;
+    } else { /* --size */
+        int w, h;
+        char extra;
+        ok = sscanf(v, "%dx%d%c", &w, &h, &extra) == 2;
+        rq->width = w;
+        rq->height = h;
+        if (!ok)
+            snprintf(why, n, "'%s' is not a size WIDTHxHEIGHT such as 900x600", v);
+    }
+    return ok;
+}
+
+void plot_args_free(plot_args *pa)
+{
+    free(pa->models);
+    pa->models = NULL;
+}
+
+plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why, size_t n)
+{
+    /* a reason for one option, then "OPTION: reason" into why */
+    char reason[256];
+    int a = 1;
+    pa->models = NULL;
+    if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0))
+        return PLOT_ARGS_HELP;
+    if (a >= argc) {
+        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs or alibi "
+                         "(try 'posenc plot --help')");
+        return PLOT_ARGS_BAD;
+    }
+    int kind = plot_kind_of(argv[a], strlen(argv[a]));
+    if (kind < 0) {
+        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs or alibi)",
+                 argv[a]);
+        return PLOT_ARGS_BAD;
+    }
+    plot_request *rq = &pa->rq;
+    plot_request_defaults(rq, (plot_kind)kind);
+    int reset_bases = 1;
+    const char *model_opt[PLOT_MAX_SERIES], *model_val[PLOT_MAX_SERIES];
+    size_t n_model = 0;
+    for (a++; a < argc; a++) {
+        const char *o = argv[a];
+        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
+        if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
+            return PLOT_ARGS_HELP;
+        if (strcmp(o, "--linear") == 0 || strcmp(o, "--log") == 0) {
+            rq->linear = o[2] == 'l' && o[3] == 'i';
+            continue;
+        }
+        if (strcmp(o, "--no-causal") == 0) {
+            rq->causal = 0;
+            continue;
+        }
+        if (!takes_value(o)) {
+            snprintf(why, n, "unknown option '%s' (try 'posenc plot --help')", o);
+            return PLOT_ARGS_BAD;
+        }
+        if (!v) {
+            snprintf(why, n, "%s needs a value", o);
+            return PLOT_ARGS_BAD;
+        }
+        reason[0] = '\0';
+        if (!set_option(rq, o, v, &reset_bases, model_opt, model_val, &n_model, reason,
+                        sizeof reason)) {
+            snprintf(why, n, "%s: %s", o, reason);
+            return PLOT_ARGS_BAD;
+        }
+        a++;
+    }
+    if (!rq->out) {
+        snprintf(why, n, "say where to write the picture: -o FILE (.png, .svg or .pdf)");
+        return PLOT_ARGS_BAD;
+    }
+    if (strcmp(rq->out, "-") == 0) {
+        snprintf(why, n, "-o -: pictures cannot go to standard output; give a file name "
+                         "ending in .png, .svg or .pdf");
+        return PLOT_ARGS_BAD;
+    }
+    /* The model RoPEs, after every option (--dim, --base, --layout) is known.
+     * With models and no --base, the chart shows the models only. */
+    if (n_model && reset_bases)
+        rq->n_base = 0;
+    if (n_model && !(pa->models = malloc(n_model * sizeof *pa->models))) {
+        snprintf(why, n, "out of memory");
+        return PLOT_ARGS_BAD;
+    }
+    for (size_t i = 0; i < n_model; i++) {
+        int ok;
+        if (strcmp(model_opt[i], "--config") == 0)
+            ok = rope_spec_load_config(model_val[i], &pa->models[i], pa->labels[i],
+                                       sizeof pa->labels[i], reason, sizeof reason);
+        else {
+            ok = add_rope(rq, model_val[i], &pa->models[i], reason, sizeof reason);
+            snprintf(pa->labels[i], sizeof pa->labels[i], "%s", model_val[i]);
+        }
+        if (!ok) {
+            snprintf(why, n, "%s: %s", model_opt[i], reason);
+            return PLOT_ARGS_BAD;
+        }
+        rq->rope_config[i] = &pa->models[i];
+        rq->rope_label[i] = pa->labels[i];
+    }
+    rq->n_rope = n_model;
+    return PLOT_ARGS_OK;
+}
+
+/* ---- PLOT in the command language ------------------------------------------------ */
+
+/* A word as a count in [lo, hi]. */
+static int word_count(cli_token t, int64_t lo, int64_t hi, const char *what, int64_t *out,
+                      char *why, size_t n)
+{
+    if (posenc_parse_int64(t.s, t.len, out) == POSENC_OK && *out >= lo && *out <= hi)
+        return 1;
+    snprintf(why, n, "PLOT: %s '%.*s%s' must be an integer from %lld to %lld", what,
+             CLI_SHOW(t.s, t.len), (long long)lo, (long long)hi);
+    return 0;
+}
+
+int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plot_request *rq,
+                     char *path, size_t path_n, char *why, size_t why_n)
+{
+    static const char *const usage[] = {
+        "PLOT pe POSITIONS D FILE", "PLOT similarity POSITIONS D FILE",
+        "PLOT rope-decay D MAX_OFFSET FILE", "PLOT freqs D FILE", "PLOT alibi H POSITIONS FILE"};
+    static const size_t want[] = {4, 4, 4, 3, 4};
+    int kind = n ? plot_kind_of(a[0].s, a[0].len) : -1;
+    if (kind < 0) {
+        snprintf(why, why_n, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
+        return 0;
+    }
+    if (n != want[kind]) {
+        snprintf(why, why_n, "PLOT %s takes %zu words: %s", plot_kind_name((plot_kind)kind),
+                 want[kind] - 1, usage[kind]);
+        return 0;
+    }
+    plot_request_defaults(rq, (plot_kind)kind);
+    rq->base[0] = set->base;
+    rq->layout = set->layout;
+    int64_t v1 = 0, v2 = 0;
+    switch (kind) {
+    case PLOT_PE:
+    case PLOT_SIMILARITY:
+        if (!word_count(a[1], 1, 1 << 20, "positions", &v1, why, why_n) ||
+            !word_count(a[2], 1, POSENC_MAX_DIM, "D", &v2, why, why_n))
+            return 0;
+        rq->positions = (uint32_t)v1;
+        rq->dim = (uint32_t)v2;
+        break;
+    case PLOT_ROPE_DECAY:
+        if (!word_count(a[1], 1, POSENC_MAX_DIM, "D", &v1, why, why_n) ||
+            !word_count(a[2], 1, POSENC_MAX_POS, "max offset", &v2, why, why_n))
+            return 0;
+        rq->dim = (uint32_t)v1;
+        rq->max_offset = v2;
+        break;
+    case PLOT_FREQS:
+        if (!word_count(a[1], 1, POSENC_MAX_DIM, "D", &v1, why, why_n))
+            return 0;
+        rq->dim = (uint32_t)v1;
+        break;
+    default: /* PLOT_ALIBI */
+        if (!word_count(a[1], 1, PLOT_MAX_HEADS, "H", &v1, why, why_n) ||
+            !word_count(a[2], 1, 1 << 20, "positions", &v2, why, why_n))
+            return 0;
+        rq->heads = (uint32_t)v1;
+        rq->positions = (uint32_t)v2;
+        break;
+    }
+    if (set->model && (kind == PLOT_ROPE_DECAY || kind == PLOT_FREQS)) {
+        rq->rope_config[0] = set->model; /* the active model RoPE, next to plain RoPE */
+        rq->rope_label[0] =
+            set->model_label && set->model_label[0] ? set->model_label : "model RoPE";
+        rq->n_rope = 1;
+        rq->cur_len = set->seq_len;
+    }
+    cli_token f = a[n - 1];
+    if (f.len >= path_n) {
+        snprintf(why, why_n, "PLOT: the file name is too long");
+        return 0;
+    }
+    memcpy(path, f.s, f.len);
+    path[f.len] = '\0';
+    rq->out = path;
+    return 1;
+}
+
+int plot_words_run(const cli_token *a, size_t n, const plot_settings *set, char *why,
+                   size_t why_n)
+{
+    plot_request rq;
+    char path[1024], reason[256];
+    if (!plot_words_parse(a, n, set, &rq, path, sizeof path, why, why_n))
+        return 0;
+    if (!plot_run(&rq, reason, sizeof reason)) {
+        snprintf(why, why_n, "PLOT: %s", reason);
+        return 0;
+    }
+    return 1;
+}

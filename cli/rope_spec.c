@@ -1,0 +1,253 @@
+/* rope_spec.c - a model's RoPE from SET rope's words or from a config.json
+ * (see rope_spec.h). The library checks every value (posenc_rope_init_config);
+ * this file only reads words and says which one is wrong. */
+#include "rope_spec.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- values ---------------------------------------------------------------------- */
+
+static int parse_value(const char *key, const char *s, size_t len, double *out, char *why,
+                       size_t n)
+{
+    if (posenc_parse_number(s, len, out) == POSENC_OK)
+        return 1;
+    snprintf(why, n, "SET rope: %s=%.*s%s is not a number", key, CLI_SHOW(s, len));
+    return 0;
+}
+
+static int parse_count(const char *key, const char *s, size_t len, uint32_t *out, char *why,
+                       size_t n)
+{
+    int64_t v;
+    if (posenc_parse_int64(s, len, &v) == POSENC_OK && v >= 1 && v <= POSENC_ROPE_MAX_HEAD_DIM) {
+        *out = (uint32_t)v;
+        return 1;
+    }
+    snprintf(why, n, "SET rope: %s=%.*s%s must be an integer from 1 to %u", key,
+             CLI_SHOW(s, len), POSENC_ROPE_MAX_HEAD_DIM);
+    return 0;
+}
+
+/* "a:b:c" into v (at most POSENC_ROPE_MAX_HEAD_DIM / 2 numbers). */
+static int parse_list(const char *key, const char *s, size_t len, double *v, size_t *count_out,
+                      char *why, size_t n)
+{
+    size_t count = 0, i = 0;
+    while (i <= len) {
+        size_t j = i;
+        while (j < len && s[j] != ':')
+            j++;
+        if (count == POSENC_ROPE_MAX_HEAD_DIM / 2) {
+            snprintf(why, n, "SET rope: %s has more than %u values", key,
+                     POSENC_ROPE_MAX_HEAD_DIM / 2);
+            return 0;
+        }
+        if (posenc_parse_number(s + i, j - i, &v[count]) != POSENC_OK) {
+            snprintf(why, n, "SET rope: %s: '%.*s%s' is not a number (write values as a:b:c)",
+                     key, CLI_SHOW(s + i, j - i));
+            return 0;
+        }
+        count++;
+        i = j + 1;
+    }
+    *count_out = count;
+    return 1;
+}
+
+static int parse_truncate(const char *s, size_t len, int *out, char *why, size_t n)
+{
+    cli_token t = {s, len};
+    if (cli_word_is(t, "true") || cli_word_is(t, "1")) {
+        *out = 1;
+        return 1;
+    }
+    if (cli_word_is(t, "false") || cli_word_is(t, "0")) {
+        *out = 0;
+        return 1;
+    }
+    snprintf(why, n, "SET rope: truncate must be true or false, got '%.*s%s'", CLI_SHOW(s, len));
+    return 0;
+}
+
+/* What each type needs, for the out-of-range message. */
+static const char *type_needs(posenc_rope_type t)
+{
+    switch (t) {
+    case POSENC_ROPE_LINEAR: return "linear needs factor >= 1";
+    case POSENC_ROPE_NTK: return "ntk needs factor >= 1 and rotary_dim >= 4";
+    case POSENC_ROPE_DYNAMIC:
+        return "dynamic needs factor >= 1, original >= 1 and rotary_dim >= 4";
+    case POSENC_ROPE_YARN:
+        return "yarn needs factor >= 1, original >= 1, beta_fast > beta_slow > 0, "
+               "mscale and mscale_all_dim >= 0";
+    case POSENC_ROPE_LLAMA3:
+        return "llama3 needs factor >= 1, original >= 1, "
+               "0 < low_freq_factor < high_freq_factor";
+    case POSENC_ROPE_LONGROPE:
+        return "longrope needs factor > 0, original > 1 and short_factor and long_factor "
+               "with rotary_dim/2 positive values each";
+    default: return "the dimensions must satisfy 2 <= rotary_dim <= head_dim, rotary_dim even";
+    }
+}
+
+/* One key=value word into c (its scaling's fields and lists). */
+static int parse_setting(cli_token word, posenc_rope_config *c, int *rotary_given, char *why,
+                         size_t n)
+{
+    const char *w = word.s, *eq = memchr(w, '=', word.len);
+    if (!eq) {
+        snprintf(why, n, "SET rope: '%.*s%s' is not key=value", CLI_SHOW(w, word.len));
+        return 0;
+    }
+    size_t kl = (size_t)(eq - w), vl = word.len - kl - 1;
+    const char *v = eq + 1;
+    /* every known key is shorter than this; a longer one is unknown */
+    char key[40];
+    snprintf(key, sizeof key, "%.*s", (int)(kl < sizeof key - 1 ? kl : sizeof key - 1), w);
+    if (kl >= sizeof key)
+        key[0] = '\0';
+    posenc_rope_scaling *s = &c->scaling;
+    static const struct {
+        const char *name;
+        size_t offset;
+    } numbers[] = {
+        {"factor", offsetof(posenc_rope_scaling, factor)},
+        {"original", offsetof(posenc_rope_scaling, original_max_position_embeddings)},
+        {"original_max_position_embeddings",
+         offsetof(posenc_rope_scaling, original_max_position_embeddings)},
+        {"beta_fast", offsetof(posenc_rope_scaling, beta_fast)},
+        {"beta_slow", offsetof(posenc_rope_scaling, beta_slow)},
+        {"mscale", offsetof(posenc_rope_scaling, mscale)},
+        {"mscale_all_dim", offsetof(posenc_rope_scaling, mscale_all_dim)},
+        {"attention_factor", offsetof(posenc_rope_scaling, attention_factor)},
+        {"attn", offsetof(posenc_rope_scaling, attention_factor)},
+        {"low_freq_factor", offsetof(posenc_rope_scaling, low_freq_factor)},
+        {"high_freq_factor", offsetof(posenc_rope_scaling, high_freq_factor)},
+    };
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (strcmp(key, numbers[i].name) == 0)
+            return parse_value(key, v, vl, (double *)((char *)s + numbers[i].offset), why, n);
+    if (strcmp(key, "head_dim") == 0)
+        return parse_count(key, v, vl, &c->head_dim, why, n);
+    if (strcmp(key, "rotary_dim") == 0)
+        return *rotary_given = parse_count(key, v, vl, &c->rotary_dim, why, n);
+    if (strcmp(key, "base") == 0)
+        return parse_value(key, v, vl, &c->base, why, n);
+    if (strcmp(key, "truncate") == 0)
+        return parse_truncate(v, vl, &s->truncate, why, n);
+    if (strcmp(key, "short_factor") == 0)
+        return parse_list(key, v, vl, c->short_factor, &s->n_short_factor, why, n);
+    if (strcmp(key, "long_factor") == 0)
+        return parse_list(key, v, vl, c->long_factor, &s->n_long_factor, why, n);
+    if (strcmp(key, "freq_factors") == 0)
+        return parse_list(key, v, vl, c->freq_factors, &s->n_freq_factors, why, n);
+    snprintf(why, n, "SET rope: unknown key '%.*s%s' (head_dim, rotary_dim, base, factor, "
+                     "original, beta_fast, beta_slow, truncate, mscale, mscale_all_dim, "
+                     "attention_factor, low_freq_factor, high_freq_factor, short_factor, "
+                     "long_factor, freq_factors)",
+             CLI_SHOW(w, kl));
+    return 0;
+}
+
+rope_spec_status rope_spec_parse(const cli_token *a, size_t n, const rope_spec_start *from,
+                                 posenc_rope_config *c, char *why, size_t why_n)
+{
+    if (n == 0) {
+        snprintf(why, why_n, "SET rope needs a type: off, default, linear, ntk, dynamic, yarn, "
+                             "llama3 or longrope, then key=value settings");
+        return ROPE_SPEC_BAD;
+    }
+    if (cli_word_is(a[0], "off") || (cli_word_is(a[0], "default") && n == 1 && !from->current))
+        return ROPE_SPEC_OFF;
+    char name[16];
+    snprintf(name, sizeof name, "%.*s", (int)(a[0].len < 15 ? a[0].len : 15), a[0].s);
+    for (char *p = name; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    posenc_rope_type type;
+    if (a[0].len > 15 || posenc_rope_type_parse(name, &type) != POSENC_OK) {
+        snprintf(why, why_n, "SET rope: unknown type '%.*s%s' (off, default, linear, ntk, "
+                             "dynamic, yarn, llama3, longrope)",
+                 CLI_SHOW(a[0].s, a[0].len));
+        return ROPE_SPEC_BAD;
+    }
+    memset(c, 0, sizeof *c);
+    if (from->current) { /* keep the active model's dimensions */
+        c->head_dim = from->current->head_dim;
+        c->rotary_dim = from->current->rotary_dim;
+        c->max_position_embeddings = from->current->max_position_embeddings;
+    }
+    c->base = from->base;
+    c->layout = from->layout;
+    posenc_rope_scaling_init(&c->scaling, type);
+    int rotary_given = 0;
+    for (size_t i = 1; i < n; i++)
+        if (!parse_setting(a[i], c, &rotary_given, why, why_n))
+            return ROPE_SPEC_BAD;
+    const char *tn = posenc_rope_type_name(type);
+    if (c->head_dim == 0) {
+        snprintf(why, why_n,
+                 "SET rope %s needs head_dim=N (no model RoPE is active to take it from)", tn);
+        return ROPE_SPEC_BAD;
+    }
+    if (!rotary_given && (!from->current || c->rotary_dim > c->head_dim))
+        c->rotary_dim = c->head_dim;
+    /* LongRoPE has no default lists: name the one missing rather than let
+     * the library refuse the whole configuration. */
+    if (type == POSENC_ROPE_LONGROPE &&
+        (c->scaling.n_short_factor == 0 || c->scaling.n_long_factor == 0)) {
+        snprintf(why, why_n, "SET rope longrope needs %s=a:b:... (rotary_dim/2 = %u values)",
+                 c->scaling.n_short_factor == 0 ? "short_factor" : "long_factor",
+                 c->rotary_dim / 2);
+        return ROPE_SPEC_BAD;
+    }
+    posenc_rope check; /* 8 KiB: the library's verdict on the whole configuration */
+    posenc_status r = posenc_rope_init_config(&check, c, 0);
+    if (r != POSENC_OK) {
+        snprintf(why, why_n, "SET rope %s: %s (%s)", tn, posenc_strerror(r), type_needs(type));
+        return ROPE_SPEC_BAD;
+    }
+    return ROPE_SPEC_SET;
+}
+
+/* ---- config.json ------------------------------------------------------------------ */
+
+int rope_spec_have_config_reader(void)
+{
+#ifdef POSENC_HAVE_JSON
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+int rope_spec_load_config(const char *path, posenc_rope_config *out, char *label,
+                          size_t label_n, char *why, size_t n)
+{
+#ifdef POSENC_HAVE_JSON
+    posenc_config_error err;
+    posenc_status s = posenc_rope_from_config(path, out, &err);
+    if (s != POSENC_OK) {
+        snprintf(why, n, "%s: %s", path, err.detail[0] ? err.detail : posenc_strerror(s));
+        return 0;
+    }
+    /* label: the file name without directory and .json */
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t nl = strlen(name);
+    if (nl > 5 && strcasecmp(name + nl - 5, ".json") == 0)
+        nl -= 5;
+    snprintf(label, label_n, "%.*s", (int)(nl < 95 ? nl : 95), name);
+    return 1;
+#else
+    (void)path;
+    (void)out;
+    (void)label;
+    (void)label_n;
+    snprintf(why, n, "this posenc was built without the config reader, which needs the JSON "
+                     "library jansson: install libjansson-dev (Debian, Ubuntu) or jansson-devel "
+                     "(Fedora) and rebuild with make clean && make");
+    return 0;
+#endif
+}

@@ -1,0 +1,49 @@
+/* words.h - the words of the command language and the values they name:
+ * pure parsers shared by the interpreter (SET, the program's options) and
+ * the plot options (--base, --layout, PLOT's words). Each returns a status
+ * and, on failure, a message; none prints and none keeps state.
+ *
+ * Dependency order of cli/ (each file calls only those above it; no cycle):
+ *   posenc.h                       the library
+ *   words.[ch]                     words, settings
+ *   rope_spec.[ch]                 a RoPE from SET rope's words or a config.json
+ *   plot.h, plot_draw.c,           the plot module: figure model, Cairo drawer,
+ *     plot_figure.c                figure builder (they include posenc.h only)
+ *   plot_options.[ch]              argv / PLOT's words -> plot_request
+ *   plot_main.c                    `posenc plot`: parse, draw, print
+ *   cli.h, output.c,               the interpreter: messages and numbers,
+ *     rope_cmds.c, commands.c,     model RoPE commands, the other commands,
+ *     input.c                      lines of a stream or -c string
+ *   main.c                         the program: options, files, exit status */
+#ifndef POSENC_CLI_WORDS_H
+#define POSENC_CLI_WORDS_H
+
+#include "posenc.h"
+
+#include <stddef.h>
+
+/* One word of a line: a number, a name, or a bracket (not NUL-terminated). */
+typedef struct cli_token {
+    const char *s;
+    size_t len;
+} cli_token;
+
+/* 1 if the word is name, in any case. */
+int cli_word_is(cli_token t, const char *name);
+
+/* A word quoted in a message: at most CLI_SHOW_MAX bytes of it, then "..."
+ * when it was cut, so that a reader knows the word goes on. Three printf
+ * arguments, for the format "%.*s%s". */
+#define CLI_SHOW_MAX 40
+#define CLI_SHOW(s, len)                                                                  \
+    (int)((len) > CLI_SHOW_MAX ? CLI_SHOW_MAX : (len)), (s),                              \
+        ((len) > CLI_SHOW_MAX ? "..." : "")
+
+/* Setting parsers (SET base/layout/precision, --base, --layout,
+ * --precision). On failure they return 0 and write a reason into why (size
+ * n); *out is untouched then. */
+int cli_parse_base(const char *s, size_t len, double *out, char *why, size_t n);
+int cli_parse_layout(const char *s, size_t len, posenc_layout *out, char *why, size_t n);
+int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n);
+
+#endif

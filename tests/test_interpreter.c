@@ -1,0 +1,404 @@
+/* test_interpreter.c - the command interpreter (cli/) as a whole, driven
+ * in-process through cli_run_line and cli_run_stream: its out-of-memory
+ * messages (under a capped address space, tests/capped.h, and with one
+ * allocation failing at a time: malloc and realloc are wrapped by the
+ * linker), and PLOT, whose
+ * words the interpreter hands to the plot module with its settings (SET
+ * rope, SET base ...). The words and pictures of PLOT themselves are tested
+ * in tests/test_plot.c and tests/test_cov_plot.c against the plot module
+ * alone; here only the hand-over. */
+#include "check.h"
+#include "capped.h"
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
+
+/* alloc_countdown > 0: that many more allocations of the linked posenc code
+ * succeed, then one fails; < 0: none fails. Small allocations, which a
+ * capped address space cannot make fail, fail here. */
+static long alloc_countdown = -1;
+static long alloc_failed;
+
+void *__real_malloc(size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+static int alloc_fails_now(void)
+{
+    if (alloc_countdown < 0 || alloc_countdown-- > 0)
+        return 0;
+    alloc_failed++;
+    return 1; /* countdown now -1: only this one fails */
+}
+
+void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
+void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+#ifdef POSENC_HAVE_CAIRO
+#include <cairo.h>
+
+/* Fontconfig (under Cairo's text) keeps its configuration for the life of
+ * the process; LeakSanitizer, when present, is told so. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+#endif
+
+/* ---- the program's out-of-memory messages (cli/) --------------------------------- */
+
+typedef struct cli_case {
+    const char *line;    /* run under the cap */
+    const char *warm;    /* run before the cap (NULL: none) */
+    const char *message; /* the whole of standard error wanted */
+} cli_case;
+
+static char err_buf[4096], out_buf[4096];
+
+static int cli_out_of_memory(void *arg)
+{
+    const cli_case *c = arg;
+    memset(err_buf, 0, sizeof err_buf);
+    memset(out_buf, 0, sizeof out_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    if (!err || !out)
+        return 0;
+    cli_state st;
+    cli_init(&st, out, err);
+    /* the cap is already set: fmemopen and cli_init allocate little */
+    int r = cli_run_line(&st, c->line, strlen(c->line));
+    fflush(err);
+    fflush(out);
+    int ok = r == 1 && strcmp(err_buf, c->message) == 0 && out_buf[0] == '\0';
+    if (!ok)
+        fprintf(stderr, "cli under the cap: returned %d, stderr '%s', stdout '%.60s'\n", r,
+                err_buf, out_buf);
+    return ok;
+}
+
+/* A line "WORD x x x ..." of n words after the command. */
+static char *many_words(const char *cmd, size_t n, const char *word)
+{
+    size_t wl = strlen(word), cl = strlen(cmd);
+    char *s = malloc(cl + n * (wl + 1) + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, cmd, cl);
+    size_t p = cl;
+    for (size_t i = 0; i < n; i++) {
+        s[p++] = ' ';
+        memcpy(s + p, word, wl);
+        p += wl;
+    }
+    s[p] = '\0';
+    return s;
+}
+
+TEST(cli_reports_out_of_memory)
+{
+    /* the words of a line: 600000 need 16 B each */
+    char *words = many_words("PE", 600000, "1");
+    /* a vector: PE of 2^20 elements needs 8 MiB */
+    cli_case pe = {"PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
+    cli_case ex = {"EXPLAIN PE 0 1048576", NULL, "posenc: line 0: out of memory\n"};
+    cli_case al = {"ALIBI 1048576 0 1", NULL, "posenc: line 0: out of memory\n"};
+    /* LOAD copies its file name: 2 MiB of it */
+    char *load = malloc((2u << 20) + 8);
+    if (load) {
+        memcpy(load, "LOAD ", 5);
+        memset(load + 5, 'a', 2u << 20);
+        load[5 + (2u << 20)] = '\0';
+    }
+    CHECK(words && load);
+    if (words && load) {
+        cli_case w = {words, NULL, "posenc: line 0: out of memory\n"};
+        CHECK_CAPPED(cli_out_of_memory, &w);
+        CHECK_CAPPED(cli_out_of_memory, &pe);
+        CHECK_CAPPED(cli_out_of_memory, &ex);
+        CHECK_CAPPED(cli_out_of_memory, &al);
+        cli_case l = {load, NULL, "posenc: line 0: out of memory\n"};
+        CHECK_CAPPED(cli_out_of_memory, &l);
+    }
+    free(words);
+    free(load);
+}
+
+/* A line run under the cap on a state prepared before it. */
+typedef struct warm_case {
+    cli_state *st;
+    const char *line;
+    const char *message;
+} warm_case;
+
+static int cli_warm_out_of_memory(void *arg)
+{
+    warm_case *c = arg;
+    int r = cli_run_line(c->st, c->line, strlen(c->line));
+    fflush(c->st->err);
+    int ok = r == 1 && strcmp(err_buf, c->message) == 0;
+    if (!ok)
+        fprintf(stderr, "cli under the cap: %.20s returned %d, stderr '%s'\n", c->line, r, err_buf);
+    return ok;
+}
+
+/* ROPE of 2^20 numbers: the words fit (grown before the cap), the vector of
+ * 8 MiB does not; and LEARNED of a row 2^20 wide. */
+TEST(cli_vectors_out_of_memory)
+{
+    memset(err_buf, 0, sizeof err_buf);
+    memset(out_buf, 0, sizeof out_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    char *rope = many_words("ROPE 0", POSENC_MAX_DIM, "1");
+    char *junk = many_words("NOPE", POSENC_MAX_DIM + 1, "1");
+    CHECK(err && out && rope && junk);
+    if (err && out && rope && junk) {
+        cli_state st;
+        cli_init(&st, out, err);
+        /* before the cap: room for the words (the unknown command fails) */
+        CHECK_EQ_INT(cli_run_line(&st, junk, strlen(junk)), 1);
+        fflush(err);
+        CHECK(strcmp(err_buf, "posenc: line 0: unknown command 'NOPE' (HELP lists the "
+                              "commands)\n") == 0);
+        rewind(err);
+        memset(err_buf, 0, sizeof err_buf);
+        warm_case c = {&st, rope, "posenc: line 0: out of memory\n"};
+        CHECK_CAPPED(cli_warm_out_of_memory, &c);
+
+        /* EXPLAIN ROPE keeps a copy of its input: with the vector grown
+         * before the cap (PE of 2^20), only that copy fails */
+        CHECK_EQ_INT(cli_run_line(&st, "PE 0 1048576", 12), 0);
+        rewind(out);
+        char *explain = many_words("EXPLAIN ROPE 0", POSENC_MAX_DIM, "1");
+        CHECK(explain != NULL);
+        if (explain) {
+            warm_case x = {&st, explain, "posenc: line 0: out of memory\n"};
+            CHECK_CAPPED(cli_warm_out_of_memory, &x);
+            free(explain);
+        }
+
+        /* LEARNED: a loaded table 2^20 wide, the row does not fit under the cap */
+        char *text = million_ones();
+        char path[] = "/tmp/posenc_cov_core_XXXXXX";
+        int fd = text ? mkstemp(path) : -1;
+        CHECK(fd >= 0);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "w");
+            CHECK(f && fputs(text, f) >= 0);
+            if (f)
+                fclose(f);
+            char cmd[64];
+            snprintf(cmd, sizeof cmd, "LOAD %s", path);
+            cli_state st2;
+            rewind(err);
+            memset(err_buf, 0, sizeof err_buf);
+            cli_init(&st2, out, err);
+            CHECK_EQ_INT(cli_run_line(&st2, cmd, strlen(cmd)), 0);
+            remove(path);
+            warm_case l = {&st2, "LEARNED 0", "posenc: line 0: out of memory\n"};
+            CHECK_CAPPED(cli_warm_out_of_memory, &l);
+            cli_free(&st2);
+        }
+        free(text);
+        cli_free(&st);
+    }
+    if (err)
+        fclose(err);
+    if (out)
+        fclose(out);
+    free(rope);
+    free(junk);
+}
+
+static int cli_long_line_out_of_memory(void *arg)
+{
+    FILE *in = arg;
+    memset(err_buf, 0, sizeof err_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    if (!err || !out)
+        return 0;
+    cli_state st;
+    cli_init(&st, out, err);
+    int r = cli_run_stream(&st, in, 0);
+    fflush(err);
+    /* the line buffer cannot grow: the line is dropped, and the next line
+     * still runs (an unknown command: line 2) */
+    const char *want = "posenc: line 1: out of memory for this line, skipped\n"
+                       "posenc: line 2: unknown command 'X' (HELP lists the commands)\n";
+    int ok = r == 1 && strcmp(err_buf, want) == 0;
+    if (!ok)
+        fprintf(stderr, "stream under the cap: %d '%s'\n", r, err_buf);
+    return ok;
+}
+
+TEST(cli_line_that_cannot_grow_is_skipped)
+{
+    /* 8 MiB of '#' (a comment: its buffer would need 16 MiB), then a line */
+    size_t n = 8u << 20;
+    char *text = malloc(n + 4);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    memset(text, '#', n);
+    memcpy(text + n, "\nX\n", 4);
+    FILE *in = fmemopen(text, n + 3, "r");
+    CHECK(in != NULL);
+    if (in) {
+        CHECK_CAPPED(cli_long_line_out_of_memory, in);
+        fclose(in);
+    }
+    free(text);
+}
+
+/* SET rope and --config with the k-th allocation failing, k = 0, 1 ...
+ * until a run has every allocation it needs: each failing run reports "out
+ * of memory" and keeps the model it had (none); the last one sets it. */
+TEST(model_rope_allocations_fail_in_turn)
+{
+    const char *set = "SET rope linear head_dim=8 factor=2";
+    int failures = 0;
+    for (long k = 0; k < 20; k++) {
+        memset(err_buf, 0, sizeof err_buf);
+        FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+        CHECK(err != NULL);
+        if (!err)
+            return;
+        cli_state st;
+        cli_init(&st, stdout, err);
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int rc = cli_run_line(&st, set, strlen(set));
+        alloc_countdown = -1;
+        fflush(err);
+        if (!alloc_failed) {
+            CHECK_EQ_INT(rc, 0);
+            CHECK(st.model != NULL && st.model->head_dim == 8 && st.model->scaling.factor == 2);
+            CHECK(strcmp(st.model_label, "linear RoPE") == 0);
+            cli_free(&st);
+            fclose(err);
+            break;
+        }
+        failures++;
+        CHECK_EQ_INT(rc, 1);
+        CHECK(strcmp(err_buf, "posenc: line 0: out of memory\n") == 0);
+        CHECK(st.model == NULL);
+        cli_free(&st);
+        fclose(err);
+    }
+    CHECK(failures >= 2); /* the words, the model */
+#ifdef POSENC_HAVE_JSON
+    failures = 0;
+    for (long k = 0; k < 20; k++) {
+        cli_state st;
+        char why[256];
+        cli_init(&st, stdout, stderr);
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int ok = cli_load_config(&st, "tests/data/llama-2-7b.json", 0, why, sizeof why);
+        alloc_countdown = -1;
+        if (!alloc_failed) {
+            CHECK_EQ_INT(ok, 1);
+            CHECK(st.model != NULL && st.model->head_dim == 128);
+            CHECK(strcmp(st.model_label, "llama-2-7b") == 0);
+            CHECK_EQ_INT(st.layout, POSENC_LAYOUT_HALF);
+            cli_free(&st);
+            break;
+        }
+        failures++;
+        CHECK_EQ_INT(ok, 0);
+        CHECK(strstr(why, "out of memory") != NULL);
+        CHECK(st.model == NULL);
+        cli_free(&st);
+    }
+    CHECK(failures >= 2); /* the model, its scratch */
+#endif
+}
+
+/* ---- PLOT: the interpreter's settings reach the plot module ------------------- */
+
+static int file_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* The interpreter's messages for PLOT: its own prefix, then the plot
+ * module's message whole; with a model RoPE (SET rope) PLOT freqs and
+ * rope-decay draw it, and SET rope off takes it away again. */
+TEST(plot_takes_the_interpreter_settings)
+{
+    char dir[] = "/tmp/posenc-interp-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    memset(err_buf, 0, sizeof err_buf);
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    CHECK(err && out);
+    if (!err || !out)
+        return;
+    cli_state st;
+    cli_init(&st, out, err);
+    char line[256], path[128];
+#ifdef POSENC_HAVE_CAIRO
+    const char *set = "SET rope llama3 head_dim=8 factor=8 original=1024 low_freq_factor=1 "
+                      "high_freq_factor=4";
+    CHECK_EQ_INT(cli_run_line(&st, set, strlen(set)), 0);
+    snprintf(path, sizeof path, "%s/model.svg", dir);
+    snprintf(line, sizeof line, "PLOT freqs 8 %s", path);
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    CHECK(file_exists(path));
+    remove(path);
+    snprintf(path, sizeof path, "%s/model.png", dir);
+    snprintf(line, sizeof line, "plot rope-decay 8 100 %s", path);
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    CHECK(file_exists(path));
+    remove(path);
+    CHECK_EQ_INT(cli_run_line(&st, "SET rope off", 12), 0);
+    snprintf(path, sizeof path, "%s/cmd.png", dir);
+    snprintf(line, sizeof line, "PLOT pe 4 6 %s", path);
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    CHECK(file_exists(path));
+    remove(path);
+    fflush(err);
+    CHECK_EQ_INT(err_buf[0], '\0');
+#endif
+    /* refused requests: "posenc: line 0: " and the plot module's message */
+    snprintf(path, sizeof path, "%s/cmd0.png", dir);
+    snprintf(line, sizeof line, "PLOT pe 4 0 %s", path);
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 1);
+    CHECK(!file_exists(path));
+    CHECK_EQ_INT(cli_run_line(&st, "PLOT alibi 4 x.png", 18), 1);
+    CHECK_EQ_INT(cli_run_line(&st, "PLOT waves 1 x.png", 18), 1);
+    fflush(err);
+    CHECK(strcmp(err_buf, "posenc: line 0: PLOT: D '0' must be an integer from 1 to 1048576\n"
+                          "posenc: line 0: PLOT alibi takes 3 words: PLOT alibi H POSITIONS "
+                          "FILE\n"
+                          "posenc: line 0: PLOT needs a kind: pe, similarity, rope-decay, freqs "
+                          "or alibi\n") == 0);
+    cli_free(&st);
+    fclose(err);
+    fclose(out);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    capped_setup();
+    /* The capped children first: no thread has run yet, so no thread stack
+     * is cached for the children to reuse. */
+    RUN(cli_reports_out_of_memory);
+    RUN(cli_vectors_out_of_memory);
+    RUN(cli_line_that_cannot_grow_is_skipped);
+    RUN(model_rope_allocations_fail_in_turn);
+    RUN(plot_takes_the_interpreter_settings);
+    if (skipped_capped)
+        fprintf(stderr, "interpreter: %d out-of-memory checks skipped (%s)\n", skipped_capped,
+                UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
+#ifdef POSENC_HAVE_CAIRO
+    cairo_debug_reset_static_data(); /* so LeakSanitizer sees only our leaks */
+#endif
+    return check_summary("interpreter");
+}
