@@ -49,6 +49,9 @@ done
 sh tests/cli_tests.sh "$build/posenc" >"$out"
 add
 
+sh tests/docs_test.sh "$build" "$cc" >"$out"
+add
+
 sh tests/install_test.sh "$build" "$cc" "$sanitize" >"$out"
 add
 
