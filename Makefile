@@ -222,7 +222,7 @@ $(BUILD)/tests/test_cov_plot: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
 $(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
-	@sh tests/run_all.sh $(BUILD) "$(CC)" "$(SANITIZE)" "$(JSON)" "$(HAVE_CAIRO)"
+	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" sh tests/run_all.sh $(BUILD) "$(CC)"
 
 # ---- the optional parts' packages ----------------------------------------------
 

@@ -38,8 +38,9 @@ check_command() { # $1: doc, $2: args, $3: file with the expected lines
     fi
 }
 check_c() { # $1: doc, $2: the program
-    if "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude -o "$tmp/ex" "$2" \
-        "$build/libposenc.a" -lm -pthread 2>"$tmp/cc.err" && "$tmp/ex" >/dev/null; then
+    # shellcheck disable=SC2086
+    if "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude ${POSENC_TEST_LDFLAGS:-} \
+        -o "$tmp/ex" "$2" "$build/libposenc.a" -lm -pthread 2>"$tmp/cc.err" && "$tmp/ex" >/dev/null; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
