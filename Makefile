@@ -173,16 +173,16 @@ $(CLI_OBJ): $(JSON_STAMP)
 # Each instruction-set body is compiled with its own flags and only called
 # after cpuid/xgetbv say the machine supports it. POSENC_SCALAR_ONLY=1 (or a
 # compiler that does not target x86-64) builds the plain C path only.
-KERNEL_OBJ  := $(BUILD)/src/kernels.o $(BUILD)/src/kernels_avx2.o \
+KERNEL_OBJ  := $(BUILD)/src/cpu.o $(BUILD)/src/kernels.o $(BUILD)/src/kernels_avx2.o \
                $(BUILD)/src/kernels_avx512.o $(BUILD)/src/cache.o
 KERNEL_STAMP := $(BUILD)/.flags_kernels
 $(shell mkdir -p $(BUILD) && (test "`cat $(KERNEL_STAMP) 2>/dev/null`" = "scalar_only=$(POSENC_SCALAR_ONLY)" || echo "scalar_only=$(POSENC_SCALAR_ONLY)" > $(KERNEL_STAMP)))
-$(KERNEL_OBJ): src/kernels.h src/kernels_body.h $(KERNEL_STAMP)
+$(KERNEL_OBJ): src/kernels.h src/kernels_body.h src/fill_body.h $(KERNEL_STAMP)
 ifeq ($(POSENC_SCALAR_ONLY),1)
   ALL_CFLAGS += -DPOSENC_SCALAR_ONLY
 else ifneq ($(findstring x86_64,$(shell $(CC) -dumpmachine 2>/dev/null)),)
-  $(BUILD)/src/kernels_avx2.o: ALL_CFLAGS += -mavx2 -mf16c
-  $(BUILD)/src/kernels_avx512.o: ALL_CFLAGS += -mavx512f -mf16c
+  $(BUILD)/src/kernels_avx2.o: ALL_CFLAGS += -mavx2 -mfma -mf16c
+  $(BUILD)/src/kernels_avx512.o: ALL_CFLAGS += -mavx512f -mfma -mf16c
 endif
 # The kernels start threads (pthreads): -pthread is added above.
 
@@ -296,8 +296,8 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_OBJ) $(FUZ
 ifeq ($(POSENC_SCALAR_ONLY),1)
   FUZZ_CFLAGS += -DPOSENC_SCALAR_ONLY
 else
-$(FUZZ_DIR)/src/kernels_avx2.o: FUZZ_CFLAGS += -mavx2 -mf16c
-$(FUZZ_DIR)/src/kernels_avx512.o: FUZZ_CFLAGS += -mavx512f -mf16c
+$(FUZZ_DIR)/src/kernels_avx2.o: FUZZ_CFLAGS += -mavx2 -mfma -mf16c
+$(FUZZ_DIR)/src/kernels_avx512.o: FUZZ_CFLAGS += -mavx512f -mfma -mf16c
 endif
 
 # A reader in its own optional library links its object and that library

@@ -12,63 +12,21 @@
 
 #include <math.h>
 
-/* ---- error-free transformations ---------------------------------------- */
-
-static posenc__dd two_sum(double a, double b)
-{
-    double s = a + b;
-    double bb = s - a;
-    double e = (a - (s - bb)) + (b - bb);
-    return (posenc__dd){s, e};
-}
-
-/* Requires |a| >= |b| (or a == 0). */
-static posenc__dd quick_two_sum(double a, double b)
-{
-    double s = a + b;
-    return (posenc__dd){s, b - (s - a)};
-}
-
-static posenc__dd two_prod(double a, double b)
-{
-    double p = a * b;
-    return (posenc__dd){p, fma(a, b, -p)};
-}
-
-static posenc__dd dd_add(posenc__dd a, posenc__dd b)
-{
-    posenc__dd s = two_sum(a.hi, b.hi);
-    posenc__dd t = two_sum(a.lo, b.lo);
-    s.lo += t.hi;
-    s = quick_two_sum(s.hi, s.lo);
-    s.lo += t.lo;
-    return quick_two_sum(s.hi, s.lo);
-}
-
-static posenc__dd dd_mul(posenc__dd a, posenc__dd b)
-{
-    posenc__dd p = two_prod(a.hi, b.hi);
-    p.lo += a.hi * b.lo + a.lo * b.hi;
-    return quick_two_sum(p.hi, p.lo);
-}
-
-static posenc__dd dd_mul_d(posenc__dd a, double b)
-{
-    posenc__dd p = two_prod(a.hi, b);
-    p.lo += a.lo * b;
-    return quick_two_sum(p.hi, p.lo);
-}
-
-static posenc__dd dd_neg(posenc__dd a) { return (posenc__dd){-a.hi, -a.lo}; }
+typedef posenc__dd dd;
+#define dd_add posenc__dd_add
+#define dd_mul posenc__dd_mul
+#define dd_mul_d posenc__dd_mul_d
+#define dd_neg posenc__dd_neg
+#define quick_two_sum posenc__quick_two_sum
 
 /* ---- exp and log in double-double -------------------------------------- */
 
-static const posenc__dd LN2 = {0x1.62e42fefa39efp-1, 0x1.abc9e3b39803fp-56};
+static const dd LN2 = {0x1.62e42fefa39efp-1, 0x1.abc9e3b39803fp-56};
 
 /* exp(a) for |a| < 700. Reduce a = n ln2 + r, then r / 1024, a Taylor series
  * for expm1 of that, and ten doublings expm1(2x) = 2 expm1(x) + expm1(x)^2,
  * which keep the small quantity small and so keep its relative precision. */
-static posenc__dd dd_exp(posenc__dd a)
+posenc__dd posenc__dd_exp(posenc__dd a)
 {
     double n = nearbyint(a.hi / LN2.hi);
     posenc__dd r = dd_add(a, dd_neg(dd_mul_d(LN2, n)));
@@ -101,10 +59,10 @@ static posenc__dd dd_exp(posenc__dd a)
  * log(x) = y + log1p(t) = y + t - t^2/2 + O(t^3). The plain Newton step
  * y + t would leave d^2/2, up to 2^-99 for base 1e9 (y = 20.7); with the
  * t^2/2 term the error is that of dd_exp and the dd operations, ~2^-103. */
-static posenc__dd dd_log(double x)
+posenc__dd posenc__dd_log(double x)
 {
     double y = log(x);
-    posenc__dd e = dd_exp((posenc__dd){-y, 0.0});
+    posenc__dd e = posenc__dd_exp((posenc__dd){-y, 0.0});
     posenc__dd t = dd_mul_d(e, x);
     t = dd_add(t, (posenc__dd){-1.0, 0.0});
     t = dd_add(t, (posenc__dd){-0.5 * t.hi * t.hi, 0.0});
@@ -120,74 +78,101 @@ static posenc__dd exponent_dd(uint32_t k, uint32_t d)
     return quick_two_sum(q, rem / den);
 }
 
-static posenc__dd pow_base_dd(uint32_t k, uint32_t d, double base, double sign)
+/* -(2k/d) ln(base) */
+static dd neg_arg(uint32_t k, uint32_t d, dd log_base)
 {
-    if (k == 0)
-        return (posenc__dd){1.0, 0.0};
-    posenc__dd t = dd_mul(exponent_dd(k, d), dd_log(base));
-    t.hi *= sign;
-    t.lo *= sign;
-    return dd_exp(t);
+    return dd_neg(dd_mul(exponent_dd(k, d), log_base));
+}
+
+/* The recipe of posenc__inv_freq_dd (internal.h): f(k) = E(k / B) r^(k mod B),
+ * r^j by j successive products from 1, E(0) = 1. Both exps are accurate to
+ * ~2^-100 and each product adds ~2^-105, so after at most B - 1 = 63
+ * products f(k) is within ~2^-94 relative. */
+void posenc__inv_freqs_dd_log(uint32_t k0, uint32_t m, uint32_t d, dd log_base, double *hi,
+                              double *lo)
+{
+    const uint32_t B = POSENC__FREQ_BLOCK;
+    if (m == 0)
+        return;
+    dd r = posenc__dd_exp(neg_arg(1, d, log_base));
+    uint32_t k = k0, end = k0 + m;
+    while (k < end) {
+        uint32_t i = k / B, stop = (i + 1) * B < end ? (i + 1) * B : end;
+        dd e = i == 0 ? posenc__dd_of(1.0) : posenc__dd_exp(neg_arg(i * B, d, log_base));
+        dd rj = posenc__dd_of(1.0);
+        for (uint32_t j = 0; j < k % B; j++) /* r^(k mod B), silently */
+            rj = dd_mul(rj, r);
+        for (; k < stop; k++) {
+            dd f = i == 0 ? rj : dd_mul(e, rj);
+            hi[k - k0] = f.hi;
+            lo[k - k0] = f.lo;
+            rj = dd_mul(rj, r);
+        }
+    }
+}
+
+void posenc__inv_freqs_dd(uint32_t k0, uint32_t m, uint32_t d, double base, double *hi,
+                          double *lo)
+{
+    posenc__inv_freqs_dd_log(k0, m, d, posenc__dd_log(base), hi, lo);
 }
 
 posenc__dd posenc__inv_freq_dd(uint32_t k, uint32_t d, double base)
 {
-    return pow_base_dd(k, d, base, -1.0);
-}
-
-posenc__dd posenc__log_dd(double base) { return dd_log(base); }
-
-posenc__dd posenc__inv_freq_dd_from_log(uint32_t k, uint32_t d, posenc__dd log_base)
-{
-    if (k == 0)
-        return (posenc__dd){1.0, 0.0};
-    return dd_exp(dd_neg(dd_mul(exponent_dd(k, d), log_base)));
+    dd f;
+    posenc__inv_freqs_dd(k, 1, d, base, &f.hi, &f.lo);
+    return f;
 }
 
 posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base)
 {
-    return pow_base_dd(k, d, base, +1.0);
+    if (k == 0)
+        return posenc__dd_of(1.0);
+    return posenc__dd_exp(dd_neg(neg_arg(k, d, posenc__dd_log(base))));
 }
 
 /* ---- sin and cos of pos * f --------------------------------------------- */
 
-/* pi/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 160 bits. */
-static const double PIO2_1 = 0x1.921fb54442d18p+0;
-static const double PIO2_2 = 0x1.1a62633145c07p-54;
-static const double PIO2_3 = -0x1.f1976b7ed8fbcp-110;
-static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1;
+/* sin(x + y) and cos(x + y) for |x| <= ~pi/4, |y| <= ulp(x)/2: the kernels
+ * of fdlibm (FreeBSD msun k_sin.c, k_cos.c), with the coefficients of
+ * internal.h; the tail y enters to first order. */
+static double kernel_sin(double x, double y)
+{
+    double z = x * x, w = z * z, v = z * x;
+    double r = POSENC__S2 + z * (POSENC__S3 + z * POSENC__S4) +
+               z * w * (POSENC__S5 + z * POSENC__S6);
+    return x - ((z * (0.5 * y - v * r) - y) - v * POSENC__S1);
+}
+
+static double kernel_cos(double x, double y)
+{
+    double z = x * x, w = z * z;
+    double r = z * (POSENC__C1 + z * (POSENC__C2 + z * POSENC__C3)) +
+               w * w * (POSENC__C4 + z * (POSENC__C5 + z * POSENC__C6));
+    double hz = 0.5 * z, w1 = 1.0 - hz;
+    return w1 + (((1.0 - w1) - hz) + (z * r - x * y));
+}
 
 void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c)
 {
-    double p = (double)pos; /* exact: pos < 2^53 */
-    posenc__dd theta = dd_mul_d(f, p);
+    /* theta = pos * f in double-double: pos < 2^31 is exact in a double */
+    dd theta = dd_mul_d(f, (double)pos);
 
     /* theta = n pi/2 + r, |r| <= ~pi/4. n * PIO2_1 is split exactly by
      * two_prod, and theta.hi - hi(n * PIO2_1) is exact (Sterbenz) because the
-     * two are within a factor of two of each other whenever n >= 1. */
-    /* Round to the nearest integer by adding and removing 1.5 * 2^52 (exact
-     * for |x| < 2^51; here |x| < 2^31): nearbyint() saves and restores the
-     * floating-point environment and would cost as much as the rest. */
-    const double ROUNDER = 0x1.8p52;
-    double n = (theta.hi * TWO_OVER_PI + ROUNDER) - ROUNDER;
-    posenc__dd r = theta;
-    if (n != 0.0) {
-        posenc__dd a = two_prod(n, PIO2_1);
-        posenc__dd b = two_prod(n, PIO2_2);
-        /* The other terms are all below 2^-21 in magnitude (|n| < 2^31), so
-         * adding them in plain double costs at most ~2^-74 absolute, far
-         * below the 2^-66 of theta itself; double-double adds here would
-         * be a third of the whole evaluation's time. */
-        double tail = ((theta.lo - a.lo) - b.hi) - (b.lo + n * PIO2_3);
-        r = two_sum(theta.hi - a.hi, tail);
-    }
+     * two are within a factor of two of each other whenever n >= 1 (and both
+     * are 0 or theta.hi when n = 0). The other terms are all below 2^-21 in
+     * magnitude (|n| < 2^31), so adding them in plain double costs at most
+     * ~2^-74 absolute, far below the error of theta itself. n is rounded to
+     * the nearest integer by adding and removing 1.5 * 2^52 (nearbyint()
+     * would save and restore the floating-point environment). */
+    double n = (theta.hi * POSENC__TWO_OVER_PI + POSENC__ROUNDER) - POSENC__ROUNDER;
+    dd a = posenc__two_prod(n, POSENC__PIO2_1);
+    dd b = posenc__two_prod(n, POSENC__PIO2_2);
+    double tail = ((theta.lo - a.lo) - b.hi) - (b.lo + n * POSENC__PIO2_3);
+    dd r = posenc__two_sum(theta.hi - a.hi, tail);
 
-    /* sin(rh + rl) = sin(rh) + rl cos(rh), cos(rh + rl) = cos(rh) - rl sin(rh),
-     * exact to far below a double ulp since |rl| <= ulp(rh)/2. */
-    double sh = sin(r.hi), ch = cos(r.hi);
-    double sr = sh + r.lo * ch;
-    double cr = ch - r.lo * sh;
-
+    double sr = kernel_sin(r.hi, r.lo), cr = kernel_cos(r.hi, r.lo);
     switch ((int64_t)n & 3) {
     case 0: *s = sr;  *c = cr;  break;
     case 1: *s = cr;  *c = -sr; break;
@@ -223,13 +208,10 @@ posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,
         return POSENC_ERR_RANGE;
     if (!posenc__layout_ok(layout))
         return POSENC_ERR_LAYOUT;
-    if (layout == POSENC_LAYOUT_INTERLEAVED) {
-        *i0 = 2 * k;
-        *i1 = 2 * k + 1;
-    } else {
-        *i0 = k;
-        *i1 = k + D / 2;
-    }
+    size_t a, b;
+    posenc__pair_elems(layout, D / 2, k, &a, &b);
+    *i0 = (uint32_t)a;
+    *i1 = (uint32_t)b;
     return POSENC_OK;
 }
 
@@ -284,7 +266,7 @@ posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double ba
         return POSENC_ERR_POS;
     posenc__dd f = posenc__inv_freq_dd(k, D, base);
     posenc__dd div = posenc__divisor_dd(k, D, base);
-    static const posenc__dd TWO_PI = {0x1.921fb54442d18p+2, 0x1.1a62633145c07p-52};
+    static const dd TWO_PI = {0x1.921fb54442d18p+2, 0x1.1a62633145c07p-52};
     out->k = k;
     out->divisor = div.hi;
     out->inv_freq = f.hi;
@@ -294,9 +276,3 @@ posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double ba
     return POSENC_OK;
 }
 
-/* ---- double-double arithmetic for the other source files ---------------- */
-
-posenc__dd posenc__dd_add(posenc__dd a, posenc__dd b) { return dd_add(a, b); }
-posenc__dd posenc__dd_mul(posenc__dd a, posenc__dd b) { return dd_mul(a, b); }
-posenc__dd posenc__dd_exp(posenc__dd a) { return dd_exp(a); }
-posenc__dd posenc__dd_log(double x) { return dd_log(x); }
