@@ -39,6 +39,10 @@
 /* Pairs handled together; a multiple of every VDW. */
 #define FB_M 64
 #define FB_S POSENC__FILL_ANCHOR_EVERY
+/* Rows per tile (a multiple of FB_S). */
+#define FB_TILE 512
+/* Rows ahead whose lines a strip prefetches. */
+#define FB_AHEAD 8
 #endif
 
 /* sin and cos of the exact angle x * (fh + fl), x an integer < 2^31:
@@ -166,37 +170,57 @@ void FILL_NAME(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_l
     const int64_t S = FB_S;
     double fh[FB_M], fl[FB_M], zc[FB_M], zs[FB_M];
     double tc[FB_S][FB_M], ts[FB_S][FB_M]; /* T(j) for every j, or T of one row in [0] */
-    int all = n_pos >= (size_t)S;          /* every residue j occurs */
     VD vscale = VD_SET1(scale);
-    for (size_t k0 = 0; k0 < n_pairs; k0 += FB_M) {
-        size_t m = n_pairs - k0 < FB_M ? n_pairs - k0 : FB_M;
-        size_t mp = (m + VDW - 1) / VDW * VDW;
-        for (size_t k = 0; k < mp; k++) {
-            fh[k] = k < m ? f_hi[k0 + k] : 0.0;
-            fl[k] = k < m ? f_lo[k0 + k] : 0.0;
-        }
-        if (all)
-            for (int64_t j = 0; j < S; j++)
-                fb_sincos_block((double)j, fh, fl, mp, ts[j], tc[j]);
-        int64_t anchor = -1;
-        for (size_t t = 0; t < n_pos; t++) {
-            int64_t p = pos0 + (int64_t)t, j = p % S;
-            if (p - j != anchor) {
-                anchor = p - j;
-                fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
-                for (size_t k = 0; k < mp; k += VDW) {
-                    VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
-                    VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
-                }
+    /* Tiles of FB_TILE rows, and in each the pairs FB_M at a time: a wide
+     * row is written in strips, and the tile keeps those strips within
+     * reach of the caches and the TLB. */
+    for (size_t r0 = 0; r0 < n_pos; r0 += FB_TILE) {
+        size_t n_rows = n_pos - r0 < FB_TILE ? n_pos - r0 : FB_TILE;
+        int all = n_rows >= (size_t)S; /* every residue j occurs */
+        for (size_t k0 = 0; k0 < n_pairs; k0 += FB_M) {
+            size_t m = n_pairs - k0 < FB_M ? n_pairs - k0 : FB_M;
+            size_t mp = (m + VDW - 1) / VDW * VDW;
+            for (size_t k = 0; k < mp; k++) {
+                fh[k] = k < m ? f_hi[k0 + k] : 0.0;
+                fl[k] = k < m ? f_lo[k0 + k] : 0.0;
             }
-            int64_t slot = all ? j : 0;
-            if (!all)
-                fb_sincos_block((double)j, fh, fl, mp, ts[0], tc[0]);
-            if (mode == POSENC__FILL_ZIP)
-                fb_row(m, zc, zs, tc[slot], ts[slot], NULL, sin_out + t * ld + 2 * k0, mode);
-            else
-                fb_row(m, zc, zs, tc[slot], ts[slot], cos_out + t * ld + k0,
-                       sin_out + t * ld + k0, mode);
+            if (all)
+                for (int64_t j = 0; j < S; j++)
+                    fb_sincos_block((double)j, fh, fl, mp, ts[j], tc[j]);
+            int64_t anchor = -1;
+            for (size_t t = r0; t < r0 + n_rows; t++) {
+                int64_t p = pos0 + (int64_t)t, j = p % S;
+                if (p - j != anchor) {
+                    anchor = p - j;
+                    fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
+                    for (size_t k = 0; k < mp; k += VDW) {
+                        VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
+                        VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
+                    }
+                }
+                if (n_pairs > FB_M && t + FB_AHEAD < r0 + n_rows) {
+                    /* a strip of a wide row: ask for the lines of a later row
+                     * now (the hardware prefetchers do not follow strides of
+                     * whole rows) */
+                    size_t bytes = (mode == POSENC__FILL_ZIP ? 8 : 4) * m;
+                    for (size_t b = 0; b < bytes; b += 64) {
+                        if (mode == POSENC__FILL_ZIP) {
+                            __builtin_prefetch((char *)(sin_out + (t + FB_AHEAD) * ld + 2 * k0) + b, 1);
+                        } else {
+                            __builtin_prefetch((char *)(cos_out + (t + FB_AHEAD) * ld + k0) + b, 1);
+                            __builtin_prefetch((char *)(sin_out + (t + FB_AHEAD) * ld + k0) + b, 1);
+                        }
+                    }
+                }
+                int64_t slot = all ? j : 0;
+                if (!all)
+                    fb_sincos_block((double)j, fh, fl, mp, ts[0], tc[0]);
+                if (mode == POSENC__FILL_ZIP)
+                    fb_row(m, zc, zs, tc[slot], ts[slot], NULL, sin_out + t * ld + 2 * k0, mode);
+                else
+                    fb_row(m, zc, zs, tc[slot], ts[slot], cos_out + t * ld + k0,
+                           sin_out + t * ld + k0, mode);
+            }
         }
     }
 }
