@@ -38,11 +38,23 @@ static inline posenc__dd posenc__quick_two_sum(double a, double b)
     return (posenc__dd){s, b - (s - a)};
 }
 
-/* a * b exactly, as p + e (e by one fused multiply-add). */
+/* a * b exactly, as p + e. The error term e = a*b - p is exact; Dekker's
+ * splitting computes it with plain multiplies and adds (no call to fma(),
+ * which without -mfma is a library call costing more than the rest), and
+ * gives the same e whenever no partial product leaves the normal range; the
+ * rare operands outside [2^-900, 2^995] go to fma(). Either way the result
+ * is the exactly rounded fma(a, b, -p), so every instruction set agrees. */
 static inline posenc__dd posenc__two_prod(double a, double b)
 {
     double p = a * b;
-    return (posenc__dd){p, fma(a, b, -p)};
+    double ap = fabs(p), aa = fabs(a), ab = fabs(b);
+    if (!(ap >= 0x1p-900 && aa <= 0x1p995 && ab <= 0x1p995 && ap <= 0x1p995))
+        return (posenc__dd){p, fma(a, b, -p)};
+    const double SPLIT = 134217729.0; /* 2^27 + 1 */
+    double ta = SPLIT * a, ah = ta - (ta - a), al = a - ah;
+    double tb = SPLIT * b, bh = tb - (tb - b), bl = b - bh;
+    double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return (posenc__dd){p, e};
 }
 
 static inline posenc__dd posenc__dd_neg(posenc__dd a) { return (posenc__dd){-a.hi, -a.lo}; }
