@@ -462,8 +462,10 @@ int main(int argc, char **argv)
     }
     static const size_t toks_all[] = {1, 512, 4096, 16384};
     /* a second argument "decode" runs only the sections below the tensor table */
-    size_t n_toks = argc > 2 && strcmp(argv[2], "decode") == 0 ? 0 : 4;
-    const size_t *toks = toks_all;
+    /* ... and "long" only the rows of n_tok 4096 and 16384 */
+    int only_long = argc > 2 && strcmp(argv[2], "long") == 0;
+    size_t n_toks = argc > 2 && strcmp(argv[2], "decode") == 0 ? 0 : only_long ? 2 : 4;
+    const size_t *toks = only_long ? toks_all + 2 : toks_all;
     static const char *const lname[2] = {"interleaved", "half"};
     int targets_ok = 1;
     for (size_t ti = 0; ti < n_toks; ti++) {
@@ -539,8 +541,10 @@ int main(int argc, char **argv)
     }
     for (int l = 0; l < 2; l++)
         posenc_rope_cache_free(cache[l]);
-    targets_ok &= decode_section(csv, r);
-    targets_ok &= vector_section(csv);
+    if (!only_long) {
+        targets_ok &= decode_section(csv, r);
+        targets_ok &= vector_section(csv);
+    }
     fclose(csv);
     printf("targets (cache <= 1.15x memcpy, no cache <= 1.3x at n_tok >= 4096; >= 20x naive at "
            "n_tok >= 512, 1 thread; decode with cache <= 3x memcpy; no-cache decode <= 5x memcpy, "

@@ -883,7 +883,7 @@ typedef struct posenc_rope_view {
  *             n_tok = 1) always run on the calling thread. If a thread cannot
  *             be started, the calling thread does its share.
  *
- * Allocates nothing (the no-cache path uses a fixed ~70 KiB of stack per
+ * Allocates nothing (the no-cache path uses a fixed ~80 KiB of stack per
  * thread). Without a cache, a token costs two direct cos/sin evaluations
  * per pair when it is alone (decode: about the time of copying q and k once
  * more), and less per token in runs of consecutive positions. Thread-safe: concurrent calls on distinct tensors are fine.

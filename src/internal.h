@@ -60,7 +60,8 @@ double posenc__alibi_slope(uint32_t h, uint32_t H);
  * arguments (d >= 1, base > 1). Defined by a fixed recipe (src/angle.c) so
  * that one pair and all pairs at once give the same bits:
  *     r = exp(-(2/d) ln base),  E(i) = exp(-(2 i B / d) ln base)  (exact, dd)
- *     f(k) = E(k / B) * r^(k mod B)   (r^j by j successive dd products)
+ *     f(k) = E(k / B) * R(k mod B),  R(8a + b) = s^a r^b,  s = r^8
+ * (r^b and s^a by successive dd products from 1, a, b < 8)
  * with B = POSENC__FREQ_BLOCK; relative error below 2^-94. */
 #define POSENC__FREQ_BLOCK 64u
 posenc__dd posenc__inv_freq_dd(uint32_t k, uint32_t d, double base);
