@@ -221,6 +221,9 @@ TEST(frequency_blocks_equal_single_pairs)
         }
     CHECK_EQ_INT(bad, 0);
     CHECK(posenc__inv_freq_dd(0, 7, 1e4).hi == 1.0 && posenc__inv_freq_dd(0, 7, 1e4).lo == 0.0);
+    hi[0] = lo[0] = 7.0; /* an empty block writes nothing */
+    posenc__inv_freqs_dd(5, 0, 128, 1e4, hi, lo);
+    CHECK(hi[0] == 7.0 && lo[0] == 7.0);
 }
 
 /* ---- POSENC_ISA reaches the fills ------------------------------------------------ */
