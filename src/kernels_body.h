@@ -86,6 +86,22 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
         } else {
             /* pairs (h[2k], h[2k+1]): VW/2 pairs per step, with c and the
              * signed s already duplicated for every head of the call */
+            for (; k + 2 * VW <= P; k += 2 * VW) { /* four vectors per step */
+                VF v0 = body_ld(dt, sp, 2 * k), v1 = body_ld(dt, sp, 2 * k + VW);
+                VF v2 = body_ld(dt, sp, 2 * k + 2 * VW), v3 = body_ld(dt, sp, 2 * k + 3 * VW);
+                VF r0 = V_ADD(V_MUL(v0, V_LD_F32(cdup + 2 * k)),
+                              V_MUL(V_SWAP_PAIRS(v0), V_LD_F32(sdup + 2 * k)));
+                VF r1 = V_ADD(V_MUL(v1, V_LD_F32(cdup + 2 * k + VW)),
+                              V_MUL(V_SWAP_PAIRS(v1), V_LD_F32(sdup + 2 * k + VW)));
+                VF r2 = V_ADD(V_MUL(v2, V_LD_F32(cdup + 2 * k + 2 * VW)),
+                              V_MUL(V_SWAP_PAIRS(v2), V_LD_F32(sdup + 2 * k + 2 * VW)));
+                VF r3 = V_ADD(V_MUL(v3, V_LD_F32(cdup + 2 * k + 3 * VW)),
+                              V_MUL(V_SWAP_PAIRS(v3), V_LD_F32(sdup + 2 * k + 3 * VW)));
+                body_st(dt, dp, 2 * k, r0);
+                body_st(dt, dp, 2 * k + VW, r1);
+                body_st(dt, dp, 2 * k + 2 * VW, r2);
+                body_st(dt, dp, 2 * k + 3 * VW, r3);
+            }
             for (; k + VW <= P; k += VW) { /* two vectors per step, as half does */
                 VF v0 = body_ld(dt, sp, 2 * k), v1 = body_ld(dt, sp, 2 * k + VW);
                 VF r0 = V_ADD(V_MUL(v0, V_LD_F32(cdup + 2 * k)),
