@@ -924,8 +924,8 @@ posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, 
                                         float *out);
 
 /* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
- * directly, within 2 ulps or 2^-60 absolute), so this is the slow, exact-ish
- * table (tens of ns per element). Same ranges and errors. */
+ * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
+ * ranges and errors. */
 posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
                                         double *out);
 

@@ -1,8 +1,9 @@
 /* kernels.c - RoPE over whole q/k tensors: argument checks, the per-token
- * loop (cos/sin from the cache or computed once per token), threads, the
- * single-vector reference posenc_rope_vec_f32, and the choice of the
- * instruction-set body (kernels_avx512.c, kernels_avx2.c, or the plain C
- * posenc__heads_scalar below). */
+ * loop (cos/sin from the cache or filled once per run of positions),
+ * the single-vector reference posenc_rope_vec_f32, and the plain C body
+ * posenc__heads_scalar. The instruction-set bodies (kernels_avx512.c,
+ * kernels_avx2.c), their choice and the threads are the CPU layer's
+ * (cpu.c). */
 #include "kernels.h"
 
 #include <stdint.h>
