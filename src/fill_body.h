@@ -9,7 +9,8 @@
  *   VD_LD(p), VD_ST(p, v)    load / store VDW doubles (unaligned)
  *   VD_SET1(x)               x in every lane
  *   VD_ADD VD_SUB VD_MUL     IEEE double operations, each rounded
- *   VD_FMS(a, b, c)          a * b - c with one rounding (fused)
+ *   VD_FMS(a, b, p)          a * b - p with one rounding (fused), where p is
+ *                            the rounded a * b: so the exact error of the product
  *   VD_FLOOR(v)              floor, exact
  *   VD_ST_F32(p, v)          VDW floats (each lane rounded to nearest) at p
  *   VD_ST_F32_ZIP(p, a, b)   2 VDW floats at p: a0 b0 a1 b1 ...

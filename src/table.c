@@ -37,7 +37,9 @@ void posenc__sincos_table_ref_f32(int64_t pos0, size_t n_pos, const double *f_hi
 #define VD_ADD(a, b) ((a) + (b))
 #define VD_SUB(a, b) ((a) - (b))
 #define VD_MUL(a, b) ((a) * (b))
-#define VD_FMS(a, b, c) fma(a, b, -(c))
+/* p = a * b rounded, so a * b - p is exact: Dekker's product gives it
+ * without a call to fma() (internal.h, posenc__two_prod) */
+#define VD_FMS(a, b, p) posenc__two_prod(a, b).lo
 #define VD_FLOOR(v) floor(v)
 #define VD_ST_F32(p, v) (*(p) = (float)(v))
 #define VD_ST_F32_ZIP(p, a, b) ((p)[0] = (float)(a), (p)[1] = (float)(b))
