@@ -758,7 +758,8 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
  * ignored). Building with `make POSENC_SCALAR_ONLY=1`, or on a machine other
  * than x86-64, gives the plain C path only. Every path gives the same bits:
  * the only fused multiply-adds are the error terms of exact products in the
- * cos/sin evaluation (fma() in the plain C path), never in the rotations.
+ * cos/sin evaluation (in plain C the same exact values by Dekker's
+ * splitting, or fma()), never in the rotations.
  */
 
 /* Storage type of the q/k elements (arithmetic is always float32). */
@@ -886,7 +887,8 @@ typedef struct posenc_rope_view {
  * Allocates nothing (the no-cache path uses a fixed ~80 KiB of stack per
  * thread). Without a cache, a token costs two direct cos/sin evaluations
  * per pair when it is alone (decode: about the time of copying q and k once
- * more), and less per token in runs of consecutive positions. Thread-safe: concurrent calls on distinct tensors are fine.
+ * more), and less per token in runs of consecutive positions.
+ * Thread-safe: concurrent calls on distinct tensors are fine.
  * Every argument is checked before anything is written.
  * Errors: POSENC_ERR_NULL (r, both q and k, a view's dst), POSENC_ERR_DIM /
  * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (malformed r), POSENC_ERR_RANGE
