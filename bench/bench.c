@@ -435,6 +435,52 @@ static int vector_section(FILE *csv)
     return ok_all;
 }
 
+/* ---- interleaved against half at long prefill (issue 11) ------------------------ */
+
+/* `bench CSV layouts`: the same tensors rotated with each layout in turn,
+ * 15 rounds, and the median of the per-round ratio interleaved / half (with
+ * and without the cache, 1 thread): alternating the two inside each round
+ * cancels most of the drift of a shared machine. */
+static void layouts_section(const posenc_rope r[2], posenc_rope_cache *const cache[2])
+{
+    static const size_t toks[] = {4096, 16384};
+    enum { ROUNDS = 15 };
+    for (size_t ti = 0; ti < 2; ti++) {
+        size_t n = toks[ti], elems = n * NH * HD;
+        float *x = malloc(elems * sizeof(float));
+        int64_t *pos = malloc(n * sizeof *pos);
+        if (!x || !pos) {
+            fprintf(stderr, "bench: out of memory\n");
+            exit(1);
+        }
+        for (size_t e = 0; e < elems; e++)
+            x[e] = rand_val();
+        for (size_t t = 0; t < n; t++)
+            pos[t] = (int64_t)t;
+        double ratio[2][ROUNDS];
+        for (int round = 0; round < ROUNDS; round++)
+            for (int uc = 0; uc < 2; uc++) {
+                double t[2];
+                for (int l = 0; l < 2; l++) {
+                    posenc_rope_view q = {x, NULL, NQ, NQ * HD, HD, 0, 0};
+                    posenc_rope_view k = {x + n * NQ * HD, NULL, NK, NK * HD, HD, 0, 0};
+                    double t0 = now();
+                    if (posenc_rope_qk(&r[l], uc ? cache[l] : NULL, POSENC_DTYPE_F32, n, pos, 0,
+                                       &q, &k, 0, 1) != POSENC_OK)
+                        exit(1);
+                    t[l] = now() - t0;
+                }
+                ratio[uc][round] = t[POSENC_LAYOUT_INTERLEAVED] / t[POSENC_LAYOUT_HALF];
+            }
+        qsort(ratio[0], ROUNDS, sizeof(double), cmp_d);
+        qsort(ratio[1], ROUNDS, sizeof(double), cmp_d);
+        printf("n_tok %5zu: interleaved / half, median of %d rounds: cache %.3f, no cache %.3f\n",
+               n, ROUNDS, ratio[1][ROUNDS / 2], ratio[0][ROUNDS / 2]);
+        free(x);
+        free(pos);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *csv_path = argc > 1 ? argv[1] : "build/bench.csv";
@@ -462,8 +508,16 @@ int main(int argc, char **argv)
     }
     static const size_t toks_all[] = {1, 512, 4096, 16384};
     /* a second argument "decode" runs only the sections below the tensor table */
-    /* ... and "long" only the rows of n_tok 4096 and 16384 */
+    /* ... "long" only the rows of n_tok 4096 and 16384, "layouts" only the
+     * interleaved / half comparison */
     int only_long = argc > 2 && strcmp(argv[2], "long") == 0;
+    if (argc > 2 && strcmp(argv[2], "layouts") == 0) {
+        layouts_section(r, cache);
+        for (int l = 0; l < 2; l++)
+            posenc_rope_cache_free(cache[l]);
+        fclose(csv);
+        return 0;
+    }
     size_t n_toks = argc > 2 && strcmp(argv[2], "decode") == 0 ? 0 : only_long ? 2 : 4;
     const size_t *toks = only_long ? toks_all + 2 : toks_all;
     static const char *const lname[2] = {"interleaved", "half"};
