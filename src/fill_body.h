@@ -18,9 +18,10 @@
  *
  * Every lane does exactly the operations of the plain C reference
  * posenc__sincos_dd (src/angle.c), in the same order: the only fused
- * operations are the three error terms of exact products (VD_FMS, fma() in
- * C), everything else is a separate multiply or add. So every instruction
- * set gives the same bits, and the same bits as the reference.
+ * operations are the three error terms of exact products (VD_FMS; in plain
+ * C the same exact value by Dekker's splitting), everything else is a
+ * separate multiply or add. So every instruction set gives the same bits,
+ * and the same bits as the reference.
  *
  * The fill (contract at posenc__sincos_table_f32 in internal.h). With
  * S = POSENC__FILL_ANCHOR_EVERY, position p = A + j, A = p - p mod S:
@@ -34,6 +35,12 @@
  * tokens, or one position (two sincos per pair). So tables, caches, the
  * tensor kernels with or without a cache, and the single-vector float
  * functions agree bit for bit.
+ *
+ * Loop order: tiles of FB_TILE rows; in each, the pairs FB_M at a time (T of
+ * FB_M pairs for every j is 32 KiB of stack), and the rows. A row wider than
+ * FB_M pairs is thus written in strips, and each strip prefetches the lines
+ * of the row FB_AHEAD below (the hardware prefetchers do not follow a stride
+ * of whole rows: without it a D = 1024 table took 3.5x longer).
  */
 
 #ifndef FB_M
