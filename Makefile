@@ -92,8 +92,8 @@ ifeq ($(POSENC_SCALAR_ONLY),1)
   ISA_AVX2   :=
   ISA_AVX512 :=
 else ifeq ($(X86),1)
-  ISA_AVX2   := -mavx2 -mf16c
-  ISA_AVX512 := -mavx512f -mf16c
+  ISA_AVX2   := -mavx2 -mfma -mf16c
+  ISA_AVX512 := -mavx512f -mfma -mf16c
 endif
 
 # Optional parts' flags. Their headers come in with -isystem, so that their

@@ -55,19 +55,26 @@
  * Accuracy
  * ---------------------------------------------------------------------------
  * Angles are not formed as a double product: inv_freq is computed in
- * double-double arithmetic (about 100 bits), multiplied by the exact integer
- * position, and reduced modulo pi/2 with a three-part pi/2, so sin and cos
- * keep their digits at every position 0 .. 2^31 - 1 (D up to 4096, base 100
- * to 1e9). "Exact" means cos and sin of the mathematically exact angle.
- * Double results are within 2 ulps of the exact value or 2^-60 absolute
- * (whichever is larger). Float results are within 1 ulp, or 2^-25 absolute
- * where |value| < 1/4. Every float cos/sin (single-vector _f32 functions,
- * sinusoid tables, the RoPE cache, the tensor kernels) comes from one fill
- * that steps each frequency's rotation in double from exact anchors at the
- * multiples of 256 positions (error < 2^-42 before the one rounding to
- * float); the value of a (position, pair) does not depend on which call or
- * block computed it, so all float paths agree bit for bit. Proven bound and
- * GNU MPFR measurements (make accuracy): docs/ACCURACY.md.
+ * double-double arithmetic (relative error below 2^-94), multiplied by the
+ * exact integer position, and reduced modulo pi/2 with a three-part pi/2, so
+ * sin and cos keep their digits at every position 0 .. 2^31 - 1 (D up to
+ * 4096, base 100 to 1e9). "Exact" means cos and sin of the mathematically
+ * exact angle. Double results are within 2 ulps of the exact value or 2^-60
+ * absolute (whichever is larger). Float results are within 1 ulp, or 2^-25
+ * absolute where |value| < 1/4.
+ *
+ * Every float cos/sin (single-vector _f32 functions, sinusoid tables, the
+ * RoPE cache, the tensor kernels with or without the cache) comes from one
+ * fill: with p = A + j, A the multiple of 32 at or below p,
+ *     value(p, k) = float( [scale (cos A f + i sin A f)] * (cos j f + i sin j f) )
+ * both factors evaluated directly (exact angle, double results), one complex
+ * product in double (error below 2^-50 |scale| before the rounding to
+ * float). The value of a (position, pair) is the same few operations
+ * whichever call, block or instruction set computes it, so all float paths
+ * agree bit for bit (a single position costs two direct evaluations per
+ * pair; a table one complex product per value). Double results come from
+ * the direct evaluation itself. Proven bound and GNU MPFR measurements
+ * (make accuracy): docs/ACCURACY.md.
  *
  * Float rotations (the _f32 functions) first round cos and sin to float, then
  * compute a*c - b*s and a*s + b*c in float arithmetic, each product and the
@@ -82,7 +89,7 @@
  *   posenc_strerror() turns any value into a sentence. On error nothing has
  *   been written to output buffers unless the function says otherwise.
  * - The library never exits, never prints, and keeps no global mutable state
- *   (the instruction set of the tensor kernels is chosen once, read-only
+ *   (the instruction set of the vector loops is chosen once, read-only
  *   after): every function is thread-safe on distinct output buffers.
  * - The caller owns every buffer. Three conveniences allocate, and say so:
  *   the learned-table loader (posenc_learned_free), posenc_rope_cache_create
@@ -458,7 +465,7 @@ posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, d
  * Per-pair frequency factors (what ggml calls freq_factors) apply on top of
  * any variant: f(k) = f_variant(k) / freq_factors[k].
  *
- * Precision: every frequency is computed in double-double (about 100 bits)
+ * Precision: every frequency is computed in double-double (error about 2^-94)
  * from the double parameters, including logs and powers; YaRN's ramp and
  * Llama 3's blend weight are double-double too, so inv_freq_lo is the true
  * low part in every variant (the only non-smooth steps, floor/ceil and the
@@ -744,10 +751,15 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
  *
  * Instruction sets are chosen once, at the first call, from cpuid and the
  * operating system's enabled vector state (xgetbv): AVX-512F, else AVX2 with
- * F16C, else plain C. The environment variable POSENC_ISA=scalar|avx2|avx512,
- * read at that moment, forces a path (a path the machine cannot run, or an
- * unknown value, is ignored). Building with `make POSENC_SCALAR_ONLY=1`, or on
- * a machine other than x86-64, gives the plain C path only.
+ * FMA and F16C, else plain C, for every vector loop of the library (the
+ * tensor kernels and the cos/sin fills and evaluations alike). The
+ * environment variable POSENC_ISA=scalar|avx2|avx512, read at that moment,
+ * forces a path (a path the machine cannot run, or an unknown value, is
+ * ignored). Building with `make POSENC_SCALAR_ONLY=1`, or on a machine other
+ * than x86-64, gives the plain C path only. Every path gives the same bits:
+ * the only fused multiply-adds are the error terms of exact products in the
+ * cos/sin evaluation (in plain C the same exact values by Dekker's
+ * splitting, or fma()), never in the rotations.
  */
 
 /* Storage type of the q/k elements (arithmetic is always float32). */
@@ -760,8 +772,9 @@ typedef enum posenc_dtype {
 /* Most threads one call uses (n_threads above this is an error). */
 #define POSENC_MAX_THREADS 64u
 
-/* Name of the instruction set the tensor kernels use in this process:
- * "avx512", "avx2" or "scalar". A static string. Thread-safe. */
+/* Name of the instruction set every vector loop (tensor kernels, cos/sin
+ * fills) uses in this process: "avx512", "avx2" or "scalar". A static
+ * string. Thread-safe. */
 const char *posenc_rope_isa(void);
 
 /* Rotates one head in place, the single-vector reference of the tensor
@@ -871,8 +884,11 @@ typedef struct posenc_rope_view {
  *             n_tok = 1) always run on the calling thread. If a thread cannot
  *             be started, the calling thread does its share.
  *
- * Allocates nothing (the no-cache path uses a fixed 32 KiB of stack per
- * thread). Thread-safe: concurrent calls on distinct tensors are fine.
+ * Allocates nothing (the no-cache path uses a fixed ~80 KiB of stack per
+ * thread). Without a cache, a token costs two direct cos/sin evaluations
+ * per pair when it is alone (decode: about the time of copying q and k once
+ * more), and less per token in runs of consecutive positions.
+ * Thread-safe: concurrent calls on distinct tensors are fine.
  * Every argument is checked before anything is written.
  * Errors: POSENC_ERR_NULL (r, both q and k, a view's dst), POSENC_ERR_DIM /
  * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (malformed r), POSENC_ERR_RANGE
@@ -896,9 +912,9 @@ posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cach
  * (odd D: the last element of each row is the sine of the unpaired pair).
  * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
  * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md), and row t is
- * bit for bit posenc_sinusoid_fill_f32(pos0 + t): the table steps each
- * frequency's rotation in double from exact anchors at fixed positions, which
- * makes it well under 1 ns per element on one core.
+ * bit for bit posenc_sinusoid_fill_f32(pos0 + t): one complex product in
+ * double per value from exact rotations (see "Accuracy"), under 1 ns per
+ * element on one core.
  * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
  * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
  * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
@@ -910,8 +926,8 @@ posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, 
                                         float *out);
 
 /* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
- * directly, within 2 ulps or 2^-60 absolute), so this is the slow, exact-ish
- * table (tens of ns per element). Same ranges and errors. */
+ * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
+ * ranges and errors. */
 posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
                                         double *out);
 

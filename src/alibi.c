@@ -4,18 +4,19 @@
 
 #include <stdlib.h>
 
-/* Slope of head h (1-based) among n heads, n a power of two: 2^(-8h/n). */
-static double pow2_slope(uint32_t h, uint32_t n)
-{
-    return exp2(-8.0 * (double)h / (double)n);
-}
-
-static uint32_t largest_pow2_at_most(uint32_t H)
+/* The one slope rule (posenc.h): head h (1-based) of H. With n the largest
+ * power of two <= H, the first n heads have 2^(-8h/n); the remaining H - n
+ * heads take the odd-numbered slopes of 2n heads, 2^(-8(2j-1)/(2n)) for
+ * j = 1.., which interleave between the first n. */
+double posenc__alibi_slope(uint32_t h, uint32_t H)
 {
     uint32_t n = 1;
     while (n <= H / 2)
         n *= 2;
-    return n;
+    if (h <= n)
+        return exp2(-8.0 * (double)h / (double)n);
+    uint32_t j = h - n;
+    return exp2(-8.0 * (double)(2 * j - 1) / (double)(2 * n));
 }
 
 posenc_status posenc_alibi_slopes(uint32_t H, double *slopes)
@@ -24,13 +25,8 @@ posenc_status posenc_alibi_slopes(uint32_t H, double *slopes)
         return POSENC_ERR_NULL;
     if (!posenc__dim_ok(H))
         return POSENC_ERR_DIM;
-    uint32_t n = largest_pow2_at_most(H);
-    for (uint32_t h = 1; h <= n; h++)
-        slopes[h - 1] = pow2_slope(h, n);
-    /* The remaining H - n heads take the odd-numbered slopes of 2n heads:
-     * 2^(-8(2j-1)/(2n)) for j = 1.., which interleave between the first n. */
-    for (uint32_t j = 1; n + j <= H; j++)
-        slopes[n + j - 1] = pow2_slope(2 * j - 1, 2 * n);
+    for (uint32_t h = 1; h <= H; h++)
+        slopes[h - 1] = posenc__alibi_slope(h, H);
     return POSENC_OK;
 }
 

@@ -3,22 +3,7 @@
  * cache, filled by one or more threads into the caller's buffer. */
 #include "internal.h"
 
-#include <pthread.h>
-
 #define MAX_THREADS 64u
-
-/* Slope of head h (1-based) of H, with the same arithmetic as
- * posenc_alibi_slopes, so the values agree bit for bit. */
-static double head_slope(uint32_t h, uint32_t H)
-{
-    uint32_t n = 1;
-    while (n <= H / 2)
-        n *= 2;
-    if (h <= n)
-        return exp2(-8.0 * (double)h / (double)n);
-    uint32_t j = h - n; /* the j-th odd slope of 2n heads */
-    return exp2(-8.0 * (double)(2 * j - 1) / (double)(2 * n));
-}
 
 typedef struct job {
     uint32_t n_head, n_query, n_key;
@@ -37,7 +22,7 @@ static void fill_rows(const job *jb)
         uint32_t h = (uint32_t)(row / jb->n_query) + 1;
         int64_t qpos = jb->q_offset + (int64_t)(row % jb->n_query);
         if (h != last_h) {
-            slope = head_slope(h, jb->n_head);
+            slope = posenc__alibi_slope(h, jb->n_head);
             last_h = h;
         }
         float *o = jb->out + row * jb->n_key;
@@ -51,11 +36,7 @@ static void fill_rows(const job *jb)
     }
 }
 
-static void *thread_main(void *arg)
-{
-    fill_rows(arg);
-    return NULL;
-}
+static void fill_task(void *arg) { fill_rows(arg); }
 
 posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
                                     int64_t q_offset, int causal, unsigned n_threads,
@@ -75,21 +56,11 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
         return POSENC_ERR_OVERFLOW;
 
     job jobs[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
     size_t T = n_threads < rows ? n_threads : rows;
     for (size_t t = 0; t < T; t++) {
         jobs[t] = (job){n_head, n_query, n_key, q_offset, causal, out,
                         rows * t / T, rows * (t + 1) / T};
     }
-    for (size_t t = 1; t < T; t++)
-        started[t] = pthread_create(&tid[t], NULL, thread_main, &jobs[t]) == 0;
-    fill_rows(&jobs[0]);
-    for (size_t t = 1; t < T; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            fill_rows(&jobs[t]); /* could not start: do its rows here */
-    }
+    posenc__parallel(T, fill_task, jobs, sizeof jobs[0]);
     return POSENC_OK;
 }

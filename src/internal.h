@@ -1,21 +1,16 @@
 /*
  * internal.h - shared by the library's source files, not installed.
- *
- * Double-double ("dd") numbers: an unevaluated sum hi + lo with |lo| <= ulp(hi)/2,
- * about 106 bits. The algorithms are the classical error-free transformations
- * (Knuth's two-sum, Dekker's product via fma) and the exp/log scheme of Hida, Li
- * and Bailey's QD library, written down here from the formulas.
+ * Double-double arithmetic lives in dd.h, the CPU layer in cpu.h.
  */
 #ifndef POSENC_INTERNAL_H
 #define POSENC_INTERNAL_H
 
 #include "posenc.h"
 
-#include <math.h>
+#include "cpu.h"
+#include "dd.h"
 
-typedef struct posenc__dd {
-    double hi, lo;
-} posenc__dd;
+#include <math.h>
 
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
@@ -26,71 +21,129 @@ static inline int posenc__layout_ok(posenc_layout l)
     return l == POSENC_LAYOUT_INTERLEAVED || l == POSENC_LAYOUT_HALF;
 }
 
-/* The inverse frequency base^(-2k/d) as a double-double (relative error
- * below 2^-100). Arguments are assumed valid (d >= 1, base > 1). */
+/* The one argument check of the single-vector functions (rope.c,
+ * sinusoid.c, table.c): in this order POSENC_ERR_NULL (buf), POSENC_ERR_POS,
+ * POSENC_ERR_DIM, POSENC_ERR_BASE. */
+static inline posenc_status posenc__check_vec(int64_t pos, uint64_t D, double base,
+                                              const void *buf)
+{
+    if (!buf)
+        return POSENC_ERR_NULL;
+    if (!posenc__pos_ok(pos))
+        return POSENC_ERR_POS;
+    if (!posenc__dim_ok(D))
+        return POSENC_ERR_DIM;
+    if (!posenc__base_ok(base))
+        return POSENC_ERR_BASE;
+    return POSENC_OK;
+}
+
+/* The one layout mapping: the element indices of pair k of a rotated part of
+ * 2P elements, interleaved (2k, 2k+1) or half (k, k + P). */
+static inline void posenc__pair_elems(int layout, size_t P, size_t k, size_t *i0, size_t *i1)
+{
+    if (layout == POSENC_LAYOUT_INTERLEAVED) {
+        *i0 = 2 * k;
+        *i1 = 2 * k + 1;
+    } else {
+        *i0 = k;
+        *i1 = k + P;
+    }
+}
+
+/* The one ALiBi slope rule (src/alibi.c): slope of head h (1-based) of H. */
+double posenc__alibi_slope(uint32_t h, uint32_t H);
+
+/* ---- frequencies ---------------------------------------------------------- */
+
+/* The inverse frequency base^(-2k/d) as a double-double, for valid
+ * arguments (d >= 1, base > 1). Defined by a fixed recipe (src/angle.c) so
+ * that one pair and all pairs at once give the same bits:
+ *     r = exp(-(2/d) ln base),  E(i) = exp(-(2 i B / d) ln base)  (exact, dd)
+ *     f(k) = E(k / B) * R(k mod B),  R(8a + b) = s^a r^b,  s = r^8
+ * (r^b and s^a by successive dd products from 1, a, b < 8)
+ * with B = POSENC__FREQ_BLOCK; relative error below 2^-94. */
+#define POSENC__FREQ_BLOCK 64u
 posenc__dd posenc__inv_freq_dd(uint32_t k, uint32_t d, double base);
 
-/* log(base) as a double-double (error ~2^-103 absolute for base <= 1e9),
- * and inv_freq from it: the same value as posenc__inv_freq_dd(k, d, base)
- * when log_base = posenc__log_dd(base), without redoing the log per pair. */
-posenc__dd posenc__log_dd(double base);
-posenc__dd posenc__inv_freq_dd_from_log(uint32_t k, uint32_t d, posenc__dd log_base);
+/* f(k0 .. k0 + m - 1) of the same recipe into hi[], lo[] (the same bits as
+ * posenc__inv_freq_dd, at about one dd product per pair). */
+void posenc__inv_freqs_dd(uint32_t k0, uint32_t m, uint32_t d, double base, double *hi,
+                          double *lo);
+
+/* The same recipe with ln(base) given (from posenc__dd_log): the dynamic
+ * and static NTK scalings pass ln(base') of their stretched base. */
+void posenc__inv_freqs_dd_log(uint32_t k0, uint32_t m, uint32_t d, posenc__dd log_base,
+                              double *hi, double *lo);
 
 /* base^(+2k/d) as a double-double: the divisor of the position. */
 posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);
 
+/* ---- sin and cos of the exact angle ------------------------------------- */
+
+/* Constants of the reduction and of the sin/cos kernels, shared by the
+ * reference (angle.c) and the vector body (fill_body.h).
+ * pi/2 = PIO2_1 + PIO2_2 + PIO2_3 to about 160 bits. */
+#define POSENC__PIO2_1 0x1.921fb54442d18p+0
+#define POSENC__PIO2_2 0x1.1a62633145c07p-54
+#define POSENC__PIO2_3 (-0x1.f1976b7ed8fbcp-110)
+#define POSENC__TWO_OVER_PI 0x1.45f306dc9c883p-1
+/* Adding and removing 1.5 * 2^52 rounds to the nearest integer (|x| < 2^51). */
+#define POSENC__ROUNDER 0x1.8p52
+/* Minimax polynomials for sin and cos on [-pi/4, pi/4] (the coefficients of
+ * fdlibm's __kernel_sin and __kernel_cos, as in FreeBSD's msun k_sin.c and
+ * k_cos.c: |error| below 2^-58 relative before the final additions). */
+#define POSENC__S1 (-1.66666666666666324348e-01)
+#define POSENC__S2 8.33333333332248946124e-03
+#define POSENC__S3 (-1.98412698298579493134e-04)
+#define POSENC__S4 2.75573137070700676789e-06
+#define POSENC__S5 (-2.50507602534068634195e-08)
+#define POSENC__S6 1.58969099521155010221e-10
+#define POSENC__C1 4.16666666666666019037e-02
+#define POSENC__C2 (-1.38888888888741095749e-03)
+#define POSENC__C3 2.48015872894767294178e-05
+#define POSENC__C4 (-2.75573143513906633035e-07)
+#define POSENC__C5 2.08757232129817482790e-09
+#define POSENC__C6 (-1.13596475577881948265e-11)
+
 /* sin and cos of the exact angle pos * f, where f is a double-double
- * frequency and 0 <= pos < 2^53. Argument reduction modulo pi/2 keeps all
- * digits (see docs/ACCURACY.md). */
+ * frequency and 0 <= pos < 2^31 (the plain C reference; every instruction
+ * set's posenc__sincos_fn gives the same bits). Argument reduction modulo
+ * pi/2 keeps all digits (see docs/ACCURACY.md). */
 void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c);
 
+/* ---- the float cos/sin fill (src/table.c, fill_body.h) ------------------ */
+
+/* Positions between exact anchors in the fill (see fill_body.h and
+ * docs/ACCURACY.md). */
+#define POSENC__FILL_ANCHOR_EVERY 32
+
 /* Fills a block of cos/sin values, the workhorse of tables, caches and the
- * tensor kernels (src/table.c): for t < n_pos and k < n_pairs,
+ * tensor kernels: for t < n_pos and k < n_pairs,
  *     cos_out[t * ld + k] = (float)(scale * cos((pos0 + t) * f[k]))
  *     sin_out[t * ld + k] = (float)(scale * sin((pos0 + t) * f[k]))
  * with f[k] = f_hi[k] + f_lo[k] exactly (a double-double), each value within
- * 1 ulp of the exact one (absolute 2^-25 near zero). Arguments are assumed
- * valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, ld >= n_pairs. */
+ * 1 ulp of the exact one (absolute 2^-25 |scale| near zero), computed as
+ * fill_body.h says, on the chosen instruction set (all give the same bits).
+ * Arguments are assumed valid: 0 <= pos0, pos0 + n_pos - 1 <=
+ * POSENC_MAX_POS, ld >= n_pairs. Uses about 34 KiB of stack. */
 void posenc__sincos_table_f32(int64_t pos0, size_t n_pos, const double *f_hi,
                               const double *f_lo, size_t n_pairs, double scale,
                               float *cos_out, float *sin_out, size_t ld);
 
 /* The plain reference for posenc__sincos_table_f32: every value from
- * posenc__sincos_dd, rounded once. Same arguments and results (the fast fill
+ * posenc__sincos_dd, rounded once. Same arguments and results (the fill
  * may differ from it by one rounding, never by more than 1 ulp). */
 void posenc__sincos_table_ref_f32(int64_t pos0, size_t n_pos, const double *f_hi,
                                   const double *f_lo, size_t n_pairs, double scale,
                                   float *cos_out, float *sin_out, size_t ld);
 
-/* The fast fill with a stride between pairs: cos_out[t * ld + k * ks] and
- * sin_out[t * ld + k * ks] (ks = 1: separate cos and sin arrays; ks = 2:
- * interleaved sin/cos as in the sinusoid table). */
-void posenc__sincos_table_strided_f32(int64_t pos0, size_t n_pos, const double *f_hi,
-                                      const double *f_lo, size_t n_pairs, double scale,
-                                      float *cos_out, float *sin_out, size_t ld, size_t ks);
-
-/* Test hooks: the instruction paths of that fill (scalar; SSE2 when built for
- * x86 without -DPOSENC_NO_SIMD; AVX when the machine also has it), whether
- * this build and machine have one, and the fill on an explicit one (0; or -1
- * and nothing written when the path is missing). The fill above takes the
- * best path; all of them give the same bits. */
-enum { POSENC__TABLE_SCALAR = 0, POSENC__TABLE_SSE2 = 1, POSENC__TABLE_AVX = 2 };
-int posenc__table_path_ok(int path);
-int posenc__sincos_table_path_f32(int path, int64_t pos0, size_t n_pos, const double *f_hi,
-                                  const double *f_lo, size_t n_pairs, double scale,
-                                  float *cos_out, float *sin_out, size_t ld, size_t ks);
-
-/* The float cos and sin of pairs k0 .. k0 + m - 1 (m <= POSENC__PAIRS_BLOCK)
- * of a vector of length D at position pos, plain frequencies base^(-2k/D):
- * the values the table fills give, so the single-vector float functions
- * agree bit for bit with tables, caches and tensor kernels. */
-#define POSENC__PAIRS_BLOCK 64u
-void posenc__pairs_f32(int64_t pos, uint32_t k0, uint32_t m, uint32_t D, double base,
-                       float *c, float *s);
-
-/* Positions between exact anchors in the fast fill (see src/table.c and
- * docs/ACCURACY.md for the error bound that depends on it). */
-#define POSENC__TABLE_ANCHOR_EVERY 256
+/* Test hook: the fill on an explicit instruction set and output mode
+ * (POSENC__FILL_SPLIT or POSENC__FILL_ZIP); 0, or -1 and nothing written
+ * when isa is not available. */
+int posenc__sincos_table_isa_f32(int isa, int64_t pos0, size_t n_pos, const double *f_hi,
+                                 const double *f_lo, size_t n_pairs, double scale,
+                                 float *cos_out, float *sin_out, size_t ld, int mode);
 
 /* Well-formedness of a posenc_rope (the checks of posenc_rope_init, and a
  * finite attn_factor); src/rope_params.c. */
@@ -112,14 +165,5 @@ static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
     *a = xc - ys;
     *b = xs + yc;
 }
-
-
-/* Double-double arithmetic shared with src/scaling.c (defined in angle.c):
- * sum, product, exp (|a| < 700) and log of a finite double x > 0, each to
- * about 2^-100 relative. */
-posenc__dd posenc__dd_add(posenc__dd a, posenc__dd b);
-posenc__dd posenc__dd_mul(posenc__dd a, posenc__dd b);
-posenc__dd posenc__dd_exp(posenc__dd a);
-posenc__dd posenc__dd_log(double x);
 
 #endif

@@ -1,17 +1,12 @@
 /* kernels.c - RoPE over whole q/k tensors: argument checks, the per-token
- * loop (cos/sin from the cache or computed once per token), threads, the
- * single-vector reference posenc_rope_vec_f32, and the choice of the
- * instruction-set body (kernels_avx512.c, kernels_avx2.c, or the plain C
- * posenc__heads_scalar below). */
+ * loop (cos/sin from the cache or filled once per run of positions),
+ * the single-vector reference posenc_rope_vec_f32, and the plain C body
+ * posenc__heads_scalar. The instruction-set bodies (kernels_avx512.c,
+ * kernels_avx2.c), their choice and the threads are the CPU layer's
+ * (cpu.c). */
 #include "kernels.h"
 
-#include <pthread.h>
 #include <stdint.h>
-#include <stdlib.h>
-
-#if POSENC__HAVE_X86
-#include <cpuid.h>
-#endif
 
 /* ---- the single-vector reference ---------------------------------------- */
 
@@ -32,8 +27,8 @@ posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse
     posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,
                              cs + P, 2 * P);
     for (size_t k = 0; k < P; k++) {
-        size_t i0 = r->layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k : k;
-        size_t i1 = r->layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k + 1 : k + P;
+        size_t i0, i1;
+        posenc__pair_elems(r->layout, P, k, &i0, &i1);
         posenc__rotate_f32(&x[i0], &x[i1], inverse ? -cs[P + k] : cs[P + k], cs[k]);
     }
     return POSENC_OK;
@@ -49,84 +44,6 @@ void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const fl
     for (size_t h = 0; h < n_head; h++)
         posenc__pairs_scalar(dt, layout, P, 0, c, s, inverse,
                              (const char *)src + h * src_hs * es, (char *)dst + h * dst_hs * es);
-}
-
-/* ---- instruction-set choice (once per process) --------------------------- */
-
-static int isa_ok[POSENC__ISA_N];
-static int isa_chosen;
-static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
-
-#if POSENC__HAVE_X86
-/* XCR0: which register states the OS saves (and so lets programs use). */
-static uint64_t read_xcr0(void)
-{
-    uint32_t lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return ((uint64_t)hi << 32) | lo;
-}
-#endif
-
-static void isa_detect(void)
-{
-    isa_ok[POSENC__ISA_SCALAR] = 1;
-#if POSENC__HAVE_X86
-    unsigned a, b, c, d;
-    if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 27))) { /* OSXSAVE */
-        int avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
-        uint64_t xcr0 = read_xcr0();
-        int ymm_os = (xcr0 & 0x6) == 0x6;   /* SSE and AVX state */
-        int zmm_os = (xcr0 & 0xE6) == 0xE6; /* plus opmask, ZMM0-15 hi, ZMM16-31 */
-        unsigned b7 = 0;
-        if (__get_cpuid_count(7, 0, &a, &b7, &c, &d)) {
-            int avx2 = (b7 >> 5) & 1, avx512f = (b7 >> 16) & 1;
-            isa_ok[POSENC__ISA_AVX2] = avx && avx2 && f16c && ymm_os;
-            isa_ok[POSENC__ISA_AVX512] = isa_ok[POSENC__ISA_AVX2] && avx512f && zmm_os;
-        }
-    }
-#endif
-    isa_chosen = POSENC__ISA_SCALAR;
-    for (int i = 0; i < POSENC__ISA_N; i++)
-        if (isa_ok[i])
-            isa_chosen = i;
-    const char *env = getenv("POSENC_ISA");
-    if (env)
-        for (int i = 0; i < POSENC__ISA_N; i++)
-            if (strcmp(env, posenc__isa_name(i)) == 0 && isa_ok[i])
-                isa_chosen = i;
-}
-
-int posenc__isa_available(int isa)
-{
-    pthread_once(&isa_once, isa_detect);
-    return isa >= 0 && isa < POSENC__ISA_N && isa_ok[isa];
-}
-
-int posenc__isa_selected(void)
-{
-    pthread_once(&isa_once, isa_detect);
-    return isa_chosen;
-}
-
-const char *posenc__isa_name(int isa)
-{
-    static const char *const names[POSENC__ISA_N] = {"scalar", "avx2", "avx512"};
-    return isa >= 0 && isa < POSENC__ISA_N ? names[isa] : "unknown";
-}
-
-const char *posenc_rope_isa(void) { return posenc__isa_name(posenc__isa_selected()); }
-
-static posenc__heads_fn heads_fn(int isa)
-{
-#if POSENC__HAVE_X86
-    if (isa == POSENC__ISA_AVX512)
-        return posenc__heads_avx512;
-    if (isa == POSENC__ISA_AVX2)
-        return posenc__heads_avx2;
-#else
-    (void)isa;
-#endif
-    return posenc__heads_scalar;
 }
 
 /* ---- argument checks ------------------------------------------------------ */
@@ -222,6 +139,7 @@ static int cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
 
 typedef struct job {
     posenc__heads_fn fn;
+    posenc__fill_fn fill;
     const posenc_rope *r;
     const posenc_rope_cache *cache;
     int dt, layout, inverse;
@@ -289,28 +207,23 @@ static void run_range(const job *j)
                 continue;
             }
             if (run_len)
-                posenc__sincos_table_f32(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P,
-                                         r->attn_factor, scratch + run_row * row,
-                                         scratch + run_row * row + P, row);
+                j->fill(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
+                        scratch + run_row * row, scratch + run_row * row + P, row,
+                        POSENC__FILL_SPLIT);
             run_row = nrow;
             run_p0 = p;
             run_len = 1;
             ridx[i] = nrow++;
         }
-        posenc__sincos_table_f32(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P,
-                                 r->attn_factor, scratch + run_row * row,
-                                 scratch + run_row * row + P, row);
+        j->fill(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
+                scratch + run_row * row, scratch + run_row * row + P, row, POSENC__FILL_SPLIT);
         for (size_t i = 0; i < n; i++)
             do_token(j, t + i, scratch + ridx[i] * row);
         t += n;
     }
 }
 
-static void *thread_main(void *arg)
-{
-    run_range(arg);
-    return NULL;
-}
+static void run_task(void *arg) { run_range(arg); }
 
 /* A thread is started only for at least this many elements of work. */
 #define MIN_ELEMS_PER_THREAD 65536u
@@ -334,7 +247,8 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_ro
 
     job j;
     memset(&j, 0, sizeof j);
-    j.fn = heads_fn(isa);
+    j.fn = posenc__isa_ops_of(isa)->heads;
+    j.fill = posenc__isa_ops_of(isa)->fill;
     j.r = r;
     j.cache = cache;
     j.dt = (int)dtype;
@@ -377,22 +291,12 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_ro
         return POSENC_OK;
     }
     job jobs[POSENC_MAX_THREADS];
-    pthread_t th[POSENC_MAX_THREADS];
-    int started[POSENC_MAX_THREADS];
     for (size_t i = 0; i < nt; i++) {
         jobs[i] = j;
         jobs[i].t0 = n_tok * i / nt;
         jobs[i].t1 = n_tok * (i + 1) / nt;
     }
-    for (size_t i = 1; i < nt; i++)
-        started[i] = pthread_create(&th[i], NULL, thread_main, &jobs[i]) == 0;
-    run_range(&jobs[0]);
-    for (size_t i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(th[i], NULL);
-        else
-            run_range(&jobs[i]); /* could not start: do it here */
-    }
+    posenc__parallel(nt, run_task, jobs, sizeof jobs[0]);
     return POSENC_OK;
 }
 

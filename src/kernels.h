@@ -15,9 +15,6 @@
 
 #include <string.h>
 
-/* Instruction sets, best last. */
-enum { POSENC__ISA_SCALAR = 0, POSENC__ISA_AVX2 = 1, POSENC__ISA_AVX512 = 2, POSENC__ISA_N = 3 };
-
 /* The cache object: a copy of what identifies the frequencies, then
  * max_pos rows of 2P floats: c[0..P) followed by s[0..P) (forward sign). */
 #define POSENC__CACHE_MAGIC 0x52504f50454e4331ull
@@ -33,35 +30,8 @@ struct posenc_rope_cache {
 };
 
 
-/* Rotates the rotary part of n_head heads of one token.
- *   dt      posenc_dtype of src and dst
- *   layout  pair layout; P pairs, rotary_dim = 2P
- *   c, s    P values each, forward sign; inverse != 0 uses -s
- *   src, dst  first element of head 0; head h at + h * src_hs (dst_hs)
- *           elements. src may equal dst (in place). */
-typedef void (*posenc__heads_fn)(int dt, int layout, size_t P, const float *c, const float *s,
-                                 int inverse, const void *src, size_t src_hs, void *dst,
-                                 size_t dst_hs, size_t n_head);
-
-void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const float *s,
-                          int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
-                          size_t n_head);
-#if defined(__x86_64__) && !defined(POSENC_SCALAR_ONLY)
-#define POSENC__HAVE_X86 1
-void posenc__heads_avx2(int dt, int layout, size_t P, const float *c, const float *s,
-                        int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
-                        size_t n_head);
-void posenc__heads_avx512(int dt, int layout, size_t P, const float *c, const float *s,
-                          int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
-                          size_t n_head);
-#endif
-
-/* Test hooks: whether this machine can run isa, the one chosen at start-up,
- * its name, and posenc_rope_qk on an explicit path (the public call uses
- * the chosen one). */
-int posenc__isa_available(int isa);
-int posenc__isa_selected(void);
-const char *posenc__isa_name(int isa);
+/* Test hook: posenc_rope_qk on an explicit instruction set (the rotation
+ * and the cos/sin fill both; the public call uses the chosen one). */
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_rope_cache *cache,
                                   posenc_dtype dtype, size_t n_tok, const int64_t *pos,
                                   int64_t pos0, const posenc_rope_view *q,
@@ -150,8 +120,8 @@ static inline void posenc__pairs_scalar(int dt, int layout, size_t P, size_t k0,
                                         const float *s, int inverse, const void *src, void *dst)
 {
     for (size_t k = k0; k < P; k++) {
-        size_t i0 = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k : k;
-        size_t i1 = layout == POSENC_LAYOUT_INTERLEAVED ? 2 * k + 1 : k + P;
+        size_t i0, i1;
+        posenc__pair_elems(layout, P, k, &i0, &i1);
         float x = posenc__load(dt, src, i0), y = posenc__load(dt, src, i1);
         posenc__rotate_f32(&x, &y, inverse ? -s[k] : s[k], c[k]);
         posenc__store(dt, dst, i0, x);

@@ -1,5 +1,6 @@
-/* kernels_avx2.c - the tensor kernel body for AVX2 + F16C (8 floats),
- * compiled with -mavx2 -mf16c (see the Makefile) and only called when cpuid
+/* kernels_avx2.c - the tensor kernel body for AVX2 + F16C (8 floats) and
+ * the cos/sin fill (4 doubles, FMA for exact products only), compiled with
+ * -mavx2 -mfma -mf16c (see the Makefile) and only called when cpuid
  * and xgetbv say the machine and the OS support it. */
 #include "kernels.h"
 
@@ -41,6 +42,28 @@ static inline __m128i avx2_to_bf16(__m256 v)
 }
 
 #include "kernels_body.h"
+
+/* The cos/sin values, 4 doubles at a time (fill_body.h). */
+#define VD __m256d
+#define VDW 4
+#define VD_LD(p) _mm256_loadu_pd(p)
+#define VD_ST(p, v) _mm256_storeu_pd(p, v)
+#define VD_SET1(x) _mm256_set1_pd(x)
+#define VD_ADD(a, b) _mm256_add_pd(a, b)
+#define VD_SUB(a, b) _mm256_sub_pd(a, b)
+#define VD_MUL(a, b) _mm256_mul_pd(a, b)
+#define VD_FMS(a, b, c) _mm256_fmsub_pd(a, b, c)
+#define VD_FLOOR(v) _mm256_floor_pd(v)
+#define VD_ST_F32(p, v) _mm_storeu_ps(p, _mm256_cvtpd_ps(v))
+#define VD_ST_F32_ZIP(p, a, b)                                                             \
+    do {                                                                                   \
+        __m128 a_ = _mm256_cvtpd_ps(a), b_ = _mm256_cvtpd_ps(b);                           \
+        _mm_storeu_ps(p, _mm_unpacklo_ps(a_, b_));                                         \
+        _mm_storeu_ps((p) + 4, _mm_unpackhi_ps(a_, b_));                                   \
+    } while (0)
+#define FILL_NAME posenc__fill_avx2
+#define SINCOS_NAME posenc__sincos_avx2
+#include "fill_body.h"
 #else
 typedef int posenc__no_avx2; /* not x86-64, or a scalar-only build */
 #endif

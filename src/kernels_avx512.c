@@ -1,5 +1,6 @@
-/* kernels_avx512.c - the tensor kernel body for AVX-512F (16 floats),
- * compiled with -mavx512f -mf16c (see the Makefile) and only called when
+/* kernels_avx512.c - the tensor kernel body for AVX-512F (16 floats) and
+ * the cos/sin fill (8 doubles, FMA for exact products only), compiled with
+ * -mavx512f -mfma -mf16c (see the Makefile) and only called when
  * cpuid and xgetbv say the machine and the OS support it. */
 #include "kernels.h"
 
@@ -46,6 +47,29 @@ static inline __m256i avx512_to_bf16(__m512 v)
 }
 
 #include "kernels_body.h"
+
+/* The cos/sin values, 8 doubles at a time (fill_body.h). */
+#define VD __m512d
+#define VDW 8
+#define VD_LD(p) _mm512_loadu_pd(p)
+#define VD_ST(p, v) _mm512_storeu_pd(p, v)
+#define VD_SET1(x) _mm512_set1_pd(x)
+#define VD_ADD(a, b) _mm512_add_pd(a, b)
+#define VD_SUB(a, b) _mm512_sub_pd(a, b)
+#define VD_MUL(a, b) _mm512_mul_pd(a, b)
+#define VD_FMS(a, b, c) _mm512_fmsub_pd(a, b, c)
+#define VD_FLOOR(v) _mm512_roundscale_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define VD_ST_F32(p, v) _mm256_storeu_ps(p, _mm512_cvtpd_ps(v))
+#define VD_ST_F32_ZIP(p, a, b)                                                             \
+    do {                                                                                   \
+        __m256 a_ = _mm512_cvtpd_ps(a), b_ = _mm512_cvtpd_ps(b);                           \
+        __m256 lo_ = _mm256_unpacklo_ps(a_, b_), hi_ = _mm256_unpackhi_ps(a_, b_);         \
+        _mm256_storeu_ps(p, _mm256_permute2f128_ps(lo_, hi_, 0x20));                       \
+        _mm256_storeu_ps((p) + 8, _mm256_permute2f128_ps(lo_, hi_, 0x31));                 \
+    } while (0)
+#define FILL_NAME posenc__fill_avx512
+#define SINCOS_NAME posenc__sincos_avx512
+#include "fill_body.h"
 #else
 typedef int posenc__no_avx512; /* not x86-64, or a scalar-only build */
 #endif

@@ -13,7 +13,8 @@
  *
  * Per pair (x, y), with s negated for the inverse (negation is exact):
  *   half-split   x' = x*c - y*s,  y' = x*s + y*c        (c, s loaded as is)
- *   interleaved  v' = v*[c c] + swap(v)*[-s s]
+ *   interleaved  v' = v*[c c] + swap(v)*[-s s]   ([c c], [-s s] built once
+ *                                                   per call for all heads)
  *                element 2k:   x*c + y*(-s) == x*c - y*s (IEEE a+(-b) == a-b)
  *                element 2k+1: y*c + x*s    == x*s + y*c (addition commutes)
  * so every result is bit-identical to posenc__rotate_f32. No FMA anywhere.
@@ -56,6 +57,18 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
 {
     size_t es = posenc__dtype_size(dt);
     VF neg = V_SET1(inverse ? -0.0f : 0.0f);
+    /* Interleaved: [c0 c0 c1 c1 ..] and [-s0 s0 -s1 s1 ..] (s negated for the
+     * inverse) once per call, so that the loop over heads does one lane swap
+     * per vector instead of three permutes (the swap, and the duplication of
+     * c and of s): the interleaved layout's extra work next to half. */
+    float cdup[POSENC_ROPE_MAX_HEAD_DIM], sdup[POSENC_ROPE_MAX_HEAD_DIM];
+    if (layout == POSENC_LAYOUT_INTERLEAVED) {
+        VF sgn = V_XOR(V_ALT_SIGN, neg);
+        for (size_t k = 0; k + VW / 2 <= P; k += VW / 2) {
+            V_ST_F32(cdup + 2 * k, V_DUP_PAIRS(c + k));
+            V_ST_F32(sdup + 2 * k, V_XOR(V_DUP_PAIRS(s + k), sgn));
+        }
+    }
     for (size_t h = 0; h < n_head; h++) {
         const char *sp = (const char *)src + h * src_hs * es;
         char *dp = (char *)dst + h * dst_hs * es;
@@ -71,12 +84,38 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
                 body_st(dt, dp, k + P, o1);
             }
         } else {
-            /* pairs (h[2k], h[2k+1]): VW/2 pairs per step */
-            VF sgn = V_XOR(V_ALT_SIGN, neg);
+            /* pairs (h[2k], h[2k+1]): VW/2 pairs per step, with c and the
+             * signed s already duplicated for every head of the call */
+            for (; k + 2 * VW <= P; k += 2 * VW) { /* four vectors per step */
+                VF v0 = body_ld(dt, sp, 2 * k), v1 = body_ld(dt, sp, 2 * k + VW);
+                VF v2 = body_ld(dt, sp, 2 * k + 2 * VW), v3 = body_ld(dt, sp, 2 * k + 3 * VW);
+                VF r0 = V_ADD(V_MUL(v0, V_LD_F32(cdup + 2 * k)),
+                              V_MUL(V_SWAP_PAIRS(v0), V_LD_F32(sdup + 2 * k)));
+                VF r1 = V_ADD(V_MUL(v1, V_LD_F32(cdup + 2 * k + VW)),
+                              V_MUL(V_SWAP_PAIRS(v1), V_LD_F32(sdup + 2 * k + VW)));
+                VF r2 = V_ADD(V_MUL(v2, V_LD_F32(cdup + 2 * k + 2 * VW)),
+                              V_MUL(V_SWAP_PAIRS(v2), V_LD_F32(sdup + 2 * k + 2 * VW)));
+                VF r3 = V_ADD(V_MUL(v3, V_LD_F32(cdup + 2 * k + 3 * VW)),
+                              V_MUL(V_SWAP_PAIRS(v3), V_LD_F32(sdup + 2 * k + 3 * VW)));
+                body_st(dt, dp, 2 * k, r0);
+                body_st(dt, dp, 2 * k + VW, r1);
+                body_st(dt, dp, 2 * k + 2 * VW, r2);
+                body_st(dt, dp, 2 * k + 3 * VW, r3);
+            }
+            for (; k + VW <= P; k += VW) { /* two vectors per step, as half does */
+                VF v0 = body_ld(dt, sp, 2 * k), v1 = body_ld(dt, sp, 2 * k + VW);
+                VF r0 = V_ADD(V_MUL(v0, V_LD_F32(cdup + 2 * k)),
+                              V_MUL(V_SWAP_PAIRS(v0), V_LD_F32(sdup + 2 * k)));
+                VF r1 = V_ADD(V_MUL(v1, V_LD_F32(cdup + 2 * k + VW)),
+                              V_MUL(V_SWAP_PAIRS(v1), V_LD_F32(sdup + 2 * k + VW)));
+                body_st(dt, dp, 2 * k, r0);
+                body_st(dt, dp, 2 * k + VW, r1);
+            }
             for (; k + VW / 2 <= P; k += VW / 2) {
-                VF cd = V_DUP_PAIRS(c + k), sd = V_XOR(V_DUP_PAIRS(s + k), sgn);
                 VF v = body_ld(dt, sp, 2 * k);
-                body_st(dt, dp, 2 * k, V_ADD(V_MUL(v, cd), V_MUL(V_SWAP_PAIRS(v), sd)));
+                body_st(dt, dp, 2 * k,
+                        V_ADD(V_MUL(v, V_LD_F32(cdup + 2 * k)),
+                              V_MUL(V_SWAP_PAIRS(v), V_LD_F32(sdup + 2 * k))));
             }
         }
         posenc__pairs_scalar(dt, layout, P, k, c, s, inverse, sp, dp);

@@ -1,34 +1,23 @@
 /* rope.c - rotary position embedding of one vector, in either pair layout,
- * its inverse, and the rotated dot product ROPE(m, q) . ROPE(n, k). */
+ * its inverse, and the rotated dot product ROPE(m, q) . ROPE(n, k).
+ *
+ * The frequencies of a block of pairs are derived together (one dd product
+ * per pair, posenc__inv_freqs_dd), then the angles go through the chosen
+ * instruction set: the float functions take the fill's values (the same
+ * bits as tables, caches and the tensor kernels), the double ones the
+ * accurate sincos of each pair. */
 #include "internal.h"
+
+/* Pairs handled per block (stack: 4 x 8 KiB at most). */
+#define BLOCK 256u
 
 static posenc_status check_args(int64_t pos, uint32_t D, double base, posenc_layout layout,
                                 const void *x)
 {
-    if (!x)
-        return POSENC_ERR_NULL;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
-    if (!posenc__dim_ok(D))
-        return POSENC_ERR_DIM;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__layout_ok(layout))
-        return POSENC_ERR_LAYOUT;
-    return POSENC_OK;
-}
-
-/* Index of pair k's partner offset: interleaved pairs are (2k, 2k+1), half
- * pairs are (k, k + D/2). */
-static void pair_at(uint32_t k, uint32_t D, posenc_layout layout, uint32_t *i0, uint32_t *i1)
-{
-    if (layout == POSENC_LAYOUT_INTERLEAVED) {
-        *i0 = 2 * k;
-        *i1 = 2 * k + 1;
-    } else {
-        *i0 = k;
-        *i1 = k + D / 2;
-    }
+    posenc_status st = posenc__check_vec(pos, D, base, x);
+    if (st == POSENC_OK && !posenc__layout_ok(layout))
+        st = POSENC_ERR_LAYOUT;
+    return st;
 }
 
 static int all_finite_f64(const double *x, uint32_t D)
@@ -56,34 +45,42 @@ static posenc_status rotate_f64(int64_t pos, uint32_t D, double base, posenc_lay
         return st;
     if (!all_finite_f64(x, D))
         return POSENC_ERR_NOT_FINITE;
-    for (uint32_t k = 0; k < D / 2; k++) {
-        uint32_t i0, i1;
-        double s, c;
-        pair_at(k, D, layout, &i0, &i1);
-        posenc__sincos_dd(pos, posenc__inv_freq_dd(k, D, base), &s, &c);
-        posenc__rotate_f64(&x[i0], &x[i1], direction * s, c);
+    posenc__dd logb = posenc__dd_log(base);
+    double fh[BLOCK], fl[BLOCK], s[BLOCK], c[BLOCK];
+    for (uint32_t k0 = 0; k0 < D / 2; k0 += BLOCK) {
+        uint32_t m = D / 2 - k0 < BLOCK ? D / 2 - k0 : BLOCK;
+        posenc__inv_freqs_dd_log(k0, m, D, logb, fh, fl);
+        posenc__cpu()->sincos(pos, fh, fl, m, s, c);
+        for (uint32_t j = 0; j < m; j++) {
+            size_t i0, i1;
+            posenc__pair_elems(layout, D / 2, k0 + j, &i0, &i1);
+            posenc__rotate_f64(&x[i0], &x[i1], direction * s[j], c[j]);
+        }
     }
     return POSENC_OK;
 }
 
 static posenc_status rotate_f32(int64_t pos, uint32_t D, double base, posenc_layout layout,
-                                float *x, double direction)
+                                float *x, int inverse)
 {
     posenc_status st = check_args(pos, D, base, layout, x);
     if (st != POSENC_OK)
         return st;
     if (!all_finite_f32(x, D))
         return POSENC_ERR_NOT_FINITE;
-    /* cos and sin rounded to float as every float path takes them (table.c),
-     * a block of pairs at a time; the inverse negates sin (exact). */
-    float cb[POSENC__PAIRS_BLOCK], sb[POSENC__PAIRS_BLOCK];
-    for (uint32_t k0 = 0; k0 < D / 2; k0 += POSENC__PAIRS_BLOCK) {
-        uint32_t m = D / 2 - k0 < POSENC__PAIRS_BLOCK ? D / 2 - k0 : POSENC__PAIRS_BLOCK;
-        posenc__pairs_f32(pos, k0, m, D, base, cb, sb);
+    /* cos and sin rounded to float as every float path takes them (the
+     * fill); the inverse negates sin (exact). */
+    posenc__dd logb = posenc__dd_log(base);
+    double fh[BLOCK], fl[BLOCK];
+    float cb[BLOCK], sb[BLOCK];
+    for (uint32_t k0 = 0; k0 < D / 2; k0 += BLOCK) {
+        uint32_t m = D / 2 - k0 < BLOCK ? D / 2 - k0 : BLOCK;
+        posenc__inv_freqs_dd_log(k0, m, D, logb, fh, fl);
+        posenc__cpu()->fill(pos, 1, fh, fl, m, 1.0, cb, sb, m, POSENC__FILL_SPLIT);
         for (uint32_t j = 0; j < m; j++) {
-            uint32_t i0, i1;
-            pair_at(k0 + j, D, layout, &i0, &i1);
-            posenc__rotate_f32(&x[i0], &x[i1], direction < 0 ? -sb[j] : sb[j], cb[j]);
+            size_t i0, i1;
+            posenc__pair_elems(layout, D / 2, k0 + j, &i0, &i1);
+            posenc__rotate_f32(&x[i0], &x[i1], inverse ? -sb[j] : sb[j], cb[j]);
         }
     }
     return POSENC_OK;
@@ -98,7 +95,7 @@ posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base,
 posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base,
                                     posenc_layout layout, float *x)
 {
-    return rotate_f32(pos, D, base, layout, x, +1.0);
+    return rotate_f32(pos, D, base, layout, x, 0);
 }
 
 posenc_status posenc_rope_invert_f64(int64_t pos, uint32_t D, double base,
@@ -110,7 +107,7 @@ posenc_status posenc_rope_invert_f64(int64_t pos, uint32_t D, double base,
 posenc_status posenc_rope_invert_f32(int64_t pos, uint32_t D, double base,
                                      posenc_layout layout, float *x)
 {
-    return rotate_f32(pos, D, base, layout, x, -1.0);
+    return rotate_f32(pos, D, base, layout, x, 1);
 }
 
 posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
@@ -126,18 +123,22 @@ posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
         return POSENC_ERR_POS;
     if (!all_finite_f64(q, D) || !all_finite_f64(k, D))
         return POSENC_ERR_NOT_FINITE;
+    posenc__dd logb = posenc__dd_log(base);
+    double fh[BLOCK], fl[BLOCK], sm[BLOCK], cm[BLOCK], sn[BLOCK], cn[BLOCK];
     double sum = 0.0;
-    for (uint32_t p = 0; p < D / 2; p++) {
-        uint32_t i0, i1;
-        double sm, cm, sn, cn;
-        pair_at(p, D, layout, &i0, &i1);
-        posenc__dd f = posenc__inv_freq_dd(p, D, base);
-        posenc__sincos_dd(m, f, &sm, &cm);
-        posenc__sincos_dd(n, f, &sn, &cn);
-        double qa = q[i0], qb = q[i1], ka = k[i0], kb = k[i1];
-        posenc__rotate_f64(&qa, &qb, sm, cm);
-        posenc__rotate_f64(&ka, &kb, sn, cn);
-        sum += qa * ka + qb * kb;
+    for (uint32_t k0 = 0; k0 < D / 2; k0 += BLOCK) {
+        uint32_t b = D / 2 - k0 < BLOCK ? D / 2 - k0 : BLOCK;
+        posenc__inv_freqs_dd_log(k0, b, D, logb, fh, fl);
+        posenc__cpu()->sincos(m, fh, fl, b, sm, cm);
+        posenc__cpu()->sincos(n, fh, fl, b, sn, cn);
+        for (uint32_t j = 0; j < b; j++) {
+            size_t i0, i1;
+            posenc__pair_elems(layout, D / 2, k0 + j, &i0, &i1);
+            double qa = q[i0], qb = q[i1], ka = k[i0], kb = k[i1];
+            posenc__rotate_f64(&qa, &qb, sm[j], cm[j]);
+            posenc__rotate_f64(&ka, &kb, sn[j], cn[j]);
+            sum += qa * ka + qb * kb;
+        }
     }
     if (D % 2)
         sum += q[D - 1] * k[D - 1];

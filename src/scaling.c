@@ -13,44 +13,27 @@
 
 typedef posenc__dd dd;
 
-/* ---- double-double helpers ------------------------------------------------ */
+/* ---- double-double helpers (dd.h) ------------------------------------------ */
 
-static dd D(double x) { return (dd){x, 0.0}; }
+static dd dd_of(double x) { return posenc__dd_of(x); }
 static dd add(dd a, dd b) { return posenc__dd_add(a, b); }
-static dd neg(dd a) { return (dd){-a.hi, -a.lo}; }
-static dd sub(dd a, dd b) { return add(a, neg(b)); }
+static dd neg(dd a) { return posenc__dd_neg(a); }
+static dd sub(dd a, dd b) { return posenc__dd_sub(a, b); }
 static dd mul(dd a, dd b) { return posenc__dd_mul(a, b); }
-
-/* a / b: the double quotient corrected twice by its remainder. */
-static dd dvd(dd a, dd b)
-{
-    double q1 = a.hi / b.hi;
-    dd r = sub(a, mul(D(q1), b));
-    double q2 = r.hi / b.hi;
-    r = sub(r, mul(D(q2), b));
-    double q3 = r.hi / b.hi;
-    return add(add(D(q1), D(q2)), D(q3));
-}
+static dd dvd(dd a, dd b) { return posenc__dd_div(a, b); }
 
 /* ln(x) for x > 0: ln(hi) + ln(1 + lo/hi), the second term lo/hi to 2^-106. */
-static dd ln(dd x) { return add(posenc__dd_log(x.hi), D(x.lo / x.hi)); }
+static dd ln(dd x) { return add(posenc__dd_log(x.hi), dd_of(x.lo / x.hi)); }
 static dd ex(dd x) { return posenc__dd_exp(x); }
 
-static int cmp(dd a, dd b) /* -1, 0, +1 */
-{
-    if (a.hi != b.hi)
-        return a.hi < b.hi ? -1 : 1;
-    if (a.lo != b.lo)
-        return a.lo < b.lo ? -1 : 1;
-    return 0;
-}
+static int cmp(dd a, dd b) { return posenc__dd_cmp(a, b); }
 
 static dd dd_floor(dd x)
 {
     double f = floor(x.hi);
     if (f == x.hi) /* integer high part: the low part decides */
-        return add(D(f), D(floor(x.lo)));
-    return D(f);
+        return add(dd_of(f), dd_of(floor(x.lo)));
+    return dd_of(f);
 }
 
 static dd dd_ceil(dd x) { return neg(dd_floor(neg(x))); }
@@ -126,6 +109,10 @@ typedef struct ctx {
     dd ylo, yhi;     /* yarn: the correction range as used by the ramp */
     const double *ext; /* longrope: the chosen list */
     posenc_freqs_summary sum;
+    /* f0(k) = base^(-2k/d) for every pair, and for a stretched ntk/dynamic
+     * base'^(-2k/d) (posenc__inv_freqs_dd: one dd product per pair) */
+    double f0_hi[POSENC_ROPE_MAX_HEAD_DIM / 2], f0_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double fs_hi[POSENC_ROPE_MAX_HEAD_DIM / 2], fs_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
 } ctx;
 
 static int finite_pos(double x) { return isfinite(x) && x > 0.0; }
@@ -151,8 +138,8 @@ static double yarn_mscale(double s, double a) { return s <= 1.0 ? 1.0 : 0.1 * a 
 /* YaRN correction dimension c(r) = d ln(L / (2 pi r)) / (2 ln base). */
 static dd yarn_dim(const ctx *c, double r)
 {
-    dd num = sub(sub(ln(D(c->s.original_max_position_embeddings)), ln(TWO_PI)), ln(D(r)));
-    return dvd(mul(D((double)c->d), num), mul(D(2.0), ln(D(c->base))));
+    dd num = sub(sub(ln(dd_of(c->s.original_max_position_embeddings)), ln(TWO_PI)), ln(dd_of(r)));
+    return dvd(mul(dd_of((double)c->d), num), mul(dd_of(2.0), ln(dd_of(c->base))));
 }
 
 static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_scaling *s,
@@ -197,25 +184,25 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
     case POSENC_ROPE_DYNAMIC: {
         if (d < 4)
             return POSENC_ERR_RANGE; /* d/(d-2) needs d > 2 */
-        dd q = D(s_);
+        dd q = dd_of(s_);
         if (p->type == POSENC_ROPE_DYNAMIC) {
             /* Lc = max(cur_len, L); q = s Lc / L - (s - 1) >= 1. At or
              * below L, q is exactly 1: the default frequencies. */
             double Lc = (double)cur_len > L ? (double)cur_len : L;
             c->sum.len = (int64_t)Lc;
             if (Lc == L)
-                q = D(1.0);
+                q = dd_of(1.0);
             else
-                q = sub(dvd(mul(D(s_), D(Lc)), D(L)), sub(D(s_), D(1.0)));
+                q = sub(dvd(mul(dd_of(s_), dd_of(Lc)), dd_of(L)), sub(dd_of(s_), dd_of(1.0)));
             /* A huge factor overflows s Lc / L: no base' to stretch to
              * (and ln/exp of it would be NaN). */
             if (!isfinite(q.hi))
                 return POSENC_ERR_RANGE;
         }
-        c->stretched = cmp(q, D(1.0)) != 0;
+        c->stretched = cmp(q, dd_of(1.0)) != 0;
         c->ln_q = ln(q);
         /* base' = base q^(d/(d-2)), reported only. */
-        dd e = dvd(D((double)d), D((double)d - 2.0));
+        dd e = dvd(dd_of((double)d), dd_of((double)d - 2.0));
         c->sum.effective_base = base * to_double(ex(mul(e, c->ln_q)));
         break;
     }
@@ -231,12 +218,12 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
             lo = dd_floor(lo);
             hi = dd_ceil(hi);
         }
-        if (cmp(lo, D(0.0)) < 0)
-            lo = D(0.0);
-        if (cmp(hi, D((double)d - 1.0)) > 0)
-            hi = D((double)d - 1.0);
+        if (cmp(lo, dd_of(0.0)) < 0)
+            lo = dd_of(0.0);
+        if (cmp(hi, dd_of((double)d - 1.0)) > 0)
+            hi = dd_of((double)d - 1.0);
         if (cmp(lo, hi) == 0)
-            hi = add(hi, D(0.001)); /* the paper's guard against a zero-width ramp */
+            hi = add(hi, dd_of(0.001)); /* the paper's guard against a zero-width ramp */
         c->ylo = lo;
         c->yhi = hi;
         c->sum.band_lo = to_double(lo);
@@ -272,6 +259,12 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
         c->sum.attn_factor = p->attention_factor;
     if (!finite_pos(c->sum.attn_factor))
         return POSENC_ERR_RANGE;
+    dd log_base = posenc__dd_log(base);
+    posenc__inv_freqs_dd_log(0, d / 2, d, log_base, c->f0_hi, c->f0_lo);
+    if (c->stretched) /* ln base' = ln base + (d / (d - 2)) ln q */
+        posenc__inv_freqs_dd_log(
+            0, d / 2, d, add(log_base, mul(dvd(dd_of((double)d), dd_of((double)d - 2.0)), c->ln_q)),
+            c->fs_hi, c->fs_lo);
     return POSENC_OK;
 }
 
@@ -279,7 +272,7 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
 static dd pair_freq(const ctx *c, uint32_t k, posenc_freq_info *info)
 {
     const posenc_rope_scaling *p = &c->s;
-    dd f0 = posenc__inv_freq_dd(k, c->d, c->base); /* base^(-2k/d) */
+    dd f0 = {c->f0_hi[k], c->f0_lo[k]}; /* base^(-2k/d) */
     dd f = f0;
     posenc_freq_band band = POSENC_BAND_UNIFORM;
     double ramp = 0.0, pair_factor = 1.0;
@@ -287,29 +280,27 @@ static dd pair_freq(const ctx *c, uint32_t k, posenc_freq_info *info)
     case POSENC_ROPE_DEFAULT:
         break;
     case POSENC_ROPE_LINEAR: /* f0 / s */
-        f = dvd(f0, D(p->factor));
+        f = dvd(f0, dd_of(p->factor));
         break;
     case POSENC_ROPE_NTK:
     case POSENC_ROPE_DYNAMIC:
-        /* base'^(-2k/d) = f0 * q^(-2k/(d-2)) */
-        if (c->stretched && k > 0) {
-            dd e = dvd(D(2.0 * (double)k), D((double)c->d - 2.0));
-            f = mul(f0, ex(neg(mul(e, c->ln_q))));
-        }
+        /* base'^(-2k/d) = f0 * q^(-2k/(d-2)), ln base' = ln base + (d/(d-2)) ln q */
+        if (c->stretched)
+            f = (dd){c->fs_hi[k], c->fs_lo[k]};
         break;
     case POSENC_ROPE_YARN: {
         /* ramp = clamp((k - lo) / (hi - lo), 0, 1); f = f0 (1 - ramp) + (f0 / s) ramp */
-        dd r = dvd(sub(D((double)k), c->ylo), sub(c->yhi, c->ylo));
-        if (cmp(r, D(0.0)) <= 0) {
-            r = D(0.0);
+        dd r = dvd(sub(dd_of((double)k), c->ylo), sub(c->yhi, c->ylo));
+        if (cmp(r, dd_of(0.0)) <= 0) {
+            r = dd_of(0.0);
             band = POSENC_BAND_HIGH;
-        } else if (cmp(r, D(1.0)) >= 0) {
-            r = D(1.0);
+        } else if (cmp(r, dd_of(1.0)) >= 0) {
+            r = dd_of(1.0);
             band = POSENC_BAND_LOW;
         } else {
             band = POSENC_BAND_BLEND;
         }
-        dd w = add(sub(D(1.0), r), dvd(r, D(p->factor)));
+        dd w = add(sub(dd_of(1.0), r), dvd(r, dd_of(p->factor)));
         f = mul(f0, w);
         ramp = to_double(r);
         break;
@@ -319,32 +310,32 @@ static dd pair_freq(const ctx *c, uint32_t k, posenc_freq_info *info)
          * (wavelength < L / high_freq_factor), divided when x <
          * low_freq_factor, else g = (x - lff) / (hff - lff) and
          * f = (1 - g) f0 / s + g f0. */
-        dd x = dvd(mul(D(p->original_max_position_embeddings), f0), TWO_PI);
-        if (cmp(x, D(p->high_freq_factor)) > 0) {
+        dd x = dvd(mul(dd_of(p->original_max_position_embeddings), f0), TWO_PI);
+        if (cmp(x, dd_of(p->high_freq_factor)) > 0) {
             band = POSENC_BAND_HIGH;
-        } else if (cmp(x, D(p->low_freq_factor)) < 0) {
+        } else if (cmp(x, dd_of(p->low_freq_factor)) < 0) {
             band = POSENC_BAND_LOW;
-            f = dvd(f0, D(p->factor));
+            f = dvd(f0, dd_of(p->factor));
             ramp = 1.0;
         } else {
             band = POSENC_BAND_BLEND;
-            dd g = dvd(sub(x, D(p->low_freq_factor)),
-                       sub(D(p->high_freq_factor), D(p->low_freq_factor)));
-            dd w = add(dvd(sub(D(1.0), g), D(p->factor)), g);
+            dd g = dvd(sub(x, dd_of(p->low_freq_factor)),
+                       sub(dd_of(p->high_freq_factor), dd_of(p->low_freq_factor)));
+            dd w = add(dvd(sub(dd_of(1.0), g), dd_of(p->factor)), g);
             f = mul(f0, w);
-            ramp = to_double(sub(D(1.0), g));
+            ramp = to_double(sub(dd_of(1.0), g));
         }
         break;
     }
     case POSENC_ROPE_LONGROPE: /* f0 / e[k] */
         band = POSENC_BAND_LIST;
         pair_factor = c->ext[k];
-        f = dvd(f0, D(c->ext[k]));
+        f = dvd(f0, dd_of(c->ext[k]));
         break;
     }
     if (p->freq_factors) { /* ggml's freq_factors: f / ff[k] */
         pair_factor *= p->freq_factors[k];
-        f = dvd(f, D(p->freq_factors[k]));
+        f = dvd(f, dd_of(p->freq_factors[k]));
     }
     if (info) {
         info->k = k;

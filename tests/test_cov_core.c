@@ -386,91 +386,6 @@ TEST(cache_create_reports_out_of_memory)
     CHECK_CAPPED(cache_create_out_of_memory, NULL);
 }
 
-/* ---- the table fill on each instruction path ----------------------------------- */
-
-/* Fills n_pos x m values on path into cos_out/sin_out with stride ks and row
- * ld; then every value against the direct reference (within 1 ulp, or 2^-25
- * absolute below 1/4, the documented bound). */
-static int table_path_case(int path, int64_t pos0, size_t n_pos, size_t m, size_t ks,
-                           int interleave, float *out_c, float *out_s)
-{
-    double f_hi[40], f_lo[40];
-    for (size_t k = 0; k < m; k++) {
-        posenc__dd f = posenc__inv_freq_dd((uint32_t)k, (uint32_t)(2 * m), 10000.0);
-        f_hi[k] = f.hi;
-        f_lo[k] = f.lo;
-    }
-    size_t ld = interleave ? 2 * m + 3 : m * ks + 5; /* gaps after each row */
-    float *c = out_c, *s = interleave ? out_c : out_s;
-    if (interleave) /* the sinusoid layout: s0 c0 s1 c1 ... */
-        c = out_c + 1;
-    if (posenc__sincos_table_path_f32(path, pos0, n_pos, f_hi, f_lo, m, 0.75, c, s, ld, ks) != 0)
-        return 0;
-    for (size_t t = 0; t < n_pos; t++)
-        for (size_t k = 0; k < m; k++) {
-            double sr, cr;
-            posenc__sincos_dd(pos0 + (int64_t)t, (posenc__dd){f_hi[k], f_lo[k]}, &sr, &cr);
-            float gc = c[t * ld + k * ks], gs = s[t * ld + k * ks];
-            double ec = 0.75 * cr, es = 0.75 * sr;
-            int okc = check_ulp_f32(gc, ec) <= 1.0 || (fabs(ec) < 0.25 && fabs(gc - ec) <= 0x1p-25);
-            int oks = check_ulp_f32(gs, es) <= 1.0 || (fabs(es) < 0.25 && fabs(gs - es) <= 0x1p-25);
-            if (!okc || !oks) {
-                fprintf(stderr, "path %d pos %lld k %zu: %.9g %.9g vs %.17g %.17g\n", path,
-                        (long long)(pos0 + (int64_t)t), k, gc, gs, ec, es);
-                return 0;
-            }
-        }
-    return 1;
-}
-
-TEST(table_paths_agree_bit_for_bit)
-{
-    enum { NPOS = 20, M = 13, SZ = NPOS * (2 * M * 3 + 8) };
-    static float got_c[SZ], got_s[SZ], first_c[2][SZ], first_s[2][SZ], inter[3][SZ];
-    int n_paths = 0;
-    CHECK(posenc__table_path_ok(POSENC__TABLE_SCALAR));
-    CHECK(!posenc__table_path_ok(-1));
-    CHECK(!posenc__table_path_ok(3));
-    float untouched[4] = {7, 7, 7, 7};
-    double f1 = 1.0, f0 = 0.0;
-    CHECK(posenc__sincos_table_path_f32(3, 0, 1, &f1, &f0, 1, 1.0, untouched, untouched + 2, 1,
-                                        1) == -1);
-    CHECK(untouched[0] == 7 && untouched[2] == 7);
-    /* three layouts: plain rows (ks 1), the sinusoid's interleave, and a
-     * stride of 3 into separate arrays; positions 250..269 cross the anchor
-     * at 256, and 13 pairs leave a tail after the 4- and 8-wide steps */
-    for (int path = POSENC__TABLE_SCALAR; path <= POSENC__TABLE_AVX; path++) {
-        if (!posenc__table_path_ok(path))
-            continue;
-        n_paths++;
-        for (int layout = 0; layout < 3; layout++) {
-            size_t ks = layout == 0 ? 1 : layout == 1 ? 2 : 3;
-            if (layout == 1) { /* kept per path, compared below */
-                CHECK(table_path_case(path, 250, NPOS, M, ks, 1, inter[path], NULL));
-                continue;
-            }
-            memset(got_c, 0, sizeof got_c);
-            memset(got_s, 0, sizeof got_s);
-            CHECK(table_path_case(path, 250, NPOS, M, ks, 0, got_c, got_s));
-            int i = layout == 2;
-            if (path == POSENC__TABLE_SCALAR) {
-                memcpy(first_c[i], got_c, sizeof got_c);
-                memcpy(first_s[i], got_s, sizeof got_s);
-            } else {
-                CHECK(memcmp(first_c[i], got_c, sizeof got_c) == 0);
-                CHECK(memcmp(first_s[i], got_s, sizeof got_s) == 0);
-            }
-        }
-    }
-    for (int path = POSENC__TABLE_SSE2; path <= POSENC__TABLE_AVX; path++)
-        if (posenc__table_path_ok(path))
-            CHECK(memcmp(inter[POSENC__TABLE_SCALAR], inter[path], sizeof inter[0]) == 0);
-    CHECK(n_paths >= 1);
-    printf("table paths compared: %d (scalar%s%s)\n", n_paths,
-           posenc__table_path_ok(POSENC__TABLE_SSE2) ? ", sse2" : "",
-           posenc__table_path_ok(POSENC__TABLE_AVX) ? ", avx" : "");
-}
-
 TEST(sinusoid_tables_of_no_rows_write_nothing)
 {
     double d[4] = {5, 5, 5, 5};
@@ -656,7 +571,6 @@ int main(void)
     RUN(consecutive_positions_past_the_end_are_refused);
     RUN(more_threads_than_tokens_gives_the_reference);
     RUN(cache_refuses_a_malformed_rope_and_null_buffers);
-    RUN(table_paths_agree_bit_for_bit);
     RUN(sinusoid_tables_of_no_rows_write_nothing);
     RUN(rope_dot_refuses_a_non_finite_k);
     RUN(sinusoid_add_f32_even_dimension);

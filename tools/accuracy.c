@@ -18,11 +18,15 @@
  * absolute error; likewise 2^-60 for doubles below 2^-7.)
  *
  * Paths measured in the same run, per row (position range):
- *   posenc_f32        (float) of posenc_sincos: what posenc_sinusoid_fill_f32,
- *                     posenc_rope_apply_f32 (checked: its phases on (1, 0)) use
- *   posenc_table_f32  posenc__sincos_table_f32, the fast fill behind
- *                     posenc_sinusoid_table_f32 and the RoPE cache/kernels
- *   posenc_f64        posenc_sincos
+ *   posenc_f32        (float) of posenc_sincos: the double path rounded once
+ *   posenc_table_f32  posenc__sincos_table_f32 over a block of positions, the
+ *                     fill behind posenc_sinusoid_table_f32 and the RoPE cache
+ *   posenc_1pos_f32   the same fill for the one position alone: the no-cache
+ *                     decode (posenc_rope_qk with n_tok 1), posenc_rope_apply_f32
+ *                     and posenc_sinusoid_fill_f32; it must equal the block's
+ *                     value bit for bit (checked at every point), and the row
+ *                     "decode" measures posenc_rope_qk itself
+ *   posenc_f64        posenc_sincos (and the _f64 single-vector functions)
  *   naive_f32         a = (float)pos * (1 / powf(base, 2k/D)); sinf(a), cosf(a)
  *   naive_f64         a = pos * (1 / pow(base, 2k/D)); sin(a), cos(a)
  * Writes build/accuracy.csv (range,path,points,max_ulp,max_abs) and exits 1 if
@@ -39,11 +43,11 @@
 #define ANCHOR 4096
 #define RUN_MAX 4096
 
-enum { P_F32, P_TABLE, P_F64, P_NAIVE32, P_NAIVE64, N_PATHS };
-static const char *path_name[N_PATHS] = {"posenc_f32", "posenc_table_f32", "posenc_f64",
-                                         "naive_f32", "naive_f64"};
-static const int path_is_f32[N_PATHS] = {1, 1, 0, 1, 0};
-static const double path_bound[N_PATHS] = {1.0, 1.0, 2.0, 0.0, 0.0}; /* 0: not bound */
+enum { P_F32, P_TABLE, P_ONE, P_F64, P_NAIVE32, P_NAIVE64, N_PATHS };
+static const char *path_name[N_PATHS] = {"posenc_f32", "posenc_table_f32", "posenc_1pos_f32",
+                                         "posenc_f64", "naive_f32", "naive_f64"};
+static const int path_is_f32[N_PATHS] = {1, 1, 1, 0, 1, 0};
+static const double path_bound[N_PATHS] = {1.0, 1.0, 1.0, 2.0, 0.0, 0.0}; /* 0: not bound */
 
 typedef struct stats {
     double points;
@@ -195,6 +199,16 @@ static void measure(stats *st, const config *c, int64_t pos, float tc, float ts)
     record(st, P_F32, (float)cc, vc, pos, c->k, c->D, c->base);
     record(st, P_TABLE, ts, vs, pos, c->k, c->D, c->base);
     record(st, P_TABLE, tc, vc, pos, c->k, c->D, c->base);
+    float oc, os;
+    double fh = c->fdd.hi, fl = c->fdd.lo;
+    posenc__sincos_table_f32(pos, 1, &fh, &fl, 1, 1.0, &oc, &os, 1);
+    record(st, P_ONE, os, vs, pos, c->k, c->D, c->base);
+    record(st, P_ONE, oc, vc, pos, c->k, c->D, c->base);
+    if (oc != tc || os != ts) {
+        fprintf(stderr, "accuracy: one position differs from its block at pos %lld k %u D %u\n",
+                (long long)pos, c->k, c->D);
+        st->max_ulp[P_ONE] = 1e9;
+    }
     float a32 = (float)pos * c->inv32;
     record(st, P_NAIVE32, sinf(a32), vs, pos, c->k, c->D, c->base);
     record(st, P_NAIVE32, cosf(a32), vc, pos, c->k, c->D, c->base);
@@ -376,6 +390,44 @@ static void exhaustive_row(stats *st, int64_t n_max)
     }
 }
 
+/* ---- the no-cache decode itself -------------------------------------------- */
+
+/* posenc_rope_qk without a cache at n_tok = 1 (head_dim 128, base 5e5, both
+ * layouts): a head of unit pairs (1, 0) rotates into (c, s) exactly, so its
+ * output is the decode's cos/sin; n random positions up to 2^31 - 1 (and
+ * the last one), every pair against MPFR. */
+static void decode_row(stats *st, int n)
+{
+    enum { HD = 128, NP = HD / 2 };
+    static config cfg[NP];
+    posenc_rope r[2];
+    for (int l = 0; l < 2; l++)
+        posenc_rope_init(&r[l], HD, HD, 5e5, (posenc_layout)l);
+    for (uint32_t k = 0; k < NP; k++)
+        config_init(&cfg[k], k, HD, 5e5);
+    for (int i = 0; i < n; i++) {
+        int64_t pos = i == 0 ? POSENC_MAX_POS : rnd_range(0, POSENC_MAX_POS);
+        int l = i % 2;
+        float x[HD];
+        for (int e = 0; e < HD; e++)
+            x[e] = l == POSENC_LAYOUT_INTERLEAVED ? (float)(e % 2 == 0) : (float)(e < NP);
+        posenc_rope_view q = {x, NULL, 1, HD, HD, 0, 0};
+        if (posenc_rope_qk(&r[l], NULL, POSENC_DTYPE_F32, 1, &pos, 0, &q, NULL, 0, 1) !=
+            POSENC_OK) {
+            st->max_ulp[P_ONE] = 1e9;
+            return;
+        }
+        for (uint32_t k = 0; k < NP; k++) {
+            float c = l == POSENC_LAYOUT_INTERLEAVED ? x[2 * k] : x[k];
+            float s = l == POSENC_LAYOUT_INTERLEAVED ? x[2 * k + 1] : x[k + NP];
+            exact_direct(&cfg[k], pos);
+            measure(st, &cfg[k], pos, c, s);
+        }
+    }
+    for (uint32_t k = 0; k < NP; k++)
+        config_clear(&cfg[k]);
+}
+
 /* ---- golden vectors --------------------------------------------------------- */
 
 static int write_golden(const char *path)
@@ -540,6 +592,12 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "all<2^%d_D128_b1e4", short_run ? 16 : 20);
         exhaustive_row(&st, exhaustive);
         bad |= report(csv, name, &st);
+    }
+    {
+        stats st;
+        memset(&st, 0, sizeof st);
+        decode_row(&st, short_run ? 2000 : 30000);
+        bad |= report(csv, "decode_nocache_D128", &st);
     }
     fclose(csv);
     at_positions();

@@ -1,0 +1,107 @@
+/*
+ * cpu.h - the one CPU layer of the library: which instruction set runs the
+ * vector loops (the tensor kernels and the cos/sin fills alike), the build
+ * switch and the run-time override that force the plain C path, and the
+ * fork/join of worker threads. Not installed.
+ *
+ *   build switch   make POSENC_SCALAR_ONLY=1 (-DPOSENC_SCALAR_ONLY), or a
+ *                  compiler that does not target x86-64: plain C only.
+ *   override       POSENC_ISA=scalar|avx2|avx512, read once at the first
+ *                  call; a path the machine cannot run, or an unknown
+ *                  value, is ignored.
+ *   detection      cpuid and xgetbv (the OS must save the vector state):
+ *                  AVX-512F, else AVX2 with FMA and F16C, else plain C.
+ *
+ * Every instruction set provides the same three functions (posenc__isa_ops),
+ * written once as vector bodies (kernels_body.h for the rotation, fill_body.h
+ * for the cos/sin values) and compiled per instruction set; they give the
+ * same bits on every path.
+ */
+#ifndef POSENC_CPU_H
+#define POSENC_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Instruction sets, best last. */
+enum { POSENC__ISA_SCALAR = 0, POSENC__ISA_AVX2 = 1, POSENC__ISA_AVX512 = 2, POSENC__ISA_N = 3 };
+
+#if defined(__x86_64__) && !defined(POSENC_SCALAR_ONLY)
+#define POSENC__HAVE_X86 1
+#else
+#define POSENC__HAVE_X86 0
+#endif
+
+/* Rotates the rotary part of n_head heads of one token (kernels_body.h).
+ *   dt      posenc_dtype of src and dst
+ *   layout  pair layout; P pairs, rotary_dim = 2P
+ *   c, s    P values each, forward sign; inverse != 0 uses -s
+ *   src, dst  first element of head 0; head h at + h * src_hs (dst_hs)
+ *           elements. src may equal dst (in place). */
+typedef void (*posenc__heads_fn)(int dt, int layout, size_t P, const float *c, const float *s,
+                                 int inverse, const void *src, size_t src_hs, void *dst,
+                                 size_t dst_hs, size_t n_head);
+
+/* Where the fill writes (posenc__fill_fn). */
+enum {
+    POSENC__FILL_SPLIT = 0, /* cos_out[t*ld + k], sin_out[t*ld + k] */
+    POSENC__FILL_ZIP = 1    /* sinusoid rows: sin_out[t*ld + 2k] = sin,
+                               sin_out[t*ld + 2k + 1] = cos; cos_out unused */
+};
+
+/* The float cos/sin block fill (fill_body.h, contract in internal.h at
+ * posenc__sincos_table_f32). */
+typedef void (*posenc__fill_fn)(int64_t pos0, size_t n_pos, const double *f_hi,
+                                const double *f_lo, size_t n_pairs, double scale,
+                                float *cos_out, float *sin_out, size_t ld, int mode);
+
+/* s[k], c[k] = sin, cos of the exact angle pos * (f_hi[k] + f_lo[k]) in
+ * double, k < n (fill_body.h; the same bits as posenc__sincos_dd). */
+typedef void (*posenc__sincos_fn)(int64_t pos, const double *f_hi, const double *f_lo,
+                                  size_t n, double *s, double *c);
+
+typedef struct posenc__isa_ops {
+    posenc__heads_fn heads;
+    posenc__fill_fn fill;
+    posenc__sincos_fn sincos;
+} posenc__isa_ops;
+
+/* The functions of each instruction set. */
+#define POSENC__ISA_DECLARE(NAME)                                                            \
+    void posenc__heads_##NAME(int dt, int layout, size_t P, const float *c, const float *s,  \
+                              int inverse, const void *src, size_t src_hs, void *dst,         \
+                              size_t dst_hs, size_t n_head);                                  \
+    void posenc__fill_##NAME(int64_t pos0, size_t n_pos, const double *f_hi,                  \
+                             const double *f_lo, size_t n_pairs, double scale,                \
+                             float *cos_out, float *sin_out, size_t ld, int mode);            \
+    void posenc__sincos_##NAME(int64_t pos, const double *f_hi, const double *f_lo, size_t n, \
+                               double *s, double *c);
+POSENC__ISA_DECLARE(scalar)
+#if POSENC__HAVE_X86
+POSENC__ISA_DECLARE(avx2)
+POSENC__ISA_DECLARE(avx512)
+#endif
+
+/* Whether this build and machine can run isa; the one chosen once per
+ * process (detection, then POSENC_ISA); its name ("scalar", "avx2",
+ * "avx512", "unknown" outside the enum). */
+int posenc__isa_available(int isa);
+int posenc__isa_selected(void);
+const char *posenc__isa_name(int isa);
+
+/* The functions of isa (which must be available), and of the chosen one. */
+const posenc__isa_ops *posenc__isa_ops_of(int isa);
+static inline const posenc__isa_ops *posenc__cpu(void)
+{
+    return posenc__isa_ops_of(posenc__isa_selected());
+}
+
+/* Fork/join: runs fn on n_tasks argument blocks of task_size bytes each
+ * (tasks[0], tasks[1], ...), block 0 on the calling thread and the others on
+ * POSIX threads started here and joined before returning; a block whose
+ * thread cannot be started runs on the calling thread, so the result never
+ * depends on how many threads started. 1 <= n_tasks <= POSENC__MAX_TASKS. */
+#define POSENC__MAX_TASKS 64u
+void posenc__parallel(size_t n_tasks, void (*fn)(void *), void *tasks, size_t task_size);
+
+#endif
