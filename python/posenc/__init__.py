@@ -459,6 +459,24 @@ class RoPE:
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
         return RoPE._wrap(self._c.with_seq_len(int(seq_len)))
 
+    def use_cache(self, max_pos):
+        """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
+
+        apply() then reads cos and sin from it whenever every position of the
+        call is below max_pos, instead of computing them: the same values bit
+        for bit, much faster for decode steps (one token at a time) and when
+        the same positions are rotated layer after layer. Costs max_pos *
+        rotary_dim * 4 bytes (8 MiB for rotary_dim 128 and 16384 positions),
+        built once here. Returns self.
+        """
+        self._c.set_cache(int(max_pos))
+        return self
+
+    @property
+    def cache_len(self):
+        """Positions the cos/sin cache covers (0: no cache; see use_cache)."""
+        return self._c.cache_len
+
     @property
     def head_dim(self):
         """Elements per head."""

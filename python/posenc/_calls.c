@@ -136,7 +136,17 @@ static void to_view(posenc_rope_view *v, const pyposenc_view *p)
     v->src_head_stride = p->src_head_stride;
 }
 
-int pyposenc_rope_qk(const posenc_rope *r, posenc_dtype dtype, size_t n_tok,
+int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache)
+{
+    posenc_rope_cache *c = NULL;
+    int st = posenc_rope_cache_create(r, max_pos, &c);
+    *cache = c;
+    return st;
+}
+
+void pyposenc_rope_cache_free(void *cache) { posenc_rope_cache_free(cache); }
+
+int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
                      const int64_t *pos, int64_t pos0, const pyposenc_view *q,
                      const pyposenc_view *k, int inverse, unsigned n_threads)
 {
@@ -145,7 +155,7 @@ int pyposenc_rope_qk(const posenc_rope *r, posenc_dtype dtype, size_t n_tok,
         to_view(&qv, q);
     if (k)
         to_view(&kv, k);
-    return posenc_rope_qk(r, NULL, dtype, n_tok, pos, pos0, q ? &qv : NULL, k ? &kv : NULL,
+    return posenc_rope_qk(r, cache, dtype, n_tok, pos, pos0, q ? &qv : NULL, k ? &kv : NULL,
                           inverse, n_threads);
 }
 

@@ -66,9 +66,14 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
  * LongRoPE read it; 0: the trained length). */
 int pyposenc_rope_init(posenc_rope *r, const posenc_rope_config *c, int64_t cur_len);
 
-/* posenc_rope_qk without a cache: dtype, n_tok tokens at pos[] (or pos0 +
+/* A cos/sin cache of r for positions 0 .. max_pos - 1 (malloc'd). */
+int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache);
+void pyposenc_rope_cache_free(void *cache);
+
+/* posenc_rope_qk: cache (NULL: none, else from pyposenc_rope_cache_create
+ * for r, covering every position), dtype, n_tok tokens at pos[] (or pos0 +
  * t when pos is NULL), q and/or k, inverse 0/1, n_threads. */
-int pyposenc_rope_qk(const posenc_rope *r, posenc_dtype dtype, size_t n_tok,
+int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
                      const int64_t *pos, int64_t pos0, const pyposenc_view *q,
                      const pyposenc_view *k, int inverse, unsigned n_threads);
 

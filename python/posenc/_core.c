@@ -348,12 +348,80 @@ static int get_positions(PyObject *obj, positions *p)
 
 /* ---- the RoPE object -------------------------------------------------------- */
 
+/* A cos/sin cache (posenc_rope_cache) for positions 0 .. max_pos - 1, its
+ * own object so that a call that released the GIL keeps it alive. */
+typedef struct CacheObject {
+    PyObject_HEAD
+    void *cache;
+    int64_t max_pos;
+} CacheObject;
+
+static void Cache_dealloc(CacheObject *self)
+{
+    pyposenc_rope_cache_free(self->cache);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject CacheType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "posenc._core.Cache",
+    .tp_basicsize = sizeof(CacheObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A cos/sin cache of one RoPE (posenc_rope_cache).",
+    .tp_dealloc = (destructor)Cache_dealloc,
+};
+
 typedef struct RopeObject {
     PyObject_HEAD
     posenc_rope_config cfg;
     posenc_rope r;
     int64_t seq_len;
+    CacheObject *cache; /* NULL: none */
 } RopeObject;
+
+static void Rope_dealloc(RopeObject *self)
+{
+    Py_XDECREF(self->cache);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* set_cache(max_pos): builds a cos/sin cache for positions 0 .. max_pos - 1
+ * that apply() then uses for calls whose positions it covers; 0 drops it. */
+static PyObject *Rope_set_cache(RopeObject *self, PyObject *arg)
+{
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    CacheObject *old = self->cache;
+    if (n == 0) {
+        self->cache = NULL;
+        Py_XDECREF(old);
+        Py_RETURN_NONE;
+    }
+    void *c = NULL;
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_rope_cache_create(&self->r, n, &c);
+    Py_END_ALLOW_THREADS
+    if (st != POSENC_OK)
+        return raise_status(st, "RoPE.cache", NULL);
+    CacheObject *co = PyObject_New(CacheObject, &CacheType);
+    if (!co) {
+        pyposenc_rope_cache_free(c);
+        return NULL;
+    }
+    co->cache = c;
+    co->max_pos = n;
+    self->cache = co;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Rope_get_cache_len(RopeObject *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLongLong(s->cache ? s->cache->max_pos : 0);
+}
 
 static PyTypeObject RopeType;
 
@@ -765,6 +833,21 @@ static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t 
         }
     }
     {
+        /* The cache, when it covers every position of the call. */
+        CacheObject *cache = self->cache;
+        if (cache) {
+            int64_t top = (int64_t)pos0 + n_tok - 1;
+            if (p.p) {
+                Py_ssize_t total = p.ndim == 2 ? p.shape[0] * p.shape[1] : p.shape[0];
+                top = -1;
+                for (Py_ssize_t i = 0; i < total; i++)
+                    if (p.p[i] > top)
+                        top = p.p[i];
+            }
+            if (top >= cache->max_pos)
+                cache = NULL;
+        }
+        Py_XINCREF(cache);
         pyposenc_view qv, kv;
         int use_q = q.n_head > 0, use_k = has_k && k.n_head > 0;
         size_t elems = (size_t)batch * (size_t)n_tok *
@@ -778,12 +861,14 @@ static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t 
             if (use_k)
                 fill_view(&kv, out_of_place ? &ko : &k, out_of_place ? &k : NULL, bi);
             const int64_t *pp = p.p ? p.p + (per_batch ? bi * n_tok : 0) : NULL;
-            st = pyposenc_rope_qk(&self->r, (posenc_dtype)q.dtype, (size_t)n_tok, pp,
+            st = pyposenc_rope_qk(&self->r, cache ? cache->cache : NULL,
+                                  (posenc_dtype)q.dtype, (size_t)n_tok, pp,
                                   pp ? 0 : (int64_t)pos0, use_q ? &qv : NULL,
                                   use_k ? &kv : NULL, inverse, (unsigned)threads);
         }
         if (ts)
             PyEval_RestoreThread(ts);
+        Py_XDECREF(cache);
         if (st != POSENC_OK)
             goto done;
     }
@@ -862,12 +947,14 @@ static PyGetSetDef Rope_getset[] = {
     {"scaling_type", (getter)Rope_get_type, NULL, "the scaling's name", NULL},
     {"max_position_embeddings", (getter)Rope_get_maxpos, NULL, "the config's value, 0 if absent", NULL},
     {"scaling", (getter)Rope_get_scaling, NULL, "the scaling's parameters as a dict", NULL},
+    {"cache_len", (getter)Rope_get_cache_len, NULL, "positions the cos/sin cache covers", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef Rope_methods[] = {
     {"from_config_text", (PyCFunction)Rope_from_config_text, METH_VARARGS | METH_CLASS,
      "from_config_text(json_bytes, layer, seq_len)"},
     {"with_seq_len", (PyCFunction)Rope_with_seq_len, METH_O, "with_seq_len(n)"},
+    {"set_cache", (PyCFunction)Rope_set_cache, METH_O, "set_cache(max_pos); 0 drops it"},
     {"inv_freq", (PyCFunction)Rope_inv_freq, METH_VARARGS, "inv_freq(out_hi[, out_lo])"},
     {"cos_sin", (PyCFunction)Rope_cos_sin, METH_VARARGS, "cos_sin(positions, cos, sin, threads)"},
     {"apply", (PyCFunction)(void (*)(void))Rope_apply, METH_FASTCALL,
@@ -881,6 +968,7 @@ static PyTypeObject RopeType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Low-level RoPE parameters (posenc_rope); use posenc.RoPE.",
     .tp_new = Rope_new,
+    .tp_dealloc = (destructor)Rope_dealloc,
     .tp_methods = Rope_methods,
     .tp_getset = Rope_getset,
 };
@@ -1118,7 +1206,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&RopeType) < 0 || PyType_Ready(&LearnedType) < 0)
+    if (PyType_Ready(&RopeType) < 0 || PyType_Ready(&LearnedType) < 0 ||
+        PyType_Ready(&CacheType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)

@@ -443,3 +443,22 @@ def test_explicit_scaling_matches_the_config():
             g = (mpmath.mpf(8192) / w - 1) / (4 - 1)
             want = (1 - g) * f0 / 8 + g * f0
         assert f[k] == float(want)
+
+
+def test_cache_gives_the_same_bits():
+    r = posenc.RoPE(64, rotary_dim=48, base=500000.0)
+    x = rand(50, 3, 64)
+    pos = np.array([0, 1, 255, 256, 4000, 8191] + list(range(44)))
+    want = r.apply(x.copy(), positions=pos)
+    assert r.use_cache(8192) is r and r.cache_len == 8192
+    assert np.array_equal(r.apply(x.copy(), positions=pos), want)
+    # a position past the cache: computed without it, the same values
+    pos2 = pos.copy()
+    pos2[-1] = 100000
+    want2 = posenc.RoPE(64, rotary_dim=48, base=500000.0).apply(x.copy(), positions=pos2)
+    assert np.array_equal(r.apply(x.copy(), positions=pos2), want2)
+    assert np.array_equal(r.apply(x[5:6].copy(), positions=8191), want[5:6])
+    r.use_cache(0)
+    assert r.cache_len == 0
+    with pytest.raises(posenc.Error):
+        r.use_cache(-1)
