@@ -230,7 +230,7 @@ test: all $(TEST_BIN)
 # ---- Python: the posenc package (python/, python/README.md) -------------------
 #   make python          builds the extension in-tree into build/python; use it
 #                        with PYTHONPATH=build/python (no install, works offline)
-#   make python-install  pip install --no-build-isolation --user ./python
+#   make python-install  pip install --no-build-isolation --user ./python (PIP_FLAGS)
 #   make bench-python    posenc's apply against Hugging Face's rotation, and
 #                        both accuracies (bench/NOTES-python.md)
 # PYTHON is the interpreter: by default the first of PY_CANDIDATES that can
@@ -264,8 +264,13 @@ python-which:
 python: python-which $(STATIC) $(CONFIG_LIB)
 	@$(PY_ENV) sh tests/python_test.sh --build-only
 
-python-install: python-which
-	$(PYTHON) -m pip install --no-build-isolation --user $(PIP_FLAGS) ./python
+# Into the user's site-packages (as root: /root/.local). Debian marks its
+# interpreter externally managed (PEP 668); a --user install of a package
+# Debian does not ship is safe, so that refusal is overridden. PIP_FLAGS
+# replaces these flags (e.g. PIP_FLAGS= with PYTHON=venv/bin/python).
+PIP_FLAGS ?= --user $(if $(wildcard $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null)/EXTERNALLY-MANAGED),--break-system-packages)
+python-install: python-which python-libs
+	$(PYTHON) -m pip install --no-build-isolation $(PIP_FLAGS) ./python
 
 bench-python: python
 	PYTHONPATH=$(PY_BUILD) $(PYTHON) bench/bench_python.py
