@@ -206,8 +206,7 @@ def _store(result, out, what):
     if _is_tensor(out):
         import torch
 
-        src = torch.from_numpy(result) if result.dtype != np.uint16 else \
-            torch.from_numpy(result.view(np.int16)).view(torch.bfloat16)
+        src = torch.from_numpy(result)  # float32/float64: copy_ rounds to out's dtype
         if tuple(out.shape) != tuple(src.shape):
             raise ValueError(f"{what}: out has shape {tuple(out.shape)}, "
                              f"expected {tuple(src.shape)}")
@@ -264,13 +263,9 @@ def sinusoid(n_pos, d, base=10000.0, pos0=0, dtype=np.float32, out=None):
     _core.sinusoid(pos0, n_pos, d, float(base), result)
     if target is not None:
         return target
-    result = _convert_out(result, dtype)
     if out is None:
-        return result
-    if _is_tensor(result):
-        result = result.numpy() if result.dtype != sys.modules["torch"].bfloat16 else \
-            _f32_to_bf16_bits(result.float().numpy())
-    return _store(result, out, "sinusoid")
+        return _convert_out(result, dtype)
+    return _store(result if _is_tensor(out) else _convert_out(result, dtype), out, "sinusoid")
 
 
 def alibi_slopes(n_head):
@@ -452,7 +447,8 @@ class RoPE:
             if not isinstance(d, dict):
                 raise TypeError("config must be a path, JSON text, a dict or a "
                                 "PretrainedConfig")
-            text = json.dumps({k: v for k, v in d.items() if v is not None}).encode()
+            text = json.dumps({k: v for k, v in d.items() if v is not None},
+                              default=str).encode()
         return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len)))
 
     def with_seq_len(self, seq_len):

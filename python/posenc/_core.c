@@ -785,17 +785,15 @@ static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t 
                        (p.ndim == 2 && q.ndim == 4 && p.shape[1] == want &&
                         (p.shape[0] == batch || p.shape[0] == 1));
         if (!ok_shape) {
-            PyErr_Format(PyExc_ValueError,
-                         "positions must have shape [%zd]%s (one per token), got %s%zd%s%zd]",
-                         n_tok, q.ndim == 4 ? " or [batch, seq]" : "",
-                         "[", p.shape[0], p.ndim == 2 ? ", " : "",
-                         p.ndim == 2 ? p.shape[1] : (Py_ssize_t)0);
-            if (p.ndim == 1) {
-                PyErr_Clear();
+            if (p.ndim == 1)
                 PyErr_Format(PyExc_ValueError,
                              "positions must have shape [%zd]%s (one per token), got [%zd]",
                              n_tok, q.ndim == 4 ? " or [batch, seq]" : "", p.shape[0]);
-            }
+            else
+                PyErr_Format(PyExc_ValueError,
+                             "positions must have shape [%zd]%s (one per token), got [%zd, %zd]",
+                             n_tok, q.ndim == 4 ? " or [batch, seq]" : "", p.shape[0],
+                             p.shape[1]);
             goto done;
         }
         per_batch = p.ndim == 2 && p.shape[0] == batch && batch > 1;

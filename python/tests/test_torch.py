@@ -93,6 +93,8 @@ def test_tables_as_tensors():
     assert np.array_equal(t.numpy(), posenc.sinusoid(4, 8))
     tb = posenc.sinusoid(4, 8, dtype=torch.bfloat16)
     assert torch.equal(tb, t.to(torch.bfloat16))
+    ob = torch.zeros(4, 8, dtype=torch.bfloat16)
+    assert posenc.sinusoid(4, 8, out=ob) is ob and torch.equal(ob, tb)
     out = torch.zeros(2, 3, 3)
     assert posenc.alibi_bias(2, 3, out=out) is out
     assert np.array_equal(out.numpy(), posenc.alibi_bias(2, 3))
