@@ -48,6 +48,9 @@ if [ "$1" = "--build-only" ]; then
     exit 0
 fi
 
+"$py" -c 'import sys, numpy
+print("python: using", sys.executable, "(Python", sys.version.split()[0] + ", NumPy",
+      numpy.__version__ + ")", file=sys.stderr)'  # make test shows stderr
 "$py" -c 'import pytest, mpmath' >/dev/null 2>&1 || skip "the Python tests: no pytest or mpmath for $py" "$pkgs"
 if ! "$py" -c 'import torch' >/dev/null 2>&1; then
     echo "python: skipped the torch tests (apt-get install python3-torch)"

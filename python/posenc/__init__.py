@@ -597,6 +597,8 @@ class RoPE:
                 positions = _positions_array(positions)
         if type(q) is not np.ndarray and _is_tensor(q):
             return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
+        if k is not None and type(k) is not np.ndarray and _is_tensor(k):
+            raise TypeError("q is not a torch tensor but k is: pass two tensors or two arrays")
         if inplace:
             self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
             return q if k is None else (q, k)
