@@ -26,7 +26,6 @@ against the exact rotation (float64 rotation by cos/sin of the exact angle
 in mpmath), and of the cos values alone.
 """
 import argparse
-import math
 import statistics
 import sys
 import time

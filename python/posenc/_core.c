@@ -983,14 +983,14 @@ static PyObject *Learned_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
 {
     static char *kw[] = {"path", "tensor", NULL};
     PyObject *opath;
-    const char *tensor = NULL;
+    const char *tensor_name = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|z", kw, PyUnicode_FSConverter, &opath,
-                                     &tensor))
+                                     &tensor_name))
         return NULL;
     char detail[256];
     void *t = NULL;
     size_t n = 0, d = 0;
-    int st = pyposenc_learned_load(PyBytes_AS_STRING(opath), tensor, &t, &n, &d, detail,
+    int st = pyposenc_learned_load(PyBytes_AS_STRING(opath), tensor_name, &t, &n, &d, detail,
                                    sizeof detail);
     if (st != POSENC_OK) {
         char what[300];

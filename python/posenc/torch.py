@@ -18,7 +18,6 @@ The functions of the posenc package (RoPE.apply, sinusoid, alibi_bias, ...)
 take CPU torch tensors directly; this module only adds the nn.Module.
 """
 
-import json
 
 import numpy as np
 import torch

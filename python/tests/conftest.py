@@ -116,12 +116,3 @@ GOLDEN = read_rope_golden()
 @pytest.fixture(scope="session")
 def golden_cases():
     return GOLDEN
-
-
-def have_torch():
-    try:
-        import torch  # noqa: F401
-
-        return True
-    except ImportError:
-        return False
