@@ -273,7 +273,7 @@ python-install: python-which python-libs
 	$(PYTHON) -m pip install --no-build-isolation $(PIP_FLAGS) ./python
 
 bench-python: python
-	PYTHONPATH=$(PY_BUILD) $(PYTHON) bench/bench_python.py
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(PY_BUILD) $(PYTHON) bench/bench_python.py
 
 # ---- the optional parts' packages ----------------------------------------------
 
