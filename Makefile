@@ -225,7 +225,7 @@ $(BUILD)/tests/test_cov_plot: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
 $(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
-	@$(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)" "$(SANITIZE)" "$(JSON)" "$(HAVE_CAIRO)"
+	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"
 
 # ---- Python: the posenc package (python/, python/README.md) -------------------
 #   make python          builds the extension in-tree into build/python; use it

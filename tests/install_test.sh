@@ -7,11 +7,9 @@
 # the version), the soname, and that the installed files are stripped.
 build=${1:-build}
 cc=${2:-cc}
-sanitize=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-extra=""
-[ "$sanitize" = "1" ] && extra="-fsanitize=address,undefined"
+extra=${POSENC_TEST_LDFLAGS:-} # what the build's objects need to link (sanitizers, coverage)
 fail() { echo "install: $*" >&2; echo "install: 0 passed, 1 failed"; exit 1; }
 
 make -s install PREFIX="$tmp/prefix" >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; fail "make install failed"; }

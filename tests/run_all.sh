@@ -2,14 +2,15 @@
 # Runs every test and prints one closing line "N passed, M failed", with
 # ", K skipped" added when an optional part was not built, and above it the
 # Debian packages that would run what was skipped.
-#   sh tests/run_all.sh BUILD_DIR CC SANITIZE
+#   POSENC_TEST_LDFLAGS=... sh tests/run_all.sh BUILD_DIR CC
+# (POSENC_TEST_LDFLAGS: what programs linked with the built library need,
+# e.g. -fsanitize=... or --coverage; the Makefile passes its LDFLAGS.)
 # Each unit test program (build/tests/test_*) ends with "name: X passed,
 # Y failed[, K skipped]" and says what it skipped on lines "name: skipped
 # WHAT (apt-get install PACKAGES)"; the CLI cases and the install test do
 # the same.
 build=${1:-build}
 cc=${2:-cc}
-sanitize=${3:-}
 passed=0
 failed=0
 skipped=0
@@ -49,7 +50,10 @@ done
 sh tests/cli_tests.sh "$build/posenc" >"$out"
 add
 
-sh tests/install_test.sh "$build" "$cc" "$sanitize" >"$out"
+sh tests/docs_test.sh "$build" "$cc" >"$out"
+add
+
+sh tests/install_test.sh "$build" "$cc" >"$out"
 add
 
 # The Python package (PYTHON and the build's switches come from the Makefile).
