@@ -397,6 +397,9 @@ class RoPE:
     rounded in float32 separately (no FMA), c and s within 1 ulp of exact.
 
     Raises posenc.Error for parameters out of range (the message says which).
+
+    A RoPE never changes after construction (use_cache aside), so threads may
+    share one; apply releases the GIL for calls of 16384 elements or more.
     """
 
     __slots__ = ("_c",)

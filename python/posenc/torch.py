@@ -126,8 +126,13 @@ class RotaryEmbedding(torch.nn.Module):
         return ct, st
 
     @torch.no_grad()
-    def forward(self, x, position_ids):
-        """(cos, sin) for position_ids [batch, seq], each [batch, seq, rotary_dim]."""
+    def forward(self, x, position_ids, seq_len=None):
+        """(cos, sin) for position_ids [batch, seq], each [batch, seq, rotary_dim].
+
+        seq_len is accepted for the modules of older transformers versions that
+        pass it, and ignored: the length is max(position_ids) + 1, as in
+        transformers' own dynamic and LongRoPE updates.
+        """
         pos_cpu = position_ids.detach().to("cpu", torch.int64)
         seq_len = int(pos_cpu.max()) + 1 if pos_cpu.numel() else 0
         if pos_cpu.numel() and int(pos_cpu.min()) < 0:

@@ -248,6 +248,12 @@ def test_gqa_heads_rotate_alike():
     # positions given as an int offset mean offset, offset + 1, ...
     q2 = r.apply(q0.copy(), positions=100)
     assert np.array_equal(q2, q)
+    # other integer types and strided positions are converted, not refused
+    p32 = np.arange(100, 100 + 2 * T, dtype=np.int32)[::2]
+    want = r.apply(q0.copy(), positions=p32.astype(np.int64))
+    assert np.array_equal(r.apply(q0.copy(), positions=p32), want)
+    assert np.array_equal(r.apply(q0.copy(), positions=p32.astype(np.uint16)), want)
+    assert not np.array_equal(want, q)
 
 
 def test_hugging_face_layout_with_position_ids():
