@@ -164,6 +164,12 @@ static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, co
     }
     t->dtype = dt;
     t->itemsize = sz;
+    if ((uintptr_t)t->b.buf % (uintptr_t)sz != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s is not aligned to its %zd-byte elements; pass a copy", name, sz);
+        tensor_release(t);
+        return -1;
+    }
     int nd = t->b.ndim;
     if (nd < 2 || nd > 4) {
         PyErr_Format(PyExc_ValueError,

@@ -282,6 +282,20 @@ def test_hugging_face_layout_with_position_ids():
                                   positions=pid[0], inplace=False))
 
 
+def test_reversed_batch_and_misaligned_arrays():
+    r = posenc.RoPE(16)
+    x = rand(3, 2, 4, 16)
+    pid = np.array([[0, 1, 2, 3], [5, 6, 7, 8], [100, 200, 300, 400]])
+    want = r.apply(x[::-1].copy(), positions=pid)
+    r.apply(x[::-1], positions=pid)  # a negative batch stride
+    assert np.array_equal(x[::-1], want)
+    raw = np.zeros(4 * 2 * 16 * 4 + 1, np.uint8)
+    odd = raw[1:].view(np.float32).reshape(4, 2, 16)  # one byte off
+    with pytest.raises(ValueError, match="aligned"):
+        r.apply(odd)
+    assert not raw.any()
+
+
 def test_two_dimensional_is_one_head():
     r = posenc.RoPE(16)
     x = rand(4, 16)
