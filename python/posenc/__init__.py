@@ -75,12 +75,9 @@ def have_config_reader():
 # ---- dtypes and torch ------------------------------------------------------
 
 
-def _torch_module():
-    """The torch module if the program has imported it (never imports it)."""
-    return sys.modules.get("torch")
-
-
 def _is_tensor(x):
+    """Whether x is a torch tensor (never imports torch: if the program has not
+    imported it, x cannot be one)."""
     t = sys.modules.get("torch")
     return t is not None and isinstance(x, t.Tensor)
 
