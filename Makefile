@@ -6,6 +6,7 @@
 #   make deps             installs the Debian packages of every optional part
 #   make install PREFIX=/usr/local [DESTDIR=...] [INSTALL_STRIP=0]
 #   make bench, make accuracy, make plots, make fuzz, make coverage: see below
+#   make python, make bench-python: the Python package (python/README.md)
 #
 # Build switches. Each is on, off or automatic, and means the same whether it
 # is given on the command line, in the environment, or left to its default:
@@ -68,7 +69,9 @@ PKG_JSON  := libjansson-dev
 PKG_CAIRO := libcairo2-dev fonts-dejavu-core
 PKG_EDIT  := libedit-dev
 PKG_MPFR  := libmpfr-dev
-DEPS_PACKAGES := pkg-config $(PKG_JSON) $(PKG_CAIRO) $(PKG_EDIT) $(PKG_MPFR) python3
+PKG_PYTHON := python3-dev python3-numpy python3-pytest python3-mpmath python3-setuptools \
+              python3-pip python3-torch
+DEPS_PACKAGES := pkg-config $(PKG_JSON) $(PKG_CAIRO) $(PKG_EDIT) $(PKG_MPFR) python3 $(PKG_PYTHON)
 
 # -ffp-contract=off: no fused multiply-add behind our back; the float32
 # rotation's rounding order is part of the contract (see posenc.h).
@@ -222,7 +225,55 @@ $(BUILD)/tests/test_cov_plot: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
 $(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
-	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" sh tests/run_all.sh $(BUILD) "$(CC)"
+	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"
+
+# ---- Python: the posenc package (python/, python/README.md) -------------------
+#   make python          builds the extension in-tree into build/python; use it
+#                        with PYTHONPATH=build/python (no install, works offline)
+#   make python-install  pip install --no-build-isolation --user ./python (PIP_FLAGS)
+#   make bench-python    posenc's apply against Hugging Face's rotation, and
+#                        both accuracies (bench/NOTES-python.md)
+# PYTHON is the interpreter: by default the first of PY_CANDIDATES that can
+# import numpy (the first python3 on PATH may be another interpreter without
+# Debian's packages), looked up once, only when a target needs it. The
+# extension links $(STATIC) (and the config reader's library and jansson
+# when JSON=1), so it needs no shared library path. make test runs the
+# pytest tests through tests/python_test.sh (skipped, with the packages to
+# install, when there is no Python with NumPy).
+
+PY_CANDIDATES ?= python3 /usr/bin/python3 python
+PYTHON ?= $(eval PYTHON := $(shell for p in $(PY_CANDIDATES); do \
+              command -v $$p >/dev/null 2>&1 && $$p -c 'import numpy' >/dev/null 2>&1 && \
+              { command -v $$p; break; }; done))$(PYTHON)
+PY_BUILD := $(BUILD)/python
+PY_ENV    = PYTHON='$(PYTHON)' POSENC_BUILD='$(abspath $(BUILD))' POSENC_JSON='$(JSON)' \
+            POSENC_JSON_LIBS='$(JSON_LIBS)' POSENC_LDFLAGS='$(LDFLAGS)' POSENC_SANITIZE='$(SANITIZE)'
+
+.PHONY: python python-libs python-config python-which python-install bench-python
+python-libs: $(STATIC) $(CONFIG_LIB)
+
+python-config:
+	@echo 'build=$(BUILD)'; echo 'json=$(JSON)'; echo 'json_libs=$(JSON_LIBS)'
+
+python-which:
+	@if [ -z "$(PYTHON)" ]; then \
+	    echo "python: no interpreter that imports numpy among: $(PY_CANDIDATES)"; \
+	    echo "python: apt-get install $(PKG_PYTHON), or make PYTHON=/path/to/python3"; exit 1; fi
+	@echo "python: using $(PYTHON) ($$($(PYTHON) -c 'import sys, numpy; print("Python", sys.version.split()[0], "NumPy", numpy.__version__)'))"
+
+python: python-which $(STATIC) $(CONFIG_LIB)
+	@$(PY_ENV) sh tests/python_test.sh --build-only
+
+# Into the user's site-packages (as root: /root/.local). Debian marks its
+# interpreter externally managed (PEP 668); a --user install of a package
+# Debian does not ship is safe, so that refusal is overridden. PIP_FLAGS
+# replaces these flags (e.g. PIP_FLAGS= with PYTHON=venv/bin/python).
+PIP_FLAGS ?= --user $(if $(wildcard $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null)/EXTERNALLY-MANAGED),--break-system-packages)
+python-install: python-which python-libs
+	$(PYTHON) -m pip install --no-build-isolation $(PIP_FLAGS) ./python
+
+bench-python: python
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(PY_BUILD) $(PYTHON) bench/bench_python.py
 
 # ---- the optional parts' packages ----------------------------------------------
 

@@ -56,6 +56,10 @@ add
 sh tests/install_test.sh "$build" "$cc" >"$out"
 add
 
+# The Python package (PYTHON and the build's switches come from the Makefile).
+sh tests/python_test.sh >"$out"
+add
+
 # Without pkg-config the build finds no optional part, installed or not.
 if [ -n "$packages" ] && ! command -v "${PKG_CONFIG:-pkg-config}" >/dev/null 2>&1; then
     packages="pkg-config $packages"

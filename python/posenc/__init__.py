@@ -1,0 +1,643 @@
+"""posenc: transformer position encodings computed exactly.
+
+Python bindings of the posenc C library (a C extension linked statically
+against libposenc; no ctypes, no shared library path). The angles are formed
+from the exact integer position and a double-double frequency and reduced
+with a three-part pi/2, so cos and sin stay exact at every position up to
+2**31 - 1: float32 values are within 1 ulp of the exact value, where the
+usual float32 formula (``inv_freq @ position_ids``, then cos and sin) is off
+by 1e-2 at position 100,000.
+
+NumPy arrays are used through the buffer protocol, never copied: any
+C-contiguous or strided float32 / float16 array, bfloat16 as
+``dtype="bfloat16"`` over uint16 storage, int64 positions. CPU torch tensors
+(float32, float16, bfloat16) are accepted by the same functions and changed
+in place. ``posenc.torch.RotaryEmbedding`` is a drop-in for a Hugging Face
+model's rotary module.
+
+    >>> import numpy as np, posenc
+    >>> rope = posenc.RoPE(128, base=500000.0)
+    >>> q = np.ones((4, 32, 128), np.float32)       # [n_tok, n_head, head_dim]
+    >>> k = np.ones((4, 8, 128), np.float32)        # grouped-query: 8 kv heads
+    >>> _ = rope.apply(q, k, positions=np.arange(4))  # in place
+    >>> round(float(posenc.sinusoid(3, 4)[2, 0]), 4)  # PE(2)[0] = sin 2
+    0.9093
+
+Errors from the library are raised as ``posenc.Error`` (a ValueError whose
+``status`` is the library's status code); a wrong type is a TypeError. A
+rejected call has written nothing.
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+
+from . import _core
+from ._core import Error
+
+__all__ = [
+    "Error",
+    "RoPE",
+    "sinusoid",
+    "alibi_slopes",
+    "alibi_bias",
+    "learned_table",
+    "isa",
+    "have_config_reader",
+    "__version__",
+    "library_version",
+    "MAX_POS",
+]
+
+__version__ = "0.1.0"
+#: The version of the C library linked into the extension, "MAJOR.MINOR.PATCH".
+library_version = _core.version()[0]
+#: The largest position accepted anywhere (2**31 - 1).
+MAX_POS = _core.MAX_POS
+
+_LAYOUTS = {"interleaved": 0, "half": 1}
+_LAYOUT_NAMES = {0: "interleaved", 1: "half"}
+_BF16 = "bfloat16"
+
+
+def isa():
+    """Name of the instruction set the tensor kernels use: "avx512", "avx2" or "scalar"."""
+    return _core.isa()
+
+
+def have_config_reader():
+    """Whether ``RoPE.from_config`` is available (the library was built with jansson)."""
+    return _core.have_config_reader()
+
+
+# ---- dtypes and torch ------------------------------------------------------
+
+
+def _is_tensor(x):
+    """Whether x is a torch tensor (never imports torch: if the program has not
+    imported it, x cannot be one)."""
+    t = sys.modules.get("torch")
+    return t is not None and isinstance(x, t.Tensor)
+
+
+def _is_torch_dtype(dtype):
+    t = sys.modules.get("torch")
+    return t is not None and isinstance(dtype, t.dtype)
+
+
+def _rotate_code(dtype):
+    """The posenc_dtype code of a dtype argument for the rotation (-1: infer)."""
+    if dtype is None:
+        return -1
+    if isinstance(dtype, str) and dtype == _BF16:
+        return _core.DTYPE_BF16
+    if _is_torch_dtype(dtype):
+        import torch
+
+        codes = {torch.float32: _core.DTYPE_F32, torch.float16: _core.DTYPE_F16,
+                 torch.bfloat16: _core.DTYPE_BF16}
+        if dtype in codes:
+            return codes[dtype]
+    else:
+        try:
+            d = np.dtype(dtype)
+        except TypeError:
+            d = None
+        if d == np.float32:
+            return _core.DTYPE_F32
+        if d == np.float16:
+            return _core.DTYPE_F16
+    raise TypeError(
+        f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' (uint16 storage)")
+
+
+def _tensor_view(x, name):
+    """A CPU torch tensor as a NumPy array over the same memory, and its dtype code."""
+    import torch
+
+    if x.device.type != "cpu":
+        raise ValueError(
+            f"{name} is on {x.device}: posenc rotates CPU tensors in place; for a model on "
+            "another device use posenc.torch.RotaryEmbedding (exact cos/sin moved to the device)")
+    if x.requires_grad:
+        raise ValueError(
+            f"{name} requires grad: posenc changes tensors outside autograd; call it under "
+            "torch.no_grad() on tensors that do not require grad")
+    try:
+        if x.dtype == torch.float32:
+            return x.numpy(), _core.DTYPE_F32
+        if x.dtype == torch.float16:
+            return x.numpy(), _core.DTYPE_F16
+        if x.dtype == torch.bfloat16:
+            return x.view(torch.int16).numpy(), _core.DTYPE_BF16
+    except RuntimeError as e:  # conjugate/negative views, sparse, ...
+        raise TypeError(f"{name}: this tensor cannot be viewed without a copy ({e})") from None
+    raise TypeError(f"{name} is {x.dtype}; posenc rotates float32, float16 and bfloat16 tensors")
+
+
+def _positions_array(positions):
+    """Positions as a NumPy integer array (no copy for an int64 array)."""
+    if isinstance(positions, np.ndarray):
+        return positions
+    if _is_tensor(positions):
+        import torch
+
+        return positions.detach().to("cpu", torch.int64).numpy()
+    a = np.asarray(positions)
+    if a.dtype.kind not in "iu":
+        if a.size == 0:
+            return a.astype(np.int64)
+        raise TypeError(f"positions must be integers, got {a.dtype}")
+    return a
+
+
+def _f32_to_bf16_bits(a):
+    """float32 -> bfloat16 bit patterns (uint16), rounded to nearest even."""
+    a = np.ascontiguousarray(a, dtype=np.float32)
+    b = a.view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(a)
+    if nan.any():
+        r[nan] = ((b[nan] >> 16) | 0x40).astype(np.uint16)
+    return r
+
+
+def _convert_out(f32_or_f64, dtype):
+    """A float32 (or float64) result in the requested dtype (NumPy or torch)."""
+    if _is_torch_dtype(dtype):
+        import torch
+
+        return torch.from_numpy(f32_or_f64).to(dtype)
+    if isinstance(dtype, str) and dtype == _BF16:
+        return _f32_to_bf16_bits(f32_or_f64)
+    return f32_or_f64.astype(dtype, copy=False)
+
+
+def _float_kind(dtype, what):
+    """'d' for a float64 request, 'f' for every other supported dtype."""
+    if isinstance(dtype, str) and dtype == _BF16:
+        return "f"
+    if _is_torch_dtype(dtype):
+        import torch
+
+        if dtype == torch.float64:
+            return "d"
+        if dtype in (torch.float32, torch.float16, torch.bfloat16):
+            return "f"
+        raise TypeError(f"{what}: unsupported dtype {dtype}")
+    try:
+        d = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{what}: unsupported dtype {dtype!r}") from None
+    if d == np.float64:
+        return "d"
+    if d in (np.float32, np.float16):
+        return "f"
+    raise TypeError(f"{what}: unsupported dtype {d} (float64, float32, float16, 'bfloat16')")
+
+
+def _store(result, out, what):
+    """Puts result into out (NumPy array or torch tensor) and returns out."""
+    if _is_tensor(out):
+        import torch
+
+        src = torch.from_numpy(result)  # float32/float64: copy_ rounds to out's dtype
+        if tuple(out.shape) != tuple(src.shape):
+            raise ValueError(f"{what}: out has shape {tuple(out.shape)}, "
+                             f"expected {tuple(src.shape)}")
+        with torch.no_grad():
+            out.copy_(src)
+        return out
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{what}: out must be a NumPy array or a torch tensor")
+    if out.shape != result.shape:
+        raise ValueError(f"{what}: out has shape {out.shape}, expected {result.shape}")
+    if not out.flags.writeable:
+        raise ValueError(f"{what}: out is read-only")
+    out[...] = result
+    return out
+
+
+def _direct_out(out, np_dtype, shape):
+    """out itself when the library can write into it directly, else None."""
+    return (out if isinstance(out, np.ndarray) and out.dtype == np_dtype
+            and out.shape == shape and out.flags.c_contiguous and out.flags.writeable
+            else None)
+
+
+# ---- sinusoid, ALiBi, learned ------------------------------------------------
+
+
+def sinusoid(n_pos, d, base=10000.0, pos0=0, dtype=np.float32, out=None):
+    """The sinusoidal position encoding table of the original transformer.
+
+    Returns an array of shape [n_pos, d] whose row t is PE(pos0 + t):
+    ``PE[2k] = sin(pos / base**(2k/d))`` and ``PE[2k+1] = cos(pos / base**(2k/d))``
+    (odd d: the last element is the sine of the unpaired pair).
+
+    dtype: float32 (default; each value within 1 ulp of exact, from the
+    library's table fill), float64 (each value within 2 ulps), float16 or
+    "bfloat16" (uint16 storage; rounded from the float32 table), or a torch
+    dtype (returns a CPU tensor). out: an array or tensor of shape [n_pos, d]
+    to fill instead of allocating (written directly when it is a
+    C-contiguous NumPy array of the computed type, else through a copy).
+
+    Raises posenc.Error for d outside 1..1048576, a base that is not finite
+    and > 1, or positions outside 0..MAX_POS.
+
+    >>> sinusoid(3, 4, dtype=np.float64)[2].round(4).tolist()
+    [0.9093, -0.4161, 0.02, 0.9998]
+    """
+    n_pos, d, pos0 = int(n_pos), int(d), int(pos0)
+    kind = _float_kind(dtype, "sinusoid")
+    np_dtype = np.float64 if kind == "d" else np.float32
+    plain = not _is_torch_dtype(dtype) and not (isinstance(dtype, str) and dtype == _BF16) \
+        and np.dtype(dtype) == np_dtype
+    target = _direct_out(out, np_dtype, (n_pos, d)) if plain else None
+    result = target if target is not None else np.empty((max(n_pos, 0), d), np_dtype)
+    _core.sinusoid(pos0, n_pos, d, float(base), result)
+    if target is not None:
+        return target
+    if out is None:
+        return _convert_out(result, dtype)
+    return _store(result if _is_tensor(out) else _convert_out(result, dtype), out, "sinusoid")
+
+
+def alibi_slopes(n_head):
+    """ALiBi head slopes m_1 .. m_H (float64 array of n_head values).
+
+    By the ALiBi paper's rule: m_h = 2**(-8h/H) for H a power of two; otherwise
+    the slopes of the largest power of two n below H, then every other slope
+    of 2n heads. Raises posenc.Error for n_head outside 1..1048576.
+
+    >>> alibi_slopes(4).tolist()
+    [0.25, 0.0625, 0.015625, 0.00390625]
+    """
+    n_head = int(n_head)
+    out = np.empty(max(n_head, 0), np.float64)
+    _core.alibi_slopes(n_head, out)
+    return out
+
+
+def alibi_bias(n_head, n_query, n_key=None, q_offset=0, causal=False, threads=1, out=None):
+    """The ALiBi attention bias, float32 of shape [n_head, n_query, n_key].
+
+    ``out[h, i, j] = -m_{h+1} * |q_offset + i - j|``: query i sits at absolute
+    position q_offset + i (q_offset: tokens already in the KV cache), key j
+    at position j. n_key defaults to q_offset + n_query. With causal=True the
+    future (j > q_offset + i) is -inf, so softmax gives it weight 0.
+    threads: 1..64 POSIX threads (the result does not depend on it).
+    out: a float32 array or tensor of that shape to fill.
+
+    >>> alibi_bias(1, 2, 2)[0].tolist()
+    [[-0.0, -0.00390625], [-0.00390625, -0.0]]
+    """
+    n_head, n_query, q_offset = int(n_head), int(n_query), int(q_offset)
+    n_key = q_offset + n_query if n_key is None else int(n_key)
+    shape = (max(n_head, 0), max(n_query, 0), max(n_key, 0))
+    target = _direct_out(out, np.float32, shape)
+    if target is None and _is_tensor(out):
+        import torch
+
+        if out.dtype == torch.float32 and out.device.type == "cpu" and out.is_contiguous() \
+                and tuple(out.shape) == shape and not out.requires_grad:
+            target = out.numpy()
+    result = target if target is not None else np.empty(shape, np.float32)
+    _core.alibi_bias(n_head, n_query, n_key, q_offset, bool(causal), int(threads), result)
+    if out is None:
+        return result
+    if target is not None:
+        return out
+    return _store(result, out, "alibi_bias")
+
+
+def learned_table(path, tensor=None):
+    """A learned position table read by the library, as float64 [n_pos, dim].
+
+    path: a text file, one row per position, numbers separated by white space
+    (or commas), '#' comments. tensor: the name of a tensor inside a
+    .safetensors file -- not available until posenc's safetensors reader is
+    in the library (raises posenc.Error saying so). Raises OSError when the
+    file cannot be read and posenc.Error for a malformed table (the message
+    names the line).
+    """
+    t = _core.Learned(os.fspath(path), tensor)
+    out = np.empty(t.shape, np.float64)
+    t.rows(out)
+    return out
+
+
+# ---- RoPE ----------------------------------------------------------------------
+
+_SCALING_KEYS = {
+    "factor", "original_max_position_embeddings", "beta_fast", "beta_slow", "truncate",
+    "mscale", "mscale_all_dim", "attention_factor", "low_freq_factor", "high_freq_factor",
+    "short_factor", "long_factor", "freq_factors",
+}
+
+
+def _norm_scaling(scaling):
+    """A Hugging Face style rope_scaling dict -> the dict _core.Rope reads."""
+    if scaling is None:
+        return None
+    if isinstance(scaling, str):
+        scaling = {"rope_type": scaling}
+    if not isinstance(scaling, dict):
+        raise TypeError("scaling must be None, a type name or a dict like a config's rope_scaling")
+    s = {}
+    t = scaling.get("rope_type", scaling.get("type"))
+    if t is None:
+        raise ValueError("scaling needs 'rope_type' (or 'type'): default, linear, ntk, dynamic, "
+                         "yarn, llama3 or longrope")
+    if not isinstance(t, str):
+        raise TypeError("scaling['rope_type'] must be a string")
+    s["type"] = t
+    for key, v in scaling.items():
+        if key in ("rope_type", "type"):
+            continue
+        if key not in _SCALING_KEYS:
+            raise ValueError(f"scaling: unknown key {key!r} (known: "
+                             f"{', '.join(sorted(_SCALING_KEYS))})")
+        if v is not None:
+            s[key] = v
+    return s
+
+
+def _layout_code(layout):
+    if isinstance(layout, str) and layout in _LAYOUTS:
+        return _LAYOUTS[layout]
+    raise ValueError(f"layout must be 'half' (GPT-NeoX, Hugging Face) or 'interleaved' "
+                     f"(original RoPE, GPT-J), got {layout!r}")
+
+
+class RoPE:
+    """Rotary position embedding of one model: frequencies, layout, attention factor.
+
+    RoPE(head_dim, rotary_dim=None, base=10000, layout="half", scaling=None, *, seq_len=0)
+
+    head_dim: elements per head (1..1024). rotary_dim: the leading elements
+    that rotate (even, 2..head_dim; default head_dim); the rest pass through
+    (partial rotary). base: rope_theta. layout: "half" -- pair k is
+    (x[k], x[k + rotary_dim/2]), as GPT-NeoX and Hugging Face checkpoints --
+    or "interleaved" -- pair k is (x[2k], x[2k+1]), the original RoPE, GPT-J,
+    llama2.c. scaling: None, or a dict in the words of a config's
+    rope_scaling: {"rope_type": "linear" | "ntk" | "dynamic" | "yarn" |
+    "llama3" | "longrope", "factor": ..., "original_max_position_embeddings":
+    ..., ...} (the keys of posenc.h's posenc_rope_scaling). seq_len: the
+    current sequence length read by dynamic NTK and LongRoPE (0: the trained
+    length); ``with_seq_len`` gives the same RoPE at another length.
+
+    Pair k turns by theta = pos * inv_freq[k] with cos and sin multiplied by
+    attention_factor: x' = x c - y s, y' = x s + y c, each product and sum
+    rounded in float32 separately (no FMA), c and s within 1 ulp of exact.
+
+    Raises posenc.Error for parameters out of range (the message says which).
+
+    A RoPE never changes after construction (use_cache aside), so threads may
+    share one; apply releases the GIL for calls of 16384 elements or more.
+    """
+
+    __slots__ = ("_c",)
+
+    def __init__(self, head_dim, rotary_dim=None, base=10000.0, layout="half", scaling=None, *,
+                 seq_len=0):
+        head_dim = int(head_dim)
+        rotary_dim = head_dim if rotary_dim is None else int(rotary_dim)
+        self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
+                             _norm_scaling(scaling), int(seq_len))
+
+    @classmethod
+    def _wrap(cls, c):
+        self = cls.__new__(cls)
+        self._c = c
+        return self
+
+    @classmethod
+    def from_config(cls, config, layer=0, *, seq_len=0):
+        """The RoPE of a model from its Hugging Face config.json.
+
+        config: a path to config.json, its text (str starting with "{"), a
+        dict, or a transformers PretrainedConfig (its to_dict()). Read by the
+        library's config reader, the same words as the program's ``SET rope``
+        and ``--config``: rope_theta, head_dim or hidden_size /
+        num_attention_heads, partial_rotary_factor, rope_scaling or
+        rope_parameters (every posenc scaling), rope_interleave, DeepSeek's
+        qk_rope_head_dim. Unknown or unsupported RoPE keys are refused with a
+        message naming the key.
+
+        layer: the decoder layer. Layer 0 only until posenc's model registry
+        (per-layer RoPE) lands: any other layer raises posenc.Error saying so.
+        seq_len: as in RoPE().
+
+        Needs the library's config reader (jansson): see have_config_reader().
+        """
+        if isinstance(config, (bytes, bytearray)):
+            text = bytes(config)
+        elif isinstance(config, str) and config.lstrip().startswith("{"):
+            text = config.encode()
+        elif isinstance(config, (str, os.PathLike)):
+            with open(config, "rb") as f:
+                text = f.read()
+        else:
+            d = config
+            if not isinstance(d, dict) and hasattr(d, "to_dict"):
+                d = d.to_dict()
+            if not isinstance(d, dict):
+                raise TypeError("config must be a path, JSON text, a dict or a "
+                                "PretrainedConfig")
+            text = json.dumps({k: v for k, v in d.items() if v is not None},
+                              default=str).encode()
+        return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len)))
+
+    def with_seq_len(self, seq_len):
+        """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
+        return RoPE._wrap(self._c.with_seq_len(int(seq_len)))
+
+    def use_cache(self, max_pos):
+        """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
+
+        apply() then reads cos and sin from it whenever every position of the
+        call is below max_pos, instead of computing them: the same values bit
+        for bit, much faster for decode steps (one token at a time) and when
+        the same positions are rotated layer after layer. Costs max_pos *
+        rotary_dim * 4 bytes (8 MiB for rotary_dim 128 and 16384 positions),
+        built once here. Returns self.
+        """
+        self._c.set_cache(int(max_pos))
+        return self
+
+    @property
+    def cache_len(self):
+        """Positions the cos/sin cache covers (0: no cache; see use_cache)."""
+        return self._c.cache_len
+
+    @property
+    def head_dim(self):
+        """Elements per head."""
+        return self._c.head_dim
+
+    @property
+    def rotary_dim(self):
+        """Leading elements of each head that rotate."""
+        return self._c.rotary_dim
+
+    @property
+    def base(self):
+        """The base (rope_theta) the frequencies come from."""
+        return self._c.base
+
+    @property
+    def layout(self):
+        """"half" or "interleaved"."""
+        return _LAYOUT_NAMES[self._c.layout_code]
+
+    @property
+    def attention_factor(self):
+        """The factor on cos and sin (YaRN's mscale, LongRoPE's; 1 for plain RoPE)."""
+        return self._c.attention_factor
+
+    @property
+    def seq_len(self):
+        """The sequence length the frequencies are for (0: the trained length)."""
+        return self._c.seq_len
+
+    @property
+    def scaling(self):
+        """The scaling's parameters as a dict ("type" and the posenc_rope_scaling fields)."""
+        return self._c.scaling
+
+    @property
+    def max_position_embeddings(self):
+        """The config's max_position_embeddings (0 when not from a config or absent)."""
+        return self._c.max_position_embeddings
+
+    @property
+    def inv_freq(self):
+        """Inverse frequencies of the rotary_dim/2 pairs, radians per token (float64).
+
+        The library keeps each as a double-double (about 100 bits); this is the
+        value rounded to double. See inv_freq_lo for the low part.
+        """
+        out = np.empty(self._c.rotary_dim // 2, np.float64)
+        self._c.inv_freq(out)
+        return out
+
+    @property
+    def inv_freq_lo(self):
+        """The low parts of the double-double inverse frequencies (float64)."""
+        hi = np.empty(self._c.rotary_dim // 2, np.float64)
+        lo = np.empty_like(hi)
+        self._c.inv_freq(hi, lo)
+        return lo
+
+    def cos_sin(self, positions, dtype=np.float32, threads=1):
+        """cos and sin of every pair at positions, times the attention factor.
+
+        Returns (cos, sin), each of shape positions.shape + (rotary_dim // 2,):
+        ``cos[..., k] = attention_factor * cos(pos * inv_freq[k])``.
+        positions: integers 0..MAX_POS (array, list, int, torch tensor).
+        dtype float32 (default): the values the rotation multiplies by, each
+        within 1 ulp of exact; float64: each within a few ulps of exact (the
+        library's double path); float16 / "bfloat16" (uint16 storage): the
+        float32 values rounded to nearest even; a torch dtype: CPU tensors.
+        """
+        pos = _positions_array(positions)
+        shape = pos.shape
+        flat = np.ascontiguousarray(pos.reshape(-1), dtype=np.int64) \
+            if pos.dtype != np.int64 or not pos.flags.c_contiguous else pos.reshape(-1)
+        P = self._c.rotary_dim // 2
+        kind = _float_kind(dtype, "cos_sin")
+        np_dtype = np.float64 if kind == "d" else np.float32
+        c = np.empty((flat.size, P), np_dtype)
+        s = np.empty((flat.size, P), np_dtype)
+        self._c.cos_sin(flat, c, s, int(threads))
+        c = c.reshape(shape + (P,))
+        s = s.reshape(shape + (P,))
+        if _is_torch_dtype(dtype) or (isinstance(dtype, str) and dtype == _BF16) or \
+                np.dtype(dtype) != np_dtype:
+            return _convert_out(c, dtype), _convert_out(s, dtype)
+        return c, s
+
+    def apply(self, q, k=None, positions=None, *, inplace=True, inverse=False, threads=1,
+              dtype=None):
+        """Rotates q (and k) by their positions; returns q, or (q, k).
+
+        q, k: float32, float16 or bfloat16 arrays (NumPy; bfloat16 as uint16
+        storage with dtype="bfloat16") or CPU torch tensors, shaped
+            [n_tok, n_head, head_dim]          (vLLM style; any strides)
+            [batch, n_head, seq, head_dim]     (Hugging Face style)
+            [n_tok, head_dim]                  (one head)
+        The last axis must be contiguous; other axes may be any view
+        (transposes, slices of a fused QKV buffer, heads in reverse order).
+        q and k may have different head counts (grouped-query attention) but
+        the same tokens. k may be None.
+
+        positions: None (0, 1, .., n-1), an int p (p, p+1, ..: a KV-cache
+        offset), or integers per token: shape [n_tok], or for 4-D arrays [seq]
+        or [batch, seq] (Hugging Face's position_ids).
+
+        inplace=True changes q and k and returns them (the same objects);
+        inplace=False leaves them alone and returns new arrays. inverse=True
+        turns by -theta (the transpose: the backward pass; it undoes the
+        forward rotation when attention_factor is 1). threads: 1..64.
+
+        Raises TypeError for an unsupported element type or object, ValueError
+        (posenc.Error for the library's checks) for a wrong shape, stride,
+        position or overlapping q and k; nothing is written then.
+        """
+        code = -1 if dtype is None else _rotate_code(dtype)
+        pos0 = 0
+        if positions is not None and not isinstance(positions, np.ndarray):
+            if isinstance(positions, (int, np.integer)):
+                pos0 = int(positions)
+                positions = None
+            else:
+                positions = _positions_array(positions)
+        if type(q) is not np.ndarray and _is_tensor(q):
+            return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
+        if k is not None and type(k) is not np.ndarray and _is_tensor(k):
+            raise TypeError("q is not a torch tensor but k is: pass two tensors or two arrays")
+        if inplace:
+            self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
+            return q if k is None else (q, k)
+        qa = np.asarray(q)
+        qo = np.empty(qa.shape, qa.dtype)
+        ko = None
+        if k is not None:
+            ka = np.asarray(k)
+            ko = np.empty(ka.shape, ka.dtype)
+        self._c.apply(q, k, positions, pos0, inverse, threads, code, qo, ko)
+        return qo if k is None else (qo, ko)
+
+    def _apply_torch(self, q, k, positions, pos0, inplace, inverse, threads, code):
+        import torch
+
+        qn, qcode = _tensor_view(q, "q")
+        if code >= 0 and code != qcode:
+            raise TypeError(f"dtype does not match q's dtype {q.dtype}")
+        kn = None
+        if k is not None:
+            if not _is_tensor(k):
+                raise TypeError("k must be a torch tensor when q is one")
+            kn, kcode = _tensor_view(k, "k")
+            if kcode != qcode:
+                raise TypeError(f"q is {q.dtype} but k is {k.dtype}")
+        if inplace:
+            self._c.apply(qn, kn, positions, pos0, inverse, threads, qcode, None, None)
+            return q if k is None else (q, k)
+        qo = torch.empty(q.shape, dtype=q.dtype)
+        ko = torch.empty(k.shape, dtype=k.dtype) if k is not None else None
+        self._c.apply(qn, kn, positions, pos0, inverse, threads, qcode,
+                      _tensor_view(qo, "q_out")[0],
+                      _tensor_view(ko, "k_out")[0] if ko is not None else None)
+        return qo if k is None else (qo, ko)
+
+    def __repr__(self):
+        t = self._c.scaling_type
+        extra = "" if t == "default" else f", scaling={t!r}"
+        if self.attention_factor != 1.0:
+            extra += f", attention_factor={self.attention_factor!r}"
+        return (f"RoPE(head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, "
+                f"base={self.base!r}, layout={self.layout!r}{extra})")

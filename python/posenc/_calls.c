@@ -1,0 +1,278 @@
+/* _calls.c - every call of the Python extension into libposenc (see
+ * _calls.h). Nothing here knows about Python. */
+#include "_calls.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int pyposenc_have_config_reader(void)
+{
+#ifdef POSENC_HAVE_JSON
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+const char *pyposenc_strerror(int status) { return posenc_strerror((posenc_status)status); }
+const char *pyposenc_version_string(void) { return posenc_version_string(); }
+unsigned pyposenc_version_number(void) { return posenc_version_number(); }
+const char *pyposenc_rope_isa(void) { return posenc_rope_isa(); }
+const char *pyposenc_rope_type_name(int type)
+{
+    return posenc_rope_type_name((posenc_rope_type)type);
+}
+
+static int copy_list(double *dst, size_t *n_dst, const double *src, size_t n, const char *name,
+                     char *detail, size_t detail_size)
+{
+    if (n > POSENC_ROPE_MAX_HEAD_DIM / 2) {
+        snprintf(detail, detail_size, "%s has %zu values; at most %u are possible", name, n,
+                 POSENC_ROPE_MAX_HEAD_DIM / 2);
+        return POSENC_ERR_DIM;
+    }
+    if (n)
+        memcpy(dst, src, n * sizeof *dst);
+    *n_dst = n;
+    return POSENC_OK;
+}
+
+int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rotary_dim,
+                          double base, posenc_layout layout, const pyposenc_scaling_in *s,
+                          char *detail, size_t detail_size)
+{
+    posenc_rope_type type = POSENC_ROPE_DEFAULT;
+    int st;
+    detail[0] = 0;
+    memset(c, 0, sizeof *c);
+    c->head_dim = head_dim;
+    c->rotary_dim = rotary_dim;
+    c->base = base;
+    c->layout = layout;
+    if (s && s->type && (st = posenc_rope_type_parse(s->type, &type)) != POSENC_OK) {
+        snprintf(detail, detail_size,
+                 "unknown scaling type '%.40s' (default, linear, ntk, dynamic, yarn, llama3, "
+                 "longrope)",
+                 s->type);
+        return st;
+    }
+    posenc_rope_scaling_init(&c->scaling, type);
+    if (!s)
+        return POSENC_OK;
+    posenc_rope_scaling *d = &c->scaling;
+    d->factor = s->factor;
+    d->original_max_position_embeddings = s->original_max_position_embeddings;
+    if (s->has_beta_fast)
+        d->beta_fast = s->beta_fast;
+    if (s->has_beta_slow)
+        d->beta_slow = s->beta_slow;
+    if (s->has_truncate)
+        d->truncate = s->truncate;
+    d->mscale = s->mscale;
+    d->mscale_all_dim = s->mscale_all_dim;
+    d->attention_factor = s->attention_factor;
+    d->low_freq_factor = s->low_freq_factor;
+    d->high_freq_factor = s->high_freq_factor;
+    if ((st = copy_list(c->short_factor, &d->n_short_factor, s->short_factor, s->n_short_factor,
+                        "short_factor", detail, detail_size)) != POSENC_OK ||
+        (st = copy_list(c->long_factor, &d->n_long_factor, s->long_factor, s->n_long_factor,
+                        "long_factor", detail, detail_size)) != POSENC_OK ||
+        (st = copy_list(c->freq_factors, &d->n_freq_factors, s->freq_factors,
+                        s->n_freq_factors, "freq_factors", detail, detail_size)) != POSENC_OK)
+        return st;
+    return POSENC_OK;
+}
+
+int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
+                              posenc_rope_config *c, char *detail, size_t detail_size)
+{
+    detail[0] = 0;
+    /* The model registry (per-layer RoPE) is not in this build yet: layer 0
+     * is the config's one RoPE. When it lands, this is the one place to
+     * read layer `layer` instead. */
+    if (layer != 0) {
+        snprintf(detail, detail_size,
+                 "layer %lld: per-layer RoPE needs posenc's model registry, which this build "
+                 "does not have yet; only layer 0 (the config's RoPE) is available",
+                 (long long)layer);
+        return POSENC_ERR_RANGE;
+    }
+#ifdef POSENC_HAVE_JSON
+    posenc_config_error err;
+    memset(&err, 0, sizeof err);
+    int st = posenc_rope_from_config_text(json, len, c, &err);
+    if (st != POSENC_OK) {
+        if (err.line > 0)
+            snprintf(detail, detail_size, "line %d, column %d: %s", err.line, err.column,
+                     err.detail);
+        else
+            snprintf(detail, detail_size, "%s", err.detail);
+    }
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)c;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}
+
+int pyposenc_rope_init(posenc_rope *r, const posenc_rope_config *c, int64_t cur_len)
+{
+    return posenc_rope_init_config(r, c, cur_len);
+}
+
+static void to_view(posenc_rope_view *v, const pyposenc_view *p)
+{
+    v->dst = p->dst;
+    v->src = p->src;
+    v->n_head = p->n_head;
+    v->tok_stride = p->tok_stride;
+    v->head_stride = p->head_stride;
+    v->src_tok_stride = p->src_tok_stride;
+    v->src_head_stride = p->src_head_stride;
+}
+
+int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache)
+{
+    posenc_rope_cache *c = NULL;
+    int st = posenc_rope_cache_create(r, max_pos, &c);
+    *cache = c;
+    return st;
+}
+
+void pyposenc_rope_cache_free(void *cache) { posenc_rope_cache_free(cache); }
+
+int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
+                     const int64_t *pos, int64_t pos0, const pyposenc_view *q,
+                     const pyposenc_view *k, int inverse, unsigned n_threads)
+{
+    posenc_rope_view qv, kv;
+    if (q)
+        to_view(&qv, q);
+    if (k)
+        to_view(&kv, k);
+    return posenc_rope_qk(r, cache, dtype, n_tok, pos, pos0, q ? &qv : NULL, k ? &kv : NULL,
+                          inverse, n_threads);
+}
+
+int pyposenc_pair_index(uint32_t k, uint32_t d, posenc_layout layout, uint32_t *i0,
+                        uint32_t *i1)
+{
+    return posenc_pair_index(k, d, layout, i0, i1);
+}
+
+int pyposenc_rope_cos_sin_f64(const posenc_rope *r, size_t n, const int64_t *pos, double *cos,
+                              double *sin, double *scratch)
+{
+    uint32_t P = r->rotary_dim / 2, i0, i1;
+    int st;
+    for (size_t t = 0; t < n; t++) {
+        memset(scratch, 0, r->head_dim * sizeof *scratch);
+        for (uint32_t k = 0; k < P; k++) {
+            if ((st = posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1)) != POSENC_OK)
+                return st;
+            scratch[i0] = 1.0; /* the pair (1, 0) turns into (a cos, a sin) */
+        }
+        if ((st = posenc_rope_vec_f64(r, pos[t], 0, scratch)) != POSENC_OK)
+            return st;
+        for (uint32_t k = 0; k < P; k++) {
+            posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
+            cos[t * P + k] = scratch[i0];
+            sin[t * P + k] = scratch[i1];
+        }
+    }
+    return POSENC_OK;
+}
+
+int pyposenc_rope_cos_sin_f32(const posenc_rope *r, size_t n, const int64_t *pos, float *cos,
+                              float *sin, float *scratch, size_t chunk, unsigned n_threads)
+{
+    uint32_t P = r->rotary_dim / 2, D = r->head_dim, i0, i1;
+    int st;
+    for (size_t t0 = 0; t0 < n; t0 += chunk) {
+        size_t m = n - t0 < chunk ? n - t0 : chunk;
+        memset(scratch, 0, m * D * sizeof *scratch);
+        for (uint32_t k = 0; k < P; k++) {
+            if ((st = posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1)) != POSENC_OK)
+                return st;
+            for (size_t t = 0; t < m; t++)
+                scratch[t * D + i0] = 1.0f; /* (1*c) - (0*s) = c, (1*s) + (0*c) = s */
+        }
+        posenc_rope_view v = {scratch, NULL, 1, D, D, 0, 0};
+        if ((st = posenc_rope_qk(r, NULL, POSENC_DTYPE_F32, m, pos + t0, 0, &v, NULL, 0,
+                                 n_threads)) != POSENC_OK)
+            return st;
+        for (uint32_t k = 0; k < P; k++) {
+            posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
+            for (size_t t = 0; t < m; t++) {
+                cos[(t0 + t) * P + k] = scratch[t * D + i0];
+                sin[(t0 + t) * P + k] = scratch[t * D + i1];
+            }
+        }
+    }
+    return POSENC_OK;
+}
+
+int pyposenc_sinusoid_table(int64_t pos0, size_t n_pos, uint32_t d, double base, int f64,
+                            void *out)
+{
+    return f64 ? posenc_sinusoid_table_f64(pos0, n_pos, d, base, out)
+               : posenc_sinusoid_table_f32(pos0, n_pos, d, base, out);
+}
+
+int pyposenc_alibi_slopes(uint32_t h, double *out) { return posenc_alibi_slopes(h, out); }
+
+int pyposenc_alibi_bias(uint32_t n_head, uint32_t n_query, uint32_t n_key, int64_t q_offset,
+                        int causal, unsigned n_threads, float *out)
+{
+    return posenc_alibi_bias_f32(n_head, n_query, n_key, q_offset, causal, n_threads, out);
+}
+
+int pyposenc_learned_load(const char *path, const char *tensor, void **handle, size_t *n_pos,
+                          size_t *dim, char *detail, size_t detail_size)
+{
+    detail[0] = 0;
+    if (tensor) {
+        snprintf(detail, detail_size,
+                 "tensor '%.60s': reading a tensor from a .safetensors file needs posenc's "
+                 "safetensors reader, which this build does not have yet; give a text table",
+                 tensor);
+        return POSENC_ERR_FORMAT;
+    }
+    posenc_learned *t = NULL;
+    posenc_load_error err;
+    memset(&err, 0, sizeof err);
+    int st = posenc_learned_load(path, &t, &err);
+    if (st != POSENC_OK) {
+        if (err.line && err.expected)
+            snprintf(detail, detail_size, "line %zu: %s (expected %zu values, got %zu)",
+                     err.line, err.detail, err.expected, err.got);
+        else if (err.line)
+            snprintf(detail, detail_size, "line %zu: %s", err.line, err.detail);
+        else
+            snprintf(detail, detail_size, "%s", err.detail);
+        return st;
+    }
+    *handle = t;
+    *n_pos = posenc_learned_n_pos(t);
+    *dim = posenc_learned_dim(t);
+    return POSENC_OK;
+}
+
+int pyposenc_learned_rows(void *handle, double *out)
+{
+    const posenc_learned *t = handle;
+    size_t n = posenc_learned_n_pos(t), d = posenc_learned_dim(t);
+    for (size_t i = 0; i < n; i++) {
+        int st = posenc_learned_row_f64(t, (int64_t)i, out + i * d);
+        if (st != POSENC_OK)
+            return st;
+    }
+    return POSENC_OK;
+}
+
+void pyposenc_learned_free(void *handle) { posenc_learned_free(handle); }

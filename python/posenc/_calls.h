@@ -1,0 +1,115 @@
+/* _calls.h - the Python extension's only door into libposenc.
+ *
+ * Every call from the extension into the C library goes through the small
+ * functions declared here and defined in _calls.c, so that a change of the
+ * C API (issue 12: posenc_rope_qk's parameter struct, the direction enum)
+ * is made in one file. _core.c (the Python glue) uses posenc.h for its
+ * types and macros only and never calls a posenc_* function itself.
+ *
+ * Each function returns a posenc_status value (0 = success); where a
+ * function can say more than the status (the config reader, the table
+ * loader), it writes one sentence into detail (may be "" afterwards).
+ */
+#ifndef PYPOSENC_CALLS_H
+#define PYPOSENC_CALLS_H
+
+#include <posenc.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One strided view of q or k, in elements (the extension's own struct, so
+ * that the library's view type can change without touching _core.c). */
+typedef struct pyposenc_view {
+    void *dst;
+    const void *src; /* NULL: in place */
+    size_t n_head;
+    size_t tok_stride, head_stride;
+    size_t src_tok_stride, src_head_stride;
+} pyposenc_view;
+
+/* The explicit scaling of RoPE(...): the type's name ("default", "linear",
+ * ...) and the fields of posenc_rope_scaling (lists: NULL/0 when absent). */
+typedef struct pyposenc_scaling_in {
+    const char *type;
+    double factor, original_max_position_embeddings, beta_fast, beta_slow;
+    int truncate;
+    double mscale, mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor;
+    const double *short_factor, *long_factor, *freq_factors;
+    size_t n_short_factor, n_long_factor, n_freq_factors;
+    /* which optional numbers were given (else posenc_rope_scaling_init's defaults) */
+    int has_beta_fast, has_beta_slow, has_truncate;
+} pyposenc_scaling_in;
+
+/* Whether the config reader (libposenc_config.a, jansson) is linked in. */
+int pyposenc_have_config_reader(void);
+
+const char *pyposenc_strerror(int status);
+const char *pyposenc_version_string(void);
+unsigned pyposenc_version_number(void);
+const char *pyposenc_rope_isa(void);
+const char *pyposenc_rope_type_name(int type);
+
+/* *c = the explicit parameters (scaling NULL: plain RoPE), lists copied in.
+ * Checks the type name (POSENC_ERR_RANGE: unknown) and the list lengths. */
+int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rotary_dim,
+                          double base, posenc_layout layout, const pyposenc_scaling_in *s,
+                          char *detail, size_t detail_size);
+
+/* *c = a model's config.json text (json, len bytes) read for layer `layer`.
+ * Until the model registry lands only layer 0 exists: another layer is
+ * POSENC_ERR_RANGE with a sentence saying so. Without the config reader:
+ * POSENC_ERR_FORMAT and a sentence naming the package. */
+int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
+                              posenc_rope_config *c, char *detail, size_t detail_size);
+
+/* *r = c's RoPE at the current sequence length cur_len (dynamic NTK and
+ * LongRoPE read it; 0: the trained length). */
+int pyposenc_rope_init(posenc_rope *r, const posenc_rope_config *c, int64_t cur_len);
+
+/* A cos/sin cache of r for positions 0 .. max_pos - 1 (malloc'd). */
+int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache);
+void pyposenc_rope_cache_free(void *cache);
+
+/* posenc_rope_qk: cache (NULL: none, else from pyposenc_rope_cache_create
+ * for r, covering every position), dtype, n_tok tokens at pos[] (or pos0 +
+ * t when pos is NULL), q and/or k, inverse 0/1, n_threads. */
+int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
+                     const int64_t *pos, int64_t pos0, const pyposenc_view *q,
+                     const pyposenc_view *k, int inverse, unsigned n_threads);
+
+/* cos[t][k] and sin[t][k] (k < rotary_dim/2, attention factor included)
+ * as doubles for the n positions pos[]: posenc_rope_vec_f64 on unit pairs.
+ * scratch: r->head_dim doubles. */
+int pyposenc_rope_cos_sin_f64(const posenc_rope *r, size_t n, const int64_t *pos, double *cos,
+                              double *sin, double *scratch);
+
+/* The same in float32 from the tensor kernels' cos/sin fill (the values
+ * posenc_rope_qk multiplies by): rotates unit pairs in scratch
+ * (chunk * r->head_dim floats, chunk >= 1) with posenc_rope_qk, chunk
+ * positions at a time, then copies them out. */
+int pyposenc_rope_cos_sin_f32(const posenc_rope *r, size_t n, const int64_t *pos, float *cos,
+                              float *sin, float *scratch, size_t chunk, unsigned n_threads);
+
+/* Element indices of pair k (posenc_pair_index). */
+int pyposenc_pair_index(uint32_t k, uint32_t d, posenc_layout layout, uint32_t *i0,
+                        uint32_t *i1);
+
+/* n_pos x d sinusoid table rows pos0.. in float32 (f64 = 0) or float64. */
+int pyposenc_sinusoid_table(int64_t pos0, size_t n_pos, uint32_t d, double base, int f64,
+                            void *out);
+
+int pyposenc_alibi_slopes(uint32_t h, double *out);
+int pyposenc_alibi_bias(uint32_t n_head, uint32_t n_query, uint32_t n_key, int64_t q_offset,
+                        int causal, unsigned n_threads, float *out);
+
+/* A learned table read from the text file at path. tensor: the name of a
+ * tensor in a .safetensors file, not supported yet (POSENC_ERR_FORMAT with
+ * a sentence). On success *handle is the table (free with
+ * pyposenc_learned_free), *n_pos and *dim its shape. */
+int pyposenc_learned_load(const char *path, const char *tensor, void **handle, size_t *n_pos,
+                          size_t *dim, char *detail, size_t detail_size);
+/* Copies every row into out (n_pos * dim doubles, row-major). */
+int pyposenc_learned_rows(void *handle, double *out);
+void pyposenc_learned_free(void *handle);
+
+#endif

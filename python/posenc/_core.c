@@ -1,0 +1,1239 @@
+/* _core.c - the C extension module posenc._core: the Python glue.
+ *
+ * Arrays arrive through the buffer protocol (NumPy arrays; torch tensors are
+ * turned into NumPy views of the same memory by posenc/__init__.py), so
+ * nothing is copied. This file checks every shape, stride and element type
+ * and maps them to the library's views; it calls the library only through
+ * _calls.h (one file to change when the C API changes). The public,
+ * documented API is the Python layer in posenc/__init__.py.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_calls.h"
+
+static PyObject *PosencError; /* posenc.Error, a ValueError */
+
+/* Raises the exception for status st: posenc.Error (a ValueError) with a
+ * status attribute, MemoryError for POSENC_ERR_NOMEM, OSError for
+ * POSENC_ERR_IO. The message is "what: <posenc_strerror>[: detail]". */
+static PyObject *raise_status(int st, const char *what, const char *detail)
+{
+    PyObject *msg;
+    if (detail && detail[0])
+        msg = PyUnicode_FromFormat("%s: %s: %s", what, pyposenc_strerror(st), detail);
+    else
+        msg = PyUnicode_FromFormat("%s: %s", what, pyposenc_strerror(st));
+    if (!msg)
+        return NULL;
+    if (st == POSENC_ERR_NOMEM) {
+        PyErr_SetObject(PyExc_MemoryError, msg);
+    } else if (st == POSENC_ERR_IO) {
+        PyErr_SetObject(PyExc_OSError, msg);
+    } else {
+        PyObject *exc = PyObject_CallOneArg(PosencError, msg);
+        if (exc) {
+            PyObject *code = PyLong_FromLong(st);
+            if (code && PyObject_SetAttrString(exc, "status", code) == 0)
+                PyErr_SetObject(PosencError, exc);
+            Py_XDECREF(code);
+            Py_DECREF(exc);
+        }
+    }
+    Py_DECREF(msg);
+    return NULL;
+}
+
+/* ---- buffers ------------------------------------------------------------ */
+
+/* The element type letter of a buffer format ("<f" -> 'f'), or 0 when the
+ * format is not a single native little-endian scalar. */
+static char format_letter(const char *fmt)
+{
+    if (!fmt)
+        return 'B';
+    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+        fmt++;
+    if (fmt[0] == 0 || fmt[1] != 0)
+        return 0;
+    return fmt[0];
+}
+
+/* A writable (or readable), C-contiguous buffer of n elements of format
+ * letter want (element size size). On error raises and returns -1. */
+static int get_flat(PyObject *obj, Py_buffer *b, char want, Py_ssize_t size, Py_ssize_t n,
+                    int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, b, flags) != 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be a%s C-contiguous array", name,
+                     writable ? " writable" : "");
+        return -1;
+    }
+    if (format_letter(b->format) != want || b->itemsize != size) {
+        PyErr_Format(PyExc_TypeError, "%s has element format '%s'; expected '%c'", name,
+                     b->format ? b->format : "B", want);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    if (b->len != n * size) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd elements; expected %zd", name,
+                     b->len / size, n);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* A q or k tensor as the kernels see it: batch x [n_tok tokens, n_head
+ * heads, head_dim elements], strides in elements. */
+typedef struct tensor {
+    Py_buffer b;
+    int held;
+    char *base;               /* element (0, 0, 0, 0), after rebasing */
+    int ndim;
+    int dtype;                /* posenc_dtype */
+    Py_ssize_t itemsize;
+    Py_ssize_t batch, n_tok, n_head, head_dim;
+    Py_ssize_t batch_stride;  /* may be negative */
+    Py_ssize_t tok_stride, head_stride; /* >= 0 */
+} tensor;
+
+static void tensor_release(tensor *t)
+{
+    if (t->held)
+        PyBuffer_Release(&t->b);
+    t->held = 0;
+}
+
+/* dtype_hint: -1 infer from the format, else a posenc_dtype. */
+static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, const char *name)
+{
+    memset(t, 0, sizeof *t);
+    int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, &t->b, flags) != 0) {
+        PyErr_Clear();
+        if (writable && PyObject_GetBuffer(obj, &t->b, PyBUF_STRIDES | PyBUF_FORMAT) == 0) {
+            PyBuffer_Release(&t->b);
+            PyErr_Format(PyExc_ValueError,
+                         "%s is read-only: an in-place rotation needs a writable array "
+                         "(or pass inplace=False)",
+                         name);
+        } else {
+            PyErr_Format(PyExc_TypeError,
+                         "%s must be a NumPy array or a CPU torch tensor, got %.80s", name,
+                         Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    t->held = 1;
+    char c = format_letter(t->b.format);
+    Py_ssize_t sz = t->b.itemsize;
+    int dt = -1;
+    if (dtype_hint == POSENC_DTYPE_BF16) {
+        if ((c == 'H' || c == 'h') && sz == 2)
+            dt = POSENC_DTYPE_BF16;
+    } else if (c == 'f' && sz == 4) {
+        dt = POSENC_DTYPE_F32;
+    } else if (c == 'e' && sz == 2) {
+        dt = POSENC_DTYPE_F16;
+    }
+    if (dt < 0 || (dtype_hint >= 0 && dt != dtype_hint)) {
+        if (dtype_hint < 0 && (c == 'H' || c == 'h') && sz == 2)
+            PyErr_Format(PyExc_TypeError,
+                         "%s has 16-bit integer elements: for bfloat16 stored as uint16 pass "
+                         "dtype='bfloat16'",
+                         name);
+        else if (dtype_hint == POSENC_DTYPE_BF16)
+            PyErr_Format(PyExc_TypeError,
+                         "%s: dtype='bfloat16' needs uint16 (or int16) storage, got format "
+                         "'%s'",
+                         name, t->b.format ? t->b.format : "B");
+        else
+            PyErr_Format(PyExc_TypeError,
+                         "%s has element format '%s'; posenc rotates float32, float16 and "
+                         "bfloat16 (uint16 storage with dtype='bfloat16')%s",
+                         name, t->b.format ? t->b.format : "B",
+                         dtype_hint >= 0 ? ", and it must match the dtype argument" : "");
+        tensor_release(t);
+        return -1;
+    }
+    t->dtype = dt;
+    t->itemsize = sz;
+    if ((uintptr_t)t->b.buf % (uintptr_t)sz != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s is not aligned to its %zd-byte elements; pass a copy", name, sz);
+        tensor_release(t);
+        return -1;
+    }
+    int nd = t->b.ndim;
+    if (nd < 2 || nd > 4) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s has %d dimensions; expected [n_tok, head_dim], [n_tok, n_head, "
+                     "head_dim] or [batch, n_head, seq, head_dim]",
+                     name, nd);
+        tensor_release(t);
+        return -1;
+    }
+    Py_ssize_t st[4];
+    for (int i = 0; i < nd; i++) {
+        Py_ssize_t s = t->b.strides[i];
+        if (s % sz != 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: stride %zd bytes of axis %d is not a multiple of the element "
+                         "size %zd",
+                         name, s, i, sz);
+            tensor_release(t);
+            return -1;
+        }
+        st[i] = s / sz;
+    }
+    const Py_ssize_t *sh = t->b.shape;
+    t->ndim = nd;
+    t->base = t->b.buf;
+    t->head_dim = sh[nd - 1];
+    if (t->head_dim > 1 && st[nd - 1] != 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: the last axis (head_dim) must be contiguous (stride %zd elements); "
+                     "pass a copy",
+                     name, st[nd - 1]);
+        tensor_release(t);
+        return -1;
+    }
+    Py_ssize_t ts, hs = t->head_dim;
+    t->batch = 1;
+    t->n_head = 1;
+    if (nd == 2) {
+        t->n_tok = sh[0];
+        ts = st[0];
+    } else if (nd == 3) {
+        t->n_tok = sh[0];
+        t->n_head = sh[1];
+        ts = st[0];
+        hs = st[1];
+    } else {
+        t->batch = sh[0];
+        t->n_head = sh[1];
+        t->n_tok = sh[2];
+        t->batch_stride = st[0];
+        hs = st[1];
+        ts = st[2];
+    }
+    if (t->n_head <= 1)
+        hs = t->head_dim;
+    if (hs < 0) { /* heads in reverse order: all turn alike, so start at the last */
+        t->base += (t->n_head - 1) * hs * sz;
+        hs = -hs;
+    }
+    if (t->n_tok <= 1)
+        ts = 0;
+    if (ts < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: a negative token stride (a reversed view) is not supported; pass a "
+                     "copy",
+                     name);
+        tensor_release(t);
+        return -1;
+    }
+    if (t->batch <= 1)
+        t->batch_stride = 0;
+    t->tok_stride = ts;
+    t->head_stride = hs;
+    return 0;
+}
+
+/* Lowest and one-past-highest byte of a tensor. */
+static void tensor_extent(const tensor *t, char **lo, char **hi)
+{
+    Py_ssize_t sz = t->itemsize;
+    char *b0 = t->base, *b1 = t->base + (t->batch - 1) * t->batch_stride * sz;
+    char *first = b0 < b1 ? b0 : b1, *last = b0 < b1 ? b1 : b0;
+    *lo = first;
+    *hi = last + ((t->n_tok - 1) * t->tok_stride + (t->n_head - 1) * t->head_stride +
+                  t->head_dim) * sz;
+}
+
+/* Positions as a contiguous int64 array (a pointer into the buffer, or a
+ * converted copy in *owned). shape: *pdim (1 or 2) and *pshape. */
+typedef struct positions {
+    Py_buffer b;
+    int held;
+    int64_t *owned;
+    const int64_t *p;
+    int ndim;
+    Py_ssize_t shape[2];
+} positions;
+
+static void positions_release(positions *p)
+{
+    if (p->held)
+        PyBuffer_Release(&p->b);
+    free(p->owned);
+    p->held = 0;
+    p->owned = NULL;
+}
+
+static int get_positions(PyObject *obj, positions *p)
+{
+    memset(p, 0, sizeof *p);
+    if (PyObject_GetBuffer(obj, &p->b, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "positions must be an integer array, got %.80s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    p->held = 1;
+    char c = format_letter(p->b.format);
+    Py_ssize_t sz = p->b.itemsize;
+    int is_signed;
+    switch (c) {
+    case 'b': case 'h': case 'i': case 'l': case 'q': is_signed = 1; break;
+    case 'B': case 'H': case 'I': case 'L': case 'Q': is_signed = 0; break;
+    default:
+        PyErr_Format(PyExc_TypeError, "positions must be integers (int64), got format '%s'",
+                     p->b.format ? p->b.format : "B");
+        positions_release(p);
+        return -1;
+    }
+    if (p->b.ndim < 1 || p->b.ndim > 2) {
+        PyErr_Format(PyExc_ValueError, "positions must have 1 or 2 dimensions, got %d",
+                     p->b.ndim);
+        positions_release(p);
+        return -1;
+    }
+    p->ndim = p->b.ndim;
+    Py_ssize_t n = 1;
+    for (int i = 0; i < p->ndim; i++) {
+        p->shape[i] = p->b.shape[i];
+        n *= p->shape[i];
+    }
+    int contiguous = sz == 8 && is_signed && PyBuffer_IsContiguous(&p->b, 'C');
+    if (contiguous) {
+        p->p = p->b.buf;
+        return 0;
+    }
+    p->owned = malloc((size_t)(n ? n : 1) * sizeof *p->owned);
+    if (!p->owned) {
+        positions_release(p);
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t cols = p->ndim == 2 ? p->shape[1] : p->shape[0];
+    Py_ssize_t rows = p->ndim == 2 ? p->shape[0] : 1;
+    Py_ssize_t s0 = p->ndim == 2 ? p->b.strides[0] : 0, s1 = p->b.strides[p->ndim - 1];
+    for (Py_ssize_t i = 0; i < rows; i++)
+        for (Py_ssize_t j = 0; j < cols; j++) {
+            const char *e = (const char *)p->b.buf + i * s0 + j * s1;
+            int64_t v;
+            if (is_signed) {
+                switch (sz) {
+                case 1: v = *(const int8_t *)e; break;
+                case 2: v = *(const int16_t *)e; break;
+                case 4: v = *(const int32_t *)e; break;
+                default: v = *(const int64_t *)e; break;
+                }
+            } else {
+                uint64_t u;
+                switch (sz) {
+                case 1: u = *(const uint8_t *)e; break;
+                case 2: u = *(const uint16_t *)e; break;
+                case 4: u = *(const uint32_t *)e; break;
+                default: u = *(const uint64_t *)e; break;
+                }
+                v = u > (uint64_t)INT64_MAX ? -1 : (int64_t)u;
+            }
+            p->owned[i * cols + j] = v;
+        }
+    p->p = p->owned;
+    return 0;
+}
+
+/* ---- the RoPE object -------------------------------------------------------- */
+
+/* A cos/sin cache (posenc_rope_cache) for positions 0 .. max_pos - 1, its
+ * own object so that a call that released the GIL keeps it alive. */
+typedef struct CacheObject {
+    PyObject_HEAD
+    void *cache;
+    int64_t max_pos;
+} CacheObject;
+
+static void Cache_dealloc(CacheObject *self)
+{
+    pyposenc_rope_cache_free(self->cache);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject CacheType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "posenc._core.Cache",
+    .tp_basicsize = sizeof(CacheObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A cos/sin cache of one RoPE (posenc_rope_cache).",
+    .tp_dealloc = (destructor)Cache_dealloc,
+};
+
+typedef struct RopeObject {
+    PyObject_HEAD
+    posenc_rope_config cfg;
+    posenc_rope r;
+    int64_t seq_len;
+    CacheObject *cache; /* NULL: none */
+} RopeObject;
+
+static void Rope_dealloc(RopeObject *self)
+{
+    Py_XDECREF(self->cache);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* set_cache(max_pos): builds a cos/sin cache for positions 0 .. max_pos - 1
+ * that apply() then uses for calls whose positions it covers; 0 drops it. */
+static PyObject *Rope_set_cache(RopeObject *self, PyObject *arg)
+{
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    CacheObject *old = self->cache;
+    if (n == 0) {
+        self->cache = NULL;
+        Py_XDECREF(old);
+        Py_RETURN_NONE;
+    }
+    void *c = NULL;
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_rope_cache_create(&self->r, n, &c);
+    Py_END_ALLOW_THREADS
+    if (st != POSENC_OK)
+        return raise_status(st, "RoPE.cache", NULL);
+    CacheObject *co = PyObject_New(CacheObject, &CacheType);
+    if (!co) {
+        pyposenc_rope_cache_free(c);
+        return NULL;
+    }
+    co->cache = c;
+    co->max_pos = n;
+    self->cache = co;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Rope_get_cache_len(RopeObject *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLongLong(s->cache ? s->cache->max_pos : 0);
+}
+
+static PyTypeObject RopeType;
+
+static RopeObject *rope_new_from(PyTypeObject *type, const posenc_rope_config *cfg,
+                                 int64_t seq_len)
+{
+    if (seq_len < 0) {
+        PyErr_SetString(PyExc_ValueError, "seq_len must be >= 0");
+        return NULL;
+    }
+    RopeObject *self = (RopeObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->cfg = *cfg;
+    self->seq_len = seq_len;
+    int st = pyposenc_rope_init(&self->r, &self->cfg, seq_len);
+    if (st != POSENC_OK) {
+        Py_DECREF(self);
+        return (RopeObject *)raise_status(st, "RoPE", NULL);
+    }
+    return self;
+}
+
+/* A list of numbers from a sequence, into dst (at most cap). */
+static int get_list(PyObject *dict, const char *key, double *dst, size_t cap, size_t *n)
+{
+    *n = 0;
+    PyObject *v = PyDict_GetItemString(dict, key); /* borrowed */
+    if (!v || v == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Fast(v, "a list of numbers");
+    if (!seq) {
+        PyErr_Format(PyExc_TypeError, "scaling['%s'] must be a list of numbers", key);
+        return -1;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if ((size_t)len > cap) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "scaling['%s'] has %zd values; at most %zu are possible",
+                     key, len, cap);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        double x = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (x == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_TypeError, "scaling['%s'][%zd] is not a number", key, i);
+            return -1;
+        }
+        dst[i] = x;
+    }
+    *n = (size_t)len;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int get_num(PyObject *dict, const char *key, double *out, int *present)
+{
+    PyObject *v = PyDict_GetItemString(dict, key);
+    if (present)
+        *present = 0;
+    if (!v || v == Py_None)
+        return 0;
+    double x = PyFloat_AsDouble(v);
+    if (x == -1.0 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "scaling['%s'] must be a number", key);
+        return -1;
+    }
+    *out = x;
+    if (present)
+        *present = 1;
+    return 0;
+}
+
+/* _core.Rope(head_dim, rotary_dim, base, layout, scaling, seq_len): scaling is
+ * None or a dict with the normalized keys of posenc_rope_scaling plus "type". */
+static PyObject *Rope_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"head_dim", "rotary_dim", "base", "layout", "scaling", "seq_len", NULL};
+    long long head_dim, rotary_dim, seq_len = 0;
+    double base;
+    int layout;
+    PyObject *scaling = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLdi|OL", kw, &head_dim, &rotary_dim, &base,
+                                     &layout, &scaling, &seq_len))
+        return NULL;
+    if (head_dim < 0 || head_dim > UINT32_MAX || rotary_dim < 0 || rotary_dim > UINT32_MAX)
+        return raise_status(POSENC_ERR_DIM, "RoPE", "head_dim and rotary_dim must be >= 0");
+    static double lists[3][POSENC_ROPE_MAX_HEAD_DIM / 2]; /* under the GIL */
+    pyposenc_scaling_in s;
+    memset(&s, 0, sizeof s);
+    PyObject *tname = NULL;
+    if (scaling != Py_None) {
+        if (!PyDict_Check(scaling)) {
+            PyErr_SetString(PyExc_TypeError, "scaling must be a dict or None");
+            return NULL;
+        }
+        PyObject *t = PyDict_GetItemString(scaling, "type");
+        if (!t || !PyUnicode_Check(t)) {
+            PyErr_SetString(PyExc_TypeError, "scaling['type'] must be a string");
+            return NULL;
+        }
+        s.type = PyUnicode_AsUTF8(t);
+        if (!s.type)
+            return NULL;
+        tname = t;
+        double tr = 1;
+        s.factor = 1;
+        if (get_num(scaling, "factor", &s.factor, NULL) ||
+            get_num(scaling, "original_max_position_embeddings",
+                    &s.original_max_position_embeddings, NULL) ||
+            get_num(scaling, "beta_fast", &s.beta_fast, &s.has_beta_fast) ||
+            get_num(scaling, "beta_slow", &s.beta_slow, &s.has_beta_slow) ||
+            get_num(scaling, "truncate", &tr, &s.has_truncate) ||
+            get_num(scaling, "mscale", &s.mscale, NULL) ||
+            get_num(scaling, "mscale_all_dim", &s.mscale_all_dim, NULL) ||
+            get_num(scaling, "attention_factor", &s.attention_factor, NULL) ||
+            get_num(scaling, "low_freq_factor", &s.low_freq_factor, NULL) ||
+            get_num(scaling, "high_freq_factor", &s.high_freq_factor, NULL) ||
+            get_list(scaling, "short_factor", lists[0], POSENC_ROPE_MAX_HEAD_DIM / 2,
+                     &s.n_short_factor) ||
+            get_list(scaling, "long_factor", lists[1], POSENC_ROPE_MAX_HEAD_DIM / 2,
+                     &s.n_long_factor) ||
+            get_list(scaling, "freq_factors", lists[2], POSENC_ROPE_MAX_HEAD_DIM / 2,
+                     &s.n_freq_factors))
+            return NULL;
+        s.truncate = tr != 0;
+        s.short_factor = lists[0];
+        s.long_factor = lists[1];
+        s.freq_factors = lists[2];
+    }
+    (void)tname;
+    posenc_rope_config cfg;
+    char detail[256];
+    int st = pyposenc_config_build(&cfg, (uint32_t)head_dim, (uint32_t)rotary_dim, base,
+                                   (posenc_layout)layout,
+                                   scaling == Py_None ? NULL : &s, detail, sizeof detail);
+    if (st != POSENC_OK)
+        return raise_status(st, "RoPE", detail);
+    return (PyObject *)rope_new_from(type, &cfg, seq_len);
+}
+
+static PyObject *Rope_from_config_text(PyObject *cls, PyObject *args)
+{
+    Py_buffer text;
+    long long layer = 0, seq_len = 0;
+    if (!PyArg_ParseTuple(args, "y*LL", &text, &layer, &seq_len))
+        return NULL;
+    posenc_rope_config cfg;
+    char detail[400];
+    int st = pyposenc_config_from_text(text.buf, (size_t)text.len, layer, &cfg, detail,
+                                       sizeof detail);
+    PyBuffer_Release(&text);
+    if (st != POSENC_OK)
+        return raise_status(st, "RoPE.from_config", detail);
+    return (PyObject *)rope_new_from((PyTypeObject *)cls, &cfg, seq_len);
+}
+
+static PyObject *Rope_with_seq_len(RopeObject *self, PyObject *arg)
+{
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    return (PyObject *)rope_new_from(Py_TYPE(self), &self->cfg, n);
+}
+
+/* inv_freq(out_hi[, out_lo]): rotary_dim/2 doubles each. */
+static PyObject *Rope_inv_freq(RopeObject *self, PyObject *args)
+{
+    PyObject *ohi, *olo = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &ohi, &olo))
+        return NULL;
+    Py_ssize_t P = self->r.rotary_dim / 2;
+    Py_buffer bh, bl;
+    if (get_flat(ohi, &bh, 'd', 8, P, 1, "out") != 0)
+        return NULL;
+    if (olo != Py_None && get_flat(olo, &bl, 'd', 8, P, 1, "out_lo") != 0) {
+        PyBuffer_Release(&bh);
+        return NULL;
+    }
+    memcpy(bh.buf, self->r.inv_freq_hi, (size_t)P * sizeof(double));
+    PyBuffer_Release(&bh);
+    if (olo != Py_None) {
+        memcpy(bl.buf, self->r.inv_freq_lo, (size_t)P * sizeof(double));
+        PyBuffer_Release(&bl);
+    }
+    Py_RETURN_NONE;
+}
+
+/* cos_sin(positions, cos_out, sin_out, threads): positions a contiguous
+ * int64 array of n; outs n * rotary_dim/2 of float32 ('f') or float64 ('d'). */
+static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
+{
+    PyObject *opos, *oc, *os;
+    unsigned threads = 1;
+    if (!PyArg_ParseTuple(args, "OOOI", &opos, &oc, &os, &threads))
+        return NULL;
+    positions p;
+    if (get_positions(opos, &p) != 0)
+        return NULL;
+    Py_ssize_t n = p.shape[0] * (p.ndim == 2 ? p.shape[1] : 1);
+    Py_ssize_t P = self->r.rotary_dim / 2;
+    Py_buffer bc;
+    if (PyObject_GetBuffer(oc, &bc, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
+        positions_release(&p);
+        return NULL;
+    }
+    char c = format_letter(bc.format);
+    PyBuffer_Release(&bc);
+    int f64 = c == 'd';
+    Py_buffer bs;
+    if (get_flat(oc, &bc, f64 ? 'd' : 'f', f64 ? 8 : 4, n * P, 1, "cos") != 0) {
+        positions_release(&p);
+        return NULL;
+    }
+    if (get_flat(os, &bs, f64 ? 'd' : 'f', f64 ? 8 : 4, n * P, 1, "sin") != 0) {
+        PyBuffer_Release(&bc);
+        positions_release(&p);
+        return NULL;
+    }
+    int st = POSENC_OK;
+    if (n > 0) {
+        size_t chunk = n < 1024 ? (size_t)n : 1024;
+        void *scratch = malloc((f64 ? 1 : chunk) * self->r.head_dim * (f64 ? 8 : 4));
+        if (!scratch) {
+            st = POSENC_ERR_NOMEM;
+        } else {
+            Py_BEGIN_ALLOW_THREADS
+            if (f64)
+                st = pyposenc_rope_cos_sin_f64(&self->r, (size_t)n, p.p, bc.buf, bs.buf,
+                                               scratch);
+            else
+                st = pyposenc_rope_cos_sin_f32(&self->r, (size_t)n, p.p, bc.buf, bs.buf,
+                                               scratch, chunk, threads);
+            Py_END_ALLOW_THREADS
+            free(scratch);
+        }
+    }
+    PyBuffer_Release(&bc);
+    PyBuffer_Release(&bs);
+    positions_release(&p);
+    if (st != POSENC_OK)
+        return raise_status(st, "RoPE.cos_sin", NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *shares_memory; /* numpy.shares_memory, imported when first needed */
+
+/* Whether the memory of a and b (which overlap in extent) shares an element. */
+static int really_shares(PyObject *a, PyObject *b)
+{
+    if (!shares_memory) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        if (!np)
+            return -1;
+        shares_memory = PyObject_GetAttrString(np, "shares_memory");
+        Py_DECREF(np);
+        if (!shares_memory)
+            return -1;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(shares_memory, a, b, NULL);
+    if (!r)
+        return -1;
+    int yes = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return yes;
+}
+
+static void fill_view(pyposenc_view *v, const tensor *dst, const tensor *src, Py_ssize_t bi)
+{
+    v->dst = dst->base + bi * dst->batch_stride * dst->itemsize;
+    v->n_head = (size_t)dst->n_head;
+    v->tok_stride = (size_t)dst->tok_stride;
+    v->head_stride = (size_t)dst->head_stride;
+    if (src) {
+        v->src = src->base + bi * src->batch_stride * src->itemsize;
+        v->src_tok_stride = (size_t)src->tok_stride;
+        v->src_head_stride = (size_t)src->head_stride;
+    } else {
+        v->src = NULL;
+        v->src_tok_stride = v->src_head_stride = 0;
+    }
+}
+
+/* apply(q, k, positions, pos0, inverse, threads, dtype, q_out, k_out)
+ * k, positions, q_out, k_out may be None; dtype -1 infers. With q_out
+ * (and k_out when k is given) the inputs are read only and the results go
+ * to the outs, which must have the inputs' shapes. */
+static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "apply takes 9 arguments");
+        return NULL;
+    }
+    PyObject *oq = args[0], *ok = args[1], *opos = args[2], *oqo = args[7], *oko = args[8];
+    long long pos0 = PyLong_AsLongLong(args[3]);
+    int inverse = PyObject_IsTrue(args[4]);
+    long threads = PyLong_AsLong(args[5]);
+    long dtype = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred() || inverse < 0)
+        return NULL;
+    if (threads < 1 || threads > (long)POSENC_MAX_THREADS)
+        return raise_status(POSENC_ERR_RANGE, "RoPE.apply",
+                            "threads must be 1 .. 64");
+    if (pos0 < 0)
+        return raise_status(POSENC_ERR_POS, "RoPE.apply", "the first position is negative");
+    int has_k = ok != Py_None, out_of_place = oqo != Py_None;
+    tensor q, k, qo, ko;
+    positions p;
+    memset(&k, 0, sizeof k);
+    memset(&qo, 0, sizeof qo);
+    memset(&ko, 0, sizeof ko);
+    memset(&p, 0, sizeof p);
+    PyObject *result = NULL;
+    int st = POSENC_OK;
+    const char *detail = NULL;
+    char msg[200];
+
+    if (get_tensor(oq, &q, !out_of_place, (int)dtype, "q") != 0)
+        return NULL;
+    if (has_k && get_tensor(ok, &k, !out_of_place, q.dtype, "k") != 0)
+        goto done;
+    if (out_of_place) {
+        if (get_tensor(oqo, &qo, 1, q.dtype, "q_out") != 0)
+            goto done;
+        if (has_k && get_tensor(oko, &ko, 1, q.dtype, "k_out") != 0)
+            goto done;
+    }
+    /* Shapes. */
+    if (q.head_dim != (Py_ssize_t)self->r.head_dim ||
+        (has_k && k.head_dim != (Py_ssize_t)self->r.head_dim)) {
+        PyErr_Format(PyExc_ValueError,
+                     "the last axis of q%s is %zd; this RoPE has head_dim %u",
+                     has_k ? " and k" : "",
+                     q.head_dim != (Py_ssize_t)self->r.head_dim ? q.head_dim : k.head_dim,
+                     self->r.head_dim);
+        goto done;
+    }
+    if (has_k && (k.ndim != q.ndim || k.n_tok != q.n_tok || k.batch != q.batch)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "q and k must have the same number of dimensions, tokens (seq) and "
+                        "batch; only their head counts may differ");
+        goto done;
+    }
+    if (out_of_place && (qo.ndim != q.ndim || qo.n_tok != q.n_tok || qo.batch != q.batch ||
+                         qo.n_head != q.n_head || qo.head_dim != q.head_dim ||
+                         (has_k && (ko.ndim != k.ndim || ko.n_tok != k.n_tok ||
+                                    ko.batch != k.batch || ko.n_head != k.n_head ||
+                                    ko.head_dim != k.head_dim)))) {
+        PyErr_SetString(PyExc_ValueError, "q_out and k_out must have the shapes of q and k");
+        goto done;
+    }
+    Py_ssize_t n_tok = q.n_tok, batch = q.batch;
+    /* Positions. */
+    int per_batch = 0;
+    if (opos != Py_None) {
+        if (get_positions(opos, &p) != 0)
+            goto done;
+        Py_ssize_t want = n_tok;
+        int ok_shape = (p.ndim == 1 && p.shape[0] == want) ||
+                       (p.ndim == 2 && q.ndim == 4 && p.shape[1] == want &&
+                        (p.shape[0] == batch || p.shape[0] == 1));
+        if (!ok_shape) {
+            if (p.ndim == 1)
+                PyErr_Format(PyExc_ValueError,
+                             "positions must have shape [%zd]%s (one per token), got [%zd]",
+                             n_tok, q.ndim == 4 ? " or [batch, seq]" : "", p.shape[0]);
+            else
+                PyErr_Format(PyExc_ValueError,
+                             "positions must have shape [%zd]%s (one per token), got [%zd, %zd]",
+                             n_tok, q.ndim == 4 ? " or [batch, seq]" : "", p.shape[0],
+                             p.shape[1]);
+            goto done;
+        }
+        per_batch = p.ndim == 2 && p.shape[0] == batch && batch > 1;
+        if (batch > 1 && n_tok > 0) { /* several calls: check every position first */
+            Py_ssize_t total = p.ndim == 2 ? p.shape[0] * p.shape[1] : p.shape[0];
+            for (Py_ssize_t i = 0; i < total; i++)
+                if (p.p[i] < 0 || p.p[i] > POSENC_MAX_POS) {
+                    snprintf(msg, sizeof msg, "position %lld (index %zd) is outside 0 .. %lld",
+                             (long long)p.p[i], i, (long long)POSENC_MAX_POS);
+                    st = POSENC_ERR_POS;
+                    detail = msg;
+                    goto done;
+                }
+        }
+    }
+    if (n_tok == 0 || batch == 0 || q.n_head == 0) { /* nothing to rotate */
+        if (!(has_k && k.n_head > 0 && n_tok > 0 && batch > 0))
+            goto ok;
+    }
+    /* In place, q and k must not share an element. */
+    if (has_k && !out_of_place && k.n_head > 0 && q.n_head > 0) {
+        char *ql, *qh, *kl, *kh;
+        tensor_extent(&q, &ql, &qh);
+        tensor_extent(&k, &kl, &kh);
+        if (ql < kh && kl < qh) {
+            int sh = really_shares(oq, ok);
+            if (sh < 0)
+                goto done;
+            if (sh) {
+                PyErr_SetString(PyExc_ValueError,
+                                "q and k share memory: rotating them in place together would "
+                                "turn the shared elements twice");
+                goto done;
+            }
+        }
+    }
+    {
+        /* The cache, when it covers every position of the call. */
+        CacheObject *cache = self->cache;
+        if (cache) {
+            int64_t top = (int64_t)pos0 + n_tok - 1;
+            if (p.p) {
+                Py_ssize_t total = p.ndim == 2 ? p.shape[0] * p.shape[1] : p.shape[0];
+                top = -1;
+                for (Py_ssize_t i = 0; i < total; i++)
+                    if (p.p[i] > top)
+                        top = p.p[i];
+            }
+            if (top >= cache->max_pos)
+                cache = NULL;
+        }
+        Py_XINCREF(cache);
+        pyposenc_view qv, kv;
+        int use_q = q.n_head > 0, use_k = has_k && k.n_head > 0;
+        size_t elems = (size_t)batch * (size_t)n_tok *
+                       (size_t)(q.n_head + (has_k ? k.n_head : 0)) * (size_t)q.head_dim;
+        PyThreadState *ts = NULL;
+        if (elems >= 16384)
+            ts = PyEval_SaveThread();
+        for (Py_ssize_t bi = 0; bi < batch && st == POSENC_OK; bi++) {
+            if (use_q)
+                fill_view(&qv, out_of_place ? &qo : &q, out_of_place ? &q : NULL, bi);
+            if (use_k)
+                fill_view(&kv, out_of_place ? &ko : &k, out_of_place ? &k : NULL, bi);
+            const int64_t *pp = p.p ? p.p + (per_batch ? bi * n_tok : 0) : NULL;
+            st = pyposenc_rope_qk(&self->r, cache ? cache->cache : NULL,
+                                  (posenc_dtype)q.dtype, (size_t)n_tok, pp,
+                                  pp ? 0 : (int64_t)pos0, use_q ? &qv : NULL,
+                                  use_k ? &kv : NULL, inverse, (unsigned)threads);
+        }
+        if (ts)
+            PyEval_RestoreThread(ts);
+        Py_XDECREF(cache);
+        if (st != POSENC_OK)
+            goto done;
+    }
+ok:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    if (st != POSENC_OK && !PyErr_Occurred())
+        raise_status(st, "RoPE.apply", detail);
+    tensor_release(&q);
+    tensor_release(&k);
+    tensor_release(&qo);
+    tensor_release(&ko);
+    positions_release(&p);
+    return result;
+}
+
+static PyObject *Rope_get_head_dim(RopeObject *s, void *c) { (void)c; return PyLong_FromUnsignedLong(s->r.head_dim); }
+static PyObject *Rope_get_rotary_dim(RopeObject *s, void *c) { (void)c; return PyLong_FromUnsignedLong(s->r.rotary_dim); }
+static PyObject *Rope_get_base(RopeObject *s, void *c) { (void)c; return PyFloat_FromDouble(s->r.base); }
+static PyObject *Rope_get_layout(RopeObject *s, void *c) { (void)c; return PyLong_FromLong((long)s->r.layout); }
+static PyObject *Rope_get_attn(RopeObject *s, void *c) { (void)c; return PyFloat_FromDouble(s->r.attn_factor); }
+static PyObject *Rope_get_seq_len(RopeObject *s, void *c) { (void)c; return PyLong_FromLongLong(s->seq_len); }
+static PyObject *Rope_get_type(RopeObject *s, void *c)
+{
+    (void)c;
+    return PyUnicode_FromString(pyposenc_rope_type_name((int)s->cfg.scaling.type));
+}
+static PyObject *Rope_get_maxpos(RopeObject *s, void *c)
+{
+    (void)c;
+    return PyLong_FromLongLong(s->cfg.max_position_embeddings);
+}
+static PyObject *Rope_get_scaling(RopeObject *s, void *c)
+{
+    (void)c;
+    const posenc_rope_scaling *d = &s->cfg.scaling;
+    PyObject *r = Py_BuildValue(
+        "{s:s,s:d,s:d,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:d}", "type",
+        pyposenc_rope_type_name((int)d->type), "factor", d->factor,
+        "original_max_position_embeddings", d->original_max_position_embeddings, "beta_fast",
+        d->beta_fast, "beta_slow", d->beta_slow, "truncate", d->truncate, "mscale", d->mscale,
+        "mscale_all_dim", d->mscale_all_dim, "attention_factor", d->attention_factor,
+        "low_freq_factor", d->low_freq_factor, "high_freq_factor", d->high_freq_factor);
+    if (!r)
+        return NULL;
+    const struct { const char *key; const double *v; size_t n; } lists[] = {
+        {"short_factor", s->cfg.short_factor, d->n_short_factor},
+        {"long_factor", s->cfg.long_factor, d->n_long_factor},
+        {"freq_factors", s->cfg.freq_factors, d->n_freq_factors}};
+    for (int i = 0; i < 3; i++) {
+        PyObject *l = PyList_New((Py_ssize_t)lists[i].n);
+        if (!l) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        for (size_t j = 0; j < lists[i].n; j++)
+            PyList_SET_ITEM(l, (Py_ssize_t)j, PyFloat_FromDouble(lists[i].v[j]));
+        int e = PyDict_SetItemString(r, lists[i].key, l);
+        Py_DECREF(l);
+        if (e) {
+            Py_DECREF(r);
+            return NULL;
+        }
+    }
+    return r;
+}
+
+static PyGetSetDef Rope_getset[] = {
+    {"head_dim", (getter)Rope_get_head_dim, NULL, "elements per head", NULL},
+    {"rotary_dim", (getter)Rope_get_rotary_dim, NULL, "leading elements rotated", NULL},
+    {"base", (getter)Rope_get_base, NULL, "the base (rope_theta)", NULL},
+    {"layout_code", (getter)Rope_get_layout, NULL, "0 interleaved, 1 half", NULL},
+    {"attention_factor", (getter)Rope_get_attn, NULL, "factor on cos and sin", NULL},
+    {"seq_len", (getter)Rope_get_seq_len, NULL, "the current length the frequencies are for", NULL},
+    {"scaling_type", (getter)Rope_get_type, NULL, "the scaling's name", NULL},
+    {"max_position_embeddings", (getter)Rope_get_maxpos, NULL, "the config's value, 0 if absent", NULL},
+    {"scaling", (getter)Rope_get_scaling, NULL, "the scaling's parameters as a dict", NULL},
+    {"cache_len", (getter)Rope_get_cache_len, NULL, "positions the cos/sin cache covers", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef Rope_methods[] = {
+    {"from_config_text", (PyCFunction)Rope_from_config_text, METH_VARARGS | METH_CLASS,
+     "from_config_text(json_bytes, layer, seq_len)"},
+    {"with_seq_len", (PyCFunction)Rope_with_seq_len, METH_O, "with_seq_len(n)"},
+    {"set_cache", (PyCFunction)Rope_set_cache, METH_O, "set_cache(max_pos); 0 drops it"},
+    {"inv_freq", (PyCFunction)Rope_inv_freq, METH_VARARGS, "inv_freq(out_hi[, out_lo])"},
+    {"cos_sin", (PyCFunction)Rope_cos_sin, METH_VARARGS, "cos_sin(positions, cos, sin, threads)"},
+    {"apply", (PyCFunction)(void (*)(void))Rope_apply, METH_FASTCALL,
+     "apply(q, k, positions, pos0, inverse, threads, dtype, q_out, k_out)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject RopeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "posenc._core.Rope",
+    .tp_basicsize = sizeof(RopeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Low-level RoPE parameters (posenc_rope); use posenc.RoPE.",
+    .tp_new = Rope_new,
+    .tp_dealloc = (destructor)Rope_dealloc,
+    .tp_methods = Rope_methods,
+    .tp_getset = Rope_getset,
+};
+
+/* ---- learned tables ----------------------------------------------------------- */
+
+typedef struct LearnedObject {
+    PyObject_HEAD
+    void *t;
+    size_t n_pos, dim;
+} LearnedObject;
+
+static PyObject *Learned_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"path", "tensor", NULL};
+    PyObject *opath;
+    const char *tensor_name = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&|z", kw, PyUnicode_FSConverter, &opath,
+                                     &tensor_name))
+        return NULL;
+    char detail[256];
+    void *t = NULL;
+    size_t n = 0, d = 0;
+    int st = pyposenc_learned_load(PyBytes_AS_STRING(opath), tensor_name, &t, &n, &d, detail,
+                                   sizeof detail);
+    if (st != POSENC_OK) {
+        char what[300];
+        snprintf(what, sizeof what, "learned_table('%.200s')", PyBytes_AS_STRING(opath));
+        Py_DECREF(opath);
+        return raise_status(st, what, detail);
+    }
+    Py_DECREF(opath);
+    LearnedObject *self = (LearnedObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        pyposenc_learned_free(t);
+        return NULL;
+    }
+    self->t = t;
+    self->n_pos = n;
+    self->dim = d;
+    return (PyObject *)self;
+}
+
+static void Learned_dealloc(LearnedObject *self)
+{
+    pyposenc_learned_free(self->t);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Learned_rows(LearnedObject *self, PyObject *out)
+{
+    Py_buffer b;
+    if (get_flat(out, &b, 'd', 8, (Py_ssize_t)(self->n_pos * self->dim), 1, "out") != 0)
+        return NULL;
+    int st = pyposenc_learned_rows(self->t, b.buf);
+    PyBuffer_Release(&b);
+    if (st != POSENC_OK)
+        return raise_status(st, "learned_table", NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Learned_shape(LearnedObject *self, void *c)
+{
+    (void)c;
+    return Py_BuildValue("(nn)", (Py_ssize_t)self->n_pos, (Py_ssize_t)self->dim);
+}
+
+static PyMethodDef Learned_methods[] = {
+    {"rows", (PyCFunction)Learned_rows, METH_O, "rows(out): copy every row (float64)"},
+    {NULL, NULL, 0, NULL}};
+static PyGetSetDef Learned_getset[] = {
+    {"shape", (getter)Learned_shape, NULL, "(n_pos, dim)", NULL}, {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject LearnedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "posenc._core.Learned",
+    .tp_basicsize = sizeof(LearnedObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A learned position table (posenc_learned); use posenc.learned_table.",
+    .tp_new = Learned_new,
+    .tp_dealloc = (destructor)Learned_dealloc,
+    .tp_methods = Learned_methods,
+    .tp_getset = Learned_getset,
+};
+
+/* ---- module functions ----------------------------------------------------------- */
+
+static int check_u32(long long v, const char *name, int st_code, const char *what)
+{
+    if (v < 0 || v > (long long)UINT32_MAX) {
+        char d[100];
+        snprintf(d, sizeof d, "%s = %lld is out of range", name, v);
+        raise_status(st_code, what, d);
+        return -1;
+    }
+    return 0;
+}
+
+/* sinusoid(pos0, n_pos, d, base, out): out float32 or float64, C-contiguous. */
+static PyObject *m_sinusoid(PyObject *m, PyObject *args)
+{
+    (void)m;
+    long long pos0, n_pos, d;
+    double base;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "LLLdO", &pos0, &n_pos, &d, &base, &out))
+        return NULL;
+    if (n_pos < 0)
+        return raise_status(POSENC_ERR_RANGE, "sinusoid", "n_pos is negative");
+    if (check_u32(d, "d", POSENC_ERR_DIM, "sinusoid"))
+        return NULL;
+    Py_buffer b;
+    if (PyObject_GetBuffer(out, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0)
+        return NULL;
+    int f64 = format_letter(b.format) == 'd';
+    PyBuffer_Release(&b);
+    if (get_flat(out, &b, f64 ? 'd' : 'f', f64 ? 8 : 4, (Py_ssize_t)(n_pos * d), 1, "out"))
+        return NULL;
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_sinusoid_table(pos0, (size_t)n_pos, (uint32_t)d, base, f64, b.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&b);
+    if (st != POSENC_OK)
+        return raise_status(st, "sinusoid", NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *m_alibi_slopes(PyObject *m, PyObject *args)
+{
+    (void)m;
+    long long h;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "LO", &h, &out))
+        return NULL;
+    if (check_u32(h, "n_head", POSENC_ERR_DIM, "alibi_slopes"))
+        return NULL;
+    Py_buffer b;
+    if (get_flat(out, &b, 'd', 8, (Py_ssize_t)h, 1, "out"))
+        return NULL;
+    int st = pyposenc_alibi_slopes((uint32_t)h, b.buf);
+    PyBuffer_Release(&b);
+    if (st != POSENC_OK)
+        return raise_status(st, "alibi_slopes", NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *m_alibi_bias(PyObject *m, PyObject *args)
+{
+    (void)m;
+    long long h, nq, nk, q_offset;
+    int causal;
+    unsigned threads;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "LLLLpIO", &h, &nq, &nk, &q_offset, &causal, &threads, &out))
+        return NULL;
+    if (check_u32(h, "n_head", POSENC_ERR_DIM, "alibi_bias") ||
+        check_u32(nq, "n_query", POSENC_ERR_DIM, "alibi_bias") ||
+        check_u32(nk, "n_key", POSENC_ERR_DIM, "alibi_bias"))
+        return NULL;
+    Py_buffer b;
+    if (get_flat(out, &b, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out"))
+        return NULL;
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_alibi_bias((uint32_t)h, (uint32_t)nq, (uint32_t)nk, q_offset, causal, threads,
+                             b.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&b);
+    if (st != POSENC_OK)
+        return raise_status(st, "alibi_bias", NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *m_pair_index(PyObject *m, PyObject *args)
+{
+    (void)m;
+    unsigned k, d;
+    int layout;
+    if (!PyArg_ParseTuple(args, "IIi", &k, &d, &layout))
+        return NULL;
+    uint32_t i0, i1;
+    int st = pyposenc_pair_index(k, d, (posenc_layout)layout, &i0, &i1);
+    if (st != POSENC_OK)
+        return raise_status(st, "pair_index", NULL);
+    return Py_BuildValue("(II)", i0, i1);
+}
+
+static PyObject *m_version(PyObject *m, PyObject *a)
+{
+    (void)m;
+    (void)a;
+    return Py_BuildValue("(sI)", pyposenc_version_string(), pyposenc_version_number());
+}
+
+static PyObject *m_isa(PyObject *m, PyObject *a)
+{
+    (void)m;
+    (void)a;
+    return PyUnicode_FromString(pyposenc_rope_isa());
+}
+
+static PyObject *m_have_config(PyObject *m, PyObject *a)
+{
+    (void)m;
+    (void)a;
+    return PyBool_FromLong(pyposenc_have_config_reader());
+}
+
+static PyObject *m_strerror(PyObject *m, PyObject *a)
+{
+    (void)m;
+    long st = PyLong_AsLong(a);
+    if (st == -1 && PyErr_Occurred())
+        return NULL;
+    return PyUnicode_FromString(pyposenc_strerror((int)st));
+}
+
+static PyMethodDef module_methods[] = {
+    {"sinusoid", m_sinusoid, METH_VARARGS, "sinusoid(pos0, n_pos, d, base, out)"},
+    {"alibi_slopes", m_alibi_slopes, METH_VARARGS, "alibi_slopes(h, out)"},
+    {"alibi_bias", m_alibi_bias, METH_VARARGS,
+     "alibi_bias(n_head, n_query, n_key, q_offset, causal, threads, out)"},
+    {"pair_index", m_pair_index, METH_VARARGS, "pair_index(k, d, layout) -> (i0, i1)"},
+    {"version", m_version, METH_NOARGS, "(version string, version number) of the library"},
+    {"isa", m_isa, METH_NOARGS, "instruction set of the tensor kernels"},
+    {"have_config_reader", m_have_config, METH_NOARGS, "whether from_config is available"},
+    {"strerror", m_strerror, METH_O, "posenc_strerror(status)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "posenc._core",
+    "The C core of posenc (private: use the posenc package).", -1, module_methods,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    if (PyType_Ready(&RopeType) < 0 || PyType_Ready(&LearnedType) < 0 ||
+        PyType_Ready(&CacheType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    PosencError = PyErr_NewExceptionWithDoc(
+        "posenc.Error",
+        "An error reported by the posenc C library. A ValueError; its status attribute "
+        "is the library's posenc_status value and its message says what went wrong.",
+        PyExc_ValueError, NULL);
+    Py_INCREF(&RopeType);
+    Py_INCREF(&LearnedType);
+    if (!PosencError || PyModule_AddObject(m, "Error", PosencError) < 0 ||
+        PyModule_AddObject(m, "Rope", (PyObject *)&RopeType) < 0 ||
+        PyModule_AddObject(m, "Learned", (PyObject *)&LearnedType) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_POS", (long)POSENC_MAX_POS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", (long)POSENC_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "DTYPE_F32", POSENC_DTYPE_F32) < 0 ||
+        PyModule_AddIntConstant(m, "DTYPE_BF16", POSENC_DTYPE_BF16) < 0 ||
+        PyModule_AddIntConstant(m, "DTYPE_F16", POSENC_DTYPE_F16) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(PosencError); /* kept in the static too */
+    return m;
+}

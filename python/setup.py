@@ -1,0 +1,64 @@
+"""Builds posenc._core, the C extension, against the repository's static library.
+
+The extension links build/libposenc.a (and build/libposenc_config.a plus
+jansson when the library was built with its config reader), so the installed
+module needs no shared library path.
+
+Run from the repository (the library is built by its Makefile first):
+    pip install --no-build-isolation ./python       (Debian: python3-pip)
+    make python                                     (in-tree, build/python)
+Environment: POSENC_BUILD (the Makefile's build directory; given by `make
+python`, which then has already built the libraries), POSENC_JSON and
+POSENC_JSON_LIBS (the config reader's switch and link words), POSENC_LDFLAGS
+(extra link flags, e.g. --coverage).
+"""
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def make_config():
+    """(build dir, json on, json link words) from the Makefile, building the libraries."""
+    build = os.environ.get("POSENC_BUILD")
+    if build:
+        return (Path(build), os.environ.get("POSENC_JSON") == "1",
+                shlex.split(os.environ.get("POSENC_JSON_LIBS", "")))
+    if not (ROOT / "Makefile").exists() or not (ROOT / "include" / "posenc.h").exists():
+        raise SystemExit("posenc: build the Python package from the posenc repository "
+                         "(pip install --no-build-isolation ./python)")
+    subprocess.check_call(["make", "-C", str(ROOT), "--no-print-directory", "python-libs"])
+    out = subprocess.check_output(["make", "-s", "-C", str(ROOT), "--no-print-directory",
+                                   "python-config"], text=True)
+    conf = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    return (Path(conf["build"]) if os.path.isabs(conf["build"]) else ROOT / conf["build"],
+            conf.get("json") == "1", shlex.split(conf.get("json_libs", "")))
+
+
+build, json_on, json_libs = make_config()
+objects = [str(build / "libposenc.a")]
+macros = []
+if json_on:
+    objects.insert(0, str(build / "libposenc_config.a"))
+    macros.append(("POSENC_HAVE_JSON", "1"))
+
+ext = Extension(
+    "posenc._core",
+    sources=["posenc/_core.c", "posenc/_calls.c"],
+    include_dirs=[str(ROOT / "include")],
+    define_macros=macros,
+    extra_objects=objects,
+    libraries=[],
+    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
+    extra_link_args=json_libs + ["-lm", "-pthread"] +
+    shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
+    depends=objects + ["posenc/_calls.h", str(ROOT / "include" / "posenc.h")],
+)
+
+os.chdir(HERE)
+setup(packages=["posenc"], ext_modules=[ext])

@@ -1,0 +1,29 @@
+"""The extension's structure: every call into the C library is in _calls.c."""
+import os
+import re
+
+from conftest import ROOT
+
+SRC = os.path.join(ROOT, "python", "posenc")
+
+
+def test_core_calls_the_library_only_through_calls_c():
+    with open(os.path.join(SRC, "_core.c")) as f:
+        core = f.read()
+    core = re.sub(r"/\*.*?\*/", "", core, flags=re.S)  # comments and strings may name them
+    core = re.sub(r'"(\\.|[^"\\])*"', '""', core)
+    calls = sorted(set(re.findall(r"\bposenc_[a-z0-9_]+(?=\s*\()", core)))
+    assert calls == [], f"_core.c calls the library directly: {calls}"
+    with open(os.path.join(SRC, "_calls.c")) as f:
+        calls_c = f.read()
+    assert "posenc_rope_qk(" in calls_c and '#include "_calls.h"' in calls_c
+
+
+def test_only_the_public_header_is_used():
+    for name in ("_core.c", "_calls.c", "_calls.h"):
+        with open(os.path.join(SRC, name)) as f:
+            includes = re.findall(r'#include\s+[<"]([^>"]+)[>"]', f.read())
+        assert not [i for i in includes if i.startswith("src/") or
+                    (i.endswith(".h") and i not in ("posenc.h", "_calls.h", "Python.h",
+                                                    "stddef.h", "stdint.h", "stdlib.h",
+                                                    "string.h", "stdio.h"))], (name, includes)

@@ -1,0 +1,228 @@
+"""PyTorch: CPU tensors in place, and posenc.torch.RotaryEmbedding as a
+drop-in for a Hugging Face rotary module."""
+import json
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+import posenc
+from conftest import bf16_to_f32, data, f32_tol, mp_cos_sin, mp_inv_freq
+
+torch = pytest.importorskip("torch")
+import posenc.torch as ptorch  # noqa: E402
+
+torch.manual_seed(0)
+needs_config = pytest.mark.skipif(not posenc.have_config_reader(),
+                                  reason="built without the config reader")
+
+
+def rand(*shape, dtype=torch.float32):
+    return (torch.rand(*shape, dtype=torch.float32) * 2 - 1).to(dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_tensors_in_place_match_the_numpy_path(dtype):
+    r = posenc.RoPE(64, base=10000.0)
+    q, k = rand(5, 4, 64, dtype=dtype), rand(5, 2, 64, dtype=dtype)
+    pos = torch.tensor([0, 9, 4096, 100000, 10**6])
+    # the NumPy path, on the same bits (checked against the reference in test_rope.py)
+    if dtype == torch.bfloat16:
+        wq = r.apply(q.view(torch.int16).numpy().view(np.uint16).copy(), positions=pos.numpy(),
+                     dtype="bfloat16")
+    else:
+        wq = r.apply(q.numpy().copy(), positions=pos.numpy())
+    qp, kp = q.data_ptr(), k.data_ptr()
+    before = k.clone()
+    rq, rk = r.apply(q, k, positions=pos)
+    assert rq is q and rk is k and q.data_ptr() == qp and k.data_ptr() == kp
+    assert q.dtype == dtype and not torch.equal(k[1:], before[1:])
+    got = q.view(torch.int16).numpy().view(np.uint16) if dtype == torch.bfloat16 else q.numpy()
+    assert np.array_equal(got, wq)
+    # exact: the bf16/f16/f32 result is the rotation of the stored values, rounded once
+    c, s = r.cos_sin(pos.numpy(), dtype=np.float64)
+    x = before.float().numpy().astype(np.float64)
+    xr = x.copy()
+    xr[..., :32] = x[..., :32] * c[:, None, :] - x[..., 32:] * s[:, None, :]
+    xr[..., 32:] = x[..., :32] * s[:, None, :] + x[..., 32:] * c[:, None, :]
+    tol = {torch.float32: 2.0 ** -22, torch.float16: 2.0 ** -9, torch.bfloat16: 2.0 ** -6}[dtype]
+    assert float(np.max(np.abs(k.float().numpy() - xr))) <= tol
+
+
+def test_tensor_views_and_hf_layout():
+    r = posenc.RoPE(32)
+    B, H, S, D = 2, 4, 6, 32
+    x = rand(B, S, H, D)  # what q_proj(...).view(B, S, H, D) gives
+    q = x.transpose(1, 2)  # HF's [B, H, S, D], a view
+    pid = torch.tensor([[0, 1, 2, 3, 4, 5], [100, 101, 102, 103, 104, 105]])
+    want = r.apply(q.contiguous().numpy(), positions=pid.numpy(), inplace=False)
+    ptr = x.data_ptr()
+    r.apply(q, positions=pid)
+    assert x.data_ptr() == ptr and np.array_equal(q.contiguous().numpy(), want)
+    out = r.apply(q, positions=pid, inplace=False)
+    assert torch.is_tensor(out) and out.shape == q.shape
+
+
+def test_tensor_errors_write_nothing():
+    r = posenc.RoPE(16)
+    a = rand(3, 2, 16)
+    before = a.clone()
+    with pytest.raises(ValueError, match="requires grad"):
+        r.apply(a.clone().requires_grad_(True))
+    with pytest.raises(TypeError, match="float64"):
+        r.apply(a.double())
+    with pytest.raises(ValueError, match="meta"):
+        r.apply(torch.empty(3, 2, 16, device="meta"))
+    with pytest.raises(TypeError, match="k is"):
+        r.apply(a, a.half())
+    with pytest.raises(posenc.Error):
+        r.apply(a, positions=torch.tensor([0, -1, 2]))
+    with pytest.raises(ValueError):
+        r.apply(a[:, :, :8])
+    assert torch.equal(a, before)
+    # a broadcast tensor's heads overlap in memory: refused, not written
+    e = rand(3, 1, 16).expand(3, 4, 16)
+    with pytest.raises(posenc.Error):
+        r.apply(e)
+
+
+def test_tables_as_tensors():
+    t = posenc.sinusoid(4, 8, dtype=torch.float32)
+    assert torch.is_tensor(t) and t.dtype == torch.float32
+    assert np.array_equal(t.numpy(), posenc.sinusoid(4, 8))
+    tb = posenc.sinusoid(4, 8, dtype=torch.bfloat16)
+    assert torch.equal(tb, t.to(torch.bfloat16))
+    ob = torch.zeros(4, 8, dtype=torch.bfloat16)
+    assert posenc.sinusoid(4, 8, out=ob) is ob and torch.equal(ob, tb)
+    out = torch.zeros(2, 3, 3)
+    assert posenc.alibi_bias(2, 3, out=out) is out
+    assert np.array_equal(out.numpy(), posenc.alibi_bias(2, 3))
+    c, s = posenc.RoPE(8).cos_sin(torch.arange(3), dtype=torch.float16)
+    assert c.dtype == torch.float16 and c.shape == (3, 4)
+
+
+# ---- RotaryEmbedding -------------------------------------------------------------
+
+def llama_config(path="llama-2-7b.json"):
+    with open(data(path)) as f:
+        return json.load(f)
+
+
+def hf_rotary(inv_freq, position_ids, attention_scaling=1.0):
+    """What transformers' LlamaRotaryEmbedding.forward computes (float32)."""
+    inv = inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
+    freqs = (inv @ position_ids[:, None, :].float()).transpose(1, 2)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos() * attention_scaling, emb.sin() * attention_scaling
+
+
+@needs_config
+def test_rotary_embedding_is_exact_and_shaped_like_hf():
+    cfg = llama_config()
+    rot = ptorch.RotaryEmbedding(cfg)
+    assert isinstance(rot, torch.nn.Module)
+    pid = torch.tensor([[0, 1, 4095, 100000, 1000000], [5, 6, 7, 8, 9]])
+    x = torch.zeros(2, 5, 4096)
+    cos, sin = rot(x, pid)
+    assert cos.shape == (2, 5, 128) and cos.dtype == torch.float32 and cos.device == x.device
+    assert torch.equal(cos[..., :64], cos[..., 64:]) and torch.equal(sin[..., :64], sin[..., 64:])
+    hf_cos, _ = hf_rotary(rot.inv_freq, pid)
+    worst_posenc = worst_hf = 0.0
+    for b in range(2):
+        for t in range(5):
+            p = int(pid[b, t])
+            for k in (0, 1, 10, 33, 63):
+                ec, es = mp_cos_sin(p, mp_inv_freq(k, 128, 10000.0))
+                assert abs(float(cos[b, t, k]) - float(ec)) <= f32_tol(ec), (p, k)
+                assert abs(float(sin[b, t, k]) - float(es)) <= f32_tol(es), (p, k)
+                worst_posenc = max(worst_posenc, abs(float(cos[b, t, k]) - float(ec)))
+                worst_hf = max(worst_hf, abs(float(hf_cos[b, t, k]) - float(ec)))
+    assert worst_posenc < 1e-7 and worst_hf > 1e-3  # HF's float32 formula drifts at 10^6
+    # bfloat16 in, bfloat16 out: the exact float32 values rounded once
+    cb, _ = rot(x.to(torch.bfloat16), pid)
+    assert cb.dtype == torch.bfloat16 and torch.equal(cb, cos.to(torch.bfloat16))
+
+
+@needs_config
+def test_rotary_embedding_table_and_direct_paths_agree():
+    cfg = llama_config("llama-3.1-8b.json")
+    a = ptorch.RotaryEmbedding(cfg)
+    b = ptorch.RotaryEmbedding(cfg, max_table=16)
+    pid = torch.arange(3000)[None]
+    x = torch.zeros(1, 3000, 8)
+    ca, sa = a(x, pid)
+    cb, sb = b(x, pid)
+    assert torch.equal(ca, cb) and torch.equal(sa, sb)
+    assert len(a._tables) == 1 and next(iter(a._tables.values()))[0] == 4096
+    c2, _ = a(x[:, :1], torch.tensor([[2999]]))  # decode step: from the cached table
+    assert torch.equal(c2[0, 0], ca[0, 2999]) and len(a._tables) == 1
+
+
+@needs_config
+def test_rotary_embedding_patches_a_module():
+    cfg = llama_config()
+
+    class Inner(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rotary_emb = torch.nn.Identity()
+
+    m = Inner()
+    m.rotary_emb = ptorch.RotaryEmbedding(cfg)
+    cos, sin = m.rotary_emb(torch.zeros(1, 3, 8, dtype=torch.float16), torch.arange(3)[None])
+    assert cos.dtype == torch.float16 and float(cos[0, 1, 0]) == float(np.float16(math.cos(1.0)))
+
+
+@needs_config
+def test_dynamic_ntk_follows_the_length_like_transformers():
+    cfg = llama_config("llama-2-7b-dynamic.json")  # factor 2, max_position_embeddings 4096
+    rot = ptorch.RotaryEmbedding(cfg)
+    d, base, s, L = 128, 10000.0, 2.0, 4096
+    x = torch.zeros(1, 1, 8)
+
+    def want_f(k, n):  # transformers' dynamic NTK frequency, in mpmath
+        b = mpmath.mpf(base) * (s * mpmath.mpf(max(n, L)) / L - (s - 1)) ** (mpmath.mpf(d) / (d - 2))
+        return b ** (-mpmath.mpf(2 * k) / d)
+
+    def check(n_seen):
+        for k in (1, 40, 63):
+            assert abs(rot.inv_freq[k].item() - float(want_f(k, n_seen))) <= \
+                float(want_f(k, n_seen)) * 2 ** -23
+
+    rot(x, torch.tensor([[2047]]))
+    check(2048)
+    cos, _ = rot(x, torch.tensor([[4999]]))
+    check(5000)
+    ec, _ = mp_cos_sin(4999, want_f(40, 5000))
+    assert abs(float(cos[0, 0, 40]) - float(ec)) <= f32_tol(ec)
+    rot(x, torch.tensor([[4499]]))  # shorter but beyond L: transformers keeps 5000's
+    check(5000)
+    rot(x, torch.tensor([[99]]))  # short again: back to the original frequencies
+    check(0)
+
+
+@needs_config
+def test_longrope_switches_factors_at_the_original_length():
+    rot = ptorch.RotaryEmbedding(llama_config("phi-4-mini.json"))
+    with open(data("phi-4-mini.json")) as f:
+        rs = json.load(f)["rope_scaling"]
+    assert rot.attention_scaling == pytest.approx(
+        math.sqrt(1 + math.log(131072 / 4096) / math.log(4096)), rel=1e-15)
+    x = torch.zeros(1, 1, 8)
+    d = 96  # 128 * 0.75
+    for last, factors in ((4095, rs["short_factor"]), (4096, rs["long_factor"])):
+        cos, _ = rot(x, torch.tensor([[last]]))
+        assert cos.shape == (1, 1, d)
+        for k in (0, 20, 47):
+            f = mp_inv_freq(k, d, 10000.0) / mpmath.mpf(factors[k])
+            assert abs(rot.inv_freq[k].item() - float(f)) <= float(f) * 2 ** -23
+            ec, _ = mp_cos_sin(last, f, rot.attention_scaling)
+            assert abs(float(cos[0, 0, k]) - float(ec)) <= 2 * f32_tol(ec)
+
+
+def test_bf16_storage_roundtrip_helper():
+    # the test helper itself: bfloat16 bits -> float32 is exact
+    t = torch.tensor([1.5, -2.25, 3e-3]).to(torch.bfloat16)
+    assert np.array_equal(bf16_to_f32(t.view(torch.int16).numpy().view(np.uint16)),
+                          t.float().numpy())
