@@ -35,8 +35,8 @@ PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      := build
-VERSION    := 0.1.0
-SOMAJOR    := 0
+VERSION    := 1.0.0
+SOMAJOR    := 1
 
 # Whether pkg-config (if there is one) knows module $(1): "1" or "".
 pc_has = $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && \

@@ -138,12 +138,20 @@
 extern "C" {
 #endif
 
+/* Every function that returns a posenc_status is marked must-check: an
+ * unchecked failure leaves q and k silently unrotated. */
+#if defined(__GNUC__) || defined(__clang__)
+#define POSENC_NODISCARD __attribute__((warn_unused_result))
+#else
+#define POSENC_NODISCARD
+#endif
+
 /* ------------------------------------------------------------------------- */
 /* Version                                                                   */
 /* ------------------------------------------------------------------------- */
 
-#define POSENC_VERSION_MAJOR 0
-#define POSENC_VERSION_MINOR 1
+#define POSENC_VERSION_MAJOR 1
+#define POSENC_VERSION_MINOR 0
 #define POSENC_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as zstd does. */
 #define POSENC_VERSION_NUMBER \
@@ -202,12 +210,20 @@ typedef enum posenc_layout {
     POSENC_LAYOUT_HALF = 1         /* [cc..ss]: (x[k], x[k + D/2]) */
 } posenc_layout;
 
+/* Which way a rotation turns. Every rotating function takes one. */
+typedef enum posenc_direction {
+    POSENC_FORWARD = 0, /* by +theta: the rotation applied in the forward pass */
+    POSENC_INVERSE = 1  /* by -theta (the transpose): undoes FORWARD when the
+                           attention factor is 1; the backward pass of RoPE */
+} posenc_direction;
+
 /* The element indices of pair k in a vector of length D under layout.
  * Valid k: 0 <= k < D/2 (rounded down; the unpaired last element of an odd D
  * has no pair). Writes *i0 (first element, the one cos multiplies in the new
  * first coordinate) and *i1 (its partner).
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (D == 0 or > POSENC_MAX_DIM),
  * POSENC_ERR_RANGE (k >= D/2), POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
 posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,
                                 uint32_t *i0, uint32_t *i1);
 
@@ -230,21 +246,25 @@ typedef struct posenc_pair_trace {
  * Valid: 1 <= D <= POSENC_MAX_DIM, 0 <= 2k < D (k <= (D-1)/2, which
  * includes the sine-only pair of an odd D), base finite and > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_RANGE (k), POSENC_ERR_BASE. */
+POSENC_NODISCARD
 posenc_status posenc_inv_freq(uint32_t k, uint32_t D, double base, double *inv_freq);
 
 /* theta = pos / base^(2k/D) in radians, rounded to double (not reduced).
  * Same ranges as posenc_inv_freq, and 0 <= pos <= POSENC_MAX_POS.
  * Errors: those of posenc_inv_freq and POSENC_ERR_POS. */
+POSENC_NODISCARD
 posenc_status posenc_angle(int64_t pos, uint32_t k, uint32_t D, double base, double *theta);
 
 /* sin and cos of the exact angle theta(pos, k) (not of the rounded double
  * angle), accurate at every position: see "Accuracy" above.
  * Same ranges and errors as posenc_angle; s and c must not be NULL. */
+POSENC_NODISCARD
 posenc_status posenc_sincos(int64_t pos, uint32_t k, uint32_t D, double base,
                             double *s, double *c);
 
 /* Fills *out with the worked trace of pair k at pos (see posenc_pair_trace).
  * Same ranges and errors as posenc_angle. */
+POSENC_NODISCARD
 posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double base,
                                   posenc_pair_trace *out);
 
@@ -256,17 +276,21 @@ posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double ba
  * out is the caller's buffer of D elements.
  * Valid: 0 <= pos <= POSENC_MAX_POS, 1 <= D <= POSENC_MAX_DIM, base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM, POSENC_ERR_BASE. */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_fill_f64(int64_t pos, uint32_t D, double base, double *out);
 /* The same in float: row pos of posenc_sinusoid_table_f32, each element
  * within 1 ulp of exact (see "Accuracy"). */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_fill_f32(int64_t pos, uint32_t D, double base, float *out);
 
 /* x[i] += PE(pos)[i] for i < D, in place: the embedding step
  * x[t] = tok[id] + PE(t). D is the length of x. Ranges and errors as
  * posenc_sinusoid_fill_f64, plus POSENC_ERR_NOT_FINITE if an element of x is
  * NaN or infinite (x is then left unchanged). */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_add_f64(int64_t pos, uint32_t D, double base, double *x);
 /* The same on floats: x[i] = x[i] + (float)PE(pos)[i], a float addition. */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_add_f32(int64_t pos, uint32_t D, double base, float *x);
 
 /* ------------------------------------------------------------------------- */
@@ -274,29 +298,27 @@ posenc_status posenc_sinusoid_add_f32(int64_t pos, uint32_t D, double base, floa
 /* ------------------------------------------------------------------------- */
 
 /* Rotates x (length D) in place by position pos: every pair k of the layout
- * turns by +theta(pos, k); an unpaired last element (odd D) is unchanged.
+ * turns by +theta(pos, k) (dir POSENC_FORWARD) or by -theta (POSENC_INVERSE:
+ * the transpose, which undoes the forward turn with the same arguments and is
+ * the backward pass of RoPE); an unpaired last element (odd D) is unchanged.
  * Valid: 0 <= pos <= POSENC_MAX_POS, 1 <= D <= POSENC_MAX_DIM, base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM, POSENC_ERR_BASE,
- * POSENC_ERR_LAYOUT, POSENC_ERR_NOT_FINITE (an element of x is NaN or
- * infinite; x is then left unchanged). */
+ * POSENC_ERR_LAYOUT, POSENC_ERR_RANGE (dir outside the enum),
+ * POSENC_ERR_NOT_FINITE (an element of x is NaN or infinite; x is then left
+ * unchanged). */
+POSENC_NODISCARD
 posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base,
-                                    posenc_layout layout, double *x);
+                                    posenc_layout layout, posenc_direction dir, double *x);
 /* Float version; arithmetic order as described under "Accuracy". */
+POSENC_NODISCARD
 posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base,
-                                    posenc_layout layout, float *x);
-
-/* The inverse rotation (the transpose, a turn by -theta): undoes
- * posenc_rope_apply_* with the same arguments, and is the backward pass of
- * RoPE. Same ranges and errors. */
-posenc_status posenc_rope_invert_f64(int64_t pos, uint32_t D, double base,
-                                     posenc_layout layout, double *x);
-posenc_status posenc_rope_invert_f32(int64_t pos, uint32_t D, double base,
-                                     posenc_layout layout, float *x);
+                                    posenc_layout layout, posenc_direction dir, float *x);
 
 /* *out = ROPE(m, q) . ROPE(n, k) for vectors q and k of length D, neither
  * modified. Computed pair by pair in double without allocating.
  * Valid: m and n in 0..POSENC_MAX_POS, other ranges as posenc_rope_apply_f64.
  * Errors: those of posenc_rope_apply_f64. */
+POSENC_NODISCARD
 posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
                                   posenc_layout layout, const double *q,
                                   const double *k, double *out);
@@ -336,6 +358,7 @@ typedef struct posenc_rope {
  * 2 <= rotary_dim <= head_dim; base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim), POSENC_ERR_RANGE
  * (rotary_dim odd, 0 or > head_dim), POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
 posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                double base, posenc_layout layout);
 
@@ -345,12 +368,14 @@ posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotar
 
 /* slopes[0..H) = m_1 .. m_H by the ALiBi paper's rule (see the top).
  * Valid: 1 <= H <= POSENC_MAX_DIM. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM. */
+POSENC_NODISCARD
 posenc_status posenc_alibi_slopes(uint32_t H, double *slopes);
 
 /* out[h-1] = -m_h * |i - j| for h = 1..H: the penalty added to the attention
  * score of query position i against key position j.
  * Valid: 1 <= H <= POSENC_MAX_DIM, i and j in 0..POSENC_MAX_POS.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_POS. */
+POSENC_NODISCARD
 posenc_status posenc_alibi_penalties(uint32_t H, int64_t i, int64_t j, double *out);
 
 /* ------------------------------------------------------------------------- */
@@ -366,10 +391,12 @@ posenc_status posenc_alibi_penalties(uint32_t H, int64_t i, int64_t j, double *o
  * NUL-terminated. Values too small for a double become 0 or subnormal.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT (not that syntax, or longer than
  * POSENC_MAX_NUMBER_LEN), POSENC_ERR_NOT_FINITE (overflows a double). */
+POSENC_NODISCARD
 posenc_status posenc_parse_number(const char *s, size_t len, double *out);
 
 /* Parses exactly the len bytes at s as a decimal integer [+-] digits.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT, POSENC_ERR_RANGE (outside int64). */
+POSENC_NODISCARD
 posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out);
 
 /* ------------------------------------------------------------------------- */
@@ -397,10 +424,12 @@ typedef struct posenc_load_error {
  * longer than POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
  * POSENC_LEARNED_MAX_ELEMS elements or more than POSENC_MAX_POS + 1 rows),
  * POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
 posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_error *err);
 
 /* posenc_learned_read() on the file at path. POSENC_ERR_IO if it cannot be
  * opened (err->detail then holds strerror(errno)). */
+POSENC_NODISCARD
 posenc_status posenc_learned_load(const char *path, posenc_learned **out,
                                   posenc_load_error *err);
 
@@ -414,6 +443,7 @@ size_t posenc_learned_dim(const posenc_learned *table);
 /* Copies row pos into out (posenc_learned_dim(table) doubles).
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (pos < 0 or pos >= n_pos: the hard
  * edge of a learned table). */
+POSENC_NODISCARD
 posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
 
 /* ------------------------------------------------------------------------- */
@@ -487,6 +517,7 @@ const char *posenc_rope_type_name(posenc_rope_type type);
 /* Parses a config-file name (exact, lower case; "su" is accepted for
  * longrope, its old Phi-3 name). Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE
  * (not a known name; *type untouched). */
+POSENC_NODISCARD
 posenc_status posenc_rope_type_parse(const char *name, posenc_rope_type *type);
 
 /* One scaling: the type and its parameters. Fields a type does not use are
@@ -519,6 +550,7 @@ typedef struct posenc_rope_scaling {
 /* Sets *s to type with its defaults: factor 1, L 0 (must be set where used),
  * beta_fast 32, beta_slow 1, truncate 1, everything else 0 / NULL.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (type outside the enum). */
+POSENC_NODISCARD
 posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);
 
 /* Fills *r like posenc_rope_init() but with the frequencies and attention
@@ -535,6 +567,7 @@ posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type 
  * list whose length is not rotary_dim / 2), POSENC_ERR_NOT_FINITE (a list
  * element NaN or infinite), POSENC_ERR_POS (cur_len). *r is untouched on
  * error. Thread-safe; no allocation. */
+POSENC_NODISCARD
 posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                       double base, posenc_layout layout,
                                       const posenc_rope_scaling *s, int64_t cur_len);
@@ -569,11 +602,16 @@ typedef struct posenc_freq_info {
 typedef struct posenc_freqs_summary {
     double attn_factor;    /* the factor on cos and sin */
     double effective_base; /* ntk/dynamic: base'; otherwise base */
-    double band_lo;        /* llama3: L / high_freq_factor (tokens, shorter kept);
-                              yarn: lo of the correction range (pair index); else 0 */
-    double band_hi;        /* llama3: L / low_freq_factor (tokens, longer divided);
-                              yarn: hi of the correction range as used
-                              (after the +0.001); else 0 */
+    double llama3_keep_below;   /* llama3: L / high_freq_factor, a wavelength in
+                                   tokens: pairs with a shorter plain wavelength
+                                   are kept; else 0 */
+    double llama3_divide_above; /* llama3: L / low_freq_factor, tokens: pairs with a
+                                   longer plain wavelength are divided by s; else 0 */
+    double yarn_ramp_lo;        /* yarn: lo of the correction range, a pair index
+                                   (ramp 0 at and below it); else 0 */
+    double yarn_ramp_hi;        /* yarn: hi of the correction range as used (after
+                                   the +0.001), a pair index (ramp 1 at and above
+                                   it); else 0 */
     int uses_long_factor;  /* longrope: 1 when long_factor was chosen */
     int64_t len;           /* dynamic: Lc = max(cur_len, L); else cur_len */
 } posenc_freqs_summary;
@@ -584,6 +622,7 @@ typedef struct posenc_freqs_summary {
  * posenc_rope_init_scaled, so the frequencies agree bit for bit.
  * Valid: rotary_dim even, 2 .. POSENC_ROPE_MAX_HEAD_DIM; the rest as
  * posenc_rope_init_scaled, with the same errors (nothing written on error). */
+POSENC_NODISCARD
 posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
                                         const posenc_rope_scaling *s, int64_t cur_len,
                                         posenc_freq_info *pairs, posenc_freqs_summary *summary);
@@ -611,10 +650,12 @@ typedef struct posenc_rope_config {
 
 /* *s = c->scaling with its list pointers aimed at c's arrays (NULL where the
  * count is 0). s stays valid while *c lives. Errors: POSENC_ERR_NULL. */
+POSENC_NODISCARD
 posenc_status posenc_rope_config_scaling(const posenc_rope_config *c, posenc_rope_scaling *s);
 
 /* posenc_rope_init_scaled(r, c->head_dim, c->rotary_dim, c->base, c->layout,
  * <c's scaling>, cur_len), with the same errors. */
+POSENC_NODISCARD
 posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *c,
                                       int64_t cur_len);
 
@@ -628,20 +669,24 @@ posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *
  * frequency times the exact position) and a = r->attn_factor,
  *     (x0, x1) -> (x0 a cos theta - x1 a sin theta, x0 a sin theta + x1 a cos theta);
  * elements rotary_dim .. head_dim-1 are left unchanged.
- * inverse != 0 applies the transpose instead (sin negated, a kept): the
+ * dir POSENC_INVERSE applies the transpose instead (sin negated, a kept): the
  * backward pass; it undoes the forward rotation only when a = 1 (otherwise
  * the rotated part comes back multiplied by a^2).
  * Valid: r filled by posenc_rope_init* (fields are checked), 0 <= pos <=
  * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM /
- * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent),
- * POSENC_ERR_NOT_FINITE (an element of x; x then unchanged). */
-posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse, double *x);
+ * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent; RANGE also
+ * for dir outside the enum), POSENC_ERR_NOT_FINITE (an element of x; x then
+ * unchanged). */
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  double *x);
 
 /* *out = ROPE(m, q) . ROPE(n, k) with r's rotation (posenc_rope_vec_f64)
  * for heads q and k of r->head_dim doubles, neither modified: the rotated
  * part contributes a^2 times the rotated dot product, the rest its plain
  * dot product. Depends on m - n only (through the angles). No allocation.
  * Errors: those of posenc_rope_vec_f64 (either position, either vector). */
+POSENC_NODISCARD
 posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
                                       const double *q, const double *k, double *out);
 
@@ -682,10 +727,12 @@ typedef struct posenc_config_error {
  * values out of range (the reader checks them with cur_len 0).
  * Allocates during the call only (jansson, and a buffer for the file), and
  * frees it all before returning; thread-safe. */
+POSENC_NODISCARD
 posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
                                       posenc_config_error *err);
 
 /* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
+POSENC_NODISCARD
 posenc_status posenc_rope_from_config_text(const char *json, size_t len,
                                            posenc_rope_config *out, posenc_config_error *err);
 
@@ -710,6 +757,7 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
  * <= 64. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
  * POSENC_ERR_POS, POSENC_ERR_RANGE (n_threads), POSENC_ERR_OVERFLOW (the
  * element count does not fit size_t). */
+POSENC_NODISCARD
 posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
                                     int64_t q_offset, int causal, unsigned n_threads,
                                     float *out);
@@ -779,17 +827,19 @@ const char *posenc_rope_isa(void);
 
 /* Rotates one head in place, the single-vector reference of the tensor
  * kernels: x[0 .. r->head_dim) is one head; its first r->rotary_dim elements
- * turn by position pos as described above (inverse != 0: by -theta), the
+ * turn by position pos as described above (POSENC_INVERSE: by -theta), the
  * rest are unchanged. For parameters from posenc_rope_init() this equals
- * posenc_rope_apply_f32(pos, rotary_dim, base, layout, x) (invert_f32 for
- * the inverse) bit for bit.
+ * posenc_rope_apply_f32(pos, rotary_dim, base, layout, dir, x) bit for bit.
  * Valid: r filled by posenc_rope_init() (or the same shape by other means),
  * 0 <= pos <= POSENC_MAX_POS.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM / POSENC_ERR_RANGE /
  * POSENC_ERR_LAYOUT (a malformed r, as posenc_rope_init() would report;
- * also POSENC_ERR_RANGE for a non-finite attn_factor), POSENC_ERR_NOT_FINITE
+ * also POSENC_ERR_RANGE for a non-finite attn_factor or dir outside the
+ * enum), POSENC_ERR_NOT_FINITE
  * (an element of x is NaN or infinite; x is then unchanged). */
-posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse, float *x);
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  float *x);
 
 /* ---- cos/sin cache ------------------------------------------------------ */
 
@@ -804,6 +854,7 @@ typedef struct posenc_rope_cache posenc_rope_cache;
  * POSENC_MAX_POS + 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM / POSENC_ERR_RANGE / POSENC_ERR_LAYOUT
  * (r), POSENC_ERR_POS (max_pos), POSENC_ERR_OVERFLOW (size exceeds size_t). */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_size(const posenc_rope *r, int64_t max_pos, size_t *bytes);
 
 /* Builds a cache inside the caller's buffer buf of buf_size bytes (at least
@@ -813,11 +864,13 @@ posenc_status posenc_rope_cache_size(const posenc_rope *r, int64_t max_pos, size
  * cos/sin evaluations. The cache copies what it needs from r.
  * Errors: those of posenc_rope_cache_size, POSENC_ERR_NULL (buf or out),
  * POSENC_ERR_RANGE (buf_size too small or buf misaligned). */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_init(const posenc_rope *r, int64_t max_pos, void *buf,
                                      size_t buf_size, posenc_rope_cache **out);
 
 /* The same with memory from malloc; release with posenc_rope_cache_free().
  * Extra error: POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_create(const posenc_rope *r, int64_t max_pos,
                                        posenc_rope_cache **out);
 
@@ -833,10 +886,22 @@ int64_t posenc_rope_cache_max_pos(const posenc_rope_cache *cache);
  * position pos (forward sign), for callers with their own kernels. Read-only;
  * valid while the cache is.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (pos < 0 or pos >= max_pos). */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
                                     const float **cos_row, const float **sin_row);
 
 /* ---- the tensor call ---------------------------------------------------- */
+
+/* How the heads and tokens of a view nest in memory. The library cannot know
+ * a buffer's size, so the caller says which index is outer, and the strides
+ * are checked against it for every n_tok: a view whose heads would overlap
+ * each other or the next token is refused. */
+typedef enum posenc_view_order {
+    POSENC_TOKENS_OUTER = 0, /* [n_tok][n_head][head_dim] and fused QKV rows: the
+                                default (a zero-initialized view) */
+    POSENC_HEADS_OUTER = 1   /* [n_head][n_tok][head_dim], e.g. Hugging Face's
+                                [batch][n_head][seq][head_dim] for one batch row */
+} posenc_view_order;
 
 /* One tensor (q or k) of n_tok tokens, n_head heads of r->head_dim elements:
  * element i of head h of token t is
@@ -846,43 +911,76 @@ posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
  *     src[t * src_tok_stride + h * src_head_stride + i]
  * and written to dst; the elements past rotary_dim are then copied, and src
  * must not overlap dst (not checked).
- * Heads must not overlap: head_stride >= head_dim (when n_head > 1), and
- * either tok_stride >= (n_head - 1) * head_stride + head_dim (tokens outer,
- * e.g. [n_tok, n_head, head_dim]) or head_stride >= (n_tok - 1) * tok_stride
- * + head_dim (heads outer, e.g. [n_head, n_tok, head_dim]); the same for the
- * src strides. Gaps between heads or tokens are never touched. */
+ * The strides must match order (and the src strides src_order):
+ *   POSENC_TOKENS_OUTER  head_stride >= head_dim (when n_head > 1) and
+ *                        tok_stride >= (n_head - 1) * head_stride + head_dim
+ *                        (whatever n_tok is, also 1: decode)
+ *   POSENC_HEADS_OUTER   tok_stride >= head_dim and (when n_head > 1)
+ *                        head_stride >= (n_tok - 1) * tok_stride + head_dim
+ * Gaps between heads or tokens are never touched.
+ * A view with dst NULL and n_head 0 (all zero) is absent.
+ * Fill one with designated initializers, or posenc_rope_view_dense():
+ *     posenc_rope_view q = {.dst = qbuf, .n_head = 32,
+ *                           .tok_stride = 3 * 4096, .head_stride = 128};  */
 typedef struct posenc_rope_view {
     void *dst;
     const void *src;
     size_t n_head;
     size_t tok_stride, head_stride;
     size_t src_tok_stride, src_head_stride;
+    posenc_view_order order;     /* of dst's strides */
+    posenc_view_order src_order; /* of src's strides (unused in place) */
 } posenc_rope_view;
 
-/* Rotates q and k (grouped-query attention: any head counts) of n_tok tokens
- * by their positions, with r's frequencies, layout, rotary_dim and
- * attn_factor (see the top of this section).
+/* The in-place view of a dense [n_tok][n_head][head_dim] tensor at data:
+ * tok_stride n_head * head_dim, head_stride head_dim, tokens outer. Computes
+ * nothing else and checks nothing (posenc_rope_qk checks). */
+posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim);
+
+/* Everything posenc_rope_qk needs, read with designated initializers; fields
+ * left out are zero, which is the default for each:
+ *     posenc_rope_qk_args a = {.rope = &r, .cache = cache, .n_tok = T, .pos0 = past,
+ *                              .q = posenc_rope_view_dense(q, 32, 128),
+ *                              .k = posenc_rope_view_dense(k, 8, 128)};
+ *     if (posenc_rope_qk(&a) != POSENC_OK) ...
  *
- *   r         the model's RoPE parameters.
+ *   rope      the model's RoPE parameters (required).
  *   cache     NULL: c and s are computed in this call, once per token (once
  *             per run of equal positions) and shared by all heads of q and k;
  *             or a cache built from the same frequencies, rotary_dim and
- *             attn_factor as r, covering every position used. Same results.
- *   dtype     storage type of q and k (both).
+ *             attn_factor as rope, covering every position used. Same results.
+ *   dtype     storage type of q and k (both); 0 is POSENC_DTYPE_F32.
  *   n_tok     tokens, >= 1.
  *   pos       n_tok positions, any values in 0 .. POSENC_MAX_POS (packed
  *             sequences, a KV-cache offset, a batch at different lengths);
  *             or NULL: positions pos0, pos0 + 1, .. pos0 + n_tok - 1.
  *   pos0      the first position when pos is NULL; must be 0 otherwise.
- *   q, k      the tensors; either may be NULL (rotate only the other), not
- *             both. q and k must not overlap each other (not checked).
- *   inverse   0: rotate by +theta; nonzero: by -theta (the inverse).
- *   n_threads 1 .. POSENC_MAX_THREADS. 1 runs on the calling thread only;
- *             more splits the tokens between up to n_threads threads
- *             (pthreads, started and joined inside the call), but only when
- *             each thread gets at least 64 Ki elements: small calls (decode,
- *             n_tok = 1) always run on the calling thread. If a thread cannot
- *             be started, the calling thread does its share.
+ *   q, k      the tensors; either may be absent (all zero: rotate only the
+ *             other), not both. q and k must not overlap each other (not
+ *             checked).
+ *   direction POSENC_FORWARD (0) rotates by +theta, POSENC_INVERSE by -theta.
+ *   n_threads 0 or 1 runs on the calling thread only; up to
+ *             POSENC_MAX_THREADS splits the tokens between up to n_threads
+ *             threads (pthreads, started and joined inside the call), but only
+ *             when each thread gets at least 64 Ki elements: small calls
+ *             (decode, n_tok = 1) always run on the calling thread. If a
+ *             thread cannot be started, the calling thread does its share. */
+typedef struct posenc_rope_qk_args {
+    const posenc_rope *rope;
+    const posenc_rope_cache *cache;
+    posenc_dtype dtype;
+    size_t n_tok;
+    const int64_t *pos;
+    int64_t pos0;
+    posenc_rope_view q, k;
+    posenc_direction direction;
+    unsigned n_threads; /* 0 = 1 */
+} posenc_rope_qk_args;
+
+/* Rotates a->q and a->k (grouped-query attention: any head counts) of
+ * a->n_tok tokens by their positions, with a->rope's frequencies, layout,
+ * rotary_dim and attn_factor (see the top of this section and
+ * posenc_rope_qk_args).
  *
  * Allocates nothing (the no-cache path uses a fixed ~80 KiB of stack per
  * thread). Without a cache, a token costs two direct cos/sin evaluations
@@ -890,17 +988,34 @@ typedef struct posenc_rope_view {
  * more), and less per token in runs of consecutive positions.
  * Thread-safe: concurrent calls on distinct tensors are fine.
  * Every argument is checked before anything is written.
- * Errors: POSENC_ERR_NULL (r, both q and k, a view's dst), POSENC_ERR_DIM /
- * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (malformed r), POSENC_ERR_RANGE
- * (n_tok 0, a view with n_head 0, overlapping strides, pos0 != 0 with pos,
- * unknown dtype, n_threads 0 or too large, a cache built for other
- * parameters), POSENC_ERR_POS (a position negative, past POSENC_MAX_POS, or
- * at or past the cache's max_pos), POSENC_ERR_OVERFLOW (an element offset or
- * its byte offset does not fit in a ptrdiff_t). */
-posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cache,
-                             posenc_dtype dtype, size_t n_tok, const int64_t *pos,
-                             int64_t pos0, const posenc_rope_view *q,
-                             const posenc_rope_view *k, int inverse, unsigned n_threads);
+ * Errors: POSENC_ERR_NULL (a, a->rope, both views absent, a view with
+ * n_head > 0 and dst NULL), POSENC_ERR_DIM / POSENC_ERR_RANGE /
+ * POSENC_ERR_LAYOUT (malformed rope), POSENC_ERR_RANGE (n_tok 0, a view with
+ * a dst and n_head 0, strides that do not fit the view's order, an unknown
+ * order, pos0 != 0 with pos, unknown dtype or direction, n_threads too
+ * large, a cache built for other parameters), POSENC_ERR_POS (a position
+ * negative, past POSENC_MAX_POS, or at or past the cache's max_pos),
+ * POSENC_ERR_OVERFLOW (an element offset or its byte offset does not fit in
+ * a ptrdiff_t). */
+POSENC_NODISCARD
+posenc_status posenc_rope_qk(const posenc_rope_qk_args *a);
+
+/* ---- decode: one token ---------------------------------------------------- */
+
+/* Rotates one token forward, in place, at position pos: q is n_q_head dense
+ * heads of r->head_dim floats ([n_q_head][head_dim]), k is n_k_head heads
+ * ([n_k_head][head_dim]). Either may be NULL with its head count 0 (rotate
+ * only the other), not both. cache may be NULL (c and s computed in the call:
+ * two direct evaluations per pair) or a cache for r covering pos.
+ * The same as posenc_rope_qk with n_tok 1 and dense views, so each head is
+ * bit for bit posenc_rope_vec_f32(r, pos, POSENC_FORWARD, head).
+ * Errors: those of posenc_rope_qk (POSENC_ERR_NULL for a NULL pointer with a
+ * nonzero head count or both absent, POSENC_ERR_RANGE for a pointer with
+ * head count 0). */
+POSENC_NODISCARD
+posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cache *cache,
+                                     int64_t pos, float *q, uint32_t n_q_head, float *k,
+                                     uint32_t n_k_head);
 
 /* ------------------------------------------------------------------------- */
 /* Sinusoid tables: many positions at once (src/table.c)                     */
@@ -922,12 +1037,14 @@ posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cach
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
  * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
  * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
                                         float *out);
 
 /* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
  * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
  * ranges and errors. */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
                                         double *out);
 

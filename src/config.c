@@ -349,9 +349,9 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     c->layout = layout;
     c->max_position_embeddings = maxpos;
     posenc_rope_scaling *s = &c->scaling;
-    posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
-    if (!rs)
-        return POSENC_OK;
+    posenc_status st0 = posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    if (st0 != POSENC_OK || !rs) /* a known type: only the block can fail */
+        return st0;
 
     /* The type. */
     const json_t *t1 = json_object_get(rs, "rope_type"), *t2 = json_object_get(rs, "type");
@@ -379,7 +379,8 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
                     "%s '%.60s' is not a RoPE type posenc knows (default, linear, ntk, "
                     "dynamic, yarn, llama3, longrope)",
                     tkey_buf, json_string_value(tv));
-    posenc_rope_scaling_init(s, type);
+    if ((st0 = posenc_rope_scaling_init(s, type)) != POSENC_OK) /* type came from parse */
+        return st0;
 
     /* Every key of the block must be one this type reads. */
     const char *k;

@@ -87,7 +87,7 @@ static int golden_read(const char *path, golden_case *cases, int max)
             c = &cases[n++];
             memset(c, 0, sizeof *c);
             snprintf(c->name, sizeof c->name, "%s", rest);
-            posenc_rope_scaling_init(&c->cfg.scaling, POSENC_ROPE_DEFAULT);
+            CHECK(posenc_rope_scaling_init(&c->cfg.scaling, POSENC_ROPE_DEFAULT) == POSENC_OK);
         } else if (strcmp(key, "total") == 0) {
             total = atoi(rest);
         } else if (!c) {

@@ -56,7 +56,7 @@ TEST(lesson_dot_depends_on_offset)
 TEST(lesson_rope_1)
 {
     double x[2] = {1, 0};
-    CHECK(posenc_rope_apply_f64(1, 2, B, IL, x) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1, 2, B, IL, POSENC_FORWARD, x) == POSENC_OK);
     CHECK_NEAR(x[0], 0.5403, 5e-5);
     CHECK_NEAR(x[1], 0.8415, 5e-5);
 }
@@ -77,7 +77,7 @@ TEST(lesson_traces_file)
         double want[4];
         if (sscanf(line, "PE %*d %*d\t%lf %lf %lf %lf", &want[0], &want[1], &want[2], &want[3]) == 4) {
             double pe[4];
-            posenc_sinusoid_fill_f64(2, 4, B, pe);
+            CHECK(posenc_sinusoid_fill_f64(2, 4, B, pe) == POSENC_OK);
             for (int i = 0; i < 4; i++)
                 CHECK_NEAR(pe[i], want[i], 5e-5);
             rows++;
@@ -85,11 +85,11 @@ TEST(lesson_traces_file)
             long m, n;
             double w0, w1, q[2] = {1, 0}, k[2] = {1, 0}, d;
             if (sscanf(line, "DOT %ld %ld [1 0] [1 0]\t%lf", &m, &n, &w0) == 3) {
-                posenc_rope_dot_f64(m, n, 2, B, IL, q, k, &d);
+                CHECK(posenc_rope_dot_f64(m, n, 2, B, IL, q, k, &d) == POSENC_OK);
                 CHECK_NEAR(d, w0, 5e-5);
                 rows++;
             } else if (sscanf(line, "ROPE %ld 1 0\t%lf %lf", &m, &w0, &w1) == 3) {
-                posenc_rope_apply_f64(m, 2, B, IL, q);
+                CHECK(posenc_rope_apply_f64(m, 2, B, IL, POSENC_FORWARD, q) == POSENC_OK);
                 CHECK_NEAR(q[0], w0, 5e-5);
                 CHECK_NEAR(q[1], w1, 5e-5);
                 rows++;
@@ -241,7 +241,7 @@ TEST(rotation_direction_and_layouts)
 {
     /* A small positive angle raises the second coordinate of (1, 0). */
     double x[4] = {1, 0, 1, 0};
-    CHECK(posenc_rope_apply_f64(1, 4, B, IL, x) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1, 4, B, IL, POSENC_FORWARD, x) == POSENC_OK);
     CHECK(x[1] > 0 && x[3] > 0 && x[3] < x[1]);
     CHECK_NEAR(x[2], cos(0.01), 1e-16);
     CHECK_NEAR(x[3], sin(0.01), 1e-16);
@@ -249,16 +249,16 @@ TEST(rotation_direction_and_layouts)
     /* Half layout: pair k = (x[k], x[k + D/2]). The same pairs written
      * interleaved give the same rotated pairs. */
     double h[6] = {1, 2, 3, 4, 5, 6}, il[6] = {1, 4, 2, 5, 3, 6};
-    CHECK(posenc_rope_apply_f64(1234, 6, B, HALF, h) == POSENC_OK);
-    CHECK(posenc_rope_apply_f64(1234, 6, B, IL, il) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1234, 6, B, HALF, POSENC_FORWARD, h) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1234, 6, B, IL, POSENC_FORWARD, il) == POSENC_OK);
     for (int k = 0; k < 3; k++) {
         CHECK(h[k] == il[2 * k]);
         CHECK(h[k + 3] == il[2 * k + 1]);
     }
     /* Odd D: the last element is unchanged, in both layouts. */
     double o[5] = {1, 2, 3, 4, 5}, oh[5] = {1, 2, 3, 4, 5};
-    CHECK(posenc_rope_apply_f64(99, 5, B, IL, o) == POSENC_OK);
-    CHECK(posenc_rope_apply_f64(99, 5, B, HALF, oh) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(99, 5, B, IL, POSENC_FORWARD, o) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(99, 5, B, HALF, POSENC_FORWARD, oh) == POSENC_OK);
     CHECK(o[4] == 5 && oh[4] == 5);
     /* half with odd D pairs (0,2), (1,3) */
     CHECK_NEAR(oh[0], 1 * cos(99.0) - 3 * sin(99.0), 1e-14);
@@ -290,13 +290,13 @@ TEST(identity_rotation_keeps_length_and_inverts)
             xf[i] = yf[i] = (float)x[i];
         }
         double n0 = norm2(x, D);
-        CHECK(posenc_rope_apply_f64(pos, (uint32_t)D, B, L, y) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(pos, (uint32_t)D, B, L, POSENC_FORWARD, y) == POSENC_OK);
         CHECK_NEAR(norm2(y, D), n0, 1e-13 * (1 + n0));
-        CHECK(posenc_rope_invert_f64(pos, (uint32_t)D, B, L, y) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(pos, (uint32_t)D, B, L, POSENC_INVERSE, y) == POSENC_OK);
         for (int i = 0; i < D; i++)
             CHECK_NEAR(y[i], x[i], 1e-14);
-        CHECK(posenc_rope_apply_f32(pos, (uint32_t)D, B, L, yf) == POSENC_OK);
-        CHECK(posenc_rope_invert_f32(pos, (uint32_t)D, B, L, yf) == POSENC_OK);
+        CHECK(posenc_rope_apply_f32(pos, (uint32_t)D, B, L, POSENC_FORWARD, yf) == POSENC_OK);
+        CHECK(posenc_rope_apply_f32(pos, (uint32_t)D, B, L, POSENC_INVERSE, yf) == POSENC_OK);
         for (int i = 0; i < D; i++)
             CHECK_NEAR(yf[i], xf[i], 1e-6);
     }
@@ -323,8 +323,8 @@ TEST(identity_dot_depends_only_on_offset)
             qr[i] = q[i];
             kr[i] = k[i];
         }
-        posenc_rope_apply_f64(m, (uint32_t)D, B, L, qr);
-        posenc_rope_apply_f64(n, (uint32_t)D, B, L, kr);
+        CHECK(posenc_rope_apply_f64(m, (uint32_t)D, B, L, POSENC_FORWARD, qr) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(n, (uint32_t)D, B, L, POSENC_FORWARD, kr) == POSENC_OK);
         for (int i = 0; i < D; i++)
             direct += qr[i] * kr[i];
         CHECK_NEAR(d1, direct, 1e-13);
@@ -360,13 +360,13 @@ TEST(argument_errors)
     CHECK(posenc_sinusoid_fill_f64(1, 4, INFINITY, d) == POSENC_ERR_BASE);
     CHECK(posenc_sinusoid_fill_f64(1, 4, B, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_sinusoid_fill_f32(1, 4, B, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_apply_f64(1, 4, B, (posenc_layout)7, d) == POSENC_ERR_LAYOUT);
-    CHECK(posenc_rope_apply_f32(1, 4, B, IL, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_apply_f64(1, 4, B, (posenc_layout)7, POSENC_FORWARD, d) == POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_apply_f32(1, 4, B, IL, POSENC_FORWARD, NULL) == POSENC_ERR_NULL);
     d[2] = NAN;
-    CHECK(posenc_rope_apply_f64(1, 4, B, IL, d) == POSENC_ERR_NOT_FINITE);
+    CHECK(posenc_rope_apply_f64(1, 4, B, IL, POSENC_FORWARD, d) == POSENC_ERR_NOT_FINITE);
     CHECK(isnan(d[2]) && d[0] == 0); /* unchanged */
     f[1] = INFINITY;
-    CHECK(posenc_rope_apply_f32(1, 4, B, IL, f) == POSENC_ERR_NOT_FINITE);
+    CHECK(posenc_rope_apply_f32(1, 4, B, IL, POSENC_FORWARD, f) == POSENC_ERR_NOT_FINITE);
     CHECK(posenc_sinusoid_add_f64(1, 4, B, d) == POSENC_ERR_NOT_FINITE);
     CHECK(posenc_sincos(1, 0, 2, B, &s, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_sincos(-5, 0, 2, B, &s, &c) == POSENC_ERR_POS);
@@ -387,7 +387,8 @@ TEST(strerror_and_version)
     }
     CHECK(strcmp(posenc_strerror((posenc_status)99), "unknown status") == 0);
     CHECK(posenc_version_number() == POSENC_VERSION_NUMBER);
-    CHECK(strcmp(posenc_version_string(), "0.1.0") == 0);
+    CHECK(strcmp(posenc_version_string(), "1.0.0") == 0);
+    CHECK(POSENC_VERSION_NUMBER == 10000 && POSENC_VERSION_MAJOR == 1);
     /* pinned values */
     CHECK(POSENC_OK == 0 && POSENC_ERR_POS == 3 && POSENC_ERR_NOT_FINITE == 11);
 }

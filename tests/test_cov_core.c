@@ -59,7 +59,8 @@ static int heads_match_reference(const posenc_rope *r, const float *x0, const fl
         for (size_t h = 0; h < n_head; h++) {
             const float *in = x0 + (t * n_head + h) * hd;
             memcpy(ref, in, hd * sizeof *ref);
-            if (posenc_rope_vec_f32(r, pos0 + (int64_t)t, inverse, ref) != POSENC_OK)
+            if (posenc_rope_vec_f32(r, pos0 + (int64_t)t,
+                                    (inverse) ? POSENC_INVERSE : POSENC_FORWARD, ref) != POSENC_OK)
                 return 0;
             if (memcmp(ref, x + (t * n_head + h) * hd, hd * sizeof *ref) != 0) {
                 fprintf(stderr, "token %zu head %zu differs from posenc_rope_vec_f32\n", t, h);
@@ -95,7 +96,7 @@ TEST(rope_check_rejects_each_malformed_field)
     CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
     bad.rotary_dim = 66;
     float x[64] = {0};
-    CHECK_EQ_INT(posenc_rope_vec_f32(&bad, 0, 0, x), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_rope_vec_f32(&bad, 0, POSENC_FORWARD, x), POSENC_ERR_RANGE);
     bad = r;
     bad.attn_factor = NAN;
     CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
@@ -116,23 +117,36 @@ TEST(isa_hooks_refuse_unknown_paths)
     posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_INTERLEAVED);
     float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x0[8];
     memcpy(x0, x, sizeof x);
-    posenc_rope_view v = {x, NULL, 1, 8, 8, 0, 0};
-    CHECK_EQ_INT(posenc__rope_qk_isa(-1, &r, NULL, POSENC_DTYPE_F32, 1, NULL, 3, &v, NULL, 0, 1),
-                 POSENC_ERR_RANGE);
-    CHECK_EQ_INT(posenc__rope_qk_isa(POSENC__ISA_N, &r, NULL, POSENC_DTYPE_F32, 1, NULL, 3, &v,
-                                     NULL, 0, 1),
-                 POSENC_ERR_RANGE);
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 8, .head_stride = 8};
+    CHECK_EQ_INT(
+        posenc__rope_qk_isa(-1, &(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos0 = 3, .q = v}),
+        POSENC_ERR_RANGE);
+    CHECK_EQ_INT(
+        posenc__rope_qk_isa(POSENC__ISA_N,
+                            &(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos0 = 3, .q = v}),
+        POSENC_ERR_RANGE);
     CHECK(memcmp(x, x0, sizeof x) == 0); /* nothing written */
 }
 
 /* One token-strided view whose extent does not fit: POSENC_ERR_OVERFLOW
  * before anything is written. */
+/* posenc_rope_qk on one view of n_tok x n_head heads of 8 in the given order. */
+static posenc_status qk_order(posenc_view_order order, size_t n_tok, size_t n_head, size_t ts,
+                              size_t hs, posenc_dtype dt, float *buf)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    posenc_rope_qk_args a = {
+        .rope = &r,
+        .dtype = dt,
+        .n_tok = n_tok,
+        .q = {.dst = buf, .n_head = n_head, .tok_stride = ts, .head_stride = hs, .order = order}};
+    return posenc_rope_qk(&a);
+}
+
 static posenc_status qk_strides(size_t n_tok, size_t n_head, size_t ts, size_t hs,
                                 posenc_dtype dt, float *buf)
 {
-    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
-    posenc_rope_view v = {buf, NULL, n_head, ts, hs, 0, 0};
-    return posenc_rope_qk(&r, NULL, dt, n_tok, NULL, 0, &v, NULL, 0, 1);
+    return qk_order(POSENC_TOKENS_OUTER, n_tok, n_head, ts, hs, dt, buf);
 }
 
 TEST(strides_that_overflow_are_refused)
@@ -163,19 +177,68 @@ TEST(strides_that_overflow_are_refused)
 
 TEST(overlapping_heads_and_tokens_are_refused)
 {
-    float buf[64];
+    const posenc_view_order T = POSENC_TOKENS_OUTER, H = POSENC_HEADS_OUTER;
+    const posenc_dtype F = POSENC_DTYPE_F32;
+    float buf[64], keep[64];
     fill_random(buf, 64);
+    memcpy(keep, buf, sizeof buf);
     /* 2 tokens x 2 heads of 8 with both strides 8: head 1 of token 0 is
      * token 1's head 0, whichever of the two is outer */
-    CHECK_EQ_INT(qk_strides(2, 2, 8, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 2, 2, 8, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 8, 8, F, buf), POSENC_ERR_RANGE);
     /* heads outer: head_stride >= (n_tok - 1) * tok_stride + head_dim = 16 */
-    CHECK_EQ_INT(qk_strides(2, 2, 8, 16, POSENC_DTYPE_F32, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 8, 16, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(T, 2, 2, 8, 16, F, buf), POSENC_ERR_RANGE); /* not as tokens outer */
+    CHECK_EQ_INT(qk_order(H, 2, 2, 7, 16, F, buf), POSENC_ERR_RANGE); /* tokens overlap */
     /* tokens outer: tok_stride >= (n_head - 1) * head_stride + head_dim = 16 */
-    CHECK_EQ_INT(qk_strides(2, 2, 16, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(T, 2, 2, 16, 8, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 16, 8, F, buf), POSENC_ERR_RANGE); /* not as heads outer */
     /* tokens 4 apart, shorter than a head: neither order fits */
-    CHECK_EQ_INT(qk_strides(2, 2, 4, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_RANGE);
-    /* one token: its stride is never used, 0 is fine */
-    CHECK_EQ_INT(qk_strides(1, 2, 0, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(T, 2, 2, 4, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 4, 8, F, buf), POSENC_ERR_RANGE);
+    /* one token, tokens outer: tok_stride must still hold the token's heads
+     * (the next token would overlap), whatever n_tok is */
+    CHECK_EQ_INT(qk_order(T, 1, 2, 0, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 1, 2, 15, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 1, 2, 16, 8, F, buf), POSENC_OK);
+    /* one head, either order: only the token stride matters */
+    CHECK_EQ_INT(qk_order(T, 2, 1, 8, 0, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 1, 8, 0, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 1, 7, 0, F, buf), POSENC_ERR_RANGE);
+    /* an order outside the enum */
+    CHECK_EQ_INT(qk_order((posenc_view_order)2, 2, 2, 16, 8, F, buf), POSENC_ERR_RANGE);
+    /* every call above rotated position 0 (identity) or nothing */
+    CHECK(memcmp(buf, keep, 8 * sizeof *buf) == 0);
+}
+
+/* The decode mistake of swapping the two strides of a [1][32][128] buffer
+ * (tok_stride 128, head_stride 4096) would write 31 * 4096 elements past
+ * it: as tokens outer it is refused, and nothing is written. */
+TEST(swapped_strides_at_decode_are_refused)
+{
+    enum { NH = 32, HD = 128 };
+    static float q[NH * HD], q0[NH * HD];
+    fill_random(q, NH * HD);
+    memcpy(q0, q, sizeof q);
+    posenc_rope r = make_rope(HD, HD, POSENC_LAYOUT_HALF);
+    posenc_rope_qk_args a = {
+        .rope = &r,
+        .n_tok = 1,
+        .pos0 = 1000,
+        .q = {.dst = q, .n_head = NH, .tok_stride = HD, .head_stride = NH * HD}};
+    CHECK_EQ_INT(posenc_rope_qk(&a), POSENC_ERR_RANGE);
+    CHECK(memcmp(q, q0, sizeof q) == 0);
+    /* the right strides rotate, each head as the single-vector reference */
+    a.q = posenc_rope_view_dense(q, NH, HD);
+    CHECK_EQ_INT(a.q.tok_stride, NH * HD);
+    CHECK_EQ_INT(a.q.head_stride, HD);
+    CHECK_EQ_INT(posenc_rope_qk(&a), POSENC_OK);
+    int bad = 0;
+    for (int h = 0; h < NH; h++) {
+        CHECK(posenc_rope_vec_f32(&r, 1000, POSENC_FORWARD, q0 + h * HD) == POSENC_OK);
+        bad += memcmp(q + h * HD, q0 + h * HD, HD * sizeof(float)) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
 }
 
 TEST(src_equal_to_dst_is_in_place)
@@ -186,11 +249,17 @@ TEST(src_equal_to_dst_is_in_place)
     memcpy(a, x0, sizeof a);
     memcpy(b, x0, sizeof b);
     /* src == dst, with src strides that would be wrong if they were used */
-    posenc_rope_view va = {a, a, 2, 32, 16, 1, 1};
-    posenc_rope_view vb = {b, NULL, 2, 32, 16, 0, 0};
-    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 3, NULL, 7, &va, NULL, 0, 1),
+    posenc_rope_view va = {.dst = a,
+                           .src = a,
+                           .n_head = 2,
+                           .tok_stride = 32,
+                           .head_stride = 16,
+                           .src_tok_stride = 1,
+                           .src_head_stride = 1};
+    posenc_rope_view vb = {.dst = b, .n_head = 2, .tok_stride = 32, .head_stride = 16};
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 3, .pos0 = 7, .q = va}),
                  POSENC_OK);
-    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 3, NULL, 7, &vb, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 3, .pos0 = 7, .q = vb}),
                  POSENC_OK);
     CHECK(memcmp(a, b, sizeof a) == 0);
     CHECK(heads_match_reference(&r, x0, a, 3, 2, 7, 0));
@@ -204,23 +273,27 @@ TEST(cache_for_other_parameters_is_refused)
     float x[32], keep[32];
     fill_random(x, 32);
     memcpy(keep, x, sizeof x);
-    posenc_rope_view v = {x, NULL, 1, 32, 32, 0, 0};
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 32, .head_stride = 32};
     int64_t pos[1] = {5};
 
     posenc_rope other = make_rope(32, 16, POSENC_LAYOUT_HALF); /* other rotary_dim */
-    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &other, .cache = c, .n_tok = 1, .pos = pos, .q = v}),
                  POSENC_ERR_RANGE);
     other = r;
     other.attn_factor = 0.5; /* other scale */
-    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &other, .cache = c, .n_tok = 1, .pos = pos, .q = v}),
                  POSENC_ERR_RANGE);
     other = r;
     other.inv_freq_hi[3] = nextafter(other.inv_freq_hi[3], 1.0); /* one frequency, high part */
-    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &other, .cache = c, .n_tok = 1, .pos = pos, .q = v}),
                  POSENC_ERR_RANGE);
     other = r;
     other.inv_freq_lo[15] = other.inv_freq_lo[15] + 0x1p-80; /* low part only */
-    CHECK_EQ_INT(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &other, .cache = c, .n_tok = 1, .pos = pos, .q = v}),
                  POSENC_ERR_RANGE);
     /* a cache that was freed (its magic cleared) or never built */
     size_t bytes = 0;
@@ -230,13 +303,16 @@ TEST(cache_for_other_parameters_is_refused)
     if (copy) {
         memcpy(copy, c, sizeof(posenc_rope_cache));
         ((posenc_rope_cache *)copy)->magic = 0;
-        CHECK_EQ_INT(posenc_rope_qk(&r, copy, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1),
+        CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                         .rope = &r, .cache = copy, .n_tok = 1, .pos = pos, .q = v}),
                      POSENC_ERR_RANGE);
         free(copy);
     }
     CHECK(memcmp(x, keep, sizeof x) == 0);
     /* the matching parameters are accepted (control) */
-    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 1, pos, 0, &v, NULL, 0, 1), POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 1, .pos = pos, .q = v}),
+                 POSENC_OK);
     CHECK(heads_match_reference(&r, keep, x, 1, 1, 5, 0));
     posenc_rope_cache_free(c);
 }
@@ -246,25 +322,29 @@ TEST(consecutive_positions_past_the_end_are_refused)
     posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
     float x[3 * 8];
     fill_random(x, 24);
-    posenc_rope_view v = {x, NULL, 1, 8, 8, 0, 0};
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 8, .head_stride = 8};
     /* pos0 valid, pos0 + n_tok - 1 = POSENC_MAX_POS + 1 is not */
-    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 3, NULL, POSENC_MAX_POS - 1, &v, NULL,
-                                0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 3, .pos0 = POSENC_MAX_POS - 1, .q = v}),
                  POSENC_ERR_POS);
-    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, POSENC_MAX_POS - 1, &v, NULL,
-                                0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 2, .pos0 = POSENC_MAX_POS - 1, .q = v}),
                  POSENC_OK);
-    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 1, NULL, POSENC_MAX_POS + 1, &v, NULL,
-                                0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 1, .pos0 = POSENC_MAX_POS + 1, .q = v}),
                  POSENC_ERR_POS);
     /* with a cache of 16 positions: 14, 15, 16 runs past it, 16 starts past it */
     posenc_rope_cache *c = NULL;
     CHECK_EQ_INT(posenc_rope_cache_create(&r, 16, &c), POSENC_OK);
-    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 1, NULL, 16, &v, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 1, .pos0 = 16, .q = v}),
                  POSENC_ERR_POS);
-    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 3, NULL, 14, &v, NULL, 0, 1),
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 3, .pos0 = 14, .q = v}),
                  POSENC_ERR_POS);
-    CHECK_EQ_INT(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 2, NULL, 14, &v, NULL, 0, 1), POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 2, .pos0 = 14, .q = v}),
+                 POSENC_OK);
     posenc_rope_cache_free(c);
 }
 
@@ -291,8 +371,10 @@ TEST(more_threads_than_tokens_gives_the_reference)
         return;
     }
     memcpy(x, x0, 2 * WIDE_HEADS * WIDE_HD * sizeof *x);
-    posenc_rope_view v = {x, NULL, WIDE_HEADS, WIDE_HEADS * WIDE_HD, WIDE_HD, 0, 0};
-    CHECK_EQ_INT(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, 100, &v, NULL, 0, 4),
+    posenc_rope_view v = {
+        .dst = x, .n_head = WIDE_HEADS, .tok_stride = WIDE_HEADS * WIDE_HD, .head_stride = WIDE_HD};
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 2, .pos0 = 100, .q = v, .n_threads = 4}),
                  POSENC_OK);
     CHECK(heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 0));
     free(x0);
@@ -307,12 +389,14 @@ static int qk_without_threads(void *arg)
     posenc_rope r = make_rope(WIDE_HD, 96, POSENC_LAYOUT_HALF);
     static float x[2 * WIDE_HEADS * WIDE_HD]; /* in the image: no allocation */
     memcpy(x, x0, sizeof x);
-    posenc_rope_view v = {x, NULL, WIDE_HEADS, WIDE_HEADS * WIDE_HD, WIDE_HD, 0, 0};
+    posenc_rope_view v = {
+        .dst = x, .n_head = WIDE_HEADS, .tok_stride = WIDE_HEADS * WIDE_HD, .head_stride = WIDE_HD};
     if (a_thread_starts()) {
         fprintf(stderr, "qk_without_threads: a thread started under the cap\n");
         return 0;
     }
-    posenc_status st = posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 2, NULL, 100, &v, NULL, 1, 2);
+    posenc_status st = posenc_rope_qk(&(posenc_rope_qk_args){
+        .rope = &r, .n_tok = 2, .pos0 = 100, .q = v, .direction = POSENC_INVERSE, .n_threads = 2});
     return st == POSENC_OK && heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 1);
 }
 
@@ -566,6 +650,7 @@ int main(void)
     RUN(isa_hooks_refuse_unknown_paths);
     RUN(strides_that_overflow_are_refused);
     RUN(overlapping_heads_and_tokens_are_refused);
+    RUN(swapped_strides_at_decode_are_refused);
     RUN(src_equal_to_dst_is_in_place);
     RUN(cache_for_other_parameters_is_refused);
     RUN(consecutive_positions_past_the_end_are_refused);

@@ -427,7 +427,7 @@ TEST(build_refuses_bad_requests)
     cfg.head_dim = 8;
     cfg.rotary_dim = 3;
     cfg.base = 10000;
-    posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT);
+    CHECK(posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT) == POSENC_OK);
     rq.rope_config[0] = &cfg;
     BUILD_REFUSED(&rq, "RoPE of 'mine': argument out of range");
     rq.kind = PLOT_ROPE_DECAY;
@@ -522,7 +522,7 @@ TEST(freqs_plain_twin)
     memset(&lin, 0, sizeof lin);
     lin.head_dim = lin.rotary_dim = 8;
     lin.base = 100;
-    posenc_rope_scaling_init(&lin.scaling, POSENC_ROPE_LINEAR);
+    CHECK(posenc_rope_scaling_init(&lin.scaling, POSENC_ROPE_LINEAR) == POSENC_OK);
     lin.scaling.factor = 4;
     plot_request rq;
     char why[256];

@@ -38,7 +38,7 @@ TEST(names)
 TEST(init_scaled_arguments)
 {
     posenc_rope_scaling s;
-    posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR) == POSENC_OK);
     s.factor = 2.0;
     const posenc_layout H = POSENC_LAYOUT_HALF;
     CHECK(posenc_rope_init_scaled(NULL, 8, 8, 1e4, H, &s, 0) == POSENC_ERR_NULL);
@@ -73,7 +73,7 @@ typedef struct bad_field {
 static void set_valid(posenc_rope_scaling *s, posenc_rope_type t)
 {
     static const double ones[4] = {1, 1, 1, 1};
-    posenc_rope_scaling_init(s, t);
+    CHECK(posenc_rope_scaling_init(s, t) == POSENC_OK);
     s->factor = 4.0;
     s->original_max_position_embeddings = 4096.0;
     s->low_freq_factor = 1.0;
@@ -222,7 +222,7 @@ TEST(yarn_range_edges)
      * taken on the double-double value. c(1) = 2.505 -> ceil 3. */
     s.original_max_position_embeddings = 2010.6192982974676;
     CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, info, &sum) == POSENC_OK);
-    CHECK(sum.band_lo == 0.0 && sum.band_hi == 3.0);
+    CHECK(sum.yarn_ramp_lo == 0.0 && sum.yarn_ramp_hi == 3.0);
     CHECK(info[0].band == POSENC_BAND_HIGH && info[0].ramp == 0.0);
     CHECK(info[1].band == POSENC_BAND_BLEND);
     CHECK_NEAR(info[1].ramp, 1.0 / 3.0, 1e-16);
@@ -232,12 +232,12 @@ TEST(yarn_range_edges)
     /* L = 100: c(32) = -0.30 -> floor -1 -> clamped to 0; c(1) = 1.20 -> 2 */
     s.original_max_position_embeddings = 100.0;
     CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, NULL, &sum) == POSENC_OK);
-    CHECK(sum.band_lo == 0.0 && sum.band_hi == 2.0);
+    CHECK(sum.yarn_ramp_lo == 0.0 && sum.yarn_ramp_hi == 2.0);
     /* L = 64 pi 1e4^(7.5/4): c(32) = 7.5 -> 7, c(1) = 9.005 -> 10 -> d - 1 = 7:
      * lo == hi, so hi gets the paper's + 0.001; every pair k <= 3 < lo is kept. */
     s.original_max_position_embeddings = 6358136490.109505;
     CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, info, &sum) == POSENC_OK);
-    CHECK(sum.band_lo == 7.0 && sum.band_hi == 7.0 + 0.001);
+    CHECK(sum.yarn_ramp_lo == 7.0 && sum.yarn_ramp_hi == 7.0 + 0.001);
     for (int k = 0; k < 4; k++)
         CHECK(info[k].band == POSENC_BAND_HIGH && info[k].inv_freq == info[k].base_inv_freq);
 }
@@ -283,7 +283,7 @@ TEST(config_scaling_and_init_config)
     c.rotary_dim = 8;
     c.base = 1e4;
     c.layout = POSENC_LAYOUT_HALF;
-    posenc_rope_scaling_init(&c.scaling, POSENC_ROPE_DEFAULT);
+    CHECK(posenc_rope_scaling_init(&c.scaling, POSENC_ROPE_DEFAULT) == POSENC_OK);
     CHECK(posenc_rope_config_scaling(NULL, &s) == POSENC_ERR_NULL);
     CHECK(posenc_rope_config_scaling(&c, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_rope_init_config(&rope, NULL, 0) == POSENC_ERR_NULL);
@@ -336,15 +336,15 @@ TEST(rope_vec_checks)
         if (cases[i].field == 1) b.rotary_dim = cases[i].value;
         if (cases[i].field == 2) b.layout = (posenc_layout)cases[i].value;
         if (cases[i].field == 3) b.attn_factor = NAN;
-        CHECK(posenc_rope_vec_f64(&b, 1, 0, x) == cases[i].want);
+        CHECK(posenc_rope_vec_f64(&b, 1, POSENC_FORWARD, x) == cases[i].want);
         CHECK(posenc_rope_vec_dot_f64(&b, 1, 0, q, k, &out) == cases[i].want);
     }
     CHECK(x[0] == 1.0 && x[7] == 8.0 && out == -1.0);
-    CHECK(posenc_rope_vec_f64(NULL, 1, 0, x) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_vec_f64(&r, 1, 0, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_vec_f64(&r, POSENC_MAX_POS + 1, 0, x) == POSENC_ERR_POS);
+    CHECK(posenc_rope_vec_f64(NULL, 1, POSENC_FORWARD, x) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_vec_f64(&r, 1, POSENC_FORWARD, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_vec_f64(&r, POSENC_MAX_POS + 1, POSENC_FORWARD, x) == POSENC_ERR_POS);
     x[6] = INFINITY; /* outside the rotary part, still refused; x unchanged */
-    CHECK(posenc_rope_vec_f64(&r, 1, 0, x) == POSENC_ERR_NOT_FINITE);
+    CHECK(posenc_rope_vec_f64(&r, 1, POSENC_FORWARD, x) == POSENC_ERR_NOT_FINITE);
     CHECK(x[0] == 1.0 && x[2] == 3.0);
     x[6] = 7.0;
     CHECK(posenc_rope_vec_dot_f64(NULL, 1, 0, q, k, &out) == POSENC_ERR_NULL);

@@ -253,15 +253,17 @@ static uint64_t paths_hash(void)
     for (int i = 0; i < 3 * 128; i++)
         x[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
     int64_t pos = 1000003;
-    posenc_rope_view v = {x, NULL, 3, 3 * 128, 128, 0, 0};
-    if (posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 1, &pos, 0, &v, NULL, 0, 1) != POSENC_OK)
+    posenc_rope_view v = {.dst = x, .n_head = 3, .tok_stride = 3 * 128, .head_stride = 128};
+    if (posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos = &pos, .q = v}) !=
+        POSENC_OK)
         return 0;
     h = fnv(h, x, sizeof x);
     double xd[130];
     for (int i = 0; i < 130; i++)
         xd[i] = x[i];
-    if (posenc_rope_apply_f32(99999, 130, 1e4, POSENC_LAYOUT_HALF, x) != POSENC_OK ||
-        posenc_rope_apply_f64(99999, 130, 1e4, POSENC_LAYOUT_HALF, xd) != POSENC_OK)
+    if (posenc_rope_apply_f32(99999, 130, 1e4, POSENC_LAYOUT_HALF, POSENC_FORWARD, x) !=
+            POSENC_OK ||
+        posenc_rope_apply_f64(99999, 130, 1e4, POSENC_LAYOUT_HALF, POSENC_FORWARD, xd) != POSENC_OK)
         return 0;
     h = fnv(h, x, 130 * sizeof x[0]);
     h = fnv(h, xd, sizeof xd);

@@ -19,7 +19,7 @@ static posenc_rope rope;
 
 static void dynamic_huge(posenc_rope_scaling *s)
 {
-    posenc_rope_scaling_init(s, POSENC_ROPE_DYNAMIC);
+    CHECK(posenc_rope_scaling_init(s, POSENC_ROPE_DYNAMIC) == POSENC_OK);
     s->factor = 1e300;
     s->original_max_position_embeddings = 10.0;
 }
@@ -76,7 +76,7 @@ TEST(frequencies_that_underflow_or_overflow_are_refused)
 {
     posenc_rope_scaling s;
     posenc_rope before;
-    posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR) == POSENC_OK);
     s.factor = 1e308;
     memset(&rope, 0x5a, sizeof rope);
     before = rope;
@@ -89,7 +89,7 @@ TEST(frequencies_that_underflow_or_overflow_are_refused)
     CHECK_NEAR(rope.inv_freq_hi[1] / 1e-302, 1.0, 1e-12);
 
     static const double shortf[2] = {1, 1}, longf[2] = {1, 1e-320};
-    posenc_rope_scaling_init(&s, POSENC_ROPE_LONGROPE);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LONGROPE) == POSENC_OK);
     s.factor = 4;
     s.original_max_position_embeddings = 100;
     s.short_factor = shortf;

@@ -117,8 +117,8 @@ TEST(golden_fill_and_rope_f32)
         if (p->D % 2 == 0) {
             for (unsigned j = 0; j < p->D; j++)
                 v[j] = (float)(j % 2 == 0);
-            CHECK_EQ_INT(posenc_rope_apply_f32(p->pos, p->D, p->base,
-                                               POSENC_LAYOUT_INTERLEAVED, v),
+            CHECK_EQ_INT(posenc_rope_apply_f32(p->pos, p->D, p->base, POSENC_LAYOUT_INTERLEAVED,
+                                               POSENC_FORWARD, v),
                          POSENC_OK);
             CHECK(err_units(v[2 * p->k], p->c_hi, p->c_lo, 1) <= 1.0);
             CHECK(err_units(v[2 * p->k + 1], p->s_hi, p->s_lo, 1) <= 1.0);
@@ -289,7 +289,7 @@ TEST(fill_values_independent_of_block)
             x[2 * k + 1] = 0.0f;
         }
         CHECK(posenc_rope_apply_f32(base_pos + (int64_t)t, 2 * NP, 10000.0,
-                                    POSENC_LAYOUT_INTERLEAVED, x) == POSENC_OK);
+                                    POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD, x) == POSENC_OK);
         for (int k = 0; k < NP; k++) {
             CHECK(x[2 * k] == tc[t * NP + (size_t)k]);
             CHECK(x[2 * k + 1] == ts[t * NP + (size_t)k]);

@@ -115,13 +115,14 @@ TEST(rope_checks)
     double d[4] = {1, 0, 0, 1};
     float f[4] = {1, 0, 0, 1};
     double out = 42;
-    CHECK(posenc_rope_apply_f64(0, 4, B, IL, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_apply_f64(-1, 4, B, IL, d) == POSENC_ERR_POS);
-    CHECK(posenc_rope_apply_f64(0, 0, B, IL, d) == POSENC_ERR_DIM);
-    CHECK(posenc_rope_apply_f64(0, 4, 1.0, IL, d) == POSENC_ERR_BASE);
-    CHECK(posenc_rope_invert_f64(0, 4, B, BAD_LAYOUT, d) == POSENC_ERR_LAYOUT);
-    CHECK(posenc_rope_invert_f32(0, 4, B, (posenc_layout)-1, f) == POSENC_ERR_LAYOUT);
-    CHECK(posenc_rope_apply_f32(0, POSENC_MAX_DIM + 1, B, IL, f) == POSENC_ERR_DIM);
+    CHECK(posenc_rope_apply_f64(0, 4, B, IL, POSENC_FORWARD, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_apply_f64(-1, 4, B, IL, POSENC_FORWARD, d) == POSENC_ERR_POS);
+    CHECK(posenc_rope_apply_f64(0, 0, B, IL, POSENC_FORWARD, d) == POSENC_ERR_DIM);
+    CHECK(posenc_rope_apply_f64(0, 4, 1.0, IL, POSENC_FORWARD, d) == POSENC_ERR_BASE);
+    CHECK(posenc_rope_apply_f64(0, 4, B, BAD_LAYOUT, POSENC_INVERSE, d) == POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_apply_f32(0, 4, B, (posenc_layout)-1, POSENC_INVERSE, f) ==
+          POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_apply_f32(0, POSENC_MAX_DIM + 1, B, IL, POSENC_FORWARD, f) == POSENC_ERR_DIM);
     CHECK(d[0] == 1 && d[3] == 1 && f[0] == 1 && f[3] == 1);
     CHECK(posenc_rope_dot_f64(0, 0, 4, B, IL, d, d, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_rope_dot_f64(0, 0, 4, B, IL, NULL, d, &out) == POSENC_ERR_NULL);

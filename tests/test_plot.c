@@ -404,7 +404,7 @@ TEST(rope_decay_of_llama3_small)
     cfg.head_dim = cfg.rotary_dim = 8;
     cfg.base = 10000;
     cfg.layout = POSENC_LAYOUT_HALF;
-    posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_LLAMA3);
+    CHECK(posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_LLAMA3) == POSENC_OK);
     cfg.scaling.factor = 8;
     cfg.scaling.original_max_position_embeddings = 1024;
     cfg.scaling.low_freq_factor = 1;
@@ -464,7 +464,7 @@ TEST(rope_decay_divides_out_attention_factor)
     cfg.head_dim = 8;
     cfg.rotary_dim = 4;
     cfg.base = 10000;
-    posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT);
+    CHECK(posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT) == POSENC_OK);
     cfg.scaling.attention_factor = 2;
     plot_request rq;
     char why[256];

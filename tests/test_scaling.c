@@ -84,9 +84,9 @@ TEST(golden_frequencies)
             const golden_rot *gr = &g->rot[j];
             double x[POSENC_ROPE_MAX_HEAD_DIM] = {0};
             uint32_t i0, i1;
-            posenc_pair_index(gr->k, rope.rotary_dim, rope.layout, &i0, &i1);
+            CHECK(posenc_pair_index(gr->k, rope.rotary_dim, rope.layout, &i0, &i1) == POSENC_OK);
             x[i0] = 1.0;
-            CHECK(posenc_rope_vec_f64(&rope, gr->pos, 0, x) == POSENC_OK);
+            CHECK(posenc_rope_vec_f64(&rope, gr->pos, POSENC_FORWARD, x) == POSENC_OK);
             double e = fmax(fabs(x[i0] - gr->c), fabs(x[i1] - gr->s));
             if (e > worst_rot)
                 worst_rot = e;
@@ -131,9 +131,10 @@ TEST(llama3_bands)
     static posenc_freq_info info[64];
     posenc_rope_scaling s;
     posenc_freqs_summary sum;
-    posenc_rope_config_scaling(&g->cfg, &s);
+    CHECK(posenc_rope_config_scaling(&g->cfg, &s) == POSENC_OK);
     CHECK(posenc_rope_explain_freqs(128, 500000.0, &s, 0, info, &sum) == POSENC_OK);
-    CHECK(sum.band_lo == 2048.0 && sum.band_hi == 8192.0);
+    CHECK(sum.llama3_keep_below == 2048.0 && sum.llama3_divide_above == 8192.0 &&
+          sum.yarn_ramp_lo == 0.0 && sum.yarn_ramp_hi == 0.0);
     /* k where 2 pi 500000^(2k/128) = w: k = 64 ln(w / 2 pi) / ln(500000) */
     double k_hi = 64.0 * log(2048.0 / (2 * PI_)) / log(500000.0); /* 28.22 */
     double k_lo = 64.0 * log(8192.0 / (2 * PI_)) / log(500000.0); /* 34.98 */
@@ -161,7 +162,7 @@ TEST(llama3_bands)
 TEST(dynamic_ntk_below_at_above)
 {
     posenc_rope_scaling s;
-    posenc_rope_scaling_init(&s, POSENC_ROPE_DYNAMIC);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_DYNAMIC) == POSENC_OK);
     s.factor = 2.0;
     s.original_max_position_embeddings = 4096;
     CHECK(posenc_rope_init(&rope2, 128, 128, 10000.0, POSENC_LAYOUT_HALF) == POSENC_OK);
@@ -187,7 +188,7 @@ TEST(dynamic_ntk_below_at_above)
     }
     /* base' at 8192 by hand: 10000 * (2*2 - 1)^(128/126) = 30501.4... */
     posenc_freqs_summary sum;
-    posenc_rope_explain_freqs(128, 10000.0, &s, 8192, NULL, &sum);
+    CHECK(posenc_rope_explain_freqs(128, 10000.0, &s, 8192, NULL, &sum) == POSENC_OK);
     CHECK(rel(sum.effective_base, 10000.0 * pow(3.0, 128.0 / 126.0)) < 1e-14);
 }
 
@@ -206,12 +207,12 @@ TEST(parameter_validation)
     } while (0)
     CHECK_EQ_INT(posenc_rope_scaling_init(NULL, POSENC_ROPE_YARN), POSENC_ERR_NULL);
     CHECK_EQ_INT(posenc_rope_scaling_init(&s, (posenc_rope_type)7), POSENC_ERR_RANGE);
-    posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR) == POSENC_OK);
     s.factor = 0.5;
     INIT_ERR(POSENC_ERR_RANGE);
     s.factor = NAN;
     INIT_ERR(POSENC_ERR_RANGE);
-    posenc_rope_scaling_init(&s, POSENC_ROPE_YARN);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_YARN) == POSENC_OK);
     s.factor = 4;
     INIT_ERR(POSENC_ERR_RANGE); /* L missing */
     s.original_max_position_embeddings = 4096;
@@ -228,20 +229,20 @@ TEST(parameter_validation)
           POSENC_OK);
     CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 128, 128, 10000.0, POSENC_LAYOUT_HALF, p, -1),
                  POSENC_ERR_POS);
-    posenc_rope_scaling_init(&s, POSENC_ROPE_LLAMA3);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LLAMA3) == POSENC_OK);
     s.factor = 8;
     s.original_max_position_embeddings = 8192;
     s.low_freq_factor = 4;
     s.high_freq_factor = 1;
     INIT_ERR(POSENC_ERR_RANGE);
-    posenc_rope_scaling_init(&s, POSENC_ROPE_NTK);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_NTK) == POSENC_OK);
     s.factor = 2;
     CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 2, 2, 10000.0, POSENC_LAYOUT_HALF, p, 0),
                  POSENC_ERR_RANGE);
     double list[64], bad[64];
     for (int i = 0; i < 64; i++)
         list[i] = bad[i] = 1.0 + i;
-    posenc_rope_scaling_init(&s, POSENC_ROPE_LONGROPE);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LONGROPE) == POSENC_OK);
     s.original_max_position_embeddings = 4096;
     s.factor = 32;
     INIT_ERR(POSENC_ERR_NULL);
@@ -264,7 +265,7 @@ TEST(parameter_validation)
     s.freq_factors = list;
     s.n_freq_factors = 32;
     INIT_ERR(POSENC_ERR_DIM);
-    posenc_rope_scaling_init(&s, POSENC_ROPE_DEFAULT);
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_DEFAULT) == POSENC_OK);
     s.type = (posenc_rope_type)99;
     INIT_ERR(POSENC_ERR_RANGE);
     CHECK_EQ_INT(posenc_rope_init_scaled(NULL, 128, 128, 10000.0, POSENC_LAYOUT_HALF, NULL, 0),
@@ -301,11 +302,13 @@ TEST(vec_matches_core_rotation)
         for (int i = 0; i < 64; i++)
             a[i] = b[i] = sin(1.0 + i) * 3.0;
         CHECK(posenc_rope_init(&rope, 64, 64, 10000.0, layouts[l]) == POSENC_OK);
-        CHECK(posenc_rope_vec_f64(&rope, 123457, 0, a) == POSENC_OK);
-        CHECK(posenc_rope_apply_f64(123457, 64, 10000.0, layouts[l], b) == POSENC_OK);
+        CHECK(posenc_rope_vec_f64(&rope, 123457, POSENC_FORWARD, a) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(123457, 64, 10000.0, layouts[l], POSENC_FORWARD, b) ==
+              POSENC_OK);
         CHECK(memcmp(a, b, sizeof a) == 0);
-        CHECK(posenc_rope_vec_f64(&rope, 123457, 1, a) == POSENC_OK);
-        CHECK(posenc_rope_invert_f64(123457, 64, 10000.0, layouts[l], b) == POSENC_OK);
+        CHECK(posenc_rope_vec_f64(&rope, 123457, POSENC_INVERSE, a) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(123457, 64, 10000.0, layouts[l], POSENC_INVERSE, b) ==
+              POSENC_OK);
         CHECK(memcmp(a, b, sizeof a) == 0);
     }
 }
@@ -322,8 +325,9 @@ TEST(vec_partial_and_attention_factor)
         x[i] = y[i] = cos(0.3 * i) + 0.1 * i;
     memcpy(z, x, sizeof z);
     CHECK(posenc_rope_init(&rope, 96, 24, 10000.0, POSENC_LAYOUT_HALF) == POSENC_OK);
-    CHECK(posenc_rope_vec_f64(&rope, 777, 0, y) == POSENC_OK);
-    CHECK(posenc_rope_apply_f64(777, 24, 10000.0, POSENC_LAYOUT_HALF, z) == POSENC_OK);
+    CHECK(posenc_rope_vec_f64(&rope, 777, POSENC_FORWARD, y) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(777, 24, 10000.0, POSENC_LAYOUT_HALF, POSENC_FORWARD, z) ==
+          POSENC_OK);
     CHECK(memcmp(y, z, sizeof z) == 0);
     CHECK(memcmp(y + 24, x + 24, 72 * sizeof(double)) == 0);
 
@@ -335,13 +339,13 @@ TEST(vec_partial_and_attention_factor)
     double a = rope.attn_factor, n0 = 0, n1 = 0;
     CHECK(rel(a, 0.1 * log(32.0) + 1.0) < 1e-15);
     memcpy(y, x, 64 * sizeof(double));
-    CHECK(posenc_rope_vec_f64(&rope, 5000, 0, y) == POSENC_OK);
+    CHECK(posenc_rope_vec_f64(&rope, 5000, POSENC_FORWARD, y) == POSENC_OK);
     for (int i = 0; i < 64; i++) {
         n0 += x[i] * x[i];
         n1 += y[i] * y[i];
     }
     CHECK(rel(n1, a * a * n0) < 1e-14);
-    CHECK(posenc_rope_vec_f64(&rope, 5000, 1, y) == POSENC_OK);
+    CHECK(posenc_rope_vec_f64(&rope, 5000, POSENC_INVERSE, y) == POSENC_OK);
     for (int i = 0; i < 64; i++)
         CHECK_NEAR(y[i], a * a * x[i], 1e-13);
 }
@@ -359,8 +363,8 @@ TEST(vec_dot)
         q[i] = qr[i] = sin(0.7 * i + 0.2);
         k[i] = kr[i] = cos(1.3 * i);
     }
-    CHECK(posenc_rope_vec_f64(&rope, 900, 0, qr) == POSENC_OK);
-    CHECK(posenc_rope_vec_f64(&rope, 40, 0, kr) == POSENC_OK);
+    CHECK(posenc_rope_vec_f64(&rope, 900, POSENC_FORWARD, qr) == POSENC_OK);
+    CHECK(posenc_rope_vec_f64(&rope, 40, POSENC_FORWARD, kr) == POSENC_OK);
     for (int i = 0; i < 128; i++)
         want += qr[i] * kr[i];
     CHECK(posenc_rope_vec_dot_f64(&rope, 900, 40, q, k, &d1) == POSENC_OK);
@@ -369,10 +373,10 @@ TEST(vec_dot)
     CHECK_NEAR(d2, d1, 1e-12);
     q[5] = NAN;
     CHECK_EQ_INT(posenc_rope_vec_dot_f64(&rope, 1, 2, q, k, &d1), POSENC_ERR_NOT_FINITE);
-    CHECK_EQ_INT(posenc_rope_vec_f64(&rope, -1, 0, k), POSENC_ERR_POS);
-    CHECK_EQ_INT(posenc_rope_vec_f64(NULL, 1, 0, k), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_rope_vec_f64(&rope, -1, POSENC_FORWARD, k), POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_vec_f64(NULL, 1, POSENC_FORWARD, k), POSENC_ERR_NULL);
     rope.rotary_dim = 129;
-    CHECK_EQ_INT(posenc_rope_vec_f64(&rope, 1, 0, k), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_rope_vec_f64(&rope, 1, POSENC_FORWARD, k), POSENC_ERR_RANGE);
 }
 
 /* The bias tensor against posenc_alibi_penalties, entry by entry, causal
@@ -394,7 +398,7 @@ TEST(alibi_tensor)
             CHECK(memcmp(out[0], out[2], sizeof(float) * H * NQ * NK) == 0);
             for (uint32_t i = 0; i < NQ; i++)
                 for (uint32_t j = 0; j < NK; j++) {
-                    posenc_alibi_penalties(H, 6 + i, j, pen);
+                    CHECK(posenc_alibi_penalties(H, 6 + i, j, pen) == POSENC_OK);
                     for (uint32_t h = 0; h < H; h++) {
                         float v = out[0][(h * NQ + i) * NK + j];
                         if (causal && j > 6 + i)
@@ -446,16 +450,26 @@ TEST(kernels_with_scalings)
         for (int use_cache = 0; use_cache < 2; use_cache++) {
             for (size_t i = 0; i < NT * HQ * hd; i++)
                 q[i] = qref[i];
-            posenc_rope_view vq = {q, NULL, HQ, HQ * hd, hd, 0, 0};
-            posenc_rope_view vk = {k, NULL, HK, HK * hd, hd, 0, 0};
+            posenc_rope_view vq = {
+                .dst = q, .n_head = HQ, .tok_stride = HQ * hd, .head_stride = hd};
+            posenc_rope_view vk = {
+                .dst = k, .n_head = HK, .tok_stride = HK * hd, .head_stride = hd};
             if (use_cache) {
                 /* a cache long enough for the small positions only: use them */
                 CHECK(posenc_rope_cache_create(&rope, 131072, &cache) == POSENC_OK);
-                CHECK(posenc_rope_qk(&rope, cache, POSENC_DTYPE_F32, NT - 1, pos, 0, &vq, &vk, 0,
-                                     1) == POSENC_OK);
+                CHECK(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &rope,
+                                                            .cache = cache,
+                                                            .n_tok = NT - 1,
+                                                            .pos = pos,
+                                                            .q = vq,
+                                                            .k = vk}) == POSENC_OK);
             } else {
-                CHECK(posenc_rope_qk(&rope, NULL, POSENC_DTYPE_F32, NT, pos, 0, &vq, &vk, 0, 2) ==
-                      POSENC_OK);
+                CHECK(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &rope,
+                                                            .n_tok = NT,
+                                                            .pos = pos,
+                                                            .q = vq,
+                                                            .k = vk,
+                                                            .n_threads = 2}) == POSENC_OK);
             }
             int nt = use_cache ? NT - 1 : NT;
             for (int t = 0; t < nt; t++) {
@@ -464,11 +478,11 @@ TEST(kernels_with_scalings)
                     const float *in = qref + ((size_t)t * HQ + (size_t)h) * hd;
                     const float *got = q + ((size_t)t * HQ + (size_t)h) * hd;
                     memcpy(ref, in, hd * sizeof *ref);
-                    CHECK(posenc_rope_vec_f32(&rope, pos[t], 0, ref) == POSENC_OK);
+                    CHECK(posenc_rope_vec_f32(&rope, pos[t], POSENC_FORWARD, ref) == POSENC_OK);
                     CHECK(memcmp(ref, got, hd * sizeof *ref) == 0);
                     for (size_t i = 0; i < hd; i++)
                         x64[i] = in[i];
-                    CHECK(posenc_rope_vec_f64(&rope, pos[t], 0, x64) == POSENC_OK);
+                    CHECK(posenc_rope_vec_f64(&rope, pos[t], POSENC_FORWARD, x64) == POSENC_OK);
                     for (size_t i = 0; i < hd; i++)
                         CHECK_NEAR(got[i], x64[i], 4e-7 * (1.0 + fabs(x64[i])));
                     checked++;
