@@ -98,21 +98,50 @@
  *   freed before the call returns). Every free function accepts NULL. The
  *   tensor kernels allocate nothing.
  *
- * ---------------------------------------------------------------------------
- * Map of this header
- * ---------------------------------------------------------------------------
- *   version, limits, status codes, layouts
- *   frequencies and angles ........ posenc_inv_freq, posenc_angle, posenc_sincos
- *   sinusoid ...................... posenc_sinusoid_fill/add, posenc_sinusoid_table
- *   one vector .................... posenc_rope_apply/invert, posenc_rope_dot_f64
- *   a model's RoPE ................ posenc_rope_init, posenc_rope_init_scaled
- *                                   (YaRN, Llama 3, NTK, LongRoPE...), config.json
- *   one head of a model ........... posenc_rope_vec_f32/_f64, posenc_rope_vec_dot_f64
- *   q/k tensors ................... posenc_rope_qk, the cos/sin cache
- *   ALiBi ......................... posenc_alibi_slopes/penalties, posenc_alibi_bias_f32
- *   learned tables, number syntax
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
+ * - Every function that returns a posenc_status is POSENC_NODISCARD
+ *   (warn_unused_result on GCC and clang): an unchecked failure would leave a
+ *   buffer silently unwritten.
+ *
+ * ---------------------------------------------------------------------------
+ * Map of this header, in its order: three tiers, as zstd.h introduces its
+ * simple API before the advanced one
+ * ---------------------------------------------------------------------------
+ *   Basics ..................... POSENC_NODISCARD, limits, status codes,
+ *                                layouts, posenc_direction
+ *
+ *   TIER 1 - THE LESSON: one vector at a time
+ *   1.1 frequencies and angles . posenc_inv_freq, posenc_angle, posenc_sincos,
+ *                                posenc_pair_index
+ *   1.2 sinusoid ............... posenc_sinusoid_fill/add (one position),
+ *                                posenc_sinusoid_table (many positions)
+ *   1.3 rotate one vector ...... posenc_rope_apply_f32/_f64, posenc_rope_dot_f64
+ *   1.4 ALiBi .................. posenc_alibi_slopes/penalties, and the bias
+ *                                tensor posenc_alibi_bias_f32
+ *   1.5 learned tables ......... posenc_learned_load/read/row_f64/free
+ *
+ *   TIER 2 - THE MODEL: a model's RoPE over its q/k tensors
+ *   2.1 a model's RoPE object .. posenc_rope, posenc_rope_init
+ *   2.2 scalings ............... posenc_rope_scaling, posenc_rope_init_scaled
+ *                                (YaRN, Llama 3, NTK, LongRoPE...),
+ *                                posenc_rope_explain_freqs
+ *   2.3 a model's config ....... posenc_rope_config, posenc_rope_init_config
+ *   2.4 one head ............... the rotation contract; posenc_rope_vec_f32/_f64,
+ *                                posenc_rope_vec_dot_f64
+ *   2.5 the cos/sin cache ...... posenc_rope_cache_size/init/create/free/row
+ *   2.6 q/k tensors ............ posenc_rope_view(_dense), posenc_rope_qk_args,
+ *                                posenc_rope_qk
+ *   2.7 decode ................. posenc_rope_decode_f32
+ *   2.8 config.json reader ..... posenc_rope_from_config(_text) (optional
+ *                                library libposenc_config.a)
+ *   (ALiBi bias tensors for attention: 1.4)
+ *
+ *   TIER 3 - UTILITIES
+ *   3.1 number syntax .......... posenc_parse_number, posenc_parse_int64
+ *   3.2 explain and trace ...... posenc_pair_trace, posenc_pair_explain
+ *   3.3 version, errors, CPU ... posenc_version_number/string, posenc_strerror,
+ *                                posenc_rope_isa
  *
  * ---------------------------------------------------------------------------
  * Example (compile with: cc ex.c $(pkg-config --cflags --libs posenc))
@@ -146,9 +175,9 @@ extern "C" {
 #define POSENC_NODISCARD
 #endif
 
-/* ------------------------------------------------------------------------- */
-/* Version                                                                   */
-/* ------------------------------------------------------------------------- */
+/* ========================================================================= */
+/* BASICS: limits, status codes, layouts, direction                        */
+/* ========================================================================= */
 
 #define POSENC_VERSION_MAJOR 1
 #define POSENC_VERSION_MINOR 0
@@ -156,16 +185,6 @@ extern "C" {
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as zstd does. */
 #define POSENC_VERSION_NUMBER \
     (POSENC_VERSION_MAJOR * 10000 + POSENC_VERSION_MINOR * 100 + POSENC_VERSION_PATCH)
-
-/* The version of the library actually linked, in the POSENC_VERSION_NUMBER
- * form; compare with the macro to detect a header/library mismatch. */
-unsigned posenc_version_number(void);
-/* The same as "MAJOR.MINOR.PATCH"; a static string, never NULL. */
-const char *posenc_version_string(void);
-
-/* ------------------------------------------------------------------------- */
-/* Limits                                                                    */
-/* ------------------------------------------------------------------------- */
 
 /* Largest position accepted anywhere (int32 max: every position a model with
  * int32 token indices can use). */
@@ -177,10 +196,7 @@ const char *posenc_version_string(void);
 /* The original transformer's base. */
 #define POSENC_DEFAULT_BASE 10000.0
 
-/* ------------------------------------------------------------------------- */
-/* Status codes (values are pinned: they never change between versions)      */
-/* ------------------------------------------------------------------------- */
-
+/* Status codes (values are pinned: they never change between versions). */
 typedef enum posenc_status {
     POSENC_OK = 0,
     POSENC_ERR_NULL = 1,       /* a required pointer argument was NULL */
@@ -195,14 +211,6 @@ typedef enum posenc_status {
     POSENC_ERR_OVERFLOW = 10,  /* a size computation would overflow */
     POSENC_ERR_NOT_FINITE = 11 /* an input value is NaN or infinite */
 } posenc_status;
-
-/* A short English sentence describing status s (no trailing newline); a
- * static string, never NULL, also for values outside the enum. */
-const char *posenc_strerror(posenc_status s);
-
-/* ------------------------------------------------------------------------- */
-/* Layouts                                                                   */
-/* ------------------------------------------------------------------------- */
 
 /* Where pair k lives in a vector of length D (see the top of this file). */
 typedef enum posenc_layout {
@@ -227,20 +235,13 @@ POSENC_NODISCARD
 posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,
                                 uint32_t *i0, uint32_t *i1);
 
-/* ------------------------------------------------------------------------- */
-/* Frequencies and angles (src/angle.c)                                      */
-/* ------------------------------------------------------------------------- */
+/* ========================================================================= */
+/* TIER 1 - THE LESSON: one vector at a time                               */
+/* ========================================================================= */
 
-/* Everything about one pair at one position, for worked traces (EXPLAIN). */
-typedef struct posenc_pair_trace {
-    uint32_t k;        /* pair index */
-    double divisor;    /* base^(2k/D): the position is divided by this */
-    double inv_freq;   /* base^(-2k/D), radians per token */
-    double wavelength; /* 2 pi base^(2k/D), tokens per full turn */
-    double angle;      /* pos / divisor, radians (the exact angle, rounded) */
-    double sin_angle;  /* sin(angle), computed from the exact angle */
-    double cos_angle;  /* cos(angle), computed from the exact angle */
-} posenc_pair_trace;
+/* ------------------------------------------------------------------------- */
+/* 1.1 Frequencies and angles (src/angle.c)                                */
+/* ------------------------------------------------------------------------- */
 
 /* inv_freq(k) = base^(-2k/D), radians per token, rounded to double.
  * Valid: 1 <= D <= POSENC_MAX_DIM, 0 <= 2k < D (k <= (D-1)/2, which
@@ -262,14 +263,8 @@ POSENC_NODISCARD
 posenc_status posenc_sincos(int64_t pos, uint32_t k, uint32_t D, double base,
                             double *s, double *c);
 
-/* Fills *out with the worked trace of pair k at pos (see posenc_pair_trace).
- * Same ranges and errors as posenc_angle. */
-POSENC_NODISCARD
-posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double base,
-                                  posenc_pair_trace *out);
-
 /* ------------------------------------------------------------------------- */
-/* Sinusoid (src/sinusoid.c)                                                 */
+/* 1.2 Sinusoid: one position, or many (src/sinusoid.c, src/table.c)       */
 /* ------------------------------------------------------------------------- */
 
 /* out[0..D) = PE(pos): out[2k] = sin(theta(pos,k)), out[2k+1] = cos(theta(pos,k)).
@@ -293,8 +288,37 @@ posenc_status posenc_sinusoid_add_f64(int64_t pos, uint32_t D, double base, doub
 POSENC_NODISCARD
 posenc_status posenc_sinusoid_add_f32(int64_t pos, uint32_t D, double base, float *x);
 
+/* ---- many positions at once ------------------------------------------- */
+
+/* out is row-major n_pos x D: row t is PE(pos0 + t), i.e.
+ *     out[t*D + 2k]     = sin((pos0 + t) / base^(2k/D))
+ *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
+ * (odd D: the last element of each row is the sine of the unpaired pair).
+ * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
+ * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md), and row t is
+ * bit for bit posenc_sinusoid_fill_f32(pos0 + t): one complex product in
+ * double per value from exact rotations (see "Accuracy"), under 1 ns per
+ * element on one core.
+ * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
+ * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
+ * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
+ * allocation.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
+ * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
+ * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        float *out);
+
+/* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
+ * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
+ * ranges and errors. */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        double *out);
+
 /* ------------------------------------------------------------------------- */
-/* Rotary embedding of one vector (src/rope.c)                               */
+/* 1.3 Rotating one vector (src/rope.c)                                    */
 /* ------------------------------------------------------------------------- */
 
 /* Rotates x (length D) in place by position pos: every pair k of the layout
@@ -324,46 +348,7 @@ posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
                                   const double *k, double *out);
 
 /* ------------------------------------------------------------------------- */
-/* RoPE parameters of a model (src/rope_params.c)                            */
-/* ------------------------------------------------------------------------- */
-
-/* Largest head_dim the tensor kernels and the cache accept. */
-#define POSENC_ROPE_MAX_HEAD_DIM 1024u
-
-/* How one model rotates each head: the frequencies of its pairs, which
- * elements are rotated, and the factor applied to cos and sin. Filled by
- * posenc_rope_init() (plain frequencies); read by the tensor kernels and the
- * cos/sin cache. A plain struct the caller owns (about 8 KiB); treat the
- * fields as read-only after init.
- *
- * A head of head_dim elements rotates its first rotary_dim elements and
- * passes the rest through (partial rotary, e.g. GPT-NeoX rotary_pct 0.25).
- * Pairs live in the rotary part only: interleaved (x[2k], x[2k+1]) or half
- * (x[k], x[k + rotary_dim/2]), k < rotary_dim/2, and the frequencies use
- * rotary_dim, not head_dim: inv_freq[k] = base^(-2k/rotary_dim). */
-typedef struct posenc_rope {
-    uint32_t head_dim;    /* elements per head, 1..POSENC_ROPE_MAX_HEAD_DIM */
-    uint32_t rotary_dim;  /* leading elements rotated: even, 2..head_dim */
-    posenc_layout layout; /* pair layout inside the rotary part */
-    double base;          /* the base the frequencies came from */
-    double attn_factor;   /* cos and sin are multiplied by this; 1 for plain RoPE */
-    /* inv_freq[k] = inv_freq_hi[k] + inv_freq_lo[k] (a double-double, ~100
-     * bits), radians per token, for k < rotary_dim / 2. */
-    double inv_freq_hi[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    double inv_freq_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
-} posenc_rope;
-
-/* Fills *r with plain RoPE: inv_freq[k] = base^(-2k/rotary_dim), attn_factor 1.
- * Valid: 1 <= head_dim <= POSENC_ROPE_MAX_HEAD_DIM; rotary_dim even,
- * 2 <= rotary_dim <= head_dim; base finite > 1.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim), POSENC_ERR_RANGE
- * (rotary_dim odd, 0 or > head_dim), POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
-POSENC_NODISCARD
-posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
-                               double base, posenc_layout layout);
-
-/* ------------------------------------------------------------------------- */
-/* ALiBi (src/alibi.c)                                                       */
+/* 1.4 ALiBi: slopes, penalties, the bias tensor (src/alibi*.c)            */
 /* ------------------------------------------------------------------------- */
 
 /* slopes[0..H) = m_1 .. m_H by the ALiBi paper's rule (see the top).
@@ -378,29 +363,32 @@ posenc_status posenc_alibi_slopes(uint32_t H, double *slopes);
 POSENC_NODISCARD
 posenc_status posenc_alibi_penalties(uint32_t H, int64_t i, int64_t j, double *out);
 
-/* ------------------------------------------------------------------------- */
-/* Number syntax (src/parse.c): shared by the command language and table files */
-/* ------------------------------------------------------------------------- */
+/* ---- the bias tensor for attention code -------------------------------- */
 
-/* Longest number text accepted, in bytes. */
-#define POSENC_MAX_NUMBER_LEN 512u
-
-/* Parses exactly the len bytes at s as a finite decimal number:
- *     [+-] digits [. digits] [(e|E) [+-] digits]   or   [+-] . digits [exponent]
- * (no hexadecimal, no "inf" or "nan", no surrounding space). s need not be
- * NUL-terminated. Values too small for a double become 0 or subnormal.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT (not that syntax, or longer than
- * POSENC_MAX_NUMBER_LEN), POSENC_ERR_NOT_FINITE (overflows a double). */
+/* Fills out[h][i][j] (row-major [n_head, n_query, n_key] floats, the
+ * caller's buffer) with the ALiBi bias of head h+1 between query i, at
+ * absolute position q_offset + i (q_offset: tokens already in the KV cache),
+ * and key j at position j:
+ *     out = (float)(-m_{h+1} * |q_offset + i - j|)   (posenc_alibi_penalties)
+ * and with causal != 0, -INFINITY (the masked future) where j > q_offset + i,
+ * so that softmax gives those keys weight exactly 0, as PyTorch's
+ * masked_fill(-inf) does; a row always keeps key 0, never all -inf.
+ * n_threads: 1 computes in the calling thread; more splits the heads x
+ * queries rows across that many POSIX threads (at most 64, fewer if there
+ * are fewer rows); if a thread cannot be created its rows are computed by the
+ * caller, so the result never depends on the thread count.
+ * Valid: 1 <= n_head <= POSENC_MAX_DIM, n_query and n_key >= 1, q_offset >=
+ * 0, q_offset + n_query - 1 and n_key - 1 <= POSENC_MAX_POS, 1 <= n_threads
+ * <= 64. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
+ * POSENC_ERR_POS, POSENC_ERR_RANGE (n_threads), POSENC_ERR_OVERFLOW (the
+ * element count does not fit size_t). */
 POSENC_NODISCARD
-posenc_status posenc_parse_number(const char *s, size_t len, double *out);
-
-/* Parses exactly the len bytes at s as a decimal integer [+-] digits.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT, POSENC_ERR_RANGE (outside int64). */
-POSENC_NODISCARD
-posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out);
+posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
+                                    int64_t q_offset, int causal, unsigned n_threads,
+                                    float *out);
 
 /* ------------------------------------------------------------------------- */
-/* Learned position tables (src/learned.c)                                   */
+/* 1.5 Learned position tables (src/learned.c)                             */
 /* ------------------------------------------------------------------------- */
 
 /* An immutable table of n_pos rows of dim doubles. Opaque. */
@@ -446,8 +434,51 @@ size_t posenc_learned_dim(const posenc_learned *table);
 POSENC_NODISCARD
 posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
 
+/* ========================================================================= */
+/* TIER 2 - THE MODEL: a model's RoPE over its q/k tensors                 */
+/* ========================================================================= */
+
 /* ------------------------------------------------------------------------- */
-/* RoPE scalings of real checkpoints (src/scaling.c)                         */
+/* 2.1 A model's RoPE object (src/rope_params.c)                           */
+/* ------------------------------------------------------------------------- */
+
+/* Largest head_dim the tensor kernels and the cache accept. */
+#define POSENC_ROPE_MAX_HEAD_DIM 1024u
+
+/* How one model rotates each head: the frequencies of its pairs, which
+ * elements are rotated, and the factor applied to cos and sin. Filled by
+ * posenc_rope_init() (plain frequencies); read by the tensor kernels and the
+ * cos/sin cache. A plain struct the caller owns (about 8 KiB); treat the
+ * fields as read-only after init.
+ *
+ * A head of head_dim elements rotates its first rotary_dim elements and
+ * passes the rest through (partial rotary, e.g. GPT-NeoX rotary_pct 0.25).
+ * Pairs live in the rotary part only: interleaved (x[2k], x[2k+1]) or half
+ * (x[k], x[k + rotary_dim/2]), k < rotary_dim/2, and the frequencies use
+ * rotary_dim, not head_dim: inv_freq[k] = base^(-2k/rotary_dim). */
+typedef struct posenc_rope {
+    uint32_t head_dim;    /* elements per head, 1..POSENC_ROPE_MAX_HEAD_DIM */
+    uint32_t rotary_dim;  /* leading elements rotated: even, 2..head_dim */
+    posenc_layout layout; /* pair layout inside the rotary part */
+    double base;          /* the base the frequencies came from */
+    double attn_factor;   /* cos and sin are multiplied by this; 1 for plain RoPE */
+    /* inv_freq[k] = inv_freq_hi[k] + inv_freq_lo[k] (a double-double, ~100
+     * bits), radians per token, for k < rotary_dim / 2. */
+    double inv_freq_hi[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double inv_freq_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
+} posenc_rope;
+
+/* Fills *r with plain RoPE: inv_freq[k] = base^(-2k/rotary_dim), attn_factor 1.
+ * Valid: 1 <= head_dim <= POSENC_ROPE_MAX_HEAD_DIM; rotary_dim even,
+ * 2 <= rotary_dim <= head_dim; base finite > 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim), POSENC_ERR_RANGE
+ * (rotary_dim odd, 0 or > head_dim), POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
+posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
+                               double base, posenc_layout layout);
+
+/* ------------------------------------------------------------------------- */
+/* 2.2 Scalings of real checkpoints (src/scaling.c)                        */
 /* ------------------------------------------------------------------------- */
 
 /* Long-context checkpoints change the plain frequencies. Each variant below
@@ -628,7 +659,7 @@ posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
                                         posenc_freq_info *pairs, posenc_freqs_summary *summary);
 
 /* ------------------------------------------------------------------------- */
-/* A model's RoPE, as read from its config (src/scaling.c)                   */
+/* 2.3 A model's RoPE as its config says it (src/scaling.c)                */
 /* ------------------------------------------------------------------------- */
 
 /* Everything a model's config says about its RoPE, self-contained (the
@@ -660,114 +691,13 @@ posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *
                                       int64_t cur_len);
 
 /* ------------------------------------------------------------------------- */
-/* Rotating one head with a model's RoPE (src/rope_vec.c)                    */
+/* 2.4 One head: the rotation contract (src/kernels.c, rope_vec.c)         */
 /* ------------------------------------------------------------------------- */
 
-/* x is one head of r->head_dim doubles, rotated in place at position pos:
- * for every pair k < rotary_dim/2 of r's layout inside the first
- * rotary_dim elements, with theta = pos * inv_freq[k] (the double-double
- * frequency times the exact position) and a = r->attn_factor,
- *     (x0, x1) -> (x0 a cos theta - x1 a sin theta, x0 a sin theta + x1 a cos theta);
- * elements rotary_dim .. head_dim-1 are left unchanged.
- * dir POSENC_INVERSE applies the transpose instead (sin negated, a kept): the
- * backward pass; it undoes the forward rotation only when a = 1 (otherwise
- * the rotated part comes back multiplied by a^2).
- * Valid: r filled by posenc_rope_init* (fields are checked), 0 <= pos <=
- * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM /
- * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent; RANGE also
- * for dir outside the enum), POSENC_ERR_NOT_FINITE (an element of x; x then
- * unchanged). */
-POSENC_NODISCARD
-posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
-                                  double *x);
-
-/* *out = ROPE(m, q) . ROPE(n, k) with r's rotation (posenc_rope_vec_f64)
- * for heads q and k of r->head_dim doubles, neither modified: the rotated
- * part contributes a^2 times the rotated dot product, the rest its plain
- * dot product. Depends on m - n only (through the angles). No allocation.
- * Errors: those of posenc_rope_vec_f64 (either position, either vector). */
-POSENC_NODISCARD
-posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
-                                      const double *q, const double *k, double *out);
-
-/* ------------------------------------------------------------------------- */
-/* Hugging Face config.json reader (src/config.c; optional part)             */
-/* ------------------------------------------------------------------------- */
-
-/* These two functions live in a separate library, libposenc_config.a, built
- * only when jansson (Debian: libjansson-dev) is found; link it before
- * libposenc with -lposenc_config -lposenc -ljansson. libposenc itself needs
- * only libc and libm. POSENC_HAVE_JSON is defined by the build for the
- * program; a caller can test for the library with its own build checks.
- *
- * Keys read (top level): rope_theta (default 10000) or rotary_emb_base
- * (GPT-NeoX); head_dim, else hidden_size / num_attention_heads;
- * qk_rope_head_dim (DeepSeek: the rotated part of each head, stored
- * interleaved); partial_rotary_factor or rotary_pct (GPT-NeoX), rotary_dim =
- * floor(head_dim * factor); max_position_embeddings;
- * original_max_position_embeddings (Phi-3); rope_interleave; rope_scaling or
- * rope_parameters (rope_type or type, and the keys of posenc_rope_scaling,
- * original_max_position_embeddings included; rope_parameters may also hold
- * rope_theta and partial_rotary_factor). Layout: half, because Hugging Face
- * checkpoints have their q and k weights permuted for rotate_half at
- * conversion; interleaved for qk_rope_head_dim models or rope_interleave true.
- * A key inside rope_scaling that the type does not use, a type posenc does
- * not know, a wrong JSON type, a missing required key, per-layer-type RoPE,
- * rope_local_base_freq, use_dynamic_ntk and use_logn_attn are refused. */
-typedef struct posenc_config_error {
-    int line, column;  /* JSON syntax error position (1-based), else 0 */
-    char key[64];      /* the key at fault, e.g. "rope_scaling.factor"; "" if none */
-    char detail[256];  /* one sentence naming the key and what is wrong */
-} posenc_config_error;
-
-/* Reads the config.json at path into *out. err may be NULL.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open/read; detail has the
- * reason), POSENC_ERR_FORMAT (bad JSON, wrong type, unknown or missing key,
- * unsupported feature), and the errors of posenc_rope_init_config for
- * values out of range (the reader checks them with cur_len 0).
- * Allocates during the call only (jansson, and a buffer for the file), and
- * frees it all before returning; thread-safe. */
-POSENC_NODISCARD
-posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
-                                      posenc_config_error *err);
-
-/* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
-POSENC_NODISCARD
-posenc_status posenc_rope_from_config_text(const char *json, size_t len,
-                                           posenc_rope_config *out, posenc_config_error *err);
-
-/* ------------------------------------------------------------------------- */
-/* ALiBi bias tensor for attention code (src/alibi_tensor.c)                 */
-/* ------------------------------------------------------------------------- */
-
-/* Fills out[h][i][j] (row-major [n_head, n_query, n_key] floats, the
- * caller's buffer) with the ALiBi bias of head h+1 between query i, at
- * absolute position q_offset + i (q_offset: tokens already in the KV cache),
- * and key j at position j:
- *     out = (float)(-m_{h+1} * |q_offset + i - j|)   (posenc_alibi_penalties)
- * and with causal != 0, -INFINITY (the masked future) where j > q_offset + i,
- * so that softmax gives those keys weight exactly 0, as PyTorch's
- * masked_fill(-inf) does; a row always keeps key 0, never all -inf.
- * n_threads: 1 computes in the calling thread; more splits the heads x
- * queries rows across that many POSIX threads (at most 64, fewer if there
- * are fewer rows); if a thread cannot be created its rows are computed by the
- * caller, so the result never depends on the thread count.
- * Valid: 1 <= n_head <= POSENC_MAX_DIM, n_query and n_key >= 1, q_offset >=
- * 0, q_offset + n_query - 1 and n_key - 1 <= POSENC_MAX_POS, 1 <= n_threads
- * <= 64. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
- * POSENC_ERR_POS, POSENC_ERR_RANGE (n_threads), POSENC_ERR_OVERFLOW (the
- * element count does not fit size_t). */
-POSENC_NODISCARD
-posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
-                                    int64_t q_offset, int causal, unsigned n_threads,
-                                    float *out);
-
-/* ------------------------------------------------------------------------- */
-/* RoPE over q/k tensors (src/kernels.c, src/cache.c)                        */
-/* ------------------------------------------------------------------------- */
 /*
  * An inference engine rotates every query and key head of every token, every
- * layer. The functions here do that for whole tensors, described by a
+ * layer. Sections 2.4 to 2.7 do that, one head (the reference) or whole
+ * tensors at a time, described by a
  * posenc_rope (the model's frequencies, rotary_dim, layout, attn_factor), an
  * optional cos/sin cache, and strided views of q and k.
  *
@@ -803,27 +733,12 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
  * tensor kernels and the cos/sin fills and evaluations alike). The
  * environment variable POSENC_ISA=scalar|avx2|avx512, read at that moment,
  * forces a path (a path the machine cannot run, or an unknown value, is
- * ignored). Building with `make POSENC_SCALAR_ONLY=1`, or on a machine other
- * than x86-64, gives the plain C path only. Every path gives the same bits:
- * the only fused multiply-adds are the error terms of exact products in the
+ * ignored); posenc_rope_isa() (3.3) names the path in use. Building with
+ * `make POSENC_SCALAR_ONLY=1`, or on a machine other than x86-64, gives
+ * the plain C path only. Every path gives the same bits: the only fused multiply-adds are the error terms of exact products in the
  * cos/sin evaluation (in plain C the same exact values by Dekker's
  * splitting, or fma()), never in the rotations.
  */
-
-/* Storage type of the q/k elements (arithmetic is always float32). */
-typedef enum posenc_dtype {
-    POSENC_DTYPE_F32 = 0,  /* IEEE binary32 */
-    POSENC_DTYPE_BF16 = 1, /* bfloat16: the top 16 bits of a binary32 */
-    POSENC_DTYPE_F16 = 2   /* IEEE binary16 */
-} posenc_dtype;
-
-/* Most threads one call uses (n_threads above this is an error). */
-#define POSENC_MAX_THREADS 64u
-
-/* Name of the instruction set every vector loop (tensor kernels, cos/sin
- * fills) uses in this process: "avx512", "avx2" or "scalar". A static
- * string. Thread-safe. */
-const char *posenc_rope_isa(void);
 
 /* Rotates one head in place, the single-vector reference of the tensor
  * kernels: x[0 .. r->head_dim) is one head; its first r->rotary_dim elements
@@ -841,7 +756,36 @@ POSENC_NODISCARD
 posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir,
                                   float *x);
 
-/* ---- cos/sin cache ------------------------------------------------------ */
+/* x is one head of r->head_dim doubles, rotated in place at position pos:
+ * for every pair k < rotary_dim/2 of r's layout inside the first
+ * rotary_dim elements, with theta = pos * inv_freq[k] (the double-double
+ * frequency times the exact position) and a = r->attn_factor,
+ *     (x0, x1) -> (x0 a cos theta - x1 a sin theta, x0 a sin theta + x1 a cos theta);
+ * elements rotary_dim .. head_dim-1 are left unchanged.
+ * dir POSENC_INVERSE applies the transpose instead (sin negated, a kept): the
+ * backward pass; it undoes the forward rotation only when a = 1 (otherwise
+ * the rotated part comes back multiplied by a^2).
+ * Valid: r filled by posenc_rope_init* (fields are checked), 0 <= pos <=
+ * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM /
+ * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent; RANGE also
+ * for dir outside the enum), POSENC_ERR_NOT_FINITE (an element of x; x then
+ * unchanged). */
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  double *x);
+
+/* *out = ROPE(m, q) . ROPE(n, k) with r's rotation (posenc_rope_vec_f64)
+ * for heads q and k of r->head_dim doubles, neither modified: the rotated
+ * part contributes a^2 times the rotated dot product, the rest its plain
+ * dot product. Depends on m - n only (through the angles). No allocation.
+ * Errors: those of posenc_rope_vec_f64 (either position, either vector). */
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
+                                      const double *q, const double *k, double *out);
+
+/* ------------------------------------------------------------------------- */
+/* 2.5 The cos/sin cache (src/cache.c)                                     */
+/* ------------------------------------------------------------------------- */
 
 /* The values c and s (see above) for positions 0 .. max_pos - 1 and every
  * pair, built once and shared read-only by every layer, head and thread.
@@ -890,7 +834,19 @@ POSENC_NODISCARD
 posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
                                     const float **cos_row, const float **sin_row);
 
-/* ---- the tensor call ---------------------------------------------------- */
+/* ------------------------------------------------------------------------- */
+/* 2.6 q/k tensors (src/kernels.c)                                         */
+/* ------------------------------------------------------------------------- */
+
+/* Storage type of the q/k elements (arithmetic is always float32). */
+typedef enum posenc_dtype {
+    POSENC_DTYPE_F32 = 0,  /* IEEE binary32 */
+    POSENC_DTYPE_BF16 = 1, /* bfloat16: the top 16 bits of a binary32 */
+    POSENC_DTYPE_F16 = 2   /* IEEE binary16 */
+} posenc_dtype;
+
+/* Most threads one call uses (n_threads above this is an error). */
+#define POSENC_MAX_THREADS 64u
 
 /* How the heads and tokens of a view nest in memory. The library cannot know
  * a buffer's size, so the caller says which index is outer, and the strides
@@ -1000,7 +956,9 @@ typedef struct posenc_rope_qk_args {
 POSENC_NODISCARD
 posenc_status posenc_rope_qk(const posenc_rope_qk_args *a);
 
-/* ---- decode: one token ---------------------------------------------------- */
+/* ------------------------------------------------------------------------- */
+/* 2.7 Decode: one token (src/kernels.c)                                   */
+/* ------------------------------------------------------------------------- */
 
 /* Rotates one token forward, in place, at position pos: q is n_q_head dense
  * heads of r->head_dim floats ([n_q_head][head_dim]), k is n_k_head heads
@@ -1018,35 +976,120 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
                                      uint32_t n_k_head);
 
 /* ------------------------------------------------------------------------- */
-/* Sinusoid tables: many positions at once (src/table.c)                     */
+/* 2.8 Hugging Face config.json reader (src/config.c; optional)            */
 /* ------------------------------------------------------------------------- */
 
-/* out is row-major n_pos x D: row t is PE(pos0 + t), i.e.
- *     out[t*D + 2k]     = sin((pos0 + t) / base^(2k/D))
- *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
- * (odd D: the last element of each row is the sine of the unpaired pair).
- * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
- * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md), and row t is
- * bit for bit posenc_sinusoid_fill_f32(pos0 + t): one complex product in
- * double per value from exact rotations (see "Accuracy"), under 1 ns per
- * element on one core.
- * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
- * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
- * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
- * allocation.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
- * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
- * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
-POSENC_NODISCARD
-posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
-                                        float *out);
+/* ==== CONFIG READER: a separate library, libposenc_config.a ============== *
+ * These declarations move to their own header, posenc_config.h, next to
+ * their library (as zstd keeps zdict.h apart); until then they are kept
+ * together here, in this one block.                                          */
+/* These two functions live in a separate library, libposenc_config.a, built
+ * only when jansson (Debian: libjansson-dev) is found; link it before
+ * libposenc with -lposenc_config -lposenc -ljansson. libposenc itself needs
+ * only libc and libm. POSENC_HAVE_JSON is defined by the build for the
+ * program; a caller can test for the library with its own build checks.
+ *
+ * Keys read (top level): rope_theta (default 10000) or rotary_emb_base
+ * (GPT-NeoX); head_dim, else hidden_size / num_attention_heads;
+ * qk_rope_head_dim (DeepSeek: the rotated part of each head, stored
+ * interleaved); partial_rotary_factor or rotary_pct (GPT-NeoX), rotary_dim =
+ * floor(head_dim * factor); max_position_embeddings;
+ * original_max_position_embeddings (Phi-3); rope_interleave; rope_scaling or
+ * rope_parameters (rope_type or type, and the keys of posenc_rope_scaling,
+ * original_max_position_embeddings included; rope_parameters may also hold
+ * rope_theta and partial_rotary_factor). Layout: half, because Hugging Face
+ * checkpoints have their q and k weights permuted for rotate_half at
+ * conversion; interleaved for qk_rope_head_dim models or rope_interleave true.
+ * A key inside rope_scaling that the type does not use, a type posenc does
+ * not know, a wrong JSON type, a missing required key, per-layer-type RoPE,
+ * rope_local_base_freq, use_dynamic_ntk and use_logn_attn are refused. */
+typedef struct posenc_config_error {
+    int line, column;  /* JSON syntax error position (1-based), else 0 */
+    char key[64];      /* the key at fault, e.g. "rope_scaling.factor"; "" if none */
+    char detail[256];  /* one sentence naming the key and what is wrong */
+} posenc_config_error;
 
-/* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
- * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
- * ranges and errors. */
+/* Reads the config.json at path into *out. err may be NULL.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open/read; detail has the
+ * reason), POSENC_ERR_FORMAT (bad JSON, wrong type, unknown or missing key,
+ * unsupported feature), and the errors of posenc_rope_init_config for
+ * values out of range (the reader checks them with cur_len 0).
+ * Allocates during the call only (jansson, and a buffer for the file), and
+ * frees it all before returning; thread-safe. */
 POSENC_NODISCARD
-posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
-                                        double *out);
+posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
+                                      posenc_config_error *err);
+
+/* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
+POSENC_NODISCARD
+posenc_status posenc_rope_from_config_text(const char *json, size_t len,
+                                           posenc_rope_config *out, posenc_config_error *err);
+/* ==== end of the config reader block ====================================== */
+
+/* ========================================================================= */
+/* TIER 3 - UTILITIES                                                      */
+/* ========================================================================= */
+
+/* ------------------------------------------------------------------------- */
+/* 3.1 Number syntax (src/parse.c): the command language and table files   */
+/* ------------------------------------------------------------------------- */
+
+/* Longest number text accepted, in bytes. */
+#define POSENC_MAX_NUMBER_LEN 512u
+
+/* Parses exactly the len bytes at s as a finite decimal number:
+ *     [+-] digits [. digits] [(e|E) [+-] digits]   or   [+-] . digits [exponent]
+ * (no hexadecimal, no "inf" or "nan", no surrounding space). s need not be
+ * NUL-terminated. Values too small for a double become 0 or subnormal.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT (not that syntax, or longer than
+ * POSENC_MAX_NUMBER_LEN), POSENC_ERR_NOT_FINITE (overflows a double). */
+POSENC_NODISCARD
+posenc_status posenc_parse_number(const char *s, size_t len, double *out);
+
+/* Parses exactly the len bytes at s as a decimal integer [+-] digits.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT, POSENC_ERR_RANGE (outside int64). */
+POSENC_NODISCARD
+posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out);
+
+/* ------------------------------------------------------------------------- */
+/* 3.2 Explain and trace (src/angle.c)                                     */
+/* ------------------------------------------------------------------------- */
+
+/* Everything about one pair at one position, for worked traces (EXPLAIN). */
+typedef struct posenc_pair_trace {
+    uint32_t k;        /* pair index */
+    double divisor;    /* base^(2k/D): the position is divided by this */
+    double inv_freq;   /* base^(-2k/D), radians per token */
+    double wavelength; /* 2 pi base^(2k/D), tokens per full turn */
+    double angle;      /* pos / divisor, radians (the exact angle, rounded) */
+    double sin_angle;  /* sin(angle), computed from the exact angle */
+    double cos_angle;  /* cos(angle), computed from the exact angle */
+} posenc_pair_trace;
+
+/* Fills *out with the worked trace of pair k at pos (see posenc_pair_trace).
+ * Same ranges and errors as posenc_angle. */
+POSENC_NODISCARD
+posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double base,
+                                  posenc_pair_trace *out);
+
+/* ------------------------------------------------------------------------- */
+/* 3.3 Version, error messages, instruction set (src/status.c, cpu.c)      */
+/* ------------------------------------------------------------------------- */
+
+/* The version of the library actually linked, in the POSENC_VERSION_NUMBER
+ * form; compare with the macro to detect a header/library mismatch. */
+unsigned posenc_version_number(void);
+/* The same as "MAJOR.MINOR.PATCH"; a static string, never NULL. */
+const char *posenc_version_string(void);
+
+/* A short English sentence describing status s (no trailing newline); a
+ * static string, never NULL, also for values outside the enum. */
+const char *posenc_strerror(posenc_status s);
+
+/* Name of the instruction set every vector loop (tensor kernels, cos/sin
+ * fills) uses in this process: "avx512", "avx2" or "scalar". A static
+ * string. Thread-safe. */
+const char *posenc_rope_isa(void);
 
 #ifdef __cplusplus
 }
