@@ -735,9 +735,10 @@ posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *
  * forces a path (a path the machine cannot run, or an unknown value, is
  * ignored); posenc_rope_isa() (3.3) names the path in use. Building with
  * `make POSENC_SCALAR_ONLY=1`, or on a machine other than x86-64, gives
- * the plain C path only. Every path gives the same bits: the only fused multiply-adds are the error terms of exact products in the
- * cos/sin evaluation (in plain C the same exact values by Dekker's
- * splitting, or fma()), never in the rotations.
+ * the plain C path only. Every path gives the same bits: the only fused
+ * multiply-adds are the error terms of exact products in the cos/sin
+ * evaluation (in plain C the same exact values by Dekker's splitting, or
+ * fma()), never in the rotations.
  */
 
 /* Rotates one head in place, the single-vector reference of the tensor
