@@ -34,6 +34,79 @@ static size_t rng_below(size_t n) { return (size_t)(rng_next() % n); }
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
+/* ---- helpers of the argument and stride checks ------------------------------ */
+
+static void fill_random(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = rng_val();
+}
+
+static posenc_rope make_rope(uint32_t head_dim, uint32_t rotary_dim, posenc_layout layout)
+{
+    posenc_rope r;
+    posenc_status st = posenc_rope_init(&r, head_dim, rotary_dim, 10000.0, layout);
+    if (st != POSENC_OK) {
+        fprintf(stderr, "posenc_rope_init(%u, %u) failed: %s\n", head_dim, rotary_dim,
+                posenc_strerror(st));
+        exit(1);
+    }
+    return r;
+}
+
+/* Every head of a [n_tok, n_head, head_dim] float tensor x (rotated) against
+ * posenc_rope_vec_f32 on the same head of x0 (the input), bit for bit. */
+static int heads_match_reference(const posenc_rope *r, const float *x0, const float *x,
+                                 size_t n_tok, size_t n_head, int64_t pos0, int inverse)
+{
+    size_t hd = r->head_dim;
+    float ref[POSENC_ROPE_MAX_HEAD_DIM];
+    for (size_t t = 0; t < n_tok; t++)
+        for (size_t h = 0; h < n_head; h++) {
+            const float *in = x0 + (t * n_head + h) * hd;
+            memcpy(ref, in, hd * sizeof *ref);
+            if (posenc_rope_vec_f32(r, pos0 + (int64_t)t,
+                                    (inverse) ? POSENC_INVERSE : POSENC_FORWARD, ref) != POSENC_OK)
+                return 0;
+            if (memcmp(ref, x + (t * n_head + h) * hd, hd * sizeof *ref) != 0) {
+                fprintf(stderr, "token %zu head %zu differs from posenc_rope_vec_f32\n", t, h);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* posenc_rope_qk on one view of n_tok x n_head heads of 8 in the given order. */
+static posenc_status qk_order(posenc_view_order order, size_t n_tok, size_t n_head, size_t ts,
+                              size_t hs, posenc_dtype dt, float *buf)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    posenc_rope_qk_args a = {
+        .rope = &r,
+        .dtype = dt,
+        .n_tok = n_tok,
+        .q = {.dst = buf, .n_head = n_head, .tok_stride = ts, .head_stride = hs, .order = order}};
+    return posenc_rope_qk(&a);
+}
+
+static posenc_status qk_strides(size_t n_tok, size_t n_head, size_t ts, size_t hs,
+                                posenc_dtype dt, float *buf)
+{
+    return qk_order(POSENC_TOKENS_OUTER, n_tok, n_head, ts, hs, dt, buf);
+}
+
+/* 2 tokens of 1024 heads of 128: 2^18 elements, work for 4 threads of
+ * 64 Ki elements, but only 2 tokens to share: 2 threads. */
+#define WIDE_HEADS 1024u
+#define WIDE_HD 128u
+static float *wide_input(void)
+{
+    float *x = malloc(2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    if (x)
+        fill_random(x, 2 * WIDE_HEADS * WIDE_HD);
+    return x;
+}
+
 static const char *const dtype_names[3] = {"f32", "bf16", "f16"};
 
 /* ---- conversions against hand values ---------------------------------------- */
@@ -612,67 +685,6 @@ TEST(dot_depends_only_on_offset)
 
 /* ---- the cache ---------------------------------------------------------------- */
 
-TEST(cache_values_and_errors)
-{
-    posenc_rope r;
-    CHECK(posenc_rope_init(&r, 96, 64, B, IL) == POSENC_OK);
-    r.attn_factor = 1.25;
-    size_t need = 0;
-    CHECK(posenc_rope_cache_size(&r, 100, &need) == POSENC_OK);
-    CHECK(need >= 100 * 64 * sizeof(float));
-    void *buf = malloc(need);
-    posenc_rope_cache *c = NULL, *c2 = NULL;
-    CHECK(posenc_rope_cache_init(&r, 100, buf, need - 1, &c) == POSENC_ERR_RANGE);
-    CHECK(posenc_rope_cache_init(&r, 100, (char *)buf + 8, need - 8, &c) == POSENC_ERR_RANGE);
-    CHECK(posenc_rope_cache_init(&r, 100, buf, need, &c) == POSENC_OK);
-    CHECK(posenc_rope_cache_create(&r, 100, &c2) == POSENC_OK);
-    CHECK_EQ_INT(posenc_rope_cache_max_pos(c), 100);
-    CHECK_EQ_INT(posenc_rope_cache_max_pos(NULL), 0);
-    /* each row: c and s of posenc__sincos_dd, times attn_factor, rounded once */
-    int bad = 0;
-    for (int64_t p = 0; p < 100; p += 7) {
-        const float *cr, *sr, *cr2, *sr2;
-        CHECK(posenc_rope_cache_row(c, p, &cr, &sr) == POSENC_OK);
-        CHECK(posenc_rope_cache_row(c2, p, &cr2, &sr2) == POSENC_OK);
-        for (int k = 0; k < 32; k++) {
-            double s, co;
-            posenc__sincos_dd(p, posenc__inv_freq_dd((uint32_t)k, 64, B), &s, &co);
-            bad += check_ulp_f32(cr[k], 1.25 * co) > 1.0 || check_ulp_f32(sr[k], 1.25 * s) > 1.0;
-            bad += cr[k] != cr2[k] || sr[k] != sr2[k];
-        }
-    }
-    CHECK_EQ_INT(bad, 0);
-    const float *cr, *sr;
-    CHECK(posenc_rope_cache_row(c, 100, &cr, &sr) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_row(c, -1, &cr, &sr) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_row(NULL, 1, &cr, &sr) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_cache_size(&r, 0, &need) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_size(&r, POSENC_MAX_POS + 2, &need) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_size(NULL, 10, &need) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_cache_create(&r, 10, NULL) == POSENC_ERR_NULL);
-    /* a cache only serves the parameters it was built from */
-    float x[96];
-    for (int i = 0; i < 96; i++)
-        x[i] = 1.0f;
-    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 96, .head_stride = 96};
-    CHECK(posenc_rope_qk(&(posenc_rope_qk_args){
-              .rope = &r, .cache = c, .n_tok = 1, .pos0 = 99, .q = v}) == POSENC_OK);
-    CHECK(posenc_rope_qk(&(posenc_rope_qk_args){
-              .rope = &r, .cache = c, .n_tok = 2, .pos0 = 99, .q = v}) == POSENC_ERR_POS);
-    posenc_rope other = r;
-    other.attn_factor = 1.0;
-    CHECK(posenc_rope_qk(&(posenc_rope_qk_args){
-              .rope = &other, .cache = c, .n_tok = 1, .pos0 = 5, .q = v}) == POSENC_ERR_RANGE);
-    CHECK(posenc_rope_init(&other, 96, 64, 500000.0, IL) == POSENC_OK);
-    other.attn_factor = 1.25;
-    CHECK(posenc_rope_qk(&(posenc_rope_qk_args){
-              .rope = &other, .cache = c, .n_tok = 1, .pos0 = 5, .q = v}) == POSENC_ERR_RANGE);
-    posenc_rope_cache_free(c);   /* caller's buffer: left alone */
-    posenc_rope_cache_free(c2);
-    posenc_rope_cache_free(NULL);
-    free(buf);
-}
-
 /* ---- argument checks ---------------------------------------------------------- */
 
 TEST(errors_and_nothing_written)
@@ -887,6 +899,218 @@ TEST(isa_override)
            posenc__isa_available(2) ? " avx512" : "", posenc_rope_isa());
 }
 
+TEST(rope_check_rejects_each_malformed_field)
+{
+    posenc_rope r = make_rope(64, 32, POSENC_LAYOUT_HALF);
+    CHECK_EQ_INT(posenc__rope_check(NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc__rope_check(&r), POSENC_OK);
+    posenc_rope bad = r;
+    bad.rotary_dim = 66; /* even, but past head_dim 64 */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 0; /* no pair at all */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 66;
+    float x[64] = {0};
+    CHECK_EQ_INT(posenc_rope_vec_f32(&bad, 0, POSENC_FORWARD, x), POSENC_ERR_RANGE);
+    bad = r;
+    bad.attn_factor = NAN;
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad = r;
+    bad.head_dim = POSENC_ROPE_MAX_HEAD_DIM + 1;
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_DIM);
+}
+
+TEST(isa_hooks_refuse_unknown_paths)
+{
+    CHECK(!posenc__isa_available(-1));
+    CHECK(!posenc__isa_available(POSENC__ISA_N));
+    CHECK(posenc__isa_available(POSENC__ISA_SCALAR));
+    CHECK(strcmp(posenc__isa_name(-1), "unknown") == 0);
+    CHECK(strcmp(posenc__isa_name(POSENC__ISA_N), "unknown") == 0);
+    CHECK(strcmp(posenc__isa_name(POSENC__ISA_AVX512), "avx512") == 0);
+
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_INTERLEAVED);
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x0[8];
+    memcpy(x0, x, sizeof x);
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 8, .head_stride = 8};
+    CHECK_EQ_INT(
+        posenc__rope_qk_isa(-1, &(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos0 = 3, .q = v}),
+        POSENC_ERR_RANGE);
+    CHECK_EQ_INT(
+        posenc__rope_qk_isa(POSENC__ISA_N,
+                            &(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos0 = 3, .q = v}),
+        POSENC_ERR_RANGE);
+    CHECK(memcmp(x, x0, sizeof x) == 0); /* nothing written */
+}
+
+TEST(strides_that_overflow_are_refused)
+{
+    float buf[16], keep[16];
+    fill_random(buf, 16);
+    memcpy(keep, buf, sizeof buf);
+    /* (n_tok - 1) * tok_stride overflows size_t */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* (n_head - 1) * head_stride overflows */
+    CHECK_EQ_INT(qk_strides(1, 3, 8, SIZE_MAX / 2 + 1, POSENC_DTYPE_F32, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* each product fits, their sum does not: 2^63 + 2^63 */
+    CHECK_EQ_INT(qk_strides(2, 2, SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1, POSENC_DTYPE_F32, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* the sum fits, adding head_dim 8 does not */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX - 3, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* elements fit, bytes (x 4) do not */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX / 2, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* bytes fit in size_t (2^62 elements x 2 bytes = 2^63) but not in ptrdiff_t */
+    CHECK_EQ_INT(qk_strides(2, 1, (size_t)1 << 62, 8, POSENC_DTYPE_BF16, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* and the same view with a stride that fits is accepted (control) */
+    CHECK_EQ_INT(qk_strides(2, 1, 8, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    CHECK(memcmp(buf, keep, 8 * sizeof *buf) == 0); /* token 0 at position 0: identity */
+    CHECK(memcmp(buf + 8, keep + 8, 8 * sizeof *buf) != 0); /* token 1 turned */
+}
+
+TEST(overlapping_heads_and_tokens_are_refused)
+{
+    const posenc_view_order T = POSENC_TOKENS_OUTER, H = POSENC_HEADS_OUTER;
+    const posenc_dtype F = POSENC_DTYPE_F32;
+    float buf[64], keep[64];
+    fill_random(buf, 64);
+    memcpy(keep, buf, sizeof buf);
+    /* 2 tokens x 2 heads of 8 with both strides 8: head 1 of token 0 is
+     * token 1's head 0, whichever of the two is outer */
+    CHECK_EQ_INT(qk_order(T, 2, 2, 8, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 8, 8, F, buf), POSENC_ERR_RANGE);
+    /* heads outer: head_stride >= (n_tok - 1) * tok_stride + head_dim = 16 */
+    CHECK_EQ_INT(qk_order(H, 2, 2, 8, 16, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(T, 2, 2, 8, 16, F, buf), POSENC_ERR_RANGE); /* not as tokens outer */
+    CHECK_EQ_INT(qk_order(H, 2, 2, 7, 16, F, buf), POSENC_ERR_RANGE); /* tokens overlap */
+    /* tokens outer: tok_stride >= (n_head - 1) * head_stride + head_dim = 16 */
+    CHECK_EQ_INT(qk_order(T, 2, 2, 16, 8, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 16, 8, F, buf), POSENC_ERR_RANGE); /* not as heads outer */
+    /* tokens 4 apart, shorter than a head: neither order fits */
+    CHECK_EQ_INT(qk_order(T, 2, 2, 4, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 4, 8, F, buf), POSENC_ERR_RANGE);
+    /* one token, tokens outer: tok_stride must still hold the token's heads
+     * (the next token would overlap), whatever n_tok is */
+    CHECK_EQ_INT(qk_order(T, 1, 2, 0, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 1, 2, 15, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 1, 2, 16, 8, F, buf), POSENC_OK);
+    /* one head, either order: only the token stride matters */
+    CHECK_EQ_INT(qk_order(T, 2, 1, 8, 0, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 1, 8, 0, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 1, 7, 0, F, buf), POSENC_ERR_RANGE);
+    /* an order outside the enum */
+    CHECK_EQ_INT(qk_order((posenc_view_order)2, 2, 2, 16, 8, F, buf), POSENC_ERR_RANGE);
+    /* every call above rotated position 0 (identity) or nothing */
+    CHECK(memcmp(buf, keep, 8 * sizeof *buf) == 0);
+}
+
+/* The decode mistake of swapping the two strides of a [1][32][128] buffer
+ * (tok_stride 128, head_stride 4096) would write 31 * 4096 elements past
+ * it: as tokens outer it is refused, and nothing is written. */
+TEST(swapped_strides_at_decode_are_refused)
+{
+    enum { NH = 32, HD = 128 };
+    static float q[NH * HD], q0[NH * HD];
+    fill_random(q, NH * HD);
+    memcpy(q0, q, sizeof q);
+    posenc_rope r = make_rope(HD, HD, POSENC_LAYOUT_HALF);
+    posenc_rope_qk_args a = {
+        .rope = &r,
+        .n_tok = 1,
+        .pos0 = 1000,
+        .q = {.dst = q, .n_head = NH, .tok_stride = HD, .head_stride = NH * HD}};
+    CHECK_EQ_INT(posenc_rope_qk(&a), POSENC_ERR_RANGE);
+    CHECK(memcmp(q, q0, sizeof q) == 0);
+    /* the right strides rotate, each head as the single-vector reference */
+    a.q = posenc_rope_view_dense(q, NH, HD);
+    CHECK_EQ_INT(a.q.tok_stride, NH * HD);
+    CHECK_EQ_INT(a.q.head_stride, HD);
+    CHECK_EQ_INT(posenc_rope_qk(&a), POSENC_OK);
+    int bad = 0;
+    for (int h = 0; h < NH; h++) {
+        CHECK(posenc_rope_vec_f32(&r, 1000, POSENC_FORWARD, q0 + h * HD) == POSENC_OK);
+        bad += memcmp(q + h * HD, q0 + h * HD, HD * sizeof(float)) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+TEST(src_equal_to_dst_is_in_place)
+{
+    posenc_rope r = make_rope(16, 12, POSENC_LAYOUT_INTERLEAVED);
+    float x0[3 * 2 * 16], a[3 * 2 * 16], b[3 * 2 * 16];
+    fill_random(x0, 96);
+    memcpy(a, x0, sizeof a);
+    memcpy(b, x0, sizeof b);
+    /* src == dst, with src strides that would be wrong if they were used */
+    posenc_rope_view va = {.dst = a,
+                           .src = a,
+                           .n_head = 2,
+                           .tok_stride = 32,
+                           .head_stride = 16,
+                           .src_tok_stride = 1,
+                           .src_head_stride = 1};
+    posenc_rope_view vb = {.dst = b, .n_head = 2, .tok_stride = 32, .head_stride = 16};
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 3, .pos0 = 7, .q = va}),
+                 POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 3, .pos0 = 7, .q = vb}),
+                 POSENC_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(heads_match_reference(&r, x0, a, 3, 2, 7, 0));
+}
+
+TEST(consecutive_positions_past_the_end_are_refused)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    float x[3 * 8];
+    fill_random(x, 24);
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 8, .head_stride = 8};
+    /* pos0 valid, pos0 + n_tok - 1 = POSENC_MAX_POS + 1 is not */
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 3, .pos0 = POSENC_MAX_POS - 1, .q = v}),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 2, .pos0 = POSENC_MAX_POS - 1, .q = v}),
+                 POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 1, .pos0 = POSENC_MAX_POS + 1, .q = v}),
+                 POSENC_ERR_POS);
+    /* with a cache of 16 positions: 14, 15, 16 runs past it, 16 starts past it */
+    posenc_rope_cache *c = NULL;
+    CHECK_EQ_INT(posenc_rope_cache_create(&r, 16, &c), POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 1, .pos0 = 16, .q = v}),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 3, .pos0 = 14, .q = v}),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 2, .pos0 = 14, .q = v}),
+                 POSENC_OK);
+    posenc_rope_cache_free(c);
+}
+
+TEST(more_threads_than_tokens_gives_the_reference)
+{
+    posenc_rope r = make_rope(WIDE_HD, 96, POSENC_LAYOUT_HALF);
+    float *x0 = wide_input(), *x = malloc(2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    CHECK(x0 && x);
+    if (!x0 || !x) {
+        free(x0);
+        free(x);
+        return;
+    }
+    memcpy(x, x0, 2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    posenc_rope_view v = {
+        .dst = x, .n_head = WIDE_HEADS, .tok_stride = WIDE_HEADS * WIDE_HD, .head_stride = WIDE_HD};
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 2, .pos0 = 100, .q = v, .n_threads = 4}),
+                 POSENC_OK);
+    CHECK(heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 0));
+    free(x0);
+    free(x);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--print-isa") == 0) {
@@ -904,11 +1128,18 @@ int main(int argc, char **argv)
     RUN(src_and_dst_orders_differ);
     RUN(inverse_undoes_forward);
     RUN(dot_depends_only_on_offset);
-    RUN(cache_values_and_errors);
     RUN(errors_and_nothing_written);
     RUN(zero_threads_means_one);
     RUN(decode_matches_single_vector);
     RUN(direction_is_checked);
     RUN(isa_override);
+    RUN(rope_check_rejects_each_malformed_field);
+    RUN(isa_hooks_refuse_unknown_paths);
+    RUN(strides_that_overflow_are_refused);
+    RUN(overlapping_heads_and_tokens_are_refused);
+    RUN(swapped_strides_at_decode_are_refused);
+    RUN(src_equal_to_dst_is_in_place);
+    RUN(consecutive_positions_past_the_end_are_refused);
+    RUN(more_threads_than_tokens_gives_the_reference);
     return check_summary("test_kernels");
 }

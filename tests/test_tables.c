@@ -1,4 +1,4 @@
-/* test_fill.c - the cos/sin values behind every float path (fill_body.h) and
+/* test_tables.c - the cos/sin values behind every float path (fill_body.h) and
  * the frequencies behind every path (posenc__inv_freqs_dd):
  *   - every instruction set's sincos gives the bits of the plain C reference
  *     posenc__sincos_dd, and every instruction set's fill the bits of the
@@ -147,7 +147,7 @@ TEST(fill_every_isa_bit_identical)
                 CHECK(memcmp(ref_s, got_s, SZ * 4) == 0);
             }
         }
-    printf("test_fill: fills compared on %d instruction sets\n", n_isa);
+    printf("tables: fills compared on %d instruction sets\n", n_isa);
     free(ref_c);
     free(ref_s);
     free(got_c);
@@ -306,7 +306,19 @@ TEST(forced_isa_reaches_the_fills)
         CHECK(h == here);                             /* and gives the same bits */
         n++;
     }
-    printf("test_fill: POSENC_ISA forced on %d paths, the same results on each\n", n);
+    printf("tables: POSENC_ISA forced on %d paths, the same results on each\n", n);
+}
+
+TEST(sinusoid_tables_of_no_rows_write_nothing)
+{
+    double d[4] = {5, 5, 5, 5};
+    float f[4] = {5, 5, 5, 5};
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(3, 0, 4, 10000.0, d), POSENC_OK);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(3, 0, 4, 10000.0, f), POSENC_OK);
+    CHECK(d[0] == 5 && d[3] == 5 && f[0] == 5 && f[3] == 5);
+    /* and the checks still run before that */
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(-1, 0, 4, 10000.0, d), POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(0, 1, 4, 1.0, d), POSENC_ERR_BASE);
 }
 
 int main(int argc, char **argv)
@@ -322,5 +334,6 @@ int main(int argc, char **argv)
     RUN(unavailable_isa_writes_nothing);
     RUN(frequency_blocks_equal_single_pairs);
     RUN(forced_isa_reaches_the_fills);
-    return check_summary("test_fill");
+    RUN(sinusoid_tables_of_no_rows_write_nothing);
+    return check_summary("tables");
 }

@@ -1,6 +1,7 @@
-/* test_core.c - the library's definitions, pinned against hand-derived traces,
- * the higher-precision reference vectors in tests/data (mpmath, 60 digits),
- * and mathematical identities. */
+/* test_angles.c - the lesson tier's definitions (frequencies, angles, the
+ * sinusoid, the rotation of one vector and its dot product, the number
+ * syntax), pinned against hand-derived traces, the higher-precision reference
+ * vectors in tests/data (mpmath, 60 digits), and mathematical identities. */
 #include "check.h"
 #include "posenc.h"
 
@@ -145,56 +146,6 @@ TEST(reference_angles)
     fclose(f);
     CHECK_EQ_INT(rows, 1134); /* the whole file was read */
     CHECK(worst_f32_ulp <= 1.0);
-}
-
-TEST(reference_alibi_slopes)
-{
-    FILE *f = fopen("tests/data/alibi_slopes.txt", "r");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    int rows = 0, c;
-    double slopes[1024];
-    while ((c = getc(f)) != EOF) {
-        if (c == '#') {
-            while ((c = getc(f)) != '\n' && c != EOF) {
-            }
-            continue;
-        }
-        ungetc(c, f);
-        unsigned H;
-        if (fscanf(f, "%u", &H) != 1)
-            break;
-        CHECK(H >= 1 && H <= 1024);
-        CHECK(posenc_alibi_slopes(H, slopes) == POSENC_OK);
-        for (unsigned h = 0; h < H; h++) {
-            double want;
-            CHECK(fscanf(f, "%lf", &want) == 1);
-            CHECK_NEAR(slopes[h], want, want * 0x1p-52);
-        }
-        while ((c = getc(f)) != '\n' && c != EOF) {
-        }
-        rows++;
-    }
-    fclose(f);
-    CHECK_EQ_INT(rows, 64);
-}
-
-TEST(alibi_hand_values)
-{
-    /* H = 8: 2^-1 .. 2^-8. H = 3 (n = 2): 2^-4, 2^-8, then 2^-2 (first odd of 4). */
-    double s[8], p[3];
-    CHECK(posenc_alibi_slopes(8, s) == POSENC_OK);
-    for (int h = 1; h <= 8; h++)
-        CHECK(s[h - 1] == ldexp(1.0, -h));
-    CHECK(posenc_alibi_slopes(3, s) == POSENC_OK);
-    CHECK(s[0] == 0x1p-4 && s[1] == 0x1p-8 && s[2] == 0x1p-2);
-    CHECK(posenc_alibi_penalties(3, 5, 2, p) == POSENC_OK);
-    CHECK(p[0] == -3 * 0x1p-4 && p[1] == -3 * 0x1p-8 && p[2] == -3 * 0x1p-2);
-    CHECK(posenc_alibi_penalties(3, 2, 5, p) == POSENC_OK); /* symmetric in |i - j| */
-    CHECK(p[2] == -0.75);
-    CHECK(posenc_alibi_penalties(3, 7, 7, p) == POSENC_OK);
-    CHECK(p[0] == 0.0 && !signbit(p[0]));
 }
 
 /* ---- definitions ---------------------------------------------------------- */
@@ -429,45 +380,33 @@ TEST(parse_numbers)
     CHECK(posenc_parse_int64("-", 1, &i) == POSENC_ERR_FORMAT);
 }
 
-/* ---- learned tables ------------------------------------------------------------ */
 
-static posenc_status load_text(const char *text, posenc_learned **t, posenc_load_error *e)
+TEST(sinusoid_add_f32_even_dimension)
 {
-    FILE *f = tmpfile();
-    if (!f)
-        return POSENC_ERR_IO;
-    fputs(text, f);
-    rewind(f);
-    posenc_status s = posenc_learned_read(f, t, e);
-    fclose(f);
-    return s;
+    float x[6] = {0.5f, -0.25f, 1.0f, 2.0f, -3.0f, 0.125f}, x0[6];
+    memcpy(x0, x, sizeof x);
+    CHECK_EQ_INT(posenc_sinusoid_add_f32(9, 6, 10000.0, x), POSENC_OK);
+    for (int i = 0; i < 6; i++) {
+        int k = i / 2;
+        double th = 9.0 / pow(10000.0, 2.0 * k / 6.0);
+        double pe = i % 2 ? cos(th) : sin(th);
+        CHECK_NEAR(x[i], x0[i] + pe, 6e-7);
+    }
 }
 
-TEST(learned_tables)
+TEST(rope_dot_refuses_a_non_finite_k)
 {
-    posenc_learned *t = NULL;
-    posenc_load_error e;
-    CHECK(load_text("# a table\n0.5 1 2\n\n3, 4, 5 # row 1\r\n6 7 8", &t, &e) == POSENC_OK);
-    CHECK(posenc_learned_n_pos(t) == 3 && posenc_learned_dim(t) == 3);
-    double row[3];
-    CHECK(posenc_learned_row_f64(t, 1, row) == POSENC_OK);
-    CHECK(row[0] == 3 && row[1] == 4 && row[2] == 5);
-    CHECK(posenc_learned_row_f64(t, 2, row) == POSENC_OK && row[2] == 8);
-    CHECK(posenc_learned_row_f64(t, 3, row) == POSENC_ERR_POS); /* the hard edge */
-    CHECK(posenc_learned_row_f64(t, -1, row) == POSENC_ERR_POS);
-    posenc_learned_free(t);
-    posenc_learned_free(NULL);
-
-    t = NULL;
-    CHECK(load_text("1 2\n3 4\n5\n", &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(t == NULL && e.line == 3 && e.expected == 2 && e.got == 1);
-    CHECK(load_text("1 2\nx 4\n", &t, &e) == POSENC_ERR_FORMAT && e.line == 2);
-    CHECK(load_text("1 nan\n", &t, &e) == POSENC_ERR_FORMAT && e.line == 1);
-    CHECK(load_text("1 1e999\n", &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(load_text("# only a comment\n\n", &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(posenc_learned_load("/nonexistent/table.txt", &t, &e) == POSENC_ERR_IO);
-    CHECK(posenc_learned_read(NULL, &t, &e) == POSENC_ERR_NULL);
-    CHECK(posenc_learned_n_pos(NULL) == 0 && posenc_learned_dim(NULL) == 0);
+    double q[4] = {1, 2, 3, 4}, k[4] = {1, 2, INFINITY, 4}, out = 42;
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out),
+                 POSENC_ERR_NOT_FINITE);
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, k, q, &out),
+                 POSENC_ERR_NOT_FINITE); /* q this time */
+    CHECK(out == 42);
+    k[2] = 3;
+    /* control: offset 1 over four pairs of q = k: sum of |pair|^2 cos(theta_k)
+     * with theta_0 = 1 (pair (1,3)), theta_1 = 1e-2 (pair (2,4)) */
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out), POSENC_OK);
+    CHECK_NEAR(out, 10.0 * cos(1.0) + 20.0 * cos(0.01), 1e-12);
 }
 
 int main(void)
@@ -477,8 +416,6 @@ int main(void)
     RUN(lesson_rope_1);
     RUN(lesson_traces_file);
     RUN(reference_angles);
-    RUN(reference_alibi_slopes);
-    RUN(alibi_hand_values);
     RUN(sinusoid_layout_and_odd_d);
     RUN(inv_freq_and_explain);
     RUN(rotation_direction_and_layouts);
@@ -488,6 +425,7 @@ int main(void)
     RUN(argument_errors);
     RUN(strerror_and_version);
     RUN(parse_numbers);
-    RUN(learned_tables);
-    return check_summary("core");
+    RUN(sinusoid_add_f32_even_dimension);
+    RUN(rope_dot_refuses_a_non_finite_k);
+    return check_summary("angles");
 }
