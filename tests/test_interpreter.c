@@ -182,7 +182,7 @@ TEST(cli_vectors_out_of_memory)
 
         /* LEARNED: a loaded table 2^20 wide, the row does not fit under the cap */
         char *text = million_ones();
-        char path[] = "/tmp/posenc_cov_core_XXXXXX";
+        char path[] = "/tmp/posenc_interpreter_XXXXXX";
         int fd = text ? mkstemp(path) : -1;
         CHECK(fd >= 0);
         if (fd >= 0) {
