@@ -12,9 +12,9 @@
 int main(void)
 {
     (void)check__failed_checks;
-    check_skip("test_config", 5, "the config.json reader tests: built without jansson",
+    check_skip("config", 5, "the config.json reader tests: built without jansson",
                "libjansson-dev");
-    return check_summary("test_config");
+    return check_summary("config");
 }
 #else
 
@@ -496,6 +496,6 @@ int main(void)
     RUN(accepted_config_forms);
     RUN(config_arguments);
     RUN(config_size_limit);
-    return check_summary("test_config");
+    return check_summary("config");
 }
 #endif

@@ -1141,5 +1141,5 @@ int main(int argc, char **argv)
     RUN(src_equal_to_dst_is_in_place);
     RUN(consecutive_positions_past_the_end_are_refused);
     RUN(more_threads_than_tokens_gives_the_reference);
-    return check_summary("test_kernels");
+    return check_summary("kernels");
 }
