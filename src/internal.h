@@ -114,6 +114,11 @@ static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
 }
 
 
+/* A learned table around data (n_pos * dim doubles from malloc, row-major),
+ * which it then owns (src/learned.c; used by src/safetensors.c). On
+ * POSENC_ERR_NOMEM data is still the caller's. */
+posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out);
+
 /* Double-double arithmetic shared with src/scaling.c (defined in angle.c):
  * sum, product, exp (|a| < 700) and log of a finite double x > 0, each to
  * about 2^-100 relative. */
