@@ -52,8 +52,15 @@ static int params_ok(uint32_t num_buckets, uint32_t max_distance, int bidirectio
  * double log rounded once to float (tests/test_t5.c checks it against logl
  * for every argument the tested settings reach).
  */
+/* c = (float)log(max_distance / max_exact) (L226), the same for every pair. */
+static float log_max_of(uint32_t num_buckets, uint32_t max_distance, int bidirectional)
+{
+    uint32_t max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
+    return (float)log((double)max_distance / (double)max_exact);
+}
+
 static void bucket_steps(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
-                         uint32_t max_distance, int bidirectional, posenc_t5_trace *t)
+                         float log_max, int bidirectional, posenc_t5_trace *t)
 {
     memset(t, 0, sizeof *t);
     int64_t rel = key_pos - query_pos;
@@ -76,15 +83,12 @@ static void bucket_steps(int64_t query_pos, int64_t key_pos, uint32_t num_bucket
     float me = (float)t->max_exact;
     t->ratio = (float)t->distance / me;                                          /* L225 */
     t->log_ratio = (float)log((double)t->ratio);                                 /* L225 */
-    t->log_max = (float)log((double)max_distance / (double)t->max_exact);        /* L226 */
+    t->log_max = log_max;                                                        /* L226 */
     float q = t->log_ratio / t->log_max;                                         /* L226 */
     t->scaled = q * (float)(nb - t->max_exact);                                  /* L227 */
     t->truncated = (int64_t)t->max_exact + (int64_t)t->scaled;                   /* L228 */
     t->clamped = t->truncated > (int64_t)nb - 1;                                 /* L229 */
     t->bucket = t->offset + (uint32_t)(t->clamped ? (int64_t)nb - 1 : t->truncated);
-    t->exact_value = log((double)t->distance / (double)t->max_exact) /
-                     log((double)max_distance / (double)t->max_exact) *
-                     (double)(nb - t->max_exact);
 }
 
 static posenc_status check_args(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
@@ -106,7 +110,8 @@ posenc_status posenc_t5_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_
     if (s != POSENC_OK)
         return s;
     posenc_t5_trace t;
-    bucket_steps(query_pos, key_pos, num_buckets, max_distance, bidirectional, &t);
+    bucket_steps(query_pos, key_pos, num_buckets,
+                 log_max_of(num_buckets, max_distance, bidirectional), bidirectional, &t);
     *bucket = t.bucket;
     return POSENC_OK;
 }
@@ -120,7 +125,12 @@ posenc_status posenc_t5_bucket_explain(int64_t query_pos, int64_t key_pos, uint3
     posenc_status s = check_args(query_pos, key_pos, num_buckets, max_distance, bidirectional);
     if (s != POSENC_OK)
         return s;
-    bucket_steps(query_pos, key_pos, num_buckets, max_distance, bidirectional, out);
+    bucket_steps(query_pos, key_pos, num_buckets,
+                 log_max_of(num_buckets, max_distance, bidirectional), bidirectional, out);
+    if (!out->is_small)
+        out->exact_value = log((double)out->distance / (double)out->max_exact) /
+                           log((double)max_distance / (double)out->max_exact) *
+                           (double)(out->side_buckets - out->max_exact);
     return POSENC_OK;
 }
 
@@ -132,7 +142,8 @@ posenc_status posenc_t5_bucket_explain(int64_t query_pos, int64_t key_pos, uint3
 
 typedef struct job {
     const float *table; /* [num_buckets, n_head] */
-    uint32_t num_buckets, max_distance, n_head, n_query, n_key;
+    uint32_t num_buckets, n_head, n_query, n_key;
+    float log_max;      /* log_max_of(num_buckets, max_distance, bidirectional) */
     int bidirectional;
     int64_t q_offset;
     float *out;         /* [n_head, n_query, n_key] */
@@ -150,7 +161,7 @@ static void fill_queries(const job *jb)
             uint32_t m = jb->n_key - j0 < KEY_CHUNK ? jb->n_key - j0 : KEY_CHUNK;
             for (uint32_t jj = 0; jj < m; jj++) {
                 posenc_t5_trace t;
-                bucket_steps(qpos, (int64_t)j0 + jj, jb->num_buckets, jb->max_distance,
+                bucket_steps(qpos, (int64_t)j0 + jj, jb->num_buckets, jb->log_max,
                              jb->bidirectional, &t);
                 bk[jj] = t.bucket;
             }
@@ -213,8 +224,9 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
     uint64_t rows = (uint64_t)n_head * n_query;
     if (rows > SIZE_MAX || (size_t)rows > SIZE_MAX / n_key)
         return POSENC_ERR_OVERFLOW;
-    job proto = {table, num_buckets, max_distance, n_head, n_query, n_key,
-                 bidirectional != 0, q_offset, out, 0, 0};
+    job proto = {table, num_buckets, n_head, n_query, n_key,
+                 log_max_of(num_buckets, max_distance, bidirectional != 0), bidirectional != 0,
+                 q_offset, out, 0, 0};
     run_threads(&proto, n_threads);
     return POSENC_OK;
 }
