@@ -55,7 +55,9 @@ int cli_load_checkpoint(cli_state *st, const char *text, size_t len)
     posenc_learned *t = NULL;
     posenc_load_error e;
     posenc_status s = posenc_learned_load_safetensors(path, name, &t, &e);
-    if (s != POSENC_OK)
+    if (s == POSENC_ERR_IO)
+        cli_error(st, "cannot read '%s': %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
+    else if (s != POSENC_OK)
         cli_error(st, "%s: %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
     free(path);
     if (s != POSENC_OK)
