@@ -487,12 +487,14 @@ static posenc_status parse_header(parser *ps)
     skip_ws(ps);
     if (ps->i != ps->n)
         return syntax(ps, "text after the header's closing '}'");
-    qsort(ps->meta, ps->n_meta, sizeof *ps->meta, cmp_keyref);
+    if (ps->n_meta > 1) /* qsort must not see NULL, even for 0 elements */
+        qsort(ps->meta, ps->n_meta, sizeof *ps->meta, cmp_keyref);
     for (size_t k = 1; k < ps->n_meta; k++)
         if (!cmp_key(&ps->meta[k - 1], &ps->meta[k]))
             return fail(ps->err, POSENC_ERR_FORMAT, "__metadata__: duplicate key '%.*s%s'",
                         NAME_ARGS(ps->meta[k].s, ps->meta[k].len));
-    qsort(ps->ents, ps->n_ents, sizeof *ps->ents, cmp_entry_key);
+    if (ps->n_ents > 1)
+        qsort(ps->ents, ps->n_ents, sizeof *ps->ents, cmp_entry_key);
     for (size_t k = 1; k < ps->n_ents; k++)
         if (!cmp_key(&ps->ents[k - 1].key, &ps->ents[k].key))
             return fail(ps->err, POSENC_ERR_FORMAT, "header: duplicate tensor '%.*s%s'",
@@ -503,7 +505,8 @@ static posenc_status parse_header(parser *ps)
 /* The tensors in offset order must tile [0, data_size) exactly. */
 static posenc_status check_tiling(parser *ps, uint64_t data_size)
 {
-    qsort(ps->ents, ps->n_ents, sizeof *ps->ents, cmp_entry_offset);
+    if (ps->n_ents > 1)
+        qsort(ps->ents, ps->n_ents, sizeof *ps->ents, cmp_entry_offset);
     uint64_t at = 0;
     for (size_t k = 0; k < ps->n_ents; k++) {
         const entry *e = &ps->ents[k];
