@@ -264,12 +264,23 @@ TEST(the_trace_shows_each_step)
     CHECK_EQ_INT(t.distance, 3);
     CHECK(t.ratio == 0.0f && t.log_ratio == 0.0f && t.scaled == 0.0f && t.exact_value == 0.0);
     CHECK_EQ_INT(t.bucket, 3);
-    /* the exact-integer distances of 32/128: v is exactly 2, 4 and 6 in float32 */
-    int64_t dist[] = {16, 32, 64};
-    for (int i = 0; i < 3; i++) {
-        CHECK(posenc_t5_bucket_explain(dist[i], 0, 32, 128, 1, &t) == POSENC_OK);
-        CHECK(t.scaled == (float)(2 * (i + 1)));
-        CHECK_EQ_INT(t.bucket, 8 + 2 * (i + 1));
+    /* the distances where the exact v is an integer: float32 gives it exactly
+     * (docs/SCHEMES.md): 32/128 bidirectional, 32/256 causal, 128/128 bidirectional */
+    struct {
+        uint32_t nb, md;
+        int bidir;
+        int64_t n;
+        float v;
+        uint32_t bucket;
+    } ints[] = {{32, 128, 1, 16, 2, 10},   {32, 128, 1, 32, 4, 12},  {32, 128, 1, 64, 6, 14},
+                {32, 256, 0, 32, 4, 20},   {32, 256, 0, 64, 8, 24},  {32, 256, 0, 128, 12, 28},
+                {128, 128, 1, 64, 16, 48}};
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        CHECK(posenc_t5_bucket_explain(ints[i].n, 0, ints[i].nb, ints[i].md, ints[i].bidir,
+                                       &t) == POSENC_OK);
+        CHECK(t.scaled == ints[i].v);
+        CHECK(t.exact_value > ints[i].v - 1e-12 && t.exact_value < ints[i].v + 1e-12);
+        CHECK_EQ_INT(t.bucket, ints[i].bucket);
     }
 }
 
