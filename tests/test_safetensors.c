@@ -319,7 +319,25 @@ static const bad_case BAD[] = {
     {"{\"t\xf4\x90\x80\x80\":{}}", 0, "t", POSENC_ERR_FORMAT, "not UTF-8"}, /* > U+10FFFF */
     {"{\"t\xe2\x82\":{}}", 0, "t", POSENC_ERR_FORMAT, "not UTF-8"},         /* cut short */
     {"{\"t\xe2\x28\xa1\":{}}", 0, "t", POSENC_ERR_FORMAT, "not UTF-8"},     /* bad continuation */
+    {"{\"t\\u00C9\":{}}", 0, "t", POSENC_ERR_FORMAT, "tensor 't\xc3\x89': dtype, shape"},
+    {"{\"t\\u20ac\":{}}", 0, "t", POSENC_ERR_FORMAT, "tensor 't\xe2\x82\xac': dtype, shape"},
+    {"{\"t\":{1:2}}", 0, "t", POSENC_ERR_FORMAT, "expected a string"},
+    {"{\"t\":{\"dtype\" \"F32\"}}", 0, "t", POSENC_ERR_FORMAT, "expected ':' after a key"},
+    {"{\"t\":{\"dtype\":\"F32\",\"shape\":[1,2", 0, "t", POSENC_ERR_FORMAT, "expected ',' or ']'"},
+    {"{\"t\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[0,4]}}", 4, "t",
+     POSENC_ERR_RANGE, "tensor 't' has 0 dimensions"},
+    {"{\"t\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}x}", 8, "t",
+     POSENC_ERR_FORMAT, "expected ',' or '}'"},
     /* duplicates and metadata */
+    {"{\"__metadata__\":{1:\"a\"}}", 0, "t", POSENC_ERR_FORMAT, "expected a string"},
+    {"{\"__metadata__\":{\"a\":\"b\" \"c\":\"d\"}}", 0, "t", POSENC_ERR_FORMAT,
+     "expected ',' or '}'"},
+    {"{\"__metadata__\":{\"a\":\"b\x01\"}}", 0, "t", POSENC_ERR_FORMAT,
+     "control character in a string"},
+    {"{\"__metadata__\":{}x}", 0, "t", POSENC_ERR_FORMAT, "expected ',' or '}'"},
+    /* empty tensors may share an offset */
+    {"{\"a\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},\"b\":{\"dtype\":\"I8\","
+     "\"shape\":[2,0],\"data_offsets\":[0,0]}," T1 "}", 8, "t", POSENC_OK, ""},
     {"{" T1 "," T1 "}", 8, "t", POSENC_ERR_FORMAT, "duplicate tensor 't'"},
     {"{" T1 ",\"\\u0074\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,8]}}", 8, "t",
      POSENC_ERR_FORMAT, "duplicate tensor 't'"},
