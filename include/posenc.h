@@ -1037,8 +1037,9 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
  * The header is untrusted input and is checked whole before any data is
  * read: N at most POSENC_SAFETENSORS_MAX_HEADER and within the file; the
  * header a strict JSON object (UTF-8, no duplicate keys at any level, no
- * keys other than the three above in a tensor, shapes and offsets
- * non-negative integers below 2^64); every dtype known; for every tensor,
+ * keys other than the three above in a tensor, shapes of at most 64
+ * dimensions, shapes and offsets non-negative integers below 2^64); every
+ * dtype known; for every tensor,
  * end - begin = (product of the shape) * (dtype size), computed without
  * overflow; the tensors, taken in offset order, tile the data exactly (no
  * overlap, no gap, nothing past the end, the last ending at the file's end).
@@ -1069,8 +1070,9 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
 posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
                                               posenc_learned **out, posenc_load_error *err);
 
-/* The same on an open stream positioned anywhere (it must support fseeko,
- * e.g. a file or fmemopen); its position afterwards is unspecified. */
+/* The same on an open stream whose byte 0 is the file's first byte (it must
+ * support fseeko, e.g. a file or fmemopen; the current position does not
+ * matter). Its position afterwards is unspecified. */
 posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
                                               posenc_load_error *err);
 
