@@ -45,6 +45,9 @@ typedef struct cli_state {
     posenc_rope *model_rope;
     int64_t seq_len; /* SET seq_len: the length dynamic/longrope see; 0 = auto */
     char model_label[96]; /* the model's name in pictures: config file name or type */
+    /* T5 relative buckets (SET t5; t5_cmds.c): default 32 / 128 / yes */
+    uint32_t t5_buckets, t5_max_distance;
+    int t5_bidirectional;
 } cli_state;
 
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */
@@ -97,6 +100,18 @@ int cli_model_rope(cli_state *st, int64_t pos, size_t D);          /* st->vec */
 int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D);  /* st->vec, st->vec2 */
 int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 void cli_rope_free(cli_state *st);
+
+/* T5 relative buckets (t5_cmds.c): SET t5 k=v ..., T5BUCKET i j,
+ * EXPLAIN T5BUCKET i j. */
+int cli_set_t5(cli_state *st, const cli_token *a, size_t n);
+int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n);
+int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
+
+/* LOAD file.safetensors TENSOR (checkpoint_cmds.c): text is LOAD's rest of
+ * the line, trimmed. cli_load_names_checkpoint: 1 when it ends in
+ * ".safetensors", alone or followed by one more word (the tensor). */
+int cli_load_names_checkpoint(const char *text, size_t len);
+int cli_load_checkpoint(cli_state *st, const char *text, size_t len);
 
 /* Prints the HELP text. */
 void cli_print_help(FILE *out);

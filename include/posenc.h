@@ -111,6 +111,8 @@
  *   q/k tensors ................... posenc_rope_qk, the cos/sin cache
  *   ALiBi ......................... posenc_alibi_slopes/penalties, posenc_alibi_bias_f32
  *   learned tables, number syntax
+ *   T5 relative buckets ........... posenc_t5_bucket, posenc_t5_bias_f32
+ *   safetensors tables ............ posenc_learned_load_safetensors
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
  *
@@ -384,7 +386,7 @@ typedef struct posenc_load_error {
     size_t line;         /* 1-based line of the file where the problem is, 0 if none */
     size_t expected;     /* for a ragged row: the length of the first row */
     size_t got;          /* for a ragged row: the length of this row */
-    char detail[96];     /* short description, "" if none */
+    char detail[256];    /* short description, "" if none */
 } posenc_load_error;
 
 /* Reads a learned table from a text stream: one row per position, numbers
@@ -930,6 +932,165 @@ posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, 
  * ranges and errors. */
 posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
                                         double *out);
+
+/* ------------------------------------------------------------------------- */
+/* T5 relative position buckets (src/t5.c)                                   */
+/* ------------------------------------------------------------------------- */
+/*
+ * T5 (and mT5, and models built on them) add to each attention score a
+ * learned bias that depends on the key's position relative to the query's,
+ * through a bucket. With r = key_pos - query_pos, nb = num_buckets
+ * (relative_attention_num_buckets, default 32) and md = max_distance
+ * (relative_attention_max_distance, default 128):
+ *
+ *   bidirectional (the encoder): nb' = nb / 2 (rounded down); offset = nb'
+ *       when r > 0 (the key after the query), else 0; n = |r|.
+ *   causal (the decoder): nb' = nb; offset = 0; n = max(-r, 0) (a key after
+ *       the query falls into bucket 0; the attention mask hides it anyway).
+ *   max_exact = nb' / 2 (rounded down).
+ *   n < max_exact:  bucket = offset + n                       (one per distance)
+ *   otherwise:      bucket = offset + min(max_exact + trunc(v), nb' - 1),
+ *       v = log(n / max_exact) / log(md / max_exact) * (nb' - max_exact)
+ *       (logarithmic buckets up to md; every farther distance shares the last).
+ *
+ * v is computed as the published implementations compute it, in float32:
+ *     a = (float)n / (float)max_exact               float32 division
+ *     l = logf(a)                                   correctly rounded
+ *     c = (float)log((double)md / max_exact)        a double rounded to float
+ *     v = (l / c) * (float)(nb' - max_exact)        float32 division, product
+ * then truncated toward zero, so the buckets equal the checkpoints' own.
+ * For the settings tested (32/128, 128/128, 32/256, 48/200, 64/1000 and odd
+ * bucket counts, both directions) the exact v would pick the same bucket at
+ * every distance (docs/SCHEMES.md has the margins and the exceptions to
+ * watch).
+ * Worked example (nb 32, md 128, bidirectional): query 0, key 20: r = 20,
+ * offset 16, n = 20, max_exact 8, a = 2.5, l = 0.91629, c = 2.77259,
+ * v = 2.64386, bucket = 16 + 8 + 2 = 26.
+ *
+ * Valid: 2 <= num_buckets <= POSENC_T5_MAX_BUCKETS with max_exact >= 1
+ * (num_buckets >= 4 when bidirectional), max_exact < max_distance <=
+ * POSENC_MAX_POS, positions 0 .. POSENC_MAX_POS. bidirectional: 0 or not.
+ * Thread-safe, no allocation, nothing written on error.
+ */
+
+/* Largest num_buckets accepted. */
+#define POSENC_T5_MAX_BUCKETS 1048576u
+
+/* *bucket = the bucket (0 .. num_buckets - 1) of the pair (query_pos, key_pos).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (a position), POSENC_ERR_RANGE
+ * (num_buckets or max_distance outside the ranges above). */
+posenc_status posenc_t5_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                               uint32_t max_distance, int bidirectional, uint32_t *bucket);
+
+/* Every step of one bucket, for worked traces (EXPLAIN T5BUCKET). The float
+ * fields are the float32 values of the computation above; they are 0 when
+ * is_small (no logarithm is taken). */
+typedef struct posenc_t5_trace {
+    int64_t relative_position; /* r = key_pos - query_pos */
+    uint32_t side_buckets;     /* nb': num_buckets / 2 bidirectional, else num_buckets */
+    uint32_t offset;           /* nb' for a later key when bidirectional, else 0 */
+    int64_t distance;          /* n */
+    uint32_t max_exact;        /* nb' / 2 */
+    int is_small;              /* 1: n < max_exact, bucket = offset + n */
+    float ratio;               /* a = (float)n / max_exact */
+    float log_ratio;           /* l = logf(a) */
+    float log_max;             /* c = (float)log(md / max_exact) */
+    float scaled;              /* v = l / c * (nb' - max_exact), float32 */
+    int64_t truncated;         /* max_exact + trunc(v) */
+    int clamped;               /* 1: truncated > nb' - 1, so nb' - 1 was taken */
+    uint32_t bucket;           /* the result, as posenc_t5_bucket */
+    double exact_value;        /* v computed in double (for comparison); 0 if is_small */
+} posenc_t5_trace;
+
+/* Fills *out with the steps of posenc_t5_bucket for the same arguments.
+ * Same ranges and errors. */
+posenc_status posenc_t5_bucket_explain(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                                       uint32_t max_distance, int bidirectional,
+                                       posenc_t5_trace *out);
+
+/* The bias tensor of one attention stack: out[h][i][j] (row-major
+ * [n_head, n_query, n_key] floats, the caller's buffer) =
+ *     table[b * n_head + h],   b = posenc_t5_bucket(q_offset + i, j, ...)
+ * where table is the model's learned [num_buckets, n_head] float table
+ * (relative_attention_bias.weight of block 0: row = bucket, column = head),
+ * query i sits at absolute position q_offset + i (q_offset: tokens already in
+ * the KV cache) and key j at position j. No mask is added (T5's decoder adds
+ * its causal mask separately; its future keys all read bucket 0) and no
+ * scaling (T5 does not divide scores by sqrt(d)).
+ * n_threads: 1 computes in the calling thread; more splits the queries
+ * across that many POSIX threads (at most 64, fewer if there are fewer
+ * queries); if a thread cannot be created its queries are computed by the
+ * caller, so the result never depends on the thread count.
+ * Valid: the bucket ranges above, 1 <= n_head <= POSENC_MAX_DIM, n_query and
+ * n_key >= 1, q_offset >= 0, q_offset + n_query - 1 and n_key - 1 <=
+ * POSENC_MAX_POS, 1 <= n_threads <= 64. table holds num_buckets * n_head
+ * floats (copied as they are, NaN included).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
+ * POSENC_ERR_RANGE (num_buckets, max_distance, n_threads), POSENC_ERR_POS,
+ * POSENC_ERR_OVERFLOW (the element count does not fit size_t). */
+posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint32_t n_head,
+                                 uint32_t max_distance, int bidirectional, uint32_t n_query,
+                                 uint32_t n_key, int64_t q_offset, unsigned n_threads,
+                                 float *out);
+
+/* ------------------------------------------------------------------------- */
+/* Learned tables from checkpoints: safetensors (src/safetensors.c)          */
+/* ------------------------------------------------------------------------- */
+/*
+ * A safetensors file is: an unsigned 64-bit little-endian length N, N bytes
+ * of JSON (the header), then the data. The header maps each tensor name to
+ *     {"dtype": "F32", "shape": [rows, cols], "data_offsets": [begin, end]}
+ * (offsets in bytes from the start of the data, end exclusive), plus an
+ * optional "__metadata__" object of strings. Names used by checkpoints for
+ * their position tables: GPT-2 "wpe.weight" or "transformer.wpe.weight",
+ * BERT "embeddings.position_embeddings.weight" (prefixed "bert." in task
+ * models), OPT "model.decoder.embed_positions.weight" or
+ * "decoder.embed_positions.weight". Some families index their table with an
+ * offset (OPT and BART: row pos + 2; RoBERTa: pos + padding_idx + 1): the
+ * table is loaded as stored, and the caller adds the offset when it reads a
+ * row (posenc_learned_row_f64(table, pos + offset, ...)).
+ *
+ * The header is untrusted input and is checked whole before any data is
+ * read: N at most POSENC_SAFETENSORS_MAX_HEADER and within the file; the
+ * header a strict JSON object (UTF-8, no duplicate keys at any level, no
+ * keys other than the three above in a tensor, shapes of at most 64
+ * dimensions, shapes and offsets non-negative integers below 2^64); every
+ * dtype known; for every tensor,
+ * end - begin = (product of the shape) * (dtype size), computed without
+ * overflow; the tensors, taken in offset order, tile the data exactly (no
+ * overlap, no gap, nothing past the end, the last ending at the file's end).
+ * The named tensor must be 2-D [n_pos, dim] of F64, F32, F16 or BF16 (each
+ * value converted exactly to double, and finite), with n_pos * dim <=
+ * POSENC_LEARNED_MAX_ELEMS and dim <= POSENC_MAX_DIM. Only the header and
+ * that tensor's bytes are read (fseeko to it), so a 10 GB checkpoint costs
+ * the table and the header.
+ *
+ * On a refusal, err->detail names the tensor (when it is the tensor's
+ * fault) and the problem; err->line is 0.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open, seek or read; a file
+ * shorter than 8 bytes is POSENC_ERR_FORMAT), POSENC_ERR_FORMAT (any check of
+ * the header or of the values above), POSENC_ERR_RANGE (a well-formed file
+ * without that tensor, or where it is not a 2-D table of a float dtype),
+ * POSENC_ERR_DIM (dim > POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
+ * POSENC_LEARNED_MAX_ELEMS elements), POSENC_ERR_NOMEM.
+ * On success *out is a new table (free with posenc_learned_free); on error
+ * *out is untouched. Thread-safe; allocates the table, the header text and
+ * its index (freed before returning).
+ */
+
+/* Largest header accepted, in bytes (100 MB, as the reference reader). */
+#define POSENC_SAFETENSORS_MAX_HEADER 100000000u
+
+/* Reads tensor `name` (exact, case-sensitive) of the safetensors file at
+ * path into a learned table. */
+posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
+                                              posenc_learned **out, posenc_load_error *err);
+
+/* The same on an open stream whose byte 0 is the file's first byte (it must
+ * support fseeko, e.g. a file or fmemopen; the current position does not
+ * matter). Its position afterwards is unspecified. */
+posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
+                                              posenc_load_error *err);
 
 #ifdef __cplusplus
 }
