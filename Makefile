@@ -26,7 +26,7 @@ ifeq ($(SANITIZE),1)
   LDFLAGS    += -fsanitize=address,undefined
 endif
 
-LIB_SRC  := $(filter-out src/config.c,$(wildcard src/*.c))
+LIB_SRC  := $(filter-out src/config.c src/config_model.c,$(wildcard src/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -46,7 +46,7 @@ $(shell mkdir -p $(BUILD) && (test "`cat $(FLAGS_STAMP) 2>/dev/null`" = "$(FLAGS
 .PHONY: all run test install uninstall clean bench
 all: $(STATIC) $(SHARED) $(PROGRAM)
 
-$(BUILD)/%.o: %.c include/posenc.h $(wildcard src/*.h cli/*.h tests/*.h) $(FLAGS_STAMP)
+$(BUILD)/%.o: %.c include/posenc.h include/posenc_config.h $(wildcard src/*.h cli/*.h tests/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -78,7 +78,7 @@ test: all $(TEST_BIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 include/posenc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/posenc.h include/posenc_config.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(SHARED_V) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libposenc.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libposenc.so.$(SOMAJOR)
@@ -89,7 +89,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/lib/libposenc.* \
+	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_config.h $(DESTDIR)$(PREFIX)/lib/libposenc.* \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
 
@@ -148,13 +148,16 @@ ifeq ($(JSON),1)
   ALL_CFLAGS  += -DPOSENC_HAVE_JSON
 all: $(CONFIG_LIB)
 $(PROGRAM): $(CONFIG_LIB)
-$(BUILD)/src/config.o: src/config.c include/posenc.h $(FLAGS_STAMP)
+# The model registry's reader (src/config_model.c, issue 13) is in the same
+# library and shares src/config_internal.h with src/config.c.
+CONFIG_OBJ := $(BUILD)/src/config.o $(BUILD)/src/config_model.o
+$(CONFIG_OBJ): $(BUILD)/src/%.o: src/%.c include/posenc.h include/posenc_config.h src/config_internal.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(JSON_CFLAGS) -c $< -o $@
-$(CONFIG_LIB): $(BUILD)/src/config.o
+	$(CC) $(ALL_CFLAGS) -Isrc $(JSON_CFLAGS) -c $< -o $@
+$(CONFIG_LIB): $(CONFIG_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
-$(BUILD)/tests/test_config: tests/test_config.c tests/check.h tests/rope_golden.h $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
+$(BUILD)/tests/test_config $(BUILD)/tests/test_models: $(BUILD)/tests/%: tests/%.c tests/check.h tests/rope_golden.h $(STATIC) $(CONFIG_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(CONFIG_LIB) $(JSON_LIBS) $(STATIC) $(LDLIBS)
 install: install-config
@@ -303,10 +306,10 @@ endif
 # A reader in its own optional library links its object and that library
 # through FUZZ_READER_LIBS (FUZZ_LIBS stays free for the command line).
 ifeq ($(JSON),1)
-$(FUZZ_DIR)/fuzz_config: $(FUZZ_DIR)/src/config.o
-$(FUZZ_DIR)/fuzz_config: FUZZ_READER_LIBS := $(FUZZ_DIR)/src/config.o $(JSON_LIBS)
+$(FUZZ_DIR)/fuzz_config: $(FUZZ_DIR)/src/config.o $(FUZZ_DIR)/src/config_model.o
+$(FUZZ_DIR)/fuzz_config: FUZZ_READER_LIBS := $(FUZZ_DIR)/src/config.o $(FUZZ_DIR)/src/config_model.o $(JSON_LIBS)
 $(FUZZ_DIR)/fuzz_config: FUZZ_CFLAGS += $(JSON_CFLAGS)
-$(FUZZ_DIR)/src/config.o: FUZZ_CFLAGS += $(JSON_CFLAGS)
+$(FUZZ_DIR)/src/config.o $(FUZZ_DIR)/src/config_model.o: FUZZ_CFLAGS += $(JSON_CFLAGS) -Isrc
 endif
 
 fuzz: $(FUZZ_BIN)

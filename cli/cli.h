@@ -3,7 +3,7 @@
 #ifndef POSENC_CLI_H
 #define POSENC_CLI_H
 
-#include "posenc.h"
+#include "posenc_config.h"
 
 #include <stdio.h>
 

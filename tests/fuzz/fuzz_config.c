@@ -22,7 +22,7 @@
  *   - at a longer cur_len (L + 1, and POSENC_MAX_POS + 1) the rope either
  *     fills with the same guarantees or is refused with a documented status
  *     (dynamic NTK and longrope change with the length). */
-#include "posenc.h"
+#include "posenc_config.h"
 
 #include <jansson.h>
 #include <math.h>
