@@ -983,6 +983,10 @@ typedef struct posenc_model_family {
     uint32_t default_hidden;    /* (0: the key is required) */
     uint32_t default_heads;
     uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */
+    uint32_t default_positions; /* LEARNED: table rows when max_position_embeddings
+                                   (n_positions) is absent (0: required) */
+    int32_t pos_offset;         /* LEARNED: row of position 0; -1: pad_token_id + 1
+                                   (RoBERTa's padding_idx + 1) */
     posenc_layer_rule layers;   /* which layers get what */
     posenc_type_rope full_rope;    /* BY_TYPE: layers of type full_attention */
     posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */
@@ -997,8 +1001,21 @@ typedef struct posenc_model_family {
     const char *nested_type;    /* wrapper: the model_type its part is read as when the
                                    part has none */
     const char *refused;        /* known but not supported: why (M-RoPE); else NULL */
+    unsigned flags;             /* POSENC_FAMILY_* rules below */
     const char *source;         /* modeling file and lines the entry follows */
 } posenc_model_family;
+
+/* posenc_model_family.flags: rules only some families' code has. */
+#define POSENC_FAMILY_INTERLEAVE_KEY 1u  /* rope_interleave (default true) picks interleaved,
+                                            false half (DeepSeek V3) */
+#define POSENC_FAMILY_ROPE_WITHOUT_WINDOW 2u /* sliding_window null: every layer rotates
+                                            (EXAONE 4: "sliding_window is None or is_sliding") */
+#define POSENC_FAMILY_YARN_IS_LONGROPE 4u /* rope type "yarn" (and "su") means longrope (Phi-3) */
+#define POSENC_FAMILY_LONG_FROM_MAXPOS 8u /* longrope uses long_factor whenever
+                                            max_position_embeddings > original (MiniCPM) */
+#define POSENC_FAMILY_ALIBI_KEY 16u     /* alibi: true selects ALiBi instead of RoPE (Falcon) */
+#define POSENC_FAMILY_BAICHUAN 32u      /* hidden_size 4096 (or class BaiChuan*): RoPE; else
+                                            ALiBi (Baichuan 13B) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
@@ -1038,6 +1055,9 @@ typedef struct posenc_model_group {
     posenc_query_scale qscale;/* any scheme: a factor on the queries */
     uint32_t n_head;          /* ALIBI: heads */
     double alibi_bias_max;    /* ALIBI: slope exponent range (8: the paper's slopes) */
+    int sinusoid_whisper;     /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
+                                 pos / 10000^(2k/dim) (the paper, DistilBERT); 1:
+                                 Whisper's, sines then cosines, of pos * 10000^(-k/(dim/2-1)) */
     int64_t positions;        /* LEARNED, SINUSOID: rows of the table */
     int64_t offset;           /* LEARNED: row of position 0 (OPT, BART: 2) */
     uint32_t dim;             /* LEARNED, SINUSOID: width of the embedding */

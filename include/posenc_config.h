@@ -49,7 +49,7 @@ extern "C" {
 typedef struct posenc_config_error {
     int line, column;  /* JSON syntax error position (1-based), else 0 */
     char key[96];      /* the key at fault, e.g. "rope_scaling.factor"; "" if none */
-    char detail[256];  /* one sentence naming the key and what is wrong */
+    char detail[1024]; /* one sentence naming the key and what is wrong */
 } posenc_config_error;
 
 /* Reads the config.json at path into *out. err may be NULL.

@@ -21,6 +21,9 @@ typedef struct mread {
     posenc_model *m;
     char block[POSENC_MODEL_MAX_GROUPS + 1][96]; /* names of the RoPE blocks read */
     size_t n_block;
+    const char *json; /* the text, for a bare RoPE config */
+    size_t len;
+    const json_t *root;
 } mread;
 
 #define FAIL(r, st, key, ...) posenc__cfg_fail(&(r)->rd, st, key, __VA_ARGS__)
@@ -89,8 +92,10 @@ static posenc_status need_count(mread *r, const char *const *keys, int64_t def, 
                 name, r->fam->model_type);
 }
 
-static const char *const LAYER_KEYS[] = {"num_hidden_layers", "n_layer", "num_layers", NULL};
-static const char *const HIDDEN_KEYS[] = {"hidden_size", "n_embd", "n_embed", "d_model", NULL};
+static const char *const LAYER_KEYS[] = {"num_hidden_layers", "n_layer", "num_layers", "n_layers",
+                                         NULL};
+static const char *const HIDDEN_KEYS[] = {"hidden_size", "n_embd", "n_embed", "d_model", "dim",
+                                          NULL};
 static const char *const HEADS_KEYS[] = {"num_attention_heads", "n_head", "n_heads", NULL};
 static const char *const MAXPOS_KEYS[] = {"max_position_embeddings", "n_positions",
                                           "seq_length", NULL};
@@ -125,7 +130,7 @@ static posenc_status refuse_foreign(mread *r)
         {"use_dynamic_ntk", "qwen", "Qwen 1's dynamic NTK"},
         {"use_logn_attn", "qwen", "Qwen 1's log-n query scaling"},
         {"no_rope_layers", "llama4_text", "layers without RoPE"},
-        {"llama_4_scaling_beta", "mistral3", "a position-dependent query scaling"},
+        {"llama_4_scaling_beta", "-", "a query scaling ministral3 reads from rope_parameters"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const json_t *v = get(r->cfg, keys[i].key);
@@ -139,8 +144,6 @@ static posenc_status refuse_foreign(mread *r)
         if (strcmp(r->fam->model_type, keys[i].family) == 0)
             continue;
         if (r->fam->qscale == POSENC_QSCALE_LOGN && keys[i].family[0] == 'q')
-            continue;
-        if (r->fam->qscale == POSENC_QSCALE_BETA && strcmp(keys[i].family, "mistral3") == 0)
             continue;
         char name[96];
         kn(r, keys[i].key, name, sizeof name);
@@ -177,6 +180,7 @@ typedef struct rope_common {
     int have_maxpos, have_top_orig;
     double base;          /* the config's (or default) base, with any ratio */
     const char *base_name;
+    posenc_layout layout; /* the family's, or rope_interleave's */
 } rope_common;
 
 /* Llama 3 with low_freq_factor == high_freq_factor: Hugging Face's clean step
@@ -197,6 +201,67 @@ static void llama3_step(posenc_model_group *g)
     g->llama3_step = 1;
 }
 
+/* What some families' code does to their RoPE block before the shared
+ * reader sees it: Phi-3 reads "yarn" and "su" as longrope; Ministral 3 keeps
+ * its query scaling (llama_4_scaling_beta, with original_max_position_embeddings)
+ * in rope_parameters. *own: a modified copy, or NULL when blk is used as is. */
+static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
+                                   const char *name, json_t **own)
+{
+    char key[128];
+    *own = NULL;
+    if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE) {
+        static const char *const tk[] = {"rope_type", "type"};
+        for (int i = 0; i < 2; i++) {
+            const json_t *t = json_object_get(blk, tk[i]);
+            const char *v = t && json_is_string(t) ? json_string_value(t) : "";
+            if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
+                if (!*own && !(*own = json_deep_copy(blk)))
+                    return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+                json_object_set_new(*own, tk[i], json_string("longrope"));
+            }
+        }
+    }
+    const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
+    if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
+        snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
+        if (!json_is_number(beta)) {
+            json_decref(*own);
+            *own = NULL;
+            return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be a number, got %s", key,
+                        posenc__cfg_type_word(beta));
+        }
+        const json_t *orig = json_object_get(blk, "original_max_position_embeddings");
+        snprintf(key, sizeof key, "%s.original_max_position_embeddings", name);
+        if (!orig || !json_is_number(orig) || !(json_number_value(orig) > 0)) {
+            json_decref(*own);
+            *own = NULL;
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s must be a number > 0: llama_4_scaling_beta scales queries by steps of "
+                        "that many tokens",
+                        key);
+        }
+        g->qscale.type = POSENC_QSCALE_BETA;
+        g->qscale.beta = json_number_value(beta);
+        g->qscale.original = json_number_value(orig);
+        if (!isfinite(g->qscale.beta) || !isfinite(g->qscale.original)) {
+            json_decref(*own);
+            *own = NULL;
+            return FAIL(r, POSENC_ERR_RANGE, key, "%s and llama_4_scaling_beta must be finite",
+                        key);
+        }
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+        json_object_del(*own, "llama_4_scaling_beta");
+        const json_t *t = json_object_get(*own, "rope_type");
+        if (!t)
+            t = json_object_get(*own, "type");
+        if (!t || (json_is_string(t) && strcmp(json_string_value(t), "default") == 0))
+            json_object_del(*own, "original_max_position_embeddings");
+    }
+    return POSENC_OK;
+}
+
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
  * cm with base. is_params: blk is a rope_parameters set. */
 static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
@@ -207,7 +272,7 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     c->head_dim = (uint32_t)cm->head_dim;
     c->rotary_dim = (uint32_t)cm->rotary;
     c->base = base;
-    c->layout = r->fam->layout;
+    c->layout = cm->layout;
     c->max_position_embeddings = cm->maxpos;
     posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
@@ -217,10 +282,20 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
         if (!json_is_object(blk))
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object or null, got %s", name,
                         posenc__cfg_type_word(blk));
-        st = posenc__cfg_scaling(&r->rd, blk, is_params, cm->maxpos, cm->have_maxpos,
+        json_t *own = NULL;
+        if ((st = prepare_block(r, g, blk, name, &own)) != POSENC_OK)
+            return st;
+        st = posenc__cfg_scaling(&r->rd, own ? own : blk, is_params, cm->maxpos, cm->have_maxpos,
                                  cm->top_orig, cm->have_top_orig, c);
+        json_decref(own);
         if (st != POSENC_OK)
             return st;
+        /* MiniCPM builds its cache for max_position_embeddings first: long
+         * factors from the start when that exceeds the original length */
+        posenc_rope_scaling *s = &c->scaling;
+        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) && s->type == POSENC_ROPE_LONGROPE &&
+            cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
+            memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
     }
     g->configured = c->scaling;
     g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;
@@ -328,15 +403,21 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
     /* The base: rope_parameters.rope_theta, the family's key, legacy names. */
     int have = 0;
     cm->base = f->base_default;
-    cm->base_name = f->base_key;
-    if (rp_single && (st = posenc__cfg_number(&r->rd, rp_single, "rope_theta",
-                                              kn(r, "rope_parameters.rope_theta", name,
-                                                 sizeof name),
-                                              &cm->base, &have)) != POSENC_OK)
-        return st;
-    if (have)
-        cm->base_name = "rope_parameters.rope_theta";
+    cm->base_name = f->base_key ? f->base_key : "rope_theta";
     static const char *const legacy_base[] = {"rope_theta", "rotary_emb_base", NULL};
+    if (!f->base_key) {
+        /* a base fixed in the family's code: such keys are not read by it */
+        note_ignored(r, "rope_theta");
+        note_ignored(r, "rotary_emb_base");
+        have = 1;
+    }
+    if (!have && rp_single &&
+        (st = posenc__cfg_number(&r->rd, rp_single, "rope_theta",
+                                 kn(r, "rope_parameters.rope_theta", name, sizeof name),
+                                 &cm->base, &have)) != POSENC_OK)
+        return st;
+    if (have && f->base_key)
+        cm->base_name = "rope_parameters.rope_theta";
     if (!have && (st = num(r, f->base_key, &cm->base, &have)) != POSENC_OK)
         return st;
     for (int i = 0; !have && legacy_base[i]; i++) {
@@ -345,6 +426,10 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
         if (have)
             cm->base_name = legacy_base[i];
     }
+    if (!have && f->base_default == 0.0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, f->base_key, name, sizeof name),
+                    "missing key %s (family %s: no default posenc can vouch for)", name,
+                    f->model_type);
     if (f->base_ratio_key) {
         double ratio = 1.0;
         if ((st = num(r, f->base_ratio_key, &ratio, &have)) != POSENC_OK)
@@ -358,6 +443,17 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
         return FAIL(r, POSENC_ERR_BASE, kn(r, cm->base_name, name, sizeof name),
                     "%s must be finite and > 1, got %g", name, cm->base);
 
+    cm->layout = f->layout;
+    if (f->flags & POSENC_FAMILY_INTERLEAVE_KEY) {
+        int il = 1;
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "rope_interleave",
+                                   kn(r, "rope_interleave", name, sizeof name), &il, &have)) !=
+            POSENC_OK)
+            return st;
+        cm->layout = il ? POSENC_LAYOUT_INTERLEAVED : POSENC_LAYOUT_HALF;
+    } else if (get(r->cfg, "rope_interleave")) {
+        note_ignored(r, "rope_interleave");
+    }
     const char *mk = NULL;
     if ((st = count_of(r, MAXPOS_KEYS, 0, &cm->maxpos, &mk)) != POSENC_OK)
         return st;
@@ -408,8 +504,57 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
     posenc_status st = count(r, "sliding_window_pattern", &pattern, &present);
     if (st != POSENC_OK)
         return st;
+    if (!present && pattern == 0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "layer_types", name, sizeof name),
+                    "missing key %s (family %s has no default layer pattern posenc can vouch "
+                    "for)",
+                    name, f->model_type);
     for (int64_t i = 0; i < n_layer; i++)
         kind[i] = pattern > 0 && (i + 1) % pattern != 0;
+    return POSENC_OK;
+}
+
+/* Qwen 1: use_logn_attn (queries scaled by log(pos + 1) / log(seq_length)
+ * past seq_length) and use_dynamic_ntk (its own NTK alpha) on every layer. */
+static posenc_status read_qwen(mread *r)
+{
+    char name[96];
+    int logn = 0, ntk = 0, p1, p2, ps;
+    posenc_status st;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_logn_attn",
+                               kn(r, "use_logn_attn", name, sizeof name), &logn, &p1)) !=
+            POSENC_OK ||
+        (st = posenc__cfg_bool(&r->rd, r->cfg, "use_dynamic_ntk",
+                               kn(r, "use_dynamic_ntk", name, sizeof name), &ntk, &p2)) !=
+            POSENC_OK)
+        return st;
+    int64_t S = 0;
+    if ((st = count(r, "seq_length", &S, &ps)) != POSENC_OK)
+        return st;
+    if ((logn || ntk) && (!ps || S < 2))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length", name, sizeof name),
+                    "%s (at least 2) is needed: use_logn_attn and use_dynamic_ntk scale against "
+                    "it",
+                    name);
+    for (uint32_t i = 0; i < r->m->n_group; i++) {
+        posenc_model_group *g = &r->m->group[i];
+        if (logn) {
+            g->qscale.type = POSENC_QSCALE_LOGN;
+            g->qscale.seq_length = (double)S;
+        }
+        if (ntk) {
+            if (g->rope.scaling.type != POSENC_ROPE_DEFAULT)
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, "use_dynamic_ntk", name, sizeof name),
+                            "%s and a rope_scaling both change the frequencies: which applies is "
+                            "ambiguous",
+                            name);
+            if (g->rope.rotary_dim < 4)
+                return FAIL(r, POSENC_ERR_RANGE, kn(r, "use_dynamic_ntk", name, sizeof name),
+                            "%s needs a rotary dimension of at least 4", name);
+            g->qwen_dynamic_ntk = 1;
+            g->qwen_seq_length = (double)S;
+        }
+    }
     return POSENC_OK;
 }
 
@@ -465,8 +610,10 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
     case POSENC_LAYERS_BY_TYPE: {
         if ((st = layer_kinds(r, n_layer, kind)) != POSENC_OK)
             break;
-        /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates */
-        int all_rope = f->full_rope == POSENC_TROPE_NONE && !get(r->cfg, "sliding_window");
+        /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
+         * (an absent key is the class default 4096, not None) */
+        const json_t *sw = json_object_get(r->cfg, "sliding_window");
+        int all_rope = (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_is_null(sw);
         int gi[2] = {-1, -1};
         for (int64_t i = 0; i < n_layer && st == POSENC_OK; i++) {
             int t = kind[i];
@@ -611,11 +758,15 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
         break;
     }
     default:
+        /* every layer alike; layer_types only choose attention masks here */
+        note_ignored(r, "layer_types");
         add_group(m, POSENC_SCHEME_ROPE, "");
         st = rope_group(r, &m->group[0], &cm, cm.base, single, rp != NULL, bname);
         break;
     }
     free(kind);
+    if (st == POSENC_OK && f->qscale == POSENC_QSCALE_LOGN)
+        st = read_qwen(r);
     return st;
 }
 
@@ -680,6 +831,36 @@ static posenc_status unknown_type(mread *r, const char *key, const char *type)
 
 static posenc_status read_family(mread *r, int64_t n_layer);
 
+/* A config that names no family (no model_type, no architectures): its RoPE
+ * block read as is by posenc_rope_from_config's rules, the same on every
+ * layer (num_hidden_layers, else 1). */
+static posenc_status read_bare(mread *r, const json_t *root)
+{
+    posenc_model *m = r->m;
+    m->n_layer = 1;
+    int64_t n;
+    int present;
+    posenc_status st = posenc__cfg_count(&r->rd, root, "num_hidden_layers", "num_hidden_layers",
+                                         &n, &present);
+    if (st != POSENC_OK)
+        return st;
+    if (present && (n < 1 || n > POSENC_MODEL_MAX_LAYERS))
+        return FAIL(r, POSENC_ERR_RANGE, "num_hidden_layers",
+                    "num_hidden_layers %lld is outside 1..%u", (long long)n,
+                    POSENC_MODEL_MAX_LAYERS);
+    if (present)
+        m->n_layer = (uint32_t)n;
+    add_group(m, POSENC_SCHEME_ROPE, "");
+    st = posenc_rope_from_config_text(r->json, r->len, &m->group[0].rope, r->rd.err);
+    if (st != POSENC_OK)
+        return st;
+    m->group[0].configured = m->group[0].rope.scaling;
+    m->group[0].configured.short_factor = m->group[0].configured.long_factor =
+        m->group[0].configured.freq_factors = NULL;
+    m->scheme = POSENC_SCHEME_ROPE;
+    return POSENC_OK;
+}
+
 static posenc_status read_model(mread *r, const json_t *root, const char *override)
 {
     if (!json_is_object(root))
@@ -693,6 +874,7 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
                     posenc__cfg_type_word(mt));
     const char *type = override ? override : (mt && json_is_string(mt) ? json_string_value(mt) : NULL);
     r->cfg = root;
+    r->root = root;
     if (override)
         key = "--model-type";
     if (type) {
@@ -717,10 +899,11 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
         posenc_status st = by_architectures(r, root, &f);
         if (st != POSENC_OK)
             return st;
+        if (!f && get(root, "architectures"))
+            return FAIL(r, POSENC_ERR_FORMAT, "architectures",
+                        "no model_type, and architectures is empty: give --model-type TYPE");
         if (!f)
-            return FAIL(r, POSENC_ERR_FORMAT, "model_type",
-                        "missing key model_type (and no architectures entry to tell the family): "
-                        "give --model-type TYPE");
+            return read_bare(r, root);
     }
     if (f->nested && !r->m->part[0]) {
         const json_t *p = get(root, f->nested);
@@ -778,14 +961,277 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
 
 /* ---- the families with their own reading ----------------------------------------- */
 
+static void note_ignored_name(mread *r, const char *name)
+{
+    char *s = r->m->ignored;
+    size_t n = strlen(s);
+    snprintf(s + n, sizeof r->m->ignored - n, "%s%s", n ? " " : "", name);
+}
+
+/* One group for every layer. */
+static posenc_model_group *one_group(mread *r, posenc_scheme s, int64_t n_layer)
+{
+    int gi = add_group(r->m, s, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    return &r->m->group[gi];
+}
+
+/* ALiBi on every layer: BLOOM (modeling_bloom.py L54-95), MPT
+ * (modeling_mpt.py L42-62, L327: alibi_bias_max 8 whatever attn_config
+ * says, attn_config.alibi never read), Falcon with alibi, Baichuan 13B. */
+static posenc_status read_alibi(mread *r, int64_t n_layer)
+{
+    int64_t heads;
+    const char *hk;
+    posenc_status st = need_count(r, HEADS_KEYS, r->fam->default_heads, &heads, &hk);
+    if (st != POSENC_OK)
+        return st;
+    if (heads < 1 || heads > POSENC_MAX_DIM) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
+                    "%s %lld is outside 1..%u", name, (long long)heads, POSENC_MAX_DIM);
+    }
+    posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, n_layer);
+    g->n_head = (uint32_t)heads;
+    g->alibi_bias_max = 8.0;
+    const json_t *ac = get(r->cfg, "attn_config");
+    if (ac && json_is_object(ac)) {
+        if (json_object_get(ac, "alibi_bias_max"))
+            note_ignored_name(r, "attn_config.alibi_bias_max");
+        if (json_object_get(ac, "alibi"))
+            note_ignored_name(r, "attn_config.alibi");
+    }
+    if (strcmp(r->fam->model_type, "mpt") == 0)
+        note_ignored(r, "learned_pos_emb");
+    return POSENC_OK;
+}
+
+static const char *const POS_KEYS[] = {"max_position_embeddings", "n_positions", NULL};
+
+/* The width of the embedding (hidden_size, n_embd, d_model, dim). */
+static posenc_status embed_dim(mread *r, uint32_t *dim)
+{
+    int64_t v;
+    const char *k;
+    posenc_status st = need_count(r, HIDDEN_KEYS, r->fam->default_hidden, &v, &k);
+    if (st != POSENC_OK)
+        return st;
+    if (v < 1 || v > POSENC_MAX_DIM) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_DIM, kn(r, k, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)v, POSENC_MAX_DIM);
+    }
+    *dim = (uint32_t)v;
+    return POSENC_OK;
+}
+
+static posenc_status positive(mread *r, const char *key, int64_t v)
+{
+    char name[96];
+    if (v >= 1 && v <= POSENC_MAX_POS + 1)
+        return POSENC_OK;
+    return FAIL(r, POSENC_ERR_RANGE, kn(r, key, name, sizeof name),
+                "%s %lld is outside 1..%lld", name, (long long)v, POSENC_MAX_POS + 1);
+}
+
+/* Learned absolute tables (GPT-2, OPT, BERT, RoBERTa, DistilBERT), or
+ * DistilBERT's sinusoids. */
+static posenc_status read_learned(mread *r, int64_t n_layer)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    posenc_status st;
+    const json_t *pet = get(r->cfg, "position_embedding_type");
+    if (pet) {
+        kn(r, "position_embedding_type", name, sizeof name);
+        if (!json_is_string(pet) || strcmp(json_string_value(pet), "absolute") != 0)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s %s%.40s%s is not implemented: relative_key and relative_key_query "
+                        "were removed in transformers v5 (PR #41170), whose code posenc "
+                        "follows; only absolute is",
+                        name, json_is_string(pet) ? "'" : "",
+                        json_is_string(pet) ? json_string_value(pet) : posenc__cfg_type_word(pet),
+                        json_is_string(pet) ? "'" : "");
+    }
+    int64_t positions;
+    const char *pk;
+    if ((st = need_count(r, POS_KEYS, f->default_positions, &positions, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, positions)) != POSENC_OK)
+        return st;
+    uint32_t dim = 0;
+    if ((st = embed_dim(r, &dim)) != POSENC_OK)
+        return st;
+    int sinus = 0, present;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_pos_embds",
+                               kn(r, "sinusoidal_pos_embds", name, sizeof name), &sinus,
+                               &present)) != POSENC_OK)
+        return st;
+    if (sinus && strcmp(f->model_type, "distilbert") != 0) {
+        note_ignored(r, "sinusoidal_pos_embds");
+        sinus = 0;
+    }
+    posenc_model_group *g =
+        one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, n_layer);
+    g->positions = positions;
+    g->dim = dim;
+    if (f->pos_offset >= 0) {
+        g->offset = f->pos_offset;
+    } else {
+        /* RoBERTa: padding_idx + 1, padding_idx = pad_token_id (default 1) */
+        int64_t pad = 1;
+        if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
+            return st;
+        g->offset = pad + 1;
+        if (g->offset >= positions)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                        "%s %lld leaves no row of the %lld-row position table for tokens",
+                        name, (long long)pad, (long long)positions);
+    }
+    return POSENC_OK;
+}
+
+/* A stack's layer count at key (default def; 0: required). */
+static posenc_status stack_layers(mread *r, const char *key, int64_t def, int64_t *out)
+{
+    const char *const keys[] = {key, NULL};
+    posenc_status st = need_count(r, keys, def, out, NULL);
+    if (st == POSENC_OK && (*out < 1 || *out > POSENC_MODEL_MAX_LAYERS)) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, key, name, sizeof name),
+                    "%s %lld is outside 1..%u", name, (long long)*out, POSENC_MODEL_MAX_LAYERS);
+    }
+    return st;
+}
+
+/* Encoder-decoder models: the encoder's layers, then the decoder's. */
+static posenc_status read_enc_dec(mread *r)
+{
+    const posenc_model_family *f = r->fam;
+    posenc_model *m = r->m;
+    posenc_status st;
+    char name[96];
+    int64_t ne = 0, nd = 0;
+    int present;
+    int ge = add_group(m, POSENC_SCHEME_NONE, "encoder");
+    int gd = add_group(m, POSENC_SCHEME_NONE, "decoder");
+    posenc_model_group *e = &m->group[ge], *d = &m->group[gd];
+    if (f->scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
+        /* T5Config (configuration_t5.py L82-104): num_layers 6,
+         * num_decoder_layers = num_layers, 32 buckets, max distance 128;
+         * encoder bidirectional, decoder causal (modeling_t5.py L246-251) */
+        if ((st = stack_layers(r, "num_layers", 6, &ne)) != POSENC_OK ||
+            (st = stack_layers(r, "num_decoder_layers", ne, &nd)) != POSENC_OK)
+            return st;
+        int64_t nb = 32, md = 128;
+        if ((st = count(r, "relative_attention_num_buckets", &nb, &present)) != POSENC_OK ||
+            (st = count(r, "relative_attention_max_distance", &md, &present)) != POSENC_OK)
+            return st;
+        /* the bucket formula needs (num_buckets // 2) // 2 >= 1 and
+         * max_distance > max_exact (a log of their ratio divides) */
+        if (nb < 4 || nb > 65536)
+            return FAIL(r, POSENC_ERR_RANGE,
+                        kn(r, "relative_attention_num_buckets", name, sizeof name),
+                        "%s %lld is outside 4..65536", name, (long long)nb);
+        if (md <= nb / 4 || md > POSENC_MAX_POS)
+            return FAIL(r, POSENC_ERR_RANGE,
+                        kn(r, "relative_attention_max_distance", name, sizeof name),
+                        "%s %lld must exceed num_buckets / 4 = %lld (and be at most %lld)", name,
+                        (long long)md, (long long)(nb / 4), POSENC_MAX_POS);
+        e->scheme = d->scheme = POSENC_SCHEME_RELATIVE_BUCKETS;
+        e->buckets = d->buckets = (uint32_t)nb;
+        e->max_distance = d->max_distance = (uint32_t)md;
+        e->bidirectional = 1;
+    } else if (strcmp(f->model_type, "whisper") == 0) {
+        /* WhisperConfig (configuration_whisper.py L192-211): 4 + 4 layers,
+         * d_model 384, max_source_positions 1500, max_target_positions 448 */
+        int64_t src = 1500, tgt = 448, dm = 384;
+        if ((st = stack_layers(r, "encoder_layers", 4, &ne)) != POSENC_OK ||
+            (st = stack_layers(r, "decoder_layers", 4, &nd)) != POSENC_OK ||
+            (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
+            (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
+            (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
+            (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
+            (st = count(r, "d_model", &dm, &present)) != POSENC_OK)
+            return st;
+        /* sinusoids(length, channels): channels even, channels // 2 - 1 > 0 */
+        if (dm < 4 || dm % 2 || dm > POSENC_MAX_DIM)
+            return FAIL(r, POSENC_ERR_DIM, kn(r, "d_model", name, sizeof name),
+                        "%s %lld must be even and in 4..%u (Whisper's sinusoids)", name,
+                        (long long)dm, POSENC_MAX_DIM);
+        e->scheme = POSENC_SCHEME_SINUSOID;
+        e->sinusoid_whisper = 1;
+        e->positions = src;
+        e->dim = (uint32_t)dm;
+        d->scheme = POSENC_SCHEME_LEARNED;
+        d->positions = tgt;
+        d->dim = (uint32_t)dm;
+    } else {
+        /* BART: BartLearnedPositionalEmbedding in both stacks, offset 2 */
+        int64_t pos, dm;
+        const char *pk;
+        if ((st = stack_layers(r, "encoder_layers", 0, &ne)) != POSENC_OK ||
+            (st = stack_layers(r, "decoder_layers", 0, &nd)) != POSENC_OK ||
+            (st = need_count(r, POS_KEYS, 0, &pos, &pk)) != POSENC_OK ||
+            (st = positive(r, pk, pos)) != POSENC_OK)
+            return st;
+        static const char *const dk[] = {"d_model", NULL};
+        if ((st = need_count(r, dk, 0, &dm, NULL)) != POSENC_OK)
+            return st;
+        if (dm < 1 || dm > POSENC_MAX_DIM)
+            return FAIL(r, POSENC_ERR_DIM, kn(r, "d_model", name, sizeof name),
+                        "%s %lld is outside 1..%u", name, (long long)dm, POSENC_MAX_DIM);
+        e->scheme = d->scheme = POSENC_SCHEME_LEARNED;
+        e->positions = d->positions = pos;
+        e->offset = d->offset = 2;
+        e->dim = d->dim = (uint32_t)dm;
+    }
+    if (ne + nd > POSENC_MODEL_MAX_LAYERS)
+        return FAIL(r, POSENC_ERR_RANGE, "", "%lld encoder and %lld decoder layers exceed %u",
+                    (long long)ne, (long long)nd, POSENC_MODEL_MAX_LAYERS);
+    m->n_layer = (uint32_t)(ne + nd);
+    for (int64_t i = 0; i < ne + nd; i++)
+        m->layer_group[i] = (uint8_t)(i < ne ? ge : gd);
+    return POSENC_OK;
+}
+
+/* Baichuan: RoPE for hidden_size 4096 or class BaiChuan* (the 7B models),
+ * ALiBi otherwise (13B), as vLLM dispatches. */
+static int baichuan_rope(mread *r, const json_t *root)
+{
+    const json_t *a = get(root, "architectures");
+    for (size_t i = 0; a && json_is_array(a) && i < json_array_size(a); i++) {
+        const json_t *e = json_array_get(a, i);
+        if (json_is_string(e) && strncmp(json_string_value(e), "BaiChuan", 8) == 0)
+            return 1;
+    }
+    int64_t hidden = 0;
+    int present;
+    return count(r, "hidden_size", &hidden, &present) == POSENC_OK && hidden == 4096;
+}
+
 static posenc_status read_family(mread *r, int64_t n_layer)
 {
-    switch (r->fam->scheme) {
-    case POSENC_SCHEME_ROPE:
-    case POSENC_SCHEME_MIXED: return read_rope_family(r, n_layer);
-    default: break;
+    const posenc_model_family *f = r->fam;
+    if (f->layers == POSENC_LAYERS_ENC_DEC)
+        return read_enc_dec(r);
+    if (f->flags & POSENC_FAMILY_ALIBI_KEY) {
+        int alibi = 0, present;
+        char name[96];
+        posenc_status st = posenc__cfg_bool(&r->rd, r->cfg, "alibi",
+                                            kn(r, "alibi", name, sizeof name), &alibi, &present);
+        if (st != POSENC_OK)
+            return st;
+        if (alibi)
+            return read_alibi(r, n_layer);
     }
-    return FAIL(r, POSENC_ERR_FORMAT, "model_type", "model_type %s: no reader", r->fam->model_type);
+    if ((f->flags & POSENC_FAMILY_BAICHUAN) && !baichuan_rope(r, r->root))
+        return read_alibi(r, n_layer);
+    switch (f->scheme) {
+    case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
+    case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);
+    default: return read_rope_family(r, n_layer);
+    }
 }
 
 /* ---- entry points ------------------------------------------------------------------ */
@@ -809,6 +1255,8 @@ posenc_status posenc_model_from_config_text(const char *json, size_t len,
     r->rd.err = err;
     r->rd.block = "";
     r->m = m;
+    r->json = json;
+    r->len = len;
     json_error_t jerr;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
     posenc_status st;
