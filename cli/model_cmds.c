@@ -242,7 +242,7 @@ static void put_qscale(FILE *out, const posenc_query_scale *q)
     case POSENC_QSCALE_LOGN: put_num(out, "seq_length", q->seq_length); break;
     case POSENC_QSCALE_BETA:
         put_num(out, "beta", q->beta);
-        put_num(out, "original", q->original);
+        put_num(out, "beta_original", q->original);
         break;
     default: break;
     }
@@ -270,7 +270,7 @@ static int put_group(cli_state *st, const posenc_model *m, uint32_t gi)
             fputs(" step=clean", out);
         if (g->qwen_dynamic_ntk) {
             fputs(" dynamic_ntk=qwen", out);
-            put_num(out, "seq_length", g->qwen_seq_length);
+            put_num(out, "ntk_seq_length", g->qwen_seq_length);
         }
         if (r && posenc_rope_init_config(r, c, 0) == POSENC_OK)
             put_num(out, "attn_factor", r->attn_factor);
