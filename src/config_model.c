@@ -388,9 +388,14 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
     case POSENC_ROTARY_DIM_KEY:
         if ((st = count(r, "rotary_dim", &cm->rotary, &present)) != POSENC_OK)
             return st;
-        if (!present)
-            cm->rotary = cm->head_dim;
         kn(r, "rotary_dim", name, sizeof name);
+        /* rotary_dim None: GPT-J's code builds its table over the whole
+         * embedding (embed_dim, not head_dim), a quirk posenc does not follow */
+        if (!present)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "missing key %s: without it GPT-J's code computes frequencies over the "
+                        "hidden size, which posenc does not implement",
+                        name);
         break;
     case POSENC_ROTARY_QK_ROPE: cm->rotary = cm->head_dim; break;
     }
