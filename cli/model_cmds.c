@@ -341,11 +341,14 @@ void cli_list_models(FILE *out)
     size_t n = posenc_model_families(&t);
     for (size_t i = 0; i < n; i++) {
         const posenc_model_family *f = &t[i];
-        int rope = f->base_key != NULL;
+        int rope = !f->nested && (f->scheme == POSENC_SCHEME_ROPE || f->scheme == POSENC_SCHEME_MIXED) &&
+                   f->layers != POSENC_LAYERS_ENC_DEC;
         fprintf(out, "%s scheme=%s layout=%s", f->model_type, posenc_scheme_name(f->scheme),
                 rope ? layout_word(f->layout) : "-");
         if (f->nested)
             fprintf(out, " part=%s(%s)", f->nested, f->nested_type);
+        if (f->flags & (POSENC_FAMILY_ALIBI_KEY | POSENC_FAMILY_BAICHUAN))
+            fputs(" or=alibi", out);
         if (f->refused)
             fputs(" supported=no", out);
         fprintf(out, " source=%s\n", f->source);

@@ -15,9 +15,9 @@ for f in "$dir"/*.args "$dir"/*.in; do
     name=$(basename "${f%.*}")
     case " $seen " in *" $name "*) continue ;; esac
     seen="$seen $name"
-    # rope_config_* and cov_rope_config_* cases read config.json files: they
-    # need the JSON reader.
-    case "$name" in rope_config_* | cov_rope_config_*)
+    # rope_config_*, cov_rope_config_* and model_* cases read config.json
+    # files: they need the JSON reader.
+    case "$name" in rope_config_* | cov_rope_config_* | model_*)
         if ! "$prog" --features | grep -q '^config-json$'; then
             echo "cli/$name: skipped (posenc built without jansson: install libjansson-dev)" >&2
             continue
