@@ -399,8 +399,11 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
         break;
     case POSENC_ROTARY_QK_ROPE: cm->rotary = cm->head_dim; break;
     }
+    if (f->rotary == POSENC_ROTARY_HALF_HEAD || f->rotary == POSENC_ROTARY_QK_ROPE)
+        kn(r, f->rotary == POSENC_ROTARY_QK_ROPE ? "qk_rope_head_dim" : "kv_channels", name,
+           sizeof name);
     if (cm->rotary < 2 || cm->rotary % 2 || cm->rotary > cm->head_dim)
-        return FAIL(r, POSENC_ERR_RANGE, f->rotary == POSENC_ROTARY_DIM_KEY ? name : "",
+        return FAIL(r, POSENC_ERR_RANGE, name,
                     "the rotary dimension comes out %lld for head size %lld; it must be even, at "
                     "least 2 and at most the head size",
                     (long long)cm->rotary, (long long)cm->head_dim);
@@ -1193,8 +1196,12 @@ static posenc_status read_enc_dec(mread *r)
         e->dim = d->dim = (uint32_t)dm;
     }
     if (ne + nd > POSENC_MODEL_MAX_LAYERS)
-        return FAIL(r, POSENC_ERR_RANGE, "", "%lld encoder and %lld decoder layers exceed %u",
-                    (long long)ne, (long long)nd, POSENC_MODEL_MAX_LAYERS);
+        return FAIL(r, POSENC_ERR_RANGE,
+                    kn(r, f->scheme == POSENC_SCHEME_RELATIVE_BUCKETS ? "num_decoder_layers"
+                                                                      : "decoder_layers",
+                       name, sizeof name),
+                    "%lld encoder and %lld decoder layers exceed %u (%s)", (long long)ne,
+                    (long long)nd, POSENC_MODEL_MAX_LAYERS, name);
     m->n_layer = (uint32_t)(ne + nd);
     for (int64_t i = 0; i < ne + nd; i++)
         m->layer_group[i] = (uint8_t)(i < ne ? ge : gd);

@@ -573,7 +573,7 @@ static const bad BAD[] = {
     {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 1.5, \"rope_theta\": 1e4, " L32 "}",
      NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "in (0, 1]"},
     {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 0.01, \"rope_theta\": 1e4, " L32 "}",
-     NULL, POSENC_ERR_RANGE, "", "rotary dimension comes out 0"},
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "rotary dimension comes out 0"},
     {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2}", NULL,
      POSENC_ERR_FORMAT, "rotary_dim", "missing key rotary_dim"},
     {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2, \"rotary_dim\": "
@@ -617,8 +617,8 @@ static const bad BAD[] = {
      "relative_attention_num_buckets", "outside 4..65536"},
     {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": 8}", NULL, POSENC_ERR_RANGE,
      "relative_attention_max_distance", "must exceed num_buckets / 4"},
-    {"{\"model_type\": \"t5\", \"num_layers\": 600}", NULL, POSENC_ERR_RANGE, "",
-     "exceed 1024"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 600}", NULL, POSENC_ERR_RANGE,
+     "num_decoder_layers", "exceed 1024"},
     {"{\"model_type\": \"whisper\", \"d_model\": 5}", NULL, POSENC_ERR_DIM, "d_model",
      "must be even"},
     {"{\"model_type\": \"whisper\", \"max_source_positions\": 0}", NULL, POSENC_ERR_RANGE,
@@ -630,7 +630,7 @@ static const bad BAD[] = {
      "\"max_position_embeddings\": 1024, \"d_model\": 0}",
      NULL, POSENC_ERR_DIM, "d_model", "outside 1.."},
     {"{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 2, \"head_dim\": 3}}",
-     NULL, POSENC_ERR_RANGE, "", "it must be even"},
+     NULL, POSENC_ERR_RANGE, "text_config.partial_rotary_factor", "it must be even"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
