@@ -104,6 +104,9 @@
  *   q/k tensors ................... posenc_rope_qk, the cos/sin cache
  *   ALiBi ......................... posenc_alibi_slopes/penalties, posenc_alibi_bias_f32
  *   learned tables, number syntax
+ *   models ........................ the registry (posenc_model_families) and
+ *                                   a model's scheme per layer (posenc_model_*);
+ *                                   read from a config.json: posenc_config.h
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
  *
