@@ -279,6 +279,10 @@ static int put_group(cli_state *st, const posenc_model *m, uint32_t gi)
     case POSENC_SCHEME_ALIBI:
         fprintf(out, " heads=%u", g->n_head);
         put_num(out, "bias_max", g->alibi_bias_max);
+        if (g->alibi_bf16)
+            fputs(" slopes=bf16", out);
+        if (g->alibi_slope_scale != 1.0)
+            put_num(out, "slope_scale", g->alibi_slope_scale);
         break;
     case POSENC_SCHEME_LEARNED:
         fprintf(out, " positions=%lld offset=%lld dim=%u", (long long)g->positions,

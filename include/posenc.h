@@ -1058,6 +1058,9 @@ typedef struct posenc_model_group {
     posenc_query_scale qscale;/* any scheme: a factor on the queries */
     uint32_t n_head;          /* ALIBI: heads */
     double alibi_bias_max;    /* ALIBI: slope exponent range (8: the paper's slopes) */
+    int alibi_bf16;           /* ALIBI: slopes rounded to bfloat16 (Falcon) */
+    double alibi_slope_scale; /* ALIBI: the bias is multiplied by this: 1, or Falcon's
+                                 1 / sqrt(head_dim) */
     int sinusoid_whisper;     /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
                                  pos / 10000^(2k/dim) (the paper, DistilBERT); 1:
                                  Whisper's, sines then cosines, of pos * 10000^(-k/(dim/2-1)) */
@@ -1113,8 +1116,13 @@ posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, in
  * m_i = 2^(-i * bias_max / H') for i = 1..H', and the slopes are m_2, m_4, ...
  * followed by m_1, m_3, ..., cut to H (for bias_max 8 and H not a power of
  * two BLOOM's rule applies instead: posenc_alibi_slopes).
+ * Then, with alibi_bf16, each slope is rounded to bfloat16 (nearest, ties to
+ * even), and every slope is multiplied by alibi_slope_scale (Falcon: 1 /
+ * sqrt(head_dim), its bias divided so). The bias between query i and key j
+ * is -slope * |i - j| (for causal attention; Hugging Face's BLOOM and Falcon
+ * add slope * key position, equal up to a per-query constant).
  * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not an ALiBi layer,
- * or bias_max not finite > 0), POSENC_ERR_DIM (n_head). */
+ * or bias_max or the scale not finite > 0), POSENC_ERR_DIM (n_head). */
 posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes);
 
 #ifdef __cplusplus

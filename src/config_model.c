@@ -911,8 +911,20 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
         if (!f && get(root, "architectures"))
             return FAIL(r, POSENC_ERR_FORMAT, "architectures",
                         "no model_type, and architectures is empty: give --model-type TYPE");
-        if (!f)
-            return read_bare(r, root);
+        /* neither: a bare RoPE block, when the config has one; else refused
+         * (an old config of an absolute-position model must not be read as RoPE) */
+        static const char *const rope_keys[] = {"rope_theta", "rope_scaling", "rope_parameters",
+                                                "rotary_emb_base", "rotary_pct",
+                                                "partial_rotary_factor", "qk_rope_head_dim",
+                                                "head_dim", NULL};
+        if (!f) {
+            for (int i = 0; rope_keys[i]; i++)
+                if (json_object_get(root, rope_keys[i]))
+                    return read_bare(r, root);
+            return FAIL(r, POSENC_ERR_FORMAT, "model_type",
+                        "missing key model_type, and no architectures entry or RoPE key tells "
+                        "the family: give --model-type TYPE");
+        }
     }
     if (f->nested && !r->m->part[0]) {
         const json_t *p = get(root, f->nested);
@@ -986,6 +998,8 @@ static posenc_model_group *one_group(mread *r, posenc_scheme s, int64_t n_layer)
     return &r->m->group[gi];
 }
 
+static posenc_status embed_dim(mread *r, uint32_t *dim);
+
 /* ALiBi on every layer: BLOOM (modeling_bloom.py L54-95), MPT
  * (modeling_mpt.py L42-62, L327: alibi_bias_max 8 whatever attn_config
  * says, attn_config.alibi never read), Falcon with alibi, Baichuan 13B. */
@@ -1004,6 +1018,28 @@ static posenc_status read_alibi(mread *r, int64_t n_layer)
     posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, n_layer);
     g->n_head = (uint32_t)heads;
     g->alibi_bias_max = 8.0;
+    g->alibi_slope_scale = 1.0;
+    if (strcmp(r->fam->model_type, "falcon") == 0) {
+        /* modeling_falcon.py L194: slopes cast to bfloat16; L896-903 (the
+         * SDPA path): alibi / sqrt(hidden_size // num_heads) */
+        uint32_t dim = 0;
+        if ((st = embed_dim(r, &dim)) != POSENC_OK)
+            return st;
+        if (dim / heads < 1) {
+            char name[96];
+            return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
+                        "%s %lld exceeds the hidden size %u", name, (long long)heads, dim);
+        }
+        g->alibi_bf16 = 1;
+        g->alibi_slope_scale = 1.0 / sqrt((double)(dim / heads));
+        note_ignored(r, "max_position_embeddings");
+    } else if (r->fam->flags & POSENC_FAMILY_ALIBI_KEY) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "alibi", name, sizeof name),
+                    "%s true in a %s config: its remote code's ALiBi was not read, posenc does "
+                    "not know its slopes (model_type falcon is read as Falcon's code does)",
+                    name, r->fam->model_type);
+    }
     const json_t *ac = get(r->cfg, "attn_config");
     if (ac && json_is_object(ac)) {
         if (json_object_get(ac, "alibi_bias_max"))
@@ -1080,6 +1116,7 @@ static posenc_status read_learned(mread *r, int64_t n_layer)
         note_ignored(r, "sinusoidal_pos_embds");
         sinus = 0;
     }
+    note_ignored(r, "n_ctx"); /* GPT-2's legacy key; the table is n_positions */
     posenc_model_group *g =
         one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, n_layer);
     g->positions = positions;
@@ -1126,10 +1163,11 @@ static posenc_status read_enc_dec(mread *r)
     int gd = add_group(m, POSENC_SCHEME_NONE, "decoder");
     posenc_model_group *e = &m->group[ge], *d = &m->group[gd];
     if (f->scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
-        /* T5Config (configuration_t5.py L82-104): num_layers 6,
+        /* T5Config (configuration_t5.py L82-104; MT5Config L81-88: 8 layers): num_layers 6,
          * num_decoder_layers = num_layers, 32 buckets, max distance 128;
          * encoder bidirectional, decoder causal (modeling_t5.py L246-251) */
-        if ((st = stack_layers(r, "num_layers", 6, &ne)) != POSENC_OK ||
+        note_ignored(r, "n_positions"); /* never read by T5's code */
+        if ((st = stack_layers(r, "num_layers", f->default_layers, &ne)) != POSENC_OK ||
             (st = stack_layers(r, "num_decoder_layers", ne, &nd)) != POSENC_OK)
             return st;
         int64_t nb = 32, md = 128;

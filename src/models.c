@@ -172,6 +172,16 @@ posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, in
     return POSENC_OK;
 }
 
+/* v rounded to bfloat16 (8 significant bits), nearest, ties to even; v is
+ * a finite positive slope here (no subnormal or overflow cases). */
+static double bf16_round(double v)
+{
+    int e;
+    double m = frexp(v, &e);       /* v = m 2^e, 0.5 <= m < 1 */
+    double q = nearbyint(m * 256.0); /* 8 bits, round to nearest even */
+    return ldexp(q, e - 8);
+}
+
 posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes)
 {
     const posenc_model_group *g;
@@ -180,13 +190,19 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
         return st;
     if (!slopes)
         return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ALIBI || !(isfinite(g->alibi_bias_max) && g->alibi_bias_max > 0))
+    if (g->scheme != POSENC_SCHEME_ALIBI ||
+        !(isfinite(g->alibi_bias_max) && g->alibi_bias_max > 0) ||
+        !(isfinite(g->alibi_slope_scale) && g->alibi_slope_scale > 0))
         return POSENC_ERR_RANGE;
     uint32_t H = g->n_head;
     if (H == 0 || H > POSENC_MAX_DIM)
         return POSENC_ERR_DIM;
-    if (g->alibi_bias_max == 8.0 && H > 0)
-        return posenc_alibi_slopes(H, slopes);
+    if (g->alibi_bias_max == 8.0) {
+        posenc_status st2 = posenc_alibi_slopes(H, slopes);
+        for (uint32_t h = 0; st2 == POSENC_OK && h < H; h++)
+            slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+        return st2;
+    }
     /* MPT: H' = 2^ceil(log2 H); m_i = 2^(-i * bias_max / H'), i = 1..H';
      * slopes = m_2, m_4, ..., m_1, m_3, ... cut to H (m_1..m_H' when H' == H). */
     uint32_t Hp = 1;
@@ -202,5 +218,7 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
         slopes[n++] = exp2(-(double)i * g->alibi_bias_max / (double)Hp);
     for (uint32_t i = 1; i <= Hp && n < H; i += 2)
         slopes[n++] = exp2(-(double)i * g->alibi_bias_max / (double)Hp);
+    for (uint32_t h = 0; h < H; h++)
+        slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
     return POSENC_OK;
 }

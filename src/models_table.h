@@ -116,14 +116,16 @@
  .source = "models/exaone4/modular_exaone4.py @26892c16 (Exaone4Config, "
            "Exaone4Attention.forward)"},
 
-/* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true.
- * FalconConfig defaults (stored copies, id 147853841): hidden 4544, heads 71,
- * layers 32, rope_theta 10000. */
+/* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true:
+ * BLOOM's slopes cast to bfloat16 (modeling_falcon.py @e2412028 L170-195),
+ * the bias divided by sqrt(head_dim) (L896-903, the default SDPA path).
+ * FalconConfig defaults (configuration_falcon.py @3f832360 L111-130): hidden
+ * 4544, heads 71, layers 32, rope_theta 10000. */
 {.model_type = "falcon", .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4544, .default_heads = 71,
  .flags = POSENC_FAMILY_ALIBI_KEY,
- .source = "models/falcon/configuration_falcon.py (FalconConfig); modeling_falcon.py "
-           "rotate_half"},
+ .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
+           "configuration_falcon.py @3f832360 L111-130"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -285,9 +287,11 @@
  .default_hidden = 2048, .default_heads = 16,
  .source = "models/mpt/modeling_mpt.py @e2412028 L42-62, L327"},
 
-/* ---- mt5: T5's code (T5Attention copied). */
+/* ---- mt5: T5's code ("Copied from transformers.models.t5"); MT5Config
+ * num_layers 8, num_heads 6. models/mt5/modeling_mt5.py @e2412028,
+ * configuration_mt5.py @3f832360 L71-88. */
 {.model_type = "mt5", .arch = "MT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
@@ -391,7 +395,7 @@
  * models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786;
  * configuration_t5.py @3f832360 L72-104. */
 {.model_type = "t5", .arch = "T5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of

@@ -214,6 +214,8 @@ TEST(alibi_slopes)
     CHECK(posenc_model_alibi_slopes(&model, 0, s) == POSENC_ERR_RANGE); /* a RoPE layer */
     g->n_head = 8;
     g->alibi_bias_max = 8;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE); /* scale 0 */
+    g->alibi_slope_scale = 1.0;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
     for (int h = 0; h < 8; h++)
         CHECK(s[h] == ldexp(1.0, -(h + 1)));
@@ -223,6 +225,13 @@ TEST(alibi_slopes)
     CHECK(s[7] == ldexp(1.0, -8));
     CHECK_NEAR(s[8], 0.70710678118654752440, 2e-16);
     CHECK_NEAR(s[11], 0.088388347648318440550, 2e-17);
+    /* Falcon: bfloat16 slopes (2^-0.5 -> 181/256), divided by sqrt(64) */
+    g->alibi_bf16 = 1;
+    g->alibi_slope_scale = 0.125;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    CHECK(s[0] == 0.0625 && s[8] == 181.0 / 256.0 * 0.125 && s[9] == 181.0 / 512.0 * 0.125);
+    g->alibi_bf16 = 0;
+    g->alibi_slope_scale = 1.0;
     /* MPT's rule with alibi_bias_max 4: H' = 4: 2^-1..2^-4 */
     g->alibi_bias_max = 4;
     g->n_head = 4;
@@ -474,8 +483,17 @@ static const bad BAD[] = {
      "give --model-type TYPE"},
     {"@qwen2-vl-synthetic.json", NULL, POSENC_ERR_FORMAT, "model_type",
      "qwen2_vl is not supported yet: M-RoPE"},
-    {"{\"num_hidden_layers\": 2}", NULL, POSENC_ERR_FORMAT, "hidden_size",
+    {"{\"num_hidden_layers\": 2}", NULL, POSENC_ERR_FORMAT, "model_type",
+     "no architectures entry or RoPE key tells the family"},
+    {"{\"num_hidden_layers\": 2, \"rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "hidden_size",
      "missing key hidden_size"}, /* bare: the RoPE reader's message */
+    {"@bad-roberta-base-no-model-type.json", NULL, POSENC_ERR_FORMAT, "model_type",
+     "give --model-type TYPE"},
+    {"{\"model_type\": \"RefinedWebModel\", \"alibi\": true, \"n_layer\": 2, \"n_head\": 4}",
+     NULL, POSENC_ERR_FORMAT, "alibi", "remote code's ALiBi was not read"},
+    {"{\"model_type\": \"falcon\", \"alibi\": true, \"hidden_size\": 4, \"num_attention_heads\": "
+     "8}",
+     NULL, POSENC_ERR_DIM, "num_attention_heads", "exceeds the hidden size"},
     {"{\"architectures\": [\"LlamaForCausalLM\", \"GPT2LMHeadModel\"], " L32 "}", NULL,
      POSENC_ERR_FORMAT, "architectures", "names two families (llama, gpt2)"},
     {"{\"architectures\": [\"FrobForCausalLM\"], " L32 "}", NULL, POSENC_ERR_FORMAT,
@@ -726,10 +744,16 @@ TEST(reader_rules)
                     NULL) == POSENC_OK);
     CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
           g->qscale.type == POSENC_QSCALE_NONE);
-    /* Falcon with alibi; Baichuan by class name */
+    /* Falcon with alibi (bf16 slopes over sqrt(4544 / 71) = 8); Baichuan by class */
     CHECK(read_text("{\"model_type\": \"falcon\", \"alibi\": true}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_ALIBI && model.group[0].n_head == 71 &&
-          model.n_layer == 32);
+          model.n_layer == 32 && model.group[0].alibi_bf16 &&
+          model.group[0].alibi_slope_scale == 0.125);
+    /* an old RoBERTa config without model_type, read with --model-type */
+    CHECK(posenc_model_from_config("tests/data/models/bad-roberta-base-no-model-type.json",
+                                   "roberta", &model, NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_LEARNED && model.group[0].positions == 514 &&
+          model.group[0].offset == 2);
     CHECK(read_text("{\"model_type\": \"baichuan\", \"architectures\": [\"BaiChuanForCausalLM\"], "
                     "\"hidden_size\": 5120, \"num_attention_heads\": 40, \"num_hidden_layers\": 2}",
                     NULL) == POSENC_OK);
