@@ -1019,6 +1019,8 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_ALIBI_KEY 16u     /* alibi: true selects ALiBi instead of RoPE (Falcon) */
 #define POSENC_FAMILY_BAICHUAN 32u      /* hidden_size 4096 (or class BaiChuan*): RoPE; else
                                             ALiBi (Baichuan 13B) */
+#define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
+                                            attention factor (Phi-3.5-MoE) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

@@ -222,6 +222,29 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
             }
         }
     }
+    if (r->fam->flags & POSENC_FAMILY_MSCALE_PAIR) {
+        /* PhimoeRotaryEmbedding: cos and sin times long_mscale past the
+         * original length, else short_mscale, instead of the attention factor */
+        const json_t *sm = json_object_get(blk, "short_mscale"),
+                     *lm = json_object_get(blk, "long_mscale");
+        if (sm || lm) {
+            snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
+            if (!sm || !lm || !json_is_number(sm) || !json_is_number(lm) ||
+                json_number_value(sm) != json_number_value(lm))
+                return FAIL(r, POSENC_ERR_FORMAT, key,
+                            "%s: short_mscale and long_mscale must both be numbers and equal: "
+                            "a factor that switches with the length is not implemented",
+                            key);
+            if (get(blk, "attention_factor"))
+                return FAIL(r, POSENC_ERR_FORMAT, key,
+                            "%s and attention_factor both set the factor on cos and sin", key);
+            if (!(*own = json_deep_copy(blk)))
+                return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+            json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm)));
+            json_object_del(*own, "short_mscale");
+            json_object_del(*own, "long_mscale");
+        }
+    }
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
     if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
         snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
@@ -539,6 +562,13 @@ static posenc_status read_qwen(mread *r)
     int64_t S = 0;
     if ((st = count(r, "seq_length", &S, &ps)) != POSENC_OK)
         return st;
+    double expansion = 1.0;
+    if ((st = num(r, "seq_length_expansion", &expansion, &p1)) != POSENC_OK)
+        return st;
+    if (expansion != 1.0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length_expansion", name, sizeof name),
+                    "%s (positions divided by it in later Qwen releases) is not implemented",
+                    name);
     if ((logn || ntk) && (!ps || S < 2))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length", name, sizeof name),
                     "%s (at least 2) is needed: use_logn_attn and use_dynamic_ntk scale against "

@@ -107,14 +107,13 @@
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
- * models/exaone4/modular_exaone4.py @26892c16 (Exaone4Config,
- * Exaone4Attention.forward). */
+ * models/exaone4/modular_exaone4.py @26892c16 L180-215 (defaults, pattern),
+ * L239-280 (head_dim, is_sliding, the NoPE rule). */
 {.model_type = "exaone4", .arch = "Exaone4", .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
  .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
- .source = "models/exaone4/modular_exaone4.py @26892c16 (Exaone4Config, "
-           "Exaone4Attention.forward)"},
+ .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
 /* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true:
  * BLOOM's slopes cast to bfloat16 (modeling_falcon.py @e2412028 L170-195),
@@ -302,14 +301,15 @@
 
 /* ---- olmo3: rotate_half; the rope_scaling on full layers only, sliding
  * layers plain RoPE ("RoPE scaling is not applied to sliding window attention
- * layers"); layer_types default full every 4th layer. models/olmo3/
- * modular_olmo3.py @26892c16 (Olmo3Config, Olmo3Model; PR #40778 rotary_embs
- * per layer type). */
+ * layers"); layer_types default full every 4th layer.
+ * models/olmo3/modular_olmo3.py @26892c16 L152-188 (defaults, layer_types),
+ * L271 (the comment), L279-337 (one rotary for every layer in HF 5.x, a
+ * regression; PR #40778 had rotary_embs per layer type). */
 {.model_type = "olmo3", .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_PLAIN, .sliding_pattern = 4, .default_hidden = 4096,
  .default_heads = 32,
- .source = "models/olmo3/modular_olmo3.py @26892c16 (Olmo3Config, Olmo3Model)"},
+ .source = "models/olmo3/modular_olmo3.py @26892c16 L152-188, L271, L279-337"},
 
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
@@ -323,6 +323,14 @@
 {.model_type = "phi", .arch = "Phi", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .base_key = "rope_theta", .layout = HALF, .partial_default = 0.5,
  .source = "models/phi/modeling_phi.py (rotary_ndims, rotate_half)"},
 
+/* ---- phi-msft: Phi-2's first remote-code release: n_embd, n_head, n_layer,
+ * rotary_dim; _apply_rotary_emb chunks x[..., :rotary_dim] in halves: HALF;
+ * base 10000 (uncertain: its rotary_base key was not read). */
+{.model_type = "phi-msft", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .rotary = POSENC_ROTARY_DIM_KEY, .base_default = 10000.0,
+ .source = "microsoft/phi-2 modeling_phi.py first release (_apply_rotary_emb; stored copy id "
+           "1113732749)"},
+
 /* ---- phi3: rotate_half over the rotary part; "su" and "yarn" in Phi-3
  * configs mean longrope. models/phi3/configuration_phi3.py
  * (convert_rope_params_to_dict: rope_type in ["su", "yarn"] -> "longrope"). */
@@ -330,11 +338,14 @@
  .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
  .source = "models/phi3/configuration_phi3.py (su/yarn -> longrope); rope_utils L396-481"},
 
-/* ---- phimoe: Phi-3 RoPE with short_mscale / long_mscale (refused by name
- * by the RoPE block reader). */
+/* ---- phimoe: longrope frequencies, cos and sin times short_mscale (long_mscale
+ * past the original length) instead of the attention factor; taken when the
+ * two are equal, else refused. models/phimoe/modular_phimoe.py
+ * (PhimoeRotaryEmbedding: "mscale = self.long_mscale if seq_len > ..."),
+ * rope_theta 1e6 (PhimoeConfig docs). */
 {.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
- .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
- .source = "models/phimoe/configuration_phimoe.py (rope_scaling short_mscale, long_mscale)"},
+ .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
+ .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and

@@ -526,11 +526,19 @@ static const bad BAD[] = {
      "position_embedding_type", "an integer is not implemented"},
     {"{\"model_type\": \"phimoe\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
      "\"num_attention_heads\": 4, \"rope_theta\": 1e6, \"max_position_embeddings\": 131072, "
-     "\"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": 1.2, \"long_mscale\": 1.2, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": 1.2, \"long_mscale\": 1.3, "
      "\"short_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
      "\"long_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
      "\"original_max_position_embeddings\": 4096}}",
-     NULL, POSENC_ERR_FORMAT, "rope_scaling.", "is not a parameter of rope type longrope"},
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"long_mscale\": 1.2, "
+     "\"attention_factor\": 1.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.long_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"long_mscale\": 1.2, "
+     "\"short_mscale\": 1.2, \"attention_factor\": 1.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "both set the factor"},
+    {"{\"model_type\": \"qwen\", \"seq_length_expansion\": 2, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "not implemented"},
     {"{\"model_type\": \"llama\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
      "\"default\"}}, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention", "family llama has no layer type"},

@@ -355,7 +355,8 @@ ROPE_FAMILIES = {
     "qwen3_moe": ("half", "rope_theta", None), "olmo": ("half", "rope_theta", None),
     "olmo2": ("half", "rope_theta", None), "granite": ("half", "rope_theta", None),
     "starcoder2": ("half", "rope_theta", None), "minicpm": ("half", "rope_theta", None),
-    "RefinedWebModel": ("half", None, 10000.0),
+    "RefinedWebModel": ("half", None, 10000.0), "phimoe": ("half", "rope_theta", 1000000.0),
+    "phi-msft": ("half", None, 10000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
             "mistral3": ("text_config", "mistral")}
@@ -421,7 +422,7 @@ def model_layers(path):
         head_dim = c.get("head_dim") or hidden // heads
     if t == "deepseek_v3" and c.get("rope_interleave") is False:
         layout = "half"
-    if t == "gptj":
+    if t in ("gptj", "phi-msft"):
         rot = c.get("rotary_dim") or head_dim
     elif t == "chatglm":
         rot = head_dim // 2
@@ -452,6 +453,9 @@ def model_layers(path):
     scaled = _rope_params(c, single, head_dim, rot, layout, base, maxpos, top_orig,
                           yarn_is_longrope=(t == "phi3"))
     plain = _rope_params(c, None, head_dim, rot, layout, base, maxpos, top_orig)
+    if t == "phimoe" and single and "short_mscale" in single:
+        # PhimoeRotaryEmbedding: cos, sin times short_mscale (long_mscale, equal here)
+        scaled["attention_factor"] = d2(single["short_mscale"])
     if t in ("minicpm", "minicpm3") and scaled["type"] == "longrope" and maxpos > scaled["original"]:
         # MiniCPMLongRoPE builds its cache for max_position_embeddings first
         scaled["short_factor"] = list(scaled["long_factor"])
