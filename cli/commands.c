@@ -494,8 +494,12 @@ int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n
 
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && word_is(a[0], "rope"))
-        return cli_set_rope(st, a + 1, n - 1);
+    if (n >= 1 && word_is(a[0], "rope")) {
+        int ok = cli_set_rope(st, a + 1, n - 1);
+        if (ok)
+            cli_model_free(st); /* a RoPE set by hand replaces the --config model's layers */
+        return ok;
+    }
     if (n == 2 && word_is(a[0], "layer"))
         return cli_set_layer(st, a[1]);
     if (!need_args(st, n, 2, "SET needs a setting and a value"))

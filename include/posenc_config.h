@@ -76,9 +76,16 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
  *
  * Which family: model_type (the override when not NULL, else the config's
  * model_type, else the one family its architectures[] classes name). A
- * wrapper type (gemma3, llama4, mistral3, llava...) is read through its
- * language part (text_config, llm_config, language_config); out->part names
- * the part used, and the part's own model_type wins when it has one.
+ * wrapper type (gemma3, llama4, mistral3) is read through its language part
+ * (text_config); an unknown type whose text_config, llm_config or
+ * language_config part has a known model_type is read through that part;
+ * out->part names the part used, and the part's own model_type wins when it
+ * has one. A config with neither model_type nor architectures but with a
+ * RoPE key (rope_theta, rope_scaling, rope_parameters, rotary_emb_base,
+ * rotary_pct, partial_rotary_factor, qk_rope_head_dim, head_dim) is read by
+ * posenc_rope_from_config's rules as one RoPE on every layer
+ * (num_hidden_layers, else 1; out->family NULL, model_type ""); without one
+ * it is refused.
  *
  * Keys: the family's keys and legacy names (n_embd, n_head, n_layer,
  * rotary_dim, kv_channels, rotary_pct, rotary_emb_base, seq_length...), with
@@ -89,6 +96,8 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
  * no_rope_layer_interval. Keys near positions that the family's code does
  * not use for them (sliding_window, max_window_layers...) are accepted and
  * listed in out->ignored.
+ *
+ * out is the caller's (about 50 KiB); it is written only on success.
  *
  * Errors (err->key names the key, err->detail says why):
  *   POSENC_ERR_FORMAT  invalid JSON; a wrong JSON type; a missing required
