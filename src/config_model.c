@@ -1291,9 +1291,38 @@ static int baichuan_rope(mread *r, const json_t *root)
     return count(r, "hidden_size", &hidden, &present) == POSENC_OK && hidden == 4096;
 }
 
+/* ChatGLM's model_type also names ChatGLM-6B (GLM's 2D positions) and
+ * ChatGLM2-6B-32k (rope_ratio divides positions): refused by their keys. */
+static posenc_status chatglm_checks(mread *r)
+{
+    char name[96];
+    const json_t *p2 = get(r->cfg, "position_encoding_2d");
+    if (p2 && !json_is_false(p2))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "position_encoding_2d", name, sizeof name),
+                    "%s: ChatGLM-6B's 2D position encoding is not implemented", name);
+    if (!json_object_get(r->cfg, "kv_channels") && json_object_get(r->cfg, "max_sequence_length"))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "max_sequence_length", name, sizeof name),
+                    "%s without kv_channels: a ChatGLM-6B (first release) config, whose 2D "
+                    "position encoding is not implemented",
+                    name);
+    const json_t *np = get(r->cfg, "_name_or_path");
+    if (get(r->cfg, "rope_ratio") && np && json_is_string(np) &&
+        strstr(json_string_value(np), "chatglm2"))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_ratio", name, sizeof name),
+                    "%s in a ChatGLM2 config: its code divides positions by it, ChatGLM3's "
+                    "multiplies the base; posenc does not guess which",
+                    name);
+    return POSENC_OK;
+}
+
 static posenc_status read_family(mread *r, int64_t n_layer)
 {
     const posenc_model_family *f = r->fam;
+    if (strcmp(f->model_type, "chatglm") == 0) {
+        posenc_status st = chatglm_checks(r);
+        if (st != POSENC_OK)
+            return st;
+    }
     if (f->layers == POSENC_LAYERS_ENC_DEC)
         return read_enc_dec(r);
     if (f->flags & POSENC_FAMILY_ALIBI_KEY) {

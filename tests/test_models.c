@@ -608,6 +608,13 @@ static const bad BAD[] = {
     {"{\"model_type\": \"chatglm\", \"rope_ratio\": -1, \"num_layers\": 2, \"hidden_size\": 256, "
      "\"num_attention_heads\": 4}",
      NULL, POSENC_ERR_RANGE, "rope_ratio", "finite and > 0"},
+    {"{\"model_type\": \"chatglm\", \"position_encoding_2d\": true, \"num_layers\": 28}", NULL,
+     POSENC_ERR_FORMAT, "position_encoding_2d", "2D position encoding"},
+    {"{\"model_type\": \"chatglm\", \"max_sequence_length\": 2048, \"num_layers\": 28}", NULL,
+     POSENC_ERR_FORMAT, "max_sequence_length", "ChatGLM-6B"},
+    {"{\"model_type\": \"chatglm\", \"_name_or_path\": \"THUDM/chatglm2-6b-32k\", \"rope_ratio\": 16, "
+     "\"kv_channels\": 128, \"num_layers\": 28}",
+     NULL, POSENC_ERR_FORMAT, "rope_ratio", "does not guess"},
     {"{\"model_type\": \"llama\", \"rope_theta\": 1, " L32 "}", NULL, POSENC_ERR_BASE,
      "rope_theta", "finite and > 1"},
     {"{\"model_type\": \"llama\", \"rope_scaling\": 5, " L32 "}", NULL, POSENC_ERR_FORMAT,
