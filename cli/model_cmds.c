@@ -167,7 +167,7 @@ int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n)
     if (cli_layer_rotates(st))
         return cli_explain_freqs(st, a, n);
     posenc_model_layer(st->registry_model, st->layer, &g);
-    fputs("FREQS none: ", st->out);
+    fprintf(st->out, "FREQS scheme=%s: ", posenc_scheme_name(g->scheme));
     why_no_rope(st, g, st->out);
     fputs(": ROPE returns heads unchanged and DOT is the plain dot product here\n", st->out);
     return 1;
