@@ -53,9 +53,9 @@ static posenc_status count(mread *r, const char *key, int64_t *out, int *present
     return posenc__cfg_count(&r->rd, r->cfg, key, kn(r, key, name, sizeof name), out, present);
 }
 
-/* The first of keys (NULL-terminated) that is present, as a count; else def
- * when def > 0; else a missing-key error naming keys[0]. *which: the key. */
-static posenc_status count_of(mread *r, const char *const *keys, int64_t def, int64_t *out,
+/* The first of keys (NULL-terminated) that is present, as a count in *out
+ * (*which: the key); *out is left alone when none is. */
+static posenc_status count_of(mread *r, const char *const *keys, int64_t *out,
                               const char **which)
 {
     for (; *keys; keys++) {
@@ -70,14 +70,14 @@ static posenc_status count_of(mread *r, const char *const *keys, int64_t def, in
         }
     }
     return POSENC_OK;
-    (void)def;
 }
 
+/* count_of, else def when def > 0, else a missing-key error naming keys[0]. */
 static posenc_status need_count(mread *r, const char *const *keys, int64_t def, int64_t *out,
                                 const char **which)
 {
     *out = -1;
-    posenc_status st = count_of(r, keys, def, out, which);
+    posenc_status st = count_of(r, keys, out, which);
     if (st != POSENC_OK || *out >= 0)
         return st;
     if (def > 0) {
@@ -486,7 +486,7 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
         note_ignored(r, "rope_interleave");
     }
     const char *mk = NULL;
-    if ((st = count_of(r, MAXPOS_KEYS, 0, &cm->maxpos, &mk)) != POSENC_OK)
+    if ((st = count_of(r, MAXPOS_KEYS, &cm->maxpos, &mk)) != POSENC_OK)
         return st;
     cm->have_maxpos = mk != NULL;
     if (!cm->have_maxpos)
