@@ -563,12 +563,18 @@ static posenc_status read_qwen(mread *r)
     if ((st = count(r, "seq_length", &S, &ps)) != POSENC_OK)
         return st;
     double expansion = 1.0;
-    if ((st = num(r, "seq_length_expansion", &expansion, &p1)) != POSENC_OK)
+    int pe;
+    if ((st = num(r, "seq_length_expansion", &expansion, &pe)) != POSENC_OK)
         return st;
     if (expansion != 1.0)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length_expansion", name, sizeof name),
                     "%s (positions divided by it in later Qwen releases) is not implemented",
                     name);
+    /* QWenConfig's defaults for these two were not verified: required */
+    if (!p1 || !p2)
+        return FAIL(r, POSENC_ERR_FORMAT,
+                    kn(r, !p1 ? "use_logn_attn" : "use_dynamic_ntk", name, sizeof name),
+                    "missing key %s (family qwen: no default posenc can vouch for)", name);
     if ((logn || ntk) && (!ps || S < 2))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length", name, sizeof name),
                     "%s (at least 2) is needed: use_logn_attn and use_dynamic_ntk scale against "

@@ -539,6 +539,8 @@ static const bad BAD[] = {
      NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "both set the factor"},
     {"{\"model_type\": \"qwen\", \"seq_length_expansion\": 2, \"rotary_emb_base\": 1e4, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "not implemented"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "missing key use_dynamic_ntk"},
     {"{\"model_type\": \"llama\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
      "\"default\"}}, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention", "family llama has no layer type"},
@@ -579,9 +581,11 @@ static const bad BAD[] = {
     {"{\"model_type\": \"llama4_text\", \"floor_scale\": 0, \"num_hidden_layers\": 4}", NULL,
      POSENC_ERR_RANGE,
      "floor_scale", "finite and > 0"},
-    {"{\"model_type\": \"qwen\", \"use_logn_attn\": true, \"rotary_emb_base\": 1e4, " L32 "}",
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": true, \"use_dynamic_ntk\": false, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "seq_length", "use_logn_attn and use_dynamic_ntk"},
-    {"{\"model_type\": \"qwen\", \"use_dynamic_ntk\": true, \"seq_length\": 2048, "
+    {"{\"model_type\": \"qwen\", \"use_dynamic_ntk\": true, \"use_logn_attn\": false, "
+     "\"seq_length\": 2048, "
      "\"rotary_emb_base\": 1e4, \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}, " L32
      "}",
      NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "ambiguous"},
