@@ -316,9 +316,24 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
         /* MiniCPM builds its cache for max_position_embeddings first: long
          * factors from the start when that exceeds the original length */
         posenc_rope_scaling *s = &c->scaling;
-        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) && s->type == POSENC_ROPE_LONGROPE &&
-            cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
-            memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
+        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) && s->type == POSENC_ROPE_LONGROPE) {
+            /* MiniCPMLongRoPE: scale = max_position_embeddings / original and
+             * sqrt(1 + ln scale / ln original) on cos and sin; it reads no
+             * factor or attention_factor */
+            char key[128];
+            static const char *const unread[] = {"factor", "attention_factor"};
+            for (int i = 0; i < 2; i++)
+                if (get(blk, unread[i])) {
+                    snprintf(key, sizeof key, "%s.%s", name, unread[i]);
+                    return FAIL(r, POSENC_ERR_FORMAT, key,
+                                "%s: MiniCPM's longrope takes its scale from "
+                                "max_position_embeddings / original_max_position_embeddings "
+                                "and does not read this key",
+                                key);
+                }
+            if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
+                memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
+        }
     }
     g->configured = c->scaling;
     g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;

@@ -612,6 +612,11 @@ static const bad BAD[] = {
     {"{\"model_type\": \"chatglm\", \"rope_ratio\": -1, \"num_layers\": 2, \"hidden_size\": 256, "
      "\"num_attention_heads\": 4}",
      NULL, POSENC_ERR_RANGE, "rope_ratio", "finite and > 0"},
+    {"{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"factor\": 3, \"short_factor\": [1,1,1,1,1,1,1,1,1,1,"
+     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"long_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
+     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"original_max_position_embeddings\": 4096}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.factor", "does not read this key"},
     {"{\"model_type\": \"chatglm\", \"position_encoding_2d\": true, \"num_layers\": 28}", NULL,
      POSENC_ERR_FORMAT, "position_encoding_2d", "2D position encoding"},
     {"{\"model_type\": \"chatglm\", \"max_sequence_length\": 2048, \"num_layers\": 28}", NULL,
