@@ -143,24 +143,27 @@
            "configuration_gemma2.py @26892c16"},
 
 /* ---- gemma3: a wrapper; the language model is text_config.
- * models/gemma3/configuration_gemma3.py @26892c16 (Gemma3Config.sub_configs). */
+ * models/gemma3/configuration_gemma3.py @26892c16 L283-290 (Gemma3Config,
+ * sub_configs text_config). */
 {.model_type = "gemma3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "gemma3_text",
- .source = "models/gemma3/configuration_gemma3.py @26892c16 (Gemma3Config)"},
+ .source = "models/gemma3/configuration_gemma3.py @26892c16 L283-290"},
 
 /* ---- gemma3_text: sliding layers rope_local_base_freq (default 10000)
  * without scaling, full layers rope_theta (default 1e6) with rope_scaling;
  * layer_types from sliding_window_pattern 6 (every 6th layer full).
- * models/gemma3/configuration_gemma3.py @26892c16 (Gemma3TextConfig:
- * default_theta, __init__, convert_rope_params_to_dict); modeling_gemma3.py
- * @16d622f0 (Gemma3RotaryEmbedding per layer type, rotate_half). */
+ * models/gemma3/configuration_gemma3.py @26892c16 L131 (default_theta), L141
+ * (head_dim 256), L191-197 (pattern, layer_types), L202-230
+ * (convert_rope_params_to_dict: rope_scaling to full_attention only L213,
+ * bases L218-225); modeling_gemma3.py @16d622f0 (Gemma3RotaryEmbedding per
+ * layer type, rotate_half). */
 {.model_type = "gemma3_text", .arch = "Gemma3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
  .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
  .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
- .source = "models/gemma3/configuration_gemma3.py @26892c16 (Gemma3TextConfig); "
-           "modeling_gemma3.py @16d622f0"},
+ .source = "models/gemma3/configuration_gemma3.py @26892c16 L131-230; modeling_gemma3.py "
+           "@16d622f0 (Gemma3RotaryEmbedding)"},
 
 /* ---- glm, glm4: interleaved pairs (x[..., 0::2], x[..., 1::2]) in the
  * first int(head_dim * partial_rotary_factor) elements (factor 0.5).
@@ -238,8 +241,10 @@
  * where no_rope_layers[i] (default int((i + 1) % no_rope_layer_interval != 0),
  * interval 4); NoPE layers with attn_temperature_tuning scale queries by
  * log1p(floor((pos + 1) / floor_scale)) * attn_scale + 1 (8192, 0.1);
- * rope_theta 500000. models/llama4/modeling_llama4.py @42791a34 L245-254,
- * L340, L372-387; configuration_llama4.py (Llama4TextConfig). */
+ * rope_theta 500000. models/llama4/modeling_llama4.py @42791a34 L179-242
+ * (rotary), L245-254 (apply_rotary_emb), L340 (use_rope), L372-387 (RoPE
+ * only if use_rope; temperature tuning); configuration_llama4.py
+ * (Llama4TextConfig defaults and __post_init__). */
 {.model_type = "llama4_text", .arch = NULL, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .base_default = 500000.0, .layers = POSENC_LAYERS_NO_ROPE,
  .no_rope_interval = 4, .qscale = POSENC_QSCALE_TEMPERATURE, .default_layers = 48,
