@@ -15,6 +15,12 @@ attention factor, and every pair's inverse frequency as the double-double
 hi lo (hi = the value rounded to double, lo = the rest rounded to double).
 
     python3 tools/gen_rope_golden.py > tests/data/rope_golden.txt
+
+With --models it writes tests/data/model_golden.txt instead: every layer of
+every model fixture in tests/data/models/, read by each family's rules as the
+research notes found them in the modeling code (see models_main below).
+
+    python3 tools/gen_rope_golden.py --models > tests/data/model_golden.txt
 """
 import json
 import math
