@@ -631,29 +631,39 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
                     "ambiguous");
     /* rope_parameters per layer type: every value an object named after a type */
     int per_type = 0;
+    const json_t *same = NULL; /* per-type sets that are all equal: one set */
     if (rp && json_is_object(rp)) {
         const char *k;
         const json_t *v;
-        int objs = 0, others = 0;
         json_object_foreach((json_t *)rp, k, v) {
             if (json_is_object(v))
-                objs++;
-            else
-                others++;
+                per_type = 1;
         }
-        per_type = objs > 0;
-        if (per_type) {
-            json_object_foreach((json_t *)rp, k, v) {
-                snprintf(bname, sizeof bname, "%srope_parameters.%s", r->prefix, k);
-                if (!json_is_object(v) || f->layers != POSENC_LAYERS_BY_TYPE ||
-                    (strcmp(k, "full_attention") != 0 && strcmp(k, "sliding_attention") != 0))
-                    return FAIL(r, POSENC_ERR_FORMAT, bname,
-                                "%s: family %s has no layer type '%.40s' with its own RoPE "
-                                "parameters (rope_parameters holds one set, or one per "
-                                "full_attention / sliding_attention layer type)",
-                                bname, f->model_type, k);
-            }
-            (void)others;
+        int all_equal = 1;
+        json_object_foreach((json_t *)rp, k, v) {
+            if (!per_type)
+                break;
+            snprintf(bname, sizeof bname, "%srope_parameters.%s", r->prefix, k);
+            if (!json_is_object(v) ||
+                (strcmp(k, "full_attention") != 0 && strcmp(k, "sliding_attention") != 0))
+                return FAIL(r, POSENC_ERR_FORMAT, bname,
+                            "%s: '%.40s' is not a layer type with its own RoPE parameters "
+                            "(rope_parameters holds one set, or one per full_attention / "
+                            "sliding_attention layer type)",
+                            bname, k);
+            if (same && !json_equal((json_t *)same, (json_t *)v))
+                all_equal = 0;
+            same = v;
+        }
+        if (per_type && f->layers != POSENC_LAYERS_BY_TYPE) {
+            /* a family whose layers all rotate alike: the sets must agree */
+            if (!all_equal)
+                return FAIL(r, POSENC_ERR_FORMAT, bname,
+                            "%s: family %s applies one RoPE to every layer, but rope_parameters "
+                            "gives different sets per layer type",
+                            bname, f->model_type);
+            rp = same;
+            per_type = 0;
         }
     }
     const json_t *single = per_type ? NULL : (rp ? rp : rs);

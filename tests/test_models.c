@@ -541,12 +541,17 @@ static const bad BAD[] = {
      NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "not implemented"},
     {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"rotary_emb_base\": 1e4, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "missing key use_dynamic_ntk"},
-    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
-     "\"default\"}}, " L32 "}",
-     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention", "family llama has no layer type"},
+    {"{\"model_type\": \"gpt_oss\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1e4}, \"sliding_attention\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 2e4}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.sliding_attention",
+     "gives different sets per layer type"},
     {"{\"model_type\": \"gemma3_text\", \"rope_parameters\": {\"chunked_attention\": {}}, " L32
      "}",
-     NULL, POSENC_ERR_FORMAT, "rope_parameters.chunked_attention", "no layer type"},
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.chunked_attention", "not a layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_parameters\": {\"full_attention\": {}, "
+     "\"rope_theta\": 5}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_theta", "not a layer type"},
     {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\"}, "
      "\"rope_scaling\": {\"rope_type\": \"default\"}, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "rope_parameters", "ambiguous"},
@@ -740,6 +745,15 @@ TEST(reader_rules)
     CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 0}", NULL) == POSENC_ERR_RANGE);
     CHECK(read_text("{\"head_dim\": 64}", NULL) == POSENC_OK && model.n_layer == 1);
+    /* per-type sets that agree, for a family that rotates every layer alike */
+    CHECK(read_text("{\"model_type\": \"gpt_oss\", \"rope_parameters\": {\"full_attention\": "
+                    "{\"rope_type\": \"linear\", \"factor\": 2, \"rope_theta\": 2e4}, "
+                    "\"sliding_attention\": {\"rope_type\": \"linear\", \"factor\": 2, "
+                    "\"rope_theta\": 2e4}}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_group == 1 && model.group[0].rope.base == 2e4 &&
+          model.group[0].rope.scaling.type == POSENC_ROPE_LINEAR &&
+          model.group[0].rope.scaling.factor == 2.0);
     /* keys near positions the code does not use: accepted, listed */
     CHECK(read_text("{\"model_type\": \"qwen2\", \"rope_theta\": 1e6, \"sliding_window\": 4096, "
                     "\"use_sliding_window\": false, \"max_window_layers\": 28, " L32 "}",
