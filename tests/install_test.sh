@@ -30,4 +30,16 @@ want="0.9093 -0.4161 0.0200 0.9998
 soname=$(objdump -p "$tmp/prefix/lib/libposenc.so" 2>/dev/null | awk '/SONAME/ {print $2}')
 [ -z "$soname" ] || [ "$soname" = "libposenc.so.0" ] || fail "soname is $soname"
 "$tmp/prefix/bin/posenc" -c 'PE 2 4' | grep -q '^0.9093 -0.4161 0.0200 0.9998$' || fail "installed program"
+# The config reader's header is installed; with its library (jansson builds),
+# a program reads a model through the registry.
+[ -e "$tmp/prefix/include/posenc_config.h" ] || fail "missing include/posenc_config.h"
+if [ -e "$tmp/prefix/lib/libposenc_config.a" ]; then
+    # shellcheck disable=SC2086
+    "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $extra $cflags -o "$tmp/exm" \
+        tests/install/example_model.c "$tmp/prefix/lib/libposenc_config.a" \
+        $(pkg-config --libs jansson) "$tmp/prefix/lib/libposenc.a" -lm -pthread \
+        || fail "example_model does not build against the installed libraries"
+    out=$("$tmp/exm") || fail "example_model exited with an error"
+    [ "$out" = "llama4_text 48 none rope interleaved" ] || fail "example_model printed '$out'"
+fi
 echo "install: 1 passed, 0 failed"
