@@ -886,6 +886,16 @@ static posenc_status by_architectures(mread *r, const json_t *root,
                         (*out)->model_type, f->model_type);
         *out = f;
     }
+    /* a class of the language model (Gemma3ForConditionalGeneration names
+     * Gemma 3) in a config that nests it: read through its wrapper */
+    const posenc_model_family *t;
+    size_t n = posenc_model_families(&t);
+    for (size_t i = 0; *out && i < n; i++)
+        if (t[i].nested && strcmp(t[i].nested_type, (*out)->model_type) == 0 &&
+            json_is_object(get(root, t[i].nested))) {
+            *out = &t[i];
+            break;
+        }
     return POSENC_OK;
 }
 

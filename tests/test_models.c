@@ -734,6 +734,12 @@ TEST(reader_rules)
     CHECK(read_text("{\"architectures\": [\"GPT2LMHeadModel\"]}", NULL) == POSENC_OK);
     CHECK(strcmp(model.model_type, "gpt2") == 0 && model.n_layer == 12 &&
           model.group[0].positions == 1024);
+    /* no model_type, a class name, and a nested part: read through the wrapper */
+    CHECK(read_text("{\"architectures\": [\"Gemma3ForConditionalGeneration\"], \"text_config\": "
+                    "{\"num_hidden_layers\": 12}}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && strcmp(model.model_type, "gemma3_text") == 0 &&
+          model.n_layer == 12 && model.n_group == 2);
     /* an unknown wrapper whose llm_config is a known family */
     CHECK(read_text("{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": "
                     "\"internlm2\", \"rope_theta\": 1e6, " L32 "}}",
