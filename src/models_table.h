@@ -233,7 +233,7 @@
 
 /* ---- llama4: a wrapper; the language model is text_config.
  * models/llama4/configuration_llama4.py (Llama4Config.sub_configs). */
-{.model_type = "llama4", .arch = "Llama4", .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
+{.model_type = "llama4", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
  .nested = "text_config", .nested_type = "llama4_text",
  .source = "models/llama4/configuration_llama4.py (Llama4Config)"},
 
@@ -245,7 +245,7 @@
  * (rotary), L245-254 (apply_rotary_emb), L340 (use_rope), L372-387 (RoPE
  * only if use_rope; temperature tuning); configuration_llama4.py
  * (Llama4TextConfig defaults and __post_init__). */
-{.model_type = "llama4_text", .arch = NULL, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "llama4_text", .arch = "Llama4", .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .base_default = 500000.0, .layers = POSENC_LAYERS_NO_ROPE,
  .no_rope_interval = 4, .qscale = POSENC_QSCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,

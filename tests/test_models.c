@@ -78,6 +78,8 @@ TEST(registry_by_arch)
     CHECK(posenc_model_family_by_arch("GPT2LMHeadModel") == posenc_model_family_find("gpt2"));
     CHECK(posenc_model_family_by_arch("Gemma3ForCausalLM") ==
           posenc_model_family_find("gemma3_text"));
+    CHECK(posenc_model_family_by_arch("Llama4ForCausalLM") ==
+          posenc_model_family_find("llama4_text"));
     CHECK(posenc_model_family_by_arch("LlamaTokenizer") == NULL);
     CHECK(posenc_model_family_by_arch("Nothing") == NULL);
     CHECK(posenc_model_family_by_arch(NULL) == NULL);
@@ -740,6 +742,13 @@ TEST(reader_rules)
                     NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "text_config") == 0 && strcmp(model.model_type, "gemma3_text") == 0 &&
           model.n_layer == 12 && model.n_group == 2);
+    CHECK(read_text("{\"architectures\": [\"Llama4ForConditionalGeneration\"], \"text_config\": "
+                    "{\"num_hidden_layers\": 8}}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && model.scheme == POSENC_SCHEME_MIXED);
+    CHECK(read_text("{\"architectures\": [\"Llama4ForCausalLM\"], \"num_hidden_layers\": 8}", NULL) ==
+          POSENC_OK);
+    CHECK(model.part[0] == 0 && strcmp(model.model_type, "llama4_text") == 0);
     /* an unknown wrapper whose llm_config is a known family */
     CHECK(read_text("{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": "
                     "\"internlm2\", \"rope_theta\": 1e6, " L32 "}}",
