@@ -34,8 +34,11 @@ soname=$(objdump -p "$tmp/prefix/lib/libposenc.so" 2>/dev/null | awk '/SONAME/ {
 # a program reads a model through the registry.
 [ -e "$tmp/prefix/include/posenc_config.h" ] || fail "missing include/posenc_config.h"
 if [ -e "$tmp/prefix/lib/libposenc_config.a" ]; then
+    # a coverage build (make coverage) installs instrumented archives
+    mextra=$extra
+    nm "$tmp/prefix/lib/libposenc_config.a" 2>/dev/null | grep -q __gcov_init && mextra="$extra --coverage"
     # shellcheck disable=SC2086
-    "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $extra $cflags -o "$tmp/exm" \
+    "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $mextra $cflags -o "$tmp/exm" \
         tests/install/example_model.c "$tmp/prefix/lib/libposenc_config.a" \
         $(pkg-config --libs jansson) "$tmp/prefix/lib/libposenc.a" -lm -pthread \
         || fail "example_model does not build against the installed libraries"
