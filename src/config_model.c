@@ -743,6 +743,7 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
     }
     case POSENC_LAYERS_NO_ROPE: {
         note_ignored(r, "layer_types"); /* masks only */
+        note_ignored(r, "nope_layer_interval"); /* the code reads no_rope_layer_interval */
         const json_t *nl = get(r->cfg, "no_rope_layers");
         kn(r, "no_rope_layers", name, sizeof name);
         if (nl && !json_is_array(nl)) {

@@ -787,8 +787,9 @@ TEST(reader_rules)
     CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
           g->qscale.type == POSENC_QSCALE_NONE);
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
-                    "\"attn_temperature_tuning\": 4}",
+                    "\"attn_temperature_tuning\": 4, \"nope_layer_interval\": 2}",
                     NULL) == POSENC_OK); /* an int, as in Scout's config: on */
+    CHECK(strcmp(model.ignored, "nope_layer_interval") == 0); /* not a key the code reads */
     CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
           g->qscale.type == POSENC_QSCALE_TEMPERATURE);
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
