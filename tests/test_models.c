@@ -758,7 +758,9 @@ TEST(reader_rules)
     /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
-    CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 0}", NULL) == POSENC_ERR_RANGE);
+    const char *zero = "{\"head_dim\": 64, \"num_hidden_layers\": 0}";
+    CHECK(posenc_model_from_config_text(zero, strlen(zero), NULL, &model, NULL) ==
+          POSENC_ERR_RANGE);
     CHECK(read_text("{\"head_dim\": 64}", NULL) == POSENC_OK && model.n_layer == 1);
     /* per-type sets that agree, for a family that rotates every layer alike */
     CHECK(read_text("{\"model_type\": \"gpt_oss\", \"rope_parameters\": {\"full_attention\": "
