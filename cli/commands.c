@@ -278,6 +278,8 @@ static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
     }
     if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
         return 0;
+    if (!cli_layer_rotates(st)) /* a registry model's layer without RoPE */
+        return cli_layer_rope_passthrough(st, D);
     if (st->model)
         return cli_model_rope(st, pos, D);
     if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
@@ -348,6 +350,8 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
     if (!parse_numbers(st, a + 2 + qs, D, &st->vec, &st->vec_cap) ||
         !parse_numbers(st, a + 2 + ks, D, &st->vec2, &st->vec2_cap))
         return 0;
+    if (!cli_layer_rotates(st))
+        return cli_layer_dot_passthrough(st, D);
     if (st->model)
         return cli_model_dot(st, m, p, D);
     double dot;
@@ -446,10 +450,16 @@ static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && cli_word_is(a[0], "rope"))
-        return cli_set_rope(st, a + 1, n - 1);
+    if (n >= 1 && cli_word_is(a[0], "rope")) {
+        int ok = cli_set_rope(st, a + 1, n - 1);
+        if (ok)
+            cli_model_free(st); /* a RoPE set by hand replaces the --config model's layers */
+        return ok;
+    }
     if (n >= 1 && cli_word_is(a[0], "t5"))
         return cli_set_t5(st, a + 1, n - 1);
+    if (n == 2 && cli_word_is(a[0], "layer"))
+        return cli_set_layer(st, a[1]);
     if (!need_args(st, n, 2, "SET needs a setting and a value"))
         return 0;
     char why[160];
@@ -464,7 +474,7 @@ static int cmd_set(cli_state *st, const cli_token *a, size_t n)
         return cli_set_seq_len(st, a[1]);
     else {
         cli_error(st, "unknown setting '%.*s%s' (settings: base, layout, precision, rope, "
-                      "seq_len, t5)",
+                      "seq_len, layer, t5)",
                   SHOW(a[0]));
         return 0;
     }
@@ -574,13 +584,15 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
     if (n >= 1 && cli_word_is(a[0], "ROPE"))
         return explain_rope(st, a + 1, n - 1);
     if (n >= 1 && cli_word_is(a[0], "FREQS"))
-        return cli_explain_freqs(st, a + 1, n - 1);
+        return cli_model_explain_freqs(st, a + 1, n - 1);
+    if (n >= 1 && cli_word_is(a[0], "MODEL"))
+        return cli_explain_model(st, a + 1, n - 1);
     if (n >= 1 && cli_word_is(a[0], "T5BUCKET"))
         return cli_explain_t5(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
-        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, FREQS and "
+        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, FREQS, MODEL and "
                       "T5BUCKET)",
                   SHOW(a[0]));
     return 0;
@@ -637,6 +649,9 @@ void cli_print_help(FILE *out)
           "  SET seq_len N          sequence length for dynamic and longrope (0: pos + 1)\n"
           "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
           "                         T5BUCKET's settings (default 32, 128, yes)\n"
+          "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
+          "                         FREQS and PLOT use (default 0)\n"
+          "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"
           "  HELP                   this summary\n"
           "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
           "PE[2k] = sin(angle), PE[2k+1] = cos(angle); a pair (a, b) rotates to\n"
@@ -708,6 +723,7 @@ void cli_free(cli_state *st)
 {
     posenc_learned_free(st->table);
     cli_rope_free(st);
+    cli_model_free(st);
     free(st->tok);
     free(st->vec);
     free(st->vec2);
