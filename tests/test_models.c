@@ -265,7 +265,7 @@ int main(void)
     RUN(query_scales);
     RUN(alibi_slopes);
     printf("test_models: the config reader part skipped (no jansson)\n");
-    return check_summary("test_models");
+    return check_summary("models");
 }
 #else
 
@@ -891,6 +891,6 @@ int main(void)
     RUN(refusals);
     RUN(reader_rules);
     RUN(issue_examples);
-    return check_summary("test_models");
+    return check_summary("models");
 }
 #endif

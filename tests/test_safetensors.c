@@ -600,5 +600,5 @@ int main(void)
         fprintf(stderr, "test_safetensors: %d out-of-memory checks skipped (%s)\n",
                 skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
-    return check_summary("test_safetensors");
+    return check_summary("safetensors");
 }
