@@ -1,10 +1,14 @@
-/* test_kernels.c - the tensor kernels (posenc_rope_qk), the cos/sin cache and
- * posenc_rope_vec_f32, on every instruction set this machine runs, checked
+/* test_kernels.c - the tensor kernels (posenc_rope_qk, posenc_rope_decode_f32)
+ * and posenc_rope_vec_f32, on every instruction set this machine runs, checked
  * against the single-vector reference (itself pinned to the core's
  * posenc_rope_apply_f32), hand-derived conversion values, and identities
  * (inverse undoes forward; the rotated dot product depends only on the
  * offset). Every buffer is poisoned outside the heads' rotary parts and
- * compared whole, so a write outside the views fails. */
+ * compared whole, so a write outside the views fails. Then every argument
+ * check: malformed RoPE objects, strides that overflow or overlap in the
+ * view's stated order (the swapped decode strides included), the direction,
+ * thread counts, positions. The cache is in test_cache.c, running out of
+ * threads in test_resources.c. */
 #include "check.h"
 #include "posenc.h"
 #include "../src/kernels.h"

@@ -1,5 +1,8 @@
-/* test_limits.c - argument checks of every public function, the limits,
- * the regressions the fuzzers found, and the program under inputs that are
+/* test_limits.c - argument checks of the lesson tier's functions (pair
+ * indices, angles, sinusoid, rotation, the RoPE object, status strings, the
+ * number syntax), their limits and the regressions the fuzzers found there
+ * (ALiBi's and learned tables' are in test_alibi.c and test_learned.c), and
+ * the program under inputs that are
  * too big for a data-file case (a million numbers, an over-long line, a pipe
  * driven line by line with -u, output to a full disk).
  *

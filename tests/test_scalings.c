@@ -1,6 +1,8 @@
 /* test_scalings.c - the RoPE scalings against golden vectors from an
- * independent mpmath evaluation (tools/gen_rope_golden.py), their parameter
- * checks, the model-head rotation, and the ALiBi bias tensor. */
+ * independent mpmath evaluation (tools/gen_rope_golden.py), the model-head
+ * rotation, then every documented error and the edges where a double-double
+ * value decides a floor or a band (hand-derived, or mpmath at 300 bits as
+ * quoted), and the fuzz findings on dynamic NTK and extreme frequencies. */
 #include "check.h"
 #include "posenc.h"
 #include "rope_golden.h"
