@@ -92,11 +92,12 @@
  *   (the instruction set of the vector loops is chosen once, read-only
  *   after): every function is thread-safe on distinct output buffers.
  * - The caller owns every buffer. Three conveniences allocate, and say so:
- *   the learned-table loader (posenc_learned_free), posenc_rope_cache_create
- *   (posenc_rope_cache_free; posenc_rope_cache_init uses the caller's buffer
- *   instead), and the optional config reader (jansson and a file buffer,
- *   freed before the call returns). Every free function accepts NULL. The
- *   tensor kernels allocate nothing.
+ *   the learned-table loaders, text and safetensors (posenc_learned_free),
+ *   posenc_rope_cache_create (posenc_rope_cache_free; posenc_rope_cache_init
+ *   uses the caller's buffer instead), and the optional config readers of
+ *   posenc_config.h (jansson and a file buffer, freed before the call
+ *   returns). Every free function accepts NULL. The tensor kernels allocate
+ *   nothing.
  *
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
