@@ -6,7 +6,14 @@
  * whose RoPE block reader it shares through config_internal.h). Families are
  * read by their registry entry's rules; the few that need more (ChatGLM's
  * rope_ratio, Qwen 1's dynamic NTK and log-n, the absolute and relative
- * schemes) have a function each below. Every refusal names its key. */
+ * schemes) have a function each below. Every refusal names its key.
+ *
+ * Two facts the checks below lean on: jansson refuses a number that
+ * overflows a double ("real number overflow"), so every number read from the
+ * JSON is finite and only values computed from them (a base times rope_ratio)
+ * are tested with isfinite; and where a value was just found non-NULL its
+ * type is read with json_typeof, not the json_is_* macros, whose NULL test
+ * could not fail there. */
 #include "config_internal.h"
 
 #include <math.h>
@@ -38,7 +45,13 @@ static const char *kn(mread *r, const char *key, char *buf, size_t n)
 static const json_t *get(const json_t *obj, const char *key)
 {
     const json_t *v = json_object_get(obj, key);
-    return v && !json_is_null(v) ? v : NULL;
+    return v && json_typeof(v) != JSON_NULL ? v : NULL;
+}
+
+/* json_is_number without its two tests for NULL. */
+static int is_number(const json_t *v)
+{
+    return v && (json_typeof(v) == JSON_INTEGER || json_typeof(v) == JSON_REAL);
 }
 
 static posenc_status num(mread *r, const char *key, double *out, int *present)
@@ -134,7 +147,7 @@ static posenc_status refuse_foreign(mread *r)
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const json_t *v = get(r->cfg, keys[i].key);
-        if (!v || json_is_false(v))
+        if (!v || json_typeof(v) == JSON_FALSE)
             continue;
         if (r->fam->layers == POSENC_LAYERS_NO_ROPE && strcmp(keys[i].key, "no_rope_layers") == 0)
             continue;
@@ -142,8 +155,6 @@ static posenc_status refuse_foreign(mread *r)
             strcmp(keys[i].key, r->fam->local_base_key) == 0)
             continue;
         if (strcmp(r->fam->model_type, keys[i].family) == 0)
-            continue;
-        if (r->fam->qscale == POSENC_QSCALE_LOGN && keys[i].family[0] == 'q')
             continue;
         char name[96];
         kn(r, keys[i].key, name, sizeof name);
@@ -215,7 +226,7 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
         static const char *const tk[] = {"rope_type", "type"};
         for (int i = 0; i < 2; i++) {
             const json_t *t = json_object_get(blk, tk[i]);
-            const char *v = t && json_is_string(t) ? json_string_value(t) : "";
+            const char *v = t && json_typeof(t) == JSON_STRING ? json_string_value(t) : "";
             if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
                 if (!*own && !(*own = json_deep_copy(blk)))
                     return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
@@ -230,7 +241,7 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
                      *lm = json_object_get(blk, "long_mscale");
         if (sm || lm) {
             snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
-            if (!sm || !lm || !json_is_number(sm) || !json_is_number(lm) ||
+            if (!is_number(sm) || !is_number(lm) ||
                 json_number_value(sm) != json_number_value(lm))
                 return FAIL(r, POSENC_ERR_FORMAT, key,
                             "%s: short_mscale and long_mscale must both be numbers and equal: "
@@ -249,7 +260,7 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
     if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
         snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
-        if (!json_is_number(beta)) {
+        if (!is_number(beta)) {
             json_decref(*own);
             *own = NULL;
             return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be a number, got %s", key,
@@ -257,7 +268,7 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
         }
         const json_t *orig = json_object_get(blk, "original_max_position_embeddings");
         snprintf(key, sizeof key, "%s.original_max_position_embeddings", name);
-        if (!orig || !json_is_number(orig) || !(json_number_value(orig) > 0)) {
+        if (!(json_number_value(orig) > 0)) { /* 0 when absent or not a number */
             json_decref(*own);
             *own = NULL;
             return FAIL(r, POSENC_ERR_FORMAT, key,
@@ -268,19 +279,13 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
         g->qscale.type = POSENC_QSCALE_BETA;
         g->qscale.beta = json_number_value(beta);
         g->qscale.original = json_number_value(orig);
-        if (!isfinite(g->qscale.beta) || !isfinite(g->qscale.original)) {
-            json_decref(*own);
-            *own = NULL;
-            return FAIL(r, POSENC_ERR_RANGE, key, "%s and llama_4_scaling_beta must be finite",
-                        key);
-        }
         if (!*own && !(*own = json_deep_copy(blk)))
             return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
         json_object_del(*own, "llama_4_scaling_beta");
         const json_t *t = json_object_get(*own, "rope_type");
         if (!t)
             t = json_object_get(*own, "type");
-        if (!t || (json_is_string(t) && strcmp(json_string_value(t), "default") == 0))
+        if (!t || strcmp(json_string_value(t) ? json_string_value(t) : "", "default") == 0)
             json_object_del(*own, "original_max_position_embeddings");
     }
     return POSENC_OK;
@@ -304,7 +309,7 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
     if (blk) {
-        if (!json_is_object(blk))
+        if (json_typeof(blk) != JSON_OBJECT)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object or null, got %s", name,
                         posenc__cfg_type_word(blk));
         json_t *own = NULL;
@@ -341,9 +346,7 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;
     if (c->scaling.type == POSENC_ROPE_LLAMA3 &&
         c->scaling.low_freq_factor == c->scaling.high_freq_factor &&
-        isfinite(c->scaling.low_freq_factor) && c->scaling.low_freq_factor > 0 &&
-        isfinite(c->scaling.original_max_position_embeddings) &&
-        c->scaling.original_max_position_embeddings >= 1 && isfinite(c->scaling.factor) &&
+        c->scaling.low_freq_factor > 0 && c->scaling.original_max_position_embeddings >= 1 &&
         c->scaling.factor >= 1 && llama3_step(g) != POSENC_OK)
         /* a base or rotary_dim posenc_inv_freq refuses: posenc__cfg_usable
          * below refuses the same, naming the key */
@@ -484,7 +487,7 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
         double ratio = 1.0;
         if ((st = num(r, f->base_ratio_key, &ratio, &have)) != POSENC_OK)
             return st;
-        if (!(isfinite(ratio) && ratio > 0))
+        if (!(ratio > 0))
             return FAIL(r, POSENC_ERR_RANGE, kn(r, f->base_ratio_key, name, sizeof name),
                         "%s must be finite and > 0, got %g", name, ratio);
         cm->base *= ratio;
@@ -524,7 +527,7 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
     const json_t *lt = get(r->cfg, "layer_types");
     if (lt) {
         kn(r, "layer_types", name, sizeof name);
-        if (!json_is_array(lt))
+        if (json_typeof(lt) != JSON_ARRAY)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of strings, got %s",
                         name, posenc__cfg_type_word(lt));
         if ((int64_t)json_array_size(lt) != n_layer)
@@ -532,7 +535,7 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
                         json_array_size(lt), (long long)n_layer);
         for (int64_t i = 0; i < n_layer; i++) {
             const json_t *e = json_array_get(lt, (size_t)i);
-            const char *s = json_is_string(e) ? json_string_value(e) : NULL;
+            const char *s = json_typeof(e) == JSON_STRING ? json_string_value(e) : NULL;
             if (s && strcmp(s, "full_attention") == 0)
                 kind[i] = 0;
             else if (s && strcmp(s, "sliding_attention") == 0)
@@ -636,11 +639,11 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
     /* rope_parameters per layer type: every value an object named after a type */
     int per_type = 0;
     const json_t *same = NULL; /* per-type sets that are all equal: one set */
-    if (rp && json_is_object(rp)) {
+    if (rp && json_typeof(rp) == JSON_OBJECT) {
         const char *k;
         const json_t *v;
         json_object_foreach((json_t *)rp, k, v) {
-            if (json_is_object(v))
+            if (json_typeof(v) == JSON_OBJECT)
                 per_type = 1;
         }
         int all_equal = 1;
@@ -648,7 +651,7 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
             if (!per_type)
                 break;
             snprintf(bname, sizeof bname, "%srope_parameters.%s", r->prefix, k);
-            if (!json_is_object(v) ||
+            if (json_typeof(v) != JSON_OBJECT ||
                 (strcmp(k, "full_attention") != 0 && strcmp(k, "sliding_attention") != 0))
                 return FAIL(r, POSENC_ERR_FORMAT, bname,
                             "%s: '%.40s' is not a layer type with its own RoPE parameters "
@@ -686,7 +689,8 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
         /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
          * (an absent key is the class default 4096, not None) */
         const json_t *sw = json_object_get(r->cfg, "sliding_window");
-        int all_rope = (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_is_null(sw);
+        int all_rope =
+            (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_typeof(sw) == JSON_NULL;
         int gi[2] = {-1, -1};
         for (int64_t i = 0; i < n_layer && st == POSENC_OK; i++) {
             int t = kind[i];
@@ -706,7 +710,7 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
                         base = f->local_base_default;
                         if ((st = num(r, f->local_base_key, &base, &have)) != POSENC_OK)
                             break;
-                        if (!(isfinite(base) && base > 1.0)) {
+                        if (!(base > 1.0)) {
                             st = FAIL(r, POSENC_ERR_BASE,
                                       kn(r, f->local_base_key, name, sizeof name),
                                       "%s must be finite and > 1, got %g", name, base);
@@ -725,7 +729,7 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
                                                          &have)) != POSENC_OK)
                                 break;
                             if (have) {
-                                if (!(isfinite(b2) && b2 > 1.0)) {
+                                if (!(b2 > 1.0)) {
                                     st = FAIL(r, POSENC_ERR_BASE, tkey,
                                               "%s must be finite and > 1, got %g", tkey, b2);
                                     break;
@@ -750,7 +754,7 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
         note_ignored(r, "nope_layer_interval"); /* the code reads no_rope_layer_interval */
         const json_t *nl = get(r->cfg, "no_rope_layers");
         kn(r, "no_rope_layers", name, sizeof name);
-        if (nl && !json_is_array(nl)) {
+        if (nl && json_typeof(nl) != JSON_ARRAY) {
             st = FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of 0 and 1, got %s", name,
                       posenc__cfg_type_word(nl));
             break;
@@ -764,12 +768,13 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
             }
             for (int64_t i = 0; i < n_layer; i++) {
                 const json_t *e = json_array_get(nl, (size_t)i);
-                if (!json_is_integer(e) && !json_is_boolean(e)) {
+                json_type et = json_typeof(e); /* e: an entry, not NULL */
+                if (et != JSON_INTEGER && et != JSON_TRUE && et != JSON_FALSE) {
                     st = FAIL(r, POSENC_ERR_FORMAT, name, "%s[%lld] must be 0 or 1, got %s",
                               name, (long long)i, posenc__cfg_type_word(e));
                     break;
                 }
-                int use = json_is_integer(e) ? json_integer_value(e) != 0 : json_is_true(e);
+                int use = et == JSON_TRUE || json_integer_value(e) != 0;
                 kind[i] = !use;
             }
         } else {
@@ -797,17 +802,16 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
                 else if (f->qscale == POSENC_QSCALE_TEMPERATURE) {
                     /* attn_temperature_tuning (any nonzero value: on) */
                     const json_t *tt = json_object_get(r->cfg, "attn_temperature_tuning");
-                    int on = !tt || json_is_true(tt) ||
-                             (json_is_number(tt) && json_number_value(tt) != 0);
-                    if (tt && !json_is_null(tt) && !json_is_boolean(tt) && !json_is_number(tt)) {
+                    json_type tty = tt ? json_typeof(tt) : JSON_TRUE; /* absent: on */
+                    if (tty == JSON_OBJECT || tty == JSON_ARRAY || tty == JSON_STRING) {
                         st = FAIL(r, POSENC_ERR_FORMAT,
                                   kn(r, "attn_temperature_tuning", name, sizeof name),
                                   "%s must be true or false, got %s", name,
                                   posenc__cfg_type_word(tt));
                         break;
                     }
-                    if (tt && json_is_null(tt))
-                        on = 0;
+                    /* true, or a nonzero number; null is off */
+                    int on = tty == JSON_TRUE || json_number_value(tt) != 0;
                     posenc_query_scale *q = &m->group[gi[t]].qscale;
                     int present;
                     q->floor_scale = 8192.0;
@@ -815,14 +819,9 @@ static posenc_status read_rope_family(mread *r, int64_t n_layer)
                     if ((st = num(r, "floor_scale", &q->floor_scale, &present)) != POSENC_OK ||
                         (st = num(r, "attn_scale", &q->attn_scale, &present)) != POSENC_OK)
                         break;
-                    if (!(isfinite(q->floor_scale) && q->floor_scale > 0)) {
+                    if (!(q->floor_scale > 0)) {
                         st = FAIL(r, POSENC_ERR_RANGE, kn(r, "floor_scale", name, sizeof name),
                                   "%s must be finite and > 0", name);
-                        break;
-                    }
-                    if (!isfinite(q->attn_scale)) {
-                        st = FAIL(r, POSENC_ERR_RANGE, kn(r, "attn_scale", name, sizeof name),
-                                  "%s must be finite", name);
                         break;
                     }
                     q->type = on ? POSENC_QSCALE_TEMPERATURE : POSENC_QSCALE_NONE;
@@ -871,14 +870,14 @@ static posenc_status by_architectures(mread *r, const json_t *root,
     *out = NULL;
     if (!a)
         return POSENC_OK;
-    if (!json_is_array(a))
+    if (json_typeof(a) != JSON_ARRAY)
         return FAIL(r, POSENC_ERR_FORMAT, "architectures",
                     "architectures must be an array of class names, got %s",
                     posenc__cfg_type_word(a));
     for (size_t i = 0; i < json_array_size(a); i++) {
         const json_t *e = json_array_get(a, i);
         const posenc_model_family *f =
-            json_is_string(e) ? posenc_model_family_by_arch(json_string_value(e)) : NULL;
+            json_typeof(e) == JSON_STRING ? posenc_model_family_by_arch(json_string_value(e)) : NULL;
         if (!f)
             return FAIL(r, POSENC_ERR_FORMAT, "architectures",
                         "no model_type, and architectures[%zu] does not name a family posenc "
@@ -948,16 +947,16 @@ static posenc_status read_bare(mread *r, const json_t *root)
 
 static posenc_status read_model(mread *r, const json_t *root, const char *override)
 {
-    if (!json_is_object(root))
+    if (json_typeof(root) != JSON_OBJECT)
         return FAIL(r, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
                     posenc__cfg_type_word(root));
     const posenc_model_family *f = NULL;
     const char *key = "model_type";
-    const json_t *mt = json_object_get(root, "model_type");
-    if (mt && !json_is_null(mt) && !json_is_string(mt))
+    const json_t *mt = get(root, "model_type");
+    if (mt && json_typeof(mt) != JSON_STRING)
         return FAIL(r, POSENC_ERR_FORMAT, "model_type", "model_type must be a string, got %s",
                     posenc__cfg_type_word(mt));
-    const char *type = override ? override : (mt && json_is_string(mt) ? json_string_value(mt) : NULL);
+    const char *type = override ? override : (mt ? json_string_value(mt) : NULL);
     r->cfg = root;
     r->root = root;
     if (override)
@@ -968,8 +967,9 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
             /* an unknown wrapper whose language part is a known family */
             for (int i = 0; PARTS[i]; i++) {
                 const json_t *p = get(root, PARTS[i]);
-                const json_t *pt = p && json_is_object(p) ? get(p, "model_type") : NULL;
-                if (pt && json_is_string(pt) && posenc_model_family_find(json_string_value(pt))) {
+                const json_t *pt = p && json_typeof(p) == JSON_OBJECT ? get(p, "model_type") : NULL;
+                if (pt && json_typeof(pt) == JSON_STRING &&
+                    posenc_model_family_find(json_string_value(pt))) {
                     r->cfg = p;
                     snprintf(r->prefix, sizeof r->prefix, "%s.", PARTS[i]);
                     snprintf(r->m->part, sizeof r->m->part, "%s", PARTS[i]);
@@ -1004,27 +1004,27 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
     }
     if (f->nested && !r->m->part[0]) {
         const json_t *p = get(root, f->nested);
-        if (!p || !json_is_object(p))
+        if (!p || json_typeof(p) != JSON_OBJECT)
             return FAIL(r, POSENC_ERR_FORMAT, f->nested,
                         "missing key %s: model_type %s keeps its language model there",
                         f->nested, f->model_type);
         r->cfg = p;
         snprintf(r->prefix, sizeof r->prefix, "%s.", f->nested);
         snprintf(r->m->part, sizeof r->m->part, "%s", f->nested);
-        const json_t *pt = json_object_get(p, "model_type");
+        const json_t *pt = get(p, "model_type");
         char name[96];
         kn(r, "model_type", name, sizeof name);
-        if (pt && !json_is_null(pt) && !json_is_string(pt))
+        if (pt && json_typeof(pt) != JSON_STRING)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string, got %s", name,
                         posenc__cfg_type_word(pt));
-        const char *inner = pt && json_is_string(pt) ? json_string_value(pt) : f->nested_type;
+        const char *inner = pt ? json_string_value(pt) : f->nested_type;
         const posenc_model_family *g = posenc_model_family_find(inner);
         if (!g)
             return unknown_type(r, name, inner);
         f = g;
     }
     if (f->nested)
-        return FAIL(r, POSENC_ERR_FORMAT, r->prefix[0] ? "model_type" : key,
+        return FAIL(r, POSENC_ERR_FORMAT, "model_type",
                     "model_type %s is a wrapper, but its part is itself a wrapper", f->model_type);
     if (f->refused)
         return FAIL(r, POSENC_ERR_FORMAT, r->m->part[0] ? r->prefix : "model_type",
@@ -1117,7 +1117,7 @@ static posenc_status read_alibi(mread *r, int64_t n_layer)
                     name, r->fam->model_type);
     }
     const json_t *ac = get(r->cfg, "attn_config");
-    if (ac && json_is_object(ac)) {
+    if (ac && json_typeof(ac) == JSON_OBJECT) {
         if (json_object_get(ac, "alibi_bias_max"))
             note_ignored_name(r, "attn_config.alibi_bias_max");
         if (json_object_get(ac, "alibi"))
@@ -1166,14 +1166,13 @@ static posenc_status read_learned(mread *r, int64_t n_layer)
     const json_t *pet = get(r->cfg, "position_embedding_type");
     if (pet) {
         kn(r, "position_embedding_type", name, sizeof name);
-        if (!json_is_string(pet) || strcmp(json_string_value(pet), "absolute") != 0)
+        const char *v = json_string_value(pet); /* NULL: not a string */
+        if (!v || strcmp(v, "absolute") != 0)
             return FAIL(r, POSENC_ERR_FORMAT, name,
                         "%s %s%.40s%s is not implemented: relative_key and relative_key_query "
                         "were removed in transformers v5 (PR #41170), whose code posenc "
                         "follows; only absolute is",
-                        name, json_is_string(pet) ? "'" : "",
-                        json_is_string(pet) ? json_string_value(pet) : posenc__cfg_type_word(pet),
-                        json_is_string(pet) ? "'" : "");
+                        name, v ? "'" : "", v ? v : posenc__cfg_type_word(pet), v ? "'" : "");
     }
     int64_t positions;
     const char *pk;
@@ -1327,9 +1326,9 @@ static posenc_status read_enc_dec(mread *r)
 static int baichuan_rope(mread *r, const json_t *root)
 {
     const json_t *a = get(root, "architectures");
-    for (size_t i = 0; a && json_is_array(a) && i < json_array_size(a); i++) {
+    for (size_t i = 0; a && json_typeof(a) == JSON_ARRAY && i < json_array_size(a); i++) {
         const json_t *e = json_array_get(a, i);
-        if (json_is_string(e) && strncmp(json_string_value(e), "BaiChuan", 8) == 0)
+        if (json_typeof(e) == JSON_STRING && strncmp(json_string_value(e), "BaiChuan", 8) == 0)
             return 1;
     }
     int64_t hidden = 0;
@@ -1343,7 +1342,7 @@ static posenc_status chatglm_checks(mread *r)
 {
     char name[96];
     const json_t *p2 = get(r->cfg, "position_encoding_2d");
-    if (p2 && !json_is_false(p2))
+    if (p2 && json_typeof(p2) != JSON_FALSE)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "position_encoding_2d", name, sizeof name),
                     "%s: ChatGLM-6B's 2D position encoding is not implemented", name);
     if (!json_object_get(r->cfg, "kv_channels") && json_object_get(r->cfg, "max_sequence_length"))
@@ -1352,7 +1351,7 @@ static posenc_status chatglm_checks(mread *r)
                     "position encoding is not implemented",
                     name);
     const json_t *np = get(r->cfg, "_name_or_path");
-    if (get(r->cfg, "rope_ratio") && np && json_is_string(np) &&
+    if (get(r->cfg, "rope_ratio") && np && json_typeof(np) == JSON_STRING &&
         strstr(json_string_value(np), "chatglm2"))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_ratio", name, sizeof name),
                     "%s in a ChatGLM2 config: its code divides positions by it, ChatGLM3's "

@@ -680,6 +680,208 @@ static const bad BAD[] = {
      NULL, POSENC_ERR_DIM, "d_model", "outside 1.."},
     {"{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 2, \"head_dim\": 3}}",
      NULL, POSENC_ERR_RANGE, "text_config.partial_rotary_factor", "it must be even"},
+    /* a key of the wrong type, at each place a key is read: status, key, message */
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": \"2\"}", NULL, POSENC_ERR_FORMAT,
+     "num_hidden_layers", "num_hidden_layers must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "num_hidden_layers", "num_hidden_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"deepseek_v3\", \"qk_rope_head_dim\": -1, \"num_hidden_layers\": 2}", NULL,
+     POSENC_ERR_FORMAT, "qk_rope_head_dim", "must be a non-negative integer, got -1"},
+    {"{\"model_type\": \"llama\", \"head_dim\": \"x\", " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "head_dim", "head_dim must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"head_dim\": 1, " L32 "}", NULL, POSENC_ERR_DIM, "head_dim",
+     "the head size 1 is outside 2..1024"},
+    {"{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": [128]}", NULL,
+     POSENC_ERR_FORMAT, "kv_channels", "kv_channels must be a number, got an array"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": {}}", NULL,
+     POSENC_ERR_FORMAT, "hidden_size", "hidden_size must be a number, got an object"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 256, \"n_head\": 4.5}",
+     NULL, POSENC_ERR_FORMAT, "n_head", "n_head must be a non-negative integer, got 4.5"},
+    {"{\"model_type\": \"phi\", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": "
+     "1e4, \"partial_rotary_factor\": \"half\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.partial_rotary_factor", "must be a number"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": true, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "partial_rotary_factor", "must be a number, got a boolean"},
+    {"{\"model_type\": \"gpt_neox\", \"partial_rotary_factor\": \"x\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "partial_rotary_factor", "must be a number, got a string"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 0, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "must be in (0, 1], got 0"},
+    {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2, \"rotary_dim\": "
+     "\"64\"}",
+     NULL, POSENC_ERR_FORMAT, "rotary_dim", "rotary_dim must be a number"},
+    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": "
+     "\"1e4\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_theta", "must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": \"1e4\", " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_theta", "rope_theta must be a number, got a string"},
+    {"{\"model_type\": \"qwen\", \"rope_theta\": [1], " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_theta", "rope_theta must be a number, got an array"},
+    {"{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": 128, \"rope_ratio\": \"2\"}",
+     NULL, POSENC_ERR_FORMAT, "rope_ratio", "rope_ratio must be a number, got a string"},
+    /* 10000 * 1e305 overflows: the product is what is checked */
+    {"{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": 128, \"rope_ratio\": "
+     "1e305}",
+     NULL, POSENC_ERR_BASE, "rope_theta", "must be finite and > 1, got inf"},
+    /* jansson refuses a number past a double: the reader never sees inf */
+    {"{\"model_type\": \"llama4_text\", \"floor_scale\": 1e999, \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "", "real number overflow"},
+    {"{\"model_type\": \"llama\", \"max_position_embeddings\": \"4k\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "max_position_embeddings", "must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"original_max_position_embeddings\": -4, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "original_max_position_embeddings", "must be a non-negative integer"},
+    {"{\"model_type\": \"gemma3_text\", \"sliding_window_pattern\": \"6\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "sliding_window_pattern", "must be a number, got a string"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_local_base_freq\": \"1e4\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "rope_local_base_freq", "must be a number, got a string"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", "
+     "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": \"big\"}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention.rope_theta", "must be a number"},
+    /* (layer 5 is the first full layer, the one that reads rope_scaling) */
+    {"{\"model_type\": \"gemma3_text\", \"rope_scaling\": 5, \"num_hidden_layers\": 6}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling", "rope_scaling must be an object or null, got an integer"},
+    {"{\"model_type\": \"llama4_text\", \"rope_scaling\": \"x\", \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling", "must be an object or null, got a string"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layer_interval\": \"4\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layer_interval", "must be a number, got a string"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": [1, 1, 1, {}], \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "no_rope_layers", "no_rope_layers[3] must be 0 or 1, got an object"},
+    {"{\"model_type\": \"llama4_text\", \"attn_temperature_tuning\": [], \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "attn_temperature_tuning", "must be true or false, got an array"},
+    {"{\"model_type\": \"llama4_text\", \"attn_temperature_tuning\": {}, \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "attn_temperature_tuning", "must be true or false, got an object"},
+    {"{\"model_type\": \"llama4_text\", \"floor_scale\": \"8k\", \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "floor_scale", "floor_scale must be a number, got a string"},
+    {"{\"model_type\": \"llama4_text\", \"attn_scale\": \"x\", \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "attn_scale", "attn_scale must be a number, got a string"},
+    /* Qwen 1's keys */
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": 1, \"use_dynamic_ntk\": false, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_logn_attn", "must be true or false, got an integer"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": \"no\", "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "must be true or false, got a string"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": false, "
+     "\"seq_length\": \"2k\", \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length must be a number, got a string"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": false, "
+     "\"seq_length_expansion\": \"1\", \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "must be a number, got a string"},
+    {"{\"model_type\": \"qwen\", \"use_dynamic_ntk\": false, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_logn_attn", "missing key use_logn_attn (family qwen"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": true, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length (at least 2) is needed"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": true, \"use_dynamic_ntk\": false, "
+     "\"seq_length\": 1, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length (at least 2) is needed"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": true, "
+     "\"seq_length\": 2048, \"kv_channels\": 2, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "use_dynamic_ntk", "needs a rotary dimension of at least 4"},
+    /* foreign keys in the families that read a relative of them */
+    {"{\"model_type\": \"llama4_text\", \"rope_local_base_freq\": 1e4, \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "rope_local_base_freq", "not part of family llama4_text's code"},
+    {"{\"model_type\": \"gemma3_text\", \"use_dynamic_ntk\": true, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "use_dynamic_ntk", "not part of family gemma3_text's code"},
+    {"{\"model_type\": \"cohere2\", \"rope_local_base_freq\": 1e4, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_local_base_freq", "not part of family cohere2's code"},
+    {"{\"model_type\": \"qwen\", \"no_rope_layers\": [1, 1], \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "no_rope_layers", "not part of family qwen's code"},
+    /* the architectures list and wrappers */
+    {"{\"architectures\": [3], " L32 "}", NULL, POSENC_ERR_FORMAT, "architectures",
+     "architectures[0] does not name a family"},
+    {"{\"model_type\": \"internvl_chat\", \"text_config\": 5, \"llm_config\": {\"model_type\": 7}, "
+     "\"language_config\": {\"model_type\": \"frob\"}}",
+     NULL, POSENC_ERR_FORMAT, "model_type", "'internvl_chat' is not in posenc's model registry"},
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"qwen2_vl\"}}", NULL,
+     POSENC_ERR_FORMAT, "llm_config.", "qwen2_vl is not supported yet"},
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"gemma3\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": [1]}", NULL, POSENC_ERR_FORMAT, "text_config",
+     "missing key text_config: model_type gemma3 keeps its language model there"},
+    {"{\"num_hidden_layers\": \"3\", \"head_dim\": 64}", NULL, POSENC_ERR_FORMAT,
+     "num_hidden_layers", "must be a number, got a string"},
+    {"{\"num_hidden_layers\": 5000, \"head_dim\": 64}", NULL, POSENC_ERR_RANGE,
+     "num_hidden_layers", "num_hidden_layers 5000 is outside 1..1024"},
+    /* ALiBi, learned tables, encoder-decoder stacks */
+    {"{\"model_type\": \"bloom\", \"n_head\": \"8\"}", NULL, POSENC_ERR_FORMAT, "n_head",
+     "n_head must be a number, got a string"},
+    {"{\"model_type\": \"bloom\", \"n_head\": 2000000}", NULL, POSENC_ERR_DIM, "n_head",
+     "n_head 2000000 is outside 1..1048576"},
+    {"{\"model_type\": \"falcon\", \"alibi\": true, \"hidden_size\": \"4544\"}", NULL,
+     POSENC_ERR_FORMAT, "hidden_size", "hidden_size must be a number, got a string"},
+    {"{\"model_type\": \"gpt2\", \"n_embd\": \"768\"}", NULL, POSENC_ERR_FORMAT, "n_embd",
+     "n_embd must be a number, got a string"},
+    {"{\"model_type\": \"gpt2\", \"n_embd\": 2000000}", NULL, POSENC_ERR_DIM, "n_embd",
+     "n_embd 2000000 is outside 1..1048576"},
+    {"{\"model_type\": \"gpt2\", \"n_positions\": \"1k\"}", NULL, POSENC_ERR_FORMAT, "n_positions",
+     "n_positions must be a number, got a string"},
+    {"{\"model_type\": \"gpt2\", \"n_positions\": 2147483649}", NULL, POSENC_ERR_RANGE,
+     "n_positions", "n_positions 2147483649 is outside 1..2147483648"},
+    {"{\"model_type\": \"roberta\", \"pad_token_id\": \"1\"}", NULL, POSENC_ERR_FORMAT,
+     "pad_token_id", "pad_token_id must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"num_layers\": \"6\"}", NULL, POSENC_ERR_FORMAT, "num_layers",
+     "num_layers must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 1025}", NULL, POSENC_ERR_RANGE, "num_layers",
+     "num_layers 1025 is outside 1..1024"},
+    {"{\"model_type\": \"t5\", \"num_decoder_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "num_decoder_layers", "num_decoder_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"t5\", \"relative_attention_num_buckets\": \"32\"}", NULL,
+     POSENC_ERR_FORMAT, "relative_attention_num_buckets", "must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": \"128\"}", NULL,
+     POSENC_ERR_FORMAT, "relative_attention_max_distance", "must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"relative_attention_num_buckets\": 65537}", NULL, POSENC_ERR_RANGE,
+     "relative_attention_num_buckets", "65537 is outside 4..65536"},
+    {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": 2147483648}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_max_distance", "(and be at most 2147483647)"},
+    {"{\"model_type\": \"whisper\", \"encoder_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "encoder_layers", "encoder_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"whisper\", \"decoder_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "decoder_layers", "decoder_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"whisper\", \"max_source_positions\": \"1500\"}", NULL, POSENC_ERR_FORMAT,
+     "max_source_positions", "must be a number, got a string"},
+    {"{\"model_type\": \"whisper\", \"max_target_positions\": \"448\"}", NULL, POSENC_ERR_FORMAT,
+     "max_target_positions", "must be a number, got a string"},
+    {"{\"model_type\": \"whisper\", \"max_target_positions\": 0}", NULL, POSENC_ERR_RANGE,
+     "max_target_positions", "max_target_positions 0 is outside 1.."},
+    {"{\"model_type\": \"whisper\", \"d_model\": \"384\"}", NULL, POSENC_ERR_FORMAT, "d_model",
+     "d_model must be a number, got a string"},
+    {"{\"model_type\": \"whisper\", \"d_model\": 2}", NULL, POSENC_ERR_DIM, "d_model",
+     "d_model 2 must be even and in 4..1048576"},
+    {"{\"model_type\": \"whisper\", \"d_model\": 2097152}", NULL, POSENC_ERR_DIM, "d_model",
+     "d_model 2097152 must be even"},
+    {"{\"model_type\": \"whisper\", \"encoder_layers\": 600, \"decoder_layers\": 600}", NULL,
+     POSENC_ERR_RANGE, "decoder_layers", "600 encoder and 600 decoder layers exceed 1024"},
+    {"{\"model_type\": \"bart\", \"decoder_layers\": 2, \"max_position_embeddings\": 1024, "
+     "\"d_model\": 16}",
+     NULL, POSENC_ERR_FORMAT, "encoder_layers", "missing key encoder_layers (family bart"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"max_position_embeddings\": 1024, "
+     "\"d_model\": 16}",
+     NULL, POSENC_ERR_FORMAT, "decoder_layers", "missing key decoder_layers"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, \"d_model\": 16}",
+     NULL, POSENC_ERR_FORMAT, "max_position_embeddings", "missing key max_position_embeddings"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, "
+     "\"max_position_embeddings\": 1024, \"d_model\": 1048577}",
+     NULL, POSENC_ERR_DIM, "d_model", "d_model 1048577 is outside 1..1048576"},
+    /* the RoPE block of a family with its own reading */
+    {"{\"model_type\": \"llama\", \"rope_scaling\": {\"rope_type\": \"frob\"}, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling", "frob"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": "
+     "\"1.2\", \"long_mscale\": \"1.2\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": "
+     "1.2, \"long_mscale\": \"1.2\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, \"original_max_position_embeddings\": "
+     "\"16k\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
+     "must be a number > 0"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, \"original_max_position_embeddings\": "
+     "0}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
+     "must be a number > 0"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
@@ -702,8 +904,8 @@ TEST(refusals)
                  (b->key[0] || err.key[0] == 0 || b->st == POSENC_ERR_FORMAT) &&
                  strstr(err.detail, b->phrase) != NULL;
         if (!ok)
-            fprintf(stderr, "BAD[%zu]: status %d (want %d), key '%s' (want '%s'), detail '%s'\n",
-                    i, st, b->st, err.key, b->key, err.detail);
+            fprintf(stderr, "BAD[%zu] %.60s: status %d (want %d), key '%s' (want '%s'), detail '%s'\n",
+                    i, b->json, st, b->st, err.key, b->key, err.detail);
         CHECK(ok);
         /* *out untouched on failure */
         CHECK(((unsigned char *)&model)[0] == 0xA5 &&
