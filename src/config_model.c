@@ -1322,18 +1322,22 @@ static posenc_status read_enc_dec(mread *r)
 }
 
 /* Baichuan: RoPE for hidden_size 4096 or class BaiChuan* (the 7B models),
- * ALiBi otherwise (13B), as vLLM dispatches. */
-static int baichuan_rope(mread *r, const json_t *root)
+ * ALiBi otherwise (13B), as vLLM dispatches: *rope. A hidden_size that is not
+ * a count is refused, not taken for "not 4096". */
+static posenc_status baichuan_rope(mread *r, const json_t *root, int *rope)
 {
     const json_t *a = get(root, "architectures");
+    *rope = 1;
     for (size_t i = 0; a && json_typeof(a) == JSON_ARRAY && i < json_array_size(a); i++) {
         const json_t *e = json_array_get(a, i);
         if (json_typeof(e) == JSON_STRING && strncmp(json_string_value(e), "BaiChuan", 8) == 0)
-            return 1;
+            return POSENC_OK;
     }
     int64_t hidden = 0;
     int present;
-    return count(r, "hidden_size", &hidden, &present) == POSENC_OK && hidden == 4096;
+    posenc_status st = count(r, "hidden_size", &hidden, &present);
+    *rope = hidden == 4096;
+    return st;
 }
 
 /* ChatGLM's model_type also names ChatGLM-6B (GLM's 2D positions) and
@@ -1380,8 +1384,14 @@ static posenc_status read_family(mread *r, int64_t n_layer)
         if (alibi)
             return read_alibi(r, n_layer);
     }
-    if ((f->flags & POSENC_FAMILY_BAICHUAN) && !baichuan_rope(r, r->root))
-        return read_alibi(r, n_layer);
+    if (f->flags & POSENC_FAMILY_BAICHUAN) {
+        int rope;
+        posenc_status st = baichuan_rope(r, r->root, &rope);
+        if (st != POSENC_OK)
+            return st;
+        if (!rope)
+            return read_alibi(r, n_layer);
+    }
     switch (f->scheme) {
     case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
     case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);

@@ -882,6 +882,30 @@ static const bad BAD[] = {
      "0}, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
      "must be a number > 0"},
+    {"{\"model_type\": \"baichuan\", \"hidden_size\": \"4096\", \"num_attention_heads\": 32, "
+     "\"num_hidden_layers\": 2}",
+     NULL, POSENC_ERR_FORMAT, "hidden_size", "hidden_size must be a number, got a string"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": 5, \"rope_theta\": 1e6, "
+     "\"llama_4_scaling_beta\": 0.1, \"original_max_position_embeddings\": 16384}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_type", "must be a string, got an integer"},
+    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": "
+     "1e6, \"llama_4_scaling_beta\": 0.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.llama_4_scaling_beta",
+     "not a parameter of rope type default"},
+    /* llama3 with low == high: the clean step is taken only for values the
+     * RoPE checks accept; the others are refused by them, naming the block */
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e4, \"rope_scaling\": {\"rope_type\": \"llama3\", "
+     "\"factor\": 0.5, \"low_freq_factor\": 1, \"high_freq_factor\": 1, "
+     "\"original_max_position_embeddings\": 8192}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e4, \"rope_scaling\": {\"rope_type\": \"llama3\", "
+     "\"factor\": 8, \"low_freq_factor\": 0, \"high_freq_factor\": 0, "
+     "\"original_max_position_embeddings\": 8192}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e4, \"rope_scaling\": {\"rope_type\": \"llama3\", "
+     "\"factor\": 8, \"low_freq_factor\": 1, \"high_freq_factor\": 1, "
+     "\"original_max_position_embeddings\": 0.5}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
