@@ -1064,6 +1064,143 @@ TEST(reader_rules)
     CHECK(posenc_model_from_config_text("{}", 2, NULL, NULL, NULL) == POSENC_ERR_NULL);
 }
 
+/* Accepted variants of the keys, each against a value worked by hand. */
+TEST(reader_variants)
+{
+    const posenc_model_group *g;
+    /* legacy base names: rotary_emb_base for llama, rope_theta for qwen */
+    CHECK(read_text("{\"model_type\": \"llama\", \"rotary_emb_base\": 5e5, " L32 "}", NULL) ==
+          POSENC_OK);
+    CHECK(model.group[0].rope.base == 5e5 && model.ignored[0] == 0);
+    CHECK(read_text("{\"model_type\": \"qwen\", \"rope_theta\": 2e4, \"use_logn_attn\": true, "
+                    "\"use_dynamic_ntk\": true, \"seq_length\": 2048, " L32 "}",
+                    NULL) == POSENC_OK);
+    g = &model.group[0];
+    CHECK(g->rope.base == 2e4 && g->qwen_dynamic_ntk == 1 && g->qwen_seq_length == 2048.0 &&
+          g->qscale.type == POSENC_QSCALE_LOGN && g->qscale.seq_length == 2048.0);
+    CHECK(read_text("{\"model_type\": \"qwen\", \"rotary_emb_base\": 1e4, \"use_logn_attn\": false, "
+                    "\"use_dynamic_ntk\": false, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].qwen_dynamic_ntk == 0 && model.group[0].qscale.type == POSENC_QSCALE_NONE);
+    /* the rotated part: GPT-NeoX's partial_rotary_factor (a legacy name for
+     * it), Phi's from rope_parameters; head 256 / 4 = 64 */
+    CHECK(read_text("{\"model_type\": \"gpt_neox\", \"partial_rotary_factor\": 0.5, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.head_dim == 64 && model.group[0].rope.rotary_dim == 32);
+    CHECK(read_text("{\"model_type\": \"phi\", \"rope_parameters\": {\"rope_type\": \"default\", "
+                    "\"rope_theta\": 3e4, \"partial_rotary_factor\": 0.25}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.rotary_dim == 16 && model.group[0].rope.base == 3e4);
+    /* rope_interleave is read by DeepSeek only: listed elsewhere */
+    CHECK(read_text("{\"model_type\": \"llama\", \"rope_interleave\": true, \"rope_theta\": 1e4, " L32
+                    "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.layout == POSENC_LAYOUT_HALF &&
+          strcmp(model.ignored, "rope_interleave") == 0);
+    /* ChatGLM: rope_ratio multiplies the base (2 * 10000); a ChatGLM3 name
+     * with rope_ratio is fine, and position_encoding_2d false too */
+    CHECK(read_text("{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": 128, "
+                    "\"rope_ratio\": 2, \"position_encoding_2d\": false, \"_name_or_path\": 5}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.base == 20000.0 && model.group[0].rope.rotary_dim == 64);
+    CHECK(read_text("{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": 128, "
+                    "\"rope_ratio\": 50, \"_name_or_path\": \"THUDM/chatglm3-6b-128k\"}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.base == 500000.0);
+    /* Gemma 3: sliding_window_pattern 0 makes every layer full (base 1e6) */
+    CHECK(read_text("{\"model_type\": \"gemma3_text\", \"sliding_window_pattern\": 0, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_group == 1 && model.group[0].rope.base == 1e6 &&
+          strcmp(model.group[0].layer_type, "full_attention") == 0);
+    /* per-type sets: one for full layers only, without rope_theta: full keeps
+     * the base 1e6, sliding layers the local base 10000 */
+    CHECK(read_text("{\"model_type\": \"gemma3_text\", \"layer_types\": [\"sliding_attention\", "
+                    "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+                    "\"linear\", \"factor\": 4}}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->rope.base == 10000.0 &&
+          g->rope.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->rope.base == 1e6 &&
+          g->rope.scaling.type == POSENC_ROPE_LINEAR && g->rope.scaling.factor == 4.0);
+    /* architectures that agree; a class whose wrapper part is not an object */
+    CHECK(read_text("{\"architectures\": [\"LlamaForCausalLM\", \"LlamaForSequenceClassification\"], "
+                    "\"rope_theta\": 1e4, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.model_type, "llama") == 0);
+    CHECK(read_text("{\"architectures\": [\"Gemma3ForCausalLM\"], \"text_config\": 5, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.model_type, "gemma3_text") == 0 && model.part[0] == 0);
+    /* MPT's attn_config: not an object (nothing read), or alibi alone */
+    CHECK(read_text("{\"model_type\": \"mpt\", \"attn_config\": 5}", NULL) == POSENC_OK);
+    CHECK(model.ignored[0] == 0 && model.group[0].alibi_bias_max == 8.0);
+    CHECK(read_text("{\"model_type\": \"mpt\", \"attn_config\": {\"alibi\": true}}", NULL) ==
+          POSENC_OK);
+    CHECK(strcmp(model.ignored, "attn_config.alibi") == 0);
+    /* sinusoidal_pos_embds is DistilBERT's: GPT-2 lists it and stays learned */
+    CHECK(read_text("{\"model_type\": \"gpt2\", \"sinusoidal_pos_embds\": true}", NULL) ==
+          POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_LEARNED && strstr(model.ignored, "sinusoidal_pos_embds"));
+    /* Baichuan: architectures not a list, or naming no BaiChuan class: by
+     * hidden_size (4096: RoPE; 5120: ALiBi) */
+    CHECK(read_text("{\"model_type\": \"baichuan\", \"architectures\": \"X\", \"hidden_size\": 4096, "
+                    "\"num_attention_heads\": 32, \"num_hidden_layers\": 2}",
+                    NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_ROPE && model.group[0].rope.head_dim == 128);
+    CHECK(read_text("{\"model_type\": \"baichuan\", \"architectures\": [3, \"BaichuanForCausalLM\"], "
+                    "\"hidden_size\": 5120, \"num_attention_heads\": 40, \"num_hidden_layers\": 2}",
+                    NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_ALIBI && model.group[0].n_head == 40);
+    /* Llama 4: attn_temperature_tuning 0 is off */
+    CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
+                    "\"attn_temperature_tuning\": 0}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->qscale.type == POSENC_QSCALE_NONE);
+    /* Phi-3: "su" and "yarn" both read as longrope, in either key */
+    static const char su[] =
+        "{\"model_type\": \"phi3\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
+        "\"rope_scaling\": {\"type\": \"su\", \"rope_type\": \"yarn\", \"short_factor\": "
+        "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"long_factor\": "
+        "[2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2], "
+        "\"original_max_position_embeddings\": 4096}, " L32 "}";
+    CHECK(read_text(su, NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.scaling.type == POSENC_ROPE_LONGROPE &&
+          model.group[0].rope.long_factor[31] == 2.0);
+    /* PhiMoE without mscales: the block as is */
+    CHECK(read_text("{\"model_type\": \"phimoe\", \"rope_theta\": 1e4, \"rope_scaling\": "
+                    "{\"type\": \"linear\", \"factor\": 2}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.scaling.type == POSENC_ROPE_LINEAR);
+    /* Ministral 3's beta: with "type" default the original length is the
+     * query scale's only; with yarn it is YaRN's too */
+    CHECK(read_text("{\"model_type\": \"ministral3\", \"rope_parameters\": {\"type\": \"default\", "
+                    "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, "
+                    "\"original_max_position_embeddings\": 16384}, " L32 "}",
+                    NULL) == POSENC_OK);
+    g = &model.group[0];
+    CHECK(g->qscale.type == POSENC_QSCALE_BETA && g->qscale.beta == 0.1 &&
+          g->qscale.original == 16384.0 && g->rope.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(read_text("{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"yarn\", "
+                    "\"factor\": 4, \"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, "
+                    "\"original_max_position_embeddings\": 16384}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.scaling.type == POSENC_ROPE_YARN &&
+          model.group[0].rope.scaling.original_max_position_embeddings == 16384.0);
+    /* MiniCPM: a scaling that is not longrope is read as is; longrope without
+     * max_position_embeddings past the original keeps its short factors */
+    CHECK(read_text("{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"rope_scaling\": "
+                    "{\"type\": \"linear\", \"factor\": 2}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.scaling.type == POSENC_ROPE_LINEAR);
+    static const char cpm[] =
+        "{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"max_position_embeddings\": 4096, "
+        "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": "
+        "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"long_factor\": "
+        "[3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3], "
+        "\"original_max_position_embeddings\": 4096}, " L32 "}";
+    CHECK(read_text(cpm, NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.short_factor[0] == 1.0 && model.group[0].rope.long_factor[0] == 3.0);
+}
+
 /* The issue's examples, by the numbers the modeling code gives. */
 TEST(issue_examples)
 {
@@ -1116,6 +1253,7 @@ int main(void)
     RUN(fixtures_match_golden);
     RUN(refusals);
     RUN(reader_rules);
+    RUN(reader_variants);
     RUN(issue_examples);
     return check_summary("models");
 }
