@@ -2,6 +2,7 @@
  * tests write themselves (8-byte little-endian length, JSON header, raw
  * little-endian data): every dtype against values computed here, a missing
  * tensor, and each corruption of the header, the offsets and the data. */
+#define _GNU_SOURCE /* fopencookie: a stream whose seeks and reads fail on demand */
 #include "check.h"
 #include "capped.h"
 #include "posenc.h"
@@ -328,6 +329,27 @@ static const bad_case BAD[] = {
      POSENC_ERR_RANGE, "tensor 't' has 0 dimensions"},
     {"{\"t\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}x}", 8, "t",
      POSENC_ERR_FORMAT, "expected ',' or '}'"},
+    /* more of the string and number syntax */
+    {"{\"t\\u12g4\":{}}", 0, "t", POSENC_ERR_FORMAT, "bad \\u escape"},
+    {"{\"t\\u12", 0, "t", POSENC_ERR_FORMAT, "bad \\u escape"},
+    {"{\"t\xe2", 0, "t", POSENC_ERR_FORMAT, "not UTF-8"},              /* cut at the end */
+    {"{\"t\xe0\x80\xaf\":{}}", 0, "t", POSENC_ERR_FORMAT, "not UTF-8"}, /* overlong, 3 bytes */
+    {"{\"t\\ud800", 0, "t", POSENC_ERR_FORMAT, "high surrogate without its low half"},
+    {"{\"t\\ud800\\x0041\":{}}", 0, "t", POSENC_ERR_FORMAT, "high surrogate without"},
+    {"{\"t\\ud800\\uzz41\":{}}", 0, "t", POSENC_ERR_FORMAT, "high surrogate without"},
+    {"{\"t\\ud800\\ue000\":{}}", 0, "t", POSENC_ERR_FORMAT, "high surrogate without"},
+    /* U+E000, just past the surrogates: a letter like any other */
+    {"{\"t\xee\x80\x80\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 8,
+     "t\xee\x80\x80", POSENC_OK, ""},
+    {"{\"t\\ue000\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 8,
+     "t\xee\x80\x80", POSENC_OK, ""},
+    {"{\"t\":{\"dtype\":\"F32\",\"shape\":[1,\"2\"],\"data_offsets\":[0,8]}}", 8, "t",
+     POSENC_ERR_FORMAT, "expected a non-negative integer"},
+    {"{\"t\":{\"dtype\":\"F32\",\"shape\":[1,2E0],\"data_offsets\":[0,8]}}", 8, "t",
+     POSENC_ERR_FORMAT, "fraction or exponent"},
+    {"{\"t\":{\"dtype\":\"F32\" \"shape\":[1,2],\"data_offsets\":[0,8]}}", 8, "t",
+     POSENC_ERR_FORMAT, "header byte 20: expected ',' or '}'"},
+    {"{\"__metadata__\":{\"a\":\"1\",\"b\":\"2\"}," T1 "}", 8, "t", POSENC_OK, ""},
     /* duplicates and metadata */
     {"{\"__metadata__\":{1:\"a\"}}", 0, "t", POSENC_ERR_FORMAT, "expected a string"},
     {"{\"__metadata__\":{\"a\":\"b\" \"c\":\"d\"}}", 0, "t", POSENC_ERR_FORMAT,
@@ -582,6 +604,225 @@ TEST(safetensors_without_metadata_sorts_nothing)
     posenc_learned_free(t);
 }
 
+/* ---- messages quote at most 80 bytes of a name -------------------------------------- */
+
+/* Each refusal that quotes a tensor's name (or a key, or a dtype) cuts a
+ * 100-byte one at 80 bytes and adds "...". */
+TEST(long_names_are_cut_in_messages)
+{
+    char N[101], cut[90], hdr[1024];
+    for (int i = 0; i < 100; i++)
+        N[i] = (char)('a' + i % 26);
+    N[100] = 0;
+    snprintf(cut, sizeof cut, "'%.80s...'", N);
+    static const struct {
+        const char *fmt; /* %1$s: the long name (printf's positional form is POSIX) */
+        size_t n_data;
+        posenc_status want;
+        const char *detail;
+    } C[] = {
+        {"{\"%1$s\":{}}", 0, POSENC_ERR_FORMAT, ": dtype, shape and data_offsets are missing"},
+        {"{\"t\":{\"%1$s\":1}}", 0, POSENC_ERR_FORMAT, " (a tensor has dtype"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"dtype\":\"F32\"}}", 0, POSENC_ERR_FORMAT,
+         ": duplicate key 'dtype'"},
+        {"{\"t\":{\"dtype\":\"%1$s\"}}", 0, POSENC_ERR_FORMAT, ""},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[8]}}", 0,
+         POSENC_ERR_FORMAT, ": data_offsets needs two numbers"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[1,2]}}", 0, POSENC_ERR_FORMAT,
+         ": data_offsets is missing"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,8]}}",
+         8, POSENC_ERR_FORMAT, ": the shape's element count overflows"},
+        {"{\"%1$s\":{\"dtype\":\"F64\",\"shape\":[4294967296,536870912],\"data_offsets\":[0,8]}}",
+         8, POSENC_ERR_FORMAT, ": the byte size overflows"},
+        {"{\"%1$s\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]}}", 2,
+         POSENC_ERR_FORMAT, ": 3 elements of F4 do not fill whole bytes"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,7]}}", 7,
+         POSENC_ERR_FORMAT, ": data_offsets [0, 7] do not hold the 8 bytes"},
+        {"{\"__metadata__\":{\"%1$s\":\"1\",\"%1$s\":\"2\"}}", 0, POSENC_ERR_FORMAT, ""},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},"
+         "\"%1$s\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}}",
+         0, POSENC_ERR_FORMAT, ""},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[4,12]}}", 12,
+         POSENC_ERR_FORMAT, ": begins at data byte 4 where the previous tensor ends at 0 (gap)"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 4,
+         POSENC_ERR_FORMAT, ": data_offsets end at 8, past the end of the data (4 bytes)"},
+        {"{\"%1$s\":{\"dtype\":\"I32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 8,
+         POSENC_ERR_RANGE, " is I32: a table must be"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", 8,
+         POSENC_ERR_RANGE, " has 1 dimensions"},
+        {"{\"%1$s\":{\"dtype\":\"F32\",\"shape\":[2,0],\"data_offsets\":[0,0]}}", 0,
+         POSENC_ERR_RANGE, " has shape [2, 0]"},
+        {"{\"t\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}", 8, POSENC_ERR_RANGE,
+         " in the file (it has 1)"},
+    };
+    unsigned char zeros[16] = {0};
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        snprintf(hdr, sizeof hdr, C[i].fmt, N);
+        blob b = make(hdr, zeros, C[i].n_data);
+        posenc_learned *t = NULL;
+        posenc_load_error e;
+        posenc_status s = read_blob(b, N, &t, &e);
+        char want[200];
+        snprintf(want, sizeof want, "%s%s", cut, C[i].detail);
+        int ok = s == C[i].want && strstr(e.detail, want) != NULL && t == NULL;
+        if (!ok)
+            fprintf(stderr, "long case %zu: status %d, detail '%s'\n", i, (int)s, e.detail);
+        CHECK(ok);
+        free(b.p);
+    }
+    /* the non-finite value's message too */
+    unsigned char data[4] = {0x00, 0x3C, 0x00, 0x7C}; /* 1, +inf */
+    snprintf(hdr, sizeof hdr, "{\"%s\":{\"dtype\":\"F16\",\"shape\":[1,2],\"data_offsets\":[0,4]}}",
+             N);
+    blob b = make(hdr, data, 4);
+    posenc_learned *t = NULL;
+    posenc_load_error e;
+    CHECK_EQ_INT(read_blob(b, N, &t, &e), POSENC_ERR_FORMAT);
+    char want[200];
+    snprintf(want, sizeof want, "tensor %s: row 0 column 1 is not finite", cut);
+    CHECK(strstr(e.detail, want) != NULL);
+    free(b.p);
+}
+
+/* Seventeen tensors and seventeen metadata keys: the index grows past its
+ * first 16 entries; the table is found among them. */
+TEST(many_tensors_and_metadata_keys)
+{
+    char hdr[4096];
+    size_t n = (size_t)snprintf(hdr, sizeof hdr, "{\"__metadata__\":{");
+    for (int i = 0; i < 17; i++)
+        n += (size_t)snprintf(hdr + n, sizeof hdr - n, "%s\"k%d\":\"v%d\"", i ? "," : "", i, i);
+    n += (size_t)snprintf(hdr + n, sizeof hdr - n, "}");
+    for (int i = 0; i < 17; i++)
+        n += (size_t)snprintf(hdr + n, sizeof hdr - n,
+                              ",\"e%d\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}", i);
+    snprintf(hdr + n, sizeof hdr - n, "," T1 "}");
+    unsigned char data[8] = {0, 0, 0x80, 0x3F, 0, 0, 0, 0x40}; /* 1.0f, 2.0f */
+    blob b = make(hdr, data, 8);
+    posenc_learned *t = NULL;
+    posenc_load_error e;
+    CHECK_EQ_INT(read_blob(b, "t", &t, &e), POSENC_OK);
+    double row[2] = {0, 0};
+    CHECK(t && posenc_learned_row_f64(t, 0, row) == POSENC_OK && row[0] == 1.0 && row[1] == 2.0);
+    posenc_learned_free(t);
+    t = NULL;
+    CHECK_EQ_INT(read_blob(b, "e16", &t, &e), POSENC_ERR_RANGE);
+    CHECK(strstr(e.detail, "has 1 dimensions") != NULL);
+    CHECK_EQ_INT(read_blob(b, "e17", &t, &e), POSENC_ERR_RANGE);
+    CHECK(strstr(e.detail, "no tensor 'e17' in the file (it has 18)") != NULL);
+    free(b.p);
+}
+
+/* A backslash followed by a NUL byte (strchr would find the terminator). */
+TEST(a_nul_after_a_backslash_is_a_bad_escape)
+{
+    static const char hdr[] = "{\"t\\\0\":{}}";
+    blob b = make("", NULL, 0);
+    free(b.p);
+    size_t h = sizeof hdr - 1;
+    b.n = 8 + h;
+    b.p = malloc(b.n);
+    CHECK(b.p != NULL);
+    if (!b.p)
+        return;
+    put_le(b.p, h, 8);
+    memcpy(b.p + 8, hdr, h);
+    posenc_learned *t = NULL;
+    posenc_load_error e;
+    CHECK_EQ_INT(read_blob(b, "t", &t, &e), POSENC_ERR_FORMAT);
+    CHECK(strstr(e.detail, "header byte 3: bad escape in a string") != NULL);
+    free(b.p);
+}
+
+/* A stream whose seeks or reads fail on demand (glibc's fopencookie): the
+ * errors the reader reports for a file that fails under it. */
+typedef struct flaky {
+    blob b;
+    off_t at;
+    int seeks_ok;  /* seeks that succeed before one fails (-1: all) */
+    size_t read_limit; /* bytes that can be read in all */
+    size_t got;
+    int tell_fails;
+} flaky;
+
+static ssize_t flaky_read(void *c, char *buf, size_t n)
+{
+    flaky *f = c;
+    if (f->got >= f->read_limit)
+        return -1;
+    if (n > f->read_limit - f->got)
+        n = f->read_limit - f->got;
+    if ((size_t)f->at >= f->b.n)
+        return 0;
+    if (n > f->b.n - (size_t)f->at)
+        n = f->b.n - (size_t)f->at;
+    memcpy(buf, f->b.p + f->at, n);
+    f->at += (off_t)n;
+    f->got += n;
+    return (ssize_t)n;
+}
+
+static int flaky_seek(void *c, off64_t *off, int whence)
+{
+    flaky *f = c;
+    if (f->seeks_ok == 0)
+        return -1;
+    if (f->seeks_ok > 0)
+        f->seeks_ok--;
+    off_t to = whence == SEEK_SET ? *off : whence == SEEK_CUR ? f->at + *off : (off_t)f->b.n + *off;
+    f->at = to;
+    *off = f->tell_fails ? -1 : to;
+    return 0;
+}
+
+static posenc_status read_flaky(flaky *f, posenc_load_error *e)
+{
+    cookie_io_functions_t io = {flaky_read, NULL, flaky_seek, NULL};
+    FILE *in = fopencookie(f, "r", io);
+    if (!in)
+        abort();
+    posenc_learned *t = NULL;
+    posenc_status s = posenc_learned_read_safetensors(in, "t", &t, e);
+    fclose(in);
+    posenc_learned_free(t);
+    return s;
+}
+
+TEST(seek_and_read_errors_are_reported)
+{
+    unsigned char data[8] = {0};
+    blob b = make("{" T1 "}", data, 8);
+    posenc_load_error e;
+    /* all well: the stream itself works */
+    flaky f = {b, 0, -1, (size_t)-1, 0, 0};
+    CHECK_EQ_INT(read_flaky(&f, &e), POSENC_OK);
+    /* the size: the seek to the end, the position (ftello asks the stream),
+     * the seek back */
+    for (int k = 0; k < 3; k++) {
+        flaky g = {b, 0, k, (size_t)-1, 0, 0};
+        CHECK_EQ_INT(read_flaky(&g, &e), POSENC_ERR_IO);
+        CHECK(strstr(e.detail, "cannot seek in the file") != NULL);
+    }
+    flaky tell = {b, 0, -1, (size_t)-1, 0, 1};
+    CHECK_EQ_INT(read_flaky(&tell, &e), POSENC_ERR_IO);
+    CHECK(strstr(e.detail, "cannot seek in the file") != NULL);
+    /* the length, then the header, cut short by a read error */
+    flaky len = {b, 0, -1, 4, 0, 0};
+    CHECK_EQ_INT(read_flaky(&len, &e), POSENC_ERR_IO);
+    CHECK(strstr(e.detail, "read error in the header length") != NULL);
+    flaky head = {b, 0, -1, 8 + 10, 0, 0};
+    CHECK_EQ_INT(read_flaky(&head, &e), POSENC_ERR_IO);
+    CHECK(strstr(e.detail, "read error in the header") != NULL);
+    /* the seek to the table's data, and its read */
+    flaky seek = {b, 0, 3, (size_t)-1, 0, 0};
+    CHECK_EQ_INT(read_flaky(&seek, &e), POSENC_ERR_IO);
+    CHECK(strstr(e.detail, "cannot seek to tensor 't'") != NULL);
+    flaky data_read = {b, 0, -1, b.n - 4, 0, 0};
+    CHECK_EQ_INT(read_flaky(&data_read, &e), POSENC_ERR_IO);
+    CHECK(strstr(e.detail, "tensor 't': read error or early end of file") != NULL);
+    free(b.p);
+}
+
 int main(void)
 {
     capped_setup();
@@ -596,6 +837,10 @@ int main(void)
     RUN(tables_past_the_limits);
     RUN(arguments_and_files);
     RUN(safetensors_without_metadata_sorts_nothing);
+    RUN(long_names_are_cut_in_messages);
+    RUN(many_tensors_and_metadata_keys);
+    RUN(a_nul_after_a_backslash_is_a_bad_escape);
+    RUN(seek_and_read_errors_are_reported);
     if (skipped_capped)
         fprintf(stderr, "test_safetensors: %d out-of-memory checks skipped (%s)\n",
                 skipped_capped,
