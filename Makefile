@@ -223,6 +223,8 @@ $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # Tests that make each allocation of the code under test fail in turn.
 $(BUILD)/tests/test_plots: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 $(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
+$(BUILD)/tests/test_models: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
+$(BUILD)/tests/test_safetensors: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
 	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"

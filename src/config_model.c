@@ -213,6 +213,15 @@ static posenc_status llama3_step(posenc_model_group *g)
     return st;
 }
 
+/* Out of memory copying or changing the block: the copy is dropped (a
+ * change that failed must not leave the block half rewritten). */
+static posenc_status copy_failed(mread *r, json_t **own)
+{
+    json_decref(*own);
+    *own = NULL;
+    return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+}
+
 /* What some families' code does to their RoPE block before the shared
  * reader sees it: Phi-3 reads "yarn" and "su" as longrope; Ministral 3 keeps
  * its query scaling (llama_4_scaling_beta, with original_max_position_embeddings)
@@ -228,9 +237,9 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
             const json_t *t = json_object_get(blk, tk[i]);
             const char *v = t && json_typeof(t) == JSON_STRING ? json_string_value(t) : "";
             if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
-                if (!*own && !(*own = json_deep_copy(blk)))
-                    return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
-                json_object_set_new(*own, tk[i], json_string("longrope"));
+                if ((!*own && !(*own = json_deep_copy(blk))) ||
+                    json_object_set_new(*own, tk[i], json_string("longrope")) != 0)
+                    return copy_failed(r, own);
             }
         }
     }
@@ -250,9 +259,10 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
             if (get(blk, "attention_factor"))
                 return FAIL(r, POSENC_ERR_FORMAT, key,
                             "%s and attention_factor both set the factor on cos and sin", key);
-            if (!(*own = json_deep_copy(blk)))
-                return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
-            json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm)));
+            if (!(*own = json_deep_copy(blk)) ||
+                json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
+                    0)
+                return copy_failed(r, own);
             json_object_del(*own, "short_mscale");
             json_object_del(*own, "long_mscale");
         }
@@ -280,7 +290,7 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
         g->qscale.beta = json_number_value(beta);
         g->qscale.original = json_number_value(orig);
         if (!*own && !(*own = json_deep_copy(blk)))
-            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+            return copy_failed(r, own);
         json_object_del(*own, "llama_4_scaling_beta");
         const json_t *t = json_object_get(*own, "rope_type");
         if (!t)

@@ -15,8 +15,34 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef POSENC_HAVE_JSON
+#include <jansson.h> /* json_set_alloc_funcs: its allocations fail on demand too */
+#endif
 
 static posenc_model model; /* ~50 KiB: static, not on the stack */
+
+/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
+
+/* alloc_countdown > 0: that many more allocations of the linked posenc code
+ * succeed, then one fails; < 0: none fails. */
+static long alloc_countdown = -1;
+static long alloc_failed;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+
+static int alloc_fails_now(void)
+{
+    if (alloc_countdown < 0 || alloc_countdown-- > 0)
+        return 0;
+    alloc_failed++;
+    return 1; /* countdown now -1: only this one fails */
+}
+
+void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t k, size_t n) { return alloc_fails_now() ? NULL : __real_calloc(k, n); }
 
 /* ---- the registry ------------------------------------------------------------------ */
 
@@ -1241,6 +1267,97 @@ TEST(issue_examples)
     CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_ERR_RANGE);
 }
 
+/* ---- out of memory ------------------------------------------------------------------ */
+
+/* jansson's allocations: json_countdown >= 0 succeed, then every one fails
+ * (one failure alone, jansson's parser can survive with a key misspelt) */
+static long json_countdown = -1, json_failed;
+static void *json_alloc(size_t n)
+{
+    if (json_countdown == 0) {
+        json_failed++;
+        return NULL;
+    }
+    if (json_countdown > 0)
+        json_countdown--;
+    return __real_malloc(n);
+}
+static void json_free(void *p) { free(p); }
+
+TEST(memory_runs_out_cleanly)
+{
+    /* each allocation of the reader in turn (its state, the layer kinds, the
+     * RoPE it checks): POSENC_ERR_NOMEM, "out of memory", *out untouched */
+    static const char *const cfgs[] = {
+        "{\"model_type\": \"llama\", \"rope_theta\": 1e4, " L32 "}",
+        "{\"model_type\": \"gpt2\"}",
+    };
+    for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+        long fails = 0;
+        for (long k = 0; k < 100; k++) {
+            posenc_config_error err;
+            memset(&model, 0xA5, sizeof model);
+            alloc_failed = 0;
+            alloc_countdown = k;
+            posenc_status st =
+                posenc_model_from_config_text(cfgs[c], strlen(cfgs[c]), NULL, &model, &err);
+            alloc_countdown = -1;
+            if (!alloc_failed) {
+                CHECK(st == POSENC_OK);
+                break;
+            }
+            fails++;
+            CHECK(st == POSENC_ERR_NOMEM && strcmp(err.detail, "out of memory") == 0 &&
+                  ((unsigned char *)&model)[0] == 0xA5);
+        }
+        CHECK(fails >= (c == 0 ? 4 : 2));
+    }
+    /* jansson's: in the parse (an invalid-JSON refusal that says why), or in
+     * the copy of a RoPE block that Phi-3, PhiMoE and Ministral 3 rewrite */
+    json_set_alloc_funcs(json_alloc, json_free);
+    static const char *const copies[] = {
+        "{\"model_type\": \"phi3\", \"rope_theta\": 1e4, \"rope_scaling\": {\"type\": \"yarn\", "
+        "\"short_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
+        "\"long_factor\": [2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2], "
+        "\"original_max_position_embeddings\": 4096}, " L32 "}",
+        "{\"model_type\": \"phimoe\", \"rope_theta\": 1e4, \"rope_scaling\": {\"type\": "
+        "\"longrope\", \"short_mscale\": 1.1, \"long_mscale\": 1.1, "
+        "\"short_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
+        "\"long_factor\": [2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2], "
+        "\"original_max_position_embeddings\": 4096}, " L32 "}",
+        "{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+        "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, "
+        "\"original_max_position_embeddings\": 16384}, " L32 "}",
+    };
+    for (size_t c = 0; c < sizeof copies / sizeof copies[0]; c++) {
+        long nomem = 0;
+        for (long k = 0; k < 2000; k++) {
+            posenc_config_error err;
+            json_failed = 0;
+            json_countdown = k;
+            posenc_status st =
+                posenc_model_from_config_text(copies[c], strlen(copies[c]), NULL, &model, &err);
+            json_countdown = -1;
+            if (!json_failed) {
+                CHECK(st == POSENC_OK);
+                break;
+            }
+            if (st == POSENC_ERR_NOMEM) {
+                nomem++;
+                CHECK(strcmp(err.detail, "out of memory") == 0);
+            } else {
+                if (!(st == POSENC_ERR_FORMAT && strstr(err.detail, "invalid JSON") != NULL))
+                    fprintf(stderr, "copies[%zu] k %ld: %d %s: %s\n", c, k, st, err.key, err.detail);
+                CHECK(st == POSENC_ERR_FORMAT && strstr(err.detail, "invalid JSON") != NULL);
+            }
+        }
+        if (nomem < 1)
+            fprintf(stderr, "copies[%zu]: no copy failed\n", c);
+        CHECK(nomem >= 1);
+    }
+    json_set_alloc_funcs(malloc, free);
+}
+
 int main(void)
 {
     RUN(registry_sorted_and_cited);
@@ -1255,6 +1372,7 @@ int main(void)
     RUN(reader_rules);
     RUN(reader_variants);
     RUN(issue_examples);
+    RUN(memory_runs_out_cleanly);
     return check_summary("models");
 }
 #endif

@@ -12,6 +12,29 @@
 #include <string.h>
 #include <unistd.h>
 
+/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
+
+/* alloc_countdown > 0: that many more allocations of the linked posenc code
+ * succeed, then one fails; < 0: none fails. */
+static long alloc_countdown = -1;
+static long alloc_failed;
+
+void *__real_malloc(size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+static int alloc_fails_now(void)
+{
+    if (alloc_countdown < 0 || alloc_countdown-- > 0)
+        return 0;
+    alloc_failed++;
+    return 1; /* countdown now -1: only this one fails */
+}
+
+void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
+void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+
 /* ---- writing files --------------------------------------------------------------- */
 
 typedef struct blob {
@@ -823,6 +846,53 @@ TEST(seek_and_read_errors_are_reported)
     free(b.p);
 }
 
+/* Each allocation in turn fails (the header's text and its decoded strings,
+ * the index as it grows past 16 tensors and 16 metadata keys, the table and
+ * its handle): POSENC_ERR_NOMEM and "out of memory", with and without err. */
+TEST(each_allocation_can_fail)
+{
+    char hdr[4096];
+    size_t n = (size_t)snprintf(hdr, sizeof hdr, "{\"__metadata__\":{");
+    for (int i = 0; i < 17; i++)
+        n += (size_t)snprintf(hdr + n, sizeof hdr - n, "%s\"k%d\":\"v%d\"", i ? "," : "", i, i);
+    n += (size_t)snprintf(hdr + n, sizeof hdr - n, "}");
+    for (int i = 0; i < 17; i++)
+        n += (size_t)snprintf(hdr + n, sizeof hdr - n,
+                              ",\"e%d\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}", i);
+    snprintf(hdr + n, sizeof hdr - n, "," T1 "}");
+    unsigned char data[8] = {0, 0, 0x80, 0x3F, 0, 0, 0, 0x40};
+    blob b = make(hdr, data, 8);
+    for (int with_err = 0; with_err <= 1; with_err++) {
+        long fails = 0;
+        for (long k = 0; k < 100; k++) {
+            posenc_learned *t = NULL;
+            posenc_load_error e;
+            alloc_failed = 0;
+            alloc_countdown = k;
+            posenc_status s = read_blob(b, "t", &t, with_err ? &e : NULL);
+            alloc_countdown = -1;
+            if (!alloc_failed) {
+                CHECK_EQ_INT(s, POSENC_OK);
+                double row[2] = {0, 0};
+                CHECK(t && posenc_learned_row_f64(t, 0, row) == POSENC_OK && row[1] == 2.0);
+                posenc_learned_free(t);
+                break;
+            }
+            fails++;
+            CHECK_EQ_INT(s, POSENC_ERR_NOMEM);
+            CHECK(t == NULL);
+            if (with_err)
+                CHECK(strstr(e.detail, "out of memory") != NULL);
+        }
+        CHECK(fails >= 6); /* text, arena, index, metadata (twice each), table, handle */
+    }
+    free(b.p);
+    /* posenc_learned_load_safetensors without err: the same refusals */
+    posenc_learned *t = NULL;
+    CHECK_EQ_INT(posenc_learned_load_safetensors("/nonexistent/x.safetensors", "t", &t, NULL),
+                 POSENC_ERR_IO);
+}
+
 int main(void)
 {
     capped_setup();
@@ -841,6 +911,7 @@ int main(void)
     RUN(many_tensors_and_metadata_keys);
     RUN(a_nul_after_a_backslash_is_a_bad_escape);
     RUN(seek_and_read_errors_are_reported);
+    RUN(each_allocation_can_fail);
     if (skipped_capped)
         fprintf(stderr, "test_safetensors: %d out-of-memory checks skipped (%s)\n",
                 skipped_capped,
