@@ -315,7 +315,82 @@ TEST(model_rope_allocations_fail_in_turn)
         cli_free(&st);
     }
     CHECK(failures >= 2); /* the model, its scratch */
+    /* --config through the registry: the model, then the layer's copies */
+    failures = 0;
+    for (long k = 0; k < 20; k++) {
+        cli_state st;
+        char why[256] = "";
+        cli_init(&st, stdout, stderr);
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int ok = cli_model_load(&st, "tests/data/models/llama-3.2-1b-instruct.json", NULL, 0, why,
+                                sizeof why);
+        alloc_countdown = -1;
+        if (!alloc_failed) {
+            CHECK_EQ_INT(ok, 1);
+            CHECK(st.registry_model != NULL && st.registry_model->n_layer == 16);
+            CHECK(st.model != NULL && st.model->head_dim == 64 && st.model->base == 500000.0);
+            cli_free(&st);
+            break;
+        }
+        failures++;
+        CHECK_EQ_INT(ok, 0);
+        CHECK(strstr(why, "out of memory") != NULL);
+        CHECK(st.registry_model == NULL);
+        cli_free(&st);
+    }
+    CHECK(failures >= 3); /* the model, the reader's RoPE check, the layer's copies */
 #endif
+    /* LOAD FILE TENSOR: the path's copy, the reader's buffers, the table */
+    static const char hdr[] = "{\"t\":{\"dtype\":\"F32\",\"shape\":[1,2],\"data_offsets\":[0,8]}}";
+    unsigned char file[8 + sizeof hdr - 1 + 8] = {sizeof hdr - 1};
+    static const unsigned char values[8] = {0, 0, 0x80, 0x3F, 0, 0, 0, 0x40}; /* 1.0f, 2.0f */
+    memcpy(file + 8, hdr, sizeof hdr - 1);
+    memcpy(file + 8 + sizeof hdr - 1, values, 8);
+    char dir[] = "/tmp/posenc-interp-XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/pe.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    CHECK(fwrite(file, 1, sizeof file, f) == sizeof file);
+    fclose(f);
+    char line[128];
+    snprintf(line, sizeof line, "LOAD %s t", path);
+    failures = 0;
+    for (long k = 0; k < 20; k++) {
+        memset(err_buf, 0, sizeof err_buf);
+        FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+        CHECK(err != NULL);
+        if (!err)
+            break;
+        cli_state st;
+        cli_init(&st, stdout, err);
+        alloc_failed = 0;
+        alloc_countdown = k;
+        int rc = cli_run_line(&st, line, strlen(line));
+        alloc_countdown = -1;
+        fflush(err);
+        if (!alloc_failed) {
+            CHECK_EQ_INT(rc, 0);
+            double row[2] = {0, 0};
+            CHECK(st.table && posenc_learned_row_f64(st.table, 0, row) == POSENC_OK &&
+                  row[0] == 1.0 && row[1] == 2.0);
+            cli_free(&st);
+            fclose(err);
+            break;
+        }
+        failures++;
+        CHECK_EQ_INT(rc, 1);
+        CHECK(strstr(err_buf, "out of memory") != NULL);
+        CHECK(st.table == NULL);
+        cli_free(&st);
+        fclose(err);
+    }
+    CHECK(failures >= 3);
+    remove(path);
+    remove(dir);
 }
 
 /* ---- PLOT: the interpreter's settings reach the plot module ------------------- */

@@ -191,6 +191,8 @@ TEST(layer_rope)
     CHECK(posenc_model_layer_rope(&model, 0, POSENC_MAX_POS + 2, &r) == POSENC_ERR_POS);
     model.group[0].qwen_seq_length = 0.5;
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
+    model.group[0].qwen_seq_length = INFINITY;
+    CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
 }
 
 TEST(query_scales)
@@ -210,6 +212,13 @@ TEST(query_scales)
     CHECK_NEAR(v, 1.1098612288668109691, 2e-16);
     q->floor_scale = 0;
     CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    /* a hand-built model's values that are not finite: refused, not used */
+    q->floor_scale = INFINITY;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->floor_scale = 8192;
+    q->attn_scale = NAN;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->attn_scale = 0.1;
     /* Qwen 1: ln(pos + 1) / ln(2048) past 2048 */
     q->type = POSENC_QSCALE_LOGN;
     q->seq_length = 2048;
@@ -217,6 +226,8 @@ TEST(query_scales)
     CHECK(posenc_model_query_scale(&model, 1, 2048, &v) == POSENC_OK);
     CHECK_NEAR(v, 1.0000640244555678767, 2e-16);
     q->seq_length = 1;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->seq_length = INFINITY;
     CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
     /* Ministral 3: 1 + beta ln(1 + floor(pos / original)) */
     q->type = POSENC_QSCALE_BETA;
@@ -227,6 +238,12 @@ TEST(query_scales)
     CHECK_NEAR(v, 1.0693147180559945309, 2e-16);
     q->original = 0;
     CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->original = INFINITY;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->original = 16384;
+    q->beta = NAN;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_query_scale(&model, 1, POSENC_MAX_POS + 1, &v) == POSENC_ERR_POS);
     q->type = (posenc_query_scale_type)7;
     CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
     CHECK(posenc_model_query_scale(&model, 1, -1, &v) == POSENC_ERR_POS);
@@ -273,6 +290,25 @@ TEST(alibi_slopes)
     CHECK_NEAR(s[5], 0.35355339059327376220, 2e-16);
     g->n_head = 0;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_DIM);
+    g->n_head = POSENC_MAX_DIM + 1;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_DIM);
+    g->n_head = 4;
+    g->alibi_bias_max = INFINITY;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);
+    g->alibi_bias_max = 8;
+    g->alibi_slope_scale = INFINITY;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);
+    g->alibi_slope_scale = 0;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);
+    g->alibi_slope_scale = 1;
+    /* MPT's rule on bfloat16 slopes (no family has both; the code allows it):
+     * 6 heads, H' = 8, bias_max 4: 2^-1, 2^-2, 2^-3, 2^-4, 2^-0.5 -> 181/256, 2^-1.5 -> 181/512 */
+    g->alibi_bias_max = 4;
+    g->n_head = 6;
+    g->alibi_bf16 = 1;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    CHECK(s[0] == 0.5 && s[3] == 0.0625 && s[4] == 181.0 / 256.0 && s[5] == 181.0 / 512.0);
+    g->alibi_bf16 = 0;
     g->n_head = 4;
     g->alibi_bias_max = 0;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);
