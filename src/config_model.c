@@ -313,9 +313,8 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     c->base = base;
     c->layout = cm->layout;
     c->max_position_embeddings = cm->maxpos;
+    /* a known type: cannot fail (st is set again before it is read) */
     posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
-    if (st != POSENC_OK) /* a known type: cannot fail */
-        return st;
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
     if (blk) {
@@ -357,10 +356,10 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     if (c->scaling.type == POSENC_ROPE_LLAMA3 &&
         c->scaling.low_freq_factor == c->scaling.high_freq_factor &&
         c->scaling.low_freq_factor > 0 && c->scaling.original_max_position_embeddings >= 1 &&
-        c->scaling.factor >= 1 && llama3_step(g) != POSENC_OK)
-        /* a base or rotary_dim posenc_inv_freq refuses: posenc__cfg_usable
-         * below refuses the same, naming the key */
-        g->llama3_step = 1;
+        c->scaling.factor >= 1)
+        /* cannot fail: every caller passes a base > 1 and an even rotary_dim
+         * in 2..head_dim, which posenc_inv_freq accepts */
+        (void)llama3_step(g);
     posenc_rope *rope = malloc(sizeof *rope);
     if (!rope)
         return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
@@ -864,12 +863,9 @@ static void known_list(char *buf, size_t n)
     const posenc_model_family *t;
     size_t cnt = posenc_model_families(&t), used = 0;
     buf[0] = 0;
-    for (size_t i = 0; i < cnt && used < n; i++) {
-        int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", t[i].model_type);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
+    /* (snprintf of plain strings cannot fail) */
+    for (size_t i = 0; i < cnt && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", t[i].model_type);
 }
 
 /* The family the architectures[] entries name, when they agree on one. */

@@ -824,7 +824,8 @@ static const bad BAD[] = {
      "\"rotary_emb_base\": 1e4, " L32 "}",
      NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "must be true or false, got a string"},
     {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": false, "
-     "\"seq_length\": \"2k\", \"rotary_emb_base\": 1e4, " L32 "}",
+     "\"max_position_embeddings\": 8192, \"seq_length\": \"2k\", \"rotary_emb_base\": 1e4, " L32
+     "}",
      NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length must be a number, got a string"},
     {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": false, "
      "\"seq_length_expansion\": \"1\", \"rotary_emb_base\": 1e4, " L32 "}",
