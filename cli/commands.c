@@ -442,12 +442,17 @@ static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *
     if (!reserve(st, &st->vec, &st->vec_cap, dim))
         return 0;
     if (posenc_learned_row_f64(st->table, *row, st->vec) == POSENC_ERR_POS) {
-        if (off)
+        if (off && (int64_t)rows > off)
             cli_error(st,
                       "position %lld reads row %lld (the model's offset %lld), past the end of "
                       "the learned table: it has %zu row%s (positions 0 to %lld)",
                       (long long)*pos, (long long)*row, (long long)off, rows, plural(rows),
                       (long long)rows - 1 - off);
+        else if (off)
+            cli_error(st,
+                      "position %lld reads row %lld (the model's offset %lld), past the end of "
+                      "the learned table: its %zu row%s hold no position at that offset",
+                      (long long)*pos, (long long)*row, (long long)off, rows, plural(rows));
         else
             cli_error(st,
                       "position %lld is past the end of the learned table: it has %zu row%s "
