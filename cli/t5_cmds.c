@@ -166,7 +166,11 @@ int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
     if (!two_positions(st, "T5BUCKET", a, n, &i, &j) ||
         !settings(st, "T5BUCKET", &nb, &md, &bidir, &g))
         return 0;
-    posenc_t5_bucket(i, j, nb, md, bidir, &b);
+    posenc_status r = posenc_t5_bucket(i, j, nb, md, bidir, &b);
+    if (r != POSENC_OK) {
+        cli_error(st, "T5BUCKET: %s", posenc_strerror(r));
+        return 0;
+    }
     fprintf(st->out, "%u\n", b);
     return 1;
 }
@@ -199,7 +203,11 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
     if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j) ||
         !settings(st, "EXPLAIN T5BUCKET", &nb, &md, &bidir, &g))
         return 0;
-    posenc_t5_bucket_explain(i, j, nb, md, bidir, &t);
+    posenc_status r = posenc_t5_bucket_explain(i, j, nb, md, bidir, &t);
+    if (r != POSENC_OK) {
+        cli_error(st, "EXPLAIN T5BUCKET: %s", posenc_strerror(r));
+        return 0;
+    }
     FILE *o = st->out;
     fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
             (long long)i, (long long)j, nb, md, yes_no(bidir));

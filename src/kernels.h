@@ -32,10 +32,7 @@ struct posenc_rope_cache {
 
 /* Test hook: posenc_rope_qk on an explicit instruction set (the rotation
  * and the cos/sin fill both; the public call uses the chosen one). */
-posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_rope_cache *cache,
-                                  posenc_dtype dtype, size_t n_tok, const int64_t *pos,
-                                  int64_t pos0, const posenc_rope_view *q,
-                                  const posenc_rope_view *k, int inverse, unsigned n_threads);
+posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
 
 /* ---- element conversions (exact to float; round to nearest even back) ---- */
 
