@@ -1040,6 +1040,16 @@ posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, 
 posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
                                    int64_t ph, int64_t pw, int inverse, float *x);
 
+/* *out = MROPE(m_pos, q) . MROPE(n_pos, k) for heads q and k of r->head_dim
+ * doubles, neither modified (m_pos, n_pos: t, h, w each): both rotated by
+ * posenc_mrope_vec_f64, then the dot product summed in order in double.
+ * With every axis equal it is posenc_rope_vec_dot_f64 up to rounding. It
+ * depends only on m_pos - n_pos per axis. No allocation.
+ * Errors: those of posenc_mrope_vec_f64 (either position, either vector). */
+posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope *m,
+                                       const int64_t m_pos[3], const int64_t n_pos[3],
+                                       const double *q, const double *k, double *out);
+
 /* posenc_rope_qk for M-RoPE: token t of q and k turns with pair k at
  * position pos_axis(k)[t], where pos_t, pos_h, pos_w are the three
  * position rows of n_tok entries (posenc_mrope_positions makes them).

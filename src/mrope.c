@@ -160,6 +160,28 @@ posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, 
     return POSENC_OK;
 }
 
+posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope *m,
+                                       const int64_t m_pos[3], const int64_t n_pos[3],
+                                       const double *q, const double *k, double *out)
+{
+    if (!r || !m || !m_pos || !n_pos || !q || !k || !out)
+        return POSENC_ERR_NULL;
+    posenc_status st = posenc__rope_check(r);
+    if (st != POSENC_OK)
+        return st;
+    double a[POSENC_ROPE_MAX_HEAD_DIM], b[POSENC_ROPE_MAX_HEAD_DIM];
+    memcpy(a, q, r->head_dim * sizeof(double));
+    memcpy(b, k, r->head_dim * sizeof(double));
+    if ((st = posenc_mrope_vec_f64(r, m, m_pos[0], m_pos[1], m_pos[2], 0, a)) != POSENC_OK ||
+        (st = posenc_mrope_vec_f64(r, m, n_pos[0], n_pos[1], n_pos[2], 0, b)) != POSENC_OK)
+        return st;
+    double sum = 0.0;
+    for (uint32_t i = 0; i < r->head_dim; i++)
+        sum += a[i] * b[i];
+    *out = sum;
+    return POSENC_OK;
+}
+
 /* ---- the tensor kernel ---------------------------------------------------------- */
 
 /* The pairs of each axis with their frequencies, shared read-only by the

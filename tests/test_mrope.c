@@ -285,6 +285,40 @@ TEST(reference_errors)
     CHECK(y[0] == 1.0f);
 }
 
+/* The rotated dot product depends on the offsets per axis only, and is
+ * plain RoPE's when every axis agrees. */
+TEST(dot_product)
+{
+    posenc_rope r;
+    posenc_mrope m;
+    const uint32_t s[3] = {4, 6, 6};
+    CHECK(posenc_rope_init(&r, 32, 32, 10000.0, HALF) == POSENC_OK);
+    CHECK(posenc_mrope_init(&m, 16, s, POSENC_MROPE_CONTIGUOUS) == POSENC_OK);
+    double q[32], k[32];
+    for (int i = 0; i < 32; i++) {
+        q[i] = rng_val();
+        k[i] = rng_val();
+    }
+    const int64_t a[3] = {10, 20, 30}, b[3] = {7, 3, 30}, a2[3] = {110, 37, 1000},
+                  b2[3] = {107, 20, 1000}, same[3] = {9, 9, 9}, zero[3] = {0, 0, 0};
+    double d1, d2, d3, want;
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, b, q, k, &d1) == POSENC_OK);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a2, b2, q, k, &d2) == POSENC_OK);
+    CHECK_NEAR(d1, d2, 1e-12);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, same, zero, q, k, &d3) == POSENC_OK);
+    CHECK(posenc_rope_vec_dot_f64(&r, 9, 0, q, k, &want) == POSENC_OK);
+    CHECK_NEAR(d3, want, 1e-12);
+    CHECK(fabs(d1 - d3) > 1e-6);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, NULL, b, q, k, &d1) == POSENC_ERR_NULL);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, b, q, k, NULL) == POSENC_ERR_NULL);
+    const int64_t neg[3] = {1, -1, 1};
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, neg, q, k, &d1) == POSENC_ERR_POS);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, neg, b, q, k, &d1) == POSENC_ERR_POS);
+    posenc_rope bad = r;
+    bad.rotary_dim = 3;
+    CHECK(posenc_mrope_vec_dot_f64(&bad, &m, a, b, q, k, &d1) == POSENC_ERR_RANGE);
+}
+
 /* ---- the tensor kernel against the reference, every path ------------------------- */
 
 typedef struct mcase {
@@ -776,6 +810,7 @@ int main(void)
     RUN(golden_vectors);
     RUN(reference_is_plain_rope_per_pair);
     RUN(reference_errors);
+    RUN(dot_product);
     RUN(every_path_against_reference);
     RUN(threads_against_reference);
     RUN(text_only_is_plain);
