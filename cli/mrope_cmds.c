@@ -132,11 +132,15 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
     posenc_rope_config spec; /* 12 KiB */
     char why[512];
     if (ok) {
-        rope_spec_start from = {st->base, st->layout, st->model};
-        if (rope_spec_parse(rest, nr, &from, &spec, why, sizeof why) != ROPE_SPEC_SET) {
+        /* a new M-RoPE starts from the M-RoPE model in force, never from a
+         * one-dimensional one (whose rotary_dim would carry over) */
+        rope_spec_start from = {st->base, st->layout, st->mrope_on ? st->model : NULL};
+        rope_spec_status rs = rope_spec_parse(rest, nr, &from, &spec, why, sizeof why);
+        if (rs == ROPE_SPEC_OFF) /* "default" alone: no head_dim to split */
+            cli_error(st, "SET rope mrope needs head_dim=N, the size of the model's heads");
+        else if (rs == ROPE_SPEC_BAD)
             cli_error(st, "%s", why);
-            ok = 0;
-        }
+        ok = rs == ROPE_SPEC_SET;
     }
     free(rest);
     if (!ok)
