@@ -253,6 +253,11 @@ static void run_range(const mjob *j)
             const float *src[3];
             for (int a = 0; a < 3; a++)
                 src[a] = table + (size_t)j->pos[a][t] * 2 * P;
+            if (src[0] == src[1] && src[0] == src[2]) { /* a text token: the row itself */
+                posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t,
+                                 src[0]);
+                continue;
+            }
             for (size_t k = 0; k < P; k++) {
                 row[k] = src[axis[k]][k];
                 row[P + k] = src[axis[k]][P + k];
