@@ -333,6 +333,7 @@ ifeq ($(HAVE_CAIRO),1)
 	$(PROGRAM) plot freqs --dim 128 --base 5000000 --mrope 24:20:20,interleaved --context 0 \
 	    --title "Interleaved M-RoPE (Qwen3-VL): the axis each pair follows" \
 	    -o docs/img/mrope-freqs-interleaved.png
+	$(PROGRAM) plot t5-buckets --buckets 32 --max-distance 128 --positions 160 -o docs/img/t5-buckets.png
 ifeq ($(JSON),1)
 	$(PROGRAM) plot freqs --context 131072 --config tests/data/llama-2-7b.json \
 	    --config tests/data/llama-3.1-8b.json --config tests/data/gpt-oss-20b.json \

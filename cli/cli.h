@@ -8,6 +8,7 @@
 
 #include "posenc.h"
 #include "words.h"
+#include "posenc_config.h" /* posenc.h and the config reader */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,13 @@ typedef struct cli_state {
     int mrope_on;
     posenc_mrope mrope;
     uint32_t mrope_merge, mrope_tps;
+    /* T5 relative buckets (SET t5; t5_cmds.c): default 32 / 128 / yes */
+    uint32_t t5_buckets, t5_max_distance;
+    int t5_bidirectional;
+    /* a model read through the registry (--config; model_cmds.c), or NULL, and
+     * the layer whose RoPE st->model holds (SET layer, --layer) */
+    posenc_model *registry_model;
+    uint32_t layer;
 } cli_state;
 
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */
@@ -119,6 +127,33 @@ int cli_mrope_dot(cli_state *st, const int64_t m[3], const int64_t n[3], size_t 
 int cli_mrope_explain(cli_state *st, const int64_t p[3], size_t D);
 int cli_rope2d(cli_state *st, int64_t row, int64_t col, size_t D);
 int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n); /* MROPE_POSITIONS */
+
+/* T5 relative buckets (t5_cmds.c): SET t5 k=v ..., T5BUCKET i j,
+ * EXPLAIN T5BUCKET i j. */
+int cli_set_t5(cli_state *st, const cli_token *a, size_t n);
+int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n);
+int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
+
+/* LOAD file.safetensors TENSOR (checkpoint_cmds.c): text is LOAD's rest of
+ * the line, trimmed. cli_load_names_checkpoint: 1 when it ends in
+ * ".safetensors", alone or followed by one more word (the tensor). */
+int cli_load_names_checkpoint(const char *text, size_t len);
+int cli_load_checkpoint(cli_state *st, const char *text, size_t len);
+/* A model from the registry (model_cmds.c). cli_model_load: --config FILE
+ * read as its family's code does (model_type NULL: the config's own), the
+ * active layer's RoPE installed as st->model; 0 with a reason on failure.
+ * cli_layer_rotates: 0 when a registry model is loaded and the active layer
+ * has no RoPE (ROPE and DOT then use the passthroughs). */
+int cli_model_load(cli_state *st, const char *path, const char *model_type, int layout_given,
+                   char *why, size_t n);
+int cli_set_layer(cli_state *st, cli_token t);                    /* SET layer N */
+int cli_layer_rotates(const cli_state *st);
+int cli_layer_rope_passthrough(cli_state *st, size_t D);          /* st->vec, unchanged */
+int cli_layer_dot_passthrough(cli_state *st, size_t D);           /* st->vec . st->vec2 */
+int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n);
+int cli_explain_model(cli_state *st, const cli_token *a, size_t n);
+void cli_list_models(FILE *out);                                  /* posenc --models */
+void cli_model_free(cli_state *st);
 
 /* Prints the HELP text. */
 void cli_print_help(FILE *out);

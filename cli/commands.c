@@ -285,6 +285,8 @@ static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
     }
     if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
         return 0;
+    if (!cli_layer_rotates(st)) /* a registry model's layer without RoPE */
+        return cli_layer_rope_passthrough(st, D);
     if (st->model)
         return cli_model_rope(st, pos, D);
     if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
@@ -360,6 +362,8 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
         return 0;
     if (st->mrope_on)
         return cli_mrope_dot(st, m3, p3, D);
+    if (!cli_layer_rotates(st))
+        return cli_layer_dot_passthrough(st, D);
     if (st->model)
         return cli_model_dot(st, m, p, D);
     double dot;
@@ -405,6 +409,8 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
         cli_error(st, "LOAD: the file name contains a NUL byte");
         return 0;
     }
+    if (cli_load_names_checkpoint(rest, len))
+        return cli_load_checkpoint(st, rest, len);
     char *path = malloc(len + 1);
     if (!path) {
         cli_error(st, "out of memory");
@@ -456,8 +462,16 @@ static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && cli_word_is(a[0], "rope"))
-        return cli_set_rope(st, a + 1, n - 1);
+    if (n >= 1 && cli_word_is(a[0], "rope")) {
+        int ok = cli_set_rope(st, a + 1, n - 1);
+        if (ok)
+            cli_model_free(st); /* a RoPE set by hand replaces the --config model's layers */
+        return ok;
+    }
+    if (n >= 1 && cli_word_is(a[0], "t5"))
+        return cli_set_t5(st, a + 1, n - 1);
+    if (n == 2 && cli_word_is(a[0], "layer"))
+        return cli_set_layer(st, a[1]);
     if (!need_args(st, n, 2, "SET needs a setting and a value"))
         return 0;
     char why[160];
@@ -472,7 +486,7 @@ static int cmd_set(cli_state *st, const cli_token *a, size_t n)
         return cli_set_seq_len(st, a[1]);
     else {
         cli_error(st, "unknown setting '%.*s%s' (settings: base, layout, precision, rope, "
-                      "seq_len)",
+                      "seq_len, layer, t5)",
                   SHOW(a[0]));
         return 0;
     }
@@ -618,11 +632,17 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
     if (n >= 1 && cli_word_is(a[0], "ROPE"))
         return explain_rope(st, a + 1, n - 1);
     if (n >= 1 && cli_word_is(a[0], "FREQS"))
-        return cli_explain_freqs(st, a + 1, n - 1);
+        return cli_model_explain_freqs(st, a + 1, n - 1);
+    if (n >= 1 && cli_word_is(a[0], "MODEL"))
+        return cli_explain_model(st, a + 1, n - 1);
+    if (n >= 1 && cli_word_is(a[0], "T5BUCKET"))
+        return cli_explain_t5(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
-        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE and FREQS)", SHOW(a[0]));
+        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, FREQS, MODEL and "
+                      "T5BUCKET)",
+                  SHOW(a[0]));
     return 0;
 }
 
@@ -631,8 +651,10 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 /* The plot module reads the words and draws; the settings come from here. */
 static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
 {
-    plot_settings set = {st->base,  st->layout,  st->model, st->model_label,
-                         st->seq_len, st->mrope_on ? &st->mrope : NULL};
+    plot_settings set = {st->base,          st->layout,
+                         st->model,         st->model_label,
+                         st->seq_len,       st->t5_buckets,
+                         st->t5_max_distance, st->mrope_on ? &st->mrope : NULL};
     char why[512];
     if (plot_words_run(a, n, &set, why, sizeof why))
         return 1;
@@ -650,13 +672,18 @@ void cli_print_help(FILE *out)
           "  ADD pos x0 x1 ...      x + PE(pos)\n"
           "  ALIBI H i j            the H ALiBi penalties -m_h |i - j|, head 1 first\n"
           "  LOAD file              load a learned table (a row of numbers per position)\n"
+          "  LOAD f.safetensors T   load tensor T of a checkpoint as the learned table\n"
+          "                         (F32, F16, BF16 or F64, shape [positions, dim])\n"
           "  LEARNED pos            row pos of the loaded table\n"
+          "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"
+          "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"
           "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"
           "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"
           "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
           "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
           "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
-          "    PLOT alibi H POSITIONS FILE   (base and layout from SET)\n"
+          "    PLOT alibi H POSITIONS FILE, PLOT t5-buckets POSITIONS FILE\n"
+          "    (base, layout and the T5 settings from SET)\n"
           "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
           "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"
           "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"
@@ -682,6 +709,11 @@ void cli_print_help(FILE *out)
           "                         merge 2 by default)\n"
           "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
           "                         row, the others with the column (base, layout: SET)\n"
+          "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
+          "                         T5BUCKET's settings (default 32, 128, yes)\n"
+          "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
+          "                         FREQS and PLOT use (default 0)\n"
+          "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"
           "  HELP                   this summary\n"
           "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
           "PE[2k] = sin(angle), PE[2k+1] = cos(angle); a pair (a, b) rotates to\n"
@@ -720,6 +752,8 @@ int cli_run_line(cli_state *st, const char *line, size_t len)
         ok = cmd_load(st, t[0].s + t[0].len, len - (size_t)(t[0].s + t[0].len - line));
     else if (cli_word_is(t[0], "LEARNED"))
         ok = cmd_learned(st, a, na);
+    else if (cli_word_is(t[0], "T5BUCKET"))
+        ok = cli_t5_bucket(st, a, na);
     else if (cli_word_is(t[0], "EXPLAIN"))
         ok = cmd_explain(st, a, na);
     else if (cli_word_is(t[0], "PLOT"))
@@ -744,6 +778,9 @@ void cli_init(cli_state *st, FILE *out, FILE *err)
     st->base = POSENC_DEFAULT_BASE;
     st->layout = POSENC_LAYOUT_INTERLEAVED;
     st->precision = 4;
+    st->t5_buckets = 32;
+    st->t5_max_distance = 128;
+    st->t5_bidirectional = 1;
     st->out = out;
     st->err = err;
 }
@@ -752,6 +789,7 @@ void cli_free(cli_state *st)
 {
     posenc_learned_free(st->table);
     cli_rope_free(st);
+    cli_model_free(st);
     free(st->tok);
     free(st->vec);
     free(st->vec2);

@@ -24,6 +24,11 @@ static void usage(FILE *out)
           "  --config FILE     use the RoPE of a Hugging Face config.json (rope_theta,\n"
           "                    rope_scaling, head_dim...): ROPE and DOT then take heads of\n"
           "                    its head_dim; implies --layout half unless --layout is given\n"
+          "                    (read through the model registry when it names a model_type:\n"
+          "                    the family's layout and per-layer RoPE; EXPLAIN MODEL)\n"
+          "  --model-type TYPE read the --config as family TYPE (see --models)\n"
+          "  --layer N         the model layer ROPE, DOT and EXPLAIN FREQS use (default 0)\n"
+          "  --models          list the model registry: type, scheme, layout, source\n"
           "  --features        list optional parts built in (config-json, plot, line-editing)\n"
           "  -u                flush standard output after every command\n"
           "  -h, --help        show this help and the command summary\n"
@@ -109,8 +114,8 @@ int main(int argc, char **argv)
     cli_state st;
     cli_init(&st, stdout, stderr);
     int first_file = argc, status = 0, ran_string = 0, layout_given = 0;
-    const char *config = NULL;
-    char why[400];
+    const char *config = NULL, *model_type = NULL, *layer = NULL;
+    char why[1400];
 
     /* `posenc plot ...` draws a picture (a file named plot runs as ./plot). */
     if (argc > 1 && strcmp(argv[1], "plot") == 0) {
@@ -134,6 +139,22 @@ int main(int argc, char **argv)
             printf("posenc %s\n", posenc_version_string());
             cli_free(&st);
             return 0;
+        }
+        if (strcmp(arg, "--models") == 0) {
+            cli_list_models(stdout);
+            cli_free(&st);
+            return 0;
+        }
+        if (is_option(arg, "--model-type") || is_option(arg, "--layer")) {
+            int is_type = is_option(arg, "--model-type");
+            const char *name = is_type ? "--model-type" : "--layer";
+            v = option_value(arg, name, argc, argv, &i);
+            if (!v) {
+                cli_free(&st);
+                return bad_option("%s needs a value", name);
+            }
+            *(is_type ? &model_type : &layer) = v;
+            continue;
         }
         if (strcmp(arg, "--features") == 0) {
             if (rope_spec_have_config_reader())
@@ -188,7 +209,23 @@ int main(int argc, char **argv)
         }
     }
 
-    if (config && !cli_load_config(&st, config, layout_given, why, sizeof why)) {
+    if (layer) {
+        int64_t lv;
+        if (posenc_parse_int64(layer, strlen(layer), &lv) == POSENC_OK && lv >= 0 &&
+            lv < POSENC_MODEL_MAX_LAYERS) {
+            st.layer = (uint32_t)lv;
+        } else {
+            cli_message(stderr, "posenc: --layer: must be an integer from 0 to %u, got '%s'",
+                        POSENC_MODEL_MAX_LAYERS - 1, layer);
+            cli_free(&st);
+            return 2;
+        }
+    }
+    if (model_type && !config) {
+        cli_free(&st);
+        return bad_option("%s needs --config FILE", "--model-type");
+    }
+    if (config && !cli_model_load(&st, config, model_type, layout_given, why, sizeof why)) {
         cli_message(stderr, "posenc: --config: %s", why);
         cli_free(&st);
         return 2;
@@ -200,7 +237,8 @@ int main(int argc, char **argv)
             status = worst(status, cli_run_string(&st, argv[++i]));
             ran_string = 1;
         } else if (is_option(argv[i], "--base") || is_option(argv[i], "--layout") ||
-                   is_option(argv[i], "--precision") || is_option(argv[i], "--config")) {
+                   is_option(argv[i], "--precision") || is_option(argv[i], "--config") ||
+                   is_option(argv[i], "--model-type") || is_option(argv[i], "--layer")) {
             if (!strchr(argv[i], '='))
                 i++;
         }

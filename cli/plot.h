@@ -114,7 +114,8 @@ typedef enum plot_kind {
     PLOT_SIMILARITY,
     PLOT_ROPE_DECAY,
     PLOT_FREQS,
-    PLOT_ALIBI
+    PLOT_ALIBI,
+    PLOT_T5_BUCKETS
 } plot_kind;
 
 /* Most series (bases or RoPE configurations) on one chart. */
@@ -147,6 +148,8 @@ typedef struct plot_request {
     /* alibi */
     uint32_t heads;
     int causal;
+    /* t5-buckets: num_buckets and max_distance (positions: query/key positions) */
+    uint32_t t5_buckets, t5_max_distance;
     /* Extra series for rope-decay and freqs: a model's RoPE (e.g. a scaled
      * one) drawn next to the plain bases. Not owned. */
     const posenc_rope *rope[PLOT_MAX_SERIES];

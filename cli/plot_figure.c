@@ -15,11 +15,13 @@
 
 static const double TWO_PI = 6.28318530717958647692;
 
-static const char *const KIND_NAMES[] = {"pe", "similarity", "rope-decay", "freqs", "alibi"};
+static const char *const KIND_NAMES[] = {"pe",    "similarity", "rope-decay",
+                                         "freqs", "alibi",      "t5-buckets"};
+#define N_KINDS (sizeof KIND_NAMES / sizeof KIND_NAMES[0])
 
 int plot_kind_of(const char *s, size_t len)
 {
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < (int)N_KINDS; i++)
         if (strlen(KIND_NAMES[i]) == len && strncasecmp(s, KIND_NAMES[i], len) == 0)
             return i;
     return -1;
@@ -27,7 +29,7 @@ int plot_kind_of(const char *s, size_t len)
 
 const char *plot_kind_name(plot_kind kind)
 {
-    return (unsigned)kind < 5 ? KIND_NAMES[kind] : "?";
+    return (unsigned)kind < N_KINDS ? KIND_NAMES[kind] : "?";
 }
 
 void plot_request_defaults(plot_request *rq, plot_kind kind)
@@ -48,6 +50,8 @@ void plot_request_defaults(plot_request *rq, plot_kind kind)
     rq->context = 4096;
     rq->heads = 8;
     rq->causal = 1;
+    rq->t5_buckets = 32;
+    rq->t5_max_distance = 128;
     switch (kind) {
     case PLOT_PE:
         rq->height = 640;
@@ -59,6 +63,11 @@ void plot_request_defaults(plot_request *rq, plot_kind kind)
     case PLOT_ALIBI:
         rq->positions = 16;
         rq->width = 1000;
+        rq->height = 560;
+        break;
+    case PLOT_T5_BUCKETS:
+        rq->positions = 160;
+        rq->width = 1100;
         rq->height = 560;
         break;
     default:
@@ -600,10 +609,60 @@ static int build_alibi(const plot_request *rq, built *b, char *why, size_t n)
     return 1;
 }
 
+/* T5: the bucket of every (query i, key j), encoder (bidirectional) and
+ * decoder (causal) side by side, from posenc_t5_bucket. */
+static int build_t5_buckets(const plot_request *rq, built *b, char *why, size_t n)
+{
+    uint32_t N = rq->positions, nb = rq->t5_buckets, md = rq->t5_max_distance;
+    size_t cells = (size_t)N * N;
+    b->mem = malloc(2 * cells * sizeof(double));
+    if (!b->mem)
+        return nomem(why, n);
+    for (int p = 0; p < 2; p++) {
+        int bidir = p == 0;
+        for (uint32_t i = 0; i < N; i++)
+            for (uint32_t j = 0; j < N; j++) {
+                uint32_t bk;
+                posenc_status s = posenc_t5_bucket(i, j, nb, md, bidir, &bk);
+                if (s != POSENC_OK)
+                    return fail(why, n, "T5 buckets", s);
+                b->mem[p * cells + (size_t)i * N + j] = bk;
+            }
+        b->maps[p] = (plot_heatmap){N, N, b->mem + p * cells, NULL, ""};
+        snprintf(b->maps[p].title, sizeof b->maps[p].title, "%s",
+                 bidir ? "encoder (bidirectional)" : "decoder (causal)");
+    }
+    plot_figure *f = &b->f;
+    snprintf(f->title, sizeof f->title, "T5 relative position buckets: %u buckets, "
+             "max_distance %u", nb, md);
+    snprintf(f->subtitle, sizeof f->subtitle, "bucket of key j for query i: one per distance "
+             "below %u (encoder) or %u (decoder), logarithmic up to %u", nb / 2 / 2, nb / 2, md);
+    f->xlabel = "key position j";
+    f->ylabel = "query position i";
+    f->maps = b->maps;
+    f->n_maps = 2;
+    f->grid_cols = 2;
+    f->cmap = PLOT_CMAP_SEQUENTIAL;
+    f->vmin = 0;
+    f->vmax = nb - 1;
+    f->cbar_label = "bucket (row of the learned table)";
+    return 1;
+}
+
 /* Limits that keep pictures readable and drawing quick. */
 static int check_request(const plot_request *rq, char *why, size_t n)
 {
     int rope_kind = rq->kind == PLOT_ROPE_DECAY || rq->kind == PLOT_FREQS;
+    if (rq->kind == PLOT_T5_BUCKETS) {
+        uint32_t bk;
+        posenc_status s = posenc_t5_bucket(0, 0, rq->t5_buckets, rq->t5_max_distance, 1, &bk);
+        if (s != POSENC_OK) {
+            snprintf(why, n, "%u buckets, max_distance %u: T5 needs at least 4 buckets and a "
+                     "max_distance above a quarter of them (up to %lld)", rq->t5_buckets,
+                     rq->t5_max_distance, POSENC_MAX_POS);
+            return 0;
+        }
+    }
     if (rq->kind != PLOT_ALIBI && (rq->dim < 1 || rq->dim > POSENC_MAX_DIM)) {
         snprintf(why, n, "D = %u: D must be from 1 to %u", rq->dim, POSENC_MAX_DIM);
         return 0;
@@ -620,6 +679,7 @@ static int check_request(const plot_request *rq, char *why, size_t n)
     size_t cells = rq->kind == PLOT_PE           ? (size_t)rq->positions * rq->dim
                    : rq->kind == PLOT_SIMILARITY ? (size_t)rq->positions * rq->positions
                    : rq->kind == PLOT_ALIBI ? (size_t)rq->positions * rq->positions * rq->heads
+                   : rq->kind == PLOT_T5_BUCKETS ? 2 * (size_t)rq->positions * rq->positions
                                             : 0;
     if (rq->kind == PLOT_SIMILARITY && (size_t)rq->positions * rq->dim > PLOT_MAX_CELLS)
         cells = (size_t)rq->positions * rq->dim;
@@ -688,6 +748,7 @@ plot_built *plot_build(const plot_request *rq, char *why, size_t n)
     case PLOT_ROPE_DECAY: ok = build_rope_decay(rq, b, why, n); break;
     case PLOT_FREQS: ok = build_freqs(rq, b, why, n); break;
     case PLOT_ALIBI: ok = build_alibi(rq, b, why, n); break;
+    case PLOT_T5_BUCKETS: ok = build_t5_buckets(rq, b, why, n); break;
     default: ok = 0; snprintf(why, n, "unknown kind of plot");
     }
     if (ok && rq->title)

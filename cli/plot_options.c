@@ -22,10 +22,13 @@ void plot_print_usage(FILE *out)
           "  rope-decay  RoPE score of a query and key against their offset\n"
           "  freqs       wavelength (tokens per turn) of every RoPE pair, log scale\n"
           "  alibi       the ALiBi bias matrix of each head, as small multiples\n"
+          "  t5-buckets  T5's relative position bucket of every (query, key) pair,\n"
+          "              encoder (bidirectional) and decoder (causal)\n"
           "\n"
           "Options (each has a default):\n"
           "  -o FILE            output file (.png, .svg or .pdf); required\n"
-          "  --positions N      pe, similarity: positions (128); alibi: positions (16)\n"
+          "  --positions N      pe, similarity: positions (128); alibi: positions (16);\n"
+          "                     t5-buckets: positions (160)\n"
           "  --dim D            vector length or head_dim (128)\n"
           "  --base B[,B...]    base (10000); rope-decay and freqs take up to 6, one\n"
           "                     series each, and --base may be repeated\n"
@@ -50,6 +53,8 @@ void plot_print_usage(FILE *out)
           "                     each pair by its axis; may be repeated\n"
           "  --heads H          alibi: heads (8)\n"
           "  --no-causal        alibi: show keys after the query too\n"
+          "  --buckets N        t5-buckets: relative_attention_num_buckets (32)\n"
+          "  --max-distance N   t5-buckets: relative_attention_max_distance (128)\n"
           "  --title TEXT       replace the title\n"
           "  --size WxH         picture size in pixels or points (900x600 and so on)\n"
           "  -h, --help         this help\n"
@@ -167,7 +172,8 @@ static int add_mrope(const plot_request *rq, const char *v, posenc_rope_config *
 static const char *const VALUE_OPTIONS[] = {
     "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
     "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
-    "--title",   "--size",   "--config",    "--rope",  "--mrope",
+    "--title",   "--size",   "--config",    "--rope",  "--buckets", "--max-distance",
+    "--mrope",
 };
 
 static int takes_value(const char *o)
@@ -232,6 +238,16 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
         rq->heads = (uint32_t)x;
         if (!ok)
             snprintf(why, n, "'%s': heads must be from 1 to %u", v, PLOT_MAX_HEADS);
+    } else if (strcmp(o, "--buckets") == 0) {
+        ok = arg_int(v, 4, POSENC_T5_MAX_BUCKETS, &x);
+        rq->t5_buckets = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s': buckets must be from 4 to %u", v, POSENC_T5_MAX_BUCKETS);
+    } else if (strcmp(o, "--max-distance") == 0) {
+        ok = arg_int(v, 2, POSENC_MAX_POS, &x);
+        rq->t5_max_distance = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s': max distance must be from 2 to %lld", v, POSENC_MAX_POS);
     } else if (strcmp(o, "--config") == 0 || strcmp(o, "--rope") == 0 ||
                strcmp(o, "--mrope") == 0) {
         ok = *n_model < PLOT_MAX_SERIES;
@@ -269,13 +285,13 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0))
         return PLOT_ARGS_HELP;
     if (a >= argc) {
-        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs or alibi "
+        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs, alibi or t5-buckets "
                          "(try 'posenc plot --help')");
         return PLOT_ARGS_BAD;
     }
     int kind = plot_kind_of(argv[a], strlen(argv[a]));
     if (kind < 0) {
-        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs or alibi)",
+        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs, alibi or t5-buckets)",
                  argv[a]);
         return PLOT_ARGS_BAD;
     }
@@ -372,11 +388,12 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
 {
     static const char *const usage[] = {
         "PLOT pe POSITIONS D FILE", "PLOT similarity POSITIONS D FILE",
-        "PLOT rope-decay D MAX_OFFSET FILE", "PLOT freqs D FILE", "PLOT alibi H POSITIONS FILE"};
-    static const size_t want[] = {4, 4, 4, 3, 4};
+        "PLOT rope-decay D MAX_OFFSET FILE", "PLOT freqs D FILE", "PLOT alibi H POSITIONS FILE",
+        "PLOT t5-buckets POSITIONS FILE"};
+    static const size_t want[] = {4, 4, 4, 3, 4, 3};
     int kind = n ? plot_kind_of(a[0].s, a[0].len) : -1;
     if (kind < 0) {
-        snprintf(why, why_n, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
+        snprintf(why, why_n, "PLOT needs a kind: pe, similarity, rope-decay, freqs, alibi or t5-buckets");
         return 0;
     }
     if (n != want[kind]) {
@@ -408,6 +425,13 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
         if (!word_count(a[1], 1, POSENC_MAX_DIM, "D", &v1, why, why_n))
             return 0;
         rq->dim = (uint32_t)v1;
+        break;
+    case PLOT_T5_BUCKETS:
+        if (!word_count(a[1], 1, 1 << 20, "positions", &v1, why, why_n))
+            return 0;
+        rq->positions = (uint32_t)v1;
+        rq->t5_buckets = set->t5_buckets;
+        rq->t5_max_distance = set->t5_max_distance;
         break;
     default: /* PLOT_ALIBI */
         if (!word_count(a[1], 1, PLOT_MAX_HEADS, "H", &v1, why, why_n) ||

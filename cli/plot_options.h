@@ -50,7 +50,7 @@ int cli_plot_main(int argc, char **argv, FILE *err);
 /* ---- PLOT in the command language ---------------------------------------------- */
 
 /* What PLOT takes from the interpreter's settings (SET base, SET layout,
- * SET rope or --config, SET seq_len). model may be NULL; model_label NULL or
+ * SET rope or --config, SET seq_len, SET t5). model may be NULL; model_label NULL or
  * "" reads "model RoPE". */
 typedef struct plot_settings {
     double base;
@@ -58,6 +58,7 @@ typedef struct plot_settings {
     const posenc_rope_config *model;
     const char *model_label;
     int64_t seq_len;
+    uint32_t t5_buckets, t5_max_distance; /* t5-buckets */
     const posenc_mrope *mrope; /* the model's M-RoPE table, or NULL */
 } plot_settings;
 

@@ -3,6 +3,8 @@
  * this file only reads words and says which one is wrong. */
 #include "rope_spec.h"
 
+#include "posenc_config.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>

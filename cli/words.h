@@ -12,7 +12,9 @@
  *   plot_options.[ch]              argv / PLOT's words -> plot_request
  *   plot_main.c                    `posenc plot`: parse, draw, print
  *   cli.h, output.c,               the interpreter: messages and numbers,
- *     rope_cmds.c, commands.c,     model RoPE commands, the other commands,
+ *     rope_cmds.c, t5_cmds.c,      model RoPE commands, T5 buckets,
+ *     checkpoint_cmds.c,           LOAD of a safetensors table,
+ *     commands.c,                  the other commands,
  *     input.c                      lines of a stream or -c string
  *   main.c                         the program: options, files, exit status */
 #ifndef POSENC_CLI_WORDS_H

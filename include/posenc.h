@@ -113,6 +113,11 @@
  *   learned tables, number syntax
  *   M-RoPE and vision 2D RoPE ..... posenc_mrope_init/_qk/_positions,
  *                                   posenc_rope2d_init/_qk (last section)
+ *   T5 relative buckets ........... posenc_t5_bucket, posenc_t5_bias_f32
+ *   safetensors tables ............ posenc_learned_load_safetensors
+ *   models ........................ the registry (posenc_model_families) and
+ *                                   a model's scheme per layer (posenc_model_*);
+ *                                   read from a config.json: posenc_config.h
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
  *
@@ -386,7 +391,7 @@ typedef struct posenc_load_error {
     size_t line;         /* 1-based line of the file where the problem is, 0 if none */
     size_t expected;     /* for a ragged row: the length of the first row */
     size_t got;          /* for a ragged row: the length of this row */
-    char detail[96];     /* short description, "" if none */
+    char detail[256];    /* short description, "" if none */
 } posenc_load_error;
 
 /* Reads a learned table from a text stream: one row per position, numbers
@@ -647,49 +652,9 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse
 posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
                                       const double *q, const double *k, double *out);
 
-/* ------------------------------------------------------------------------- */
-/* Hugging Face config.json reader (src/config.c; optional part)             */
-/* ------------------------------------------------------------------------- */
-
-/* These two functions live in a separate library, libposenc_config.a, built
- * only when jansson (Debian: libjansson-dev) is found; link it before
- * libposenc with -lposenc_config -lposenc -ljansson. libposenc itself needs
- * only libc and libm. POSENC_HAVE_JSON is defined by the build for the
- * program; a caller can test for the library with its own build checks.
- *
- * Keys read (top level): rope_theta (default 10000) or rotary_emb_base
- * (GPT-NeoX); head_dim, else hidden_size / num_attention_heads;
- * qk_rope_head_dim (DeepSeek: the rotated part of each head, stored
- * interleaved); partial_rotary_factor or rotary_pct (GPT-NeoX), rotary_dim =
- * floor(head_dim * factor); max_position_embeddings;
- * original_max_position_embeddings (Phi-3); rope_interleave; rope_scaling or
- * rope_parameters (rope_type or type, and the keys of posenc_rope_scaling,
- * original_max_position_embeddings included; rope_parameters may also hold
- * rope_theta and partial_rotary_factor). Layout: half, because Hugging Face
- * checkpoints have their q and k weights permuted for rotate_half at
- * conversion; interleaved for qk_rope_head_dim models or rope_interleave true.
- * A key inside rope_scaling that the type does not use, a type posenc does
- * not know, a wrong JSON type, a missing required key, per-layer-type RoPE,
- * rope_local_base_freq, use_dynamic_ntk and use_logn_attn are refused. */
-typedef struct posenc_config_error {
-    int line, column;  /* JSON syntax error position (1-based), else 0 */
-    char key[64];      /* the key at fault, e.g. "rope_scaling.factor"; "" if none */
-    char detail[256];  /* one sentence naming the key and what is wrong */
-} posenc_config_error;
-
-/* Reads the config.json at path into *out. err may be NULL.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open/read; detail has the
- * reason), POSENC_ERR_FORMAT (bad JSON, wrong type, unknown or missing key,
- * unsupported feature), and the errors of posenc_rope_init_config for
- * values out of range (the reader checks them with cur_len 0).
- * Allocates during the call only (jansson, and a buffer for the file), and
- * frees it all before returning; thread-safe. */
-posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
-                                      posenc_config_error *err);
-
-/* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
-posenc_status posenc_rope_from_config_text(const char *json, size_t len,
-                                           posenc_rope_config *out, posenc_config_error *err);
+/* The config.json readers (posenc_rope_from_config, posenc_model_from_config)
+ * are declared in posenc_config.h: they live in the optional library
+ * libposenc_config.a, which needs jansson. */
 
 /* ------------------------------------------------------------------------- */
 /* ALiBi bias tensor for attention code (src/alibi_tensor.c)                 */
@@ -1160,6 +1125,412 @@ posenc_status posenc_rope2d_qk(const posenc_rope *r, const posenc_mrope *m,
  * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE, POSENC_ERR_OVERFLOW. */
 posenc_status posenc_vision_patch_positions(uint32_t t, uint32_t h, uint32_t w, uint32_t merge,
                                             int64_t *rows, int64_t *cols);
+/* ------------------------------------------------------------------------- */
+/* T5 relative position buckets (src/t5.c)                                   */
+/* ------------------------------------------------------------------------- */
+/*
+ * T5 (and mT5, and models built on them) add to each attention score a
+ * learned bias that depends on the key's position relative to the query's,
+ * through a bucket. With r = key_pos - query_pos, nb = num_buckets
+ * (relative_attention_num_buckets, default 32) and md = max_distance
+ * (relative_attention_max_distance, default 128):
+ *
+ *   bidirectional (the encoder): nb' = nb / 2 (rounded down); offset = nb'
+ *       when r > 0 (the key after the query), else 0; n = |r|.
+ *   causal (the decoder): nb' = nb; offset = 0; n = max(-r, 0) (a key after
+ *       the query falls into bucket 0; the attention mask hides it anyway).
+ *   max_exact = nb' / 2 (rounded down).
+ *   n < max_exact:  bucket = offset + n                       (one per distance)
+ *   otherwise:      bucket = offset + min(max_exact + trunc(v), nb' - 1),
+ *       v = log(n / max_exact) / log(md / max_exact) * (nb' - max_exact)
+ *       (logarithmic buckets up to md; every farther distance shares the last).
+ *
+ * v is computed as the published implementations compute it, in float32:
+ *     a = (float)n / (float)max_exact               float32 division
+ *     l = logf(a)                                   correctly rounded
+ *     c = (float)log((double)md / max_exact)        a double rounded to float
+ *     v = (l / c) * (float)(nb' - max_exact)        float32 division, product
+ * then truncated toward zero, so the buckets equal the checkpoints' own.
+ * For the settings tested (32/128, 128/128, 32/256, 48/200, 64/1000 and odd
+ * bucket counts, both directions) the exact v would pick the same bucket at
+ * every distance (docs/SCHEMES.md has the margins and the exceptions to
+ * watch).
+ * Worked example (nb 32, md 128, bidirectional): query 0, key 20: r = 20,
+ * offset 16, n = 20, max_exact 8, a = 2.5, l = 0.91629, c = 2.77259,
+ * v = 2.64386, bucket = 16 + 8 + 2 = 26.
+ *
+ * Valid: 2 <= num_buckets <= POSENC_T5_MAX_BUCKETS with max_exact >= 1
+ * (num_buckets >= 4 when bidirectional), max_exact < max_distance <=
+ * POSENC_MAX_POS, positions 0 .. POSENC_MAX_POS. bidirectional: 0 or not.
+ * Thread-safe, no allocation, nothing written on error.
+ */
+
+/* Largest num_buckets accepted. */
+#define POSENC_T5_MAX_BUCKETS 1048576u
+
+/* *bucket = the bucket (0 .. num_buckets - 1) of the pair (query_pos, key_pos).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (a position), POSENC_ERR_RANGE
+ * (num_buckets or max_distance outside the ranges above). */
+posenc_status posenc_t5_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                               uint32_t max_distance, int bidirectional, uint32_t *bucket);
+
+/* Every step of one bucket, for worked traces (EXPLAIN T5BUCKET). The float
+ * fields are the float32 values of the computation above; they are 0 when
+ * is_small (no logarithm is taken). */
+typedef struct posenc_t5_trace {
+    int64_t relative_position; /* r = key_pos - query_pos */
+    uint32_t side_buckets;     /* nb': num_buckets / 2 bidirectional, else num_buckets */
+    uint32_t offset;           /* nb' for a later key when bidirectional, else 0 */
+    int64_t distance;          /* n */
+    uint32_t max_exact;        /* nb' / 2 */
+    int is_small;              /* 1: n < max_exact, bucket = offset + n */
+    float ratio;               /* a = (float)n / max_exact */
+    float log_ratio;           /* l = logf(a) */
+    float log_max;             /* c = (float)log(md / max_exact) */
+    float scaled;              /* v = l / c * (nb' - max_exact), float32 */
+    int64_t truncated;         /* max_exact + trunc(v) */
+    int clamped;               /* 1: truncated > nb' - 1, so nb' - 1 was taken */
+    uint32_t bucket;           /* the result, as posenc_t5_bucket */
+    double exact_value;        /* v computed in double (for comparison); 0 if is_small */
+} posenc_t5_trace;
+
+/* Fills *out with the steps of posenc_t5_bucket for the same arguments.
+ * Same ranges and errors. */
+posenc_status posenc_t5_bucket_explain(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                                       uint32_t max_distance, int bidirectional,
+                                       posenc_t5_trace *out);
+
+/* The bias tensor of one attention stack: out[h][i][j] (row-major
+ * [n_head, n_query, n_key] floats, the caller's buffer) =
+ *     table[b * n_head + h],   b = posenc_t5_bucket(q_offset + i, j, ...)
+ * where table is the model's learned [num_buckets, n_head] float table
+ * (relative_attention_bias.weight of block 0: row = bucket, column = head),
+ * query i sits at absolute position q_offset + i (q_offset: tokens already in
+ * the KV cache) and key j at position j. No mask is added (T5's decoder adds
+ * its causal mask separately; its future keys all read bucket 0) and no
+ * scaling (T5 does not divide scores by sqrt(d)).
+ * n_threads: 1 computes in the calling thread; more splits the queries
+ * across that many POSIX threads (at most 64, fewer if there are fewer
+ * queries); if a thread cannot be created its queries are computed by the
+ * caller, so the result never depends on the thread count.
+ * Valid: the bucket ranges above, 1 <= n_head <= POSENC_MAX_DIM, n_query and
+ * n_key >= 1, q_offset >= 0, q_offset + n_query - 1 and n_key - 1 <=
+ * POSENC_MAX_POS, 1 <= n_threads <= 64. table holds num_buckets * n_head
+ * floats (copied as they are, NaN included).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
+ * POSENC_ERR_RANGE (num_buckets, max_distance, n_threads), POSENC_ERR_POS,
+ * POSENC_ERR_OVERFLOW (the element count does not fit size_t). */
+posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint32_t n_head,
+                                 uint32_t max_distance, int bidirectional, uint32_t n_query,
+                                 uint32_t n_key, int64_t q_offset, unsigned n_threads,
+                                 float *out);
+
+/* ------------------------------------------------------------------------- */
+/* Learned tables from checkpoints: safetensors (src/safetensors.c)          */
+/* ------------------------------------------------------------------------- */
+/*
+ * A safetensors file is: an unsigned 64-bit little-endian length N, N bytes
+ * of JSON (the header), then the data. The header maps each tensor name to
+ *     {"dtype": "F32", "shape": [rows, cols], "data_offsets": [begin, end]}
+ * (offsets in bytes from the start of the data, end exclusive), plus an
+ * optional "__metadata__" object of strings. Names used by checkpoints for
+ * their position tables: GPT-2 "wpe.weight" or "transformer.wpe.weight",
+ * BERT "embeddings.position_embeddings.weight" (prefixed "bert." in task
+ * models), OPT "model.decoder.embed_positions.weight" or
+ * "decoder.embed_positions.weight". Some families index their table with an
+ * offset (OPT and BART: row pos + 2; RoBERTa: pos + padding_idx + 1): the
+ * table is loaded as stored, and the caller adds the offset when it reads a
+ * row (posenc_learned_row_f64(table, pos + offset, ...)).
+ *
+ * The header is untrusted input and is checked whole before any data is
+ * read: N at most POSENC_SAFETENSORS_MAX_HEADER and within the file; the
+ * header a strict JSON object (UTF-8, no duplicate keys at any level, no
+ * keys other than the three above in a tensor, shapes of at most 64
+ * dimensions, shapes and offsets non-negative integers below 2^64); every
+ * dtype known; for every tensor,
+ * end - begin = (product of the shape) * (dtype size), computed without
+ * overflow; the tensors, taken in offset order, tile the data exactly (no
+ * overlap, no gap, nothing past the end, the last ending at the file's end).
+ * The named tensor must be 2-D [n_pos, dim] of F64, F32, F16 or BF16 (each
+ * value converted exactly to double, and finite), with n_pos * dim <=
+ * POSENC_LEARNED_MAX_ELEMS and dim <= POSENC_MAX_DIM. Only the header and
+ * that tensor's bytes are read (fseeko to it), so a 10 GB checkpoint costs
+ * the table and the header.
+ *
+ * On a refusal, err->detail names the tensor (when it is the tensor's
+ * fault) and the problem; err->line is 0.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open, seek or read; a file
+ * shorter than 8 bytes is POSENC_ERR_FORMAT), POSENC_ERR_FORMAT (any check of
+ * the header or of the values above), POSENC_ERR_RANGE (a well-formed file
+ * without that tensor, or where it is not a 2-D table of a float dtype),
+ * POSENC_ERR_DIM (dim > POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
+ * POSENC_LEARNED_MAX_ELEMS elements), POSENC_ERR_NOMEM.
+ * On success *out is a new table (free with posenc_learned_free); on error
+ * *out is untouched. Thread-safe; allocates the table, the header text and
+ * its index (freed before returning).
+ */
+
+/* Largest header accepted, in bytes (100 MB, as the reference reader). */
+#define POSENC_SAFETENSORS_MAX_HEADER 100000000u
+
+/* Reads tensor `name` (exact, case-sensitive) of the safetensors file at
+ * path into a learned table. */
+posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
+                                              posenc_learned **out, posenc_load_error *err);
+
+/* The same on an open stream whose byte 0 is the file's first byte (it must
+ * support fseeko, e.g. a file or fmemopen; the current position does not
+ * matter). Its position afterwards is unspecified. */
+posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
+                                              posenc_load_error *err);
+/* ========================================================================= */
+/* Models: the position scheme of every layer (src/models.c)                 */
+/* ========================================================================= */
+/*
+ * A config's RoPE keys do not say how a model uses positions: the pair
+ * layout, which layers rotate, which base each layer type takes, and the
+ * query scalings are in each family's modeling code. The registry below
+ * carries those facts, one entry per Hugging Face model_type, each with the
+ * modeling file and lines it follows (docs/MODELS.md lists them all).
+ *
+ * A posenc_model is one checkpoint: its layers, each pointing at one of a few
+ * groups (layers that encode positions the same way). It is filled from a
+ * config.json by posenc_model_from_config() (posenc_config.h, needs jansson)
+ * or by hand; everything here needs only libc and libm.
+ *
+ * Layers are numbered from 0. Encoder-decoder models (T5, BART, Whisper)
+ * number the encoder's layers first, then the decoder's.
+ */
+
+/* How a layer (or a whole model) encodes positions. */
+typedef enum posenc_scheme {
+    POSENC_SCHEME_NONE = 0,             /* no position encoding (NoPE layer) */
+    POSENC_SCHEME_ROPE = 1,             /* rotary, in attention */
+    POSENC_SCHEME_ALIBI = 2,            /* linear biases on attention scores */
+    POSENC_SCHEME_LEARNED = 3,          /* learned absolute table, added to the input */
+    POSENC_SCHEME_SINUSOID = 4,         /* fixed sinusoids, added to the input */
+    POSENC_SCHEME_RELATIVE_BUCKETS = 5, /* T5's learned bias per relative bucket */
+    POSENC_SCHEME_MIXED = 6             /* a model whose layers differ (never a layer's) */
+} posenc_scheme;
+
+/* "none", "rope", "alibi", "learned", "sinusoid", "relative-buckets",
+ * "mixed"; "unknown" outside the enum. A static string. */
+const char *posenc_scheme_name(posenc_scheme s);
+
+/* A position-dependent factor on the queries of some layers. */
+typedef enum posenc_query_scale_type {
+    POSENC_QSCALE_NONE = 0,
+    /* Llama 4 NoPE layers (attn_temperature_tuning): query at position pos is
+     * multiplied by 1 + attn_scale * ln(1 + floor((pos + 1) / floor_scale)). */
+    POSENC_QSCALE_TEMPERATURE = 1,
+    /* Qwen 1 (use_logn_attn): by ln(pos + 1) / ln(seq_length) when
+     * pos + 1 > seq_length, else 1. */
+    POSENC_QSCALE_LOGN = 2,
+    /* Mistral 3 / Ministral 3 (llama_4_scaling_beta), after RoPE: by
+     * 1 + beta * ln(1 + floor(pos / original)). */
+    POSENC_QSCALE_BETA = 3
+} posenc_query_scale_type;
+
+/* "none", "temperature", "logn", "beta"; "unknown" outside the enum. */
+const char *posenc_query_scale_name(posenc_query_scale_type t);
+
+typedef struct posenc_query_scale {
+    posenc_query_scale_type type;
+    double floor_scale;  /* TEMPERATURE: tokens per step, > 0 */
+    double attn_scale;   /* TEMPERATURE: step weight */
+    double seq_length;   /* LOGN: the trained length, > 1 */
+    double beta;         /* BETA: step weight */
+    double original;     /* BETA: tokens per step (original_max_position_embeddings), > 0 */
+} posenc_query_scale;
+
+/* Where a family's rotated part comes from (posenc_model_family.rotary). */
+typedef enum posenc_rotary_rule {
+    POSENC_ROTARY_PARTIAL = 0,   /* int(head_dim * partial_rotary_factor) (key
+                                    partial_key, default partial_default) */
+    POSENC_ROTARY_HALF_HEAD = 1, /* head_dim / 2 (ChatGLM) */
+    POSENC_ROTARY_DIM_KEY = 2,   /* the config's rotary_dim; null: head_dim (GPT-J) */
+    POSENC_ROTARY_QK_ROPE = 3    /* qk_rope_head_dim: the rotated part of each head is
+                                    its own head (DeepSeek V2/V3, MiniCPM3) */
+} posenc_rotary_rule;
+
+/* Which layers get which position encoding (posenc_model_family.layers). */
+typedef enum posenc_layer_rule {
+    POSENC_LAYERS_ALL = 0,     /* every layer the same */
+    POSENC_LAYERS_BY_TYPE = 1, /* layer_types (or a sliding-window pattern): full and
+                                  sliding layers follow full_rope / sliding_rope */
+    POSENC_LAYERS_NO_ROPE = 2, /* no_rope_layers (1 = RoPE, 0 = none), else a NoPE
+                                  layer every no_rope_layer_interval layers */
+    POSENC_LAYERS_ENC_DEC = 3  /* an encoder stack, then a decoder stack */
+} posenc_layer_rule;
+
+/* The RoPE of one layer type (BY_TYPE). */
+typedef enum posenc_type_rope {
+    POSENC_TROPE_SCALED = 0, /* the config's base and scaling */
+    POSENC_TROPE_PLAIN = 1,  /* the config's base, no scaling */
+    POSENC_TROPE_LOCAL = 2,  /* the local base (local_base_key), no scaling */
+    POSENC_TROPE_NONE = 3    /* no position encoding */
+} posenc_type_rope;
+
+/* One registry entry: what a family's modeling code does with positions.
+ * Strings are static; NULL where a field does not apply. */
+typedef struct posenc_model_family {
+    const char *model_type;     /* the config's model_type, e.g. "llama" */
+    const char *arch;           /* architectures[] class name prefix, e.g. "Llama" */
+    posenc_scheme scheme;       /* what the family applies (MIXED: layers differ) */
+    posenc_layout layout;       /* RoPE pair layout the checkpoints expect */
+    posenc_rotary_rule rotary;  /* RoPE: how rotary_dim follows from the config */
+    const char *partial_key;    /* PARTIAL: key of the factor, e.g. "partial_rotary_factor" */
+    double partial_default;     /* PARTIAL: the config class's default factor */
+    const char *base_key;       /* RoPE: key of the base, e.g. "rope_theta" */
+    double base_default;        /* RoPE: the config class's default base */
+    const char *base_ratio_key; /* RoPE: a key the base is multiplied by (ChatGLM's
+                                   rope_ratio, default 1), or NULL */
+    const char *head_dim_key;   /* RoPE: a key that gives head_dim before
+                                   hidden_size / heads (kv_channels), or NULL */
+    uint32_t default_layers;    /* the config class's defaults when a key is absent */
+    uint32_t default_hidden;    /* (0: the key is required) */
+    uint32_t default_heads;
+    uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */
+    uint32_t default_positions; /* LEARNED: table rows when max_position_embeddings
+                                   (n_positions) is absent (0: required) */
+    int32_t pos_offset;         /* LEARNED: row of position 0; -1: pad_token_id + 1
+                                   (RoBERTa's padding_idx + 1) */
+    posenc_layer_rule layers;   /* which layers get what */
+    posenc_type_rope full_rope;    /* BY_TYPE: layers of type full_attention */
+    posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */
+    const char *local_base_key;    /* BY_TYPE LOCAL: key of the local base */
+    double local_base_default;     /* BY_TYPE LOCAL: its default */
+    uint32_t sliding_pattern;   /* BY_TYPE without layer_types: every Nth layer full,
+                                   the rest sliding (0: all full) */
+    uint32_t no_rope_interval;  /* NO_ROPE: default no_rope_layer_interval */
+    posenc_query_scale_type qscale; /* query scaling the family may apply */
+    const char *nested;         /* a wrapper (multimodal) type: the key of the language
+                                   part, e.g. "text_config"; NULL otherwise */
+    const char *nested_type;    /* wrapper: the model_type its part is read as when the
+                                   part has none */
+    const char *refused;        /* known but not supported: why (M-RoPE); else NULL */
+    unsigned flags;             /* POSENC_FAMILY_* rules below */
+    const char *source;         /* modeling file and lines the entry follows */
+} posenc_model_family;
+
+/* posenc_model_family.flags: rules only some families' code has. */
+#define POSENC_FAMILY_INTERLEAVE_KEY 1u  /* rope_interleave (default true) picks interleaved,
+                                            false half (DeepSeek V3) */
+#define POSENC_FAMILY_ROPE_WITHOUT_WINDOW 2u /* sliding_window null: every layer rotates
+                                            (EXAONE 4: "sliding_window is None or is_sliding") */
+#define POSENC_FAMILY_YARN_IS_LONGROPE 4u /* rope type "yarn" (and "su") means longrope (Phi-3) */
+#define POSENC_FAMILY_LONG_FROM_MAXPOS 8u /* longrope uses long_factor whenever
+                                            max_position_embeddings > original (MiniCPM) */
+#define POSENC_FAMILY_ALIBI_KEY 16u     /* alibi: true selects ALiBi instead of RoPE (Falcon) */
+#define POSENC_FAMILY_BAICHUAN 32u      /* hidden_size 4096 (or class BaiChuan*): RoPE; else
+                                            ALiBi (Baichuan 13B) */
+#define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
+                                            attention factor (Phi-3.5-MoE) */
+
+/* The registry: *table points at n_families entries (static, read-only,
+ * sorted by model_type); returns the count. table may be NULL. */
+size_t posenc_model_families(const posenc_model_family **table);
+
+/* The entry of model_type (exact, case-sensitive), or NULL. */
+const posenc_model_family *posenc_model_family_find(const char *model_type);
+
+/* The entry whose arch prefix names an architectures[] class: the class name
+ * is the prefix followed by "For", "Model" or "LMHead" (e.g.
+ * "LlamaForCausalLM", "RWForCausalLM", "QWenLMHeadModel"). NULL when none
+ * matches. */
+const posenc_model_family *posenc_model_family_by_arch(const char *class_name);
+
+#define POSENC_MODEL_MAX_LAYERS 1024u
+#define POSENC_MODEL_MAX_GROUPS 4u
+
+/* Layers that encode positions the same way. Only the fields of its scheme
+ * are meaningful (the rest are 0). */
+typedef struct posenc_model_group {
+    posenc_scheme scheme;     /* never POSENC_SCHEME_MIXED */
+    char layer_type[24];      /* "full_attention", "sliding_attention", "encoder",
+                                 "decoder", or "" when the model has one kind */
+    posenc_rope_config rope;  /* ROPE: dimensions, base, layout, scaling */
+    posenc_rope_scaling configured; /* ROPE: the scaling as the config gives it (list
+                                 pointers NULL), for display; rope.scaling is what
+                                 is computed, and differs only for llama3_step */
+    int llama3_step;          /* ROPE: the config's llama3 scaling has
+                                 low_freq_factor == high_freq_factor, which Hugging
+                                 Face computes as a clean step: rope.scaling is then
+                                 default with per-pair freq_factors, factor where
+                                 the wavelength 2 pi / f0(k) exceeds
+                                 original / low_freq_factor, else 1 */
+    int qwen_dynamic_ntk;     /* ROPE: Qwen 1's use_dynamic_ntk (see
+                                 posenc_model_layer_rope) */
+    double qwen_seq_length;   /* ROPE with qwen_dynamic_ntk: the trained length */
+    posenc_query_scale qscale;/* any scheme: a factor on the queries */
+    uint32_t n_head;          /* ALIBI: heads */
+    double alibi_bias_max;    /* ALIBI: slope exponent range (8: the paper's slopes) */
+    int alibi_bf16;           /* ALIBI: slopes rounded to bfloat16 (Falcon) */
+    double alibi_slope_scale; /* ALIBI: the bias is multiplied by this: 1, or Falcon's
+                                 1 / sqrt(head_dim) */
+    int sinusoid_whisper;     /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
+                                 pos / 10000^(2k/dim) (the paper, DistilBERT); 1:
+                                 Whisper's, sines then cosines, of pos * 10000^(-k/(dim/2-1)) */
+    int64_t positions;        /* LEARNED, SINUSOID: rows of the table */
+    int64_t offset;           /* LEARNED: row of position 0 (OPT, BART: 2) */
+    uint32_t dim;             /* LEARNED, SINUSOID: width of the embedding */
+    uint32_t buckets;         /* RELATIVE_BUCKETS: num_buckets */
+    uint32_t max_distance;    /* RELATIVE_BUCKETS: relative_attention_max_distance */
+    int bidirectional;        /* RELATIVE_BUCKETS: 1 encoder, 0 decoder */
+} posenc_model_group;
+
+/* One checkpoint. A plain struct the caller owns (about 50 KiB: allocate it,
+ * e.g. with malloc); it holds no pointers except family. */
+typedef struct posenc_model {
+    const posenc_model_family *family; /* the registry entry it was read as */
+    char model_type[64];    /* the type read (of the part when nested) */
+    char part[32];          /* the config part used ("text_config"...), "" for the top */
+    uint32_t n_layer;       /* 1 .. POSENC_MODEL_MAX_LAYERS */
+    posenc_scheme scheme;   /* the groups' scheme, or MIXED when they differ */
+    uint32_t n_group;       /* 1 .. POSENC_MODEL_MAX_GROUPS */
+    posenc_model_group group[POSENC_MODEL_MAX_GROUPS];
+    uint8_t layer_group[POSENC_MODEL_MAX_LAYERS]; /* group of each layer */
+    char ignored[256];      /* config keys near positions that the family's code does
+                               not use for them, space-separated ("" if none) */
+} posenc_model;
+
+/* *g = the group of layer. Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (layer
+ * >= m->n_layer, or m malformed: n_group or a layer_group entry out of range). */
+posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer,
+                                 const posenc_model_group **g);
+
+/* Fills *r with the RoPE of layer at sequence length cur_len (as
+ * posenc_rope_init_config). Qwen 1's dynamic NTK (qwen_dynamic_ntk) is
+ * applied here: with L = qwen_seq_length and cur_len > L,
+ * alpha = max(2^ceil(log2(cur_len / L) + 1) - 1, 1) and the base becomes
+ * base * alpha^(d/(d-2)) (POSENC_ROPE_NTK with factor alpha).
+ * Errors: those of posenc_model_layer; POSENC_ERR_RANGE also when the layer
+ * has no RoPE (its scheme is not POSENC_SCHEME_ROPE); those of
+ * posenc_rope_init_config. *r is untouched on error. */
+posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
+                                      posenc_rope *r);
+
+/* *scale = the factor layer's queries at position pos are multiplied by
+ * (1 when the layer has none; see posenc_query_scale_type).
+ * Errors: those of posenc_model_layer, POSENC_ERR_POS (pos outside
+ * 0..POSENC_MAX_POS), POSENC_ERR_RANGE (parameters out of range). */
+posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, int64_t pos,
+                                       double *scale);
+
+/* The ALiBi slopes of an ALIBI layer: slopes[0 .. n_head) for heads 1..H.
+ * alibi_bias_max 8 with H a power of two: 2^(-8h/H) (posenc_alibi_slopes).
+ * Otherwise MPT's rule: with H' the power of two at or above H,
+ * m_i = 2^(-i * bias_max / H') for i = 1..H', and the slopes are m_2, m_4, ...
+ * followed by m_1, m_3, ..., cut to H (for bias_max 8 and H not a power of
+ * two BLOOM's rule applies instead: posenc_alibi_slopes).
+ * Then, with alibi_bf16, each slope is rounded to bfloat16 (nearest, ties to
+ * even), and every slope is multiplied by alibi_slope_scale (Falcon: 1 /
+ * sqrt(head_dim), its bias divided so). The bias between query i and key j
+ * is -slope * |i - j| (for causal attention; Hugging Face's BLOOM and Falcon
+ * add slope * key position, equal up to a per-query constant).
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not an ALiBi layer,
+ * or bias_max or the scale not finite > 0), POSENC_ERR_DIM (n_head). */
+posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
  * understand: a key inside rope_scaling that the type does not use could
  * change the frequencies, so silently skipping it would compute a different
  * model. Keys outside the RoPE block are ignored (a config has many). */
-#include "posenc.h"
+#include "config_internal.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -22,15 +22,8 @@
 
 #define MAX_CONFIG_BYTES (64u * 1024u * 1024u)
 
-typedef struct reader {
-    posenc_config_error *err;
-    const char *block; /* "rope_scaling" or "rope_parameters" */
-} reader;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static posenc_status fail(reader *rd, posenc_status st, const char *key, const char *fmt, ...)
+posenc_status posenc__cfg_fail(reader *rd, posenc_status st, const char *key, const char *fmt, ...)
 {
     if (rd->err) {
         snprintf(rd->err->key, sizeof rd->err->key, "%s", key ? key : "");
@@ -49,7 +42,7 @@ static const char *bkey(reader *rd, const char *key, char *buf, size_t n)
     return buf;
 }
 
-static const char *type_word(const json_t *v)
+const char *posenc__cfg_type_word(const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT: return "an object";
@@ -65,7 +58,7 @@ static const char *type_word(const json_t *v)
 }
 
 /* A number at key (absent or null: *present = 0). name: for messages. */
-static posenc_status get_number(reader *rd, const json_t *obj, const char *key, const char *name,
+posenc_status posenc__cfg_number(reader *rd, const json_t *obj, const char *key, const char *name,
                                 double *out, int *present)
 {
     const json_t *v = json_object_get(obj, key);
@@ -73,29 +66,29 @@ static posenc_status get_number(reader *rd, const json_t *obj, const char *key, 
     if (!v || json_is_null(v))
         return POSENC_OK;
     if (!json_is_number(v))
-        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be a number, got %s", name,
-                    type_word(v));
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be a number, got %s", name,
+                    posenc__cfg_type_word(v));
     *out = json_number_value(v);
     *present = 1;
     return POSENC_OK;
 }
 
 /* A non-negative integer (an integral real such as 4096.0 is accepted). */
-static posenc_status get_count(reader *rd, const json_t *obj, const char *key, const char *name,
+posenc_status posenc__cfg_count(reader *rd, const json_t *obj, const char *key, const char *name,
                                int64_t *out, int *present)
 {
     double v;
-    posenc_status st = get_number(rd, obj, key, name, &v, present);
+    posenc_status st = posenc__cfg_number(rd, obj, key, name, &v, present);
     if (st != POSENC_OK || !*present)
         return st;
     if (!(v >= 0 && v <= 9.0e15 && v == floor(v)))
-        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be a non-negative integer, got %g",
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be a non-negative integer, got %g",
                     name, v);
     *out = (int64_t)v;
     return POSENC_OK;
 }
 
-static posenc_status get_bool(reader *rd, const json_t *obj, const char *key, const char *name,
+posenc_status posenc__cfg_bool(reader *rd, const json_t *obj, const char *key, const char *name,
                               int *out, int *present)
 {
     const json_t *v = json_object_get(obj, key);
@@ -103,8 +96,8 @@ static posenc_status get_bool(reader *rd, const json_t *obj, const char *key, co
     if (!v || json_is_null(v))
         return POSENC_OK;
     if (!json_is_boolean(v))
-        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be true or false, got %s", name,
-                    type_word(v));
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be true or false, got %s", name,
+                    posenc__cfg_type_word(v));
     *out = json_is_true(v);
     *present = 1;
     return POSENC_OK;
@@ -114,23 +107,23 @@ static posenc_status get_bool(reader *rd, const json_t *obj, const char *key, co
 static posenc_status get_list(reader *rd, const json_t *obj, const char *key, size_t want,
                               double *out, size_t *n)
 {
-    char name[64];
+    char name[96];
     bkey(rd, key, name, sizeof name);
     const json_t *v = json_object_get(obj, key);
     if (!v || json_is_null(v))
-        return fail(rd, POSENC_ERR_FORMAT, name, "missing key %s (longrope needs it)", name);
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "missing key %s (longrope needs it)", name);
     if (!json_is_array(v))
-        return fail(rd, POSENC_ERR_FORMAT, name, "%s must be an array of numbers, got %s", name,
-                    type_word(v));
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be an array of numbers, got %s", name,
+                    posenc__cfg_type_word(v));
     if (json_array_size(v) != want)
-        return fail(rd, POSENC_ERR_FORMAT, name,
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name,
                     "%s has %zu values, but the rotary dimension needs one per pair: %zu", name,
                     json_array_size(v), want);
     for (size_t i = 0; i < want; i++) {
         const json_t *e = json_array_get(v, i);
         if (!json_is_number(e))
-            return fail(rd, POSENC_ERR_FORMAT, name, "%s[%zu] must be a number, got %s", name, i,
-                        type_word(e));
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s[%zu] must be a number, got %s", name, i,
+                        posenc__cfg_type_word(e));
         out[i] = json_number_value(e);
     }
     *n = want;
@@ -177,30 +170,30 @@ static int key_in(const char *key, const char *const *list)
 /* A required number of the block. */
 static posenc_status need_number(reader *rd, const json_t *rs, const char *key, double *out)
 {
-    char name[64];
+    char name[96];
     int present;
     bkey(rd, key, name, sizeof name);
-    posenc_status st = get_number(rd, rs, key, name, out, &present);
+    posenc_status st = posenc__cfg_number(rd, rs, key, name, out, &present);
     if (st == POSENC_OK && !present)
-        return fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
     return st;
 }
 
 static posenc_status opt_number(reader *rd, const json_t *rs, const char *key, double *out)
 {
-    char name[64];
+    char name[96];
     int present;
-    return get_number(rd, rs, key, bkey(rd, key, name, sizeof name), out, &present);
+    return posenc__cfg_number(rd, rs, key, bkey(rd, key, name, sizeof name), out, &present);
 }
 
 static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_config *c)
 {
-    char name[64];
+    char name[96];
     int present;
     posenc_status st;
     if (!json_is_object(root))
-        return fail(rd, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
-                    type_word(root));
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
+                    posenc__cfg_type_word(root));
 
     /* Features that change RoPE in ways posenc does not model. */
     static const char *const refused[] = {"rope_local_base_freq", "use_dynamic_ntk",
@@ -208,7 +201,7 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     for (int i = 0; refused[i]; i++) {
         const json_t *v = json_object_get(root, refused[i]);
         if (v && !json_is_null(v) && !json_is_false(v))
-            return fail(rd, POSENC_ERR_FORMAT, refused[i],
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, refused[i],
                         "key %s changes RoPE in a way posenc does not implement", refused[i]);
     }
 
@@ -220,20 +213,20 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     if (rsc && json_is_null(rsc))
         rsc = NULL;
     if (rp && rsc)
-        return fail(rd, POSENC_ERR_FORMAT, "rope_parameters",
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "rope_parameters",
                     "both rope_parameters and rope_scaling are given: which one applies is "
                     "ambiguous");
     const json_t *rs = rp ? rp : rsc;
     rd->block = rp ? "rope_parameters" : "rope_scaling";
     if (rs && !json_is_object(rs))
-        return fail(rd, POSENC_ERR_FORMAT, rd->block, "%s must be an object or null, got %s",
-                    rd->block, type_word(rs));
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, rd->block, "%s must be an object or null, got %s",
+                    rd->block, posenc__cfg_type_word(rs));
     if (rs) {
         const char *k;
         const json_t *v;
         json_object_foreach((json_t *)rs, k, v) {
             if (json_is_object(v))
-                return fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
+                return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
                             "%s is an object: per-layer-type RoPE parameters are not supported",
                             name);
         }
@@ -242,24 +235,24 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     /* Base. */
     double base = POSENC_DEFAULT_BASE;
     int have_base = 0;
-    if (rp && (st = get_number(rd, rp, "rope_theta", "rope_parameters.rope_theta", &base,
+    if (rp && (st = posenc__cfg_number(rd, rp, "rope_theta", "rope_parameters.rope_theta", &base,
                                &have_base)) != POSENC_OK)
         return st;
     if (!have_base &&
-        (st = get_number(rd, root, "rope_theta", "rope_theta", &base, &have_base)) != POSENC_OK)
+        (st = posenc__cfg_number(rd, root, "rope_theta", "rope_theta", &base, &have_base)) != POSENC_OK)
         return st;
-    if (!have_base && (st = get_number(rd, root, "rotary_emb_base", "rotary_emb_base", &base,
+    if (!have_base && (st = posenc__cfg_number(rd, root, "rotary_emb_base", "rotary_emb_base", &base,
                                        &have_base)) != POSENC_OK)
         return st;
     if (!(isfinite(base) && base > 1.0))
-        return fail(rd, POSENC_ERR_BASE, "rope_theta", "rope_theta must be finite and > 1, got %g",
+        return posenc__cfg_fail(rd, POSENC_ERR_BASE, "rope_theta", "rope_theta must be finite and > 1, got %g",
                     base);
 
     /* Head and rotary dimensions, layout. */
     int64_t head_dim = 0, hidden = 0, heads = 0, rope_head = 0;
     int have_head = 0, have_hidden, have_heads, have_rope_head;
     posenc_layout layout = POSENC_LAYOUT_HALF;
-    if ((st = get_count(rd, root, "qk_rope_head_dim", "qk_rope_head_dim", &rope_head,
+    if ((st = posenc__cfg_count(rd, root, "qk_rope_head_dim", "qk_rope_head_dim", &rope_head,
                         &have_rope_head)) != POSENC_OK)
         return st;
     if (have_rope_head) {
@@ -267,39 +260,39 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
         have_head = 1;
         layout = POSENC_LAYOUT_INTERLEAVED;
     } else {
-        if ((st = get_count(rd, root, "head_dim", "head_dim", &head_dim, &have_head)) !=
+        if ((st = posenc__cfg_count(rd, root, "head_dim", "head_dim", &head_dim, &have_head)) !=
             POSENC_OK)
             return st;
         if (!have_head) {
-            if ((st = get_count(rd, root, "hidden_size", "hidden_size", &hidden, &have_hidden)) !=
+            if ((st = posenc__cfg_count(rd, root, "hidden_size", "hidden_size", &hidden, &have_hidden)) !=
                     POSENC_OK ||
-                (st = get_count(rd, root, "num_attention_heads", "num_attention_heads", &heads,
+                (st = posenc__cfg_count(rd, root, "num_attention_heads", "num_attention_heads", &heads,
                                 &have_heads)) != POSENC_OK)
                 return st;
             if (!have_hidden || !have_heads) {
                 const char *miss = have_hidden ? "num_attention_heads" : "hidden_size";
                 if (json_object_get(root, "text_config"))
-                    return fail(rd, POSENC_ERR_FORMAT, miss,
+                    return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, miss,
                                 "missing key %s (and head_dim); this config nests its language "
                                 "model in text_config: give that part's config",
                                 miss);
-                return fail(rd, POSENC_ERR_FORMAT, miss,
+                return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, miss,
                             "missing key %s: the head size comes from head_dim or "
                             "hidden_size / num_attention_heads",
                             miss);
             }
             if (heads == 0)
-                return fail(rd, POSENC_ERR_FORMAT, "num_attention_heads",
+                return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "num_attention_heads",
                             "num_attention_heads must be at least 1");
             head_dim = hidden / heads;
         }
     }
     if (head_dim < 2 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
-        return fail(rd, POSENC_ERR_DIM, have_rope_head ? "qk_rope_head_dim" : "head_dim",
+        return posenc__cfg_fail(rd, POSENC_ERR_DIM, have_rope_head ? "qk_rope_head_dim" : "head_dim",
                     "the head size %lld is outside 2..%u", (long long)head_dim,
                     POSENC_ROPE_MAX_HEAD_DIM);
     int interleave;
-    if ((st = get_bool(rd, root, "rope_interleave", "rope_interleave", &interleave,
+    if ((st = posenc__cfg_bool(rd, root, "rope_interleave", "rope_interleave", &interleave,
                        &present)) != POSENC_OK)
         return st;
     if (present)
@@ -308,36 +301,36 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     double prf = 1.0;
     const char *prf_key = "partial_rotary_factor";
     int have_prf = 0;
-    if (rp && (st = get_number(rd, rp, "partial_rotary_factor",
+    if (rp && (st = posenc__cfg_number(rd, rp, "partial_rotary_factor",
                                "rope_parameters.partial_rotary_factor", &prf, &have_prf)) !=
                   POSENC_OK)
         return st;
     if (have_prf)
         prf_key = "rope_parameters.partial_rotary_factor";
-    if (!have_prf && (st = get_number(rd, root, "partial_rotary_factor", "partial_rotary_factor",
+    if (!have_prf && (st = posenc__cfg_number(rd, root, "partial_rotary_factor", "partial_rotary_factor",
                                       &prf, &have_prf)) != POSENC_OK)
         return st;
     if (!have_prf) {
-        if ((st = get_number(rd, root, "rotary_pct", "rotary_pct", &prf, &have_prf)) != POSENC_OK)
+        if ((st = posenc__cfg_number(rd, root, "rotary_pct", "rotary_pct", &prf, &have_prf)) != POSENC_OK)
             return st;
         if (have_prf)
             prf_key = "rotary_pct";
     }
     if (!(prf > 0.0 && prf <= 1.0))
-        return fail(rd, POSENC_ERR_RANGE, prf_key, "%s must be in (0, 1], got %g", prf_key, prf);
+        return posenc__cfg_fail(rd, POSENC_ERR_RANGE, prf_key, "%s must be in (0, 1], got %g", prf_key, prf);
     /* int(head_dim * partial_rotary_factor), as transformers computes it */
     int64_t rotary = (int64_t)floor((double)head_dim * prf);
     if (rotary < 2 || rotary % 2)
-        return fail(rd, POSENC_ERR_RANGE, prf_key,
+        return posenc__cfg_fail(rd, POSENC_ERR_RANGE, prf_key,
                     "%s %g gives a rotary dimension of %lld for head size %lld; it must be even "
                     "and at least 2",
                     prf_key, prf, (long long)rotary, (long long)head_dim);
 
     int64_t maxpos = 0, top_orig = 0;
     int have_maxpos, have_top_orig;
-    if ((st = get_count(rd, root, "max_position_embeddings", "max_position_embeddings", &maxpos,
+    if ((st = posenc__cfg_count(rd, root, "max_position_embeddings", "max_position_embeddings", &maxpos,
                         &have_maxpos)) != POSENC_OK ||
-        (st = get_count(rd, root, "original_max_position_embeddings",
+        (st = posenc__cfg_count(rd, root, "original_max_position_embeddings",
                         "original_max_position_embeddings", &top_orig, &have_top_orig)) !=
             POSENC_OK)
         return st;
@@ -348,11 +341,28 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     c->base = base;
     c->layout = layout;
     c->max_position_embeddings = maxpos;
-    posenc_rope_scaling *s = &c->scaling;
-    posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     if (!rs)
         return POSENC_OK;
+    return posenc__cfg_scaling(rd, rs, rp != NULL, maxpos, have_maxpos, top_orig, have_top_orig,
+                               c);
+}
 
+/* The scaling block rs (rope_scaling, or rope_parameters when is_params:
+ * then rope_theta and partial_rotary_factor inside it are skipped here) into
+ * c->scaling and c's lists; c's dimensions are already set. maxpos and
+ * top_orig: the config's max_position_embeddings and top-level
+ * original_max_position_embeddings when present. */
+posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, int64_t maxpos,
+                                  int have_maxpos, int64_t top_orig, int have_top_orig,
+                                  posenc_rope_config *c)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    int64_t rotary = c->rotary_dim;
+    posenc_rope_scaling *s = &c->scaling;
+    posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
     /* The type. */
     const json_t *t1 = json_object_get(rs, "rope_type"), *t2 = json_object_get(rs, "type");
     if (t1 && json_is_null(t1))
@@ -361,21 +371,21 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
         t2 = NULL;
     const json_t *tv = t1 ? t1 : t2;
     const char *tkey = bkey(rd, t1 ? "rope_type" : "type", name, sizeof name);
-    char tkey_buf[64];
+    char tkey_buf[96];
     snprintf(tkey_buf, sizeof tkey_buf, "%s", tkey);
     if (!tv)
-        return fail(rd, POSENC_ERR_FORMAT, bkey(rd, "rope_type", name, sizeof name),
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, "rope_type", name, sizeof name),
                     "missing key %s (or type)", name);
     if (!json_is_string(tv))
-        return fail(rd, POSENC_ERR_FORMAT, tkey_buf, "%s must be a string, got %s", tkey_buf,
-                    type_word(tv));
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, tkey_buf, "%s must be a string, got %s", tkey_buf,
+                    posenc__cfg_type_word(tv));
     if (t1 && t2 && (!json_is_string(t2) || strcmp(json_string_value(t1),
                                                    json_string_value(t2)) != 0))
-        return fail(rd, POSENC_ERR_FORMAT, bkey(rd, "type", name, sizeof name),
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, "type", name, sizeof name),
                     "%s and %s.rope_type disagree", name, rd->block);
     posenc_rope_type type;
     if (posenc_rope_type_parse(json_string_value(tv), &type) != POSENC_OK)
-        return fail(rd, POSENC_ERR_FORMAT, tkey_buf,
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, tkey_buf,
                     "%s '%.60s' is not a RoPE type posenc knows (default, linear, ntk, "
                     "dynamic, yarn, llama3, longrope)",
                     tkey_buf, json_string_value(tv));
@@ -387,10 +397,10 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     json_object_foreach((json_t *)rs, k, v) {
         if (strcmp(k, "rope_type") == 0 || strcmp(k, "type") == 0)
             continue;
-        if (rp && (strcmp(k, "rope_theta") == 0 || strcmp(k, "partial_rotary_factor") == 0))
+        if (is_params && (strcmp(k, "rope_theta") == 0 || strcmp(k, "partial_rotary_factor") == 0))
             continue;
         if (!key_in(k, keys_of(type)))
-            return fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
                         "%s is not a parameter of rope type %s: posenc does not know what "
                         "it changes",
                         name, posenc_rope_type_name(type));
@@ -398,7 +408,7 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
 
     double orig = 0.0;
     int have_orig;
-    if ((st = get_number(rd, rs, "original_max_position_embeddings",
+    if ((st = posenc__cfg_number(rd, rs, "original_max_position_embeddings",
                          bkey(rd, "original_max_position_embeddings", name, sizeof name), &orig,
                          &have_orig)) != POSENC_OK)
         return st;
@@ -416,10 +426,10 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
             return st;
         /* transformers' dynamic NTK uses max_position_embeddings as L */
         if (!have_maxpos)
-            return fail(rd, POSENC_ERR_FORMAT, "max_position_embeddings",
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "max_position_embeddings",
                         "missing key max_position_embeddings (dynamic NTK's trained length)");
         if (have_orig && orig != (double)maxpos)
-            return fail(rd, POSENC_ERR_FORMAT,
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT,
                         bkey(rd, "original_max_position_embeddings", name, sizeof name),
                         "%s (%g) differs from max_position_embeddings (%lld), which "
                         "transformers' dynamic NTK uses: ambiguous",
@@ -428,17 +438,17 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
         break;
     case POSENC_ROPE_YARN: {
         if (!have_orig && !have_maxpos)
-            return fail(rd, POSENC_ERR_FORMAT,
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT,
                         bkey(rd, "original_max_position_embeddings", name, sizeof name),
                         "missing key %s (or max_position_embeddings)", name);
         s->original_max_position_embeddings = have_orig ? orig : (double)maxpos;
         int have_factor;
-        if ((st = get_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
+        if ((st = posenc__cfg_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
                              &have_factor)) != POSENC_OK)
             return st;
         if (!have_factor) {
             if (!have_orig || !have_maxpos)
-                return fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
+                return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
             s->factor = (double)maxpos / orig;
         }
         /* transformers reads beta_fast/beta_slow with "or": 0 means the default */
@@ -452,7 +462,7 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
             s->beta_fast = bf;
         if (bs != 0.0)
             s->beta_slow = bs;
-        st = get_bool(rd, rs, "truncate", bkey(rd, "truncate", name, sizeof name), &s->truncate,
+        st = posenc__cfg_bool(rd, rs, "truncate", bkey(rd, "truncate", name, sizeof name), &s->truncate,
                       &present);
         break;
     }
@@ -462,7 +472,7 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
             (st = need_number(rd, rs, "high_freq_factor", &s->high_freq_factor)) != POSENC_OK)
             return st;
         if (!have_orig)
-            return fail(rd, POSENC_ERR_FORMAT,
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT,
                         bkey(rd, "original_max_position_embeddings", name, sizeof name),
                         "missing key %s", name);
         s->original_max_position_embeddings = orig;
@@ -482,11 +492,11 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
         else if (have_maxpos)
             s->original_max_position_embeddings = (double)maxpos;
         else
-            return fail(rd, POSENC_ERR_FORMAT, "original_max_position_embeddings",
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "original_max_position_embeddings",
                         "missing key original_max_position_embeddings (or "
                         "max_position_embeddings)");
         int have_factor;
-        if ((st = get_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
+        if ((st = posenc__cfg_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
                              &have_factor)) != POSENC_OK)
             return st;
         if (!have_factor)
@@ -500,7 +510,7 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
 /* Fills *r from c at cur_len, which checks the parameters' ranges, the
  * attention factor, and that every frequency comes out finite and > 0 (a huge
  * factor can round one to 0, a tiny list value make one infinite). */
-static posenc_status usable(reader *rd, posenc_rope *r, const posenc_rope_config *c,
+posenc_status posenc__cfg_usable(reader *rd, posenc_rope *r, const posenc_rope_config *c,
                             int64_t cur_len)
 {
     posenc_status st = posenc_rope_init_config(r, c, cur_len);
@@ -509,7 +519,7 @@ static posenc_status usable(reader *rd, posenc_rope *r, const posenc_rope_config
     char at[48] = "";
     if (cur_len != 0)
         snprintf(at, sizeof at, " at %lld tokens", (long long)cur_len);
-    return fail(rd, st, rd->block,
+    return posenc__cfg_fail(rd, st, rd->block,
                 "the RoPE parameters in %s are out of range%s: %s (a value past its limit, "
                 "or one that makes a frequency 0, infinite or NaN)",
                 rd->block, at, posenc_strerror(st));
@@ -530,14 +540,14 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
             err->line = jerr.line;
             err->column = jerr.column;
         }
-        return fail(&rd, POSENC_ERR_FORMAT, "", "invalid JSON at line %d, column %d: %s",
+        return posenc__cfg_fail(&rd, POSENC_ERR_FORMAT, "", "invalid JSON at line %d, column %d: %s",
                     jerr.line, jerr.column, jerr.text);
     }
     static posenc_rope_config zero;
     posenc_rope_config *c = malloc(sizeof *c); /* about 12 KiB: not on the stack */
     if (!c) {
         json_decref(root);
-        return fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+        return posenc__cfg_fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
     }
     *c = zero;
     posenc_status st = read_config(&rd, root, c);
@@ -547,9 +557,9 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
          * the longest (dynamic NTK stretches the base most there, and
          * longrope switches to long_factor past L). */
         posenc_rope *r = malloc(sizeof *r);
-        st = r ? usable(&rd, r, c, 0) : fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+        st = r ? posenc__cfg_usable(&rd, r, c, 0) : posenc__cfg_fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
         if (st == POSENC_OK)
-            st = usable(&rd, r, c, POSENC_MAX_POS + 1);
+            st = posenc__cfg_usable(&rd, r, c, POSENC_MAX_POS + 1);
         free(r);
     }
     if (st == POSENC_OK)
@@ -558,17 +568,15 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
     return st;
 }
 
-posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
-                                      posenc_config_error *err)
+/* Reads the whole file at path (at most MAX_CONFIG_BYTES) into *buf. */
+posenc_status posenc__cfg_slurp(reader *rd, const char *path, char **out, size_t *len)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !out)
-        return POSENC_ERR_NULL;
-    reader rd = {err, "rope_scaling"};
+    *out = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(&rd, POSENC_ERR_IO, "", "cannot open %s: %s", path, strerror(errno));
+        return posenc__cfg_fail(rd, POSENC_ERR_IO, "", "cannot open %s: %s", path,
+                                strerror(errno));
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap);
     posenc_status st = POSENC_OK;
@@ -578,13 +586,13 @@ posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
                 /* full: a file of exactly the limit ends here */
                 if (getc(f) == EOF)
                     break;
-                st = fail(&rd, POSENC_ERR_FORMAT, "", "%s is larger than %u bytes", path,
-                          MAX_CONFIG_BYTES);
+                st = posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "", "%s is larger than %u bytes",
+                                      path, MAX_CONFIG_BYTES);
                 break;
             }
             char *p = realloc(buf, cap * 2);
             if (!p) {
-                st = fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+                st = posenc__cfg_fail(rd, POSENC_ERR_NOMEM, "", "out of memory");
                 break;
             }
             buf = p;
@@ -596,10 +604,30 @@ posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
             break;
     }
     if (!buf)
-        st = fail(&rd, POSENC_ERR_NOMEM, "", "out of memory");
+        st = posenc__cfg_fail(rd, POSENC_ERR_NOMEM, "", "out of memory");
     else if (st == POSENC_OK && ferror(f))
-        st = fail(&rd, POSENC_ERR_IO, "", "error reading %s", path);
+        st = posenc__cfg_fail(rd, POSENC_ERR_IO, "", "error reading %s", path);
     fclose(f);
+    if (st != POSENC_OK) {
+        free(buf);
+        return st;
+    }
+    *out = buf;
+    *len = n;
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
+                                      posenc_config_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!path || !out)
+        return POSENC_ERR_NULL;
+    reader rd = {err, "rope_scaling"};
+    char *buf;
+    size_t n;
+    posenc_status st = posenc__cfg_slurp(&rd, path, &buf, &n);
     if (st == POSENC_OK)
         st = posenc_rope_from_config_text(buf, n, out, err);
     free(buf);

@@ -166,4 +166,10 @@ static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
     *b = xs + yc;
 }
 
+
+/* A learned table around data (n_pos * dim doubles from malloc, row-major),
+ * which it then owns (src/learned.c; used by src/safetensors.c). On
+ * POSENC_ERR_NOMEM data is still the caller's. */
+posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out);
+
 #endif

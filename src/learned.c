@@ -193,6 +193,18 @@ posenc_status posenc_learned_load(const char *path, posenc_learned **out,
     return st;
 }
 
+posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out)
+{
+    posenc_learned *t = malloc(sizeof *t);
+    if (!t)
+        return POSENC_ERR_NOMEM;
+    t->n_pos = n_pos;
+    t->dim = dim;
+    t->data = data;
+    *out = t;
+    return POSENC_OK;
+}
+
 void posenc_learned_free(posenc_learned *table)
 {
     if (!table)

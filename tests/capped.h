@@ -85,7 +85,7 @@ static int skipped_capped;
     } while (0)
 
 /* One row of 2^20 numbers "1": 8 MiB of doubles, past the cap. */
-static char *million_ones(void)
+static inline char *million_ones(void)
 {
     size_t n = POSENC_MAX_DIM;
     char *s = malloc(2 * n + 2);

@@ -62,4 +62,16 @@ if command -v objdump >/dev/null 2>&1; then
     done
 fi
 "$prefix/bin/posenc" -c 'PE 2 4' | grep -q '^0.9093 -0.4161 0.0200 0.9998$' || fail "installed program"
+# With the config reader (jansson builds) its header and library are
+# installed, and a program reads a model through the registry.
+if [ -e "$prefix/lib/libposenc_config.a" ]; then
+    [ -e "$prefix/include/posenc_config.h" ] || fail "missing include/posenc_config.h"
+    # shellcheck disable=SC2086
+    "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $extra $cflags -o "$tmp/exm" \
+        tests/install/example_model.c "$prefix/lib/libposenc_config.a" \
+        $(${PKG_CONFIG:-pkg-config} --libs jansson 2>/dev/null || echo -ljansson) "$prefix/lib/libposenc.a" -lm -pthread \
+        || fail "example_model does not build against the installed libraries"
+    out=$(env -u LD_LIBRARY_PATH "$tmp/exm") || fail "example_model exited with an error"
+    [ "$out" = "llama4_text 48 none rope interleaved" ] || fail "example_model printed '$out'"
+fi
 echo "install: 1 passed, 0 failed"

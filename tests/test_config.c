@@ -3,7 +3,7 @@
  * golden file (which tools/gen_rope_golden.py derived from the same JSON
  * with its own reading of the rules), and broken configs are refused with a
  * message naming the key. */
-#include "posenc.h"
+#include "posenc_config.h"
 
 #include "check.h"
 

@@ -149,6 +149,15 @@ TEST(option_values_out_of_range)
             "--context: '-1' is not a context length (0 to 2147483647)");
     REFUSED("freqs --context 2147483648 -o @/a.png", "a.png",
             "--context: '2147483648' is not a context length (0 to 2147483647)");
+    REFUSED("t5-buckets --buckets 3 -o @/a.png", "a.png",
+            "--buckets: '3': buckets must be from 4 to 1048576");
+    REFUSED("t5-buckets --max-distance 1 -o @/a.png", "a.png",
+            "--max-distance: '1': max distance must be from 2 to 2147483647");
+    REFUSED("t5-buckets --buckets 32 --max-distance 8 -o @/a.png", "a.png",
+            "32 buckets, max_distance 8: T5 needs at least 4 buckets and a max_distance above "
+            "a quarter of them (up to 2147483647)");
+    REFUSED("t5-buckets --positions 800 -o @/a.png", "a.png",
+            "1280000 cells is too many to draw (at most 1048576)");
     REFUSED("alibi --heads 0 -o @/a.png", "a.png", "--heads: '0': heads must be from 1 to 64");
     REFUSED("alibi --heads 65 -o @/a.png", "a.png", "--heads: '65': heads must be from 1 to 64");
     REFUSED("pe --size 900 -o @/a.png", "a.png",
@@ -666,7 +675,7 @@ static void plot_refused(int at, const char *line, const char *file, const char 
 
 TEST(plot_command_errors)
 {
-    PLOT_REFUSED("", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs or alibi");
+    PLOT_REFUSED("", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs, alibi or t5-buckets");
     PLOT_REFUSED("pe 4 @/c.png", "c.png", "PLOT pe takes 3 words: PLOT pe POSITIONS D FILE");
     PLOT_REFUSED("freqs 8 9 @/c.png", "c.png", "PLOT freqs takes 2 words: PLOT freqs D FILE");
     PLOT_REFUSED("pe 0 6 @/c.png", "c.png",

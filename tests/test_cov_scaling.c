@@ -5,7 +5,7 @@
  * Expected values are hand-derived (the trace is written beside each check)
  * or come from mpmath at 300 bits (the numbers quoted in comments). */
 #include "check.h"
-#include "posenc.h"
+#include "posenc_config.h"
 
 #include <math.h>
 #include <stdlib.h>

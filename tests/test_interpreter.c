@@ -434,8 +434,8 @@ TEST(plot_takes_the_interpreter_settings)
     CHECK(strcmp(err_buf, "posenc: line 0: PLOT: D '0' must be an integer from 1 to 1048576\n"
                           "posenc: line 0: PLOT alibi takes 3 words: PLOT alibi H POSITIONS "
                           "FILE\n"
-                          "posenc: line 0: PLOT needs a kind: pe, similarity, rope-decay, freqs "
-                          "or alibi\n") == 0);
+                          "posenc: line 0: PLOT needs a kind: pe, similarity, rope-decay, freqs, "
+                          "alibi or t5-buckets\n") == 0);
     cli_free(&st);
     fclose(err);
     fclose(out);

@@ -750,6 +750,59 @@ TEST(plot_command)
     CHECK(strstr(why, "PLOT needs a kind") != NULL);
 }
 
+/* T5 buckets: the encoder and decoder panels hold the buckets of hand-worked
+ * pairs (32 buckets, max_distance 128, docs/SCHEMES.md). */
+TEST(t5_buckets_values)
+{
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_T5_BUCKETS);
+    CHECK_EQ_INT(rq.positions, 160);
+    CHECK_EQ_INT(rq.t5_buckets, 32);
+    CHECK_EQ_INT(rq.t5_max_distance, 128);
+    rq.out = "x.png";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_maps, 2);
+    CHECK(strcmp(f->maps[0].title, "encoder (bidirectional)") == 0);
+    CHECK(strcmp(f->maps[1].title, "decoder (causal)") == 0);
+    CHECK_EQ_INT(f->maps[0].rows, 160);
+    CHECK(f->cmap == PLOT_CMAP_SEQUENTIAL && f->vmin == 0 && f->vmax == 31);
+    const double *enc = f->maps[0].v, *dec = f->maps[1].v;
+    /* (query i, key j) at [i * 160 + j] */
+    CHECK(enc[0 * 160 + 20] == 26 && enc[20 * 160 + 0] == 10 && enc[7 * 160 + 7] == 0);
+    CHECK(enc[4 * 160 + 5] == 17 && enc[5 * 160 + 4] == 1 && enc[159 * 160 + 0] == 15);
+    CHECK(enc[0 * 160 + 159] == 31);
+    CHECK(dec[5 * 160 + 0] == 5 && dec[0 * 160 + 5] == 0 && dec[113 * 160 + 0] == 31);
+    CHECK(dec[112 * 160 + 0] == 30 && dec[16 * 160 + 0] == 16);
+    CHECK(strstr(f->title, "32 buckets, max_distance 128") != NULL);
+    plot_built_free(b);
+    /* through the program, and through PLOT with the SET t5 settings */
+    CHECK_EQ_INT(run_plot("t5-buckets --buckets 16 --max-distance 40 --positions 30 "
+                          "--size 600x300 -o @/t5.png"), 0);
+    CHECK(exists(path_in("t5.png")));
+    char line[1200];
+    settings.t5_buckets = 8;
+    settings.t5_max_distance = 20;
+    snprintf(line, sizeof line, "t5-buckets 12 %s", path_in("t5cmd.png"));
+    CHECK(plot_line(line, why, sizeof why));
+    CHECK(exists(path_in("t5cmd.png")));
+    plot_request r2;
+    char path[1024];
+    cli_token t[8];
+    size_t nt = split_words(line, t, 8);
+    CHECK(plot_words_parse(t, nt, &settings, &r2, path, sizeof path, why, sizeof why));
+    CHECK(r2.kind == PLOT_T5_BUCKETS && r2.t5_buckets == 8 && r2.t5_max_distance == 20 &&
+          r2.positions == 12);
+    settings.t5_buckets = 32;
+    settings.t5_max_distance = 128;
+    CHECK(!plot_line("t5-buckets x.png", why, sizeof why));
+    CHECK(strstr(why, "PLOT t5-buckets POSITIONS FILE") != NULL);
+}
+
 int main(void)
 {
     if (!harness_start("/tmp/posenc-plot-XXXXXX"))
@@ -758,6 +811,7 @@ int main(void)
     RUN(pe_png_pixels_and_size);
     RUN(alibi_png_pixels);
     RUN(alibi_values);
+    RUN(t5_buckets_values);
     RUN(rope_decay_values_are_cos_for_d2);
     RUN(rope_decay_values_d128);
     RUN(freqs_values);

@@ -27,6 +27,12 @@ interleaved), and applied with rotate_half, here at 60 digits, never through
 posenc's pair-to-axis table.
 
     python3 tools/gen_rope_golden.py --mrope > tests/data/mrope_golden.txt
+
+With --models it writes tests/data/model_golden.txt instead: every layer of
+every model fixture in tests/data/models/, read by each family's rules as the
+research notes found them in the modeling code (see models_main below).
+
+    python3 tools/gen_rope_golden.py --models > tests/data/model_golden.txt
 """
 import json
 import math
@@ -387,8 +393,332 @@ def mrope_main():
     out.write("total %d\n" % len(MROPE_CASES))
 
 
+
+# ---- models (issue 13): every layer of a model fixture, by its family's code ------
+#
+# python3 tools/gen_rope_golden.py --models > tests/data/model_golden.txt
+#
+# The facts below are read from the research notes on each family's modeling
+# code (cited per family in src/models_table.h and docs/MODELS.md), written
+# here again independently of src/config_model.c: which layers rotate, the
+# layout, the rotated part, the base and which layer type takes the scaling,
+# ALiBi slopes, absolute tables, T5 buckets and the query scalings, with the
+# frequencies and factors evaluated in mpmath.
+
+MODEL_MAGIC = "posenc-model-golden 1"
+MODELS_DIR = os.path.join(DATA, "models")
+
+
+def _get(c, *keys, default=None):
+    for k in keys:
+        if c.get(k) is not None:
+            return c[k]
+    return default
+
+
+def _rope_params(c, blk, head_dim, rotary_dim, layout, base, maxpos, top_orig, yarn_is_longrope=False):
+    """One RoPE parameter set from a scaling block blk (or None), as Hugging
+    Face's rope utils read it (modeling_rope_utils.py)."""
+    p = synthetic(head_dim=head_dim, rotary_dim=rotary_dim, layout=layout, base=d2(base))
+    if not blk:
+        return p
+    t = blk.get("rope_type", blk.get("type", "default"))
+    if yarn_is_longrope and t in ("su", "yarn"):
+        t = "longrope"
+    p["type"] = t
+    p["factor"] = d2(blk.get("factor", 1.0))
+    p["attention_factor"] = d2(blk.get("attention_factor", 0.0))
+    orig = blk.get("original_max_position_embeddings")
+    if t == "dynamic":
+        p["original"] = d2(maxpos)
+    elif t == "yarn":
+        p["original"] = d2(orig if orig is not None else maxpos)
+        if "factor" not in blk:
+            p["factor"] = d2(maxpos) / p["original"]
+        p["beta_fast"] = d2(blk.get("beta_fast") or 32)
+        p["beta_slow"] = d2(blk.get("beta_slow") or 1)
+        p["truncate"] = 1 if blk.get("truncate", True) else 0
+        p["mscale"] = d2(blk.get("mscale", 0))
+        p["mscale_all_dim"] = d2(blk.get("mscale_all_dim", 0))
+    elif t == "llama3":
+        p["original"] = d2(orig)
+        p["low_freq_factor"] = d2(blk["low_freq_factor"])
+        p["high_freq_factor"] = d2(blk["high_freq_factor"])
+    elif t == "longrope":
+        p["original"] = d2(orig if orig is not None else (top_orig if top_orig is not None else maxpos))
+        if "factor" not in blk:
+            p["factor"] = d2(maxpos) / p["original"]
+        p["short_factor"] = [d2(v) for v in blk["short_factor"]]
+        p["long_factor"] = [d2(v) for v in blk["long_factor"]]
+    return p
+
+
+def _llama3_step_freqs(p):
+    """low_freq_factor == high_freq_factor: rope_utils L553 keeps inv where the
+    wavelength is at most original / low_freq_factor and divides it by factor
+    beyond; the blend (L555-558) is empty."""
+    d, n = p["rotary_dim"], p["rotary_dim"] // 2
+    L, lf, s = mpf(p["original"]), mpf(p["low_freq_factor"]), mpf(p["factor"])
+    out = []
+    for k in range(n):
+        inv = f0(k, d, p["base"])
+        out.append(inv / s if 2 * mpmath.pi / inv > L / lf else inv)
+    return out, mpf(1)
+
+
+# family: (layout, base key or None (fixed 10000), default base, rotary rule, rule for layers)
+ROPE_FAMILIES = {
+    "llama": ("half", "rope_theta", 10000.0), "mistral": ("half", "rope_theta", None),
+    "mixtral": ("half", "rope_theta", None), "qwen2": ("half", "rope_theta", None),
+    "qwen3": ("half", "rope_theta", None), "gemma2": ("half", "rope_theta", 10000.0),
+    "gpt_oss": ("half", "rope_theta", None), "cohere": ("interleaved", "rope_theta", None),
+    "glm4": ("interleaved", "rope_theta", None), "glm4_moe": ("half", "rope_theta", 10000.0),
+    "phi": ("half", "rope_theta", None), "stablelm": ("half", "rope_theta", None),
+    "falcon": ("half", "rope_theta", 10000.0), "RefinedWeb": ("half", None, 10000.0),
+    "internlm2": ("half", "rope_theta", None), "deepseek_v3": ("interleaved", "rope_theta", None),
+    "minicpm3": ("half", "rope_theta", None), "gptj": ("interleaved", None, 10000.0),
+    "chatglm": ("interleaved", None, 10000.0), "qwen": ("half", "rotary_emb_base", None),
+    "baichuan": ("half", None, 10000.0), "exaone4": ("half", "rope_theta", 10000.0),
+    "olmo3": ("half", "rope_theta", 10000.0), "cohere2": ("interleaved", "rope_theta", None),
+    "gemma3_text": ("half", "rope_theta", 1000000.0), "llama4_text": ("interleaved", "rope_theta", 500000.0),
+    "smollm3": ("half", "rope_theta", None), "ministral3": ("half", "rope_theta", None),
+    "gpt_neox": ("half", "rotary_emb_base", 10000.0), "phi3": ("half", "rope_theta", None),
+    "deepseek_v2": ("interleaved", "rope_theta", None), "gemma": ("half", "rope_theta", 10000.0),
+    "glm": ("interleaved", "rope_theta", None), "qwen2_moe": ("half", "rope_theta", None),
+    "qwen3_moe": ("half", "rope_theta", None), "olmo": ("half", "rope_theta", None),
+    "olmo2": ("half", "rope_theta", None), "granite": ("half", "rope_theta", None),
+    "starcoder2": ("half", "rope_theta", None), "minicpm": ("half", "rope_theta", None),
+    "RefinedWebModel": ("half", None, 10000.0), "phimoe": ("half", "rope_theta", 1000000.0),
+    "phi-msft": ("half", None, 10000.0),
+}
+WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
+            "mistral3": ("text_config", "mistral")}
+
+
+def _layers_str(idx):
+    out, i = [], 0
+    while i < len(idx):
+        j = i
+        while j + 1 < len(idx) and idx[j + 1] == idx[j] + 1:
+            j += 1
+        out.append(str(idx[i]) if i == j else "%d-%d" % (idx[i], idx[j]))
+        i = j + 1
+    return ",".join(out)
+
+
+def model_layers(path):
+    """[(scheme, params)] per layer, and (type, part)."""
+    root = json.load(open(path))
+    t, part, c = root["model_type"], "-", root
+    if t in WRAPPERS:
+        part, inner = WRAPPERS[t]
+        c = root[part]
+        t = c.get("model_type", inner)
+    # ---- absolute and relative schemes
+    if t in ("gpt2", "opt", "bert", "roberta", "distilbert"):
+        n = _get(c, "num_hidden_layers", "n_layer", "n_layers")
+        pos = _get(c, "max_position_embeddings", "n_positions")
+        dim = _get(c, "hidden_size", "n_embd", "dim")
+        off = {"opt": 2, "roberta": _get(c, "pad_token_id", default=1) + 1}.get(t, 0)
+        if t == "distilbert" and c.get("sinusoidal_pos_embds"):
+            return [("sinusoid", dict(positions=pos, dim=dim, whisper=0))] * n, (t, part)
+        return [("learned", dict(positions=pos, offset=off, dim=dim))] * n, (t, part)
+    if t == "bart":
+        e = dict(positions=c["max_position_embeddings"], offset=2, dim=c["d_model"])
+        return [("learned", e)] * (c["encoder_layers"] + c["decoder_layers"]), (t, part)
+    if t == "whisper":
+        enc = ("sinusoid", dict(positions=c["max_source_positions"], dim=c["d_model"], whisper=1))
+        dec = ("learned", dict(positions=c["max_target_positions"], offset=0, dim=c["d_model"]))
+        return [enc] * c["encoder_layers"] + [dec] * c["decoder_layers"], (t, part)
+    if t in ("t5", "mt5"):
+        ne = c.get("num_layers", 6)
+        nd = c.get("num_decoder_layers") or ne
+        nb, md = c.get("relative_attention_num_buckets", 32), c.get("relative_attention_max_distance", 128)
+        return ([("buckets", dict(nb=nb, md=md, bidir=1))] * ne +
+                [("buckets", dict(nb=nb, md=md, bidir=0))] * nd), (t, part)
+    n = _get(c, "num_hidden_layers", "n_layer", "num_layers", "n_layers")
+    heads = _get(c, "num_attention_heads", "n_head", "n_heads")
+    if t == "falcon" and c.get("alibi"):
+        # modeling_falcon.py L194: slopes.bfloat16(); L896-903: / sqrt(head_dim)
+        hd = c["hidden_size"] // heads
+        return [("alibi", dict(heads=heads, bf16=1, scale=1 / mpmath.sqrt(hd)))] * n, (t, part)
+    if t in ("bloom", "mpt") or (t == "baichuan" and c.get("hidden_size") != 4096):
+        return [("alibi", dict(heads=heads, bf16=0, scale=mpf(1)))] * n, (t, part)
+    # ---- RoPE families
+    layout, bkey, bdef = ROPE_FAMILIES[t]
+    hidden = _get(c, "hidden_size", "n_embd")
+    if t in ("deepseek_v2", "deepseek_v3", "minicpm3"):
+        head_dim = c["qk_rope_head_dim"]
+    elif t in ("qwen", "chatglm"):
+        head_dim = c.get("kv_channels") or hidden // heads
+    else:
+        head_dim = c.get("head_dim") or hidden // heads
+    if t == "deepseek_v3" and c.get("rope_interleave") is False:
+        layout = "half"
+    if t in ("gptj", "phi-msft"):
+        rot = c.get("rotary_dim") or head_dim
+    elif t == "chatglm":
+        rot = head_dim // 2
+    else:
+        prf = _get(c, "partial_rotary_factor", "rotary_pct",
+                   default={"gpt_neox": 0.25, "glm": 0.5, "glm4": 0.5, "glm4_moe": 0.5, "phi": 0.5,
+                            "stablelm": 0.25}.get(t, 1.0))
+        rot = int(head_dim * d2(prf))
+    rp = c.get("rope_parameters")
+    per_type = isinstance(rp, dict) and any(isinstance(v, dict) for v in rp.values())
+    single = None if per_type else (rp or c.get("rope_scaling"))
+    if bkey is None:
+        base = bdef
+    else:
+        base = (single or {}).get("rope_theta") if rp and not per_type else None
+        if base is None:
+            base = c.get(bkey, bdef)
+    if t == "chatglm":
+        base = base * c.get("rope_ratio", 1)
+    maxpos = _get(c, "max_position_embeddings", "n_positions", "seq_length", default=0)
+    top_orig = c.get("original_max_position_embeddings")
+    qs = None
+    if t == "ministral3" and single and "llama_4_scaling_beta" in single:
+        qs = dict(kind="beta", beta=d2(single["llama_4_scaling_beta"]),
+                  original=d2(single["original_max_position_embeddings"]))
+        single = dict(single)
+        del single["llama_4_scaling_beta"]
+    scaled = _rope_params(c, single, head_dim, rot, layout, base, maxpos, top_orig,
+                          yarn_is_longrope=(t == "phi3"))
+    plain = _rope_params(c, None, head_dim, rot, layout, base, maxpos, top_orig)
+    if t == "phimoe" and single and "short_mscale" in single:
+        # PhimoeRotaryEmbedding: cos, sin times short_mscale (long_mscale, equal here)
+        scaled["attention_factor"] = d2(single["short_mscale"])
+    if t in ("minicpm", "minicpm3") and scaled["type"] == "longrope" and maxpos > scaled["original"]:
+        # MiniCPMLongRoPE builds its cache for max_position_embeddings first
+        scaled["short_factor"] = list(scaled["long_factor"])
+    rope_scaled = ("rope", dict(p=scaled, qs=qs))
+    if t == "qwen":
+        S = c.get("seq_length")
+        qs = dict(kind="logn", S=S) if c.get("use_logn_attn") else None
+        return [("rope", dict(p=plain, qs=qs, qwen_ntk=S if c.get("use_dynamic_ntk") else None))] * n, (t, part)
+    if t in ("gemma3_text", "olmo3", "exaone4", "cohere2"):
+        lt = c.get("layer_types")
+        if lt is None:
+            pat = c.get("sliding_window_pattern", {"gemma3_text": 6, "olmo3": 4, "exaone4": 4}[t])
+            lt = ["sliding_attention" if (i + 1) % pat else "full_attention" for i in range(n)]
+        if per_type:
+            full = _rope_params(c, rp.get("full_attention"), head_dim, rot, layout,
+                                rp.get("full_attention", {}).get("rope_theta", base), maxpos, top_orig)
+            slid = _rope_params(c, rp.get("sliding_attention"), head_dim, rot, layout,
+                                rp.get("sliding_attention", {}).get("rope_theta", c.get("rope_local_base_freq", 10000.0)),
+                                maxpos, top_orig)
+        elif t == "gemma3_text":   # sliding: rope_local_base_freq, no scaling
+            full = scaled
+            slid = _rope_params(c, None, head_dim, rot, layout, c.get("rope_local_base_freq", 10000.0),
+                                maxpos, top_orig)
+        else:                      # olmo3: sliding plain; exaone4, cohere2: rope on sliding only
+            full, slid = scaled, (plain if t == "olmo3" else scaled)
+        nope_full = t == "cohere2" or (t == "exaone4" and c.get("sliding_window", 4096) is not None)
+        out = []
+        for kind in lt:
+            if kind == "full_attention":
+                out.append(("none", dict(qs=None)) if nope_full else ("rope", dict(p=full, qs=None)))
+            else:
+                out.append(("rope", dict(p=slid, qs=None)))
+        return out, (t, part)
+    if t in ("llama4_text", "smollm3"):
+        nr = c.get("no_rope_layers") or [int((i + 1) % c.get("no_rope_layer_interval", 4) != 0) for i in range(n)]
+        tq = None
+        if t == "llama4_text" and c.get("attn_temperature_tuning", True):
+            tq = dict(kind="temperature", floor=d2(c.get("floor_scale", 8192)), scale=d2(c.get("attn_scale", 0.1)))
+        return [rope_scaled if nr[i] else ("none", dict(qs=tq)) for i in range(n)], (t, part)
+    return [rope_scaled] * n, (t, part)
+
+
+def _alibi_slopes(H):
+    """BLOOM's build_alibi_tensor (modeling_bloom.py L72-85)."""
+    c = 2 ** int(mpmath.floor(mpmath.log(H, 2)))
+    base = mpf(2) ** (-(mpf(2) ** -(mpmath.log(c, 2) - 3)))
+    sl = [base ** h for h in range(1, c + 1)]
+    if c != H:
+        eb = mpf(2) ** (-(mpf(2) ** -(mpmath.log(2 * c, 2) - 3)))
+        sl += [eb ** k for k in range(1, 1 + 2 * min(c, H - c), 2)]
+    return sl
+
+
+def _qscale(q, pos):
+    if q["kind"] == "temperature":
+        return mpmath.log1p(mpmath.floor((pos + 1) / q["floor"])) * q["scale"] + 1
+    if q["kind"] == "logn":
+        return mpmath.log(pos + 1) / mpmath.log(q["S"]) if pos + 1 > q["S"] else mpf(1)
+    return 1 + q["beta"] * mpmath.log(1 + mpmath.floor(pos / mpf(q["original"])))
+
+
+def models_main():
+    out = sys.stdout
+    out.write(MODEL_MAGIC + "\n")
+    out.write("# generated by tools/gen_rope_golden.py --models (mpmath, %d digits); do not edit\n"
+              % mpmath.mp.dps)
+    names = sorted(f for f in os.listdir(MODELS_DIR) if f.endswith(".json") and "refused" not in f
+                   and "qwen2-vl" not in f and not f.startswith("bad-")
+                   and f not in ("architectures-only.json", "bare-rope.json"))
+    # the scaling fixtures of tests/data are model configs too
+    names += ["../llama-2-7b.json", "../llama-3.1-8b.json", "../gpt-neox-20b.json",
+              "../phi-4-mini.json", "../deepseek-v2-lite.json", "../codellama-7b.json"]
+    for name in names:
+        layers, (t, part) = model_layers(os.path.join(MODELS_DIR, name))
+        out.write("model %s\ntype %s\npart %s\nlayers %d\n" % (name, t, part, len(layers)))
+        out.write("schemes %s\n" % " ".join(s for s, _ in layers))
+        groups = []
+        for i, (s, prm) in enumerate(layers):
+            for g in groups:
+                if g[0] == s and g[1] == prm:
+                    g[2].append(i)
+                    break
+            else:
+                groups.append((s, prm, [i]))
+        for s, prm, idx in groups:
+            ls = _layers_str(idx)
+            if s == "rope":
+                p = prm["p"]
+                lens = [0]
+                if prm.get("qwen_ntk"):
+                    lens.append(5000)
+                for cur in lens:
+                    if prm.get("qwen_ntk") and cur > prm["qwen_ntk"]:
+                        S = prm["qwen_ntk"]
+                        alpha = max(2 ** int(mpmath.ceil(mpmath.log(mpf(cur) / S, 2) + 1)) - 1, 1)
+                        f, attn = freqs_and_attn(dict(p, type="ntk", factor=float(alpha)), cur)
+                    elif p["type"] == "llama3" and p["low_freq_factor"] == p["high_freq_factor"]:
+                        f, attn = _llama3_step_freqs(p)
+                    else:
+                        f, attn = freqs_and_attn(p, cur)
+                    out.write("rope %s %d %d %d %s %r\n" % (ls, cur, p["head_dim"], p["rotary_dim"],
+                                                            p["layout"], float(p["base"])))
+                    out.write("attn %r %r\n" % dd(attn))
+                    for k, x in enumerate(f):
+                        out.write("f %d %r %r\n" % ((k,) + dd(x)))
+            elif s == "alibi":
+                out.write("alibi %s %d\n" % (ls, prm["heads"]))
+                for h, v in enumerate(_alibi_slopes(prm["heads"])):
+                    if prm["bf16"]:
+                        m, e = math.frexp(float(v))
+                        v = mpf(math.ldexp(round(m * 256), e - 8))
+                    out.write("slope %d %r\n" % (h, nearest_double(v * prm["scale"])))
+            elif s == "learned":
+                out.write("learned %s %d %d %d\n" % (ls, prm["positions"], prm["offset"], prm["dim"]))
+            elif s == "sinusoid":
+                out.write("sinusoid %s %d %d %d\n" % (ls, prm["positions"], prm["dim"], prm["whisper"]))
+            elif s == "buckets":
+                out.write("buckets %s %d %d %d\n" % (ls, prm["nb"], prm["md"], prm["bidir"]))
+            q = prm.get("qs")
+            if q:
+                for pos in (0, 2047, 2048, 8190, 8191, 16383, 16384, 100000, 1000000):
+                    out.write("qscale %s %d %r\n" % (ls, pos, nearest_double(_qscale(q, pos))))
+        out.write("end\n")
+    out.write("total %d\n" % len(names))
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--mrope"]:
         mrope_main()
+    elif sys.argv[1:] == ["--models"]:
+        models_main()
     else:
         main()

@@ -2,6 +2,8 @@
  * _calls.h). Nothing here knows about Python. */
 #include "_calls.h"
 
+#include <posenc_config.h>
+
 #include <stdio.h>
 #include <string.h>
 

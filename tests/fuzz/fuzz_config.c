@@ -21,8 +21,23 @@
  *     agrees with the config's dimensions, base and layout;
  *   - at a longer cur_len (L + 1, and POSENC_MAX_POS + 1) the rope either
  *     fills with the same guarantees or is refused with a documented status
- *     (dynamic NTK and longrope change with the length). */
-#include "posenc.h"
+ *     (dynamic NTK and longrope change with the length).
+ *
+ * The same bytes then go through the model registry's reader,
+ * posenc_model_from_config_text() (src/config_model.c), with no override and,
+ * chosen by the first byte, with a registry family as --model-type:
+ *   - the status is OK or documented, the same twice and with err == NULL;
+ *   - failure: *out untouched, a non-empty detail, and a non-empty key
+ *     (every refusal names its key) unless it is a JSON syntax or
+ *     not-an-object error;
+ *   - success: 1..POSENC_MODEL_MAX_LAYERS layers, 1..POSENC_MODEL_MAX_GROUPS
+ *     groups, every layer in a group and every group used, the model's
+ *     scheme the groups' (MIXED when they differ); every RoPE layer gives a
+ *     posenc_rope with finite positive frequencies at cur_len 0 (and at
+ *     POSENC_MAX_POS + 1 the same or a documented refusal), every layer a
+ *     finite positive query scale at positions 0 and POSENC_MAX_POS, and every
+ *     ALiBi layer finite positive slopes. */
+#include "posenc_config.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -110,6 +125,87 @@ static void check_config(const posenc_rope_config *c)
     free(r);
 }
 
+/* The registry path on the same bytes. */
+static void check_model(const char *text, size_t size, const char *override)
+{
+    posenc_model *m = malloc(sizeof *m), *again = malloc(sizeof *again);
+    posenc_config_error *err = malloc(sizeof *err);
+    posenc_rope *r = malloc(sizeof *r);
+    if (!m || !again || !err || !r)
+        abort();
+    memset(m, FILL, sizeof *m);
+    memset(again, FILL, sizeof *again);
+    posenc_status st = posenc_model_from_config_text(text, size, override, m, err);
+    if (st != POSENC_OK && !documented(st))
+        abort();
+    if (posenc_model_from_config_text(text, size, override, again, NULL) != st ||
+        memcmp(m, again, sizeof *m) != 0)
+        abort();
+    if (st != POSENC_OK) {
+        const unsigned char *p = (const unsigned char *)m;
+        for (size_t i = 0; i < sizeof *m; i++)
+            if (p[i] != FILL)
+                abort();
+        if (!terminated(err->detail, sizeof err->detail) || err->detail[0] == '\0' ||
+            !terminated(err->key, sizeof err->key))
+            abort();
+        if (err->key[0] == '\0' && !strstr(err->detail, "JSON"))
+            abort(); /* every refusal names its key */
+    } else {
+        if (m->n_layer < 1 || m->n_layer > POSENC_MODEL_MAX_LAYERS || m->n_group < 1 ||
+            m->n_group > POSENC_MODEL_MAX_GROUPS)
+            abort();
+        unsigned used[POSENC_MODEL_MAX_GROUPS] = {0};
+        for (uint32_t i = 0; i < m->n_layer; i++) {
+            const posenc_model_group *g;
+            if (posenc_model_layer(m, i, &g) != POSENC_OK)
+                abort();
+            used[m->layer_group[i]]++;
+            if (g->scheme == POSENC_SCHEME_MIXED)
+                abort();
+            double q0 = 0, q1 = 0;
+            if (posenc_model_query_scale(m, i, 0, &q0) != POSENC_OK ||
+                posenc_model_query_scale(m, i, POSENC_MAX_POS, &q1) != POSENC_OK ||
+                !(isfinite(q0) && q0 > 0 && isfinite(q1) && q1 > 0))
+                abort();
+        }
+        posenc_scheme all = m->group[0].scheme;
+        for (uint32_t gi = 0; gi < m->n_group; gi++) {
+            const posenc_model_group *g = &m->group[gi];
+            if (!used[gi])
+                abort();
+            if (g->scheme != m->group[0].scheme)
+                all = POSENC_SCHEME_MIXED;
+            uint32_t layer = 0;
+            while (m->layer_group[layer] != gi)
+                layer++;
+            if (g->scheme == POSENC_SCHEME_ROPE) {
+                check_config(&g->rope);
+                if (posenc_model_layer_rope(m, layer, 0, r) != POSENC_OK)
+                    abort();
+                check_rope(r, &g->rope);
+                posenc_status s2 = posenc_model_layer_rope(m, layer, POSENC_MAX_POS + 1, r);
+                if (s2 != POSENC_OK && !documented(s2))
+                    abort();
+            } else if (g->scheme == POSENC_SCHEME_ALIBI) {
+                double *sl = malloc(g->n_head * sizeof *sl);
+                if (!sl || posenc_model_alibi_slopes(m, layer, sl) != POSENC_OK)
+                    abort();
+                for (uint32_t h = 0; h < g->n_head; h++)
+                    if (!(isfinite(sl[h]) && sl[h] > 0))
+                        abort();
+                free(sl);
+            }
+        }
+        if (m->scheme != all)
+            abort();
+    }
+    free(m);
+    free(again);
+    free(err);
+    free(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
@@ -148,5 +244,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(out);
     free(again);
     free(err);
+
+    check_model(text, size, NULL);
+    if (size > 0 && (data[0] & 1)) {
+        const posenc_model_family *t;
+        size_t n = posenc_model_families(&t);
+        check_model(text, size, t[data[0] % n].model_type);
+    }
     return 0;
 }

@@ -1,0 +1,165 @@
+/* t5_cmds.c - T5's relative position buckets in the command language:
+ * SET t5 buckets=N max_distance=N bidirectional=yes|no, T5BUCKET i j and
+ * EXPLAIN T5BUCKET i j. Parsing and printing only: every bucket and every
+ * step shown comes from the library (posenc_t5_bucket_explain). */
+#include "cli.h"
+
+#include <string.h>
+
+static const char *yes_no(int b) { return b ? "yes" : "no"; }
+
+/* "key=value": the key's length, or 0 when there is no '=' with text on
+ * both sides. */
+static size_t split_key(cli_token t)
+{
+    const char *eq = memchr(t.s, '=', t.len);
+    if (!eq || eq == t.s || eq + 1 == t.s + t.len)
+        return 0;
+    return (size_t)(eq - t.s);
+}
+
+static int parse_count(cli_state *st, cli_token v, const char *key, int64_t hi, uint32_t *out)
+{
+    int64_t x;
+    if (posenc_parse_int64(v.s, v.len, &x) != POSENC_OK || x < 1 || x > hi) {
+        cli_error(st, "SET t5: %s must be an integer from 1 to %lld, got '%.*s%s'", key,
+                  (long long)hi, CLI_SHOW(v.s, v.len));
+        return 0;
+    }
+    *out = (uint32_t)x;
+    return 1;
+}
+
+int cli_set_t5(cli_state *st, const cli_token *a, size_t n)
+{
+    if (n == 0) {
+        cli_error(st, "SET t5 needs settings: buckets=N max_distance=N bidirectional=yes|no");
+        return 0;
+    }
+    uint32_t nb = st->t5_buckets, md = st->t5_max_distance;
+    int bidir = st->t5_bidirectional;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = split_key(a[i]);
+        cli_token key = {a[i].s, k}, v = {a[i].s + k + 1, a[i].len - k - 1};
+        if (k == 0) {
+            cli_error(st, "SET t5: '%.*s%s' is not key=value (keys: buckets, max_distance, "
+                          "bidirectional)",
+                      CLI_SHOW(a[i].s, a[i].len));
+            return 0;
+        }
+        if (cli_word_is(key, "buckets")) {
+            if (!parse_count(st, v, "buckets", POSENC_T5_MAX_BUCKETS, &nb))
+                return 0;
+        } else if (cli_word_is(key, "max_distance")) {
+            if (!parse_count(st, v, "max_distance", POSENC_MAX_POS, &md))
+                return 0;
+        } else if (cli_word_is(key, "bidirectional")) {
+            if (cli_word_is(v, "yes") || cli_word_is(v, "true") || cli_word_is(v, "1"))
+                bidir = 1;
+            else if (cli_word_is(v, "no") || cli_word_is(v, "false") || cli_word_is(v, "0"))
+                bidir = 0;
+            else {
+                cli_error(st, "SET t5: bidirectional is yes or no, got '%.*s%s'",
+                          CLI_SHOW(v.s, v.len));
+                return 0;
+            }
+        } else {
+            cli_error(st, "SET t5: unknown key '%.*s%s' (keys: buckets, max_distance, "
+                          "bidirectional)",
+                      CLI_SHOW(key.s, key.len));
+            return 0;
+        }
+    }
+    uint32_t b;
+    if (posenc_t5_bucket(0, 0, nb, md, bidir, &b) != POSENC_OK) {
+        uint32_t side = bidir ? nb / 2 : nb;
+        if (side / 2 < 1)
+            cli_error(st, "SET t5: %u bucket%s %s too few: %s needs at least %u", nb,
+                      nb == 1 ? "" : "s", nb == 1 ? "is" : "are",
+                      bidir ? "bidirectional" : "causal", bidir ? 4u : 2u);
+        else
+            cli_error(st, "SET t5: max_distance %u must be above max_exact = %u (half of the "
+                          "%u buckets%s)",
+                      md, side / 2, side, bidir ? " of a side" : "");
+        return 0;
+    }
+    st->t5_buckets = nb;
+    st->t5_max_distance = md;
+    st->t5_bidirectional = bidir;
+    return 1;
+}
+
+/* "T5BUCKET i j" and "EXPLAIN T5BUCKET i j": the two positions. */
+static int two_positions(cli_state *st, const char *cmd, const cli_token *a, size_t n,
+                         int64_t *i, int64_t *j)
+{
+    if (n != 2) {
+        cli_error(st, "%s needs a query position i and a key position j, got %zu argument%s",
+                  cmd, n, n == 1 ? "" : "s");
+        return 0;
+    }
+    cli_token t[2] = {a[0], a[1]};
+    int64_t *out[2] = {i, j};
+    for (int k = 0; k < 2; k++) {
+        if (posenc_parse_int64(t[k].s, t[k].len, out[k]) != POSENC_OK || *out[k] < 0 ||
+            *out[k] > POSENC_MAX_POS) {
+            cli_error(st, "%s: position '%.*s%s' must be an integer from 0 to %lld", cmd,
+                      CLI_SHOW(t[k].s, t[k].len), POSENC_MAX_POS);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t i, j;
+    uint32_t b = 0;
+    if (!two_positions(st, "T5BUCKET", a, n, &i, &j))
+        return 0;
+    posenc_t5_bucket(i, j, st->t5_buckets, st->t5_max_distance, st->t5_bidirectional, &b);
+    fprintf(st->out, "%u\n", b);
+    return 1;
+}
+
+int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t i, j;
+    posenc_t5_trace t;
+    if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j))
+        return 0;
+    uint32_t nb = st->t5_buckets, md = st->t5_max_distance;
+    posenc_t5_bucket_explain(i, j, nb, md, st->t5_bidirectional, &t);
+    FILE *o = st->out;
+    fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
+            (long long)i, (long long)j, nb, md, yes_no(st->t5_bidirectional));
+    fprintf(o, "relative position: r = key - query = %lld\n", (long long)t.relative_position);
+    if (st->t5_bidirectional)
+        fprintf(o, "direction: bidirectional, %u buckets a side (buckets / 2); the key is %s "
+                   "the query: offset %u; distance n = |r| = %lld\n",
+                t.side_buckets, t.relative_position > 0 ? "after" : "at or before", t.offset,
+                (long long)t.distance);
+    else
+        fprintf(o, "direction: causal, all %u buckets; distance n = max(-r, 0) = %lld%s\n",
+                t.side_buckets, (long long)t.distance,
+                t.relative_position > 0 ? " (a later key: bucket 0, masked anyway)" : "");
+    fprintf(o, "max_exact = %u / 2 = %u\n", t.side_buckets, t.max_exact);
+    if (t.is_small) {
+        fprintf(o, "n < max_exact: exact bucket n = %lld\n", (long long)t.distance);
+    } else {
+        fprintf(o, "n >= max_exact: logarithmic bucket, in float32 as the published code\n");
+        fprintf(o, "a = float(n) / max_exact = %.9g\n", (double)t.ratio);
+        fprintf(o, "l = log(a) = %.9g (float32, correctly rounded)\n", (double)t.log_ratio);
+        fprintf(o, "c = log(max_distance / max_exact) = %.9g (a double rounded to float32)\n",
+                (double)t.log_max);
+        fprintf(o, "v = l / c * (%u - %u) = %.9g (float32; the exact formula in double: %.9f)\n", t.side_buckets,
+                t.max_exact, (double)t.scaled, t.exact_value);
+        fprintf(o, "truncation: max_exact + trunc(v) = %u + %lld = %lld\n", t.max_exact,
+                (long long)(t.truncated - t.max_exact), (long long)t.truncated);
+        fprintf(o, "clamp: min(%lld, %u - 1) = %lld%s\n", (long long)t.truncated,
+                t.side_buckets, t.clamped ? (long long)t.side_buckets - 1 : (long long)t.truncated,
+                t.clamped ? " (at or past max_distance: the last bucket)" : "");
+    }
+    fprintf(o, "bucket = offset + %u = %u\n", t.bucket - t.offset, t.bucket);
+    return 1;
+}

@@ -1,0 +1,896 @@
+/* test_models.c - the model registry (src/models.c) and the model reader
+ * (src/config_model.c, needs jansson).
+ *
+ * The registry's queries are checked on hand-built models against values
+ * worked out by hand (mpmath for the digits). Every model fixture in
+ * tests/data/models/ is checked against tests/data/model_golden.txt, which
+ * tools/gen_rope_golden.py --models derives from the same JSON with its own
+ * reading of each family's modeling code: the scheme of every layer, the
+ * RoPE dimensions, layout, base, frequencies (double-double) and attention
+ * factor, ALiBi slopes, absolute tables, T5 buckets and query scalings. Each
+ * refusal is checked for its status, the key it names and a phrase. */
+#include "posenc_config.h"
+
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static posenc_model model; /* ~50 KiB: static, not on the stack */
+
+/* ---- the registry ------------------------------------------------------------------ */
+
+TEST(registry_sorted_and_cited)
+{
+    const posenc_model_family *t;
+    size_t n = posenc_model_families(&t);
+    CHECK(n >= 55);
+    CHECK(posenc_model_families(NULL) == n);
+    for (size_t i = 0; i < n; i++) {
+        CHECK(t[i].model_type && t[i].source && strlen(t[i].source) > 10);
+        if (i > 0)
+            CHECK(strcmp(t[i - 1].model_type, t[i].model_type) < 0);
+        CHECK(posenc_model_family_find(t[i].model_type) == &t[i]);
+        CHECK(t[i].nested == NULL || t[i].nested_type != NULL);
+    }
+    /* the families the issue names, at least */
+    static const char *const need[] = {
+        "llama", "llama4", "llama4_text", "mistral", "mistral3", "ministral3", "mixtral", "qwen",
+        "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3", "gemma3_text",
+        "phi", "phi3", "phimoe", "deepseek_v2", "deepseek_v3", "glm", "glm4", "glm4_moe",
+        "chatglm", "gptj", "gpt_neox", "stablelm", "falcon", "RefinedWeb", "RefinedWebModel",
+        "olmo", "olmo2", "olmo3", "cohere", "cohere2", "exaone4", "minicpm", "minicpm3",
+        "internlm2", "starcoder2", "granite", "smollm3", "gpt_oss", "baichuan", "gpt2", "opt",
+        "bert", "roberta", "distilbert", "bloom", "mpt", "t5", "mt5", "bart", "whisper",
+        "qwen2_vl", "qwen2_5_vl", "qwen3_vl", NULL};
+    for (int i = 0; need[i]; i++) {
+        const posenc_model_family *f = posenc_model_family_find(need[i]);
+        CHECK(f != NULL);
+        if (!f)
+            fprintf(stderr, "registry lacks %s\n", need[i]);
+    }
+    CHECK(posenc_model_family_find("no_such_type") == NULL);
+    CHECK(posenc_model_family_find(NULL) == NULL);
+    /* facts from the modeling code (see src/models_table.h) */
+    CHECK(posenc_model_family_find("llama4_text")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc_model_family_find("llama")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc_model_family_find("minicpm3")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc_model_family_find("minicpm3")->rotary == POSENC_ROTARY_QK_ROPE);
+    CHECK(posenc_model_family_find("chatglm")->rotary == POSENC_ROTARY_HALF_HEAD);
+    CHECK(posenc_model_family_find("glm4_moe")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc_model_family_find("glm4")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc_model_family_find("bert")->scheme == POSENC_SCHEME_LEARNED);
+    CHECK(posenc_model_family_find("opt")->pos_offset == 2);
+    CHECK(posenc_model_family_find("roberta")->pos_offset == -1);
+    CHECK(posenc_model_family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
+    CHECK(posenc_model_family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
+    CHECK(posenc_model_family_find("qwen2_vl")->refused != NULL);
+    CHECK(posenc_model_family_find("gemma3_text")->base_default == 1000000.0);
+    CHECK(posenc_model_family_find("gemma3_text")->local_base_default == 10000.0);
+}
+
+TEST(registry_by_arch)
+{
+    CHECK(posenc_model_family_by_arch("LlamaForCausalLM") == posenc_model_family_find("llama"));
+    CHECK(posenc_model_family_by_arch("RWForCausalLM") == posenc_model_family_find("RefinedWeb"));
+    CHECK(posenc_model_family_by_arch("QWenLMHeadModel") == posenc_model_family_find("qwen"));
+    CHECK(posenc_model_family_by_arch("ChatGLMModel") == posenc_model_family_find("chatglm"));
+    CHECK(posenc_model_family_by_arch("GPT2LMHeadModel") == posenc_model_family_find("gpt2"));
+    CHECK(posenc_model_family_by_arch("Gemma3ForCausalLM") ==
+          posenc_model_family_find("gemma3_text"));
+    CHECK(posenc_model_family_by_arch("Llama4ForCausalLM") ==
+          posenc_model_family_find("llama4_text"));
+    CHECK(posenc_model_family_by_arch("LlamaTokenizer") == NULL);
+    CHECK(posenc_model_family_by_arch("Nothing") == NULL);
+    CHECK(posenc_model_family_by_arch(NULL) == NULL);
+}
+
+TEST(names)
+{
+    static const char *const s[] = {"none", "rope", "alibi", "learned", "sinusoid",
+                                    "relative-buckets", "mixed"};
+    for (int i = 0; i < 7; i++)
+        CHECK(strcmp(posenc_scheme_name((posenc_scheme)i), s[i]) == 0);
+    CHECK(strcmp(posenc_scheme_name((posenc_scheme)99), "unknown") == 0);
+    static const char *const q[] = {"none", "temperature", "logn", "beta"};
+    for (int i = 0; i < 4; i++)
+        CHECK(strcmp(posenc_query_scale_name((posenc_query_scale_type)i), q[i]) == 0);
+    CHECK(strcmp(posenc_query_scale_name((posenc_query_scale_type)9), "unknown") == 0);
+}
+
+/* ---- queries on hand-built models -------------------------------------------------- */
+
+/* Two layers: 0 RoPE (default, 128, base 10000, half), 1 the scheme s. */
+static void two_layers(posenc_scheme s)
+{
+    memset(&model, 0, sizeof model);
+    model.n_layer = 2;
+    model.n_group = 2;
+    model.group[0].scheme = POSENC_SCHEME_ROPE;
+    posenc_rope_config *c = &model.group[0].rope;
+    c->head_dim = c->rotary_dim = 128;
+    c->base = 10000.0;
+    c->layout = POSENC_LAYOUT_HALF;
+    posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+    model.group[1].scheme = s;
+    model.layer_group[0] = 0;
+    model.layer_group[1] = 1;
+}
+
+TEST(layer_lookup)
+{
+    const posenc_model_group *g;
+    two_layers(POSENC_SCHEME_NONE);
+    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g == &model.group[1]);
+    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer(NULL, 0, &g) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer(&model, 0, NULL) == POSENC_ERR_NULL);
+    model.layer_group[1] = 2; /* past n_group */
+    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_ERR_RANGE);
+    model.layer_group[1] = 1;
+    model.n_group = 0;
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    model.n_group = POSENC_MODEL_MAX_GROUPS + 1;
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    model.n_group = 2;
+    model.n_layer = POSENC_MODEL_MAX_LAYERS + 1;
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+}
+
+TEST(layer_rope)
+{
+    static posenc_rope r, plain;
+    two_layers(POSENC_SCHEME_NONE);
+    CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
+    CHECK(posenc_rope_init(&plain, 128, 128, 10000.0, POSENC_LAYOUT_HALF) == POSENC_OK);
+    CHECK(memcmp(r.inv_freq_hi, plain.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
+    CHECK(posenc_model_layer_rope(&model, 1, 0, &r) == POSENC_ERR_RANGE); /* no RoPE */
+    CHECK(posenc_model_layer_rope(&model, 0, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_rope(&model, 5, 0, &r) == POSENC_ERR_RANGE);
+
+    /* Qwen 1's dynamic NTK: alpha = max(2^ceil(log2(L / S) + 1) - 1, 1),
+     * base * alpha^(128/126); inv_freq[1] = base'^(-2/128) (mpmath) */
+    model.group[0].qwen_dynamic_ntk = 1;
+    model.group[0].qwen_seq_length = 2048;
+    CHECK(posenc_model_layer_rope(&model, 0, 2048, &r) == POSENC_OK); /* alpha 1 */
+    CHECK(memcmp(r.inv_freq_hi, plain.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
+    CHECK(posenc_model_layer_rope(&model, 0, 2049, &r) == POSENC_OK); /* alpha 3 */
+    CHECK_NEAR(r.inv_freq_hi[1], 0.85099429134121622994, 1e-15);
+    CHECK(posenc_model_layer_rope(&model, 0, 4096, &r) == POSENC_OK); /* still 3 */
+    CHECK_NEAR(r.inv_freq_hi[1], 0.85099429134121622994, 1e-15);
+    CHECK(posenc_model_layer_rope(&model, 0, 4097, &r) == POSENC_OK); /* alpha 7 */
+    CHECK_NEAR(r.inv_freq_hi[1], 0.8396257425643113911, 1e-15);
+    CHECK(r.base == 10000.0 && r.inv_freq_hi[0] == 1.0);
+    CHECK(posenc_model_layer_rope(&model, 0, -1, &r) == POSENC_ERR_POS);
+    CHECK(posenc_model_layer_rope(&model, 0, POSENC_MAX_POS + 2, &r) == POSENC_ERR_POS);
+    model.group[0].qwen_seq_length = 0.5;
+    CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
+}
+
+TEST(query_scales)
+{
+    double v = 0;
+    two_layers(POSENC_SCHEME_NONE);
+    CHECK(posenc_model_query_scale(&model, 0, 123456, &v) == POSENC_OK && v == 1.0);
+    posenc_query_scale *q = &model.group[1].qscale;
+    /* Llama 4: log1p(floor((pos + 1) / 8192)) * 0.1 + 1 */
+    q->type = POSENC_QSCALE_TEMPERATURE;
+    q->floor_scale = 8192;
+    q->attn_scale = 0.1;
+    CHECK(posenc_model_query_scale(&model, 1, 8190, &v) == POSENC_OK && v == 1.0);
+    CHECK(posenc_model_query_scale(&model, 1, 8191, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.0693147180559945309, 2e-16);
+    CHECK(posenc_model_query_scale(&model, 1, 16383, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.1098612288668109691, 2e-16);
+    q->floor_scale = 0;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    /* Qwen 1: ln(pos + 1) / ln(2048) past 2048 */
+    q->type = POSENC_QSCALE_LOGN;
+    q->seq_length = 2048;
+    CHECK(posenc_model_query_scale(&model, 1, 2047, &v) == POSENC_OK && v == 1.0);
+    CHECK(posenc_model_query_scale(&model, 1, 2048, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.0000640244555678767, 2e-16);
+    q->seq_length = 1;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    /* Ministral 3: 1 + beta ln(1 + floor(pos / original)) */
+    q->type = POSENC_QSCALE_BETA;
+    q->beta = 0.1;
+    q->original = 16384;
+    CHECK(posenc_model_query_scale(&model, 1, 16383, &v) == POSENC_OK && v == 1.0);
+    CHECK(posenc_model_query_scale(&model, 1, 16384, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.0693147180559945309, 2e-16);
+    q->original = 0;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->type = (posenc_query_scale_type)7;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_query_scale(&model, 1, -1, &v) == POSENC_ERR_POS);
+    CHECK(posenc_model_query_scale(&model, 1, 1, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_query_scale(&model, 9, 1, &v) == POSENC_ERR_RANGE);
+}
+
+TEST(alibi_slopes)
+{
+    double s[16];
+    two_layers(POSENC_SCHEME_ALIBI);
+    posenc_model_group *g = &model.group[1];
+    CHECK(posenc_model_alibi_slopes(&model, 0, s) == POSENC_ERR_RANGE); /* a RoPE layer */
+    g->n_head = 8;
+    g->alibi_bias_max = 8;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE); /* scale 0 */
+    g->alibi_slope_scale = 1.0;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    for (int h = 0; h < 8; h++)
+        CHECK(s[h] == ldexp(1.0, -(h + 1)));
+    /* 12 heads: 2^-1..2^-8, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5 (BLOOM, MPT alike) */
+    g->n_head = 12;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    CHECK(s[7] == ldexp(1.0, -8));
+    CHECK_NEAR(s[8], 0.70710678118654752440, 2e-16);
+    CHECK_NEAR(s[11], 0.088388347648318440550, 2e-17);
+    /* Falcon: bfloat16 slopes (2^-0.5 -> 181/256), divided by sqrt(64) */
+    g->alibi_bf16 = 1;
+    g->alibi_slope_scale = 0.125;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    CHECK(s[0] == 0.0625 && s[8] == 181.0 / 256.0 * 0.125 && s[9] == 181.0 / 512.0 * 0.125);
+    g->alibi_bf16 = 0;
+    g->alibi_slope_scale = 1.0;
+    /* MPT's rule with alibi_bias_max 4: H' = 4: 2^-1..2^-4 */
+    g->alibi_bias_max = 4;
+    g->n_head = 4;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    CHECK(s[0] == 0.5 && s[3] == 0.0625);
+    /* 6 heads, H' = 8, m_i = 2^(-i/2): m2, m4, m6, m8, m1, m3 */
+    g->n_head = 6;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
+    CHECK(s[0] == 0.5 && s[1] == 0.25 && s[2] == 0.125 && s[3] == 0.0625);
+    CHECK_NEAR(s[4], 0.70710678118654752440, 2e-16);
+    CHECK_NEAR(s[5], 0.35355339059327376220, 2e-16);
+    g->n_head = 0;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_DIM);
+    g->n_head = 4;
+    g->alibi_bias_max = 0;
+    CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_alibi_slopes(&model, 1, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_alibi_slopes(&model, 7, s) == POSENC_ERR_RANGE);
+}
+
+#ifndef POSENC_HAVE_JSON
+int main(void)
+{
+    RUN(registry_sorted_and_cited);
+    RUN(registry_by_arch);
+    RUN(names);
+    RUN(layer_lookup);
+    RUN(layer_rope);
+    RUN(query_scales);
+    RUN(alibi_slopes);
+    printf("test_models: the config reader part skipped (no jansson)\n");
+    return check_summary("test_models");
+}
+#else
+
+/* ---- every fixture against the golden file -------------------------------------- */
+
+#define MODEL_MAGIC "posenc-model-golden 1"
+
+/* "0-2,4,6-8" -> in[i] = 1 for those layers; 0 on a malformed list. */
+static int parse_layers(const char *s, unsigned char *in, uint32_t n)
+{
+    memset(in, 0, n);
+    while (*s) {
+        char *e;
+        long a = strtol(s, &e, 10), b = a;
+        if (e == s)
+            return 0;
+        if (*e == '-')
+            b = strtol(e + 1, &e, 10);
+        if (a < 0 || b < a || (uint32_t)b >= n)
+            return 0;
+        for (long i = a; i <= b; i++)
+            in[i] = 1;
+        s = *e == ',' ? e + 1 : e;
+        if (*e && *e != ',')
+            return 0;
+    }
+    return 1;
+}
+
+static const char *scheme_word(posenc_scheme s)
+{
+    return s == POSENC_SCHEME_RELATIVE_BUCKETS ? "buckets" : posenc_scheme_name(s);
+}
+
+TEST(fixtures_match_golden)
+{
+    FILE *f = fopen("tests/data/model_golden.txt", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char line[1 << 16];
+    static unsigned char in[POSENC_MODEL_MAX_LAYERS], has_q[POSENC_MODEL_MAX_LAYERS];
+    static posenc_rope r;
+    CHECK(fgets(line, sizeof line, f) && strncmp(line, MODEL_MAGIC, strlen(MODEL_MAGIC)) == 0);
+    int models = 0, total = -1, loaded = 0, rope_lines = 0, freqs = 0;
+    char cur_list[4096] = "";
+    uint32_t n_freq = 0, fk = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char w[32], a[4096] = "";
+        if (line[0] == '#' || sscanf(line, "%31s", w) != 1)
+            continue;
+        const char *rest = line + strlen(w) + (line[strlen(w)] ? 1 : 0);
+        if (strcmp(w, "model") == 0) {
+            char path[512];
+            snprintf(path, sizeof path, "tests/data/models/%s", rest);
+            posenc_config_error err;
+            posenc_status st = posenc_model_from_config(path, NULL, &model, &err);
+            if (st != POSENC_OK)
+                fprintf(stderr, "%s: %s\n", path, err.detail);
+            CHECK(st == POSENC_OK);
+            loaded = st == POSENC_OK;
+            models++;
+            memset(has_q, 0, sizeof has_q);
+        } else if (!loaded) {
+            continue;
+        } else if (strcmp(w, "type") == 0) {
+            CHECK(strcmp(model.model_type, rest) == 0);
+        } else if (strcmp(w, "part") == 0) {
+            CHECK(strcmp(model.part[0] ? model.part : "-", rest) == 0);
+        } else if (strcmp(w, "layers") == 0) {
+            CHECK_EQ_INT(model.n_layer, atoi(rest));
+        } else if (strcmp(w, "schemes") == 0) {
+            char *save = NULL, *tok = strtok_r((char *)rest, " ", &save);
+            for (uint32_t i = 0; i < model.n_layer; i++) {
+                const posenc_model_group *g;
+                CHECK(tok && posenc_model_layer(&model, i, &g) == POSENC_OK);
+                if (tok && posenc_model_layer(&model, i, &g) == POSENC_OK &&
+                    strcmp(scheme_word(g->scheme), tok) != 0) {
+                    fprintf(stderr, "%s layer %u: %s, golden %s\n", model.model_type, i,
+                            scheme_word(g->scheme), tok);
+                    CHECK(0);
+                }
+                tok = strtok_r(NULL, " ", &save);
+            }
+            CHECK(tok == NULL);
+        } else if (strcmp(w, "rope") == 0) {
+            long long cur;
+            unsigned hd, rd;
+            char lay[16];
+            double base;
+            CHECK(sscanf(rest, "%4095s %lld %u %u %15s %lf", a, &cur, &hd, &rd, lay, &base) == 6);
+            snprintf(cur_list, sizeof cur_list, "%s", a);
+            CHECK(parse_layers(a, in, model.n_layer));
+            /* check the first layer of the list fully, the others' frequencies
+             * against it (they share a group) */
+            uint32_t first = 0;
+            while (first < model.n_layer && !in[first])
+                first++;
+            CHECK(posenc_model_layer_rope(&model, first, cur, &r) == POSENC_OK);
+            CHECK_EQ_INT(r.head_dim, hd);
+            CHECK_EQ_INT(r.rotary_dim, rd);
+            CHECK_EQ_INT(r.layout, strcmp(lay, "half") == 0 ? POSENC_LAYOUT_HALF
+                                                             : POSENC_LAYOUT_INTERLEAVED);
+            CHECK(r.base == base);
+            for (uint32_t i = first + 1; i < model.n_layer; i++) {
+                static posenc_rope o;
+                if (!in[i])
+                    continue;
+                CHECK(posenc_model_layer_rope(&model, i, cur, &o) == POSENC_OK);
+                CHECK(memcmp(o.inv_freq_hi, r.inv_freq_hi, sizeof o.inv_freq_hi) == 0);
+            }
+            n_freq = rd / 2;
+            fk = 0;
+            rope_lines++;
+        } else if (strcmp(w, "attn") == 0) {
+            double hi, lo;
+            CHECK(sscanf(rest, "%lf %lf", &hi, &lo) == 2);
+            CHECK_NEAR(r.attn_factor, hi, 4e-16 * hi);
+        } else if (strcmp(w, "f") == 0) {
+            unsigned k;
+            double hi, lo;
+            CHECK(sscanf(rest, "%u %lf %lf", &k, &hi, &lo) == 3 && k == fk && k < n_freq);
+            if (k < n_freq)
+                CHECK(fabs((r.inv_freq_hi[k] - hi) + (r.inv_freq_lo[k] - lo)) <= 1e-28 * hi);
+            fk++;
+            freqs++;
+        } else if (strcmp(w, "alibi") == 0) {
+            unsigned H;
+            CHECK(sscanf(rest, "%4095s %u", a, &H) == 2 && parse_layers(a, in, model.n_layer));
+            for (uint32_t i = 0; i < model.n_layer; i++) {
+                const posenc_model_group *g;
+                if (in[i])
+                    CHECK(posenc_model_layer(&model, i, &g) == POSENC_OK && g->n_head == H &&
+                          g->alibi_bias_max == 8.0);
+            }
+            snprintf(cur_list, sizeof cur_list, "%s", a);
+        } else if (strcmp(w, "slope") == 0) {
+            unsigned h;
+            double v, s[1024];
+            uint32_t first = 0;
+            parse_layers(cur_list, in, model.n_layer);
+            while (first < model.n_layer && !in[first])
+                first++;
+            CHECK(sscanf(rest, "%u %lf", &h, &v) == 2 && h < 1024);
+            CHECK(posenc_model_alibi_slopes(&model, first, s) == POSENC_OK);
+            if (h < 1024)
+                CHECK_NEAR(s[h], v, 4e-16 * v);
+        } else if (strcmp(w, "learned") == 0 || strcmp(w, "sinusoid") == 0 ||
+                   strcmp(w, "buckets") == 0) {
+            long long p1, p2, p3 = 0;
+            int got = sscanf(rest, "%4095s %lld %lld %lld", a, &p1, &p2, &p3);
+            CHECK(got >= 3 && parse_layers(a, in, model.n_layer));
+            for (uint32_t i = 0; i < model.n_layer; i++) {
+                const posenc_model_group *g;
+                if (!in[i] || posenc_model_layer(&model, i, &g) != POSENC_OK)
+                    continue;
+                if (w[0] == 'l')
+                    CHECK(g->scheme == POSENC_SCHEME_LEARNED && g->positions == p1 &&
+                          g->offset == p2 && g->dim == p3);
+                else if (w[0] == 's')
+                    CHECK(g->scheme == POSENC_SCHEME_SINUSOID && g->positions == p1 &&
+                          g->dim == p2 && g->sinusoid_whisper == p3);
+                else
+                    CHECK(g->scheme == POSENC_SCHEME_RELATIVE_BUCKETS && g->buckets == p1 &&
+                          g->max_distance == p2 && g->bidirectional == p3);
+            }
+        } else if (strcmp(w, "qscale") == 0) {
+            long long pos;
+            double v, got = 0;
+            CHECK(sscanf(rest, "%4095s %lld %lf", a, &pos, &v) == 3 &&
+                  parse_layers(a, in, model.n_layer));
+            for (uint32_t i = 0; i < model.n_layer; i++) {
+                if (!in[i])
+                    continue;
+                has_q[i] = 1;
+                CHECK(posenc_model_query_scale(&model, i, pos, &got) == POSENC_OK);
+                CHECK_NEAR(got, v, 4e-16 * v);
+            }
+        } else if (strcmp(w, "end") == 0) {
+            /* every layer without a qscale line has none */
+            for (uint32_t i = 0; i < model.n_layer; i++) {
+                double v = 0;
+                if (!has_q[i])
+                    CHECK(posenc_model_query_scale(&model, i, 1000000, &v) == POSENC_OK &&
+                          v == 1.0);
+            }
+            CHECK(fk == n_freq || n_freq == 0);
+            n_freq = fk = 0;
+        } else if (strcmp(w, "total") == 0) {
+            total = atoi(rest);
+        } else {
+            fprintf(stderr, "model_golden.txt: unknown line '%s'\n", line);
+            CHECK(0);
+        }
+    }
+    fclose(f);
+    CHECK_EQ_INT(models, total);
+    CHECK(models >= 60 && rope_lines >= 50 && freqs >= 2000);
+}
+
+/* ---- refusals: status, key, a phrase of the message ---------------------------------- */
+
+typedef struct bad {
+    const char *json; /* a file under tests/data/models when it starts with '@' */
+    const char *override;
+    posenc_status st;
+    const char *key, *phrase;
+} bad;
+
+#define L32 "\"num_hidden_layers\": 2, \"hidden_size\": 256, \"num_attention_heads\": 4"
+
+static const bad BAD[] = {
+    {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
+     "'frobnicator' is not in posenc's model registry (known: RefinedWeb"},
+    {"{\"model_type\": \"llama\", " L32 "}", "frobnicator", POSENC_ERR_FORMAT, "--model-type",
+     "give --model-type TYPE"},
+    {"@qwen2-vl-synthetic.json", NULL, POSENC_ERR_FORMAT, "model_type",
+     "qwen2_vl is not supported yet: M-RoPE"},
+    {"{\"num_hidden_layers\": 2}", NULL, POSENC_ERR_FORMAT, "model_type",
+     "no architectures entry or RoPE key tells the family"},
+    {"{\"num_hidden_layers\": 2, \"rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "hidden_size",
+     "missing key hidden_size"}, /* bare: the RoPE reader's message */
+    {"@bad-roberta-base-no-model-type.json", NULL, POSENC_ERR_FORMAT, "model_type",
+     "give --model-type TYPE"},
+    {"{\"model_type\": \"RefinedWebModel\", \"alibi\": true, \"n_layer\": 2, \"n_head\": 4}",
+     NULL, POSENC_ERR_FORMAT, "alibi", "remote code's ALiBi was not read"},
+    {"{\"model_type\": \"falcon\", \"alibi\": true, \"hidden_size\": 4, \"num_attention_heads\": "
+     "8}",
+     NULL, POSENC_ERR_DIM, "num_attention_heads", "exceeds the hidden size"},
+    {"{\"architectures\": [\"LlamaForCausalLM\", \"GPT2LMHeadModel\"], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "architectures", "names two families (llama, gpt2)"},
+    {"{\"architectures\": [\"FrobForCausalLM\"], " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "architectures", "does not name a family"},
+    {"{\"architectures\": [], " L32 "}", NULL, POSENC_ERR_FORMAT, "architectures",
+     "architectures is empty"},
+    {"{\"architectures\": \"LlamaForCausalLM\", " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "architectures", "must be an array"},
+    {"{\"model_type\": 7}", NULL, POSENC_ERR_FORMAT, "model_type", "must be a string"},
+    {"[1, 2]", NULL, POSENC_ERR_FORMAT, "", "must be a JSON object"},
+    {"{\"model_type\": \"gemma3\"}", NULL, POSENC_ERR_FORMAT, "text_config",
+     "missing key text_config"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": 3}}", NULL,
+     POSENC_ERR_FORMAT, "text_config.model_type", "must be a string"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"frob\"}}", NULL,
+     POSENC_ERR_FORMAT, "text_config.model_type", "'frob' is not in posenc's model registry"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"llama4\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
+    {"{\"model_type\": \"llama\", \"rope_local_base_freq\": 10000, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "rope_local_base_freq", "not part of family llama's code"},
+    {"{\"model_type\": \"llama\", \"use_dynamic_ntk\": true, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "use_dynamic_ntk", "Qwen 1's dynamic NTK"},
+    {"{\"model_type\": \"mistral\", \"no_rope_layers\": [1, 0], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "not part of family mistral's code"},
+    {"{\"model_type\": \"ministral3\", \"llama_4_scaling_beta\": 0.1, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "llama_4_scaling_beta", "reads from rope_parameters"},
+    {"{\"model_type\": \"bert\", \"position_embedding_type\": \"relative_key\"}", NULL,
+     POSENC_ERR_FORMAT, "position_embedding_type", "'relative_key' is not implemented"},
+    {"{\"model_type\": \"roberta\", \"position_embedding_type\": 3}", NULL, POSENC_ERR_FORMAT,
+     "position_embedding_type", "an integer is not implemented"},
+    {"{\"model_type\": \"phimoe\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4, \"rope_theta\": 1e6, \"max_position_embeddings\": 131072, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": 1.2, \"long_mscale\": 1.3, "
+     "\"short_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
+     "\"long_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
+     "\"original_max_position_embeddings\": 4096}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"long_mscale\": 1.2, "
+     "\"attention_factor\": 1.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.long_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"long_mscale\": 1.2, "
+     "\"short_mscale\": 1.2, \"attention_factor\": 1.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "both set the factor"},
+    {"{\"model_type\": \"qwen\", \"seq_length_expansion\": 2, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "not implemented"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "missing key use_dynamic_ntk"},
+    {"{\"model_type\": \"gpt_oss\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1e4}, \"sliding_attention\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 2e4}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.sliding_attention",
+     "gives different sets per layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_parameters\": {\"chunked_attention\": {}}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.chunked_attention", "not a layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_parameters\": {\"full_attention\": {}, "
+     "\"rope_theta\": 5}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_theta", "not a layer type"},
+    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\"}, "
+     "\"rope_scaling\": {\"rope_type\": \"default\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters", "ambiguous"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\"], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "layer_types", "has 1 entries for 2 layers"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", "
+     "\"chunked_attention\"], " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "layer_types", "'chunked_attention' is not a layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", 4], " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "layer_types", "[1] must be a string"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": \"full\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "layer_types", "must be an array"},
+    {"{\"model_type\": \"cohere2\", \"rope_theta\": 1e4, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "layer_types", "missing key layer_types"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_local_base_freq\": 0.5, " L32 "}", NULL,
+     POSENC_ERR_BASE, "rope_local_base_freq", "must be finite and > 1"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", "
+     "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1}}, " L32 "}",
+     NULL, POSENC_ERR_BASE, "rope_parameters.full_attention.rope_theta", "must be finite"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": [1], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "has 1 entries for 2 layers"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": 3, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "must be an array"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": [1, \"x\"], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "[1] must be 0 or 1"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layer_interval\": 0, " L32 "}", NULL,
+     POSENC_ERR_RANGE, "no_rope_layer_interval", "at least 1"},
+    {"{\"model_type\": \"llama4_text\", \"attn_temperature_tuning\": \"on\", "
+     "\"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "attn_temperature_tuning", "must be true or false"},
+    {"{\"model_type\": \"llama4_text\", \"floor_scale\": 0, \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_RANGE,
+     "floor_scale", "finite and > 0"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": true, \"use_dynamic_ntk\": false, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "use_logn_attn and use_dynamic_ntk"},
+    {"{\"model_type\": \"qwen\", \"use_dynamic_ntk\": true, \"use_logn_attn\": false, "
+     "\"seq_length\": 2048, "
+     "\"rotary_emb_base\": 1e4, \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "ambiguous"},
+    {"{\"model_type\": \"mistral\", " L32 "}", NULL, POSENC_ERR_FORMAT, "rope_theta",
+     "no default posenc can vouch for"},
+    {"{\"model_type\": \"mistral\", \"hidden_size\": 256, \"num_attention_heads\": 4, "
+     "\"rope_theta\": 1e4}",
+     NULL, POSENC_ERR_FORMAT, "num_hidden_layers", "missing key num_hidden_layers"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2000}", NULL, POSENC_ERR_RANGE,
+     "num_hidden_layers", "outside 1..1024"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"num_attention_heads\": 0}", NULL,
+     POSENC_ERR_FORMAT, "num_attention_heads", "at least 1"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"head_dim\": 4096}", NULL,
+     POSENC_ERR_DIM, "head_dim", "outside 2..1024"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 1.5, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "in (0, 1]"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 0.01, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "rotary dimension comes out 0"},
+    {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2}", NULL,
+     POSENC_ERR_FORMAT, "rotary_dim", "missing key rotary_dim"},
+    {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2, \"rotary_dim\": "
+     "128}",
+     NULL, POSENC_ERR_RANGE, "rotary_dim", "at most the head size"},
+    {"{\"model_type\": \"chatglm\", \"rope_ratio\": -1, \"num_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4}",
+     NULL, POSENC_ERR_RANGE, "rope_ratio", "finite and > 0"},
+    {"{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"factor\": 3, \"short_factor\": [1,1,1,1,1,1,1,1,1,1,"
+     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"long_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
+     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"original_max_position_embeddings\": 4096}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.factor", "does not read this key"},
+    {"{\"model_type\": \"chatglm\", \"position_encoding_2d\": true, \"num_layers\": 28}", NULL,
+     POSENC_ERR_FORMAT, "position_encoding_2d", "2D position encoding"},
+    {"{\"model_type\": \"chatglm\", \"max_sequence_length\": 2048, \"num_layers\": 28}", NULL,
+     POSENC_ERR_FORMAT, "max_sequence_length", "ChatGLM-6B"},
+    {"{\"model_type\": \"chatglm\", \"_name_or_path\": \"THUDM/chatglm2-6b-32k\", \"rope_ratio\": 16, "
+     "\"kv_channels\": 128, \"num_layers\": 28}",
+     NULL, POSENC_ERR_FORMAT, "rope_ratio", "does not guess"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1, " L32 "}", NULL, POSENC_ERR_BASE,
+     "rope_theta", "finite and > 1"},
+    {"{\"model_type\": \"llama\", \"rope_scaling\": 5, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_scaling", "must be an object"},
+    {"{\"model_type\": \"deepseek_v3\", \"rope_interleave\": 1, \"qk_rope_head_dim\": 64, "
+     "\"rope_theta\": 1e4, \"num_hidden_layers\": 2}",
+     NULL, POSENC_ERR_FORMAT, "rope_interleave", "true or false"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e308, \"rope_scaling\": {\"rope_type\": "
+     "\"linear\", \"factor\": 1e308}, \"head_dim\": 4, \"num_hidden_layers\": 2}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "out of range"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": \"x\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.llama_4_scaling_beta", "must be a number"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
+     "steps of that many tokens"},
+    {"{\"model_type\": \"gpt2\", \"n_positions\": 0}", NULL, POSENC_ERR_RANGE, "n_positions",
+     "outside 1.."},
+    {"{\"model_type\": \"gpt2\", \"n_embd\": 0}", NULL, POSENC_ERR_DIM, "n_embd",
+     "outside 1.."},
+    {"{\"model_type\": \"roberta\", \"pad_token_id\": 600}", NULL, POSENC_ERR_RANGE,
+     "pad_token_id", "leaves no row"},
+    {"{\"model_type\": \"distilbert\", \"sinusoidal_pos_embds\": 1}", NULL, POSENC_ERR_FORMAT,
+     "sinusoidal_pos_embds", "true or false"},
+    {"{\"model_type\": \"bloom\", \"n_head\": 0}", NULL, POSENC_ERR_DIM, "n_head",
+     "outside 1.."},
+    {"{\"model_type\": \"falcon\", \"alibi\": \"yes\"}", NULL, POSENC_ERR_FORMAT, "alibi",
+     "true or false"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 0}", NULL, POSENC_ERR_RANGE, "num_layers",
+     "outside 1..1024"},
+    {"{\"model_type\": \"t5\", \"relative_attention_num_buckets\": 2}", NULL, POSENC_ERR_RANGE,
+     "relative_attention_num_buckets", "outside 4..65536"},
+    {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": 8}", NULL, POSENC_ERR_RANGE,
+     "relative_attention_max_distance", "must exceed num_buckets / 4"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 600}", NULL, POSENC_ERR_RANGE,
+     "num_decoder_layers", "exceed 1024"},
+    {"{\"model_type\": \"whisper\", \"d_model\": 5}", NULL, POSENC_ERR_DIM, "d_model",
+     "must be even"},
+    {"{\"model_type\": \"whisper\", \"max_source_positions\": 0}", NULL, POSENC_ERR_RANGE,
+     "max_source_positions", "outside 1.."},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, "
+     "\"max_position_embeddings\": 1024}",
+     NULL, POSENC_ERR_FORMAT, "d_model", "missing key d_model"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, "
+     "\"max_position_embeddings\": 1024, \"d_model\": 0}",
+     NULL, POSENC_ERR_DIM, "d_model", "outside 1.."},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 2, \"head_dim\": 3}}",
+     NULL, POSENC_ERR_RANGE, "text_config.partial_rotary_factor", "it must be even"},
+    {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
+};
+
+TEST(refusals)
+{
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        const bad *b = &BAD[i];
+        posenc_config_error err;
+        posenc_status st;
+        memset(&model, 0xA5, sizeof model);
+        if (b->json[0] == '@') {
+            char path[256];
+            snprintf(path, sizeof path, "tests/data/models/%s", b->json + 1);
+            st = posenc_model_from_config(path, b->override, &model, &err);
+        } else {
+            st = posenc_model_from_config_text(b->json, strlen(b->json), b->override, &model,
+                                               &err);
+        }
+        int ok = st == b->st && strncmp(err.key, b->key, strlen(b->key)) == 0 &&
+                 (b->key[0] || err.key[0] == 0 || b->st == POSENC_ERR_FORMAT) &&
+                 strstr(err.detail, b->phrase) != NULL;
+        if (!ok)
+            fprintf(stderr, "BAD[%zu]: status %d (want %d), key '%s' (want '%s'), detail '%s'\n",
+                    i, st, b->st, err.key, b->key, err.detail);
+        CHECK(ok);
+        /* *out untouched on failure */
+        CHECK(((unsigned char *)&model)[0] == 0xA5 &&
+              ((unsigned char *)&model)[sizeof model - 1] == 0xA5);
+        /* err NULL: the same status */
+        if (b->json[0] != '@')
+            CHECK(posenc_model_from_config_text(b->json, strlen(b->json), b->override, &model,
+                                                NULL) == b->st);
+    }
+}
+
+/* ---- what the reader does beyond the golden file -------------------------------------- */
+
+static posenc_status read_text(const char *json, const char *override)
+{
+    posenc_config_error err;
+    posenc_status st = posenc_model_from_config_text(json, strlen(json), override, &model, &err);
+    if (st != POSENC_OK)
+        fprintf(stderr, "read_text: %s\n", err.detail);
+    return st;
+}
+
+TEST(reader_rules)
+{
+    const posenc_model_group *g;
+    /* --model-type reads an unknown type as a known family */
+    CHECK(read_text("{\"model_type\": \"my_llama\", " L32 "}", "llama") == POSENC_OK);
+    CHECK(strcmp(model.model_type, "llama") == 0 && model.n_layer == 2);
+    /* no model_type: the architectures entry */
+    CHECK(read_text("{\"architectures\": [\"GPT2LMHeadModel\"]}", NULL) == POSENC_OK);
+    CHECK(strcmp(model.model_type, "gpt2") == 0 && model.n_layer == 12 &&
+          model.group[0].positions == 1024);
+    /* no model_type, a class name, and a nested part: read through the wrapper */
+    CHECK(read_text("{\"architectures\": [\"Gemma3ForConditionalGeneration\"], \"text_config\": "
+                    "{\"num_hidden_layers\": 12}}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && strcmp(model.model_type, "gemma3_text") == 0 &&
+          model.n_layer == 12 && model.n_group == 2);
+    CHECK(read_text("{\"architectures\": [\"Llama4ForConditionalGeneration\"], \"text_config\": "
+                    "{\"num_hidden_layers\": 8}}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && model.scheme == POSENC_SCHEME_MIXED);
+    CHECK(read_text("{\"architectures\": [\"Llama4ForCausalLM\"], \"num_hidden_layers\": 8}", NULL) ==
+          POSENC_OK);
+    CHECK(model.part[0] == 0 && strcmp(model.model_type, "llama4_text") == 0);
+    /* an unknown wrapper whose llm_config is a known family */
+    CHECK(read_text("{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": "
+                    "\"internlm2\", \"rope_theta\": 1e6, " L32 "}}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "llm_config") == 0 && strcmp(model.model_type, "internlm2") == 0);
+    CHECK(model.group[0].rope.base == 1e6);
+    /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
+    CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
+    CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
+    const char *zero = "{\"head_dim\": 64, \"num_hidden_layers\": 0}";
+    CHECK(posenc_model_from_config_text(zero, strlen(zero), NULL, &model, NULL) ==
+          POSENC_ERR_RANGE);
+    CHECK(read_text("{\"head_dim\": 64}", NULL) == POSENC_OK && model.n_layer == 1);
+    /* per-type sets that agree, for a family that rotates every layer alike */
+    CHECK(read_text("{\"model_type\": \"gpt_oss\", \"rope_parameters\": {\"full_attention\": "
+                    "{\"rope_type\": \"linear\", \"factor\": 2, \"rope_theta\": 2e4}, "
+                    "\"sliding_attention\": {\"rope_type\": \"linear\", \"factor\": 2, "
+                    "\"rope_theta\": 2e4}}, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_group == 1 && model.group[0].rope.base == 2e4 &&
+          model.group[0].rope.scaling.type == POSENC_ROPE_LINEAR &&
+          model.group[0].rope.scaling.factor == 2.0);
+    /* keys near positions the code does not use: accepted, listed */
+    CHECK(read_text("{\"model_type\": \"qwen2\", \"rope_theta\": 1e6, \"sliding_window\": 4096, "
+                    "\"use_sliding_window\": false, \"max_window_layers\": 28, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.ignored, "sliding_window use_sliding_window max_window_layers") == 0);
+    /* EXAONE 4 without sliding_window key: the class default 4096 (hybrid) */
+    CHECK(read_text("{\"model_type\": \"exaone4\", \"num_hidden_layers\": 4}", NULL) ==
+          POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_MIXED);
+    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE);
+    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_ROPE);
+    /* Llama 4 with attn_temperature_tuning off: NoPE layers without a query scale */
+    CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
+                    "\"attn_temperature_tuning\": false}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
+          g->qscale.type == POSENC_QSCALE_NONE);
+    CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
+                    "\"attn_temperature_tuning\": 4, \"nope_layer_interval\": 2}",
+                    NULL) == POSENC_OK); /* an int, as in Scout's config: on */
+    CHECK(strcmp(model.ignored, "nope_layer_interval") == 0); /* not a key the code reads */
+    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
+          g->qscale.type == POSENC_QSCALE_TEMPERATURE);
+    CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
+                    "\"attn_temperature_tuning\": null, \"no_rope_layers\": [true, false, true, "
+                    "false]}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
+          g->qscale.type == POSENC_QSCALE_NONE);
+    /* Falcon with alibi (bf16 slopes over sqrt(4544 / 71) = 8); Baichuan by class */
+    CHECK(read_text("{\"model_type\": \"falcon\", \"alibi\": true}", NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_ALIBI && model.group[0].n_head == 71 &&
+          model.n_layer == 32 && model.group[0].alibi_bf16 &&
+          model.group[0].alibi_slope_scale == 0.125);
+    /* an old RoBERTa config without model_type, read with --model-type */
+    CHECK(posenc_model_from_config("tests/data/models/bad-roberta-base-no-model-type.json",
+                                   "roberta", &model, NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_LEARNED && model.group[0].positions == 514 &&
+          model.group[0].offset == 2);
+    CHECK(read_text("{\"model_type\": \"baichuan\", \"architectures\": [\"BaiChuanForCausalLM\"], "
+                    "\"hidden_size\": 5120, \"num_attention_heads\": 40, \"num_hidden_layers\": 2}",
+                    NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_ROPE);
+    /* fixed bases: keys the family's code does not read are listed */
+    CHECK(read_text("{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2, "
+                    "\"rotary_dim\": 32, \"rope_theta\": 500000}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.base == 10000.0 && strstr(model.ignored, "rope_theta"));
+    /* MPT's attn_config keys HF never reads */
+    CHECK(read_text("{\"model_type\": \"mpt\", \"attn_config\": {\"alibi_bias_max\": 16}}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].alibi_bias_max == 8.0 && strstr(model.ignored, "alibi_bias_max"));
+    /* Phi-3 "su" is longrope too */
+    CHECK(posenc_model_from_config("tests/data/models/phi3-yarn-means-longrope-synthetic.json",
+                                   NULL, &model, NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.scaling.type == POSENC_ROPE_LONGROPE);
+    /* the file reader's own errors */
+    posenc_config_error err;
+    CHECK(posenc_model_from_config("tests/data/models/none.json", NULL, &model, &err) ==
+              POSENC_ERR_IO &&
+          strstr(err.detail, "none.json"));
+    CHECK(posenc_model_from_config(NULL, NULL, &model, &err) == POSENC_ERR_NULL);
+    CHECK(posenc_model_from_config("x", NULL, NULL, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_from_config_text(NULL, 0, NULL, &model, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_from_config_text("{}", 2, NULL, NULL, NULL) == POSENC_ERR_NULL);
+}
+
+/* The issue's examples, by the numbers the modeling code gives. */
+TEST(issue_examples)
+{
+    static posenc_rope r;
+    const posenc_model_group *g;
+    /* Llama 4 Scout: interleaved, NoPE every 4th layer, the clean llama3 step */
+    CHECK(posenc_model_from_config("tests/data/models/llama4-scout-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && model.scheme == POSENC_SCHEME_MIXED);
+    CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
+    CHECK(r.layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->llama3_step &&
+          g->configured.type == POSENC_ROPE_LLAMA3);
+    /* pair 0 (wavelength 2 pi) kept; the last pair (wavelength > 8192) divided by 16 */
+    CHECK(r.inv_freq_hi[0] == 1.0);
+    CHECK_NEAR(r.inv_freq_hi[63], pow(500000.0, -126.0 / 128.0) / 16.0, 1e-22);
+    CHECK(posenc_model_layer_rope(&model, 3, 0, &r) == POSENC_ERR_RANGE);
+    /* ChatGLM3: 64 of 128 rotate, interleaved, base 10000 */
+    CHECK(posenc_model_from_config("tests/data/models/chatglm3-6b.json", NULL, &model, NULL) ==
+          POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 27, 0, &r) == POSENC_OK);
+    CHECK(r.head_dim == 128 && r.rotary_dim == 64 && r.layout == POSENC_LAYOUT_INTERLEAVED &&
+          r.base == 10000.0);
+    /* EXAONE 4 1.2B has sliding_window null: RoPE on every layer */
+    CHECK(posenc_model_from_config("tests/data/models/exaone-4.0-1.2b.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_ROPE && model.n_layer == 30);
+    /* OLMo 3: YaRN on full layers only */
+    CHECK(posenc_model_from_config("tests/data/models/olmo3-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
+          g->rope.scaling.type == POSENC_ROPE_YARN);
+    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_OK &&
+          g->rope.scaling.type == POSENC_ROPE_DEFAULT);
+    /* BERT: learned absolute, no RoPE anywhere */
+    CHECK(posenc_model_from_config("tests/data/models/bert-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_ERR_RANGE);
+}
+
+int main(void)
+{
+    RUN(registry_sorted_and_cited);
+    RUN(registry_by_arch);
+    RUN(names);
+    RUN(layer_lookup);
+    RUN(layer_rope);
+    RUN(query_scales);
+    RUN(alibi_slopes);
+    RUN(fixtures_match_golden);
+    RUN(refusals);
+    RUN(reader_rules);
+    RUN(issue_examples);
+    return check_summary("test_models");
+}
+#endif
