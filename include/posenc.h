@@ -1408,7 +1408,7 @@ typedef struct posenc_model_family {
                                    part, e.g. "text_config"; NULL otherwise */
     const char *nested_type;    /* wrapper: the model_type its part is read as when the
                                    part has none */
-    const char *refused;        /* known but not supported: why (M-RoPE); else NULL */
+    const char *refused;        /* known but not supported: why; else NULL */
     unsigned flags;             /* POSENC_FAMILY_* rules below */
     const char *source;         /* modeling file and lines the entry follows */
 } posenc_model_family;
@@ -1426,6 +1426,11 @@ typedef struct posenc_model_family {
                                             ALiBi (Baichuan 13B) */
 #define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
                                             attention factor (Phi-3.5-MoE) */
+#define POSENC_FAMILY_MROPE 128u        /* M-RoPE: the RoPE block's mrope_section (required)
+                                            and mrope_interleaved split the pairs between
+                                            the temporal, height and width positions; rope
+                                            type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
+                                            Qwen3-VL) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
@@ -1477,6 +1482,11 @@ typedef struct posenc_model_group {
     uint32_t buckets;         /* RELATIVE_BUCKETS: num_buckets */
     uint32_t max_distance;    /* RELATIVE_BUCKETS: relative_attention_max_distance */
     int bidirectional;        /* RELATIVE_BUCKETS: 1 encoder, 0 decoder */
+    int mrope;                /* ROPE: multimodal (M-RoPE; posenc_mrope_init with
+                                 the two fields below and rope.rotary_dim / 2 pairs) */
+    uint32_t mrope_section[3];/* ROPE with mrope: pairs per axis t, h, w */
+    posenc_mrope_rule mrope_rule; /* ROPE with mrope: contiguous, or interleaved
+                                 (mrope_interleaved: true) */
 } posenc_model_group;
 
 /* One checkpoint. A plain struct the caller owns (about 50 KiB: allocate it,
