@@ -333,10 +333,12 @@ int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n)
                       "[seconds=S] ... (e.g. text 5 image 1x4x6 text 3)");
         return 0;
     }
-    posenc_mrope_segment *seg = calloc(n, sizeof *seg);
+    posenc_mrope_segment *seg = malloc(n * sizeof *seg);
     int64_t *rows = NULL;
     int ok = seg != NULL;
-    if (!ok)
+    if (ok)
+        memset(seg, 0, n * sizeof *seg);
+    else
         cli_error(st, "out of memory");
     size_t ns = 0;
     for (size_t i = 0; ok && i < n; i++) {
