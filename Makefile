@@ -35,8 +35,8 @@ PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      := build
-VERSION    := 0.1.0
-SOMAJOR    := 0
+VERSION    := 1.0.0
+SOMAJOR    := 1
 
 # Whether pkg-config (if there is one) knows module $(1): "1" or "".
 pc_has = $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && \
@@ -211,7 +211,7 @@ $(BUILD)/tests/%: tests/%.c $(STATIC) $(CONFIG_LIB) $(STAMP)
 $(BUILD)/tests/test_rope_spec: $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_OBJ = $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
-PLOT_TESTS := $(BUILD)/tests/test_plot $(BUILD)/tests/test_cov_plot
+PLOT_TESTS := $(BUILD)/tests/test_plots
 $(PLOT_TESTS): $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_OBJ = $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
@@ -221,7 +221,7 @@ $(BUILD)/tests/test_interpreter: TEST_OBJ = $(INTERP_OBJ)
 $(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
 $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # Tests that make each allocation of the code under test fail in turn.
-$(BUILD)/tests/test_cov_plot: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+$(BUILD)/tests/test_plots: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 $(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)

@@ -131,10 +131,16 @@ static int run_once(const cfg *c, bufs *B, size_t i)
         naive_rope(x + n * NQ * HD, n, NK, B->pos, c->layout);
         return 0;
     }
-    posenc_rope_view q = {x, NULL, NQ, NQ * HD, HD, 0, 0};
-    posenc_rope_view k = {x + n * NQ * HD, NULL, NK, NK * HD, HD, 0, 0};
-    return posenc_rope_qk(c->r, c->use_cache ? c->cache : NULL, POSENC_DTYPE_F32, n, B->pos, 0,
-                          &q, &k, 0, c->threads) != POSENC_OK;
+    posenc_rope_view q = {.dst = x, .n_head = NQ, .tok_stride = NQ * HD, .head_stride = HD};
+    posenc_rope_view k = {
+        .dst = x + n * NQ * HD, .n_head = NK, .tok_stride = NK * HD, .head_stride = HD};
+    return posenc_rope_qk(&(posenc_rope_qk_args){.rope = c->r,
+                                                 .cache = c->use_cache ? c->cache : NULL,
+                                                 .n_tok = n,
+                                                 .pos = B->pos,
+                                                 .q = q,
+                                                 .k = k,
+                                                 .n_threads = c->threads}) != POSENC_OK;
 }
 
 /* Median over reps samples of the time per call; each sample is a sweep of
@@ -206,8 +212,9 @@ static int dec_call(void *p, size_t i)
         naive_rope(x + n * NQ * HD, n, NK, B->pos, c->layout);
         return 0;
     }
-    posenc_rope_view q = {x, NULL, NQ, NQ * HD, HD, 0, 0};
-    posenc_rope_view k = {x + n * NQ * HD, NULL, NK, NK * HD, HD, 0, 0};
+    posenc_rope_view q = {.dst = x, .n_head = NQ, .tok_stride = NQ * HD, .head_stride = HD};
+    posenc_rope_view k = {
+        .dst = x + n * NQ * HD, .n_head = NK, .tok_stride = NK * HD, .head_stride = HD};
     if (c->kind == 2) {
         /* one generated token past the original context: the frequencies
          * for the new length, then the rotation at its position */
@@ -216,10 +223,11 @@ static int dec_call(void *p, size_t i)
         if (posenc_rope_init_scaled(&rr, HD, HD, 500000.0, c->layout, &c->dyn, pos + 1) !=
             POSENC_OK)
             return 1;
-        return posenc_rope_qk(&rr, NULL, POSENC_DTYPE_F32, 1, &pos, 0, &q, &k, 0, 1) !=
-               POSENC_OK;
+        return posenc_rope_qk(&(posenc_rope_qk_args){
+                   .rope = &rr, .n_tok = 1, .pos = &pos, .q = q, .k = k}) != POSENC_OK;
     }
-    return posenc_rope_qk(c->r, NULL, POSENC_DTYPE_F32, n, B->pos, 0, &q, &k, 0, 1) != POSENC_OK;
+    return posenc_rope_qk(&(posenc_rope_qk_args){
+               .rope = c->r, .n_tok = n, .pos = B->pos, .q = q, .k = k}) != POSENC_OK;
 }
 
 /* n_tok 1..16 at three positions, both layouts, no cache, one thread:
@@ -279,7 +287,8 @@ static int decode_section(FILE *csv, const posenc_rope r[2])
              * 500000: every step has a new length, so new frequencies */
             for (int l = 0; l < 2; l++) {
                 dec_ctx dc = {&B, NULL, 2, {0}, 100000, (posenc_layout)l};
-                posenc_rope_scaling_init(&dc.dyn, POSENC_ROPE_DYNAMIC);
+                if (posenc_rope_scaling_init(&dc.dyn, POSENC_ROPE_DYNAMIC) != POSENC_OK)
+                    return 1;
                 dc.dyn.factor = 4.0;
                 dc.dyn.original_max_position_embeddings = 4096.0;
                 double t = median_calls(dec_call, &dc, 15, B.nbuf);
@@ -347,10 +356,18 @@ static int vec_call(void *p, size_t i)
     double d = 0.0;
     (void)i;
     switch (c->fn) {
-    case F_APPLY_F32: st = posenc_rope_apply_f32(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, c->xf); break;
-    case F_INVERT_F32: st = posenc_rope_invert_f32(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, c->xf); break;
-    case F_APPLY_F64: st = posenc_rope_apply_f64(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, c->xd); break;
-    case F_INVERT_F64: st = posenc_rope_invert_f64(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, c->xd); break;
+    case F_APPLY_F32:
+        st = posenc_rope_apply_f32(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD, c->xf);
+        break;
+    case F_INVERT_F32:
+        st = posenc_rope_apply_f32(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, POSENC_INVERSE, c->xf);
+        break;
+    case F_APPLY_F64:
+        st = posenc_rope_apply_f64(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD, c->xd);
+        break;
+    case F_INVERT_F64:
+        st = posenc_rope_apply_f64(pos, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, POSENC_INVERSE, c->xd);
+        break;
     case F_SIN_FILL_F32: st = posenc_sinusoid_fill_f32(pos, V_D, 1e4, c->yf); break;
     case F_SIN_FILL_F64: st = posenc_sinusoid_fill_f64(pos, V_D, 1e4, c->yd); break;
     case F_SIN_ADD_F32: st = posenc_sinusoid_add_f32(pos, V_D, 1e4, c->yf); break;
@@ -358,8 +375,8 @@ static int vec_call(void *p, size_t i)
     case F_DOT_F64:
         st = posenc_rope_dot_f64(pos, pos / 2, V_D, 1e4, POSENC_LAYOUT_INTERLEAVED, c->xd, c->yd, &d);
         break;
-    case F_VEC_F32: st = posenc_rope_vec_f32(c->r, pos, 0, c->xf); break;
-    case F_VEC_F64: st = posenc_rope_vec_f64(c->r, pos, 0, c->xd); break;
+    case F_VEC_F32: st = posenc_rope_vec_f32(c->r, pos, POSENC_FORWARD, c->xf); break;
+    case F_VEC_F64: st = posenc_rope_vec_f64(c->r, pos, POSENC_FORWARD, c->xd); break;
     case F_VEC_DOT_F64: st = posenc_rope_vec_dot_f64(c->r, pos, pos / 2, c->xd, c->yd, &d); break;
     case F_NAIVE_ROT: naive_vec(c->xf, pos); break;
     case F_NAIVE_SIN:
@@ -462,11 +479,19 @@ static void layouts_section(const posenc_rope r[2], posenc_rope_cache *const cac
             for (int uc = 0; uc < 2; uc++) {
                 double t[2];
                 for (int l = 0; l < 2; l++) {
-                    posenc_rope_view q = {x, NULL, NQ, NQ * HD, HD, 0, 0};
-                    posenc_rope_view k = {x + n * NQ * HD, NULL, NK, NK * HD, HD, 0, 0};
+                    posenc_rope_view q = {
+                        .dst = x, .n_head = NQ, .tok_stride = NQ * HD, .head_stride = HD};
+                    posenc_rope_view k = {.dst = x + n * NQ * HD,
+                                          .n_head = NK,
+                                          .tok_stride = NK * HD,
+                                          .head_stride = HD};
                     double t0 = now();
-                    if (posenc_rope_qk(&r[l], uc ? cache[l] : NULL, POSENC_DTYPE_F32, n, pos, 0,
-                                       &q, &k, 0, 1) != POSENC_OK)
+                    if (posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r[l],
+                                                              .cache = uc ? cache[l] : NULL,
+                                                              .n_tok = n,
+                                                              .pos = pos,
+                                                              .q = q,
+                                                              .k = k}) != POSENC_OK)
                         exit(1);
                     t[l] = now() - t0;
                 }
@@ -533,20 +558,24 @@ static int mrope_section(FILE *csv)
             x[e] = rand_val();
         for (size_t t = 0; t < n; t++)
             pos[t] = (int64_t)t;
-        posenc_rope_view q = {x, NULL, NQ, NQ * HD, HD, 0, 0};
-        posenc_rope_view k = {x + n * NQ * HD, NULL, NK, NK * HD, HD, 0, 0};
         for (int rule = 0; rule < 2; rule++)
             for (int uc = 1; uc >= 0; uc--) {
                 double ratio[ROUNDS], tm[ROUNDS];
+                posenc_rope_qk_args plain = {.rope = &r,
+                                             .cache = uc ? cache : NULL,
+                                             .n_tok = n,
+                                             .pos = pos,
+                                             .q = posenc_rope_view_dense(x, NQ, HD),
+                                             .k = posenc_rope_view_dense(x + n * NQ * HD, NK, HD)};
+                posenc_mrope_qk_args mr = {.base = plain, .mrope = &m[rule],
+                                           .pos_h = rows + n, .pos_w = rows + 2 * n};
+                mr.base.pos = rows;
                 for (int round = 0; round < ROUNDS; round++) {
                     double t0 = now();
-                    if (posenc_rope_qk(&r, uc ? cache : NULL, POSENC_DTYPE_F32, n, pos, 0, &q,
-                                       &k, 0, 1) != POSENC_OK)
+                    if (posenc_rope_qk(&plain) != POSENC_OK)
                         exit(1);
                     double t1 = now();
-                    if (posenc_mrope_qk(&r, &m[rule], uc ? cache : NULL, POSENC_DTYPE_F32, n,
-                                        rows, rows + n, rows + 2 * n, &q, &k, 0,
-                                        1) != POSENC_OK)
+                    if (posenc_mrope_qk(&mr) != POSENC_OK)
                         exit(1);
                     double t2 = now();
                     ratio[round] = (t2 - t1) / (t1 - t0);

@@ -289,7 +289,8 @@ static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
         return cli_layer_rope_passthrough(st, D);
     if (st->model)
         return cli_model_rope(st, pos, D);
-    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
+    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
+                                          st->vec)))
         return 0;
     cli_print_numbers(st, st->vec, D);
     return 1;
@@ -527,7 +528,8 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
           st->out);
     for (uint32_t k = 0; 2 * k < D; k++) {
         posenc_pair_trace tr;
-        posenc_pair_explain(pos, k, D, st->base, &tr);
+        if (!report(st, posenc_pair_explain(pos, k, D, st->base, &tr)))
+            return 0;
         if (2 * k + 1 < D)
             fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
         else
@@ -597,7 +599,8 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
     if (!reserve(st, &st->vec2, &st->vec2_cap, D))
         return 0;
     memcpy(st->vec2, st->vec, D * sizeof *st->vec);
-    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, st->vec)))
+    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
+                                          st->vec)))
         return 0;
     int half = st->layout == POSENC_LAYOUT_HALF;
     fprintf(st->out, "ROPE pos=%lld D=%zu ", (long long)pos, D);
@@ -608,8 +611,9 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
     for (uint32_t k = 0; k < D / 2; k++) {
         posenc_pair_trace tr;
         uint32_t i0, i1;
-        posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr);
-        posenc_pair_index(k, (uint32_t)D, st->layout, &i0, &i1);
+        if (!report(st, posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr)) ||
+            !report(st, posenc_pair_index(k, (uint32_t)D, st->layout, &i0, &i1)))
+            return 0;
         fprintf(st->out, "k=%u elements %u,%u", k, i0, i1);
         print_trace(st, &tr);
         fprintf(st->out, " before=(%s,", cli_format_number(st, st->vec2[i0]));

@@ -170,7 +170,11 @@ int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n)
     const posenc_model_group *g;
     if (cli_layer_rotates(st))
         return cli_explain_freqs(st, a, n);
-    posenc_model_layer(st->registry_model, st->layer, &g);
+    posenc_status r = posenc_model_layer(st->registry_model, st->layer, &g);
+    if (r != POSENC_OK) {
+        cli_error(st, "%s", posenc_strerror(r));
+        return 0;
+    }
     fprintf(st->out, "FREQS scheme=%s: ", posenc_scheme_name(g->scheme));
     why_no_rope(st, g, st->out);
     fputs(": ROPE returns heads unchanged and DOT is the plain dot product here\n", st->out);

@@ -193,8 +193,8 @@ int cli_mrope_rope(cli_state *st, const int64_t p[3], size_t D)
 {
     if (!check_head(st, "ROPE", D) || !model_ready(st))
         return 0;
-    posenc_status s = posenc_mrope_vec_f64(st->model_rope, &st->mrope, p[0], p[1], p[2], 0,
-                                           st->vec);
+    posenc_status s = posenc_mrope_vec_f64(st->model_rope, &st->mrope, p[0], p[1], p[2],
+                                           POSENC_FORWARD, st->vec);
     if (s != POSENC_OK) {
         cli_error(st, "%s", posenc_strerror(s));
         return 0;
@@ -226,7 +226,7 @@ int cli_mrope_explain(cli_state *st, const int64_t p[3], size_t D)
     const posenc_mrope *m = &st->mrope;
     /* vec2 keeps the input so that each pair shows before and after */
     memcpy(st->vec2, st->vec, D * sizeof *st->vec);
-    posenc_status s = posenc_mrope_vec_f64(r, m, p[0], p[1], p[2], 0, st->vec);
+    posenc_status s = posenc_mrope_vec_f64(r, m, p[0], p[1], p[2], POSENC_FORWARD, st->vec);
     if (s != POSENC_OK) {
         cli_error(st, "%s", posenc_strerror(s));
         return 0;
@@ -242,8 +242,13 @@ int cli_mrope_explain(cli_state *st, const int64_t p[3], size_t D)
     for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
         uint32_t i0, i1, a = m->axis[k];
         posenc_pair_trace tr;
-        posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
-        posenc_pair_explain(p[a], k, r->rotary_dim, r->base, &tr);
+        s = posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
+        if (s == POSENC_OK)
+            s = posenc_pair_explain(p[a], k, r->rotary_dim, r->base, &tr);
+        if (s != POSENC_OK) { /* not reached: the model was checked */
+            cli_error(st, "%s", posenc_strerror(s));
+            return 0;
+        }
         fprintf(st->out, "k=%u elements %u,%u axis=%s pos=%lld", k, i0, i1,
                 posenc_mrope_axis_name((posenc_mrope_axis)a), (long long)p[a]);
         fprintf(st->out, " angle=%s", cli_format_number(st, tr.angle));
@@ -289,7 +294,7 @@ int cli_rope2d(cli_state *st, int64_t row, int64_t col, size_t D)
     }
     posenc_status s = posenc_rope2d_init(&r, &m, (uint32_t)D, st->base, st->layout);
     if (s == POSENC_OK)
-        s = posenc_rope2d_vec_f64(&r, &m, row, col, 0, st->vec);
+        s = posenc_rope2d_vec_f64(&r, &m, row, col, POSENC_FORWARD, st->vec);
     if (s != POSENC_OK) {
         cli_error(st, "%s", posenc_strerror(s));
         return 0;

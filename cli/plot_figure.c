@@ -499,22 +499,25 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
         if ((t == POSENC_ROPE_LLAMA3 || t == POSENC_ROPE_YARN) && f->n_spans < PLOT_MAX_HLINES) {
             posenc_rope_scaling sc;
             posenc_freqs_summary sum;
-            posenc_rope_config_scaling(cfg[s], &sc);
-            posenc_status st = posenc_rope_explain_freqs(d, cfg[s]->base, &sc, 0, NULL, &sum);
+            posenc_status st = posenc_rope_config_scaling(cfg[s], &sc);
+            if (st == POSENC_OK)
+                st = posenc_rope_explain_freqs(d, cfg[s]->base, &sc, 0, NULL, &sum);
             if (st != POSENC_OK)
                 return fail(why, n, "RoPE", st);
             double k0, k1;
             char *sl = f->spans[f->n_spans].label;
             size_t sn = sizeof f->spans[0].label;
-            if (t == POSENC_ROPE_LLAMA3) { /* band_lo, band_hi: wavelengths before scaling */
-                k0 = pair_of_wavelength(sum.band_lo, cfg[s]->base, d);
-                k1 = pair_of_wavelength(sum.band_hi, cfg[s]->base, d);
-                snprintf(sl, sn, "%s: blend band, wavelengths %.6g..%.6g before scaling; "
-                                 "longer ones / %.6g", label[s], sum.band_lo, sum.band_hi,
+            if (t == POSENC_ROPE_LLAMA3) { /* wavelengths before scaling, in tokens */
+                k0 = pair_of_wavelength(sum.llama3_keep_below, cfg[s]->base, d);
+                k1 = pair_of_wavelength(sum.llama3_divide_above, cfg[s]->base, d);
+                snprintf(sl, sn,
+                         "%s: blend band, wavelengths %.6g..%.6g before scaling; "
+                         "longer ones / %.6g",
+                         label[s], sum.llama3_keep_below, sum.llama3_divide_above,
                          cfg[s]->scaling.factor);
-            } else { /* band_lo, band_hi: the ramp's pair range */
-                k0 = sum.band_lo;
-                k1 = sum.band_hi;
+            } else { /* the ramp's pair range, pair indices */
+                k0 = sum.yarn_ramp_lo;
+                k1 = sum.yarn_ramp_hi;
                 snprintf(sl, sn, "%s: YaRN ramp, pairs %.4g..%.4g; later pairs / %.6g",
                          label[s], k0, k1, cfg[s]->scaling.factor);
             }

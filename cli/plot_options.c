@@ -126,7 +126,11 @@ static int add_rope(const plot_request *rq, const char *v, posenc_rope_config *o
     plain.head_dim = plain.rotary_dim = rq->dim;
     plain.base = rq->base[0];
     plain.layout = rq->layout;
-    posenc_rope_scaling_init(&plain.scaling, POSENC_ROPE_DEFAULT);
+    posenc_status ss = posenc_rope_scaling_init(&plain.scaling, POSENC_ROPE_DEFAULT);
+    if (ss != POSENC_OK) {
+        snprintf(why, n, "%s", posenc_strerror(ss));
+        return 0;
+    }
     rope_spec_start from = {rq->base[0], rq->layout, dims_given ? NULL : &plain};
     switch (rope_spec_parse(tok, nt, &from, out, why, n)) {
     case ROPE_SPEC_SET: return 1;
@@ -152,11 +156,11 @@ static int add_mrope(const plot_request *rq, const char *v, posenc_rope_config *
     out->head_dim = out->rotary_dim = rq->dim;
     out->base = rq->base[0];
     out->layout = rq->layout;
-    posenc_rope_scaling_init(&out->scaling, POSENC_ROPE_DEFAULT);
     const uint32_t sec[3] = {s3[0], s3[1], s3[2]};
-    posenc_status st = posenc_mrope_init(m, rq->dim / 2, sec,
-                                         inter ? POSENC_MROPE_INTERLEAVED
-                                               : POSENC_MROPE_CONTIGUOUS);
+    posenc_status st = posenc_rope_scaling_init(&out->scaling, POSENC_ROPE_DEFAULT);
+    if (st == POSENC_OK) /* a known type: cannot fail */
+        st = posenc_mrope_init(m, rq->dim / 2, sec,
+                               inter ? POSENC_MROPE_INTERLEAVED : POSENC_MROPE_CONTIGUOUS);
     if (st != POSENC_OK) {
         snprintf(why, n, "sections %u:%u:%u do not fit the %u pairs of --dim %u%s", s3[0],
                  s3[1], s3[2], rq->dim / 2, rq->dim,

@@ -235,16 +235,17 @@ static void print_header(cli_state *st, const posenc_rope_config *c, const posen
     switch (s->type) {
     case POSENC_ROPE_LLAMA3:
         fprintf(st->out, "bands: wavelength < %s tokens: high (kept); ",
-                cli_format_number(st, sum->band_lo));
-        fprintf(st->out, "> %s tokens: low (divided by factor); between: blend, ramp = weight "
-                         "of freq/factor\n",
-                cli_format_number(st, sum->band_hi));
+                cli_format_number(st, sum->llama3_keep_below));
+        fprintf(st->out,
+                "> %s tokens: low (divided by factor); between: blend, ramp = weight "
+                "of freq/factor\n",
+                cli_format_number(st, sum->llama3_divide_above));
         break;
     case POSENC_ROPE_YARN: {
         /* cli_format_number's buffer holds one number at a time */
         char lo[sizeof st->num], hi[sizeof st->num];
-        snprintf(lo, sizeof lo, "%s", cli_format_number(st, sum->band_lo));
-        snprintf(hi, sizeof hi, "%s", cli_format_number(st, sum->band_hi));
+        snprintf(lo, sizeof lo, "%s", cli_format_number(st, sum->yarn_ramp_lo));
+        snprintf(hi, sizeof hi, "%s", cli_format_number(st, sum->yarn_ramp_hi));
         fprintf(st->out, "ramp: pairs k <= %s: high (kept); k >= %s: low (divided by factor); "
                          "between: blend, ramp = (k - %s) / (%s - %s)\n",
                 lo, hi, lo, hi, lo);
@@ -280,7 +281,11 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
         c->head_dim = c->rotary_dim = (uint32_t)D;
         c->base = st->base;
         c->layout = st->layout;
-        posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+        posenc_status ss = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+        if (ss != POSENC_OK) {
+            cli_error(st, "%s", posenc_strerror(ss));
+            return 0;
+        }
     } else if (n > 1 || (n == 1 && (posenc_parse_int64(a[0].s, a[0].len, &len) != POSENC_OK ||
                                     len < 0 || len > POSENC_MAX_POS + 1))) {
         cli_error(st, "EXPLAIN FREQS takes an optional sequence length from 0 to %lld (for "
@@ -291,8 +296,9 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
     posenc_rope_scaling s;
     posenc_freqs_summary sum;
     static posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    posenc_rope_config_scaling(c, &s);
-    posenc_status r = posenc_rope_explain_freqs(c->rotary_dim, c->base, &s, len, info, &sum);
+    posenc_status r = posenc_rope_config_scaling(c, &s);
+    if (r == POSENC_OK)
+        r = posenc_rope_explain_freqs(c->rotary_dim, c->base, &s, len, info, &sum);
     if (r != POSENC_OK) {
         cli_error(st, "%s", posenc_strerror(r));
         return 0;
@@ -301,7 +307,10 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
     for (uint32_t k = 0; k < c->rotary_dim / 2; k++) {
         const posenc_freq_info *p = &info[k];
         uint32_t i0, i1;
-        posenc_pair_index(k, c->rotary_dim, c->layout, &i0, &i1);
+        if ((r = posenc_pair_index(k, c->rotary_dim, c->layout, &i0, &i1)) != POSENC_OK) {
+            cli_error(st, "%s", posenc_strerror(r));
+            return 0;
+        }
         fprintf(st->out, "k=%u elements %u,%u", k, i0, i1);
         print_value(st, "base_freq", p->base_inv_freq);
         print_value(st, "freq", p->inv_freq);

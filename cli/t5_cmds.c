@@ -117,7 +117,12 @@ int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
     uint32_t b = 0;
     if (!two_positions(st, "T5BUCKET", a, n, &i, &j))
         return 0;
-    posenc_t5_bucket(i, j, st->t5_buckets, st->t5_max_distance, st->t5_bidirectional, &b);
+    posenc_status r = posenc_t5_bucket(i, j, st->t5_buckets, st->t5_max_distance,
+                                       st->t5_bidirectional, &b);
+    if (r != POSENC_OK) {
+        cli_error(st, "T5BUCKET: %s", posenc_strerror(r));
+        return 0;
+    }
     fprintf(st->out, "%u\n", b);
     return 1;
 }
@@ -129,7 +134,11 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
     if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j))
         return 0;
     uint32_t nb = st->t5_buckets, md = st->t5_max_distance;
-    posenc_t5_bucket_explain(i, j, nb, md, st->t5_bidirectional, &t);
+    posenc_status r = posenc_t5_bucket_explain(i, j, nb, md, st->t5_bidirectional, &t);
+    if (r != POSENC_OK) {
+        cli_error(st, "EXPLAIN T5BUCKET: %s", posenc_strerror(r));
+        return 0;
+    }
     FILE *o = st->out;
     fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
             (long long)i, (long long)j, nb, md, yes_no(st->t5_bidirectional));

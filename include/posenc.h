@@ -92,34 +92,65 @@
  *   (the instruction set of the vector loops is chosen once, read-only
  *   after): every function is thread-safe on distinct output buffers.
  * - The caller owns every buffer. Three conveniences allocate, and say so:
- *   the learned-table loader (posenc_learned_free), posenc_rope_cache_create
- *   (posenc_rope_cache_free; posenc_rope_cache_init uses the caller's buffer
- *   instead), and the optional config reader (jansson and a file buffer,
- *   freed before the call returns). Every free function accepts NULL. The
- *   tensor kernels allocate nothing.
+ *   the learned-table loaders, text and safetensors (posenc_learned_free),
+ *   posenc_rope_cache_create (posenc_rope_cache_free; posenc_rope_cache_init
+ *   uses the caller's buffer instead), and the optional config readers of
+ *   posenc_config.h (jansson and a file buffer, freed before the call
+ *   returns). Every free function accepts NULL. The tensor kernels allocate
+ *   nothing.
  *
- * ---------------------------------------------------------------------------
- * Map of this header
- * ---------------------------------------------------------------------------
- *   version, limits, status codes, layouts
- *   frequencies and angles ........ posenc_inv_freq, posenc_angle, posenc_sincos
- *   sinusoid ...................... posenc_sinusoid_fill/add, posenc_sinusoid_table
- *   one vector .................... posenc_rope_apply/invert, posenc_rope_dot_f64
- *   a model's RoPE ................ posenc_rope_init, posenc_rope_init_scaled
- *                                   (YaRN, Llama 3, NTK, LongRoPE...), config.json
- *   one head of a model ........... posenc_rope_vec_f32/_f64, posenc_rope_vec_dot_f64
- *   q/k tensors ................... posenc_rope_qk, the cos/sin cache
- *   ALiBi ......................... posenc_alibi_slopes/penalties, posenc_alibi_bias_f32
- *   learned tables, number syntax
- *   M-RoPE and vision 2D RoPE ..... posenc_mrope_init/_qk/_positions,
- *                                   posenc_rope2d_init/_qk (last section)
- *   T5 relative buckets ........... posenc_t5_bucket, posenc_t5_bias_f32
- *   safetensors tables ............ posenc_learned_load_safetensors
- *   models ........................ the registry (posenc_model_families) and
- *                                   a model's scheme per layer (posenc_model_*);
- *                                   read from a config.json: posenc_config.h
  * - Positions are integers 0 .. POSENC_MAX_POS (2^31 - 1), passed as int64_t so
  *   that a negative value is an error, not a wrap-around.
+ * - Every function that returns a posenc_status is POSENC_NODISCARD
+ *   (warn_unused_result on GCC and clang): an unchecked failure would leave a
+ *   buffer silently unwritten.
+ *
+ * ---------------------------------------------------------------------------
+ * Map of this header, in its order: three tiers, as zstd.h introduces its
+ * simple API before the advanced one
+ * ---------------------------------------------------------------------------
+ *   Basics ..................... POSENC_NODISCARD, limits, status codes,
+ *                                layouts, posenc_direction
+ *
+ *   TIER 1 - THE LESSON: one vector at a time
+ *   1.1 frequencies and angles . posenc_inv_freq, posenc_angle, posenc_sincos,
+ *                                posenc_pair_index
+ *   1.2 sinusoid ............... posenc_sinusoid_fill/add (one position),
+ *                                posenc_sinusoid_table (many positions)
+ *   1.3 rotate one vector ...... posenc_rope_apply_f32/_f64, posenc_rope_dot_f64
+ *   1.4 ALiBi .................. posenc_alibi_slopes/penalties, and the bias
+ *                                tensor posenc_alibi_bias_f32
+ *   1.5 learned tables ......... posenc_learned_load/read/row_f64/free, and from
+ *                                checkpoints: posenc_learned_load_safetensors
+ *   1.6 T5 relative buckets .... posenc_t5_bucket, posenc_t5_bucket_explain, and
+ *                                the bias tensor posenc_t5_bias_f32
+ *
+ *   TIER 2 - THE MODEL: a model's RoPE over its q/k tensors
+ *   2.1 a model's RoPE object .. posenc_rope, posenc_rope_init
+ *   2.2 scalings ............... posenc_rope_scaling, posenc_rope_init_scaled
+ *                                (YaRN, Llama 3, NTK, LongRoPE...),
+ *                                posenc_rope_explain_freqs
+ *   2.3 a model's config ....... posenc_rope_config, posenc_rope_init_config
+ *   2.4 one head ............... the rotation contract; posenc_rope_vec_f32/_f64,
+ *                                posenc_rope_vec_dot_f64
+ *   2.5 the cos/sin cache ...... posenc_rope_cache_size/init/create/free/row
+ *   2.6 q/k tensors ............ posenc_rope_view(_dense), posenc_rope_qk_args,
+ *                                posenc_rope_qk
+ *   2.7 decode ................. posenc_rope_decode_f32
+ *   2.8 multimodal RoPE ........ M-RoPE (posenc_mrope_init/_qk/_positions,
+ *                                Qwen2-VL to Qwen3-VL) and vision 2D RoPE
+ *                                (posenc_rope2d_init/_qk)
+ *   2.9 models ................. the registry (posenc_model_families) and a
+ *                                model's scheme per layer (posenc_model_*)
+ *   (config.json readers: posenc_config.h, with the optional library
+ *    libposenc_config.a)
+ *   (ALiBi bias tensors for attention: 1.4)
+ *
+ *   TIER 3 - UTILITIES
+ *   3.1 number syntax .......... posenc_parse_number, posenc_parse_int64
+ *   3.2 explain and trace ...... posenc_pair_trace, posenc_pair_explain
+ *   3.3 version, errors, CPU ... posenc_version_number/string, posenc_strerror,
+ *                                posenc_rope_isa
  *
  * ---------------------------------------------------------------------------
  * Example (compile with: cc ex.c $(pkg-config --cflags --libs posenc))
@@ -145,26 +176,24 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------- */
-/* Version                                                                   */
-/* ------------------------------------------------------------------------- */
+/* Every function that returns a posenc_status is marked must-check: an
+ * unchecked failure leaves q and k silently unrotated. */
+#if defined(__GNUC__) || defined(__clang__)
+#define POSENC_NODISCARD __attribute__((warn_unused_result))
+#else
+#define POSENC_NODISCARD
+#endif
 
-#define POSENC_VERSION_MAJOR 0
-#define POSENC_VERSION_MINOR 1
+/* ========================================================================= */
+/* BASICS: limits, status codes, layouts, direction                        */
+/* ========================================================================= */
+
+#define POSENC_VERSION_MAJOR 1
+#define POSENC_VERSION_MINOR 0
 #define POSENC_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as zstd does. */
 #define POSENC_VERSION_NUMBER \
     (POSENC_VERSION_MAJOR * 10000 + POSENC_VERSION_MINOR * 100 + POSENC_VERSION_PATCH)
-
-/* The version of the library actually linked, in the POSENC_VERSION_NUMBER
- * form; compare with the macro to detect a header/library mismatch. */
-unsigned posenc_version_number(void);
-/* The same as "MAJOR.MINOR.PATCH"; a static string, never NULL. */
-const char *posenc_version_string(void);
-
-/* ------------------------------------------------------------------------- */
-/* Limits                                                                    */
-/* ------------------------------------------------------------------------- */
 
 /* Largest position accepted anywhere (int32 max: every position a model with
  * int32 token indices can use). */
@@ -176,10 +205,7 @@ const char *posenc_version_string(void);
 /* The original transformer's base. */
 #define POSENC_DEFAULT_BASE 10000.0
 
-/* ------------------------------------------------------------------------- */
-/* Status codes (values are pinned: they never change between versions)      */
-/* ------------------------------------------------------------------------- */
-
+/* Status codes (values are pinned: they never change between versions). */
 typedef enum posenc_status {
     POSENC_OK = 0,
     POSENC_ERR_NULL = 1,       /* a required pointer argument was NULL */
@@ -195,19 +221,18 @@ typedef enum posenc_status {
     POSENC_ERR_NOT_FINITE = 11 /* an input value is NaN or infinite */
 } posenc_status;
 
-/* A short English sentence describing status s (no trailing newline); a
- * static string, never NULL, also for values outside the enum. */
-const char *posenc_strerror(posenc_status s);
-
-/* ------------------------------------------------------------------------- */
-/* Layouts                                                                   */
-/* ------------------------------------------------------------------------- */
-
 /* Where pair k lives in a vector of length D (see the top of this file). */
 typedef enum posenc_layout {
     POSENC_LAYOUT_INTERLEAVED = 0, /* [cscs..]: (x[2k], x[2k+1]) */
     POSENC_LAYOUT_HALF = 1         /* [cc..ss]: (x[k], x[k + D/2]) */
 } posenc_layout;
+
+/* Which way a rotation turns. Every rotating function takes one. */
+typedef enum posenc_direction {
+    POSENC_FORWARD = 0, /* by +theta: the rotation applied in the forward pass */
+    POSENC_INVERSE = 1  /* by -theta (the transpose): undoes FORWARD when the
+                           attention factor is 1; the backward pass of RoPE */
+} posenc_direction;
 
 /* The element indices of pair k in a vector of length D under layout.
  * Valid k: 0 <= k < D/2 (rounded down; the unpaired last element of an odd D
@@ -215,101 +240,379 @@ typedef enum posenc_layout {
  * first coordinate) and *i1 (its partner).
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (D == 0 or > POSENC_MAX_DIM),
  * POSENC_ERR_RANGE (k >= D/2), POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
 posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,
                                 uint32_t *i0, uint32_t *i1);
 
-/* ------------------------------------------------------------------------- */
-/* Frequencies and angles (src/angle.c)                                      */
-/* ------------------------------------------------------------------------- */
+/* ========================================================================= */
+/* TIER 1 - THE LESSON: one vector at a time                               */
+/* ========================================================================= */
 
-/* Everything about one pair at one position, for worked traces (EXPLAIN). */
-typedef struct posenc_pair_trace {
-    uint32_t k;        /* pair index */
-    double divisor;    /* base^(2k/D): the position is divided by this */
-    double inv_freq;   /* base^(-2k/D), radians per token */
-    double wavelength; /* 2 pi base^(2k/D), tokens per full turn */
-    double angle;      /* pos / divisor, radians (the exact angle, rounded) */
-    double sin_angle;  /* sin(angle), computed from the exact angle */
-    double cos_angle;  /* cos(angle), computed from the exact angle */
-} posenc_pair_trace;
+/* ------------------------------------------------------------------------- */
+/* 1.1 Frequencies and angles (src/angle.c)                                */
+/* ------------------------------------------------------------------------- */
 
 /* inv_freq(k) = base^(-2k/D), radians per token, rounded to double.
  * Valid: 1 <= D <= POSENC_MAX_DIM, 0 <= 2k < D (k <= (D-1)/2, which
  * includes the sine-only pair of an odd D), base finite and > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_RANGE (k), POSENC_ERR_BASE. */
+POSENC_NODISCARD
 posenc_status posenc_inv_freq(uint32_t k, uint32_t D, double base, double *inv_freq);
 
 /* theta = pos / base^(2k/D) in radians, rounded to double (not reduced).
  * Same ranges as posenc_inv_freq, and 0 <= pos <= POSENC_MAX_POS.
  * Errors: those of posenc_inv_freq and POSENC_ERR_POS. */
+POSENC_NODISCARD
 posenc_status posenc_angle(int64_t pos, uint32_t k, uint32_t D, double base, double *theta);
 
 /* sin and cos of the exact angle theta(pos, k) (not of the rounded double
  * angle), accurate at every position: see "Accuracy" above.
  * Same ranges and errors as posenc_angle; s and c must not be NULL. */
+POSENC_NODISCARD
 posenc_status posenc_sincos(int64_t pos, uint32_t k, uint32_t D, double base,
                             double *s, double *c);
 
-/* Fills *out with the worked trace of pair k at pos (see posenc_pair_trace).
- * Same ranges and errors as posenc_angle. */
-posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double base,
-                                  posenc_pair_trace *out);
-
 /* ------------------------------------------------------------------------- */
-/* Sinusoid (src/sinusoid.c)                                                 */
+/* 1.2 Sinusoid: one position, or many (src/sinusoid.c, src/table.c)       */
 /* ------------------------------------------------------------------------- */
 
 /* out[0..D) = PE(pos): out[2k] = sin(theta(pos,k)), out[2k+1] = cos(theta(pos,k)).
  * out is the caller's buffer of D elements.
  * Valid: 0 <= pos <= POSENC_MAX_POS, 1 <= D <= POSENC_MAX_DIM, base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM, POSENC_ERR_BASE. */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_fill_f64(int64_t pos, uint32_t D, double base, double *out);
 /* The same in float: row pos of posenc_sinusoid_table_f32, each element
  * within 1 ulp of exact (see "Accuracy"). */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_fill_f32(int64_t pos, uint32_t D, double base, float *out);
 
 /* x[i] += PE(pos)[i] for i < D, in place: the embedding step
  * x[t] = tok[id] + PE(t). D is the length of x. Ranges and errors as
  * posenc_sinusoid_fill_f64, plus POSENC_ERR_NOT_FINITE if an element of x is
  * NaN or infinite (x is then left unchanged). */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_add_f64(int64_t pos, uint32_t D, double base, double *x);
 /* The same on floats: x[i] = x[i] + (float)PE(pos)[i], a float addition. */
+POSENC_NODISCARD
 posenc_status posenc_sinusoid_add_f32(int64_t pos, uint32_t D, double base, float *x);
 
+/* ---- many positions at once ------------------------------------------- */
+
+/* out is row-major n_pos x D: row t is PE(pos0 + t), i.e.
+ *     out[t*D + 2k]     = sin((pos0 + t) / base^(2k/D))
+ *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
+ * (odd D: the last element of each row is the sine of the unpaired pair).
+ * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
+ * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md), and row t is
+ * bit for bit posenc_sinusoid_fill_f32(pos0 + t): one complex product in
+ * double per value from exact rotations (see "Accuracy"), under 1 ns per
+ * element on one core.
+ * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
+ * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
+ * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
+ * allocation.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
+ * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
+ * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        float *out);
+
+/* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
+ * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
+ * ranges and errors. */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        double *out);
+
 /* ------------------------------------------------------------------------- */
-/* Rotary embedding of one vector (src/rope.c)                               */
+/* 1.3 Rotating one vector (src/rope.c)                                    */
 /* ------------------------------------------------------------------------- */
 
 /* Rotates x (length D) in place by position pos: every pair k of the layout
- * turns by +theta(pos, k); an unpaired last element (odd D) is unchanged.
+ * turns by +theta(pos, k) (dir POSENC_FORWARD) or by -theta (POSENC_INVERSE:
+ * the transpose, which undoes the forward turn with the same arguments and is
+ * the backward pass of RoPE); an unpaired last element (odd D) is unchanged.
  * Valid: 0 <= pos <= POSENC_MAX_POS, 1 <= D <= POSENC_MAX_DIM, base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM, POSENC_ERR_BASE,
- * POSENC_ERR_LAYOUT, POSENC_ERR_NOT_FINITE (an element of x is NaN or
- * infinite; x is then left unchanged). */
+ * POSENC_ERR_LAYOUT, POSENC_ERR_RANGE (dir outside the enum),
+ * POSENC_ERR_NOT_FINITE (an element of x is NaN or infinite; x is then left
+ * unchanged). */
+POSENC_NODISCARD
 posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base,
-                                    posenc_layout layout, double *x);
+                                    posenc_layout layout, posenc_direction dir, double *x);
 /* Float version; arithmetic order as described under "Accuracy". */
+POSENC_NODISCARD
 posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base,
-                                    posenc_layout layout, float *x);
-
-/* The inverse rotation (the transpose, a turn by -theta): undoes
- * posenc_rope_apply_* with the same arguments, and is the backward pass of
- * RoPE. Same ranges and errors. */
-posenc_status posenc_rope_invert_f64(int64_t pos, uint32_t D, double base,
-                                     posenc_layout layout, double *x);
-posenc_status posenc_rope_invert_f32(int64_t pos, uint32_t D, double base,
-                                     posenc_layout layout, float *x);
+                                    posenc_layout layout, posenc_direction dir, float *x);
 
 /* *out = ROPE(m, q) . ROPE(n, k) for vectors q and k of length D, neither
  * modified. Computed pair by pair in double without allocating.
  * Valid: m and n in 0..POSENC_MAX_POS, other ranges as posenc_rope_apply_f64.
  * Errors: those of posenc_rope_apply_f64. */
+POSENC_NODISCARD
 posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
                                   posenc_layout layout, const double *q,
                                   const double *k, double *out);
 
 /* ------------------------------------------------------------------------- */
-/* RoPE parameters of a model (src/rope_params.c)                            */
+/* 1.4 ALiBi: slopes, penalties, the bias tensor (src/alibi*.c)            */
+/* ------------------------------------------------------------------------- */
+
+/* slopes[0..H) = m_1 .. m_H by the ALiBi paper's rule (see the top).
+ * Valid: 1 <= H <= POSENC_MAX_DIM. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM. */
+POSENC_NODISCARD
+posenc_status posenc_alibi_slopes(uint32_t H, double *slopes);
+
+/* out[h-1] = -m_h * |i - j| for h = 1..H: the penalty added to the attention
+ * score of query position i against key position j.
+ * Valid: 1 <= H <= POSENC_MAX_DIM, i and j in 0..POSENC_MAX_POS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_POS. */
+POSENC_NODISCARD
+posenc_status posenc_alibi_penalties(uint32_t H, int64_t i, int64_t j, double *out);
+
+/* ---- the bias tensor for attention code -------------------------------- */
+
+/* Fills out[h][i][j] (row-major [n_head, n_query, n_key] floats, the
+ * caller's buffer) with the ALiBi bias of head h+1 between query i, at
+ * absolute position q_offset + i (q_offset: tokens already in the KV cache),
+ * and key j at position j:
+ *     out = (float)(-m_{h+1} * |q_offset + i - j|)   (posenc_alibi_penalties)
+ * and with causal != 0, -INFINITY (the masked future) where j > q_offset + i,
+ * so that softmax gives those keys weight exactly 0, as PyTorch's
+ * masked_fill(-inf) does; a row always keeps key 0, never all -inf.
+ * n_threads: 1 computes in the calling thread; more splits the heads x
+ * queries rows across that many POSIX threads (at most 64, fewer if there
+ * are fewer rows); if a thread cannot be created its rows are computed by the
+ * caller, so the result never depends on the thread count.
+ * Valid: 1 <= n_head <= POSENC_MAX_DIM, n_query and n_key >= 1, q_offset >=
+ * 0, q_offset + n_query - 1 and n_key - 1 <= POSENC_MAX_POS, 1 <= n_threads
+ * <= 64. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
+ * POSENC_ERR_POS, POSENC_ERR_RANGE (n_threads), POSENC_ERR_OVERFLOW (the
+ * element count does not fit size_t). */
+POSENC_NODISCARD
+posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
+                                    int64_t q_offset, int causal, unsigned n_threads,
+                                    float *out);
+
+/* ------------------------------------------------------------------------- */
+/* 1.5 Learned position tables (src/learned.c)                             */
+/* ------------------------------------------------------------------------- */
+
+/* An immutable table of n_pos rows of dim doubles. Opaque. */
+typedef struct posenc_learned posenc_learned;
+
+/* Where a table file went wrong, for messages. */
+typedef struct posenc_load_error {
+    size_t line;         /* 1-based line of the file where the problem is, 0 if none */
+    size_t expected;     /* for a ragged row: the length of the first row */
+    size_t got;          /* for a ragged row: the length of this row */
+    char detail[256];    /* short description, "" if none */
+} posenc_load_error;
+
+/* Reads a learned table from a text stream: one row per position, numbers
+ * separated by white space (commas also accepted), every row the same length;
+ * blank lines and text after '#' are ignored. Numbers must be finite.
+ * On success *out is a new table that the caller releases with
+ * posenc_learned_free(). err may be NULL; when not, it describes a failure.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (read error), POSENC_ERR_FORMAT
+ * (not a number, not finite, ragged row, empty table), POSENC_ERR_DIM (a row
+ * longer than POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
+ * POSENC_LEARNED_MAX_ELEMS elements or more than POSENC_MAX_POS + 1 rows),
+ * POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
+posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_error *err);
+
+/* posenc_learned_read() on the file at path. POSENC_ERR_IO if it cannot be
+ * opened (err->detail then holds strerror(errno)). */
+POSENC_NODISCARD
+posenc_status posenc_learned_load(const char *path, posenc_learned **out,
+                                  posenc_load_error *err);
+
+/* Releases a table; NULL is accepted and ignored. */
+void posenc_learned_free(posenc_learned *table);
+
+/* Number of rows (positions) and columns of a table; 0 for NULL. */
+size_t posenc_learned_n_pos(const posenc_learned *table);
+size_t posenc_learned_dim(const posenc_learned *table);
+
+/* Copies row pos into out (posenc_learned_dim(table) doubles).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (pos < 0 or pos >= n_pos: the hard
+ * edge of a learned table). */
+POSENC_NODISCARD
+posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
+
+/* ---- learned tables from checkpoints: safetensors (src/safetensors.c) ---- */
+
+/*
+ * A safetensors file is: an unsigned 64-bit little-endian length N, N bytes
+ * of JSON (the header), then the data. The header maps each tensor name to
+ *     {"dtype": "F32", "shape": [rows, cols], "data_offsets": [begin, end]}
+ * (offsets in bytes from the start of the data, end exclusive), plus an
+ * optional "__metadata__" object of strings. Names used by checkpoints for
+ * their position tables: GPT-2 "wpe.weight" or "transformer.wpe.weight",
+ * BERT "embeddings.position_embeddings.weight" (prefixed "bert." in task
+ * models), OPT "model.decoder.embed_positions.weight" or
+ * "decoder.embed_positions.weight". Some families index their table with an
+ * offset (OPT and BART: row pos + 2; RoBERTa: pos + padding_idx + 1): the
+ * table is loaded as stored, and the caller adds the offset when it reads a
+ * row (posenc_learned_row_f64(table, pos + offset, ...)).
+ *
+ * The header is untrusted input and is checked whole before any data is
+ * read: N at most POSENC_SAFETENSORS_MAX_HEADER and within the file; the
+ * header a strict JSON object (UTF-8, no duplicate keys at any level, no
+ * keys other than the three above in a tensor, shapes of at most 64
+ * dimensions, shapes and offsets non-negative integers below 2^64); every
+ * dtype known; for every tensor,
+ * end - begin = (product of the shape) * (dtype size), computed without
+ * overflow; the tensors, taken in offset order, tile the data exactly (no
+ * overlap, no gap, nothing past the end, the last ending at the file's end).
+ * The named tensor must be 2-D [n_pos, dim] of F64, F32, F16 or BF16 (each
+ * value converted exactly to double, and finite), with n_pos * dim <=
+ * POSENC_LEARNED_MAX_ELEMS and dim <= POSENC_MAX_DIM. Only the header and
+ * that tensor's bytes are read (fseeko to it), so a 10 GB checkpoint costs
+ * the table and the header.
+ *
+ * On a refusal, err->detail names the tensor (when it is the tensor's
+ * fault) and the problem; err->line is 0.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open, seek or read; a file
+ * shorter than 8 bytes is POSENC_ERR_FORMAT), POSENC_ERR_FORMAT (any check of
+ * the header or of the values above), POSENC_ERR_RANGE (a well-formed file
+ * without that tensor, or where it is not a 2-D table of a float dtype),
+ * POSENC_ERR_DIM (dim > POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
+ * POSENC_LEARNED_MAX_ELEMS elements), POSENC_ERR_NOMEM.
+ * On success *out is a new table (free with posenc_learned_free); on error
+ * *out is untouched. Thread-safe; allocates the table, the header text and
+ * its index (freed before returning).
+ */
+
+/* Largest header accepted, in bytes (100 MB, as the reference reader). */
+#define POSENC_SAFETENSORS_MAX_HEADER 100000000u
+
+/* Reads tensor `name` (exact, case-sensitive) of the safetensors file at
+ * path into a learned table. */
+POSENC_NODISCARD
+posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
+                                              posenc_learned **out, posenc_load_error *err);
+
+/* The same on an open stream whose byte 0 is the file's first byte (it must
+ * support fseeko, e.g. a file or fmemopen; the current position does not
+ * matter). Its position afterwards is unspecified. */
+POSENC_NODISCARD
+posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
+                                              posenc_load_error *err);
+
+/* ------------------------------------------------------------------------- */
+/* 1.6 T5 relative position buckets (src/t5.c)                             */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * T5 (and mT5, and models built on them) add to each attention score a
+ * learned bias that depends on the key's position relative to the query's,
+ * through a bucket. With r = key_pos - query_pos, nb = num_buckets
+ * (relative_attention_num_buckets, default 32) and md = max_distance
+ * (relative_attention_max_distance, default 128):
+ *
+ *   bidirectional (the encoder): nb' = nb / 2 (rounded down); offset = nb'
+ *       when r > 0 (the key after the query), else 0; n = |r|.
+ *   causal (the decoder): nb' = nb; offset = 0; n = max(-r, 0) (a key after
+ *       the query falls into bucket 0; the attention mask hides it anyway).
+ *   max_exact = nb' / 2 (rounded down).
+ *   n < max_exact:  bucket = offset + n                       (one per distance)
+ *   otherwise:      bucket = offset + min(max_exact + trunc(v), nb' - 1),
+ *       v = log(n / max_exact) / log(md / max_exact) * (nb' - max_exact)
+ *       (logarithmic buckets up to md; every farther distance shares the last).
+ *
+ * v is computed as the published implementations compute it, in float32:
+ *     a = (float)n / (float)max_exact               float32 division
+ *     l = logf(a)                                   correctly rounded
+ *     c = (float)log((double)md / max_exact)        a double rounded to float
+ *     v = (l / c) * (float)(nb' - max_exact)        float32 division, product
+ * then truncated toward zero, so the buckets equal the checkpoints' own.
+ * For the settings tested (32/128, 128/128, 32/256, 48/200, 64/1000 and odd
+ * bucket counts, both directions) the exact v would pick the same bucket at
+ * every distance (docs/SCHEMES.md has the margins and the exceptions to
+ * watch).
+ * Worked example (nb 32, md 128, bidirectional): query 0, key 20: r = 20,
+ * offset 16, n = 20, max_exact 8, a = 2.5, l = 0.91629, c = 2.77259,
+ * v = 2.64386, bucket = 16 + 8 + 2 = 26.
+ *
+ * Valid: 2 <= num_buckets <= POSENC_T5_MAX_BUCKETS with max_exact >= 1
+ * (num_buckets >= 4 when bidirectional), max_exact < max_distance <=
+ * POSENC_MAX_POS, positions 0 .. POSENC_MAX_POS. bidirectional: 0 or not.
+ * Thread-safe, no allocation, nothing written on error.
+ */
+
+/* Largest num_buckets accepted. */
+#define POSENC_T5_MAX_BUCKETS 1048576u
+
+/* *bucket = the bucket (0 .. num_buckets - 1) of the pair (query_pos, key_pos).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (a position), POSENC_ERR_RANGE
+ * (num_buckets or max_distance outside the ranges above). */
+POSENC_NODISCARD
+posenc_status posenc_t5_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                               uint32_t max_distance, int bidirectional, uint32_t *bucket);
+
+/* Every step of one bucket, for worked traces (EXPLAIN T5BUCKET). The float
+ * fields are the float32 values of the computation above; they are 0 when
+ * is_small (no logarithm is taken). */
+typedef struct posenc_t5_trace {
+    int64_t relative_position; /* r = key_pos - query_pos */
+    uint32_t side_buckets;     /* nb': num_buckets / 2 bidirectional, else num_buckets */
+    uint32_t offset;           /* nb' for a later key when bidirectional, else 0 */
+    int64_t distance;          /* n */
+    uint32_t max_exact;        /* nb' / 2 */
+    int is_small;              /* 1: n < max_exact, bucket = offset + n */
+    float ratio;               /* a = (float)n / max_exact */
+    float log_ratio;           /* l = logf(a) */
+    float log_max;             /* c = (float)log(md / max_exact) */
+    float scaled;              /* v = l / c * (nb' - max_exact), float32 */
+    int64_t truncated;         /* max_exact + trunc(v) */
+    int clamped;               /* 1: truncated > nb' - 1, so nb' - 1 was taken */
+    uint32_t bucket;           /* the result, as posenc_t5_bucket */
+    double exact_value;        /* v computed in double (for comparison); 0 if is_small */
+} posenc_t5_trace;
+
+/* Fills *out with the steps of posenc_t5_bucket for the same arguments.
+ * Same ranges and errors. */
+POSENC_NODISCARD
+posenc_status posenc_t5_bucket_explain(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                                       uint32_t max_distance, int bidirectional,
+                                       posenc_t5_trace *out);
+
+/* The bias tensor of one attention stack: out[h][i][j] (row-major
+ * [n_head, n_query, n_key] floats, the caller's buffer) =
+ *     table[b * n_head + h],   b = posenc_t5_bucket(q_offset + i, j, ...)
+ * where table is the model's learned [num_buckets, n_head] float table
+ * (relative_attention_bias.weight of block 0: row = bucket, column = head),
+ * query i sits at absolute position q_offset + i (q_offset: tokens already in
+ * the KV cache) and key j at position j. No mask is added (T5's decoder adds
+ * its causal mask separately; its future keys all read bucket 0) and no
+ * scaling (T5 does not divide scores by sqrt(d)).
+ * n_threads: 1 computes in the calling thread; more splits the queries
+ * across that many POSIX threads (at most 64, fewer if there are fewer
+ * queries); if a thread cannot be created its queries are computed by the
+ * caller, so the result never depends on the thread count.
+ * Valid: the bucket ranges above, 1 <= n_head <= POSENC_MAX_DIM, n_query and
+ * n_key >= 1, q_offset >= 0, q_offset + n_query - 1 and n_key - 1 <=
+ * POSENC_MAX_POS, 1 <= n_threads <= 64. table holds num_buckets * n_head
+ * floats (copied as they are, NaN included).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
+ * POSENC_ERR_RANGE (num_buckets, max_distance, n_threads), POSENC_ERR_POS,
+ * POSENC_ERR_OVERFLOW (the element count does not fit size_t). */
+POSENC_NODISCARD
+posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint32_t n_head,
+                                 uint32_t max_distance, int bidirectional, uint32_t n_query,
+                                 uint32_t n_key, int64_t q_offset, unsigned n_threads,
+                                 float *out);
+
+/* ========================================================================= */
+/* TIER 2 - THE MODEL: a model's RoPE over its q/k tensors                 */
+/* ========================================================================= */
+
+/* ------------------------------------------------------------------------- */
+/* 2.1 A model's RoPE object (src/rope_params.c)                           */
 /* ------------------------------------------------------------------------- */
 
 /* Largest head_dim the tensor kernels and the cache accept. */
@@ -343,88 +646,12 @@ typedef struct posenc_rope {
  * 2 <= rotary_dim <= head_dim; base finite > 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim), POSENC_ERR_RANGE
  * (rotary_dim odd, 0 or > head_dim), POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
 posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                double base, posenc_layout layout);
 
 /* ------------------------------------------------------------------------- */
-/* ALiBi (src/alibi.c)                                                       */
-/* ------------------------------------------------------------------------- */
-
-/* slopes[0..H) = m_1 .. m_H by the ALiBi paper's rule (see the top).
- * Valid: 1 <= H <= POSENC_MAX_DIM. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM. */
-posenc_status posenc_alibi_slopes(uint32_t H, double *slopes);
-
-/* out[h-1] = -m_h * |i - j| for h = 1..H: the penalty added to the attention
- * score of query position i against key position j.
- * Valid: 1 <= H <= POSENC_MAX_DIM, i and j in 0..POSENC_MAX_POS.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_POS. */
-posenc_status posenc_alibi_penalties(uint32_t H, int64_t i, int64_t j, double *out);
-
-/* ------------------------------------------------------------------------- */
-/* Number syntax (src/parse.c): shared by the command language and table files */
-/* ------------------------------------------------------------------------- */
-
-/* Longest number text accepted, in bytes. */
-#define POSENC_MAX_NUMBER_LEN 512u
-
-/* Parses exactly the len bytes at s as a finite decimal number:
- *     [+-] digits [. digits] [(e|E) [+-] digits]   or   [+-] . digits [exponent]
- * (no hexadecimal, no "inf" or "nan", no surrounding space). s need not be
- * NUL-terminated. Values too small for a double become 0 or subnormal.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT (not that syntax, or longer than
- * POSENC_MAX_NUMBER_LEN), POSENC_ERR_NOT_FINITE (overflows a double). */
-posenc_status posenc_parse_number(const char *s, size_t len, double *out);
-
-/* Parses exactly the len bytes at s as a decimal integer [+-] digits.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT, POSENC_ERR_RANGE (outside int64). */
-posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out);
-
-/* ------------------------------------------------------------------------- */
-/* Learned position tables (src/learned.c)                                   */
-/* ------------------------------------------------------------------------- */
-
-/* An immutable table of n_pos rows of dim doubles. Opaque. */
-typedef struct posenc_learned posenc_learned;
-
-/* Where a table file went wrong, for messages. */
-typedef struct posenc_load_error {
-    size_t line;         /* 1-based line of the file where the problem is, 0 if none */
-    size_t expected;     /* for a ragged row: the length of the first row */
-    size_t got;          /* for a ragged row: the length of this row */
-    char detail[256];    /* short description, "" if none */
-} posenc_load_error;
-
-/* Reads a learned table from a text stream: one row per position, numbers
- * separated by white space (commas also accepted), every row the same length;
- * blank lines and text after '#' are ignored. Numbers must be finite.
- * On success *out is a new table that the caller releases with
- * posenc_learned_free(). err may be NULL; when not, it describes a failure.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (read error), POSENC_ERR_FORMAT
- * (not a number, not finite, ragged row, empty table), POSENC_ERR_DIM (a row
- * longer than POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
- * POSENC_LEARNED_MAX_ELEMS elements or more than POSENC_MAX_POS + 1 rows),
- * POSENC_ERR_NOMEM. */
-posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_error *err);
-
-/* posenc_learned_read() on the file at path. POSENC_ERR_IO if it cannot be
- * opened (err->detail then holds strerror(errno)). */
-posenc_status posenc_learned_load(const char *path, posenc_learned **out,
-                                  posenc_load_error *err);
-
-/* Releases a table; NULL is accepted and ignored. */
-void posenc_learned_free(posenc_learned *table);
-
-/* Number of rows (positions) and columns of a table; 0 for NULL. */
-size_t posenc_learned_n_pos(const posenc_learned *table);
-size_t posenc_learned_dim(const posenc_learned *table);
-
-/* Copies row pos into out (posenc_learned_dim(table) doubles).
- * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (pos < 0 or pos >= n_pos: the hard
- * edge of a learned table). */
-posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
-
-/* ------------------------------------------------------------------------- */
-/* RoPE scalings of real checkpoints (src/scaling.c)                         */
+/* 2.2 Scalings of real checkpoints (src/scaling.c)                        */
 /* ------------------------------------------------------------------------- */
 
 /* Long-context checkpoints change the plain frequencies. Each variant below
@@ -494,6 +721,7 @@ const char *posenc_rope_type_name(posenc_rope_type type);
 /* Parses a config-file name (exact, lower case; "su" is accepted for
  * longrope, its old Phi-3 name). Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE
  * (not a known name; *type untouched). */
+POSENC_NODISCARD
 posenc_status posenc_rope_type_parse(const char *name, posenc_rope_type *type);
 
 /* One scaling: the type and its parameters. Fields a type does not use are
@@ -526,6 +754,7 @@ typedef struct posenc_rope_scaling {
 /* Sets *s to type with its defaults: factor 1, L 0 (must be set where used),
  * beta_fast 32, beta_slow 1, truncate 1, everything else 0 / NULL.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (type outside the enum). */
+POSENC_NODISCARD
 posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);
 
 /* Fills *r like posenc_rope_init() but with the frequencies and attention
@@ -542,6 +771,7 @@ posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type 
  * list whose length is not rotary_dim / 2), POSENC_ERR_NOT_FINITE (a list
  * element NaN or infinite), POSENC_ERR_POS (cur_len). *r is untouched on
  * error. Thread-safe; no allocation. */
+POSENC_NODISCARD
 posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                       double base, posenc_layout layout,
                                       const posenc_rope_scaling *s, int64_t cur_len);
@@ -576,11 +806,16 @@ typedef struct posenc_freq_info {
 typedef struct posenc_freqs_summary {
     double attn_factor;    /* the factor on cos and sin */
     double effective_base; /* ntk/dynamic: base'; otherwise base */
-    double band_lo;        /* llama3: L / high_freq_factor (tokens, shorter kept);
-                              yarn: lo of the correction range (pair index); else 0 */
-    double band_hi;        /* llama3: L / low_freq_factor (tokens, longer divided);
-                              yarn: hi of the correction range as used
-                              (after the +0.001); else 0 */
+    double llama3_keep_below;   /* llama3: L / high_freq_factor, a wavelength in
+                                   tokens: pairs with a shorter plain wavelength
+                                   are kept; else 0 */
+    double llama3_divide_above; /* llama3: L / low_freq_factor, tokens: pairs with a
+                                   longer plain wavelength are divided by s; else 0 */
+    double yarn_ramp_lo;        /* yarn: lo of the correction range, a pair index
+                                   (ramp 0 at and below it); else 0 */
+    double yarn_ramp_hi;        /* yarn: hi of the correction range as used (after
+                                   the +0.001), a pair index (ramp 1 at and above
+                                   it); else 0 */
     int uses_long_factor;  /* longrope: 1 when long_factor was chosen */
     int64_t len;           /* dynamic: Lc = max(cur_len, L); else cur_len */
 } posenc_freqs_summary;
@@ -591,12 +826,13 @@ typedef struct posenc_freqs_summary {
  * posenc_rope_init_scaled, so the frequencies agree bit for bit.
  * Valid: rotary_dim even, 2 .. POSENC_ROPE_MAX_HEAD_DIM; the rest as
  * posenc_rope_init_scaled, with the same errors (nothing written on error). */
+POSENC_NODISCARD
 posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
                                         const posenc_rope_scaling *s, int64_t cur_len,
                                         posenc_freq_info *pairs, posenc_freqs_summary *summary);
 
 /* ------------------------------------------------------------------------- */
-/* A model's RoPE, as read from its config (src/scaling.c)                   */
+/* 2.3 A model's RoPE as its config says it (src/scaling.c)                */
 /* ------------------------------------------------------------------------- */
 
 /* Everything a model's config says about its RoPE, self-contained (the
@@ -618,75 +854,23 @@ typedef struct posenc_rope_config {
 
 /* *s = c->scaling with its list pointers aimed at c's arrays (NULL where the
  * count is 0). s stays valid while *c lives. Errors: POSENC_ERR_NULL. */
+POSENC_NODISCARD
 posenc_status posenc_rope_config_scaling(const posenc_rope_config *c, posenc_rope_scaling *s);
 
 /* posenc_rope_init_scaled(r, c->head_dim, c->rotary_dim, c->base, c->layout,
  * <c's scaling>, cur_len), with the same errors. */
+POSENC_NODISCARD
 posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *c,
                                       int64_t cur_len);
 
 /* ------------------------------------------------------------------------- */
-/* Rotating one head with a model's RoPE (src/rope_vec.c)                    */
+/* 2.4 One head: the rotation contract (src/kernels.c, rope_vec.c)         */
 /* ------------------------------------------------------------------------- */
 
-/* x is one head of r->head_dim doubles, rotated in place at position pos:
- * for every pair k < rotary_dim/2 of r's layout inside the first
- * rotary_dim elements, with theta = pos * inv_freq[k] (the double-double
- * frequency times the exact position) and a = r->attn_factor,
- *     (x0, x1) -> (x0 a cos theta - x1 a sin theta, x0 a sin theta + x1 a cos theta);
- * elements rotary_dim .. head_dim-1 are left unchanged.
- * inverse != 0 applies the transpose instead (sin negated, a kept): the
- * backward pass; it undoes the forward rotation only when a = 1 (otherwise
- * the rotated part comes back multiplied by a^2).
- * Valid: r filled by posenc_rope_init* (fields are checked), 0 <= pos <=
- * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM /
- * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent),
- * POSENC_ERR_NOT_FINITE (an element of x; x then unchanged). */
-posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse, double *x);
-
-/* *out = ROPE(m, q) . ROPE(n, k) with r's rotation (posenc_rope_vec_f64)
- * for heads q and k of r->head_dim doubles, neither modified: the rotated
- * part contributes a^2 times the rotated dot product, the rest its plain
- * dot product. Depends on m - n only (through the angles). No allocation.
- * Errors: those of posenc_rope_vec_f64 (either position, either vector). */
-posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
-                                      const double *q, const double *k, double *out);
-
-/* The config.json readers (posenc_rope_from_config, posenc_model_from_config)
- * are declared in posenc_config.h: they live in the optional library
- * libposenc_config.a, which needs jansson. */
-
-/* ------------------------------------------------------------------------- */
-/* ALiBi bias tensor for attention code (src/alibi_tensor.c)                 */
-/* ------------------------------------------------------------------------- */
-
-/* Fills out[h][i][j] (row-major [n_head, n_query, n_key] floats, the
- * caller's buffer) with the ALiBi bias of head h+1 between query i, at
- * absolute position q_offset + i (q_offset: tokens already in the KV cache),
- * and key j at position j:
- *     out = (float)(-m_{h+1} * |q_offset + i - j|)   (posenc_alibi_penalties)
- * and with causal != 0, -INFINITY (the masked future) where j > q_offset + i,
- * so that softmax gives those keys weight exactly 0, as PyTorch's
- * masked_fill(-inf) does; a row always keeps key 0, never all -inf.
- * n_threads: 1 computes in the calling thread; more splits the heads x
- * queries rows across that many POSIX threads (at most 64, fewer if there
- * are fewer rows); if a thread cannot be created its rows are computed by the
- * caller, so the result never depends on the thread count.
- * Valid: 1 <= n_head <= POSENC_MAX_DIM, n_query and n_key >= 1, q_offset >=
- * 0, q_offset + n_query - 1 and n_key - 1 <= POSENC_MAX_POS, 1 <= n_threads
- * <= 64. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
- * POSENC_ERR_POS, POSENC_ERR_RANGE (n_threads), POSENC_ERR_OVERFLOW (the
- * element count does not fit size_t). */
-posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
-                                    int64_t q_offset, int causal, unsigned n_threads,
-                                    float *out);
-
-/* ------------------------------------------------------------------------- */
-/* RoPE over q/k tensors (src/kernels.c, src/cache.c)                        */
-/* ------------------------------------------------------------------------- */
 /*
  * An inference engine rotates every query and key head of every token, every
- * layer. The functions here do that for whole tensors, described by a
+ * layer. Sections 2.4 to 2.7 do that, one head (the reference) or whole
+ * tensors at a time, described by a
  * posenc_rope (the model's frequencies, rotary_dim, layout, attn_factor), an
  * optional cos/sin cache, and strided views of q and k.
  *
@@ -722,43 +906,60 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
  * tensor kernels and the cos/sin fills and evaluations alike). The
  * environment variable POSENC_ISA=scalar|avx2|avx512, read at that moment,
  * forces a path (a path the machine cannot run, or an unknown value, is
- * ignored). Building with `make POSENC_SCALAR_ONLY=1`, or on a machine other
- * than x86-64, gives the plain C path only. Every path gives the same bits:
- * the only fused multiply-adds are the error terms of exact products in the
- * cos/sin evaluation (in plain C the same exact values by Dekker's
- * splitting, or fma()), never in the rotations.
+ * ignored); posenc_rope_isa() (3.3) names the path in use. Building with
+ * `make POSENC_SCALAR_ONLY=1`, or on a machine other than x86-64, gives
+ * the plain C path only. Every path gives the same bits: the only fused
+ * multiply-adds are the error terms of exact products in the cos/sin
+ * evaluation (in plain C the same exact values by Dekker's splitting, or
+ * fma()), never in the rotations.
  */
-
-/* Storage type of the q/k elements (arithmetic is always float32). */
-typedef enum posenc_dtype {
-    POSENC_DTYPE_F32 = 0,  /* IEEE binary32 */
-    POSENC_DTYPE_BF16 = 1, /* bfloat16: the top 16 bits of a binary32 */
-    POSENC_DTYPE_F16 = 2   /* IEEE binary16 */
-} posenc_dtype;
-
-/* Most threads one call uses (n_threads above this is an error). */
-#define POSENC_MAX_THREADS 64u
-
-/* Name of the instruction set every vector loop (tensor kernels, cos/sin
- * fills) uses in this process: "avx512", "avx2" or "scalar". A static
- * string. Thread-safe. */
-const char *posenc_rope_isa(void);
 
 /* Rotates one head in place, the single-vector reference of the tensor
  * kernels: x[0 .. r->head_dim) is one head; its first r->rotary_dim elements
- * turn by position pos as described above (inverse != 0: by -theta), the
+ * turn by position pos as described above (POSENC_INVERSE: by -theta), the
  * rest are unchanged. For parameters from posenc_rope_init() this equals
- * posenc_rope_apply_f32(pos, rotary_dim, base, layout, x) (invert_f32 for
- * the inverse) bit for bit.
+ * posenc_rope_apply_f32(pos, rotary_dim, base, layout, dir, x) bit for bit.
  * Valid: r filled by posenc_rope_init() (or the same shape by other means),
  * 0 <= pos <= POSENC_MAX_POS.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM / POSENC_ERR_RANGE /
  * POSENC_ERR_LAYOUT (a malformed r, as posenc_rope_init() would report;
- * also POSENC_ERR_RANGE for a non-finite attn_factor), POSENC_ERR_NOT_FINITE
+ * also POSENC_ERR_RANGE for a non-finite attn_factor or dir outside the
+ * enum), POSENC_ERR_NOT_FINITE
  * (an element of x is NaN or infinite; x is then unchanged). */
-posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse, float *x);
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  float *x);
 
-/* ---- cos/sin cache ------------------------------------------------------ */
+/* x is one head of r->head_dim doubles, rotated in place at position pos:
+ * for every pair k < rotary_dim/2 of r's layout inside the first
+ * rotary_dim elements, with theta = pos * inv_freq[k] (the double-double
+ * frequency times the exact position) and a = r->attn_factor,
+ *     (x0, x1) -> (x0 a cos theta - x1 a sin theta, x0 a sin theta + x1 a cos theta);
+ * elements rotary_dim .. head_dim-1 are left unchanged.
+ * dir POSENC_INVERSE applies the transpose instead (sin negated, a kept): the
+ * backward pass; it undoes the forward rotation only when a = 1 (otherwise
+ * the rotated part comes back multiplied by a^2).
+ * Valid: r filled by posenc_rope_init* (fields are checked), 0 <= pos <=
+ * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM /
+ * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (r's fields inconsistent; RANGE also
+ * for dir outside the enum), POSENC_ERR_NOT_FINITE (an element of x; x then
+ * unchanged). */
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  double *x);
+
+/* *out = ROPE(m, q) . ROPE(n, k) with r's rotation (posenc_rope_vec_f64)
+ * for heads q and k of r->head_dim doubles, neither modified: the rotated
+ * part contributes a^2 times the rotated dot product, the rest its plain
+ * dot product. Depends on m - n only (through the angles). No allocation.
+ * Errors: those of posenc_rope_vec_f64 (either position, either vector). */
+POSENC_NODISCARD
+posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n,
+                                      const double *q, const double *k, double *out);
+
+/* ------------------------------------------------------------------------- */
+/* 2.5 The cos/sin cache (src/cache.c)                                     */
+/* ------------------------------------------------------------------------- */
 
 /* The values c and s (see above) for positions 0 .. max_pos - 1 and every
  * pair, built once and shared read-only by every layer, head and thread.
@@ -771,6 +972,7 @@ typedef struct posenc_rope_cache posenc_rope_cache;
  * POSENC_MAX_POS + 1.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM / POSENC_ERR_RANGE / POSENC_ERR_LAYOUT
  * (r), POSENC_ERR_POS (max_pos), POSENC_ERR_OVERFLOW (size exceeds size_t). */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_size(const posenc_rope *r, int64_t max_pos, size_t *bytes);
 
 /* Builds a cache inside the caller's buffer buf of buf_size bytes (at least
@@ -780,11 +982,13 @@ posenc_status posenc_rope_cache_size(const posenc_rope *r, int64_t max_pos, size
  * cos/sin evaluations. The cache copies what it needs from r.
  * Errors: those of posenc_rope_cache_size, POSENC_ERR_NULL (buf or out),
  * POSENC_ERR_RANGE (buf_size too small or buf misaligned). */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_init(const posenc_rope *r, int64_t max_pos, void *buf,
                                      size_t buf_size, posenc_rope_cache **out);
 
 /* The same with memory from malloc; release with posenc_rope_cache_free().
  * Extra error: POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_create(const posenc_rope *r, int64_t max_pos,
                                        posenc_rope_cache **out);
 
@@ -800,10 +1004,34 @@ int64_t posenc_rope_cache_max_pos(const posenc_rope_cache *cache);
  * position pos (forward sign), for callers with their own kernels. Read-only;
  * valid while the cache is.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (pos < 0 or pos >= max_pos). */
+POSENC_NODISCARD
 posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
                                     const float **cos_row, const float **sin_row);
 
-/* ---- the tensor call ---------------------------------------------------- */
+/* ------------------------------------------------------------------------- */
+/* 2.6 q/k tensors (src/kernels.c)                                         */
+/* ------------------------------------------------------------------------- */
+
+/* Storage type of the q/k elements (arithmetic is always float32). */
+typedef enum posenc_dtype {
+    POSENC_DTYPE_F32 = 0,  /* IEEE binary32 */
+    POSENC_DTYPE_BF16 = 1, /* bfloat16: the top 16 bits of a binary32 */
+    POSENC_DTYPE_F16 = 2   /* IEEE binary16 */
+} posenc_dtype;
+
+/* Most threads one call uses (n_threads above this is an error). */
+#define POSENC_MAX_THREADS 64u
+
+/* How the heads and tokens of a view nest in memory. The library cannot know
+ * a buffer's size, so the caller says which index is outer, and the strides
+ * are checked against it for every n_tok: a view whose heads would overlap
+ * each other or the next token is refused. */
+typedef enum posenc_view_order {
+    POSENC_TOKENS_OUTER = 0, /* [n_tok][n_head][head_dim] and fused QKV rows: the
+                                default (a zero-initialized view) */
+    POSENC_HEADS_OUTER = 1   /* [n_head][n_tok][head_dim], e.g. Hugging Face's
+                                [batch][n_head][seq][head_dim] for one batch row */
+} posenc_view_order;
 
 /* One tensor (q or k) of n_tok tokens, n_head heads of r->head_dim elements:
  * element i of head h of token t is
@@ -813,43 +1041,76 @@ posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
  *     src[t * src_tok_stride + h * src_head_stride + i]
  * and written to dst; the elements past rotary_dim are then copied, and src
  * must not overlap dst (not checked).
- * Heads must not overlap: head_stride >= head_dim (when n_head > 1), and
- * either tok_stride >= (n_head - 1) * head_stride + head_dim (tokens outer,
- * e.g. [n_tok, n_head, head_dim]) or head_stride >= (n_tok - 1) * tok_stride
- * + head_dim (heads outer, e.g. [n_head, n_tok, head_dim]); the same for the
- * src strides. Gaps between heads or tokens are never touched. */
+ * The strides must match order (and the src strides src_order):
+ *   POSENC_TOKENS_OUTER  head_stride >= head_dim (when n_head > 1) and
+ *                        tok_stride >= (n_head - 1) * head_stride + head_dim
+ *                        (whatever n_tok is, also 1: decode)
+ *   POSENC_HEADS_OUTER   tok_stride >= head_dim and (when n_head > 1)
+ *                        head_stride >= (n_tok - 1) * tok_stride + head_dim
+ * Gaps between heads or tokens are never touched.
+ * A view with dst NULL and n_head 0 (all zero) is absent.
+ * Fill one with designated initializers, or posenc_rope_view_dense():
+ *     posenc_rope_view q = {.dst = qbuf, .n_head = 32,
+ *                           .tok_stride = 3 * 4096, .head_stride = 128};  */
 typedef struct posenc_rope_view {
     void *dst;
     const void *src;
     size_t n_head;
     size_t tok_stride, head_stride;
     size_t src_tok_stride, src_head_stride;
+    posenc_view_order order;     /* of dst's strides */
+    posenc_view_order src_order; /* of src's strides (unused in place) */
 } posenc_rope_view;
 
-/* Rotates q and k (grouped-query attention: any head counts) of n_tok tokens
- * by their positions, with r's frequencies, layout, rotary_dim and
- * attn_factor (see the top of this section).
+/* The in-place view of a dense [n_tok][n_head][head_dim] tensor at data:
+ * tok_stride n_head * head_dim, head_stride head_dim, tokens outer. Computes
+ * nothing else and checks nothing (posenc_rope_qk checks). */
+posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim);
+
+/* Everything posenc_rope_qk needs, read with designated initializers; fields
+ * left out are zero, which is the default for each:
+ *     posenc_rope_qk_args a = {.rope = &r, .cache = cache, .n_tok = T, .pos0 = past,
+ *                              .q = posenc_rope_view_dense(q, 32, 128),
+ *                              .k = posenc_rope_view_dense(k, 8, 128)};
+ *     if (posenc_rope_qk(&a) != POSENC_OK) ...
  *
- *   r         the model's RoPE parameters.
+ *   rope      the model's RoPE parameters (required).
  *   cache     NULL: c and s are computed in this call, once per token (once
  *             per run of equal positions) and shared by all heads of q and k;
  *             or a cache built from the same frequencies, rotary_dim and
- *             attn_factor as r, covering every position used. Same results.
- *   dtype     storage type of q and k (both).
+ *             attn_factor as rope, covering every position used. Same results.
+ *   dtype     storage type of q and k (both); 0 is POSENC_DTYPE_F32.
  *   n_tok     tokens, >= 1.
  *   pos       n_tok positions, any values in 0 .. POSENC_MAX_POS (packed
  *             sequences, a KV-cache offset, a batch at different lengths);
  *             or NULL: positions pos0, pos0 + 1, .. pos0 + n_tok - 1.
  *   pos0      the first position when pos is NULL; must be 0 otherwise.
- *   q, k      the tensors; either may be NULL (rotate only the other), not
- *             both. q and k must not overlap each other (not checked).
- *   inverse   0: rotate by +theta; nonzero: by -theta (the inverse).
- *   n_threads 1 .. POSENC_MAX_THREADS. 1 runs on the calling thread only;
- *             more splits the tokens between up to n_threads threads
- *             (pthreads, started and joined inside the call), but only when
- *             each thread gets at least 64 Ki elements: small calls (decode,
- *             n_tok = 1) always run on the calling thread. If a thread cannot
- *             be started, the calling thread does its share.
+ *   q, k      the tensors; either may be absent (all zero: rotate only the
+ *             other), not both. q and k must not overlap each other (not
+ *             checked).
+ *   direction POSENC_FORWARD (0) rotates by +theta, POSENC_INVERSE by -theta.
+ *   n_threads 0 or 1 runs on the calling thread only; up to
+ *             POSENC_MAX_THREADS splits the tokens between up to n_threads
+ *             threads (pthreads, started and joined inside the call), but only
+ *             when each thread gets at least 64 Ki elements: small calls
+ *             (decode, n_tok = 1) always run on the calling thread. If a
+ *             thread cannot be started, the calling thread does its share. */
+typedef struct posenc_rope_qk_args {
+    const posenc_rope *rope;
+    const posenc_rope_cache *cache;
+    posenc_dtype dtype;
+    size_t n_tok;
+    const int64_t *pos;
+    int64_t pos0;
+    posenc_rope_view q, k;
+    posenc_direction direction;
+    unsigned n_threads; /* 0 = 1 */
+} posenc_rope_qk_args;
+
+/* Rotates a->q and a->k (grouped-query attention: any head counts) of
+ * a->n_tok tokens by their positions, with a->rope's frequencies, layout,
+ * rotary_dim and attn_factor (see the top of this section and
+ * posenc_rope_qk_args).
  *
  * Allocates nothing (the no-cache path uses a fixed ~80 KiB of stack per
  * thread). Without a cache, a token costs two direct cos/sin evaluations
@@ -857,50 +1118,40 @@ typedef struct posenc_rope_view {
  * more), and less per token in runs of consecutive positions.
  * Thread-safe: concurrent calls on distinct tensors are fine.
  * Every argument is checked before anything is written.
- * Errors: POSENC_ERR_NULL (r, both q and k, a view's dst), POSENC_ERR_DIM /
- * POSENC_ERR_RANGE / POSENC_ERR_LAYOUT (malformed r), POSENC_ERR_RANGE
- * (n_tok 0, a view with n_head 0, overlapping strides, pos0 != 0 with pos,
- * unknown dtype, n_threads 0 or too large, a cache built for other
- * parameters), POSENC_ERR_POS (a position negative, past POSENC_MAX_POS, or
- * at or past the cache's max_pos), POSENC_ERR_OVERFLOW (an element offset or
- * its byte offset does not fit in a ptrdiff_t). */
-posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cache,
-                             posenc_dtype dtype, size_t n_tok, const int64_t *pos,
-                             int64_t pos0, const posenc_rope_view *q,
-                             const posenc_rope_view *k, int inverse, unsigned n_threads);
+ * Errors: POSENC_ERR_NULL (a, a->rope, both views absent, a view with
+ * n_head > 0 and dst NULL), POSENC_ERR_DIM / POSENC_ERR_RANGE /
+ * POSENC_ERR_LAYOUT (malformed rope), POSENC_ERR_RANGE (n_tok 0, a view with
+ * a dst and n_head 0, strides that do not fit the view's order, an unknown
+ * order, pos0 != 0 with pos, unknown dtype or direction, n_threads too
+ * large, a cache built for other parameters), POSENC_ERR_POS (a position
+ * negative, past POSENC_MAX_POS, or at or past the cache's max_pos),
+ * POSENC_ERR_OVERFLOW (an element offset or its byte offset does not fit in
+ * a ptrdiff_t). */
+POSENC_NODISCARD
+posenc_status posenc_rope_qk(const posenc_rope_qk_args *a);
 
 /* ------------------------------------------------------------------------- */
-/* Sinusoid tables: many positions at once (src/table.c)                     */
+/* 2.7 Decode: one token (src/kernels.c)                                   */
 /* ------------------------------------------------------------------------- */
 
-/* out is row-major n_pos x D: row t is PE(pos0 + t), i.e.
- *     out[t*D + 2k]     = sin((pos0 + t) / base^(2k/D))
- *     out[t*D + 2k + 1] = cos((pos0 + t) / base^(2k/D))
- * (odd D: the last element of each row is the sine of the unpaired pair).
- * Every value is within 1 ulp of the exact one, or within 2^-25 absolute
- * where |value| < 1/4 (see "Accuracy" and docs/ACCURACY.md), and row t is
- * bit for bit posenc_sinusoid_fill_f32(pos0 + t): one complex product in
- * double per value from exact rotations (see "Accuracy"), under 1 ns per
- * element on one core.
- * out is the caller's buffer of n_pos * D floats. n_pos = 0 writes nothing.
- * Valid: 0 <= pos0, pos0 + n_pos - 1 <= POSENC_MAX_POS, 1 <= D <=
- * POSENC_MAX_DIM, base finite > 1. Thread-safe on distinct buffers; no
- * allocation.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS
- * (pos0 negative or the last row past POSENC_MAX_POS), POSENC_ERR_OVERFLOW
- * (n_pos * D does not fit in size_t). Arguments are checked in that order. */
-posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
-                                        float *out);
+/* Rotates one token forward, in place, at position pos: q is n_q_head dense
+ * heads of r->head_dim floats ([n_q_head][head_dim]), k is n_k_head heads
+ * ([n_k_head][head_dim]). Either may be NULL with its head count 0 (rotate
+ * only the other), not both. cache may be NULL (c and s computed in the call:
+ * two direct evaluations per pair) or a cache for r covering pos.
+ * The same as posenc_rope_qk with n_tok 1 and dense views, so each head is
+ * bit for bit posenc_rope_vec_f32(r, pos, POSENC_FORWARD, head).
+ * Errors: those of posenc_rope_qk (POSENC_ERR_NULL for a NULL pointer with a
+ * nonzero head count or both absent, POSENC_ERR_RANGE for a pointer with
+ * head count 0). */
+POSENC_NODISCARD
+posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cache *cache,
+                                     int64_t pos, float *q, uint32_t n_q_head, float *k,
+                                     uint32_t n_k_head);
 
-/* The same in double: each value is posenc_sinusoid_fill_f64's (evaluated
- * directly, within 2 ulps or 2^-60 absolute), a few ns per element. Same
- * ranges and errors. */
-posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
-                                        double *out);
-
-/* ========================================================================= */
-/* Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/mrope.c)                 */
-/* ========================================================================= */
+/* ------------------------------------------------------------------------- */
+/* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/mrope.c)           */
+/* ------------------------------------------------------------------------- */
 /*
  * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): every token has three positions,
  * temporal t, height h and width w (a text token has t = h = w = its 1D
@@ -984,26 +1235,30 @@ const char *posenc_mrope_rule_name(posenc_mrope_rule rule);
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_pairs), POSENC_ERR_RANGE (the
  * sum, the rule value, a section the interleaved rule cannot make). *m is
  * untouched on error. */
+POSENC_NODISCARD
 posenc_status posenc_mrope_init(posenc_mrope *m, uint32_t n_pairs, const uint32_t section[3],
                                 posenc_mrope_rule rule);
 
 /* Rotates one head (r->head_dim elements) in place at positions (pt, ph,
  * pw): pair k turns by pos_axis(k) * inv_freq[k] with r's attn_factor, as
- * posenc_rope_vec_f64 does at one position (inverse != 0: the transpose).
+ * posenc_rope_vec_f64 does at one position (dir POSENC_INVERSE: the
+ * transpose).
  * With pt == ph == pw it equals posenc_rope_vec_f64(r, pt, ...).
  * The single-vector references of the M-RoPE kernel.
  * Valid: r well formed, m->n_pairs == r->rotary_dim / 2, positions 0 ..
  * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, those of posenc_rope_vec_f64,
- * POSENC_ERR_RANGE (m does not match r, or m malformed), POSENC_ERR_POS,
+ * POSENC_ERR_RANGE (m does not match r, m malformed, unknown dir), POSENC_ERR_POS,
  * POSENC_ERR_NOT_FINITE (x then unchanged). */
+POSENC_NODISCARD
 posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
-                                   int64_t ph, int64_t pw, int inverse, double *x);
+                                   int64_t ph, int64_t pw, posenc_direction dir, double *x);
 /* The same in float, in the order of the tensor kernels (c and s are the
  * fill's floats of each pair at its axis' position; products and sums
  * rounded separately, no FMA): bit for bit what posenc_mrope_qk computes,
  * and with pt == ph == pw bit for bit posenc_rope_vec_f32. */
+POSENC_NODISCARD
 posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
-                                   int64_t ph, int64_t pw, int inverse, float *x);
+                                   int64_t ph, int64_t pw, posenc_direction dir, float *x);
 
 /* *out = MROPE(m_pos, q) . MROPE(n_pos, k) for heads q and k of r->head_dim
  * doubles, neither modified (m_pos, n_pos: t, h, w each): both rotated by
@@ -1011,29 +1266,43 @@ posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, 
  * With every axis equal it is posenc_rope_vec_dot_f64 up to rounding. It
  * depends only on m_pos - n_pos per axis. No allocation.
  * Errors: those of posenc_mrope_vec_f64 (either position, either vector). */
+POSENC_NODISCARD
 posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope *m,
                                        const int64_t m_pos[3], const int64_t n_pos[3],
                                        const double *q, const double *k, double *out);
 
+/* posenc_rope_qk's arguments, and the M-RoPE parts. */
+typedef struct posenc_mrope_qk_args {
+    posenc_rope_qk_args base; /* as for posenc_rope_qk; base.pos is the temporal
+                                 row t (or, with pos_h and pos_w NULL, the one
+                                 row of a text-only call, where base.pos NULL
+                                 and base.pos0 work as in posenc_rope_qk) */
+    const posenc_mrope *mrope; /* the pair-to-axis table (required) */
+    const int64_t *pos_h;     /* the height row, n_tok entries, or NULL */
+    const int64_t *pos_w;     /* the width row, n_tok entries, or NULL */
+} posenc_mrope_qk_args;
+
 /* posenc_rope_qk for M-RoPE: token t of q and k turns with pair k at
- * position pos_axis(k)[t], where pos_t, pos_h, pos_w are the three
- * position rows of n_tok entries (posenc_mrope_positions makes them).
- * pos_h and pos_w both NULL: a text-only call, every axis at pos_t[t]
- * (p means p:p:p; the same bits as posenc_rope_qk with pos = pos_t).
- * Everything else (r, cache, dtype, views, inverse, n_threads, strides,
- * in place or not, no allocation) is as posenc_rope_qk; a cache must cover
- * every position of the three rows. The per-axis c/s come from the same
- * fill as every other path, gathered per pair, and the rotation is the
- * same per-ISA body, so the result is bit for bit posenc_mrope_vec_f32 on
- * each head, on every instruction set and thread count.
+ * position pos_axis(k)[t], where base.pos, pos_h, pos_w are the three
+ * position rows of base.n_tok entries (posenc_mrope_positions makes them).
+ * pos_h and pos_w both NULL: a text-only call, every axis at the one row
+ * (p means p:p:p; the same bits as posenc_rope_qk(&a->base)).
+ * Everything else (rope, cache, dtype, views, direction, n_threads,
+ * strides, in place or not, no allocation) is as posenc_rope_qk; a cache
+ * must cover every position of the three rows. The per-axis c/s come from
+ * the same fill as every other path, gathered per pair, and the rotation is
+ * the same per-ISA body, so the result is bit for bit posenc_mrope_vec_f32
+ * on each head, on every instruction set and thread count.
+ *     posenc_mrope_qk_args a = {.base = {.rope = &r, .n_tok = n, .pos = t_row,
+ *                                        .q = posenc_rope_view_dense(q, 28, 128),
+ *                                        .k = posenc_rope_view_dense(k, 4, 128)},
+ *                               .mrope = &m, .pos_h = h_row, .pos_w = w_row};
  * Errors: those of posenc_rope_qk (positions: any of the three rows),
- * POSENC_ERR_NULL (m, pos_t, or exactly one of pos_h / pos_w NULL),
- * POSENC_ERR_RANGE (m malformed or m->n_pairs != r->rotary_dim / 2). */
-posenc_status posenc_mrope_qk(const posenc_rope *r, const posenc_mrope *m,
-                              const posenc_rope_cache *cache, posenc_dtype dtype, size_t n_tok,
-                              const int64_t *pos_t, const int64_t *pos_h, const int64_t *pos_w,
-                              const posenc_rope_view *q, const posenc_rope_view *k, int inverse,
-                              unsigned n_threads);
+ * POSENC_ERR_NULL (a, mrope, base.pos with the other rows, or exactly one of
+ * pos_h / pos_w NULL), POSENC_ERR_RANGE (mrope malformed or mrope->n_pairs
+ * != rotary_dim / 2, base.pos0 != 0 with three rows). */
+POSENC_NODISCARD
+posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a);
 
 /* ---- M-RoPE position ids -------------------------------------------------- */
 
@@ -1080,6 +1349,7 @@ typedef struct posenc_mrope_segment {
  * shorter than the sequence: *n_tok then holds the length needed),
  * POSENC_ERR_POS (a position past POSENC_MAX_POS), POSENC_ERR_OVERFLOW (the
  * token count does not fit size_t). Nothing is written to the rows on error. */
+POSENC_NODISCARD
 posenc_status posenc_mrope_positions(const posenc_mrope_segment *seg, size_t n_seg,
                                      uint32_t merge, uint32_t tokens_per_second,
                                      int64_t *pos_t, int64_t *pos_h, int64_t *pos_w,
@@ -1096,25 +1366,27 @@ posenc_status posenc_mrope_positions(const posenc_mrope_segment *seg, size_t n_s
  * Valid: head_dim a multiple of 4, 4 .. POSENC_ROPE_MAX_HEAD_DIM; base
  * finite > 1. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim),
  * POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
 posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_dim,
                                  double base, posenc_layout layout);
 
 /* One head at (row, col), in place: posenc_mrope_vec_f64 / _f32 with
  * positions (row, row, col). Same errors. */
+POSENC_NODISCARD
 posenc_status posenc_rope2d_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t row,
-                                    int64_t col, int inverse, double *x);
+                                    int64_t col, posenc_direction dir, double *x);
+POSENC_NODISCARD
 posenc_status posenc_rope2d_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t row,
-                                    int64_t col, int inverse, float *x);
+                                    int64_t col, posenc_direction dir, float *x);
 
-/* Patch tensors: posenc_mrope_qk with pos_t = pos_h = rows, pos_w = cols
- * (n_patch entries each; neither may be NULL). A dense [n_patch][n_head]
- * [head_dim] tensor is the view {x, NULL, n_head, n_head * head_dim,
- * head_dim, 0, 0}. Same guarantees and errors as posenc_mrope_qk. */
-posenc_status posenc_rope2d_qk(const posenc_rope *r, const posenc_mrope *m,
-                               const posenc_rope_cache *cache, posenc_dtype dtype,
-                               size_t n_patch, const int64_t *rows, const int64_t *cols,
-                               const posenc_rope_view *q, const posenc_rope_view *k,
-                               int inverse, unsigned n_threads);
+/* Patch tensors: posenc_mrope_qk with the rows in a->base.pos (pos_t =
+ * pos_h = rows) and the columns in a->pos_w (base.n_tok entries each;
+ * pos_h must be NULL). A dense [n_patch][n_head][head_dim] tensor is the
+ * view posenc_rope_view_dense(x, n_head, head_dim). Same guarantees and
+ * errors as posenc_mrope_qk (POSENC_ERR_NULL: rows or cols NULL;
+ * POSENC_ERR_RANGE: pos_h given). */
+POSENC_NODISCARD
+posenc_status posenc_rope2d_qk(const posenc_mrope_qk_args *a);
 
 /* (row, col) of each patch of a t x h x w grid in the order the vision
  * tower sees them (rot_pos_emb in modeling_qwen2_vl.py): merge x merge
@@ -1123,169 +1395,13 @@ posenc_status posenc_rope2d_qk(const posenc_rope *r, const posenc_mrope *m,
  * t * h * w entries each.
  * Valid: t, h, w >= 1, 1 <= merge <= 64, h and w multiples of merge.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE, POSENC_ERR_OVERFLOW. */
+POSENC_NODISCARD
 posenc_status posenc_vision_patch_positions(uint32_t t, uint32_t h, uint32_t w, uint32_t merge,
                                             int64_t *rows, int64_t *cols);
 /* ------------------------------------------------------------------------- */
-/* T5 relative position buckets (src/t5.c)                                   */
+/* 2.9 Models: the position scheme of every layer (src/models.c)           */
 /* ------------------------------------------------------------------------- */
-/*
- * T5 (and mT5, and models built on them) add to each attention score a
- * learned bias that depends on the key's position relative to the query's,
- * through a bucket. With r = key_pos - query_pos, nb = num_buckets
- * (relative_attention_num_buckets, default 32) and md = max_distance
- * (relative_attention_max_distance, default 128):
- *
- *   bidirectional (the encoder): nb' = nb / 2 (rounded down); offset = nb'
- *       when r > 0 (the key after the query), else 0; n = |r|.
- *   causal (the decoder): nb' = nb; offset = 0; n = max(-r, 0) (a key after
- *       the query falls into bucket 0; the attention mask hides it anyway).
- *   max_exact = nb' / 2 (rounded down).
- *   n < max_exact:  bucket = offset + n                       (one per distance)
- *   otherwise:      bucket = offset + min(max_exact + trunc(v), nb' - 1),
- *       v = log(n / max_exact) / log(md / max_exact) * (nb' - max_exact)
- *       (logarithmic buckets up to md; every farther distance shares the last).
- *
- * v is computed as the published implementations compute it, in float32:
- *     a = (float)n / (float)max_exact               float32 division
- *     l = logf(a)                                   correctly rounded
- *     c = (float)log((double)md / max_exact)        a double rounded to float
- *     v = (l / c) * (float)(nb' - max_exact)        float32 division, product
- * then truncated toward zero, so the buckets equal the checkpoints' own.
- * For the settings tested (32/128, 128/128, 32/256, 48/200, 64/1000 and odd
- * bucket counts, both directions) the exact v would pick the same bucket at
- * every distance (docs/SCHEMES.md has the margins and the exceptions to
- * watch).
- * Worked example (nb 32, md 128, bidirectional): query 0, key 20: r = 20,
- * offset 16, n = 20, max_exact 8, a = 2.5, l = 0.91629, c = 2.77259,
- * v = 2.64386, bucket = 16 + 8 + 2 = 26.
- *
- * Valid: 2 <= num_buckets <= POSENC_T5_MAX_BUCKETS with max_exact >= 1
- * (num_buckets >= 4 when bidirectional), max_exact < max_distance <=
- * POSENC_MAX_POS, positions 0 .. POSENC_MAX_POS. bidirectional: 0 or not.
- * Thread-safe, no allocation, nothing written on error.
- */
 
-/* Largest num_buckets accepted. */
-#define POSENC_T5_MAX_BUCKETS 1048576u
-
-/* *bucket = the bucket (0 .. num_buckets - 1) of the pair (query_pos, key_pos).
- * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (a position), POSENC_ERR_RANGE
- * (num_buckets or max_distance outside the ranges above). */
-posenc_status posenc_t5_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
-                               uint32_t max_distance, int bidirectional, uint32_t *bucket);
-
-/* Every step of one bucket, for worked traces (EXPLAIN T5BUCKET). The float
- * fields are the float32 values of the computation above; they are 0 when
- * is_small (no logarithm is taken). */
-typedef struct posenc_t5_trace {
-    int64_t relative_position; /* r = key_pos - query_pos */
-    uint32_t side_buckets;     /* nb': num_buckets / 2 bidirectional, else num_buckets */
-    uint32_t offset;           /* nb' for a later key when bidirectional, else 0 */
-    int64_t distance;          /* n */
-    uint32_t max_exact;        /* nb' / 2 */
-    int is_small;              /* 1: n < max_exact, bucket = offset + n */
-    float ratio;               /* a = (float)n / max_exact */
-    float log_ratio;           /* l = logf(a) */
-    float log_max;             /* c = (float)log(md / max_exact) */
-    float scaled;              /* v = l / c * (nb' - max_exact), float32 */
-    int64_t truncated;         /* max_exact + trunc(v) */
-    int clamped;               /* 1: truncated > nb' - 1, so nb' - 1 was taken */
-    uint32_t bucket;           /* the result, as posenc_t5_bucket */
-    double exact_value;        /* v computed in double (for comparison); 0 if is_small */
-} posenc_t5_trace;
-
-/* Fills *out with the steps of posenc_t5_bucket for the same arguments.
- * Same ranges and errors. */
-posenc_status posenc_t5_bucket_explain(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
-                                       uint32_t max_distance, int bidirectional,
-                                       posenc_t5_trace *out);
-
-/* The bias tensor of one attention stack: out[h][i][j] (row-major
- * [n_head, n_query, n_key] floats, the caller's buffer) =
- *     table[b * n_head + h],   b = posenc_t5_bucket(q_offset + i, j, ...)
- * where table is the model's learned [num_buckets, n_head] float table
- * (relative_attention_bias.weight of block 0: row = bucket, column = head),
- * query i sits at absolute position q_offset + i (q_offset: tokens already in
- * the KV cache) and key j at position j. No mask is added (T5's decoder adds
- * its causal mask separately; its future keys all read bucket 0) and no
- * scaling (T5 does not divide scores by sqrt(d)).
- * n_threads: 1 computes in the calling thread; more splits the queries
- * across that many POSIX threads (at most 64, fewer if there are fewer
- * queries); if a thread cannot be created its queries are computed by the
- * caller, so the result never depends on the thread count.
- * Valid: the bucket ranges above, 1 <= n_head <= POSENC_MAX_DIM, n_query and
- * n_key >= 1, q_offset >= 0, q_offset + n_query - 1 and n_key - 1 <=
- * POSENC_MAX_POS, 1 <= n_threads <= 64. table holds num_buckets * n_head
- * floats (copied as they are, NaN included).
- * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_head, n_query, n_key),
- * POSENC_ERR_RANGE (num_buckets, max_distance, n_threads), POSENC_ERR_POS,
- * POSENC_ERR_OVERFLOW (the element count does not fit size_t). */
-posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint32_t n_head,
-                                 uint32_t max_distance, int bidirectional, uint32_t n_query,
-                                 uint32_t n_key, int64_t q_offset, unsigned n_threads,
-                                 float *out);
-
-/* ------------------------------------------------------------------------- */
-/* Learned tables from checkpoints: safetensors (src/safetensors.c)          */
-/* ------------------------------------------------------------------------- */
-/*
- * A safetensors file is: an unsigned 64-bit little-endian length N, N bytes
- * of JSON (the header), then the data. The header maps each tensor name to
- *     {"dtype": "F32", "shape": [rows, cols], "data_offsets": [begin, end]}
- * (offsets in bytes from the start of the data, end exclusive), plus an
- * optional "__metadata__" object of strings. Names used by checkpoints for
- * their position tables: GPT-2 "wpe.weight" or "transformer.wpe.weight",
- * BERT "embeddings.position_embeddings.weight" (prefixed "bert." in task
- * models), OPT "model.decoder.embed_positions.weight" or
- * "decoder.embed_positions.weight". Some families index their table with an
- * offset (OPT and BART: row pos + 2; RoBERTa: pos + padding_idx + 1): the
- * table is loaded as stored, and the caller adds the offset when it reads a
- * row (posenc_learned_row_f64(table, pos + offset, ...)).
- *
- * The header is untrusted input and is checked whole before any data is
- * read: N at most POSENC_SAFETENSORS_MAX_HEADER and within the file; the
- * header a strict JSON object (UTF-8, no duplicate keys at any level, no
- * keys other than the three above in a tensor, shapes of at most 64
- * dimensions, shapes and offsets non-negative integers below 2^64); every
- * dtype known; for every tensor,
- * end - begin = (product of the shape) * (dtype size), computed without
- * overflow; the tensors, taken in offset order, tile the data exactly (no
- * overlap, no gap, nothing past the end, the last ending at the file's end).
- * The named tensor must be 2-D [n_pos, dim] of F64, F32, F16 or BF16 (each
- * value converted exactly to double, and finite), with n_pos * dim <=
- * POSENC_LEARNED_MAX_ELEMS and dim <= POSENC_MAX_DIM. Only the header and
- * that tensor's bytes are read (fseeko to it), so a 10 GB checkpoint costs
- * the table and the header.
- *
- * On a refusal, err->detail names the tensor (when it is the tensor's
- * fault) and the problem; err->line is 0.
- * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open, seek or read; a file
- * shorter than 8 bytes is POSENC_ERR_FORMAT), POSENC_ERR_FORMAT (any check of
- * the header or of the values above), POSENC_ERR_RANGE (a well-formed file
- * without that tensor, or where it is not a 2-D table of a float dtype),
- * POSENC_ERR_DIM (dim > POSENC_MAX_DIM), POSENC_ERR_OVERFLOW (more than
- * POSENC_LEARNED_MAX_ELEMS elements), POSENC_ERR_NOMEM.
- * On success *out is a new table (free with posenc_learned_free); on error
- * *out is untouched. Thread-safe; allocates the table, the header text and
- * its index (freed before returning).
- */
-
-/* Largest header accepted, in bytes (100 MB, as the reference reader). */
-#define POSENC_SAFETENSORS_MAX_HEADER 100000000u
-
-/* Reads tensor `name` (exact, case-sensitive) of the safetensors file at
- * path into a learned table. */
-posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
-                                              posenc_learned **out, posenc_load_error *err);
-
-/* The same on an open stream whose byte 0 is the file's first byte (it must
- * support fseeko, e.g. a file or fmemopen; the current position does not
- * matter). Its position afterwards is unspecified. */
-posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
-                                              posenc_load_error *err);
-/* ========================================================================= */
-/* Models: the position scheme of every layer (src/models.c)                 */
-/* ========================================================================= */
 /*
  * A config's RoPE keys do not say how a model uses positions: the pair
  * layout, which layers rotate, which base each layer type takes, and the
@@ -1506,6 +1622,7 @@ typedef struct posenc_model {
 
 /* *g = the group of layer. Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (layer
  * >= m->n_layer, or m malformed: n_group or a layer_group entry out of range). */
+POSENC_NODISCARD
 posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer,
                                  const posenc_model_group **g);
 
@@ -1517,6 +1634,7 @@ posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer,
  * Errors: those of posenc_model_layer; POSENC_ERR_RANGE also when the layer
  * has no RoPE (its scheme is not POSENC_SCHEME_ROPE); those of
  * posenc_rope_init_config. *r is untouched on error. */
+POSENC_NODISCARD
 posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
                                       posenc_rope *r);
 
@@ -1524,6 +1642,7 @@ posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int
  * (1 when the layer has none; see posenc_query_scale_type).
  * Errors: those of posenc_model_layer, POSENC_ERR_POS (pos outside
  * 0..POSENC_MAX_POS), POSENC_ERR_RANGE (parameters out of range). */
+POSENC_NODISCARD
 posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, int64_t pos,
                                        double *scale);
 
@@ -1540,7 +1659,77 @@ posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, in
  * add slope * key position, equal up to a per-query constant).
  * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not an ALiBi layer,
  * or bias_max or the scale not finite > 0), POSENC_ERR_DIM (n_head). */
+POSENC_NODISCARD
 posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes);
+
+/* The config.json readers (posenc_rope_from_config, posenc_model_from_config)
+ * are declared in posenc_config.h: they live in the optional library
+ * libposenc_config.a, which needs jansson. */
+
+/* ========================================================================= */
+/* TIER 3 - UTILITIES                                                      */
+/* ========================================================================= */
+
+/* ------------------------------------------------------------------------- */
+/* 3.1 Number syntax (src/parse.c): the command language and table files   */
+/* ------------------------------------------------------------------------- */
+
+/* Longest number text accepted, in bytes. */
+#define POSENC_MAX_NUMBER_LEN 512u
+
+/* Parses exactly the len bytes at s as a finite decimal number:
+ *     [+-] digits [. digits] [(e|E) [+-] digits]   or   [+-] . digits [exponent]
+ * (no hexadecimal, no "inf" or "nan", no surrounding space). s need not be
+ * NUL-terminated. Values too small for a double become 0 or subnormal.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT (not that syntax, or longer than
+ * POSENC_MAX_NUMBER_LEN), POSENC_ERR_NOT_FINITE (overflows a double). */
+POSENC_NODISCARD
+posenc_status posenc_parse_number(const char *s, size_t len, double *out);
+
+/* Parses exactly the len bytes at s as a decimal integer [+-] digits.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_FORMAT, POSENC_ERR_RANGE (outside int64). */
+POSENC_NODISCARD
+posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out);
+
+/* ------------------------------------------------------------------------- */
+/* 3.2 Explain and trace (src/angle.c)                                     */
+/* ------------------------------------------------------------------------- */
+
+/* Everything about one pair at one position, for worked traces (EXPLAIN). */
+typedef struct posenc_pair_trace {
+    uint32_t k;        /* pair index */
+    double divisor;    /* base^(2k/D): the position is divided by this */
+    double inv_freq;   /* base^(-2k/D), radians per token */
+    double wavelength; /* 2 pi base^(2k/D), tokens per full turn */
+    double angle;      /* pos / divisor, radians (the exact angle, rounded) */
+    double sin_angle;  /* sin(angle), computed from the exact angle */
+    double cos_angle;  /* cos(angle), computed from the exact angle */
+} posenc_pair_trace;
+
+/* Fills *out with the worked trace of pair k at pos (see posenc_pair_trace).
+ * Same ranges and errors as posenc_angle. */
+POSENC_NODISCARD
+posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double base,
+                                  posenc_pair_trace *out);
+
+/* ------------------------------------------------------------------------- */
+/* 3.3 Version, error messages, instruction set (src/status.c, cpu.c)      */
+/* ------------------------------------------------------------------------- */
+
+/* The version of the library actually linked, in the POSENC_VERSION_NUMBER
+ * form; compare with the macro to detect a header/library mismatch. */
+unsigned posenc_version_number(void);
+/* The same as "MAJOR.MINOR.PATCH"; a static string, never NULL. */
+const char *posenc_version_string(void);
+
+/* A short English sentence describing status s (no trailing newline); a
+ * static string, never NULL, also for values outside the enum. */
+const char *posenc_strerror(posenc_status s);
+
+/* Name of the instruction set every vector loop (tensor kernels, cos/sin
+ * fills) uses in this process: "avx512", "avx2" or "scalar". A static
+ * string. Thread-safe. */
+const char *posenc_rope_isa(void);
 
 #ifdef __cplusplus
 }

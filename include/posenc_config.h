@@ -59,10 +59,12 @@ typedef struct posenc_config_error {
  * values out of range (the reader checks them with cur_len 0).
  * Allocates during the call only (jansson, and a buffer for the file), and
  * frees it all before returning; thread-safe. */
+POSENC_NODISCARD
 posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
                                       posenc_config_error *err);
 
 /* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
+POSENC_NODISCARD
 posenc_status posenc_rope_from_config_text(const char *json, size_t len,
                                            posenc_rope_config *out, posenc_config_error *err);
 
@@ -109,10 +111,12 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
  *   POSENC_ERR_RANGE, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_NOT_FINITE
  *                      values out of range (as posenc_rope_init_config);
  *   POSENC_ERR_IO, POSENC_ERR_NOMEM, POSENC_ERR_NULL (path or out NULL). */
+POSENC_NODISCARD
 posenc_status posenc_model_from_config(const char *path, const char *model_type,
                                        posenc_model *out, posenc_config_error *err);
 
 /* The same on the len bytes of JSON text at json (need not be NUL-terminated). */
+POSENC_NODISCARD
 posenc_status posenc_model_from_config_text(const char *json, size_t len,
                                             const char *model_type, posenc_model *out,
                                             posenc_config_error *err);

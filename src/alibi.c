@@ -38,7 +38,8 @@ posenc_status posenc_alibi_penalties(uint32_t H, int64_t i, int64_t j, double *o
         return POSENC_ERR_DIM;
     if (!posenc__pos_ok(i) || !posenc__pos_ok(j))
         return POSENC_ERR_POS;
-    posenc_alibi_slopes(H, out);
+    for (uint32_t h = 1; h <= H; h++)
+        out[h - 1] = posenc__alibi_slope(h, H);
     double dist = (double)llabs(i - j); /* exact: below 2^31 */
     for (uint32_t h = 0; h < H; h++)
         out[h] = -out[h] * dist + 0.0; /* + 0.0: no -0 when i == j */

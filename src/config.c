@@ -341,9 +341,9 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     c->base = base;
     c->layout = layout;
     c->max_position_embeddings = maxpos;
-    posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
-    if (!rs)
-        return POSENC_OK;
+    posenc_status st0 = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+    if (st0 != POSENC_OK || !rs) /* a known type: only the block can fail */
+        return st0;
     return posenc__cfg_scaling(rd, rs, rp != NULL, maxpos, have_maxpos, top_orig, have_top_orig,
                                c);
 }
@@ -362,7 +362,8 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, i
     posenc_status st;
     int64_t rotary = c->rotary_dim;
     posenc_rope_scaling *s = &c->scaling;
-    posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    if ((st = posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT)) != POSENC_OK)
+        return st;
     /* The type. */
     const json_t *t1 = json_object_get(rs, "rope_type"), *t2 = json_object_get(rs, "type");
     if (t1 && json_is_null(t1))
@@ -389,7 +390,8 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, i
                     "%s '%.60s' is not a RoPE type posenc knows (default, linear, ntk, "
                     "dynamic, yarn, llama3, longrope)",
                     tkey_buf, json_string_value(tv));
-    posenc_rope_scaling_init(s, type);
+    if ((st = posenc_rope_scaling_init(s, type)) != POSENC_OK) /* type came from parse */
+        return st;
 
     /* Every key of the block must be one this type reads. */
     const char *k;

@@ -186,19 +186,20 @@ typedef struct rope_common {
 /* Llama 3 with low_freq_factor == high_freq_factor: Hugging Face's clean step
  * (modeling_rope_utils.py _compute_llama3_parameters: where(wl > low_wl,
  * inv / factor, inv); the blend is empty), as per-pair factors. */
-static void llama3_step(posenc_model_group *g)
+static posenc_status llama3_step(posenc_model_group *g)
 {
     posenc_rope_config *c = &g->rope;
     posenc_rope_scaling *s = &c->scaling;
     double L = s->original_max_position_embeddings, lf = s->low_freq_factor, factor = s->factor;
-    posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
-    for (uint32_t k = 0; k < c->rotary_dim / 2; k++) {
+    posenc_status st = posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    for (uint32_t k = 0; st == POSENC_OK && k < c->rotary_dim / 2; k++) {
         double f0 = 0.0;
-        posenc_inv_freq(k, c->rotary_dim, c->base, &f0);
+        st = posenc_inv_freq(k, c->rotary_dim, c->base, &f0);
         c->freq_factors[k] = 2.0 * 3.14159265358979323846 / f0 > L / lf ? factor : 1.0;
     }
     s->n_freq_factors = c->rotary_dim / 2;
     g->llama3_step = 1;
+    return st;
 }
 
 /* What some families' code does to their RoPE block before the shared
@@ -340,10 +341,11 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     c->base = base;
     c->layout = cm->layout;
     c->max_position_embeddings = cm->maxpos;
-    posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+    posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+    if (st != POSENC_OK) /* a known type: cannot fail */
+        return st;
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
-    posenc_status st = POSENC_OK;
     if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE))
         return FAIL(r, POSENC_ERR_FORMAT, name,
                     "missing key %s (with mrope_section): family %s splits the rotary pairs "
@@ -403,8 +405,10 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
         isfinite(c->scaling.low_freq_factor) && c->scaling.low_freq_factor > 0 &&
         isfinite(c->scaling.original_max_position_embeddings) &&
         c->scaling.original_max_position_embeddings >= 1 && isfinite(c->scaling.factor) &&
-        c->scaling.factor >= 1)
-        llama3_step(g);
+        c->scaling.factor >= 1 && llama3_step(g) != POSENC_OK)
+        /* a base or rotary_dim posenc_inv_freq refuses: posenc__cfg_usable
+         * below refuses the same, naming the key */
+        g->llama3_step = 1;
     posenc_rope *rope = malloc(sizeof *rope);
     if (!rope)
         return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");

@@ -21,6 +21,11 @@ static inline int posenc__layout_ok(posenc_layout l)
     return l == POSENC_LAYOUT_INTERLEAVED || l == POSENC_LAYOUT_HALF;
 }
 
+static inline int posenc__direction_ok(posenc_direction d)
+{
+    return d == POSENC_FORWARD || d == POSENC_INVERSE;
+}
+
 /* The one argument check of the single-vector functions (rope.c,
  * sinusoid.c, table.c): in this order POSENC_ERR_NULL (buf), POSENC_ERR_POS,
  * POSENC_ERR_DIM, POSENC_ERR_BASE. */
@@ -50,6 +55,9 @@ static inline void posenc__pair_elems(int layout, size_t P, size_t k, size_t *i0
         *i1 = k + P;
     }
 }
+
+/* posenc_rope_scaling_init's defaults for a valid type (src/scaling.c). */
+void posenc__scaling_defaults(posenc_rope_scaling *s, posenc_rope_type type);
 
 /* The one ALiBi slope rule (src/alibi.c): slope of head h (1-based) of H. */
 double posenc__alibi_slope(uint32_t h, uint32_t H);

@@ -10,13 +10,15 @@
 
 /* ---- the single-vector reference ---------------------------------------- */
 
-posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse, float *x)
+posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir, float *x)
 {
     if (!r || !x)
         return POSENC_ERR_NULL;
     posenc_status st = posenc__rope_check(r);
     if (st != POSENC_OK)
         return st;
+    if (!posenc__direction_ok(dir))
+        return POSENC_ERR_RANGE;
     if (!posenc__pos_ok(pos))
         return POSENC_ERR_POS;
     for (uint32_t i = 0; i < r->head_dim; i++)
@@ -29,7 +31,7 @@ posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, int inverse
     for (size_t k = 0; k < P; k++) {
         size_t i0, i1;
         posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f32(&x[i0], &x[i1], inverse ? -cs[P + k] : cs[P + k], cs[k]);
+        posenc__rotate_f32(&x[i0], &x[i1], dir == POSENC_INVERSE ? -cs[P + k] : cs[P + k], cs[k]);
     }
     return POSENC_OK;
 }
@@ -65,37 +67,51 @@ static int add_ovf(size_t a, size_t b, size_t *out)
 }
 
 /* The strided view of n_tok x n_head heads of hd elements of es bytes: its
- * extent must fit in a ptrdiff_t, and no two heads may overlap. */
-static posenc_status check_strides(size_t n_tok, size_t n_head, size_t hd, size_t es,
-                                   size_t ts, size_t hs)
+ * extent must fit in a ptrdiff_t, and no head may overlap another head or
+ * the next token in the stated order, whatever n_tok is:
+ *   tokens outer  hs >= hd (n_head > 1), ts >= (n_head - 1) hs + hd
+ *   heads outer   ts >= hd, hs >= (n_tok - 1) ts + hd (n_head > 1) */
+static posenc_status check_strides(posenc_view_order order, size_t n_tok, size_t n_head, size_t hd,
+                                   size_t es, size_t ts, size_t hs)
 {
     size_t a, b, ext, bytes;
     if (mul_ovf(n_tok - 1, ts, &a) || mul_ovf(n_head - 1, hs, &b) || add_ovf(a, b, &ext) ||
         add_ovf(ext, hd, &ext) || mul_ovf(ext, es, &bytes) || bytes > (size_t)PTRDIFF_MAX)
         return POSENC_ERR_OVERFLOW;
     int ok;
-    if (n_tok == 1 && n_head == 1)
-        ok = 1;
-    else if (n_tok == 1)
-        ok = hs >= hd;
-    else if (n_head == 1)
-        ok = ts >= hd;
-    else /* tokens outer, or heads outer */
-        ok = (hs >= hd && ts >= b + hd) || (ts >= hd && hs >= a + hd);
+    if (order == POSENC_TOKENS_OUTER) /* one token's heads fit in tok_stride */
+        ok = (n_head == 1 || hs >= hd) && ts >= b + hd;
+    else /* one head's tokens fit in head_stride */
+        ok = ts >= hd && (n_head == 1 || hs >= a + hd);
     return ok ? POSENC_OK : POSENC_ERR_RANGE;
+}
+
+/* A view resolved for the loop: the tensor type of kernels.h. */
+
+static int order_ok(posenc_view_order o)
+{
+    return o == POSENC_TOKENS_OUTER || o == POSENC_HEADS_OUTER;
+}
+
+int posenc__view_absent(const posenc_rope_view *v)
+{
+    return !v->dst && v->n_head == 0;
 }
 
 posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
                                  tensor *t)
 {
     memset(t, 0, sizeof *t);
-    if (!v)
+    if (posenc__view_absent(v))
         return POSENC_OK;
     if (!v->dst)
         return POSENC_ERR_NULL;
     if (v->n_head == 0)
         return POSENC_ERR_RANGE;
-    posenc_status st = check_strides(n_tok, v->n_head, hd, es, v->tok_stride, v->head_stride);
+    if (!order_ok(v->order) || (v->src && v->src != v->dst && !order_ok(v->src_order)))
+        return POSENC_ERR_RANGE;
+    posenc_status st =
+        check_strides(v->order, n_tok, v->n_head, hd, es, v->tok_stride, v->head_stride);
     if (st != POSENC_OK)
         return st;
     t->dst = v->dst;
@@ -108,7 +124,8 @@ posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t
         t->src_ts = v->tok_stride;
         t->src_hs = v->head_stride;
     } else {
-        st = check_strides(n_tok, v->n_head, hd, es, v->src_tok_stride, v->src_head_stride);
+        st = check_strides(v->src_order, n_tok, v->n_head, hd, es, v->src_tok_stride,
+                           v->src_head_stride);
         if (st != POSENC_OK)
             return st;
         t->src = v->src;
@@ -226,19 +243,25 @@ static void run_task(void *arg) { run_range(arg); }
 /* A thread is started only for at least this many elements of work. */
 #define MIN_ELEMS_PER_THREAD 65536u
 
-posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_rope_cache *cache,
-                                  posenc_dtype dtype, size_t n_tok, const int64_t *pos,
-                                  int64_t pos0, const posenc_rope_view *q,
-                                  const posenc_rope_view *k, int inverse, unsigned n_threads)
+posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 {
-    if (!r || (!q && !k))
+    if (!a || !a->rope || (posenc__view_absent(&a->q) && posenc__view_absent(&a->k)))
         return POSENC_ERR_NULL;
+    const posenc_rope *r = a->rope;
+    const posenc_rope_cache *cache = a->cache;
+    posenc_dtype dtype = a->dtype;
+    size_t n_tok = a->n_tok;
+    const int64_t *pos = a->pos;
+    int64_t pos0 = a->pos0;
+    unsigned n_threads = a->n_threads ? a->n_threads : 1;
     posenc_status st = posenc__rope_check(r);
     if (st != POSENC_OK)
         return st;
     if (dtype != POSENC_DTYPE_F32 && dtype != POSENC_DTYPE_BF16 && dtype != POSENC_DTYPE_F16)
         return POSENC_ERR_RANGE;
-    if (n_tok == 0 || n_threads == 0 || n_threads > POSENC_MAX_THREADS)
+    if (!posenc__direction_ok(a->direction))
+        return POSENC_ERR_RANGE;
+    if (n_tok == 0 || n_threads > POSENC_MAX_THREADS)
         return POSENC_ERR_RANGE;
     if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
         return POSENC_ERR_RANGE;
@@ -251,14 +274,14 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_ro
     j.cache = cache;
     j.dt = (int)dtype;
     j.layout = (int)r->layout;
-    j.inverse = inverse != 0;
+    j.inverse = a->direction == POSENC_INVERSE;
     j.es = posenc__dtype_size(j.dt);
     j.P = r->rotary_dim / 2;
     j.head_dim = r->head_dim;
     j.pos = pos;
     j.pos0 = pos0;
-    if ((st = posenc__check_view(q, n_tok, r->head_dim, j.es, &j.t[0])) != POSENC_OK ||
-        (st = posenc__check_view(k, n_tok, r->head_dim, j.es, &j.t[1])) != POSENC_OK)
+    if ((st = posenc__check_view(&a->q, n_tok, r->head_dim, j.es, &j.t[0])) != POSENC_OK ||
+        (st = posenc__check_view(&a->k, n_tok, r->head_dim, j.es, &j.t[1])) != POSENC_OK)
         return st;
 
     /* positions: all valid, and inside the cache */
@@ -298,11 +321,36 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_ro
     return POSENC_OK;
 }
 
-posenc_status posenc_rope_qk(const posenc_rope *r, const posenc_rope_cache *cache,
-                             posenc_dtype dtype, size_t n_tok, const int64_t *pos,
-                             int64_t pos0, const posenc_rope_view *q,
-                             const posenc_rope_view *k, int inverse, unsigned n_threads)
+posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
 {
-    return posenc__rope_qk_isa(posenc__isa_selected(), r, cache, dtype, n_tok, pos, pos0, q, k,
-                               inverse, n_threads);
+    return posenc__rope_qk_isa(posenc__isa_selected(), a);
+}
+
+posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim)
+{
+    posenc_rope_view v = {.dst = data,
+                          .n_head = n_head,
+                          .tok_stride = (size_t)n_head * head_dim,
+                          .head_stride = head_dim,
+                          .order = POSENC_TOKENS_OUTER};
+    return v;
+}
+
+/* ---- decode: one token, dense heads ------------------------------------------ */
+
+posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cache *cache,
+                                     int64_t pos, float *q, uint32_t n_q_head, float *k,
+                                     uint32_t n_k_head)
+{
+    if (!r)
+        return POSENC_ERR_NULL;
+    posenc_rope_qk_args a = {.rope = r,
+                             .cache = cache,
+                             .dtype = POSENC_DTYPE_F32,
+                             .n_tok = 1,
+                             .pos0 = pos,
+                             .q = posenc_rope_view_dense(q, n_q_head, r->head_dim),
+                             .k = posenc_rope_view_dense(k, n_k_head, r->head_dim),
+                             .direction = POSENC_FORWARD};
+    return posenc_rope_qk(&a);
 }

@@ -32,17 +32,10 @@ struct posenc_rope_cache {
 
 /* Test hook: posenc_rope_qk on an explicit instruction set (the rotation
  * and the cos/sin fill both; the public call uses the chosen one). */
-posenc_status posenc__rope_qk_isa(int isa, const posenc_rope *r, const posenc_rope_cache *cache,
-                                  posenc_dtype dtype, size_t n_tok, const int64_t *pos,
-                                  int64_t pos0, const posenc_rope_view *q,
-                                  const posenc_rope_view *k, int inverse, unsigned n_threads);
+posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
 
 /* Test hook: posenc_mrope_qk on an explicit instruction set. */
-posenc_status posenc__mrope_qk_isa(int isa, const posenc_rope *r, const posenc_mrope *m,
-                                   const posenc_rope_cache *cache, posenc_dtype dtype,
-                                   size_t n_tok, const int64_t *pos_t, const int64_t *pos_h,
-                                   const int64_t *pos_w, const posenc_rope_view *q,
-                                   const posenc_rope_view *k, int inverse, unsigned n_threads);
+posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
 
 /* ---- shared by the tensor calls (kernels.c, mrope.c) ---------------------- */
 
@@ -55,11 +48,14 @@ typedef struct tensor {
     int in_place;
 } tensor;
 
-/* Checks view v (NULL allowed: *t zeroed) of n_tok tokens of heads of hd
+/* Checks view v (absent: *t zeroed) of n_tok tokens of heads of hd
  * elements of es bytes and resolves it into *t (the checks and errors of
  * posenc_rope_qk's views). */
 posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
                                  tensor *t);
+
+/* A view with dst NULL and n_head 0: absent. */
+int posenc__view_absent(const posenc_rope_view *v);
 
 /* Whether cache c was built from r's frequencies, rotary_dim and attn_factor. */
 int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r);

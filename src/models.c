@@ -10,6 +10,7 @@
  * model's own repository on the Hugging Face Hub. docs/MODELS.md has the
  * table in prose. */
 #include "posenc.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -127,7 +128,7 @@ posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int
         return POSENC_ERR_RANGE;
     double alpha = qwen_ntk_alpha(cur_len, g->qwen_seq_length);
     posenc_rope_scaling s;
-    posenc_rope_scaling_init(&s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
+    posenc__scaling_defaults(&s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
     s.factor = alpha;
     return posenc_rope_init_scaled(r, g->rope.head_dim, g->rope.rotary_dim, g->rope.base,
                                    g->rope.layout, &s, cur_len);

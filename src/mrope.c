@@ -94,7 +94,7 @@ static posenc_status check_mrope(const posenc_mrope *m, const posenc_rope *r)
 }
 
 static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, const int64_t p[3],
-                               const void *x)
+                               posenc_direction dir, const void *x)
 {
     if (!r || !m || !x)
         return POSENC_ERR_NULL;
@@ -103,6 +103,8 @@ static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, cons
         return st;
     if ((st = check_mrope(m, r)) != POSENC_OK)
         return st;
+    if (!posenc__direction_ok(dir))
+        return POSENC_ERR_RANGE;
     for (int a = 0; a < 3; a++)
         if (!posenc__pos_ok(p[a]))
             return POSENC_ERR_POS;
@@ -112,12 +114,13 @@ static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, cons
 /* ---- the single-vector references -------------------------------------------- */
 
 posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
-                                   int64_t ph, int64_t pw, int inverse, double *x)
+                                   int64_t ph, int64_t pw, posenc_direction dir, double *x)
 {
     const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, x);
+    posenc_status st = check_vec(r, m, p, dir, x);
     if (st != POSENC_OK)
         return st;
+    int inverse = dir == POSENC_INVERSE;
     for (uint32_t i = 0; i < r->head_dim; i++)
         if (!isfinite(x[i]))
             return POSENC_ERR_NOT_FINITE;
@@ -137,12 +140,13 @@ posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, 
 }
 
 posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
-                                   int64_t ph, int64_t pw, int inverse, float *x)
+                                   int64_t ph, int64_t pw, posenc_direction dir, float *x)
 {
     const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, x);
+    posenc_status st = check_vec(r, m, p, dir, x);
     if (st != POSENC_OK)
         return st;
+    int inverse = dir == POSENC_INVERSE;
     for (uint32_t i = 0; i < r->head_dim; i++)
         if (!isfinite(x[i]))
             return POSENC_ERR_NOT_FINITE;
@@ -172,8 +176,10 @@ posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope 
     double a[POSENC_ROPE_MAX_HEAD_DIM], b[POSENC_ROPE_MAX_HEAD_DIM];
     memcpy(a, q, r->head_dim * sizeof(double));
     memcpy(b, k, r->head_dim * sizeof(double));
-    if ((st = posenc_mrope_vec_f64(r, m, m_pos[0], m_pos[1], m_pos[2], 0, a)) != POSENC_OK ||
-        (st = posenc_mrope_vec_f64(r, m, n_pos[0], n_pos[1], n_pos[2], 0, b)) != POSENC_OK)
+    if ((st = posenc_mrope_vec_f64(r, m, m_pos[0], m_pos[1], m_pos[2], POSENC_FORWARD, a)) !=
+            POSENC_OK ||
+        (st = posenc_mrope_vec_f64(r, m, n_pos[0], n_pos[1], n_pos[2], POSENC_FORWARD, b)) !=
+            POSENC_OK)
         return st;
     double sum = 0.0;
     for (uint32_t i = 0; i < r->head_dim; i++)
@@ -299,38 +305,46 @@ static void run_range(const mjob *j)
 
 static void run_task(void *arg) { run_range(arg); }
 
-posenc_status posenc__mrope_qk_isa(int isa, const posenc_rope *r, const posenc_mrope *m,
-                                   const posenc_rope_cache *cache, posenc_dtype dtype,
-                                   size_t n_tok, const int64_t *pos_t, const int64_t *pos_h,
-                                   const int64_t *pos_w, const posenc_rope_view *q,
-                                   const posenc_rope_view *k, int inverse, unsigned n_threads)
+posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
 {
-    if (!r || (!q && !k) || !m || !pos_t || (!pos_h != !pos_w))
+    if (!ma || !ma->mrope)
         return POSENC_ERR_NULL;
+    const posenc_rope_qk_args *a = &ma->base;
+    const posenc_mrope *m = ma->mrope;
+    const int64_t *pos_h = ma->pos_h, *pos_w = ma->pos_w;
+    if (!a->rope || (posenc__view_absent(&a->q) && posenc__view_absent(&a->k)) ||
+        (!pos_h != !pos_w) || (pos_h && !a->pos))
+        return POSENC_ERR_NULL;
+    const posenc_rope *r = a->rope;
     posenc_status st = posenc__rope_check(r);
     if (st != POSENC_OK)
         return st;
     if ((st = check_mrope(m, r)) != POSENC_OK)
         return st;
     if (!pos_h) /* text only: p means p:p:p, which is plain RoPE at p */
-        return posenc__rope_qk_isa(isa, r, cache, dtype, n_tok, pos_t, 0, q, k, inverse,
-                                   n_threads);
+        return posenc__rope_qk_isa(isa, a);
+    const posenc_rope_cache *cache = a->cache;
+    posenc_dtype dtype = a->dtype;
+    size_t n_tok = a->n_tok;
+    unsigned n_threads = a->n_threads ? a->n_threads : 1;
     if (dtype != POSENC_DTYPE_F32 && dtype != POSENC_DTYPE_BF16 && dtype != POSENC_DTYPE_F16)
         return POSENC_ERR_RANGE;
-    if (n_tok == 0 || n_threads == 0 || n_threads > POSENC_MAX_THREADS)
+    if (!posenc__direction_ok(a->direction) || a->pos0 != 0)
+        return POSENC_ERR_RANGE;
+    if (n_tok == 0 || n_threads > POSENC_MAX_THREADS)
         return POSENC_ERR_RANGE;
     if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
         return POSENC_ERR_RANGE;
     mjob j;
     memset(&j, 0, sizeof j);
     size_t es = posenc__dtype_size((int)dtype);
-    if ((st = posenc__check_view(q, n_tok, r->head_dim, es, &j.t[0])) != POSENC_OK ||
-        (st = posenc__check_view(k, n_tok, r->head_dim, es, &j.t[1])) != POSENC_OK)
+    if ((st = posenc__check_view(&a->q, n_tok, r->head_dim, es, &j.t[0])) != POSENC_OK ||
+        (st = posenc__check_view(&a->k, n_tok, r->head_dim, es, &j.t[1])) != POSENC_OK)
         return st;
     if (cache && !posenc__cache_matches(cache, r))
         return POSENC_ERR_RANGE;
     int64_t limit = cache ? cache->max_pos - 1 : POSENC_MAX_POS;
-    const int64_t *rows[3] = {pos_t, pos_h, pos_w};
+    const int64_t *rows[3] = {a->pos, pos_h, pos_w};
     for (int a = 0; a < 3; a++)
         for (size_t t = 0; t < n_tok; t++)
             if (rows[a][t] < 0 || rows[a][t] > limit)
@@ -354,7 +368,7 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_rope *r, const posenc_m
     j.cache = cache;
     j.dt = (int)dtype;
     j.layout = (int)r->layout;
-    j.inverse = inverse != 0;
+    j.inverse = a->direction == POSENC_INVERSE;
     j.P = P;
     j.head_dim = r->head_dim;
     for (int a = 0; a < 3; a++)
@@ -383,14 +397,9 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_rope *r, const posenc_m
     return POSENC_OK;
 }
 
-posenc_status posenc_mrope_qk(const posenc_rope *r, const posenc_mrope *m,
-                              const posenc_rope_cache *cache, posenc_dtype dtype, size_t n_tok,
-                              const int64_t *pos_t, const int64_t *pos_h, const int64_t *pos_w,
-                              const posenc_rope_view *q, const posenc_rope_view *k, int inverse,
-                              unsigned n_threads)
+posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)
 {
-    return posenc__mrope_qk_isa(posenc__isa_selected(), r, m, cache, dtype, n_tok, pos_t, pos_h,
-                                pos_w, q, k, inverse, n_threads);
+    return posenc__mrope_qk_isa(posenc__isa_selected(), a);
 }
 
 /* ---- position ids ------------------------------------------------------------------ */
@@ -533,27 +542,26 @@ posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_
 }
 
 posenc_status posenc_rope2d_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t row,
-                                    int64_t col, int inverse, double *x)
+                                    int64_t col, posenc_direction dir, double *x)
 {
-    return posenc_mrope_vec_f64(r, m, row, row, col, inverse, x);
+    return posenc_mrope_vec_f64(r, m, row, row, col, dir, x);
 }
 
 posenc_status posenc_rope2d_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t row,
-                                    int64_t col, int inverse, float *x)
+                                    int64_t col, posenc_direction dir, float *x)
 {
-    return posenc_mrope_vec_f32(r, m, row, row, col, inverse, x);
+    return posenc_mrope_vec_f32(r, m, row, row, col, dir, x);
 }
 
-posenc_status posenc_rope2d_qk(const posenc_rope *r, const posenc_mrope *m,
-                               const posenc_rope_cache *cache, posenc_dtype dtype,
-                               size_t n_patch, const int64_t *rows, const int64_t *cols,
-                               const posenc_rope_view *q, const posenc_rope_view *k,
-                               int inverse, unsigned n_threads)
+posenc_status posenc_rope2d_qk(const posenc_mrope_qk_args *a)
 {
-    if (!rows || !cols)
+    if (!a || !a->base.pos || !a->pos_w)
         return POSENC_ERR_NULL;
-    return posenc_mrope_qk(r, m, cache, dtype, n_patch, rows, rows, cols, q, k, inverse,
-                           n_threads);
+    if (a->pos_h)
+        return POSENC_ERR_RANGE;
+    posenc_mrope_qk_args m = *a;
+    m.pos_h = a->base.pos; /* (row, row, col) */
+    return posenc_mrope_qk(&m);
 }
 
 posenc_status posenc_vision_patch_positions(uint32_t t, uint32_t h, uint32_t w, uint32_t merge,

@@ -36,13 +36,15 @@ static int all_finite_f32(const float *x, uint32_t D)
     return 1;
 }
 
-/* direction +1 rotates by +theta, -1 by -theta (sin flips sign). */
-static posenc_status rotate_f64(int64_t pos, uint32_t D, double base, posenc_layout layout,
-                                double *x, double direction)
+posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base, posenc_layout layout,
+                                    posenc_direction dir, double *x)
 {
     posenc_status st = check_args(pos, D, base, layout, x);
     if (st != POSENC_OK)
         return st;
+    if (!posenc__direction_ok(dir))
+        return POSENC_ERR_RANGE;
+    double sign = dir == POSENC_INVERSE ? -1.0 : 1.0; /* the inverse turns by -theta */
     if (!all_finite_f64(x, D))
         return POSENC_ERR_NOT_FINITE;
     posenc__dd logb = posenc__dd_log(base);
@@ -54,18 +56,20 @@ static posenc_status rotate_f64(int64_t pos, uint32_t D, double base, posenc_lay
         for (uint32_t j = 0; j < m; j++) {
             size_t i0, i1;
             posenc__pair_elems(layout, D / 2, k0 + j, &i0, &i1);
-            posenc__rotate_f64(&x[i0], &x[i1], direction * s[j], c[j]);
+            posenc__rotate_f64(&x[i0], &x[i1], sign * s[j], c[j]);
         }
     }
     return POSENC_OK;
 }
 
-static posenc_status rotate_f32(int64_t pos, uint32_t D, double base, posenc_layout layout,
-                                float *x, int inverse)
+posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base, posenc_layout layout,
+                                    posenc_direction dir, float *x)
 {
     posenc_status st = check_args(pos, D, base, layout, x);
     if (st != POSENC_OK)
         return st;
+    if (!posenc__direction_ok(dir))
+        return POSENC_ERR_RANGE;
     if (!all_finite_f32(x, D))
         return POSENC_ERR_NOT_FINITE;
     /* cos and sin rounded to float as every float path takes them (the
@@ -80,34 +84,10 @@ static posenc_status rotate_f32(int64_t pos, uint32_t D, double base, posenc_lay
         for (uint32_t j = 0; j < m; j++) {
             size_t i0, i1;
             posenc__pair_elems(layout, D / 2, k0 + j, &i0, &i1);
-            posenc__rotate_f32(&x[i0], &x[i1], inverse ? -sb[j] : sb[j], cb[j]);
+            posenc__rotate_f32(&x[i0], &x[i1], dir == POSENC_INVERSE ? -sb[j] : sb[j], cb[j]);
         }
     }
     return POSENC_OK;
-}
-
-posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base,
-                                    posenc_layout layout, double *x)
-{
-    return rotate_f64(pos, D, base, layout, x, +1.0);
-}
-
-posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base,
-                                    posenc_layout layout, float *x)
-{
-    return rotate_f32(pos, D, base, layout, x, 0);
-}
-
-posenc_status posenc_rope_invert_f64(int64_t pos, uint32_t D, double base,
-                                     posenc_layout layout, double *x)
-{
-    return rotate_f64(pos, D, base, layout, x, -1.0);
-}
-
-posenc_status posenc_rope_invert_f32(int64_t pos, uint32_t D, double base,
-                                     posenc_layout layout, float *x)
-{
-    return rotate_f32(pos, D, base, layout, x, 1);
 }
 
 posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,

@@ -23,13 +23,16 @@ static void scaled_sincos(const posenc_rope *r, int64_t pos, double *s, double *
     }
 }
 
-posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse, double *x)
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  double *x)
 {
     if (!r || !x)
         return POSENC_ERR_NULL;
     posenc_status st = posenc__rope_check(r);
     if (st != POSENC_OK)
         return st;
+    if (!posenc__direction_ok(dir))
+        return POSENC_ERR_RANGE;
     if (!posenc__pos_ok(pos))
         return POSENC_ERR_POS;
     if (!all_finite(x, r->head_dim))
@@ -39,7 +42,7 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, int inverse
     for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
         size_t i0, i1;
         posenc__pair_elems(r->layout, r->rotary_dim / 2, k, &i0, &i1);
-        posenc__rotate_f64(&x[i0], &x[i1], inverse ? -s[k] : s[k], c[k]);
+        posenc__rotate_f64(&x[i0], &x[i1], dir == POSENC_INVERSE ? -s[k] : s[k], c[k]);
     }
     return POSENC_OK;
 }

@@ -83,18 +83,23 @@ const char *posenc_freq_band_name(posenc_freq_band band)
     return "unknown";
 }
 
-posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type)
+void posenc__scaling_defaults(posenc_rope_scaling *s, posenc_rope_type type)
 {
-    if (!s)
-        return POSENC_ERR_NULL;
-    if ((unsigned)type > POSENC_ROPE_LONGROPE)
-        return POSENC_ERR_RANGE;
     memset(s, 0, sizeof *s);
     s->type = type;
     s->factor = 1.0;
     s->beta_fast = 32.0;
     s->beta_slow = 1.0;
     s->truncate = 1;
+}
+
+posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type)
+{
+    if (!s)
+        return POSENC_ERR_NULL;
+    if ((unsigned)type > POSENC_ROPE_LONGROPE)
+        return POSENC_ERR_RANGE;
+    posenc__scaling_defaults(s, type);
     return POSENC_OK;
 }
 
@@ -151,7 +156,7 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
     if (s)
         c->s = *s;
     else
-        posenc_rope_scaling_init(&c->s, POSENC_ROPE_DEFAULT);
+        posenc__scaling_defaults(&c->s, POSENC_ROPE_DEFAULT);
     const posenc_rope_scaling *p = &c->s;
     if ((unsigned)p->type > POSENC_ROPE_LONGROPE)
         return POSENC_ERR_RANGE;
@@ -226,8 +231,8 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
             hi = add(hi, dd_of(0.001)); /* the paper's guard against a zero-width ramp */
         c->ylo = lo;
         c->yhi = hi;
-        c->sum.band_lo = to_double(lo);
-        c->sum.band_hi = to_double(hi);
+        c->sum.yarn_ramp_lo = to_double(lo);
+        c->sum.yarn_ramp_hi = to_double(hi);
         if (p->mscale != 0.0 && p->mscale_all_dim != 0.0)
             c->sum.attn_factor = yarn_mscale(s_, p->mscale) / yarn_mscale(s_, p->mscale_all_dim);
         else
@@ -238,8 +243,8 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
         if (!finite_pos(p->low_freq_factor) || !isfinite(p->high_freq_factor) ||
             !(p->high_freq_factor > p->low_freq_factor))
             return POSENC_ERR_RANGE;
-        c->sum.band_lo = L / p->high_freq_factor;
-        c->sum.band_hi = L / p->low_freq_factor;
+        c->sum.llama3_keep_below = L / p->high_freq_factor;
+        c->sum.llama3_divide_above = L / p->low_freq_factor;
         break;
     case POSENC_ROPE_LONGROPE: {
         if (!finite_pos(s_) || !(L > 1.0))

@@ -3,7 +3,7 @@
  * (setrlimit RLIMIT_AS), so that large allocations and thread stacks fail.
  * The sanitizers reserve and map memory of their own, so under ASan the
  * checks count themselves skipped (skipped_capped). Shared by
- * tests/test_cov_core.c (the library) and tests/test_interpreter.c (the
+ * tests/test_resources.c (the library) and tests/test_interpreter.c (the
  * program's interpreter). Include after check.h. */
 #ifndef POSENC_TEST_CAPPED_H
 #define POSENC_TEST_CAPPED_H

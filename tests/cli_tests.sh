@@ -18,9 +18,9 @@ for f in "$dir"/*.args "$dir"/*.in; do
     name=$(basename "${f%.*}")
     case " $seen " in *" $name "*) continue ;; esac
     seen="$seen $name"
-    # rope_config_*, cov_rope_config_* and model_* cases read config.json
-    # files: they need the JSON reader.
-    case "$name" in rope_config_* | cov_rope_config_* | model_*)
+    # config_* and model_* cases read config.json files: they need the JSON
+    # reader.
+    case "$name" in config_* | model_*)
         if [ "$has_json" = 0 ]; then
             skipped=$((skipped + 1))
             continue

@@ -1,4 +1,4 @@
-/* plot_harness.h - what tests/test_plot.c and tests/test_cov_plot.c share:
+/* plot_harness.h - what tests/test_plots.c uses:
  * a temporary directory, `posenc plot` run in-process with its messages
  * captured, the words of PLOT and SET rope read by the plot module's own
  * parsers (no interpreter), PNGs read back pixel by pixel, SVG queries

@@ -1,7 +1,7 @@
 /* rope_golden.h - reads tests/data/rope_golden.txt (tools/gen_rope_golden.py):
  * per case the scaling's parameters, the attention factor, each pair's
  * inverse frequency as a double-double, and a few rotations. Shared by
- * test_scaling.c and test_config.c. */
+ * test_scalings.c, test_config.c and test_plots.c. */
 #ifndef POSENC_ROPE_GOLDEN_H
 #define POSENC_ROPE_GOLDEN_H
 
@@ -87,7 +87,7 @@ static int golden_read(const char *path, golden_case *cases, int max)
             c = &cases[n++];
             memset(c, 0, sizeof *c);
             snprintf(c->name, sizeof c->name, "%s", rest);
-            posenc_rope_scaling_init(&c->cfg.scaling, POSENC_ROPE_DEFAULT);
+            CHECK(posenc_rope_scaling_init(&c->cfg.scaling, POSENC_ROPE_DEFAULT) == POSENC_OK);
         } else if (strcmp(key, "total") == 0) {
             total = atoi(rest);
         } else if (!c) {

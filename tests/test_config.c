@@ -12,15 +12,16 @@
 int main(void)
 {
     (void)check__failed_checks;
-    check_skip("test_config", 1, "the config.json reader tests: built without jansson",
+    check_skip("config", 5, "the config.json reader tests: built without jansson",
                "libjansson-dev");
-    return check_summary("test_config");
+    return check_summary("config");
 }
 #else
 
 #include "rope_golden.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static golden_case cases[GOLDEN_MAX_CASES];
 static int n_cases;
@@ -190,12 +191,311 @@ TEST(rope_parameters_form)
     }
 }
 
+/* ---- edge cases and every error of the reader -------------------------------- */
+
+/* A config text, the status, the key and the whole detail the reader must give. */
+typedef struct bad_config {
+    const char *json;
+    posenc_status st;
+    const char *key, *detail;
+} bad_config;
+
+#define HD "{\"head_dim\": 8, "
+static const bad_config BAD_CONFIGS[] = {
+    /* the words for each JSON type */
+    {HD "\"rope_theta\": {}}", POSENC_ERR_FORMAT, "rope_theta",
+     "rope_theta must be a number, got an object"},
+    {HD "\"rope_theta\": [1]}", POSENC_ERR_FORMAT, "rope_theta",
+     "rope_theta must be a number, got an array"},
+    {HD "\"rope_theta\": true}", POSENC_ERR_FORMAT, "rope_theta",
+     "rope_theta must be a number, got a boolean"},
+    {HD "\"rope_interleave\": 1}", POSENC_ERR_FORMAT, "rope_interleave",
+     "rope_interleave must be true or false, got an integer"},
+    {HD "\"rope_interleave\": 1.5}", POSENC_ERR_FORMAT, "rope_interleave",
+     "rope_interleave must be true or false, got a number"},
+    {HD "\"rope_interleave\": \"yes\"}", POSENC_ERR_FORMAT, "rope_interleave",
+     "rope_interleave must be true or false, got a string"},
+    /* the base */
+    {HD "\"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": \"1e4\"}}",
+     POSENC_ERR_FORMAT, "rope_parameters.rope_theta",
+     "rope_parameters.rope_theta must be a number, got a string"},
+    {HD "\"rotary_emb_base\": false}", POSENC_ERR_FORMAT, "rotary_emb_base",
+     "rotary_emb_base must be a number, got a boolean"},
+    {HD "\"rope_theta\": 1}", POSENC_ERR_BASE, "rope_theta",
+     "rope_theta must be finite and > 1, got 1"},
+    /* the dimensions */
+    {"{\"qk_rope_head_dim\": \"64\"}", POSENC_ERR_FORMAT, "qk_rope_head_dim",
+     "qk_rope_head_dim must be a number, got a string"},
+    {"{\"head_dim\": -8}", POSENC_ERR_FORMAT, "head_dim",
+     "head_dim must be a non-negative integer, got -8"},
+    {"{\"head_dim\": 1e16}", POSENC_ERR_FORMAT, "head_dim",
+     "head_dim must be a non-negative integer, got 1e+16"},
+    {"{\"head_dim\": 64.5}", POSENC_ERR_FORMAT, "head_dim",
+     "head_dim must be a non-negative integer, got 64.5"},
+    {"{\"hidden_size\": \"4096\", \"num_attention_heads\": 32}", POSENC_ERR_FORMAT,
+     "hidden_size", "hidden_size must be a number, got a string"},
+    {"{\"hidden_size\": 4096, \"num_attention_heads\": 3.5}", POSENC_ERR_FORMAT,
+     "num_attention_heads", "num_attention_heads must be a non-negative integer, got 3.5"},
+    {"{\"num_attention_heads\": 32}", POSENC_ERR_FORMAT, "hidden_size",
+     "missing key hidden_size: the head size comes from head_dim or hidden_size / "
+     "num_attention_heads"},
+    {"{\"hidden_size\": 4096, \"num_attention_heads\": 0}", POSENC_ERR_FORMAT,
+     "num_attention_heads", "num_attention_heads must be at least 1"},
+    {"{\"hidden_size\": 64, \"num_attention_heads\": 64}", POSENC_ERR_DIM, "head_dim",
+     "the head size 1 is outside 2..1024"},
+    {"{\"head_dim\": 2048}", POSENC_ERR_DIM, "head_dim", "the head size 2048 is outside 2..1024"},
+    {"{\"head_dim\": 64, \"qk_rope_head_dim\": 0}", POSENC_ERR_DIM, "qk_rope_head_dim",
+     "the head size 0 is outside 2..1024"},
+    {HD "\"rope_parameters\": {\"rope_type\": \"default\", \"partial_rotary_factor\": null, "
+        "\"rope_theta\": 1e4}, \"partial_rotary_factor\": [0.5]}",
+     POSENC_ERR_FORMAT, "partial_rotary_factor",
+     "partial_rotary_factor must be a number, got an array"},
+    {HD "\"rope_parameters\": {\"rope_type\": \"default\", \"partial_rotary_factor\": \"0.5\"}}",
+     POSENC_ERR_FORMAT, "rope_parameters.partial_rotary_factor",
+     "rope_parameters.partial_rotary_factor must be a number, got a string"},
+    {HD "\"rope_parameters\": {\"rope_type\": \"default\", \"partial_rotary_factor\": 0}}",
+     POSENC_ERR_RANGE, "rope_parameters.partial_rotary_factor",
+     "rope_parameters.partial_rotary_factor must be in (0, 1], got 0"},
+    {HD "\"rotary_pct\": true}", POSENC_ERR_FORMAT, "rotary_pct",
+     "rotary_pct must be a number, got a boolean"},
+    {HD "\"partial_rotary_factor\": 1.5}", POSENC_ERR_RANGE, "partial_rotary_factor",
+     "partial_rotary_factor must be in (0, 1], got 1.5"},
+    {HD "\"max_position_embeddings\": \"4k\"}", POSENC_ERR_FORMAT, "max_position_embeddings",
+     "max_position_embeddings must be a number, got a string"},
+    {HD "\"original_max_position_embeddings\": -1}", POSENC_ERR_FORMAT,
+     "original_max_position_embeddings",
+     "original_max_position_embeddings must be a non-negative integer, got -1"},
+    /* features and blocks */
+    {HD "\"use_dynamic_ntk\": true}", POSENC_ERR_FORMAT, "use_dynamic_ntk",
+     "key use_dynamic_ntk changes RoPE in a way posenc does not implement"},
+    {HD "\"use_logn_attn\": 1}", POSENC_ERR_FORMAT, "use_logn_attn",
+     "key use_logn_attn changes RoPE in a way posenc does not implement"},
+    {HD "\"rope_parameters\": {\"rope_type\": \"default\"}, \"rope_scaling\": {\"type\": "
+        "\"default\"}}",
+     POSENC_ERR_FORMAT, "rope_parameters",
+     "both rope_parameters and rope_scaling are given: which one applies is ambiguous"},
+    {HD "\"rope_scaling\": \"linear\"}", POSENC_ERR_FORMAT, "rope_scaling",
+     "rope_scaling must be an object or null, got a string"},
+    {HD "\"rope_parameters\": [1]}", POSENC_ERR_FORMAT, "rope_parameters",
+     "rope_parameters must be an object or null, got an array"},
+    /* the type */
+    {HD "\"rope_scaling\": {\"rope_type\": 5}}", POSENC_ERR_FORMAT, "rope_scaling.rope_type",
+     "rope_scaling.rope_type must be a string, got an integer"},
+    {HD "\"rope_scaling\": {\"rope_type\": null, \"type\": false}}", POSENC_ERR_FORMAT,
+     "rope_scaling.type", "rope_scaling.type must be a string, got a boolean"},
+    {HD "\"rope_scaling\": {\"rope_type\": \"linear\", \"type\": 2, \"factor\": 2}}",
+     POSENC_ERR_FORMAT, "rope_scaling.type",
+     "rope_scaling.type and rope_scaling.rope_type disagree"},
+    {HD "\"rope_parameters\": {\"type\": null}}", POSENC_ERR_FORMAT, "rope_parameters.rope_type",
+     "missing key rope_parameters.rope_type (or type)"},
+    {HD "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 2, "
+        "\"original_max_position_embeddings\": \"4096\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.original_max_position_embeddings",
+     "rope_scaling.original_max_position_embeddings must be a number, got a string"},
+    {HD "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 2, \"attention_factor\": [], "
+        "\"original_max_position_embeddings\": 4096}}",
+     POSENC_ERR_FORMAT, "rope_scaling.attention_factor",
+     "rope_scaling.attention_factor must be a number, got an array"},
+    /* dynamic */
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"dynamic\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.factor", "missing key rope_scaling.factor"},
+    {HD "\"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 2}}", POSENC_ERR_FORMAT,
+     "max_position_embeddings",
+     "missing key max_position_embeddings (dynamic NTK's trained length)"},
+    /* yarn */
+    {HD "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4}}", POSENC_ERR_FORMAT,
+     "rope_scaling.original_max_position_embeddings",
+     "missing key rope_scaling.original_max_position_embeddings (or max_position_embeddings)"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": "
+        "\"4\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.factor",
+     "rope_scaling.factor must be a number, got a string"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.factor", "missing key rope_scaling.factor"},
+    {HD "\"rope_scaling\": {\"type\": \"yarn\", \"original_max_position_embeddings\": 4096}}",
+     POSENC_ERR_FORMAT, "rope_scaling.factor", "missing key rope_scaling.factor"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": "
+        "4, \"beta_fast\": \"32\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.beta_fast",
+     "rope_scaling.beta_fast must be a number, got a string"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": "
+        "4, \"beta_slow\": {}}}",
+     POSENC_ERR_FORMAT, "rope_scaling.beta_slow",
+     "rope_scaling.beta_slow is an object: per-layer-type RoPE parameters are not supported"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": "
+        "4, \"beta_slow\": true}}",
+     POSENC_ERR_FORMAT, "rope_scaling.beta_slow",
+     "rope_scaling.beta_slow must be a number, got a boolean"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": "
+        "4, \"mscale\": \"1\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.mscale", "rope_scaling.mscale must be a number, got a string"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"yarn\", \"factor\": "
+        "4, \"mscale_all_dim\": [0]}}",
+     POSENC_ERR_FORMAT, "rope_scaling.mscale_all_dim",
+     "rope_scaling.mscale_all_dim must be a number, got an array"},
+    /* llama3 */
+    {HD "\"rope_scaling\": {\"rope_type\": \"llama3\", \"low_freq_factor\": 1, "
+        "\"high_freq_factor\": 4, \"original_max_position_embeddings\": 8192}}",
+     POSENC_ERR_FORMAT, "rope_scaling.factor", "missing key rope_scaling.factor"},
+    {HD "\"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8, "
+        "\"high_freq_factor\": 4, \"original_max_position_embeddings\": 8192}}",
+     POSENC_ERR_FORMAT, "rope_scaling.low_freq_factor", "missing key rope_scaling.low_freq_factor"},
+    {HD "\"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8, \"low_freq_factor\": 1, "
+        "\"high_freq_factor\": 4}}",
+     POSENC_ERR_FORMAT, "rope_scaling.original_max_position_embeddings",
+     "missing key rope_scaling.original_max_position_embeddings"},
+    /* longrope (head_dim 8: 4 values per list) */
+    {HD "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": [1, 1, 1, 1]}}",
+     POSENC_ERR_FORMAT, "rope_scaling.long_factor",
+     "missing key rope_scaling.long_factor (longrope needs it)"},
+    {HD "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": null, \"long_factor\": "
+        "[1, 1, 1, 1]}}",
+     POSENC_ERR_FORMAT, "rope_scaling.short_factor",
+     "missing key rope_scaling.short_factor (longrope needs it)"},
+    {HD "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": \"1,1,1,1\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.short_factor",
+     "rope_scaling.short_factor must be an array of numbers, got a string"},
+    {HD "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": [1, null, 1, 1]}}",
+     POSENC_ERR_FORMAT, "rope_scaling.short_factor",
+     "rope_scaling.short_factor[1] must be a number, got null"},
+    {HD "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": [1, 1, 1, 1], "
+        "\"long_factor\": [1, 1, 1, 1]}}",
+     POSENC_ERR_FORMAT, "original_max_position_embeddings",
+     "missing key original_max_position_embeddings (or max_position_embeddings)"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"longrope\", "
+        "\"short_factor\": [1, 1, 1, 1], \"long_factor\": [1, 1, 1, 1], \"factor\": \"2\"}}",
+     POSENC_ERR_FORMAT, "rope_scaling.factor", "rope_scaling.factor must be a number, got a string"},
+    /* values the reader passes on and posenc_rope_init_config refuses */
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"longrope\", "
+        "\"short_factor\": [1, 0, 1, 1], \"long_factor\": [1, 1, 1, 1]}}",
+     POSENC_ERR_RANGE, "rope_scaling",
+     "the RoPE parameters in rope_scaling are out of range: argument out of range (a value "
+     "past its limit, or one that makes a frequency 0, infinite or NaN)"},
+};
+#undef HD
+
+TEST(broken_config_texts)
+{
+    for (size_t i = 0; i < sizeof BAD_CONFIGS / sizeof BAD_CONFIGS[0]; i++) {
+        const bad_config *b = &BAD_CONFIGS[i];
+        posenc_config_error err;
+        memset(&cfg, 0x33, sizeof cfg);
+        posenc_status st = posenc_rope_from_config_text(b->json, strlen(b->json), &cfg, &err);
+        int ok = st == b->st && strcmp(err.key, b->key) == 0 && strcmp(err.detail, b->detail) == 0;
+        if (!ok)
+            fprintf(stderr, "bad config %zu: status %d key '%s' detail '%s'\n", i, (int)st,
+                    err.key, err.detail);
+        CHECK(ok);
+        CHECK(err.line == 0 && err.column == 0);
+        CHECK(cfg.head_dim == 0x33333333u); /* untouched on error */
+        /* the same without a place for the message: the same status */
+        CHECK(posenc_rope_from_config_text(b->json, strlen(b->json), &cfg, NULL) == b->st);
+    }
+}
+
+static posenc_status read_text(const char *json)
+{
+    posenc_config_error err;
+    memset(&cfg, 0, sizeof cfg);
+    posenc_status st = posenc_rope_from_config_text(json, strlen(json), &cfg, &err);
+    if (st != POSENC_OK)
+        fprintf(stderr, "config %s: %s\n", json, err.detail);
+    return st;
+}
+
+/* Accepted forms, each read back by hand. */
+TEST(accepted_config_forms)
+{
+    /* null means absent: the default base; a false refused feature is no feature */
+    CHECK(read_text("{\"head_dim\": 8, \"rope_theta\": null, \"use_logn_attn\": false, "
+                    "\"rope_local_base_freq\": null, \"rope_scaling\": null, "
+                    "\"rope_parameters\": null, \"rope_interleave\": null}") == POSENC_OK);
+    CHECK(cfg.base == 10000.0 && cfg.head_dim == 8 && cfg.rotary_dim == 8);
+    CHECK(cfg.layout == POSENC_LAYOUT_HALF && cfg.scaling.type == POSENC_ROPE_DEFAULT);
+    /* GPT-NeoX's names; rope_interleave true; rope_scaling null beside rope_parameters */
+    CHECK(read_text("{\"hidden_size\": 6144, \"num_attention_heads\": 64, \"rotary_emb_base\": "
+                    "500000, \"rotary_pct\": 0.25, \"rope_interleave\": true}") == POSENC_OK);
+    CHECK(cfg.head_dim == 96 && cfg.rotary_dim == 24 && cfg.base == 500000.0);
+    CHECK(cfg.layout == POSENC_LAYOUT_INTERLEAVED);
+    /* rope_parameters with rope_theta and partial_rotary_factor inside, type "default" */
+    CHECK(read_text("{\"head_dim\": 64, \"rope_scaling\": null, \"rope_parameters\": "
+                    "{\"rope_type\": \"default\", \"rope_theta\": 1e6, \"partial_rotary_factor\": "
+                    "0.5}, \"partial_rotary_factor\": 0.25}") == POSENC_OK);
+    CHECK(cfg.base == 1e6 && cfg.rotary_dim == 32 && cfg.scaling.type == POSENC_ROPE_DEFAULT);
+    /* both type names, the same */
+    CHECK(read_text("{\"head_dim\": 8, \"rope_scaling\": {\"rope_type\": \"linear\", \"type\": "
+                    "\"linear\", \"factor\": 2}}") == POSENC_OK);
+    CHECK(cfg.scaling.type == POSENC_ROPE_LINEAR && cfg.scaling.factor == 2.0);
+    /* dynamic: the block's L may repeat max_position_embeddings */
+    CHECK(read_text("{\"head_dim\": 8, \"max_position_embeddings\": 4096, \"rope_scaling\": "
+                    "{\"type\": \"dynamic\", \"factor\": 2, \"original_max_position_embeddings\": "
+                    "4096}}") == POSENC_OK);
+    CHECK(cfg.scaling.original_max_position_embeddings == 4096.0);
+    /* yarn without factor: max_position_embeddings / L = 16384 / 4096; beta 0 = default */
+    CHECK(read_text("{\"head_dim\": 8, \"max_position_embeddings\": 16384, \"rope_scaling\": "
+                    "{\"type\": \"yarn\", \"original_max_position_embeddings\": 4096, "
+                    "\"beta_fast\": 0, \"beta_slow\": 0, \"truncate\": null}}") == POSENC_OK);
+    CHECK(cfg.scaling.factor == 4.0 && cfg.scaling.beta_fast == 32.0 &&
+          cfg.scaling.beta_slow == 1.0 && cfg.scaling.truncate == 1);
+    /* longrope without factor or max_position_embeddings: factor 1, attention 1 */
+    CHECK(read_text("{\"head_dim\": 8, \"original_max_position_embeddings\": 4096, "
+                    "\"rope_scaling\": {\"type\": \"su\", \"short_factor\": [1, 2, 3, 4], "
+                    "\"long_factor\": [5, 6, 7, 8]}}") == POSENC_OK);
+    CHECK(cfg.scaling.type == POSENC_ROPE_LONGROPE && cfg.scaling.factor == 1.0);
+    CHECK(cfg.scaling.original_max_position_embeddings == 4096.0);
+    CHECK(cfg.short_factor[3] == 4.0 && cfg.long_factor[0] == 5.0);
+}
+
+TEST(config_arguments)
+{
+    posenc_config_error err;
+    const char *j = "{\"head_dim\": 8}";
+    CHECK(posenc_rope_from_config_text(NULL, 3, &cfg, &err) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_from_config_text(j, strlen(j), NULL, &err) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_from_config_text(j, strlen(j), &cfg, NULL) == POSENC_OK);
+    CHECK(cfg.head_dim == 8);
+    /* bad JSON without err: only the status; len counts, no NUL needed */
+    CHECK(posenc_rope_from_config_text(j, strlen(j) - 1, &cfg, NULL) == POSENC_ERR_FORMAT);
+    CHECK(posenc_rope_from_config("tests/data/llama-2-7b.json", NULL, &err) == POSENC_ERR_NULL);
+    /* a directory opens but cannot be read */
+    CHECK(posenc_rope_from_config("tests/data", &cfg, &err) == POSENC_ERR_IO);
+    CHECK(strcmp(err.detail, "error reading tests/data") == 0 && err.key[0] == '\0');
+}
+
+/* The 64 MiB limit of a config file: a sparse file of exactly 67108864 bytes
+ * is read whole (and then refused as JSON: NUL bytes), one byte more is
+ * refused by size. */
+TEST(config_size_limit)
+{
+    char path[] = "/tmp/posenc-cov-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    posenc_config_error err;
+    const off_t limit = 64 * 1024 * 1024;
+    CHECK(ftruncate(fd, limit) == 0);
+    CHECK(posenc_rope_from_config(path, &cfg, &err) == POSENC_ERR_FORMAT);
+    CHECK(strncmp(err.detail, "invalid JSON at line 1, column ", 31) == 0);
+    CHECK(ftruncate(fd, limit + 1) == 0);
+    CHECK(posenc_rope_from_config(path, &cfg, &err) == POSENC_ERR_FORMAT);
+    char want[128];
+    snprintf(want, sizeof want, "%s is larger than 67108864 bytes", path);
+    CHECK(strcmp(err.detail, want) == 0);
+    close(fd);
+    unlink(path);
+}
+
 int main(void)
 {
     RUN(fixtures_match_golden);
     RUN(known_models);
     RUN(broken_configs);
     RUN(rope_parameters_form);
-    return check_summary("test_config");
+    RUN(broken_config_texts);
+    RUN(accepted_config_forms);
+    RUN(config_arguments);
+    RUN(config_size_limit);
+    return check_summary("config");
 }
 #endif

@@ -5,7 +5,7 @@
  * linker), and PLOT, whose
  * words the interpreter hands to the plot module with its settings (SET
  * rope, SET base ...). The words and pictures of PLOT themselves are tested
- * in tests/test_plot.c and tests/test_cov_plot.c against the plot module
+ * in tests/test_plots.c against the plot module
  * alone; here only the hand-over. */
 #include "check.h"
 #include "capped.h"
@@ -182,7 +182,7 @@ TEST(cli_vectors_out_of_memory)
 
         /* LEARNED: a loaded table 2^20 wide, the row does not fit under the cap */
         char *text = million_ones();
-        char path[] = "/tmp/posenc_cov_core_XXXXXX";
+        char path[] = "/tmp/posenc_interpreter_XXXXXX";
         int fd = text ? mkstemp(path) : -1;
         CHECK(fd >= 0);
         if (fd >= 0) {

@@ -1,10 +1,14 @@
-/* test_kernels.c - the tensor kernels (posenc_rope_qk), the cos/sin cache and
- * posenc_rope_vec_f32, on every instruction set this machine runs, checked
+/* test_kernels.c - the tensor kernels (posenc_rope_qk, posenc_rope_decode_f32)
+ * and posenc_rope_vec_f32, on every instruction set this machine runs, checked
  * against the single-vector reference (itself pinned to the core's
  * posenc_rope_apply_f32), hand-derived conversion values, and identities
  * (inverse undoes forward; the rotated dot product depends only on the
  * offset). Every buffer is poisoned outside the heads' rotary parts and
- * compared whole, so a write outside the views fails. */
+ * compared whole, so a write outside the views fails. Then every argument
+ * check: malformed RoPE objects, strides that overflow or overlap in the
+ * view's stated order (the swapped decode strides included), the direction,
+ * thread counts, positions. The cache is in test_cache.c, running out of
+ * threads in test_resources.c. */
 #include "check.h"
 #include "posenc.h"
 #include "../src/kernels.h"
@@ -33,6 +37,79 @@ static size_t rng_below(size_t n) { return (size_t)(rng_next() % n); }
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* ---- helpers of the argument and stride checks ------------------------------ */
+
+static void fill_random(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = rng_val();
+}
+
+static posenc_rope make_rope(uint32_t head_dim, uint32_t rotary_dim, posenc_layout layout)
+{
+    posenc_rope r;
+    posenc_status st = posenc_rope_init(&r, head_dim, rotary_dim, 10000.0, layout);
+    if (st != POSENC_OK) {
+        fprintf(stderr, "posenc_rope_init(%u, %u) failed: %s\n", head_dim, rotary_dim,
+                posenc_strerror(st));
+        exit(1);
+    }
+    return r;
+}
+
+/* Every head of a [n_tok, n_head, head_dim] float tensor x (rotated) against
+ * posenc_rope_vec_f32 on the same head of x0 (the input), bit for bit. */
+static int heads_match_reference(const posenc_rope *r, const float *x0, const float *x,
+                                 size_t n_tok, size_t n_head, int64_t pos0, int inverse)
+{
+    size_t hd = r->head_dim;
+    float ref[POSENC_ROPE_MAX_HEAD_DIM];
+    for (size_t t = 0; t < n_tok; t++)
+        for (size_t h = 0; h < n_head; h++) {
+            const float *in = x0 + (t * n_head + h) * hd;
+            memcpy(ref, in, hd * sizeof *ref);
+            if (posenc_rope_vec_f32(r, pos0 + (int64_t)t,
+                                    (inverse) ? POSENC_INVERSE : POSENC_FORWARD, ref) != POSENC_OK)
+                return 0;
+            if (memcmp(ref, x + (t * n_head + h) * hd, hd * sizeof *ref) != 0) {
+                fprintf(stderr, "token %zu head %zu differs from posenc_rope_vec_f32\n", t, h);
+                return 0;
+            }
+        }
+    return 1;
+}
+
+/* posenc_rope_qk on one view of n_tok x n_head heads of 8 in the given order. */
+static posenc_status qk_order(posenc_view_order order, size_t n_tok, size_t n_head, size_t ts,
+                              size_t hs, posenc_dtype dt, float *buf)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    posenc_rope_qk_args a = {
+        .rope = &r,
+        .dtype = dt,
+        .n_tok = n_tok,
+        .q = {.dst = buf, .n_head = n_head, .tok_stride = ts, .head_stride = hs, .order = order}};
+    return posenc_rope_qk(&a);
+}
+
+static posenc_status qk_strides(size_t n_tok, size_t n_head, size_t ts, size_t hs,
+                                posenc_dtype dt, float *buf)
+{
+    return qk_order(POSENC_TOKENS_OUTER, n_tok, n_head, ts, hs, dt, buf);
+}
+
+/* 2 tokens of 1024 heads of 128: 2^18 elements, work for 4 threads of
+ * 64 Ki elements, but only 2 tokens to share: 2 threads. */
+#define WIDE_HEADS 1024u
+#define WIDE_HD 128u
+static float *wide_input(void)
+{
+    float *x = malloc(2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    if (x)
+        fill_random(x, 2 * WIDE_HEADS * WIDE_HD);
+    return x;
+}
 
 static const char *const dtype_names[3] = {"f32", "bf16", "f16"};
 
@@ -177,10 +254,10 @@ TEST(vec_f32_equals_core)
                 float a[256], b[256];
                 for (uint32_t i = 0; i < dims[di]; i++)
                     a[i] = b[i] = rng_val();
-                int inv = rep & 1;
-                CHECK(posenc_rope_vec_f32(&r, pos, inv, a) == POSENC_OK);
-                CHECK((inv ? posenc_rope_invert_f32 : posenc_rope_apply_f32)(
-                          pos, dims[di], B, (posenc_layout)layout, b) == POSENC_OK);
+                posenc_direction dir = rep & 1 ? POSENC_INVERSE : POSENC_FORWARD;
+                CHECK(posenc_rope_vec_f32(&r, pos, dir, a) == POSENC_OK);
+                CHECK(posenc_rope_apply_f32(pos, dims[di], B, (posenc_layout)layout, dir, b) ==
+                      POSENC_OK);
                 CHECK(memcmp(a, b, dims[di] * sizeof(float)) == 0);
             }
         }
@@ -192,16 +269,16 @@ TEST(vec_f32_equals_core)
     float a[96], b[96];
     for (int i = 0; i < 96; i++)
         a[i] = b[i] = rng_val();
-    CHECK(posenc_rope_vec_f32(&r, 123456, 0, a) == POSENC_OK);
-    CHECK(posenc_rope_apply_f32(123456, 32, 500000.0, HALF, b) == POSENC_OK);
+    CHECK(posenc_rope_vec_f32(&r, 123456, POSENC_FORWARD, a) == POSENC_OK);
+    CHECK(posenc_rope_apply_f32(123456, 32, 500000.0, HALF, POSENC_FORWARD, b) == POSENC_OK);
     CHECK(memcmp(a, b, sizeof a) == 0);
     /* attn_factor 0.5 halves c and s exactly, so it halves the result */
     posenc_rope h = r;
     h.attn_factor = 0.5;
     for (int i = 0; i < 96; i++)
         a[i] = b[i] = rng_val();
-    CHECK(posenc_rope_vec_f32(&h, 777, 0, a) == POSENC_OK);
-    CHECK(posenc_rope_vec_f32(&r, 777, 0, b) == POSENC_OK);
+    CHECK(posenc_rope_vec_f32(&h, 777, POSENC_FORWARD, a) == POSENC_OK);
+    CHECK(posenc_rope_vec_f32(&r, 777, POSENC_FORWARD, b) == POSENC_OK);
     int bad = 0;
     for (int i = 0; i < 32; i++)
         bad += a[i] != 0.5f * b[i];
@@ -211,24 +288,24 @@ TEST(vec_f32_equals_core)
     /* errors */
     a[3] = NAN;
     memcpy(b, a, sizeof a);
-    CHECK(posenc_rope_vec_f32(&r, 1, 0, a) == POSENC_ERR_NOT_FINITE);
+    CHECK(posenc_rope_vec_f32(&r, 1, POSENC_FORWARD, a) == POSENC_ERR_NOT_FINITE);
     CHECK(memcmp(a, b, sizeof a) == 0);
-    CHECK(posenc_rope_vec_f32(NULL, 1, 0, a) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_vec_f32(&r, 1, 0, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_vec_f32(&r, -1, 0, b) == POSENC_ERR_POS);
-    CHECK(posenc_rope_vec_f32(&r, POSENC_MAX_POS + 1, 0, b) == POSENC_ERR_POS);
+    CHECK(posenc_rope_vec_f32(NULL, 1, POSENC_FORWARD, a) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_vec_f32(&r, 1, POSENC_FORWARD, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_vec_f32(&r, -1, POSENC_FORWARD, b) == POSENC_ERR_POS);
+    CHECK(posenc_rope_vec_f32(&r, POSENC_MAX_POS + 1, POSENC_FORWARD, b) == POSENC_ERR_POS);
     h = r;
     h.rotary_dim = 33;
-    CHECK(posenc_rope_vec_f32(&h, 1, 0, b) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_vec_f32(&h, 1, POSENC_FORWARD, b) == POSENC_ERR_RANGE);
     h = r;
     h.head_dim = 0;
-    CHECK(posenc_rope_vec_f32(&h, 1, 0, b) == POSENC_ERR_DIM);
+    CHECK(posenc_rope_vec_f32(&h, 1, POSENC_FORWARD, b) == POSENC_ERR_DIM);
     h = r;
     h.layout = (posenc_layout)7;
-    CHECK(posenc_rope_vec_f32(&h, 1, 0, b) == POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_vec_f32(&h, 1, POSENC_FORWARD, b) == POSENC_ERR_LAYOUT);
     h = r;
     h.attn_factor = INFINITY;
-    CHECK(posenc_rope_vec_f32(&h, 1, 0, b) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_vec_f32(&h, 1, POSENC_FORWARD, b) == POSENC_ERR_RANGE);
 }
 
 /* ---- the tensor call against the reference ------------------------------------ */
@@ -281,7 +358,8 @@ static void reference(const kcase *c, const posenc_rope *r, const kbuf *b, size_
                 for (uint32_t i = 0; i < c->head_dim; i++)
                     x[i] = posenc__load(c->dt, sp, i);
                 int64_t p = b->pos ? b->pos[t] : 17 + (int64_t)t;
-                if (posenc_rope_vec_f32(r, p, c->inverse, x) != POSENC_OK)
+                if (posenc_rope_vec_f32(r, p, (c->inverse) ? POSENC_INVERSE : POSENC_FORWARD, x) !=
+                    POSENC_OK)
                     fprintf(stderr, "reference failed\n");
                 for (uint32_t i = 0; i < c->rotary_dim; i++)
                     posenc__store(c->dt, dp, i, x[i]);
@@ -328,8 +406,9 @@ static int run_case(const kcase *c, const posenc_rope_cache *cache, const posenc
     }
     memset(b.dst, POISON, b.bytes);
     memset(b.src, POISON ^ 0xFF, ns * es);
-    b.q = (posenc_rope_view){b.dst, NULL, c->nq, ts, hs, 0, 0};
-    b.k = (posenc_rope_view){b.dst + koff * es, NULL, c->nk, ts, hs, 0, 0};
+    b.q = (posenc_rope_view){.dst = b.dst, .n_head = c->nq, .tok_stride = ts, .head_stride = hs};
+    b.k = (posenc_rope_view){
+        .dst = b.dst + koff * es, .n_head = c->nk, .tok_stride = ts, .head_stride = hs};
     if (c->in_place) {
         fill_heads(c, b.dst, ts, hs, c->nq);
         fill_heads(c, b.dst + koff * es, ts, hs, c->nk);
@@ -344,9 +423,17 @@ static int run_case(const kcase *c, const posenc_rope_cache *cache, const posenc
     memcpy(b.want, b.dst, b.bytes);
     memcpy(b.src_copy, b.src, ns * es);
     reference(c, r, &b, es);
-    posenc_status st = posenc__rope_qk_isa(c->isa, r, cache, (posenc_dtype)c->dt, c->n_tok, b.pos,
-                                           b.pos ? 0 : 17, c->nq ? &b.q : NULL,
-                                           c->nk ? &b.k : NULL, c->inverse, c->threads);
+    posenc_status st = posenc__rope_qk_isa(
+        c->isa, &(posenc_rope_qk_args){.rope = r,
+                                       .cache = cache,
+                                       .dtype = (posenc_dtype)c->dt,
+                                       .n_tok = c->n_tok,
+                                       .pos = b.pos,
+                                       .pos0 = b.pos ? 0 : 17,
+                                       .q = c->nq ? b.q : (posenc_rope_view){0},
+                                       .k = c->nk ? b.k : (posenc_rope_view){0},
+                                       .direction = (c->inverse) ? POSENC_INVERSE : POSENC_FORWARD,
+                                       .n_threads = c->threads});
     int ok = st == POSENC_OK && memcmp(b.dst, b.want, b.bytes) == 0 &&
              memcmp(b.src, b.src_copy, ns * es) == 0;
     if (!ok) {
@@ -459,15 +546,54 @@ TEST(heads_outer_view)
     float x[H * T * D], y[H * T * D];
     for (int i = 0; i < H * T * D; i++)
         x[i] = y[i] = rng_val();
-    posenc_rope_view q = {x, NULL, H, D, T * D, 0, 0};
-    CHECK(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, T, NULL, 40, &q, NULL, 0, 1) == POSENC_OK);
+    posenc_rope_view q = {
+        .dst = x, .n_head = H, .tok_stride = D, .head_stride = T * D, .order = POSENC_HEADS_OUTER};
+    CHECK(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = T, .pos0 = 40, .q = q}) ==
+          POSENC_OK);
     int bad = 0;
     for (int h = 0; h < H; h++)
         for (int t = 0; t < T; t++) {
-            CHECK(posenc_rope_vec_f32(&r, 40 + t, 0, y + (h * T + t) * D) == POSENC_OK);
+            CHECK(posenc_rope_vec_f32(&r, 40 + t, POSENC_FORWARD, y + (h * T + t) * D) ==
+                  POSENC_OK);
             bad += memcmp(x + (h * T + t) * D, y + (h * T + t) * D, D * sizeof(float)) != 0;
         }
     CHECK_EQ_INT(bad, 0);
+}
+
+/* src heads outer ([n_head, n_tok, head_dim]) into dst tokens outer
+ * ([n_tok, n_head, head_dim]): each order checked on its own strides. */
+TEST(src_and_dst_orders_differ)
+{
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, 64, 48, B, HALF) == POSENC_OK);
+    enum { T = 5, H = 3, D = 64 };
+    float src[H * T * D], dst[T * H * D], want[T * H * D];
+    for (int i = 0; i < H * T * D; i++)
+        src[i] = rng_val();
+    for (int t = 0; t < T; t++)
+        for (int h = 0; h < H; h++) {
+            memcpy(want + (t * H + h) * D, src + (h * T + t) * D, D * sizeof(float));
+            CHECK(posenc_rope_vec_f32(&r, 9 + t, POSENC_FORWARD, want + (t * H + h) * D) ==
+                  POSENC_OK);
+        }
+    posenc_rope_qk_args a = {.rope = &r,
+                             .n_tok = T,
+                             .pos0 = 9,
+                             .q = {.dst = dst,
+                                   .src = src,
+                                   .n_head = H,
+                                   .tok_stride = H * D,
+                                   .head_stride = D,
+                                   .src_tok_stride = D,
+                                   .src_head_stride = T * D,
+                                   .order = POSENC_TOKENS_OUTER,
+                                   .src_order = POSENC_HEADS_OUTER}};
+    CHECK(posenc_rope_qk(&a) == POSENC_OK);
+    CHECK(memcmp(dst, want, sizeof dst) == 0);
+    a.q.src_order = POSENC_TOKENS_OUTER; /* src's strides are not tokens outer */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a.q.src_order = (posenc_view_order)7;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
 }
 
 /* ---- identities ------------------------------------------------------------- */
@@ -487,10 +613,17 @@ TEST(inverse_undoes_forward)
                 pos[t] = t < 4 ? t * 1000 : (int64_t)rng_below(2147483648u);
             for (int i = 0; i < T * H * D; i++)
                 x[i] = x0[i] = rng_val();
-            posenc_rope_view v = {x, NULL, H, H * D, D, 0, 0};
-            CHECK(posenc__rope_qk_isa(isa, &r, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, 1) == POSENC_OK);
+            posenc_rope_view v = {.dst = x, .n_head = H, .tok_stride = H * D, .head_stride = D};
+            CHECK(posenc__rope_qk_isa(
+                      isa, &(posenc_rope_qk_args){.rope = &r, .n_tok = T, .pos = pos, .q = v}) ==
+                  POSENC_OK);
             CHECK(memcmp(x, x0, sizeof x) != 0); /* it did move */
-            CHECK(posenc__rope_qk_isa(isa, &r, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 1, 1) == POSENC_OK);
+            CHECK(posenc__rope_qk_isa(isa, &(posenc_rope_qk_args){.rope = &r,
+                                                                  .n_tok = T,
+                                                                  .pos = pos,
+                                                                  .q = v,
+                                                                  .direction = POSENC_INVERSE}) ==
+                  POSENC_OK);
             double worst = 0;
             for (int h = 0; h < T * H; h++)
                 for (int k = 0; k < 48; k++) {
@@ -528,9 +661,12 @@ TEST(dot_depends_only_on_offset)
             pq[t] = bases[t] + offsets[o];
             pk[t] = bases[t];
         }
-        posenc_rope_view vq = {q, NULL, 1, D, D, 0, 0}, vk = {k, NULL, 1, D, D, 0, 0};
-        CHECK(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, N, pq, 0, &vq, NULL, 0, 1) == POSENC_OK);
-        CHECK(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, N, pk, 0, NULL, &vk, 0, 1) == POSENC_OK);
+        posenc_rope_view vq = {.dst = q, .n_head = 1, .tok_stride = D, .head_stride = D},
+                         vk = {.dst = k, .n_head = 1, .tok_stride = D, .head_stride = D};
+        CHECK(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = N, .pos = pq, .q = vq}) ==
+              POSENC_OK);
+        CHECK(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = N, .pos = pk, .k = vk}) ==
+              POSENC_OK);
         for (int t = 0; t < N; t++) {
             double dot = 0;
             for (int i = 0; i < D; i++)
@@ -553,63 +689,6 @@ TEST(dot_depends_only_on_offset)
 
 /* ---- the cache ---------------------------------------------------------------- */
 
-TEST(cache_values_and_errors)
-{
-    posenc_rope r;
-    CHECK(posenc_rope_init(&r, 96, 64, B, IL) == POSENC_OK);
-    r.attn_factor = 1.25;
-    size_t need = 0;
-    CHECK(posenc_rope_cache_size(&r, 100, &need) == POSENC_OK);
-    CHECK(need >= 100 * 64 * sizeof(float));
-    void *buf = malloc(need);
-    posenc_rope_cache *c = NULL, *c2 = NULL;
-    CHECK(posenc_rope_cache_init(&r, 100, buf, need - 1, &c) == POSENC_ERR_RANGE);
-    CHECK(posenc_rope_cache_init(&r, 100, (char *)buf + 8, need - 8, &c) == POSENC_ERR_RANGE);
-    CHECK(posenc_rope_cache_init(&r, 100, buf, need, &c) == POSENC_OK);
-    CHECK(posenc_rope_cache_create(&r, 100, &c2) == POSENC_OK);
-    CHECK_EQ_INT(posenc_rope_cache_max_pos(c), 100);
-    CHECK_EQ_INT(posenc_rope_cache_max_pos(NULL), 0);
-    /* each row: c and s of posenc__sincos_dd, times attn_factor, rounded once */
-    int bad = 0;
-    for (int64_t p = 0; p < 100; p += 7) {
-        const float *cr, *sr, *cr2, *sr2;
-        CHECK(posenc_rope_cache_row(c, p, &cr, &sr) == POSENC_OK);
-        CHECK(posenc_rope_cache_row(c2, p, &cr2, &sr2) == POSENC_OK);
-        for (int k = 0; k < 32; k++) {
-            double s, co;
-            posenc__sincos_dd(p, posenc__inv_freq_dd((uint32_t)k, 64, B), &s, &co);
-            bad += check_ulp_f32(cr[k], 1.25 * co) > 1.0 || check_ulp_f32(sr[k], 1.25 * s) > 1.0;
-            bad += cr[k] != cr2[k] || sr[k] != sr2[k];
-        }
-    }
-    CHECK_EQ_INT(bad, 0);
-    const float *cr, *sr;
-    CHECK(posenc_rope_cache_row(c, 100, &cr, &sr) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_row(c, -1, &cr, &sr) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_row(NULL, 1, &cr, &sr) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_cache_size(&r, 0, &need) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_size(&r, POSENC_MAX_POS + 2, &need) == POSENC_ERR_POS);
-    CHECK(posenc_rope_cache_size(NULL, 10, &need) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_cache_create(&r, 10, NULL) == POSENC_ERR_NULL);
-    /* a cache only serves the parameters it was built from */
-    float x[96];
-    for (int i = 0; i < 96; i++)
-        x[i] = 1.0f;
-    posenc_rope_view v = {x, NULL, 1, 96, 96, 0, 0};
-    CHECK(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 1, NULL, 99, &v, NULL, 0, 1) == POSENC_OK);
-    CHECK(posenc_rope_qk(&r, c, POSENC_DTYPE_F32, 2, NULL, 99, &v, NULL, 0, 1) == POSENC_ERR_POS);
-    posenc_rope other = r;
-    other.attn_factor = 1.0;
-    CHECK(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, NULL, 5, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
-    CHECK(posenc_rope_init(&other, 96, 64, 500000.0, IL) == POSENC_OK);
-    other.attn_factor = 1.25;
-    CHECK(posenc_rope_qk(&other, c, POSENC_DTYPE_F32, 1, NULL, 5, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
-    posenc_rope_cache_free(c);   /* caller's buffer: left alone */
-    posenc_rope_cache_free(c2);
-    posenc_rope_cache_free(NULL);
-    free(buf);
-}
-
 /* ---- argument checks ---------------------------------------------------------- */
 
 TEST(errors_and_nothing_written)
@@ -620,56 +699,171 @@ TEST(errors_and_nothing_written)
     float x[T * H * D], x0[T * H * D];
     for (int i = 0; i < T * H * D; i++)
         x[i] = x0[i] = rng_val();
-    posenc_rope_view v = {x, NULL, H, H * D, D, 0, 0};
     int64_t pos[T] = {0, 1, 2, 3};
-#define QK(...) posenc_rope_qk(__VA_ARGS__)
-    CHECK(QK(NULL, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, 1) == POSENC_ERR_NULL);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, NULL, NULL, 0, 1) == POSENC_ERR_NULL);
-    posenc_rope_view w = v;
-    w.dst = NULL;
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, &w, 0, 1) == POSENC_ERR_NULL);
-    CHECK(QK(&r, NULL, (posenc_dtype)3, T, pos, 0, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, 0, pos, 0, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, 0) == POSENC_ERR_RANGE);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, POSENC_MAX_THREADS + 1) == POSENC_ERR_RANGE);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 5, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
-    w = v;
-    w.n_head = 0;
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &w, NULL, 0, 1) == POSENC_ERR_RANGE);
-    w = v;
-    w.head_stride = D - 1; /* heads overlap */
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &w, NULL, 0, 1) == POSENC_ERR_RANGE);
-    w = v;
-    w.tok_stride = H * D - 1; /* tokens overlap */
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &w, NULL, 0, 1) == POSENC_ERR_RANGE);
-    w = v;
-    w.src = x0;
-    w.src_tok_stride = D; /* source heads overlap */
-    w.src_head_stride = D;
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &w, NULL, 0, 1) == POSENC_ERR_RANGE);
-    w = v;
-    w.tok_stride = SIZE_MAX / 2;
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &w, NULL, 0, 1) == POSENC_ERR_OVERFLOW);
-    w.tok_stride = (size_t)PTRDIFF_MAX / 4; /* elements fit, bytes do not */
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &w, NULL, 0, 1) == POSENC_ERR_OVERFLOW);
+    /* a valid call; each check below changes one thing */
+    const posenc_rope_qk_args ok = {
+        .rope = &r, .n_tok = T, .pos = pos, .q = posenc_rope_view_dense(x, H, D)};
+    posenc_rope_qk_args a;
+    CHECK(posenc_rope_qk(NULL) == POSENC_ERR_NULL);
+    a = ok, a.rope = NULL;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_NULL);
+    a = ok, a.q = (posenc_rope_view){0}; /* both views absent */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_NULL);
+    a = ok, a.k = a.q, a.k.dst = NULL; /* heads but no data */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_NULL);
+    a = ok, a.dtype = (posenc_dtype)3;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.direction = (posenc_direction)2;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.n_tok = 0;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.n_threads = POSENC_MAX_THREADS + 1;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.pos0 = 5; /* pos0 with pos */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.q.n_head = 0; /* data but no heads */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.q.head_stride = D - 1; /* heads overlap */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.q.tok_stride = H * D - 1; /* tokens overlap */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.q.order = POSENC_HEADS_OUTER; /* these strides are not heads outer */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.q.src = x0, a.q.src_tok_stride = D, a.q.src_head_stride = D; /* src heads overlap */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
+    a = ok, a.q.tok_stride = SIZE_MAX / 2;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_OVERFLOW);
+    a.q.tok_stride = (size_t)PTRDIFF_MAX / 4; /* elements fit, bytes do not */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_OVERFLOW);
     int64_t badpos[T] = {0, 1, -1, 3};
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, badpos, 0, &v, NULL, 0, 1) == POSENC_ERR_POS);
+    a = ok, a.pos = badpos;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_POS);
     badpos[2] = POSENC_MAX_POS + 1;
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, badpos, 0, &v, NULL, 0, 1) == POSENC_ERR_POS);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, NULL, -1, &v, NULL, 0, 1) == POSENC_ERR_POS);
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, NULL, POSENC_MAX_POS - 2, &v, NULL, 0, 1) == POSENC_ERR_POS);
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_POS);
+    a = ok, a.pos = NULL, a.pos0 = -1;
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_POS);
+    a.pos0 = POSENC_MAX_POS - 2; /* the last token past the limit */
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_POS);
     CHECK(memcmp(x, x0, sizeof x) == 0); /* nothing written on error */
-    CHECK(QK(&r, NULL, POSENC_DTYPE_F32, T, NULL, POSENC_MAX_POS - 3, &v, NULL, 0, 1) == POSENC_OK);
+    a.pos0 = POSENC_MAX_POS - 3;
+    CHECK(posenc_rope_qk(&a) == POSENC_OK);
     posenc_rope bad = r;
+    a = ok, a.rope = &bad;
     bad.rotary_dim = 66;
-    CHECK(QK(&bad, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_RANGE);
     bad = r;
     bad.head_dim = POSENC_ROPE_MAX_HEAD_DIM + 1;
-    CHECK(QK(&bad, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, 1) == POSENC_ERR_DIM);
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_DIM);
     bad = r;
     bad.layout = (posenc_layout)2;
-    CHECK(QK(&bad, NULL, POSENC_DTYPE_F32, T, pos, 0, &v, NULL, 0, 1) == POSENC_ERR_LAYOUT);
-#undef QK
+    CHECK(posenc_rope_qk(&a) == POSENC_ERR_LAYOUT);
+}
+
+/* n_threads 0 means 1: the same bits as 1 and as 4 threads. */
+TEST(zero_threads_means_one)
+{
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, 128, 128, B, HALF) == POSENC_OK);
+    enum { T = 64, H = 16, D = 128 };
+    static float x[3][T * H * D];
+    for (int i = 0; i < T * H * D; i++)
+        x[0][i] = x[1][i] = x[2][i] = rng_val();
+    static const unsigned threads[3] = {0, 1, 4};
+    for (int i = 0; i < 3; i++) {
+        posenc_rope_qk_args a = {.rope = &r,
+                                 .n_tok = T,
+                                 .pos0 = 77,
+                                 .k = posenc_rope_view_dense(x[i], H, D),
+                                 .n_threads = threads[i]};
+        CHECK(posenc_rope_qk(&a) == POSENC_OK);
+    }
+    CHECK(memcmp(x[0], x[1], sizeof x[0]) == 0);
+    CHECK(memcmp(x[0], x[2], sizeof x[0]) == 0);
+}
+
+/* ---- decode: one token ------------------------------------------------------- */
+
+/* posenc_rope_decode_f32 equals posenc_rope_vec_f32 on every head, bit for
+ * bit, with and without a cache; q or k alone; its errors. */
+TEST(decode_matches_single_vector)
+{
+    enum { NQ = 8, NK = 2, D = 96 };
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, D, 64, 500000.0, HALF) == POSENC_OK);
+    r.attn_factor = 1.125;
+    posenc_rope_cache *cache = NULL;
+    CHECK(posenc_rope_cache_create(&r, 5000, &cache) == POSENC_OK);
+    static const int64_t positions[] = {0, 1, 31, 32, 4095, 4999};
+    int bad = 0;
+    for (size_t pi = 0; pi < sizeof positions / sizeof positions[0]; pi++) {
+        for (int use_cache = 0; use_cache < 2; use_cache++) {
+            float q[NQ * D], k[NK * D], qr[NQ * D], kr[NK * D];
+            for (int i = 0; i < NQ * D; i++)
+                q[i] = qr[i] = rng_val();
+            for (int i = 0; i < NK * D; i++)
+                k[i] = kr[i] = rng_val();
+            CHECK(posenc_rope_decode_f32(&r, use_cache ? cache : NULL, positions[pi], q, NQ, k,
+                                         NK) == POSENC_OK);
+            for (int h = 0; h < NQ; h++)
+                CHECK(posenc_rope_vec_f32(&r, positions[pi], POSENC_FORWARD, qr + h * D) ==
+                      POSENC_OK);
+            for (int h = 0; h < NK; h++)
+                CHECK(posenc_rope_vec_f32(&r, positions[pi], POSENC_FORWARD, kr + h * D) ==
+                      POSENC_OK);
+            bad += memcmp(q, qr, sizeof q) != 0 || memcmp(k, kr, sizeof k) != 0;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* k alone, q alone */
+    float k[NK * D], kr[NK * D], q[NQ * D], q0[NQ * D];
+    for (int i = 0; i < NK * D; i++)
+        k[i] = kr[i] = rng_val();
+    for (int i = 0; i < NQ * D; i++)
+        q[i] = q0[i] = rng_val();
+    CHECK(posenc_rope_decode_f32(&r, NULL, 9, NULL, 0, k, NK) == POSENC_OK);
+    for (int h = 0; h < NK; h++)
+        CHECK(posenc_rope_vec_f32(&r, 9, POSENC_FORWARD, kr + h * D) == POSENC_OK);
+    CHECK(memcmp(k, kr, sizeof k) == 0);
+    CHECK(posenc_rope_decode_f32(&r, NULL, 9, q, NQ, NULL, 0) == POSENC_OK);
+    CHECK(memcmp(q, q0, sizeof q) != 0);
+    /* errors, nothing written */
+    memcpy(q0, q, sizeof q);
+    CHECK(posenc_rope_decode_f32(NULL, NULL, 9, q, NQ, k, NK) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_decode_f32(&r, NULL, 9, NULL, 0, NULL, 0) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_decode_f32(&r, NULL, 9, NULL, NQ, k, NK) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_decode_f32(&r, NULL, 9, q, 0, k, NK) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_decode_f32(&r, NULL, -1, q, NQ, k, NK) == POSENC_ERR_POS);
+    CHECK(posenc_rope_decode_f32(&r, cache, 5000, q, NQ, k, NK) == POSENC_ERR_POS);
+    CHECK(memcmp(q, q0, sizeof q) == 0);
+    posenc_rope_cache_free(cache);
+}
+
+/* Every rotating function refuses a direction outside the enum, and
+ * POSENC_INVERSE undoes POSENC_FORWARD. */
+TEST(direction_is_checked)
+{
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, 8, 8, B, IL) == POSENC_OK);
+    float f[8], f0[8];
+    double d[8], d0[8];
+    for (int i = 0; i < 8; i++) {
+        f[i] = f0[i] = rng_val();
+        d[i] = d0[i] = rng_val();
+    }
+    posenc_direction no = (posenc_direction)2;
+    CHECK(posenc_rope_apply_f32(3, 8, B, IL, no, f) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_apply_f64(3, 8, B, IL, no, d) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_vec_f32(&r, 3, no, f) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_vec_f64(&r, 3, no, d) == POSENC_ERR_RANGE);
+    CHECK(memcmp(f, f0, sizeof f) == 0 && memcmp(d, d0, sizeof d) == 0);
+    CHECK(posenc_rope_apply_f64(123, 8, B, IL, POSENC_FORWARD, d) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(123, 8, B, IL, POSENC_INVERSE, d) == POSENC_OK);
+    for (int i = 0; i < 8; i++)
+        CHECK_NEAR(d[i], d0[i], 1e-15);
+    CHECK(posenc_rope_vec_f64(&r, 123, POSENC_FORWARD, d) == POSENC_OK);
+    CHECK(posenc_rope_vec_f64(&r, 123, POSENC_INVERSE, d) == POSENC_OK);
+    for (int i = 0; i < 8; i++)
+        CHECK_NEAR(d[i], d0[i], 1e-15);
 }
 
 /* ---- instruction-set choice ---------------------------------------------------- */
@@ -709,6 +903,218 @@ TEST(isa_override)
            posenc__isa_available(2) ? " avx512" : "", posenc_rope_isa());
 }
 
+TEST(rope_check_rejects_each_malformed_field)
+{
+    posenc_rope r = make_rope(64, 32, POSENC_LAYOUT_HALF);
+    CHECK_EQ_INT(posenc__rope_check(NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc__rope_check(&r), POSENC_OK);
+    posenc_rope bad = r;
+    bad.rotary_dim = 66; /* even, but past head_dim 64 */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 0; /* no pair at all */
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad.rotary_dim = 66;
+    float x[64] = {0};
+    CHECK_EQ_INT(posenc_rope_vec_f32(&bad, 0, POSENC_FORWARD, x), POSENC_ERR_RANGE);
+    bad = r;
+    bad.attn_factor = NAN;
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_RANGE);
+    bad = r;
+    bad.head_dim = POSENC_ROPE_MAX_HEAD_DIM + 1;
+    CHECK_EQ_INT(posenc__rope_check(&bad), POSENC_ERR_DIM);
+}
+
+TEST(isa_hooks_refuse_unknown_paths)
+{
+    CHECK(!posenc__isa_available(-1));
+    CHECK(!posenc__isa_available(POSENC__ISA_N));
+    CHECK(posenc__isa_available(POSENC__ISA_SCALAR));
+    CHECK(strcmp(posenc__isa_name(-1), "unknown") == 0);
+    CHECK(strcmp(posenc__isa_name(POSENC__ISA_N), "unknown") == 0);
+    CHECK(strcmp(posenc__isa_name(POSENC__ISA_AVX512), "avx512") == 0);
+
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_INTERLEAVED);
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x0[8];
+    memcpy(x0, x, sizeof x);
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 8, .head_stride = 8};
+    CHECK_EQ_INT(
+        posenc__rope_qk_isa(-1, &(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos0 = 3, .q = v}),
+        POSENC_ERR_RANGE);
+    CHECK_EQ_INT(
+        posenc__rope_qk_isa(POSENC__ISA_N,
+                            &(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos0 = 3, .q = v}),
+        POSENC_ERR_RANGE);
+    CHECK(memcmp(x, x0, sizeof x) == 0); /* nothing written */
+}
+
+TEST(strides_that_overflow_are_refused)
+{
+    float buf[16], keep[16];
+    fill_random(buf, 16);
+    memcpy(keep, buf, sizeof buf);
+    /* (n_tok - 1) * tok_stride overflows size_t */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* (n_head - 1) * head_stride overflows */
+    CHECK_EQ_INT(qk_strides(1, 3, 8, SIZE_MAX / 2 + 1, POSENC_DTYPE_F32, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* each product fits, their sum does not: 2^63 + 2^63 */
+    CHECK_EQ_INT(qk_strides(2, 2, SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1, POSENC_DTYPE_F32, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* the sum fits, adding head_dim 8 does not */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX - 3, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* elements fit, bytes (x 4) do not */
+    CHECK_EQ_INT(qk_strides(2, 1, SIZE_MAX / 2, 8, POSENC_DTYPE_F32, buf), POSENC_ERR_OVERFLOW);
+    /* bytes fit in size_t (2^62 elements x 2 bytes = 2^63) but not in ptrdiff_t */
+    CHECK_EQ_INT(qk_strides(2, 1, (size_t)1 << 62, 8, POSENC_DTYPE_BF16, buf),
+                 POSENC_ERR_OVERFLOW);
+    /* and the same view with a stride that fits is accepted (control) */
+    CHECK_EQ_INT(qk_strides(2, 1, 8, 8, POSENC_DTYPE_F32, buf), POSENC_OK);
+    CHECK(memcmp(buf, keep, 8 * sizeof *buf) == 0); /* token 0 at position 0: identity */
+    CHECK(memcmp(buf + 8, keep + 8, 8 * sizeof *buf) != 0); /* token 1 turned */
+}
+
+TEST(overlapping_heads_and_tokens_are_refused)
+{
+    const posenc_view_order T = POSENC_TOKENS_OUTER, H = POSENC_HEADS_OUTER;
+    const posenc_dtype F = POSENC_DTYPE_F32;
+    float buf[64], keep[64];
+    fill_random(buf, 64);
+    memcpy(keep, buf, sizeof buf);
+    /* 2 tokens x 2 heads of 8 with both strides 8: head 1 of token 0 is
+     * token 1's head 0, whichever of the two is outer */
+    CHECK_EQ_INT(qk_order(T, 2, 2, 8, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 8, 8, F, buf), POSENC_ERR_RANGE);
+    /* heads outer: head_stride >= (n_tok - 1) * tok_stride + head_dim = 16 */
+    CHECK_EQ_INT(qk_order(H, 2, 2, 8, 16, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(T, 2, 2, 8, 16, F, buf), POSENC_ERR_RANGE); /* not as tokens outer */
+    CHECK_EQ_INT(qk_order(H, 2, 2, 7, 16, F, buf), POSENC_ERR_RANGE); /* tokens overlap */
+    /* tokens outer: tok_stride >= (n_head - 1) * head_stride + head_dim = 16 */
+    CHECK_EQ_INT(qk_order(T, 2, 2, 16, 8, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 16, 8, F, buf), POSENC_ERR_RANGE); /* not as heads outer */
+    /* tokens 4 apart, shorter than a head: neither order fits */
+    CHECK_EQ_INT(qk_order(T, 2, 2, 4, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(H, 2, 2, 4, 8, F, buf), POSENC_ERR_RANGE);
+    /* one token, tokens outer: tok_stride must still hold the token's heads
+     * (the next token would overlap), whatever n_tok is */
+    CHECK_EQ_INT(qk_order(T, 1, 2, 0, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 1, 2, 15, 8, F, buf), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(qk_order(T, 1, 2, 16, 8, F, buf), POSENC_OK);
+    /* one head, either order: only the token stride matters */
+    CHECK_EQ_INT(qk_order(T, 2, 1, 8, 0, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 1, 8, 0, F, buf), POSENC_OK);
+    CHECK_EQ_INT(qk_order(H, 2, 1, 7, 0, F, buf), POSENC_ERR_RANGE);
+    /* an order outside the enum */
+    CHECK_EQ_INT(qk_order((posenc_view_order)2, 2, 2, 16, 8, F, buf), POSENC_ERR_RANGE);
+    /* every call above rotated position 0 (identity) or nothing */
+    CHECK(memcmp(buf, keep, 8 * sizeof *buf) == 0);
+}
+
+/* The decode mistake of swapping the two strides of a [1][32][128] buffer
+ * (tok_stride 128, head_stride 4096) would write 31 * 4096 elements past
+ * it: as tokens outer it is refused, and nothing is written. */
+TEST(swapped_strides_at_decode_are_refused)
+{
+    enum { NH = 32, HD = 128 };
+    static float q[NH * HD], q0[NH * HD];
+    fill_random(q, NH * HD);
+    memcpy(q0, q, sizeof q);
+    posenc_rope r = make_rope(HD, HD, POSENC_LAYOUT_HALF);
+    posenc_rope_qk_args a = {
+        .rope = &r,
+        .n_tok = 1,
+        .pos0 = 1000,
+        .q = {.dst = q, .n_head = NH, .tok_stride = HD, .head_stride = NH * HD}};
+    CHECK_EQ_INT(posenc_rope_qk(&a), POSENC_ERR_RANGE);
+    CHECK(memcmp(q, q0, sizeof q) == 0);
+    /* the right strides rotate, each head as the single-vector reference */
+    a.q = posenc_rope_view_dense(q, NH, HD);
+    CHECK_EQ_INT(a.q.tok_stride, NH * HD);
+    CHECK_EQ_INT(a.q.head_stride, HD);
+    CHECK_EQ_INT(posenc_rope_qk(&a), POSENC_OK);
+    int bad = 0;
+    for (int h = 0; h < NH; h++) {
+        CHECK(posenc_rope_vec_f32(&r, 1000, POSENC_FORWARD, q0 + h * HD) == POSENC_OK);
+        bad += memcmp(q + h * HD, q0 + h * HD, HD * sizeof(float)) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+TEST(src_equal_to_dst_is_in_place)
+{
+    posenc_rope r = make_rope(16, 12, POSENC_LAYOUT_INTERLEAVED);
+    float x0[3 * 2 * 16], a[3 * 2 * 16], b[3 * 2 * 16];
+    fill_random(x0, 96);
+    memcpy(a, x0, sizeof a);
+    memcpy(b, x0, sizeof b);
+    /* src == dst, with src strides that would be wrong if they were used */
+    posenc_rope_view va = {.dst = a,
+                           .src = a,
+                           .n_head = 2,
+                           .tok_stride = 32,
+                           .head_stride = 16,
+                           .src_tok_stride = 1,
+                           .src_head_stride = 1};
+    posenc_rope_view vb = {.dst = b, .n_head = 2, .tok_stride = 32, .head_stride = 16};
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 3, .pos0 = 7, .q = va}),
+                 POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 3, .pos0 = 7, .q = vb}),
+                 POSENC_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(heads_match_reference(&r, x0, a, 3, 2, 7, 0));
+}
+
+TEST(consecutive_positions_past_the_end_are_refused)
+{
+    posenc_rope r = make_rope(8, 8, POSENC_LAYOUT_HALF);
+    float x[3 * 8];
+    fill_random(x, 24);
+    posenc_rope_view v = {.dst = x, .n_head = 1, .tok_stride = 8, .head_stride = 8};
+    /* pos0 valid, pos0 + n_tok - 1 = POSENC_MAX_POS + 1 is not */
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 3, .pos0 = POSENC_MAX_POS - 1, .q = v}),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 2, .pos0 = POSENC_MAX_POS - 1, .q = v}),
+                 POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 1, .pos0 = POSENC_MAX_POS + 1, .q = v}),
+                 POSENC_ERR_POS);
+    /* with a cache of 16 positions: 14, 15, 16 runs past it, 16 starts past it */
+    posenc_rope_cache *c = NULL;
+    CHECK_EQ_INT(posenc_rope_cache_create(&r, 16, &c), POSENC_OK);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 1, .pos0 = 16, .q = v}),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 3, .pos0 = 14, .q = v}),
+                 POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .cache = c, .n_tok = 2, .pos0 = 14, .q = v}),
+                 POSENC_OK);
+    posenc_rope_cache_free(c);
+}
+
+TEST(more_threads_than_tokens_gives_the_reference)
+{
+    posenc_rope r = make_rope(WIDE_HD, 96, POSENC_LAYOUT_HALF);
+    float *x0 = wide_input(), *x = malloc(2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    CHECK(x0 && x);
+    if (!x0 || !x) {
+        free(x0);
+        free(x);
+        return;
+    }
+    memcpy(x, x0, 2 * WIDE_HEADS * WIDE_HD * sizeof *x);
+    posenc_rope_view v = {
+        .dst = x, .n_head = WIDE_HEADS, .tok_stride = WIDE_HEADS * WIDE_HD, .head_stride = WIDE_HD};
+    CHECK_EQ_INT(posenc_rope_qk(&(posenc_rope_qk_args){
+                     .rope = &r, .n_tok = 2, .pos0 = 100, .q = v, .n_threads = 4}),
+                 POSENC_OK);
+    CHECK(heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 0));
+    free(x0);
+    free(x);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--print-isa") == 0) {
@@ -723,10 +1129,21 @@ int main(int argc, char **argv)
     RUN(every_path_against_reference);
     RUN(threads_against_reference);
     RUN(heads_outer_view);
+    RUN(src_and_dst_orders_differ);
     RUN(inverse_undoes_forward);
     RUN(dot_depends_only_on_offset);
-    RUN(cache_values_and_errors);
     RUN(errors_and_nothing_written);
+    RUN(zero_threads_means_one);
+    RUN(decode_matches_single_vector);
+    RUN(direction_is_checked);
     RUN(isa_override);
-    return check_summary("test_kernels");
+    RUN(rope_check_rejects_each_malformed_field);
+    RUN(isa_hooks_refuse_unknown_paths);
+    RUN(strides_that_overflow_are_refused);
+    RUN(overlapping_heads_and_tokens_are_refused);
+    RUN(swapped_strides_at_decode_are_refused);
+    RUN(src_equal_to_dst_is_in_place);
+    RUN(consecutive_positions_past_the_end_are_refused);
+    RUN(more_threads_than_tokens_gives_the_reference);
+    return check_summary("kernels");
 }

@@ -113,7 +113,7 @@ static void two_layers(posenc_scheme s)
     c->head_dim = c->rotary_dim = 128;
     c->base = 10000.0;
     c->layout = POSENC_LAYOUT_HALF;
-    posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+    CHECK(posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT) == POSENC_OK);
     model.group[1].scheme = s;
     model.layer_group[0] = 0;
     model.layer_group[1] = 1;
@@ -267,7 +267,7 @@ int main(void)
     RUN(query_scales);
     RUN(alibi_slopes);
     printf("test_models: the config reader part skipped (no jansson)\n");
-    return check_summary("test_models");
+    return check_summary("models");
 }
 #else
 
@@ -939,6 +939,6 @@ int main(void)
     RUN(refusals);
     RUN(reader_rules);
     RUN(issue_examples);
-    return check_summary("test_models");
+    return check_summary("models");
 }
 #endif

@@ -35,6 +35,41 @@ static size_t rng_below(size_t n) { return (size_t)(rng_next() % n); }
 
 static const char *const dtype_names[3] = {"f32", "bf16", "f16"};
 
+/* The public call, or the per-ISA hook (isa >= 0), with the old positional
+ * arguments packed into posenc_mrope_qk_args. */
+#define PUBLIC (-100)
+static posenc_status mq_isa(int isa, const posenc_rope *r, const posenc_mrope *m,
+                            const posenc_rope_cache *cache, posenc_dtype dt, size_t n,
+                            const int64_t *pt, const int64_t *ph, const int64_t *pw,
+                            const posenc_rope_view *q, const posenc_rope_view *k, int inverse,
+                            unsigned threads)
+{
+    posenc_mrope_qk_args a = {.base = {.rope = r,
+                                       .cache = cache,
+                                       .dtype = dt,
+                                       .n_tok = n,
+                                       .pos = pt,
+                                       .direction = inverse ? POSENC_INVERSE : POSENC_FORWARD,
+                                       .n_threads = threads},
+                              .mrope = m,
+                              .pos_h = ph,
+                              .pos_w = pw};
+    if (q)
+        a.base.q = *q;
+    if (k)
+        a.base.k = *k;
+    return isa == PUBLIC ? posenc_mrope_qk(&a) : posenc__mrope_qk_isa(isa, &a);
+}
+
+/* A view of n_head heads, tokens outer, in place or from src. */
+static posenc_rope_view view_of(void *dst, const void *src, size_t n_head, size_t ts, size_t hs,
+                                size_t sts, size_t shs)
+{
+    posenc_rope_view v = {.dst = dst, .src = src, .n_head = n_head, .tok_stride = ts,
+                          .head_stride = hs, .src_tok_stride = sts, .src_head_stride = shs};
+    return v;
+}
+
 /* ---- the pair-to-axis rules ------------------------------------------------------ */
 
 TEST(axis_tables_by_hand)
@@ -264,6 +299,8 @@ TEST(reference_errors)
     CHECK(posenc_mrope_vec_f64(&r, &m, 1, 2, 3, 0, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_mrope_vec_f32(&r, &m, 1, 2, 3, 0, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_mrope_vec_f64(&r, &m, 1, -2, 3, 0, x) == POSENC_ERR_POS);
+    CHECK(posenc_mrope_vec_f64(&r, &m, 1, 2, 3, (posenc_direction)2, x) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope2d_vec_f32(&r, &m, 1, 2, (posenc_direction)-1, y) == POSENC_ERR_RANGE);
     CHECK(posenc_mrope_vec_f32(&r, &m, 1, 2, POSENC_MAX_POS + 1, 0, y) == POSENC_ERR_POS);
     posenc_rope bad = r;
     bad.layout = (posenc_layout)5;
@@ -352,8 +389,8 @@ static int run_case(const mcase *c, const posenc_rope *r, const posenc_mrope *m,
                 for (size_t e = 0; e < hd; e++)
                     posenc__store(c->dt, fill, (t * nh[i] + h) * hs + e, rng_val());
         memcpy(want[i], dst[i], bytes);
-        v[i] = (posenc_rope_view){dst[i], c->in_place ? NULL : src[i], nh[i], nh[i] * hs, hs,
-                                  nh[i] * hs, hs};
+        v[i] = view_of(dst[i], c->in_place ? NULL : src[i], nh[i], nh[i] * hs, hs, nh[i] * hs,
+                       hs);
         /* the reference, head by head */
         for (size_t t = 0; t < c->n_tok; t++)
             for (size_t h = 0; h < nh[i]; h++) {
@@ -363,7 +400,9 @@ static int run_case(const mcase *c, const posenc_rope *r, const posenc_mrope *m,
                 for (size_t e = 0; e < hd; e++)
                     x[e] = posenc__load(c->dt, sp, e);
                 int64_t a = pt[t], b = c->text_only ? a : ph[t], w = c->text_only ? a : pw[t];
-                if (posenc_mrope_vec_f32(r, m, a, b, w, c->inverse, x) != POSENC_OK)
+                if (posenc_mrope_vec_f32(r, m, a, b, w,
+                                         c->inverse ? POSENC_INVERSE : POSENC_FORWARD,
+                                         x) != POSENC_OK)
                     ok = 0;
                 for (size_t e = 0; e < hd; e++)
                     posenc__store(c->dt, dp, e, x[e]);
@@ -371,14 +410,27 @@ static int run_case(const mcase *c, const posenc_rope *r, const posenc_mrope *m,
         (void)bytes;
     }
     posenc_status st;
-    if (c->twod && c->isa == posenc__isa_selected())
-        st = posenc_rope2d_qk(r, m, cache, (posenc_dtype)c->dt, c->n_tok, ph, pw,
-                              c->nq ? &v[0] : NULL, c->nk ? &v[1] : NULL, c->inverse, c->threads);
-    else
-        st = posenc__mrope_qk_isa(c->isa, r, m, cache, (posenc_dtype)c->dt, c->n_tok, pt,
-                                  c->text_only ? NULL : ph, c->text_only ? NULL : pw,
-                                  c->nq ? &v[0] : NULL, c->nk ? &v[1] : NULL, c->inverse,
-                                  c->threads);
+    if (c->twod && c->isa == posenc__isa_selected()) {
+        posenc_mrope_qk_args a2 = {.base = {.rope = r,
+                                            .cache = cache,
+                                            .dtype = (posenc_dtype)c->dt,
+                                            .n_tok = c->n_tok,
+                                            .pos = ph,
+                                            .direction = c->inverse ? POSENC_INVERSE
+                                                                    : POSENC_FORWARD,
+                                            .n_threads = c->threads},
+                                   .mrope = m,
+                                   .pos_w = pw};
+        if (c->nq)
+            a2.base.q = v[0];
+        if (c->nk)
+            a2.base.k = v[1];
+        st = posenc_rope2d_qk(&a2);
+    } else {
+        st = mq_isa(c->isa, r, m, cache, (posenc_dtype)c->dt, c->n_tok, pt,
+                    c->text_only ? NULL : ph, c->text_only ? NULL : pw, c->nq ? &v[0] : NULL,
+                    c->nk ? &v[1] : NULL, c->inverse, c->threads);
+    }
     ok = ok && st == POSENC_OK;
     for (int i = 0; i < 2; i++) {
         size_t bytes = c->n_tok * nh[i] * hs * es + 8;
@@ -548,12 +600,13 @@ TEST(text_only_is_plain)
         pos[t] = 100 + t * 3;
     for (int i = 0; i < T * H * D; i++)
         a[i] = b[i] = c[i] = rng_val();
-    posenc_rope_view va = {a, NULL, H, H * D, D, 0, 0}, vb = {b, NULL, H, H * D, D, 0, 0};
-    posenc_rope_view vc = {c, NULL, H, H * D, D, 0, 0};
-    CHECK(posenc_mrope_qk(&r, &m, NULL, POSENC_DTYPE_F32, T, pos, NULL, NULL, &va, NULL, 0, 1) ==
+    posenc_rope_view va = posenc_rope_view_dense(a, H, D), vb = posenc_rope_view_dense(b, H, D);
+    posenc_rope_view vc = posenc_rope_view_dense(c, H, D);
+    CHECK(mq_isa(PUBLIC, &r, &m, NULL, POSENC_DTYPE_F32, T, pos, NULL, NULL, &va, NULL, 0, 1) ==
           POSENC_OK);
-    CHECK(posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, T, pos, 0, &vb, NULL, 0, 1) == POSENC_OK);
-    CHECK(posenc_mrope_qk(&r, &m, NULL, POSENC_DTYPE_F32, T, pos, pos, pos, &vc, NULL, 0, 1) ==
+    posenc_rope_qk_args pa = {.rope = &r, .n_tok = T, .pos = pos, .q = vb};
+    CHECK(posenc_rope_qk(&pa) == POSENC_OK);
+    CHECK(mq_isa(PUBLIC, &r, &m, NULL, POSENC_DTYPE_F32, T, pos, pos, pos, &vc, NULL, 0, 1) ==
           POSENC_OK);
     CHECK(memcmp(a, b, sizeof a) == 0);
     CHECK(memcmp(a, c, sizeof a) == 0);
@@ -570,9 +623,9 @@ TEST(kernel_errors_nothing_written)
     float x[T * D], x0[T * D];
     for (int i = 0; i < T * D; i++)
         x[i] = x0[i] = rng_val();
-    posenc_rope_view v = {x, NULL, 1, D, D, 0, 0};
+    posenc_rope_view v = posenc_rope_view_dense(x, 1, D);
     int64_t p[T] = {0, 1, 2, 3}, bp[T] = {0, 1, -1, 3};
-#define MQ(...) posenc_mrope_qk(__VA_ARGS__)
+#define MQ(...) mq_isa(PUBLIC, __VA_ARGS__)
     CHECK(MQ(NULL, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 1) == POSENC_ERR_NULL);
     CHECK(MQ(&r, NULL, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 1) == POSENC_ERR_NULL);
     CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, T, NULL, p, p, &v, NULL, 0, 1) == POSENC_ERR_NULL);
@@ -581,7 +634,12 @@ TEST(kernel_errors_nothing_written)
     CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, NULL, NULL, 0, 1) == POSENC_ERR_NULL);
     CHECK(MQ(&r, &m, NULL, (posenc_dtype)3, T, p, p, p, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
     CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, 0, p, p, p, &v, NULL, 0, 1) == POSENC_ERR_RANGE);
-    CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 0) == POSENC_ERR_RANGE);
+    {
+        posenc_mrope_qk_args a = {.base = {.rope = &r, .n_tok = T, .pos = p, .q = v,
+                                           .direction = (posenc_direction)2},
+                                  .mrope = &m, .pos_h = p, .pos_w = p};
+        CHECK(posenc_mrope_qk(&a) == POSENC_ERR_RANGE); /* unknown direction */
+    }
     CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 65) == POSENC_ERR_RANGE);
     CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, T, p, bp, p, &v, NULL, 0, 1) == POSENC_ERR_POS);
     CHECK(MQ(&r, &m, NULL, POSENC_DTYPE_F32, T, p, p, bp, &v, NULL, 0, 1) == POSENC_ERR_POS);
@@ -605,18 +663,32 @@ TEST(kernel_errors_nothing_written)
     CHECK(posenc_rope_init(&other, 64, 64, 500000.0, HALF) == POSENC_OK);
     CHECK(MQ(&other, &m, cache, POSENC_DTYPE_F32, T, hi, hi, hi, &v, NULL, 0, 1) ==
           POSENC_ERR_RANGE);
-    CHECK(posenc__mrope_qk_isa(-1, &r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 1) ==
+    CHECK(mq_isa(-1, &r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 1) ==
           POSENC_ERR_RANGE);
-    CHECK(posenc__mrope_qk_isa(POSENC__ISA_N, &r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v,
-                               NULL, 0, 1) == POSENC_ERR_RANGE);
+    CHECK(mq_isa(POSENC__ISA_N, &r, &m, NULL, POSENC_DTYPE_F32, T, p, p, p, &v, NULL, 0, 1) ==
+          POSENC_ERR_RANGE);
+    CHECK(posenc_mrope_qk(NULL) == POSENC_ERR_NULL);
+    {
+        posenc_mrope_qk_args a = {.base = {.rope = &r, .n_tok = T, .pos = p, .pos0 = 1, .q = v},
+                                  .mrope = &m, .pos_h = p, .pos_w = p};
+        CHECK(posenc_mrope_qk(&a) == POSENC_ERR_RANGE); /* pos0 with three rows */
+    }
     CHECK(memcmp(x, x0, sizeof x) == 0);
     CHECK(MQ(&r, &m, cache, POSENC_DTYPE_F32, T, hi, hi, hi, &v, NULL, 0, 1) == POSENC_OK);
     CHECK(memcmp(x, x0, sizeof x) != 0);
     posenc_rope_cache_free(cache);
-    CHECK(posenc_rope2d_qk(&r, &m, NULL, POSENC_DTYPE_F32, T, NULL, p, &v, NULL, 0, 1) ==
-          POSENC_ERR_NULL);
-    CHECK(posenc_rope2d_qk(&r, &m, NULL, POSENC_DTYPE_F32, T, p, NULL, &v, NULL, 0, 1) ==
-          POSENC_ERR_NULL);
+    {
+        posenc_mrope_qk_args a = {.base = {.rope = &r, .n_tok = T, .q = v}, .mrope = &m,
+                                  .pos_w = p};
+        CHECK(posenc_rope2d_qk(&a) == POSENC_ERR_NULL); /* no rows */
+        a.base.pos = p;
+        a.pos_w = NULL;
+        CHECK(posenc_rope2d_qk(&a) == POSENC_ERR_NULL); /* no columns */
+        a.pos_w = p;
+        a.pos_h = p;
+        CHECK(posenc_rope2d_qk(&a) == POSENC_ERR_RANGE); /* the rows are base.pos */
+        CHECK(posenc_rope2d_qk(NULL) == POSENC_ERR_NULL);
+    }
 #undef MQ
 }
 

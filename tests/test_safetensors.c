@@ -557,6 +557,31 @@ TEST(memory_runs_out_cleanly)
     free(b[1].p);
 }
 
+/* fuzz_safetensors, its first seed: a file with one tensor and no
+ * __metadata__ made the reader call qsort on a NULL array of 0 metadata keys
+ * (undefined behaviour, caught by UBSan). Now qsort sees only two or more. */
+TEST(safetensors_without_metadata_sorts_nothing)
+{
+    static const char hdr[] = "{\"t\":{\"dtype\":\"F32\",\"shape\":[2,2],"
+                              "\"data_offsets\":[0,16]}}";
+    unsigned char file[8 + sizeof hdr - 1 + 16] = {sizeof hdr - 1};
+    memcpy(file + 8, hdr, sizeof hdr - 1);
+    static const unsigned char data[16] = {0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0,
+                                           0, 0, 0, 0x3f, 0, 0, 0x40, 0x40};
+    memcpy(file + 8 + sizeof hdr - 1, data, 16);
+    FILE *f = fmemopen(file, sizeof file, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    posenc_learned *t = NULL;
+    posenc_load_error e;
+    CHECK_EQ_INT(posenc_learned_read_safetensors(f, "t", &t, &e), POSENC_OK);
+    fclose(f);
+    double row[2];
+    CHECK(t && posenc_learned_row_f64(t, 1, row) == POSENC_OK && row[0] == 0.5 && row[1] == 3.0);
+    posenc_learned_free(t);
+}
+
 int main(void)
 {
     capped_setup();
@@ -570,9 +595,10 @@ int main(void)
     RUN(values_must_be_finite);
     RUN(tables_past_the_limits);
     RUN(arguments_and_files);
+    RUN(safetensors_without_metadata_sorts_nothing);
     if (skipped_capped)
         fprintf(stderr, "test_safetensors: %d out-of-memory checks skipped (%s)\n",
                 skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
-    return check_summary("test_safetensors");
+    return check_summary("safetensors");
 }

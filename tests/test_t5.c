@@ -463,5 +463,5 @@ int main(void)
     if (skipped_capped)
         fprintf(stderr, "test_t5: %d thread-start checks skipped (%s)\n", skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
-    return check_summary("test_t5");
+    return check_summary("t5");
 }

@@ -60,6 +60,16 @@ typedef struct stats {
 
 /* ---- small helpers -------------------------------------------------------- */
 
+/* A library call that cannot fail on this tool's valid arguments: if it does,
+ * every measurement after it would be wrong, so the run stops. */
+static void must(posenc_status s, const char *what)
+{
+    if (s != POSENC_OK) {
+        fprintf(stderr, "accuracy: %s: %s\n", what, posenc_strerror(s));
+        exit(2);
+    }
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void) /* splitmix64 */
 {
@@ -192,7 +202,7 @@ static void measure(stats *st, const config *c, int64_t pos, float tc, float ts)
 {
     ref2 vs = to_ref2(ES, T1), vc = to_ref2(EC, T1);
     double s, cc;
-    posenc_sincos(pos, c->k, c->D, c->base, &s, &cc);
+    must(posenc_sincos(pos, c->k, c->D, c->base, &s, &cc), "posenc_sincos");
     record(st, P_F64, s, vs, pos, c->k, c->D, c->base);
     record(st, P_F64, cc, vc, pos, c->k, c->D, c->base);
     record(st, P_F32, (float)s, vs, pos, c->k, c->D, c->base);
@@ -354,7 +364,9 @@ static void exhaustive_row(stats *st, int64_t n_max)
             /* posenc_rope_apply_f32 phases: rotating (1, 0) gives (cos, sin) */
             for (int i = 0; i < D; i++)
                 v32[i] = (float)(i % 2 == 0);
-            posenc_rope_apply_f32(pos, D, 10000.0, POSENC_LAYOUT_INTERLEAVED, v32);
+            must(posenc_rope_apply_f32(pos, D, 10000.0, POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD,
+                                       v32),
+                 "posenc_rope_apply_f32");
             for (uint32_t k = 0; k < NP; k++) {
                 if (t == 0) {
                     if (b0 > 0) {
@@ -402,7 +414,7 @@ static void decode_row(stats *st, int n)
     static config cfg[NP];
     posenc_rope r[2];
     for (int l = 0; l < 2; l++)
-        posenc_rope_init(&r[l], HD, HD, 5e5, (posenc_layout)l);
+        must(posenc_rope_init(&r[l], HD, HD, 5e5, (posenc_layout)l), "posenc_rope_init");
     for (uint32_t k = 0; k < NP; k++)
         config_init(&cfg[k], k, HD, 5e5);
     for (int i = 0; i < n; i++) {
@@ -411,9 +423,9 @@ static void decode_row(stats *st, int n)
         float x[HD];
         for (int e = 0; e < HD; e++)
             x[e] = l == POSENC_LAYOUT_INTERLEAVED ? (float)(e % 2 == 0) : (float)(e < NP);
-        posenc_rope_view q = {x, NULL, 1, HD, HD, 0, 0};
-        if (posenc_rope_qk(&r[l], NULL, POSENC_DTYPE_F32, 1, &pos, 0, &q, NULL, 0, 1) !=
-            POSENC_OK) {
+        posenc_rope_view q = {.dst = x, .n_head = 1, .tok_stride = HD, .head_stride = HD};
+        if (posenc_rope_qk(&(posenc_rope_qk_args){
+                .rope = &r[l], .n_tok = 1, .pos = &pos, .q = q}) != POSENC_OK) {
             st->max_ulp[P_ONE] = 1e9;
             return;
         }

@@ -58,9 +58,8 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
                  s->type);
         return st;
     }
-    posenc_rope_scaling_init(&c->scaling, type);
-    if (!s)
-        return POSENC_OK;
+    if ((st = posenc_rope_scaling_init(&c->scaling, type)) != POSENC_OK || !s)
+        return st;
     posenc_rope_scaling *d = &c->scaling;
     d->factor = s->factor;
     d->original_max_position_embeddings = s->original_max_position_embeddings;
@@ -127,15 +126,40 @@ int pyposenc_rope_init(posenc_rope *r, const posenc_rope_config *c, int64_t cur_
     return posenc_rope_init_config(r, c, cur_len);
 }
 
-static void to_view(posenc_rope_view *v, const pyposenc_view *p)
+/* NumPy and PyTorch know each array's extent, so the order is read from its
+ * strides: tokens outer when one token's heads fit in tok_stride, else heads
+ * outer ([batch][n_head][seq][head_dim]); the library checks either. With one
+ * token the token stride is never used (_core.c passes 0): it is set to the
+ * token's extent. */
+static size_t heads_extent(size_t n_head, size_t hd, size_t hs)
 {
-    v->dst = p->dst;
-    v->src = p->src;
-    v->n_head = p->n_head;
-    v->tok_stride = p->tok_stride;
-    v->head_stride = p->head_stride;
-    v->src_tok_stride = p->src_tok_stride;
-    v->src_head_stride = p->src_head_stride;
+    return (n_head ? n_head - 1 : 0) * hs + hd;
+}
+
+static int tokens_outer(size_t n_head, size_t hd, size_t ts, size_t hs)
+{
+    return (n_head <= 1 || hs >= hd) && ts >= heads_extent(n_head, hd, hs);
+}
+
+static posenc_rope_view to_view(const pyposenc_view *p, size_t hd, size_t n_tok)
+{
+    posenc_rope_view v = {.dst = p->dst,
+                          .src = p->src,
+                          .n_head = p->n_head,
+                          .tok_stride = p->tok_stride,
+                          .head_stride = p->head_stride,
+                          .src_tok_stride = p->src_tok_stride,
+                          .src_head_stride = p->src_head_stride};
+    if (n_tok <= 1) {
+        v.tok_stride = heads_extent(v.n_head, hd, v.head_stride);
+        v.src_tok_stride = heads_extent(v.n_head, hd, v.src_head_stride);
+    }
+    v.order = tokens_outer(v.n_head, hd, v.tok_stride, v.head_stride) ? POSENC_TOKENS_OUTER
+                                                                      : POSENC_HEADS_OUTER;
+    v.src_order = tokens_outer(v.n_head, hd, v.src_tok_stride, v.src_head_stride)
+                      ? POSENC_TOKENS_OUTER
+                      : POSENC_HEADS_OUTER;
+    return v;
 }
 
 int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache)
@@ -152,13 +176,19 @@ int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype
                      const int64_t *pos, int64_t pos0, const pyposenc_view *q,
                      const pyposenc_view *k, int inverse, unsigned n_threads)
 {
-    posenc_rope_view qv, kv;
+    posenc_rope_qk_args a = {.rope = r,
+                             .cache = cache,
+                             .dtype = dtype,
+                             .n_tok = n_tok,
+                             .pos = pos,
+                             .pos0 = pos0,
+                             .direction = inverse ? POSENC_INVERSE : POSENC_FORWARD,
+                             .n_threads = n_threads};
     if (q)
-        to_view(&qv, q);
+        a.q = to_view(q, r->head_dim, n_tok);
     if (k)
-        to_view(&kv, k);
-    return posenc_rope_qk(r, cache, dtype, n_tok, pos, pos0, q ? &qv : NULL, k ? &kv : NULL,
-                          inverse, n_threads);
+        a.k = to_view(k, r->head_dim, n_tok);
+    return posenc_rope_qk(&a);
 }
 
 int pyposenc_pair_index(uint32_t k, uint32_t d, posenc_layout layout, uint32_t *i0,
@@ -179,10 +209,11 @@ int pyposenc_rope_cos_sin_f64(const posenc_rope *r, size_t n, const int64_t *pos
                 return st;
             scratch[i0] = 1.0; /* the pair (1, 0) turns into (a cos, a sin) */
         }
-        if ((st = posenc_rope_vec_f64(r, pos[t], 0, scratch)) != POSENC_OK)
+        if ((st = posenc_rope_vec_f64(r, pos[t], POSENC_FORWARD, scratch)) != POSENC_OK)
             return st;
         for (uint32_t k = 0; k < P; k++) {
-            posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
+            if ((st = posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1)) != POSENC_OK)
+                return st;
             cos[t * P + k] = scratch[i0];
             sin[t * P + k] = scratch[i1];
         }
@@ -204,12 +235,16 @@ int pyposenc_rope_cos_sin_f32(const posenc_rope *r, size_t n, const int64_t *pos
             for (size_t t = 0; t < m; t++)
                 scratch[t * D + i0] = 1.0f; /* (1*c) - (0*s) = c, (1*s) + (0*c) = s */
         }
-        posenc_rope_view v = {scratch, NULL, 1, D, D, 0, 0};
-        if ((st = posenc_rope_qk(r, NULL, POSENC_DTYPE_F32, m, pos + t0, 0, &v, NULL, 0,
-                                 n_threads)) != POSENC_OK)
+        posenc_rope_qk_args a = {.rope = r,
+                                 .n_tok = m,
+                                 .pos = pos + t0,
+                                 .q = posenc_rope_view_dense(scratch, 1, D),
+                                 .n_threads = n_threads};
+        if ((st = posenc_rope_qk(&a)) != POSENC_OK)
             return st;
         for (uint32_t k = 0; k < P; k++) {
-            posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
+            if ((st = posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1)) != POSENC_OK)
+                return st;
             for (size_t t = 0; t < m; t++) {
                 cos[(t0 + t) * P + k] = scratch[t * D + i0];
                 sin[(t0 + t) * P + k] = scratch[t * D + i1];

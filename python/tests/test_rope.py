@@ -98,7 +98,7 @@ def test_golden_vectors(case):
                         seq_len=case["cur_len"])
     assert r.head_dim == case["head_dim"] and r.rotary_dim == case["rotary_dim"]
     assert r.layout == case["layout"]
-    assert abs(r.attention_factor - case["attn"][0]) <= 1e-15  # as tests/test_scaling.c
+    assert abs(r.attention_factor - case["attn"][0]) <= 1e-15  # as tests/test_scalings.c
     hi, lo = r.inv_freq, r.inv_freq_lo
     for k, (fh, fl) in enumerate(case["freqs"]):
         exact = mpmath.mpf(fh) + mpmath.mpf(fl)

@@ -8,7 +8,8 @@ int main(void)
     float x[2] = {1.0f, 0.0f};
     if (posenc_sinusoid_fill_f64(2, 4, POSENC_DEFAULT_BASE, pe) != POSENC_OK)
         return 1;
-    if (posenc_rope_apply_f32(1, 2, POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED, x) != POSENC_OK)
+    if (posenc_rope_apply_f32(1, 2, POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD,
+                              x) != POSENC_OK)
         return 1;
     printf("%.4f %.4f %.4f %.4f\n", pe[0], pe[1], pe[2], pe[3]);
     printf("%.4f %.4f\n", (double)x[0], (double)x[1]);

@@ -1,4 +1,4 @@
-/* test_fill.c - the cos/sin values behind every float path (fill_body.h) and
+/* test_tables.c - the cos/sin values behind every float path (fill_body.h) and
  * the frequencies behind every path (posenc__inv_freqs_dd):
  *   - every instruction set's sincos gives the bits of the plain C reference
  *     posenc__sincos_dd, and every instruction set's fill the bits of the
@@ -11,7 +11,9 @@
  *     agree with an independent long double pow;
  *   - POSENC_ISA=scalar|avx2|avx512 reaches the fills (the query
  *     posenc_rope_isa() reports the path, and a forced path gives the same
- *     tables, rotations and sinusoids bit for bit). */
+ *     tables, rotations and sinusoids bit for bit);
+ *   - the public sinusoid tables: each row is posenc_sinusoid_fill_f32's,
+ *     their argument checks, and no rows write nothing. */
 #include "check.h"
 #include "../src/internal.h"
 
@@ -36,6 +38,21 @@ static void freqs(uint32_t D, double base, size_t n, double *hi, double *lo)
 }
 
 /* within the documented float bound of the exact value v (scale s) */
+/* error of y against the exact hi + lo, in the unit max(ulp(v), floor) */
+static double err_units(double y, double hi, double lo, int f32)
+{
+    int e;
+    double a = fabs(hi);
+    double floor_ = f32 ? 0x1p-25 : 0x1p-60, unit = floor_;
+    if (a > 0) {
+        frexp(a, &e);
+        double ulp = ldexp(1.0, e - 1 - (f32 ? 23 : 52));
+        if (ulp > unit)
+            unit = ulp;
+    }
+    return fabs((y - hi) - lo) / unit;
+}
+
 static int within_f32(float got, double v, double s)
 {
     return check_ulp_f32(got, v) <= 1.0 || fabs((double)got - v) <= 0x1p-25 * fabs(s);
@@ -147,7 +164,7 @@ TEST(fill_every_isa_bit_identical)
                 CHECK(memcmp(ref_s, got_s, SZ * 4) == 0);
             }
         }
-    printf("test_fill: fills compared on %d instruction sets\n", n_isa);
+    printf("tables: fills compared on %d instruction sets\n", n_isa);
     free(ref_c);
     free(ref_s);
     free(got_c);
@@ -253,15 +270,17 @@ static uint64_t paths_hash(void)
     for (int i = 0; i < 3 * 128; i++)
         x[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
     int64_t pos = 1000003;
-    posenc_rope_view v = {x, NULL, 3, 3 * 128, 128, 0, 0};
-    if (posenc_rope_qk(&r, NULL, POSENC_DTYPE_F32, 1, &pos, 0, &v, NULL, 0, 1) != POSENC_OK)
+    posenc_rope_view v = {.dst = x, .n_head = 3, .tok_stride = 3 * 128, .head_stride = 128};
+    if (posenc_rope_qk(&(posenc_rope_qk_args){.rope = &r, .n_tok = 1, .pos = &pos, .q = v}) !=
+        POSENC_OK)
         return 0;
     h = fnv(h, x, sizeof x);
     double xd[130];
     for (int i = 0; i < 130; i++)
         xd[i] = x[i];
-    if (posenc_rope_apply_f32(99999, 130, 1e4, POSENC_LAYOUT_HALF, x) != POSENC_OK ||
-        posenc_rope_apply_f64(99999, 130, 1e4, POSENC_LAYOUT_HALF, xd) != POSENC_OK)
+    if (posenc_rope_apply_f32(99999, 130, 1e4, POSENC_LAYOUT_HALF, POSENC_FORWARD, x) !=
+            POSENC_OK ||
+        posenc_rope_apply_f64(99999, 130, 1e4, POSENC_LAYOUT_HALF, POSENC_FORWARD, xd) != POSENC_OK)
         return 0;
     h = fnv(h, x, 130 * sizeof x[0]);
     h = fnv(h, xd, sizeof xd);
@@ -304,7 +323,166 @@ TEST(forced_isa_reaches_the_fills)
         CHECK(h == here);                             /* and gives the same bits */
         n++;
     }
-    printf("test_fill: POSENC_ISA forced on %d paths, the same results on each\n", n);
+    printf("tables: POSENC_ISA forced on %d paths, the same results on each\n", n);
+}
+
+TEST(sinusoid_tables_of_no_rows_write_nothing)
+{
+    double d[4] = {5, 5, 5, 5};
+    float f[4] = {5, 5, 5, 5};
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(3, 0, 4, 10000.0, d), POSENC_OK);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(3, 0, 4, 10000.0, f), POSENC_OK);
+    CHECK(d[0] == 5 && d[3] == 5 && f[0] == 5 && f[3] == 5);
+    /* and the checks still run before that */
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(-1, 0, 4, 10000.0, d), POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(0, 1, 4, 1.0, d), POSENC_ERR_BASE);
+}
+
+/* Fast fill vs reference on blocks with many pairs (the vector paths), odd
+ * pair counts, a scale, positions up to 2^31 - 1, and a row stride. Every fast
+ * value is within max(ulp, 2^-25) * |scale| of the direct double value
+ * (itself within 2^-60 of exact), and within 1 ulp of the reference fill. */
+TEST(table_fast_vs_reference)
+{
+    enum { NPAIR = 300, NPOS = 2100, LD = 307 };
+    static double fh[NPAIR], fl[NPAIR];
+    static float fc[NPOS * LD], fs[NPOS * LD], rc[NPOS * LD], rs[NPOS * LD];
+    static const long long starts[] = {0, 1, 123456789, 2147483647LL - NPOS + 1};
+    static const double scales[] = {1.0, 1.2345, 0.1};
+    static const size_t npairs[] = {NPAIR, 1, 7, 133};
+    for (size_t si = 0; si < 4; si++) {
+        size_t m = npairs[si];
+        double base = si == 1 ? 1e9 : 10000.0 + 1000.0 * (double)si;
+        for (size_t k = 0; k < m; k++) {
+            posenc__dd f = posenc__inv_freq_dd((uint32_t)k, 2 * (uint32_t)m, base);
+            fh[k] = f.hi;
+            fl[k] = f.lo;
+        }
+        long long p0 = starts[si];
+        double scale = scales[si % 3];
+        size_t n = si == 2 ? 2 : NPOS; /* 2 rows: the direct path */
+        posenc__sincos_table_f32(p0, n, fh, fl, m, scale, fc, fs, LD);
+        posenc__sincos_table_ref_f32(p0, n, fh, fl, m, scale, rc, rs, LD);
+        double worst = 0, worst_ref = 0;
+        for (size_t t = 0; t < n; t += (t < 40 ? 1 : 13)) {
+            for (size_t k = 0; k < m; k++) {
+                double s, c;
+                posenc__sincos_dd(p0 + (long long)t, (posenc__dd){fh[k], fl[k]}, &s, &c);
+                double e1 = err_units(fc[t * LD + k] / scale, c, 0, 1);
+                double e2 = err_units(fs[t * LD + k] / scale, s, 0, 1);
+                worst = e1 > worst ? e1 : worst;
+                worst = e2 > worst ? e2 : worst;
+                double d1 = check_ulp_f32(fc[t * LD + k], rc[t * LD + k]);
+                double d2 = check_ulp_f32(fs[t * LD + k], rs[t * LD + k]);
+                worst_ref = d1 > worst_ref ? d1 : worst_ref;
+                worst_ref = d2 > worst_ref ? d2 : worst_ref;
+            }
+        }
+        /* /scale adds at most one more rounding: 1.01 leaves room for it */
+        CHECK(worst <= 1.01);
+        CHECK(worst_ref <= 1.0);
+    }
+}
+
+TEST(sinusoid_table_matches_rows)
+{
+    static float tab[40 * 131], row[131];
+    static double tab64[40 * 131], row64[131];
+    static const uint32_t Ds[] = {131, 128, 1};
+    for (size_t d = 0; d < 3; d++) {
+        uint32_t D = Ds[d];
+        long long p0 = d == 0 ? 2147483647LL - 39 : 5;
+        CHECK_EQ_INT(posenc_sinusoid_table_f32(p0, 40, D, 10000.0, tab), POSENC_OK);
+        CHECK_EQ_INT(posenc_sinusoid_table_f64(p0, 40, D, 10000.0, tab64), POSENC_OK);
+        for (size_t t = 0; t < 40; t++) {
+            CHECK_EQ_INT(posenc_sinusoid_fill_f32(p0 + (long long)t, D, 10000.0, row),
+                         POSENC_OK);
+            CHECK_EQ_INT(posenc_sinusoid_fill_f64(p0 + (long long)t, D, 10000.0, row64),
+                         POSENC_OK);
+            for (uint32_t i = 0; i < D; i++) {
+                /* both within 1 ulp / 2^-25 of exact, so within 1 ulp of each
+                 * other where |v| >= 1/4, within 2^-24 below */
+                CHECK(fabsf(tab[t * D + i] - row[i]) <=
+                      fmaxf(0x1p-24f, nextafterf(fabsf(row[i]), 2.0f) - fabsf(row[i])));
+                CHECK(tab64[t * D + i] == row64[i]);
+            }
+        }
+    }
+    /* hand-checked values: PE(2) for D = 4 (the header's worked trace) */
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(0, 3, 4, 10000.0, tab), POSENC_OK);
+    CHECK_NEAR(tab[8], 0.9092974268256817, 1e-7);
+    CHECK_NEAR(tab[9], -0.4161468365471424, 1e-7);
+    CHECK_NEAR(tab[10], 0.019998666693333080, 1e-8);
+    CHECK_NEAR(tab[11], 0.9998000066665778, 1e-7);
+    CHECK_EQ_INT(tab[0], 0);
+    CHECK_EQ_INT(tab[1], 1);
+}
+
+TEST(sinusoid_table_errors)
+{
+    float x[8];
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(0, 1, 4, 10000.0, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(0, 1, 0, 10000.0, x), POSENC_ERR_DIM);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(0, 1, 4, 1.0, x), POSENC_ERR_BASE);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(-1, 1, 4, 10000.0, x), POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(POSENC_MAX_POS, 2, 4, 10000.0, x), POSENC_ERR_POS);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(POSENC_MAX_POS, 1, 4, 10000.0, x), POSENC_OK);
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(0, 0, 4, 10000.0, x), POSENC_OK);
+    /* a row count past the last position (also the only way n_pos * D could
+     * overflow on 64-bit, since D <= 2^20): refused before anything is written */
+    CHECK_EQ_INT(posenc_sinusoid_table_f32(0, SIZE_MAX, 4096, 10000.0, x), POSENC_ERR_POS);
+    double y[8];
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(0, 3, 4, 0.5, y), POSENC_ERR_BASE);
+    CHECK_EQ_INT(posenc_sinusoid_table_f64(0, 3, POSENC_MAX_DIM + 1, 10000.0, y), POSENC_ERR_DIM);
+}
+
+/* The fill's value of (pos, k) does not depend on the block it is filled
+ * in: runs starting anywhere (between anchors, across anchors, single
+ * positions) give the same bits as one long table, and the single-vector
+ * float rotation takes exactly those values. This is what makes the cache,
+ * the no-cache tensor path and posenc_rope_apply_f32 bit-identical. */
+TEST(fill_values_independent_of_block)
+{
+    enum { P = 1200, NP = 40 };
+    static float tc[P * NP], ts[P * NP];
+    double f_hi[NP], f_lo[NP];
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, 2 * NP, 2 * NP, 10000.0, POSENC_LAYOUT_INTERLEAVED) == POSENC_OK);
+    for (int k = 0; k < NP; k++) {
+        f_hi[k] = r.inv_freq_hi[k];
+        f_lo[k] = r.inv_freq_lo[k];
+    }
+    const int64_t base_pos = 2147483647 - P + 1; /* the hardest positions */
+    posenc__sincos_table_f32(base_pos, P, f_hi, f_lo, NP, 1.0, tc, ts, NP);
+    unsigned seed = 12345;
+    int runs = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t start = (seed >> 8) % P;
+        size_t len = 1 + ((seed >> 3) % 300);
+        if (start + len > P)
+            len = P - start;
+        float rc[300 * NP], rs[300 * NP];
+        posenc__sincos_table_f32(base_pos + (int64_t)start, len, f_hi, f_lo, NP, 1.0, rc, rs, NP);
+        CHECK(memcmp(rc, tc + start * NP, len * NP * sizeof(float)) == 0);
+        CHECK(memcmp(rs, ts + start * NP, len * NP * sizeof(float)) == 0);
+        runs++;
+    }
+    CHECK(runs == 60);
+    /* one vector: (1, 0) in every pair rotates to exactly (c, s) */
+    for (size_t t = 0; t < P; t += 97) {
+        float x[2 * NP];
+        for (int k = 0; k < NP; k++) {
+            x[2 * k] = 1.0f;
+            x[2 * k + 1] = 0.0f;
+        }
+        CHECK(posenc_rope_apply_f32(base_pos + (int64_t)t, 2 * NP, 10000.0,
+                                    POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD, x) == POSENC_OK);
+        for (int k = 0; k < NP; k++) {
+            CHECK(x[2 * k] == tc[t * NP + (size_t)k]);
+            CHECK(x[2 * k + 1] == ts[t * NP + (size_t)k]);
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -320,5 +498,10 @@ int main(int argc, char **argv)
     RUN(unavailable_isa_writes_nothing);
     RUN(frequency_blocks_equal_single_pairs);
     RUN(forced_isa_reaches_the_fills);
-    return check_summary("test_fill");
+    RUN(sinusoid_tables_of_no_rows_write_nothing);
+    RUN(table_fast_vs_reference);
+    RUN(sinusoid_table_matches_rows);
+    RUN(sinusoid_table_errors);
+    RUN(fill_values_independent_of_block);
+    return check_summary("tables");
 }

@@ -1,6 +1,7 @@
-/* test_core.c - the library's definitions, pinned against hand-derived traces,
- * the higher-precision reference vectors in tests/data (mpmath, 60 digits),
- * and mathematical identities. */
+/* test_angles.c - the lesson tier's definitions (frequencies, angles, the
+ * sinusoid, the rotation of one vector and its dot product, the number
+ * syntax), pinned against hand-derived traces, the higher-precision reference
+ * vectors in tests/data (mpmath, 60 digits), and mathematical identities. */
 #include "check.h"
 #include "posenc.h"
 
@@ -56,7 +57,7 @@ TEST(lesson_dot_depends_on_offset)
 TEST(lesson_rope_1)
 {
     double x[2] = {1, 0};
-    CHECK(posenc_rope_apply_f64(1, 2, B, IL, x) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1, 2, B, IL, POSENC_FORWARD, x) == POSENC_OK);
     CHECK_NEAR(x[0], 0.5403, 5e-5);
     CHECK_NEAR(x[1], 0.8415, 5e-5);
 }
@@ -77,7 +78,7 @@ TEST(lesson_traces_file)
         double want[4];
         if (sscanf(line, "PE %*d %*d\t%lf %lf %lf %lf", &want[0], &want[1], &want[2], &want[3]) == 4) {
             double pe[4];
-            posenc_sinusoid_fill_f64(2, 4, B, pe);
+            CHECK(posenc_sinusoid_fill_f64(2, 4, B, pe) == POSENC_OK);
             for (int i = 0; i < 4; i++)
                 CHECK_NEAR(pe[i], want[i], 5e-5);
             rows++;
@@ -85,11 +86,11 @@ TEST(lesson_traces_file)
             long m, n;
             double w0, w1, q[2] = {1, 0}, k[2] = {1, 0}, d;
             if (sscanf(line, "DOT %ld %ld [1 0] [1 0]\t%lf", &m, &n, &w0) == 3) {
-                posenc_rope_dot_f64(m, n, 2, B, IL, q, k, &d);
+                CHECK(posenc_rope_dot_f64(m, n, 2, B, IL, q, k, &d) == POSENC_OK);
                 CHECK_NEAR(d, w0, 5e-5);
                 rows++;
             } else if (sscanf(line, "ROPE %ld 1 0\t%lf %lf", &m, &w0, &w1) == 3) {
-                posenc_rope_apply_f64(m, 2, B, IL, q);
+                CHECK(posenc_rope_apply_f64(m, 2, B, IL, POSENC_FORWARD, q) == POSENC_OK);
                 CHECK_NEAR(q[0], w0, 5e-5);
                 CHECK_NEAR(q[1], w1, 5e-5);
                 rows++;
@@ -147,56 +148,6 @@ TEST(reference_angles)
     CHECK(worst_f32_ulp <= 1.0);
 }
 
-TEST(reference_alibi_slopes)
-{
-    FILE *f = fopen("tests/data/alibi_slopes.txt", "r");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    int rows = 0, c;
-    double slopes[1024];
-    while ((c = getc(f)) != EOF) {
-        if (c == '#') {
-            while ((c = getc(f)) != '\n' && c != EOF) {
-            }
-            continue;
-        }
-        ungetc(c, f);
-        unsigned H;
-        if (fscanf(f, "%u", &H) != 1)
-            break;
-        CHECK(H >= 1 && H <= 1024);
-        CHECK(posenc_alibi_slopes(H, slopes) == POSENC_OK);
-        for (unsigned h = 0; h < H; h++) {
-            double want;
-            CHECK(fscanf(f, "%lf", &want) == 1);
-            CHECK_NEAR(slopes[h], want, want * 0x1p-52);
-        }
-        while ((c = getc(f)) != '\n' && c != EOF) {
-        }
-        rows++;
-    }
-    fclose(f);
-    CHECK_EQ_INT(rows, 64);
-}
-
-TEST(alibi_hand_values)
-{
-    /* H = 8: 2^-1 .. 2^-8. H = 3 (n = 2): 2^-4, 2^-8, then 2^-2 (first odd of 4). */
-    double s[8], p[3];
-    CHECK(posenc_alibi_slopes(8, s) == POSENC_OK);
-    for (int h = 1; h <= 8; h++)
-        CHECK(s[h - 1] == ldexp(1.0, -h));
-    CHECK(posenc_alibi_slopes(3, s) == POSENC_OK);
-    CHECK(s[0] == 0x1p-4 && s[1] == 0x1p-8 && s[2] == 0x1p-2);
-    CHECK(posenc_alibi_penalties(3, 5, 2, p) == POSENC_OK);
-    CHECK(p[0] == -3 * 0x1p-4 && p[1] == -3 * 0x1p-8 && p[2] == -3 * 0x1p-2);
-    CHECK(posenc_alibi_penalties(3, 2, 5, p) == POSENC_OK); /* symmetric in |i - j| */
-    CHECK(p[2] == -0.75);
-    CHECK(posenc_alibi_penalties(3, 7, 7, p) == POSENC_OK);
-    CHECK(p[0] == 0.0 && !signbit(p[0]));
-}
-
 /* ---- definitions ---------------------------------------------------------- */
 
 TEST(sinusoid_layout_and_odd_d)
@@ -241,7 +192,7 @@ TEST(rotation_direction_and_layouts)
 {
     /* A small positive angle raises the second coordinate of (1, 0). */
     double x[4] = {1, 0, 1, 0};
-    CHECK(posenc_rope_apply_f64(1, 4, B, IL, x) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1, 4, B, IL, POSENC_FORWARD, x) == POSENC_OK);
     CHECK(x[1] > 0 && x[3] > 0 && x[3] < x[1]);
     CHECK_NEAR(x[2], cos(0.01), 1e-16);
     CHECK_NEAR(x[3], sin(0.01), 1e-16);
@@ -249,16 +200,16 @@ TEST(rotation_direction_and_layouts)
     /* Half layout: pair k = (x[k], x[k + D/2]). The same pairs written
      * interleaved give the same rotated pairs. */
     double h[6] = {1, 2, 3, 4, 5, 6}, il[6] = {1, 4, 2, 5, 3, 6};
-    CHECK(posenc_rope_apply_f64(1234, 6, B, HALF, h) == POSENC_OK);
-    CHECK(posenc_rope_apply_f64(1234, 6, B, IL, il) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1234, 6, B, HALF, POSENC_FORWARD, h) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(1234, 6, B, IL, POSENC_FORWARD, il) == POSENC_OK);
     for (int k = 0; k < 3; k++) {
         CHECK(h[k] == il[2 * k]);
         CHECK(h[k + 3] == il[2 * k + 1]);
     }
     /* Odd D: the last element is unchanged, in both layouts. */
     double o[5] = {1, 2, 3, 4, 5}, oh[5] = {1, 2, 3, 4, 5};
-    CHECK(posenc_rope_apply_f64(99, 5, B, IL, o) == POSENC_OK);
-    CHECK(posenc_rope_apply_f64(99, 5, B, HALF, oh) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(99, 5, B, IL, POSENC_FORWARD, o) == POSENC_OK);
+    CHECK(posenc_rope_apply_f64(99, 5, B, HALF, POSENC_FORWARD, oh) == POSENC_OK);
     CHECK(o[4] == 5 && oh[4] == 5);
     /* half with odd D pairs (0,2), (1,3) */
     CHECK_NEAR(oh[0], 1 * cos(99.0) - 3 * sin(99.0), 1e-14);
@@ -290,13 +241,13 @@ TEST(identity_rotation_keeps_length_and_inverts)
             xf[i] = yf[i] = (float)x[i];
         }
         double n0 = norm2(x, D);
-        CHECK(posenc_rope_apply_f64(pos, (uint32_t)D, B, L, y) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(pos, (uint32_t)D, B, L, POSENC_FORWARD, y) == POSENC_OK);
         CHECK_NEAR(norm2(y, D), n0, 1e-13 * (1 + n0));
-        CHECK(posenc_rope_invert_f64(pos, (uint32_t)D, B, L, y) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(pos, (uint32_t)D, B, L, POSENC_INVERSE, y) == POSENC_OK);
         for (int i = 0; i < D; i++)
             CHECK_NEAR(y[i], x[i], 1e-14);
-        CHECK(posenc_rope_apply_f32(pos, (uint32_t)D, B, L, yf) == POSENC_OK);
-        CHECK(posenc_rope_invert_f32(pos, (uint32_t)D, B, L, yf) == POSENC_OK);
+        CHECK(posenc_rope_apply_f32(pos, (uint32_t)D, B, L, POSENC_FORWARD, yf) == POSENC_OK);
+        CHECK(posenc_rope_apply_f32(pos, (uint32_t)D, B, L, POSENC_INVERSE, yf) == POSENC_OK);
         for (int i = 0; i < D; i++)
             CHECK_NEAR(yf[i], xf[i], 1e-6);
     }
@@ -323,8 +274,8 @@ TEST(identity_dot_depends_only_on_offset)
             qr[i] = q[i];
             kr[i] = k[i];
         }
-        posenc_rope_apply_f64(m, (uint32_t)D, B, L, qr);
-        posenc_rope_apply_f64(n, (uint32_t)D, B, L, kr);
+        CHECK(posenc_rope_apply_f64(m, (uint32_t)D, B, L, POSENC_FORWARD, qr) == POSENC_OK);
+        CHECK(posenc_rope_apply_f64(n, (uint32_t)D, B, L, POSENC_FORWARD, kr) == POSENC_OK);
         for (int i = 0; i < D; i++)
             direct += qr[i] * kr[i];
         CHECK_NEAR(d1, direct, 1e-13);
@@ -360,13 +311,13 @@ TEST(argument_errors)
     CHECK(posenc_sinusoid_fill_f64(1, 4, INFINITY, d) == POSENC_ERR_BASE);
     CHECK(posenc_sinusoid_fill_f64(1, 4, B, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_sinusoid_fill_f32(1, 4, B, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_apply_f64(1, 4, B, (posenc_layout)7, d) == POSENC_ERR_LAYOUT);
-    CHECK(posenc_rope_apply_f32(1, 4, B, IL, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_apply_f64(1, 4, B, (posenc_layout)7, POSENC_FORWARD, d) == POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_apply_f32(1, 4, B, IL, POSENC_FORWARD, NULL) == POSENC_ERR_NULL);
     d[2] = NAN;
-    CHECK(posenc_rope_apply_f64(1, 4, B, IL, d) == POSENC_ERR_NOT_FINITE);
+    CHECK(posenc_rope_apply_f64(1, 4, B, IL, POSENC_FORWARD, d) == POSENC_ERR_NOT_FINITE);
     CHECK(isnan(d[2]) && d[0] == 0); /* unchanged */
     f[1] = INFINITY;
-    CHECK(posenc_rope_apply_f32(1, 4, B, IL, f) == POSENC_ERR_NOT_FINITE);
+    CHECK(posenc_rope_apply_f32(1, 4, B, IL, POSENC_FORWARD, f) == POSENC_ERR_NOT_FINITE);
     CHECK(posenc_sinusoid_add_f64(1, 4, B, d) == POSENC_ERR_NOT_FINITE);
     CHECK(posenc_sincos(1, 0, 2, B, &s, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_sincos(-5, 0, 2, B, &s, &c) == POSENC_ERR_POS);
@@ -387,7 +338,8 @@ TEST(strerror_and_version)
     }
     CHECK(strcmp(posenc_strerror((posenc_status)99), "unknown status") == 0);
     CHECK(posenc_version_number() == POSENC_VERSION_NUMBER);
-    CHECK(strcmp(posenc_version_string(), "0.1.0") == 0);
+    CHECK(strcmp(posenc_version_string(), "1.0.0") == 0);
+    CHECK(POSENC_VERSION_NUMBER == 10000 && POSENC_VERSION_MAJOR == 1);
     /* pinned values */
     CHECK(POSENC_OK == 0 && POSENC_ERR_POS == 3 && POSENC_ERR_NOT_FINITE == 11);
 }
@@ -428,45 +380,33 @@ TEST(parse_numbers)
     CHECK(posenc_parse_int64("-", 1, &i) == POSENC_ERR_FORMAT);
 }
 
-/* ---- learned tables ------------------------------------------------------------ */
 
-static posenc_status load_text(const char *text, posenc_learned **t, posenc_load_error *e)
+TEST(sinusoid_add_f32_even_dimension)
 {
-    FILE *f = tmpfile();
-    if (!f)
-        return POSENC_ERR_IO;
-    fputs(text, f);
-    rewind(f);
-    posenc_status s = posenc_learned_read(f, t, e);
-    fclose(f);
-    return s;
+    float x[6] = {0.5f, -0.25f, 1.0f, 2.0f, -3.0f, 0.125f}, x0[6];
+    memcpy(x0, x, sizeof x);
+    CHECK_EQ_INT(posenc_sinusoid_add_f32(9, 6, 10000.0, x), POSENC_OK);
+    for (int i = 0; i < 6; i++) {
+        int k = i / 2;
+        double th = 9.0 / pow(10000.0, 2.0 * k / 6.0);
+        double pe = i % 2 ? cos(th) : sin(th);
+        CHECK_NEAR(x[i], x0[i] + pe, 6e-7);
+    }
 }
 
-TEST(learned_tables)
+TEST(rope_dot_refuses_a_non_finite_k)
 {
-    posenc_learned *t = NULL;
-    posenc_load_error e;
-    CHECK(load_text("# a table\n0.5 1 2\n\n3, 4, 5 # row 1\r\n6 7 8", &t, &e) == POSENC_OK);
-    CHECK(posenc_learned_n_pos(t) == 3 && posenc_learned_dim(t) == 3);
-    double row[3];
-    CHECK(posenc_learned_row_f64(t, 1, row) == POSENC_OK);
-    CHECK(row[0] == 3 && row[1] == 4 && row[2] == 5);
-    CHECK(posenc_learned_row_f64(t, 2, row) == POSENC_OK && row[2] == 8);
-    CHECK(posenc_learned_row_f64(t, 3, row) == POSENC_ERR_POS); /* the hard edge */
-    CHECK(posenc_learned_row_f64(t, -1, row) == POSENC_ERR_POS);
-    posenc_learned_free(t);
-    posenc_learned_free(NULL);
-
-    t = NULL;
-    CHECK(load_text("1 2\n3 4\n5\n", &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(t == NULL && e.line == 3 && e.expected == 2 && e.got == 1);
-    CHECK(load_text("1 2\nx 4\n", &t, &e) == POSENC_ERR_FORMAT && e.line == 2);
-    CHECK(load_text("1 nan\n", &t, &e) == POSENC_ERR_FORMAT && e.line == 1);
-    CHECK(load_text("1 1e999\n", &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(load_text("# only a comment\n\n", &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(posenc_learned_load("/nonexistent/table.txt", &t, &e) == POSENC_ERR_IO);
-    CHECK(posenc_learned_read(NULL, &t, &e) == POSENC_ERR_NULL);
-    CHECK(posenc_learned_n_pos(NULL) == 0 && posenc_learned_dim(NULL) == 0);
+    double q[4] = {1, 2, 3, 4}, k[4] = {1, 2, INFINITY, 4}, out = 42;
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out),
+                 POSENC_ERR_NOT_FINITE);
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, k, q, &out),
+                 POSENC_ERR_NOT_FINITE); /* q this time */
+    CHECK(out == 42);
+    k[2] = 3;
+    /* control: offset 1 over four pairs of q = k: sum of |pair|^2 cos(theta_k)
+     * with theta_0 = 1 (pair (1,3)), theta_1 = 1e-2 (pair (2,4)) */
+    CHECK_EQ_INT(posenc_rope_dot_f64(1, 2, 4, 10000.0, POSENC_LAYOUT_HALF, q, k, &out), POSENC_OK);
+    CHECK_NEAR(out, 10.0 * cos(1.0) + 20.0 * cos(0.01), 1e-12);
 }
 
 int main(void)
@@ -476,8 +416,6 @@ int main(void)
     RUN(lesson_rope_1);
     RUN(lesson_traces_file);
     RUN(reference_angles);
-    RUN(reference_alibi_slopes);
-    RUN(alibi_hand_values);
     RUN(sinusoid_layout_and_odd_d);
     RUN(inv_freq_and_explain);
     RUN(rotation_direction_and_layouts);
@@ -487,6 +425,7 @@ int main(void)
     RUN(argument_errors);
     RUN(strerror_and_version);
     RUN(parse_numbers);
-    RUN(learned_tables);
-    return check_summary("core");
+    RUN(sinusoid_add_f32_even_dimension);
+    RUN(rope_dot_refuses_a_non_finite_k);
+    return check_summary("angles");
 }

@@ -1,10 +1,13 @@
-/* test_hardening.c - argument checks of every public function, the limits,
- * the regressions the fuzzers found, and the program under inputs that are
+/* test_limits.c - argument checks of the lesson tier's functions (pair
+ * indices, angles, sinusoid, rotation, the RoPE object, status strings, the
+ * number syntax), their limits and the regressions the fuzzers found there
+ * (ALiBi's and learned tables' are in test_alibi.c and test_learned.c), and
+ * the program under inputs that are
  * too big for a data-file case (a million numbers, an over-long line, a pipe
  * driven line by line with -u, output to a full disk).
  *
  * The program is found beside this test's build directory: argv[0] is
- * BUILD/tests/test_hardening, the program BUILD/posenc. */
+ * BUILD/tests/test_limits, the program BUILD/posenc. */
 #define _GNU_SOURCE /* fopencookie: a stream whose read fails */
 #include "posenc.h"
 #include "../src/internal.h"
@@ -115,13 +118,14 @@ TEST(rope_checks)
     double d[4] = {1, 0, 0, 1};
     float f[4] = {1, 0, 0, 1};
     double out = 42;
-    CHECK(posenc_rope_apply_f64(0, 4, B, IL, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_apply_f64(-1, 4, B, IL, d) == POSENC_ERR_POS);
-    CHECK(posenc_rope_apply_f64(0, 0, B, IL, d) == POSENC_ERR_DIM);
-    CHECK(posenc_rope_apply_f64(0, 4, 1.0, IL, d) == POSENC_ERR_BASE);
-    CHECK(posenc_rope_invert_f64(0, 4, B, BAD_LAYOUT, d) == POSENC_ERR_LAYOUT);
-    CHECK(posenc_rope_invert_f32(0, 4, B, (posenc_layout)-1, f) == POSENC_ERR_LAYOUT);
-    CHECK(posenc_rope_apply_f32(0, POSENC_MAX_DIM + 1, B, IL, f) == POSENC_ERR_DIM);
+    CHECK(posenc_rope_apply_f64(0, 4, B, IL, POSENC_FORWARD, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_rope_apply_f64(-1, 4, B, IL, POSENC_FORWARD, d) == POSENC_ERR_POS);
+    CHECK(posenc_rope_apply_f64(0, 0, B, IL, POSENC_FORWARD, d) == POSENC_ERR_DIM);
+    CHECK(posenc_rope_apply_f64(0, 4, 1.0, IL, POSENC_FORWARD, d) == POSENC_ERR_BASE);
+    CHECK(posenc_rope_apply_f64(0, 4, B, BAD_LAYOUT, POSENC_INVERSE, d) == POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_apply_f32(0, 4, B, (posenc_layout)-1, POSENC_INVERSE, f) ==
+          POSENC_ERR_LAYOUT);
+    CHECK(posenc_rope_apply_f32(0, POSENC_MAX_DIM + 1, B, IL, POSENC_FORWARD, f) == POSENC_ERR_DIM);
     CHECK(d[0] == 1 && d[3] == 1 && f[0] == 1 && f[3] == 1);
     CHECK(posenc_rope_dot_f64(0, 0, 4, B, IL, d, d, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_rope_dot_f64(0, 0, 4, B, IL, NULL, d, &out) == POSENC_ERR_NULL);
@@ -157,19 +161,6 @@ TEST(rope_init_checks)
         CHECK(posenc_inv_freq(k, 20, 500000.0, &f) == POSENC_OK && r.inv_freq_hi[k] == f);
         CHECK(fabs(r.inv_freq_lo[k]) <= 0.5 * (nextafter(f, 1.0) - f));
     }
-}
-
-TEST(alibi_checks)
-{
-    double s[3] = {7, 7, 7};
-    CHECK(posenc_alibi_slopes(3, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_alibi_slopes(POSENC_MAX_DIM + 1, s) == POSENC_ERR_DIM);
-    CHECK(posenc_alibi_penalties(0, 0, 0, s) == POSENC_ERR_DIM);
-    CHECK(posenc_alibi_penalties(3, POSENC_MAX_POS + 1, 0, s) == POSENC_ERR_POS);
-    CHECK(s[0] == 7);
-    /* H = 1: slope 2^-8; i == j gives +0, never -0 */
-    CHECK(posenc_alibi_penalties(1, 9, 9, s) == POSENC_OK && s[0] == 0 && !signbit(s[0]));
-    CHECK(posenc_alibi_penalties(1, 0, 512, s) == POSENC_OK && s[0] == -2.0);
 }
 
 TEST(strerror_every_status)
@@ -214,103 +205,6 @@ TEST(parse_limits)
     CHECK(posenc_parse_int64("-9223372036854775809", 20, &i) == POSENC_ERR_RANGE);
     CHECK(posenc_parse_int64("-0009223372036854775807", 23, &i) == POSENC_OK && i == -INT64_MAX);
     CHECK(posenc_parse_int64("+0", 2, &i) == POSENC_OK && i == 0);
-}
-
-/* ---- learned tables: limits, read errors, fuzz regressions -------------------- */
-
-static posenc_status load_text(const char *text, size_t len, posenc_learned **t,
-                               posenc_load_error *e)
-{
-    FILE *f = fmemopen((void *)text, len, "r");
-    if (!f)
-        return POSENC_ERR_IO;
-    posenc_status s = posenc_learned_read(f, t, e);
-    fclose(f);
-    return s;
-}
-
-/* A stream whose every read fails with EIO. */
-static ssize_t failing_read(void *cookie, char *buf, size_t n)
-{
-    (void)cookie, (void)buf, (void)n;
-    errno = EIO;
-    return -1;
-}
-
-/* A stream of n bytes of a repeated pattern, without storing it. */
-typedef struct pattern_stream {
-    const char *pat;
-    size_t pat_len, left, at;
-} pattern_stream;
-
-static ssize_t pattern_read(void *cookie, char *buf, size_t n)
-{
-    pattern_stream *p = cookie;
-    size_t k = 0;
-    while (k < n && p->left > 0) {
-        buf[k++] = p->pat[p->at];
-        p->at = (p->at + 1) % p->pat_len;
-        p->left--;
-    }
-    return (ssize_t)k;
-}
-
-TEST(learned_limits)
-{
-    posenc_learned *t = NULL;
-    posenc_load_error e;
-    char longword[POSENC_MAX_NUMBER_LEN + 8];
-    memset(longword, '1', sizeof longword);
-    /* a 519-digit word is refused where it exceeds 512 bytes, not at its end */
-    CHECK(load_text(longword, sizeof longword, &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(t == NULL && e.line == 1 && strstr(e.detail, "not a number") != NULL);
-    /* 512 digits: a number (too large for a double: not finite) */
-    CHECK(load_text(longword, POSENC_MAX_NUMBER_LEN, &t, &e) == POSENC_ERR_FORMAT);
-    CHECK(strcmp(e.detail, "number is not finite") == 0);
-
-    /* NUL bytes are not separators: a word of 600 NULs (LOAD /dev/zero) */
-    char zeros[600] = {0};
-    CHECK(load_text(zeros, sizeof zeros, &t, &e) == POSENC_ERR_FORMAT && e.line == 1);
-
-    /* a read error */
-    cookie_io_functions_t io = {.read = failing_read};
-    FILE *f = fopencookie(NULL, "r", io);
-    CHECK(f != NULL);
-    if (f) {
-        CHECK(posenc_learned_read(f, &t, &e) == POSENC_ERR_IO);
-        CHECK(strcmp(e.detail, "read error") == 0 && t == NULL);
-        fclose(f);
-    }
-    CHECK(posenc_learned_read(stdin, NULL, &e) == POSENC_ERR_NULL);
-    CHECK(posenc_learned_load(NULL, &t, &e) == POSENC_ERR_NULL);
-    CHECK(posenc_learned_load("/", &t, NULL) == POSENC_ERR_IO); /* a directory; err NULL */
-
-    /* a row of POSENC_MAX_DIM numbers is a table; one more is POSENC_ERR_DIM,
-     * read from a generated stream "0 0 0 ..." */
-    pattern_stream ps = {"0 ", 2, 2 * (size_t)POSENC_MAX_DIM, 0};
-    f = fopencookie(&ps, "r", (cookie_io_functions_t){.read = pattern_read});
-    CHECK(f && posenc_learned_read(f, &t, &e) == POSENC_OK);
-    if (f)
-        fclose(f);
-    CHECK(posenc_learned_n_pos(t) == 1 && posenc_learned_dim(t) == POSENC_MAX_DIM);
-    posenc_learned_free(t);
-    t = NULL;
-    ps = (pattern_stream){"0 ", 2, 2 * (size_t)POSENC_MAX_DIM + 2, 0};
-    f = fopencookie(&ps, "r", (cookie_io_functions_t){.read = pattern_read});
-    CHECK(f && posenc_learned_read(f, &t, &e) == POSENC_ERR_DIM);
-    if (f)
-        fclose(f);
-    CHECK(t == NULL && strcmp(e.detail, "row longer than 1048576 numbers") == 0);
-
-    /* row access never reads past the table: the last row of a 2 x 3 table */
-    static const char two[] = "1 2 3\n4 5 6";
-    double row[3];
-    CHECK(load_text(two, sizeof two - 1, &t, &e) == POSENC_OK);
-    CHECK(posenc_learned_row_f64(t, 1, row) == POSENC_OK && row[0] == 4 && row[2] == 6);
-    CHECK(posenc_learned_row_f64(t, INT64_MIN, row) == POSENC_ERR_POS);
-    CHECK(posenc_learned_row_f64(t, 0, NULL) == POSENC_ERR_NULL);
-    CHECK(posenc_learned_row_f64(NULL, 0, row) == POSENC_ERR_NULL);
-    posenc_learned_free(t);
 }
 
 /* ---- the shared cos/sin block (internal, used by caches and kernels) ---------- */
@@ -692,7 +586,7 @@ TEST(program_line_editing)
 int main(int argc, char **argv)
 {
     (void)argc;
-    /* BUILD/tests/test_hardening -> BUILD/posenc */
+    /* BUILD/tests/test_limits -> BUILD/posenc */
     snprintf(program, sizeof program, "%s", argv[0]);
     char *slash = strrchr(program, '/');
     if (slash)
@@ -707,14 +601,12 @@ int main(int argc, char **argv)
     RUN(sinusoid_checks);
     RUN(rope_checks);
     RUN(rope_init_checks);
-    RUN(alibi_checks);
     RUN(strerror_every_status);
     RUN(parse_limits);
-    RUN(learned_limits);
     RUN(sincos_table_block);
 
     if (access(program, X_OK) != 0 || !mkdtemp(tmpdir)) {
-        fprintf(stderr, "test_hardening: no program at %s\n", program);
+        fprintf(stderr, "test_limits: no program at %s\n", program);
         check__failed++;
     } else {
         snprintf(in_path, sizeof in_path, "%s/in", tmpdir);
@@ -728,10 +620,10 @@ int main(int argc, char **argv)
         if (program_has_line_editing())
             RUN(program_line_editing);
         else
-            check_skip("hardening", 1, "line editing at the prompt: built without libedit",
+            check_skip("limits", 1, "line editing at the prompt: built without libedit",
                        "libedit-dev");
         unlink(in_path), unlink(out_path), unlink(err_path);
         rmdir(tmpdir);
     }
-    return check_summary("hardening");
+    return check_summary("limits");
 }
