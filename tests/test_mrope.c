@@ -214,7 +214,7 @@ TEST(golden_vectors)
     CHECK_EQ_INT(cases, total);
     CHECK(cases >= 12);
     CHECK_EQ_INT(bad, 0);
-    printf("test_mrope: %d golden cases, worst |error| f64 %.2g, f32 %.2g\n", cases, worst64,
+    printf("mrope: %d golden cases, worst |error| f64 %.2g, f32 %.2g\n", cases, worst64,
            worst32);
 }
 
@@ -496,7 +496,7 @@ TEST(every_path_against_reference)
     int64_t pt[NT], ph[NT], pw[NT];
     for (int isa = 0; isa < POSENC__ISA_N; isa++) {
         if (!posenc__isa_available(isa)) {
-            printf("test_mrope: %s not available here, not run\n", posenc__isa_name(isa));
+            printf("mrope: %s not available here, not run\n", posenc__isa_name(isa));
             continue;
         }
         for (size_t ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
@@ -890,5 +890,5 @@ int main(void)
     RUN(positions_hand_worked);
     RUN(positions_errors);
     RUN(rope2d_init_and_patch_order);
-    return check_summary("test_mrope");
+    return check_summary("mrope");
 }
