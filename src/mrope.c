@@ -284,6 +284,21 @@ static void run_range(const mjob *j)
     part[2] = part[1] + B * 2 * ax->n[1];
     for (size_t t = j->t0; t < j->t1;) {
         size_t n = j->t1 - t < B ? j->t1 - t : B;
+        /* a block of text tokens only (t = h = w for each): every pair at the
+         * token's one position, so whole rows of all P pairs, used as they
+         * are (plain RoPE's work, no gather) */
+        int text = 1;
+        for (size_t i = 0; i < n && text; i++)
+            text = j->pos[0][t + i] == j->pos[1][t + i] && j->pos[0][t + i] == j->pos[2][t + i];
+        if (text) {
+            fill_axis(j, j->pos[0] + t, n, j->r->inv_freq_hi, j->r->inv_freq_lo, P, scratch,
+                      ridx[0]);
+            for (size_t i = 0; i < n; i++)
+                posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t + i,
+                                 scratch + ridx[0][i] * 2 * P);
+            t += n;
+            continue;
+        }
         for (int a = 0; a < 3; a++)
             if (ax->n[a])
                 fill_axis(j, j->pos[a] + t, n, ax->fh[a], ax->fl[a], ax->n[a], part[a], ridx[a]);
