@@ -529,7 +529,12 @@ TEST(every_path_against_reference)
                         c.nk = rng_below(4) == 0 ? 0 : 1 + rng_below(2);
                         c.gap = rng_below(3);
                         c.threads = 1;
-                        if (rng_below(3) == 0) {
+                        size_t roll = rng_below(4);
+                        if (roll == 3) { /* text only, as three equal rows: whole rows */
+                            random_positions(c.n_tok, pt, ph, pw);
+                            memcpy(ph, pt, sizeof pt);
+                            memcpy(pw, pt, sizeof pt);
+                        } else if (roll == 0) {
                             for (size_t t = 0; t < c.n_tok; t++) {
                                 pt[t] = (int64_t)rng_below(1100);
                                 ph[t] = rng_below(2) ? pt[t] : (int64_t)rng_below(1100);
