@@ -53,9 +53,12 @@ typedef struct cli_state {
     int mrope_on;
     posenc_mrope mrope;
     uint32_t mrope_merge, mrope_tps;
-    /* T5 relative buckets (SET t5; t5_cmds.c): default 32 / 128 / yes */
+    /* T5 relative buckets (SET t5; t5_cmds.c): default 32 / 128 / yes;
+     * t5_given: the keys SET t5 has set (CLI_T5_*), which win over a T5
+     * config's (cli_t5_settings) */
     uint32_t t5_buckets, t5_max_distance;
     int t5_bidirectional;
+    unsigned t5_given;
     /* a model read through the registry (--config; model_cmds.c), or NULL, and
      * the layer whose RoPE st->model holds (SET layer, --layer) */
     posenc_model *registry_model;
@@ -130,6 +133,16 @@ int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n); /* MROPE_P
 
 /* T5 relative buckets (t5_cmds.c): SET t5 k=v ..., T5BUCKET i j,
  * EXPLAIN T5BUCKET i j. */
+#define CLI_T5_BUCKETS 1u
+#define CLI_T5_MAX_DISTANCE 2u
+#define CLI_T5_BIDIRECTIONAL 4u
+/* The settings T5BUCKET, EXPLAIN T5BUCKET and PLOT t5-buckets use: each key
+ * from SET t5 when given there, else from the active layer of a --config
+ * model with relative buckets (T5, mT5: bidirectional in the encoder stack,
+ * causal in the decoder's), else the default. *from: that layer's group, or
+ * NULL when no key comes from a config. */
+void cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distance,
+                     int *bidirectional, const posenc_model_group **from);
 int cli_set_t5(cli_state *st, const cli_token *a, size_t n);
 int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
@@ -152,6 +165,13 @@ int cli_layer_rope_passthrough(cli_state *st, size_t D);          /* st->vec, un
 int cli_layer_dot_passthrough(cli_state *st, size_t D);           /* st->vec . st->vec2 */
 int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_model(cli_state *st, const cli_token *a, size_t n);
+/* The row of the learned table that position 0 reads: with a --config
+ * model whose active layer has a learned table, the family's offset (OPT,
+ * BART: 2; RoBERTa: pad_token_id + 1), and *g that layer's group; else 0
+ * and *g NULL. */
+int64_t cli_learned_offset(const cli_state *st, const posenc_model_group **g);
+/* EXPLAIN LEARNED's sentence on where the offset comes from (model_cmds.c). */
+void cli_explain_learned_offset(cli_state *st, const posenc_model_group *g);
 void cli_list_models(FILE *out);                                  /* posenc --models */
 void cli_model_free(cli_state *st);
 

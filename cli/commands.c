@@ -436,26 +436,68 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
     return 1;
 }
 
-static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
+/* LEARNED pos and EXPLAIN LEARNED pos: row pos + offset of the table, the
+ * offset a --config model's family indexes it with (cli_learned_offset). */
+static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *cmd,
+                       int64_t *pos, int64_t *row, const posenc_model_group **g)
 {
-    int64_t pos;
-    if (!need_args(st, n, 1, "LEARNED needs a position") || !parse_position(st, a[0], &pos))
+    char what[64];
+    snprintf(what, sizeof what, "%s needs a position", cmd);
+    if (!need_args(st, n, 1, what) || !parse_position(st, a[0], pos))
         return 0;
     if (!st->table) {
         cli_error(st, "no learned table is loaded (LOAD a file first)");
         return 0;
     }
+    int64_t off = cli_learned_offset(st, g);
     size_t rows = posenc_learned_n_pos(st->table), dim = posenc_learned_dim(st->table);
+    *row = *pos + off;
     if (!reserve(st, &st->vec, &st->vec_cap, dim))
         return 0;
-    if (posenc_learned_row_f64(st->table, pos, st->vec) == POSENC_ERR_POS) {
-        cli_error(st,
-                  "position %lld is past the end of the learned table: it has %zu row%s "
-                  "(positions 0 to %zu)",
-                  (long long)pos, rows, plural(rows), rows - 1);
+    if (posenc_learned_row_f64(st->table, *row, st->vec) == POSENC_ERR_POS) {
+        if (off && (int64_t)rows > off)
+            cli_error(st,
+                      "position %lld reads row %lld (the model's offset %lld), past the end of "
+                      "the learned table: it has %zu row%s (positions 0 to %lld)",
+                      (long long)*pos, (long long)*row, (long long)off, rows, plural(rows),
+                      (long long)rows - 1 - off);
+        else if (off)
+            cli_error(st,
+                      "position %lld reads row %lld (the model's offset %lld), past the end of "
+                      "the learned table: its %zu row%s hold no position at that offset",
+                      (long long)*pos, (long long)*row, (long long)off, rows, plural(rows));
+        else
+            cli_error(st,
+                      "position %lld is past the end of the learned table: it has %zu row%s "
+                      "(positions 0 to %zu)",
+                      (long long)*pos, rows, plural(rows), rows - 1);
         return 0;
     }
-    cli_print_numbers(st, st->vec, dim);
+    return 1;
+}
+
+static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos, row;
+    const posenc_model_group *g;
+    if (!learned_row(st, a, n, "LEARNED", &pos, &row, &g))
+        return 0;
+    cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
+    return 1;
+}
+
+static int explain_learned(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t pos, row;
+    const posenc_model_group *g;
+    if (!learned_row(st, a, n, "EXPLAIN LEARNED", &pos, &row, &g))
+        return 0;
+    fprintf(st->out, "LEARNED pos=%lld row=%lld offset=%lld rows=%zu dim=%zu\n", (long long)pos,
+            (long long)row, (long long)(row - pos), posenc_learned_n_pos(st->table),
+            posenc_learned_dim(st->table));
+    cli_explain_learned_offset(st, g);
+    fputs("result: ", st->out);
+    cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
     return 1;
 }
 
@@ -641,11 +683,13 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
         return cli_explain_model(st, a + 1, n - 1);
     if (n >= 1 && cli_word_is(a[0], "T5BUCKET"))
         return cli_explain_t5(st, a + 1, n - 1);
+    if (n >= 1 && cli_word_is(a[0], "LEARNED"))
+        return explain_learned(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
-        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, FREQS, MODEL and "
-                      "T5BUCKET)",
+        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, FREQS, MODEL, "
+                      "T5BUCKET and LEARNED)",
                   SHOW(a[0]));
     return 0;
 }
@@ -655,11 +699,20 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 /* The plot module reads the words and draws; the settings come from here. */
 static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
 {
-    plot_settings set = {st->base,          st->layout,
-                         st->model,         st->model_label,
-                         st->seq_len,       st->t5_buckets,
-                         st->t5_max_distance, st->mrope_on ? &st->mrope : NULL};
-    char why[512];
+    plot_settings set = {st->base,    st->layout, st->model, st->model_label,
+                         st->seq_len, 0,          0,         NULL,
+                         st->mrope_on ? &st->mrope : NULL};
+    int bidir;
+    const posenc_model_group *g;
+    char why[512], no_rope[200];
+    cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &g);
+    if (!cli_layer_rotates(st)) { /* a --config model's layer without RoPE */
+        const posenc_model *m = st->registry_model; /* st->layer < m->n_layer (SET layer) */
+        g = &m->group[m->layer_group[st->layer]];
+        snprintf(no_rope, sizeof no_rope, "layer %u of %s has no RoPE (scheme %s)", st->layer,
+                 st->registry_model->model_type, posenc_scheme_name(g->scheme));
+        set.no_rope = no_rope;
+    }
     if (plot_words_run(a, n, &set, why, sizeof why))
         return 1;
     cli_error(st, "%s", why);
@@ -678,7 +731,9 @@ void cli_print_help(FILE *out)
           "  LOAD file              load a learned table (a row of numbers per position)\n"
           "  LOAD f.safetensors T   load tensor T of a checkpoint as the learned table\n"
           "                         (F32, F16, BF16 or F64, shape [positions, dim])\n"
-          "  LEARNED pos            row pos of the loaded table\n"
+          "  LEARNED pos            row pos of the loaded table (pos + the family's offset\n"
+          "                         with a --config model: OPT, BART 2, RoBERTa pad + 1)\n"
+          "  EXPLAIN LEARNED pos    the row read, the offset and where it comes from\n"
           "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"
           "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"
           "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"
@@ -714,9 +769,10 @@ void cli_print_help(FILE *out)
           "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
           "                         row, the others with the column (base, layout: SET)\n"
           "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
-          "                         T5BUCKET's settings (default 32, 128, yes)\n"
+          "                         T5BUCKET's settings (default 32, 128, yes; a T5\n"
+          "                         --config gives its own, which SET t5 overrides)\n"
           "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
-          "                         FREQS and PLOT use (default 0)\n"
+          "                         FREQS, PLOT, LEARNED and T5BUCKET use (default 0)\n"
           "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"
           "  HELP                   this summary\n"
           "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"

@@ -372,3 +372,50 @@ void cli_list_models(FILE *out)
         fprintf(out, " source=%s\n", f->source);
     }
 }
+
+/* ---- LEARNED with a model: the family's index offset ------------------------------- */
+
+int64_t cli_learned_offset(const cli_state *st, const posenc_model_group **g)
+{
+    *g = NULL;
+    if (!st->registry_model ||
+        posenc_model_layer(st->registry_model, st->layer, g) != POSENC_OK ||
+        (*g)->scheme != POSENC_SCHEME_LEARNED) {
+        *g = NULL;
+        return 0;
+    }
+    return (*g)->offset;
+}
+
+void cli_explain_learned_offset(cli_state *st, const posenc_model_group *g)
+{
+    const posenc_model *m = st->registry_model;
+    FILE *out = st->out;
+    if (!m) {
+        fputs("offset 0: no --config model, row = pos\n", out);
+        return;
+    }
+    if (!g) {
+        const posenc_model_group *lg = &m->group[m->layer_group[st->layer]]; /* a valid layer */
+        fprintf(out, "offset 0: layer %u of %s has no learned table (scheme %s), row = pos",
+                st->layer, m->model_type[0] ? m->model_type : "the model",
+                posenc_scheme_name(lg->scheme));
+        for (uint32_t i = 0; i < m->n_layer; i++)
+            if (m->group[m->layer_group[i]].scheme == POSENC_SCHEME_LEARNED) {
+                fprintf(out, "; layer %u has one (SET layer %u)", i, i);
+                break;
+            }
+        fputc('\n', out);
+        return;
+    }
+    fprintf(out, "offset %lld from the model registry: %s layer %u", (long long)g->offset,
+            m->model_type, st->layer);
+    if (g->layer_type[0])
+        fprintf(out, " (%s stack)", g->layer_type);
+    if (m->family && m->family->pos_offset < 0)
+        fprintf(out, ", pad_token_id + 1 (the embedding's padding_idx + 1)");
+    else
+        fprintf(out, ", fixed by the family's code");
+    fprintf(out, "; row = pos + %lld; source %s\n", (long long)g->offset,
+            m->family ? m->family->source : "-");
+}

@@ -40,9 +40,11 @@ void plot_print_usage(FILE *out)
           "  --seed N           rope-decay: seed of the random vectors (1)\n"
           "  --context N        freqs: reference line at N tokens (4096; 0 = none)\n"
           "  --config FILE      rope-decay, freqs: a series with the RoPE of a Hugging\n"
-          "                     Face config.json (scaling included), labelled by the\n"
-          "                     file name; may be repeated; without --base, only the\n"
-          "                     models are drawn\n"
+          "                     Face config.json (scaling included), read through the\n"
+          "                     model registry at --layer, labelled by the file name;\n"
+          "                     may be repeated; without --base, only the models are\n"
+          "                     drawn. t5-buckets: a T5 config's buckets and max distance\n"
+          "  --layer N          the model layer --config reads (0)\n"
           "  --rope 'TYPE K=V...'  rope-decay, freqs: a series with the words of SET\n"
           "                     rope (head_dim from --dim unless given, base from the\n"
           "                     first --base); may be repeated, and mixed with --config\n"
@@ -177,7 +179,7 @@ static const char *const VALUE_OPTIONS[] = {
     "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
     "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
     "--title",   "--size",   "--config",    "--rope",  "--buckets", "--max-distance",
-    "--mrope",
+    "--mrope",   "--layer",
 };
 
 static int takes_value(const char *o)
@@ -192,7 +194,7 @@ static int takes_value(const char *o)
  * model_opt/model_val (read once every option is known). 0 with a reason. */
 static int set_option(plot_request *rq, const char *o, const char *v, int *reset_bases,
                       const char **model_opt, const char **model_val, size_t *n_model,
-                      char *why, size_t n)
+                      uint32_t *layer, char *why, size_t n)
 {
     int64_t x = 0;
     int ok = 1;
@@ -262,6 +264,12 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
             snprintf(why, n, "at most %d model RoPEs", PLOT_MAX_SERIES);
     } else if (strcmp(o, "--title") == 0) {
         rq->title = v;
+    } else if (strcmp(o, "--layer") == 0) {
+        ok = arg_int(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &x);
+        *layer = (uint32_t)x;
+        if (!ok)
+            snprintf(why, n, "'%s': the layer must be an integer from 0 to %u", v,
+                     POSENC_MODEL_MAX_LAYERS - 1);
     } else { /* --size */
         int w, h;
         char extra;
@@ -272,6 +280,37 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
             snprintf(why, n, "'%s' is not a size WIDTHxHEIGHT such as 900x600", v);
     }
     return ok;
+}
+
+/* t5-buckets with --config: the T5 config's relative_attention_num_buckets
+ * and max_distance (of --layer's stack; both stacks share them), unless
+ * --buckets or --max-distance is given. */
+static plot_args_status t5_from_configs(plot_request *rq, const char *const *opt,
+                                        const char *const *val, size_t n_model, uint32_t layer,
+                                        int t5_given, char *why, size_t n)
+{
+    if (n_model == 0 || t5_given)
+        return PLOT_ARGS_OK;
+    if (n_model > 1 || strcmp(opt[0], "--config") != 0) {
+        snprintf(why, n, "t5-buckets takes one --config (a T5 model's config.json) and no --rope");
+        return PLOT_ARGS_BAD;
+    }
+    posenc_model_group g;
+    char type[64], label[96], reason[1200];
+    if (!rope_spec_model_layer(val[0], layer, &g, type, sizeof type, label, sizeof label, reason,
+                               sizeof reason)) {
+        snprintf(why, n, "--config: %s", reason);
+        return PLOT_ARGS_BAD;
+    }
+    if (g.scheme != POSENC_SCHEME_RELATIVE_BUCKETS) {
+        snprintf(why, n, "--config: %s: layer %u of %s has no relative position buckets (scheme "
+                         "%s)",
+                 val[0], layer, type, posenc_scheme_name(g.scheme));
+        return PLOT_ARGS_BAD;
+    }
+    rq->t5_buckets = g.buckets;
+    rq->t5_max_distance = g.max_distance;
+    return PLOT_ARGS_OK;
 }
 
 void plot_args_free(plot_args *pa)
@@ -304,6 +343,8 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     int reset_bases = 1;
     const char *model_opt[PLOT_MAX_SERIES], *model_val[PLOT_MAX_SERIES];
     size_t n_model = 0;
+    uint32_t layer = 0;
+    int t5_given = 0; /* --buckets or --max-distance: they win over a T5 config */
     for (a++; a < argc; a++) {
         const char *o = argv[a];
         const char *v = a + 1 < argc ? argv[a + 1] : NULL;
@@ -326,7 +367,8 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
             return PLOT_ARGS_BAD;
         }
         reason[0] = '\0';
-        if (!set_option(rq, o, v, &reset_bases, model_opt, model_val, &n_model, reason,
+        t5_given |= strcmp(o, "--buckets") == 0 || strcmp(o, "--max-distance") == 0;
+        if (!set_option(rq, o, v, &reset_bases, model_opt, model_val, &n_model, &layer, reason,
                         sizeof reason)) {
             snprintf(why, n, "%s: %s", o, reason);
             return PLOT_ARGS_BAD;
@@ -342,8 +384,11 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
                          "ending in .png, .svg or .pdf");
         return PLOT_ARGS_BAD;
     }
-    /* The model RoPEs, after every option (--dim, --base, --layout) is known.
-     * With models and no --base, the chart shows the models only. */
+    if (rq->kind == PLOT_T5_BUCKETS)
+        return t5_from_configs(rq, model_opt, model_val, n_model, layer, t5_given, why, n);
+    /* The model RoPEs, after every option (--dim, --base, --layout, --layer)
+     * is known, each read through the model registry at --layer. With models
+     * and no --base, the chart shows the models only. */
     if (n_model && reset_bases)
         rq->n_base = 0;
     if (n_model && !(pa->models = malloc(n_model * sizeof *pa->models))) {
@@ -353,8 +398,8 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     for (size_t i = 0; i < n_model; i++) {
         int ok;
         if (strcmp(model_opt[i], "--config") == 0)
-            ok = rope_spec_load_config(model_val[i], &pa->models[i], pa->labels[i],
-                                       sizeof pa->labels[i], reason, sizeof reason);
+            ok = rope_spec_load_model(model_val[i], layer, &pa->models[i], pa->labels[i],
+                                      sizeof pa->labels[i], reason, sizeof reason);
         else if (strcmp(model_opt[i], "--mrope") == 0) {
             ok = add_mrope(rq, model_val[i], &pa->models[i], &pa->mropes[i], pa->labels[i],
                            sizeof pa->labels[i], reason, sizeof reason);
@@ -403,6 +448,12 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
     if (n != want[kind]) {
         snprintf(why, why_n, "PLOT %s takes %zu words: %s", plot_kind_name((plot_kind)kind),
                  want[kind] - 1, usage[kind]);
+        return 0;
+    }
+    if (set->no_rope && (kind == PLOT_ROPE_DECAY || kind == PLOT_FREQS)) {
+        snprintf(why, why_n, "PLOT %s: %s: there is no rotation to draw (SET layer to a RoPE "
+                             "layer, see EXPLAIN MODEL)",
+                 plot_kind_name((plot_kind)kind), set->no_rope);
         return 0;
     }
     plot_request_defaults(rq, (plot_kind)kind);

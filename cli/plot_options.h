@@ -59,6 +59,10 @@ typedef struct plot_settings {
     const char *model_label;
     int64_t seq_len;
     uint32_t t5_buckets, t5_max_distance; /* t5-buckets */
+    /* not NULL: the active layer of a --config model has no RoPE (the reason,
+     * e.g. "layer 3 of llama4_text has no RoPE (scheme none)"): rope-decay and
+     * freqs are refused with it rather than drawing plain RoPE as the model's */
+    const char *no_rope;
     const posenc_mrope *mrope; /* the model's M-RoPE table, or NULL */
 } plot_settings;
 

@@ -6,6 +6,7 @@
 #include "posenc_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -229,6 +230,82 @@ int rope_spec_have_config_reader(void)
 #endif
 }
 
+#ifdef POSENC_HAVE_JSON
+/* label: the file name without directory and .json */
+static void file_label(const char *path, char *label, size_t label_n)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t nl = strlen(name);
+    if (nl > 5 && strcasecmp(name + nl - 5, ".json") == 0)
+        nl -= 5;
+    snprintf(label, label_n, "%.*s", (int)(nl < 95 ? nl : 95), name);
+}
+#endif
+
+#define NO_READER                                                                           \
+    "this posenc was built without the config reader, which needs the JSON library jansson: " \
+    "install libjansson-dev (Debian, Ubuntu) or jansson-devel (Fedora) and rebuild with make " \
+    "clean && make"
+
+int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model_group *g, char *type,
+                          size_t type_n, char *label, size_t label_n, char *why, size_t n)
+{
+#ifdef POSENC_HAVE_JSON
+    posenc_config_error err;
+    const posenc_model_group *lg;
+    posenc_model *m = malloc(sizeof *m); /* about 50 KiB */
+    if (!m) {
+        snprintf(why, n, "out of memory");
+        return 0;
+    }
+    posenc_status s = posenc_model_from_config(path, NULL, m, &err);
+    int ok = 0;
+    if (s != POSENC_OK)
+        snprintf(why, n, "%s: %s", path, err.detail[0] ? err.detail : posenc_strerror(s));
+    else if (posenc_model_layer(m, layer, &lg) != POSENC_OK)
+        snprintf(why, n, "%s: layer %u does not exist: the model has %u layers (0 to %u)", path,
+                 layer, m->n_layer, m->n_layer - 1);
+    else {
+        *g = *lg;
+        snprintf(type, type_n, "%s", m->model_type[0] ? m->model_type : "the model");
+        file_label(path, label, label_n);
+        size_t ll = strlen(label);
+        if (layer != 0 && ll + 1 < label_n)
+            snprintf(label + ll, label_n - ll, " layer %u", layer);
+        ok = 1;
+    }
+    free(m);
+    return ok;
+#else
+    (void)path;
+    (void)layer;
+    (void)g;
+    (void)type;
+    (void)type_n;
+    (void)label;
+    (void)label_n;
+    snprintf(why, n, "%s", NO_READER);
+    return 0;
+#endif
+}
+
+int rope_spec_load_model(const char *path, uint32_t layer, posenc_rope_config *out, char *label,
+                         size_t label_n, char *why, size_t n)
+{
+    posenc_model_group g;
+    char type[64];
+    if (!rope_spec_model_layer(path, layer, &g, type, sizeof type, label, label_n, why, n))
+        return 0;
+    if (g.scheme != POSENC_SCHEME_ROPE) {
+        snprintf(why, n, "%s: layer %u of %s has no RoPE (scheme %s): there is no rotation to "
+                         "draw",
+                 path, layer, type, posenc_scheme_name(g.scheme));
+        return 0;
+    }
+    *out = g.rope;
+    return 1;
+}
+
 int rope_spec_load_config(const char *path, posenc_rope_config *out, char *label,
                           size_t label_n, char *why, size_t n)
 {
@@ -239,21 +316,14 @@ int rope_spec_load_config(const char *path, posenc_rope_config *out, char *label
         snprintf(why, n, "%s: %s", path, err.detail[0] ? err.detail : posenc_strerror(s));
         return 0;
     }
-    /* label: the file name without directory and .json */
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t nl = strlen(name);
-    if (nl > 5 && strcasecmp(name + nl - 5, ".json") == 0)
-        nl -= 5;
-    snprintf(label, label_n, "%.*s", (int)(nl < 95 ? nl : 95), name);
+    file_label(path, label, label_n);
     return 1;
 #else
     (void)path;
     (void)out;
     (void)label;
     (void)label_n;
-    snprintf(why, n, "this posenc was built without the config reader, which needs the JSON "
-                     "library jansson: install libjansson-dev (Debian, Ubuntu) or jansson-devel "
-                     "(Fedora) and rebuild with make clean && make");
+    snprintf(why, n, "%s", NO_READER);
     return 0;
 #endif
 }

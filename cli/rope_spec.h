@@ -45,4 +45,19 @@ int rope_spec_have_config_reader(void);
 int rope_spec_load_config(const char *path, posenc_rope_config *out, char *label,
                           size_t label_n, char *why, size_t why_n);
 
+/* Layer `layer` of the model a config.json describes, read through the
+ * model registry as --config reads it (posenc_model_from_config, the
+ * config's own model_type): its group (a copy) into *g, the model_type read
+ * into type (size type_n), the label (the file name, with " layer N" after
+ * it when layer is not 0). Returns 1, or 0 with a reason in why (also for a
+ * layer past the model's last). */
+int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model_group *g, char *type,
+                          size_t type_n, char *label, size_t label_n, char *why, size_t why_n);
+
+/* rope_spec_model_layer for a RoPE: the layer's RoPE in the family's
+ * layout into *out. A layer without RoPE is refused with a reason naming the
+ * layer, the model_type and the layer's scheme. */
+int rope_spec_load_model(const char *path, uint32_t layer, posenc_rope_config *out, char *label,
+                         size_t label_n, char *why, size_t why_n);
+
 #endif

@@ -30,14 +30,38 @@ static int parse_count(cli_state *st, cli_token v, const char *key, int64_t hi, 
     return 1;
 }
 
+void cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distance,
+                     int *bidirectional, const posenc_model_group **from)
+{
+    const posenc_model_group *g = NULL;
+    *buckets = st->t5_buckets;
+    *max_distance = st->t5_max_distance;
+    *bidirectional = st->t5_bidirectional;
+    *from = NULL;
+    if (!st->registry_model ||
+        posenc_model_layer(st->registry_model, st->layer, &g) != POSENC_OK ||
+        g->scheme != POSENC_SCHEME_RELATIVE_BUCKETS)
+        return;
+    if (!(st->t5_given & CLI_T5_BUCKETS))
+        *buckets = g->buckets;
+    if (!(st->t5_given & CLI_T5_MAX_DISTANCE))
+        *max_distance = g->max_distance;
+    if (!(st->t5_given & CLI_T5_BIDIRECTIONAL))
+        *bidirectional = g->bidirectional;
+    *from = g;
+}
+
 int cli_set_t5(cli_state *st, const cli_token *a, size_t n)
 {
     if (n == 0) {
         cli_error(st, "SET t5 needs settings: buckets=N max_distance=N bidirectional=yes|no");
         return 0;
     }
-    uint32_t nb = st->t5_buckets, md = st->t5_max_distance;
-    int bidir = st->t5_bidirectional;
+    uint32_t nb, md;
+    int bidir;
+    unsigned given = 0;
+    const posenc_model_group *g;
+    cli_t5_settings(st, &nb, &md, &bidir, &g); /* a key not given keeps its source */
     for (size_t i = 0; i < n; i++) {
         size_t k = split_key(a[i]);
         cli_token key = {a[i].s, k}, v = {a[i].s + k + 1, a[i].len - k - 1};
@@ -48,12 +72,15 @@ int cli_set_t5(cli_state *st, const cli_token *a, size_t n)
             return 0;
         }
         if (cli_word_is(key, "buckets")) {
+            given |= CLI_T5_BUCKETS;
             if (!parse_count(st, v, "buckets", POSENC_T5_MAX_BUCKETS, &nb))
                 return 0;
         } else if (cli_word_is(key, "max_distance")) {
+            given |= CLI_T5_MAX_DISTANCE;
             if (!parse_count(st, v, "max_distance", POSENC_MAX_POS, &md))
                 return 0;
         } else if (cli_word_is(key, "bidirectional")) {
+            given |= CLI_T5_BIDIRECTIONAL;
             if (cli_word_is(v, "yes") || cli_word_is(v, "true") || cli_word_is(v, "1"))
                 bidir = 1;
             else if (cli_word_is(v, "no") || cli_word_is(v, "false") || cli_word_is(v, "0"))
@@ -83,9 +110,13 @@ int cli_set_t5(cli_state *st, const cli_token *a, size_t n)
                       md, side / 2, side, bidir ? " of a side" : "");
         return 0;
     }
-    st->t5_buckets = nb;
-    st->t5_max_distance = md;
-    st->t5_bidirectional = bidir;
+    if (given & CLI_T5_BUCKETS)
+        st->t5_buckets = nb;
+    if (given & CLI_T5_MAX_DISTANCE)
+        st->t5_max_distance = md;
+    if (given & CLI_T5_BIDIRECTIONAL)
+        st->t5_bidirectional = bidir;
+    st->t5_given |= given;
     return 1;
 }
 
@@ -111,14 +142,31 @@ static int two_positions(cli_state *st, const char *cmd, const cli_token *a, siz
     return 1;
 }
 
+/* The settings in force (cli_t5_settings), refused when a config's values
+ * are outside what posenc_t5_bucket takes (SET t5 checks its own). */
+static int settings(cli_state *st, const char *cmd, uint32_t *nb, uint32_t *md, int *bidir,
+                    const posenc_model_group **g)
+{
+    uint32_t b;
+    cli_t5_settings(st, nb, md, bidir, g);
+    if (posenc_t5_bucket(0, 0, *nb, *md, *bidir, &b) == POSENC_OK)
+        return 1;
+    cli_error(st, "%s: buckets=%u max_distance=%u bidirectional=%s (SET t5 with the --config "
+                  "model's) are out of range: SET t5 other values",
+              cmd, *nb, *md, yes_no(*bidir));
+    return 0;
+}
+
 int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t i, j;
-    uint32_t b = 0;
-    if (!two_positions(st, "T5BUCKET", a, n, &i, &j))
+    uint32_t b = 0, nb, md;
+    int bidir;
+    const posenc_model_group *g;
+    if (!two_positions(st, "T5BUCKET", a, n, &i, &j) ||
+        !settings(st, "T5BUCKET", &nb, &md, &bidir, &g))
         return 0;
-    posenc_status r = posenc_t5_bucket(i, j, st->t5_buckets, st->t5_max_distance,
-                                       st->t5_bidirectional, &b);
+    posenc_status r = posenc_t5_bucket(i, j, nb, md, bidir, &b);
     if (r != POSENC_OK) {
         cli_error(st, "T5BUCKET: %s", posenc_strerror(r));
         return 0;
@@ -127,23 +175,46 @@ int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
+/* EXPLAIN T5BUCKET's second line: where each setting comes from. */
+static void put_sources(cli_state *st, const posenc_model_group *g)
+{
+    static const char *const key[3] = {"buckets", "max_distance", "bidirectional"};
+    FILE *o = st->out;
+    fputs("settings:", o);
+    for (unsigned k = 0; k < 3; k++) {
+        fprintf(o, " %s=", key[k]);
+        if (st->t5_given & (1u << k))
+            fputs("SET t5", o);
+        else
+            fputs("config", o);
+    }
+    fprintf(o, " (config: %s layer %u, %s stack; SET t5 overrides it)",
+            st->registry_model->model_type, st->layer, g->layer_type[0] ? g->layer_type : "the");
+    fputc('\n', o);
+}
+
 int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t i, j;
     posenc_t5_trace t;
-    if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j))
+    uint32_t nb, md;
+    int bidir;
+    const posenc_model_group *g;
+    if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j) ||
+        !settings(st, "EXPLAIN T5BUCKET", &nb, &md, &bidir, &g))
         return 0;
-    uint32_t nb = st->t5_buckets, md = st->t5_max_distance;
-    posenc_status r = posenc_t5_bucket_explain(i, j, nb, md, st->t5_bidirectional, &t);
+    posenc_status r = posenc_t5_bucket_explain(i, j, nb, md, bidir, &t);
     if (r != POSENC_OK) {
         cli_error(st, "EXPLAIN T5BUCKET: %s", posenc_strerror(r));
         return 0;
     }
     FILE *o = st->out;
     fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
-            (long long)i, (long long)j, nb, md, yes_no(st->t5_bidirectional));
+            (long long)i, (long long)j, nb, md, yes_no(bidir));
+    if (g)
+        put_sources(st, g);
     fprintf(o, "relative position: r = key - query = %lld\n", (long long)t.relative_position);
-    if (st->t5_bidirectional)
+    if (bidir)
         fprintf(o, "direction: bidirectional, %u buckets a side (buckets / 2); the key is %s "
                    "the query: offset %u; distance n = |r| = %lld\n",
                 t.side_buckets, t.relative_position > 0 ? "after" : "at or before", t.offset,

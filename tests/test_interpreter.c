@@ -442,6 +442,91 @@ TEST(plot_takes_the_interpreter_settings)
     rmdir(dir);
 }
 
+/* ---- what the commands take from a --config model ---------------------------- */
+
+#ifdef POSENC_HAVE_JSON
+/* Runs the lines (';'-separated) on st; stdout into out_buf, stderr into err_buf. */
+static int run_lines(cli_state *st, const char *text)
+{
+    memset(out_buf, 0, sizeof out_buf);
+    memset(err_buf, 0, sizeof err_buf);
+    FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+    FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+    if (!out || !err)
+        return -1;
+    st->out = out;
+    st->err = err;
+    int r = cli_run_string(st, text);
+    fclose(out);
+    fclose(err);
+    st->out = stdout;
+    st->err = stderr;
+    return r;
+}
+#endif
+
+/* LEARNED reads row pos + the family's offset (the registry's, from the
+ * config: OPT 2, RoBERTa pad_token_id + 1 = 2, GPT-2 0) of the table of
+ * tests/cli/table.txt (row r = r + 0.1, r + 0.2, ...); T5BUCKET takes a
+ * T5 config's 48 buckets / max_distance 200 (first distances of buckets 22
+ * and 23 in tests/data/t5_buckets.txt: 126 and 159), SET t5 key by key over it. */
+TEST(commands_follow_the_model)
+{
+#ifdef POSENC_HAVE_JSON
+    static const struct {
+        const char *config;
+        int64_t offset;
+    } fam[] = {{"tests/data/models/opt-synthetic.json", 2},
+               {"tests/data/models/roberta-synthetic.json", 2},
+               {"tests/data/models/gpt2.json", 0}};
+    char why[512];
+    for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
+        cli_state st;
+        const posenc_model_group *g;
+        cli_init(&st, stdout, stderr);
+        CHECK(cli_model_load(&st, fam[i].config, NULL, 0, why, sizeof why));
+        CHECK(cli_learned_offset(&st, &g) == fam[i].offset && g != NULL);
+        CHECK_EQ_INT(run_lines(&st, "LOAD tests/cli/table.txt; SET precision 1; LEARNED 0"), 0);
+        char want[64];
+        snprintf(want, sizeof want, "%lld.1 %lld.2 %lld.3 %lld.4\n", (long long)fam[i].offset,
+                 (long long)fam[i].offset, (long long)fam[i].offset, (long long)fam[i].offset);
+        CHECK(strcmp(out_buf, want) == 0);
+        cli_free(&st);
+    }
+    cli_state st;
+    uint32_t nb, md;
+    int bidir;
+    const posenc_model_group *g;
+    cli_init(&st, stdout, stderr);
+    cli_t5_settings(&st, &nb, &md, &bidir, &g); /* no model: SET t5's defaults */
+    CHECK(nb == 32 && md == 128 && bidir == 1 && g == NULL);
+    CHECK(cli_model_load(&st, "tests/data/models/t5-48-200-synthetic.json", NULL, 0, why,
+                         sizeof why));
+    cli_t5_settings(&st, &nb, &md, &bidir, &g);
+    CHECK(nb == 48 && md == 200 && bidir == 1 && g != NULL);
+    CHECK(cli_learned_offset(&st, &g) == 0 && g == NULL); /* not a learned layer */
+    CHECK_EQ_INT(run_lines(&st, "T5BUCKET 159 0; T5BUCKET 0 126; SET layer 2; T5BUCKET 0 159"),
+                 0);
+    CHECK(strcmp(out_buf, "23\n46\n0\n") == 0); /* 23; 24 + 22; causal: a later key is 0 */
+    CHECK_EQ_INT(run_lines(&st, "SET t5 max_distance=128; SET layer 0"), 0);
+    cli_t5_settings(&st, &nb, &md, &bidir, &g);
+    CHECK(nb == 48 && md == 128 && bidir == 1 && g != NULL);
+    CHECK_EQ_INT(run_lines(&st, "LEARNED 0"), 1); /* no table loaded */
+    CHECK(strstr(err_buf, "no learned table is loaded") != NULL);
+    cli_free(&st);
+#else
+    cli_state st;
+    uint32_t nb, md;
+    int bidir;
+    const posenc_model_group *g;
+    cli_init(&st, stdout, stderr);
+    cli_t5_settings(&st, &nb, &md, &bidir, &g);
+    CHECK(nb == 32 && md == 128 && bidir == 1 && g == NULL);
+    CHECK(cli_learned_offset(&st, &g) == 0 && g == NULL);
+    cli_free(&st);
+#endif
+}
+
 int main(void)
 {
     capped_setup();
@@ -453,6 +538,7 @@ int main(void)
     RUN(model_rope_allocations_fail_in_turn);
     RUN(mrope_allocations_fail_in_turn);
     RUN(plot_takes_the_interpreter_settings);
+    RUN(commands_follow_the_model);
     if (skipped_capped)
         fprintf(stderr, "interpreter: %d out-of-memory checks skipped (%s)\n", skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");

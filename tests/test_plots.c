@@ -650,6 +650,100 @@ TEST(config_option)
     check_refused("freqs --config", NULL, "needs a value");
 }
 
+/* argv of `posenc plot ARGS` (split at spaces) into *pa. */
+static plot_args_status parse_args(const char *args, plot_args *pa, char *why, size_t n)
+{
+    static char buf[1024];
+    char *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "plot %s", args);
+    for (char *w = strtok(buf, " "); w && argc < 31; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    return plot_args_parse(argc, argv, pa, why, n);
+}
+
+/* --config is read through the model registry at --layer: Gemma 3's
+ * sliding layers (rope_local_base_freq 10000, unscaled) and its global ones
+ * (rope_theta 1e6, linear factor 8), as tests/data/models/gemma3-synthetic.json
+ * gives them; a T5 config gives t5-buckets its buckets and max distance
+ * (48 and 200 in t5-48-200-synthetic.json). */
+TEST(config_through_the_registry)
+{
+    plot_args pa;
+    char why[1400];
+    if (!rope_spec_have_config_reader()) {
+        CHECK_EQ_INT(parse_args("freqs --config tests/data/models/gemma3-synthetic.json -o x.png",
+                                &pa, why, sizeof why),
+                     PLOT_ARGS_BAD);
+        CHECK(strstr(why, "install libjansson-dev") != NULL);
+        plot_args_free(&pa);
+        return;
+    }
+    CHECK_EQ_INT(parse_args("freqs --config tests/data/models/gemma3-synthetic.json -o x.png",
+                            &pa, why, sizeof why),
+                 PLOT_ARGS_OK);
+    CHECK_EQ_INT(pa.rq.n_rope, 1);
+    CHECK(pa.models[0].base == 10000.0 && pa.models[0].scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(pa.models[0].layout == POSENC_LAYOUT_HALF && pa.models[0].head_dim == 256);
+    CHECK(strcmp(pa.labels[0], "gemma3-synthetic") == 0);
+    plot_args_free(&pa);
+    CHECK_EQ_INT(parse_args("rope-decay --layer 5 --config tests/data/models/gemma3-synthetic.json "
+                            "-o x.png",
+                            &pa, why, sizeof why),
+                 PLOT_ARGS_OK);
+    CHECK(pa.models[0].base == 1000000.0 && pa.models[0].scaling.type == POSENC_ROPE_LINEAR &&
+          pa.models[0].scaling.factor == 8.0);
+    CHECK(strcmp(pa.labels[0], "gemma3-synthetic layer 5") == 0);
+    plot_args_free(&pa);
+    /* a NoPE layer of Llama 4 (every fourth) */
+    CHECK_EQ_INT(parse_args("freqs --config tests/data/models/llama4-scout-synthetic.json --layer 3 "
+                            "-o x.png",
+                            &pa, why, sizeof why),
+                 PLOT_ARGS_BAD);
+    CHECK(strstr(why, "layer 3 of llama4_text has no RoPE (scheme none)") != NULL);
+    plot_args_free(&pa);
+    CHECK_EQ_INT(parse_args("t5-buckets --config tests/data/models/t5-48-200-synthetic.json "
+                            "--layer 3 -o x.png",
+                            &pa, why, sizeof why),
+                 PLOT_ARGS_OK);
+    CHECK_EQ_INT(pa.rq.t5_buckets, 48);
+    CHECK_EQ_INT(pa.rq.t5_max_distance, 200);
+    plot_args_free(&pa);
+    /* --buckets wins (and max distance keeps its default) */
+    CHECK_EQ_INT(parse_args("t5-buckets --buckets 64 --config tests/data/models/t5-48-200-synthetic.json "
+                            "-o x.png",
+                            &pa, why, sizeof why),
+                 PLOT_ARGS_OK);
+    CHECK_EQ_INT(pa.rq.t5_buckets, 64);
+    CHECK_EQ_INT(pa.rq.t5_max_distance, 128);
+    plot_args_free(&pa);
+    CHECK_EQ_INT(parse_args("t5-buckets --config tests/data/no-such.json -o x.png", &pa, why,
+                            sizeof why),
+                 PLOT_ARGS_BAD);
+    CHECK(strstr(why, "--config: tests/data/no-such.json") != NULL);
+    plot_args_free(&pa);
+    CHECK_EQ_INT(parse_args("t5-buckets --rope linear_factor=2 -o x.png", &pa, why, sizeof why),
+                 PLOT_ARGS_BAD);
+    CHECK(strstr(why, "t5-buckets takes one --config") != NULL);
+    plot_args_free(&pa);
+}
+
+/* PLOT on a --config model's layer without RoPE: refused with the reason
+ * the interpreter gives, rather than drawn as plain RoPE; other kinds draw. */
+TEST(plot_command_on_a_layer_without_rope)
+{
+    char line[512], why[512];
+    settings.no_rope = "layer 3 of llama4_text has no RoPE (scheme none)";
+    snprintf(line, sizeof line, "freqs 16 %s", path_in("nope.svg"));
+    CHECK(!plot_line(line, why, sizeof why));
+    CHECK(strstr(why, "PLOT freqs: layer 3 of llama4_text has no RoPE (scheme none)") != NULL);
+    CHECK(!exists(path_in("nope.svg")));
+    snprintf(line, sizeof line, "pe 4 6 %s", path_in("nope-pe.png"));
+    CHECK(plot_line(line, why, sizeof why));
+    settings.no_rope = NULL;
+}
+
 /* --rope 'TYPE key=value ...' takes SET rope's words. */
 TEST(rope_option)
 {
@@ -1858,6 +1952,8 @@ int main(void)
     RUN(bad_requests_write_nothing);
     RUN(plot_command);
     RUN(config_option);
+    RUN(config_through_the_registry);
+    RUN(plot_command_on_a_layer_without_rope);
     RUN(rope_option);
     RUN(freqs_of_mrope);
     RUN(plot_command_with_model);

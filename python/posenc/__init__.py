@@ -317,11 +317,17 @@ def learned_table(path, tensor=None):
     """A learned position table read by the library, as float64 [n_pos, dim].
 
     path: a text file, one row per position, numbers separated by white space
-    (or commas), '#' comments. tensor: the name of a tensor inside a
-    .safetensors file -- not available until posenc's safetensors reader is
-    in the library (raises posenc.Error saying so). Raises OSError when the
-    file cannot be read and posenc.Error for a malformed table (the message
-    names the line).
+    (or commas), '#' comments; or, with tensor, a .safetensors checkpoint.
+    tensor: the name of a 2-D [n_pos, dim] tensor in that file (GPT-2
+    "wpe.weight", BERT "embeddings.position_embeddings.weight", OPT
+    "model.decoder.embed_positions.weight"), stored as F32, F16, BF16 or F64
+    and converted exactly to float64; only the header and that tensor are
+    read. The table is returned as stored: a family that indexes it with an
+    offset (OPT, BART: row pos + 2; RoBERTa: pos + padding_idx + 1) needs
+    that offset added by the caller. Raises OSError when the file cannot be
+    read and posenc.Error for a malformed table or header, a missing tensor
+    or one that is not a 2-D float table (the message names the line, or the
+    tensor and the problem).
     """
     t = _core.Learned(os.fspath(path), tensor)
     out = np.empty(t.shape, np.float64)
@@ -419,17 +425,24 @@ class RoPE:
         """The RoPE of a model from its Hugging Face config.json.
 
         config: a path to config.json, its text (str starting with "{"), a
-        dict, or a transformers PretrainedConfig (its to_dict()). Read by the
-        library's config reader, the same words as the program's ``SET rope``
-        and ``--config``: rope_theta, head_dim or hidden_size /
-        num_attention_heads, partial_rotary_factor, rope_scaling or
-        rope_parameters (every posenc scaling), rope_interleave, DeepSeek's
-        qk_rope_head_dim. Unknown or unsupported RoPE keys are refused with a
-        message naming the key.
+        dict, or a transformers PretrainedConfig (its to_dict()). Read
+        through posenc's model registry, exactly as the program's ``--config``
+        reads it: the model_type's family (or its architectures entry) gives
+        the pair layout its code uses, which layers rotate, the base and
+        scaling of each layer type (Gemma 3's local and global layers, OLMo
+        3's sliding layers without YaRN...), nested language-model parts
+        (text_config...) and legacy key names. A config without model_type
+        or architectures is read as one RoPE on every layer (rope_theta,
+        head_dim or hidden_size / num_attention_heads, partial_rotary_factor,
+        rope_scaling or rope_parameters, rope_interleave, qk_rope_head_dim).
+        Unknown or unsupported keys are refused with a message naming the key.
 
-        layer: the decoder layer. Layer 0 only until posenc's model registry
-        (per-layer RoPE) lands: any other layer raises posenc.Error saying so.
-        seq_len: as in RoPE().
+        layer: the layer (0-based; encoder-decoder models number the
+        encoder's first). A layer past the last, or one without RoPE (a NoPE
+        layer of Llama 4 or EXAONE 4; GPT-2, BERT, T5, BLOOM...), raises
+        posenc.Error (a ValueError) naming the layer and its scheme.
+        seq_len: as in RoPE(). (Qwen 1's own dynamic NTK, which
+        changes the base with the sequence length, is not applied here.)
 
         Needs the library's config reader (jansson): see have_config_reader().
         """

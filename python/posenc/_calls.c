@@ -5,6 +5,7 @@
 #include <posenc_config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pyposenc_have_config_reader(void)
@@ -88,31 +89,41 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
                               posenc_rope_config *c, char *detail, size_t detail_size)
 {
     detail[0] = 0;
-    /* The model registry (per-layer RoPE) is not in this build yet: layer 0
-     * is the config's one RoPE. When it lands, this is the one place to
-     * read layer `layer` instead. */
-    if (layer != 0) {
-        snprintf(detail, detail_size,
-                 "layer %lld: per-layer RoPE needs posenc's model registry, which this build "
-                 "does not have yet; only layer 0 (the config's RoPE) is available",
-                 (long long)layer);
-        return POSENC_ERR_RANGE;
-    }
 #ifdef POSENC_HAVE_JSON
+    /* Through the model registry, as the program's --config: the family's
+     * layout, and the RoPE of layer `layer` (per-layer bases and scalings). */
     posenc_config_error err;
+    const posenc_model_group *g;
     memset(&err, 0, sizeof err);
-    int st = posenc_rope_from_config_text(json, len, c, &err);
+    posenc_model *m = malloc(sizeof *m); /* about 50 KiB */
+    if (!m)
+        return POSENC_ERR_NOMEM;
+    int st = posenc_model_from_config_text(json, len, NULL, m, &err);
     if (st != POSENC_OK) {
         if (err.line > 0)
             snprintf(detail, detail_size, "line %d, column %d: %s", err.line, err.column,
                      err.detail);
         else
             snprintf(detail, detail_size, "%s", err.detail);
+    } else if (layer < 0 || layer >= (int64_t)m->n_layer ||
+               posenc_model_layer(m, (uint32_t)layer, &g) != POSENC_OK) {
+        snprintf(detail, detail_size, "layer %lld does not exist: the model has %u layers (0 to %u)",
+                 (long long)layer, m->n_layer, m->n_layer - 1);
+        st = POSENC_ERR_RANGE;
+    } else if (g->scheme != POSENC_SCHEME_ROPE) {
+        snprintf(detail, detail_size, "layer %lld of %s has no RoPE (scheme %s)",
+                 (long long)layer, m->model_type[0] ? m->model_type : "the model",
+                 posenc_scheme_name(g->scheme));
+        st = POSENC_ERR_RANGE;
+    } else {
+        *c = g->rope;
     }
+    free(m);
     return st;
 #else
     (void)json;
     (void)len;
+    (void)layer;
     (void)c;
     snprintf(detail, detail_size,
              "this posenc was built without the config.json reader: install jansson "
@@ -273,17 +284,12 @@ int pyposenc_learned_load(const char *path, const char *tensor, void **handle, s
                           size_t *dim, char *detail, size_t detail_size)
 {
     detail[0] = 0;
-    if (tensor) {
-        snprintf(detail, detail_size,
-                 "tensor '%.60s': reading a tensor from a .safetensors file needs posenc's "
-                 "safetensors reader, which this build does not have yet; give a text table",
-                 tensor);
-        return POSENC_ERR_FORMAT;
-    }
     posenc_learned *t = NULL;
     posenc_load_error err;
     memset(&err, 0, sizeof err);
-    int st = posenc_learned_load(path, &t, &err);
+    /* tensor: that tensor of a .safetensors checkpoint; else a text table */
+    int st = tensor ? posenc_learned_load_safetensors(path, tensor, &t, &err)
+                    : posenc_learned_load(path, &t, &err);
     if (st != POSENC_OK) {
         if (err.line && err.expected)
             snprintf(detail, detail_size, "line %zu: %s (expected %zu values, got %zu)",

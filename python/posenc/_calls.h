@@ -55,9 +55,12 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
                           double base, posenc_layout layout, const pyposenc_scaling_in *s,
                           char *detail, size_t detail_size);
 
-/* *c = a model's config.json text (json, len bytes) read for layer `layer`.
- * Until the model registry lands only layer 0 exists: another layer is
- * POSENC_ERR_RANGE with a sentence saying so. Without the config reader:
+/* *c = the RoPE of layer `layer` of the model a config.json text (json, len
+ * bytes) describes, read through the model registry as the program's
+ * --config reads it (posenc_model_from_config_text: the family's layout,
+ * per-layer bases and scalings). A layer past the last, or one without RoPE
+ * (NoPE, learned, ALiBi, T5 buckets...), is POSENC_ERR_RANGE with a sentence
+ * naming the layer and its scheme. Without the config reader:
  * POSENC_ERR_FORMAT and a sentence naming the package. */
 int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
                               posenc_rope_config *c, char *detail, size_t detail_size);
@@ -102,10 +105,10 @@ int pyposenc_alibi_slopes(uint32_t h, double *out);
 int pyposenc_alibi_bias(uint32_t n_head, uint32_t n_query, uint32_t n_key, int64_t q_offset,
                         int causal, unsigned n_threads, float *out);
 
-/* A learned table read from the text file at path. tensor: the name of a
- * tensor in a .safetensors file, not supported yet (POSENC_ERR_FORMAT with
- * a sentence). On success *handle is the table (free with
- * pyposenc_learned_free), *n_pos and *dim its shape. */
+/* A learned table read from the text file at path, or, when tensor is not
+ * NULL, tensor `tensor` of the .safetensors file at path (F32, F16, BF16 or
+ * F64, [n_pos, dim]; posenc_learned_load_safetensors). On success *handle
+ * is the table (free with pyposenc_learned_free), *n_pos and *dim its shape. */
 int pyposenc_learned_load(const char *path, const char *tensor, void **handle, size_t *n_pos,
                           size_t *dim, char *detail, size_t detail_size);
 /* Copies every row into out (n_pos * dim doubles, row-major). */

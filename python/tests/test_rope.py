@@ -424,8 +424,11 @@ def test_from_config_errors_name_the_key():
         posenc.RoPE.from_config(data("bad-unknown-key.json"))
     with pytest.raises(posenc.Error, match="line"):
         posenc.RoPE.from_config(data("bad-json.json"))
-    with pytest.raises(posenc.Error, match="model registry"):
-        posenc.RoPE.from_config(data("llama-2-7b.json"), layer=1)
+    # every layer of Llama 2 rotates alike; layer 32 is past the last
+    assert np.array_equal(posenc.RoPE.from_config(data("llama-2-7b.json"), layer=31).inv_freq,
+                          posenc.RoPE.from_config(data("llama-2-7b.json")).inv_freq)
+    with pytest.raises(posenc.Error, match="layer 32 does not exist"):
+        posenc.RoPE.from_config(data("llama-2-7b.json"), layer=32)
     with pytest.raises(OSError):
         posenc.RoPE.from_config(data("no-such-config.json"))
     r = posenc.RoPE.from_config({"hidden_size": 4096, "num_attention_heads": 32,

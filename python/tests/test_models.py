@@ -1,0 +1,184 @@
+"""RoPE.from_config through the model registry, per layer, against the
+registry's golden file (tests/data/model_golden.txt, written by
+tools/gen_rope_golden.py --models in mpmath from the same JSON, never by the
+library); and learned tables read from .safetensors files that the tests
+write byte by byte."""
+import json
+import os
+import struct
+
+import numpy as np
+import pytest
+
+import posenc
+from conftest import data
+
+needs_reader = pytest.mark.skipif(not posenc.have_config_reader(),
+                                  reason="built without the config reader (apt-get install libjansson-dev)")
+
+
+def layer_list(s):
+    """'0-2,4,6-7' -> [0, 1, 2, 4, 6, 7]"""
+    out = []
+    for part in s.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def golden_models():
+    """Each model of the golden file: name, schemes per layer, and its RoPE
+    groups (layers, cur_len, head_dim, rotary_dim, layout, base, attn, freqs)."""
+    models, cur, rope = [], None, None
+    with open(data("model_golden.txt")) as f:
+        assert f.readline().startswith("posenc-model-golden 1")
+        for line in f:
+            w = line.split()
+            if not w or w[0] == "#":
+                continue
+            if w[0] == "model":
+                cur = {"name": w[1], "ropes": []}
+                models.append(cur)
+            elif w[0] == "type":
+                cur["type"] = w[1]
+            elif w[0] == "schemes":
+                cur["schemes"] = w[1:]
+            elif w[0] == "rope":
+                rope = {"layers": layer_list(w[1]), "cur": int(w[2]), "head_dim": int(w[3]),
+                        "rotary_dim": int(w[4]), "layout": w[5], "base": float(w[6]), "f": []}
+                cur["ropes"].append(rope)
+            elif w[0] == "attn":
+                rope["attn"] = float(w[1]) + float(w[2])
+            elif w[0] == "f":
+                assert int(w[1]) == len(rope["f"])
+                rope["f"].append(float(w[2]) + float(w[3]))
+            elif w[0] == "total":
+                assert int(w[1]) == len(models)
+    return models
+
+
+MODELS = golden_models()
+
+
+@needs_reader
+@pytest.mark.parametrize("m", MODELS, ids=[m["name"] for m in MODELS])
+def test_from_config_every_layer_matches_the_golden_file(m):
+    path = data(os.path.join("models", m["name"]))
+    rope_of = {}
+    for g in m["ropes"]:
+        for layer in g["layers"]:
+            rope_of[layer] = g
+    assert len(m["schemes"]) > 0
+    for layer, scheme in enumerate(m["schemes"]):
+        if scheme != "rope":
+            with pytest.raises(ValueError, match=f"layer {layer} of .* has no RoPE"):
+                posenc.RoPE.from_config(path, layer=layer)
+            continue
+        g = rope_of[layer]
+        if g["cur"] != 0:
+            continue  # Qwen 1's dynamic NTK at a sequence length: not applied by from_config
+        r = posenc.RoPE.from_config(path, layer=layer)
+        assert (r.head_dim, r.rotary_dim, r.layout) == (g["head_dim"], g["rotary_dim"], g["layout"])
+        f = r.inv_freq
+        assert f.dtype == np.float64 and len(f) == len(g["f"])
+        want = np.array(g["f"])
+        assert np.all(np.abs(f - want) <= 4 * np.spacing(want)), (layer, np.max(np.abs(f - want)))
+        assert abs(r.attention_factor - g["attn"]) <= 4 * np.spacing(g["attn"])
+    with pytest.raises(ValueError, match="does not exist"):
+        posenc.RoPE.from_config(path, layer=len(m["schemes"]))
+
+
+@needs_reader
+def test_from_config_per_layer_gemma3():
+    # Gemma 3: five sliding layers at rope_local_base_freq 10000 unscaled, then
+    # a global one at rope_theta 1e6 with the linear factor 8 (by the config)
+    with open(data("models/gemma3-synthetic.json")) as f:
+        cfg = json.load(f)
+    tc = cfg["text_config"]
+    local = posenc.RoPE.from_config(cfg, layer=0)
+    glob = posenc.RoPE.from_config(cfg, layer=5)
+    d = tc["head_dim"]
+    k = np.arange(d // 2)
+    assert np.allclose(local.inv_freq, tc["rope_local_base_freq"] ** (-2 * k / d), rtol=1e-15)
+    assert np.allclose(glob.inv_freq, tc["rope_theta"] ** (-2 * k / d) / tc["rope_scaling"]["factor"],
+                       rtol=1e-15)
+    assert local.layout == glob.layout == "half"
+
+
+@needs_reader
+def test_from_config_nope_layers_and_non_rope_models():
+    with pytest.raises(ValueError, match="layer 3 of llama4_text has no RoPE"):
+        posenc.RoPE.from_config(data("models/llama4-scout-synthetic.json"), layer=3)
+    with pytest.raises(posenc.Error, match="layer 0 of gpt2 has no RoPE .scheme learned"):
+        posenc.RoPE.from_config(data("models/gpt2.json"))
+    with pytest.raises(posenc.Error, match="scheme relative-buckets"):
+        posenc.RoPE.from_config(data("models/t5-small.json"), layer=7)
+    # Llama 4 rotates interleaved pairs (the registry's layout, not the keys')
+    assert posenc.RoPE.from_config(data("models/llama4-scout-synthetic.json")).layout == "interleaved"
+    with pytest.raises(posenc.Error, match="model_type"):
+        posenc.RoPE.from_config({"model_type": "no_such_family", "hidden_size": 64,
+                                 "num_attention_heads": 2})
+
+
+# ---- learned tables from .safetensors ----------------------------------------------
+
+
+def write_safetensors(path, tensors, header_extra=None):
+    """tensors: name -> (dtype, shape, raw bytes); laid out in order."""
+    header, blobs, off = {}, [], 0
+    for name, (dtype, shape, raw) in tensors.items():
+        header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [off, off + len(raw)]}
+        blobs.append(raw)
+        off += len(raw)
+    if header_extra:
+        header.update(header_extra)
+    h = json.dumps(header).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(h)) + h + b"".join(blobs))
+
+
+def bf16_bytes(values):
+    """bfloat16 of values that are exact in 8 bits of mantissa: the top half of float32."""
+    u = np.asarray(values, "<f4").view("<u4")
+    assert np.all((u & 0xFFFF) == 0)
+    return (u >> 16).astype("<u2").tobytes()
+
+
+TABLE = [[0.5, -1.25, 2.0], [0.0, 1.0, -0.5], [0.25, 3.0, -2.0], [1.5, -0.75, 0.125]]
+
+
+@pytest.mark.parametrize("dtype", ["F32", "F16", "BF16", "F64"])
+def test_learned_table_from_safetensors(tmp_path, dtype):
+    raw = {"F32": lambda v: np.asarray(v, "<f4").tobytes(),
+           "F16": lambda v: np.asarray(v, "<f2").tobytes(),
+           "F64": lambda v: np.asarray(v, "<f8").tobytes(),
+           "BF16": bf16_bytes}[dtype]
+    p = tmp_path / "model.safetensors"
+    write_safetensors(p, {"wte.weight": ("F32", (2, 2), np.zeros(4, "<f4").tobytes()),
+                          "wpe.weight": (dtype, (4, 3), raw(TABLE))},
+                      {"__metadata__": {"format": "pt"}})
+    t = posenc.learned_table(p, tensor="wpe.weight")
+    assert t.dtype == np.float64 and t.shape == (4, 3)
+    assert t.tolist() == TABLE
+    assert posenc.learned_table(str(p), "wte.weight").tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
+def test_learned_table_safetensors_refusals(tmp_path):
+    p = tmp_path / "model.safetensors"
+    write_safetensors(p, {"wpe.weight": ("F32", (4, 3), np.asarray(TABLE, "<f4").tobytes())})
+    with pytest.raises(posenc.Error, match="transformer.wpe.weight"):
+        posenc.learned_table(p, tensor="transformer.wpe.weight")
+    bad = tmp_path / "short.safetensors"  # data_offsets past the end of the file
+    write_safetensors(bad, {"wpe.weight": ("F32", (4, 3), b"\0" * 40)})
+    with open(bad, "r+b") as f:
+        h = f.read()
+    with open(bad, "wb") as f:
+        f.write(h.replace(b"[0, 40]", b"[0, 48]"))
+    with pytest.raises(posenc.Error):
+        posenc.learned_table(bad, tensor="wpe.weight")
+    v = tmp_path / "vector.safetensors"  # a 1-D tensor is not a table
+    write_safetensors(v, {"ln.bias": ("F32", (3,), np.zeros(3, "<f4").tobytes())})
+    with pytest.raises(posenc.Error, match="ln.bias"):
+        posenc.learned_table(v, tensor="ln.bias")
+    with pytest.raises(OSError):
+        posenc.learned_table(tmp_path / "missing.safetensors", tensor="wpe.weight")
