@@ -1603,6 +1603,10 @@ typedef struct posenc_model_group {
     uint32_t mrope_section[3];/* ROPE with mrope: pairs per axis t, h, w */
     posenc_mrope_rule mrope_rule; /* ROPE with mrope: contiguous, or interleaved
                                  (mrope_interleaved: true) */
+    uint32_t mrope_merge;     /* ROPE with mrope: vision_config.spatial_merge_size
+                                 (2, the config class's default, when absent) */
+    uint32_t mrope_tokens_per_second; /* ROPE with mrope: vision_config.tokens_per_second
+                                 (Qwen2.5-VL's video rule; 0 when absent) */
 } posenc_model_group;
 
 /* One checkpoint. A plain struct the caller owns (about 50 KiB: allocate it,

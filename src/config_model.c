@@ -277,6 +277,23 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
         g->mrope = 1;
         g->mrope_rule = il && json_is_true(il) ? POSENC_MROPE_INTERLEAVED
                                                : POSENC_MROPE_CONTIGUOUS;
+        /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
+         * for the position ids (get_rope_index reads them from vision_config) */
+        g->mrope_merge = 2;
+        const json_t *vc = r->root ? json_object_get(r->root, "vision_config") : NULL;
+        static const char *const vk[2] = {"spatial_merge_size", "tokens_per_second"};
+        for (int i = 0; vc && json_is_object(vc) && i < 2; i++) {
+            const json_t *v = json_object_get(vc, vk[i]);
+            if (!v)
+                continue;
+            snprintf(key, sizeof key, "vision_config.%s", vk[i]);
+            if (!json_is_integer(v) || json_integer_value(v) < (i == 0 ? 1 : 0) ||
+                json_integer_value(v) > (i == 0 ? 64 : 1000000))
+                return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be an integer from %d to %d",
+                            key, i == 0 ? 1 : 0, i == 0 ? 64 : 1000000);
+            *(i == 0 ? &g->mrope_merge : &g->mrope_tokens_per_second) =
+                (uint32_t)json_integer_value(v);
+        }
         if (!(*own = json_deep_copy(blk)))
             return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
         json_object_del(*own, "mrope_section");

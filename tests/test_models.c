@@ -920,6 +920,21 @@ TEST(issue_examples)
           g->mrope_rule == POSENC_MROPE_INTERLEAVED && g->mrope_section[0] == 24 &&
           g->mrope_section[1] == 20 && g->mrope_section[2] == 20);
     CHECK(g->rope.base == 5000000.0 && g->rope.head_dim == 128);
+    CHECK(g->mrope_merge == 2 && g->mrope_tokens_per_second == 0);
+    /* Qwen2.5-VL: vision_config's spatial_merge_size and tokens_per_second */
+    CHECK(posenc_model_from_config("tests/data/models/qwen2.5-vl-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 35, &g) == POSENC_OK && g->mrope &&
+          g->mrope_merge == 2 && g->mrope_tokens_per_second == 2 && g->rope.head_dim == 128);
+    static const char vc_bad[] =
+        "{\"model_type\": \"qwen2_vl\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+        "\"num_attention_heads\": 4, \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+        "\"mrope\", \"mrope_section\": [8, 12, 12]}, \"vision_config\": "
+        "{\"spatial_merge_size\": 0}}";
+    posenc_config_error err;
+    CHECK(posenc_model_from_config_text(vc_bad, strlen(vc_bad), NULL, &model, &err) ==
+          POSENC_ERR_FORMAT);
+    CHECK(strcmp(err.key, "vision_config.spatial_merge_size") == 0);
     /* a family without M-RoPE keeps mrope 0 */
     CHECK(posenc_model_from_config("tests/data/models/qwen3-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
