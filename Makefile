@@ -330,6 +330,11 @@ ifeq ($(HAVE_CAIRO),1)
 	$(PROGRAM) plot rope-decay --dim 128 --base 10000,500000 --max-offset 65536 -o docs/img/rope-decay.png
 	$(PROGRAM) plot freqs --dim 128 --base 10000,500000 --context 8192 -o docs/img/freqs.png
 	$(PROGRAM) plot alibi --heads 8 --positions 16 -o docs/img/alibi.png
+	$(PROGRAM) plot freqs --dim 128 --base 1000000 --mrope 16:24:24 --context 0 \
+	    --title "M-RoPE (Qwen2-VL): the axis each pair follows" -o docs/img/mrope-freqs.png
+	$(PROGRAM) plot freqs --dim 128 --base 5000000 --mrope 24:20:20,interleaved --context 0 \
+	    --title "Interleaved M-RoPE (Qwen3-VL): the axis each pair follows" \
+	    -o docs/img/mrope-freqs-interleaved.png
 	$(PROGRAM) plot t5-buckets --buckets 32 --max-distance 128 --positions 160 -o docs/img/t5-buckets.png
 ifeq ($(JSON),1)
 	$(PROGRAM) plot freqs --context 131072 --config tests/data/llama-2-7b.json \

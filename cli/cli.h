@@ -46,6 +46,13 @@ typedef struct cli_state {
     posenc_rope *model_rope;
     int64_t seq_len; /* SET seq_len: the length dynamic/longrope see; 0 = auto */
     char model_label[96]; /* the model's name in pictures: config file name or type */
+    /* M-RoPE (SET rope mrope ...; mrope_cmds.c): mrope_on when the model RoPE
+     * is multimodal, with its pair-to-axis table; merge (spatial_merge_size,
+     * 0 = the default 2) and tokens_per_second (0: Qwen2-VL's rule) for
+     * MROPE_POSITIONS */
+    int mrope_on;
+    posenc_mrope mrope;
+    uint32_t mrope_merge, mrope_tps;
     /* T5 relative buckets (SET t5; t5_cmds.c): default 32 / 128 / yes;
      * t5_given: the keys SET t5 has set (CLI_T5_*), which win over a T5
      * config's (cli_t5_settings) */
@@ -108,6 +115,21 @@ int cli_model_rope(cli_state *st, int64_t pos, size_t D);          /* st->vec */
 int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D);  /* st->vec, st->vec2 */
 int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 void cli_rope_free(cli_state *st);
+/* Makes *spec (checked by rope_spec_parse) the model RoPE; 0 when out of memory. */
+int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec);
+
+/* Multimodal RoPE (mrope_cmds.c). Positions: "t:h:w" or "p" (p:p:p) into p;
+ * "row:col" for ROPE2D. The commands take the vector already in st->vec
+ * (and st->vec2 for DOT; EXPLAIN ROPE uses st->vec2 as scratch, reserved by
+ * the caller for D numbers). */
+int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n); /* SET rope mrope ... */
+int cli_parse_mrope_position(cli_state *st, cli_token t, int64_t p[3]);
+int cli_parse_rope2d_position(cli_state *st, cli_token t, int64_t *row, int64_t *col);
+int cli_mrope_rope(cli_state *st, const int64_t p[3], size_t D);
+int cli_mrope_dot(cli_state *st, const int64_t m[3], const int64_t n[3], size_t D);
+int cli_mrope_explain(cli_state *st, const int64_t p[3], size_t D);
+int cli_rope2d(cli_state *st, int64_t row, int64_t col, size_t D);
+int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n); /* MROPE_POSITIONS */
 
 /* T5 relative buckets (t5_cmds.c): SET t5 k=v ..., T5BUCKET i j,
  * EXPLAIN T5BUCKET i j. */

@@ -276,6 +276,13 @@ static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
                   plural(n));
         return 0;
     }
+    int64_t p3[3];
+    if (st->mrope_on) {
+        if (!cli_parse_mrope_position(st, a[0], p3) ||
+            !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
+            return 0;
+        return cli_mrope_rope(st, p3, D);
+    }
     if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
         return 0;
     if (!cli_layer_rotates(st)) /* a registry model's layer without RoPE */
@@ -308,13 +315,16 @@ static int cmd_add(cli_state *st, const cli_token *a, size_t n)
 
 static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t m, p;
+    int64_t m = 0, p = 0;
     if (n < 4) {
         cli_error(st, "DOT needs two positions and two vectors q and k, got %zu argument%s", n,
                   plural(n));
         return 0;
     }
-    if (!parse_position(st, a[0], &m) || !parse_position(st, a[1], &p))
+    int64_t m3[3], p3[3];
+    if (st->mrope_on ? !cli_parse_mrope_position(st, a[0], m3) ||
+                           !cli_parse_mrope_position(st, a[1], p3)
+                     : !parse_position(st, a[0], &m) || !parse_position(st, a[1], &p))
         return 0;
     vec_groups g;
     if (!find_groups(st, a + 2, n - 2, &g))
@@ -351,6 +361,8 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
     if (!parse_numbers(st, a + 2 + qs, D, &st->vec, &st->vec_cap) ||
         !parse_numbers(st, a + 2 + ks, D, &st->vec2, &st->vec2_cap))
         return 0;
+    if (st->mrope_on)
+        return cli_mrope_dot(st, m3, p3, D);
     if (!cli_layer_rotates(st))
         return cli_layer_dot_passthrough(st, D);
     if (st->model)
@@ -572,8 +584,44 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
+/* EXPLAIN ROPE t:h:w x... with an M-RoPE model: each pair's axis. */
+static int explain_mrope(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t p3[3];
+    size_t D;
+    if (n < 2) {
+        cli_error(st, "EXPLAIN ROPE needs a position t:h:w and a head of numbers, got %zu "
+                      "argument%s",
+                  n, plural(n));
+        return 0;
+    }
+    if (!cli_parse_mrope_position(st, a[0], p3) ||
+        !parse_one_vector(st, "EXPLAIN ROPE", a + 1, n - 1, &D) ||
+        !reserve(st, &st->vec2, &st->vec2_cap, D))
+        return 0;
+    return cli_mrope_explain(st, p3, D);
+}
+
+static int cmd_rope2d(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t row, col;
+    size_t D;
+    if (n < 2) {
+        cli_error(st, "ROPE2D needs a patch position row:col and at least one number, got %zu "
+                      "argument%s",
+                  n, plural(n));
+        return 0;
+    }
+    if (!cli_parse_rope2d_position(st, a[0], &row, &col) ||
+        !parse_one_vector(st, "ROPE2D", a + 1, n - 1, &D))
+        return 0;
+    return cli_rope2d(st, row, col, D);
+}
+
 static int explain_rope(cli_state *st, const cli_token *a, size_t n)
 {
+    if (st->mrope_on)
+        return explain_mrope(st, a, n);
     if (st->model) {
         cli_error(st, "EXPLAIN ROPE traces plain RoPE: with a model RoPE active use EXPLAIN "
                       "FREQS (or SET rope off first)");
@@ -652,7 +700,8 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
 {
     plot_settings set = {st->base,    st->layout, st->model, st->model_label,
-                         st->seq_len, 0,          0,         NULL};
+                         st->seq_len, 0,          0,         NULL,
+                         st->mrope_on ? &st->mrope : NULL};
     int bidir;
     const posenc_model_group *g;
     char why[512], no_rope[200];
@@ -707,6 +756,18 @@ void cli_print_help(FILE *out)
           "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
           "                         and DOT take heads of head_dim; SET rope off ends it\n"
           "  SET seq_len N          sequence length for dynamic and longrope (0: pos + 1)\n"
+          "  SET rope mrope sections=T:H:W [interleaved=yes] [merge=M]\n"
+          "                         [tokens_per_second=N] [head_dim=.. base=.. ...]\n"
+          "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL):\n"
+          "                         T, H, W pairs follow the temporal, height, width\n"
+          "                         position; then ROPE, DOT and EXPLAIN ROPE take t:h:w\n"
+          "                         positions (p means p:p:p)\n"
+          "  MROPE_POSITIONS text N image TxHxW video TxHxW [seconds=S] ...\n"
+          "                         the three position rows of a multimodal sequence\n"
+          "                         (merge and tokens_per_second from SET rope mrope;\n"
+          "                         merge 2 by default)\n"
+          "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
+          "                         row, the others with the column (base, layout: SET)\n"
           "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
           "                         T5BUCKET's settings (default 32, 128, yes; a T5\n"
           "                         --config gives its own, which SET t5 overrides)\n"
@@ -739,6 +800,10 @@ int cli_run_line(cli_state *st, const char *line, size_t len)
         ok = cmd_rope(st, a, na);
     else if (cli_word_is(t[0], "DOT"))
         ok = cmd_dot(st, a, na);
+    else if (cli_word_is(t[0], "ROPE2D"))
+        ok = cmd_rope2d(st, a, na);
+    else if (cli_word_is(t[0], "MROPE_POSITIONS"))
+        ok = cli_mrope_positions(st, a, na);
     else if (cli_word_is(t[0], "ADD"))
         ok = cmd_add(st, a, na);
     else if (cli_word_is(t[0], "ALIBI"))

@@ -48,6 +48,7 @@ static int install_layer(cli_state *st, char *why, size_t n)
     if (g->scheme != POSENC_SCHEME_ROPE) {
         free(st->model);
         st->model = NULL;
+        st->mrope_on = 0;
         return 1;
     }
     if (!st->model)
@@ -63,6 +64,13 @@ static int install_layer(cli_state *st, char *why, size_t n)
     *st->model = g->rope;
     st->layout = g->rope.layout;
     st->base = g->rope.base;
+    /* an M-RoPE layer: ROPE, DOT and EXPLAIN ROPE take t:h:w positions */
+    st->mrope_on = g->mrope && posenc_mrope_init(&st->mrope, g->rope.rotary_dim / 2,
+                                                 g->mrope_section, g->mrope_rule) == POSENC_OK;
+    if (st->mrope_on) { /* MROPE_POSITIONS: the config's vision settings */
+        st->mrope_merge = g->mrope_merge;
+        st->mrope_tps = g->mrope_tokens_per_second;
+    }
     return 1;
 }
 
@@ -264,8 +272,17 @@ static int put_group(cli_state *st, const posenc_model *m, uint32_t gi)
         const posenc_rope_config *c = &g->rope;
         posenc_rope *r = st->model_rope;
         fprintf(out, " type=%s layout=%s head_dim=%u rotary_dim=%u",
-                posenc_rope_type_name(g->configured.type), layout_word(c->layout), c->head_dim,
-                c->rotary_dim);
+                g->mrope && g->configured.type == POSENC_ROPE_DEFAULT
+                    ? "mrope"
+                    : posenc_rope_type_name(g->configured.type),
+                layout_word(c->layout), c->head_dim, c->rotary_dim);
+        if (g->mrope) {
+            fprintf(out, " mrope_section=%u:%u:%u mrope_rule=%s merge=%u", g->mrope_section[0],
+                    g->mrope_section[1], g->mrope_section[2],
+                    posenc_mrope_rule_name(g->mrope_rule), g->mrope_merge);
+            if (g->mrope_tokens_per_second)
+                fprintf(out, " tokens_per_second=%u", g->mrope_tokens_per_second);
+        }
         put_num(out, "base", c->base);
         put_scaling(out, &g->configured);
         if (g->configured.attention_factor > 0)

@@ -164,6 +164,10 @@ typedef struct plot_request {
      * pairs that YaRN's ramp or Llama 3's blend band covers. Not owned. */
     const posenc_rope_config *rope_config[PLOT_MAX_SERIES];
     int64_t cur_len;
+    /* M-RoPE: where mrope[i] is not NULL, rope series i is multimodal and
+     * freqs draws its pairs in three colours by the axis each follows
+     * (temporal, height, width). Not owned. */
+    const posenc_mrope *mrope[PLOT_MAX_SERIES];
 } plot_request;
 
 /* Fills rq with the defaults of kind (every option has one). */

@@ -423,13 +423,14 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
         maxp = r[s]->rotary_dim / 2 > maxp ? r[s]->rotary_dim / 2 : maxp;
         frac |= r[s]->rotary_dim != r[0]->rotary_dim;
     }
-    /* x, y, and the plain y of a scaled series */
-    b->mem = malloc(3 * total * sizeof(double));
+    /* x, y, and the plain y of a scaled series; then an M-RoPE series'
+     * points regrouped by axis */
+    b->mem = malloc(7 * total * sizeof(double));
     if (!b->mem)
         return nomem(why, n);
-    double *p = b->mem, lo = INFINITY, hi = 0;
+    double *p = b->mem, *q = b->mem + 3 * total, lo = INFINITY, hi = 0;
     plot_figure *f = &b->f;
-    size_t nc = 0;
+    size_t nc = 0, n_mrope = 0;
     for (int s = 0; s < ns; s++) {
         uint32_t np = r[s]->rotary_dim / 2, d = r[s]->rotary_dim;
         double *x = p, *y = p + np, *y0 = p + 2 * (size_t)np;
@@ -452,6 +453,29 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
             y0[k] = scaled ? TWO_PI / plain.inv_freq_hi[k] : 0;
             lo = scaled && y0[k] < lo ? y0[k] : lo;
             hi = scaled && y0[k] > hi ? y0[k] : hi;
+        }
+        const posenc_mrope *mr = s >= (int)rq->n_base ? rq->mrope[s - (int)rq->n_base] : NULL;
+        if (mr && mr->n_pairs == np) {
+            /* M-RoPE: the pairs of each axis (t, h, w) in a colour of their own */
+            static const char *const axis_word[3] = {"temporal", "height", "width"};
+            for (int a = 0; a < 3; a++) {
+                /* dots only: a NaN after each point breaks the line */
+                size_t m = mr->section[a], i = 0;
+                for (uint32_t k = 0; k < np; k++)
+                    if (mr->axis[k] == a) {
+                        q[2 * i] = x[k];
+                        q[2 * m + 2 * i] = y[k];
+                        q[2 * i + 1] = q[2 * m + 2 * i + 1] = NAN;
+                        i++;
+                    }
+                plot_curve *c = &b->curves[nc++];
+                *c = (plot_curve){2 * m, q, q + 2 * m, ns + 3 * (int)n_mrope + a, 0, 1, ""};
+                snprintf(c->label, sizeof c->label, "%s: %zu pairs follow the %s position %s",
+                         label[s], m, axis_word[a], a == 0 ? "t" : a == 1 ? "h" : "w");
+                q += 4 * m;
+            }
+            n_mrope++;
+            continue;
         }
         plot_curve *c = &b->curves[nc++];
         *c = (plot_curve){np, x, y, s, 0, 1, ""}; /* a dot per pair */
@@ -517,7 +541,11 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
         lo = (double)rq->context < lo ? (double)rq->context : lo;
     }
     snprintf(f->title, sizeof f->title, "RoPE frequency bands: wavelength of every pair");
-    if (nc > (size_t)ns)
+    if (n_mrope)
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "wavelength = 2 pi / inv_freq(k) tokens per full turn; M-RoPE: each pair "
+                 "coloured by the position it follows (t, h or w)");
+    else if (nc > (size_t)ns)
         snprintf(f->subtitle, sizeof f->subtitle,
                  "wavelength = 2 pi / inv_freq(k) tokens per full turn; dashed: before the "
                  "scaling, shaded: the pairs it blends");

@@ -48,6 +48,11 @@ void plot_print_usage(FILE *out)
           "  --rope 'TYPE K=V...'  rope-decay, freqs: a series with the words of SET\n"
           "                     rope (head_dim from --dim unless given, base from the\n"
           "                     first --base); may be repeated, and mixed with --config\n"
+          "  --mrope T:H:W[,interleaved]  freqs, rope-decay: a series with plain RoPE\n"
+          "                     of --dim and the first --base whose pairs follow the\n"
+          "                     temporal, height and width positions (M-RoPE sections\n"
+          "                     in pairs; interleaved: Qwen3-VL's rule); freqs colours\n"
+          "                     each pair by its axis; may be repeated\n"
           "  --heads H          alibi: heads (8)\n"
           "  --no-causal        alibi: show keys after the query too\n"
           "  --buckets N        t5-buckets: relative_attention_num_buckets (32)\n"
@@ -136,12 +141,45 @@ static int add_rope(const plot_request *rq, const char *v, posenc_rope_config *o
     }
 }
 
+/* `--mrope T:H:W[,interleaved]`: plain RoPE over --dim with the first --base
+ * and --layout, and the M-RoPE table of those sections. */
+static int add_mrope(const plot_request *rq, const char *v, posenc_rope_config *out,
+                     posenc_mrope *m, char *label, size_t label_n, char *why, size_t n)
+{
+    unsigned s3[3];
+    char rule[16] = "", extra;
+    int got = sscanf(v, "%u:%u:%u,%15[a-z]%c", &s3[0], &s3[1], &s3[2], rule, &extra);
+    int inter = got == 4 && strcmp(rule, "interleaved") == 0;
+    if (!(got == 3 && !strchr(v, ',')) && !inter) {
+        snprintf(why, n, "'%s' is not T:H:W or T:H:W,interleaved (pairs per axis)", v);
+        return 0;
+    }
+    memset(out, 0, sizeof *out);
+    out->head_dim = out->rotary_dim = rq->dim;
+    out->base = rq->base[0];
+    out->layout = rq->layout;
+    const uint32_t sec[3] = {s3[0], s3[1], s3[2]};
+    posenc_status st = posenc_rope_scaling_init(&out->scaling, POSENC_ROPE_DEFAULT);
+    if (st == POSENC_OK) /* a known type: cannot fail */
+        st = posenc_mrope_init(m, rq->dim / 2, sec,
+                               inter ? POSENC_MROPE_INTERLEAVED : POSENC_MROPE_CONTIGUOUS);
+    if (st != POSENC_OK) {
+        snprintf(why, n, "sections %u:%u:%u do not fit the %u pairs of --dim %u%s", s3[0],
+                 s3[1], s3[2], rq->dim / 2, rq->dim,
+                 inter ? " under the interleaved rule" : " (they must add up to D/2)");
+        return 0;
+    }
+    snprintf(label, label_n, "M-RoPE %u:%u:%u%s", s3[0], s3[1], s3[2],
+             inter ? " interleaved" : "");
+    return 1;
+}
+
 /* The options that take a value. */
 static const char *const VALUE_OPTIONS[] = {
     "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
     "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
     "--title",   "--size",   "--config",    "--rope",  "--buckets", "--max-distance",
-    "--layer",
+    "--mrope",   "--layer",
 };
 
 static int takes_value(const char *o)
@@ -216,7 +254,8 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
         rq->t5_max_distance = (uint32_t)x;
         if (!ok)
             snprintf(why, n, "'%s': max distance must be from 2 to %lld", v, POSENC_MAX_POS);
-    } else if (strcmp(o, "--config") == 0 || strcmp(o, "--rope") == 0) {
+    } else if (strcmp(o, "--config") == 0 || strcmp(o, "--rope") == 0 ||
+               strcmp(o, "--mrope") == 0) {
         ok = *n_model < PLOT_MAX_SERIES;
         if (ok) {
             model_opt[*n_model] = o;
@@ -361,7 +400,11 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
         if (strcmp(model_opt[i], "--config") == 0)
             ok = rope_spec_load_model(model_val[i], layer, &pa->models[i], pa->labels[i],
                                       sizeof pa->labels[i], reason, sizeof reason);
-        else {
+        else if (strcmp(model_opt[i], "--mrope") == 0) {
+            ok = add_mrope(rq, model_val[i], &pa->models[i], &pa->mropes[i], pa->labels[i],
+                           sizeof pa->labels[i], reason, sizeof reason);
+            rq->mrope[i] = ok ? &pa->mropes[i] : NULL;
+        } else {
             ok = add_rope(rq, model_val[i], &pa->models[i], reason, sizeof reason);
             snprintf(pa->labels[i], sizeof pa->labels[i], "%s", model_val[i]);
         }
@@ -455,6 +498,7 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
     }
     if (set->model && (kind == PLOT_ROPE_DECAY || kind == PLOT_FREQS)) {
         rq->rope_config[0] = set->model; /* the active model RoPE, next to plain RoPE */
+        rq->mrope[0] = set->mrope;
         rq->rope_label[0] =
             set->model_label && set->model_label[0] ? set->model_label : "model RoPE";
         rq->n_rope = 1;

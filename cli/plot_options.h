@@ -20,6 +20,7 @@ typedef struct plot_args {
     plot_request rq;
     posenc_rope_config *models; /* rq.n_rope of them, or NULL */
     char labels[PLOT_MAX_SERIES][96];
+    posenc_mrope mropes[PLOT_MAX_SERIES]; /* --mrope series' tables (rq.mrope[i]) */
 } plot_args;
 
 typedef enum plot_args_status {
@@ -30,7 +31,9 @@ typedef enum plot_args_status {
 
 /* argv[0] is "plot", argv[1] the kind, then the options. --rope takes the
  * words of SET rope (head_dim and rotary_dim from --dim unless given, base
- * from the first --base, layout from --layout); --config a config.json. The
+ * from the first --base, layout from --layout); --config a config.json;
+ * --mrope T:H:W[,interleaved] plain RoPE of --dim and the first --base with
+ * M-RoPE sections (freqs colours each pair by its axis). The
  * models are read after every option, and with models and no --base the
  * chart shows the models only. pa needs plot_args_free whatever the status. */
 plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why, size_t n);
@@ -60,6 +63,7 @@ typedef struct plot_settings {
      * e.g. "layer 3 of llama4_text has no RoPE (scheme none)"): rope-decay and
      * freqs are refused with it rather than drawing plain RoPE as the model's */
     const char *no_rope;
+    const posenc_mrope *mrope; /* the model's M-RoPE table, or NULL */
 } plot_settings;
 
 /* The words after PLOT (KIND, its counts, FILE) into *rq, the file name

@@ -45,6 +45,7 @@ int cli_load_config(cli_state *st, const char *path, int layout_given, char *why
     if (!rope_spec_load_config(path, st->model_next, label, sizeof label, why, n))
         return 0;
     /* The checkpoint's layout (half for Hugging Face) unless --layout says otherwise. */
+    st->mrope_on = 0; /* a config's RoPE is one-dimensional here */
     if (layout_given)
         st->model_next->layout = st->layout;
     else
@@ -59,8 +60,24 @@ int cli_load_config(cli_state *st, const char *path, int layout_given, char *why
 
 /* ---- SET rope TYPE key=value ... ------------------------------------------------ */
 
+int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec)
+{
+    if (!ensure_model(st)) {
+        cli_error(st, "out of memory");
+        return 0;
+    }
+    /* the new model becomes st->model; the old one (or none) the next scratch */
+    *st->model_next = *spec;
+    posenc_rope_config *t = st->model;
+    st->model = st->model_next;
+    st->model_next = t;
+    return 1;
+}
+
 int cli_set_rope(cli_state *st, const cli_token *a, size_t n)
 {
+    if (n >= 1 && cli_word_is(a[0], "mrope"))
+        return cli_set_rope_mrope(st, a + 1, n - 1);
     char why[512];
     posenc_rope_config spec; /* 12 KiB: parsed here, kept only if it is good */
     rope_spec_start from = {st->base, st->layout, st->model};
@@ -68,17 +85,12 @@ int cli_set_rope(cli_state *st, const cli_token *a, size_t n)
     case ROPE_SPEC_OFF:
         free(st->model);
         st->model = NULL;
+        st->mrope_on = 0;
         return 1;
     case ROPE_SPEC_SET:
-        if (!ensure_model(st)) {
-            cli_error(st, "out of memory");
+        if (!cli_set_rope_config(st, &spec))
             return 0;
-        }
-        /* the new model becomes st->model; the old one (or none) the next scratch */
-        *st->model_next = spec;
-        posenc_rope_config *t = st->model;
-        st->model = st->model_next;
-        st->model_next = t;
+        st->mrope_on = 0;
         snprintf(st->model_label, sizeof st->model_label, "%s RoPE",
                  posenc_rope_type_name(spec.scaling.type));
         return 1;

@@ -137,7 +137,10 @@
  *   2.6 q/k tensors ............ posenc_rope_view(_dense), posenc_rope_qk_args,
  *                                posenc_rope_qk
  *   2.7 decode ................. posenc_rope_decode_f32
- *   2.8 models ................. the registry (posenc_model_families) and a
+ *   2.8 multimodal RoPE ........ M-RoPE (posenc_mrope_init/_qk/_positions,
+ *                                Qwen2-VL to Qwen3-VL) and vision 2D RoPE
+ *                                (posenc_rope2d_init/_qk)
+ *   2.9 models ................. the registry (posenc_model_families) and a
  *                                model's scheme per layer (posenc_model_*)
  *   (config.json readers: posenc_config.h, with the optional library
  *    libposenc_config.a)
@@ -1147,7 +1150,256 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
                                      uint32_t n_k_head);
 
 /* ------------------------------------------------------------------------- */
-/* 2.8 Models: the position scheme of every layer (src/models.c)           */
+/* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/mrope.c)           */
+/* ------------------------------------------------------------------------- */
+/*
+ * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): every token has three positions,
+ * temporal t, height h and width w (a text token has t = h = w = its 1D
+ * position). The P = rotary_dim / 2 pairs of a head are split between the
+ * three axes by mrope_section = [s_t, s_h, s_w] (in pairs, s_t + s_h + s_w
+ * = P); pair k keeps its frequency inv_freq[k] (r's, any scaling) and
+ * turns by pos_axis(k)(token) * inv_freq[k]. Which axis a pair follows is
+ * the rule:
+ *
+ *   POSENC_MROPE_CONTIGUOUS  (Qwen2-VL, Qwen2.5-VL) blocks: pairs
+ *       0 .. s_t-1 follow t, s_t .. s_t+s_h-1 follow h, the rest follow w.
+ *       Hugging Face splits the duplicated cos/sin of length 2P by
+ *       mrope_section * 2 = [s_t, s_h, s_w, s_t, s_h, s_w] and takes chunk i
+ *       from axis i % 3 (apply_multimodal_rotary_pos_emb in
+ *       transformers/models/qwen2_vl/modeling_qwen2_vl.py): both halves of
+ *       the half layout get the same split, so pair k = (x[k], x[k + P])
+ *       follows the axis of its block. [16, 24, 24], P = 64:
+ *       TTTTTTTTTTTTTTTT HHH..(24)..HHH WWW..(24)..WWW
+ *   POSENC_MROPE_INTERLEAVED (Qwen3-VL, mrope_interleaved) round robin:
+ *       pair k follows h if k % 3 == 1 and k < 3 s_h, w if k % 3 == 2 and
+ *       k < 3 s_w, t otherwise (apply_interleaved_mrope in
+ *       transformers/models/qwen3_vl/modeling_qwen3_vl.py overwrites the
+ *       temporal frequencies at slice(1, 3 s_h, 3) and slice(2, 3 s_w, 3)).
+ *       [24, 20, 20], P = 64: THWTHW..THW (60 pairs) TTTT.
+ *       The section must be one this rule reproduces: exactly s_h pairs
+ *       follow h and s_w follow w (e.g. 3 s_h <= P + 1).
+ *
+ * A cos/sin cache of r (posenc_rope_cache) serves M-RoPE as it is: row p
+ * holds c and s of every pair at position p, and pair k of a token takes
+ * them from row pos_axis(k); frequencies are per pair, so this is exact.
+ *
+ * Vision 2D RoPE (Qwen2-VL's vision tower, VisionRotaryEmbedding and
+ * rot_pos_emb in modeling_qwen2_vl.py; Pixtral): a patch at (row, col) of a
+ * head of D elements (D a multiple of 4, P = D/2 pairs) turns
+ *     pair k < D/4   by row * base^(-2k / (D/2))
+ *     pair k >= D/4  by col * base^(-2(k - D/4) / (D/2))
+ * (the frequency index restarts in each half; base 10000 in Qwen2-VL).
+ * It is M-RoPE with the frequencies above and sections [0, D/4, D/4]
+ * (h = row, w = col), which is how posenc computes it. In the half layout
+ * pair k is (x[k], x[k + D/2]), Hugging Face's convention
+ * (cat(rotary_pos_emb, rotary_pos_emb) with rotate_half). In the
+ * interleaved layout the same pairs k, with the same angles, are
+ * (x[2k], x[2k + 1]): the first D/2 elements follow the row and the last
+ * D/2 the column. That is the half-layout model with its q/k weights
+ * permuted from half to interleaved order, not a different model.
+ */
+
+/* How mrope_section assigns pairs to axes (see above). */
+typedef enum posenc_mrope_rule {
+    POSENC_MROPE_CONTIGUOUS = 0,  /* blocks [t..t h..h w..w] (Qwen2-VL, Qwen2.5-VL) */
+    POSENC_MROPE_INTERLEAVED = 1  /* round robin [t h w t h w .. t t] (Qwen3-VL) */
+} posenc_mrope_rule;
+
+/* The three position axes; their values index posenc_mrope.axis. */
+typedef enum posenc_mrope_axis {
+    POSENC_AXIS_T = 0, /* temporal */
+    POSENC_AXIS_H = 1, /* height (row) */
+    POSENC_AXIS_W = 2  /* width (column) */
+} posenc_mrope_axis;
+
+/* An M-RoPE description: the sections, the rule, and (filled by
+ * posenc_mrope_init) the axis of every pair. A plain struct the caller
+ * owns (about 1 KiB); read-only after init. */
+typedef struct posenc_mrope {
+    uint32_t n_pairs;         /* P = rotary_dim / 2 */
+    uint32_t section[3];      /* pairs per axis t, h, w; sum P */
+    posenc_mrope_rule rule;
+    uint8_t axis[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* axis[k]: a posenc_mrope_axis */
+} posenc_mrope;
+
+/* "t", "h", "w" (axis), "contiguous", "interleaved" (rule); "unknown"
+ * outside the enums. Static strings. */
+const char *posenc_mrope_axis_name(posenc_mrope_axis axis);
+const char *posenc_mrope_rule_name(posenc_mrope_rule rule);
+
+/* Fills *m for n_pairs pairs (rotary_dim / 2 of the model's posenc_rope)
+ * with section[0..3) = mrope_section [t, h, w] in pairs and rule.
+ * Valid: 1 <= n_pairs <= POSENC_ROPE_MAX_HEAD_DIM / 2, section[0] +
+ * section[1] + section[2] == n_pairs (a section may be 0), and for the
+ * interleaved rule a section it reproduces (see above).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_pairs), POSENC_ERR_RANGE (the
+ * sum, the rule value, a section the interleaved rule cannot make). *m is
+ * untouched on error. */
+POSENC_NODISCARD
+posenc_status posenc_mrope_init(posenc_mrope *m, uint32_t n_pairs, const uint32_t section[3],
+                                posenc_mrope_rule rule);
+
+/* Rotates one head (r->head_dim elements) in place at positions (pt, ph,
+ * pw): pair k turns by pos_axis(k) * inv_freq[k] with r's attn_factor, as
+ * posenc_rope_vec_f64 does at one position (dir POSENC_INVERSE: the
+ * transpose).
+ * With pt == ph == pw it equals posenc_rope_vec_f64(r, pt, ...).
+ * The single-vector references of the M-RoPE kernel.
+ * Valid: r well formed, m->n_pairs == r->rotary_dim / 2, positions 0 ..
+ * POSENC_MAX_POS. Errors: POSENC_ERR_NULL, those of posenc_rope_vec_f64,
+ * POSENC_ERR_RANGE (m does not match r, m malformed, unknown dir), POSENC_ERR_POS,
+ * POSENC_ERR_NOT_FINITE (x then unchanged). */
+POSENC_NODISCARD
+posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
+                                   int64_t ph, int64_t pw, posenc_direction dir, double *x);
+/* The same in float, in the order of the tensor kernels (c and s are the
+ * fill's floats of each pair at its axis' position; products and sums
+ * rounded separately, no FMA): bit for bit what posenc_mrope_qk computes,
+ * and with pt == ph == pw bit for bit posenc_rope_vec_f32. */
+POSENC_NODISCARD
+posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
+                                   int64_t ph, int64_t pw, posenc_direction dir, float *x);
+
+/* *out = MROPE(m_pos, q) . MROPE(n_pos, k) for heads q and k of r->head_dim
+ * doubles, neither modified (m_pos, n_pos: t, h, w each): both rotated by
+ * posenc_mrope_vec_f64, then the dot product summed in order in double.
+ * With every axis equal it is posenc_rope_vec_dot_f64 up to rounding. It
+ * depends only on m_pos - n_pos per axis. No allocation.
+ * Errors: those of posenc_mrope_vec_f64 (either position, either vector). */
+POSENC_NODISCARD
+posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope *m,
+                                       const int64_t m_pos[3], const int64_t n_pos[3],
+                                       const double *q, const double *k, double *out);
+
+/* posenc_rope_qk's arguments, and the M-RoPE parts. */
+typedef struct posenc_mrope_qk_args {
+    posenc_rope_qk_args base; /* as for posenc_rope_qk; base.pos is the temporal
+                                 row t (or, with pos_h and pos_w NULL, the one
+                                 row of a text-only call, where base.pos NULL
+                                 and base.pos0 work as in posenc_rope_qk) */
+    const posenc_mrope *mrope; /* the pair-to-axis table (required) */
+    const int64_t *pos_h;     /* the height row, n_tok entries, or NULL */
+    const int64_t *pos_w;     /* the width row, n_tok entries, or NULL */
+} posenc_mrope_qk_args;
+
+/* posenc_rope_qk for M-RoPE: token t of q and k turns with pair k at
+ * position pos_axis(k)[t], where base.pos, pos_h, pos_w are the three
+ * position rows of base.n_tok entries (posenc_mrope_positions makes them).
+ * pos_h and pos_w both NULL: a text-only call, every axis at the one row
+ * (p means p:p:p; the same bits as posenc_rope_qk(&a->base)).
+ * Everything else (rope, cache, dtype, views, direction, n_threads,
+ * strides, in place or not, no allocation) is as posenc_rope_qk; a cache
+ * must cover every position of the three rows. The per-axis c/s come from
+ * the same fill as every other path, gathered per pair, and the rotation is
+ * the same per-ISA body, so the result is bit for bit posenc_mrope_vec_f32
+ * on each head, on every instruction set and thread count.
+ *     posenc_mrope_qk_args a = {.base = {.rope = &r, .n_tok = n, .pos = t_row,
+ *                                        .q = posenc_rope_view_dense(q, 28, 128),
+ *                                        .k = posenc_rope_view_dense(k, 4, 128)},
+ *                               .mrope = &m, .pos_h = h_row, .pos_w = w_row};
+ * Errors: those of posenc_rope_qk (positions: any of the three rows),
+ * POSENC_ERR_NULL (a, mrope, base.pos with the other rows, or exactly one of
+ * pos_h / pos_w NULL), POSENC_ERR_RANGE (mrope malformed or mrope->n_pairs
+ * != rotary_dim / 2, base.pos0 != 0 with three rows). */
+POSENC_NODISCARD
+posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a);
+
+/* ---- M-RoPE position ids -------------------------------------------------- */
+
+/* One run of a multimodal sequence. */
+typedef enum posenc_mrope_kind {
+    POSENC_SEG_TEXT = 0,  /* n text tokens */
+    POSENC_SEG_IMAGE = 1, /* an image: grid t x h x w patches (t = 1 for images) */
+    POSENC_SEG_VIDEO = 2  /* a video: grid t x h x w patches, t temporal patches */
+} posenc_mrope_kind;
+
+typedef struct posenc_mrope_segment {
+    posenc_mrope_kind kind;
+    uint32_t n;               /* text: tokens (>= 1) */
+    uint32_t t, h, w;         /* image/video: image_grid_thw / video_grid_thw, in
+                                 patches before merging (h, w multiples of merge) */
+    double seconds_per_grid;  /* video with tokens_per_second > 0 (Qwen2.5-VL):
+                                 second_per_grid_t, seconds per temporal patch */
+} posenc_mrope_segment;
+
+/* The position rows of a sequence of n_seg segments, the rule of
+ * get_rope_index (transformers/models/qwen2_vl/modeling_qwen2_vl.py and
+ * qwen2_5_vl/modeling_qwen2_5_vl.py):
+ *   st = 0 at the start, then (the largest position so far) + 1;
+ *   text of n tokens: st + i on all three rows, i < n;
+ *   image/video grid t x h x w with merge = spatial_merge_size: t * (h/merge)
+ *     * (w/merge) tokens, in order (ti outer, then hi, then wi inner):
+ *         temporal st + ti * step,  height st + hi,  width st + wi
+ *     step = 1 when tokens_per_second == 0 (Qwen2-VL); for a video with
+ *     tokens_per_second > 0 (Qwen2.5-VL) step = tokens_per_second *
+ *     trunc(seconds_per_grid) (the checkpoints' code converts the seconds
+ *     to an integer before multiplying; 0.5 s gives step 0), and 0 for an
+ *     image (t = 1 there anyway).
+ * Example (merge 2): text 5, image 1x4x6, text 3 gives 5 + 6 + 3 tokens:
+ *     t: 0 1 2 3 4  5 5 5 5 5 5  8 9 10
+ *     h: 0 1 2 3 4  5 5 5 6 6 6  8 9 10
+ *     w: 0 1 2 3 4  5 6 7 5 6 7  8 9 10
+ * pos_t, pos_h, pos_w: the caller's rows of capacity entries each; all three
+ * NULL only counts the tokens into *n_tok (capacity ignored).
+ * Valid: n_seg >= 1; text n >= 1; grids t, h, w >= 1, h and w multiples of
+ * merge; 1 <= merge <= 64; seconds_per_grid finite, >= 0; every position
+ * <= POSENC_MAX_POS.
+ * Errors: POSENC_ERR_NULL (seg or n_tok; some but not all rows NULL),
+ * POSENC_ERR_RANGE (a segment, merge, seconds, kind outside the enum; rows
+ * shorter than the sequence: *n_tok then holds the length needed),
+ * POSENC_ERR_POS (a position past POSENC_MAX_POS), POSENC_ERR_OVERFLOW (the
+ * token count does not fit size_t). Nothing is written to the rows on error. */
+POSENC_NODISCARD
+posenc_status posenc_mrope_positions(const posenc_mrope_segment *seg, size_t n_seg,
+                                     uint32_t merge, uint32_t tokens_per_second,
+                                     int64_t *pos_t, int64_t *pos_h, int64_t *pos_w,
+                                     size_t capacity, size_t *n_tok);
+
+/* ---- vision 2D RoPE ------------------------------------------------------- */
+
+/* Fills *r and *m for vision 2D RoPE on heads of head_dim elements (all
+ * rotated): r->inv_freq[k] = base^(-2 (k mod D/4) / (D/2)) (double-double,
+ * attn_factor 1), m = sections [0, D/4, D/4], contiguous. Use them with
+ * posenc_rope2d_qk / _vec_* (or posenc_mrope_* with pos_h = row, pos_w =
+ * col), and with posenc_rope_cache_create(r, ...) for a cache covering
+ * every row and column.
+ * Valid: head_dim a multiple of 4, 4 .. POSENC_ROPE_MAX_HEAD_DIM; base
+ * finite > 1. Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (head_dim),
+ * POSENC_ERR_BASE, POSENC_ERR_LAYOUT. */
+POSENC_NODISCARD
+posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_dim,
+                                 double base, posenc_layout layout);
+
+/* One head at (row, col), in place: posenc_mrope_vec_f64 / _f32 with
+ * positions (row, row, col). Same errors. */
+POSENC_NODISCARD
+posenc_status posenc_rope2d_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t row,
+                                    int64_t col, posenc_direction dir, double *x);
+POSENC_NODISCARD
+posenc_status posenc_rope2d_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t row,
+                                    int64_t col, posenc_direction dir, float *x);
+
+/* Patch tensors: posenc_mrope_qk with the rows in a->base.pos (pos_t =
+ * pos_h = rows) and the columns in a->pos_w (base.n_tok entries each;
+ * pos_h must be NULL). A dense [n_patch][n_head][head_dim] tensor is the
+ * view posenc_rope_view_dense(x, n_head, head_dim). Same guarantees and
+ * errors as posenc_mrope_qk (POSENC_ERR_NULL: rows or cols NULL;
+ * POSENC_ERR_RANGE: pos_h given). */
+POSENC_NODISCARD
+posenc_status posenc_rope2d_qk(const posenc_mrope_qk_args *a);
+
+/* (row, col) of each patch of a t x h x w grid in the order the vision
+ * tower sees them (rot_pos_emb in modeling_qwen2_vl.py): merge x merge
+ * windows in row-major order, patches row-major inside each window, the
+ * whole repeated for each of the t temporal patches. rows and cols hold
+ * t * h * w entries each.
+ * Valid: t, h, w >= 1, 1 <= merge <= 64, h and w multiples of merge.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE, POSENC_ERR_OVERFLOW. */
+POSENC_NODISCARD
+posenc_status posenc_vision_patch_positions(uint32_t t, uint32_t h, uint32_t w, uint32_t merge,
+                                            int64_t *rows, int64_t *cols);
+/* ------------------------------------------------------------------------- */
+/* 2.9 Models: the position scheme of every layer (src/models.c)           */
 /* ------------------------------------------------------------------------- */
 
 /*
@@ -1272,7 +1524,7 @@ typedef struct posenc_model_family {
                                    part, e.g. "text_config"; NULL otherwise */
     const char *nested_type;    /* wrapper: the model_type its part is read as when the
                                    part has none */
-    const char *refused;        /* known but not supported: why (M-RoPE); else NULL */
+    const char *refused;        /* known but not supported: why; else NULL */
     unsigned flags;             /* POSENC_FAMILY_* rules below */
     const char *source;         /* modeling file and lines the entry follows */
 } posenc_model_family;
@@ -1290,6 +1542,11 @@ typedef struct posenc_model_family {
                                             ALiBi (Baichuan 13B) */
 #define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
                                             attention factor (Phi-3.5-MoE) */
+#define POSENC_FAMILY_MROPE 128u        /* M-RoPE: the RoPE block's mrope_section (required)
+                                            and mrope_interleaved split the pairs between
+                                            the temporal, height and width positions; rope
+                                            type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
+                                            Qwen3-VL) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
@@ -1341,6 +1598,15 @@ typedef struct posenc_model_group {
     uint32_t buckets;         /* RELATIVE_BUCKETS: num_buckets */
     uint32_t max_distance;    /* RELATIVE_BUCKETS: relative_attention_max_distance */
     int bidirectional;        /* RELATIVE_BUCKETS: 1 encoder, 0 decoder */
+    int mrope;                /* ROPE: multimodal (M-RoPE; posenc_mrope_init with
+                                 the two fields below and rope.rotary_dim / 2 pairs) */
+    uint32_t mrope_section[3];/* ROPE with mrope: pairs per axis t, h, w */
+    posenc_mrope_rule mrope_rule; /* ROPE with mrope: contiguous, or interleaved
+                                 (mrope_interleaved: true) */
+    uint32_t mrope_merge;     /* ROPE with mrope: vision_config.spatial_merge_size
+                                 (2, the config class's default, when absent) */
+    uint32_t mrope_tokens_per_second; /* ROPE with mrope: vision_config.tokens_per_second
+                                 (Qwen2.5-VL's video rule; 0 when absent) */
 } posenc_model_group;
 
 /* One checkpoint. A plain struct the caller owns (about 50 KiB: allocate it,

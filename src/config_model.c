@@ -267,6 +267,66 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
             json_object_del(*own, "long_mscale");
         }
     }
+    if (r->fam->flags & POSENC_FAMILY_MROPE) {
+        /* M-RoPE: mrope_section [t, h, w] (pairs) and mrope_interleaved are
+         * the multimodal rotary embedding's, not a scaling's; type "mrope"
+         * (Qwen2-VL's configs) is the default frequencies */
+        const json_t *sec = json_object_get(blk, "mrope_section");
+        const json_t *il = json_object_get(blk, "mrope_interleaved");
+        snprintf(key, sizeof key, "%s.mrope_section", name);
+        if (!sec)
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "missing key %s: family %s splits the rotary pairs between the "
+                        "temporal, height and width positions by it",
+                        key, r->fam->model_type);
+        if (!json_is_array(sec) || json_array_size(sec) != 3)
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s must be a list of three pair counts [t, h, w]", key);
+        for (size_t i = 0; i < 3; i++) {
+            const json_t *v = json_array_get(sec, i);
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2))
+                return FAIL(r, POSENC_ERR_FORMAT, key,
+                            "%s must be a list of three pair counts [t, h, w], each 0 to %u",
+                            key, POSENC_ROPE_MAX_HEAD_DIM / 2);
+            g->mrope_section[i] = (uint32_t)json_integer_value(v);
+        }
+        snprintf(key, sizeof key, "%s.mrope_interleaved", name);
+        if (il && !json_is_boolean(il))
+            return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be true or false, got %s", key,
+                        posenc__cfg_type_word(il));
+        g->mrope = 1;
+        g->mrope_rule = il && json_is_true(il) ? POSENC_MROPE_INTERLEAVED
+                                               : POSENC_MROPE_CONTIGUOUS;
+        /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
+         * for the position ids (get_rope_index reads them from vision_config) */
+        g->mrope_merge = 2;
+        const json_t *vc = r->root ? json_object_get(r->root, "vision_config") : NULL;
+        static const char *const vk[2] = {"spatial_merge_size", "tokens_per_second"};
+        for (int i = 0; vc && json_is_object(vc) && i < 2; i++) {
+            const json_t *v = json_object_get(vc, vk[i]);
+            if (!v)
+                continue;
+            snprintf(key, sizeof key, "vision_config.%s", vk[i]);
+            if (!json_is_integer(v) || json_integer_value(v) < (i == 0 ? 1 : 0) ||
+                json_integer_value(v) > (i == 0 ? 64 : 1000000))
+                return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be an integer from %d to %d",
+                            key, i == 0 ? 1 : 0, i == 0 ? 64 : 1000000);
+            *(i == 0 ? &g->mrope_merge : &g->mrope_tokens_per_second) =
+                (uint32_t)json_integer_value(v);
+        }
+        if (!(*own = json_deep_copy(blk)))
+            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+        json_object_del(*own, "mrope_section");
+        json_object_del(*own, "mrope_interleaved");
+        static const char *const tk[] = {"rope_type", "type"};
+        for (int i = 0; i < 2; i++) {
+            const json_t *t = json_object_get(*own, tk[i]);
+            if (t && json_is_string(t) && strcmp(json_string_value(t), "mrope") == 0)
+                json_object_set_new(*own, tk[i], json_string("default"));
+        }
+        return POSENC_OK;
+    }
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
     if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
         snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
@@ -317,6 +377,11 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
     posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
+    if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE))
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "missing key %s (with mrope_section): family %s splits the rotary pairs "
+                    "between the temporal, height and width positions by it",
+                    name, r->fam->model_type);
     if (blk) {
         if (json_typeof(blk) != JSON_OBJECT)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object or null, got %s", name,
@@ -329,6 +394,19 @@ static posenc_status rope_group(mread *r, posenc_model_group *g, const rope_comm
         json_decref(own);
         if (st != POSENC_OK)
             return st;
+        posenc_mrope mr;
+        if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
+                                          g->mrope_rule) != POSENC_OK) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.mrope_section", name);
+            return FAIL(r, POSENC_ERR_RANGE, key,
+                        "%s [%u, %u, %u] does not split the %u rotary pairs%s", key,
+                        g->mrope_section[0], g->mrope_section[1], g->mrope_section[2],
+                        c->rotary_dim / 2,
+                        g->mrope_rule == POSENC_MROPE_INTERLEAVED
+                            ? " under the interleaved rule"
+                            : " (the three must add up to rotary_dim / 2)");
+        }
         /* MiniCPM builds its cache for max_position_embeddings first: long
          * factors from the start when that exceeds the original length */
         posenc_rope_scaling *s = &c->scaling;

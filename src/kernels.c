@@ -86,29 +86,23 @@ static posenc_status check_strides(posenc_view_order order, size_t n_tok, size_t
     return ok ? POSENC_OK : POSENC_ERR_RANGE;
 }
 
-/* A view resolved for the loop: src == dst when in place. */
-typedef struct tensor {
-    const char *src;
-    char *dst;
-    size_t n_head, src_ts, src_hs, dst_ts, dst_hs;
-    int in_place;
-} tensor;
+/* A view resolved for the loop: the tensor type of kernels.h. */
 
 static int order_ok(posenc_view_order o)
 {
     return o == POSENC_TOKENS_OUTER || o == POSENC_HEADS_OUTER;
 }
 
-static int view_absent(const posenc_rope_view *v)
+int posenc__view_absent(const posenc_rope_view *v)
 {
     return !v->dst && v->n_head == 0;
 }
 
-static posenc_status check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
-                                tensor *t)
+posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
+                                 tensor *t)
 {
     memset(t, 0, sizeof *t);
-    if (view_absent(v))
+    if (posenc__view_absent(v))
         return POSENC_OK;
     if (!v->dst)
         return POSENC_ERR_NULL;
@@ -141,7 +135,7 @@ static posenc_status check_view(const posenc_rope_view *v, size_t n_tok, size_t 
     return POSENC_OK;
 }
 
-static int cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
+int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
 {
     size_t P = r->rotary_dim / 2;
     return c->magic == POSENC__CACHE_MAGIC && c->n_pairs == P &&
@@ -170,22 +164,28 @@ static int64_t pos_of(const job *j, size_t t)
     return j->pos ? j->pos[t] : j->pos0 + (int64_t)t;
 }
 
+void posenc__qk_token(posenc__heads_fn fn, int dt, int layout, size_t P, size_t head_dim,
+                      int inverse, const tensor tv[2], size_t t, const float *row)
+{
+    size_t es = posenc__dtype_size(dt);
+    for (int i = 0; i < 2; i++) {
+        const tensor *v = &tv[i];
+        if (!v->n_head)
+            continue;
+        const char *sp = v->src + t * v->src_ts * es;
+        char *dp = v->dst + t * v->dst_ts * es;
+        fn(dt, layout, P, row, row + P, inverse, sp, v->src_hs, dp, v->dst_hs, v->n_head);
+        if (!v->in_place && head_dim > 2 * P) /* pass-through elements */
+            for (size_t h = 0; h < v->n_head; h++)
+                memcpy(dp + (h * v->dst_hs + 2 * P) * es, sp + (h * v->src_hs + 2 * P) * es,
+                       (head_dim - 2 * P) * es);
+    }
+}
+
 /* Token t of both tensors with row = c[0..P) s[0..P). */
 static void do_token(const job *j, size_t t, const float *row)
 {
-    for (int i = 0; i < 2; i++) {
-        const tensor *v = &j->t[i];
-        if (!v->n_head)
-            continue;
-        const char *sp = v->src + t * v->src_ts * j->es;
-        char *dp = v->dst + t * v->dst_ts * j->es;
-        j->fn(j->dt, j->layout, j->P, row, row + j->P, j->inverse, sp, v->src_hs, dp, v->dst_hs,
-              v->n_head);
-        if (!v->in_place && j->head_dim > 2 * j->P) /* pass-through elements */
-            for (size_t h = 0; h < v->n_head; h++)
-                memcpy(dp + (h * v->dst_hs + 2 * j->P) * j->es,
-                       sp + (h * v->src_hs + 2 * j->P) * j->es, (j->head_dim - 2 * j->P) * j->es);
-    }
+    posenc__qk_token(j->fn, j->dt, j->layout, j->P, j->head_dim, j->inverse, j->t, t, row);
 }
 
 /* Stack scratch of the no-cache path: up to SCRATCH_ROWS rows of 2P floats. */
@@ -245,7 +245,7 @@ static void run_task(void *arg) { run_range(arg); }
 
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 {
-    if (!a || !a->rope || (view_absent(&a->q) && view_absent(&a->k)))
+    if (!a || !a->rope || (posenc__view_absent(&a->q) && posenc__view_absent(&a->k)))
         return POSENC_ERR_NULL;
     const posenc_rope *r = a->rope;
     const posenc_rope_cache *cache = a->cache;
@@ -280,13 +280,13 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
     j.head_dim = r->head_dim;
     j.pos = pos;
     j.pos0 = pos0;
-    if ((st = check_view(&a->q, n_tok, r->head_dim, j.es, &j.t[0])) != POSENC_OK ||
-        (st = check_view(&a->k, n_tok, r->head_dim, j.es, &j.t[1])) != POSENC_OK)
+    if ((st = posenc__check_view(&a->q, n_tok, r->head_dim, j.es, &j.t[0])) != POSENC_OK ||
+        (st = posenc__check_view(&a->k, n_tok, r->head_dim, j.es, &j.t[1])) != POSENC_OK)
         return st;
 
     /* positions: all valid, and inside the cache */
     int64_t limit = cache ? cache->max_pos - 1 : POSENC_MAX_POS;
-    if (cache && !cache_matches(cache, r))
+    if (cache && !posenc__cache_matches(cache, r))
         return POSENC_ERR_RANGE;
     if (pos) {
         if (pos0 != 0)

@@ -34,6 +34,38 @@ struct posenc_rope_cache {
  * and the cos/sin fill both; the public call uses the chosen one). */
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
 
+/* Test hook: posenc_mrope_qk on an explicit instruction set. */
+posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
+
+/* ---- shared by the tensor calls (kernels.c, mrope.c) ---------------------- */
+
+/* A view resolved for the loop: src == dst when in place; n_head 0 when
+ * the view was NULL. */
+typedef struct tensor {
+    const char *src;
+    char *dst;
+    size_t n_head, src_ts, src_hs, dst_ts, dst_hs;
+    int in_place;
+} tensor;
+
+/* Checks view v (absent: *t zeroed) of n_tok tokens of heads of hd
+ * elements of es bytes and resolves it into *t (the checks and errors of
+ * posenc_rope_qk's views). */
+posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
+                                 tensor *t);
+
+/* A view with dst NULL and n_head 0: absent. */
+int posenc__view_absent(const posenc_rope_view *v);
+
+/* Whether cache c was built from r's frequencies, rotary_dim and attn_factor. */
+int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r);
+
+/* Rotates token t of both tensors tv[0] (q) and tv[1] (k) with the row
+ * c[0..P) s[0..P), by heads body fn, and copies the pass-through elements
+ * of an out-of-place view. */
+void posenc__qk_token(posenc__heads_fn fn, int dt, int layout, size_t P, size_t head_dim,
+                      int inverse, const tensor tv[2], size_t t, const float *row);
+
 /* ---- element conversions (exact to float; round to nearest even back) ---- */
 
 static inline float posenc__bf16_to_f32(uint16_t h)

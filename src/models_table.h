@@ -364,22 +364,32 @@
 /* ---- qwen2, qwen2_moe, qwen3, qwen3_moe: llama's RoPE (HALF, full head). */
 {.model_type = "qwen2", .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
  .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb)"},
-{.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "M-RoPE (multimodal rotary sections, mrope_section) comes with the next issue",
+/* ---- qwen2_vl, qwen2_5_vl: qwen2's RoPE with M-RoPE sections (rope_scaling
+ * {"type": "mrope", "mrope_section": [16, 24, 24]}): apply_multimodal_rotary_pos_emb
+ * splits the duplicated cos/sin by mrope_section * 2, chunk i from axis i % 3. */
+{.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+ .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py (apply_multimodal_rotary_pos_emb)"},
 {.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
-{.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "M-RoPE (multimodal rotary sections, mrope_section) comes with the next issue",
+{.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+ .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen2_vl/modeling_qwen2_vl.py (apply_multimodal_rotary_pos_emb)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
  .default_head_dim = 128,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb)"},
+/* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
+ * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
+ * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at
+ * slice(1, 3 s_h, 3), w at slice(2, 3 s_w, 3), t elsewhere. */
 {.model_type = "qwen3_vl", .arch = "Qwen3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "interleaved M-RoPE (mrope_section, mrope_interleaved) comes with the next issue",
+ .nested = "text_config", .nested_type = "qwen3_vl_text",
  .source = "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"},
+{.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .default_head_dim = 128,
+ .flags = POSENC_FAMILY_MROPE,
+ .source = "models/qwen3_vl/modeling_qwen3_vl.py (apply_interleaved_mrope)"},
 
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and

@@ -97,7 +97,7 @@ static size_t split_words(const char *line, cli_token *t, size_t max)
 /* The settings PLOT sees (SET base, layout, rope, seq_len): defaults. */
 static posenc_rope_config model_storage;
 static plot_settings settings = {POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED, NULL, NULL, 0,
-                                 32,                  128,  NULL};
+                                 32,                  128,  NULL, NULL};
 
 /* `SET rope WORDS...` (line without "SET rope") into settings; 1 if it
  * took, else 0 with the message in why. */

@@ -393,6 +393,55 @@ TEST(model_rope_allocations_fail_in_turn)
     remove(dir);
 }
 
+/* SET rope mrope and MROPE_POSITIONS allocate (the words, the model, the
+ * segments, the rows): each allocation fails in turn, with a message, and
+ * the state stays as it was; then the commands work. */
+TEST(mrope_allocations_fail_in_turn)
+{
+    static const char *const lines[2] = {"SET rope mrope sections=2:3:3 head_dim=16",
+                                         "MROPE_POSITIONS text 2 image 1x2x2"};
+    static const char *const want_out[2] = {"", "t: 0 1 2\nh: 0 1 2\nw: 0 1 2\n"};
+    for (int li = 0; li < 2; li++) {
+        int failures = 0;
+        for (long k = 0; k < 20; k++) {
+            memset(err_buf, 0, sizeof err_buf);
+            memset(out_buf, 0, sizeof out_buf);
+            FILE *err = fmemopen(err_buf, sizeof err_buf - 1, "w");
+            FILE *out = fmemopen(out_buf, sizeof out_buf - 1, "w");
+            CHECK(err && out);
+            if (!err || !out)
+                return;
+            cli_state st;
+            cli_init(&st, out, err);
+            alloc_failed = 0;
+            alloc_countdown = k;
+            int rc = cli_run_line(&st, lines[li], strlen(lines[li]));
+            alloc_countdown = -1;
+            fflush(err);
+            fflush(out);
+            if (!alloc_failed) {
+                CHECK_EQ_INT(rc, 0);
+                CHECK(strcmp(out_buf, want_out[li]) == 0);
+                CHECK_EQ_INT(st.mrope_on, li == 0);
+                cli_free(&st);
+                fclose(err);
+                fclose(out);
+                break;
+            }
+            failures++;
+            CHECK_EQ_INT(rc, 1);
+            CHECK(strstr(err_buf, "posenc: line 0: ") == err_buf);
+            CHECK(strstr(err_buf, "memory") != NULL);
+            CHECK_EQ_INT(st.mrope_on, 0);
+            CHECK(out_buf[0] == '\0');
+            cli_free(&st);
+            fclose(err);
+            fclose(out);
+        }
+        CHECK(failures >= 2); /* SET: the words, the model; MROPE_POSITIONS: segments, rows */
+    }
+}
+
 /* ---- PLOT: the interpreter's settings reach the plot module ------------------- */
 
 static int file_exists(const char *path)
@@ -431,7 +480,16 @@ TEST(plot_takes_the_interpreter_settings)
     CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
     CHECK(file_exists(path));
     remove(path);
+    /* an M-RoPE model: freqs colours its pairs by axis */
+    const char *mset = "SET rope mrope sections=2:3:3 head_dim=16 interleaved=no";
+    CHECK_EQ_INT(cli_run_line(&st, mset, strlen(mset)), 0);
+    snprintf(path, sizeof path, "%s/mrope.svg", dir);
+    snprintf(line, sizeof line, "PLOT freqs 16 %s", path);
+    CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
+    CHECK(file_exists(path));
+    remove(path);
     CHECK_EQ_INT(cli_run_line(&st, "SET rope off", 12), 0);
+    CHECK_EQ_INT(st.mrope_on, 0);
     snprintf(path, sizeof path, "%s/cmd.png", dir);
     snprintf(line, sizeof line, "PLOT pe 4 6 %s", path);
     CHECK_EQ_INT(cli_run_line(&st, line, strlen(line)), 0);
@@ -553,6 +611,7 @@ int main(void)
     RUN(cli_vectors_out_of_memory);
     RUN(cli_line_that_cannot_grow_is_skipped);
     RUN(model_rope_allocations_fail_in_turn);
+    RUN(mrope_allocations_fail_in_turn);
     RUN(plot_takes_the_interpreter_settings);
     RUN(commands_follow_the_model);
     if (skipped_capped)

@@ -90,7 +90,9 @@ TEST(registry_sorted_and_cited)
     CHECK(posenc_model_family_find("roberta")->pos_offset == -1);
     CHECK(posenc_model_family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
     CHECK(posenc_model_family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
-    CHECK(posenc_model_family_find("qwen2_vl")->refused != NULL);
+    CHECK(posenc_model_family_find("qwen2_vl")->flags & POSENC_FAMILY_MROPE);
+    CHECK(posenc_model_family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE);
+    CHECK(strcmp(posenc_model_family_find("qwen3_vl")->nested, "text_config") == 0);
     CHECK(posenc_model_family_find("gemma3_text")->base_default == 1000000.0);
     CHECK(posenc_model_family_find("gemma3_text")->local_base_default == 10000.0);
 }
@@ -545,8 +547,26 @@ static const bad BAD[] = {
      "'frobnicator' is not in posenc's model registry (known: RefinedWeb"},
     {"{\"model_type\": \"llama\", " L32 "}", "frobnicator", POSENC_ERR_FORMAT, "--model-type",
      "give --model-type TYPE"},
-    {"@qwen2-vl-synthetic.json", NULL, POSENC_ERR_FORMAT, "model_type",
-     "qwen2_vl is not supported yet: M-RoPE"},
+    {"{\"model_type\": \"qwen2_vl\", \"rope_theta\": 1e6, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_scaling",
+     "missing key rope_scaling (with mrope_section)"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\"}}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "missing key rope_scaling.mrope_section"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
+     "\"mrope_section\": [16, 24]}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "a list of three pair counts"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
+     "\"mrope_section\": [16, 24, -1]}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "each 0 to 512"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
+     "\"mrope_section\": [16, 24, 24], \"mrope_interleaved\": 1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_interleaved", "must be true or false"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": "
+     "{\"type\": \"mrope\", \"mrope_section\": [8, 12, 13]}}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling.mrope_section", "does not split the 32 rotary pairs"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": "
+     "{\"type\": \"mrope\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": true}}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling.mrope_section", "under the interleaved rule"},
     {"{\"num_hidden_layers\": 2}", NULL, POSENC_ERR_FORMAT, "model_type",
      "no architectures entry or RoPE key tells the family"},
     {"{\"num_hidden_layers\": 2, \"rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "hidden_size",
@@ -1302,6 +1322,49 @@ TEST(issue_examples)
     CHECK(posenc_model_from_config("tests/data/models/bert-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
     CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_ERR_RANGE);
+    /* Qwen2-VL: rope_scaling {"type": "mrope", "mrope_section": [16, 24, 24]} is
+     * plain RoPE (base 10^6, half, 128) with contiguous M-RoPE sections; the
+     * pair-to-axis table it gives is Qwen2-VL's */
+    CHECK(posenc_model_from_config("tests/data/models/qwen2-vl-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 27, &g) == POSENC_OK && g->mrope &&
+          g->mrope_rule == POSENC_MROPE_CONTIGUOUS && g->mrope_section[0] == 16 &&
+          g->mrope_section[1] == 24 && g->mrope_section[2] == 24 &&
+          g->configured.type == POSENC_ROPE_DEFAULT);
+    CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
+    CHECK(r.head_dim == 128 && r.rotary_dim == 128 && r.layout == POSENC_LAYOUT_HALF &&
+          r.base == 1000000.0);
+    posenc_mrope mr;
+    CHECK(posenc_mrope_init(&mr, 64, g->mrope_section, g->mrope_rule) == POSENC_OK);
+    CHECK(mr.axis[15] == POSENC_AXIS_T && mr.axis[16] == POSENC_AXIS_H &&
+          mr.axis[40] == POSENC_AXIS_W);
+    /* Qwen3-VL: text_config (qwen3_vl_text) with interleaved [24, 20, 20] */
+    CHECK(posenc_model_from_config("tests/data/models/qwen3-vl-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && model.n_layer == 4);
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->mrope &&
+          g->mrope_rule == POSENC_MROPE_INTERLEAVED && g->mrope_section[0] == 24 &&
+          g->mrope_section[1] == 20 && g->mrope_section[2] == 20);
+    CHECK(g->rope.base == 5000000.0 && g->rope.head_dim == 128);
+    CHECK(g->mrope_merge == 2 && g->mrope_tokens_per_second == 0);
+    /* Qwen2.5-VL: vision_config's spatial_merge_size and tokens_per_second */
+    CHECK(posenc_model_from_config("tests/data/models/qwen2.5-vl-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 35, &g) == POSENC_OK && g->mrope &&
+          g->mrope_merge == 2 && g->mrope_tokens_per_second == 2 && g->rope.head_dim == 128);
+    static const char vc_bad[] =
+        "{\"model_type\": \"qwen2_vl\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+        "\"num_attention_heads\": 4, \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+        "\"mrope\", \"mrope_section\": [8, 12, 12]}, \"vision_config\": "
+        "{\"spatial_merge_size\": 0}}";
+    posenc_config_error err;
+    CHECK(posenc_model_from_config_text(vc_bad, strlen(vc_bad), NULL, &model, &err) ==
+          POSENC_ERR_FORMAT);
+    CHECK(strcmp(err.key, "vision_config.spatial_merge_size") == 0);
+    /* a family without M-RoPE keeps mrope 0 */
+    CHECK(posenc_model_from_config("tests/data/models/qwen3-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && !g->mrope);
 }
 
 /* ---- out of memory ------------------------------------------------------------------ */

@@ -771,6 +771,69 @@ TEST(rope_option)
     CHECK(!exists(b9));
 }
 
+/* freqs of an M-RoPE series: three dot-only curves, one per axis, holding
+ * exactly the pairs of each axis (Qwen3-VL's rule on 8 pairs: t h w t h w t
+ * t), each at its plain wavelength; and the same through --mrope. */
+TEST(freqs_of_mrope)
+{
+    posenc_rope_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.head_dim = cfg.rotary_dim = 16;
+    cfg.base = 10000;
+    cfg.layout = POSENC_LAYOUT_HALF;
+    CHECK_EQ_INT(posenc_rope_scaling_init(&cfg.scaling, POSENC_ROPE_DEFAULT), POSENC_OK);
+    posenc_mrope m;
+    const uint32_t sec[3] = {4, 2, 2};
+    CHECK_EQ_INT(posenc_mrope_init(&m, 8, sec, POSENC_MROPE_INTERLEAVED), POSENC_OK);
+    plot_request rq;
+    char why[256];
+    plot_request_defaults(&rq, PLOT_FREQS);
+    rq.dim = 16;
+    rq.n_base = 0;
+    rq.rope_config[0] = &cfg;
+    rq.rope_label[0] = "qwen3";
+    rq.mrope[0] = &m;
+    rq.n_rope = 1;
+    rq.out = "x.png";
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    const plot_figure *f = plot_built_figure(b);
+    CHECK_EQ_INT(f->n_curves, 3);
+    static const int pairs[3][4] = {{0, 3, 6, 7}, {1, 4, -1, -1}, {2, 5, -1, -1}};
+    for (size_t a = 0; a < 3 && f->n_curves == 3; a++) {
+        const plot_curve *c = &f->curves[a];
+        CHECK_EQ_INT(c->n, 2 * sec[a]);
+        for (size_t i = 0; i < sec[a]; i++) {
+            int k = pairs[a][i];
+            CHECK_NEAR(c->x[2 * i], k, 0);
+            CHECK_NEAR(c->y[2 * i] / (TWO_PI * pow(10000.0, 2.0 * k / 16)), 1, 1e-13);
+            CHECK(isnan(c->y[2 * i + 1])); /* dots only */
+        }
+        CHECK(c->markers);
+    }
+    CHECK(strstr(f->curves[0].label, "4 pairs follow the temporal position t") != NULL);
+    CHECK(strstr(f->curves[2].label, "width") != NULL);
+    CHECK(strstr(f->subtitle, "M-RoPE") != NULL);
+    plot_built_free(b);
+    /* --mrope on the command line */
+    char a0[] = "plot", a1[] = "freqs", a2[] = "--dim", a3[] = "16", a4[] = "--mrope",
+         a5[] = "4:2:2,interleaved", a6[] = "-o", a7[256];
+    snprintf(a7, sizeof a7, "%s", path_in("mrope.svg"));
+    char *argv[] = {a0, a1, a2, a3, a4, a5, a6, a7, NULL};
+    CHECK_EQ_INT(run_plot_argv(8, argv), 0);
+    CHECK(exists(a7));
+    char b5[] = "4:2:2,sideways";
+    argv[5] = b5;
+    CHECK_EQ_INT(run_plot_argv(8, argv), 2);
+    CHECK(strstr(err_text, "posenc plot: --mrope: '4:2:2,sideways' is not T:H:W") != NULL);
+    char c5[] = "4:2:3";
+    argv[5] = c5;
+    CHECK_EQ_INT(run_plot_argv(8, argv), 2);
+    CHECK(strstr(err_text, "they must add up to D/2") != NULL);
+}
+
 /* PLOT with a model RoPE (SET rope): the model is a series next to plain
  * RoPE of the same base; its plain frequencies are not drawn twice. */
 TEST(plot_command_with_model)
@@ -1892,6 +1955,7 @@ int main(void)
     RUN(config_through_the_registry);
     RUN(plot_command_on_a_layer_without_rope);
     RUN(rope_option);
+    RUN(freqs_of_mrope);
     RUN(plot_command_with_model);
     /* each layer's edges and failures: options, figure builder, PLOT, drawer */
     if (!have_python)

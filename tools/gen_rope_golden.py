@@ -16,6 +16,18 @@ hi lo (hi = the value rounded to double, lo = the rest rounded to double).
 
     python3 tools/gen_rope_golden.py > tests/data/rope_golden.txt
 
+With --mrope it writes the multimodal file instead (tests/data/mrope_golden.txt):
+M-RoPE (Qwen2-VL's contiguous sections and Qwen3-VL's interleaved rule) and the
+vision tower's 2D RoPE, each computed the way the Hugging Face modeling code
+does it (transformers/models/qwen2_vl/modeling_qwen2_vl.py:
+apply_multimodal_rotary_pos_emb, VisionRotaryEmbedding, rot_pos_emb;
+qwen3_vl/modeling_qwen3_vl.py: apply_interleaved_mrope): the duplicated cos and
+sin of length D are built per axis, split by mrope_section * 2 (or
+interleaved), and applied with rotate_half, here at 60 digits, never through
+posenc's pair-to-axis table.
+
+    python3 tools/gen_rope_golden.py --mrope > tests/data/mrope_golden.txt
+
 With --models it writes tests/data/model_golden.txt instead: every layer of
 every model fixture in tests/data/models/, read by each family's rules as the
 research notes found them in the modeling code (see models_main below).
@@ -264,6 +276,121 @@ def main():
                                                   nearest_double(attn * mpmath.sin(ang))))
         out.write("end\n")
     out.write("total %d\n" % len(CASES))
+
+
+# ---- M-RoPE and vision 2D RoPE, the Hugging Face way (--mrope) ------------------
+
+MROPE_MAGIC = "posenc-mrope-golden 1"
+
+
+def rotate_half(x):
+    h = len(x) // 2
+    return [-v for v in x[h:]] + x[:h]
+
+
+def hf_mrope_cos_sin(D, base, section, interleaved, pos3):
+    """cos and sin of length D as Qwen2-VL / Qwen3-VL build them for one token."""
+    inv = [f0(k, D, base) for k in range(D // 2)]
+    freqs = [[mpf(p) * f for f in inv] for p in pos3]  # (3, D/2)
+    if interleaved:
+        # apply_interleaved_mrope: start from t, overwrite slice(offset, 3 s, 3)
+        ft = list(freqs[0])
+        for dim, offset in ((1, 1), (2, 2)):
+            for i in range(offset, min(section[dim] * 3, D // 2), 3):
+                ft[i] = freqs[dim][i]
+        emb = ft + ft
+        return [mpmath.cos(e) for e in emb], [mpmath.sin(e) for e in emb]
+    # the rotary embedding duplicates (cat(freqs, freqs)) per axis, then
+    # apply_multimodal_rotary_pos_emb splits by mrope_section * 2 and takes
+    # chunk i from axis i % 3
+    emb = [fr + fr for fr in freqs]
+    chunks = section * 2
+    cos, sin, start = [], [], 0
+    for i, n in enumerate(chunks):
+        a = i % 3
+        cos += [mpmath.cos(e) for e in emb[a][start:start + n]]
+        sin += [mpmath.sin(e) for e in emb[a][start:start + n]]
+        start += n
+    return cos, sin
+
+
+def hf_vision_cos_sin(D, base, row, col):
+    """VisionRotaryEmbedding(D/2) and rot_pos_emb for one patch at (row, col)."""
+    dim = D // 2
+    inv = [mpf(base) ** (-mpf(j) / dim) for j in range(0, dim, 2)]  # D/4 values
+    rot = [mpf(row) * f for f in inv] + [mpf(col) * f for f in inv]  # D/2
+    emb = rot + rot
+    return [mpmath.cos(e) for e in emb], [mpmath.sin(e) for e in emb]
+
+
+def apply_half(x, cos, sin, inverse):
+    sgn = -1 if inverse else 1
+    rh = rotate_half(x)
+    return [x[i] * cos[i] + sgn * rh[i] * sin[i] for i in range(len(x))]
+
+
+def to_layout(v, layout):
+    """A half-layout vector in the interleaved layout: pair k at 2k, 2k + 1."""
+    if layout == "half":
+        return list(v)
+    h = len(v) // 2
+    out = [None] * len(v)
+    for k in range(h):
+        out[2 * k], out[2 * k + 1] = v[k], v[k + h]
+    return out
+
+
+def from_layout(v, layout):
+    if layout == "half":
+        return list(v)
+    h = len(v) // 2
+    return [v[2 * k] for k in range(h)] + [v[2 * k + 1] for k in range(h)]
+
+
+# (name, kind, D, base, layout, rule, section, positions (t, h, w) or (row, col), inverse)
+MROPE_CASES = [
+    ("qwen2vl-text", "mrope", 128, 1000000.0, "half", "contiguous", [16, 24, 24], (7, 7, 7), 0),
+    ("qwen2vl-image", "mrope", 128, 1000000.0, "half", "contiguous", [16, 24, 24], (5, 6, 7), 0),
+    ("qwen2vl-video", "mrope", 128, 1000000.0, "half", "contiguous", [16, 24, 24],
+     (1234, 40, 97), 1),
+    ("qwen2vl-far", "mrope", 128, 1000000.0, "interleaved", "contiguous", [16, 24, 24],
+     (2000000000, 1999999000, 1999999999), 0),
+    ("small-contig", "mrope", 16, 10000.0, "half", "contiguous", [2, 3, 3], (3, 11, 19), 0),
+    ("qwen3vl-image", "mrope", 128, 5000000.0, "half", "interleaved", [24, 20, 20],
+     (9, 13, 21), 0),
+    ("qwen3vl-inverse", "mrope", 128, 5000000.0, "interleaved", "interleaved", [24, 20, 20],
+     (100000, 3, 65536), 1),
+    ("small-interleaved", "mrope", 16, 10000.0, "half", "interleaved", [4, 2, 2], (2, 5, 8), 0),
+    ("vision-80", "rope2d", 80, 10000.0, "half", "-", [0, 20, 20], (3, 5), 0),
+    ("vision-80-inverse", "rope2d", 80, 10000.0, "half", "-", [0, 20, 20], (31, 0), 1),
+    ("vision-16-interleaved", "rope2d", 16, 10000.0, "interleaved", "-", [0, 4, 4], (7, 2), 0),
+    ("vision-64-far", "rope2d", 64, 10000.0, "half", "-", [0, 16, 16], (123456, 654321), 0),
+]
+
+
+def mrope_main():
+    out = sys.stdout
+    out.write(MROPE_MAGIC + "\n")
+    out.write("# generated by tools/gen_rope_golden.py --mrope (mpmath, %d digits); do not edit\n"
+              % mpmath.mp.dps)
+    out.write("# case name kind D base layout rule s_t s_h s_w p0 p1 p2 inverse\n"
+              "# x: the input (exact doubles); y: the rotated vector, nearest doubles\n")
+    for name, kind, D, base, layout, rule, section, pos, inverse in MROPE_CASES:
+        # inputs exactly representable: (i * 37 mod 17 - 8) / 8
+        x = [mpf(((i * 37) % 17) - 8) / 8 for i in range(D)]
+        if kind == "mrope":
+            cos, sin = hf_mrope_cos_sin(D, base, section, rule == "interleaved", pos)
+            p3 = pos
+        else:
+            cos, sin = hf_vision_cos_sin(D, base, pos[0], pos[1])
+            p3 = (pos[0], pos[0], pos[1])
+        y = to_layout(apply_half(from_layout(x, layout), cos, sin, inverse), layout)
+        out.write("case %s %s %d %r %s %s %d %d %d %d %d %d %d\n"
+                  % (name, kind, D, base, layout, rule, section[0], section[1], section[2],
+                     p3[0], p3[1], p3[2], inverse))
+        out.write("x " + " ".join(repr(float(v)) for v in x) + "\n")
+        out.write("y " + " ".join(repr(nearest_double(v)) for v in y) + "\n")
+    out.write("total %d\n" % len(MROPE_CASES))
 
 
 
@@ -529,7 +656,7 @@ def models_main():
     out.write("# generated by tools/gen_rope_golden.py --models (mpmath, %d digits); do not edit\n"
               % mpmath.mp.dps)
     names = sorted(f for f in os.listdir(MODELS_DIR) if f.endswith(".json") and "refused" not in f
-                   and "qwen2-vl" not in f and not f.startswith("bad-")
+                   and "-vl-" not in f and not f.startswith("bad-")
                    and f not in ("architectures-only.json", "bare-rope.json"))
     # the scaling fixtures of tests/data are model configs too
     names += ["../llama-2-7b.json", "../llama-3.1-8b.json", "../gpt-neox-20b.json",
@@ -589,7 +716,9 @@ def models_main():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--models"]:
+    if sys.argv[1:] == ["--mrope"]:
+        mrope_main()
+    elif sys.argv[1:] == ["--models"]:
         models_main()
     else:
         main()
