@@ -876,8 +876,10 @@ static const bad BAD[] = {
     {"{\"model_type\": \"internvl_chat\", \"text_config\": 5, \"llm_config\": {\"model_type\": 7}, "
      "\"language_config\": {\"model_type\": \"frob\"}}",
      NULL, POSENC_ERR_FORMAT, "model_type", "'internvl_chat' is not in posenc's model registry"},
+    /* an M-RoPE family inside a wrapper is read like the others: here it
+     * lacks the layer count its config class has no default for */
     {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"qwen2_vl\"}}", NULL,
-     POSENC_ERR_FORMAT, "llm_config.", "qwen2_vl is not supported yet"},
+     POSENC_ERR_FORMAT, "llm_config.num_hidden_layers", "missing key llm_config.num_hidden_layers"},
     {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"gemma3\"}}", NULL,
      POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
     {"{\"model_type\": \"gemma3\", \"text_config\": [1]}", NULL, POSENC_ERR_FORMAT, "text_config",
