@@ -245,14 +245,6 @@ static int need_args(cli_state *st, size_t got, size_t want, const char *what)
     return 0;
 }
 
-static int report(cli_state *st, posenc_status s)
-{
-    if (s == POSENC_OK)
-        return 1;
-    cli_error(st, "%s", posenc_strerror(s));
-    return 0;
-}
-
 static int cmd_pe(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos;
@@ -261,8 +253,7 @@ static int cmd_pe(cli_state *st, const cli_token *a, size_t n)
         !parse_position(st, a[0], &pos) || !parse_dim(st, a[1], "dimension", &D) ||
         !reserve(st, &st->vec, &st->vec_cap, D))
         return 0;
-    if (!report(st, posenc_sinusoid_fill_f64(pos, D, st->base, st->vec)))
-        return 0;
+    cli_cannot_fail(posenc_sinusoid_fill_f64(pos, D, st->base, st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }
@@ -289,9 +280,8 @@ static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
         return cli_layer_rope_passthrough(st, D);
     if (st->model)
         return cli_model_rope(st, pos, D);
-    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
-                                          st->vec)))
-        return 0;
+    cli_cannot_fail(posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
+                                      st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }
@@ -307,8 +297,7 @@ static int cmd_add(cli_state *st, const cli_token *a, size_t n)
     }
     if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ADD", a + 1, n - 1, &D))
         return 0;
-    if (!report(st, posenc_sinusoid_add_f64(pos, (uint32_t)D, st->base, st->vec)))
-        return 0;
+    cli_cannot_fail(posenc_sinusoid_add_f64(pos, (uint32_t)D, st->base, st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }
@@ -368,9 +357,8 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
     if (st->model)
         return cli_model_dot(st, m, p, D);
     double dot;
-    if (!report(st, posenc_rope_dot_f64(m, p, (uint32_t)D, st->base, st->layout, st->vec,
-                                        st->vec2, &dot)))
-        return 0;
+    cli_cannot_fail(posenc_rope_dot_f64(m, p, (uint32_t)D, st->base, st->layout, st->vec,
+                                    st->vec2, &dot));
     cli_print_numbers(st, &dot, 1);
     return 1;
 }
@@ -383,8 +371,7 @@ static int cmd_alibi(cli_state *st, const cli_token *a, size_t n)
         !parse_dim(st, a[0], "head count", &H) || !parse_position(st, a[1], &i) ||
         !parse_position(st, a[2], &j) || !reserve(st, &st->vec, &st->vec_cap, H))
         return 0;
-    if (!report(st, posenc_alibi_penalties(H, i, j, st->vec)))
-        return 0;
+    cli_cannot_fail(posenc_alibi_penalties(H, i, j, st->vec));
     cli_print_numbers(st, st->vec, H);
     return 1;
 }
@@ -561,8 +548,7 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
         !parse_position(st, a[0], &pos) || !parse_dim(st, a[1], "dimension", &D) ||
         !reserve(st, &st->vec, &st->vec_cap, D))
         return 0;
-    if (!report(st, posenc_sinusoid_fill_f64(pos, D, st->base, st->vec)))
-        return 0;
+    cli_cannot_fail(posenc_sinusoid_fill_f64(pos, D, st->base, st->vec));
     fprintf(st->out, "PE pos=%lld D=%u ", (long long)pos, D);
     print_base(st);
     fputs(": pair k = elements 2k, 2k+1; angle = pos / divisor, divisor = base^(2k/D); "
@@ -570,8 +556,7 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
           st->out);
     for (uint32_t k = 0; 2 * k < D; k++) {
         posenc_pair_trace tr;
-        if (!report(st, posenc_pair_explain(pos, k, D, st->base, &tr)))
-            return 0;
+        cli_cannot_fail(posenc_pair_explain(pos, k, D, st->base, &tr));
         if (2 * k + 1 < D)
             fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
         else
@@ -641,9 +626,8 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
     if (!reserve(st, &st->vec2, &st->vec2_cap, D))
         return 0;
     memcpy(st->vec2, st->vec, D * sizeof *st->vec);
-    if (!report(st, posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
-                                          st->vec)))
-        return 0;
+    cli_cannot_fail(posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
+                                      st->vec));
     int half = st->layout == POSENC_LAYOUT_HALF;
     fprintf(st->out, "ROPE pos=%lld D=%zu ", (long long)pos, D);
     print_base(st);
@@ -653,9 +637,8 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
     for (uint32_t k = 0; k < D / 2; k++) {
         posenc_pair_trace tr;
         uint32_t i0, i1;
-        if (!report(st, posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr)) ||
-            !report(st, posenc_pair_index(k, (uint32_t)D, st->layout, &i0, &i1)))
-            return 0;
+        cli_cannot_fail(posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr));
+        cli_cannot_fail(posenc_pair_index(k, (uint32_t)D, st->layout, &i0, &i1));
         fprintf(st->out, "k=%u elements %u,%u", k, i0, i1);
         print_trace(st, &tr);
         fprintf(st->out, " before=(%s,", cli_format_number(st, st->vec2[i0]));

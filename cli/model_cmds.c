@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SHOW(s, len) (int)((len) > 40 ? 40 : (len)), (s)
-
 void cli_model_free(cli_state *st)
 {
     free(st->registry_model);
@@ -89,8 +87,8 @@ int cli_set_layer(cli_state *st, cli_token t)
     char why[160];
     if (posenc_parse_int64(t.s, t.len, &v) != POSENC_OK || v < 0 ||
         v >= POSENC_MODEL_MAX_LAYERS) {
-        cli_error(st, "layer must be an integer from 0 to %u, got '%.*s'",
-                  POSENC_MODEL_MAX_LAYERS - 1, SHOW(t.s, t.len));
+        cli_error(st, "layer must be an integer from 0 to %u, got '%.*s%s'",
+                  POSENC_MODEL_MAX_LAYERS - 1, CLI_SHOW(t.s, t.len));
         return 0;
     }
     uint32_t old = st->layer;

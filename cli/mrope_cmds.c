@@ -179,26 +179,21 @@ static int check_head(cli_state *st, const char *cmd, size_t D)
     return 0;
 }
 
-/* The model's rotation into st->model_rope. */
+/* The model's rotation into st->model_rope: SET rope checked the model, so
+ * this cannot fail. */
 static int model_ready(cli_state *st)
 {
-    posenc_status s = posenc_rope_init_config(st->model_rope, st->model, 0);
-    if (s == POSENC_OK)
-        return 1;
-    cli_error(st, "%s", posenc_strerror(s)); /* not reached: SET rope checked it */
-    return 0;
+    cli_cannot_fail(posenc_rope_init_config(st->model_rope, st->model, 0));
+    return 1;
 }
 
 int cli_mrope_rope(cli_state *st, const int64_t p[3], size_t D)
 {
     if (!check_head(st, "ROPE", D) || !model_ready(st))
         return 0;
-    posenc_status s = posenc_mrope_vec_f64(st->model_rope, &st->mrope, p[0], p[1], p[2],
-                                           POSENC_FORWARD, st->vec);
-    if (s != POSENC_OK) {
-        cli_error(st, "%s", posenc_strerror(s));
-        return 0;
-    }
+    /* the positions, the head and its elements were checked */
+    cli_cannot_fail(posenc_mrope_vec_f64(st->model_rope, &st->mrope, p[0], p[1], p[2],
+                                         POSENC_FORWARD, st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }
@@ -208,12 +203,8 @@ int cli_mrope_dot(cli_state *st, const int64_t m[3], const int64_t n[3], size_t 
     double dot;
     if (!check_head(st, "DOT", D) || !model_ready(st))
         return 0;
-    posenc_status s =
-        posenc_mrope_vec_dot_f64(st->model_rope, &st->mrope, m, n, st->vec, st->vec2, &dot);
-    if (s != POSENC_OK) {
-        cli_error(st, "%s", posenc_strerror(s));
-        return 0;
-    }
+    cli_cannot_fail(
+        posenc_mrope_vec_dot_f64(st->model_rope, &st->mrope, m, n, st->vec, st->vec2, &dot));
     cli_print_numbers(st, &dot, 1);
     return 1;
 }
@@ -226,11 +217,7 @@ int cli_mrope_explain(cli_state *st, const int64_t p[3], size_t D)
     const posenc_mrope *m = &st->mrope;
     /* vec2 keeps the input so that each pair shows before and after */
     memcpy(st->vec2, st->vec, D * sizeof *st->vec);
-    posenc_status s = posenc_mrope_vec_f64(r, m, p[0], p[1], p[2], POSENC_FORWARD, st->vec);
-    if (s != POSENC_OK) {
-        cli_error(st, "%s", posenc_strerror(s));
-        return 0;
-    }
+    cli_cannot_fail(posenc_mrope_vec_f64(r, m, p[0], p[1], p[2], POSENC_FORWARD, st->vec));
     int half = r->layout == POSENC_LAYOUT_HALF;
     fprintf(st->out,
             "MROPE pos=%lld:%lld:%lld head_dim=%u rotary_dim=%u base=%.17g layout=%s "
@@ -242,13 +229,9 @@ int cli_mrope_explain(cli_state *st, const int64_t p[3], size_t D)
     for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
         uint32_t i0, i1, a = m->axis[k];
         posenc_pair_trace tr;
-        s = posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1);
-        if (s == POSENC_OK)
-            s = posenc_pair_explain(p[a], k, r->rotary_dim, r->base, &tr);
-        if (s != POSENC_OK) { /* not reached: the model was checked */
-            cli_error(st, "%s", posenc_strerror(s));
-            return 0;
-        }
+        /* the model was checked */
+        cli_cannot_fail(posenc_pair_index(k, r->rotary_dim, r->layout, &i0, &i1));
+        cli_cannot_fail(posenc_pair_explain(p[a], k, r->rotary_dim, r->base, &tr));
         fprintf(st->out, "k=%u elements %u,%u axis=%s pos=%lld", k, i0, i1,
                 posenc_mrope_axis_name((posenc_mrope_axis)a), (long long)p[a]);
         fprintf(st->out, " angle=%s", cli_format_number(st, tr.angle));
@@ -292,13 +275,9 @@ int cli_rope2d(cli_state *st, int64_t row, int64_t col, size_t D)
                   POSENC_ROPE_MAX_HEAD_DIM, D);
         return 0;
     }
-    posenc_status s = posenc_rope2d_init(&r, &m, (uint32_t)D, st->base, st->layout);
-    if (s == POSENC_OK)
-        s = posenc_rope2d_vec_f64(&r, &m, row, col, POSENC_FORWARD, st->vec);
-    if (s != POSENC_OK) {
-        cli_error(st, "%s", posenc_strerror(s));
-        return 0;
-    }
+    /* D, the base, the layout, the positions and the elements were checked */
+    cli_cannot_fail(posenc_rope2d_init(&r, &m, (uint32_t)D, st->base, st->layout));
+    cli_cannot_fail(posenc_rope2d_vec_f64(&r, &m, row, col, POSENC_FORWARD, st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }

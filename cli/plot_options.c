@@ -128,11 +128,7 @@ static int add_rope(const plot_request *rq, const char *v, posenc_rope_config *o
     plain.head_dim = plain.rotary_dim = rq->dim;
     plain.base = rq->base[0];
     plain.layout = rq->layout;
-    posenc_status ss = posenc_rope_scaling_init(&plain.scaling, POSENC_ROPE_DEFAULT);
-    if (ss != POSENC_OK) {
-        snprintf(why, n, "%s", posenc_strerror(ss));
-        return 0;
-    }
+    cli_cannot_fail(posenc_rope_scaling_init(&plain.scaling, POSENC_ROPE_DEFAULT)); /* known */
     rope_spec_start from = {rq->base[0], rq->layout, dims_given ? NULL : &plain};
     switch (rope_spec_parse(tok, nt, &from, out, why, n)) {
     case ROPE_SPEC_SET: return 1;

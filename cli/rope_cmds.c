@@ -281,11 +281,8 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
         c->head_dim = c->rotary_dim = (uint32_t)D;
         c->base = st->base;
         c->layout = st->layout;
-        posenc_status ss = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
-        if (ss != POSENC_OK) {
-            cli_error(st, "%s", posenc_strerror(ss));
-            return 0;
-        }
+        /* a known type */
+        cli_cannot_fail(posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT));
     } else if (n > 1 || (n == 1 && (posenc_parse_int64(a[0].s, a[0].len, &len) != POSENC_OK ||
                                     len < 0 || len > POSENC_MAX_POS + 1))) {
         cli_error(st, "EXPLAIN FREQS takes an optional sequence length from 0 to %lld (for "
@@ -307,10 +304,8 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
     for (uint32_t k = 0; k < c->rotary_dim / 2; k++) {
         const posenc_freq_info *p = &info[k];
         uint32_t i0, i1;
-        if ((r = posenc_pair_index(k, c->rotary_dim, c->layout, &i0, &i1)) != POSENC_OK) {
-            cli_error(st, "%s", posenc_strerror(r));
-            return 0;
-        }
+        /* rotary_dim and the layout were checked */
+        cli_cannot_fail(posenc_pair_index(k, c->rotary_dim, c->layout, &i0, &i1));
         fprintf(st->out, "k=%u elements %u,%u", k, i0, i1);
         print_value(st, "base_freq", p->base_inv_freq);
         print_value(st, "freq", p->inv_freq);

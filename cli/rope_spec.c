@@ -184,11 +184,8 @@ rope_spec_status rope_spec_parse(const cli_token *a, size_t n, const rope_spec_s
     }
     c->base = from->base;
     c->layout = from->layout;
-    posenc_status ss = posenc_rope_scaling_init(&c->scaling, type);
-    if (ss != POSENC_OK) { /* type came from posenc_rope_type_parse */
-        snprintf(why, why_n, "SET rope: %s", posenc_strerror(ss));
-        return ROPE_SPEC_BAD;
-    }
+    /* type came from posenc_rope_type_parse: a known type */
+    cli_cannot_fail(posenc_rope_scaling_init(&c->scaling, type));
     int rotary_given = 0;
     for (size_t i = 1; i < n; i++)
         if (!parse_setting(a[i], c, &rotary_given, why, why_n))

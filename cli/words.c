@@ -3,6 +3,7 @@
 #include "words.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -49,4 +50,12 @@ int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n
     }
     *out = (int)v;
     return 1;
+}
+
+void cli_cannot_fail(posenc_status s)
+{
+    if (s == POSENC_OK)
+        return;
+    fprintf(stderr, "posenc: internal error: %s\n", posenc_strerror(s));
+    abort();
 }

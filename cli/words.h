@@ -48,4 +48,12 @@ int cli_parse_base(const char *s, size_t len, double *out, char *why, size_t n);
 int cli_parse_layout(const char *s, size_t len, posenc_layout *out, char *why, size_t n);
 int cli_parse_precision(const char *s, size_t len, int *out, char *why, size_t n);
 
+/* For a library call whose arguments the command has already checked the
+ * way the library checks them (positions, dimensions, the base, the layout,
+ * finite elements, a model SET rope accepted): it cannot fail, so instead of
+ * an error path at every such call that no input can take, one check here;
+ * a failure would be a bug in posenc, and stops the program saying so (the
+ * one thing here that prints). */
+void cli_cannot_fail(posenc_status s);
+
 #endif
