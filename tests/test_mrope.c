@@ -348,6 +348,12 @@ TEST(dot_product)
     CHECK(fabs(d1 - d3) > 1e-6);
     CHECK(posenc_mrope_vec_dot_f64(&r, &m, NULL, b, q, k, &d1) == POSENC_ERR_NULL);
     CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, b, q, k, NULL) == POSENC_ERR_NULL);
+    /* every pointer is checked, each on its own */
+    CHECK(posenc_mrope_vec_dot_f64(NULL, &m, a, b, q, k, &d1) == POSENC_ERR_NULL);
+    CHECK(posenc_mrope_vec_dot_f64(&r, NULL, a, b, q, k, &d1) == POSENC_ERR_NULL);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, NULL, q, k, &d1) == POSENC_ERR_NULL);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, b, NULL, k, &d1) == POSENC_ERR_NULL);
+    CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, b, q, NULL, &d1) == POSENC_ERR_NULL);
     const int64_t neg[3] = {1, -1, 1};
     CHECK(posenc_mrope_vec_dot_f64(&r, &m, a, neg, q, k, &d1) == POSENC_ERR_POS);
     CHECK(posenc_mrope_vec_dot_f64(&r, &m, neg, b, q, k, &d1) == POSENC_ERR_POS);
@@ -872,6 +878,12 @@ TEST(rope2d_init_and_patch_order)
     CHECK(posenc_vision_patch_positions(1, 4, 5, 2, rows, cols) == POSENC_ERR_RANGE);
     CHECK(posenc_vision_patch_positions(0, 4, 4, 2, rows, cols) == POSENC_ERR_RANGE);
     CHECK(posenc_vision_patch_positions(1, 4, 4, 0, rows, cols) == POSENC_ERR_RANGE);
+    CHECK(posenc_vision_patch_positions(1, 4, 4, 2, rows, NULL) == POSENC_ERR_NULL);
+    /* each of h, w at 0, merge past 64, h not a multiple of merge */
+    CHECK(posenc_vision_patch_positions(1, 0, 4, 2, rows, cols) == POSENC_ERR_RANGE);
+    CHECK(posenc_vision_patch_positions(1, 4, 0, 2, rows, cols) == POSENC_ERR_RANGE);
+    CHECK(posenc_vision_patch_positions(1, 128, 128, 65, rows, cols) == POSENC_ERR_RANGE);
+    CHECK(posenc_vision_patch_positions(1, 5, 4, 2, rows, cols) == POSENC_ERR_RANGE);
 #if SIZE_MAX <= 0xFFFFFFFFu
     CHECK(posenc_vision_patch_positions(2, 0xFFFF0000u, 0xFFFF0000u, 1, rows, cols) ==
           POSENC_ERR_OVERFLOW);
