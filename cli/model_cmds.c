@@ -244,17 +244,15 @@ static void put_qscale(FILE *out, const posenc_query_scale *q)
     if (q->type == POSENC_QSCALE_NONE)
         return;
     fprintf(out, " query_scale=%s", posenc_query_scale_name(q->type));
-    switch (q->type) {
-    case POSENC_QSCALE_TEMPERATURE:
+    /* no default branch that no type takes: NONE returned above */
+    if (q->type == POSENC_QSCALE_TEMPERATURE) {
         put_num(out, "floor_scale", q->floor_scale);
         put_num(out, "attn_scale", q->attn_scale);
-        break;
-    case POSENC_QSCALE_LOGN: put_num(out, "seq_length", q->seq_length); break;
-    case POSENC_QSCALE_BETA:
+    } else if (q->type == POSENC_QSCALE_LOGN) {
+        put_num(out, "seq_length", q->seq_length);
+    } else { /* POSENC_QSCALE_BETA */
         put_num(out, "beta", q->beta);
         put_num(out, "beta_original", q->original);
-        break;
-    default: break;
     }
 }
 

@@ -166,11 +166,8 @@ int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
     if (!two_positions(st, "T5BUCKET", a, n, &i, &j) ||
         !settings(st, "T5BUCKET", &nb, &md, &bidir, &g))
         return 0;
-    posenc_status r = posenc_t5_bucket(i, j, nb, md, bidir, &b);
-    if (r != POSENC_OK) {
-        cli_error(st, "T5BUCKET: %s", posenc_strerror(r));
-        return 0;
-    }
+    /* settings() tried these values and two_positions() checked i and j */
+    cli_cannot_fail(posenc_t5_bucket(i, j, nb, md, bidir, &b));
     fprintf(st->out, "%u\n", b);
     return 1;
 }
@@ -203,11 +200,8 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
     if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j) ||
         !settings(st, "EXPLAIN T5BUCKET", &nb, &md, &bidir, &g))
         return 0;
-    posenc_status r = posenc_t5_bucket_explain(i, j, nb, md, bidir, &t);
-    if (r != POSENC_OK) {
-        cli_error(st, "EXPLAIN T5BUCKET: %s", posenc_strerror(r));
-        return 0;
-    }
+    /* settings() tried these values and two_positions() checked i and j */
+    cli_cannot_fail(posenc_t5_bucket_explain(i, j, nb, md, bidir, &t));
     FILE *o = st->out;
     fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
             (long long)i, (long long)j, nb, md, yes_no(bidir));
