@@ -241,8 +241,8 @@ static void file_label(const char *path, char *label, size_t label_n)
 
 #define NO_READER                                                                           \
     "this posenc was built without the config reader, which needs the JSON library jansson: " \
-    "install libjansson-dev (Debian, Ubuntu) or jansson-devel (Fedora) and rebuild with make " \
-    "clean && make"
+    "install libjansson-dev (Debian, Ubuntu) or jansson-devel (Fedora), then run make again " \
+    "(the build finds it by itself)"
 
 int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model_group *g, char *type,
                           size_t type_n, char *label, size_t label_n, char *why, size_t n)

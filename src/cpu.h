@@ -104,4 +104,20 @@ static inline const posenc__isa_ops *posenc__cpu(void)
 #define POSENC__MAX_TASKS 64u
 void posenc__parallel(size_t n_tasks, void (*fn)(void *), void *tasks, size_t task_size);
 
+/* How many threads a tensor call over n_items items (tokens, rows) and
+ * elems elements in all uses when the caller allows n_threads: a thread is
+ * started only for at least POSENC__MIN_ELEMS_PER_THREAD elements of work
+ * (below that, starting it costs more than it saves), never more threads
+ * than items; 1 means "on the calling thread alone". */
+#define POSENC__MIN_ELEMS_PER_THREAD 65536u
+static inline size_t posenc__threads_for(size_t n_items, size_t elems, size_t n_threads)
+{
+    size_t nt = n_threads;
+    if (nt > elems / POSENC__MIN_ELEMS_PER_THREAD)
+        nt = elems / POSENC__MIN_ELEMS_PER_THREAD;
+    if (nt > n_items)
+        nt = n_items;
+    return nt;
+}
+
 #endif

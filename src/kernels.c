@@ -240,8 +240,6 @@ static void run_range(const job *j)
 
 static void run_task(void *arg) { run_range(arg); }
 
-/* A thread is started only for at least this many elements of work. */
-#define MIN_ELEMS_PER_THREAD 65536u
 
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 {
@@ -300,11 +298,7 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    size_t nt = n_threads;
-    if (nt > elems / MIN_ELEMS_PER_THREAD)
-        nt = elems / MIN_ELEMS_PER_THREAD;
-    if (nt > n_tok)
-        nt = n_tok;
+    size_t nt = posenc__threads_for(n_tok, elems, n_threads);
     if (nt <= 1) {
         j.t0 = 0;
         j.t1 = n_tok;

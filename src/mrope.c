@@ -214,7 +214,6 @@ typedef struct mjob {
 
 #define SCRATCH_FLOATS 8192u
 #define SCRATCH_ROWS 64u
-#define MIN_ELEMS_PER_THREAD 65536u
 
 /* Rows for the n positions pos[0..n) of one axis (na pairs, frequencies fh,
  * fl) into out (rows of 2 na floats: c then s), one fill per run of
@@ -389,13 +388,9 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
     for (int a = 0; a < 3; a++)
         j.pos[a] = rows[a];
 
-    /* threads: as posenc_rope_qk, only for enough work */
+    /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    size_t nt = n_threads;
-    if (nt > elems / MIN_ELEMS_PER_THREAD)
-        nt = elems / MIN_ELEMS_PER_THREAD;
-    if (nt > n_tok)
-        nt = n_tok;
+    size_t nt = posenc__threads_for(n_tok, elems, n_threads);
     if (nt <= 1) {
         j.t0 = 0;
         j.t1 = n_tok;

@@ -3,11 +3,11 @@
  * from a learned table [num_buckets, n_head], filled by one or more threads
  * into the caller's buffer. */
 #include "internal.h"
+#include "cpu.h"
 
-#include <pthread.h>
 #include <string.h>
 
-#define MAX_THREADS 64u
+#define MAX_THREADS POSENC__MAX_TASKS
 
 static int params_ok(uint32_t num_buckets, uint32_t max_distance, int bidirectional)
 {
@@ -174,19 +174,12 @@ static void fill_queries(const job *jb)
     }
 }
 
-static void *thread_main(void *arg)
-{
-    fill_queries(arg);
-    return NULL;
-}
+static void fill_task(void *arg) { fill_queries(arg); }
 
-/* The threading, in one place: queries split evenly between T threads; the
- * caller does the first share and any share whose thread could not start. */
+/* Queries split evenly between T tasks of the one fork/join (src/cpu.c). */
 static void run_threads(const job *proto, unsigned n_threads)
 {
     job jobs[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
     uint32_t nq = proto->n_query;
     unsigned T = n_threads < nq ? n_threads : nq;
     for (unsigned t = 0; t < T; t++) {
@@ -194,15 +187,7 @@ static void run_threads(const job *proto, unsigned n_threads)
         jobs[t].q0 = (uint32_t)((uint64_t)nq * t / T);
         jobs[t].q1 = (uint32_t)((uint64_t)nq * (t + 1) / T);
     }
-    for (unsigned t = 1; t < T; t++)
-        started[t] = pthread_create(&tid[t], NULL, thread_main, &jobs[t]) == 0;
-    fill_queries(&jobs[0]);
-    for (unsigned t = 1; t < T; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            fill_queries(&jobs[t]);
-    }
+    posenc__parallel(T, fill_task, jobs, sizeof jobs[0]);
 }
 
 posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint32_t n_head,
