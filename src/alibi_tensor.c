@@ -2,23 +2,25 @@
  * attention code adds to its scores, causal with a query offset for a KV
  * cache, filled by one or more threads into the caller's buffer. */
 #include "internal.h"
+#include "cpu.h"
 
-#define MAX_THREADS 64u
+#define MAX_THREADS POSENC__MAX_TASKS
 
 typedef struct job {
     uint32_t n_head, n_query, n_key;
     int64_t q_offset;
     int causal;
     float *out;
-    size_t row0, row1; /* rows [row0, row1) of the n_head * n_query rows */
 } job;
 
-/* Row (h, i): out[j] = -m_h |q_offset + i - j|, or -inf for a future key. */
-static void fill_rows(const job *jb)
+/* Rows [row0, row1) of the n_head * n_query rows; row (h, i):
+ * out[j] = -m_h |q_offset + i - j|, or -inf for a future key. */
+static void fill_rows(const void *arg, size_t row0, size_t row1)
 {
+    const job *jb = arg;
     uint32_t last_h = 0;
     double slope = 0.0;
-    for (size_t row = jb->row0; row < jb->row1; row++) {
+    for (size_t row = row0; row < row1; row++) {
         uint32_t h = (uint32_t)(row / jb->n_query) + 1;
         int64_t qpos = jb->q_offset + (int64_t)(row % jb->n_query);
         if (h != last_h) {
@@ -35,8 +37,6 @@ static void fill_rows(const job *jb)
         }
     }
 }
-
-static void fill_task(void *arg) { fill_rows(arg); }
 
 posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t n_key,
                                     int64_t q_offset, int causal, unsigned n_threads,
@@ -55,12 +55,7 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
     if ((uint64_t)n_head * n_query > SIZE_MAX || rows > SIZE_MAX / n_key)
         return POSENC_ERR_OVERFLOW;
 
-    job jobs[MAX_THREADS];
-    size_t T = n_threads < rows ? n_threads : rows;
-    for (size_t t = 0; t < T; t++) {
-        jobs[t] = (job){n_head, n_query, n_key, q_offset, causal, out,
-                        rows * t / T, rows * (t + 1) / T};
-    }
-    posenc__parallel(T, fill_task, jobs, sizeof jobs[0]);
+    job jb = {n_head, n_query, n_key, q_offset, causal, out};
+    posenc__parallel_range(rows, n_threads < rows ? n_threads : rows, fill_rows, &jb);
     return POSENC_OK;
 }

@@ -124,3 +124,28 @@ void posenc__parallel(size_t n_tasks, void (*fn)(void *), void *tasks, size_t ta
             fn(base + i * task_size); /* could not start: do it here */
     }
 }
+
+/* One slice of posenc__parallel_range. */
+typedef struct range_task {
+    posenc__range_fn fn;
+    const void *arg;
+    size_t i0, i1;
+} range_task;
+
+static void run_range_task(void *p)
+{
+    const range_task *t = p;
+    t->fn(t->arg, t->i0, t->i1);
+}
+
+void posenc__parallel_range(size_t n_items, size_t n_tasks, posenc__range_fn fn, const void *arg)
+{
+    if (n_tasks <= 1) {
+        fn(arg, 0, n_items);
+        return;
+    }
+    range_task tasks[POSENC__MAX_TASKS];
+    for (size_t i = 0; i < n_tasks; i++)
+        tasks[i] = (range_task){fn, arg, n_items * i / n_tasks, n_items * (i + 1) / n_tasks};
+    posenc__parallel(n_tasks, run_range_task, tasks, sizeof tasks[0]);
+}

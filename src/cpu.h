@@ -104,11 +104,19 @@ static inline const posenc__isa_ops *posenc__cpu(void)
 #define POSENC__MAX_TASKS 64u
 void posenc__parallel(size_t n_tasks, void (*fn)(void *), void *tasks, size_t task_size);
 
+/* The same over a range: items [0, n_items) split evenly into n_tasks
+ * consecutive slices, fn(arg, i0, i1) called once per slice (the first on
+ * the calling thread; with one task, directly, no thread started). arg is
+ * shared read-only by all slices. 1 <= n_tasks <= min(n_items,
+ * POSENC__MAX_TASKS); n_items >= 1. */
+typedef void (*posenc__range_fn)(const void *arg, size_t i0, size_t i1);
+void posenc__parallel_range(size_t n_items, size_t n_tasks, posenc__range_fn fn, const void *arg);
+
 /* How many threads a tensor call over n_items items (tokens, rows) and
  * elems elements in all uses when the caller allows n_threads: a thread is
  * started only for at least POSENC__MIN_ELEMS_PER_THREAD elements of work
  * (below that, starting it costs more than it saves), never more threads
- * than items; 1 means "on the calling thread alone". */
+ * than items, at least 1 (1: on the calling thread alone). */
 #define POSENC__MIN_ELEMS_PER_THREAD 65536u
 static inline size_t posenc__threads_for(size_t n_items, size_t elems, size_t n_threads)
 {
@@ -117,7 +125,7 @@ static inline size_t posenc__threads_for(size_t n_items, size_t elems, size_t n_
         nt = elems / POSENC__MIN_ELEMS_PER_THREAD;
     if (nt > n_items)
         nt = n_items;
-    return nt;
+    return nt ? nt : 1;
 }
 
 #endif

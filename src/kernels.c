@@ -156,7 +156,6 @@ typedef struct job {
     const int64_t *pos;
     int64_t pos0;
     tensor t[2]; /* q, k */
-    size_t t0, t1; /* this job's tokens */
 } job;
 
 static int64_t pos_of(const job *j, size_t t)
@@ -192,11 +191,13 @@ static void do_token(const job *j, size_t t, const float *row)
 #define SCRATCH_FLOATS 8192u
 #define SCRATCH_ROWS 64u
 
-static void run_range(const job *j)
+/* Tokens [t0, t1) of both tensors. */
+static void run_range(const void *arg, size_t t0, size_t t1)
 {
+    const job *j = arg;
     size_t P = j->P, row = 2 * P;
     if (j->cache) {
-        for (size_t t = j->t0; t < j->t1; t++)
+        for (size_t t = t0; t < t1; t++)
             do_token(j, t, j->cache->table + (size_t)pos_of(j, t) * row);
         return;
     }
@@ -207,8 +208,8 @@ static void run_range(const job *j)
     size_t ridx[SCRATCH_ROWS];
     size_t B = SCRATCH_FLOATS / row < SCRATCH_ROWS ? SCRATCH_FLOATS / row : SCRATCH_ROWS;
     const posenc_rope *r = j->r;
-    for (size_t t = j->t0; t < j->t1;) {
-        size_t n = j->t1 - t < B ? j->t1 - t : B, nrow = 0, run_row = 0, run_len = 0;
+    for (size_t t = t0; t < t1;) {
+        size_t n = t1 - t < B ? t1 - t : B, nrow = 0, run_row = 0, run_len = 0;
         int64_t run_p0 = 0;
         for (size_t i = 0; i < n; i++) {
             int64_t p = pos_of(j, t + i);
@@ -238,7 +239,6 @@ static void run_range(const job *j)
     }
 }
 
-static void run_task(void *arg) { run_range(arg); }
 
 
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
@@ -298,20 +298,7 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    size_t nt = posenc__threads_for(n_tok, elems, n_threads);
-    if (nt <= 1) {
-        j.t0 = 0;
-        j.t1 = n_tok;
-        run_range(&j);
-        return POSENC_OK;
-    }
-    job jobs[POSENC_MAX_THREADS];
-    for (size_t i = 0; i < nt; i++) {
-        jobs[i] = j;
-        jobs[i].t0 = n_tok * i / nt;
-        jobs[i].t1 = n_tok * (i + 1) / nt;
-    }
-    posenc__parallel(nt, run_task, jobs, sizeof jobs[0]);
+    posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
     return POSENC_OK;
 }
 

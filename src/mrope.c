@@ -209,7 +209,6 @@ typedef struct mjob {
     size_t P, head_dim;
     const int64_t *pos[3];
     tensor t[2];
-    size_t t0, t1;
 } mjob;
 
 #define SCRATCH_FLOATS 8192u
@@ -247,14 +246,16 @@ static void fill_axis(const mjob *j, const int64_t *pos, size_t n, const double 
             out + run_row * row + na, row, POSENC__FILL_SPLIT);
 }
 
-static void run_range(const mjob *j)
+/* Tokens [t0, t1) of both tensors. */
+static void run_range(const void *arg, size_t t0, size_t t1)
 {
+    const mjob *j = arg;
     size_t P = j->P;
     const uint8_t *axis = j->m->axis;
     float row[POSENC_ROPE_MAX_HEAD_DIM]; /* the token's c[0..P) s[0..P) */
     if (j->cache) {
         const float *table = j->cache->table;
-        for (size_t t = j->t0; t < j->t1; t++) {
+        for (size_t t = t0; t < t1; t++) {
             const float *src[3];
             for (int a = 0; a < 3; a++)
                 src[a] = table + (size_t)j->pos[a][t] * 2 * P;
@@ -281,8 +282,8 @@ static void run_range(const mjob *j)
     part[0] = scratch;
     part[1] = part[0] + B * 2 * ax->n[0];
     part[2] = part[1] + B * 2 * ax->n[1];
-    for (size_t t = j->t0; t < j->t1;) {
-        size_t n = j->t1 - t < B ? j->t1 - t : B;
+    for (size_t t = t0; t < t1;) {
+        size_t n = t1 - t < B ? t1 - t : B;
         /* a block of text tokens only (t = h = w for each): every pair at the
          * token's one position, so whole rows of all P pairs, used as they
          * are (plain RoPE's work, no gather) */
@@ -317,7 +318,6 @@ static void run_range(const mjob *j)
     }
 }
 
-static void run_task(void *arg) { run_range(arg); }
 
 posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
 {
@@ -390,20 +390,7 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
 
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    size_t nt = posenc__threads_for(n_tok, elems, n_threads);
-    if (nt <= 1) {
-        j.t0 = 0;
-        j.t1 = n_tok;
-        run_range(&j);
-        return POSENC_OK;
-    }
-    mjob jobs[POSENC_MAX_THREADS];
-    for (size_t i = 0; i < nt; i++) {
-        jobs[i] = j;
-        jobs[i].t0 = n_tok * i / nt;
-        jobs[i].t1 = n_tok * (i + 1) / nt;
-    }
-    posenc__parallel(nt, run_task, jobs, sizeof jobs[0]);
+    posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
     return POSENC_OK;
 }
 

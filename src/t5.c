@@ -147,16 +147,16 @@ typedef struct job {
     int bidirectional;
     int64_t q_offset;
     float *out;         /* [n_head, n_query, n_key] */
-    uint32_t q0, q1;    /* queries [q0, q1) */
 } job;
 
 /* Queries [q0, q1): out[h][i][j] = table[bucket(q_offset + i, j)][h]. */
-static void fill_queries(const job *jb)
+static void fill_queries(const void *arg, size_t q0, size_t q1)
 {
+    const job *jb = arg;
     uint32_t bk[KEY_CHUNK];
     size_t plane = (size_t)jb->n_query * jb->n_key;
-    for (uint32_t i = jb->q0; i < jb->q1; i++) {
-        int64_t qpos = jb->q_offset + i;
+    for (size_t i = q0; i < q1; i++) {
+        int64_t qpos = jb->q_offset + (int64_t)i;
         for (uint32_t j0 = 0; j0 < jb->n_key; j0 += KEY_CHUNK) {
             uint32_t m = jb->n_key - j0 < KEY_CHUNK ? jb->n_key - j0 : KEY_CHUNK;
             for (uint32_t jj = 0; jj < m; jj++) {
@@ -172,22 +172,6 @@ static void fill_queries(const job *jb)
             }
         }
     }
-}
-
-static void fill_task(void *arg) { fill_queries(arg); }
-
-/* Queries split evenly between T tasks of the one fork/join (src/cpu.c). */
-static void run_threads(const job *proto, unsigned n_threads)
-{
-    job jobs[MAX_THREADS];
-    uint32_t nq = proto->n_query;
-    unsigned T = n_threads < nq ? n_threads : nq;
-    for (unsigned t = 0; t < T; t++) {
-        jobs[t] = *proto;
-        jobs[t].q0 = (uint32_t)((uint64_t)nq * t / T);
-        jobs[t].q1 = (uint32_t)((uint64_t)nq * (t + 1) / T);
-    }
-    posenc__parallel(T, fill_task, jobs, sizeof jobs[0]);
 }
 
 posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint32_t n_head,
@@ -211,7 +195,7 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
         return POSENC_ERR_OVERFLOW;
     job proto = {table, num_buckets, n_head, n_query, n_key,
                  log_max_of(num_buckets, max_distance, bidirectional != 0), bidirectional != 0,
-                 q_offset, out, 0, 0};
-    run_threads(&proto, n_threads);
+                 q_offset, out};
+    posenc__parallel_range(n_query, n_threads < n_query ? n_threads : n_query, fill_queries, &proto);
     return POSENC_OK;
 }
