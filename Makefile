@@ -469,7 +469,7 @@ fuzz-merge: $(FUZZ_BIN)
 # ---- coverage ------------------------------------------------------------------
 # The whole suite built with --coverage in its own directory, then line and
 # branch coverage of src/ and cli/ (gcovr, or lcov). The goal is 99% of lines
-# and 95% of branches (issue 12's acceptance); COVERAGE_STRICT=1 makes missing
+# and 95% of branches (the level of 1.0); COVERAGE_STRICT=1 makes missing
 # it an error.
 #   make coverage [COVERAGE_STRICT=1]
 COV_DIR           := build-cov
