@@ -14,6 +14,23 @@
 
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
+
+/* 1 when the n values at x are all finite (the check behind
+ * POSENC_ERR_NOT_FINITE of every function that takes a vector). */
+static inline int posenc__all_finite_f64(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}
+static inline int posenc__all_finite_f32(const float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}
 static inline int posenc__dim_ok(uint64_t D) { return D >= 1 && D <= POSENC_MAX_DIM; }
 static inline int posenc__base_ok(double base) { return isfinite(base) && base > 1.0; }
 static inline int posenc__layout_ok(posenc_layout l)

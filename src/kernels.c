@@ -21,9 +21,8 @@ posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_dire
         return POSENC_ERR_RANGE;
     if (!posenc__pos_ok(pos))
         return POSENC_ERR_POS;
-    for (uint32_t i = 0; i < r->head_dim; i++)
-        if (!isfinite(x[i]))
-            return POSENC_ERR_NOT_FINITE;
+    if (!posenc__all_finite_f32(x, r->head_dim))
+        return POSENC_ERR_NOT_FINITE;
     size_t P = r->rotary_dim / 2;
     float cs[POSENC_ROPE_MAX_HEAD_DIM]; /* c[0..P) then s[0..P) */
     posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,

@@ -121,9 +121,8 @@ posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, 
     if (st != POSENC_OK)
         return st;
     int inverse = dir == POSENC_INVERSE;
-    for (uint32_t i = 0; i < r->head_dim; i++)
-        if (!isfinite(x[i]))
-            return POSENC_ERR_NOT_FINITE;
+    if (!posenc__all_finite_f64(x, r->head_dim))
+        return POSENC_ERR_NOT_FINITE;
     size_t P = r->rotary_dim / 2;
     /* sin, cos of every pair at each axis' position (exact angle) */
     double s[3][POSENC_ROPE_MAX_HEAD_DIM / 2], c[3][POSENC_ROPE_MAX_HEAD_DIM / 2];
@@ -147,9 +146,8 @@ posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, 
     if (st != POSENC_OK)
         return st;
     int inverse = dir == POSENC_INVERSE;
-    for (uint32_t i = 0; i < r->head_dim; i++)
-        if (!isfinite(x[i]))
-            return POSENC_ERR_NOT_FINITE;
+    if (!posenc__all_finite_f32(x, r->head_dim))
+        return POSENC_ERR_NOT_FINITE;
     size_t P = r->rotary_dim / 2;
     float cs[3][POSENC_ROPE_MAX_HEAD_DIM]; /* per axis: c[0..P) then s[0..P) */
     for (int a = 0; a < 3; a++)

@@ -20,22 +20,6 @@ static posenc_status check_args(int64_t pos, uint32_t D, double base, posenc_lay
     return st;
 }
 
-static int all_finite_f64(const double *x, uint32_t D)
-{
-    for (uint32_t i = 0; i < D; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}
-
-static int all_finite_f32(const float *x, uint32_t D)
-{
-    for (uint32_t i = 0; i < D; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}
-
 posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base, posenc_layout layout,
                                     posenc_direction dir, double *x)
 {
@@ -45,7 +29,7 @@ posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base, posenc
     if (!posenc__direction_ok(dir))
         return POSENC_ERR_RANGE;
     double sign = dir == POSENC_INVERSE ? -1.0 : 1.0; /* the inverse turns by -theta */
-    if (!all_finite_f64(x, D))
+    if (!posenc__all_finite_f64(x, D))
         return POSENC_ERR_NOT_FINITE;
     posenc__dd logb = posenc__dd_log(base);
     double fh[BLOCK], fl[BLOCK], s[BLOCK], c[BLOCK];
@@ -70,7 +54,7 @@ posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base, posenc
         return st;
     if (!posenc__direction_ok(dir))
         return POSENC_ERR_RANGE;
-    if (!all_finite_f32(x, D))
+    if (!posenc__all_finite_f32(x, D))
         return POSENC_ERR_NOT_FINITE;
     /* cos and sin rounded to float as every float path takes them (the
      * fill); the inverse negates sin (exact). */
@@ -101,7 +85,7 @@ posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
         return st;
     if (!posenc__pos_ok(n))
         return POSENC_ERR_POS;
-    if (!all_finite_f64(q, D) || !all_finite_f64(k, D))
+    if (!posenc__all_finite_f64(q, D) || !posenc__all_finite_f64(k, D))
         return POSENC_ERR_NOT_FINITE;
     posenc__dd logb = posenc__dd_log(base);
     double fh[BLOCK], fl[BLOCK], sm[BLOCK], cm[BLOCK], sn[BLOCK], cn[BLOCK];

@@ -4,14 +4,6 @@
  * pass through. The double reference that the tensor kernels match. */
 #include "internal.h"
 
-static int all_finite(const double *x, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}
-
 /* a cos theta and a sin theta of every pair at pos (P <= 512 pairs). */
 static void scaled_sincos(const posenc_rope *r, int64_t pos, double *s, double *c)
 {
@@ -35,7 +27,7 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_dire
         return POSENC_ERR_RANGE;
     if (!posenc__pos_ok(pos))
         return POSENC_ERR_POS;
-    if (!all_finite(x, r->head_dim))
+    if (!posenc__all_finite_f64(x, r->head_dim))
         return POSENC_ERR_NOT_FINITE;
     double s[POSENC_ROPE_MAX_HEAD_DIM / 2], c[POSENC_ROPE_MAX_HEAD_DIM / 2];
     scaled_sincos(r, pos, s, c);
@@ -57,7 +49,7 @@ posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n
         return st;
     if (!posenc__pos_ok(m) || !posenc__pos_ok(n))
         return POSENC_ERR_POS;
-    if (!all_finite(q, r->head_dim) || !all_finite(k, r->head_dim))
+    if (!posenc__all_finite_f64(q, r->head_dim) || !posenc__all_finite_f64(k, r->head_dim))
         return POSENC_ERR_NOT_FINITE;
     double sm[POSENC_ROPE_MAX_HEAD_DIM / 2], cm[POSENC_ROPE_MAX_HEAD_DIM / 2];
     double sn[POSENC_ROPE_MAX_HEAD_DIM / 2], cn[POSENC_ROPE_MAX_HEAD_DIM / 2];

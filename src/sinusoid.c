@@ -50,9 +50,8 @@ posenc_status posenc_sinusoid_add_f64(int64_t pos, uint32_t D, double base, doub
     posenc_status st = posenc__check_vec(pos, D, base, x);
     if (st != POSENC_OK)
         return st;
-    for (uint32_t i = 0; i < D; i++)
-        if (!isfinite(x[i]))
-            return POSENC_ERR_NOT_FINITE;
+    if (!posenc__all_finite_f64(x, D))
+        return POSENC_ERR_NOT_FINITE;
     sincos_f64(pos, D, base, x, 1);
     return POSENC_OK;
 }
@@ -62,9 +61,8 @@ posenc_status posenc_sinusoid_add_f32(int64_t pos, uint32_t D, double base, floa
     posenc_status st = posenc__check_vec(pos, D, base, x);
     if (st != POSENC_OK)
         return st;
-    for (uint32_t i = 0; i < D; i++)
-        if (!isfinite(x[i]))
-            return POSENC_ERR_NOT_FINITE;
+    if (!posenc__all_finite_f32(x, D))
+        return POSENC_ERR_NOT_FINITE;
     /* the table's float values (each pair's value does not depend on the
      * block or the output mode it is filled in), added in float */
     posenc__dd logb = posenc__dd_log(base);
