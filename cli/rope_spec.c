@@ -82,15 +82,15 @@ static const char *type_needs(posenc_rope_type t)
     case POSENC_ROPE_LINEAR: return "linear needs factor >= 1";
     case POSENC_ROPE_NTK: return "ntk needs factor >= 1 and rotary_dim >= 4";
     case POSENC_ROPE_DYNAMIC:
-        return "dynamic needs factor >= 1, original >= 1 and rotary_dim >= 4";
+        return "dynamic needs factor >= 1, 1 <= original <= 2^31 and rotary_dim >= 4";
     case POSENC_ROPE_YARN:
-        return "yarn needs factor >= 1, original >= 1, beta_fast > beta_slow > 0, "
+        return "yarn needs factor >= 1, 1 <= original <= 2^31, beta_fast > beta_slow > 0, "
                "mscale and mscale_all_dim >= 0";
     case POSENC_ROPE_LLAMA3:
-        return "llama3 needs factor >= 1, original >= 1, "
+        return "llama3 needs factor >= 1, 1 <= original <= 2^31, "
                "0 < low_freq_factor < high_freq_factor";
     case POSENC_ROPE_LONGROPE:
-        return "longrope needs factor > 0, original > 1 and short_factor and long_factor "
+        return "longrope needs factor > 0, 1 < original <= 2^31 and short_factor and long_factor "
                "with rotary_dim/2 positive values each";
     default: return "the dimensions must satisfy 2 <= rotary_dim <= head_dim, rotary_dim even";
     }
@@ -210,7 +210,11 @@ rope_spec_status rope_spec_parse(const cli_token *a, size_t n, const rope_spec_s
     posenc_rope check; /* 8 KiB: the library's verdict on the whole configuration */
     posenc_status r = posenc_rope_init_config(&check, c, 0);
     if (r != POSENC_OK) {
-        snprintf(why, why_n, "SET rope %s: %s (%s)", tn, posenc_strerror(r), type_needs(type));
+        int scaled = r == POSENC_ERR_RANGE && type != POSENC_ROPE_DEFAULT;
+        snprintf(why, why_n, "SET rope %s: %s (%s%s)", tn, posenc_strerror(r), type_needs(type),
+                 scaled ? "; and every scaled frequency a normal number: an extreme factor "
+                          "or list value makes one 0, subnormal or infinite"
+                        : "");
         return ROPE_SPEC_BAD;
     }
     return ROPE_SPEC_SET;

@@ -765,8 +765,9 @@ posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type 
  * Errors: those of posenc_rope_init(); POSENC_ERR_RANGE for a parameter
  * outside its range above (a factor, beta, L, an attention factor that comes
  * out <= 0 or not finite, ntk/dynamic with rotary_dim < 4, type outside the
- * enum, dynamic with s * Lc / L past the largest double, or extreme values
- * that drive a frequency to 0, infinity or NaN), POSENC_ERR_NULL
+ * enum, dynamic with s * Lc / L past the largest double, L past
+ * POSENC_MAX_POS + 1, or extreme values that drive a frequency to 0, below
+ * the normal doubles (DBL_MIN), to infinity or NaN), POSENC_ERR_NULL
  * (longrope without both lists), POSENC_ERR_DIM (a
  * list whose length is not rotary_dim / 2), POSENC_ERR_NOT_FINITE (a list
  * element NaN or infinite), POSENC_ERR_POS (cur_len). *r is untouched on
@@ -1118,6 +1119,15 @@ typedef struct posenc_rope_qk_args {
  * more), and less per token in runs of consecutive positions.
  * Thread-safe: concurrent calls on distinct tensors are fine.
  * Every argument is checked before anything is written.
+ * The arrays during a call: q, k and their sources are read and written
+ * only by the call; the positions are read, never written, and must not
+ * change until it returns (no other thread writing them, no overlap with
+ * q, k or their sources). A caller that breaks this still gets a call
+ * that stays inside its buffers: each position is read once where it is
+ * used and checked there against the cache's range (one comparison per
+ * token); a token whose position is then out of range is left unrotated
+ * and the call returns POSENC_ERR_POS (the other tokens' values are then
+ * unspecified: rotated at whatever valid position was read).
  * Errors: POSENC_ERR_NULL (a, a->rope, both views absent, a view with
  * n_head > 0 and dst NULL), POSENC_ERR_DIM / POSENC_ERR_RANGE /
  * POSENC_ERR_LAYOUT (malformed rope), POSENC_ERR_RANGE (n_tok 0, a view with

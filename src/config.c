@@ -521,9 +521,16 @@ posenc_status posenc__cfg_usable(reader *rd, posenc_rope *r, const posenc_rope_c
     char at[48] = "";
     if (cur_len != 0)
         snprintf(at, sizeof at, " at %lld tokens", (long long)cur_len);
+    double L = c->scaling.original_max_position_embeddings;
+    if (st == POSENC_ERR_RANGE && c->scaling.type != POSENC_ROPE_DEFAULT &&
+        L > (double)POSENC_MAX_POS + 1.0)
+        return posenc__cfg_fail(rd, st, rd->block,
+                                "%s: original_max_position_embeddings %g is past 2^31 tokens, "
+                                "the longest sequence posenc handles",
+                                rd->block, L);
     return posenc__cfg_fail(rd, st, rd->block,
                 "the RoPE parameters in %s are out of range%s: %s (a value past its limit, "
-                "or one that makes a frequency 0, infinite or NaN)",
+                "or one that makes a frequency 0, subnormal, infinite or NaN)",
                 rd->block, at, posenc_strerror(st));
 }
 

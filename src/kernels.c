@@ -6,6 +6,7 @@
  * (cpu.c). */
 #include "kernels.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* ---- the single-vector reference ---------------------------------------- */
@@ -153,13 +154,22 @@ typedef struct job {
     int dt, layout, inverse;
     size_t es, P, head_dim;
     const int64_t *pos;
-    int64_t pos0;
-    tensor t[2]; /* q, k */
+    int64_t pos0, limit; /* positions used: [0, limit] */
+    atomic_int *bad;     /* set when a position read at use is outside it */
+    tensor t[2];         /* q, k */
 } job;
 
+/* Token t's position, read once; -1 (after flagging the call) when it is
+ * outside [0, limit]: it changed since the check, and the token is skipped. */
 static int64_t pos_of(const job *j, size_t t)
 {
-    return j->pos ? j->pos[t] : j->pos0 + (int64_t)t;
+    if (!j->pos)
+        return j->pos0 + (int64_t)t; /* a run: checked whole before */
+    int64_t p = posenc__pos_read(j->pos, t);
+    if (posenc__pos_in(p, j->limit))
+        return p;
+    atomic_store_explicit(j->bad, 1, memory_order_relaxed);
+    return -1;
 }
 
 void posenc__qk_token(posenc__heads_fn fn, int dt, int layout, size_t P, size_t head_dim,
@@ -190,14 +200,18 @@ static void do_token(const job *j, size_t t, const float *row)
 #define SCRATCH_FLOATS 8192u
 #define SCRATCH_ROWS 64u
 
-/* Tokens [t0, t1) of both tensors. */
+/* Tokens [t0, t1) of both tensors. Each position is read once (pos_of) and
+ * only that value is used. */
 static void run_range(const void *arg, size_t t0, size_t t1)
 {
     const job *j = arg;
     size_t P = j->P, row = 2 * P;
     if (j->cache) {
-        for (size_t t = t0; t < t1; t++)
-            do_token(j, t, j->cache->table + (size_t)pos_of(j, t) * row);
+        for (size_t t = t0; t < t1; t++) {
+            int64_t p = pos_of(j, t);
+            if (p >= 0)
+                do_token(j, t, j->cache->table + (size_t)p * row);
+        }
         return;
     }
     /* Blocks of tokens; in each, runs of consecutive positions are filled
@@ -205,15 +219,18 @@ static void run_range(const void *arg, size_t t0, size_t t1)
      * its row), then every head of q and k of each token uses its row. */
     float scratch[SCRATCH_FLOATS];
     size_t ridx[SCRATCH_ROWS];
+    int64_t pv[SCRATCH_ROWS]; /* the block's positions as read; -1: skipped */
     size_t B = SCRATCH_FLOATS / row < SCRATCH_ROWS ? SCRATCH_FLOATS / row : SCRATCH_ROWS;
     const posenc_rope *r = j->r;
     for (size_t t = t0; t < t1;) {
         size_t n = t1 - t < B ? t1 - t : B, nrow = 0, run_row = 0, run_len = 0;
         int64_t run_p0 = 0;
         for (size_t i = 0; i < n; i++) {
-            int64_t p = pos_of(j, t + i);
-            if (i > 0 && p == pos_of(j, t + i - 1)) {
-                ridx[i] = ridx[i - 1];
+            int64_t p = pv[i] = pos_of(j, t + i);
+            if (p < 0)
+                continue;
+            if (run_len && p == run_p0 + (int64_t)run_len - 1) { /* the previous row */
+                ridx[i] = nrow - 1;
                 continue;
             }
             if (run_len && p == run_p0 + (int64_t)run_len) {
@@ -230,15 +247,16 @@ static void run_range(const void *arg, size_t t0, size_t t1)
             run_len = 1;
             ridx[i] = nrow++;
         }
-        j->fill(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
-                scratch + run_row * row, scratch + run_row * row + P, row, POSENC__FILL_SPLIT);
+        if (run_len)
+            j->fill(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
+                    scratch + run_row * row, scratch + run_row * row + P, row,
+                    POSENC__FILL_SPLIT);
         for (size_t i = 0; i < n; i++)
-            do_token(j, t + i, scratch + ridx[i] * row);
+            if (pv[i] >= 0)
+                do_token(j, t + i, scratch + ridx[i] * row);
         t += n;
     }
 }
-
-
 
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 {
@@ -289,16 +307,19 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
         if (pos0 != 0)
             return POSENC_ERR_RANGE;
         for (size_t t = 0; t < n_tok; t++)
-            if (pos[t] < 0 || pos[t] > limit)
+            if (!posenc__pos_in(posenc__pos_read(pos, t), limit))
                 return POSENC_ERR_POS;
     } else if (pos0 < 0 || pos0 > limit || n_tok - 1 > (uint64_t)(limit - pos0)) {
         return POSENC_ERR_POS;
     }
 
     /* threads: only for enough work, never more than tokens */
+    atomic_int bad = 0;
+    j.limit = limit;
+    j.bad = &bad;
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
     posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
-    return POSENC_OK;
+    return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
 }
 
 posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)

@@ -60,6 +60,27 @@ int posenc__view_absent(const posenc_rope_view *v);
 /* Whether cache c was built from r's frequencies, rotary_dim and attn_factor. */
 int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r);
 
+/* Position t of a caller's array, read exactly once where it is used and
+ * checked there: a position that changes during the call (another thread
+ * writing it, or positions that alias q or k) can never index past what was
+ * checked. A relaxed atomic load (a plain move on x86-64 and arm64) so that
+ * the compiler cannot read the element a second time and ThreadSanitizer
+ * sees what it is; volatile where the compiler has no such builtin. */
+static inline int64_t posenc__pos_read(const int64_t *pos, size_t t)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(&pos[t], __ATOMIC_RELAXED);
+#else
+    return ((const volatile int64_t *)pos)[t];
+#endif
+}
+
+/* Whether p is a position the call may use: 0 <= p <= limit. */
+static inline int posenc__pos_in(int64_t p, int64_t limit)
+{
+    return p >= 0 && p <= limit;
+}
+
 /* Rotates token t of both tensors tv[0] (q) and tv[1] (k) with the row
  * c[0..P) s[0..P), by heads body fn, and copies the pass-through elements
  * of an out-of-place view. */

@@ -17,6 +17,8 @@
  * instruction set, cache or thread count. */
 #include "kernels.h"
 
+#include <stdatomic.h>
+
 /* ---- names and the pair-to-axis rules ------------------------------------- */
 
 const char *posenc_mrope_axis_name(posenc_mrope_axis axis)
@@ -206,8 +208,25 @@ typedef struct mjob {
     int dt, layout, inverse;
     size_t P, head_dim;
     const int64_t *pos[3];
+    int64_t limit;   /* positions used: [0, limit] */
+    atomic_int *bad; /* set when a position read at use is outside it */
     tensor t[2];
 } mjob;
+
+/* Token t's three positions, each read once into p[3]; 0 (after flagging
+ * the call) when one is outside [0, limit]: it changed since the check,
+ * and the token is skipped. */
+static int read_token(const mjob *j, size_t t, int64_t p[3])
+{
+    for (int a = 0; a < 3; a++) {
+        p[a] = posenc__pos_read(j->pos[a], t);
+        if (!posenc__pos_in(p[a], j->limit)) {
+            atomic_store_explicit(j->bad, 1, memory_order_relaxed);
+            return 0;
+        }
+    }
+    return 1;
+}
 
 #define SCRATCH_FLOATS 8192u
 #define SCRATCH_ROWS 64u
@@ -215,16 +234,18 @@ typedef struct mjob {
 /* Rows for the n positions pos[0..n) of one axis (na pairs, frequencies fh,
  * fl) into out (rows of 2 na floats: c then s), one fill per run of
  * consecutive positions, a repeated position sharing the previous row;
- * ridx[i] = the row of position i. */
-static void fill_axis(const mjob *j, const int64_t *pos, size_t n, const double *fh,
-                      const double *fl, size_t na, float *out, size_t *ridx)
+ * ridx[i] = the row of position i. Tokens with ok[i] == 0 are skipped. */
+static void fill_axis(const mjob *j, const int64_t *pos, const unsigned char *ok, size_t n,
+                      const double *fh, const double *fl, size_t na, float *out, size_t *ridx)
 {
     size_t row = 2 * na, nrow = 0, run_row = 0, run_len = 0;
     int64_t run_p0 = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t p = pos[i];
-        if (i > 0 && p == pos[i - 1]) {
-            ridx[i] = ridx[i - 1];
+        if (!ok[i])
+            continue;
+        if (run_len && p == run_p0 + (int64_t)run_len - 1) { /* the previous row */
+            ridx[i] = nrow - 1;
             continue;
         }
         if (run_len && p == run_p0 + (int64_t)run_len) {
@@ -240,11 +261,13 @@ static void fill_axis(const mjob *j, const int64_t *pos, size_t n, const double 
         run_len = 1;
         ridx[i] = nrow++;
     }
-    j->fill(run_p0, run_len, fh, fl, na, j->r->attn_factor, out + run_row * row,
-            out + run_row * row + na, row, POSENC__FILL_SPLIT);
+    if (run_len)
+        j->fill(run_p0, run_len, fh, fl, na, j->r->attn_factor, out + run_row * row,
+                out + run_row * row + na, row, POSENC__FILL_SPLIT);
 }
 
-/* Tokens [t0, t1) of both tensors. */
+/* Tokens [t0, t1) of both tensors. Each position is read once
+ * (read_token) and only that value is used. */
 static void run_range(const void *arg, size_t t0, size_t t1)
 {
     const mjob *j = arg;
@@ -254,9 +277,12 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     if (j->cache) {
         const float *table = j->cache->table;
         for (size_t t = t0; t < t1; t++) {
+            int64_t p[3];
+            if (!read_token(j, t, p))
+                continue;
             const float *src[3];
             for (int a = 0; a < 3; a++)
-                src[a] = table + (size_t)j->pos[a][t] * 2 * P;
+                src[a] = table + (size_t)p[a] * 2 * P;
             if (src[0] == src[1] && src[0] == src[2]) { /* a text token: the row itself */
                 posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t,
                                  src[0]);
@@ -274,6 +300,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
      * (B rows of 2 n[a] floats), then every token's row gathered. */
     float scratch[SCRATCH_FLOATS];
     size_t ridx[3][SCRATCH_ROWS];
+    int64_t pv[3][SCRATCH_ROWS]; /* the block's positions as read */
+    unsigned char ok[SCRATCH_ROWS];
     size_t B = SCRATCH_FLOATS / (2 * P) < SCRATCH_ROWS ? SCRATCH_FLOATS / (2 * P) : SCRATCH_ROWS;
     const axes *ax = j->ax;
     float *part[3];
@@ -286,21 +314,28 @@ static void run_range(const void *arg, size_t t0, size_t t1)
          * token's one position, so whole rows of all P pairs, used as they
          * are (plain RoPE's work, no gather) */
         int text = 1;
-        for (size_t i = 0; i < n && text; i++)
-            text = j->pos[0][t + i] == j->pos[1][t + i] && j->pos[0][t + i] == j->pos[2][t + i];
+        for (size_t i = 0; i < n; i++) {
+            int64_t p[3];
+            ok[i] = (unsigned char)read_token(j, t + i, p);
+            for (int a = 0; a < 3; a++)
+                pv[a][i] = p[a];
+            text = text && (!ok[i] || (p[0] == p[1] && p[0] == p[2]));
+        }
         if (text) {
-            fill_axis(j, j->pos[0] + t, n, j->r->inv_freq_hi, j->r->inv_freq_lo, P, scratch,
-                      ridx[0]);
+            fill_axis(j, pv[0], ok, n, j->r->inv_freq_hi, j->r->inv_freq_lo, P, scratch, ridx[0]);
             for (size_t i = 0; i < n; i++)
-                posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t + i,
-                                 scratch + ridx[0][i] * 2 * P);
+                if (ok[i])
+                    posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t,
+                                     t + i, scratch + ridx[0][i] * 2 * P);
             t += n;
             continue;
         }
         for (int a = 0; a < 3; a++)
             if (ax->n[a])
-                fill_axis(j, j->pos[a] + t, n, ax->fh[a], ax->fl[a], ax->n[a], part[a], ridx[a]);
+                fill_axis(j, pv[a], ok, n, ax->fh[a], ax->fl[a], ax->n[a], part[a], ridx[a]);
         for (size_t i = 0; i < n; i++) {
+            if (!ok[i])
+                continue;
             const float *src[3];
             for (int a = 0; a < 3; a++)
                 src[a] = part[a] + ridx[a][i] * 2 * ax->n[a];
@@ -315,7 +350,6 @@ static void run_range(const void *arg, size_t t0, size_t t1)
         t += n;
     }
 }
-
 
 posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
 {
@@ -359,7 +393,7 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
     const int64_t *rows[3] = {a->pos, pos_h, pos_w};
     for (int a = 0; a < 3; a++)
         for (size_t t = 0; t < n_tok; t++)
-            if (rows[a][t] < 0 || rows[a][t] > limit)
+            if (!posenc__pos_in(posenc__pos_read(rows[a], t), limit))
                 return POSENC_ERR_POS;
 
     axes ax; /* ~25 KiB of stack, read by every thread */
@@ -385,11 +419,14 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
     j.head_dim = r->head_dim;
     for (int a = 0; a < 3; a++)
         j.pos[a] = rows[a];
+    atomic_int bad = 0;
+    j.limit = limit;
+    j.bad = &bad;
 
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
     posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
-    return POSENC_OK;
+    return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
 }
 
 posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)

@@ -9,6 +9,7 @@
  * rotation uses. */
 #include "internal.h"
 
+#include <float.h>
 #include <string.h>
 
 typedef posenc__dd dd;
@@ -175,7 +176,8 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
         return POSENC_ERR_RANGE;
     int needs_L = p->type == POSENC_ROPE_DYNAMIC || p->type == POSENC_ROPE_YARN ||
                   p->type == POSENC_ROPE_LLAMA3 || p->type == POSENC_ROPE_LONGROPE;
-    if (needs_L && !(isfinite(L) && L >= 1.0))
+    /* L is a count of tokens: at most one past the last position */
+    if (needs_L && !(isfinite(L) && L >= 1.0 && L <= (double)POSENC_MAX_POS + 1.0))
         return POSENC_ERR_RANGE;
 
     c->sum.attn_factor = 1.0;
@@ -357,6 +359,27 @@ static dd pair_freq(const ctx *c, uint32_t k, posenc_freq_info *info)
 
 /* ---- public entry points ----------------------------------------------------- */
 
+/* Every pair's scaled frequency (and its explanation, when info is not
+ * NULL). Extreme but individually valid parameters (a llama3 factor of
+ * 1e308, a list entry of 1e-320) can still drive a frequency to 0, below
+ * the normal doubles, to infinity or to NaN: refused here for every caller
+ * (a subnormal frequency has lost its precision, and its wavelength
+ * 2 pi / f overflows). */
+static posenc_status scaled_freqs(const ctx *c, uint32_t P, double *hi, double *lo,
+                                  posenc_freq_info *info)
+{
+    for (uint32_t k = 0; k < P; k++) {
+        dd f = pair_freq(c, k, info ? &info[k] : NULL);
+        if (!(isfinite(f.hi) && isfinite(f.lo) && f.hi >= DBL_MIN))
+            return POSENC_ERR_RANGE;
+        if (hi) {
+            hi[k] = f.hi;
+            lo[k] = f.lo;
+        }
+    }
+    return POSENC_OK;
+}
+
 posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                       double base, posenc_layout layout,
                                       const posenc_rope_scaling *s, int64_t cur_len)
@@ -375,17 +398,9 @@ posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_
     posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
     if (st != POSENC_OK)
         return st;
-    /* Extreme but individually valid parameters (a factor of 1e308, a
-     * list entry of 1e-320) can still drive a frequency to 0, infinity or
-     * NaN: refuse those here, for every caller, leaving *r untouched. */
     double hi[POSENC_ROPE_MAX_HEAD_DIM / 2], lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    for (uint32_t k = 0; k < rotary_dim / 2; k++) {
-        dd f = pair_freq(&c, k, NULL);
-        if (!(isfinite(f.hi) && isfinite(f.lo) && f.hi > 0.0))
-            return POSENC_ERR_RANGE;
-        hi[k] = f.hi;
-        lo[k] = f.lo;
-    }
+    if ((st = scaled_freqs(&c, rotary_dim / 2, hi, lo, NULL)) != POSENC_OK)
+        return st;
     memset(r, 0, sizeof *r);
     r->head_dim = head_dim;
     r->rotary_dim = rotary_dim;
@@ -409,9 +424,11 @@ posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
     posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
     if (st != POSENC_OK)
         return st;
+    posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* nothing written on error */
+    if ((st = scaled_freqs(&c, rotary_dim / 2, NULL, NULL, info)) != POSENC_OK)
+        return st;
     if (pairs)
-        for (uint32_t k = 0; k < rotary_dim / 2; k++)
-            pair_freq(&c, k, &pairs[k]);
+        memcpy(pairs, info, rotary_dim / 2 * sizeof info[0]);
     if (summary)
         *summary = c.sum;
     return POSENC_OK;

@@ -370,7 +370,7 @@ static const bad_config BAD_CONFIGS[] = {
         "\"short_factor\": [1, 0, 1, 1], \"long_factor\": [1, 1, 1, 1]}}",
      POSENC_ERR_RANGE, "rope_scaling",
      "the RoPE parameters in rope_scaling are out of range: argument out of range (a value "
-     "past its limit, or one that makes a frequency 0, infinite or NaN)"},
+     "past its limit, or one that makes a frequency 0, subnormal, infinite or NaN)"},
 };
 #undef HD
 

@@ -101,18 +101,28 @@ TEST(each_word_error_has_its_message)
 TEST(each_type_says_what_it_needs)
 {
     REFUSED("linear head_dim=8 factor=0.5",
-            "SET rope linear: argument out of range (linear needs factor >= 1)");
+            "SET rope linear: argument out of range (linear needs factor >= 1"
+            "; and every scaled frequency a normal number: an extreme factor or list value "
+            "makes one 0, subnormal or infinite)");
     REFUSED("ntk head_dim=2 factor=2",
-            "SET rope ntk: argument out of range (ntk needs factor >= 1 and rotary_dim >= 4)");
+            "SET rope ntk: argument out of range (ntk needs factor >= 1 and rotary_dim >= 4"
+            "; and every scaled frequency a normal number: an extreme factor or list value "
+            "makes one 0, subnormal or infinite)");
     REFUSED("dynamic head_dim=8 factor=2 original=0",
-            "SET rope dynamic: argument out of range (dynamic needs factor >= 1, original >= 1 "
-            "and rotary_dim >= 4)");
+            "SET rope dynamic: argument out of range (dynamic needs factor >= 1, 1 <= original "
+            "<= 2^31 and rotary_dim >= 4"
+            "; and every scaled frequency a normal number: an extreme factor or list value "
+            "makes one 0, subnormal or infinite)");
     REFUSED("yarn head_dim=8 factor=4 original=64 beta_fast=1 beta_slow=2",
-            "SET rope yarn: argument out of range (yarn needs factor >= 1, original >= 1, "
-            "beta_fast > beta_slow > 0, mscale and mscale_all_dim >= 0)");
+            "SET rope yarn: argument out of range (yarn needs factor >= 1, 1 <= original <= 2^31, "
+            "beta_fast > beta_slow > 0, mscale and mscale_all_dim >= 0"
+            "; and every scaled frequency a normal number: an extreme factor or list value "
+            "makes one 0, subnormal or infinite)");
     REFUSED("llama3 head_dim=8 factor=8 original=64 low_freq_factor=4 high_freq_factor=1",
-            "SET rope llama3: argument out of range (llama3 needs factor >= 1, original >= 1, "
-            "0 < low_freq_factor < high_freq_factor)");
+            "SET rope llama3: argument out of range (llama3 needs factor >= 1, 1 <= original <= 2^31, "
+            "0 < low_freq_factor < high_freq_factor"
+            "; and every scaled frequency a normal number: an extreme factor or list value "
+            "makes one 0, subnormal or infinite)");
     REFUSED("default head_dim=7",
             "SET rope default: argument out of range (the dimensions must satisfy 2 <= "
             "rotary_dim <= head_dim, rotary_dim even)");
@@ -125,11 +135,13 @@ TEST(each_type_says_what_it_needs)
      * library's verdict, and what longrope needs */
     REFUSED("longrope head_dim=8 factor=4 original=64 short_factor=1:1 long_factor=1:1",
             "SET rope longrope: dimension out of range (must be 1 to 1048576) (longrope needs "
-            "factor > 0, original > 1 and short_factor and long_factor with rotary_dim/2 "
-            "positive values each)");
+            "factor > 0, 1 < original <= 2^31 and short_factor and long_factor with "
+            "rotary_dim/2 positive values each)");
     REFUSED("longrope head_dim=4 factor=4 original=64 short_factor=1:0 long_factor=1:1",
-            "SET rope longrope: argument out of range (longrope needs factor > 0, original > 1 "
-            "and short_factor and long_factor with rotary_dim/2 positive values each)");
+            "SET rope longrope: argument out of range (longrope needs factor > 0, 1 < original "
+            "<= 2^31 and short_factor and long_factor with rotary_dim/2 positive values each"
+            "; and every scaled frequency a normal number: an extreme factor or list value "
+            "makes one 0, subnormal or infinite)");
 }
 
 TEST(good_words_fill_the_config)

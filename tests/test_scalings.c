@@ -4,6 +4,8 @@
  * value decides a floor or a band (hand-derived, or mpmath at 300 bits as
  * quoted), and the fuzz findings on dynamic NTK and extreme frequencies. */
 #include "check.h"
+
+#include <float.h>
 #include "posenc.h"
 #include "rope_golden.h"
 
@@ -676,10 +678,12 @@ TEST(yarn_range_edges)
     s.original_max_position_embeddings = 100.0;
     CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, NULL, &sum) == POSENC_OK);
     CHECK(sum.yarn_ramp_lo == 0.0 && sum.yarn_ramp_hi == 2.0);
-    /* L = 64 pi 1e4^(7.5/4): c(32) = 7.5 -> 7, c(1) = 9.005 -> 10 -> d - 1 = 7:
-     * lo == hi, so hi gets the paper's + 0.001; every pair k <= 3 < lo is kept. */
-    s.original_max_position_embeddings = 6358136490.109505;
-    CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, info, &sum) == POSENC_OK);
+    /* base 100, L = 1.2e6: c(32) = 8 ln(1.2e6 / 64 pi) / (2 ln 100) = 7.55 -> 7,
+     * c(1) = 10.6 -> 11 -> d - 1 = 7: lo == hi, so hi gets the paper's
+     * + 0.001; every pair k <= 3 < lo is kept. (L must be a length posenc
+     * handles, at most 2^31.) */
+    s.original_max_position_embeddings = 1.2e6;
+    CHECK(posenc_rope_explain_freqs(8, 100.0, &s, 0, info, &sum) == POSENC_OK);
     CHECK(sum.yarn_ramp_lo == 7.0 && sum.yarn_ramp_hi == 7.0 + 0.001);
     for (int k = 0; k < 4; k++)
         CHECK(info[k].band == POSENC_BAND_HIGH && info[k].inv_freq == info[k].base_inv_freq);
@@ -867,10 +871,46 @@ TEST(dynamic_huge_factor_at_longest_length_is_refused)
     posenc_freq_info pairs[2];
     CHECK_EQ_INT(posenc_rope_explain_freqs(4, 1e4, &s, POSENC_MAX_POS + 1, pairs, &sum),
                  POSENC_ERR_RANGE);
-    /* 1e300 * 2^31 / 10 = 2.1e308 overflows, 1e300 * 1.7e8 / 10 = 1.7e307 does not. */
+    /* 1e300 * 2^31 / 10 = 2.1e308 overflows; 1e300 * 1.7e8 / 10 = 1.7e307 does
+     * not, but f(1) = (1e4 q^2)^(-1/2) = 5.9e-310 is subnormal: refused too;
+     * at 10^6, q = 1e305 and f(1) = 1e-307, a normal double. */
     CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 170000000),
+                 POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 4, 4, 1e4, POSENC_LAYOUT_HALF, &s, 1000000),
                  POSENC_OK);
     CHECK(isfinite(rope.inv_freq_hi[1]) && rope.inv_freq_hi[1] > 0.0);
+}
+
+/* A llama3 factor of 1e308 divides the low band's frequencies down to
+ * about 1e-313: subnormal doubles, whose wavelength 2 pi / f is past
+ * DBL_MAX. Refused by both calls, nothing written; 1e300 (frequencies near
+ * 1e-305, normal) is accepted. original_max_position_embeddings past 2^31
+ * tokens is refused. */
+TEST(subnormal_frequencies_and_huge_lengths_are_refused)
+{
+    posenc_rope_scaling s;
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LLAMA3) == POSENC_OK);
+    s.factor = 1e308;
+    s.low_freq_factor = 1.0;
+    s.high_freq_factor = 4.0;
+    s.original_max_position_embeddings = 8192.0;
+    posenc_freq_info info[64];
+    memset(info, 0x5a, sizeof info);
+    unsigned char before[sizeof info];
+    memcpy(before, info, sizeof info);
+    CHECK_EQ_INT(posenc_rope_explain_freqs(128, 5e5, &s, 0, info, NULL), POSENC_ERR_RANGE);
+    CHECK(memcmp(info, before, sizeof info) == 0);
+    posenc_rope r;
+    CHECK_EQ_INT(posenc_rope_init_scaled(&r, 128, 128, 5e5, POSENC_LAYOUT_HALF, &s, 0),
+                 POSENC_ERR_RANGE);
+    s.factor = 1e300;
+    CHECK_EQ_INT(posenc_rope_init_scaled(&r, 128, 128, 5e5, POSENC_LAYOUT_HALF, &s, 0), POSENC_OK);
+    CHECK(r.inv_freq_hi[63] >= DBL_MIN);
+    s.factor = 8.0;
+    s.original_max_position_embeddings = 1e300;
+    CHECK_EQ_INT(posenc_rope_explain_freqs(128, 5e5, &s, 0, NULL, NULL), POSENC_ERR_RANGE);
+    s.original_max_position_embeddings = (double)POSENC_MAX_POS + 1.0;
+    CHECK_EQ_INT(posenc_rope_explain_freqs(128, 5e5, &s, 0, NULL, NULL), POSENC_OK);
 }
 
 /* fuzz_config findings 2 and 3, now refused by the library for every caller:
@@ -937,6 +977,7 @@ int main(void)
     RUN(dynamic_huge_factor_just_past_trained_length);
     RUN(dynamic_huge_factor_at_longest_length_is_refused);
     RUN(frequencies_that_underflow_or_overflow_are_refused);
+    RUN(subnormal_frequencies_and_huge_lengths_are_refused);
     printf("scalings: worst inv_freq error vs mpmath: %.3g relative as a double, %.3g as a "
            "double-double; attention factor %.3g; rotations %.3g absolute\n",
            worst_rel_double, worst_rel_dd, worst_attn, worst_rot);
