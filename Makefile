@@ -316,8 +316,35 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
 
+# clean keeps the Hugging Face tier's virtual environment (build/venv: a
+# download); distclean removes it too.
 clean:
-	rm -rf $(BUILD) $(COV_DIR)
+	@if [ -d $(BUILD) ]; then find $(BUILD) -mindepth 1 -maxdepth 1 ! -name venv -exec rm -rf {} +; fi
+	rm -rf $(COV_DIR)
+
+distclean: clean
+	rm -rf $(BUILD)
+
+# ---- the Hugging Face tier: transformers' own code as the oracle --------------
+#   make venv      a virtual environment (VENV, default build/venv) with the CPU
+#                  build of torch 2.13.0, transformers 5.23.0, NumPy, pytest,
+#                  mpmath; needs the Python package index (HF_BASE_PYTHON's pip)
+#   make test-hf   the Python package's tests (torch ones included) and
+#                  tests/hf/ in that environment; without it, one line says
+#                  to run make venv and the tier counts as skipped
+VENV           ?= $(BUILD)/venv
+HF_BASE_PYTHON ?= python3
+HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 numpy pytest mpmath setuptools
+.PHONY: venv test-hf distclean
+venv: $(VENV)/.installed
+$(VENV)/.installed:
+	@rm -rf $(VENV)
+	$(HF_BASE_PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q $(HF_PACKAGES)
+	@touch $@
+
+test-hf: all
+	@POSENC_VENV='$(abspath $(VENV))' $(PY_ENV) sh tests/hf_test.sh
 
 # ---- pictures: make plots redraws docs/img/*.png with the program --------------
 
