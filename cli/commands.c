@@ -24,6 +24,15 @@ static int is_space(char ch)
 static long tokenize(cli_state *st, const char *line, size_t len)
 {
     size_t n = 0, i = 0;
+    /* Commands are text: a NUL byte would end a word early in every
+     * message that shows it (and in fopen), so the line is refused here,
+     * naming the byte and where it is. */
+    const char *nul = memchr(line, '\0', len);
+    if (nul) {
+        cli_error(st, "a NUL byte (\\x00) at column %zu: commands are text, the line is skipped",
+                  (size_t)(nul - line) + 1);
+        return -1;
+    }
     while (i < len) {
         char ch = line[i];
         if (ch == '#')
@@ -393,10 +402,7 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
         cli_error(st, "LOAD needs a file name, got 0 arguments");
         return 0;
     }
-    if (memchr(rest, '\0', len)) { /* fopen would stop there and open another file */
-        cli_error(st, "LOAD: the file name contains a NUL byte");
-        return 0;
-    }
+    /* no NUL byte here (tokenize refuses the line): fopen sees the whole name */
     if (cli_load_names_checkpoint(rest, len))
         return cli_load_checkpoint(st, rest, len);
     char *path = malloc(len + 1);

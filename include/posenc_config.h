@@ -52,6 +52,13 @@ typedef struct posenc_config_error {
     char detail[1024]; /* one sentence naming the key and what is wrong */
 } posenc_config_error;
 
+/* The largest config.json any reader accepts, in bytes, whether from a
+ * path or as text (real ones are a few KiB): a file or text past it is
+ * refused with POSENC_ERR_FORMAT naming the bound, so that a reader given
+ * /dev/zero or a huge file never runs out of memory. Front ends (the
+ * program, the Python package) read at most this many bytes plus one. */
+#define POSENC_CONFIG_MAX_BYTES (64u * 1024u * 1024u)
+
 /* Reads the config.json at path into *out. err may be NULL.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_IO (cannot open/read; detail has the
  * reason), POSENC_ERR_FORMAT (bad JSON, wrong type, unknown or missing key,

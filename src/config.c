@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CONFIG_BYTES (64u * 1024u * 1024u)
+#define MAX_CONFIG_BYTES POSENC_CONFIG_MAX_BYTES
 
 
 posenc_status posenc__cfg_fail(reader *rd, posenc_status st, const char *key, const char *fmt, ...)
@@ -81,9 +81,20 @@ posenc_status posenc__cfg_count(reader *rd, const json_t *obj, const char *key, 
     posenc_status st = posenc__cfg_number(rd, obj, key, name, &v, present);
     if (st != POSENC_OK || !*present)
         return st;
-    if (!(v >= 0 && v <= 9.0e15 && v == floor(v)))
-        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be a non-negative integer, got %g",
-                    name, v);
+    const json_t *j = json_object_get(obj, key);
+    char shown[32]; /* the value as the file wrote it: an integer exactly */
+    if (json_is_integer(j))
+        snprintf(shown, sizeof shown, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+    else
+        snprintf(shown, sizeof shown, "%.17g", v);
+    if (!(v >= 0 && v == floor(v)))
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name,
+                                "%s must be a non-negative integer, got %s", name, shown);
+    if (v > 9.0e15) /* an integer, but past what a double counts exactly */
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name,
+                                "%s is %s, past the largest count posenc reads (9e15; a "
+                                "length in tokens is at most 2^31)",
+                                name, shown);
     *out = (int64_t)v;
     return POSENC_OK;
 }
@@ -542,6 +553,9 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
     if (!json || !out)
         return POSENC_ERR_NULL;
     reader rd = {err, "rope_scaling"};
+    if (len > MAX_CONFIG_BYTES)
+        return posenc__cfg_fail(&rd, POSENC_ERR_FORMAT, "",
+                                "the config text is larger than %u bytes", MAX_CONFIG_BYTES);
     json_error_t jerr;
     json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {

@@ -1507,9 +1507,14 @@ posenc_status posenc_model_from_config_text(const char *json, size_t len,
     r->json = json;
     r->len = len;
     json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *root = len > POSENC_CONFIG_MAX_BYTES
+                       ? NULL
+                       : json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
     posenc_status st;
-    if (!root) {
+    if (!root && len > POSENC_CONFIG_MAX_BYTES) {
+        st = posenc__cfg_fail(&r->rd, POSENC_ERR_FORMAT, "",
+                              "the config text is larger than %u bytes", POSENC_CONFIG_MAX_BYTES);
+    } else if (!root) {
         if (err) {
             err->line = jerr.line;
             err->column = jerr.column;

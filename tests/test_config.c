@@ -20,6 +20,7 @@ int main(void)
 
 #include "rope_golden.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -229,7 +230,11 @@ static const bad_config BAD_CONFIGS[] = {
     {"{\"head_dim\": -8}", POSENC_ERR_FORMAT, "head_dim",
      "head_dim must be a non-negative integer, got -8"},
     {"{\"head_dim\": 1e16}", POSENC_ERR_FORMAT, "head_dim",
-     "head_dim must be a non-negative integer, got 1e+16"},
+     "head_dim is 10000000000000000, past the largest count posenc reads (9e15; a length in "
+     "tokens is at most 2^31)"},
+    {"{\"head_dim\": 9223372036854775807}", POSENC_ERR_FORMAT, "head_dim",
+     "head_dim is 9223372036854775807, past the largest count posenc reads (9e15; a length in "
+     "tokens is at most 2^31)"},
     {"{\"head_dim\": 64.5}", POSENC_ERR_FORMAT, "head_dim",
      "head_dim must be a non-negative integer, got 64.5"},
     {"{\"hidden_size\": \"4096\", \"num_attention_heads\": 32}", POSENC_ERR_FORMAT,
@@ -484,6 +489,23 @@ TEST(config_size_limit)
     CHECK(strcmp(err.detail, want) == 0);
     close(fd);
     unlink(path);
+    /* the public bound, and text past it refused by both text readers */
+    CHECK_EQ_INT(POSENC_CONFIG_MAX_BYTES, limit);
+    char *big = calloc((size_t)limit + 1, 1);
+    CHECK(big != NULL);
+    if (!big)
+        return;
+    CHECK(posenc_rope_from_config_text(big, (size_t)limit + 1, &cfg, &err) == POSENC_ERR_FORMAT);
+    CHECK(strcmp(err.detail, "the config text is larger than 67108864 bytes") == 0);
+    posenc_model *m = malloc(sizeof *m);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(posenc_model_from_config_text(big, (size_t)limit + 1, NULL, m, &err) ==
+              POSENC_ERR_FORMAT);
+        CHECK(strcmp(err.detail, "the config text is larger than 67108864 bytes") == 0);
+        free(m);
+    }
+    free(big);
 }
 
 int main(void)

@@ -583,6 +583,65 @@ TEST(program_line_editing)
     }
 }
 
+/* A 160 MB history file (160 lines of 1 MB, then a short one): the prompt
+ * reads only its last 1 MiB of whole lines, so it is up in well under a
+ * second (it took 25 s and 365 MB when the whole file was read back), the
+ * file is cut to that size, and the short line is still in it. */
+TEST(program_huge_history)
+{
+    char name[128], buf[8192], hist[4200];
+    snprintf(hist, sizeof hist, "%s/.posenc_history", tmpdir);
+    FILE *f = fopen(hist, "wb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char line[1 << 20];
+    memset(line, 'A', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    fputs("_HiStOrY_V2_\n", f);
+    for (int i = 0; i < 160; i++)
+        CHECK(fwrite(line, 1, sizeof line, f) == sizeof line);
+    fputs("PE\0402\0404\n", f); /* libedit writes a space as \040 */
+    CHECK(fclose(f) == 0);
+    int m = open_pty(name, sizeof name);
+    CHECK(m >= 0);
+    if (m < 0)
+        return;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setsid();
+        setenv("HOME", tmpdir, 1);
+        setenv("TERM", "xterm", 1);
+        int sl = open(name, O_RDWR);
+        dup2(sl, 0), dup2(sl, 1), dup2(sl, 2);
+        char *args[] = {"posenc", NULL};
+        execv(program, args);
+        _exit(127);
+    }
+    CHECK(wait_editor_reading(m));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    printf("limits: the prompt with a 160 MB history was up in %.3f s\n", secs);
+    CHECK(secs < 1.0);
+    CHECK(write(m, "\x1b[A\r", 4) == 4); /* Up, Enter: the last line of the file */
+    CHECK(read_until(m, "0.9093 -0.4161 0.0200 0.9998", buf, sizeof buf));
+    CHECK(wait_editor_reading(m));
+    CHECK(write(m, "\x04", 1) == 1);
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    close(m);
+    f = fopen(hist, "rb");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(fseek(f, 0, SEEK_END) == 0);
+        CHECK(ftell(f) <= 1024L * 1024L + 64);
+        fclose(f);
+    }
+    remove(hist);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -617,10 +676,11 @@ int main(int argc, char **argv)
         RUN(program_full_disk);
         RUN(program_unbuffered_pipe);
         RUN(program_terminal);
-        if (program_has_line_editing())
+        if (program_has_line_editing()) {
             RUN(program_line_editing);
-        else
-            check_skip("limits", 1, "line editing at the prompt: built without libedit",
+            RUN(program_huge_history);
+        } else
+            check_skip("limits", 2, "line editing at the prompt: built without libedit",
                        "libedit-dev");
         unlink(in_path), unlink(out_path), unlink(err_path);
         rmdir(tmpdir);

@@ -138,8 +138,11 @@ def _tensor_view(x, name):
 
 
 def _positions_array(positions):
-    """Positions as a NumPy integer array (no copy for an int64 array)."""
+    """Positions as a NumPy integer array (no copy for an int64 array); the
+    one rule for every entry point: integers, or TypeError naming the dtype."""
     if isinstance(positions, np.ndarray):
+        if positions.dtype.kind not in "iu" and positions.size:
+            raise TypeError(f"positions must be integers, got {positions.dtype}")
         return positions
     if _is_tensor(positions):
         import torch
@@ -451,8 +454,14 @@ class RoPE:
         elif isinstance(config, str) and config.lstrip().startswith("{"):
             text = config.encode()
         elif isinstance(config, (str, os.PathLike)):
+            # bounded like every reader of outside data: /dev/zero or a huge
+            # file stops at the bound instead of filling memory
+            bound = _core.CONFIG_MAX_BYTES
             with open(config, "rb") as f:
-                text = f.read()
+                text = f.read(bound + 1)
+            if len(text) > bound:
+                raise Error(f"{os.fspath(config)}: a config.json larger than {bound} bytes "
+                            "(posenc reads at most that much)")
         else:
             d = config
             if not isinstance(d, dict) and hasattr(d, "to_dict"):
@@ -602,7 +611,7 @@ class RoPE:
         """
         code = -1 if dtype is None else _rotate_code(dtype)
         pos0 = 0
-        if positions is not None and not isinstance(positions, np.ndarray):
+        if positions is not None:
             if isinstance(positions, (int, np.integer)):
                 pos0 = int(positions)
                 positions = None

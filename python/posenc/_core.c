@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <posenc_config.h> /* POSENC_CONFIG_MAX_BYTES (a macro: no link) */
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -108,6 +109,52 @@ static void tensor_release(tensor *t)
     if (t->held)
         PyBuffer_Release(&t->b);
     t->held = 0;
+}
+
+/* Whether rotating one head of t would change another head (or token, or
+ * batch entry): the library refuses such views (POSENC_ERR_RANGE); this
+ * says why in the caller's terms first. Every (token, head) must own its
+ * head_dim elements in one of the two orders the library accepts (tokens
+ * outer: hs >= hd and ts >= (n_head - 1) hs + hd; heads outer: ts >= hd and
+ * hs >= (n_tok - 1) ts + hd). Returns -1 with ValueError set if not. */
+static int tensor_overlaps(const tensor *t, const char *name)
+{
+    Py_ssize_t ts = t->tok_stride, hs = t->head_stride, hd = t->head_dim;
+    Py_ssize_t nt = t->n_tok, nh = t->n_head;
+    if (nt == 0 || nh == 0 || t->batch == 0 || hd == 0)
+        return 0;
+    if (nh > 1 && hs == 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: its %zd heads share the same memory (head stride 0: an expanded or "
+                     "broadcast view); rotating one would rotate all: pass a copy",
+                     name, nh);
+        return -1;
+    }
+    if (nt > 1 && ts == 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: its %zd tokens share the same memory (token stride 0: an expanded or "
+                     "broadcast view); pass a copy",
+                     name, nt);
+        return -1;
+    }
+    if (t->batch > 1 && t->batch_stride == 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: its %zd batch entries share the same memory (batch stride 0); pass a "
+                     "copy",
+                     name, t->batch);
+        return -1;
+    }
+    int tokens_outer = (nh == 1 || hs >= hd) && (nt == 1 || ts >= (nh - 1) * hs + hd);
+    int heads_outer = (nt == 1 || ts >= hd) && (nh == 1 || hs >= (nt - 1) * ts + hd);
+    if (!tokens_outer && !heads_outer) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: its heads or tokens overlap in memory (token stride %zd, head stride "
+                     "%zd elements, head_dim %zd): rotating one would change another; pass a "
+                     "copy",
+                     name, ts, hs, hd);
+        return -1;
+    }
+    return 0;
 }
 
 /* dtype_hint: -1 infer from the format, else a posenc_dtype. */
@@ -243,6 +290,10 @@ static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, co
         t->batch_stride = 0;
     t->tok_stride = ts;
     t->head_stride = hs;
+    if (tensor_overlaps(t, name) != 0) {
+        tensor_release(t);
+        return -1;
+    }
     return 0;
 }
 
@@ -311,16 +362,21 @@ static int get_positions(PyObject *obj, positions *p)
         p->shape[i] = p->b.shape[i];
         n *= p->shape[i];
     }
+    /* Always a copy, made here under the GIL: the kernels run with the GIL
+     * released, and the caller's array may alias q, k or an output (rotating
+     * would rewrite positions still to be read) or be written by another
+     * thread meanwhile. The copy is what gets checked and used. */
     int contiguous = sz == 8 && is_signed && PyBuffer_IsContiguous(&p->b, 'C');
-    if (contiguous) {
-        p->p = p->b.buf;
-        return 0;
-    }
     p->owned = malloc((size_t)(n ? n : 1) * sizeof *p->owned);
     if (!p->owned) {
         positions_release(p);
         PyErr_NoMemory();
         return -1;
+    }
+    if (contiguous) {
+        memcpy(p->owned, p->b.buf, (size_t)n * sizeof *p->owned);
+        p->p = p->owned;
+        return 0;
     }
     Py_ssize_t cols = p->ndim == 2 ? p->shape[1] : p->shape[0];
     Py_ssize_t rows = p->ndim == 2 ? p->shape[0] : 1;
@@ -617,13 +673,29 @@ static PyObject *Rope_inv_freq(RopeObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The one rule for a thread count, for every entry point (apply, cos_sin and
+ * the torch module through apply): 1 .. POSENC_MAX_THREADS, or posenc.Error
+ * naming the entry point and the value. */
+static int check_threads(long threads, const char *who)
+{
+    if (threads >= 1 && threads <= (long)POSENC_MAX_THREADS)
+        return 0;
+    char msg[96];
+    snprintf(msg, sizeof msg, "threads must be 1 .. %u, got %ld", (unsigned)POSENC_MAX_THREADS,
+             threads);
+    raise_status(POSENC_ERR_RANGE, who, msg);
+    return -1;
+}
+
 /* cos_sin(positions, cos_out, sin_out, threads): positions a contiguous
  * int64 array of n; outs n * rotary_dim/2 of float32 ('f') or float64 ('d'). */
 static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
 {
     PyObject *opos, *oc, *os;
-    unsigned threads = 1;
-    if (!PyArg_ParseTuple(args, "OOOI", &opos, &oc, &os, &threads))
+    long threads = 1;
+    if (!PyArg_ParseTuple(args, "OOOl", &opos, &oc, &os, &threads))
+        return NULL;
+    if (check_threads(threads, "RoPE.cos_sin") != 0)
         return NULL;
     positions p;
     if (get_positions(opos, &p) != 0)
@@ -661,7 +733,7 @@ static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
                                                scratch);
             else
                 st = pyposenc_rope_cos_sin_f32(&self->r, (size_t)n, p.p, bc.buf, bs.buf,
-                                               scratch, chunk, threads);
+                                               scratch, chunk, (unsigned)threads);
             Py_END_ALLOW_THREADS
             free(scratch);
         }
@@ -729,9 +801,8 @@ static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t 
     long dtype = PyLong_AsLong(args[6]);
     if (PyErr_Occurred() || inverse < 0)
         return NULL;
-    if (threads < 1 || threads > (long)POSENC_MAX_THREADS)
-        return raise_status(POSENC_ERR_RANGE, "RoPE.apply",
-                            "threads must be 1 .. 64");
+    if (check_threads(threads, "RoPE.apply") != 0)
+        return NULL;
     if (pos0 < 0)
         return raise_status(POSENC_ERR_POS, "RoPE.apply", "the first position is negative");
     int has_k = ok != Py_None, out_of_place = oqo != Py_None;
@@ -1227,6 +1298,7 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddObject(m, "Rope", (PyObject *)&RopeType) < 0 ||
         PyModule_AddObject(m, "Learned", (PyObject *)&LearnedType) < 0 ||
         PyModule_AddIntConstant(m, "MAX_POS", (long)POSENC_MAX_POS) < 0 ||
+        PyModule_AddIntConstant(m, "CONFIG_MAX_BYTES", (long)POSENC_CONFIG_MAX_BYTES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", (long)POSENC_MAX_THREADS) < 0 ||
         PyModule_AddIntConstant(m, "DTYPE_F32", POSENC_DTYPE_F32) < 0 ||
         PyModule_AddIntConstant(m, "DTYPE_BF16", POSENC_DTYPE_BF16) < 0 ||

@@ -413,13 +413,31 @@ def test_read_only_and_overlapping_arrays_are_refused():
         r.apply(rand(3, 2, 16), rand(4, 2, 16))
     with pytest.raises(TypeError):
         r.apply([[1.0] * 16])
-    # broadcast (zero-stride) heads overlap: the library refuses them
+    # broadcast (zero-stride) heads overlap: refused, saying so in the
+    # caller's terms (the library alone would say "argument out of range")
     b = np.broadcast_to(rand(3, 1, 16), (3, 4, 16))
     with pytest.raises(ValueError):
         r.apply(b)
     z = np.lib.stride_tricks.as_strided(rand(3, 16), shape=(3, 4, 16), strides=(64, 0, 4))
-    with pytest.raises(posenc.Error):
-        r.apply(z)
+    with pytest.raises(ValueError, match="its 4 heads share the same memory .head stride 0"):
+        r.apply(z, inplace=False)
+    base = rand(64)
+    o = np.lib.stride_tricks.as_strided(base, shape=(3, 2, 16), strides=(32, 16, 4))
+    with pytest.raises(ValueError, match=r"overlap in memory \(token stride 8, head stride 4 "
+                                         r"elements, head_dim 16\)"):
+        r.apply(o, inplace=False)
+    t = np.lib.stride_tricks.as_strided(base, shape=(3, 2, 16), strides=(0, 64, 4))
+    with pytest.raises(ValueError, match="its 3 tokens share the same memory"):
+        r.apply(t, inplace=False)
+    with pytest.raises(posenc.Error, match="threads must be 1 .. 64, got 0"):
+        r.apply(rand(3, 2, 16), threads=0)
+    with pytest.raises(posenc.Error, match="threads must be 1 .. 64, got 65"):
+        r.cos_sin([1, 2], threads=65)
+    for bad in (np.array([1.5, 2.0, 3.0]), [1.5, 2.0, 3.0]):
+        with pytest.raises(TypeError, match="positions must be integers, got float64"):
+            r.apply(rand(3, 2, 16), positions=bad)
+        with pytest.raises(TypeError, match="positions must be integers, got float64"):
+            r.cos_sin(bad)
 
 
 def test_from_config_errors_name_the_key():
