@@ -316,11 +316,19 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
 
+# The Python reproducers of positions changed under a call, with the
+# library and extension under AddressSanitizer+UBSan, then ThreadSanitizer
+# (tests/python_sanitize.sh; builds into build-pysan-*).
+.PHONY: test-python-sanitize
+test-python-sanitize:
+	sh tests/python_sanitize.sh address
+	sh tests/python_sanitize.sh thread
+
 # clean keeps the Hugging Face tier's virtual environment (build/venv: a
 # download); distclean removes it too.
 clean:
 	@if [ -d $(BUILD) ]; then find $(BUILD) -mindepth 1 -maxdepth 1 ! -name venv -exec rm -rf {} +; fi
-	rm -rf $(COV_DIR)
+	rm -rf $(COV_DIR) build-pysan-address build-pysan-thread
 
 distclean: clean
 	rm -rf $(BUILD)
