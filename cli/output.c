@@ -2,13 +2,20 @@
  * messages with every byte a terminal would act on shown escaped. */
 #include "cli.h"
 
+#include <math.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *cli_format_number(cli_state *st, double v)
 {
-    snprintf(st->num, sizeof st->num, "%.*f", st->precision, v);
+    /* Past 1e15 fixed notation shows digits a double does not hold (a
+     * wavelength near 1e300 would print 300 of them): exponent notation. */
+    if (isfinite(v) && fabs(v) >= 1e15)
+        snprintf(st->num, sizeof st->num, "%.*e", st->precision, v);
+    else
+        snprintf(st->num, sizeof st->num, "%.*f", st->precision, v);
     /* A negative value that rounds to zero prints as zero: "-0.0000" would
      * tell a learner there is a sign where there is no value. */
     if (st->num[0] == '-' && strspn(st->num + 1, "0.") == strlen(st->num + 1))
