@@ -116,7 +116,7 @@ static void tensor_release(tensor *t)
  * says why in the caller's terms first. Every (token, head) must own its
  * head_dim elements in one of the two orders the library accepts (tokens
  * outer: hs >= hd and ts >= (n_head - 1) hs + hd; heads outer: ts >= hd and
- * hs >= (n_tok - 1) ts + hd). Returns -1 with ValueError set if not. */
+ * hs >= (n_tok - 1) ts + hd). Returns -1 with posenc.Error (a ValueError) set if not. */
 static int tensor_overlaps(const tensor *t, const char *name)
 {
     Py_ssize_t ts = t->tok_stride, hs = t->head_stride, hd = t->head_dim;
@@ -124,21 +124,21 @@ static int tensor_overlaps(const tensor *t, const char *name)
     if (nt == 0 || nh == 0 || t->batch == 0 || hd == 0)
         return 0;
     if (nh > 1 && hs == 0) {
-        PyErr_Format(PyExc_ValueError,
+        PyErr_Format(PosencError,
                      "%s: its %zd heads share the same memory (head stride 0: an expanded or "
                      "broadcast view); rotating one would rotate all: pass a copy",
                      name, nh);
         return -1;
     }
     if (nt > 1 && ts == 0) {
-        PyErr_Format(PyExc_ValueError,
+        PyErr_Format(PosencError,
                      "%s: its %zd tokens share the same memory (token stride 0: an expanded or "
                      "broadcast view); pass a copy",
                      name, nt);
         return -1;
     }
     if (t->batch > 1 && t->batch_stride == 0) {
-        PyErr_Format(PyExc_ValueError,
+        PyErr_Format(PosencError,
                      "%s: its %zd batch entries share the same memory (batch stride 0); pass a "
                      "copy",
                      name, t->batch);
@@ -147,7 +147,7 @@ static int tensor_overlaps(const tensor *t, const char *name)
     int tokens_outer = (nh == 1 || hs >= hd) && (nt == 1 || ts >= (nh - 1) * hs + hd);
     int heads_outer = (nt == 1 || ts >= hd) && (nh == 1 || hs >= (nt - 1) * ts + hd);
     if (!tokens_outer && !heads_outer) {
-        PyErr_Format(PyExc_ValueError,
+        PyErr_Format(PosencError,
                      "%s: its heads or tokens overlap in memory (token stride %zd, head stride "
                      "%zd elements, head_dim %zd): rotating one would change another; pass a "
                      "copy",
