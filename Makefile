@@ -211,6 +211,11 @@ $(BUILD)/tests/%: tests/%.c $(STATIC) $(CONFIG_LIB) $(STAMP)
 $(BUILD)/tests/test_rope_spec: $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_OBJ = $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
+# The grader's numbers and case parser (posenc grade), without its runner.
+GRADE_OBJ := $(BUILD)/cli/grade_cases.o $(BUILD)/cli/grade_math.o
+$(BUILD)/tests/test_grade: $(GRADE_OBJ)
+$(BUILD)/tests/test_grade: TEST_OBJ = $(GRADE_OBJ)
+$(BUILD)/tests/test_grade: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
 PLOT_TESTS := $(BUILD)/tests/test_plots
 $(PLOT_TESTS): $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_OBJ = $(PLOT_OBJ)

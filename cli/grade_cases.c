@@ -434,6 +434,7 @@ int grade_cases_default(uint64_t seed, grade_cases *c)
                                 "ROPE 0 0.5 -1.25 2 0.75\n"
                                 "ROPE 1 1.5 -0.5 0.25\n"
                                 "ROPE 2 -1 2\n"
+                                "ROPE 1 1 2 0 0\n"
                                 "ADD 0 0.5 0.5 0.5\n"
                                 "DOT 100000 0 [1 0.5 -0.25 2] [0.5 1 1.5 -2]\n"
                                 "DOT 3 3 [1 2 3] [-1 0.5 2]\n";

@@ -204,11 +204,31 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
     }
     fprintf(out, "GRADE verdict=%s cases=%zu failed=%zu\n", n_failed ? "fail" : "pass", c->n,
             n_failed);
-    uint64_t shown = 0;
-    for (size_t i = 0; i < c->n && shown < show; i++) {
-        if (!failed[i])
-            continue;
-        shown++;
+    /* The K failed cases of the shortest commands (the lesson's own first),
+     * in the order they were sent. */
+    size_t *pick = malloc((n_failed + 1) * sizeof *pick), n_pick = 0;
+    for (size_t i = 0; pick && i < c->n; i++)
+        if (failed[i])
+            pick[n_pick++] = i;
+    if (pick) {
+        for (size_t i = 1; i < n_pick; i++) /* by length, stable */
+            for (size_t j = i; j > 0 && strlen(c->v[pick[j]].text) <
+                                            strlen(c->v[pick[j - 1]].text); j--) {
+                size_t t = pick[j];
+                pick[j] = pick[j - 1];
+                pick[j - 1] = t;
+            }
+        if (n_pick > show)
+            n_pick = (size_t)show;
+        for (size_t i = 1; i < n_pick; i++) /* back in order */
+            for (size_t j = i; j > 0 && pick[j] < pick[j - 1]; j--) {
+                size_t t = pick[j];
+                pick[j] = pick[j - 1];
+                pick[j - 1] = t;
+            }
+    }
+    for (size_t s = 0; s < n_pick; s++) {
+        size_t i = pick[s];
         fputs("CASE", out);
         put_quoted(out, "cmd", c->v[i].text, strlen(c->v[i].text));
         put_quoted(out, "got", r->out + line_at[i], line_len[i]);
@@ -223,6 +243,7 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
         put_quoted(out, "want", w, len);
         fputc('\n', out);
     }
+    free(pick);
     if (n_failed) {
         grade_explanation e;
         if (grade_explain(c, got, failed, &e) == 0) {

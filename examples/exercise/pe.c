@@ -11,6 +11,9 @@
  * commas, DOT's vectors are bracketed (or an even count split in half),
  * '#' starts a comment. A line it cannot run prints a message on standard
  * error and nothing on standard output. You write only mine.c. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* getline */
+#endif
 #include "exercise.h"
 
 #include <stdio.h>

@@ -1,0 +1,281 @@
+/* test_grade.c - the numeric and parsing parts of `posenc grade`
+ * (cli/grade_cases.c, cli/grade_math.c) alone: the --cases parser with every
+ * refusal, the generated cases, posenc's answers against the lesson's hand
+ * traces, the comparison at 4 decimals, and the mistake search on learners'
+ * lines derived by hand (each value below is the lesson's formula worked out
+ * on paper with a wrong knob, e.g. sin 0.2 = 0.1987 for k/D in PE 2 4). The
+ * whole grader, with real programs, is tests/exercise_test.sh. */
+#include "check.h"
+#include "grade.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char why[512];
+
+static int parse(const char *text, grade_cases *c)
+{
+    memset(c, 0, sizeof *c);
+    return grade_cases_parse(text, strlen(text), c, why, sizeof why);
+}
+
+/* The refusal of one case file: its message. */
+static const char *refusal(const char *text)
+{
+    grade_cases c;
+    int ok = parse(text, &c);
+    grade_cases_free(&c);
+    return ok ? "(accepted)" : why;
+}
+
+TEST(parse_good)
+{
+    grade_cases c;
+    CHECK(parse("# the lesson\n\npe 2 4\nRope 1, 1, 0   # a comment\n"
+                "DOT 5 3 [1 0] [1 0]\ndot 9 7 1 0 1 0\nADD 2\t1 1 1 1\r\nDOT 0 1 [+1.5e0 .5][-2. 3]",
+                &c));
+    CHECK_EQ_INT(c.n, 6);
+    if (c.n == 6) {
+        CHECK(strcmp(c.v[0].text, "PE 2 4") == 0);
+        CHECK(c.v[0].kind == GRADE_PE && c.v[0].pos == 2 && c.v[0].D == 4 && !c.v[0].x);
+        CHECK(strcmp(c.v[1].text, "ROPE 1 1 0") == 0);
+        CHECK(c.v[1].kind == GRADE_ROPE && c.v[1].D == 2 && c.v[1].x[0] == 1 && c.v[1].x[1] == 0);
+        CHECK(strcmp(c.v[2].text, "DOT 5 3 [1 0] [1 0]") == 0);
+        CHECK(strcmp(c.v[3].text, "DOT 9 7 [1 0] [1 0]") == 0);
+        CHECK(c.v[3].kind == GRADE_DOT && c.v[3].pos == 9 && c.v[3].pos2 == 7 && c.v[3].D == 2);
+        CHECK(strcmp(c.v[4].text, "ADD 2 1 1 1 1") == 0);
+        CHECK(strcmp(c.v[5].text, "DOT 0 1 [+1.5e0 .5] [-2. 3]") == 0);
+        CHECK(c.v[5].x[0] == 1.5 && c.v[5].x[1] == 0.5 && c.v[5].x[2] == -2 && c.v[5].x[3] == 3);
+        CHECK_EQ_INT(c.numbers, 2 + 4 + 4 + 4 + 4);
+    }
+    grade_cases_free(&c);
+    /* the limits themselves are accepted */
+    CHECK(parse("PE 2147483647 4096\nROPE 0 1e6 -1e6\n", &c));
+    CHECK_EQ_INT(c.n, 2);
+    grade_cases_free(&c);
+}
+
+TEST(parse_refusals)
+{
+    CHECK(strcmp(refusal("PE 2 4\nALIBI 8 5 2"),
+                 "line 2: 'ALIBI' is not a command (PE, ROPE, DOT or ADD)") == 0);
+    CHECK(strcmp(refusal("PE 2"), "line 1: PE needs a position and a dimension, got 1 word") == 0);
+    CHECK(strcmp(refusal("PE -1 4"), "line 1: '-1' is not a position (0 to 2147483647)") == 0);
+    CHECK(strcmp(refusal("PE 2147483648 4"),
+                 "line 1: '2147483648' is not a position (0 to 2147483647)") == 0);
+    CHECK(strcmp(refusal("PE 2 0"), "line 1: '0' is not a dimension (1 to 4096)") == 0);
+    CHECK(strcmp(refusal("PE 2 4097"), "line 1: '4097' is not a dimension (1 to 4096)") == 0);
+    CHECK(strcmp(refusal("ROPE 1"), "line 1: ROPE needs a position and at least one number") == 0);
+    CHECK(strcmp(refusal("ROPE 1 0x10"),
+                 "line 1: '0x10' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ADD 1 nan"),
+                 "line 1: 'nan' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ADD 1 1e999"),
+                 "line 1: '1e999' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ADD 1 1000001"),
+                 "line 1: '1000001' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ADD 1 1e"),
+                 "line 1: '1e' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ROPE 1 [1 0]"), "line 1: brackets belong to DOT's vectors only") == 0);
+    CHECK(strcmp(refusal("DOT 1 2 [1 0] [1]"),
+                 "line 1: DOT needs two bracketed vectors of one length: [q...] [k...]") == 0);
+    CHECK(strcmp(refusal("DOT 1 2 [] []"),
+                 "line 1: DOT needs two bracketed vectors of one length: [q...] [k...]") == 0);
+    CHECK(strcmp(refusal("DOT 1 2 1 0 1"), "line 1: DOT's 3 numbers do not split into two halves") ==
+          0);
+    CHECK(strcmp(refusal("DOT 1 x [1] [1]"), "line 1: 'x' is not a position (0 to 2147483647)") == 0);
+    grade_cases c;
+    memset(&c, 0, sizeof c);
+    CHECK(!grade_cases_parse("PE 1 1\nPE 1\0002\n", 14, &c, why, sizeof why));
+    CHECK(strcmp(why, "line 2: a NUL byte") == 0);
+    CHECK_EQ_INT(c.n, 1); /* the cases before stay */
+    grade_cases_free(&c);
+    /* a line over the limit, and one case too many */
+    size_t big = GRADE_MAX_CASE_LINE + 10;
+    char *s = malloc(12u * GRADE_MAX_CASES + big);
+    if (s) {
+        memset(s, ' ', big);
+        memcpy(s, "PE 1 1\n", 7);
+        s[big - 1] = '\0';
+        CHECK(strcmp(refusal(s), "line 2: longer than 65536 bytes") == 0);
+        size_t n = 0;
+        for (unsigned i = 0; i <= GRADE_MAX_CASES; i++)
+            n += (size_t)sprintf(s + n, "PE %u 1\n", i);
+        CHECK(strcmp(refusal(s), "line 10001: more than 10000 commands") == 0);
+        free(s);
+    }
+}
+
+TEST(default_cases)
+{
+    grade_cases a, b, c;
+    memset(&a, 0, sizeof a), memset(&b, 0, sizeof b), memset(&c, 0, sizeof c);
+    CHECK(grade_cases_default(1, &a) && grade_cases_default(1, &b) && grade_cases_default(2, &c));
+    static const char *const lesson[] = {"PE 2 4",
+                                         "ROPE 1 1 0",
+                                         "DOT 5 3 [1 0] [1 0]",
+                                         "DOT 9 7 [1 0] [1 0]",
+                                         "ADD 2 1 1 1 1",
+                                         "PE 2 5"};
+    CHECK(a.n > 100 && a.n == b.n && a.n == c.n);
+    for (size_t i = 0; i < 6 && i < a.n; i++)
+        CHECK(strcmp(a.v[i].text, lesson[i]) == 0);
+    int same = 1, differ = 0;
+    int odd[4] = {0}, even[4] = {0}, at_max = 0, at_zero = 0;
+    for (size_t i = 0; i < a.n && i < b.n; i++) {
+        same &= strcmp(a.v[i].text, b.v[i].text) == 0;
+        differ |= strcmp(a.v[i].text, c.v[i].text) != 0;
+        CHECK(a.v[i].D >= 1 && a.v[i].D <= 64);
+        CHECK(a.v[i].pos <= 100000 && a.v[i].pos2 <= 100000);
+        (a.v[i].D % 2 ? odd : even)[a.v[i].kind]++;
+        at_max |= a.v[i].pos == 100000;
+        at_zero |= a.v[i].pos == 0;
+        /* no pair of a generated vector (the last 88 cases) is all zeros */
+        if (i + 88 >= a.n && a.v[i].x)
+            for (uint32_t k = 0; k + 1 < a.v[i].D; k += 2)
+                CHECK(a.v[i].x[k] != 0 || a.v[i].x[k + 1] != 0);
+    }
+    CHECK(same && differ && at_max && at_zero);
+    for (int k = 0; k < 4; k++)
+        CHECK(odd[k] >= 5 && even[k] >= 5);
+    grade_cases_free(&a), grade_cases_free(&b), grade_cases_free(&c);
+}
+
+/* The lesson's worked traces (docs/LANGUAGE.md, examples/lesson.pe), as
+ * printed by posenc, from posenc's answers. */
+TEST(answers_are_the_lesson_traces)
+{
+    static const char *const want[] = {"0.9093 -0.4161 0.0200 0.9998", "0.5403 0.8415", "-0.4161",
+                                       "-0.4161", "1.9093 0.5839 1.0200 1.9998",
+                                       "0.9093 -0.4161 0.0502 0.9987 0.0013"};
+    grade_cases c;
+    memset(&c, 0, sizeof c);
+    CHECK(grade_cases_default(1, &c));
+    for (size_t i = 0; i < 6 && i < c.n; i++) {
+        double v[8];
+        char line[128] = "", num[32];
+        CHECK(grade_answer(&c.v[i], v));
+        for (size_t j = 0; j < grade_answer_len(&c.v[i]); j++) {
+            grade_format(v[j], num, sizeof num);
+            if (j)
+                strcat(line, " ");
+            strcat(line, num);
+        }
+        CHECK(strcmp(line, want[i]) == 0);
+    }
+    grade_cases_free(&c);
+}
+
+TEST(format_close_read)
+{
+    char s[32];
+    grade_format(-0.00004, s, sizeof s);
+    CHECK(strcmp(s, "0.0000") == 0);
+    grade_format(-1.5, s, sizeof s);
+    CHECK(strcmp(s, "-1.5000") == 0);
+    /* half the last printed digit either way, not more */
+    CHECK(grade_close(0.1234, 0.12345) && grade_close(0.1235, 0.12345));
+    CHECK(!grade_close(0.1233, 0.12345) && !grade_close(0.1236, 0.12345));
+    CHECK(grade_close(-0.0, 0.00004) && !grade_close(0.0001, -0.00001));
+    double v[3];
+    CHECK_EQ_INT(grade_read_line("1.0000 -2.5000", 14, v, 3), 2);
+    CHECK(v[0] == 1 && v[1] == -2.5);
+    CHECK_EQ_INT(grade_read_line("", 0, v, 3), 0);
+    CHECK_EQ_INT(grade_read_line("1 2 3 4", 7, v, 3), 4); /* counts past max */
+    CHECK_EQ_INT(grade_read_line("nan", 3, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line("inf", 3, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line("0x1p3", 5, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line("0.5 ok", 6, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line("1,2", 3, v, 3), -1);
+}
+
+/* Grades hand-written lines for the commands of text: which mistakes. */
+static size_t explain(const char *text, const char *const *lines, grade_explanation *e)
+{
+    grade_cases c;
+    CHECK(parse(text, &c));
+    grade_got *got = calloc(c.n, sizeof *got);
+    unsigned char *failed = calloc(c.n, 1);
+    double *vals = calloc(c.n * 16, sizeof *vals);
+    size_t n = 0;
+    if (got && failed && vals) {
+        for (size_t i = 0; i < c.n; i++) {
+            double want[16];
+            got[i].v = vals + 16 * i;
+            got[i].n = grade_read_line(lines[i], strlen(lines[i]), got[i].v, 16);
+            CHECK(grade_answer(&c.v[i], want));
+            int ok = got[i].n == (long)grade_answer_len(&c.v[i]);
+            for (size_t j = 0; ok && j < grade_answer_len(&c.v[i]); j++)
+                ok = grade_close(got[i].v[j], want[j]);
+            failed[i] = !ok;
+        }
+        n = grade_explain(&c, got, failed, e);
+    }
+    free(got), free(failed), free(vals);
+    grade_cases_free(&c);
+    return n;
+}
+
+TEST(mistakes_named)
+{
+    static const char lesson[] = "PE 2 4\nROPE 1 1 0\nDOT 5 3 [1 0] [1 0]\nPE 2 5\n";
+    grade_explanation e;
+    /* (1, 0) turned by -1: (cos 1, -sin 1); DOT unchanged */
+    const char *sign[] = {"0.9093 -0.4161 0.0200 0.9998", "0.5403 -0.8415", "-0.4161",
+                          "0.9093 -0.4161 0.0502 0.9987 0.0013"};
+    CHECK_EQ_INT(explain(lesson, sign, &e), 1);
+    CHECK(e.fit[0].m == GRADE_ROTATION_SIGN && e.fit[0].in == GRADE_ROTATION &&
+          e.fit[0].explains == 1);
+    /* k/D: pair 1 of PE 2 4 turns by 2 / 10000^(1/4) = 0.2: sin 0.1987, cos
+     * 0.9801; PE 2 5: 2 / 10000^(1/5) = 0.3170 and 2 / 10000^(2/5) = 0.0502.
+     * base 100 with 2k/D gives the same numbers: the exponent is named. */
+    const char *k_over_d[] = {"0.9093 -0.4161 0.1987 0.9801", "0.5403 0.8415", "-0.4161",
+                              "0.9093 -0.4161 0.3117 0.9502 0.0502"};
+    CHECK_EQ_INT(explain(lesson, k_over_d, &e), 1);
+    CHECK(e.fit[0].m == GRADE_EXPONENT_K_OVER_D && e.fit[0].in == GRADE_SINUSOID &&
+          e.fit[0].explains == 2 && strcmp(e.fit[0].what, "exponent=k/D") == 0);
+    /* the lone sine of PE 2 5 missing */
+    const char *odd[] = {"0.9093 -0.4161 0.0200 0.9998", "0.5403 0.8415", "-0.4161",
+                         "0.9093 -0.4161 0.0502 0.9987"};
+    CHECK_EQ_INT(explain(lesson, odd, &e), 1);
+    CHECK(e.fit[0].m == GRADE_ODD_D && e.fit[0].in == GRADE_SINUSOID);
+    /* two at once: sin and cos swapped (cos 2, sin 2, cos 0.02, sin 0.02) and
+     * the rotation's sign: both named, in the list's order */
+    const char *two[] = {"-0.4161 0.9093 0.9998 0.0200", "0.5403 -0.8415", "-0.4161",
+                         "-0.4161 0.9093 0.9987 0.0502 1.0000"};
+    CHECK_EQ_INT(explain(lesson, two, &e), 2);
+    CHECK(e.fit[0].m == GRADE_ROTATION_SIGN && e.fit[0].explains == 1);
+    CHECK(e.fit[1].m == GRADE_SIN_COS_SWAPPED && e.fit[1].explains == 2);
+    /* base 1000: pair 1 of PE 2 4 turns by 2 / 1000^(1/2) = 0.0632 */
+    const char *base[] = {"0.9093 -0.4161 0.0632 0.9980", "0.5403 0.8415", "-0.4161",
+                          "0.9093 -0.4161 0.1259 0.9920 0.0080"};
+    CHECK_EQ_INT(explain(lesson, base, &e), 1);
+    CHECK(e.fit[0].m == GRADE_BASE && strcmp(e.fit[0].what, "base=1000") == 0);
+    /* positions from 1: PE 3 4 = sin 3, cos 3, sin 0.03, cos 0.03 */
+    const char *offset[] = {"0.1411 -0.9900 0.0300 0.9996", "-0.4161 0.9093", "-0.4161",
+                            "0.1411 -0.9900 0.0753 0.9972 0.0019"};
+    CHECK_EQ_INT(explain(lesson, offset, &e), 1);
+    CHECK(e.fit[0].m == GRADE_POSITION_OFFSET && strcmp(e.fit[0].what, "offset=+1") == 0 &&
+          e.fit[0].in == (GRADE_SINUSOID | GRADE_ROTATION) && e.fit[0].explains == 3);
+    /* nothing of the list prints ones */
+    const char *none[] = {"1 1 1 1", "0.5403 0.8415", "-0.4161", "1 1 1 1 1"};
+    CHECK_EQ_INT(explain(lesson, none, &e), 0);
+    /* a half-pair rotation: ROPE 1 1 2 0 0 pairs (1, 0) and (2, 0):
+     * (cos 1, 2 cos 0.01, sin 1, 2 sin 0.01) = 0.5403 1.9999 0.8415 0.0200 */
+    const char *half[] = {"0.5403 1.9999 0.8415 0.0200"};
+    CHECK_EQ_INT(explain("ROPE 1 1 2 0 0\n", half, &e), 1);
+    CHECK(e.fit[0].m == GRADE_LAYOUT && e.fit[0].in == GRADE_ROTATION);
+    CHECK(strcmp(grade_mistake_name(GRADE_MODEL_DIM), "model-dim") == 0);
+    CHECK(strcmp(grade_mistake_name(GRADE_MISTAKES), "none") == 0);
+}
+
+int main(void)
+{
+    RUN(parse_good);
+    RUN(parse_refusals);
+    RUN(default_cases);
+    RUN(answers_are_the_lesson_traces);
+    RUN(format_close_read);
+    RUN(mistakes_named);
+    return check_summary("grade");
+}
