@@ -26,7 +26,7 @@ static void usage(FILE *f)
           "worked examples, then generated cases), reads one line of numbers per command,\n"
           "compares them with posenc's at 4 decimals, and prints\n"
           "  GRADE verdict=pass|fail cases=N failed=M\n"
-          "  CASE cmd=\"...\" got=\"...\" want=\"...\"      (the first K failed cases)\n"
+          "  CASE cmd=\"...\" got=\"...\" want=\"...\"      (K failed cases, shortest first)\n"
           "  MISTAKE name=NAME explains=X/M ...          (the mistakes that explain them)\n"
           "\n"
           "Options:\n"
