@@ -96,8 +96,8 @@ int grade_close(double got, double want);
 
 /* The numbers of one output line (len bytes): words separated by spaces or
  * tabs, each a decimal number (strtod's syntax, finite). Returns the count
- * (at most max are stored; a longer line counts on), or -1 when a word is not
- * a number. */
+ * (at most max are stored, out may be NULL when max is 0; a longer line
+ * counts on), or -1 when a word is not a number. */
 long grade_read_line(const char *line, size_t len, double *out, size_t max);
 
 /* ---- the mistakes (grade_math.c) ------------------------------------------- */
@@ -147,7 +147,12 @@ typedef struct {
 typedef struct {
     size_t n; /* 0: none fits */
     grade_fit fit[GRADE_MAX_FITS];
+    int partial; /* the search stopped at GRADE_MAX_WORK before trying every combination */
 } grade_explanation;
+
+/* The most numbers the search recomputes (a few seconds); large --cases files
+ * may need more, and then get no name rather than a wait. */
+#define GRADE_MAX_WORK 300000000u
 
 /* Which mistakes explain what the learner printed. A combination (one
  * mistake, else two, else three per function, the sinusoid's and the
@@ -156,7 +161,9 @@ typedef struct {
  * learner printed, at the printed precision, for the failed cases and the
  * passed ones alike. Among those of the fewest mistakes the one with the
  * fewest names, then the earliest in grade_mistake's order, wins. failed[i]
- * is nonzero for the cases that failed. Returns e->n (0: none fits). */
+ * is nonzero for the cases that failed. Cases are recomputed the smallest
+ * first, the failed ones before the passed ones. Returns e->n (0: none fits,
+ * or e->partial: the search was cut short). */
 size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned char *failed,
                      grade_explanation *e);
 

@@ -78,8 +78,8 @@ long grade_read_line(const char *line, size_t len, double *out, size_t max)
         char *end;
         double v = strtod(buf, &end);
         /* strtod also reads "nan", "inf" and hexadecimal: a printed answer
-         * is a finite decimal. */
-        if (*end != '\0' || end == buf || !isfinite(v) || strpbrk(buf, "xXnN"))
+         * is a finite decimal (and a NUL byte ends no word early). */
+        if (end != buf + (j - i) || end == buf || !isfinite(v) || strpbrk(buf, "xXnN"))
             return -1;
         if ((size_t)n < max)
             out[n] = v;
@@ -400,13 +400,18 @@ typedef struct {
     size_t *order; /* the side's cases, failed ones first */
     size_t n_order, n_failed;
     double *out, *scratch;
+    size_t *work; /* numbers recomputed so far, both functions */
 } search;
 
-/* Whether the side s explains every case of the search's function. */
+/* Whether the side s explains every case of the search's function (0 too
+ * when the work is spent). */
 static int explains(const search *q, const side *s)
 {
     for (size_t i = 0; i < q->n_order; i++) {
         const grade_case *c = &q->c->v[q->order[i]];
+        *q->work += c->kind == GRADE_DOT ? 2u * c->D : c->D;
+        if (*q->work > GRADE_MAX_WORK)
+            return 0;
         int free_last;
         model_answer(s, s, c, q->out, q->scratch, &free_last);
         if (!agrees(&q->got[q->order[i]], q->out, grade_answer_len(c), free_last))
@@ -447,6 +452,8 @@ static size_t find(const search *q, const variant *v, size_t nv, size_t k, combo
     if (k > nv)
         return 0;
     for (;;) {
+        if (*q->work > GRADE_MAX_WORK)
+            return found;
         int ok = 1;
         for (size_t a = 0; a < k && ok; a++)
             for (size_t b = a + 1; b < k && ok; b++)
@@ -538,10 +545,38 @@ static void add_fits(grade_explanation *e, search *q, const variant *v, const co
     }
 }
 
+typedef struct {
+    size_t size, idx;
+} sized;
+
+static int by_size(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Sorts the case indices idx[0..n) by the cases' D, then by index (left as
+ * they are when out of memory). */
+static void sort_by_size(const grade_cases *c, size_t *idx, size_t n)
+{
+    sized *t = malloc((n + 1) * sizeof *t);
+    if (!t)
+        return;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (sized){c->v[idx[i]].D, idx[i]};
+    qsort(t, n, sizeof *t, by_size);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = t[i].idx;
+    free(t);
+}
+
 size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned char *failed,
                      grade_explanation *e)
 {
     e->n = 0;
+    e->partial = 0;
     size_t max_d = 1;
     for (size_t i = 0; i < c->n; i++)
         if (c->v[i].D > max_d)
@@ -559,8 +594,10 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
         return 0;
     }
     size_t nvs = variants(0, vs), nvr = variants(1, vr);
+    size_t work = 0;
     for (int r = 0; r < 2; r++) {
         q[r].c = c;
+        q[r].work = &work;
         q[r].got = got;
         q[r].failed = failed;
         q[r].rotation = r;
@@ -576,8 +613,12 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
                     q[r].n_failed += pass == 0;
                 }
             }
+        /* the smallest cases first, so that a wrong guess fails cheaply */
+        sort_by_size(c, q[r].order, q[r].n_failed);
+        sort_by_size(c, q[r].order + q[r].n_failed, q[r].n_order - q[r].n_failed);
         n_found[r] = explain_side(&q[r], r ? vr : vs, r ? nvr : nvs, found[r]);
     }
+    e->partial = work > GRADE_MAX_WORK;
     if (n_found[0] && n_found[1]) {
         /* the pair with the fewest names, the first in the variants' order */
         size_t best_a = 0, best_b = 0;
