@@ -148,6 +148,7 @@ typedef struct {
     size_t n; /* 0: none fits */
     grade_fit fit[GRADE_MAX_FITS];
     int partial; /* the search stopped at GRADE_MAX_WORK before trying every combination */
+    int oom;     /* out of memory: nothing searched */
 } grade_explanation;
 
 /* The most numbers the search recomputes (a few seconds); large --cases files
@@ -163,9 +164,10 @@ typedef struct {
  * fewest names, then the earliest in grade_mistake's order, wins. failed[i]
  * is nonzero for the cases that failed. Cases are recomputed the smallest
  * first, the failed ones before the passed ones. Returns e->n (0: none fits,
- * or e->partial: the search was cut short). */
+ * or e->partial: the search stopped after max_work numbers recomputed, 0
+ * meaning GRADE_MAX_WORK; or e->oom). */
 size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned char *failed,
-                     grade_explanation *e);
+                     size_t max_work, grade_explanation *e);
 
 /* ---- the learner's program (grade_run.c) ------------------------------------ */
 
@@ -180,6 +182,7 @@ typedef struct {
     size_t err_len;
     int timed_out;      /* stopped at the time limit */
     int too_much;       /* stopped: printed more than max_out bytes */
+    int oom;            /* stopped: no memory to keep what it printed */
     int exited, status; /* exited with status ... */
     int signo;          /* ... or was killed by signal signo (not ours) */
 } grade_run_result;
@@ -189,7 +192,8 @@ typedef struct {
  * error through pipes (poll) until both end, it exits, timeout_ms pass or it
  * prints more than max_out bytes (then the group is killed). SIGPIPE is
  * ignored meanwhile, so a program that stops reading early is no danger.
- * Returns 1, or 0 when pipes or a process cannot be made (errno set). */
+ * Returns 1, or 0 when pipes or a process cannot be made (errno set). When
+ * exec fails (started = 0) the child exits 127 and nothing is read. */
 int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
               grade_run_result *r);
 void grade_run_free(grade_run_result *r);

@@ -80,39 +80,17 @@ static char *read_file(const char *path, size_t *len, char *why, size_t why_len)
         snprintf(why, why_len, "cannot open '%s': %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 4096, n = 0;
-    char *s = malloc(cap);
-    while (s) {
-        if (n == cap) {
-            if (cap > GRADE_MAX_CASE_FILE) {
-                snprintf(why, why_len, "%s: longer than %u bytes", path, GRADE_MAX_CASE_FILE);
-                free(s);
-                fclose(f);
-                return NULL;
-            }
-            char *p = realloc(s, cap * 2);
-            if (!p) {
-                free(s);
-                s = NULL;
-                break;
-            }
-            s = p;
-            cap *= 2;
-        }
-        size_t got = fread(s + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (!s || ferror(f)) {
-        snprintf(why, why_len, "%s: %s", path, s ? "read error" : "out of memory");
-        free(s);
-        fclose(f);
-        return NULL;
-    }
+    /* one read into room for one byte more than the limit (pages untouched
+     * stay unmapped) */
+    char *s = malloc(GRADE_MAX_CASE_FILE + 1);
+    size_t n = s ? fread(s, 1, GRADE_MAX_CASE_FILE + 1, f) : 0;
+    const char *bad = !s                        ? "out of memory"
+                      : ferror(f)               ? "cannot be read"
+                      : n > GRADE_MAX_CASE_FILE ? "longer than 16777216 bytes"
+                                                : NULL;
     fclose(f);
-    if (n > GRADE_MAX_CASE_FILE) {
-        snprintf(why, why_len, "%s: longer than %u bytes", path, GRADE_MAX_CASE_FILE);
+    if (bad) {
+        snprintf(why, why_len, "'%s' %s", path, bad);
         free(s);
         return NULL;
     }
@@ -170,6 +148,20 @@ static size_t count_lines(const char *s, size_t n)
     return lines + (n > 0 && s[n - 1] != '\n');
 }
 
+typedef struct {
+    size_t len, idx;
+} shown_case;
+
+static int by_length(const void *a, const void *b)
+{
+    const shown_case *x = a, *y = b;
+    if (x->len != y->len)
+        return x->len < y->len ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Compares each line with posenc's answer and prints the report. Returns 0
+ * (pass), 1 (fail) or -1 (out of memory). */
 static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show, FILE *out)
 {
     size_t max_d = 1;
@@ -178,7 +170,7 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
             max_d = c->v[i].D;
     double *want = malloc((max_d + 2) * sizeof *want), *vals = NULL;
     grade_got *got = malloc(c->n * sizeof *got);
-    unsigned char *failed = calloc(c->n, 1);
+    unsigned char *failed = malloc(c->n + 1);
     size_t *line_at = malloc(c->n * sizeof *line_at), *line_len = malloc(c->n * sizeof *line_len);
     /* The numbers kept of each line: up to one more than the answer has (the
      * output is at most MAX_OUT bytes, so they are few). */
@@ -195,10 +187,10 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
     }
     if (line_at && line_len)
         vals = malloc(kept * sizeof *vals);
-    if (!want || !vals || !got || !failed || !line_at || !line_len) {
-        free(want), free(vals), free(got), free(failed), free(line_at), free(line_len);
-        fputs("posenc grade: out of memory\n", stderr);
-        return 2;
+    shown_case *pick = malloc((c->n + 1) * sizeof *pick);
+    if (!want || !vals || !got || !failed || !line_at || !line_len || !pick) {
+        free(want), free(vals), free(got), free(failed), free(line_at), free(line_len), free(pick);
+        return -1;
     }
     size_t n_failed = 0;
     kept = 0;
@@ -217,29 +209,18 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
             n_failed);
     /* The K failed cases of the shortest commands (the lesson's own first),
      * in the order they were sent. */
-    size_t *pick = malloc((n_failed + 1) * sizeof *pick), n_pick = 0;
-    for (size_t i = 0; pick && i < c->n; i++)
+    size_t n_pick = 0;
+    for (size_t i = 0; i < c->n; i++)
         if (failed[i])
-            pick[n_pick++] = i;
-    if (pick) {
-        for (size_t i = 1; i < n_pick; i++) /* by length, stable */
-            for (size_t j = i; j > 0 && strlen(c->v[pick[j]].text) <
-                                            strlen(c->v[pick[j - 1]].text); j--) {
-                size_t t = pick[j];
-                pick[j] = pick[j - 1];
-                pick[j - 1] = t;
-            }
-        if (n_pick > show)
-            n_pick = (size_t)show;
-        for (size_t i = 1; i < n_pick; i++) /* back in order */
-            for (size_t j = i; j > 0 && pick[j] < pick[j - 1]; j--) {
-                size_t t = pick[j];
-                pick[j] = pick[j - 1];
-                pick[j - 1] = t;
-            }
-    }
+            pick[n_pick++] = (shown_case){strlen(c->v[i].text), i};
+    qsort(pick, n_pick, sizeof *pick, by_length);
+    if (n_pick > show)
+        n_pick = (size_t)show;
+    for (size_t i = 0; i < n_pick; i++)
+        pick[i].len = 0; /* now by index alone */
+    qsort(pick, n_pick, sizeof *pick, by_length);
     for (size_t s = 0; s < n_pick; s++) {
-        size_t i = pick[s];
+        size_t i = pick[s].idx;
         fputs("CASE", out);
         put_quoted(out, "cmd", c->v[i].text, strlen(c->v[i].text));
         put_quoted(out, "got", r->out + line_at[i], line_len[i]);
@@ -258,10 +239,11 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
         put_quoted(out, "want", w, len);
         fputc('\n', out);
     }
-    free(pick);
     if (n_failed) {
         grade_explanation e;
-        if (grade_explain(c, got, failed, &e) == 0 && e.partial) {
+        if (grade_explain(c, got, failed, 0, &e) == 0 && e.oom) {
+            n_failed = (size_t)-1; /* out of memory */
+        } else if (e.n == 0 && e.partial) {
             fprintf(out, "MISTAKE name=none explains=0/%zu\n", n_failed);
             fputs("  The search for the mistake stopped before trying every combination: the "
                   "cases are too large; grade with smaller ones (D up to 64) to have it named.\n",
@@ -287,8 +269,8 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
             fprintf(out, "  %s\n", grade_mistake_sentence(x->m));
         }
     }
-    free(want), free(vals), free(got), free(failed), free(line_at), free(line_len);
-    return n_failed ? 1 : 0;
+    free(want), free(vals), free(got), free(failed), free(line_at), free(line_len), free(pick);
+    return n_failed == (size_t)-1 ? -1 : n_failed ? 1 : 0;
 }
 
 int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
@@ -339,22 +321,19 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
 
     grade_cases c = {0};
     char why[512];
-    int ok;
     if (cases_file) {
         size_t len = 0;
         char *text = read_file(cases_file, &len, why, sizeof why);
-        if (!text) {
-            cli_message(err, "posenc grade: --cases: %s", why);
-            return 2;
-        }
-        ok = grade_cases_parse(text, len, &c, why, sizeof why);
-        free(text);
+        int ok = text && grade_cases_parse(text, len, &c, why, sizeof why);
         if (ok && c.n == 0) {
             ok = 0;
             snprintf(why, sizeof why, "no commands (PE, ROPE, DOT or ADD, one per line)");
         }
+        if (!ok)
+            cli_message(err, "posenc grade: --cases: %s%s%s", text ? cases_file : "",
+                        text ? ": " : "", why);
+        free(text);
         if (!ok) {
-            cli_message(err, "posenc grade: --cases: %s: %s", cases_file, why);
             grade_cases_free(&c);
             return 2;
         }
@@ -368,12 +347,7 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
     for (size_t i = 0; i < c.n; i++)
         in_len += strlen(c.v[i].text) + 1;
     char *in = malloc(in_len + 1), *p = in;
-    if (!in) {
-        grade_cases_free(&c);
-        fputs("posenc grade: out of memory\n", err);
-        return 2;
-    }
-    for (size_t i = 0; i < c.n; i++) {
+    for (size_t i = 0; in && i < c.n; i++) {
         size_t n = strlen(c.v[i].text);
         memcpy(p, c.v[i].text, n);
         p[n] = '\n';
@@ -383,14 +357,17 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
     grade_run_result r;
     const char *name = argv[prog];
     int status = 2;
-    if (!grade_run(argv + prog, in, in_len, (int)timeout * 1000, MAX_OUT, &r)) {
-        cli_message(err, "posenc grade: cannot run '%s': %s", name, strerror(errno));
+    if (!in || !grade_run(argv + prog, in, in_len, (int)timeout * 1000, MAX_OUT, &r)) {
+        cli_message(err, "posenc grade: cannot run '%s': %s", name,
+                    in ? strerror(errno) : "out of memory");
         free(in);
         grade_cases_free(&c);
         return 2;
     }
     size_t lines = count_lines(r.out, r.out_len);
-    if (!r.started) {
+    if (r.oom) {
+        fputs("posenc grade: out of memory\n", err);
+    } else if (!r.started) {
         cli_message(err, "posenc grade: cannot run '%s': %s", name, strerror(r.exec_errno));
     } else if (r.timed_out) {
         cli_message(err,
@@ -398,28 +375,29 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
                     "commands): it must read its standard input to the end, print one line "
                     "per command and exit",
                     name, (unsigned long long)timeout, lines, c.n);
-        show_stderr(err, &r);
     } else if (r.too_much) {
         cli_message(err, "posenc grade: '%s' printed more than %u bytes for %zu commands; stopped",
                     name, MAX_OUT, c.n);
-        show_stderr(err, &r);
     } else if (!r.exited) {
         cli_message(err, "posenc grade: '%s' was killed by signal %d (%s) after %zu lines for %zu "
                          "commands",
                     name, r.signo, strsignal(r.signo), lines, c.n);
-        show_stderr(err, &r);
     } else if (r.status != 0) {
         cli_message(err, "posenc grade: '%s' exited with status %d after %zu lines for %zu commands",
                     name, r.status, lines, c.n);
-        show_stderr(err, &r);
     } else if (lines != c.n) {
         cli_message(err,
                     "posenc grade: '%s' printed %zu lines for %zu commands: print one line of "
                     "numbers per command on standard output (anything else on standard error)",
                     name, lines, c.n);
-        show_stderr(err, &r);
     } else {
         status = grade(&c, &r, show, out);
+    }
+    if (status == 2 && r.started && !r.oom)
+        show_stderr(err, &r);
+    if (status < 0) {
+        fputs("posenc grade: out of memory\n", err);
+        status = 2;
     }
     grade_run_free(&r);
     free(in);

@@ -297,10 +297,9 @@ enum { F_EXP = 1, F_BASE = 2, F_DIM = 4, F_OFFSET = 8, F_LAYOUT = 16, F_SIGN = 3
 
 #define MAX_VARIANTS 160
 
+/* (MAX_VARIANTS holds them all: 92 for the sinusoid, 91 for the rotation) */
 static void add(variant *v, size_t *n, grade_mistake m, unsigned field, side s, const char *what)
 {
-    if (*n == MAX_VARIANTS)
-        return;
     v[*n].m = m;
     v[*n].field = field;
     v[*n].s = s;
@@ -401,6 +400,7 @@ typedef struct {
     size_t n_order, n_failed;
     double *out, *scratch;
     size_t *work; /* numbers recomputed so far, both functions */
+    size_t max_work;
 } search;
 
 /* Whether the side s explains every case of the search's function (0 too
@@ -410,7 +410,7 @@ static int explains(const search *q, const side *s)
     for (size_t i = 0; i < q->n_order; i++) {
         const grade_case *c = &q->c->v[q->order[i]];
         *q->work += c->kind == GRADE_DOT ? 2u * c->D : c->D;
-        if (*q->work > GRADE_MAX_WORK)
+        if (*q->work > q->max_work)
             return 0;
         int free_last;
         model_answer(s, s, c, q->out, q->scratch, &free_last);
@@ -446,36 +446,32 @@ typedef struct {
 static size_t find(const search *q, const variant *v, size_t nv, size_t k, combo *out)
 {
     size_t found = 0, idx[MAX_PER_FN];
-    /* an odometer over increasing indices */
+    /* an odometer over increasing indices (k <= MAX_PER_FN < nv) */
     for (size_t i = 0; i < k; i++)
         idx[i] = i;
-    if (k > nv)
-        return 0;
-    for (;;) {
-        if (*q->work > GRADE_MAX_WORK)
-            return found;
+    while (*q->work <= q->max_work) {
         int ok = 1;
         for (size_t a = 0; a < k && ok; a++)
             for (size_t b = a + 1; b < k && ok; b++)
                 ok = v[idx[a]].m != v[idx[b]].m && v[idx[a]].field != v[idx[b]].field;
         if (ok) {
             side s = combine(v, idx, k);
-            if (explains(q, &s)) {
+            if (explains(q, &s) && found < MAX_CANDIDATES) {
                 out[found].n = k;
                 memcpy(out[found].idx, idx, sizeof idx);
-                if (++found == MAX_CANDIDATES)
-                    return found;
+                found++;
             }
         }
         size_t i = k;
         while (i > 0 && idx[i - 1] == nv - k + i - 1)
             i--;
         if (i == 0)
-            return found;
+            break;
         idx[i - 1]++;
         for (size_t j = i; j < k; j++)
             idx[j] = idx[j - 1] + 1;
     }
+    return found;
 }
 
 /* The side's explanations of the fewest mistakes: *n_out of them (0 when
@@ -531,9 +527,7 @@ static void add_fits(grade_explanation *e, search *q, const variant *v, const co
         size_t f = 0;
         while (f < e->n && !(e->fit[f].m == x->m && strcmp(e->fit[f].what, x->what) == 0))
             f++;
-        if (f == e->n) {
-            if (e->n == GRADE_MAX_FITS)
-                continue;
+        if (f == e->n) { /* a new line (at most MAX_PER_FN per function) */
             e->n++;
             e->fit[f].m = x->m;
             e->fit[f].in = 0;
@@ -573,10 +567,10 @@ static void sort_by_size(const grade_cases *c, size_t *idx, size_t n)
 }
 
 size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned char *failed,
-                     grade_explanation *e)
+                     size_t max_work, grade_explanation *e)
 {
     e->n = 0;
-    e->partial = 0;
+    e->partial = e->oom = 0;
     size_t max_d = 1;
     for (size_t i = 0; i < c->n; i++)
         if (c->v[i].D > max_d)
@@ -587,7 +581,8 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
     variant *vs = malloc(2 * MAX_VARIANTS * sizeof *vs), *vr = vs + MAX_VARIANTS;
     double *buf = malloc((3 * max_d + 2) * sizeof *buf);
     size_t *order = malloc((2 * c->n + 1) * sizeof *order);
-    if (!vs || !buf || !order) {
+    e->oom = !vs || !buf || !order;
+    if (e->oom) {
         free(vs);
         free(buf);
         free(order);
@@ -598,6 +593,7 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
     for (int r = 0; r < 2; r++) {
         q[r].c = c;
         q[r].work = &work;
+        q[r].max_work = max_work ? max_work : GRADE_MAX_WORK;
         q[r].got = got;
         q[r].failed = failed;
         q[r].rotation = r;
@@ -618,7 +614,7 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
         sort_by_size(c, q[r].order + q[r].n_failed, q[r].n_order - q[r].n_failed);
         n_found[r] = explain_side(&q[r], r ? vr : vs, r ? nvr : nvs, found[r]);
     }
-    e->partial = work > GRADE_MAX_WORK;
+    e->partial = work > q[0].max_work;
     if (n_found[0] && n_found[1]) {
         /* the pair with the fewest names, the first in the variants' order */
         size_t best_a = 0, best_b = 0;

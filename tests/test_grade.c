@@ -209,7 +209,7 @@ static size_t explain(const char *text, const char *const *lines, grade_explanat
                 ok = grade_close(got[i].v[j], want[j]);
             failed[i] = !ok;
         }
-        n = grade_explain(&c, got, failed, e);
+        n = grade_explain(&c, got, failed, 0, e);
     }
     free(got), free(failed), free(vals);
     grade_cases_free(&c);
