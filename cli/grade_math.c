@@ -110,8 +110,8 @@ const char *grade_mistake_sentence(grade_mistake m)
         "so pair 1 of D = 4 turns by pos / 10000^(2/4) = pos / 100.",
         /* rotation-sign */
         "The rotation turns the wrong way: (a, b) becomes (a cos theta - b sin theta, "
-        "a sin theta + b cos theta), so ROPE 1 1 0 is 0.5403 0.8415 (DOT cannot show it: "
-        "both vectors turn the wrong way and the offset m - n is unchanged).",
+        "a sin theta + b cos theta), so ROPE 1 1 0 is 0.5403 0.8415 (the DOT of a vector "
+        "with itself cannot show it: the angle between the two turns is the same either way).",
         /* sin-cos-swapped */
         "Sine and cosine are swapped: PE[2k] = sin(theta) and PE[2k+1] = cos(theta), so "
         "PE 2 4 starts with sin 2 = 0.9093.",
