@@ -353,8 +353,8 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
     const char *name = argv[prog];
     int status = 2;
     if (!in || !grade_run(argv + prog, in, in_len, (int)timeout * 1000, MAX_OUT, &r)) {
-        cli_message(err, "posenc grade: cannot run '%s': %s", name,
-                    in ? strerror(errno) : "out of memory");
+        const char *why_not = in ? strerror(errno) : "out of memory";
+        cli_message(err, "posenc grade: cannot run '%s': %s", name, why_not);
         free(in);
         grade_cases_free(&c);
         return 2;

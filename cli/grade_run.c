@@ -35,12 +35,12 @@ static void close_fds(int *fd, size_t n)
  * bytes when keep is nonzero. 0 when out of memory. */
 static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n, size_t keep)
 {
-    if (keep && *len + n > keep) { /* drop the oldest bytes */
-        size_t drop = *len + n - keep < *len ? *len + n - keep : *len;
+    if (keep && *len + n > keep) { /* drop the oldest bytes: new ones past keep, then old */
+        size_t skip = n > keep ? n - keep : 0, drop = *len + n - skip - keep;
         memmove(*buf, *buf + drop, *len - drop);
         *len -= drop;
-        if (n > keep)
-            s += n - keep, n = keep;
+        s += skip;
+        n -= skip;
     }
     if (*len + n + 1 > *cap) {
         size_t c = *cap ? *cap : 4096;
@@ -65,15 +65,23 @@ int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms,
               grade_run_result *r)
 {
     memset(r, 0, sizeof *r);
+    /* Descriptors 0, 1 and 2 open (on /dev/null if they were closed), so that
+     * no pipe lands there and the child's dup2 cannot clobber one. */
+    int null = open("/dev/null", O_RDWR);
+    while (null >= 0 && null <= 2)
+        null = open("/dev/null", O_RDWR);
+    if (null > 2)
+        close(null);
     int fd[N_FD] = {-1, -1, -1, -1, -1, -1, -1, -1}, made = 1;
     for (int i = 0; i < N_FD; i += 2)
         made = made && pipe(fd + i) == 0;
-    /* ours close on exec and never block; the exec report closes on exec */
-    static const int ours[] = {IN_W, OUT_R, ERR_R, EX_R, EX_W};
-    for (size_t i = 0; made && i < sizeof ours / sizeof ours[0]; i++) {
-        int fl = fcntl(fd[ours[i]], F_GETFL);
-        made = fcntl(fd[ours[i]], F_SETFD, FD_CLOEXEC) == 0 &&
-               (ours[i] == EX_R || ours[i] == EX_W || fcntl(fd[ours[i]], F_SETFL, fl | O_NONBLOCK) == 0);
+    /* Every end closes on exec (the child's copies on 0, 1, 2 are new
+     * descriptors, which do not): a program that closes its standard output
+     * really closes it. Ours never block. */
+    for (int i = 0; made && i < N_FD; i++) {
+        int fl = fcntl(fd[i], F_GETFL), ours = i == IN_W || i == OUT_R || i == ERR_R;
+        made = fcntl(fd[i], F_SETFD, FD_CLOEXEC) == 0 &&
+               (!ours || fcntl(fd[i], F_SETFL, fl | O_NONBLOCK) == 0);
     }
     struct sigaction ign, old;
     memset(&ign, 0, sizeof ign);

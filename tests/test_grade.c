@@ -586,21 +586,40 @@ TEST(whole_grader_generated)
     unlink(tmp_answers);
 }
 
-/* No descriptors left for the pipes: grade_run says so (in a child process,
- * so the limit stays there). */
+/* No descriptors left for the pipes: grade_run says so; and with its
+ * standard input closed it still works (each in a child process, so the
+ * limit and the closing stay there). */
 TEST(no_descriptors)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        struct rlimit rl = {3, 3}; /* standard input, output, error and no more */
+        struct rlimit was, rl;
         char *argv[] = {"true", NULL};
         grade_run_result r;
-        int ok = setrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-                 grade_run(argv, "PE 1 1\n", 7, 1000, 1024, &r) == 0 && errno == EMFILE;
+        int ok = getrlimit(RLIMIT_NOFILE, &was) == 0;
+        rl = was;
+        rl.rlim_cur = 3; /* standard input, output, error and no more */
+        ok = ok && setrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+             grade_run(argv, "PE 1 1\n", 7, 1000, 1024, &r) == 0 && errno == EMFILE;
+        ok = setrlimit(RLIMIT_NOFILE, &was) == 0 && ok; /* (room for coverage data at exit) */
         exit(ok ? 0 : 1);
     }
     int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* posenc's own standard input closed: the program still gets its
+     * commands on its standard input (no pipe lands on descriptor 0) */
+    pid = fork();
+    if (pid == 0) {
+        char *argv[] = {"cat", NULL};
+        grade_run_result r;
+        close(0);
+        int ok = grade_run(argv, "PE 1 1\n", 7, 5000, 1024, &r) == 1 && r.started && r.exited &&
+                 r.status == 0 && strcmp(r.out, "PE 1 1\n") == 0;
+        grade_run_free(&r);
+        exit(ok ? 0 : 1);
+    }
     CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
