@@ -141,8 +141,27 @@ TEST(parse_refusals)
                  "at most 64 characters, |x| <= 1e6)") == 0);
     CHECK(strcmp(refusal("ADD 1 1e+"),
                  "line 1: '1e+' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    static const char *const dots[] = {"DOT 1 2 [1 0", "DOT 1 2 [1 [0] [1 0]", "DOT 1 2 [1 0] 1 0]",
+                                       "DOT 1 2 [1 0] [1 0", "DOT 1 2 [1 0] [1 0 0]",
+                                       "DOT 1 2 [1 0] [1 ] 0]"};
+    for (size_t i = 0; i < sizeof dots / sizeof dots[0]; i++)
+        CHECK(strcmp(refusal(dots[i]),
+                     "line 1: DOT needs two bracketed vectors of one length: [q...] [k...]") == 0);
+    CHECK(strcmp(refusal("DOT 1 2 [1 0] [1 x]"),
+                 "line 1: 'x' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ADD"), "line 1: ADD needs a position and at least one number") == 0);
+    CHECK(strcmp(refusal("ROPE 1 1e5x"),
+                 "line 1: '1e5x' is not a number (decimal, at most 64 characters, |x| <= 1e6)") == 0);
+    CHECK(strcmp(refusal("ROPE 1 -1000001"),
+                 "line 1: '-1000001' is not a number (decimal, at most 64 characters, |x| <= 1e6)") ==
+          0);
+    CHECK(strcmp(refusal("pe~ 1 1"), "line 1: 'pe~' is not a command (PE, ROPE, DOT or ADD)") == 0);
+    CHECK(strcmp(refusal("PE 2 4# a comment\nROPE 1 1]"),
+                 "line 2: brackets belong to DOT's vectors only") == 0);
     grade_cases c;
     memset(&c, 0, sizeof c);
+    /* a message cut to the room given */
+    CHECK(!grade_cases_parse("PE", 2, &c, why, 5) && strcmp(why, "line") == 0);
     CHECK(parse("ADD 1 1e+0 2E-1 -3.5e2", &c) && c.n == 1 && c.v[0].x[1] == 0.2 &&
           c.v[0].x[2] == -350);
     grade_cases_free(&c);
