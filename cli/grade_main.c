@@ -334,6 +334,7 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
         }
     } else if (!grade_cases_default(seed, &c)) {
         fputs("posenc grade: out of memory\n", err);
+        grade_cases_free(&c);
         return 2;
     }
 

@@ -37,7 +37,8 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n,
 {
     if (keep && *len + n > keep) { /* drop the oldest bytes: new ones past keep, then old */
         size_t skip = n > keep ? n - keep : 0, drop = *len + n - skip - keep;
-        memmove(*buf, *buf + drop, *len - drop);
+        if (drop < *len) /* (else nothing stays, and *buf may be NULL yet) */
+            memmove(*buf, *buf + drop, *len - drop);
         *len -= drop;
         s += skip;
         n -= skip;

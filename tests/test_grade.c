@@ -162,6 +162,7 @@ TEST(parse_refusals)
     memset(&c, 0, sizeof c);
     /* a message cut to the room given */
     CHECK(!grade_cases_parse("PE", 2, &c, why, 5) && strcmp(why, "line") == 0);
+    grade_cases_free(&c);
     CHECK(parse("ADD 1 1e+0 2E-1 -3.5e2", &c) && c.n == 1 && c.v[0].x[1] == 0.2 &&
           c.v[0].x[2] == -350);
     grade_cases_free(&c);
