@@ -394,9 +394,7 @@ static side combine(const variant *v, const size_t *idx, size_t n)
 typedef struct {
     const grade_cases *c;
     const grade_got *got;
-    const unsigned char *failed;
-    int rotation;
-    size_t *order; /* the side's cases, failed ones first */
+    size_t *order; /* the function's cases, failed ones first */
     size_t n_order, n_failed;
     double *out, *scratch;
     size_t *work; /* numbers recomputed so far, both functions */
@@ -595,8 +593,6 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
         q[r].work = &work;
         q[r].max_work = max_work ? max_work : GRADE_MAX_WORK;
         q[r].got = got;
-        q[r].failed = failed;
-        q[r].rotation = r;
         q[r].order = order + r * c->n;
         q[r].n_order = q[r].n_failed = 0;
         q[r].out = buf;
