@@ -211,6 +211,13 @@ $(BUILD)/tests/%: tests/%.c $(STATIC) $(CONFIG_LIB) $(STAMP)
 $(BUILD)/tests/test_rope_spec: $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_OBJ = $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
+# The grader (posenc grade) alone: its cases, numbers, runner and report,
+# with the messages' escaping (output.o).
+GRADE_OBJ := $(BUILD)/cli/grade_cases.o $(BUILD)/cli/grade_math.o $(BUILD)/cli/grade_run.o \
+             $(BUILD)/cli/grade_main.o $(BUILD)/cli/output.o
+$(BUILD)/tests/test_grade: $(GRADE_OBJ)
+$(BUILD)/tests/test_grade: TEST_OBJ = $(GRADE_OBJ)
+$(BUILD)/tests/test_grade: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
 PLOT_TESTS := $(BUILD)/tests/test_plots
 $(PLOT_TESTS): $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_OBJ = $(PLOT_OBJ)
@@ -225,6 +232,7 @@ $(BUILD)/tests/test_plots: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -W
 $(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 $(BUILD)/tests/test_models: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
 $(BUILD)/tests/test_safetensors: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
+$(BUILD)/tests/test_grade: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
 	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"

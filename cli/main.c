@@ -1,5 +1,6 @@
 /* main.c - the posenc program: options, input files, exit status. */
 #include "cli.h"
+#include "grade.h"
 #include "plot_options.h"
 #include "rope_spec.h"
 
@@ -12,6 +13,7 @@ static void usage(FILE *out)
 {
     fputs("usage: posenc [OPTIONS] [FILE...]\n"
           "       posenc plot KIND [OPTIONS] -o FILE   (see 'posenc plot --help')\n"
+          "       posenc grade [OPTIONS] -- PROGRAM    (see 'posenc grade --help')\n"
           "Reads posenc commands from the files, or from standard input when there are\n"
           "none, and prints their results. '-' names standard input.\n"
           "\n"
@@ -122,6 +124,11 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "plot") == 0) {
         cli_free(&st);
         return cli_plot_main(argc - 1, argv + 1, stderr);
+    }
+    /* `posenc grade ... -- PROGRAM` grades a solution of the exercise. */
+    if (argc > 1 && strcmp(argv[1], "grade") == 0) {
+        cli_free(&st);
+        return cli_grade_main(argc - 1, argv + 1, stdout, stderr);
     }
 
     /* First pass: settings, so that -c strings run with all of them. */

@@ -54,6 +54,10 @@ add
 sh tests/docs_test.sh "$build" "$cc" >"$out"
 add
 
+# The lesson's exercise graded by posenc grade (starter, solution, mistakes).
+sh tests/exercise_test.sh "$build" "$cc" >"$out"
+add
+
 sh tests/install_test.sh "$build" "$cc" >"$out"
 add
 

@@ -1,0 +1,201 @@
+/* grade.h - `posenc grade`: runs a learner's solution of the lesson's
+ * exercise (examples/exercise/, docs/EXERCISE.md) on the lesson's commands
+ * and says whether it is right, and if not, which mistake of the lesson's
+ * list explains what it printed.
+ *
+ * Three layers, each seeing only posenc.h and this header:
+ *   grade_cases.c  the commands: the lesson's worked examples, generated
+ *                  cases (seeded), and the parser of a --cases file;
+ *   grade_math.c   the numbers: posenc's exact answer to each command (the
+ *                  library), the learner's line read back, the comparison at
+ *                  the printed precision, and the mistakes recomputed;
+ *   grade_run.c    the learner's program: fork/exec, pipes, poll, a time
+ *                  limit and a cap on what it may print;
+ *   grade_main.c   the command line and the report (the only one printing). */
+#ifndef POSENC_CLI_GRADE_H
+#define POSENC_CLI_GRADE_H
+
+#include "posenc.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* `posenc grade ARGS`: argv[0] is "grade". Returns the exit status: 0 pass,
+ * 1 fail, 2 bad arguments or a program that cannot be graded. */
+int cli_grade_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* ---- the commands (grade_cases.c) ------------------------------------------ */
+
+#define GRADE_MAX_DIM 4096u          /* D of PE, length of a vector */
+#define GRADE_MAX_CASES 10000u       /* commands in one grading */
+#define GRADE_MAX_NUMBERS (1u << 20) /* vector numbers in all the commands */
+#define GRADE_MAX_CASE_LINE 65536u   /* bytes of one line of a --cases file */
+#define GRADE_MAX_CASE_FILE (16u << 20)
+#define GRADE_MAX_NUMBER_WORD 64u    /* bytes of one number of a --cases file */
+#define GRADE_MAX_ABS 1e6            /* largest |x| of a vector element */
+
+typedef enum { GRADE_PE, GRADE_ROPE, GRADE_DOT, GRADE_ADD } grade_kind;
+
+/* One command. PE pos D; ROPE pos x[0..D); ADD pos x[0..D);
+ * DOT m n q[0..D) k[0..D) with m = pos, n = pos2, x = q then k. */
+typedef struct {
+    grade_kind kind;
+    int64_t pos, pos2;
+    uint32_t D;
+    double *x;  /* NULL for PE */
+    char *text; /* the command as sent, without its newline */
+} grade_case;
+
+typedef struct {
+    grade_case *v;
+    size_t n, cap;
+    size_t numbers; /* vector numbers in all */
+} grade_cases;
+
+void grade_cases_free(grade_cases *c);
+
+/* Appends the commands of a --cases file, len bytes of text (need not be
+ * NUL-terminated): one command per line, PE pos D, ROPE pos x..., ADD pos
+ * x..., DOT m n [q...] [k...] (or an even count of numbers split in half),
+ * names in any case, words separated by spaces, tabs or commas, '#' to the
+ * end of a line a comment, blank lines skipped. Positions are integers 0 to
+ * POSENC_MAX_POS; numbers are decimal ([+-] digits [. digits] [e [+-]
+ * digits]) of at most GRADE_MAX_NUMBER_WORD bytes and |x| <= GRADE_MAX_ABS;
+ * D is 1 to GRADE_MAX_DIM. Each case's text is the line rewritten with
+ * single spaces, the name in capitals, DOT's vectors bracketed and each
+ * number as written. Returns 1, or 0 with why = "line N: what is wrong"
+ * (c then holds the cases of the lines before). */
+int grade_cases_parse(const char *text, size_t len, grade_cases *c, char *why, size_t why_len);
+
+/* Appends the lesson's worked examples, then cases generated from seed:
+ * positions 0 to 100000, even and odd D from 1 to 64, vectors of two
+ * decimals in [-2, 2] with no zero pair. Returns 1, or 0 when out of memory. */
+int grade_cases_default(uint64_t seed, grade_cases *c);
+
+/* ---- the numbers (grade_math.c) ------------------------------------------- */
+
+#define GRADE_DECIMALS 4
+
+/* How many numbers a command's answer has: 1 for DOT, else D. */
+size_t grade_answer_len(const grade_case *c);
+
+/* out[0..grade_answer_len) = posenc's exact answer (the library's
+ * posenc_sinusoid_fill_f64, posenc_rope_apply_f64, posenc_rope_dot_f64,
+ * posenc_sinusoid_add_f64 with base 10000 and adjacent pairs). 1, or 0 when
+ * the library refuses (never for cases the parser made). */
+int grade_answer(const grade_case *c, double *out);
+
+/* v with GRADE_DECIMALS decimals as posenc prints it ("%.4f", never -0.0000). */
+void grade_format(double v, char *buf, size_t len);
+
+/* Whether a printed value got agrees with the exact value want at the printed
+ * precision: |got - want| <= 0.5e-4 (half the last printed digit) plus
+ * 1e-9 (1 + |want|) for the learner's rounding in double. */
+int grade_close(double got, double want);
+
+/* The numbers of one output line (len bytes): words separated by spaces or
+ * tabs, each a decimal number (strtod's syntax, finite). Returns the count
+ * (at most max are stored, out may be NULL when max is 0; a longer line
+ * counts on), or -1 when a word is not a number. */
+long grade_read_line(const char *line, size_t len, double *out, size_t max);
+
+/* ---- the mistakes (grade_math.c) ------------------------------------------- */
+
+/* The lesson's list of common mistakes, in the order a fit is preferred
+ * when several explain the same numbers (the likelier slip first; see
+ * docs/EXERCISE.md). */
+typedef enum {
+    GRADE_ELEMENT_INDEX,     /* the element index i in the exponent, not k = i // 2 */
+    GRADE_EXPONENT_K_OVER_D, /* k / D instead of 2k / D */
+    GRADE_ROTATION_SIGN,     /* the rotation's signs swapped */
+    GRADE_SIN_COS_SWAPPED,   /* cos at 2k and sin at 2k+1 */
+    GRADE_ODD_D,             /* the lone element of an odd D missing or wrong */
+    GRADE_LAYOUT,            /* half pairs (or sines then cosines) */
+    GRADE_POSITION_OFFSET,   /* pos + 1 or pos - 1 */
+    GRADE_MODEL_DIM,         /* the exponent's D fixed to another number */
+    GRADE_BASE,              /* another base */
+    GRADE_MISTAKES
+} grade_mistake;
+
+/* "element-index", "exponent-k-over-d", ... as the report prints them. */
+const char *grade_mistake_name(grade_mistake m);
+/* The sentence for a learner, pointing at the lesson's formula. */
+const char *grade_mistake_sentence(grade_mistake m);
+
+/* What the learner printed for one command. */
+typedef struct {
+    double *v; /* the numbers read (up to the answer's length + 1) */
+    long n;    /* how many; -1 when a word is not a number */
+} grade_got;
+
+/* The learner's two functions each compute under their own settings; the
+ * right ones are exponent 2k, base 10000, the vector's D, no offset,
+ * adjacent pairs, the right signs and order, the lone sine. */
+enum { GRADE_SINUSOID = 1, GRADE_ROTATION = 2 };
+
+/* One mistake of an explanation: in which function(s) and what fits. */
+typedef struct {
+    grade_mistake m;
+    unsigned in;     /* GRADE_SINUSOID | GRADE_ROTATION */
+    char what[64];   /* "base=1000", "D=512", "offset=+1", "exponent=2i/D" or "" */
+    size_t explains; /* failed cases it is needed for */
+} grade_fit;
+
+#define GRADE_MAX_FITS 6
+
+typedef struct {
+    size_t n; /* 0: none fits */
+    grade_fit fit[GRADE_MAX_FITS];
+    int partial; /* the search stopped at GRADE_MAX_WORK before trying every combination */
+    int oom;     /* out of memory: nothing searched */
+} grade_explanation;
+
+/* The most numbers the search recomputes (a few seconds); large --cases files
+ * may need more, and then get no name rather than a wait. */
+#define GRADE_MAX_WORK 300000000u
+
+/* Which mistakes explain what the learner printed. A combination (one
+ * mistake, else two, else three per function, the sinusoid's and the
+ * rotation's found apart: PE and ADD show the sinusoid, ROPE and DOT the
+ * rotation) explains when recomputing every case under it gives what the
+ * learner printed, at the printed precision, for the failed cases and the
+ * passed ones alike. Among those of the fewest mistakes the one with the
+ * fewest names, then the earliest in grade_mistake's order, wins. failed[i]
+ * is nonzero for the cases that failed. Cases are recomputed the smallest
+ * first, the failed ones before the passed ones. Returns e->n (0: none fits,
+ * or e->partial: the search stopped after max_work numbers recomputed, 0
+ * meaning GRADE_MAX_WORK; or e->oom). */
+size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned char *failed,
+                     size_t max_work, grade_explanation *e);
+
+/* ---- the learner's program (grade_run.c) ------------------------------------ */
+
+#define GRADE_ERR_KEEP 16384u /* bytes of standard error kept: the last ones */
+
+typedef struct {
+    int started;        /* 0: it could not be run; exec_errno says why */
+    int exec_errno;
+    char *out;          /* standard output (NUL-terminated), at most max_out bytes */
+    size_t out_len;
+    char *err;          /* the last GRADE_ERR_KEEP bytes of standard error */
+    size_t err_len;
+    int timed_out;      /* stopped at the time limit */
+    int too_much;       /* stopped: printed more than max_out bytes */
+    int oom;            /* stopped: no memory to keep what it printed */
+    int exited, status; /* exited with status ... */
+    int signo;          /* ... or was killed by signal signo (not ours) */
+} grade_run_result;
+
+/* Runs argv (PATH searched) in a process group of its own with in[0..in_len)
+ * on its standard input, then end of file, and reads its standard output and
+ * error through pipes (poll) until both end, it exits, timeout_ms pass or it
+ * prints more than max_out bytes (then the group is killed). SIGPIPE is
+ * ignored meanwhile, so a program that stops reading early is no danger.
+ * Returns 1, or 0 when pipes or a process cannot be made (errno set). When
+ * exec fails (started = 0) the child exits 127 and nothing is read. */
+int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
+              grade_run_result *r);
+void grade_run_free(grade_run_result *r);
+
+#endif

@@ -1,0 +1,185 @@
+/* grade_run.c - runs the learner's program for `posenc grade`: fork and
+ * exec, three pipes, poll with a deadline, a cap on what it may print, and
+ * the whole process group killed when it runs over. */
+#include "grade.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Closes the descriptors fd[0..n) that are open (-1: closed). */
+static void close_fds(int *fd, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (fd[i] >= 0)
+            close(fd[i]);
+        fd[i] = -1;
+    }
+}
+
+/* Appends n bytes to *buf (capacity *cap), keeping only its last `keep`
+ * bytes when keep is nonzero. 0 when out of memory. */
+static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n, size_t keep)
+{
+    if (keep && *len + n > keep) { /* drop the oldest bytes: new ones past keep, then old */
+        size_t skip = n > keep ? n - keep : 0, drop = *len + n - skip - keep;
+        if (drop < *len) /* (else nothing stays, and *buf may be NULL yet) */
+            memmove(*buf, *buf + drop, *len - drop);
+        *len -= drop;
+        s += skip;
+        n -= skip;
+    }
+    if (*len + n + 1 > *cap) {
+        size_t c = *cap ? *cap : 4096;
+        while (c < *len + n + 1)
+            c *= 2;
+        char *p = realloc(*buf, c);
+        if (!p)
+            return 0;
+        *buf = p;
+        *cap = c;
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return 1;
+}
+
+/* The pipes, by role: fd[IN_R], fd[IN_W] the program's standard input ... */
+enum { IN_R, IN_W, OUT_R, OUT_W, ERR_R, ERR_W, EX_R, EX_W, N_FD };
+
+int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
+              grade_run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    /* Descriptors 0, 1 and 2 open (on /dev/null if they were closed), so that
+     * no pipe lands there and the child's dup2 cannot clobber one. */
+    int null = open("/dev/null", O_RDWR);
+    while (null >= 0 && null <= 2)
+        null = open("/dev/null", O_RDWR);
+    if (null > 2)
+        close(null);
+    int fd[N_FD] = {-1, -1, -1, -1, -1, -1, -1, -1}, made = 1;
+    for (int i = 0; i < N_FD; i += 2)
+        made = made && pipe(fd + i) == 0;
+    /* Every end closes on exec (the child's copies on 0, 1, 2 are new
+     * descriptors, which do not): a program that closes its standard output
+     * really closes it. Ours never block. */
+    for (int i = 0; made && i < N_FD; i++) {
+        int fl = fcntl(fd[i], F_GETFL), ours = i == IN_W || i == OUT_R || i == ERR_R;
+        made = fcntl(fd[i], F_SETFD, FD_CLOEXEC) == 0 &&
+               (!ours || fcntl(fd[i], F_SETFL, fl | O_NONBLOCK) == 0);
+    }
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = made ? fork() : -1;
+    if (pid == 0) { /* the program: pipes on 0, 1, 2, SIGPIPE as usual */
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        if (dup2(fd[IN_R], 0) >= 0 && dup2(fd[OUT_W], 1) >= 0 && dup2(fd[ERR_W], 2) >= 0)
+            execvp(argv[0], argv);
+        int e = errno; /* report why through the pipe exec would have closed */
+        _exit(write(fd[EX_W], &e, sizeof e) == (ssize_t)sizeof e ? 127 : 126);
+    }
+    int saved = errno;
+    int theirs[] = {fd[IN_R], fd[OUT_W], fd[ERR_W], fd[EX_W]};
+    close_fds(theirs, 4);
+    fd[IN_R] = fd[OUT_W] = fd[ERR_W] = fd[EX_W] = -1;
+    if (pid < 0) {
+        close_fds(fd, N_FD);
+        errno = saved;
+        return 0;
+    }
+    sigaction(SIGPIPE, &ign, &old); /* a program that stops reading is no danger */
+    setpgid(pid, pid);              /* also here, so the group exists before any kill */
+    int e = 0, status = 0, reaped = 0;
+    ssize_t got;
+    while ((got = read(fd[EX_R], &e, sizeof e)) < 0 && errno == EINTR)
+        ;
+    r->started = got != (ssize_t)sizeof e;
+    r->exec_errno = r->started ? 0 : e;
+    if (!r->started)
+        close_fds(fd, N_FD); /* exec failed: nothing to read */
+
+    long long deadline = now_ms() + timeout_ms;
+    size_t sent = 0, out_cap = 0, err_cap = 0;
+    char buf[65536];
+    while (fd[OUT_R] >= 0 || fd[ERR_R] >= 0) {
+        long long left = deadline - now_ms();
+        if (left <= 0) {
+            r->timed_out = 1;
+            break;
+        }
+        struct pollfd p[3] = {{fd[IN_W], POLLOUT, 0}, {fd[OUT_R], POLLIN, 0}, {fd[ERR_R], POLLIN, 0}};
+        if (poll(p, 3, (int)(left > 1000 ? 1000 : left)) <= 0)
+            continue; /* a signal, or a second more */
+        if (p[0].revents) {
+            ssize_t w = write(fd[IN_W], in + sent, in_len - sent);
+            sent += w > 0 ? (size_t)w : 0;
+            if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == in_len)
+                close_fds(&fd[IN_W], 1); /* all sent, or it stopped reading (EPIPE) */
+        }
+        for (int k = 1; k <= 2; k++) {
+            if (!p[k].revents)
+                continue;
+            int *f = &fd[k == 1 ? OUT_R : ERR_R];
+            ssize_t n = read(*f, buf, sizeof buf);
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+                close_fds(f, 1);
+            else if (n > 0 && k == 2)
+                r->oom |= !append(&r->err, &r->err_len, &err_cap, buf, (size_t)n, GRADE_ERR_KEEP);
+            else if (n > 0 && r->out_len + (size_t)n > max_out)
+                r->too_much = 1;
+            else if (n > 0)
+                r->oom |= !append(&r->out, &r->out_len, &out_cap, buf, (size_t)n, 0);
+        }
+        if (r->too_much || r->oom)
+            break;
+    }
+    close_fds(fd, N_FD);
+    /* Both pipes ended: wait for the exit, still within the deadline. */
+    while (!r->timed_out && !r->too_much && !r->oom && !reaped) {
+        reaped = waitpid(pid, &status, WNOHANG) == pid;
+        if (!reaped && now_ms() >= deadline)
+            r->timed_out = 1;
+        else if (!reaped)
+            poll(NULL, 0, 5);
+    }
+    if (!reaped) { /* over time or output: the whole group goes */
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    sigaction(SIGPIPE, &old, NULL);
+    r->exited = reaped && WIFEXITED(status);
+    r->status = r->exited ? WEXITSTATUS(status) : 0;
+    r->signo = reaped && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    if (!r->out)
+        r->oom |= !append(&r->out, &r->out_len, &out_cap, "", 0, 0);
+    return 1;
+}
+
+void grade_run_free(grade_run_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
