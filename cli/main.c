@@ -1,4 +1,5 @@
 /* main.c - the posenc program: options, input files, exit status. */
+#include "check_cmd.h"
 #include "cli.h"
 #include "plot_options.h"
 #include "rope_spec.h"
@@ -12,6 +13,8 @@ static void usage(FILE *out)
 {
     fputs("usage: posenc [OPTIONS] [FILE...]\n"
           "       posenc plot KIND [OPTIONS] -o FILE   (see 'posenc plot --help')\n"
+          "       posenc check [--config FILE [--layer N] | --rope 'WORDS'] DUMP\n"
+          "       posenc golden (--config FILE | --rope 'WORDS') -o FILE\n"
           "Reads posenc commands from the files, or from standard input when there are\n"
           "none, and prints their results. '-' names standard input.\n"
           "\n"
@@ -122,6 +125,12 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "plot") == 0) {
         cli_free(&st);
         return cli_plot_main(argc - 1, argv + 1, stderr);
+    }
+    /* `posenc check` / `posenc golden`: an engine's RoPE against the model's. */
+    if (argc > 1 && (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "golden") == 0)) {
+        cli_free(&st);
+        return argv[1][0] == 'c' ? cli_check_main(argc - 1, argv + 1)
+                                 : cli_golden_main(argc - 1, argv + 1);
     }
 
     /* First pass: settings, so that -c strings run with all of them. */
