@@ -60,8 +60,12 @@
  *                     root, or the least-squares gain of the engine (factor=)
  *   direction         rotated by -theta
  *   dtype-rounding    cos/sin (after the attention factor) rounded to bf16
- *                     or f16, or positions rounded to bf16 or f16
- *                     (what=cos-sin-bf16|cos-sin-f16|positions-bf16|positions-f16)
+ *                     or f16, positions rounded to bf16 or f16, or the
+ *                     frequencies inv_freq stored in bf16 or f16 (a model
+ *                     cast whole, buffers included, e.g. torch's
+ *                     model.to(torch.bfloat16)) (what=cos-sin-bf16|
+ *                     cos-sin-f16|positions-bf16|positions-f16|inv-freq-bf16|
+ *                     inv-freq-f16)
  * Candidates are first fitted on up to 256 tokens spread over the dump; the
  * best POSENC_CHECK_MAX_CAUSES of those that fit there are refitted on every
  * token, and only those that still fit are reported. n_cause 0 on a

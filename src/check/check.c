@@ -72,7 +72,7 @@ typedef struct hyp {
     posenc_layout table;   /* which pair's angle cos/sin of an element carry */
     double sign;           /* +1, or -1 (direction) */
     double gain;           /* the factor on cos and sin */
-    int round_cs, round_pos;
+    int round_cs, round_pos, round_freq;
     int envelope;          /* angle-precision */
     double fit;            /* on the sample, then on every token */
 } hyp;
@@ -119,6 +119,9 @@ static void angles(ctx *c, const hyp *h, int64_t p)
     for (uint32_t k = 0; k < P; k++) {
         double s, co;
         posenc__dd f = {h->rope.inv_freq_hi[k], h->rope.inv_freq_lo[k]};
+        if (h->round_freq) /* inv_freq stored in a 16-bit float (a model cast whole) */
+            f = (posenc__dd){round_sig(f.hi, h->round_freq == ROUND_BF16 ? 8 : 11,
+                                       h->round_freq == ROUND_BF16 ? -126 : -14), 0.0};
         posenc__sincos_dd(ap, f, &s, &co);
         double cc = h->gain * co, ss = h->sign * neg * h->gain * s;
         if (h->round_cs) {
@@ -408,13 +411,15 @@ static posenc_status build(hyps *hs, const hyp *model, const posenc_rope_config 
     ADD(POSENC_CAUSE_DIRECTION);
     h->sign = -1;
     static const char *const ROUND_WORDS[] = {"cos-sin-bf16", "cos-sin-f16", "positions-bf16",
-                                              "positions-f16"};
-    for (int i = 0; i < 4; i++) {
+                                              "positions-f16", "inv-freq-bf16", "inv-freq-f16"};
+    for (int i = 0; i < 6; i++) {
         ADD(POSENC_CAUSE_DTYPE_ROUNDING);
         if (i < 2)
             h->round_cs = i == 0 ? ROUND_BF16 : ROUND_F16;
-        else
+        else if (i < 4)
             h->round_pos = i == 2 ? ROUND_BF16 : ROUND_F16;
+        else
+            h->round_freq = i == 4 ? ROUND_BF16 : ROUND_F16;
         snprintf(h->params, sizeof h->params, "what=%s", ROUND_WORDS[i]);
     }
 #undef ADD
@@ -649,8 +654,6 @@ posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_che
             if (e > h->fit)
                 h->fit = e;
         }
-        if (getenv("POSENC_CHECK_DEBUG"))
-            fprintf(stderr, "%s %s sample fit %g\n", posenc_check_cause_name(h->id), h->params, h->fit);
         if (h->fit <= c.tol)
             order[n_fit++] = h;
     }
