@@ -244,6 +244,8 @@ static double to_dtype(double v, posenc_dtype d)
 {
     if (v == 0)
         return 0;
+    if (d == POSENC_DTYPE_F32)
+        return (float)v; /* C's conversion rounds to nearest-even */
     int bits = d == POSENC_DTYPE_F32 ? 24 : d == POSENC_DTYPE_F16 ? 11 : 8;
     int emin = d == POSENC_DTYPE_F16 ? -14 : -126;
     int e = ilogb(v);
@@ -352,16 +354,33 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const cha
     uint64_t st = seed;
     for (size_t i = 0; i < n; i++) /* uniform in [-1, 1), rounded to the dtype */
         x[i] = (float)to_dtype((double)(next_u64(&st) >> 11) * 0x1p-52 - 1.0, dt);
-    for (size_t t = 0; t < n_tok; t++)
+    uint32_t P = r.rotary_dim / 2;
+    for (size_t t = 0; t < n_tok; t++) {
+        /* a cos(theta_k), a sin(theta_k) of every pair: the library's exact
+         * rotation (posenc_rope_vec_f64) of the vector with (1, 0) in each pair */
+        for (size_t d = 0; d < hd; d++)
+            h[d] = 0;
+        for (uint32_t k = 0; k < P; k++) {
+            uint32_t i0, i1;
+            cli_cannot_fail(posenc_pair_index(k, r.rotary_dim, r.layout, &i0, &i1));
+            h[i0] = 1;
+        }
+        cli_cannot_fail(posenc_rope_vec_f64(&r, pos[t], POSENC_FORWARD, h));
         for (uint32_t k = 0; k < n_head; k++) {
             size_t at = (t * n_head + k) * hd;
-            for (size_t d = 0; d < hd; d++)
-                h[d] = x[at + d];
-            /* the exact rotation in double, rounded once to the dtype */
-            cli_cannot_fail(posenc_rope_vec_f64(&r, pos[t], POSENC_FORWARD, h));
-            for (size_t d = 0; d < hd; d++)
-                y[at + d] = (float)to_dtype(h[d], dt);
+            for (size_t d = r.rotary_dim; d < hd; d++)
+                y[at + d] = x[at + d];
+            for (uint32_t j = 0; j < P; j++) {
+                uint32_t i0, i1;
+                cli_cannot_fail(posenc_pair_index(j, r.rotary_dim, r.layout, &i0, &i1));
+                double c = h[i0], s = h[i1], a = x[at + i0], b = x[at + i1];
+                /* in double (products of two floats by doubles: one rounding
+                 * each), then rounded once to the dtype */
+                y[at + i0] = (float)to_dtype(a * c - b * s, dt);
+                y[at + i1] = (float)to_dtype(a * s + b * c, dt);
+            }
         }
+    }
     posenc_check_input in = {.dtype = dt, .n_tok = n_tok, .n_head = n_head,
                              .head_dim = (uint32_t)hd, .pos = pos, .x = x, .y = y};
     char seedw[32], lenw[32];

@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *posenc_check_cause_name(posenc_check_cause_id id)
 {
@@ -44,8 +45,15 @@ static int dt_emin(posenc_dtype d) { return d == POSENC_DTYPE_F16 ? -14 : -126; 
  * counting as that normal. */
 static double unit_of(double v, int bits, int emin)
 {
-    int e = v > 0 ? ilogb(v) : emin;
-    return ldexp(1.0, (e < emin ? emin : e) - (bits - 1));
+    uint64_t w;
+    memcpy(&w, &v, sizeof w);
+    int e = (int)((w >> 52) & 0x7FF) - 1023; /* floor(log2 v) for a normal v > 0 */
+    if (e < emin)
+        e = emin;
+    uint64_t r = (uint64_t)(e - (bits - 1) + 1023) << 52;
+    double u;
+    memcpy(&u, &r, sizeof u);
+    return u;
 }
 
 /* v rounded to nearest-even with `bits` significand bits (subnormals below 2^emin). */
@@ -202,7 +210,7 @@ static double token_fit(ctx *c, const hyp *h, size_t t, double *abs_out)
         for (uint32_t k = 0; k < c->P; k++) {
             size_t i0, i1;
             posenc__pair_elems((int)c->layout, c->P, k, &i0, &i1);
-            u[i0] = u[i1] = unit_of(c->a * hypot(x[i0], x[i1]), c->bits, c->emin);
+            u[i0] = u[i1] = unit_of(c->a * sqrt((double)x[i0] * x[i0] + (double)x[i1] * x[i1]), c->bits, c->emin);
         }
         if (!h->is_model) {
             uint32_t Ph = h->rope.rotary_dim / 2;
@@ -214,7 +222,7 @@ static double token_fit(ctx *c, const hyp *h, size_t t, double *abs_out)
             for (uint32_t k = 0; k < Ph; k++) {
                 size_t i0, i1;
                 posenc__pair_elems((int)h->pairs, Ph, k, &i0, &i1);
-                double v = unit_of(g * hypot(x[i0], x[i1]), c->bits, c->emin);
+                double v = unit_of(g * sqrt((double)x[i0] * x[i0] + (double)x[i1] * x[i1]), c->bits, c->emin);
                 u[i0] = v > u[i0] ? v : u[i0];
                 u[i1] = v > u[i1] ? v : u[i1];
             }
@@ -230,6 +238,70 @@ static double token_fit(ctx *c, const hyp *h, size_t t, double *abs_out)
     if (abs_out)
         *abs_out = wabs;
     return worst;
+}
+
+/* ---- passes over tokens, split between threads ------------------------------------- */
+
+/* Threads of one pass: the online CPUs, at most this many. */
+#define CHECK_MAX_THREADS 16
+
+typedef struct pass {
+    ctx c;                 /* a copy whose scratch is this task's */
+    const hyp *h;
+    const size_t *idx;     /* tokens idx[i0 .. i1), or i0 .. i1 when NULL */
+    size_t i0, i1;
+    double *err, *abs;     /* per token (indexed like idx), or NULL */
+    double stop;           /* stop once the fit passes this */
+    double fit;
+    double C[POSENC_ROPE_MAX_HEAD_DIM / 2], S[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    double pred[POSENC_ROPE_MAX_HEAD_DIM], unit[POSENC_ROPE_MAX_HEAD_DIM];
+} pass;
+
+static void pass_run(void *arg)
+{
+    pass *p = arg;
+    p->c.C = p->C;
+    p->c.S = p->S;
+    p->c.pred = p->pred;
+    p->c.unit = p->unit;
+    p->fit = 0;
+    for (size_t i = p->i0; i < p->i1 && p->fit <= p->stop; i++) {
+        double ab, e = token_fit(&p->c, p->h, p->idx ? p->idx[i] : i, &ab);
+        if (p->err) {
+            p->err[i] = e;
+            p->abs[i] = ab;
+        }
+        if (e > p->fit)
+            p->fit = e;
+    }
+}
+
+/* The largest error of h over n tokens (idx, or 0 .. n-1); per-token errors
+ * into err and abs when not NULL; stops early past stop (then the result is
+ * only known to be > stop). NULL when out of memory... returns -1 then. */
+static double fit_tokens(const ctx *c, const hyp *h, const size_t *idx, size_t n, double *err,
+                         double *abs, double stop, size_t n_threads)
+{
+    size_t nt = posenc__threads_for(n, n * c->n_head * c->hd, n_threads);
+    pass *ps = malloc(nt * sizeof *ps);
+    if (!ps)
+        return -1;
+    for (size_t k = 0; k < nt; k++) {
+        ps[k].c = *c;
+        ps[k].h = h;
+        ps[k].idx = idx;
+        ps[k].i0 = n * k / nt;
+        ps[k].i1 = n * (k + 1) / nt;
+        ps[k].err = err;
+        ps[k].abs = abs;
+        ps[k].stop = stop;
+    }
+    posenc__parallel(nt, pass_run, ps, sizeof *ps);
+    double fit = 0;
+    for (size_t k = 0; k < nt; k++)
+        fit = ps[k].fit > fit ? ps[k].fit : fit;
+    free(ps);
+    return fit;
 }
 
 /* ---- building the candidates ------------------------------------------------------ */
@@ -560,6 +632,7 @@ posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_che
     hyps hs = {0};
     size_t *sample = NULL;
     hyp **order = NULL;
+    double *errs = NULL, *abss = NULL;
     if (!c.C || !c.S || !c.pred || !c.unit) {
         s = POSENC_ERR_NOMEM;
         goto done;
@@ -583,8 +656,16 @@ posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_che
     memset(bands, 0, sizeof bands);
     size_t worst_t = 0;
     int64_t onset = -1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t n_threads = cpus < 1 ? 1 : cpus > CHECK_MAX_THREADS ? CHECK_MAX_THREADS : (size_t)cpus;
+    errs = malloc(c.n_tok * sizeof *errs);
+    abss = malloc(c.n_tok * sizeof *abss);
+    if (!errs || !abss || fit_tokens(&c, &m, NULL, c.n_tok, errs, abss, INFINITY, n_threads) < 0) {
+        s = POSENC_ERR_NOMEM;
+        goto done;
+    }
     for (size_t t = 0; t < c.n_tok; t++) {
-        double ab, e = token_fit(&c, &m, t, &ab);
+        double ab = abss[t], e = errs[t];
         posenc_check_band *b = &bands[band_of(in->pos[t])];
         b->n_tok++;
         if (e > b->max_ulp)
@@ -648,11 +729,10 @@ posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_che
     size_t n_fit = 0;
     for (size_t i = 0; i < hs.n; i++) {
         hyp *h = &hs.v[i];
-        h->fit = 0;
-        for (size_t j = 0; j < n_s && h->fit <= c.tol; j++) {
-            double e = token_fit(&c, h, sample[j], NULL);
-            if (e > h->fit)
-                h->fit = e;
+        h->fit = fit_tokens(&c, h, sample, n_s, NULL, NULL, c.tol, n_threads);
+        if (h->fit < 0) {
+            s = POSENC_ERR_NOMEM;
+            goto done;
         }
         if (h->fit <= c.tol)
             order[n_fit++] = h;
@@ -664,11 +744,10 @@ posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_che
     size_t n_keep = 0;
     for (size_t i = 0; i < n_fit; i++) {
         hyp *h = order[i];
-        h->fit = 0;
-        for (size_t t = 0; t < c.n_tok && h->fit <= c.tol; t++) {
-            double e = token_fit(&c, h, t, NULL);
-            if (e > h->fit)
-                h->fit = e;
+        h->fit = fit_tokens(&c, h, NULL, c.n_tok, NULL, NULL, c.tol, n_threads);
+        if (h->fit < 0) {
+            s = POSENC_ERR_NOMEM;
+            goto done;
         }
         if (h->fit <= c.tol)
             order[n_keep++] = h;
@@ -693,5 +772,7 @@ done:
     free(hs.v);
     free(sample);
     free(order);
+    free(errs);
+    free(abss);
     return s;
 }

@@ -126,37 +126,46 @@ static posenc_status float_dtype(const char *name, const char *dt, posenc_dtype 
     return POSENC_OK;
 }
 
-/* Tensor t of dtype d with n elements into new floats (all finite). */
+/* Tensor t of dtype d with n elements into new floats (all finite), read in
+ * chunks of 64 KiB. */
 static posenc_status read_floats(FILE *f, const char *name, const posenc__st_tensor *t,
                                  posenc_dtype d, size_t n, float **out, posenc_load_error *err)
 {
-    unsigned char *b;
-    posenc_status s = read_bytes(f, name, t, &b, err);
-    if (s != POSENC_OK)
-        return s;
     float *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) {
-        free(b);
+    if (!v)
         return fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%s'", name);
+    if (fseeko(f, (off_t)t->offset, SEEK_SET) != 0) {
+        free(v);
+        return fail(err, POSENC_ERR_IO, "cannot seek to tensor '%s': %s", name, strerror(errno));
     }
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char *p = b + i * dtype_size(d);
-        if (d == POSENC_DTYPE_F32) {
-            uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                         (uint32_t)p[3] << 24;
-            memcpy(&v[i], &w, sizeof w);
-        } else {
-            unsigned h = (unsigned)p[0] | (unsigned)p[1] << 8;
-            v[i] = d == POSENC_DTYPE_F16 ? f16_to_float(h) : bf16_to_float(h);
-        }
-        if (!isfinite(v[i])) {
-            free(b);
+    unsigned char b[65536];
+    size_t size = dtype_size(d), per = sizeof b / size;
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < per ? n - done : per;
+        if (fread(b, size, m, f) != m) {
             free(v);
-            return fail(err, POSENC_ERR_FORMAT, "tensor '%s': element %zu is not finite",
-                        name, i);
+            return fail(err, POSENC_ERR_IO, "tensor '%s': read error or early end of file",
+                        name);
         }
+        for (size_t k = 0; k < m; k++) {
+            const unsigned char *p = b + k * size;
+            size_t i = done + k;
+            if (d == POSENC_DTYPE_F32) {
+                uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                             (uint32_t)p[3] << 24;
+                memcpy(&v[i], &w, sizeof w);
+            } else {
+                unsigned h = (unsigned)p[0] | (unsigned)p[1] << 8;
+                v[i] = d == POSENC_DTYPE_F16 ? f16_to_float(h) : bf16_to_float(h);
+            }
+            if (!isfinite(v[i])) {
+                free(v);
+                return fail(err, POSENC_ERR_FORMAT, "tensor '%s': element %zu is not finite",
+                            name, i);
+            }
+        }
+        done += m;
     }
-    free(b);
     *out = v;
     return POSENC_OK;
 }
@@ -168,7 +177,7 @@ static posenc_status read_positions(FILE *f, const posenc__st_tensor *t, size_t 
     if (!size)
         return fail(err, POSENC_ERR_FORMAT, "tensor 'positions' is %s: it must be I64 or I32",
                     t->dtype);
-    unsigned char *b;
+    unsigned char *b = NULL;
     posenc_status s = read_bytes(f, "positions", t, &b, err);
     if (s != POSENC_OK)
         return s;
