@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *FILE_ = "test_check";
+static const char *FILE_ = "check";
 
 /* ---- the planted engine ----------------------------------------------------------- */
 
