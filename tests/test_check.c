@@ -30,6 +30,8 @@ typedef struct engine {
     double sign, gain;       /* theta sign; factor on cos/sin */
     int f32_angle;           /* theta = (float)((float)f * (float)pos) */
     int round_cs_bf16;       /* cos/sin rounded to bf16 after the factor */
+    int round_pos_bf16;      /* positions rounded to bf16 before use */
+    int round_freq_bf16;     /* inv_freq stored in bf16 */
 } engine;
 
 static double round_dt(double v, posenc_dtype d)
@@ -68,8 +70,12 @@ static void run_engine(const engine *e, const int64_t *pos, size_t n_tok, uint32
     for (size_t t = 0; t < n_tok; t++) {
         for (uint32_t k = 0; k < P; k++) {
             double f = e->rope.inv_freq_hi[k] + e->rope.inv_freq_lo[k];
+            if (e->round_freq_bf16)
+                f = round_dt(f, POSENC_DTYPE_BF16);
+            double p = e->round_pos_bf16 ? round_dt((double)pos[t], POSENC_DTYPE_BF16)
+                                         : (double)pos[t];
             double th = e->f32_angle ? (double)((float)f * (float)pos[t])
-                                     : ((double)pos[t] + (double)e->offset) * f;
+                                     : (p + (double)e->offset) * f;
             /* for the exact engine, theta in double loses nothing that shows in float32 */
             double cc = e->gain * cos(th), ss = e->sign * e->gain * sin(th);
             if (e->round_cs_bf16) {
@@ -493,6 +499,31 @@ TEST(real_configs)
         e.pairs = e.table = !c.layout;
         CHECK(planted(&c, &e, POSENC_DTYPE_BF16, POSENC_CAUSE_LAYOUT_SWAPPED, "layout=", 200000));
     }
+    /* DeepSeek-V2-Lite (interleaved, YaRN): cos/sin built for the half layout */
+    CHECK(load("deepseek-v2-lite", 0, &c));
+    CHECK_EQ_INT(c.layout, POSENC_LAYOUT_INTERLEAVED);
+    rope_of(&c, 200001, &r);
+    engine_of(&e, &r);
+    e.table = POSENC_LAYOUT_HALF;
+    CHECK(planted(&c, &e, POSENC_DTYPE_F32, POSENC_CAUSE_LAYOUT_MIXED,
+                  "table=half pairs=interleaved", 200000));
+    engine_of(&e, &r);
+    e.round_pos_bf16 = 1;
+    CHECK(planted(&c, &e, POSENC_DTYPE_F16, POSENC_CAUSE_DTYPE_ROUNDING, "what=positions-bf16",
+                  200000));
+    engine_of(&e, &r);
+    e.round_freq_bf16 = 1;
+    CHECK(planted(&c, &e, POSENC_DTYPE_BF16, POSENC_CAUSE_DTYPE_ROUNDING, "what=inv-freq-bf16",
+                  200000));
+    engine_of(&e, &r);
+    e.offset = 1;
+    CHECK(planted(&c, &e, POSENC_DTYPE_BF16, POSENC_CAUSE_POSITION_OFFSET, "c=1", 200000));
+    /* Llama 2 dynamic NTK stretched for 8192 tokens instead of the sequence's 200001 */
+    CHECK(load("llama-2-7b-dynamic", 0, &c));
+    rope_of(&c, 8192, &r2);
+    engine_of(&e, &r2);
+    CHECK(planted(&c, &e, POSENC_DTYPE_F32, POSENC_CAUSE_SCALING, "what=dynamic factor=2 len=8192",
+                  200000));
     /* Phi-4-mini: the short factors where the long ones belong */
     CHECK(load("phi-4-mini", 0, &c));
     rope_of(&c, 100, &r2);

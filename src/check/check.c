@@ -445,7 +445,11 @@ static posenc_status build(hyps *hs, const hyp *model, const posenc_rope_config 
     if (mt == POSENC_ROPE_DYNAMIC) {
         double lens[] = {(double)cfg->max_position_embeddings, L0, 2 * L0, 4 * L0, 8 * L0};
         for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-            if (!(lens[i] >= 1) || lens[i] > (double)POSENC_MAX_POS || (int64_t)lens[i] == seq_len)
+            int dup = !(lens[i] >= 1) || lens[i] > (double)POSENC_MAX_POS ||
+                      (int64_t)lens[i] == seq_len;
+            for (size_t j = 0; j < i; j++)
+                dup |= lens[j] == lens[i];
+            if (dup)
                 continue;
             fmt_num(num, sizeof num, cfg->scaling.factor);
             snprintf(p, sizeof p, "what=dynamic factor=%s len=%lld", num, (long long)lens[i]);
