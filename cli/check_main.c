@@ -405,6 +405,7 @@ out:
     return rc;
 }
 
+#ifdef POSENC_HAVE_JSON
 /* FILE with "-layerN" before its extension. */
 static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
 {
@@ -414,6 +415,7 @@ static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
     else
         snprintf(buf, n, "%.*s-layer%u%s", (int)(dot - out), out, layer, dot);
 }
+#endif
 
 int cli_golden_main(int argc, char **argv)
 {
