@@ -107,3 +107,21 @@ def test_shapes_and_errors():
         posenc.check(x[..., :64], y[..., :64], pos, config=LLAMA2)
     with pytest.raises(ValueError, match="dtype"):
         posenc.check(x, y, pos, config=LLAMA2, dtype="F8")
+
+
+def test_tables_half_width_and_layout_mixed():
+    pos = np.arange(40)
+    d = 128
+    inv = 10000.0 ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    th = pos[:, None] * inv[None, :]
+    r = posenc.check(np.cos(th).astype(np.float32), np.sin(th).astype(np.float32), pos,
+                     config=LLAMA2, tables=True)
+    assert r.match and r.n_head == 1
+    # full width: Llama's half layout repeats as cat(freqs, freqs); repeat_interleave is
+    # the table of the other layout
+    good = np.concatenate([th, th], axis=1)
+    wrong = np.repeat(th, 2, axis=1)
+    assert posenc.check(np.cos(good), np.sin(good), pos, config=LLAMA2, tables=True).match
+    r = posenc.check(np.cos(wrong), np.sin(wrong), pos, config=LLAMA2, tables=True)
+    assert not r.match and r.cause.name == "layout-mixed"
+    assert r.cause.params == {"table": "interleaved", "pairs": "half"}

@@ -8,7 +8,8 @@ recorded by wrapping the function. transformers forms the angles in float32
 (inv_freq float32 @ position_ids float32, LlamaRotaryEmbedding.forward), so at
 positions up to 10^6 its float32 output must be a mismatch whose cause is
 angle-precision, with an onset; in bfloat16 the same arithmetic rounds below
-the dtype's resolution at positions up to 4096, which must match."""
+the dtype's resolution at positions up to 32768, which must match (and past
+some 4*10^5 it shows through bf16 too: angle-precision again)."""
 import json
 import os
 
@@ -93,7 +94,7 @@ def test_float32_llama31_is_angle_precision_up_to_1e6():
 
 def test_bfloat16_llama31_matches_where_bf16_hides_it():
     model, config = tiny_llama31(torch.bfloat16)
-    pos = positions_to(4096)
+    pos = positions_to(32768)
     qk = hooked_qk(model, pos)
     for a, b in (("q", "q2"), ("k", "k2")):
         r = posenc.check(qk[a], qk[b], pos, config=config)
@@ -101,6 +102,13 @@ def test_bfloat16_llama31_matches_where_bf16_hides_it():
         assert r.dtype == "BF16"
         assert r.match, str(r)
     assert_rope_close(qk["k"], qk["k2"], pos, config=config)
+    # past that, the float32 angles show through bf16 too: the onset is past 32768
+    pos = positions_to(1_000_000)
+    qk = hooked_qk(model, pos)
+    r = posenc.check(qk["q"], qk["q2"], pos, config=config)
+    print(r)
+    assert not r.match and r.cause.name == "angle-precision", str(r)
+    assert 32768 < int(r.cause.params["onset"]) <= 1_000_000
 
 
 def test_bfloat16_llama31_cast_whole_is_dtype_rounding_of_inv_freq():
