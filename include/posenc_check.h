@@ -71,7 +71,10 @@
  * token, and only those that still fit are reported. n_cause 0 on a
  * mismatch means no known mistake explains it.
  *
- * Thread-safe (no global state); allocates working memory during the call.
+ * Thread-safe (no global state); allocates working memory during the call
+ * (the x and y of a dump are held as float); the passes over the tokens are
+ * split between up to 16 threads (the online CPUs), started and joined
+ * inside the call, with the same result as one.
  */
 #ifndef POSENC_CHECK_API_H
 #define POSENC_CHECK_API_H
@@ -191,6 +194,11 @@ posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_che
  * POSENC_ERR_NOMEM. *out is untouched on error. */
 POSENC_NODISCARD
 posenc_status posenc_dump_load(const char *path, posenc_check_input *out, posenc_load_error *err);
+
+/* The same on an open stream whose byte 0 is the file's first byte (it must
+ * support fseeko, e.g. a file or fmemopen). */
+POSENC_NODISCARD
+posenc_status posenc_dump_read(FILE *in, posenc_check_input *out, posenc_load_error *err);
 
 /* Frees the arrays posenc_dump_load allocated and zeroes *in (NULL is fine). */
 void posenc_dump_free(posenc_check_input *in);

@@ -429,6 +429,15 @@ TEST(dump_roundtrip)
         if (dt != POSENC_DTYPE_F16)
             CHECK(same);
         posenc_dump_free(&got);
+        FILE *in = fopen(path, "rb"); /* the same through the stream reader */
+        CHECK(in != NULL);
+        if (in) {
+            CHECK(posenc_dump_read(in, &got, &err) == POSENC_OK);
+            CHECK_EQ_INT(got.n_tok, 3);
+            CHECK(got.y[5] == (float)round_dt(y[5], (posenc_dtype)dt));
+            posenc_dump_free(&got);
+            fclose(in);
+        }
     }
     /* cut the file short: the tiling check refuses it */
     FILE *f = fopen(path, "r+b");

@@ -282,6 +282,15 @@ static posenc_status load_file(FILE *f, posenc_check_input *in, posenc_load_erro
     return POSENC_OK;
 }
 
+posenc_status posenc_dump_read(FILE *in, posenc_check_input *out, posenc_load_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!in || !out)
+        return POSENC_ERR_NULL;
+    return load_file(in, out, err);
+}
+
 posenc_status posenc_dump_load(const char *path, posenc_check_input *out, posenc_load_error *err)
 {
     if (err)
