@@ -429,14 +429,14 @@ TEST(dump_roundtrip)
         if (dt != POSENC_DTYPE_F16)
             CHECK(same);
         posenc_dump_free(&got);
-        FILE *in = fopen(path, "rb"); /* the same through the stream reader */
-        CHECK(in != NULL);
-        if (in) {
-            CHECK(posenc_dump_read(in, &got, &err) == POSENC_OK);
+        FILE *st = fopen(path, "rb"); /* the same through the stream reader */
+        CHECK(st != NULL);
+        if (st) {
+            CHECK(posenc_dump_read(st, &got, &err) == POSENC_OK);
             CHECK_EQ_INT(got.n_tok, 3);
             CHECK(got.y[5] == (float)round_dt(y[5], (posenc_dtype)dt));
             posenc_dump_free(&got);
-            fclose(in);
+            fclose(st);
         }
     }
     /* cut the file short: the tiling check refuses it */
