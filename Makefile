@@ -135,7 +135,7 @@ $(STAMP): FORCE
 # ---- the library, the config reader, the program ---------------------------
 
 CONFIG_SRC := $(wildcard src/config*.c)
-LIB_SRC    := $(filter-out $(CONFIG_SRC),$(wildcard src/*.c))
+LIB_SRC    := $(filter-out $(CONFIG_SRC),$(wildcard src/*.c)) $(wildcard src/check/*.c)
 CLI_SRC    := $(wildcard cli/*.c)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CONFIG_OBJ := $(CONFIG_SRC:%.c=$(BUILD)/%.o)
@@ -301,7 +301,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_check.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -320,6 +320,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
+	    $(DESTDIR)$(PREFIX)/include/posenc_check.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc

@@ -1,4 +1,5 @@
 /* main.c - the posenc program: options, input files, exit status. */
+#include "check_cmd.h"
 #include "cli.h"
 #include "grade.h"
 #include "plot_options.h"
@@ -14,6 +15,8 @@ static void usage(FILE *out)
     fputs("usage: posenc [OPTIONS] [FILE...]\n"
           "       posenc plot KIND [OPTIONS] -o FILE   (see 'posenc plot --help')\n"
           "       posenc grade [OPTIONS] -- PROGRAM    (see 'posenc grade --help')\n"
+          "       posenc check [--config FILE [--layer N] | --rope 'WORDS'] DUMP\n"
+          "       posenc golden (--config FILE | --rope 'WORDS') -o FILE\n"
           "Reads posenc commands from the files, or from standard input when there are\n"
           "none, and prints their results. '-' names standard input.\n"
           "\n"
@@ -129,6 +132,12 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "grade") == 0) {
         cli_free(&st);
         return cli_grade_main(argc - 1, argv + 1, stdout, stderr);
+    }
+    /* `posenc check` / `posenc golden`: an engine's RoPE against the model's. */
+    if (argc > 1 && (strcmp(argv[1], "check") == 0 || strcmp(argv[1], "golden") == 0)) {
+        cli_free(&st);
+        return argv[1][0] == 'c' ? cli_check_main(argc - 1, argv + 1)
+                                 : cli_golden_main(argc - 1, argv + 1);
     }
 
     /* First pass: settings, so that -c strings run with all of them. */

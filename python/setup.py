@@ -60,5 +60,18 @@ ext = Extension(
     depends=objects + ["posenc/_calls.h", str(ROOT / "include" / "posenc.h")],
 )
 
+# posenc._check: the RoPE check (posenc.check, posenc.testing), its own module.
+check_ext = Extension(
+    "posenc._check",
+    sources=["posenc/_check.c"],
+    include_dirs=[str(ROOT / "include")],
+    define_macros=macros,
+    extra_objects=objects,
+    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
+    extra_link_args=json_libs + ["-lm", "-pthread"] +
+    shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
+    depends=objects + [str(ROOT / "include" / "posenc_check.h")],
+)
+
 os.chdir(HERE)
-setup(packages=["posenc"], ext_modules=[ext])
+setup(packages=["posenc"], ext_modules=[ext, check_ext])

@@ -197,4 +197,20 @@ static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
  * POSENC_ERR_NOMEM data is still the caller's. */
 posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out);
 
+/* One tensor of a safetensors file, as the strict reader of
+ * src/safetensors.c found it in the header: dtype NULL when absent. */
+typedef struct posenc__st_tensor {
+    const char *dtype; /* "F32", "I64", ... (a static string) */
+    size_t rank;
+    uint64_t shape[3]; /* the first three dimensions (0 past the rank) */
+    uint64_t offset;   /* of the data, in bytes from the file's start */
+    uint64_t n_bytes;
+} posenc__st_tensor;
+
+/* Reads and checks the whole header of the safetensors file at in (every
+ * check of posenc_learned_read_safetensors), then describes each of the n
+ * tensors names[i] in out[i]. Errors: those of the header's checks. */
+posenc_status posenc__safetensors_find(FILE *in, size_t n, const char *const *names,
+                                       posenc__st_tensor *out, posenc_load_error *err);
+
 #endif

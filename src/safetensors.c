@@ -40,7 +40,7 @@ typedef struct entry {
     uint64_t begin, end; /* data_offsets */
     unsigned dtype;      /* index into DTYPES */
     size_t rank;
-    uint64_t dim0, dim1; /* the first two dimensions (for the 2-D check) */
+    uint64_t dim0, dim1, dim2; /* the first three dimensions */
 } entry;
 
 typedef struct parser {
@@ -307,7 +307,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
     if (s != POSENC_OK)
         return s;
     int have_dtype = 0, have_shape = 0, have_offsets = 0;
-    entry e = {name, 0, 0, 0, 0, 0, 0};
+    entry e = {name, 0, 0, 0, 0, 0, 0, 0};
     uint64_t shape[MAX_RANK], off[2];
     size_t n_off = 0;
     skip_ws(ps);
@@ -386,6 +386,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
                     (unsigned long long)e.end, (unsigned long long)(elems * bits / 8));
     e.dim0 = e.rank > 0 ? shape[0] : 0;
     e.dim1 = e.rank > 1 ? shape[1] : 0;
+    e.dim2 = e.rank > 2 ? shape[2] : 0;
     if (ps->n_ents == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 16;
         entry *p = realloc(ps->ents, cap * sizeof *p);
@@ -633,13 +634,12 @@ static posenc_status find_table(const parser *ps, const char *name, size_t *foun
                 NAME_ARGS(name, len), ps->n_ents);
 }
 
-posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
-                                              posenc_load_error *err)
+/* The header of the file at in, read and checked whole (parse_header,
+ * check_tiling) into *ps; *hlen is its length. On success the caller frees
+ * *text and ps's arrays; on error they are freed here. */
+static posenc_status read_header(FILE *in, parser *ps_out, unsigned char **text_out,
+                                 uint64_t *hlen_out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !name || !out)
-        return POSENC_ERR_NULL;
     /* the file's size, then the 8-byte length */
     off_t fsize;
     if (fseeko(in, 0, SEEK_END) != 0 || (fsize = ftello(in)) < 0 ||
@@ -675,9 +675,34 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
         s = parse_header(&ps);
     if (s == POSENC_OK)
         s = check_tiling(&ps, (uint64_t)fsize - 8 - hlen);
+    if (s != POSENC_OK) {
+        free(text);
+        free(ps.arena);
+        free(ps.ents);
+        free(ps.meta);
+        return s;
+    }
+    *ps_out = ps;
+    *text_out = text;
+    *hlen_out = hlen;
+    return POSENC_OK;
+}
+
+posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
+                                              posenc_load_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!in || !name || !out)
+        return POSENC_ERR_NULL;
+    parser ps;
+    unsigned char *text;
+    uint64_t hlen;
+    posenc_status s = read_header(in, &ps, &text, &hlen, err);
+    if (s != POSENC_OK)
+        return s;
     size_t k = 0;
-    if (s == POSENC_OK)
-        s = find_table(&ps, name, &k);
+    s = find_table(&ps, name, &k);
     double *data = NULL;
     if (s == POSENC_OK) {
         const entry *e = &ps.ents[k];
@@ -715,4 +740,42 @@ posenc_status posenc_learned_load_safetensors(const char *path, const char *name
     posenc_status s = posenc_learned_read_safetensors(f, name, out, err);
     fclose(f);
     return s;
+}
+
+/* ---- the index for other readers (src/check/dump.c) --------------------------- */
+
+posenc_status posenc__safetensors_find(FILE *in, size_t n, const char *const *names,
+                                       posenc__st_tensor *out, posenc_load_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!in || (n && (!names || !out)))
+        return POSENC_ERR_NULL;
+    parser ps;
+    unsigned char *text;
+    uint64_t hlen;
+    posenc_status s = read_header(in, &ps, &text, &hlen, err);
+    if (s != POSENC_OK)
+        return s;
+    for (size_t i = 0; i < n; i++) {
+        keyref want = {names[i], strlen(names[i])};
+        memset(&out[i], 0, sizeof out[i]);
+        for (size_t k = 0; k < ps.n_ents; k++) {
+            const entry *e = &ps.ents[k];
+            if (cmp_key(&e->key, &want))
+                continue;
+            out[i].dtype = DTYPES[e->dtype].name;
+            out[i].rank = e->rank;
+            out[i].shape[0] = e->dim0;
+            out[i].shape[1] = e->dim1;
+            out[i].shape[2] = e->dim2;
+            out[i].offset = 8 + hlen + e->begin;
+            out[i].n_bytes = e->end - e->begin;
+        }
+    }
+    free(text);
+    free(ps.arena);
+    free(ps.ents);
+    free(ps.meta);
+    return POSENC_OK;
 }

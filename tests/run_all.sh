@@ -51,6 +51,9 @@ done
 sh tests/cli_tests.sh "$build/posenc" >"$out"
 add
 
+sh tests/check_cli_test.sh "$build/posenc" >"$out"
+add
+
 sh tests/docs_test.sh "$build" "$cc" >"$out"
 add
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import _core
 from ._core import Error
+from ._checking import check, CheckResult  # noqa: E402 (posenc check, docs/CHECK.md)
 
 __all__ = [
     "Error",
@@ -49,6 +50,8 @@ __all__ = [
     "__version__",
     "library_version",
     "MAX_POS",
+    "check",
+    "CheckResult",
 ]
 
 __version__ = "0.1.0"

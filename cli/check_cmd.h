@@ -1,0 +1,17 @@
+/* check_cmd.h - `posenc check` and `posenc golden` (cli/check_main.c): the
+ * program's subcommands around the library's RoPE check (posenc_check.h).
+ * They use words.h, rope_spec.h and the library only. */
+#ifndef POSENC_CLI_CHECK_CMD_H
+#define POSENC_CLI_CHECK_CMD_H
+
+#include <stdio.h>
+
+/* `posenc check ...` (argv[0] is "check"): prints CHECK/BAND/CAUSE lines;
+ * returns 0 match, 1 mismatch, 2 bad input (a message on standard error). */
+int cli_check_main(int argc, char **argv);
+
+/* `posenc golden ...` (argv[0] is "golden"): writes reference dumps and a
+ * GOLDEN line for each; returns 0, or 2 with a message on standard error. */
+int cli_golden_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,524 @@
+/* check_main.c - `posenc check` (an engine's RoPE against the model's, and
+ * the cause when they differ) and `posenc golden` (reference dumps for an
+ * engine's test suite). The numerics are the library's (posenc_check.h);
+ * this file reads options, the model (--config through the registry, or
+ * --rope with SET rope's words) and prints key=value lines. */
+#include "check_cmd.h"
+
+#include "posenc_check.h"
+#include "rope_spec.h"
+#ifdef POSENC_HAVE_JSON
+#include "posenc_config.h"
+#endif
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORDS 64
+
+/* Exit statuses of posenc check. */
+enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int bad(const char *cmd, const char *fmt, ...)
+{
+    fprintf(stderr, "posenc %s: ", cmd);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return EXIT_BAD;
+}
+
+/* "--name=value" or "--name value". */
+static const char *opt(const char *name, int argc, char **argv, int *i)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    int64_t v;
+    if (posenc_parse_int64(s, strlen(s), &v) != POSENC_OK || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* --rope 'WORDS': SET rope's words on plain RoPE of head_dim, base 10000 and layout. */
+static int rope_words(const char *v, uint32_t head_dim, posenc_layout layout,
+                      posenc_rope_config *out, char *why, size_t n)
+{
+    cli_token tok[MAX_WORDS];
+    size_t nt = 0;
+    for (const char *w = v; *w;) {
+        while (*w == ' ' || *w == '\t')
+            w++;
+        size_t len = strcspn(w, " \t");
+        if (len && nt == MAX_WORDS) {
+            snprintf(why, n, "--rope: more than %d words", MAX_WORDS);
+            return 0;
+        }
+        if (len)
+            tok[nt++] = (cli_token){w, len};
+        w += len;
+    }
+    posenc_rope_config plain;
+    memset(&plain, 0, sizeof plain);
+    plain.head_dim = plain.rotary_dim = head_dim;
+    plain.base = POSENC_DEFAULT_BASE;
+    plain.layout = layout;
+    cli_cannot_fail(posenc_rope_scaling_init(&plain.scaling, POSENC_ROPE_DEFAULT));
+    rope_spec_start from = {POSENC_DEFAULT_BASE, layout, head_dim ? &plain : NULL};
+    switch (rope_spec_parse(tok, nt, &from, out, why, n)) {
+    case ROPE_SPEC_SET: return 1;
+    case ROPE_SPEC_OFF: *out = plain; return head_dim != 0 || (snprintf(why, n, "--rope: no head_dim"), 0);
+    default: return 0;
+    }
+}
+
+static const char *dtype_word(posenc_dtype d)
+{
+    return d == POSENC_DTYPE_F32 ? "F32" : d == POSENC_DTYPE_BF16 ? "BF16" : "F16";
+}
+
+/* ---- posenc check ------------------------------------------------------------------ */
+
+static void check_usage(FILE *f)
+{
+    fputs("usage: posenc check [--config FILE [--layer N] | --rope 'WORDS' [--layout L]]\n"
+          "                    [--seq-len N] [--tol ULPS] DUMP\n"
+          "DUMP: a safetensors file with positions (I64/I32 [n_tok]) and x, y (the vectors\n"
+          "before and after the engine's RoPE, [n_tok, n_head, head_dim], F32/F16/BF16) or\n"
+          "cos, sin ([n_tok, rotary_dim] or [n_tok, rotary_dim/2]).\n"
+          "  --config FILE  the model's config.json (read through the registry)\n"
+          "  --layer N      its layer (default 0)\n"
+          "  --rope WORDS   the RoPE as SET rope's words (head_dim defaults to the dump's)\n"
+          "  --layout L     with --rope: interleaved (default) or half\n"
+          "  --seq-len N    the sequence length the engine ran (default max(positions) + 1)\n"
+          "  --tol ULPS     largest error of a match, ulps of the dump's dtype (default 4)\n"
+          "Prints CHECK, BAND and CAUSE lines (docs/CHECK.md). Exit status: 0 match,\n"
+          "1 mismatch, 2 bad input.\n",
+          f);
+}
+
+int cli_check_main(int argc, char **argv)
+{
+    const char *config = NULL, *rope = NULL, *dump = NULL, *v;
+    int64_t layer = 0, seq_len = 0;
+    double tol = 0;
+    posenc_layout layout = POSENC_LAYOUT_INTERLEAVED;
+    char why[1400];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            check_usage(stdout);
+            return 0;
+        } else if ((v = opt("--config", argc, argv, &i))) {
+            config = v;
+        } else if ((v = opt("--rope", argc, argv, &i))) {
+            rope = v;
+        } else if ((v = opt("--layer", argc, argv, &i))) {
+            if (!parse_i64(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &layer))
+                return bad("check", "--layer '%s' must be an integer from 0 to %u", v,
+                           POSENC_MODEL_MAX_LAYERS - 1);
+        } else if ((v = opt("--layout", argc, argv, &i))) {
+            if (!cli_parse_layout(v, strlen(v), &layout, why, sizeof why))
+                return bad("check", "%s", why);
+        } else if ((v = opt("--seq-len", argc, argv, &i))) {
+            if (!parse_i64(v, 1, POSENC_MAX_POS + 1, &seq_len))
+                return bad("check", "--seq-len '%s' must be an integer from 1 to %lld", v,
+                           POSENC_MAX_POS + 1);
+        } else if ((v = opt("--tol", argc, argv, &i))) {
+            if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
+                !isfinite(tol))
+                return bad("check", "--tol '%s' must be a number > 0 (ulps)", v);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return bad("check", "unknown option '%s' (try 'posenc check --help')", argv[i]);
+        } else if (dump) {
+            return bad("check", "one DUMP only ('%s' and '%s')", dump, argv[i]);
+        } else {
+            dump = argv[i];
+        }
+    }
+    if (!dump)
+        return bad("check", "no DUMP given (try 'posenc check --help')");
+    if (!config == !rope)
+        return bad("check", "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    posenc_check_input in;
+    posenc_load_error le;
+    posenc_status s = posenc_dump_load(dump, &in, &le);
+    if (s != POSENC_OK)
+        return bad("check", "%s: %s", dump, le.detail[0] ? le.detail : posenc_strerror(s));
+    posenc_rope_config *model = malloc(sizeof *model);
+    posenc_check_result *res = malloc(sizeof *res);
+    int rc = EXIT_BAD;
+    char label[256];
+    if (!model || !res) {
+        rc = bad("check", "out of memory");
+        goto out;
+    }
+    if (config ? !rope_spec_load_model(config, (uint32_t)layer, model, label, sizeof label, why,
+                                       sizeof why)
+               : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
+                             sizeof why)) {
+        rc = bad("check", "%s", why);
+        goto out;
+    }
+    s = posenc_check_run(model, &in, seq_len, tol, res);
+    if (s != POSENC_OK) {
+        if (s == POSENC_ERR_DIM)
+            rc = bad("check", "%s: %s %u does not fit the model (head_dim %u, rotary_dim %u)",
+                     dump, in.x ? "head_dim" : "table_dim", in.x ? in.head_dim : in.table_dim,
+                     model->head_dim, model->rotary_dim);
+        else
+            rc = bad("check", "%s: %s", dump, posenc_strerror(s));
+        goto out;
+    }
+    printf("CHECK verdict=%s dtype=%s n_tok=%zu n_head=%u max_ulp=%.4g max_abs=%.4g\n",
+           res->match ? "match" : "mismatch", dtype_word(res->dtype), res->n_tok, res->n_head,
+           res->max_ulp, res->max_abs);
+    for (size_t b = 0; b < res->n_band; b++)
+        printf("BAND pos=%lld-%lld max_ulp=%.4g max_abs=%.4g\n",
+               (long long)res->band[b].pos_lo, (long long)res->band[b].pos_hi,
+               res->band[b].max_ulp, res->band[b].max_abs);
+    if (!res->match && res->n_cause == 0)
+        printf("CAUSE name=none\n");
+    for (size_t k = 0; k < res->n_cause; k++)
+        printf("CAUSE name=%s fit_ulp=%.4g%s%s\n", posenc_check_cause_name(res->cause[k].cause),
+               res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
+    rc = res->match ? EXIT_MATCH : EXIT_MISMATCH;
+out:
+    free(model);
+    free(res);
+    posenc_dump_free(&in);
+    return rc;
+}
+
+/* ---- posenc golden ----------------------------------------------------------------- */
+
+static void golden_usage(FILE *f)
+{
+    fputs("usage: posenc golden (--config FILE [--layer N] | --rope 'WORDS' [--layout L])\n"
+          "                     [--positions LIST] [--heads N] [--seed S] [--dtype T]\n"
+          "                     [--seq-len N] -o FILE\n"
+          "Writes reference dumps: positions, x (random from the seed, in dtype T) and the\n"
+          "exact y (correctly rounded to T), for posenc check to close the loop.\n"
+          "  --config FILE    every layer group of the model (one file each, FILE with\n"
+          "                   -layerN before its extension), or --layer N alone\n"
+          "  --rope WORDS     SET rope's words (head_dim= is required)\n"
+          "  --positions LIST comma-separated positions and ranges A-B (default: 0-16,\n"
+          "                   2^k-1, 2^k, 2^k+1 for k = 5..19, the model's original and\n"
+          "                   maximum lengths -1, 0, +1, 999999, 1000000)\n"
+          "  --heads N        heads per token (default 4)\n"
+          "  --seed S         the random x's seed (default 1)\n"
+          "  --dtype T        F32 (default), F16 or BF16\n"
+          "  --seq-len N      the sequence length for length-dependent scalings (default\n"
+          "                   max(positions) + 1)\n",
+          f);
+}
+
+/* splitmix64: the seed's stream (the same numbers on every machine). */
+static uint64_t next_u64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* v rounded to nearest-even in dtype d (finite values in range). */
+static double to_dtype(double v, posenc_dtype d)
+{
+    if (v == 0)
+        return 0;
+    if (d == POSENC_DTYPE_F32)
+        return (float)v; /* C's conversion rounds to nearest-even */
+    int bits = d == POSENC_DTYPE_F32 ? 24 : d == POSENC_DTYPE_F16 ? 11 : 8;
+    int emin = d == POSENC_DTYPE_F16 ? -14 : -126;
+    int e = ilogb(v);
+    int q = (e < emin ? emin : e) - (bits - 1);
+    return ldexp(nearbyint(ldexp(v, -q)), q);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Positions from LIST, or the default set for cfg; sorted, unique. */
+static int golden_positions(const char *list, const posenc_rope_config *cfg, int64_t **out,
+                            size_t *n_out, char *why, size_t n)
+{
+    size_t cap = 256, cnt = 0;
+    int64_t *p = malloc(cap * sizeof *p);
+    if (!p) {
+        snprintf(why, n, "out of memory");
+        return 0;
+    }
+#define PUSH(v) do { if (cnt == cap) { int64_t *q_ = realloc(p, (cap *= 2) * sizeof *p); \
+                         if (!q_) { free(p); snprintf(why, n, "out of memory"); return 0; } p = q_; } \
+                     p[cnt++] = (v); } while (0)
+    if (list) {
+        for (const char *s = list; *s;) {
+            size_t len = strcspn(s, ",");
+            char w[64];
+            if (len == 0 || len >= sizeof w) {
+                free(p);
+                snprintf(why, n, "--positions: empty or overlong item in '%s'", list);
+                return 0;
+            }
+            memcpy(w, s, len);
+            w[len] = '\0';
+            char *dash = strchr(w + 1, '-');
+            int64_t a, b;
+            if (dash)
+                *dash = '\0';
+            if (!parse_i64(w, 0, POSENC_MAX_POS, &a) ||
+                !parse_i64(dash ? dash + 1 : w, 0, POSENC_MAX_POS, &b) || b < a ||
+                b - a > 10000000) {
+                free(p);
+                snprintf(why, n, "--positions: '%.*s' is not a position or a range A-B of at "
+                         "most 10^7 positions (0 to %lld)", (int)len, s, POSENC_MAX_POS);
+                return 0;
+            }
+            for (int64_t v = a; v <= b; v++)
+                PUSH(v);
+            s += len + (s[len] == ',');
+        }
+    } else {
+        for (int64_t v = 0; v <= 16; v++)
+            PUSH(v);
+        for (int k = 5; k <= 19; k++)
+            for (int64_t d = -1; d <= 1; d++)
+                PUSH(((int64_t)1 << k) + d);
+        int64_t lens[2] = {(int64_t)cfg->scaling.original_max_position_embeddings,
+                           cfg->max_position_embeddings};
+        for (int i = 0; i < 2; i++)
+            if (lens[i] >= 2 && lens[i] < POSENC_MAX_POS)
+                for (int64_t d = -1; d <= 1; d++)
+                    PUSH(lens[i] + d);
+        PUSH(999999);
+        PUSH(1000000);
+    }
+#undef PUSH
+    qsort(p, cnt, sizeof *p, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < cnt; i++)
+        if (u == 0 || p[i] != p[u - 1])
+            p[u++] = p[i];
+    *out = p;
+    *n_out = u;
+    return 1;
+}
+
+/* One dump for cfg at path. */
+static int golden_one(const char *path, const posenc_rope_config *cfg, const char *list,
+                      uint32_t n_head, uint64_t seed, posenc_dtype dt, int64_t seq_len,
+                      const char *layer_word)
+{
+    char why[512];
+    int64_t *pos;
+    size_t n_tok;
+    if (!golden_positions(list, cfg, &pos, &n_tok, why, sizeof why))
+        return bad("golden", "%s", why);
+    int64_t len = seq_len ? seq_len : pos[n_tok - 1] + 1;
+    posenc_rope r;
+    posenc_status s = posenc_rope_init_config(&r, cfg, len);
+    if (s != POSENC_OK) {
+        free(pos);
+        return bad("golden", "the model's RoPE at length %lld: %s", (long long)len,
+                   posenc_strerror(s));
+    }
+    size_t hd = cfg->head_dim, n = n_tok * n_head * hd;
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    double *h = malloc(hd * sizeof *h);
+    int rc = EXIT_BAD;
+    if (!x || !y || !h) {
+        rc = bad("golden", "out of memory for %zu elements", n);
+        goto out;
+    }
+    uint64_t st = seed;
+    for (size_t i = 0; i < n; i++) /* uniform in [-1, 1), rounded to the dtype */
+        x[i] = (float)to_dtype((double)(next_u64(&st) >> 11) * 0x1p-52 - 1.0, dt);
+    uint32_t P = r.rotary_dim / 2;
+    for (size_t t = 0; t < n_tok; t++) {
+        /* a cos(theta_k), a sin(theta_k) of every pair: the library's exact
+         * rotation (posenc_rope_vec_f64) of the vector with (1, 0) in each pair */
+        for (size_t d = 0; d < hd; d++)
+            h[d] = 0;
+        for (uint32_t k = 0; k < P; k++) {
+            uint32_t i0, i1;
+            cli_cannot_fail(posenc_pair_index(k, r.rotary_dim, r.layout, &i0, &i1));
+            h[i0] = 1;
+        }
+        cli_cannot_fail(posenc_rope_vec_f64(&r, pos[t], POSENC_FORWARD, h));
+        for (uint32_t k = 0; k < n_head; k++) {
+            size_t at = (t * n_head + k) * hd;
+            for (size_t d = r.rotary_dim; d < hd; d++)
+                y[at + d] = x[at + d];
+            for (uint32_t j = 0; j < P; j++) {
+                uint32_t i0, i1;
+                cli_cannot_fail(posenc_pair_index(j, r.rotary_dim, r.layout, &i0, &i1));
+                double c = h[i0], s = h[i1], a = x[at + i0], b = x[at + i1];
+                /* in double (products of two floats by doubles: one rounding
+                 * each), then rounded once to the dtype */
+                y[at + i0] = (float)to_dtype(a * c - b * s, dt);
+                y[at + i1] = (float)to_dtype(a * s + b * c, dt);
+            }
+        }
+    }
+    posenc_check_input in = {.dtype = dt, .n_tok = n_tok, .n_head = n_head,
+                             .head_dim = (uint32_t)hd, .pos = pos, .x = x, .y = y};
+    char seedw[32], lenw[32];
+    snprintf(seedw, sizeof seedw, "%llu", (unsigned long long)seed);
+    snprintf(lenw, sizeof lenw, "%lld", (long long)len);
+    const char *meta[] = {"format", "posenc-golden", "layer", layer_word, "seed", seedw,
+                          "seq_len", lenw, NULL};
+    posenc_load_error le;
+    s = posenc_dump_save(path, &in, meta, &le);
+    if (s != POSENC_OK) {
+        rc = bad("golden", "%s", le.detail[0] ? le.detail : posenc_strerror(s));
+        goto out;
+    }
+    printf("GOLDEN file=%s layer=%s n_tok=%zu n_head=%u head_dim=%zu dtype=%s seq_len=%lld\n",
+           path, layer_word, n_tok, n_head, hd, dtype_word(dt), (long long)len);
+    rc = 0;
+out:
+    free(pos);
+    free(x);
+    free(y);
+    free(h);
+    return rc;
+}
+
+#ifdef POSENC_HAVE_JSON
+/* FILE with "-layerN" before its extension. */
+static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
+{
+    const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+    if (!dot || (slash && dot < slash) || dot == out || (slash && dot == slash + 1))
+        snprintf(buf, n, "%s-layer%u", out, layer);
+    else
+        snprintf(buf, n, "%.*s-layer%u%s", (int)(dot - out), out, layer, dot);
+}
+#endif
+
+int cli_golden_main(int argc, char **argv)
+{
+    const char *config = NULL, *rope = NULL, *out = NULL, *list = NULL, *v;
+    int64_t layer = -1, seq_len = 0, heads = 4, seed = 1;
+    posenc_dtype dt = POSENC_DTYPE_F32;
+    posenc_layout layout = POSENC_LAYOUT_INTERLEAVED;
+    char why[1400];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            golden_usage(stdout);
+            return 0;
+        } else if ((v = opt("--config", argc, argv, &i))) {
+            config = v;
+        } else if ((v = opt("--rope", argc, argv, &i))) {
+            rope = v;
+        } else if ((v = opt("--positions", argc, argv, &i))) {
+            list = v;
+        } else if ((v = opt("-o", argc, argv, &i))) {
+            out = v;
+        } else if ((v = opt("--layer", argc, argv, &i))) {
+            if (!parse_i64(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &layer))
+                return bad("golden", "--layer '%s' must be an integer from 0 to %u", v,
+                           POSENC_MODEL_MAX_LAYERS - 1);
+        } else if ((v = opt("--layout", argc, argv, &i))) {
+            if (!cli_parse_layout(v, strlen(v), &layout, why, sizeof why))
+                return bad("golden", "%s", why);
+        } else if ((v = opt("--seq-len", argc, argv, &i))) {
+            if (!parse_i64(v, 1, POSENC_MAX_POS + 1, &seq_len))
+                return bad("golden", "--seq-len '%s' must be an integer from 1 to %lld", v,
+                           POSENC_MAX_POS + 1);
+        } else if ((v = opt("--heads", argc, argv, &i))) {
+            if (!parse_i64(v, 1, 4096, &heads))
+                return bad("golden", "--heads '%s' must be an integer from 1 to 4096", v);
+        } else if ((v = opt("--seed", argc, argv, &i))) {
+            if (!parse_i64(v, 0, INT64_MAX, &seed))
+                return bad("golden", "--seed '%s' must be an integer >= 0", v);
+        } else if ((v = opt("--dtype", argc, argv, &i))) {
+            if (!strcmp(v, "F32"))
+                dt = POSENC_DTYPE_F32;
+            else if (!strcmp(v, "F16"))
+                dt = POSENC_DTYPE_F16;
+            else if (!strcmp(v, "BF16"))
+                dt = POSENC_DTYPE_BF16;
+            else
+                return bad("golden", "--dtype '%s' must be F32, F16 or BF16", v);
+        } else {
+            return bad("golden", "unknown argument '%s' (try 'posenc golden --help')", argv[i]);
+        }
+    }
+    if (!out)
+        return bad("golden", "no output file: give -o FILE");
+    if (!config == !rope)
+        return bad("golden", "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    posenc_rope_config *cfg = malloc(sizeof *cfg);
+    if (!cfg)
+        return bad("golden", "out of memory");
+    int rc = 0;
+    if (rope) {
+        if (!rope_words(rope, 0, layout, cfg, why, sizeof why))
+            rc = bad("golden", "%s", why);
+        else
+            rc = golden_one(out, cfg, list, (uint32_t)heads, (uint64_t)seed, dt, seq_len, "0");
+    } else if (layer >= 0) {
+        char label[256], lw[16];
+        snprintf(lw, sizeof lw, "%lld", (long long)layer);
+        if (!rope_spec_load_model(config, (uint32_t)layer, cfg, label, sizeof label, why,
+                                  sizeof why))
+            rc = bad("golden", "%s", why);
+        else
+            rc = golden_one(out, cfg, list, (uint32_t)heads, (uint64_t)seed, dt, seq_len, lw);
+    } else {
+#ifdef POSENC_HAVE_JSON
+        posenc_model *m = malloc(sizeof *m);
+        posenc_config_error err;
+        posenc_status s = m ? posenc_model_from_config(config, NULL, m, &err) : POSENC_ERR_NOMEM;
+        if (s != POSENC_OK) {
+            rc = bad("golden", "%s: %s", config,
+                     s != POSENC_ERR_NOMEM && err.detail[0] ? err.detail : posenc_strerror(s));
+        } else {
+            int done[POSENC_MODEL_MAX_GROUPS] = {0}, any = 0;
+            for (uint32_t l = 0; l < m->n_layer && rc == 0; l++) {
+                uint8_t g = m->layer_group[l];
+                if (g >= POSENC_MODEL_MAX_GROUPS || done[g] ||
+                    m->group[g].scheme != POSENC_SCHEME_ROPE)
+                    continue;
+                done[g] = 1;
+                any = 1;
+                char path[4096], lw[16];
+                layer_path(out, l, path, sizeof path);
+                snprintf(lw, sizeof lw, "%u", l);
+                rc = golden_one(path, &m->group[g].rope, list, (uint32_t)heads, (uint64_t)seed,
+                                dt, seq_len, lw);
+            }
+            if (!any)
+                rc = bad("golden", "%s: no layer of %s has RoPE", config, m->model_type);
+        }
+        free(m);
+#else
+        rc = bad("golden", "--config needs the config reader: install libjansson-dev and run "
+                 "make again");
+#endif
+    }
+    free(cfg);
+    return rc;
+}

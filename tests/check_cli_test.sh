@@ -1,0 +1,86 @@
+#!/bin/sh
+# End-to-end tests of `posenc check` and `posenc golden`: dumps written at run
+# time by posenc golden (the exact y of one RoPE), then checked against the
+# same RoPE (exit 0, verdict=match) and against a RoPE that differs by one
+# known mistake (exit 1, that cause first), and bad input (exit 2).
+#   sh tests/check_cli_test.sh build/posenc
+prog=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+skipped=0
+
+# expect NAME WANT_EXIT PATTERN ARGS...: runs posenc ARGS; the exit status
+# must be WANT_EXIT and the output must have a line matching PATTERN
+# (grep -E), the first CAUSE line when PATTERN starts with CAUSE.
+expect() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    case "$pat" in
+    CAUSE*) line=$(grep '^CAUSE' "$tmp/out" | head -n 1) ;;
+    *) line=$(cat "$tmp/out" "$tmp/err") ;;
+    esac
+    if [ "$got" = "$want" ] && printf '%s\n' "$line" | grep -Eq "$pat"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL check_cli/$name (exit $got, want $want; want /$pat/)" >&2
+        head -n 20 "$tmp/out" "$tmp/err" >&2
+    fi
+}
+
+g() { "$prog" golden "$@" >/dev/null 2>"$tmp/gerr" || { cat "$tmp/gerr" >&2; failed=$((failed + 1)); }; }
+
+# a plain RoPE, half layout, partial rotary (48 of 64), three dtypes
+for dt in F32 F16 BF16; do
+    g --rope 'default head_dim=64 rotary_dim=48' --layout half --positions 0-40,1000,65536 \
+        --heads 3 --dtype $dt -o "$tmp/plain-$dt.st"
+    expect "exact-$dt" 0 "^CHECK verdict=match dtype=$dt n_tok=43 n_head=3 " \
+        check --rope 'default head_dim=64 rotary_dim=48' --layout half "$tmp/plain-$dt.st"
+done
+expect layout-swapped 1 '^CAUSE name=layout-swapped fit_ulp=[0-9.e-]+ layout=half$' \
+    check --rope 'default head_dim=64 rotary_dim=48' --layout interleaved "$tmp/plain-F32.st"
+expect base 1 '^CAUSE name=base fit_ulp=[0-9.e-]+ base=10000$' \
+    check --rope 'default head_dim=64 rotary_dim=48 base=500000' --layout half "$tmp/plain-BF16.st"
+expect rotary-dim 1 '^CAUSE name=rotary-dim fit_ulp=[0-9.e-]+ rotary_dim=48$' \
+    check --rope 'default head_dim=64 rotary_dim=64' --layout half "$tmp/plain-F16.st"
+expect scaling 1 '^CAUSE name=scaling fit_ulp=[0-9.e-]+ what=none$' \
+    check --rope 'linear head_dim=64 rotary_dim=48 factor=4' --layout half "$tmp/plain-F32.st"
+expect bands 0 '^BAND pos=64-255 max_ulp=0 max_abs=0$|BAND pos=65536-262143 max_ulp=0\.[0-9]+' \
+    check --rope 'default head_dim=64 rotary_dim=48' --layout half "$tmp/plain-F32.st"
+expect tol 1 '^CHECK verdict=mismatch' \
+    check --tol 0.01 --rope 'default head_dim=64 rotary_dim=48' --layout half "$tmp/plain-BF16.st"
+expect wrong-head-dim 2 'head_dim 64 does not fit the model \(head_dim 32' \
+    check --rope 'default head_dim=32' "$tmp/plain-F32.st"
+expect no-file 2 'posenc check: .*/none.st: No such file' check --rope default "$tmp/none.st"
+expect no-model 2 'give the model' check "$tmp/plain-F32.st"
+printf 'not a dump' >"$tmp/bad.st"
+expect bad-file 2 'posenc check: .*bad.st: ' check --rope default "$tmp/bad.st"
+expect golden-no-o 2 'no output file' golden --rope 'default head_dim=8'
+
+if "$prog" --features | grep -q '^config-json$'; then
+    D=$(cd "$(dirname "$0")/data" && pwd)
+    g --config "$D/llama-3.1-8b.json" --dtype BF16 -o "$tmp/l31.st"
+    expect llama31-exact 0 '^CHECK verdict=match dtype=BF16 n_tok=64 n_head=4 ' \
+        check --config "$D/llama-3.1-8b.json" "$tmp/l31-layer0.st"
+    # Llama 2's RoPE where Llama 3.1's belongs: the base and the scaling
+    expect llama31-vs-2 1 '^CAUSE name=none$' check --config "$D/llama-2-7b.json" "$tmp/l31-layer0.st"
+    # Llama 3.1 without its llama3 scaling: the scaling left out
+    g --rope 'default head_dim=128 base=500000' --layout half --positions 0-20,9000,100000 -o "$tmp/nos.st"
+    expect llama31-no-scaling 1 '^CAUSE name=scaling fit_ulp=[0-9.e-]+ what=none$' \
+        check --config "$D/llama-3.1-8b.json" "$tmp/nos.st"
+    # gpt-oss: two layer groups? one file per group with RoPE
+    g --config "$D/gpt-oss-20b.json" --positions 0-3 -o "$tmp/oss.st"
+    expect oss-layer 0 '^CHECK verdict=match' check --config "$D/gpt-oss-20b.json" "$tmp/oss-layer0.st"
+else
+    skipped=$((skipped + 4))
+    echo "check_cli: skipped the --config cases (apt-get install libjansson-dev)"
+fi
+if [ "$skipped" -gt 0 ]; then
+    echo "check_cli: $passed passed, $failed failed, $skipped skipped"
+else
+    echo "check_cli: $passed passed, $failed failed"
+fi
