@@ -30,6 +30,8 @@
 #define V_ALT_SIGN                                                                         \
     _mm512_set_ps(0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f,   \
                   -0.0f, 0.0f, -0.0f, 0.0f, -0.0f)
+#define V_KEEP(v) __asm__("" : "+v"(v))
+#define NCS 16
 #define HEADS_NAME posenc__heads_avx512
 
 /* float -> bfloat16, round to nearest even; NaN -> quiet NaN (as the scalar
