@@ -37,6 +37,17 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
 /* Test hook: posenc_mrope_qk on an explicit instruction set. */
 posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
 
+/* What the four calls above and posenc_rope_qk_pool / posenc_mrope_qk_pool
+ * run: on instruction set isa, on pool's threads (NULL: threads started in
+ * the call), a thread only for min_elems elements of work or more
+ * (posenc__threads_for; the public calls pass POSENC__MIN_ELEMS_PER_THREAD,
+ * or POSENC__MIN_ELEMS_PER_POOL_THREAD with a pool; tests pass less, to run
+ * threads on small tensors). */
+posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
+                                  size_t min_elems);
+posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *a, posenc_pool *pool,
+                                   size_t min_elems);
+
 /* ---- shared by the tensor calls (kernels.c, mrope.c) ---------------------- */
 
 /* A view resolved for the loop: src == dst when in place; n_head 0 when

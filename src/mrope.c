@@ -351,7 +351,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     }
 }
 
-posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
+posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, posenc_pool *pool,
+                                   size_t min_elems)
 {
     if (!ma || !ma->mrope)
         return POSENC_ERR_NULL;
@@ -368,7 +369,7 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
     if ((st = check_mrope(m, r)) != POSENC_OK)
         return st;
     if (!pos_h) /* text only: p means p:p:p, which is plain RoPE at p */
-        return posenc__rope_qk_isa(isa, a);
+        return posenc__rope_qk_run(isa, a, pool, min_elems);
     const posenc_rope_cache *cache = a->cache;
     posenc_dtype dtype = a->dtype;
     size_t n_tok = a->n_tok;
@@ -381,6 +382,10 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
         return POSENC_ERR_RANGE;
     if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
         return POSENC_ERR_RANGE;
+    if (pool) /* the pool's threads: all of them for n_threads 0 */
+        n_threads = a->n_threads && a->n_threads < posenc__pool_threads(pool)
+                        ? a->n_threads
+                        : posenc__pool_threads(pool);
     mjob j;
     memset(&j, 0, sizeof j);
     size_t es = posenc__dtype_size((int)dtype);
@@ -425,13 +430,29 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
 
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
+    size_t nt = posenc__threads_for(n_tok, elems, n_threads, min_elems);
+    if (pool)
+        posenc__pool_range(pool, n_tok, nt, run_range, &j);
+    else
+        posenc__parallel_range(n_tok, nt, run_range, &j);
     return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
+}
+
+posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a)
+{
+    return posenc__mrope_qk_run(isa, a, NULL, POSENC__MIN_ELEMS_PER_THREAD);
 }
 
 posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)
 {
     return posenc__mrope_qk_isa(posenc__isa_selected(), a);
+}
+
+posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *pool)
+{
+    return posenc__mrope_qk_run(posenc__isa_selected(), a, pool,
+                                pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD
+                                     : POSENC__MIN_ELEMS_PER_THREAD);
 }
 
 /* ---- position ids ------------------------------------------------------------------ */
