@@ -12,7 +12,7 @@
  *   detection      cpuid and xgetbv (the OS must save the vector state):
  *                  AVX-512F, else AVX2 with FMA and F16C, else plain C.
  *
- * Every instruction set provides the same three functions (posenc__isa_ops),
+ * Every instruction set provides the same four functions (posenc__isa_ops),
  * written once as vector bodies (kernels_body.h for the rotation, fill_body.h
  * for the cos/sin values) and compiled per instruction set; they give the
  * same bits on every path.
@@ -60,10 +60,18 @@ typedef void (*posenc__fill_fn)(int64_t pos0, size_t n_pos, const double *f_hi,
 typedef void (*posenc__sincos_fn)(int64_t pos, const double *f_hi, const double *f_lo,
                                   size_t n, double *s, double *c);
 
+/* M-RoPE's row of a vision token from three cache rows, a vector select
+ * per element (kernels_body.h): out[i] = w[i] where mw[i] is all ones,
+ * else h[i] where mh[i] is all ones, else t[i]; i < n. Masks are 0 or
+ * 0xFFFFFFFF; the floats are copied as bits. */
+typedef void (*posenc__select_fn)(size_t n, const float *t, const float *h, const float *w,
+                                  const uint32_t *mh, const uint32_t *mw, float *out);
+
 typedef struct posenc__isa_ops {
     posenc__heads_fn heads;
     posenc__fill_fn fill;
     posenc__sincos_fn sincos;
+    posenc__select_fn select;
 } posenc__isa_ops;
 
 /* The functions of each instruction set. */
@@ -75,7 +83,9 @@ typedef struct posenc__isa_ops {
                              const double *f_lo, size_t n_pairs, double scale,                \
                              float *cos_out, float *sin_out, size_t ld, int mode);            \
     void posenc__sincos_##NAME(int64_t pos, const double *f_hi, const double *f_lo, size_t n, \
-                               double *s, double *c);
+                               double *s, double *c);                                         \
+    void posenc__select_##NAME(size_t n, const float *t, const float *h, const float *w,      \
+                               const uint32_t *mh, const uint32_t *mw, float *out);
 POSENC__ISA_DECLARE(scalar)
 #if POSENC__HAVE_X86
 POSENC__ISA_DECLARE(avx2)

@@ -48,6 +48,12 @@ void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const fl
                              (const char *)src + h * src_hs * es, (char *)dst + h * dst_hs * es);
 }
 
+void posenc__select_scalar(size_t n, const float *t, const float *h, const float *w,
+                           const uint32_t *mh, const uint32_t *mw, float *out)
+{
+    posenc__select_tail(0, n, t, h, w, mh, mw, out);
+}
+
 /* ---- argument checks ------------------------------------------------------ */
 
 static int mul_ovf(size_t a, size_t b, size_t *out)

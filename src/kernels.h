@@ -192,4 +192,21 @@ static inline void posenc__pairs_scalar(int dt, int layout, size_t P, size_t k0,
 
 static inline size_t posenc__dtype_size(int dt) { return dt == POSENC_DTYPE_F32 ? 4 : 2; }
 
+/* Elements i0 .. n-1 of posenc__select_fn, one at a time: the plain
+ * reference and the tail of the vector bodies. */
+static inline void posenc__select_tail(size_t i0, size_t n, const float *t, const float *h,
+                                       const float *w, const uint32_t *mh, const uint32_t *mw,
+                                       float *out)
+{
+    for (size_t i = i0; i < n; i++) {
+        uint32_t a, b, c;
+        memcpy(&a, &t[i], 4);
+        memcpy(&b, &h[i], 4);
+        memcpy(&c, &w[i], 4);
+        a = (a & ~mh[i]) | (b & mh[i]);
+        a = (a & ~mw[i]) | (c & mw[i]);
+        memcpy(&out[i], &a, 4);
+    }
+}
+
 #endif

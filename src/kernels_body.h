@@ -12,6 +12,9 @@
  *   V_KEEP(v)              pins v in a register (an empty asm statement)
  *   NCS                    vectors of c and s the body keeps in registers
  *                          (16 with AVX-512's 32 registers, 8 with AVX2's 16)
+ *   V_LD_MASK(p)           VW uint32 masks at p (0 or all ones), as a VF
+ *   V_SEL(m, a, b)         b where m is all ones, else a (bits copied)
+ *   SELECT_NAME            the M-RoPE row select's name (posenc__select_fn)
  *   HEADS_NAME             the function's name
  *
  * Per pair (x, y), with s negated for the inverse (negation is exact):
@@ -221,4 +224,19 @@ void HEADS_NAME(int dt, int layout, size_t P, const float *c, const float *s, in
         BODY_CASE(POSENC_DTYPE_F16)
     }
 #undef BODY_CASE
+}
+
+/* M-RoPE's row of a vision token: three rows, two masks, VW floats at a time
+ * (posenc__select_fn). Whole-vector stores, so that the heads body's loads
+ * of the row that follow are forwarded from them, not held up behind 2P
+ * scalar stores. */
+void SELECT_NAME(size_t n, const float *t, const float *h, const float *w, const uint32_t *mh,
+                 const uint32_t *mw, float *out)
+{
+    size_t i = 0;
+    for (; i + VW <= n; i += VW)
+        V_ST_F32(out + i, V_SEL(V_LD_MASK(mw + i),
+                                V_SEL(V_LD_MASK(mh + i), V_LD_F32(t + i), V_LD_F32(h + i)),
+                                V_LD_F32(w + i)));
+    posenc__select_tail(i, n, t, h, w, mh, mw, out);
 }

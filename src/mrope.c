@@ -12,7 +12,8 @@
  *             pair) does not depend on which other pairs are filled with
  *             it (fill_body.h: one lane per pair), so these are the bits of
  *             every other path.
- *   cache:    c[k], s[k] of row pos_axis(k) of the plain cache.
+ *   cache:    c[k], s[k] of row pos_axis(k) of the plain cache, picked by
+ *             a vector select from the three rows (posenc__select_fn).
  * So posenc_mrope_qk equals posenc_mrope_vec_f32 bit for bit, whichever
  * instruction set, cache or thread count. */
 #include "kernels.h"
@@ -196,11 +197,15 @@ typedef struct axes {
     uint32_t n[3];                              /* pairs per axis */
     uint32_t slot[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* pair k's index within its axis */
     double fh[3][POSENC_ROPE_MAX_HEAD_DIM / 2], fl[3][POSENC_ROPE_MAX_HEAD_DIM / 2];
+    /* element i of a cache row (c[0..P) s[0..P)) follows axis(i mod P):
+     * mh[i], mw[i] all ones when that axis is h, w (the select's masks) */
+    uint32_t mh[POSENC_ROPE_MAX_HEAD_DIM], mw[POSENC_ROPE_MAX_HEAD_DIM];
 } axes;
 
 typedef struct mjob {
     posenc__heads_fn fn;
     posenc__fill_fn fill;
+    posenc__select_fn select;
     const posenc_rope *r;
     const posenc_mrope *m;
     const axes *ax;
@@ -273,7 +278,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     const mjob *j = arg;
     size_t P = j->P;
     const uint8_t *axis = j->m->axis;
-    float row[POSENC_ROPE_MAX_HEAD_DIM]; /* the token's c[0..P) s[0..P) */
+    _Alignas(64) float row[POSENC_ROPE_MAX_HEAD_DIM]; /* the token's c[0..P) s[0..P) */
     if (j->cache) {
         const float *table = j->cache->table;
         for (size_t t = t0; t < t1; t++) {
@@ -288,10 +293,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
                                  src[0]);
                 continue;
             }
-            for (size_t k = 0; k < P; k++) {
-                row[k] = src[axis[k]][k];
-                row[P + k] = src[axis[k]][P + k];
-            }
+            /* row[k] = src[axis(k)][k], row[P + k] likewise: a vector select */
+            j->select(2 * P, src[0], src[1], src[2], j->ax->mh, j->ax->mw, row);
             posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t, row);
         }
         return;
@@ -401,7 +404,7 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
             if (!posenc__pos_in(posenc__pos_read(rows[a], t), limit))
                 return POSENC_ERR_POS;
 
-    axes ax; /* ~25 KiB of stack, read by every thread */
+    axes ax; /* ~27 KiB of stack, read by every thread */
     memset(ax.n, 0, sizeof ax.n);
     size_t P = r->rotary_dim / 2;
     for (size_t kk = 0; kk < P; kk++) {
@@ -410,9 +413,12 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
         ax.fh[a][ax.n[a]] = r->inv_freq_hi[kk];
         ax.fl[a][ax.n[a]] = r->inv_freq_lo[kk];
         ax.n[a]++;
+        ax.mh[kk] = ax.mh[P + kk] = a == POSENC_AXIS_H ? 0xFFFFFFFFu : 0u;
+        ax.mw[kk] = ax.mw[P + kk] = a == POSENC_AXIS_W ? 0xFFFFFFFFu : 0u;
     }
     j.fn = posenc__isa_ops_of(isa)->heads;
     j.fill = posenc__isa_ops_of(isa)->fill;
+    j.select = posenc__isa_ops_of(isa)->select;
     j.r = r;
     j.m = m;
     j.ax = &ax;
