@@ -1155,7 +1155,7 @@ posenc_status posenc_rope_qk(const posenc_rope_qk_args *a);
  * part of q and k where the last call left it.
  * Cost: creating the pool starts the workers (~30-100 us each); a call wakes
  * them (a few us; workers spin for a moment after a call, then sleep on a
- * condition variable, using no CPU). Calls with less than 128 Ki elements
+ * condition variable, using no CPU). Calls with less than 512 Ki elements
  * per thread use fewer threads (decode: the caller alone).
  * One call at a time per pool: concurrent calls on the same pool wait for
  * each other (use one pool per calling thread to run calls side by side).

@@ -144,11 +144,12 @@ void posenc__pool_range(posenc_pool *pool, size_t n_items, size_t n_tasks, posen
  *                                      gets 2 threads, T 2048 one; at T 512 a
  *                                      started thread made the call slower)
  *   POSENC__MIN_ELEMS_PER_POOL_THREAD  a pool's threads, already running:
- *                                      128 Ki elements (~25-50 us of work,
- *                                      against a wake-up of a few us)
+ *                                      512 Ki elements (~100 us of work,
+ *                                      against a wake-up of 1-20 us, more on
+ *                                      a machine with no idle core)
  * bench/NOTES.md has the measurements. */
 #define POSENC__MIN_ELEMS_PER_THREAD ((size_t)8 << 20)
-#define POSENC__MIN_ELEMS_PER_POOL_THREAD ((size_t)128 << 10)
+#define POSENC__MIN_ELEMS_PER_POOL_THREAD ((size_t)512 << 10)
 static inline size_t posenc__threads_for(size_t n_items, size_t elems, size_t n_threads,
                                          size_t min_elems)
 {

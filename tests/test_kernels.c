@@ -534,8 +534,8 @@ TEST(pool_arguments)
     CHECK(posenc_pool_create(3, &p3) == POSENC_OK);
     posenc_rope r;
     CHECK(posenc_rope_init(&r, 128, 128, B, IL) == POSENC_OK);
-    /* 300 tokens of 8 heads: 307200 elements, 2 pool threads' worth */
-    enum { T = 300, H = 8, D = 128 };
+    /* 300 tokens of 32 heads: 1228800 elements, 2 pool threads' worth */
+    enum { T = 300, H = 32, D = 128 };
     float *x = malloc(sizeof(float) * T * H * D), *y = malloc(sizeof(float) * T * H * D);
     CHECK(x && y);
     if (!x || !y) {
@@ -577,13 +577,13 @@ typedef struct pool_caller {
     int64_t pos0;
     int ok;
 } pool_caller;
-enum { PC_T = 160, PC_H = 16, PC_D = 128 };
+enum { PC_T = 320, PC_H = 32, PC_D = 128 }; /* 2 pool threads' worth */
 
 static void *pool_caller_main(void *arg)
 {
     pool_caller *pc = arg;
     pc->ok = 1;
-    for (int rep = 0; rep < 20; rep++) {
+    for (int rep = 0; rep < 6; rep++) {
         memcpy(pc->y, pc->x, sizeof(float) * PC_T * PC_H * PC_D);
         posenc_rope_qk_args a = {.rope = pc->r,
                                  .n_tok = PC_T,

@@ -622,7 +622,7 @@ TEST(pool_call)
     const uint32_t s[3] = {24, 20, 20};
     CHECK(posenc_rope_init(&r, 128, 128, 5000000.0, IL) == POSENC_OK);
     CHECK(posenc_mrope_init(&m, 64, s, POSENC_MROPE_INTERLEAVED) == POSENC_OK);
-    enum { T = 400, H = 8, D = 128 };
+    enum { T = 400, H = 32, D = 128 }; /* 2 pool threads' worth */
     static float a[T * H * D], b[T * H * D];
     static int64_t pt[T], ph[T], pw[T];
     random_positions(T, pt, ph, pw);

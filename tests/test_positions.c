@@ -162,7 +162,7 @@ static void *write_positions(void *arg)
  * buffers; afterwards the same buffers give the exact values. */
 TEST(positions_rewritten_by_another_thread)
 {
-    enum { N = 512, NH = 8 }; /* 2^18 elements: 2 pool threads' worth */
+    enum { N = 512, NH = 32 }; /* 2^20 elements: 2 pool threads' worth */
     posenc_pool *pool = NULL;
     CHECK(posenc_pool_create(2, &pool) == POSENC_OK);
     posenc_rope r;
