@@ -854,7 +854,8 @@ int main(int argc, char **argv)
             fprintf(csv, "naive,%s,%zu,1,-,%.4f,%.3f,nan,1\n", lname[l], B.n_tok,
                     t_naive * 1e9 / elems, 2 * (double)bytes / t_naive * 1e-9);
             double t_one[2] = {0, 0}, t_mc = 0;
-            for (unsigned thc = 0; thc < 3; thc++) { /* 1, 2, 2 on the pool */
+            /* 1, 2, 2 on the pool (decode: one token, one thread: 1 only) */
+            for (unsigned thc = 0; thc < (B.n_tok > 1 ? 3u : 1u); thc++) {
                 unsigned th = thc ? 2 : 1;
                 char thname[4];
                 snprintf(thname, sizeof thname, "%u%s", th, thc == 2 ? "p" : "");

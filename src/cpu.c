@@ -245,25 +245,9 @@ posenc_status posenc_pool_create(unsigned n_threads, posenc_pool **out)
     p->n = n_threads;
     atomic_init(&p->gen, 0u);
     atomic_init(&p->left, 0u);
-    if (pthread_mutex_init(&p->call_mu, NULL) != 0) {
-        free(p);
-        return POSENC_ERR_NOMEM;
-    }
-    if (pthread_mutex_init(&p->mu, NULL) != 0) {
-        pthread_mutex_destroy(&p->call_mu);
-        free(p);
-        return POSENC_ERR_NOMEM;
-    }
-    if (pthread_cond_init(&p->wake, NULL) != 0) {
-        pthread_mutex_destroy(&p->mu);
-        pthread_mutex_destroy(&p->call_mu);
-        free(p);
-        return POSENC_ERR_NOMEM;
-    }
-    if (pthread_cond_init(&p->done, NULL) != 0) {
-        pthread_cond_destroy(&p->wake);
-        pthread_mutex_destroy(&p->mu);
-        pthread_mutex_destroy(&p->call_mu);
+    /* default attributes: glibc's inits allocate nothing and cannot fail */
+    if (pthread_mutex_init(&p->call_mu, NULL) != 0 || pthread_mutex_init(&p->mu, NULL) != 0 ||
+        pthread_cond_init(&p->wake, NULL) != 0 || pthread_cond_init(&p->done, NULL) != 0) {
         free(p);
         return POSENC_ERR_NOMEM;
     }
