@@ -58,8 +58,8 @@ BODY_ALWAYS_INLINE void body_st(int dt, void *p, size_t i, VF v)
 }
 
 /* One head with every pair's c and s (half) or [c c], [-s s] (interleaved)
- * already in registers (CH_PAIRS pairs: P == CH_PAIRS): one load and one
- * store per data vector. V_KEEP pins each loaded vector in a register;
+ * already in registers (at most CH_PAIRS pairs): one load and one store per
+ * data vector. V_KEEP pins each loaded vector in a register;
  * without it the compilers fold both of its uses (the product and the lane
  * swap, or the two products) into memory operands and load it twice. That
  * second load, and the loads of [c c] and [-s s] per vector, are what held
@@ -105,16 +105,25 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
             V_ST_F32(sdup + 2 * k, V_XOR(V_DUP_PAIRS(s + k), sgn));
         }
     }
-    /* One chunk covers every pair (head_dim 128 with AVX-512; 32 with AVX2):
-     * c and s in registers for all heads, one load and one store per data
-     * vector. (Several chunks per head would either reload c and s per chunk
-     * and head, or go over the heads once per chunk, and that strided order
-     * cost 1.7-2x at memory speed on Zen 3: bench/NOTES.md.) */
-    if (P == CH_PAIRS) {
+    /* Every pair's c and s fit in registers, in whole vectors (head_dim 32,
+     * 48, 64, 96, 128 with AVX-512, interleaved also 80 and 112; 16 and 32
+     * with AVX2): c and s loaded once for all heads, one load and one store
+     * per data vector. nv: vectors of c (half) or of [c c] (interleaved),
+     * 0 when P does not fill whole vectors or needs more than the registers.
+     * (Going over the heads once per chunk of pairs instead, to hold more
+     * pairs than fit, cost 1.7-2x at memory speed on Zen 3: bench/NOTES.md.) */
+    size_t nv = layout == POSENC_LAYOUT_HALF ? (P % VW == 0 && P / VW <= CH_VECS / 2 ? P / VW : 0)
+                                             : (P % (VW / 2) == 0 && 2 * P / VW <= CH_VECS
+                                                    ? 2 * P / VW
+                                                    : 0);
+    if (nv) {
         const size_t k0 = 0;
+        VF zero = V_SET1(0.0f);
         VF cc[CH_VECS], ss[CH_VECS]; /* constant indices only: registers */
         if (layout == POSENC_LAYOUT_HALF) {
-#define HALF_CS(i) (cc[i] = V_LD_F32(c + k0 + (i) * VW), ss[i] = V_XOR(V_LD_F32(s + k0 + (i) * VW), neg))
+#define HALF_CS(i)                                                                         \
+    (cc[i] = nv > (i) ? V_LD_F32(c + (i) * VW) : zero,                                     \
+     ss[i] = nv > (i) ? V_XOR(V_LD_F32(s + (i) * VW), neg) : zero)
             HALF_CS(0);
             HALF_CS(1);
 #if CH_VECS > 4
@@ -123,7 +132,9 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
 #endif
 #undef HALF_CS
         } else {
-#define IL_CS(i) (cc[i] = V_LD_F32(cdup + 2 * k0 + (i) * VW), ss[i] = V_LD_F32(sdup + 2 * k0 + (i) * VW))
+#define IL_CS(i)                                                                           \
+    (cc[i] = nv > (i) ? V_LD_F32(cdup + (i) * VW) : zero,                                  \
+     ss[i] = nv > (i) ? V_LD_F32(sdup + (i) * VW) : zero)
             IL_CS(0);
             IL_CS(1);
             IL_CS(2);
@@ -141,21 +152,31 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
             char *dp = (char *)dst + h * dst_hs * es;
             if (layout == POSENC_LAYOUT_HALF) {
                 HALF_STEP(0);
-                HALF_STEP(1);
+                if (nv > 1)
+                    HALF_STEP(1);
 #if CH_VECS > 4
-                HALF_STEP(2);
-                HALF_STEP(3);
+                if (nv > 2)
+                    HALF_STEP(2);
+                if (nv > 3)
+                    HALF_STEP(3);
 #endif
             } else {
                 IL_STEP(0);
-                IL_STEP(1);
-                IL_STEP(2);
-                IL_STEP(3);
+                if (nv > 1)
+                    IL_STEP(1);
+                if (nv > 2)
+                    IL_STEP(2);
+                if (nv > 3)
+                    IL_STEP(3);
 #if CH_VECS > 4
-                IL_STEP(4);
-                IL_STEP(5);
-                IL_STEP(6);
-                IL_STEP(7);
+                if (nv > 4)
+                    IL_STEP(4);
+                if (nv > 5)
+                    IL_STEP(5);
+                if (nv > 6)
+                    IL_STEP(6);
+                if (nv > 7)
+                    IL_STEP(7);
 #endif
             }
         }
