@@ -1095,12 +1095,12 @@ posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t he
  *             POSENC_MAX_THREADS splits the tokens between up to n_threads
  *             threads (pthreads, started and joined inside the call), but only
  *             when each thread gets at least 8 Mi elements (q + k of a Llama
- *             layer, 40 heads of 128, at n_tok >= 4096): starting a thread
- *             costs ~30-100 us and its share of q and k arrives cold, which
- *             made smaller calls slower, not faster. Smaller calls run on the
- *             calling thread; posenc_rope_qk_pool uses threads that are
- *             already running. If a thread cannot be started, the calling
- *             thread does its share. */
+ *             layer, 40 heads of 128, at n_tok >= 4096): starting and
+ *             joining a thread costs ~40-80 us, and at n_tok 512 two threads
+ *             started per call were measured slower than one. Smaller calls
+ *             run on the calling thread; posenc_rope_qk_pool uses threads
+ *             that are already running. If a thread cannot be started, the
+ *             calling thread does its share. */
 typedef struct posenc_rope_qk_args {
     const posenc_rope *rope;
     const posenc_rope_cache *cache;
@@ -1153,10 +1153,12 @@ posenc_status posenc_rope_qk(const posenc_rope_qk_args *a);
  * runs on worker i (slice 0 on the caller), so calls over the same n_tok
  * give each thread the same tokens call after call, and each core finds its
  * part of q and k where the last call left it.
- * Cost: creating the pool starts the workers (~30-100 us each); a call wakes
- * them (a few us; workers spin for a moment after a call, then sleep on a
- * condition variable, using no CPU). Calls with less than 512 Ki elements
- * per thread use fewer threads (decode: the caller alone).
+ * Cost: creating the pool starts the workers (~50-100 us each, once); a
+ * call wakes them: under 1 us while they still spin after the last call
+ * (a few thousand pause instructions), ~20 us from sleep (a condition
+ * variable; a sleeping worker uses no CPU), measured on a loaded 2-vCPU VM
+ * (bench/NOTES.md). Calls with less than 512 Ki elements per thread use
+ * fewer threads (decode: the caller alone).
  * One call at a time per pool: concurrent calls on the same pool wait for
  * each other (use one pool per calling thread to run calls side by side).
  * Errors: POSENC_ERR_NULL (out), POSENC_ERR_RANGE (n_threads 0 or past
