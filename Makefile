@@ -16,6 +16,8 @@
 #   EDIT=1|0          line editing at the prompt (libedit)     default: if pkg-config finds it
 #   MPFR=1|0          the accuracy checker (GNU MPFR)          default: if pkg-config finds it
 #   SANITIZE=1        AddressSanitizer + UBSan
+#   SANITIZE=thread   ThreadSanitizer (make test-tsan builds the threaded tests
+#                     this way in build-tsan/ and runs them)
 #   POSENC_SCALAR_ONLY=1  plain C only, no vector instruction sets
 #
 # An empty value means 0; 1 for a part pkg-config cannot find is an error
@@ -61,7 +63,7 @@ $(eval $(call switch,JSON,jansson,libjansson-dev))
 $(eval $(call switch,HAVE_CAIRO,cairo,libcairo2-dev))
 $(eval $(call switch,EDIT,libedit,libedit-dev))
 $(eval $(call switch,MPFR,mpfr,libmpfr-dev))
-override SANITIZE := $(if $(filter 1,$(strip $(SANITIZE))),1,0)
+override SANITIZE := $(if $(filter 1,$(strip $(SANITIZE))),1,$(if $(filter thread,$(strip $(SANITIZE))),thread,0))
 override POSENC_SCALAR_ONLY := $(if $(filter 1,$(strip $(POSENC_SCALAR_ONLY))),1,0)
 
 # The Debian packages of every optional part (make deps), and of each.
@@ -83,6 +85,10 @@ LIBS       := -lm -pthread
 ifeq ($(SANITIZE),1)
   ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   LDFLAGS    += -fsanitize=address,undefined
+endif
+ifeq ($(SANITIZE),thread)
+  ALL_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+  LDFLAGS    += -fsanitize=thread
 endif
 
 # Vector instruction sets: each src/*_avx2.c and src/*_avx512.c is compiled
@@ -237,6 +243,20 @@ $(BUILD)/tests/test_grade: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 test: all $(TEST_BIN)
 	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"
 
+# make test-tsan: the tests that run threads (per-call threads, the caller's
+# pool, positions rewritten by another thread) under ThreadSanitizer, built
+# in their own directory so that the main build is left as it is.
+TSAN_BUILD := build-tsan
+TSAN_TESTS := test_kernels test_mrope test_positions
+.PHONY: test-tsan
+test-tsan:
+	$(MAKE) BUILD=$(TSAN_BUILD) SANITIZE=thread $(TSAN_TESTS:%=$(TSAN_BUILD)/tests/%)
+	@for t in $(TSAN_TESTS); do \
+	    TSAN_OPTIONS="halt_on_error=1 $$TSAN_OPTIONS" $(TSAN_BUILD)/tests/$$t \
+	        >$(TSAN_BUILD)/$$t.log 2>&1 || { cat $(TSAN_BUILD)/$$t.log; exit 1; }; \
+	    tail -n 1 $(TSAN_BUILD)/$$t.log; \
+	done
+
 # ---- Python: the posenc package (python/, python/README.md) -------------------
 #   make python          builds the extension in-tree into build/python; use it
 #                        with PYTHONPATH=build/python (no install, works offline)
@@ -337,7 +357,7 @@ test-python-sanitize:
 # download); distclean removes it too.
 clean:
 	@if [ -d $(BUILD) ]; then find $(BUILD) -mindepth 1 -maxdepth 1 ! -name venv -exec rm -rf {} +; fi
-	rm -rf $(COV_DIR) build-pysan-address build-pysan-thread
+	rm -rf $(COV_DIR) $(TSAN_BUILD) build-pysan-address build-pysan-thread
 
 distclean: clean
 	rm -rf $(BUILD)

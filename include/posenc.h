@@ -135,7 +135,8 @@
  *                                posenc_rope_vec_dot_f64
  *   2.5 the cos/sin cache ...... posenc_rope_cache_size/init/create/free/row
  *   2.6 q/k tensors ............ posenc_rope_view(_dense), posenc_rope_qk_args,
- *                                posenc_rope_qk
+ *                                posenc_rope_qk, posenc_pool_create/free,
+ *                                posenc_rope_qk_pool
  *   2.7 decode ................. posenc_rope_decode_f32
  *   2.8 multimodal RoPE ........ M-RoPE (posenc_mrope_init/_qk/_positions,
  *                                Qwen2-VL to Qwen3-VL) and vision 2D RoPE
@@ -1093,9 +1094,13 @@ posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t he
  *   n_threads 0 or 1 runs on the calling thread only; up to
  *             POSENC_MAX_THREADS splits the tokens between up to n_threads
  *             threads (pthreads, started and joined inside the call), but only
- *             when each thread gets at least 64 Ki elements: small calls
- *             (decode, n_tok = 1) always run on the calling thread. If a
- *             thread cannot be started, the calling thread does its share. */
+ *             when each thread gets at least 8 Mi elements (q + k of a Llama
+ *             layer, 40 heads of 128, at n_tok >= 4096): starting and
+ *             joining a thread costs ~40-80 us, and at n_tok 512 two threads
+ *             started per call were measured slower than one. Smaller calls
+ *             run on the calling thread; posenc_rope_qk_pool uses threads
+ *             that are already running. If a thread cannot be started, the
+ *             calling thread does its share. */
 typedef struct posenc_rope_qk_args {
     const posenc_rope *rope;
     const posenc_rope_cache *cache;
@@ -1139,6 +1144,40 @@ typedef struct posenc_rope_qk_args {
  * a ptrdiff_t). */
 POSENC_NODISCARD
 posenc_status posenc_rope_qk(const posenc_rope_qk_args *a);
+
+/* A pool of threads the caller creates once and passes to every
+ * posenc_rope_qk_pool / posenc_mrope_qk_pool call (e.g. one per model, or
+ * per engine worker). n_threads threads in all: n_threads - 1 workers that
+ * persist until posenc_pool_free, and the calling thread of each call. A
+ * call splits its tokens into equal consecutive slices and slice i always
+ * runs on worker i (slice 0 on the caller), so calls over the same n_tok
+ * give each thread the same tokens call after call, and each core finds its
+ * part of q and k where the last call left it.
+ * Cost: creating the pool starts the workers (~50-100 us each, once); a
+ * call wakes them: under 1 us while they still spin after the last call
+ * (a few thousand pause instructions), ~20 us from sleep (a condition
+ * variable; a sleeping worker uses no CPU), measured on a loaded 2-vCPU VM
+ * (bench/NOTES.md). Calls with less than 512 Ki elements per thread use
+ * fewer threads (decode: the caller alone).
+ * One call at a time per pool: concurrent calls on the same pool wait for
+ * each other (use one pool per calling thread to run calls side by side).
+ * Errors: POSENC_ERR_NULL (out), POSENC_ERR_RANGE (n_threads 0 or past
+ * POSENC_MAX_THREADS), POSENC_ERR_NOMEM (memory, or a thread could not be
+ * started; *out is then unchanged and nothing is left running). */
+typedef struct posenc_pool posenc_pool;
+POSENC_NODISCARD
+posenc_status posenc_pool_create(unsigned n_threads, posenc_pool **out);
+
+/* Stops and joins the workers and frees the pool; NULL is a no-op. No call
+ * may be using the pool. */
+void posenc_pool_free(posenc_pool *pool);
+
+/* posenc_rope_qk on pool's threads: the same checks, errors and bits. With
+ * a pool, a->n_threads 0 uses all the pool's threads, otherwise at most
+ * a->n_threads of them (still <= POSENC_MAX_THREADS). pool NULL: exactly
+ * posenc_rope_qk(a). */
+POSENC_NODISCARD
+posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool);
 
 /* ------------------------------------------------------------------------- */
 /* 2.7 Decode: one token (src/kernels.c)                                   */
@@ -1313,6 +1352,11 @@ typedef struct posenc_mrope_qk_args {
  * != rotary_dim / 2, base.pos0 != 0 with three rows). */
 POSENC_NODISCARD
 posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a);
+
+/* posenc_mrope_qk on a caller's pool (as posenc_rope_qk_pool); pool NULL:
+ * exactly posenc_mrope_qk(a). */
+POSENC_NODISCARD
+posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *pool);
 
 /* ---- M-RoPE position ids -------------------------------------------------- */
 

@@ -12,7 +12,7 @@
  *   detection      cpuid and xgetbv (the OS must save the vector state):
  *                  AVX-512F, else AVX2 with FMA and F16C, else plain C.
  *
- * Every instruction set provides the same three functions (posenc__isa_ops),
+ * Every instruction set provides the same four functions (posenc__isa_ops),
  * written once as vector bodies (kernels_body.h for the rotation, fill_body.h
  * for the cos/sin values) and compiled per instruction set; they give the
  * same bits on every path.
@@ -60,10 +60,18 @@ typedef void (*posenc__fill_fn)(int64_t pos0, size_t n_pos, const double *f_hi,
 typedef void (*posenc__sincos_fn)(int64_t pos, const double *f_hi, const double *f_lo,
                                   size_t n, double *s, double *c);
 
+/* M-RoPE's row of a vision token from three cache rows, a vector select
+ * per element (kernels_body.h): out[i] = w[i] where mw[i] is all ones,
+ * else h[i] where mh[i] is all ones, else t[i]; i < n. Masks are 0 or
+ * 0xFFFFFFFF; the floats are copied as bits. */
+typedef void (*posenc__select_fn)(size_t n, const float *t, const float *h, const float *w,
+                                  const uint32_t *mh, const uint32_t *mw, float *out);
+
 typedef struct posenc__isa_ops {
     posenc__heads_fn heads;
     posenc__fill_fn fill;
     posenc__sincos_fn sincos;
+    posenc__select_fn select;
 } posenc__isa_ops;
 
 /* The functions of each instruction set. */
@@ -75,7 +83,9 @@ typedef struct posenc__isa_ops {
                              const double *f_lo, size_t n_pairs, double scale,                \
                              float *cos_out, float *sin_out, size_t ld, int mode);            \
     void posenc__sincos_##NAME(int64_t pos, const double *f_hi, const double *f_lo, size_t n, \
-                               double *s, double *c);
+                               double *s, double *c);                                         \
+    void posenc__select_##NAME(size_t n, const float *t, const float *h, const float *w,      \
+                               const uint32_t *mh, const uint32_t *mw, float *out);
 POSENC__ISA_DECLARE(scalar)
 #if POSENC__HAVE_X86
 POSENC__ISA_DECLARE(avx2)
@@ -112,17 +122,40 @@ void posenc__parallel(size_t n_tasks, void (*fn)(void *), void *tasks, size_t ta
 typedef void (*posenc__range_fn)(const void *arg, size_t i0, size_t i1);
 void posenc__parallel_range(size_t n_items, size_t n_tasks, posenc__range_fn fn, const void *arg);
 
+/* A caller-owned pool (posenc_pool_create, include/posenc.h): n - 1 worker
+ * threads that persist between calls, and the caller. posenc__pool_range
+ * is posenc__parallel_range on it: slice i of n_tasks always runs on worker
+ * i (slice 0 on the calling thread), so a call over the same items with the
+ * same n_tasks gives each thread the same slice every time.
+ * 1 <= n_tasks <= posenc__pool_threads(pool); one call at a time per pool
+ * (concurrent calls on one pool wait for each other). */
+typedef struct posenc_pool posenc_pool;
+unsigned posenc__pool_threads(const posenc_pool *pool);
+void posenc__pool_range(posenc_pool *pool, size_t n_items, size_t n_tasks, posenc__range_fn fn,
+                        const void *arg);
+
 /* How many threads a tensor call over n_items items (tokens, rows) and
  * elems elements in all uses when the caller allows n_threads: a thread is
- * started only for at least POSENC__MIN_ELEMS_PER_THREAD elements of work
- * (below that, starting it costs more than it saves), never more threads
- * than items, at least 1 (1: on the calling thread alone). */
-#define POSENC__MIN_ELEMS_PER_THREAD 65536u
-static inline size_t posenc__threads_for(size_t n_items, size_t elems, size_t n_threads)
+ * used only for at least min_elems elements of work (below that, starting or
+ * waking it costs more than it saves), never more threads than items, at
+ * least 1 (1: on the calling thread alone).
+ *   POSENC__MIN_ELEMS_PER_THREAD       threads started and joined in the call:
+ *                                      8 Mi elements (Llama's q + k at T 4096
+ *                                      gets 2 threads, T 2048 one; at T 512 a
+ *                                      started thread made the call slower)
+ *   POSENC__MIN_ELEMS_PER_POOL_THREAD  a pool's threads, already running:
+ *                                      512 Ki elements (~100 us of work,
+ *                                      against a wake-up of 1-20 us, more on
+ *                                      a machine with no idle core)
+ * bench/NOTES.md has the measurements. */
+#define POSENC__MIN_ELEMS_PER_THREAD ((size_t)8 << 20)
+#define POSENC__MIN_ELEMS_PER_POOL_THREAD ((size_t)512 << 10)
+static inline size_t posenc__threads_for(size_t n_items, size_t elems, size_t n_threads,
+                                         size_t min_elems)
 {
     size_t nt = n_threads;
-    if (nt > elems / POSENC__MIN_ELEMS_PER_THREAD)
-        nt = elems / POSENC__MIN_ELEMS_PER_THREAD;
+    if (nt > elems / min_elems)
+        nt = elems / min_elems;
     if (nt > n_items)
         nt = n_items;
     return nt ? nt : 1;

@@ -48,6 +48,12 @@ void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const fl
                              (const char *)src + h * src_hs * es, (char *)dst + h * dst_hs * es);
 }
 
+void posenc__select_scalar(size_t n, const float *t, const float *h, const float *w,
+                           const uint32_t *mh, const uint32_t *mw, float *out)
+{
+    posenc__select_tail(0, n, t, h, w, mh, mw, out);
+}
+
 /* ---- argument checks ------------------------------------------------------ */
 
 static int mul_ovf(size_t a, size_t b, size_t *out)
@@ -258,7 +264,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     }
 }
 
-posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
+posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
+                                  size_t min_elems)
 {
     if (!a || !a->rope || (posenc__view_absent(&a->q) && posenc__view_absent(&a->k)))
         return POSENC_ERR_NULL;
@@ -280,6 +287,10 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
         return POSENC_ERR_RANGE;
     if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
         return POSENC_ERR_RANGE;
+    if (pool) /* the pool's threads: all of them for n_threads 0 */
+        n_threads = a->n_threads && a->n_threads < posenc__pool_threads(pool)
+                        ? a->n_threads
+                        : posenc__pool_threads(pool);
 
     job j;
     memset(&j, 0, sizeof j);
@@ -318,13 +329,29 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
     j.limit = limit;
     j.bad = &bad;
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
+    size_t nt = posenc__threads_for(n_tok, elems, n_threads, min_elems);
+    if (pool)
+        posenc__pool_range(pool, n_tok, nt, run_range, &j);
+    else
+        posenc__parallel_range(n_tok, nt, run_range, &j);
     return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
+}
+
+posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
+{
+    return posenc__rope_qk_run(isa, a, NULL, POSENC__MIN_ELEMS_PER_THREAD);
 }
 
 posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
 {
     return posenc__rope_qk_isa(posenc__isa_selected(), a);
+}
+
+posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool)
+{
+    return posenc__rope_qk_run(posenc__isa_selected(), a, pool,
+                               pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD
+                                    : POSENC__MIN_ELEMS_PER_THREAD);
 }
 
 posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim)

@@ -37,6 +37,17 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
 /* Test hook: posenc_mrope_qk on an explicit instruction set. */
 posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
 
+/* What the four calls above and posenc_rope_qk_pool / posenc_mrope_qk_pool
+ * run: on instruction set isa, on pool's threads (NULL: threads started in
+ * the call), a thread only for min_elems elements of work or more
+ * (posenc__threads_for; the public calls pass POSENC__MIN_ELEMS_PER_THREAD,
+ * or POSENC__MIN_ELEMS_PER_POOL_THREAD with a pool; tests pass less, to run
+ * threads on small tensors). */
+posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
+                                  size_t min_elems);
+posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *a, posenc_pool *pool,
+                                   size_t min_elems);
+
 /* ---- shared by the tensor calls (kernels.c, mrope.c) ---------------------- */
 
 /* A view resolved for the loop: src == dst when in place; n_head 0 when
@@ -180,5 +191,22 @@ static inline void posenc__pairs_scalar(int dt, int layout, size_t P, size_t k0,
 }
 
 static inline size_t posenc__dtype_size(int dt) { return dt == POSENC_DTYPE_F32 ? 4 : 2; }
+
+/* Elements i0 .. n-1 of posenc__select_fn, one at a time: the plain
+ * reference and the tail of the vector bodies. */
+static inline void posenc__select_tail(size_t i0, size_t n, const float *t, const float *h,
+                                       const float *w, const uint32_t *mh, const uint32_t *mw,
+                                       float *out)
+{
+    for (size_t i = i0; i < n; i++) {
+        uint32_t a, b, c;
+        memcpy(&a, &t[i], 4);
+        memcpy(&b, &h[i], 4);
+        memcpy(&c, &w[i], 4);
+        a = (a & ~mh[i]) | (b & mh[i]);
+        a = (a & ~mw[i]) | (c & mw[i]);
+        memcpy(&out[i], &a, 4);
+    }
+}
 
 #endif

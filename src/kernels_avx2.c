@@ -26,6 +26,11 @@
     _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm256_set_epi32(3, 3, 2, 2, 1, 1, 0, 0))
 #define V_SWAP_PAIRS(v) _mm256_permute_ps(v, 0xB1)
 #define V_ALT_SIGN _mm256_set_ps(0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f)
+#define V_KEEP(v) __asm__("" : "+x"(v))
+#define NCS 8
+#define V_LD_MASK(p) _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(p)))
+#define V_SEL(m, a, b) _mm256_blendv_ps(a, b, m)
+#define SELECT_NAME posenc__select_avx2
 #define HEADS_NAME posenc__heads_avx2
 
 /* float -> bfloat16, round to nearest even; NaN -> quiet NaN. */

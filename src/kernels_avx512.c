@@ -30,6 +30,12 @@
 #define V_ALT_SIGN                                                                         \
     _mm512_set_ps(0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f,   \
                   -0.0f, 0.0f, -0.0f, 0.0f, -0.0f)
+#define V_KEEP(v) __asm__("" : "+v"(v))
+#define NCS 16
+#define V_LD_MASK(p) _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(p)))
+#define V_SEL(m, a, b) \
+    _mm512_mask_blend_ps(_mm512_test_epi32_mask(_mm512_castps_si512(m), _mm512_castps_si512(m)), a, b)
+#define SELECT_NAME posenc__select_avx512
 #define HEADS_NAME posenc__heads_avx512
 
 /* float -> bfloat16, round to nearest even; NaN -> quiet NaN (as the scalar

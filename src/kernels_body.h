@@ -9,6 +9,12 @@
  *   V_DUP_PAIRS(p)         VW/2 floats at p, each twice: [p0 p0 p1 p1 ..]
  *   V_SWAP_PAIRS(v)        [v1 v0 v3 v2 ..]
  *   V_ALT_SIGN             [-0 +0 -0 +0 ..]
+ *   V_KEEP(v)              pins v in a register (an empty asm statement)
+ *   NCS                    vectors of c and s the body keeps in registers
+ *                          (16 with AVX-512's 32 registers, 8 with AVX2's 16)
+ *   V_LD_MASK(p)           VW uint32 masks at p (0 or all ones), as a VF
+ *   V_SEL(m, a, b)         b where m is all ones, else a (bits copied)
+ *   SELECT_NAME            the M-RoPE row select's name (posenc__select_fn)
  *   HEADS_NAME             the function's name
  *
  * Per pair (x, y), with s negated for the inverse (negation is exact):
@@ -51,6 +57,35 @@ BODY_ALWAYS_INLINE void body_st(int dt, void *p, size_t i, VF v)
         V_ST_F16((uint16_t *)p + i, v);
 }
 
+/* One head with every pair's c and s (half) or [c c], [-s s] (interleaved)
+ * already in registers (at most CH_PAIRS pairs): one load and one store per
+ * data vector. V_KEEP pins each loaded vector in a register;
+ * without it the compilers fold both of its uses (the product and the lane
+ * swap, or the two products) into memory operands and load it twice. That
+ * second load, and the loads of [c c] and [-s s] per vector, are what held
+ * the interleaved body back on Zen 4 (one 512-bit load per cycle): four
+ * 512-bit loads per vector against half's two (bench/NOTES.md, "Both
+ * layouts at the memory floor"). */
+#define CH_VECS (NCS / 2)           /* data vectors per head and chunk, each layout */
+#define CH_PAIRS (CH_VECS * VW / 2) /* interleaved: VW/2 pairs per vector; half: the
+                                       chunk's CH_VECS vectors are CH_VECS/2 of x and
+                                       CH_VECS/2 of y, VW pairs each */
+#define IL_STEP(i)                                                                         \
+    do {                                                                                   \
+        VF v_ = body_ld(dt, sp, 2 * k0 + (i) * VW);                                        \
+        V_KEEP(v_);                                                                        \
+        body_st(dt, dp, 2 * k0 + (i) * VW,                                                 \
+                V_ADD(V_MUL(v_, cc[i]), V_MUL(V_SWAP_PAIRS(v_), ss[i])));                  \
+    } while (0)
+#define HALF_STEP(i)                                                                       \
+    do {                                                                                   \
+        VF x_ = body_ld(dt, sp, k0 + (i) * VW), y_ = body_ld(dt, sp, k0 + P + (i) * VW);   \
+        V_KEEP(x_);                                                                        \
+        V_KEEP(y_);                                                                        \
+        body_st(dt, dp, k0 + (i) * VW, V_SUB(V_MUL(x_, cc[i]), V_MUL(y_, ss[i])));         \
+        body_st(dt, dp, k0 + P + (i) * VW, V_ADD(V_MUL(x_, ss[i]), V_MUL(y_, cc[i])));     \
+    } while (0)
+
 BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c, const float *s,
                                    int inverse, const void *src, size_t src_hs, void *dst,
                                    size_t dst_hs, size_t n_head)
@@ -58,9 +93,10 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
     size_t es = posenc__dtype_size(dt);
     VF neg = V_SET1(inverse ? -0.0f : 0.0f);
     /* Interleaved: [c0 c0 c1 c1 ..] and [-s0 s0 -s1 s1 ..] (s negated for the
-     * inverse) once per call, so that the loop over heads does one lane swap
-     * per vector instead of three permutes (the swap, and the duplication of
-     * c and of s): the interleaved layout's extra work next to half. */
+     * inverse) once per call, so that the loop over heads does one in-lane
+     * swap per vector instead of three permutes (the swap, and the
+     * duplication of c and of s): the interleaved layout's extra work next
+     * to half. */
     float cdup[POSENC_ROPE_MAX_HEAD_DIM], sdup[POSENC_ROPE_MAX_HEAD_DIM];
     if (layout == POSENC_LAYOUT_INTERLEAVED) {
         VF sgn = V_XOR(V_ALT_SIGN, neg);
@@ -69,6 +105,84 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
             V_ST_F32(sdup + 2 * k, V_XOR(V_DUP_PAIRS(s + k), sgn));
         }
     }
+    /* Every pair's c and s fit in registers, in whole vectors (head_dim 32,
+     * 48, 64, 96, 128 with AVX-512, interleaved also 80 and 112; 16 and 32
+     * with AVX2): c and s loaded once for all heads, one load and one store
+     * per data vector. nv: vectors of c (half) or of [c c] (interleaved),
+     * 0 when P does not fill whole vectors or needs more than the registers.
+     * (Going over the heads once per chunk of pairs instead, to hold more
+     * pairs than fit, cost 1.7-2x at memory speed on Zen 3: bench/NOTES.md.) */
+    size_t nv = layout == POSENC_LAYOUT_HALF ? (P % VW == 0 && P / VW <= CH_VECS / 2 ? P / VW : 0)
+                                             : (P % (VW / 2) == 0 && 2 * P / VW <= CH_VECS
+                                                    ? 2 * P / VW
+                                                    : 0);
+    if (nv) {
+        const size_t k0 = 0;
+        VF zero = V_SET1(0.0f);
+        VF cc[CH_VECS], ss[CH_VECS]; /* constant indices only: registers */
+        if (layout == POSENC_LAYOUT_HALF) {
+#define HALF_CS(i)                                                                         \
+    (cc[i] = nv > (i) ? V_LD_F32(c + (i) * VW) : zero,                                     \
+     ss[i] = nv > (i) ? V_XOR(V_LD_F32(s + (i) * VW), neg) : zero)
+            HALF_CS(0);
+            HALF_CS(1);
+#if CH_VECS > 4
+            HALF_CS(2);
+            HALF_CS(3);
+#endif
+#undef HALF_CS
+        } else {
+#define IL_CS(i)                                                                           \
+    (cc[i] = nv > (i) ? V_LD_F32(cdup + (i) * VW) : zero,                                  \
+     ss[i] = nv > (i) ? V_LD_F32(sdup + (i) * VW) : zero)
+            IL_CS(0);
+            IL_CS(1);
+            IL_CS(2);
+            IL_CS(3);
+#if CH_VECS > 4
+            IL_CS(4);
+            IL_CS(5);
+            IL_CS(6);
+            IL_CS(7);
+#endif
+#undef IL_CS
+        }
+        for (size_t h = 0; h < n_head; h++) {
+            const char *sp = (const char *)src + h * src_hs * es;
+            char *dp = (char *)dst + h * dst_hs * es;
+            if (layout == POSENC_LAYOUT_HALF) {
+                HALF_STEP(0);
+                if (nv > 1)
+                    HALF_STEP(1);
+#if CH_VECS > 4
+                if (nv > 2)
+                    HALF_STEP(2);
+                if (nv > 3)
+                    HALF_STEP(3);
+#endif
+            } else {
+                IL_STEP(0);
+                if (nv > 1)
+                    IL_STEP(1);
+                if (nv > 2)
+                    IL_STEP(2);
+                if (nv > 3)
+                    IL_STEP(3);
+#if CH_VECS > 4
+                if (nv > 4)
+                    IL_STEP(4);
+                if (nv > 5)
+                    IL_STEP(5);
+                if (nv > 6)
+                    IL_STEP(6);
+                if (nv > 7)
+                    IL_STEP(7);
+#endif
+            }
+        }
+        return;
+    }
+    /* Otherwise head by head, c and s (or [c c], [-s s]) loaded with the data. */
     for (size_t h = 0; h < n_head; h++) {
         const char *sp = (const char *)src + h * src_hs * es;
         char *dp = (char *)dst + h * dst_hs * es;
@@ -78,6 +192,8 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
             for (; k + VW <= P; k += VW) {
                 VF cv = V_LD_F32(c + k), sv = V_XOR(V_LD_F32(s + k), neg);
                 VF x = body_ld(dt, sp, k), y = body_ld(dt, sp, k + P);
+                V_KEEP(x);
+                V_KEEP(y);
                 VF o0 = V_SUB(V_MUL(x, cv), V_MUL(y, sv));
                 VF o1 = V_ADD(V_MUL(x, sv), V_MUL(y, cv));
                 body_st(dt, dp, k, o0);
@@ -85,42 +201,31 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
             }
         } else {
             /* pairs (h[2k], h[2k+1]): VW/2 pairs per step, with c and the
-             * signed s already duplicated for every head of the call */
-            for (; k + 2 * VW <= P; k += 2 * VW) { /* four vectors per step */
-                VF v0 = body_ld(dt, sp, 2 * k), v1 = body_ld(dt, sp, 2 * k + VW);
-                VF v2 = body_ld(dt, sp, 2 * k + 2 * VW), v3 = body_ld(dt, sp, 2 * k + 3 * VW);
-                VF r0 = V_ADD(V_MUL(v0, V_LD_F32(cdup + 2 * k)),
-                              V_MUL(V_SWAP_PAIRS(v0), V_LD_F32(sdup + 2 * k)));
-                VF r1 = V_ADD(V_MUL(v1, V_LD_F32(cdup + 2 * k + VW)),
-                              V_MUL(V_SWAP_PAIRS(v1), V_LD_F32(sdup + 2 * k + VW)));
-                VF r2 = V_ADD(V_MUL(v2, V_LD_F32(cdup + 2 * k + 2 * VW)),
-                              V_MUL(V_SWAP_PAIRS(v2), V_LD_F32(sdup + 2 * k + 2 * VW)));
-                VF r3 = V_ADD(V_MUL(v3, V_LD_F32(cdup + 2 * k + 3 * VW)),
-                              V_MUL(V_SWAP_PAIRS(v3), V_LD_F32(sdup + 2 * k + 3 * VW)));
-                body_st(dt, dp, 2 * k, r0);
-                body_st(dt, dp, 2 * k + VW, r1);
-                body_st(dt, dp, 2 * k + 2 * VW, r2);
-                body_st(dt, dp, 2 * k + 3 * VW, r3);
+             * signed s already duplicated for every head of the call; four
+             * vectors per step while they last */
+#define IL_MEM(i)                                                                          \
+    do {                                                                                   \
+        VF v_ = body_ld(dt, sp, 2 * k + (i) * VW);                                         \
+        V_KEEP(v_);                                                                        \
+        body_st(dt, dp, 2 * k + (i) * VW,                                                  \
+                V_ADD(V_MUL(v_, V_LD_F32(cdup + 2 * k + (i) * VW)),                        \
+                      V_MUL(V_SWAP_PAIRS(v_), V_LD_F32(sdup + 2 * k + (i) * VW))));        \
+    } while (0)
+            for (; k + 2 * VW <= P; k += 2 * VW) {
+                IL_MEM(0);
+                IL_MEM(1);
+                IL_MEM(2);
+                IL_MEM(3);
             }
-            for (; k + VW <= P; k += VW) { /* two vectors per step, as half does */
-                VF v0 = body_ld(dt, sp, 2 * k), v1 = body_ld(dt, sp, 2 * k + VW);
-                VF r0 = V_ADD(V_MUL(v0, V_LD_F32(cdup + 2 * k)),
-                              V_MUL(V_SWAP_PAIRS(v0), V_LD_F32(sdup + 2 * k)));
-                VF r1 = V_ADD(V_MUL(v1, V_LD_F32(cdup + 2 * k + VW)),
-                              V_MUL(V_SWAP_PAIRS(v1), V_LD_F32(sdup + 2 * k + VW)));
-                body_st(dt, dp, 2 * k, r0);
-                body_st(dt, dp, 2 * k + VW, r1);
-            }
-            for (; k + VW / 2 <= P; k += VW / 2) {
-                VF v = body_ld(dt, sp, 2 * k);
-                body_st(dt, dp, 2 * k,
-                        V_ADD(V_MUL(v, V_LD_F32(cdup + 2 * k)),
-                              V_MUL(V_SWAP_PAIRS(v), V_LD_F32(sdup + 2 * k))));
-            }
+            for (; k + VW / 2 <= P; k += VW / 2)
+                IL_MEM(0);
+#undef IL_MEM
         }
         posenc__pairs_scalar(dt, layout, P, k, c, s, inverse, sp, dp);
     }
 }
+#undef IL_STEP
+#undef HALF_STEP
 
 void HEADS_NAME(int dt, int layout, size_t P, const float *c, const float *s, int inverse,
                 const void *src, size_t src_hs, void *dst, size_t dst_hs, size_t n_head)
@@ -140,4 +245,19 @@ void HEADS_NAME(int dt, int layout, size_t P, const float *c, const float *s, in
         BODY_CASE(POSENC_DTYPE_F16)
     }
 #undef BODY_CASE
+}
+
+/* M-RoPE's row of a vision token: three rows, two masks, VW floats at a time
+ * (posenc__select_fn). Whole-vector stores, so that the heads body's loads
+ * of the row that follow are forwarded from them, not held up behind 2P
+ * scalar stores. */
+void SELECT_NAME(size_t n, const float *t, const float *h, const float *w, const uint32_t *mh,
+                 const uint32_t *mw, float *out)
+{
+    size_t i = 0;
+    for (; i + VW <= n; i += VW)
+        V_ST_F32(out + i, V_SEL(V_LD_MASK(mw + i),
+                                V_SEL(V_LD_MASK(mh + i), V_LD_F32(t + i), V_LD_F32(h + i)),
+                                V_LD_F32(w + i)));
+    posenc__select_tail(i, n, t, h, w, mh, mw, out);
 }

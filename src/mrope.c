@@ -12,7 +12,8 @@
  *             pair) does not depend on which other pairs are filled with
  *             it (fill_body.h: one lane per pair), so these are the bits of
  *             every other path.
- *   cache:    c[k], s[k] of row pos_axis(k) of the plain cache.
+ *   cache:    c[k], s[k] of row pos_axis(k) of the plain cache, picked by
+ *             a vector select from the three rows (posenc__select_fn).
  * So posenc_mrope_qk equals posenc_mrope_vec_f32 bit for bit, whichever
  * instruction set, cache or thread count. */
 #include "kernels.h"
@@ -196,11 +197,15 @@ typedef struct axes {
     uint32_t n[3];                              /* pairs per axis */
     uint32_t slot[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* pair k's index within its axis */
     double fh[3][POSENC_ROPE_MAX_HEAD_DIM / 2], fl[3][POSENC_ROPE_MAX_HEAD_DIM / 2];
+    /* element i of a cache row (c[0..P) s[0..P)) follows axis(i mod P):
+     * mh[i], mw[i] all ones when that axis is h, w (the select's masks) */
+    uint32_t mh[POSENC_ROPE_MAX_HEAD_DIM], mw[POSENC_ROPE_MAX_HEAD_DIM];
 } axes;
 
 typedef struct mjob {
     posenc__heads_fn fn;
     posenc__fill_fn fill;
+    posenc__select_fn select;
     const posenc_rope *r;
     const posenc_mrope *m;
     const axes *ax;
@@ -273,7 +278,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     const mjob *j = arg;
     size_t P = j->P;
     const uint8_t *axis = j->m->axis;
-    float row[POSENC_ROPE_MAX_HEAD_DIM]; /* the token's c[0..P) s[0..P) */
+    _Alignas(64) float row[POSENC_ROPE_MAX_HEAD_DIM]; /* the token's c[0..P) s[0..P) */
     if (j->cache) {
         const float *table = j->cache->table;
         for (size_t t = t0; t < t1; t++) {
@@ -288,10 +293,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
                                  src[0]);
                 continue;
             }
-            for (size_t k = 0; k < P; k++) {
-                row[k] = src[axis[k]][k];
-                row[P + k] = src[axis[k]][P + k];
-            }
+            /* row[k] = src[axis(k)][k], row[P + k] likewise: a vector select */
+            j->select(2 * P, src[0], src[1], src[2], j->ax->mh, j->ax->mw, row);
             posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t, row);
         }
         return;
@@ -351,7 +354,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     }
 }
 
-posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
+posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, posenc_pool *pool,
+                                   size_t min_elems)
 {
     if (!ma || !ma->mrope)
         return POSENC_ERR_NULL;
@@ -368,7 +372,7 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
     if ((st = check_mrope(m, r)) != POSENC_OK)
         return st;
     if (!pos_h) /* text only: p means p:p:p, which is plain RoPE at p */
-        return posenc__rope_qk_isa(isa, a);
+        return posenc__rope_qk_run(isa, a, pool, min_elems);
     const posenc_rope_cache *cache = a->cache;
     posenc_dtype dtype = a->dtype;
     size_t n_tok = a->n_tok;
@@ -381,6 +385,10 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
         return POSENC_ERR_RANGE;
     if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
         return POSENC_ERR_RANGE;
+    if (pool) /* the pool's threads: all of them for n_threads 0 */
+        n_threads = a->n_threads && a->n_threads < posenc__pool_threads(pool)
+                        ? a->n_threads
+                        : posenc__pool_threads(pool);
     mjob j;
     memset(&j, 0, sizeof j);
     size_t es = posenc__dtype_size((int)dtype);
@@ -396,7 +404,7 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
             if (!posenc__pos_in(posenc__pos_read(rows[a], t), limit))
                 return POSENC_ERR_POS;
 
-    axes ax; /* ~25 KiB of stack, read by every thread */
+    axes ax; /* ~27 KiB of stack, read by every thread */
     memset(ax.n, 0, sizeof ax.n);
     size_t P = r->rotary_dim / 2;
     for (size_t kk = 0; kk < P; kk++) {
@@ -405,9 +413,12 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
         ax.fh[a][ax.n[a]] = r->inv_freq_hi[kk];
         ax.fl[a][ax.n[a]] = r->inv_freq_lo[kk];
         ax.n[a]++;
+        ax.mh[kk] = ax.mh[P + kk] = a == POSENC_AXIS_H ? 0xFFFFFFFFu : 0u;
+        ax.mw[kk] = ax.mw[P + kk] = a == POSENC_AXIS_W ? 0xFFFFFFFFu : 0u;
     }
     j.fn = posenc__isa_ops_of(isa)->heads;
     j.fill = posenc__isa_ops_of(isa)->fill;
+    j.select = posenc__isa_ops_of(isa)->select;
     j.r = r;
     j.m = m;
     j.ax = &ax;
@@ -425,13 +436,29 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *ma)
 
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    posenc__parallel_range(n_tok, posenc__threads_for(n_tok, elems, n_threads), run_range, &j);
+    size_t nt = posenc__threads_for(n_tok, elems, n_threads, min_elems);
+    if (pool)
+        posenc__pool_range(pool, n_tok, nt, run_range, &j);
+    else
+        posenc__parallel_range(n_tok, nt, run_range, &j);
     return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
+}
+
+posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a)
+{
+    return posenc__mrope_qk_run(isa, a, NULL, POSENC__MIN_ELEMS_PER_THREAD);
 }
 
 posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)
 {
     return posenc__mrope_qk_isa(posenc__isa_selected(), a);
+}
+
+posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *pool)
+{
+    return posenc__mrope_qk_run(posenc__isa_selected(), a, pool,
+                                pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD
+                                     : POSENC__MIN_ELEMS_PER_THREAD);
 }
 
 /* ---- position ids ------------------------------------------------------------------ */

@@ -14,6 +14,7 @@
 #include "posenc.h"
 #include "../src/kernels.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -285,7 +286,12 @@ typedef struct kcase {
     uint32_t head_dim, rotary_dim;
     size_t n_tok, nq, nk, gap_h, gap_t;
     unsigned threads;
+    posenc_pool *pool; /* NULL: threads started in the call */
 } kcase;
+
+/* Threads for this much work or more: far less than the library's own rule
+ * (posenc__threads_for), so that small tensors run on several threads. */
+#define TEST_MIN_ELEMS 65536u
 
 #define POISON 0xA5
 
@@ -391,7 +397,7 @@ static int run_case(const kcase *c, const posenc_rope_cache *cache, const posenc
     memcpy(b.want, b.dst, b.bytes);
     memcpy(b.src_copy, b.src, ns * es);
     reference(c, r, &b, es);
-    posenc_status st = posenc__rope_qk_isa(
+    posenc_status st = posenc__rope_qk_run(
         c->isa, &(posenc_rope_qk_args){.rope = r,
                                        .cache = cache,
                                        .dtype = (posenc_dtype)c->dt,
@@ -401,7 +407,8 @@ static int run_case(const kcase *c, const posenc_rope_cache *cache, const posenc
                                        .q = c->nq ? b.q : (posenc_rope_view){0},
                                        .k = c->nk ? b.k : (posenc_rope_view){0},
                                        .direction = (c->inverse) ? POSENC_INVERSE : POSENC_FORWARD,
-                                       .n_threads = c->threads});
+                                       .n_threads = c->threads},
+        c->pool, TEST_MIN_ELEMS);
     int ok = st == POSENC_OK && memcmp(b.dst, b.want, b.bytes) == 0 &&
              memcmp(b.src, b.src_copy, ns * es) == 0;
     if (!ok) {
@@ -472,10 +479,13 @@ TEST(every_path_against_reference)
 }
 
 /* Enough work for several threads (>= 64 Ki elements each): same bytes as
- * the reference, whatever the thread count. */
+ * the reference, whatever the thread count, with threads started in the
+ * call and with a pool of as many threads (or of 4, of which the call may
+ * use fewer). */
 TEST(threads_against_reference)
 {
     int bad = 0;
+    for (int use_pool = 0; use_pool < 2; use_pool++)
     for (int layout = 0; layout < 2; layout++) {
         posenc_rope r;
         CHECK(posenc_rope_init(&r, 128, 128, B, (posenc_layout)layout) == POSENC_OK);
@@ -498,11 +508,119 @@ TEST(threads_against_reference)
             c.gap_h = i % 2;
             c.gap_t = 3;
             c.threads = threads[i % 3];
+            if (use_pool)
+                CHECK(posenc_pool_create(i < 3 ? c.threads : 4, &c.pool) == POSENC_OK);
             bad += !run_case(&c, c.use_cache ? cache : NULL, &r);
+            if (c.pool) /* again: the same slices on the same threads */
+                bad += !run_case(&c, c.use_cache ? cache : NULL, &r);
+            posenc_pool_free(c.pool);
         }
         posenc_rope_cache_free(cache);
     }
     CHECK_EQ_INT(bad, 0);
+}
+
+/* The pool's arguments and its public calls. */
+TEST(pool_arguments)
+{
+    posenc_pool *p = (posenc_pool *)&p;
+    CHECK(posenc_pool_create(2, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_pool_create(0, &p) == POSENC_ERR_RANGE);
+    CHECK(posenc_pool_create(POSENC_MAX_THREADS + 1, &p) == POSENC_ERR_RANGE);
+    CHECK(p == (posenc_pool *)&p); /* untouched on error */
+    posenc_pool_free(NULL);
+    CHECK(posenc_pool_create(1, &p) == POSENC_OK); /* the caller alone */
+    posenc_pool *p3 = NULL;
+    CHECK(posenc_pool_create(3, &p3) == POSENC_OK);
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, 128, 128, B, IL) == POSENC_OK);
+    /* 300 tokens of 32 heads: 1228800 elements, 2 pool threads' worth */
+    enum { T = 300, H = 32, D = 128 };
+    float *x = malloc(sizeof(float) * T * H * D), *y = malloc(sizeof(float) * T * H * D);
+    CHECK(x && y);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return;
+    }
+    fill_random(x, (size_t)T * H * D);
+    posenc_rope_qk_args a = {
+        .rope = &r, .n_tok = T, .pos0 = 9, .q = posenc_rope_view_dense(y, H, D)};
+    posenc_pool *pools[4] = {NULL, p, p3, p3};
+    unsigned nthr[4] = {0, 0, 0, 2};
+    for (int i = 0; i < 4; i++) {
+        memcpy(y, x, sizeof(float) * T * H * D);
+        a.n_threads = nthr[i];
+        CHECK(posenc_rope_qk_pool(&a, pools[i]) == POSENC_OK);
+        CHECK(heads_match_reference(&r, x, y, T, H, 9, 0));
+    }
+    /* the checks of posenc_rope_qk, with a pool too */
+    a.n_threads = POSENC_MAX_THREADS + 1;
+    CHECK(posenc_rope_qk_pool(&a, p3) == POSENC_ERR_RANGE);
+    a.n_threads = 0;
+    CHECK(posenc_rope_qk_pool(NULL, p3) == POSENC_ERR_NULL);
+    a.pos0 = -1;
+    CHECK(posenc_rope_qk_pool(&a, p3) == POSENC_ERR_POS);
+    posenc_pool_free(p);
+    posenc_pool_free(p3);
+    free(x);
+    free(y);
+}
+
+/* Two threads calling on one pool at the same time: the calls take turns,
+ * each gives the reference. */
+typedef struct pool_caller {
+    posenc_pool *pool;
+    const posenc_rope *r;
+    const float *x;
+    float *y;
+    int64_t pos0;
+    int ok;
+} pool_caller;
+enum { PC_T = 320, PC_H = 32, PC_D = 128 }; /* 2 pool threads' worth */
+
+static void *pool_caller_main(void *arg)
+{
+    pool_caller *pc = arg;
+    pc->ok = 1;
+    for (int rep = 0; rep < 6; rep++) {
+        memcpy(pc->y, pc->x, sizeof(float) * PC_T * PC_H * PC_D);
+        posenc_rope_qk_args a = {.rope = pc->r,
+                                 .n_tok = PC_T,
+                                 .pos0 = pc->pos0,
+                                 .q = posenc_rope_view_dense(pc->y, PC_H, PC_D)};
+        pc->ok &= posenc_rope_qk_pool(&a, pc->pool) == POSENC_OK &&
+                  heads_match_reference(pc->r, pc->x, pc->y, PC_T, PC_H, pc->pos0, 0);
+    }
+    return NULL;
+}
+
+TEST(pool_shared_by_two_callers)
+{
+    posenc_pool *p = NULL;
+    CHECK(posenc_pool_create(2, &p) == POSENC_OK);
+    posenc_rope r;
+    CHECK(posenc_rope_init(&r, PC_D, PC_D, B, HALF) == POSENC_OK);
+    size_t n = (size_t)PC_T * PC_H * PC_D;
+    float *buf = malloc(sizeof(float) * 4 * n);
+    CHECK(buf != NULL);
+    if (!buf || !p) {
+        free(buf);
+        posenc_pool_free(p);
+        return;
+    }
+    fill_random(buf, 4 * n);
+    pool_caller pc[2] = {{p, &r, buf, buf + n, 3, 0}, {p, &r, buf + 2 * n, buf + 3 * n, 5000, 0}};
+    pthread_t th;
+    int started = pthread_create(&th, NULL, pool_caller_main, &pc[1]) == 0;
+    pool_caller_main(&pc[0]);
+    if (!started)
+        pool_caller_main(&pc[1]);
+    else
+        pthread_join(th, NULL);
+    CHECK(pc[0].ok && pc[1].ok);
+    posenc_pool_free(p);
+    free(buf);
 }
 
 /* Heads outer ([n_head, n_tok, head_dim]) is a valid view too. */
@@ -1096,6 +1214,8 @@ int main(int argc, char **argv)
     RUN(vec_f32_equals_core);
     RUN(every_path_against_reference);
     RUN(threads_against_reference);
+    RUN(pool_arguments);
+    RUN(pool_shared_by_two_callers);
     RUN(heads_outer_view);
     RUN(src_and_dst_orders_differ);
     RUN(inverse_undoes_forward);

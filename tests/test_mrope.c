@@ -38,6 +38,11 @@ static const char *const dtype_names[3] = {"f32", "bf16", "f16"};
 /* The public call, or the per-ISA hook (isa >= 0), with the old positional
  * arguments packed into posenc_mrope_qk_args. */
 #define PUBLIC (-100)
+/* The pool of the instruction-set calls (NULL: threads started in the
+ * call), which use threads for 64 Ki elements each or more: far less than
+ * the library's own rule, so that small tensors run on several threads. */
+static posenc_pool *test_pool;
+#define TEST_MIN_ELEMS 65536u
 static posenc_status mq_isa(int isa, const posenc_rope *r, const posenc_mrope *m,
                             const posenc_rope_cache *cache, posenc_dtype dt, size_t n,
                             const int64_t *pt, const int64_t *ph, const int64_t *pw,
@@ -58,7 +63,8 @@ static posenc_status mq_isa(int isa, const posenc_rope *r, const posenc_mrope *m
         a.base.q = *q;
     if (k)
         a.base.k = *k;
-    return isa == PUBLIC ? posenc_mrope_qk(&a) : posenc__mrope_qk_isa(isa, &a);
+    return isa == PUBLIC ? posenc_mrope_qk(&a)
+                         : posenc__mrope_qk_run(isa, &a, test_pool, TEST_MIN_ELEMS);
 }
 
 /* A view of n_head heads, tokens outer, in place or from src. */
@@ -563,7 +569,9 @@ TEST(every_path_against_reference)
     CHECK_EQ_INT(bad, 0);
 }
 
-/* Enough work for several threads: the same bytes whatever the count. */
+/* Enough work for several threads: the same bytes whatever the count, with
+ * threads started in the call and with a pool (of as many threads, or of 4
+ * of which the call may use fewer). */
 TEST(threads_against_reference)
 {
     posenc_rope r;
@@ -578,6 +586,7 @@ TEST(threads_against_reference)
     random_positions(NT, pt, ph, pw);
     static const unsigned threads[] = {2, 3, 7};
     int bad = 0;
+    for (int use_pool = 0; use_pool < 2; use_pool++) {
     for (int i = 0; i < 6; i++) {
         mcase c = {0};
         c.isa = posenc__isa_selected();
@@ -590,10 +599,55 @@ TEST(threads_against_reference)
         c.nk = 4;
         c.gap = i % 2;
         c.threads = threads[i % 3];
+        test_pool = NULL;
+        if (use_pool)
+            CHECK(posenc_pool_create(i < 3 ? c.threads : 4, &test_pool) == POSENC_OK);
         bad += !run_case(&c, &r, &m, c.use_cache ? cache : NULL, pt, ph, pw);
+        if (test_pool) /* again: the same slices on the same threads */
+            bad += !run_case(&c, &r, &m, c.use_cache ? cache : NULL, pt, ph, pw);
+        posenc_pool_free(test_pool);
+        test_pool = NULL;
+    }
     }
     posenc_rope_cache_free(cache);
     CHECK_EQ_INT(bad, 0);
+}
+
+/* The public pool call: NULL pool is posenc_mrope_qk; a pool gives the
+ * same bytes, text-only calls included. */
+TEST(pool_call)
+{
+    posenc_rope r;
+    posenc_mrope m;
+    const uint32_t s[3] = {24, 20, 20};
+    CHECK(posenc_rope_init(&r, 128, 128, 5000000.0, IL) == POSENC_OK);
+    CHECK(posenc_mrope_init(&m, 64, s, POSENC_MROPE_INTERLEAVED) == POSENC_OK);
+    enum { T = 400, H = 32, D = 128 }; /* 2 pool threads' worth */
+    static float a[T * H * D], b[T * H * D];
+    static int64_t pt[T], ph[T], pw[T];
+    random_positions(T, pt, ph, pw);
+    posenc_pool *p = NULL;
+    CHECK(posenc_pool_create(2, &p) == POSENC_OK);
+    for (int text = 0; text < 2; text++) {
+        for (size_t e = 0; e < (size_t)T * H * D; e++)
+            a[e] = b[e] = (float)((e * 7919u) % 2001u) / 1000.0f - 1.0f;
+        posenc_mrope_qk_args x = {.base = {.rope = &r, .n_tok = T, .pos = pt,
+                                           .q = posenc_rope_view_dense(a, H, D)},
+                                  .mrope = &m, .pos_h = text ? NULL : ph,
+                                  .pos_w = text ? NULL : pw};
+        posenc_mrope_qk_args y = x;
+        y.base.q = posenc_rope_view_dense(b, H, D);
+        CHECK(posenc_mrope_qk_pool(&x, p) == POSENC_OK);
+        CHECK(posenc_mrope_qk_pool(&y, NULL) == POSENC_OK);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+        float v[D]; /* token 0, head 0 against the one-vector reference */
+        for (size_t e = 0; e < D; e++)
+            v[e] = (float)((e * 7919u) % 2001u) / 1000.0f - 1.0f;
+        CHECK(posenc_mrope_vec_f32(&r, &m, pt[0], text ? pt[0] : ph[0], text ? pt[0] : pw[0],
+                                   POSENC_FORWARD, v) == POSENC_OK);
+        CHECK(memcmp(v, a, sizeof v) == 0);
+    }
+    posenc_pool_free(p);
 }
 
 /* Text only (one row) is plain RoPE: the same bytes as posenc_rope_qk. */
@@ -902,6 +956,7 @@ int main(void)
     RUN(dot_product);
     RUN(every_path_against_reference);
     RUN(threads_against_reference);
+    RUN(pool_call);
     RUN(text_only_is_plain);
     RUN(kernel_errors_nothing_written);
     RUN(positions_hand_worked);

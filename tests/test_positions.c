@@ -156,12 +156,15 @@ static void *write_positions(void *arg)
     return NULL;
 }
 
-/* Calls on 2 threads, with and without a cache, while another thread
- * rewrites the positions: each call returns OK or POSENC_ERR_POS and stays
- * inside its buffers; afterwards the same buffers give the exact values. */
+/* Calls on 2 threads (a pool's; threads started per call only for far
+ * bigger tensors), with and without a cache, while another thread rewrites
+ * the positions: each call returns OK or POSENC_ERR_POS and stays inside its
+ * buffers; afterwards the same buffers give the exact values. */
 TEST(positions_rewritten_by_another_thread)
 {
-    enum { N = 512, NH = 4 };
+    enum { N = 512, NH = 32 }; /* 2^20 elements: 2 pool threads' worth */
+    posenc_pool *pool = NULL;
+    CHECK(posenc_pool_create(2, &pool) == POSENC_OK);
     posenc_rope r;
     CHECK(posenc_rope_init(&r, 64, 64, 10000.0, POSENC_LAYOUT_HALF) == POSENC_OK);
     posenc_rope_cache *cache = NULL;
@@ -185,7 +188,7 @@ TEST(positions_rewritten_by_another_thread)
                                  .pos = pos,
                                  .q = posenc_rope_view_dense(q, NH, 64),
                                  .n_threads = 2};
-        posenc_status st = posenc_rope_qk(&a);
+        posenc_status st = posenc_rope_qk_pool(&a, (i & 2) ? pool : NULL);
         ok += st == POSENC_OK;
         refused += st == POSENC_ERR_POS;
         other += st != POSENC_OK && st != POSENC_ERR_POS;
@@ -207,7 +210,7 @@ TEST(positions_rewritten_by_another_thread)
                              .pos = pos,
                              .q = posenc_rope_view_dense(q, NH, 64),
                              .n_threads = 2};
-    CHECK(posenc_rope_qk(&a) == POSENC_OK);
+    CHECK(posenc_rope_qk_pool(&a, pool) == POSENC_OK);
     int same = 1;
     for (size_t t = 0; t < N; t++)
         for (size_t h = 0; h < NH; h++) {
@@ -219,6 +222,7 @@ TEST(positions_rewritten_by_another_thread)
         }
     CHECK(same);
     posenc_rope_cache_free(cache);
+    posenc_pool_free(pool);
 }
 
 int main(void)

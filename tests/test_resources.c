@@ -79,9 +79,22 @@ static int qk_without_threads(void *arg)
         fprintf(stderr, "qk_without_threads: a thread started under the cap\n");
         return 0;
     }
-    posenc_status st = posenc_rope_qk(&(posenc_rope_qk_args){
-        .rope = &r, .n_tok = 2, .pos0 = 100, .q = v, .direction = POSENC_INVERSE, .n_threads = 2});
-    return st == POSENC_OK && heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 1);
+    /* 64 Ki elements per thread: far less than the library's own rule */
+    posenc_status st = posenc__rope_qk_run(
+        posenc__isa_selected(),
+        &(posenc_rope_qk_args){.rope = &r, .n_tok = 2, .pos0 = 100, .q = v,
+                               .direction = POSENC_INVERSE, .n_threads = 2},
+        NULL, 65536u);
+    if (st != POSENC_OK || !heads_match_reference(&r, x0, x, 2, WIDE_HEADS, 100, 1))
+        return 0;
+    /* nor can a pool's: it is refused, and nothing is left behind */
+    posenc_pool *p = (posenc_pool *)&r;
+    st = posenc_pool_create(4, &p);
+    if (st != POSENC_ERR_NOMEM || p != (posenc_pool *)&r) {
+        fprintf(stderr, "posenc_pool_create under the cap: %s\n", posenc_strerror(st));
+        return 0;
+    }
+    return 1;
 }
 
 TEST(threads_that_cannot_start_leave_the_work_to_the_caller)
