@@ -282,7 +282,9 @@ static void pass_run(void *arg)
 static double fit_tokens(const ctx *c, const hyp *h, const size_t *idx, size_t n, double *err,
                          double *abs, double stop, size_t n_threads)
 {
-    size_t nt = posenc__threads_for(n, n * c->n_head * c->hd, n_threads);
+    /* a refit costs far more per element than a rotation: threads pay off
+     * from 64 Ki elements each */
+    size_t nt = posenc__threads_for(n, n * c->n_head * c->hd, n_threads, (size_t)64 << 10);
     pass *ps = malloc(nt * sizeof *ps);
     if (!ps)
         return -1;
