@@ -35,8 +35,8 @@ PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      := build
-VERSION    := 1.0.0
-SOMAJOR    := 1
+VERSION    := 2.0.0
+SOMAJOR    := 2
 
 # Whether pkg-config (if there is one) knows module $(1): "1" or "".
 pc_has = $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && \
@@ -293,7 +293,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_model.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -311,7 +311,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
+	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_model.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc

@@ -426,7 +426,7 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
 /* LEARNED pos and EXPLAIN LEARNED pos: row pos + offset of the table, the
  * offset a --config model's family indexes it with (cli_learned_offset). */
 static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *cmd,
-                       int64_t *pos, int64_t *row, const posenc_model_group **g)
+                       int64_t *pos, int64_t *row, posenc_model_table *t, int *has)
 {
     char what[64];
     snprintf(what, sizeof what, "%s needs a position", cmd);
@@ -436,7 +436,7 @@ static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *
         cli_error(st, "no learned table is loaded (LOAD a file first)");
         return 0;
     }
-    int64_t off = cli_learned_offset(st, g);
+    int64_t off = cli_learned_offset(st, t, has);
     size_t rows = posenc_learned_n_pos(st->table), dim = posenc_learned_dim(st->table);
     *row = *pos + off;
     if (!reserve(st, &st->vec, &st->vec_cap, dim))
@@ -466,8 +466,9 @@ static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *
 static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos, row;
-    const posenc_model_group *g;
-    if (!learned_row(st, a, n, "LEARNED", &pos, &row, &g))
+    posenc_model_table t;
+    int has;
+    if (!learned_row(st, a, n, "LEARNED", &pos, &row, &t, &has))
         return 0;
     cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
     return 1;
@@ -476,13 +477,14 @@ static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 static int explain_learned(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos, row;
-    const posenc_model_group *g;
-    if (!learned_row(st, a, n, "EXPLAIN LEARNED", &pos, &row, &g))
+    posenc_model_table t;
+    int has;
+    if (!learned_row(st, a, n, "EXPLAIN LEARNED", &pos, &row, &t, &has))
         return 0;
     fprintf(st->out, "LEARNED pos=%lld row=%lld offset=%lld rows=%zu dim=%zu\n", (long long)pos,
             (long long)row, (long long)(row - pos), posenc_learned_n_pos(st->table),
             posenc_learned_dim(st->table));
-    cli_explain_learned_offset(st, g);
+    cli_explain_learned_offset(st, &t, has);
     fputs("result: ", st->out);
     cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
     return 1;
@@ -493,10 +495,10 @@ static int explain_learned(cli_state *st, const cli_token *a, size_t n)
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
     if (n >= 1 && cli_word_is(a[0], "rope")) {
-        int ok = cli_set_rope(st, a + 1, n - 1);
-        if (ok)
-            cli_model_free(st); /* a RoPE set by hand replaces the --config model's layers */
-        return ok;
+        /* replaces the model (one RoPE, every layer) */
+        if (n >= 2 && cli_word_is(a[1], "mrope"))
+            return cli_set_rope_mrope(st, a + 2, n - 2);
+        return cli_set_rope(st, a + 1, n - 1);
     }
     if (n >= 1 && cli_word_is(a[0], "t5"))
         return cli_set_t5(st, a + 1, n - 1);
@@ -607,7 +609,7 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
 {
     if (st->mrope_on)
         return explain_mrope(st, a, n);
-    if (st->model) {
+    if (cli_active_rope(st)) {
         cli_error(st, "EXPLAIN ROPE traces plain RoPE: with a model RoPE active use EXPLAIN "
                       "FREQS (or SET rope off first)");
         return 0;
@@ -682,19 +684,19 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 /* The plot module reads the words and draws; the settings come from here. */
 static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
 {
-    plot_settings set = {st->base,    st->layout, st->model, st->model_label,
+    plot_settings set = {st->base,    st->layout, st->model, st->layer, st->model_label,
                          st->seq_len, 0,          0,         NULL,
                          st->mrope_on ? &st->mrope : NULL};
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info li;
     char why[512], no_rope[200];
-    cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &g);
+    (void)cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &li);
     if (!cli_layer_rotates(st)) { /* a --config model's layer without RoPE */
-        const posenc_model *m = st->registry_model; /* st->layer < m->n_layer (SET layer) */
-        g = &m->group[m->layer_group[st->layer]];
+        cli_cannot_fail(posenc_model_layer(st->model, st->layer, &li)); /* SET layer checked */
         snprintf(no_rope, sizeof no_rope, "layer %u of %s has no RoPE (scheme %s)", st->layer,
-                 st->registry_model->model_type, posenc_scheme_name(g->scheme));
+                 posenc_model_type(st->model), posenc_scheme_name(li.scheme));
         set.no_rope = no_rope;
+        set.model = NULL;
     }
     if (plot_words_run(a, n, &set, why, sizeof why))
         return 1;

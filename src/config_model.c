@@ -1,5 +1,5 @@
 /* config_model.c - a model from its config.json, through the registry
- * (src/models.c): which family, which part of the config, and for every
+ * (src/config_families.c): which family, which part of the config, and for every
  * layer the position scheme its family's code applies.
  *
  * Part of the optional config library (needs jansson, like src/config.c,
@@ -15,6 +15,8 @@
  * type is read with json_typeof, not the json_is_* macros, whose NULL test
  * could not fail there. */
 #include "config_internal.h"
+#include "config_families.h"
+#include "model.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -491,8 +493,8 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
     /* The rotated part. */
     switch (f->rotary) {
     case POSENC_ROTARY_PARTIAL: {
-        double prf = f->partial_default;
-        const char *pk = f->partial_key;
+        double prf = posenc__family_partial_default(f);
+        const char *pk = posenc__family_partial_key(f);
         int have = 0;
         if (rp_single && (st = posenc__cfg_number(&r->rd, rp_single, "partial_rotary_factor",
                                                   kn(r, "rope_parameters.partial_rotary_factor",
@@ -502,7 +504,7 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
         if (have)
             pk = "rope_parameters.partial_rotary_factor";
         static const char *const legacy[] = {"partial_rotary_factor", "rotary_pct", NULL};
-        if (!have && f->partial_key && (st = num(r, f->partial_key, &prf, &have)) != POSENC_OK)
+        if (!have && (st = num(r, pk, &prf, &have)) != POSENC_OK)
             return st;
         for (int i = 0; !have && legacy[i]; i++) {
             if ((st = num(r, legacy[i], &prf, &have)) != POSENC_OK)
@@ -543,9 +545,10 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
     /* The base: rope_parameters.rope_theta, the family's key, legacy names. */
     int have = 0;
     cm->base = f->base_default;
-    cm->base_name = f->base_key ? f->base_key : "rope_theta";
+    const char *base_key = posenc__family_base_key(f);
+    cm->base_name = base_key ? base_key : "rope_theta";
     static const char *const legacy_base[] = {"rope_theta", "rotary_emb_base", NULL};
-    if (!f->base_key) {
+    if (!base_key) {
         /* a base fixed in the family's code: such keys are not read by it */
         note_ignored(r, "rope_theta");
         note_ignored(r, "rotary_emb_base");
@@ -556,9 +559,9 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
                                  kn(r, "rope_parameters.rope_theta", name, sizeof name),
                                  &cm->base, &have)) != POSENC_OK)
         return st;
-    if (have && f->base_key)
+    if (have && base_key)
         cm->base_name = "rope_parameters.rope_theta";
-    if (!have && (st = num(r, f->base_key, &cm->base, &have)) != POSENC_OK)
+    if (!have && (st = num(r, base_key, &cm->base, &have)) != POSENC_OK)
         return st;
     for (int i = 0; !have && legacy_base[i]; i++) {
         if ((st = num(r, legacy_base[i], &cm->base, &have)) != POSENC_OK)
@@ -567,7 +570,7 @@ static posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_co
             cm->base_name = legacy_base[i];
     }
     if (!have && f->base_default == 0.0)
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, f->base_key, name, sizeof name),
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, base_key, name, sizeof name),
                     "missing key %s (family %s: no default posenc can vouch for)", name,
                     f->model_type);
     if (f->base_ratio_key) {
@@ -939,7 +942,7 @@ static const char *const PARTS[] = {"text_config", "llm_config", "language_confi
 static void known_list(char *buf, size_t n)
 {
     const posenc_model_family *t;
-    size_t cnt = posenc_model_families(&t), used = 0;
+    size_t cnt = posenc__families(&t), used = 0;
     buf[0] = 0;
     /* (snprintf of plain strings cannot fail) */
     for (size_t i = 0; i < cnt && used < n; i++)
@@ -961,7 +964,7 @@ static posenc_status by_architectures(mread *r, const json_t *root,
     for (size_t i = 0; i < json_array_size(a); i++) {
         const json_t *e = json_array_get(a, i);
         const posenc_model_family *f =
-            json_typeof(e) == JSON_STRING ? posenc_model_family_by_arch(json_string_value(e)) : NULL;
+            json_typeof(e) == JSON_STRING ? posenc__family_by_arch(json_string_value(e)) : NULL;
         if (!f)
             return FAIL(r, POSENC_ERR_FORMAT, "architectures",
                         "no model_type, and architectures[%zu] does not name a family posenc "
@@ -977,7 +980,7 @@ static posenc_status by_architectures(mread *r, const json_t *root,
     /* a class of the language model (Gemma3ForConditionalGeneration names
      * Gemma 3) in a config that nests it: read through its wrapper */
     const posenc_model_family *t;
-    size_t n = posenc_model_families(&t);
+    size_t n = posenc__families(&t);
     for (size_t i = 0; *out && i < n; i++)
         if (t[i].nested && strcmp(t[i].nested_type, (*out)->model_type) == 0 &&
             json_is_object(get(root, t[i].nested))) {
@@ -1046,18 +1049,18 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
     if (override)
         key = "--model-type";
     if (type) {
-        f = posenc_model_family_find(type);
+        f = posenc__family_find(type);
         if (!f && !override) {
             /* an unknown wrapper whose language part is a known family */
             for (int i = 0; PARTS[i]; i++) {
                 const json_t *p = get(root, PARTS[i]);
                 const json_t *pt = p && json_typeof(p) == JSON_OBJECT ? get(p, "model_type") : NULL;
                 if (pt && json_typeof(pt) == JSON_STRING &&
-                    posenc_model_family_find(json_string_value(pt))) {
+                    posenc__family_find(json_string_value(pt))) {
                     r->cfg = p;
                     snprintf(r->prefix, sizeof r->prefix, "%s.", PARTS[i]);
                     snprintf(r->m->part, sizeof r->m->part, "%s", PARTS[i]);
-                    f = posenc_model_family_find(json_string_value(pt));
+                    f = posenc__family_find(json_string_value(pt));
                     break;
                 }
             }
@@ -1102,7 +1105,7 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string, got %s", name,
                         posenc__cfg_type_word(pt));
         const char *inner = pt ? json_string_value(pt) : f->nested_type;
-        const posenc_model_family *g = posenc_model_family_find(inner);
+        const posenc_model_family *g = posenc__family_find(inner);
         if (!g)
             return unknown_type(r, name, inner);
         f = g;
@@ -1114,7 +1117,7 @@ static posenc_status read_model(mread *r, const json_t *root, const char *overri
         return FAIL(r, POSENC_ERR_FORMAT, r->m->part[0] ? r->prefix : "model_type",
                     "model_type %s is not supported yet: %s", f->model_type, f->refused);
     r->fam = f;
-    r->m->family = f;
+    r->m->source = f ? f->source : NULL;
     snprintf(r->m->model_type, sizeof r->m->model_type, "%s", f->model_type);
 
     posenc_status st = refuse_foreign(r);
@@ -1288,6 +1291,7 @@ static posenc_status read_learned(mread *r, int64_t n_layer)
         if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
             return st;
         g->offset = pad + 1;
+        g->offset_from_pad = 1;
         if (g->offset >= positions)
             return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
                         "%s %lld leaves no row of the %lld-row position table for tokens",
