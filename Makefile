@@ -220,11 +220,12 @@ $(BUILD)/tests/test_interpreter: $(INTERP_OBJ)
 $(BUILD)/tests/test_interpreter: TEST_OBJ = $(INTERP_OBJ)
 $(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
 $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
-# Tests that make each allocation of the code under test fail in turn.
-$(BUILD)/tests/test_plots: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
-$(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
-$(BUILD)/tests/test_models: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
-$(BUILD)/tests/test_safetensors: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
+# Tests that make each allocation of the code under test fail in turn
+# (tests/fault.h).
+FAULT_TESTS   := $(BUILD)/tests/test_plots $(BUILD)/tests/test_interpreter \
+                 $(BUILD)/tests/test_models $(BUILD)/tests/test_safetensors
+FAULT_LDFLAGS := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+$(FAULT_TESTS): TEST_LDFLAGS = $(FAULT_LDFLAGS)
 
 test: all $(TEST_BIN)
 	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"

@@ -186,7 +186,12 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
         fputs("layers ", st->out);
         put_layers(st->out, m, gi, &layer);
         cli_cannot_fail(posenc_model_layer(m, layer, &li));
-        cli_cannot_fail(posenc_model_layer_describe(m, layer, text, sizeof text));
+        posenc_status s = posenc_model_layer_describe(m, layer, text, sizeof text);
+        if (s != POSENC_OK) {
+            fputc('\n', st->out);
+            cli_error(st, "%s", posenc_strerror(s));
+            return 0;
+        }
         fprintf(st->out, ": %s%s\n", posenc_scheme_name(li.scheme), text);
     }
     const char *ign = posenc_model_ignored(m);

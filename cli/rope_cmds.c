@@ -94,9 +94,7 @@ int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec)
     st->model = st->model_next;
     st->model_next = t;
     st->model_from_config = 0;
-    if (!st->model_next && posenc_model_create(&st->model_next) != POSENC_OK)
-        st->model_next = NULL; /* made again on next use */
-    return 1;
+    return 1; /* model_next: the old model, or NULL (made on next use) */
 }
 
 int cli_set_rope(cli_state *st, const cli_token *a, size_t n)

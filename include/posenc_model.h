@@ -199,8 +199,10 @@ posenc_status posenc_model_layer_rope_config(const posenc_model *m, uint32_t lay
  * gives it, family rules included (" type=yarn layout=half head_dim=128 ...
  * dynamic_ntk=qwen ntk_seq_length=2048 ..."). The keys are those of the
  * program's EXPLAIN MODEL (docs/posenc.1). Writes at most n bytes with the
- * NUL. Errors: those of posenc_model_layer, POSENC_ERR_NULL (buf),
- * POSENC_ERR_OVERFLOW (n too small; buf then holds a truncated line). */
+ * NUL. Allocates during the call only (one posenc_rope).
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (buf),
+ * POSENC_ERR_OVERFLOW (n too small; buf then holds a truncated line),
+ * POSENC_ERR_NOMEM. */
 POSENC_NODISCARD
 posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer, char *buf,
                                           size_t n);

@@ -85,7 +85,7 @@ static void put_qscale(text *t, const posenc_query_scale *q)
     }
 }
 
-static void put_rope(text *t, const posenc_model_group *g)
+static posenc_status put_rope(text *t, const posenc_model_group *g)
 {
     const posenc_rope_config *c = &g->rope;
     put(t, " type=%s layout=%s head_dim=%u rotary_dim=%u",
@@ -111,9 +111,12 @@ static void put_rope(text *t, const posenc_model_group *g)
         put_num(t, "ntk_seq_length", g->qwen_seq_length);
     }
     posenc_rope *r = malloc(sizeof *r); /* the attention factor the config implies */
-    if (r && posenc_rope_init_config(r, c, 0) == POSENC_OK)
+    if (!r)
+        return POSENC_ERR_NOMEM;
+    if (posenc_rope_init_config(r, c, 0) == POSENC_OK)
         put_num(t, "attn_factor", r->attn_factor);
     free(r);
+    return POSENC_OK;
 }
 
 posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer, char *buf,
@@ -129,7 +132,10 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
     text t = {buf, n, 0, 0};
     buf[0] = 0;
     switch (g->scheme) {
-    case POSENC_SCHEME_ROPE: put_rope(&t, g); break;
+    case POSENC_SCHEME_ROPE:
+        if (put_rope(&t, g) != POSENC_OK)
+            return POSENC_ERR_NOMEM;
+        break;
     case POSENC_SCHEME_ALIBI:
         put(&t, " heads=%u", g->n_head);
         put_num(&t, "bias_max", g->alibi_bias_max);

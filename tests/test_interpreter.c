@@ -17,27 +17,7 @@
 
 /* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
 
-/* alloc_countdown > 0: that many more allocations of the linked posenc code
- * succeed, then one fails; < 0: none fails. Small allocations, which a
- * capped address space cannot make fail, fail here. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static int alloc_fails_now(void)
-{
-    if (alloc_countdown < 0 || alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
-}
-
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+#include "fault.h" /* alloc_countdown, alloc_failed */
 #ifdef POSENC_HAVE_CAIRO
 #include <cairo.h>
 
@@ -276,7 +256,8 @@ TEST(model_rope_allocations_fail_in_turn)
         fflush(err);
         if (!alloc_failed) {
             CHECK_EQ_INT(rc, 0);
-            CHECK(st.model != NULL && st.model->head_dim == 8 && st.model->scaling.factor == 2);
+            CHECK(st.model != NULL && cli_active_rope(&st) && cli_active_rope(&st)->head_dim == 8 &&
+                  cli_active_rope(&st)->scaling.factor == 2);
             CHECK(strcmp(st.model_label, "linear RoPE") == 0);
             cli_free(&st);
             fclose(err);
@@ -291,18 +272,20 @@ TEST(model_rope_allocations_fail_in_turn)
     }
     CHECK(failures >= 2); /* the words, the model */
 #ifdef POSENC_HAVE_JSON
+    /* --config (the program's one reader): the model, the reader's buffers,
+     * the scratch the active layer needs */
     failures = 0;
-    for (long k = 0; k < 20; k++) {
+    for (long k = 0; k < 40; k++) {
         cli_state st;
         char why[256];
         cli_init(&st, stdout, stderr);
         alloc_failed = 0;
         alloc_countdown = k;
-        int ok = cli_load_config(&st, "tests/data/llama-2-7b.json", 0, why, sizeof why);
+        int ok = cli_model_load(&st, "tests/data/llama-2-7b.json", NULL, 0, why, sizeof why);
         alloc_countdown = -1;
         if (!alloc_failed) {
             CHECK_EQ_INT(ok, 1);
-            CHECK(st.model != NULL && st.model->head_dim == 128);
+            CHECK(cli_active_rope(&st) && cli_active_rope(&st)->head_dim == 128);
             CHECK(strcmp(st.model_label, "llama-2-7b") == 0);
             CHECK_EQ_INT(st.layout, POSENC_LAYOUT_HALF);
             cli_free(&st);
@@ -317,7 +300,7 @@ TEST(model_rope_allocations_fail_in_turn)
     CHECK(failures >= 2); /* the model, its scratch */
     /* --config through the registry: the model, then the layer's copies */
     failures = 0;
-    for (long k = 0; k < 20; k++) {
+    for (long k = 0; k < 40; k++) {
         cli_state st;
         char why[256] = "";
         cli_init(&st, stdout, stderr);
@@ -328,15 +311,16 @@ TEST(model_rope_allocations_fail_in_turn)
         alloc_countdown = -1;
         if (!alloc_failed) {
             CHECK_EQ_INT(ok, 1);
-            CHECK(st.registry_model != NULL && st.registry_model->n_layer == 16);
-            CHECK(st.model != NULL && st.model->head_dim == 64 && st.model->base == 500000.0);
+            CHECK(st.model != NULL && posenc_model_n_layer(st.model) == 16);
+            CHECK(cli_active_rope(&st) && cli_active_rope(&st)->head_dim == 64 &&
+                  cli_active_rope(&st)->base == 500000.0);
             cli_free(&st);
             break;
         }
         failures++;
         CHECK_EQ_INT(ok, 0);
         CHECK(strstr(why, "out of memory") != NULL);
-        CHECK(st.registry_model == NULL);
+        CHECK(st.model == NULL);
         cli_free(&st);
     }
     CHECK(failures >= 3); /* the model, the reader's RoPE check, the layer's copies */
@@ -557,10 +541,11 @@ TEST(commands_follow_the_model)
     char why[512];
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         cli_state st;
-        const posenc_model_group *g;
+        posenc_model_table tb;
+        int has;
         cli_init(&st, stdout, stderr);
         CHECK(cli_model_load(&st, fam[i].config, NULL, 0, why, sizeof why));
-        CHECK(cli_learned_offset(&st, &g) == fam[i].offset && g != NULL);
+        CHECK(cli_learned_offset(&st, &tb, &has) == fam[i].offset && has);
         CHECK_EQ_INT(run_lines(&st, "LOAD tests/cli/table.txt; SET precision 1; LEARNED 0"), 0);
         char want[64];
         snprintf(want, sizeof want, "%lld.1 %lld.2 %lld.3 %lld.4\n", (long long)fam[i].offset,
@@ -571,21 +556,24 @@ TEST(commands_follow_the_model)
     cli_state st;
     uint32_t nb, md;
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info g;
+    posenc_model_table tb;
+    int has;
     cli_init(&st, stdout, stderr);
-    cli_t5_settings(&st, &nb, &md, &bidir, &g); /* no model: SET t5's defaults */
-    CHECK(nb == 32 && md == 128 && bidir == 1 && g == NULL);
+    /* no model: SET t5's defaults */
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 0);
+    CHECK(nb == 32 && md == 128 && bidir == 1);
     CHECK(cli_model_load(&st, "tests/data/models/t5-48-200-synthetic.json", NULL, 0, why,
                          sizeof why));
-    cli_t5_settings(&st, &nb, &md, &bidir, &g);
-    CHECK(nb == 48 && md == 200 && bidir == 1 && g != NULL);
-    CHECK(cli_learned_offset(&st, &g) == 0 && g == NULL); /* not a learned layer */
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 1);
+    CHECK(nb == 48 && md == 200 && bidir == 1 && strcmp(g.layer_type, "encoder") == 0);
+    CHECK(cli_learned_offset(&st, &tb, &has) == 0 && !has); /* not a learned layer */
     CHECK_EQ_INT(run_lines(&st, "T5BUCKET 159 0; T5BUCKET 0 126; SET layer 2; T5BUCKET 0 159"),
                  0);
     CHECK(strcmp(out_buf, "23\n46\n0\n") == 0); /* 23; 24 + 22; causal: a later key is 0 */
     CHECK_EQ_INT(run_lines(&st, "SET t5 max_distance=128; SET layer 0"), 0);
-    cli_t5_settings(&st, &nb, &md, &bidir, &g);
-    CHECK(nb == 48 && md == 128 && bidir == 1 && g != NULL);
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 1);
+    CHECK(nb == 48 && md == 128 && bidir == 1);
     CHECK_EQ_INT(run_lines(&st, "LEARNED 0"), 1); /* no table loaded */
     CHECK(strstr(err_buf, "no learned table is loaded") != NULL);
     cli_free(&st);
@@ -593,11 +581,13 @@ TEST(commands_follow_the_model)
     cli_state st;
     uint32_t nb, md;
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info g;
+    posenc_model_table tb;
+    int has;
     cli_init(&st, stdout, stderr);
-    cli_t5_settings(&st, &nb, &md, &bidir, &g);
-    CHECK(nb == 32 && md == 128 && bidir == 1 && g == NULL);
-    CHECK(cli_learned_offset(&st, &g) == 0 && g == NULL);
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 0);
+    CHECK(nb == 32 && md == 128 && bidir == 1);
+    CHECK(cli_learned_offset(&st, &tb, &has) == 0 && !has);
     cli_free(&st);
 #endif
 }

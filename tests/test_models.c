@@ -1,7 +1,8 @@
-/* test_models.c - the model registry (src/models.c) and the model reader
- * (src/config_model.c, needs jansson).
+/* test_models.c - the model layer (src/models.c), the family registry
+ * (src/config_families.c) and the model reader (src/config_model.c, needs
+ * jansson).
  *
- * The registry's queries are checked on hand-built models against values
+ * The per-layer queries (src/models.c) are checked on hand-built models against values
  * worked out by hand (mpmath for the digits). Every model fixture in
  * tests/data/models/ is checked against tests/data/model_golden.txt, which
  * tools/gen_rope_golden.py --models derives from the same JSON with its own
@@ -10,6 +11,8 @@
  * factor, ALiBi slopes, absolute tables, T5 buckets and query scalings. Each
  * refusal is checked for its status, the key it names and a phrase. */
 #include "posenc_config.h"
+#include "config_families.h" /* white box: the registry (src/) */
+#include "model.h"           /* white box: a model's groups (src/) */
 
 #include "check.h"
 
@@ -21,42 +24,33 @@
 
 static posenc_model model; /* ~50 KiB: static, not on the stack */
 
-/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
-
-/* alloc_countdown > 0: that many more allocations of the linked posenc code
- * succeed, then one fails; < 0: none fails. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-
-static int alloc_fails_now(void)
+/* The group of a layer (white box), with posenc_model_layer's status. */
+static posenc_status group_at(const posenc_model *m, uint32_t layer, const posenc_model_group **g)
 {
-    if (alloc_countdown < 0 || alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
+    posenc_layer_info li;
+    posenc_status st = posenc_model_layer(m, layer, g ? &li : NULL);
+    if (st == POSENC_OK)
+        *g = posenc__model_group(m, layer);
+    return st;
 }
 
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return alloc_fails_now() ? NULL : __real_calloc(k, n); }
+/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
+
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 /* ---- the registry ------------------------------------------------------------------ */
 
 TEST(registry_sorted_and_cited)
 {
     const posenc_model_family *t;
-    size_t n = posenc_model_families(&t);
+    size_t n = posenc__families(&t);
     CHECK(n >= 55);
-    CHECK(posenc_model_families(NULL) == n);
+    CHECK(posenc__families(NULL) == n);
     for (size_t i = 0; i < n; i++) {
         CHECK(t[i].model_type && t[i].source && strlen(t[i].source) > 10);
         if (i > 0)
             CHECK(strcmp(t[i - 1].model_type, t[i].model_type) < 0);
-        CHECK(posenc_model_family_find(t[i].model_type) == &t[i]);
+        CHECK(posenc__family_find(t[i].model_type) == &t[i]);
         CHECK(t[i].nested == NULL || t[i].nested_type != NULL);
     }
     /* the families the issue names, at least */
@@ -70,47 +64,47 @@ TEST(registry_sorted_and_cited)
         "bert", "roberta", "distilbert", "bloom", "mpt", "t5", "mt5", "bart", "whisper",
         "qwen2_vl", "qwen2_5_vl", "qwen3_vl", NULL};
     for (int i = 0; need[i]; i++) {
-        const posenc_model_family *f = posenc_model_family_find(need[i]);
+        const posenc_model_family *f = posenc__family_find(need[i]);
         CHECK(f != NULL);
         if (!f)
             fprintf(stderr, "registry lacks %s\n", need[i]);
     }
-    CHECK(posenc_model_family_find("no_such_type") == NULL);
-    CHECK(posenc_model_family_find(NULL) == NULL);
+    CHECK(posenc__family_find("no_such_type") == NULL);
+    CHECK(posenc__family_find(NULL) == NULL);
     /* facts from the modeling code (see src/models_table.h) */
-    CHECK(posenc_model_family_find("llama4_text")->layout == POSENC_LAYOUT_INTERLEAVED);
-    CHECK(posenc_model_family_find("llama")->layout == POSENC_LAYOUT_HALF);
-    CHECK(posenc_model_family_find("minicpm3")->layout == POSENC_LAYOUT_HALF);
-    CHECK(posenc_model_family_find("minicpm3")->rotary == POSENC_ROTARY_QK_ROPE);
-    CHECK(posenc_model_family_find("chatglm")->rotary == POSENC_ROTARY_HALF_HEAD);
-    CHECK(posenc_model_family_find("glm4_moe")->layout == POSENC_LAYOUT_HALF);
-    CHECK(posenc_model_family_find("glm4")->layout == POSENC_LAYOUT_INTERLEAVED);
-    CHECK(posenc_model_family_find("bert")->scheme == POSENC_SCHEME_LEARNED);
-    CHECK(posenc_model_family_find("opt")->pos_offset == 2);
-    CHECK(posenc_model_family_find("roberta")->pos_offset == -1);
-    CHECK(posenc_model_family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
-    CHECK(posenc_model_family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
-    CHECK(posenc_model_family_find("qwen2_vl")->flags & POSENC_FAMILY_MROPE);
-    CHECK(posenc_model_family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE);
-    CHECK(strcmp(posenc_model_family_find("qwen3_vl")->nested, "text_config") == 0);
-    CHECK(posenc_model_family_find("gemma3_text")->base_default == 1000000.0);
-    CHECK(posenc_model_family_find("gemma3_text")->local_base_default == 10000.0);
+    CHECK(posenc__family_find("llama4_text")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc__family_find("llama")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc__family_find("minicpm3")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc__family_find("minicpm3")->rotary == POSENC_ROTARY_QK_ROPE);
+    CHECK(posenc__family_find("chatglm")->rotary == POSENC_ROTARY_HALF_HEAD);
+    CHECK(posenc__family_find("glm4_moe")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc__family_find("glm4")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc__family_find("bert")->scheme == POSENC_SCHEME_LEARNED);
+    CHECK(posenc__family_find("opt")->pos_offset == 2);
+    CHECK(posenc__family_find("roberta")->pos_offset == -1);
+    CHECK(posenc__family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
+    CHECK(posenc__family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
+    CHECK(posenc__family_find("qwen2_vl")->flags & POSENC_FAMILY_MROPE);
+    CHECK(posenc__family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE);
+    CHECK(strcmp(posenc__family_find("qwen3_vl")->nested, "text_config") == 0);
+    CHECK(posenc__family_find("gemma3_text")->base_default == 1000000.0);
+    CHECK(posenc__family_find("gemma3_text")->local_base_default == 10000.0);
 }
 
 TEST(registry_by_arch)
 {
-    CHECK(posenc_model_family_by_arch("LlamaForCausalLM") == posenc_model_family_find("llama"));
-    CHECK(posenc_model_family_by_arch("RWForCausalLM") == posenc_model_family_find("RefinedWeb"));
-    CHECK(posenc_model_family_by_arch("QWenLMHeadModel") == posenc_model_family_find("qwen"));
-    CHECK(posenc_model_family_by_arch("ChatGLMModel") == posenc_model_family_find("chatglm"));
-    CHECK(posenc_model_family_by_arch("GPT2LMHeadModel") == posenc_model_family_find("gpt2"));
-    CHECK(posenc_model_family_by_arch("Gemma3ForCausalLM") ==
-          posenc_model_family_find("gemma3_text"));
-    CHECK(posenc_model_family_by_arch("Llama4ForCausalLM") ==
-          posenc_model_family_find("llama4_text"));
-    CHECK(posenc_model_family_by_arch("LlamaTokenizer") == NULL);
-    CHECK(posenc_model_family_by_arch("Nothing") == NULL);
-    CHECK(posenc_model_family_by_arch(NULL) == NULL);
+    CHECK(posenc__family_by_arch("LlamaForCausalLM") == posenc__family_find("llama"));
+    CHECK(posenc__family_by_arch("RWForCausalLM") == posenc__family_find("RefinedWeb"));
+    CHECK(posenc__family_by_arch("QWenLMHeadModel") == posenc__family_find("qwen"));
+    CHECK(posenc__family_by_arch("ChatGLMModel") == posenc__family_find("chatglm"));
+    CHECK(posenc__family_by_arch("GPT2LMHeadModel") == posenc__family_find("gpt2"));
+    CHECK(posenc__family_by_arch("Gemma3ForCausalLM") ==
+          posenc__family_find("gemma3_text"));
+    CHECK(posenc__family_by_arch("Llama4ForCausalLM") ==
+          posenc__family_find("llama4_text"));
+    CHECK(posenc__family_by_arch("LlamaTokenizer") == NULL);
+    CHECK(posenc__family_by_arch("Nothing") == NULL);
+    CHECK(posenc__family_by_arch(NULL) == NULL);
 }
 
 TEST(names)
@@ -149,20 +143,20 @@ TEST(layer_lookup)
 {
     const posenc_model_group *g;
     two_layers(POSENC_SCHEME_NONE);
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g == &model.group[1]);
-    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_ERR_RANGE);
-    CHECK(posenc_model_layer(NULL, 0, &g) == POSENC_ERR_NULL);
-    CHECK(posenc_model_layer(&model, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g == &model.group[1]);
+    CHECK(group_at(&model, 2, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(NULL, 0, &g) == POSENC_ERR_NULL);
+    CHECK(group_at(&model, 0, NULL) == POSENC_ERR_NULL);
     model.layer_group[1] = 2; /* past n_group */
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 1, &g) == POSENC_ERR_RANGE);
     model.layer_group[1] = 1;
     model.n_group = 0;
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 0, &g) == POSENC_ERR_RANGE);
     model.n_group = POSENC_MODEL_MAX_GROUPS + 1;
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 0, &g) == POSENC_ERR_RANGE);
     model.n_group = 2;
     model.n_layer = POSENC_MODEL_MAX_LAYERS + 1;
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 0, &g) == POSENC_ERR_RANGE);
 }
 
 TEST(layer_rope)
@@ -406,8 +400,8 @@ TEST(fixtures_match_golden)
             char *save = NULL, *tok = strtok_r((char *)rest, " ", &save);
             for (uint32_t i = 0; i < model.n_layer; i++) {
                 const posenc_model_group *g;
-                CHECK(tok && posenc_model_layer(&model, i, &g) == POSENC_OK);
-                if (tok && posenc_model_layer(&model, i, &g) == POSENC_OK &&
+                CHECK(tok && group_at(&model, i, &g) == POSENC_OK);
+                if (tok && group_at(&model, i, &g) == POSENC_OK &&
                     strcmp(scheme_word(g->scheme), tok) != 0) {
                     fprintf(stderr, "%s layer %u: %s, golden %s\n", model.model_type, i,
                             scheme_word(g->scheme), tok);
@@ -463,7 +457,7 @@ TEST(fixtures_match_golden)
             for (uint32_t i = 0; i < model.n_layer; i++) {
                 const posenc_model_group *g;
                 if (in[i])
-                    CHECK(posenc_model_layer(&model, i, &g) == POSENC_OK && g->n_head == H &&
+                    CHECK(group_at(&model, i, &g) == POSENC_OK && g->n_head == H &&
                           g->alibi_bias_max == 8.0);
             }
             snprintf(cur_list, sizeof cur_list, "%s", a);
@@ -485,7 +479,7 @@ TEST(fixtures_match_golden)
             CHECK(got >= 3 && parse_layers(a, in, model.n_layer));
             for (uint32_t i = 0; i < model.n_layer; i++) {
                 const posenc_model_group *g;
-                if (!in[i] || posenc_model_layer(&model, i, &g) != POSENC_OK)
+                if (!in[i] || group_at(&model, i, &g) != POSENC_OK)
                     continue;
                 if (w[0] == 'l')
                     CHECK(g->scheme == POSENC_SCHEME_LEARNED && g->positions == p1 &&
@@ -1068,7 +1062,7 @@ TEST(reader_rules)
     CHECK(model.group[0].rope.base == 1e6);
     /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
-    CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
+    CHECK(model.source == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
     const char *zero = "{\"head_dim\": 64, \"num_hidden_layers\": 0}";
     CHECK(posenc_model_from_config_text(zero, strlen(zero), NULL, &model, NULL) ==
           POSENC_ERR_RANGE);
@@ -1091,25 +1085,25 @@ TEST(reader_rules)
     CHECK(read_text("{\"model_type\": \"exaone4\", \"num_hidden_layers\": 4}", NULL) ==
           POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_MIXED);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE);
-    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_ROPE);
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE);
+    CHECK(group_at(&model, 2, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_ROPE);
     /* Llama 4 with attn_temperature_tuning off: NoPE layers without a query scale */
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": false}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
           g->qscale.type == POSENC_QSCALE_NONE);
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": 4, \"nope_layer_interval\": 2}",
                     NULL) == POSENC_OK); /* an int, as in Scout's config: on */
     CHECK(strcmp(model.ignored, "nope_layer_interval") == 0); /* not a key the code reads */
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
+    CHECK(group_at(&model, 3, &g) == POSENC_OK &&
           g->qscale.type == POSENC_QSCALE_TEMPERATURE);
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": null, \"no_rope_layers\": [true, false, true, "
                     "false]}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
           g->qscale.type == POSENC_QSCALE_NONE);
     /* Falcon with alibi (bf16 slopes over sqrt(4544 / 71) = 8); Baichuan by class */
     CHECK(read_text("{\"model_type\": \"falcon\", \"alibi\": true}", NULL) == POSENC_OK);
@@ -1203,9 +1197,9 @@ TEST(reader_variants)
                     "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
                     "\"linear\", \"factor\": 4}}, " L32 "}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->rope.base == 10000.0 &&
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->rope.base == 10000.0 &&
           g->rope.scaling.type == POSENC_ROPE_DEFAULT);
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->rope.base == 1e6 &&
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->rope.base == 1e6 &&
           g->rope.scaling.type == POSENC_ROPE_LINEAR && g->rope.scaling.factor == 4.0);
     /* architectures that agree; a class whose wrapper part is not an object */
     CHECK(read_text("{\"architectures\": [\"LlamaForCausalLM\", \"LlamaForSequenceClassification\"], "
@@ -1239,7 +1233,7 @@ TEST(reader_variants)
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": 0}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->qscale.type == POSENC_QSCALE_NONE);
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->qscale.type == POSENC_QSCALE_NONE);
     /* Phi-3: "su" and "yarn" both read as longrope, in either key */
     static const char su[] =
         "{\"model_type\": \"phi3\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
@@ -1297,7 +1291,7 @@ TEST(issue_examples)
     CHECK(strcmp(model.part, "text_config") == 0 && model.scheme == POSENC_SCHEME_MIXED);
     CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
     CHECK(r.layout == POSENC_LAYOUT_INTERLEAVED);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->llama3_step &&
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->llama3_step &&
           g->configured.type == POSENC_ROPE_LLAMA3);
     /* pair 0 (wavelength 2 pi) kept; the last pair (wavelength > 8192) divided by 16 */
     CHECK(r.inv_freq_hi[0] == 1.0);
@@ -1316,9 +1310,9 @@ TEST(issue_examples)
     /* OLMo 3: YaRN on full layers only */
     CHECK(posenc_model_from_config("tests/data/models/olmo3-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
+    CHECK(group_at(&model, 3, &g) == POSENC_OK &&
           g->rope.scaling.type == POSENC_ROPE_YARN);
-    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_OK &&
+    CHECK(group_at(&model, 2, &g) == POSENC_OK &&
           g->rope.scaling.type == POSENC_ROPE_DEFAULT);
     /* BERT: learned absolute, no RoPE anywhere */
     CHECK(posenc_model_from_config("tests/data/models/bert-synthetic.json", NULL, &model,
@@ -1329,7 +1323,7 @@ TEST(issue_examples)
      * pair-to-axis table it gives is Qwen2-VL's */
     CHECK(posenc_model_from_config("tests/data/models/qwen2-vl-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 27, &g) == POSENC_OK && g->mrope &&
+    CHECK(group_at(&model, 27, &g) == POSENC_OK && g->mrope &&
           g->mrope_rule == POSENC_MROPE_CONTIGUOUS && g->mrope_section[0] == 16 &&
           g->mrope_section[1] == 24 && g->mrope_section[2] == 24 &&
           g->configured.type == POSENC_ROPE_DEFAULT);
@@ -1344,7 +1338,7 @@ TEST(issue_examples)
     CHECK(posenc_model_from_config("tests/data/models/qwen3-vl-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "text_config") == 0 && model.n_layer == 4);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->mrope &&
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->mrope &&
           g->mrope_rule == POSENC_MROPE_INTERLEAVED && g->mrope_section[0] == 24 &&
           g->mrope_section[1] == 20 && g->mrope_section[2] == 20);
     CHECK(g->rope.base == 5000000.0 && g->rope.head_dim == 128);
@@ -1352,7 +1346,7 @@ TEST(issue_examples)
     /* Qwen2.5-VL: vision_config's spatial_merge_size and tokens_per_second */
     CHECK(posenc_model_from_config("tests/data/models/qwen2.5-vl-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 35, &g) == POSENC_OK && g->mrope &&
+    CHECK(group_at(&model, 35, &g) == POSENC_OK && g->mrope &&
           g->mrope_merge == 2 && g->mrope_tokens_per_second == 2 && g->rope.head_dim == 128);
     static const char vc_bad[] =
         "{\"model_type\": \"qwen2_vl\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
@@ -1366,7 +1360,7 @@ TEST(issue_examples)
     /* a family without M-RoPE keeps mrope 0 */
     CHECK(posenc_model_from_config("tests/data/models/qwen3-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && !g->mrope);
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && !g->mrope);
 }
 
 /* ---- out of memory ------------------------------------------------------------------ */

@@ -19,32 +19,7 @@
 
 /* ---- allocation failures on demand ------------------------------------------ */
 
-/* alloc_countdown > 0: that many more allocations succeed, then the next one
- * fails (once); < 0: none fails. Only the code linked into this program
- * (posenc's objects and this file) goes through these; Cairo and libc do not. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static int alloc_fails_now(void)
-{
-    if (alloc_countdown < 0)
-        return 0;
-    if (alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
-}
-
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return alloc_fails_now() ? NULL : __real_calloc(k, n); }
-void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 #ifndef POSENC_HAVE_CAIRO
 
@@ -684,16 +659,21 @@ TEST(config_through_the_registry)
                             &pa, why, sizeof why),
                  PLOT_ARGS_OK);
     CHECK_EQ_INT(pa.rq.n_rope, 1);
-    CHECK(pa.models[0].base == 10000.0 && pa.models[0].scaling.type == POSENC_ROPE_DEFAULT);
-    CHECK(pa.models[0].layout == POSENC_LAYOUT_HALF && pa.models[0].head_dim == 256);
+    posenc_rope_config c;
+    /* the series is the model's layer, asked of the library at the plot's length */
+    CHECK(pa.rq.rope_model[0] == pa.model_of[0] && pa.rq.rope_layer[0] == 0);
+    CHECK(posenc_model_layer_rope_config(pa.model_of[0], 0, &c) == POSENC_OK);
+    CHECK(c.base == 10000.0 && c.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(c.layout == POSENC_LAYOUT_HALF && c.head_dim == 256);
     CHECK(strcmp(pa.labels[0], "gemma3-synthetic") == 0);
     plot_args_free(&pa);
     CHECK_EQ_INT(parse_args("rope-decay --layer 5 --config tests/data/models/gemma3-synthetic.json "
                             "-o x.png",
                             &pa, why, sizeof why),
                  PLOT_ARGS_OK);
-    CHECK(pa.models[0].base == 1000000.0 && pa.models[0].scaling.type == POSENC_ROPE_LINEAR &&
-          pa.models[0].scaling.factor == 8.0);
+    CHECK(pa.rq.rope_layer[0] == 5 &&
+          posenc_model_layer_rope_config(pa.model_of[0], 5, &c) == POSENC_OK);
+    CHECK(c.base == 1000000.0 && c.scaling.type == POSENC_ROPE_LINEAR && c.scaling.factor == 8.0);
     CHECK(strcmp(pa.labels[0], "gemma3-synthetic layer 5") == 0);
     plot_args_free(&pa);
     /* a NoPE layer of Llama 4 (every fourth) */
