@@ -8,6 +8,7 @@
  * in tests/test_plots.c against the plot module
  * alone; here only the hand-over. */
 #include "check.h"
+#include "model_lengths.h"
 #include "capped.h"
 #include "cli.h"
 
@@ -35,7 +36,7 @@ typedef struct cli_case {
     const char *message; /* the whole of standard error wanted */
 } cli_case;
 
-static char err_buf[4096], out_buf[4096];
+static char err_buf[4096], out_buf[1 << 16]; /* EXPLAIN FREQS of 64 pairs at precision 17 fits */
 
 static int cli_out_of_memory(void *arg)
 {
@@ -524,6 +525,106 @@ static int run_lines(cli_state *st, const char *text)
 }
 #endif
 
+#ifdef POSENC_HAVE_JSON
+/* The freq= value of pair k in EXPLAIN FREQS output (SET precision 17: 17
+ * decimals, so within 5e-18 of the library's double), or -1. */
+static double freq_of_pair(const char *out, uint32_t k)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\nk=%u elements", k);
+    const char *p = k == 0 ? strstr(out, "k=0 elements") : strstr(out, key);
+    p = p ? strstr(p, " freq=") : NULL;
+    return p ? strtod(p + 6, NULL) : -1.0;
+}
+#endif
+
+/* ROPE, DOT and EXPLAIN FREQS ask the model for the active layer's RoPE at
+ * the length in use (EXPLAIN FREQS N, SET seq_len N, or pos + 1): Qwen 1's
+ * dynamic NTK for Qwen-14B-Chat and Qwen-7B-Chat, Hugging Face's dynamic
+ * and LongRoPE's switch equal their published formulas
+ * (tests/model_lengths.h) below and above the switch. */
+TEST(lengths_follow_the_model)
+{
+#ifdef POSENC_HAVE_JSON
+    static const char *const qwen[] = {"tests/data/qwen-14b-chat.json",
+                                       "tests/data/models/qwen-7b-chat.json"};
+    static const int64_t lens[] = {2048, 8192, 16384};
+    char why[512], line[4096];
+    for (size_t f = 0; f < 2; f++) {
+        cli_state st;
+        cli_init(&st, stdout, stderr);
+        CHECK(cli_model_load(&st, qwen[f], NULL, 0, why, sizeof why));
+        for (size_t i = 0; i < 3; i++) {
+            /* EXPLAIN FREQS N, and SET seq_len N with EXPLAIN FREQS */
+            snprintf(line, sizeof line, "SET precision 17; EXPLAIN FREQS %lld", (long long)lens[i]);
+            CHECK_EQ_INT(run_lines(&st, line), 0);
+            for (uint32_t k = 0; k < 64; k += 7) {
+                double want = qwen_inv_freq(10000.0, 128, 2048.0, lens[i], k);
+                CHECK_NEAR(freq_of_pair(out_buf, k), want, 1e-14 * want + 1e-17);
+            }
+            snprintf(line, sizeof line, "SET layer 39; SET seq_len %lld; EXPLAIN FREQS",
+                     (long long)lens[i]);
+            if (f == 1)
+                snprintf(line, sizeof line, "SET layer 31; SET seq_len %lld; EXPLAIN FREQS",
+                         (long long)lens[i]);
+            CHECK_EQ_INT(run_lines(&st, line), 0);
+            double want1 = qwen_inv_freq(10000.0, 128, 2048.0, lens[i], 1);
+            CHECK_NEAR(freq_of_pair(out_buf, 1), want1, 1e-14 * want1 + 1e-17);
+            if (lens[i] == 8192)
+                CHECK_NEAR(want1, 0.83963, 5e-6);
+            /* ROPE at position 1 of e_1 (half layout: pair 1 = elements 1, 65):
+             * cos and sin of the pair's frequency at that length */
+            int n = snprintf(line, sizeof line, "ROPE 1");
+            for (int e = 0; e < 128; e++)
+                n += snprintf(line + n, sizeof line - (size_t)n, " %d", e == 1);
+            CHECK_EQ_INT(run_lines(&st, line), 0);
+            char *p = out_buf;
+            double v[128];
+            for (int e = 0; e < 128; e++)
+                v[e] = strtod(p, &p);
+            CHECK_NEAR(v[1], cos(want1), 1e-14);
+            CHECK_NEAR(v[65], sin(want1), 1e-14);
+        }
+        /* SET seq_len 0: the length is pos + 1, the trained one here */
+        CHECK_EQ_INT(run_lines(&st, "SET seq_len 0; EXPLAIN FREQS"), 0);
+        CHECK_NEAR(freq_of_pair(out_buf, 1), qwen_inv_freq(10000.0, 128, 2048.0, 1, 1), 1e-15);
+        cli_free(&st);
+    }
+    /* Hugging Face dynamic (factor 2 over 4096) and LongRoPE (original 4096) */
+    cli_state st;
+    cli_init(&st, stdout, stderr);
+    CHECK(cli_model_load(&st, "tests/data/llama-2-7b-dynamic.json", NULL, 0, why, sizeof why));
+    static const int64_t dl[] = {2048, 4096, 8192, 16384};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(line, sizeof line, "SET precision 17; EXPLAIN FREQS %lld", (long long)dl[i]);
+        CHECK_EQ_INT(run_lines(&st, line), 0);
+        for (uint32_t k = 0; k < 64; k += 9) {
+            double want = hf_dynamic_inv_freq(10000.0, 128, 2.0, 4096.0, dl[i], k);
+            CHECK_NEAR(freq_of_pair(out_buf, k), want, 1e-14 * want + 1e-17);
+        }
+    }
+    CHECK(cli_model_load(&st, "tests/data/models/phi3-phi-3.5-mini-instruct.json", NULL, 0, why,
+                         sizeof why));
+    /* the lists as the config holds them, for pair 47: EXPLAIN FREQS prints
+     * the factor it divides by (pair_factor=), short up to 4096, long after */
+    CHECK_EQ_INT(run_lines(&st, "SET precision 17; EXPLAIN FREQS 4096"), 0);
+    double at4096 = freq_of_pair(out_buf, 47);
+    CHECK_EQ_INT(run_lines(&st, "EXPLAIN FREQS 4097"), 0);
+    double at4097 = freq_of_pair(out_buf, 47);
+    CHECK(strstr(out_buf, "factors=long") != NULL);
+    posenc_rope_config c;
+    CHECK(posenc_model_layer_rope_config(st.model, 0, &c) == POSENC_OK);
+    CHECK_NEAR(at4096, longrope_inv_freq(10000.0, 96, 4096.0, c.short_factor, c.long_factor,
+                                         4096, 47),
+               1e-14 * at4096 + 1e-17);
+    CHECK_NEAR(at4097, longrope_inv_freq(10000.0, 96, 4096.0, c.short_factor, c.long_factor,
+                                         4097, 47),
+               1e-14 * at4097 + 1e-17);
+    CHECK(at4096 != at4097);
+    cli_free(&st);
+#endif
+}
+
 /* LEARNED reads row pos + the family's offset (the registry's, from the
  * config: OPT 2, RoBERTa pad_token_id + 1 = 2, GPT-2 0) of the table of
  * tests/cli/table.txt (row r = r + 0.1, r + 0.2, ...); T5BUCKET takes a
@@ -604,6 +705,7 @@ int main(void)
     RUN(mrope_allocations_fail_in_turn);
     RUN(plot_takes_the_interpreter_settings);
     RUN(commands_follow_the_model);
+    RUN(lengths_follow_the_model);
     if (skipped_capped)
         fprintf(stderr, "interpreter: %d out-of-memory checks skipped (%s)\n", skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");

@@ -15,6 +15,7 @@
 #include "model.h"           /* white box: a model's groups (src/) */
 
 #include "check.h"
+#include "model_lengths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1281,6 +1282,77 @@ TEST(reader_variants)
 }
 
 /* The issue's examples, by the numbers the modeling code gives. */
+/* A JSON array of n numbers at root.key (a LongRoPE list), or 0. */
+static size_t json_list(const char *path, const char *block, const char *key, double *out,
+                        size_t cap)
+{
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *a = root ? json_object_get(json_object_get(root, block), key) : NULL;
+    size_t n = json_is_array(a) ? json_array_size(a) : 0;
+    for (size_t i = 0; i < n && i < cap; i++)
+        out[i] = json_number_value(json_array_get(a, i));
+    json_decref(root);
+    return n;
+}
+
+/* The RoPE of every layer at each length follows each family's published
+ * length rule (tests/model_lengths.h computes them apart): Qwen 1's dynamic
+ * NTK (Qwen-7B-Chat, Qwen-14B-Chat: seq_length 2048), Hugging Face's
+ * dynamic (Llama 2 with factor 2 over 4096), LongRoPE's short/long switch
+ * (Phi-3.5-mini: original 4096), at lengths below, at and above each
+ * switch. */
+TEST(lengths_follow_each_family)
+{
+    static posenc_rope r;
+    static const int64_t qlen[] = {1, 2048, 2049, 4096, 4097, 8192, 16384, 100000};
+    static const char *const qwen[] = {"tests/data/models/qwen-7b-chat.json",
+                                       "tests/data/qwen-14b-chat.json"};
+    for (size_t f = 0; f < 2; f++) {
+        CHECK(posenc_model_from_config(qwen[f], NULL, &model, NULL) == POSENC_OK);
+        for (size_t i = 0; i < sizeof qlen / sizeof qlen[0]; i++)
+            for (uint32_t layer = 0; layer < model.n_layer; layer += model.n_layer - 1) {
+                CHECK(posenc_model_layer_rope(&model, layer, qlen[i], &r) == POSENC_OK);
+                CHECK_EQ_INT(r.rotary_dim, 128);
+                for (uint32_t k = 0; k < 64; k++) {
+                    double want = qwen_inv_freq(10000.0, 128, 2048.0, qlen[i], k);
+                    CHECK_NEAR(r.inv_freq_hi[k], want, 1e-14 * want);
+                }
+            }
+        /* the issue's number: alpha 7 at 8192, base 10000 * 7^(128/126) */
+        CHECK(posenc_model_layer_rope(&model, 0, 8192, &r) == POSENC_OK);
+        CHECK_NEAR(r.inv_freq_hi[1], 0.83963, 5e-6);
+        CHECK(qwen_alpha(8192, 2048.0) == 7.0 && qwen_alpha(2048, 2048.0) == 1.0 &&
+              qwen_alpha(2049, 2048.0) == 3.0 && qwen_alpha(16384, 2048.0) == 15.0);
+    }
+    /* Hugging Face dynamic: below the trained length the plain frequencies */
+    static const int64_t dlen[] = {1, 2048, 4096, 4097, 8192, 16384};
+    CHECK(posenc_model_from_config("tests/data/llama-2-7b-dynamic.json", NULL, &model, NULL) ==
+          POSENC_OK);
+    for (size_t i = 0; i < sizeof dlen / sizeof dlen[0]; i++) {
+        CHECK(posenc_model_layer_rope(&model, 31, dlen[i], &r) == POSENC_OK);
+        for (uint32_t k = 0; k < 64; k++) {
+            double want = hf_dynamic_inv_freq(10000.0, 128, 2.0, 4096.0, dlen[i], k);
+            CHECK_NEAR(r.inv_freq_hi[k], want, 1e-14 * want);
+        }
+    }
+    /* LongRoPE: short_factor up to the original length, long_factor past it */
+    const char *phi = "tests/data/models/phi3-phi-3.5-mini-instruct.json";
+    double sf[64], lf[64];
+    CHECK(json_list(phi, "rope_scaling", "short_factor", sf, 64) == 48);
+    CHECK(json_list(phi, "rope_scaling", "long_factor", lf, 64) == 48);
+    CHECK(posenc_model_from_config(phi, NULL, &model, NULL) == POSENC_OK);
+    static const int64_t llen[] = {1, 4096, 4097, 131072};
+    for (size_t i = 0; i < sizeof llen / sizeof llen[0]; i++) {
+        CHECK(posenc_model_layer_rope(&model, 0, llen[i], &r) == POSENC_OK);
+        CHECK_EQ_INT(r.rotary_dim, 96);
+        for (uint32_t k = 0; k < 48; k++) {
+            double want = longrope_inv_freq(10000.0, 96, 4096.0, sf, lf, llen[i], k);
+            CHECK_NEAR(r.inv_freq_hi[k], want, 1e-14 * want);
+        }
+    }
+    CHECK(sf[47] != lf[47]); /* the switch is visible */
+}
+
 TEST(issue_examples)
 {
     static posenc_rope r;
@@ -1467,6 +1539,7 @@ int main(void)
     RUN(refusals);
     RUN(reader_rules);
     RUN(reader_variants);
+    RUN(lengths_follow_each_family);
     RUN(issue_examples);
     RUN(memory_runs_out_cleanly);
     return check_summary("models");
