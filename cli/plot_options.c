@@ -45,6 +45,9 @@ void plot_print_usage(FILE *out)
           "                     may be repeated; without --base, only the models are\n"
           "                     drawn. t5-buckets: a T5 config's buckets and max distance\n"
           "  --layer N          the model layer --config reads (0)\n"
+          "  --seq-len N        the sequence length the model RoPEs are built for\n"
+          "                     (dynamic NTK, LongRoPE, Qwen 1's dynamic NTK; default:\n"
+          "                     rope-decay max offset + 1, freqs --context)\n"
           "  --rope 'TYPE K=V...'  rope-decay, freqs: a series with the words of SET\n"
           "                     rope (head_dim from --dim unless given, base from the\n"
           "                     first --base); may be repeated, and mixed with --config\n"
@@ -175,7 +178,7 @@ static const char *const VALUE_OPTIONS[] = {
     "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
     "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
     "--title",   "--size",   "--config",    "--rope",  "--buckets", "--max-distance",
-    "--mrope",   "--layer",
+    "--mrope",   "--layer",  "--seq-len",
 };
 
 static int takes_value(const char *o)
@@ -260,6 +263,11 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
             snprintf(why, n, "at most %d model RoPEs", PLOT_MAX_SERIES);
     } else if (strcmp(o, "--title") == 0) {
         rq->title = v;
+    } else if (strcmp(o, "--seq-len") == 0) {
+        ok = arg_int(v, 0, POSENC_MAX_POS + 1, &x);
+        rq->cur_len = x;
+        if (!ok)
+            snprintf(why, n, "'%s' is not a sequence length (0 to %lld)", v, POSENC_MAX_POS + 1);
     } else if (strcmp(o, "--layer") == 0) {
         ok = arg_int(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &x);
         *layer = (uint32_t)x;
