@@ -32,6 +32,8 @@ typedef struct cli_state {
     const char *source; /* file name, or NULL for standard input and -c */
     size_t line_no;
     int failed; /* a line has failed since the start */
+    const char *cmd_rest; /* the current line after its first word (LOAD's file) */
+    size_t cmd_rest_len;
     /* scratch buffers, grown on demand and reused (bounded by the limits) */
     cli_token *tok;
     size_t tok_cap;
@@ -187,7 +189,19 @@ void cli_explain_learned_offset(cli_state *st, const posenc_model_table *t, int 
 void cli_list_models(FILE *out);                                  /* posenc --models */
 void cli_model_free(cli_state *st);
 
-/* Prints the HELP text. */
+/* Prints the HELP text (from the command table). */
 void cli_print_help(FILE *out);
+
+/* One command of the language (commands.c). */
+typedef struct cli_command {
+    const char *name; /* "ROPE", or "EXPLAIN FREQS", "SET seq_len" */
+    /* runs it with the words after the first (NULL: a form of a command
+     * whose first word's entry runs it) */
+    int (*run)(cli_state *st, const cli_token *a, size_t n);
+    const char *help; /* its lines of HELP, or NULL */
+} cli_command;
+
+/* The command table: *n entries, in HELP's order. */
+const cli_command *cli_commands(size_t *n);
 
 #endif

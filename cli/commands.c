@@ -704,63 +704,128 @@ static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
     return 0;
 }
 
+static int cmd_help(cli_state *st, const cli_token *a, size_t n)
+{
+    (void)a;
+    (void)n;
+    cli_print_help(st->out);
+    return 1;
+}
+
+/* LOAD takes the rest of the line (a file name may hold spaces). */
+static int cmd_load_rest(cli_state *st, const cli_token *a, size_t n)
+{
+    (void)a;
+    (void)n;
+    return cmd_load(st, st->cmd_rest, st->cmd_rest_len);
+}
+
+/* ---- the command table ------------------------------------------------------ */
+
+/* Every command: its name (a first word, or EXPLAIN / SET with the second),
+ * the function that runs it (NULL: a form its first word's entry runs), and
+ * its lines of HELP, in HELP's order. docs/posenc.1 lists the same names
+ * (tests/test_interpreter.c checks that they agree). */
+static const cli_command COMMANDS[] = {
+    {"PE", cmd_pe,
+     "  PE pos D               the sinusoid PE(pos) of length D\n"},
+    {"ROPE", cmd_rope,
+     "  ROPE pos x0 x1 ...     x rotated by position pos (RoPE)\n"},
+    {"DOT", cmd_dot,
+     "  DOT m n q... k...      ROPE(m, q) . ROPE(n, k); q, k as [..] [..] or halves\n"},
+    {"ADD", cmd_add,
+     "  ADD pos x0 x1 ...      x + PE(pos)\n"},
+    {"ALIBI", cmd_alibi,
+     "  ALIBI H i j            the H ALiBi penalties -m_h |i - j|, head 1 first\n"},
+    {"LOAD", cmd_load_rest,
+     "  LOAD file              load a learned table (a row of numbers per position)\n"},
+    {"LOAD", NULL,
+     "  LOAD f.safetensors T   load tensor T of a checkpoint as the learned table\n"
+     "                         (F32, F16, BF16 or F64, shape [positions, dim])\n"},
+    {"LEARNED", cmd_learned,
+     "  LEARNED pos            row pos of the loaded table (pos + the family's offset\n"
+     "                         with a --config model: OPT, BART 2, RoBERTa pad + 1)\n"},
+    {"EXPLAIN LEARNED", NULL,
+     "  EXPLAIN LEARNED pos    the row read, the offset and where it comes from\n"},
+    {"T5BUCKET", cli_t5_bucket,
+     "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"},
+    {"EXPLAIN T5BUCKET", NULL,
+     "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"},
+    {"EXPLAIN PE", NULL,
+     "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
+    {"EXPLAIN ROPE", NULL,
+     "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"},
+    {"PLOT", cmd_plot,
+     "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
+     "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
+     "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
+     "    PLOT alibi H POSITIONS FILE, PLOT t5-buckets POSITIONS FILE\n"
+     "    (base, layout and the T5 settings from SET)\n"},
+    {"EXPLAIN FREQS", NULL,
+     "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
+     "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"},
+    {"SET base", NULL,
+     "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"},
+    {"SET layout", NULL,
+     "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"},
+    {"SET precision", NULL,
+     "  SET precision N        digits after the point, 0 to 17 (default 4)\n"},
+    {"SET rope", NULL,
+     "  SET rope TYPE k=v ...  a model RoPE: TYPE default, linear, ntk, dynamic, yarn,\n"
+     "                         llama3 or longrope; keys head_dim, rotary_dim, base,\n"
+     "                         factor, original, beta_fast, beta_slow, truncate,\n"
+     "                         mscale, mscale_all_dim, attention_factor,\n"
+     "                         low_freq_factor, high_freq_factor, short_factor,\n"
+     "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
+     "                         and DOT take heads of head_dim; SET rope off ends it\n"},
+    {"SET seq_len", NULL,
+     "  SET seq_len N          the length the layer's RoPE is built for (dynamic,\n"
+     "                         longrope, Qwen 1's dynamic NTK; 0: pos + 1)\n"},
+    {"SET rope", NULL,
+     "  SET rope mrope sections=T:H:W [interleaved=yes] [merge=M]\n"
+     "                         [tokens_per_second=N] [head_dim=.. base=.. ...]\n"
+     "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL):\n"
+     "                         T, H, W pairs follow the temporal, height, width\n"
+     "                         position; then ROPE, DOT and EXPLAIN ROPE take t:h:w\n"
+     "                         positions (p means p:p:p)\n"},
+    {"MROPE_POSITIONS", cli_mrope_positions,
+     "  MROPE_POSITIONS text N image TxHxW video TxHxW [seconds=S] ...\n"
+     "                         the three position rows of a multimodal sequence\n"
+     "                         (merge and tokens_per_second from SET rope mrope;\n"
+     "                         merge 2 by default)\n"},
+    {"ROPE2D", cmd_rope2d,
+     "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
+     "                         row, the others with the column (base, layout: SET)\n"},
+    {"SET t5", NULL,
+     "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
+     "                         T5BUCKET's settings (default 32, 128, yes; a T5\n"
+     "                         --config gives its own, which SET t5 overrides)\n"},
+    {"SET layer", NULL,
+     "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
+     "                         FREQS, PLOT, LEARNED and T5BUCKET use (default 0)\n"},
+    {"EXPLAIN MODEL", NULL,
+     "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"},
+    {"HELP", cmd_help,
+     "  HELP                   this summary\n"},
+    {"EXPLAIN", cmd_explain, NULL}, /* EXPLAIN PE, ROPE, FREQS, ... above */
+    {"SET", cmd_set, NULL},         /* SET base, layout, ... above */
+};
+
+const cli_command *cli_commands(size_t *n)
+{
+    *n = sizeof COMMANDS / sizeof COMMANDS[0];
+    return COMMANDS;
+}
+
 void cli_print_help(FILE *out)
 {
     fputs("Commands (one per line; names in any case; numbers separated by spaces,\n"
-          "tabs or commas; a vector may be wrapped in [ ]; # starts a comment):\n"
-          "  PE pos D               the sinusoid PE(pos) of length D\n"
-          "  ROPE pos x0 x1 ...     x rotated by position pos (RoPE)\n"
-          "  DOT m n q... k...      ROPE(m, q) . ROPE(n, k); q, k as [..] [..] or halves\n"
-          "  ADD pos x0 x1 ...      x + PE(pos)\n"
-          "  ALIBI H i j            the H ALiBi penalties -m_h |i - j|, head 1 first\n"
-          "  LOAD file              load a learned table (a row of numbers per position)\n"
-          "  LOAD f.safetensors T   load tensor T of a checkpoint as the learned table\n"
-          "                         (F32, F16, BF16 or F64, shape [positions, dim])\n"
-          "  LEARNED pos            row pos of the loaded table (pos + the family's offset\n"
-          "                         with a --config model: OPT, BART 2, RoBERTa pad + 1)\n"
-          "  EXPLAIN LEARNED pos    the row read, the offset and where it comes from\n"
-          "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"
-          "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"
-          "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"
-          "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"
-          "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
-          "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
-          "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
-          "    PLOT alibi H POSITIONS FILE, PLOT t5-buckets POSITIONS FILE\n"
-          "    (base, layout and the T5 settings from SET)\n"
-          "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
-          "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"
-          "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"
-          "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"
-          "  SET precision N        digits after the point, 0 to 17 (default 4)\n"
-          "  SET rope TYPE k=v ...  a model RoPE: TYPE default, linear, ntk, dynamic, yarn,\n"
-          "                         llama3 or longrope; keys head_dim, rotary_dim, base,\n"
-          "                         factor, original, beta_fast, beta_slow, truncate,\n"
-          "                         mscale, mscale_all_dim, attention_factor,\n"
-          "                         low_freq_factor, high_freq_factor, short_factor,\n"
-          "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
-          "                         and DOT take heads of head_dim; SET rope off ends it\n"
-          "  SET seq_len N          sequence length for dynamic and longrope (0: pos + 1)\n"
-          "  SET rope mrope sections=T:H:W [interleaved=yes] [merge=M]\n"
-          "                         [tokens_per_second=N] [head_dim=.. base=.. ...]\n"
-          "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL):\n"
-          "                         T, H, W pairs follow the temporal, height, width\n"
-          "                         position; then ROPE, DOT and EXPLAIN ROPE take t:h:w\n"
-          "                         positions (p means p:p:p)\n"
-          "  MROPE_POSITIONS text N image TxHxW video TxHxW [seconds=S] ...\n"
-          "                         the three position rows of a multimodal sequence\n"
-          "                         (merge and tokens_per_second from SET rope mrope;\n"
-          "                         merge 2 by default)\n"
-          "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
-          "                         row, the others with the column (base, layout: SET)\n"
-          "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
-          "                         T5BUCKET's settings (default 32, 128, yes; a T5\n"
-          "                         --config gives its own, which SET t5 overrides)\n"
-          "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
-          "                         FREQS, PLOT, LEARNED and T5BUCKET use (default 0)\n"
-          "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"
-          "  HELP                   this summary\n"
-          "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
+          "tabs or commas; a vector may be wrapped in [ ]; # starts a comment):\n",
+          out);
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (COMMANDS[i].help)
+            fputs(COMMANDS[i].help, out);
+    fputs("Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
           "PE[2k] = sin(angle), PE[2k+1] = cos(angle); a pair (a, b) rotates to\n"
           "(a cos - b sin, a sin + b cos). Positions are integers 0 to 2147483647.\n",
           out);
@@ -776,42 +841,17 @@ int cli_run_line(cli_state *st, const char *line, size_t len)
     if (n == 0)
         return 0; /* blank or comment */
     const cli_token *t = st->tok;
-    const cli_token *a = t + 1;
-    size_t na = (size_t)n - 1;
-    int ok;
-    if (cli_word_is(t[0], "PE"))
-        ok = cmd_pe(st, a, na);
-    else if (cli_word_is(t[0], "ROPE"))
-        ok = cmd_rope(st, a, na);
-    else if (cli_word_is(t[0], "DOT"))
-        ok = cmd_dot(st, a, na);
-    else if (cli_word_is(t[0], "ROPE2D"))
-        ok = cmd_rope2d(st, a, na);
-    else if (cli_word_is(t[0], "MROPE_POSITIONS"))
-        ok = cli_mrope_positions(st, a, na);
-    else if (cli_word_is(t[0], "ADD"))
-        ok = cmd_add(st, a, na);
-    else if (cli_word_is(t[0], "ALIBI"))
-        ok = cmd_alibi(st, a, na);
-    else if (cli_word_is(t[0], "LOAD"))
-        ok = cmd_load(st, t[0].s + t[0].len, len - (size_t)(t[0].s + t[0].len - line));
-    else if (cli_word_is(t[0], "LEARNED"))
-        ok = cmd_learned(st, a, na);
-    else if (cli_word_is(t[0], "T5BUCKET"))
-        ok = cli_t5_bucket(st, a, na);
-    else if (cli_word_is(t[0], "EXPLAIN"))
-        ok = cmd_explain(st, a, na);
-    else if (cli_word_is(t[0], "PLOT"))
-        ok = cmd_plot(st, a, na);
-    else if (cli_word_is(t[0], "SET"))
-        ok = cmd_set(st, a, na);
-    else if (cli_word_is(t[0], "HELP")) {
-        cli_print_help(st->out);
-        ok = 1;
-    } else {
+    st->cmd_rest = t[0].s + t[0].len;
+    st->cmd_rest_len = len - (size_t)(t[0].s + t[0].len - line);
+    const cli_command *c = NULL;
+    for (size_t i = 0; !c && i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (COMMANDS[i].run && cli_word_is(t[0], COMMANDS[i].name))
+            c = &COMMANDS[i];
+    int ok = 0;
+    if (c)
+        ok = c->run(st, t + 1, (size_t)n - 1);
+    else
         cli_error(st, "unknown command '%.*s%s' (HELP lists the commands)", SHOW(t[0]));
-        ok = 0;
-    }
     if (st->flush_each)
         fflush(st->out);
     return !ok;

@@ -54,6 +54,9 @@ add
 sh tests/docs_test.sh "$build" "$cc" >"$out"
 add
 
+sh tests/cycles.sh "$build" >"$out"
+add
+
 sh tests/install_test.sh "$build" "$cc" >"$out"
 add
 

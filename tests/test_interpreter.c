@@ -504,7 +504,6 @@ TEST(plot_takes_the_interpreter_settings)
 
 /* ---- what the commands take from a --config model ---------------------------- */
 
-#ifdef POSENC_HAVE_JSON
 /* Runs the lines (';'-separated) on st; stdout into out_buf, stderr into err_buf. */
 static int run_lines(cli_state *st, const char *text)
 {
@@ -523,7 +522,6 @@ static int run_lines(cli_state *st, const char *text)
     st->err = stderr;
     return r;
 }
-#endif
 
 #ifdef POSENC_HAVE_JSON
 /* The freq= value of pair k in EXPLAIN FREQS output (SET precision 17: 17
@@ -693,6 +691,87 @@ TEST(commands_follow_the_model)
 #endif
 }
 
+/* The command names of docs/posenc.1's COMMANDS section: each ".B" line's
+ * bold words (up to an italic or roman font change), a first word in
+ * capitals and, after EXPLAIN or SET, the word that follows. */
+static size_t man_commands(char names[][40], size_t cap)
+{
+    FILE *f = fopen("docs/posenc.1", "r");
+    char line[1024];
+    size_t n = 0;
+    int in = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, ".SH", 3) == 0)
+            in = strncmp(line, ".SH COMMANDS", 12) == 0;
+        if (!in || strncmp(line, ".B ", 3) != 0)
+            continue;
+        /* bold runs: from ".B " and after each "\fB", to the next "\f" */
+        for (const char *p = line + 3; p && *p;) {
+            char w1[40] = "", w2[40] = "";
+            size_t len = strcspn(p, "\\\n");
+            char run[256];
+            snprintf(run, sizeof run, "%.*s", (int)(len < 255 ? len : 255), p);
+            if (sscanf(run, "%39s %39s", w1, w2) >= 1 && w1[0] >= 'A' && w1[0] <= 'Z' &&
+                n < cap) {
+                int two = strcmp(w1, "EXPLAIN") == 0 || strcmp(w1, "SET") == 0;
+                snprintf(names[n], 40, "%s%s%s", w1, two ? " " : "", two ? w2 : "");
+                int dup = 0;
+                for (size_t i = 0; i < n; i++)
+                    dup |= strcmp(names[i], names[n]) == 0;
+                n += !dup;
+            }
+            p = strstr(p + len, "\\fB");
+            p = p ? p + 3 : NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* HELP and dispatch come from one table, and the man page lists the same
+ * commands: every table name is a COMMANDS entry of docs/posenc.1 and every
+ * entry there is in the table; every name with help runs (its own run, or
+ * its first word's). */
+TEST(command_table_matches_the_man_page)
+{
+    size_t nt, nm;
+    const cli_command *c = cli_commands(&nt);
+    static char man[64][40];
+    nm = man_commands(man, 64);
+    CHECK(nm >= 20);
+    for (size_t i = 0; i < nt; i++) {
+        int found = c[i].help == NULL; /* EXPLAIN, SET: their forms are listed */
+        for (size_t j = 0; j < nm && !found; j++)
+            found = strcmp(man[j], c[i].name) == 0;
+        CHECK(found);
+        if (!found)
+            fprintf(stderr, "command %s is not in docs/posenc.1\n", c[i].name);
+        /* a form without its own run: its first word's entry has one */
+        char first[40];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(c[i].name, " "), c[i].name);
+        int runs = 0;
+        for (size_t j = 0; j < nt; j++)
+            runs |= c[j].run && strcmp(c[j].name, first) == 0;
+        CHECK(runs);
+    }
+    for (size_t j = 0; j < nm; j++) {
+        int found = 0;
+        for (size_t i = 0; i < nt && !found; i++)
+            found = strcmp(man[j], c[i].name) == 0;
+        CHECK(found);
+        if (!found)
+            fprintf(stderr, "docs/posenc.1 lists %s, which the command table has not\n", man[j]);
+    }
+    /* HELP prints each entry's lines */
+    cli_state st;
+    cli_init(&st, stdout, stderr);
+    CHECK_EQ_INT(run_lines(&st, "HELP"), 0);
+    cli_free(&st);
+    for (size_t i = 0; i < nt; i++)
+        CHECK(!c[i].help || strstr(out_buf, c[i].help) != NULL);
+}
+
 int main(void)
 {
     capped_setup();
@@ -706,6 +785,7 @@ int main(void)
     RUN(plot_takes_the_interpreter_settings);
     RUN(commands_follow_the_model);
     RUN(lengths_follow_the_model);
+    RUN(command_table_matches_the_man_page);
     if (skipped_capped)
         fprintf(stderr, "interpreter: %d out-of-memory checks skipped (%s)\n", skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");
