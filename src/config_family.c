@@ -210,3 +210,42 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     finish_scheme(r->m);
     return POSENC_OK;
 }
+
+/* ---- what the family reads ------------------------------------------------------- */
+
+/* The scheme of the family (a key may choose ALiBi instead of RoPE) and its
+ * reader. */
+posenc_status read_family(mread *r, int64_t n_layer)
+{
+    const posenc_model_family *f = r->fam;
+    if (strcmp(f->model_type, "chatglm") == 0) {
+        posenc_status st = chatglm_checks(r);
+        if (st != POSENC_OK)
+            return st;
+    }
+    if (f->layers == POSENC_LAYERS_ENC_DEC)
+        return read_enc_dec(r);
+    if (f->flags & POSENC_FAMILY_ALIBI_KEY) {
+        int alibi = 0, present;
+        char name[96];
+        posenc_status st = posenc__cfg_bool(&r->rd, r->cfg, "alibi",
+                                            kn(r, "alibi", name, sizeof name), &alibi, &present);
+        if (st != POSENC_OK)
+            return st;
+        if (alibi)
+            return read_alibi(r, n_layer);
+    }
+    if (f->flags & POSENC_FAMILY_BAICHUAN) {
+        int rope;
+        posenc_status st = baichuan_rope(r, r->root, &rope);
+        if (st != POSENC_OK)
+            return st;
+        if (!rope)
+            return read_alibi(r, n_layer);
+    }
+    switch (f->scheme) {
+    case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
+    case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);
+    default: return read_rope_family(r, n_layer);
+    }
+}

@@ -1,15 +1,18 @@
 /* config_read.h - what the files of the model reader share (private to
  * the config library, libposenc_config; not installed). The reader is split
  * by what it reads:
- *   config_model.c    the entry points, shared helpers, the family dispatch
+ *   config_model.c    the entry points
  *   config_family.c   which family and which part of the config (wrappers:
- *                     text_config..., architectures[], a bare RoPE config)
- *   config_rope.c     the RoPE blocks (rope_scaling / rope_parameters and the
- *                     family's RoPE keys) into a group
+ *                     text_config..., architectures[], a bare RoPE config),
+ *                     and the reader its scheme takes
  *   config_layers.c   which layers get which RoPE (layer_types, NoPE layers,
  *                     Qwen 1's rules)
+ *   config_rope.c     the RoPE blocks (rope_scaling / rope_parameters and the
+ *                     family's RoPE keys) into a group
  *   config_schemes.c  the other schemes (ALiBi, learned and sinusoid tables,
  *                     T5 buckets, encoder-decoder stacks) and family checks
+ *   config_util.c     the helpers all of them use
+ * Each file calls only those below it in this order (tests/cycles.sh).
  * The family registry itself is config_families.[ch]. The helpers keep their
  * short names inside the library through the macros below (posenc__cfgm_*
  * in the object files). */
@@ -108,7 +111,7 @@ extern const char *const HIDDEN_KEYS[];
 extern const char *const HEADS_KEYS[];
 extern const char *const MAXPOS_KEYS[];
 
-/* config_model.c: shared helpers */
+/* config_util.c */
 int add_group(posenc_model *m, posenc_scheme s, const char *layer_type);
 posenc_status count_of(mread *r, const char *const *keys, int64_t *out,
                               const char **which);
@@ -119,7 +122,7 @@ void note_ignored(mread *r, const char *key);
 void note_ignored_common(mread *r);
 posenc_status refuse_foreign(mread *r);
 
-/* config_model.c: the family dispatch */
+/* config_family.c: the family dispatch */
 posenc_status read_family(mread *r, int64_t n_layer);
 
 /* config_rope.c: RoPE blocks */
