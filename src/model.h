@@ -53,9 +53,8 @@ typedef struct posenc_model_group {
                                  (Qwen2.5-VL's video rule; 0 when absent) */
 } posenc_model_group;
 
-/* One checkpoint (about 50 KiB). It holds no pointers except source and
- * the rope lists of its groups, which point into the group itself or at
- * static data. */
+/* One checkpoint (about 50 KiB). It holds no pointer but source (static
+ * text), so posenc_model_copy is a plain copy. */
 struct posenc_model {
     const char *source;     /* the registry entry's cited code, or NULL */
     char model_type[64];    /* the type read (of the part when nested) */
