@@ -192,6 +192,149 @@ TEST(layer_rope)
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
 }
 
+/* The object of posenc_model.h: create, a RoPE on every layer, a layer's
+ * RoPE changed, copies, the accessors (NULL and empty models too), and each
+ * scheme's query on hand-built layers against the values set. */
+TEST(model_object)
+{
+    static posenc_rope r, want;
+    static posenc_rope_config c, back;
+    posenc_model *m = NULL, *m2 = NULL;
+    posenc_layer_info li;
+    CHECK(posenc_model_create(NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_create(&m) == POSENC_OK && m != NULL);
+    CHECK(posenc_model_create(&m2) == POSENC_OK && m2 != NULL);
+    if (!m || !m2)
+        return;
+    /* empty, and NULL */
+    CHECK(posenc_model_n_layer(m) == 0 && posenc_model_n_group(m) == 0);
+    CHECK(posenc_model_layer(m, 0, &li) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_rope(m, 0, 0, &r) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_n_layer(NULL) == 0 && posenc_model_n_group(NULL) == 0);
+    CHECK(posenc_model_scheme(NULL) == POSENC_SCHEME_NONE);
+    CHECK(strcmp(posenc_model_type(NULL), "") == 0 && strcmp(posenc_model_part(NULL), "") == 0);
+    CHECK(strcmp(posenc_model_ignored(NULL), "") == 0 && posenc_model_source(NULL) == NULL);
+    /* one RoPE on every layer */
+    memset(&c, 0, sizeof c);
+    c.head_dim = c.rotary_dim = 128;
+    c.base = 10000.0;
+    c.layout = POSENC_LAYOUT_HALF;
+    CHECK(posenc_rope_scaling_init(&c.scaling, POSENC_ROPE_LINEAR) == POSENC_OK);
+    c.scaling.factor = 4.0;
+    CHECK(posenc_model_set_rope(NULL, &c, 3) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_rope(m, NULL, 3) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_rope(m, &c, 0) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_set_rope(m, &c, POSENC_MODEL_MAX_LAYERS + 1) == POSENC_ERR_RANGE);
+    c.base = 1.0;
+    CHECK(posenc_model_set_rope(m, &c, 3) == POSENC_ERR_BASE);
+    CHECK(posenc_model_n_layer(m) == 0); /* unchanged */
+    c.base = 10000.0;
+    CHECK(posenc_model_set_rope(m, &c, 3) == POSENC_OK);
+    CHECK(posenc_model_n_layer(m) == 3 && posenc_model_n_group(m) == 1);
+    CHECK(posenc_model_scheme(m) == POSENC_SCHEME_ROPE && posenc_model_source(m) == NULL);
+    CHECK(posenc_model_layer(m, 2, &li) == POSENC_OK && li.scheme == POSENC_SCHEME_ROPE &&
+          li.group == 0 && strcmp(li.layer_type, "") == 0);
+    CHECK(posenc_model_layer(m, 3, &li) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_rope(m, 2, 100, &r) == POSENC_OK);
+    CHECK(posenc_rope_init_config(&want, &c, 100) == POSENC_OK);
+    CHECK(memcmp(r.inv_freq_hi, want.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
+    CHECK_NEAR(r.inv_freq_hi[1], pow(10000.0, -2.0 / 128.0) / 4.0, 1e-16);
+    CHECK(posenc_model_layer_rope_config(m, 1, &back) == POSENC_OK && back.base == 10000.0 &&
+          back.scaling.type == POSENC_ROPE_LINEAR && back.scaling.factor == 4.0);
+    CHECK(posenc_model_layer_rope_config(m, 1, NULL) == POSENC_ERR_NULL);
+    posenc_rope_scaling s;
+    CHECK(posenc_model_layer_scaling(m, 0, 9, &s) == POSENC_OK && s.type == POSENC_ROPE_LINEAR);
+    CHECK(posenc_model_layer_scaling(m, 0, 9, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_scaling(m, 0, -1, &s) == POSENC_ERR_POS);
+    /* the text EXPLAIN MODEL prints for it */
+    char buf[256];
+    CHECK(posenc_model_layer_describe(m, 0, buf, sizeof buf) == POSENC_OK);
+    CHECK(strcmp(buf, " type=linear layout=half head_dim=128 rotary_dim=128 base=10000 "
+                      "factor=4 attn_factor=1") == 0);
+    CHECK(posenc_model_layer_describe(m, 0, buf, 12) == POSENC_ERR_OVERFLOW);
+    CHECK(strlen(buf) == 11 && strncmp(buf, " type=linea", 11) == 0);
+    CHECK(posenc_model_layer_describe(m, 0, buf, 0) == POSENC_ERR_OVERFLOW);
+    CHECK(posenc_model_layer_describe(m, 0, NULL, 9) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_describe(m, 7, buf, sizeof buf) == POSENC_ERR_RANGE);
+    /* a layer's RoPE changed: base 500000, the group's every layer */
+    back.base = 500000.0;
+    CHECK(posenc_model_set_layer_rope(m, 1, &back) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(m, 0, 0, &r) == POSENC_OK);
+    CHECK_NEAR(r.inv_freq_hi[1], pow(500000.0, -2.0 / 128.0) / 4.0, 1e-16);
+    back.base = 0.5;
+    CHECK(posenc_model_set_layer_rope(m, 1, &back) == POSENC_ERR_BASE);
+    CHECK(posenc_model_set_layer_rope(m, 1, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_layer_rope(NULL, 1, &back) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_layer_rope(m, 9, &back) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_rope(m, 0, 0, &r) == POSENC_OK && r.base == 500000.0);
+    /* a copy answers the same */
+    CHECK(posenc_model_copy(NULL, m) == POSENC_ERR_NULL && posenc_model_copy(m2, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_copy(m2, m) == POSENC_OK && posenc_model_copy(m, m) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(m2, 2, 0, &want) == POSENC_OK);
+    CHECK(memcmp(r.inv_freq_hi, want.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
+    /* the other schemes' queries refuse a RoPE layer */
+    posenc_model_table tb;
+    posenc_model_t5 t5;
+    posenc_mrope mr;
+    posenc_query_scale q;
+    uint32_t h;
+    CHECK(posenc_model_layer_table(m, 0, &tb) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_t5(m, 0, &t5) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_mrope(m, 0, &mr, NULL, NULL) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_alibi_heads(m, 0, &h) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_query_scale(m, 0, &q) == POSENC_OK && q.type == POSENC_QSCALE_NONE);
+    CHECK(posenc_model_layer_query_scale(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_table(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_t5(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_mrope(m, 0, NULL, NULL, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_alibi_heads(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_table(m, 5, &tb) == POSENC_ERR_RANGE);
+    posenc_model_free(m);
+    posenc_model_free(m2);
+    posenc_model_free(NULL);
+
+    /* each scheme's settings on hand-built layers */
+    two_layers(POSENC_SCHEME_LEARNED);
+    model.group[1].positions = 2050;
+    model.group[1].offset = 2;
+    model.group[1].dim = 768;
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.positions == 2050 &&
+          tb.offset == 2 && tb.dim == 768 && !tb.offset_from_pad);
+    model.group[1].offset_from_pad = 1;
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.offset_from_pad);
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " positions=2050 offset=2 dim=768") == 0);
+    model.group[1].scheme = POSENC_SCHEME_SINUSOID; /* no offset in a sinusoid table */
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.offset == 0 &&
+          !tb.offset_from_pad);
+    model.group[1].scheme = POSENC_SCHEME_RELATIVE_BUCKETS;
+    model.group[1].buckets = 48;
+    model.group[1].max_distance = 200;
+    model.group[1].bidirectional = 1;
+    strcpy(model.group[1].layer_type, "encoder");
+    CHECK(posenc_model_layer_t5(&model, 1, &t5) == POSENC_OK && t5.buckets == 48 &&
+          t5.max_distance == 200 && t5.bidirectional == 1);
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " buckets=48 max_distance=200 bidirectional=true stack=encoder") == 0);
+    model.group[1].scheme = POSENC_SCHEME_ALIBI;
+    model.group[1].n_head = 12;
+    CHECK(posenc_model_alibi_heads(&model, 1, &h) == POSENC_OK && h == 12);
+    /* M-RoPE: 64 pairs as 16:24:24, contiguous */
+    model.group[0].mrope = 1;
+    model.group[0].mrope_section[0] = 16;
+    model.group[0].mrope_section[1] = model.group[0].mrope_section[2] = 24;
+    model.group[0].mrope_merge = 2;
+    model.group[0].mrope_tokens_per_second = 25;
+    uint32_t merge = 0, tps = 0;
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, &merge, &tps) == POSENC_OK && merge == 2 &&
+          tps == 25);
+    CHECK(mr.section[0] == 16 && mr.section[1] == 24 && mr.section[2] == 24);
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, NULL, NULL) == POSENC_OK);
+    model.group[0].mrope_section[0] = 17; /* 65 pairs: not 64 */
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, NULL, NULL) == POSENC_ERR_RANGE);
+}
+
 TEST(query_scales)
 {
     double v = 0;
@@ -321,6 +464,7 @@ int main(void)
     RUN(names);
     RUN(layer_lookup);
     RUN(layer_rope);
+    RUN(model_object);
     RUN(query_scales);
     RUN(alibi_slopes);
     printf("test_models: the config reader part skipped (no jansson)\n");
@@ -1533,6 +1677,7 @@ int main(void)
     RUN(names);
     RUN(layer_lookup);
     RUN(layer_rope);
+    RUN(model_object);
     RUN(query_scales);
     RUN(alibi_slopes);
     RUN(fixtures_match_golden);
