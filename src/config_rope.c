@@ -262,13 +262,15 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
 }
 
 /* The head size, rotary part and base shared by the RoPE layers. */
-posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *cm)
+/* head_dim: qk_rope_head_dim (the rotated part of each head), else
+ * head_dim, the family's key (kv_channels), its default, or hidden size /
+ * heads. */
+static posenc_status common_head_dim(mread *r, rope_common *cm)
 {
     const posenc_model_family *f = r->fam;
     char name[96];
     int present;
     posenc_status st;
-    memset(cm, 0, sizeof *cm);
     if (f->rotary == POSENC_ROTARY_QK_ROPE) {
         static const char *const k[] = {"qk_rope_head_dim", NULL};
         if ((st = need_count(r, k, f->default_head_dim, &cm->head_dim, NULL)) != POSENC_OK)
@@ -301,7 +303,16 @@ posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *c
                     "the head size %lld is outside 2..%u", (long long)cm->head_dim,
                     POSENC_ROPE_MAX_HEAD_DIM);
 
-    /* The rotated part. */
+    return POSENC_OK;
+}
+
+/* The rotated part of each head, by the family's rule. */
+static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    int present;
+    posenc_status st;
     switch (f->rotary) {
     case POSENC_ROTARY_PARTIAL: {
         double prf = posenc__family_partial_default(f);
@@ -353,7 +364,16 @@ posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *c
                     "least 2 and at most the head size",
                     (long long)cm->rotary, (long long)cm->head_dim);
 
-    /* The base: rope_parameters.rope_theta, the family's key, legacy names. */
+    return POSENC_OK;
+}
+
+/* The base: rope_parameters.rope_theta, the family's key, legacy names
+ * (times the family's ratio key). */
+static posenc_status common_base(mread *r, const json_t *rp_single, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    posenc_status st;
     int have = 0;
     cm->base = f->base_default;
     const char *base_key = posenc__family_base_key(f);
@@ -397,6 +417,20 @@ posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *c
         return FAIL(r, POSENC_ERR_BASE, kn(r, cm->base_name, name, sizeof name),
                     "%s must be finite and > 1, got %g", name, cm->base);
 
+    return POSENC_OK;
+}
+
+posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    int have;
+    posenc_status st;
+    memset(cm, 0, sizeof *cm);
+    if ((st = common_head_dim(r, cm)) != POSENC_OK ||
+        (st = common_rotary(r, rp_single, cm)) != POSENC_OK ||
+        (st = common_base(r, rp_single, cm)) != POSENC_OK)
+        return st;
     cm->layout = f->layout;
     if (f->flags & POSENC_FAMILY_INTERLEAVE_KEY) {
         int il = 1;
