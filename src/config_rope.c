@@ -39,107 +39,124 @@ static posenc_status copy_failed(mread *r, json_t **own)
  * reader sees it: Phi-3 reads "yarn" and "su" as longrope; Ministral 3 keeps
  * its query scaling (llama_4_scaling_beta, with original_max_position_embeddings)
  * in rope_parameters. *own: a modified copy, or NULL when blk is used as is. */
-static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
-                                   const char *name, json_t **own)
+/* Phi-3: rope type "yarn" and "su" mean longrope. */
+static posenc_status prep_yarn_is_longrope(mread *r, const json_t *blk, json_t **own)
+{
+    static const char *const tk[] = {"rope_type", "type"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(blk, tk[i]);
+        const char *v = t && json_typeof(t) == JSON_STRING ? json_string_value(t) : "";
+        if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
+            if ((!*own && !(*own = json_deep_copy(blk))) ||
+                json_object_set_new(*own, tk[i], json_string("longrope")) != 0)
+                return copy_failed(r, own);
+        }
+    }
+    return POSENC_OK;
+}
+
+/* Phi-3.5-MoE: short_mscale and long_mscale (equal) become the attention
+ * factor. */
+static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *name, json_t **own)
 {
     char key[128];
-    *own = NULL;
-    if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE) {
-        static const char *const tk[] = {"rope_type", "type"};
-        for (int i = 0; i < 2; i++) {
-            const json_t *t = json_object_get(blk, tk[i]);
-            const char *v = t && json_typeof(t) == JSON_STRING ? json_string_value(t) : "";
-            if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
-                if ((!*own && !(*own = json_deep_copy(blk))) ||
-                    json_object_set_new(*own, tk[i], json_string("longrope")) != 0)
-                    return copy_failed(r, own);
-            }
-        }
-    }
-    if (r->fam->flags & POSENC_FAMILY_MSCALE_PAIR) {
-        /* PhimoeRotaryEmbedding: cos and sin times long_mscale past the
-         * original length, else short_mscale, instead of the attention factor */
-        const json_t *sm = json_object_get(blk, "short_mscale"),
-                     *lm = json_object_get(blk, "long_mscale");
-        if (sm || lm) {
-            snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
-            if (!is_number(sm) || !is_number(lm) ||
-                json_number_value(sm) != json_number_value(lm))
-                return FAIL(r, POSENC_ERR_FORMAT, key,
-                            "%s: short_mscale and long_mscale must both be numbers and equal: "
-                            "a factor that switches with the length is not implemented",
-                            key);
-            if (get(blk, "attention_factor"))
-                return FAIL(r, POSENC_ERR_FORMAT, key,
-                            "%s and attention_factor both set the factor on cos and sin", key);
-            if (!(*own = json_deep_copy(blk)) ||
-                json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
-                    0)
-                return copy_failed(r, own);
-            json_object_del(*own, "short_mscale");
-            json_object_del(*own, "long_mscale");
-        }
-    }
-    if (r->fam->flags & POSENC_FAMILY_MROPE) {
-        /* M-RoPE: mrope_section [t, h, w] (pairs) and mrope_interleaved are
-         * the multimodal rotary embedding's, not a scaling's; type "mrope"
-         * (Qwen2-VL's configs) is the default frequencies */
-        const json_t *sec = json_object_get(blk, "mrope_section");
-        const json_t *il = json_object_get(blk, "mrope_interleaved");
-        snprintf(key, sizeof key, "%s.mrope_section", name);
-        if (!sec)
+    /* PhimoeRotaryEmbedding: cos and sin times long_mscale past the
+     * original length, else short_mscale, instead of the attention factor */
+    const json_t *sm = json_object_get(blk, "short_mscale"),
+                 *lm = json_object_get(blk, "long_mscale");
+    if (sm || lm) {
+        snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
+        if (!is_number(sm) || !is_number(lm) ||
+            json_number_value(sm) != json_number_value(lm))
             return FAIL(r, POSENC_ERR_FORMAT, key,
-                        "missing key %s: family %s splits the rotary pairs between the "
-                        "temporal, height and width positions by it",
-                        key, r->fam->model_type);
-        if (!json_is_array(sec) || json_array_size(sec) != 3)
+                        "%s: short_mscale and long_mscale must both be numbers and equal: "
+                        "a factor that switches with the length is not implemented",
+                        key);
+        if (get(blk, "attention_factor"))
             return FAIL(r, POSENC_ERR_FORMAT, key,
-                        "%s must be a list of three pair counts [t, h, w]", key);
-        for (size_t i = 0; i < 3; i++) {
-            const json_t *v = json_array_get(sec, i);
-            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-                json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2))
-                return FAIL(r, POSENC_ERR_FORMAT, key,
-                            "%s must be a list of three pair counts [t, h, w], each 0 to %u",
-                            key, POSENC_ROPE_MAX_HEAD_DIM / 2);
-            g->mrope_section[i] = (uint32_t)json_integer_value(v);
-        }
-        snprintf(key, sizeof key, "%s.mrope_interleaved", name);
-        if (il && !json_is_boolean(il))
-            return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be true or false, got %s", key,
-                        posenc__cfg_type_word(il));
-        g->mrope = 1;
-        g->mrope_rule = il && json_is_true(il) ? POSENC_MROPE_INTERLEAVED
-                                               : POSENC_MROPE_CONTIGUOUS;
-        /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
-         * for the position ids (get_rope_index reads them from vision_config) */
-        g->mrope_merge = 2;
-        const json_t *vc = r->root ? json_object_get(r->root, "vision_config") : NULL;
-        static const char *const vk[2] = {"spatial_merge_size", "tokens_per_second"};
-        for (int i = 0; vc && json_is_object(vc) && i < 2; i++) {
-            const json_t *v = json_object_get(vc, vk[i]);
-            if (!v)
-                continue;
-            snprintf(key, sizeof key, "vision_config.%s", vk[i]);
-            if (!json_is_integer(v) || json_integer_value(v) < (i == 0 ? 1 : 0) ||
-                json_integer_value(v) > (i == 0 ? 64 : 1000000))
-                return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be an integer from %d to %d",
-                            key, i == 0 ? 1 : 0, i == 0 ? 64 : 1000000);
-            *(i == 0 ? &g->mrope_merge : &g->mrope_tokens_per_second) =
-                (uint32_t)json_integer_value(v);
-        }
-        if (!(*own = json_deep_copy(blk)))
-            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
-        json_object_del(*own, "mrope_section");
-        json_object_del(*own, "mrope_interleaved");
-        static const char *const tk[] = {"rope_type", "type"};
-        for (int i = 0; i < 2; i++) {
-            const json_t *t = json_object_get(*own, tk[i]);
-            if (t && json_is_string(t) && strcmp(json_string_value(t), "mrope") == 0)
-                json_object_set_new(*own, tk[i], json_string("default"));
-        }
-        return POSENC_OK;
+                        "%s and attention_factor both set the factor on cos and sin", key);
+        if (!(*own = json_deep_copy(blk)) ||
+            json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
+                0)
+            return copy_failed(r, own);
+        json_object_del(*own, "short_mscale");
+        json_object_del(*own, "long_mscale");
     }
+    return POSENC_OK;
+}
+
+/* M-RoPE (Qwen2-VL to Qwen3-VL): the sections, rule and vision settings into
+ * g, and a block without them (type "mrope" read as default). */
+static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *blk,
+                                const char *name, json_t **own)
+{
+    char key[128];
+    /* M-RoPE: mrope_section [t, h, w] (pairs) and mrope_interleaved are
+     * the multimodal rotary embedding's, not a scaling's; type "mrope"
+     * (Qwen2-VL's configs) is the default frequencies */
+    const json_t *sec = json_object_get(blk, "mrope_section");
+    const json_t *il = json_object_get(blk, "mrope_interleaved");
+    snprintf(key, sizeof key, "%s.mrope_section", name);
+    if (!sec)
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "missing key %s: family %s splits the rotary pairs between the "
+                    "temporal, height and width positions by it",
+                    key, r->fam->model_type);
+    if (!json_is_array(sec) || json_array_size(sec) != 3)
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "%s must be a list of three pair counts [t, h, w]", key);
+    for (size_t i = 0; i < 3; i++) {
+        const json_t *v = json_array_get(sec, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2))
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s must be a list of three pair counts [t, h, w], each 0 to %u",
+                        key, POSENC_ROPE_MAX_HEAD_DIM / 2);
+        g->mrope_section[i] = (uint32_t)json_integer_value(v);
+    }
+    snprintf(key, sizeof key, "%s.mrope_interleaved", name);
+    if (il && !json_is_boolean(il))
+        return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be true or false, got %s", key,
+                    posenc__cfg_type_word(il));
+    g->mrope = 1;
+    g->mrope_rule = il && json_is_true(il) ? POSENC_MROPE_INTERLEAVED
+                                           : POSENC_MROPE_CONTIGUOUS;
+    /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
+     * for the position ids (get_rope_index reads them from vision_config) */
+    g->mrope_merge = 2;
+    const json_t *vc = r->root ? json_object_get(r->root, "vision_config") : NULL;
+    static const char *const vk[2] = {"spatial_merge_size", "tokens_per_second"};
+    for (int i = 0; vc && json_is_object(vc) && i < 2; i++) {
+        const json_t *v = json_object_get(vc, vk[i]);
+        if (!v)
+            continue;
+        snprintf(key, sizeof key, "vision_config.%s", vk[i]);
+        if (!json_is_integer(v) || json_integer_value(v) < (i == 0 ? 1 : 0) ||
+            json_integer_value(v) > (i == 0 ? 64 : 1000000))
+            return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be an integer from %d to %d",
+                        key, i == 0 ? 1 : 0, i == 0 ? 64 : 1000000);
+        *(i == 0 ? &g->mrope_merge : &g->mrope_tokens_per_second) =
+            (uint32_t)json_integer_value(v);
+    }
+    if (!(*own = json_deep_copy(blk)))
+        return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+    json_object_del(*own, "mrope_section");
+    json_object_del(*own, "mrope_interleaved");
+    static const char *const tk[] = {"rope_type", "type"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(*own, tk[i]);
+        if (t && json_is_string(t) && strcmp(json_string_value(t), "mrope") == 0)
+            json_object_set_new(*own, tk[i], json_string("default"));
+    }
+    return POSENC_OK;
+}
+
+/* Ministral 3: llama_4_scaling_beta (with original_max_position_embeddings)
+ * is a query scaling kept in rope_parameters. */
+static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *blk,
+                               const char *name, json_t **own)
+{
+    char key[128];
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
     if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
         snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
@@ -172,6 +189,22 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
             json_object_del(*own, "original_max_position_embeddings");
     }
     return POSENC_OK;
+}
+
+static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
+                                   const char *name, json_t **own)
+{
+    posenc_status st = POSENC_OK;
+    *own = NULL;
+    if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE)
+        st = prep_yarn_is_longrope(r, blk, own);
+    if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MSCALE_PAIR))
+        st = prep_mscale_pair(r, blk, name, own);
+    if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MROPE))
+        return prep_mrope(r, g, blk, name, own);
+    if (st == POSENC_OK)
+        st = prep_beta(r, g, blk, name, own);
+    return st;
 }
 
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
