@@ -100,12 +100,15 @@ static posenc_status read_bare(mread *r, const json_t *root)
     return POSENC_OK;
 }
 
-posenc_status read_model(mread *r, const json_t *root, const char *override)
+/* The family of the config at root: model_type (or override), an unknown
+ * wrapper's known language part, or the architectures[] entries; *f NULL
+ * with *done 1 when the config was read as a bare RoPE block instead (the
+ * status is then that reading's). */
+static posenc_status which_family(mread *r, const json_t *root, const char *override,
+                                  const posenc_model_family **out, int *done)
 {
-    if (json_typeof(root) != JSON_OBJECT)
-        return FAIL(r, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
-                    posenc__cfg_type_word(root));
     const posenc_model_family *f = NULL;
+    *done = 0;
     const char *key = "model_type";
     const json_t *mt = get(root, "model_type");
     if (mt && json_typeof(mt) != JSON_STRING)
@@ -150,13 +153,24 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
                                                 "head_dim", NULL};
         if (!f) {
             for (int i = 0; rope_keys[i]; i++)
-                if (json_object_get(root, rope_keys[i]))
+                if (json_object_get(root, rope_keys[i])) {
+                    *done = 1;
                     return read_bare(r, root);
+                }
             return FAIL(r, POSENC_ERR_FORMAT, "model_type",
                         "missing key model_type, and no architectures entry or RoPE key tells "
                         "the family: give --model-type TYPE");
         }
     }
+    *out = f;
+    return POSENC_OK;
+}
+
+/* A wrapper type (gemma3, llama4, mistral3...): read through its language
+ * part, as the part's own model_type or the wrapper's default one. */
+static posenc_status open_part(mread *r, const json_t *root, const posenc_model_family **out)
+{
+    const posenc_model_family *f = *out;
     if (f->nested && !r->m->part[0]) {
         const json_t *p = get(root, f->nested);
         if (!p || json_typeof(p) != JSON_OBJECT)
@@ -178,6 +192,22 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
             return unknown_type(r, name, inner);
         f = g;
     }
+    *out = f;
+    return POSENC_OK;
+}
+
+posenc_status read_model(mread *r, const json_t *root, const char *override)
+{
+    if (json_typeof(root) != JSON_OBJECT)
+        return FAIL(r, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
+                    posenc__cfg_type_word(root));
+    const posenc_model_family *f = NULL;
+    int done;
+    posenc_status st = which_family(r, root, override, &f, &done);
+    if (st != POSENC_OK || done)
+        return st;
+    if ((st = open_part(r, root, &f)) != POSENC_OK)
+        return st;
     if (f->nested)
         return FAIL(r, POSENC_ERR_FORMAT, "model_type",
                     "model_type %s is a wrapper, but its part is itself a wrapper", f->model_type);
@@ -188,8 +218,7 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     r->m->source = f ? f->source : NULL;
     snprintf(r->m->model_type, sizeof r->m->model_type, "%s", f->model_type);
 
-    posenc_status st = refuse_foreign(r);
-    if (st != POSENC_OK)
+    if ((st = refuse_foreign(r)) != POSENC_OK)
         return st;
     int64_t n_layer = 0;
     if (f->layers != POSENC_LAYERS_ENC_DEC) {
