@@ -19,11 +19,6 @@ void cli_model_free(cli_state *st)
     cli_rope_free(st);
 }
 
-static const char *layout_word(posenc_layout l)
-{
-    return l == POSENC_LAYOUT_HALF ? "half" : "interleaved";
-}
-
 /* ---- the active layer ----------------------------------------------------------- */
 
 int cli_layer_rotates(const cli_state *st)
@@ -209,12 +204,13 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
 void cli_list_models(FILE *out)
 {
 #ifdef POSENC_HAVE_JSON
+    static const char *const layout_word[] = {"interleaved", "half"};
     size_t n = posenc_model_family_count();
     for (size_t i = 0; i < n; i++) {
         posenc_family_info f;
         cli_cannot_fail(posenc_model_family_info(i, &f));
         fprintf(out, "%s scheme=%s layout=%s", f.model_type, posenc_scheme_name(f.scheme),
-                f.rope_layout >= 0 ? layout_word((posenc_layout)f.rope_layout) : "-");
+                f.rope_layout >= 0 ? layout_word[f.rope_layout == POSENC_LAYOUT_HALF] : "-");
         if (f.part)
             fprintf(out, " part=%s(%s)", f.part, f.part_type);
         if (f.or_alibi)
