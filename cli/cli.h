@@ -195,7 +195,7 @@ void cli_print_help(FILE *out);
 /* One command of the language (commands.c). */
 typedef struct cli_command {
     const char *name; /* "ROPE", or "EXPLAIN FREQS", "SET seq_len" */
-    /* runs it with the words after the first (NULL: a form of a command
+    /* runs it with the words after its name (NULL: a form of a command
      * whose first word's entry runs it) */
     int (*run)(cli_state *st, const cli_token *a, size_t n);
     const char *help; /* its lines of HELP, or NULL */

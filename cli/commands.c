@@ -656,20 +656,14 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
+static const cli_command *command_form(const char *first, cli_token second);
+
 static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && cli_word_is(a[0], "PE"))
-        return explain_pe(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "ROPE"))
-        return explain_rope(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "FREQS"))
-        return cli_model_explain_freqs(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "MODEL"))
-        return cli_explain_model(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "T5BUCKET"))
-        return cli_explain_t5(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "LEARNED"))
-        return explain_learned(st, a + 1, n - 1);
+    /* EXPLAIN PE, ROPE, FREQS, MODEL, T5BUCKET, LEARNED: the table's forms */
+    const cli_command *c = n >= 1 ? command_form("EXPLAIN", a[0]) : NULL;
+    if (c)
+        return c->run(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
@@ -723,8 +717,9 @@ static int cmd_load_rest(cli_state *st, const cli_token *a, size_t n)
 /* ---- the command table ------------------------------------------------------ */
 
 /* Every command: its name (a first word, or EXPLAIN / SET with the second),
- * the function that runs it (NULL: a form its first word's entry runs), and
- * its lines of HELP, in HELP's order. docs/posenc.1 lists the same names
+ * the function that runs it (EXPLAIN's forms are found here by cmd_explain;
+ * NULL: a form its first word's entry runs, as SET's), and its lines of
+ * HELP, in HELP's order. docs/posenc.1 lists the same names
  * (tests/test_interpreter.c checks that they agree). */
 static const cli_command COMMANDS[] = {
     {"PE", cmd_pe,
@@ -745,15 +740,15 @@ static const cli_command COMMANDS[] = {
     {"LEARNED", cmd_learned,
      "  LEARNED pos            row pos of the loaded table (pos + the family's offset\n"
      "                         with a --config model: OPT, BART 2, RoBERTa pad + 1)\n"},
-    {"EXPLAIN LEARNED", NULL,
+    {"EXPLAIN LEARNED", explain_learned,
      "  EXPLAIN LEARNED pos    the row read, the offset and where it comes from\n"},
     {"T5BUCKET", cli_t5_bucket,
      "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"},
-    {"EXPLAIN T5BUCKET", NULL,
+    {"EXPLAIN T5BUCKET", cli_explain_t5,
      "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"},
-    {"EXPLAIN PE", NULL,
+    {"EXPLAIN PE", explain_pe,
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
-    {"EXPLAIN ROPE", NULL,
+    {"EXPLAIN ROPE", explain_rope,
      "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"},
     {"PLOT", cmd_plot,
      "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
@@ -761,7 +756,7 @@ static const cli_command COMMANDS[] = {
      "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
      "    PLOT alibi H POSITIONS FILE, PLOT t5-buckets POSITIONS FILE\n"
      "    (base, layout and the T5 settings from SET)\n"},
-    {"EXPLAIN FREQS", NULL,
+    {"EXPLAIN FREQS", cli_model_explain_freqs,
      "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
      "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"},
     {"SET base", NULL,
@@ -803,13 +798,26 @@ static const cli_command COMMANDS[] = {
     {"SET layer", NULL,
      "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
      "                         FREQS, PLOT, LEARNED and T5BUCKET use (default 0)\n"},
-    {"EXPLAIN MODEL", NULL,
+    {"EXPLAIN MODEL", cli_explain_model,
      "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"},
     {"HELP", cmd_help,
      "  HELP                   this summary\n"},
     {"EXPLAIN", cmd_explain, NULL}, /* EXPLAIN PE, ROPE, FREQS, ... above */
     {"SET", cmd_set, NULL},         /* SET base, layout, ... above */
 };
+
+/* The entry "FIRST SECOND" with a run (EXPLAIN's forms), or NULL. */
+static const cli_command *command_form(const char *first, cli_token second)
+{
+    size_t fl = strlen(first);
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
+        const char *nm = COMMANDS[i].name;
+        if (COMMANDS[i].run && strncmp(nm, first, fl) == 0 && nm[fl] == ' ' &&
+            cli_word_is(second, nm + fl + 1))
+            return &COMMANDS[i];
+    }
+    return NULL;
+}
 
 const cli_command *cli_commands(size_t *n)
 {
