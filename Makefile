@@ -37,8 +37,8 @@ PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      := build
-VERSION    := 1.0.0
-SOMAJOR    := 1
+VERSION    := 2.0.0
+SOMAJOR    := 2
 
 # Whether pkg-config (if there is one) knows module $(1): "1" or "".
 pc_has = $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && \
@@ -233,11 +233,12 @@ $(BUILD)/tests/test_interpreter: $(INTERP_OBJ)
 $(BUILD)/tests/test_interpreter: TEST_OBJ = $(INTERP_OBJ)
 $(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
 $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
-# Tests that make each allocation of the code under test fail in turn.
-$(BUILD)/tests/test_plots: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
-$(BUILD)/tests/test_interpreter: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
-$(BUILD)/tests/test_models: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=calloc
-$(BUILD)/tests/test_safetensors: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
+# Tests that make each allocation of the code under test fail in turn
+# (tests/fault.h).
+FAULT_TESTS   := $(BUILD)/tests/test_plots $(BUILD)/tests/test_interpreter \
+                 $(BUILD)/tests/test_models $(BUILD)/tests/test_safetensors
+FAULT_LDFLAGS := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
+$(FAULT_TESTS): TEST_LDFLAGS = $(FAULT_LDFLAGS)
 $(BUILD)/tests/test_grade: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
@@ -321,7 +322,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h include/posenc_check.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -339,7 +340,7 @@ install: all
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
+	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_model.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
 	    $(DESTDIR)$(PREFIX)/include/posenc_check.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \

@@ -164,18 +164,35 @@ int cli_check_main(int argc, char **argv)
         return bad("check", "%s: %s", dump, le.detail[0] ? le.detail : posenc_strerror(s));
     posenc_rope_config *model = malloc(sizeof *model);
     posenc_check_result *res = malloc(sizeof *res);
+    posenc_model *pm = NULL;
     int rc = EXIT_BAD;
     char label[256];
     if (!model || !res) {
         rc = bad("check", "out of memory");
         goto out;
     }
-    if (config ? !rope_spec_load_model(config, (uint32_t)layer, model, label, sizeof label, why,
+    if (config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
                                        sizeof why)
                : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
                              sizeof why)) {
         rc = bad("check", "%s", why);
         goto out;
+    }
+    if (pm) { /* the layer's RoPE at the engine's length, its family's rules included */
+        if (!seq_len)
+            for (size_t t = 0; t < in.n_tok; t++)
+                if (in.pos[t] + 1 > seq_len)
+                    seq_len = in.pos[t] + 1;
+        posenc_rope_scaling sc;
+        s = posenc_model_layer_rope_config(pm, (uint32_t)layer, model);
+        if (s == POSENC_OK)
+            s = posenc_model_layer_scaling(pm, (uint32_t)layer, seq_len, &sc);
+        if (s != POSENC_OK) {
+            rc = bad("check", "%s: the RoPE of layer %lld at length %lld: %s", config,
+                     (long long)layer, (long long)seq_len, posenc_strerror(s));
+            goto out;
+        }
+        model->scaling = sc;
     }
     s = posenc_check_run(model, &in, seq_len, tol, res);
     if (s != POSENC_OK) {
@@ -201,6 +218,7 @@ int cli_check_main(int argc, char **argv)
                res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
     rc = res->match ? EXIT_MATCH : EXIT_MISMATCH;
 out:
+    posenc_model_free(pm);
     free(model);
     free(res);
     posenc_dump_free(&in);
@@ -325,10 +343,11 @@ static int golden_positions(const char *list, const posenc_rope_config *cfg, int
     return 1;
 }
 
-/* One dump for cfg at path. */
-static int golden_one(const char *path, const posenc_rope_config *cfg, const char *list,
-                      uint32_t n_head, uint64_t seed, posenc_dtype dt, int64_t seq_len,
-                      const char *layer_word)
+/* One dump for cfg at path; with a model m, the RoPE is its layer's at the
+ * length (posenc_model_layer_rope: the family's length rules included). */
+static int golden_one(const char *path, const posenc_rope_config *cfg, const posenc_model *m,
+                      uint32_t layer, const char *list, uint32_t n_head, uint64_t seed,
+                      posenc_dtype dt, int64_t seq_len, const char *layer_word)
 {
     char why[512];
     int64_t *pos;
@@ -337,7 +356,8 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const cha
         return bad("golden", "%s", why);
     int64_t len = seq_len ? seq_len : pos[n_tok - 1] + 1;
     posenc_rope r;
-    posenc_status s = posenc_rope_init_config(&r, cfg, len);
+    posenc_status s = m ? posenc_model_layer_rope(m, layer, len, &r)
+                        : posenc_rope_init_config(&r, cfg, len);
     if (s != POSENC_OK) {
         free(pos);
         return bad("golden", "the model's RoPE at length %lld: %s", (long long)len,
@@ -478,46 +498,42 @@ int cli_golden_main(int argc, char **argv)
         if (!rope_words(rope, 0, layout, cfg, why, sizeof why))
             rc = bad("golden", "%s", why);
         else
-            rc = golden_one(out, cfg, list, (uint32_t)heads, (uint64_t)seed, dt, seq_len, "0");
-    } else if (layer >= 0) {
-        char label[256], lw[16];
-        snprintf(lw, sizeof lw, "%lld", (long long)layer);
-        if (!rope_spec_load_model(config, (uint32_t)layer, cfg, label, sizeof label, why,
-                                  sizeof why))
-            rc = bad("golden", "%s", why);
-        else
-            rc = golden_one(out, cfg, list, (uint32_t)heads, (uint64_t)seed, dt, seq_len, lw);
+            rc = golden_one(out, cfg, NULL, 0, list, (uint32_t)heads, (uint64_t)seed, dt,
+                            seq_len, "0");
     } else {
-#ifdef POSENC_HAVE_JSON
-        posenc_model *m = malloc(sizeof *m);
-        posenc_config_error err;
-        posenc_status s = m ? posenc_model_from_config(config, NULL, m, &err) : POSENC_ERR_NOMEM;
-        if (s != POSENC_OK) {
-            rc = bad("golden", "%s: %s", config,
-                     s != POSENC_ERR_NOMEM && err.detail[0] ? err.detail : posenc_strerror(s));
-        } else {
-            int done[POSENC_MODEL_MAX_GROUPS] = {0}, any = 0;
-            for (uint32_t l = 0; l < m->n_layer && rc == 0; l++) {
-                uint8_t g = m->layer_group[l];
-                if (g >= POSENC_MODEL_MAX_GROUPS || done[g] ||
-                    m->group[g].scheme != POSENC_SCHEME_ROPE)
-                    continue;
-                done[g] = 1;
-                any = 1;
-                char path[4096], lw[16];
-                layer_path(out, l, path, sizeof path);
-                snprintf(lw, sizeof lw, "%u", l);
-                rc = golden_one(path, &m->group[g].rope, list, (uint32_t)heads, (uint64_t)seed,
-                                dt, seq_len, lw);
-            }
-            if (!any)
-                rc = bad("golden", "%s: no layer of %s has RoPE", config, m->model_type);
+        posenc_model *m = NULL;
+        char label[256];
+        if (layer >= 0 ? !rope_spec_load_model(config, (uint32_t)layer, &m, label, sizeof label,
+                                               why, sizeof why)
+                       : !rope_spec_read_model(config, NULL, &m, why, sizeof why)) {
+            free(cfg);
+            return bad("golden", "%s", why);
         }
-        free(m);
-#else
-        rc = bad("golden", "--config needs the config reader: install libjansson-dev and run "
-                 "make again");
-#endif
+        /* every layer group with RoPE (or the one layer asked for) */
+        uint32_t n = posenc_model_n_layer(m);
+        int done[POSENC_MODEL_MAX_GROUPS] = {0}, any = 0;
+        for (uint32_t l = layer >= 0 ? (uint32_t)layer : 0; l < n && rc == 0; l++) {
+            posenc_layer_info li;
+            if (posenc_model_layer(m, l, &li) != POSENC_OK || li.group >= POSENC_MODEL_MAX_GROUPS ||
+                done[li.group] || li.scheme != POSENC_SCHEME_ROPE ||
+                posenc_model_layer_rope_config(m, l, cfg) != POSENC_OK)
+                continue;
+            done[li.group] = 1;
+            any = 1;
+            char path[4096], lw[16];
+            if (layer >= 0)
+                snprintf(path, sizeof path, "%s", out);
+            else
+                layer_path(out, l, path, sizeof path);
+            snprintf(lw, sizeof lw, "%u", l);
+            rc = golden_one(path, cfg, m, l, list, (uint32_t)heads, (uint64_t)seed, dt, seq_len,
+                            lw);
+            if (layer >= 0)
+                break;
+        }
+        if (!any && rc == 0)
+            rc = bad("golden", "%s: no layer of %s has RoPE", config, rope_spec_model_type(m));
+        posenc_model_free(m);
     }
     free(cfg);
     return rc;

@@ -7,8 +7,8 @@
 #define POSENC_CLI_H
 
 #include "posenc.h"
+#include "posenc_model.h"
 #include "words.h"
-#include "posenc_config.h" /* posenc.h and the config reader */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +32,8 @@ typedef struct cli_state {
     const char *source; /* file name, or NULL for standard input and -c */
     size_t line_no;
     int failed; /* a line has failed since the start */
+    const char *cmd_rest; /* the current line after its first word (LOAD's file) */
+    size_t cmd_rest_len;
     /* scratch buffers, grown on demand and reused (bounded by the limits) */
     cli_token *tok;
     size_t tok_cap;
@@ -40,11 +42,18 @@ typedef struct cli_state {
     double *vec2;
     size_t vec2_cap;
     char num[400];  /* one formatted number: "%.17f" of the largest double fits */
-    /* a model's RoPE (--config, SET rope; rope_cmds.c): NULL means plain RoPE
-     * over the whole vector; model_next and model_rope are scratch */
-    posenc_rope_config *model, *model_next;
+    /* The model (--config, or SET rope: one RoPE on one layer; rope_cmds.c,
+     * model_cmds.c), or NULL for plain RoPE over the whole vector. ROPE,
+     * DOT, EXPLAIN FREQS and PLOT ask it for the active layer's scheme, its
+     * RoPE at the length in use (posenc_model_layer_rope). model_from_config:
+     * it was read from a config.json (EXPLAIN MODEL, LEARNED's offset).
+     * model_next, model_rope and model_cfg are scratch. */
+    posenc_model *model, *model_next;
+    int model_from_config;
+    uint32_t layer; /* the active layer (SET layer, --layer) */
     posenc_rope *model_rope;
-    int64_t seq_len; /* SET seq_len: the length dynamic/longrope see; 0 = auto */
+    posenc_rope_config *model_cfg;
+    int64_t seq_len; /* SET seq_len: the length the layer's RoPE is built for; 0 = pos + 1 */
     char model_label[96]; /* the model's name in pictures: config file name or type */
     /* M-RoPE (SET rope mrope ...; mrope_cmds.c): mrope_on when the model RoPE
      * is multimodal, with its pair-to-axis table; merge (spatial_merge_size,
@@ -59,10 +68,6 @@ typedef struct cli_state {
     uint32_t t5_buckets, t5_max_distance;
     int t5_bidirectional;
     unsigned t5_given;
-    /* a model read through the registry (--config; model_cmds.c), or NULL, and
-     * the layer whose RoPE st->model holds (SET layer, --layer) */
-    posenc_model *registry_model;
-    uint32_t layer;
 } cli_state;
 
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */
@@ -105,17 +110,25 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void cli_message(FILE *f, const char *fmt, ...);
 
-/* A model's RoPE (rope_cmds.c). cli_load_config: --config FILE (the
- * checkpoint's layout unless layout_given); 0 with a reason in why on failure. */
-int cli_load_config(cli_state *st, const char *path, int layout_given, char *why, size_t n);
+/* A model's RoPE (rope_cmds.c). cli_active_rope: the active layer's RoPE
+ * configuration (into st->model_cfg), or NULL when there is no model or
+ * the layer has none. cli_install_model: m (owned from now on) becomes the
+ * model, its active layer's settings (base, layout, M-RoPE) in force; 0
+ * with a reason (m freed) when the active layer does not exist. */
+const posenc_rope_config *cli_active_rope(cli_state *st);
+int cli_install_model(cli_state *st, posenc_model *m, int from_config, char *why, size_t n);
 int cli_set_rope(cli_state *st, const cli_token *a, size_t n); /* SET rope TYPE k=v ... */
 int cli_set_seq_len(cli_state *st, cli_token t);
+/* The layer's RoPE for a sequence reaching position last, into
+ * st->model_rope (cur_len = SET seq_len, or last + 1 when that is 0). */
+posenc_status cli_layer_rope(cli_state *st, int64_t last);
 void cli_rope_settings_changed(cli_state *st); /* after SET base / SET layout */
 int cli_model_rope(cli_state *st, int64_t pos, size_t D);          /* st->vec */
 int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D);  /* st->vec, st->vec2 */
 int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 void cli_rope_free(cli_state *st);
-/* Makes *spec (checked by rope_spec_parse) the model RoPE; 0 when out of memory. */
+/* Makes *spec (checked by rope_spec_parse) the model: one RoPE on one
+ * layer; 0 when out of memory. */
 int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec);
 
 /* Multimodal RoPE (mrope_cmds.c). Positions: "t:h:w" or "p" (p:p:p) into p;
@@ -139,10 +152,10 @@ int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n); /* MROPE_P
 /* The settings T5BUCKET, EXPLAIN T5BUCKET and PLOT t5-buckets use: each key
  * from SET t5 when given there, else from the active layer of a --config
  * model with relative buckets (T5, mT5: bidirectional in the encoder stack,
- * causal in the decoder's), else the default. *from: that layer's group, or
- * NULL when no key comes from a config. */
-void cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distance,
-                     int *bidirectional, const posenc_model_group **from);
+ * causal in the decoder's), else the default. Returns 1 with *from that
+ * layer when the model has such a layer, else 0. */
+int cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distance,
+                    int *bidirectional, posenc_layer_info *from);
 int cli_set_t5(cli_state *st, const cli_token *a, size_t n);
 int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
@@ -152,11 +165,12 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
  * ".safetensors", alone or followed by one more word (the tensor). */
 int cli_load_names_checkpoint(const char *text, size_t len);
 int cli_load_checkpoint(cli_state *st, const char *text, size_t len);
-/* A model from the registry (model_cmds.c). cli_model_load: --config FILE
- * read as its family's code does (model_type NULL: the config's own), the
- * active layer's RoPE installed as st->model; 0 with a reason on failure.
- * cli_layer_rotates: 0 when a registry model is loaded and the active layer
- * has no RoPE (ROPE and DOT then use the passthroughs). */
+/* A model from its config (model_cmds.c). cli_model_load: --config FILE
+ * read as its family's code does (model_type NULL: the config's own),
+ * installed as st->model; 0 with a reason on failure. This is the one
+ * --config reader of the program (plots use it through rope_spec.h's
+ * rope_spec_read_model). cli_layer_rotates: 0 when a model is loaded and the
+ * active layer has no RoPE (ROPE and DOT then use the passthroughs). */
 int cli_model_load(cli_state *st, const char *path, const char *model_type, int layout_given,
                    char *why, size_t n);
 int cli_set_layer(cli_state *st, cli_token t);                    /* SET layer N */
@@ -167,15 +181,27 @@ int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_model(cli_state *st, const cli_token *a, size_t n);
 /* The row of the learned table that position 0 reads: with a --config
  * model whose active layer has a learned table, the family's offset (OPT,
- * BART: 2; RoBERTa: pad_token_id + 1), and *g that layer's group; else 0
- * and *g NULL. */
-int64_t cli_learned_offset(const cli_state *st, const posenc_model_group **g);
+ * BART: 2; RoBERTa: pad_token_id + 1), *t that layer's table and *has 1;
+ * else 0 and *has 0. */
+int64_t cli_learned_offset(const cli_state *st, posenc_model_table *t, int *has);
 /* EXPLAIN LEARNED's sentence on where the offset comes from (model_cmds.c). */
-void cli_explain_learned_offset(cli_state *st, const posenc_model_group *g);
+void cli_explain_learned_offset(cli_state *st, const posenc_model_table *t, int has);
 void cli_list_models(FILE *out);                                  /* posenc --models */
 void cli_model_free(cli_state *st);
 
-/* Prints the HELP text. */
+/* Prints the HELP text (from the command table). */
 void cli_print_help(FILE *out);
+
+/* One command of the language (commands.c). */
+typedef struct cli_command {
+    const char *name; /* "ROPE", or "EXPLAIN FREQS", "SET seq_len" */
+    /* runs it with the words after its name (NULL: a form of a command
+     * whose first word's entry runs it) */
+    int (*run)(cli_state *st, const cli_token *a, size_t n);
+    const char *help; /* its lines of HELP, or NULL */
+} cli_command;
+
+/* The command table: *n entries, in HELP's order. */
+const cli_command *cli_commands(size_t *n);
 
 #endif

@@ -432,7 +432,7 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
 /* LEARNED pos and EXPLAIN LEARNED pos: row pos + offset of the table, the
  * offset a --config model's family indexes it with (cli_learned_offset). */
 static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *cmd,
-                       int64_t *pos, int64_t *row, const posenc_model_group **g)
+                       int64_t *pos, int64_t *row, posenc_model_table *t, int *has)
 {
     char what[64];
     snprintf(what, sizeof what, "%s needs a position", cmd);
@@ -442,7 +442,7 @@ static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *
         cli_error(st, "no learned table is loaded (LOAD a file first)");
         return 0;
     }
-    int64_t off = cli_learned_offset(st, g);
+    int64_t off = cli_learned_offset(st, t, has);
     size_t rows = posenc_learned_n_pos(st->table), dim = posenc_learned_dim(st->table);
     *row = *pos + off;
     if (!reserve(st, &st->vec, &st->vec_cap, dim))
@@ -472,8 +472,9 @@ static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *
 static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos, row;
-    const posenc_model_group *g;
-    if (!learned_row(st, a, n, "LEARNED", &pos, &row, &g))
+    posenc_model_table t;
+    int has;
+    if (!learned_row(st, a, n, "LEARNED", &pos, &row, &t, &has))
         return 0;
     cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
     return 1;
@@ -482,13 +483,14 @@ static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
 static int explain_learned(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos, row;
-    const posenc_model_group *g;
-    if (!learned_row(st, a, n, "EXPLAIN LEARNED", &pos, &row, &g))
+    posenc_model_table t;
+    int has;
+    if (!learned_row(st, a, n, "EXPLAIN LEARNED", &pos, &row, &t, &has))
         return 0;
     fprintf(st->out, "LEARNED pos=%lld row=%lld offset=%lld rows=%zu dim=%zu\n", (long long)pos,
             (long long)row, (long long)(row - pos), posenc_learned_n_pos(st->table),
             posenc_learned_dim(st->table));
-    cli_explain_learned_offset(st, g);
+    cli_explain_learned_offset(st, &t, has);
     fputs("result: ", st->out);
     cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
     return 1;
@@ -499,10 +501,10 @@ static int explain_learned(cli_state *st, const cli_token *a, size_t n)
 static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 {
     if (n >= 1 && cli_word_is(a[0], "rope")) {
-        int ok = cli_set_rope(st, a + 1, n - 1);
-        if (ok)
-            cli_model_free(st); /* a RoPE set by hand replaces the --config model's layers */
-        return ok;
+        /* replaces the model (one RoPE, every layer) */
+        if (n >= 2 && cli_word_is(a[1], "mrope"))
+            return cli_set_rope_mrope(st, a + 2, n - 2);
+        return cli_set_rope(st, a + 1, n - 1);
     }
     if (n >= 1 && cli_word_is(a[0], "t5"))
         return cli_set_t5(st, a + 1, n - 1);
@@ -613,7 +615,7 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
 {
     if (st->mrope_on)
         return explain_mrope(st, a, n);
-    if (st->model) {
+    if (cli_active_rope(st)) {
         cli_error(st, "EXPLAIN ROPE traces plain RoPE: with a model RoPE active use EXPLAIN "
                       "FREQS (or SET rope off first)");
         return 0;
@@ -660,20 +662,14 @@ static int explain_rope(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
+static const cli_command *command_form(const char *first, cli_token second);
+
 static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && cli_word_is(a[0], "PE"))
-        return explain_pe(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "ROPE"))
-        return explain_rope(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "FREQS"))
-        return cli_model_explain_freqs(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "MODEL"))
-        return cli_explain_model(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "T5BUCKET"))
-        return cli_explain_t5(st, a + 1, n - 1);
-    if (n >= 1 && cli_word_is(a[0], "LEARNED"))
-        return explain_learned(st, a + 1, n - 1);
+    /* EXPLAIN PE, ROPE, FREQS, MODEL, T5BUCKET, LEARNED: the table's forms */
+    const cli_command *c = n >= 1 ? command_form("EXPLAIN", a[0]) : NULL;
+    if (c)
+        return c->run(st, a + 1, n - 1);
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
@@ -688,19 +684,19 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
 /* The plot module reads the words and draws; the settings come from here. */
 static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
 {
-    plot_settings set = {st->base,    st->layout, st->model, st->model_label,
+    plot_settings set = {st->base,    st->layout, st->model, st->layer, st->model_label,
                          st->seq_len, 0,          0,         NULL,
                          st->mrope_on ? &st->mrope : NULL};
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info li;
     char why[512], no_rope[200];
-    cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &g);
+    (void)cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &li);
     if (!cli_layer_rotates(st)) { /* a --config model's layer without RoPE */
-        const posenc_model *m = st->registry_model; /* st->layer < m->n_layer (SET layer) */
-        g = &m->group[m->layer_group[st->layer]];
+        cli_cannot_fail(posenc_model_layer(st->model, st->layer, &li)); /* SET layer checked */
         snprintf(no_rope, sizeof no_rope, "layer %u of %s has no RoPE (scheme %s)", st->layer,
-                 st->registry_model->model_type, posenc_scheme_name(g->scheme));
+                 posenc_model_type(st->model), posenc_scheme_name(li.scheme));
         set.no_rope = no_rope;
+        set.model = NULL;
     }
     if (plot_words_run(a, n, &set, why, sizeof why))
         return 1;
@@ -708,63 +704,142 @@ static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
     return 0;
 }
 
+static int cmd_help(cli_state *st, const cli_token *a, size_t n)
+{
+    (void)a;
+    (void)n;
+    cli_print_help(st->out);
+    return 1;
+}
+
+/* LOAD takes the rest of the line (a file name may hold spaces). */
+static int cmd_load_rest(cli_state *st, const cli_token *a, size_t n)
+{
+    (void)a;
+    (void)n;
+    return cmd_load(st, st->cmd_rest, st->cmd_rest_len);
+}
+
+/* ---- the command table ------------------------------------------------------ */
+
+/* Every command: its name (a first word, or EXPLAIN / SET with the second),
+ * the function that runs it (EXPLAIN's forms are found here by cmd_explain;
+ * NULL: a form its first word's entry runs, as SET's), and its lines of
+ * HELP, in HELP's order. docs/posenc.1 lists the same names
+ * (tests/test_interpreter.c checks that they agree). */
+static const cli_command COMMANDS[] = {
+    {"PE", cmd_pe,
+     "  PE pos D               the sinusoid PE(pos) of length D\n"},
+    {"ROPE", cmd_rope,
+     "  ROPE pos x0 x1 ...     x rotated by position pos (RoPE)\n"},
+    {"DOT", cmd_dot,
+     "  DOT m n q... k...      ROPE(m, q) . ROPE(n, k); q, k as [..] [..] or halves\n"},
+    {"ADD", cmd_add,
+     "  ADD pos x0 x1 ...      x + PE(pos)\n"},
+    {"ALIBI", cmd_alibi,
+     "  ALIBI H i j            the H ALiBi penalties -m_h |i - j|, head 1 first\n"},
+    {"LOAD", cmd_load_rest,
+     "  LOAD file              load a learned table (a row of numbers per position)\n"},
+    {"LOAD", NULL,
+     "  LOAD f.safetensors T   load tensor T of a checkpoint as the learned table\n"
+     "                         (F32, F16, BF16 or F64, shape [positions, dim])\n"},
+    {"LEARNED", cmd_learned,
+     "  LEARNED pos            row pos of the loaded table (pos + the family's offset\n"
+     "                         with a --config model: OPT, BART 2, RoBERTa pad + 1)\n"},
+    {"EXPLAIN LEARNED", explain_learned,
+     "  EXPLAIN LEARNED pos    the row read, the offset and where it comes from\n"},
+    {"T5BUCKET", cli_t5_bucket,
+     "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"},
+    {"EXPLAIN T5BUCKET", cli_explain_t5,
+     "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"},
+    {"EXPLAIN PE", explain_pe,
+     "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
+    {"EXPLAIN ROPE", explain_rope,
+     "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"},
+    {"PLOT", cmd_plot,
+     "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
+     "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
+     "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
+     "    PLOT alibi H POSITIONS FILE, PLOT t5-buckets POSITIONS FILE\n"
+     "    (base, layout and the T5 settings from SET)\n"},
+    {"EXPLAIN FREQS", cli_model_explain_freqs,
+     "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
+     "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"},
+    {"SET base", NULL,
+     "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"},
+    {"SET layout", NULL,
+     "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"},
+    {"SET precision", NULL,
+     "  SET precision N        digits after the point, 0 to 17 (default 4)\n"},
+    {"SET rope", NULL,
+     "  SET rope TYPE k=v ...  a model RoPE: TYPE default, linear, ntk, dynamic, yarn,\n"
+     "                         llama3 or longrope; keys head_dim, rotary_dim, base,\n"
+     "                         factor, original, beta_fast, beta_slow, truncate,\n"
+     "                         mscale, mscale_all_dim, attention_factor,\n"
+     "                         low_freq_factor, high_freq_factor, short_factor,\n"
+     "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
+     "                         and DOT take heads of head_dim; SET rope off ends it\n"},
+    {"SET seq_len", NULL,
+     "  SET seq_len N          the length the layer's RoPE is built for (dynamic,\n"
+     "                         longrope, Qwen 1's dynamic NTK; 0: pos + 1)\n"},
+    {"SET rope", NULL,
+     "  SET rope mrope sections=T:H:W [interleaved=yes] [merge=M]\n"
+     "                         [tokens_per_second=N] [head_dim=.. base=.. ...]\n"
+     "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL):\n"
+     "                         T, H, W pairs follow the temporal, height, width\n"
+     "                         position; then ROPE, DOT and EXPLAIN ROPE take t:h:w\n"
+     "                         positions (p means p:p:p)\n"},
+    {"MROPE_POSITIONS", cli_mrope_positions,
+     "  MROPE_POSITIONS text N image TxHxW video TxHxW [seconds=S] ...\n"
+     "                         the three position rows of a multimodal sequence\n"
+     "                         (merge and tokens_per_second from SET rope mrope;\n"
+     "                         merge 2 by default)\n"},
+    {"ROPE2D", cmd_rope2d,
+     "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
+     "                         row, the others with the column (base, layout: SET)\n"},
+    {"SET t5", NULL,
+     "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
+     "                         T5BUCKET's settings (default 32, 128, yes; a T5\n"
+     "                         --config gives its own, which SET t5 overrides)\n"},
+    {"SET layer", NULL,
+     "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
+     "                         FREQS, PLOT, LEARNED and T5BUCKET use (default 0)\n"},
+    {"EXPLAIN MODEL", cli_explain_model,
+     "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"},
+    {"HELP", cmd_help,
+     "  HELP                   this summary\n"},
+    {"EXPLAIN", cmd_explain, NULL}, /* EXPLAIN PE, ROPE, FREQS, ... above */
+    {"SET", cmd_set, NULL},         /* SET base, layout, ... above */
+};
+
+/* The entry "FIRST SECOND" with a run (EXPLAIN's forms), or NULL. */
+static const cli_command *command_form(const char *first, cli_token second)
+{
+    size_t fl = strlen(first);
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
+        const char *nm = COMMANDS[i].name;
+        if (COMMANDS[i].run && strncmp(nm, first, fl) == 0 && nm[fl] == ' ' &&
+            cli_word_is(second, nm + fl + 1))
+            return &COMMANDS[i];
+    }
+    return NULL;
+}
+
+const cli_command *cli_commands(size_t *n)
+{
+    *n = sizeof COMMANDS / sizeof COMMANDS[0];
+    return COMMANDS;
+}
+
 void cli_print_help(FILE *out)
 {
     fputs("Commands (one per line; names in any case; numbers separated by spaces,\n"
-          "tabs or commas; a vector may be wrapped in [ ]; # starts a comment):\n"
-          "  PE pos D               the sinusoid PE(pos) of length D\n"
-          "  ROPE pos x0 x1 ...     x rotated by position pos (RoPE)\n"
-          "  DOT m n q... k...      ROPE(m, q) . ROPE(n, k); q, k as [..] [..] or halves\n"
-          "  ADD pos x0 x1 ...      x + PE(pos)\n"
-          "  ALIBI H i j            the H ALiBi penalties -m_h |i - j|, head 1 first\n"
-          "  LOAD file              load a learned table (a row of numbers per position)\n"
-          "  LOAD f.safetensors T   load tensor T of a checkpoint as the learned table\n"
-          "                         (F32, F16, BF16 or F64, shape [positions, dim])\n"
-          "  LEARNED pos            row pos of the loaded table (pos + the family's offset\n"
-          "                         with a --config model: OPT, BART 2, RoBERTa pad + 1)\n"
-          "  EXPLAIN LEARNED pos    the row read, the offset and where it comes from\n"
-          "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"
-          "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"
-          "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"
-          "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"
-          "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
-          "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
-          "    PLOT rope-decay D MAX_OFFSET FILE, PLOT freqs D FILE,\n"
-          "    PLOT alibi H POSITIONS FILE, PLOT t5-buckets POSITIONS FILE\n"
-          "    (base, layout and the T5 settings from SET)\n"
-          "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
-          "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"
-          "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"
-          "  SET layout L           interleaved (x[2k], x[2k+1]) or half (x[k], x[k+D/2])\n"
-          "  SET precision N        digits after the point, 0 to 17 (default 4)\n"
-          "  SET rope TYPE k=v ...  a model RoPE: TYPE default, linear, ntk, dynamic, yarn,\n"
-          "                         llama3 or longrope; keys head_dim, rotary_dim, base,\n"
-          "                         factor, original, beta_fast, beta_slow, truncate,\n"
-          "                         mscale, mscale_all_dim, attention_factor,\n"
-          "                         low_freq_factor, high_freq_factor, short_factor,\n"
-          "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
-          "                         and DOT take heads of head_dim; SET rope off ends it\n"
-          "  SET seq_len N          sequence length for dynamic and longrope (0: pos + 1)\n"
-          "  SET rope mrope sections=T:H:W [interleaved=yes] [merge=M]\n"
-          "                         [tokens_per_second=N] [head_dim=.. base=.. ...]\n"
-          "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL):\n"
-          "                         T, H, W pairs follow the temporal, height, width\n"
-          "                         position; then ROPE, DOT and EXPLAIN ROPE take t:h:w\n"
-          "                         positions (p means p:p:p)\n"
-          "  MROPE_POSITIONS text N image TxHxW video TxHxW [seconds=S] ...\n"
-          "                         the three position rows of a multimodal sequence\n"
-          "                         (merge and tokens_per_second from SET rope mrope;\n"
-          "                         merge 2 by default)\n"
-          "  ROPE2D row:col x...    vision 2D RoPE of a patch: pairs k < D/4 turn with the\n"
-          "                         row, the others with the column (base, layout: SET)\n"
-          "  SET t5 buckets=N max_distance=N bidirectional=yes|no\n"
-          "                         T5BUCKET's settings (default 32, 128, yes; a T5\n"
-          "                         --config gives its own, which SET t5 overrides)\n"
-          "  SET layer N            the layer of a --config model that ROPE, DOT, EXPLAIN\n"
-          "                         FREQS, PLOT, LEARNED and T5BUCKET use (default 0)\n"
-          "  EXPLAIN MODEL          a --config model's position scheme, layer by layer\n"
-          "  HELP                   this summary\n"
-          "Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
+          "tabs or commas; a vector may be wrapped in [ ]; # starts a comment):\n",
+          out);
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (COMMANDS[i].help)
+            fputs(COMMANDS[i].help, out);
+    fputs("Definitions: pair k = i // 2, angle = pos / base^(2k/D), D = vector length;\n"
           "PE[2k] = sin(angle), PE[2k+1] = cos(angle); a pair (a, b) rotates to\n"
           "(a cos - b sin, a sin + b cos). Positions are integers 0 to 2147483647.\n",
           out);
@@ -780,42 +855,17 @@ int cli_run_line(cli_state *st, const char *line, size_t len)
     if (n == 0)
         return 0; /* blank or comment */
     const cli_token *t = st->tok;
-    const cli_token *a = t + 1;
-    size_t na = (size_t)n - 1;
-    int ok;
-    if (cli_word_is(t[0], "PE"))
-        ok = cmd_pe(st, a, na);
-    else if (cli_word_is(t[0], "ROPE"))
-        ok = cmd_rope(st, a, na);
-    else if (cli_word_is(t[0], "DOT"))
-        ok = cmd_dot(st, a, na);
-    else if (cli_word_is(t[0], "ROPE2D"))
-        ok = cmd_rope2d(st, a, na);
-    else if (cli_word_is(t[0], "MROPE_POSITIONS"))
-        ok = cli_mrope_positions(st, a, na);
-    else if (cli_word_is(t[0], "ADD"))
-        ok = cmd_add(st, a, na);
-    else if (cli_word_is(t[0], "ALIBI"))
-        ok = cmd_alibi(st, a, na);
-    else if (cli_word_is(t[0], "LOAD"))
-        ok = cmd_load(st, t[0].s + t[0].len, len - (size_t)(t[0].s + t[0].len - line));
-    else if (cli_word_is(t[0], "LEARNED"))
-        ok = cmd_learned(st, a, na);
-    else if (cli_word_is(t[0], "T5BUCKET"))
-        ok = cli_t5_bucket(st, a, na);
-    else if (cli_word_is(t[0], "EXPLAIN"))
-        ok = cmd_explain(st, a, na);
-    else if (cli_word_is(t[0], "PLOT"))
-        ok = cmd_plot(st, a, na);
-    else if (cli_word_is(t[0], "SET"))
-        ok = cmd_set(st, a, na);
-    else if (cli_word_is(t[0], "HELP")) {
-        cli_print_help(st->out);
-        ok = 1;
-    } else {
+    st->cmd_rest = t[0].s + t[0].len;
+    st->cmd_rest_len = len - (size_t)(t[0].s + t[0].len - line);
+    const cli_command *c = NULL;
+    for (size_t i = 0; !c && i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (COMMANDS[i].run && cli_word_is(t[0], COMMANDS[i].name))
+            c = &COMMANDS[i];
+    int ok = 0;
+    if (c)
+        ok = c->run(st, t + 1, (size_t)n - 1);
+    else
         cli_error(st, "unknown command '%.*s%s' (HELP lists the commands)", SHOW(t[0]));
-        ok = 0;
-    }
     if (st->flush_each)
         fflush(st->out);
     return !ok;

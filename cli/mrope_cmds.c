@@ -134,7 +134,7 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
     if (ok) {
         /* a new M-RoPE starts from the M-RoPE model in force, never from a
          * one-dimensional one (whose rotary_dim would carry over) */
-        rope_spec_start from = {st->base, st->layout, st->mrope_on ? st->model : NULL};
+        rope_spec_start from = {st->base, st->layout, st->mrope_on ? cli_active_rope(st) : NULL};
         rope_spec_status rs = rope_spec_parse(rest, nr, &from, &spec, why, sizeof why);
         if (rs == ROPE_SPEC_OFF) /* "default" alone: no head_dim to split */
             cli_error(st, "SET rope mrope needs head_dim=N, the size of the model's heads");
@@ -172,18 +172,19 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
 
 static int check_head(cli_state *st, const char *cmd, size_t D)
 {
-    if (D == st->model->head_dim)
+    uint32_t hd = cli_active_rope(st)->head_dim; /* an M-RoPE layer rotates */
+    if (D == hd)
         return 1;
-    cli_error(st, "%s with an M-RoPE model takes heads of head_dim = %u numbers, got %zu",
-              cmd, st->model->head_dim, D);
+    cli_error(st, "%s with an M-RoPE model takes heads of head_dim = %u numbers, got %zu", cmd,
+              hd, D);
     return 0;
 }
 
-/* The model's rotation into st->model_rope: SET rope checked the model, so
- * this cannot fail. */
+/* The layer's rotation into st->model_rope (the model was checked when it
+ * was made, so this cannot fail). */
 static int model_ready(cli_state *st)
 {
-    cli_cannot_fail(posenc_rope_init_config(st->model_rope, st->model, 0));
+    cli_cannot_fail(posenc_model_layer_rope(st->model, st->layer, 0, st->model_rope));
     return 1;
 }
 

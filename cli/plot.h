@@ -18,6 +18,7 @@
 #define POSENC_CLI_PLOT_H
 
 #include "posenc.h"
+#include "posenc_model.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -163,6 +164,12 @@ typedef struct plot_request {
      * a scaled series' frequencies before scaling (dashed) and shades the
      * pairs that YaRN's ramp or Llama 3's blend band covers. Not owned. */
     const posenc_rope_config *rope_config[PLOT_MAX_SERIES];
+    /* A model's layer: where rope_model[i] is not NULL it replaces both, and
+     * the plot asks the library for layer rope_layer[i]'s RoPE at that
+     * length (posenc_model_layer_rope: the family's own length rules, e.g.
+     * Qwen 1's dynamic NTK, included). Not owned. */
+    const posenc_model *rope_model[PLOT_MAX_SERIES];
+    uint32_t rope_layer[PLOT_MAX_SERIES];
     int64_t cur_len;
     /* M-RoPE: where mrope[i] is not NULL, rope series i is multimodal and
      * freqs draws its pairs in three colours by the axis each follows

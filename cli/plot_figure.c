@@ -147,6 +147,7 @@ struct plot_built {
     double *mem;
     unsigned char *mask;
     posenc_rope *ropes; /* the plain series built from bases, then the configs' */
+    posenc_rope_config *cfgs; /* the model layers' configurations (rope_model) */
 };
 typedef struct plot_built built;
 
@@ -157,6 +158,7 @@ void plot_built_free(plot_built *b)
     free(b->mem);
     free(b->mask);
     free(b->ropes);
+    free(b->cfgs);
     free(b);
 }
 
@@ -253,7 +255,8 @@ static int series(const plot_request *rq, built *b, int64_t cur_len, const posen
                   char *why, size_t n)
 {
     b->ropes = malloc((rq->n_base + rq->n_rope) * sizeof *b->ropes);
-    if (!b->ropes)
+    b->cfgs = malloc((rq->n_rope ? rq->n_rope : 1) * sizeof *b->cfgs);
+    if (!b->ropes || !b->cfgs)
         return nomem(why, n);
     size_t k = 0;
     for (size_t i = 0; i < rq->n_base; i++, k++) {
@@ -271,7 +274,20 @@ static int series(const plot_request *rq, built *b, int64_t cur_len, const posen
         label[k] = rq->rope_label[i] ? rq->rope_label[i] : "model RoPE";
         cfg[k] = rq->rope_config[i];
         r[k] = rq->rope[i];
-        if (cfg[k]) {
+        if (rq->rope_model[i]) {
+            /* a model's layer: its RoPE at cur_len from the library's
+             * per-layer call (a family's length rule included) */
+            const posenc_model *m = rq->rope_model[i];
+            posenc_status s = posenc_model_layer_rope(m, rq->rope_layer[i], cur_len, &b->ropes[k]);
+            if (s == POSENC_OK)
+                s = posenc_model_layer_rope_config(m, rq->rope_layer[i], &b->cfgs[i]);
+            if (s != POSENC_OK) {
+                snprintf(why, n, "RoPE of '%s': %s", label[k], posenc_strerror(s));
+                return 0;
+            }
+            cfg[k] = &b->cfgs[i];
+            r[k] = &b->ropes[k];
+        } else if (cfg[k]) {
             posenc_status s = posenc_rope_init_config(&b->ropes[k], cfg[k], cur_len);
             if (s != POSENC_OK) {
                 snprintf(why, n, "RoPE of '%s': %s", label[k], posenc_strerror(s));

@@ -45,6 +45,9 @@ void plot_print_usage(FILE *out)
           "                     may be repeated; without --base, only the models are\n"
           "                     drawn. t5-buckets: a T5 config's buckets and max distance\n"
           "  --layer N          the model layer --config reads (0)\n"
+          "  --seq-len N        the sequence length the model RoPEs are built for\n"
+          "                     (dynamic NTK, LongRoPE, Qwen 1's dynamic NTK; default:\n"
+          "                     rope-decay max offset + 1, freqs --context)\n"
           "  --rope 'TYPE K=V...'  rope-decay, freqs: a series with the words of SET\n"
           "                     rope (head_dim from --dim unless given, base from the\n"
           "                     first --base); may be repeated, and mixed with --config\n"
@@ -175,7 +178,7 @@ static const char *const VALUE_OPTIONS[] = {
     "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
     "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
     "--title",   "--size",   "--config",    "--rope",  "--buckets", "--max-distance",
-    "--mrope",   "--layer",
+    "--mrope",   "--layer",  "--seq-len",
 };
 
 static int takes_value(const char *o)
@@ -260,6 +263,11 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
             snprintf(why, n, "at most %d model RoPEs", PLOT_MAX_SERIES);
     } else if (strcmp(o, "--title") == 0) {
         rq->title = v;
+    } else if (strcmp(o, "--seq-len") == 0) {
+        ok = arg_int(v, 0, POSENC_MAX_POS + 1, &x);
+        rq->cur_len = x;
+        if (!ok)
+            snprintf(why, n, "'%s' is not a sequence length (0 to %lld)", v, POSENC_MAX_POS + 1);
     } else if (strcmp(o, "--layer") == 0) {
         ok = arg_int(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &x);
         *layer = (uint32_t)x;
@@ -291,28 +299,36 @@ static plot_args_status t5_from_configs(plot_request *rq, const char *const *opt
         snprintf(why, n, "t5-buckets takes one --config (a T5 model's config.json) and no --rope");
         return PLOT_ARGS_BAD;
     }
-    posenc_model_group g;
-    char type[64], label[96], reason[1200];
-    if (!rope_spec_model_layer(val[0], layer, &g, type, sizeof type, label, sizeof label, reason,
+    posenc_model *m;
+    posenc_layer_info li;
+    posenc_model_t5 g;
+    char label[96], reason[1200];
+    if (!rope_spec_model_layer(val[0], layer, &m, &li, label, sizeof label, reason,
                                sizeof reason)) {
         snprintf(why, n, "--config: %s", reason);
         return PLOT_ARGS_BAD;
     }
-    if (g.scheme != POSENC_SCHEME_RELATIVE_BUCKETS) {
+    int ok = posenc_model_layer_t5(m, layer, &g) == POSENC_OK;
+    if (!ok)
         snprintf(why, n, "--config: %s: layer %u of %s has no relative position buckets (scheme "
                          "%s)",
-                 val[0], layer, type, posenc_scheme_name(g.scheme));
-        return PLOT_ARGS_BAD;
+                 val[0], layer, rope_spec_model_type(m), posenc_scheme_name(li.scheme));
+    else {
+        rq->t5_buckets = g.buckets;
+        rq->t5_max_distance = g.max_distance;
     }
-    rq->t5_buckets = g.buckets;
-    rq->t5_max_distance = g.max_distance;
-    return PLOT_ARGS_OK;
+    posenc_model_free(m);
+    return ok ? PLOT_ARGS_OK : PLOT_ARGS_BAD;
 }
 
 void plot_args_free(plot_args *pa)
 {
     free(pa->models);
     pa->models = NULL;
+    for (size_t i = 0; i < PLOT_MAX_SERIES; i++) {
+        posenc_model_free(pa->model_of[i]);
+        pa->model_of[i] = NULL;
+    }
 }
 
 plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why, size_t n)
@@ -321,6 +337,8 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     char reason[256];
     int a = 1;
     pa->models = NULL;
+    for (size_t i = 0; i < PLOT_MAX_SERIES; i++)
+        pa->model_of[i] = NULL;
     if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0))
         return PLOT_ARGS_HELP;
     if (a >= argc) {
@@ -393,10 +411,13 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     }
     for (size_t i = 0; i < n_model; i++) {
         int ok;
-        if (strcmp(model_opt[i], "--config") == 0)
-            ok = rope_spec_load_model(model_val[i], layer, &pa->models[i], pa->labels[i],
+        if (strcmp(model_opt[i], "--config") == 0) {
+            /* the layer's RoPE comes from the model at the plot's length */
+            ok = rope_spec_load_model(model_val[i], layer, &pa->model_of[i], pa->labels[i],
                                       sizeof pa->labels[i], reason, sizeof reason);
-        else if (strcmp(model_opt[i], "--mrope") == 0) {
+            rq->rope_model[i] = pa->model_of[i];
+            rq->rope_layer[i] = layer;
+        } else if (strcmp(model_opt[i], "--mrope") == 0) {
             ok = add_mrope(rq, model_val[i], &pa->models[i], &pa->mropes[i], pa->labels[i],
                            sizeof pa->labels[i], reason, sizeof reason);
             rq->mrope[i] = ok ? &pa->mropes[i] : NULL;
@@ -408,7 +429,7 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
             snprintf(why, n, "%s: %s", model_opt[i], reason);
             return PLOT_ARGS_BAD;
         }
-        rq->rope_config[i] = &pa->models[i];
+        rq->rope_config[i] = rq->rope_model[i] ? NULL : &pa->models[i];
         rq->rope_label[i] = pa->labels[i];
     }
     rq->n_rope = n_model;
@@ -493,7 +514,8 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
         break;
     }
     if (set->model && (kind == PLOT_ROPE_DECAY || kind == PLOT_FREQS)) {
-        rq->rope_config[0] = set->model; /* the active model RoPE, next to plain RoPE */
+        rq->rope_model[0] = set->model; /* the active layer's RoPE, next to plain RoPE */
+        rq->rope_layer[0] = set->layer;
         rq->mrope[0] = set->mrope;
         rq->rope_label[0] =
             set->model_label && set->model_label[0] ? set->model_label : "model RoPE";

@@ -19,6 +19,7 @@
 typedef struct plot_args {
     plot_request rq;
     posenc_rope_config *models; /* rq.n_rope of them, or NULL */
+    posenc_model *model_of[PLOT_MAX_SERIES]; /* --config series' models (rq.rope_model[i]) */
     char labels[PLOT_MAX_SERIES][96];
     posenc_mrope mropes[PLOT_MAX_SERIES]; /* --mrope series' tables (rq.mrope[i]) */
 } plot_args;
@@ -55,7 +56,8 @@ int cli_plot_main(int argc, char **argv, FILE *err);
 typedef struct plot_settings {
     double base;
     posenc_layout layout;
-    const posenc_rope_config *model;
+    const posenc_model *model; /* the model, or NULL */
+    uint32_t layer;            /* its active layer */
     const char *model_label;
     int64_t seq_len;
     uint32_t t5_buckets, t5_max_distance; /* t5-buckets */

@@ -9,23 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Allocates the model and its scratch rotation on first use. */
+/* Allocates the scratch models, rotation and configuration on first use. */
 static int ensure_model(cli_state *st)
 {
     if (!st->model_rope)
         st->model_rope = malloc(sizeof *st->model_rope);
-    if (!st->model_next)
-        st->model_next = malloc(sizeof *st->model_next);
-    return st->model_rope && st->model_next;
+    if (!st->model_cfg)
+        st->model_cfg = malloc(sizeof *st->model_cfg);
+    if (!st->model_next && posenc_model_create(&st->model_next) != POSENC_OK)
+        st->model_next = NULL;
+    return st->model_rope && st->model_cfg && st->model_next;
 }
 
 void cli_rope_free(cli_state *st)
 {
-    free(st->model);
-    free(st->model_next);
+    posenc_model_free(st->model);
+    posenc_model_free(st->model_next);
     free(st->model_rope);
+    free(st->model_cfg);
     st->model = st->model_next = NULL;
     st->model_rope = NULL;
+    st->model_cfg = NULL;
 }
 
 static const char *layout_name(posenc_layout l)
@@ -33,28 +37,43 @@ static const char *layout_name(posenc_layout l)
     return l == POSENC_LAYOUT_HALF ? "half" : "interleaved";
 }
 
-/* ---- --config ---------------------------------------------------------------- */
+/* ---- the model and its active layer ------------------------------------------- */
 
-int cli_load_config(cli_state *st, const char *path, int layout_given, char *why, size_t n)
+const posenc_rope_config *cli_active_rope(cli_state *st)
 {
+    if (!st->model || !st->model_cfg ||
+        posenc_model_layer_rope_config(st->model, st->layer, st->model_cfg) != POSENC_OK)
+        return NULL;
+    return st->model_cfg;
+}
+
+int cli_install_model(cli_state *st, posenc_model *m, int from_config, char *why, size_t n)
+{
+    posenc_layer_info li;
     if (!ensure_model(st)) {
+        posenc_model_free(m);
         snprintf(why, n, "out of memory");
         return 0;
     }
-    char label[sizeof st->model_label];
-    if (!rope_spec_load_config(path, st->model_next, label, sizeof label, why, n))
+    if (posenc_model_layer(m, st->layer, &li) != POSENC_OK) {
+        uint32_t nl = posenc_model_n_layer(m);
+        snprintf(why, n, "layer %u does not exist: the model has %u layers (0 to %u)", st->layer,
+                 nl, nl - 1);
+        posenc_model_free(m);
         return 0;
-    /* The checkpoint's layout (half for Hugging Face) unless --layout says otherwise. */
-    st->mrope_on = 0; /* a config's RoPE is one-dimensional here */
-    if (layout_given)
-        st->model_next->layout = st->layout;
-    else
-        st->layout = st->model_next->layout;
-    st->base = st->model_next->base;
-    memcpy(st->model_label, label, sizeof label);
-    posenc_rope_config *t = st->model;
-    st->model = st->model_next;
-    st->model_next = t;
+    }
+    posenc_model_free(st->model);
+    st->model = m;
+    st->model_from_config = from_config;
+    const posenc_rope_config *c = cli_active_rope(st);
+    if (c) { /* the layer's base and layout are the settings in force */
+        st->layout = c->layout;
+        st->base = c->base;
+    }
+    /* an M-RoPE layer: ROPE, DOT and EXPLAIN ROPE take t:h:w positions, and
+     * MROPE_POSITIONS the config's vision settings */
+    st->mrope_on = posenc_model_layer_mrope(m, st->layer, &st->mrope, &st->mrope_merge,
+                                            &st->mrope_tps) == POSENC_OK;
     return 1;
 }
 
@@ -66,25 +85,28 @@ int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec)
         cli_error(st, "out of memory");
         return 0;
     }
-    /* the new model becomes st->model; the old one (or none) the next scratch */
-    *st->model_next = *spec;
-    posenc_rope_config *t = st->model;
+    /* the new model: the RoPE on every layer (so SET layer keeps it) */
+    if (posenc_model_set_rope(st->model_next, spec, POSENC_MODEL_MAX_LAYERS) != POSENC_OK) {
+        cli_error(st, "out of memory"); /* spec was checked by rope_spec_parse */
+        return 0;
+    }
+    posenc_model *t = st->model;
     st->model = st->model_next;
     st->model_next = t;
-    return 1;
+    st->model_from_config = 0;
+    return 1; /* model_next: the old model, or NULL (made on next use) */
 }
 
 int cli_set_rope(cli_state *st, const cli_token *a, size_t n)
 {
-    if (n >= 1 && cli_word_is(a[0], "mrope"))
-        return cli_set_rope_mrope(st, a + 1, n - 1);
     char why[512];
     posenc_rope_config spec; /* 12 KiB: parsed here, kept only if it is good */
-    rope_spec_start from = {st->base, st->layout, st->model};
+    rope_spec_start from = {st->base, st->layout, cli_active_rope(st)};
     switch (rope_spec_parse(a, n, &from, &spec, why, sizeof why)) {
     case ROPE_SPEC_OFF:
-        free(st->model);
+        posenc_model_free(st->model);
         st->model = NULL;
+        st->model_from_config = 0;
         st->mrope_on = 0;
         return 1;
     case ROPE_SPEC_SET:
@@ -115,29 +137,33 @@ int cli_set_seq_len(cli_state *st, cli_token t)
 
 void cli_rope_settings_changed(cli_state *st)
 {
-    if (st->model) {
-        st->model->base = st->base;
-        st->model->layout = st->layout;
-    }
+    posenc_rope_config *c = (posenc_rope_config *)cli_active_rope(st);
+    if (!c)
+        return;
+    c->base = st->base;
+    c->layout = st->layout;
+    /* a base SET base accepted and a known layout: the RoPE stays valid, or
+     * it is kept as it was */
+    if (posenc_model_set_layer_rope(st->model, st->layer, c) != POSENC_OK)
+        return;
 }
 
 /* ---- ROPE and DOT with the model ------------------------------------------------- */
 
-/* The model's rotation for a sequence reaching position last (cur_len =
- * seq_len, or last + 1 when seq_len is 0). */
-static posenc_status model_init(cli_state *st, int64_t last)
+posenc_status cli_layer_rope(cli_state *st, int64_t last)
 {
     int64_t len = st->seq_len ? st->seq_len : last + 1;
-    return posenc_rope_init_config(st->model_rope, st->model, len);
+    return posenc_model_layer_rope(st->model, st->layer, len, st->model_rope);
 }
 
 static int check_len(cli_state *st, const char *cmd, size_t D)
 {
-    if (D == st->model->head_dim)
+    const posenc_rope_config *c = cli_active_rope(st);
+    if (D == c->head_dim)
         return 1;
     cli_error(st, "%s with a model RoPE takes vectors of head_dim = %u numbers, got %zu (SET rope "
                   "off for plain RoPE over any length)",
-              cmd, st->model->head_dim, D);
+              cmd, c->head_dim, D);
     return 0;
 }
 
@@ -145,7 +171,7 @@ int cli_model_rope(cli_state *st, int64_t pos, size_t D)
 {
     if (!check_len(st, "ROPE", D))
         return 0;
-    posenc_status s = model_init(st, pos);
+    posenc_status s = cli_layer_rope(st, pos);
     if (s == POSENC_OK)
         s = posenc_rope_vec_f64(st->model_rope, pos, 0, st->vec);
     if (s != POSENC_OK) {
@@ -161,7 +187,7 @@ int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D)
     double dot;
     if (!check_len(st, "DOT", D))
         return 0;
-    posenc_status s = model_init(st, m > n ? m : n);
+    posenc_status s = cli_layer_rope(st, m > n ? m : n);
     if (s == POSENC_OK)
         s = posenc_rope_vec_dot_f64(st->model_rope, m, n, st->vec, st->vec2, &dot);
     if (s != POSENC_OK) {
@@ -261,7 +287,8 @@ static void print_header(cli_state *st, const posenc_rope_config *c, const posen
 int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t len = st->seq_len;
-    posenc_rope_config *c = st->model;
+    posenc_rope_config *c = (posenc_rope_config *)cli_active_rope(st);
+    int model = c != NULL;
     if (!c) {
         /* plain RoPE: EXPLAIN FREQS D */
         int64_t D;
@@ -276,7 +303,7 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
             cli_error(st, "out of memory");
             return 0;
         }
-        c = st->model_next;
+        c = st->model_cfg;
         memset(c, 0, sizeof *c);
         c->head_dim = c->rotary_dim = (uint32_t)D;
         c->base = st->base;
@@ -293,7 +320,14 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
     posenc_rope_scaling s;
     posenc_freqs_summary sum;
     static posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    posenc_status r = posenc_rope_config_scaling(c, &s);
+    /* the layer's scaling at len, as its RoPE is built (a family's length
+     * rule, e.g. Qwen 1's dynamic NTK, included); the header shows it */
+    posenc_status r = model ? posenc_model_layer_scaling(st->model, st->layer, len, &s)
+                            : posenc_rope_config_scaling(c, &s);
+    if (r == POSENC_OK && model && s.type != c->scaling.type) {
+        c->scaling = s;
+        c->scaling.short_factor = c->scaling.long_factor = c->scaling.freq_factors = NULL;
+    }
     if (r == POSENC_OK)
         r = posenc_rope_explain_freqs(c->rotary_dim, c->base, &s, len, info, &sum);
     if (r != POSENC_OK) {

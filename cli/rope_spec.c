@@ -3,7 +3,9 @@
  * this file only reads words and says which one is wrong. */
 #include "rope_spec.h"
 
+#ifdef POSENC_HAVE_JSON
 #include "posenc_config.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,9 +233,8 @@ int rope_spec_have_config_reader(void)
 #endif
 }
 
-#ifdef POSENC_HAVE_JSON
 /* label: the file name without directory and .json */
-static void file_label(const char *path, char *label, size_t label_n)
+void rope_spec_file_label(const char *path, char *label, size_t label_n)
 {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     size_t nl = strlen(name);
@@ -241,90 +242,85 @@ static void file_label(const char *path, char *label, size_t label_n)
         nl -= 5;
     snprintf(label, label_n, "%.*s", (int)(nl < 95 ? nl : 95), name);
 }
-#endif
 
 #define NO_READER                                                                           \
     "this posenc was built without the config reader, which needs the JSON library jansson: " \
     "install libjansson-dev (Debian, Ubuntu) or jansson-devel (Fedora), then run make again " \
     "(the build finds it by itself)"
 
-int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model_group *g, char *type,
-                          size_t type_n, char *label, size_t label_n, char *why, size_t n)
+int rope_spec_read_model(const char *path, const char *model_type, posenc_model **out, char *why,
+                         size_t n)
 {
 #ifdef POSENC_HAVE_JSON
     posenc_config_error err;
-    const posenc_model_group *lg;
-    posenc_model *m = malloc(sizeof *m); /* about 50 KiB */
-    if (!m) {
+    posenc_model *m;
+    if (posenc_model_create(&m) != POSENC_OK) {
         snprintf(why, n, "out of memory");
         return 0;
     }
-    posenc_status s = posenc_model_from_config(path, NULL, m, &err);
-    int ok = 0;
-    if (s != POSENC_OK)
-        snprintf(why, n, "%s: %s", path, err.detail[0] ? err.detail : posenc_strerror(s));
-    else if (posenc_model_layer(m, layer, &lg) != POSENC_OK)
-        snprintf(why, n, "%s: layer %u does not exist: the model has %u layers (0 to %u)", path,
-                 layer, m->n_layer, m->n_layer - 1);
-    else {
-        *g = *lg;
-        snprintf(type, type_n, "%s", m->model_type[0] ? m->model_type : "the model");
-        file_label(path, label, label_n);
-        size_t ll = strlen(label);
-        if (layer != 0 && ll + 1 < label_n)
-            snprintf(label + ll, label_n - ll, " layer %u", layer);
-        ok = 1;
-    }
-    free(m);
-    return ok;
-#else
-    (void)path;
-    (void)layer;
-    (void)g;
-    (void)type;
-    (void)type_n;
-    (void)label;
-    (void)label_n;
-    snprintf(why, n, "%s", NO_READER);
-    return 0;
-#endif
-}
-
-int rope_spec_load_model(const char *path, uint32_t layer, posenc_rope_config *out, char *label,
-                         size_t label_n, char *why, size_t n)
-{
-    posenc_model_group g;
-    char type[64];
-    if (!rope_spec_model_layer(path, layer, &g, type, sizeof type, label, label_n, why, n))
-        return 0;
-    if (g.scheme != POSENC_SCHEME_ROPE) {
-        snprintf(why, n, "%s: layer %u of %s has no RoPE (scheme %s): there is no rotation to "
-                         "draw",
-                 path, layer, type, posenc_scheme_name(g.scheme));
-        return 0;
-    }
-    *out = g.rope;
-    return 1;
-}
-
-int rope_spec_load_config(const char *path, posenc_rope_config *out, char *label,
-                          size_t label_n, char *why, size_t n)
-{
-#ifdef POSENC_HAVE_JSON
-    posenc_config_error err;
-    posenc_status s = posenc_rope_from_config(path, out, &err);
+    posenc_status s = posenc_model_from_config(path, model_type, m, &err);
     if (s != POSENC_OK) {
         snprintf(why, n, "%s: %s", path, err.detail[0] ? err.detail : posenc_strerror(s));
+        posenc_model_free(m);
         return 0;
     }
-    file_label(path, label, label_n);
+    *out = m;
     return 1;
 #else
-    (void)path;
+    (void)model_type;
     (void)out;
-    (void)label;
-    (void)label_n;
+    (void)path;
     snprintf(why, n, "%s", NO_READER);
     return 0;
 #endif
+}
+
+int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model **out,
+                          posenc_layer_info *li, char *label, size_t label_n, char *why, size_t n)
+{
+    posenc_model *m;
+    if (!rope_spec_read_model(path, NULL, &m, why, n))
+        return 0;
+    if (posenc_model_layer(m, layer, li) != POSENC_OK) {
+        uint32_t nl = posenc_model_n_layer(m);
+        snprintf(why, n, "%s: layer %u does not exist: the model has %u layers (0 to %u)", path,
+                 layer, nl, nl - 1);
+        posenc_model_free(m);
+        return 0;
+    }
+    rope_spec_file_label(path, label, label_n);
+    size_t ll = strlen(label);
+    if (layer != 0 && ll + 1 < label_n)
+        snprintf(label + ll, label_n - ll, " layer %u", layer);
+    *out = m;
+    return 1;
+}
+
+/* The model_type for messages. */
+static const char *type_of(const posenc_model *m)
+{
+    const char *t = posenc_model_type(m);
+    return t[0] ? t : "the model";
+}
+
+int rope_spec_load_model(const char *path, uint32_t layer, posenc_model **out, char *label,
+                         size_t label_n, char *why, size_t n)
+{
+    posenc_layer_info li;
+    if (!rope_spec_model_layer(path, layer, out, &li, label, label_n, why, n))
+        return 0;
+    if (li.scheme != POSENC_SCHEME_ROPE) {
+        snprintf(why, n, "%s: layer %u of %s has no RoPE (scheme %s): there is no rotation to "
+                         "draw",
+                 path, layer, type_of(*out), posenc_scheme_name(li.scheme));
+        posenc_model_free(*out);
+        *out = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+const char *rope_spec_model_type(const posenc_model *m)
+{
+    return type_of(m);
 }

@@ -6,6 +6,7 @@
 #define POSENC_CLI_ROPE_SPEC_H
 
 #include "posenc.h"
+#include "posenc_model.h"
 #include "words.h"
 
 /* What a specification starts from: the settings in force (SET base, SET
@@ -38,26 +39,31 @@ rope_spec_status rope_spec_parse(const cli_token *words, size_t n, const rope_sp
 /* 1 if this program was built with the config reader (jansson). */
 int rope_spec_have_config_reader(void);
 
-/* The RoPE of a Hugging Face config.json at path, in the checkpoint's own
- * layout, into *out, and its label (the file name without directory and
- * ".json") into label. Returns 1, or 0 with a reason in why (also when the
- * program has no config reader: the message says what to install). */
-int rope_spec_load_config(const char *path, posenc_rope_config *out, char *label,
-                          size_t label_n, char *why, size_t why_n);
+/* label: the file name of path without directory and ".json". */
+void rope_spec_file_label(const char *path, char *label, size_t label_n);
 
-/* Layer `layer` of the model a config.json describes, read through the
- * model registry as --config reads it (posenc_model_from_config, the
- * config's own model_type): its group (a copy) into *g, the model_type read
- * into type (size type_n), the label (the file name, with " layer N" after
- * it when layer is not 0). Returns 1, or 0 with a reason in why (also for a
- * layer past the model's last). */
-int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model_group *g, char *type,
-                          size_t type_n, char *label, size_t label_n, char *why, size_t why_n);
+/* The program's one config.json reader: the model path describes, read as
+ * its family's code does (posenc_model_from_config; model_type NULL: the
+ * config's own), into *out (free with posenc_model_free). Returns 1, or 0
+ * with "PATH: reason" in why (or, when the program has no config reader,
+ * a message that says what to install). */
+int rope_spec_read_model(const char *path, const char *model_type, posenc_model **out, char *why,
+                         size_t why_n);
 
-/* rope_spec_model_layer for a RoPE: the layer's RoPE in the family's
- * layout into *out. A layer without RoPE is refused with a reason naming the
- * layer, the model_type and the layer's scheme. */
-int rope_spec_load_model(const char *path, uint32_t layer, posenc_rope_config *out, char *label,
+/* rope_spec_read_model with the config's own model_type, checked to have
+ * layer `layer`: *li that layer, the label the file name with " layer N"
+ * after it when layer is not 0. Returns 1, or 0 with a reason (nothing to
+ * free). */
+int rope_spec_model_layer(const char *path, uint32_t layer, posenc_model **out,
+                          posenc_layer_info *li, char *label, size_t label_n, char *why,
+                          size_t why_n);
+
+/* rope_spec_model_layer for a RoPE: a layer without RoPE is refused with a
+ * reason naming the layer, the model_type and the layer's scheme. */
+int rope_spec_load_model(const char *path, uint32_t layer, posenc_model **out, char *label,
                          size_t label_n, char *why, size_t why_n);
+
+/* The model_type of m for messages ("the model" when it has none). */
+const char *rope_spec_model_type(const posenc_model *m);
 
 #endif

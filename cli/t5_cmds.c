@@ -30,25 +30,23 @@ static int parse_count(cli_state *st, cli_token v, const char *key, int64_t hi, 
     return 1;
 }
 
-void cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distance,
-                     int *bidirectional, const posenc_model_group **from)
+int cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distance,
+                    int *bidirectional, posenc_layer_info *from)
 {
-    const posenc_model_group *g = NULL;
+    posenc_model_t5 g;
     *buckets = st->t5_buckets;
     *max_distance = st->t5_max_distance;
     *bidirectional = st->t5_bidirectional;
-    *from = NULL;
-    if (!st->registry_model ||
-        posenc_model_layer(st->registry_model, st->layer, &g) != POSENC_OK ||
-        g->scheme != POSENC_SCHEME_RELATIVE_BUCKETS)
-        return;
+    if (!st->model || posenc_model_layer_t5(st->model, st->layer, &g) != POSENC_OK ||
+        posenc_model_layer(st->model, st->layer, from) != POSENC_OK)
+        return 0;
     if (!(st->t5_given & CLI_T5_BUCKETS))
-        *buckets = g->buckets;
+        *buckets = g.buckets;
     if (!(st->t5_given & CLI_T5_MAX_DISTANCE))
-        *max_distance = g->max_distance;
+        *max_distance = g.max_distance;
     if (!(st->t5_given & CLI_T5_BIDIRECTIONAL))
-        *bidirectional = g->bidirectional;
-    *from = g;
+        *bidirectional = g.bidirectional;
+    return 1;
 }
 
 int cli_set_t5(cli_state *st, const cli_token *a, size_t n)
@@ -60,8 +58,8 @@ int cli_set_t5(cli_state *st, const cli_token *a, size_t n)
     uint32_t nb, md;
     int bidir;
     unsigned given = 0;
-    const posenc_model_group *g;
-    cli_t5_settings(st, &nb, &md, &bidir, &g); /* a key not given keeps its source */
+    posenc_layer_info g;
+    (void)cli_t5_settings(st, &nb, &md, &bidir, &g); /* a key not given keeps its source */
     for (size_t i = 0; i < n; i++) {
         size_t k = split_key(a[i]);
         cli_token key = {a[i].s, k}, v = {a[i].s + k + 1, a[i].len - k - 1};
@@ -145,10 +143,10 @@ static int two_positions(cli_state *st, const char *cmd, const cli_token *a, siz
 /* The settings in force (cli_t5_settings), refused when a config's values
  * are outside what posenc_t5_bucket takes (SET t5 checks its own). */
 static int settings(cli_state *st, const char *cmd, uint32_t *nb, uint32_t *md, int *bidir,
-                    const posenc_model_group **g)
+                    posenc_layer_info *g, int *from_config)
 {
     uint32_t b;
-    cli_t5_settings(st, nb, md, bidir, g);
+    *from_config = cli_t5_settings(st, nb, md, bidir, g);
     if (posenc_t5_bucket(0, 0, *nb, *md, *bidir, &b) == POSENC_OK)
         return 1;
     cli_error(st, "%s: buckets=%u max_distance=%u bidirectional=%s (SET t5 with the --config "
@@ -162,9 +160,10 @@ int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
     int64_t i, j;
     uint32_t b = 0, nb, md;
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info g;
+    int from;
     if (!two_positions(st, "T5BUCKET", a, n, &i, &j) ||
-        !settings(st, "T5BUCKET", &nb, &md, &bidir, &g))
+        !settings(st, "T5BUCKET", &nb, &md, &bidir, &g, &from))
         return 0;
     /* settings() tried these values and two_positions() checked i and j */
     cli_cannot_fail(posenc_t5_bucket(i, j, nb, md, bidir, &b));
@@ -173,7 +172,7 @@ int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
 }
 
 /* EXPLAIN T5BUCKET's second line: where each setting comes from. */
-static void put_sources(cli_state *st, const posenc_model_group *g)
+static void put_sources(cli_state *st, const posenc_layer_info *g)
 {
     static const char *const key[3] = {"buckets", "max_distance", "bidirectional"};
     FILE *o = st->out;
@@ -186,7 +185,7 @@ static void put_sources(cli_state *st, const posenc_model_group *g)
             fputs("config", o);
     }
     fprintf(o, " (config: %s layer %u, %s stack; SET t5 overrides it)",
-            st->registry_model->model_type, st->layer, g->layer_type[0] ? g->layer_type : "the");
+            posenc_model_type(st->model), st->layer, g->layer_type[0] ? g->layer_type : "the");
     fputc('\n', o);
 }
 
@@ -196,17 +195,18 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
     posenc_t5_trace t;
     uint32_t nb, md;
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info g;
+    int from;
     if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j) ||
-        !settings(st, "EXPLAIN T5BUCKET", &nb, &md, &bidir, &g))
+        !settings(st, "EXPLAIN T5BUCKET", &nb, &md, &bidir, &g, &from))
         return 0;
     /* settings() tried these values and two_positions() checked i and j */
     cli_cannot_fail(posenc_t5_bucket_explain(i, j, nb, md, bidir, &t));
     FILE *o = st->out;
     fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
             (long long)i, (long long)j, nb, md, yes_no(bidir));
-    if (g)
-        put_sources(st, g);
+    if (from)
+        put_sources(st, &g);
     fprintf(o, "relative position: r = key - query = %lld\n", (long long)t.relative_position);
     if (bidir)
         fprintf(o, "direction: bidirectional, %u buckets a side (buckets / 2); the key is %s "

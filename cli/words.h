@@ -3,19 +3,24 @@
  * the plot options (--base, --layout, PLOT's words). Each returns a status
  * and, on failure, a message; none prints and none keeps state.
  *
- * Dependency order of cli/ (each file calls only those above it; no cycle):
- *   posenc.h                       the library
+ * Dependency order of cli/ (each file calls only those above it; no cycle:
+ * tests/cycles.sh checks it on the objects):
+ *   posenc.h, posenc_model.h       the library
  *   words.[ch]                     words, settings
- *   rope_spec.[ch]                 a RoPE from SET rope's words or a config.json
+ *   rope_spec.[ch]                 a RoPE from SET rope's words; the one
+ *                                  config.json reader (a model, a layer)
  *   plot.h, plot_draw.c,           the plot module: figure model, Cairo drawer,
- *     plot_figure.c                figure builder (they include posenc.h only)
+ *     plot_figure.c                figure builder (they include the library only)
  *   plot_options.[ch]              argv / PLOT's words -> plot_request
  *   plot_main.c                    `posenc plot`: parse, draw, print
- *   cli.h, output.c,               the interpreter: messages and numbers,
- *     rope_cmds.c, t5_cmds.c,      model RoPE commands, T5 buckets,
- *     checkpoint_cmds.c,           LOAD of a safetensors table,
- *     commands.c,                  the other commands,
- *     input.c                      lines of a stream or -c string
+ *   cli.h, output.c                the interpreter's state, messages and numbers
+ *   rope_cmds.c                    the model and its active layer, SET rope,
+ *                                  ROPE, DOT, EXPLAIN FREQS at the length in use
+ *   mrope_cmds.c                   SET rope mrope, M-RoPE positions and commands
+ *   model_cmds.c                   --config, SET layer, EXPLAIN MODEL, --models
+ *   t5_cmds.c, checkpoint_cmds.c   T5 buckets; LOAD of a safetensors table
+ *   commands.c                     the command table, HELP and the other commands
+ *   input.c, terminal.c            lines of a stream or -c string; the prompt
  *   main.c                         the program: options, files, exit status */
 #ifndef POSENC_CLI_WORDS_H
 #define POSENC_CLI_WORDS_H

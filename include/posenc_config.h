@@ -4,9 +4,10 @@
  * Everything declared here lives in a separate library, libposenc_config.a,
  * built only when jansson (Debian: libjansson-dev) is found; link it before
  * libposenc with -lposenc_config -lposenc -ljansson. libposenc itself needs
- * only libc and libm, and its header (posenc.h, included here) declares the
- * types these readers fill: posenc_rope_config, and the model registry with
- * posenc_model. POSENC_HAVE_JSON is defined by the build for the program; a
+ * only libc and libm, and its headers (posenc.h and posenc_model.h,
+ * included here) declare the types these readers fill: posenc_rope_config
+ * and the opaque posenc_model. The family registry (what each model_type's
+ * code does, and the config keys it reads) lives in this library only. POSENC_HAVE_JSON is defined by the build for the program; a
  * caller can test for the library with its own build checks.
  *
  * Both readers allocate during the call only (jansson, and a buffer for the
@@ -18,6 +19,7 @@
 #define POSENC_CONFIG_H
 
 #include "posenc.h"
+#include "posenc_model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,21 +81,44 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
 /* A model from its config.json, through the registry (src/config_model.c)   */
 /* ------------------------------------------------------------------------- */
 
+/* One registry entry as a listing shows it (posenc --models). Strings are
+ * static; NULL where a field does not apply. */
+typedef struct posenc_family_info {
+    const char *model_type;  /* e.g. "llama" */
+    posenc_scheme scheme;    /* what the family applies (MIXED: layers differ) */
+    int rope_layout;         /* the posenc_layout its RoPE layers use, or -1 (no RoPE
+                                of its own: a wrapper, an encoder-decoder) */
+    const char *part;        /* a wrapper: the key of its language part ("text_config") */
+    const char *part_type;   /* a wrapper: the type that part is read as */
+    int or_alibi;            /* 1: a key or the model size picks ALiBi instead
+                                (Falcon's alibi, Baichuan 13B) */
+    int supported;           /* 0: known, but the reader refuses it */
+    const char *source;      /* the modeling file and lines the entry follows */
+} posenc_family_info;
+
+/* The number of registry entries. */
+size_t posenc_model_family_count(void);
+
+/* *out = entry i (0 <= i < posenc_model_family_count(), sorted by
+ * model_type). Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (i). */
+POSENC_NODISCARD
+posenc_status posenc_model_family_info(size_t i, posenc_family_info *out);
+
 /* Reads the config.json at path as its family's code does and fills *out
- * (see posenc_model in posenc.h): the layer count and, per layer, the
- * position scheme with its parameters.
+ * (see posenc_model.h; out comes from posenc_model_create): the layer
+ * count and, per layer, the position scheme with its parameters.
  *
  * Which family: model_type (the override when not NULL, else the config's
  * model_type, else the one family its architectures[] classes name). A
  * wrapper type (gemma3, llama4, mistral3) is read through its language part
  * (text_config); an unknown type whose text_config, llm_config or
  * language_config part has a known model_type is read through that part;
- * out->part names the part used, and the part's own model_type wins when it
- * has one. A config with neither model_type nor architectures but with a
+ * posenc_model_part() names the part used, and the part's own model_type
+ * wins when it has one. A config with neither model_type nor architectures but with a
  * RoPE key (rope_theta, rope_scaling, rope_parameters, rotary_emb_base,
  * rotary_pct, partial_rotary_factor, qk_rope_head_dim, head_dim) is read by
  * posenc_rope_from_config's rules as one RoPE on every layer
- * (num_hidden_layers, else 1; out->family NULL, model_type ""); without one
+ * (num_hidden_layers, else 1; no source, model_type ""); without one
  * it is refused.
  *
  * Keys: the family's keys and legacy names (n_embd, n_head, n_layer,
@@ -104,16 +129,21 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
  * layer_types, sliding_window_pattern, no_rope_layers,
  * no_rope_layer_interval. Keys near positions that the family's code does
  * not use for them (sliding_window, max_window_layers...) are accepted and
- * listed in out->ignored.
+ * listed by posenc_model_ignored().
  *
- * out is the caller's (about 50 KiB); it is written only on success.
+ * Multimodal RoPE families (qwen2_vl, qwen2_5_vl, qwen3_vl) are read with
+ * their mrope_section (posenc_model_layer_mrope); Qwen 1's use_dynamic_ntk
+ * and use_logn_attn become the layer's length rule and query scaling
+ * (posenc_model_layer_rope, posenc_model_query_scale).
+ *
+ * out is written only on success.
  *
  * Errors (err->key names the key, err->detail says why):
  *   POSENC_ERR_FORMAT  invalid JSON; a wrong JSON type; a missing required
  *                      key; model_type unknown (the detail lists the known
  *                      ones; key "model_type"), absent with no unambiguous
- *                      architectures entry, or refused (M-RoPE families:
- *                      qwen2_vl, qwen2_5_vl, qwen3_vl); a key that changes the
+ *                      architectures entry, or refused (a family listed as
+ *                      supported=no); a key that changes the
  *                      position scheme in a way posenc does not implement;
  *   POSENC_ERR_RANGE, POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_NOT_FINITE
  *                      values out of range (as posenc_rope_init_config);

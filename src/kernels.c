@@ -1,9 +1,8 @@
 /* kernels.c - RoPE over whole q/k tensors: argument checks, the per-token
  * loop (cos/sin from the cache or filled once per run of positions),
- * the single-vector reference posenc_rope_vec_f32, and the plain C body
- * posenc__heads_scalar. The instruction-set bodies (kernels_avx512.c,
- * kernels_avx2.c), their choice and the threads are the CPU layer's
- * (cpu.c). */
+ * and the single-vector reference posenc_rope_vec_f32. The bodies
+ * (kernels_scalar.c, kernels_avx512.c, kernels_avx2.c), their choice and
+ * the threads are the CPU layer's (cpu.c). */
 #include "kernels.h"
 
 #include <stdatomic.h>
@@ -34,24 +33,6 @@ posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_dire
         posenc__rotate_f32(&x[i0], &x[i1], dir == POSENC_INVERSE ? -cs[P + k] : cs[P + k], cs[k]);
     }
     return POSENC_OK;
-}
-
-/* ---- plain C body --------------------------------------------------------- */
-
-void posenc__heads_scalar(int dt, int layout, size_t P, const float *c, const float *s,
-                          int inverse, const void *src, size_t src_hs, void *dst, size_t dst_hs,
-                          size_t n_head)
-{
-    size_t es = posenc__dtype_size(dt);
-    for (size_t h = 0; h < n_head; h++)
-        posenc__pairs_scalar(dt, layout, P, 0, c, s, inverse,
-                             (const char *)src + h * src_hs * es, (char *)dst + h * dst_hs * es);
-}
-
-void posenc__select_scalar(size_t n, const float *t, const float *h, const float *w,
-                           const uint32_t *mh, const uint32_t *mw, float *out)
-{
-    posenc__select_tail(0, n, t, h, w, mh, mw, out);
 }
 
 /* ---- argument checks ------------------------------------------------------ */

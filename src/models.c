@@ -1,64 +1,104 @@
-/* models.c - the model registry: for each Hugging Face model_type, how its
- * modeling code uses positions (layout, rotated part, base, which layers
- * rotate, query scalings, absolute tables, ALiBi, T5 buckets), and the
- * per-layer queries on a posenc_model. Reading config.json files into a
- * posenc_model is the optional config library's job (src/config_model.c).
- *
- * Every entry cites the file and lines of the code it follows. Paths under
- * "models/" are in the repository zucchini-nlp/transformers (a recent copy
- * of Hugging Face transformers) below src/transformers/; others name the
- * model's own repository on the Hugging Face Hub. docs/MODELS.md has the
- * table in prose. */
-#include "posenc.h"
+/* models.c - a model's position encoding layer by layer: the object
+ * (create, free, copy, a RoPE on every layer) and the per-layer queries of
+ * posenc_model.h. What each family's code does is decided when a model is
+ * read (the config reader, src/config_*.c, with the family registry); the
+ * rules that depend on the sequence length or the position (Qwen 1's
+ * dynamic NTK, the query scalings) are computed here, at each call. */
+#include "posenc_model.h"
+#include "model.h"
 #include "internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define HALF POSENC_LAYOUT_HALF
-#define INTERLEAVED POSENC_LAYOUT_INTERLEAVED
-
-/* Sorted by model_type (the listing's order; tests check it). */
-static const posenc_model_family FAMILIES[] = {
-#include "models_table.h"
-};
-
-#define N_FAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
-
-size_t posenc_model_families(const posenc_model_family **table)
+posenc_status posenc_model_create(posenc_model **out)
 {
-    if (table)
-        *table = FAMILIES;
-    return N_FAMILIES;
+    if (!out)
+        return POSENC_ERR_NULL;
+    *out = calloc(1, sizeof **out);
+    return *out ? POSENC_OK : POSENC_ERR_NOMEM;
 }
 
-const posenc_model_family *posenc_model_family_find(const char *model_type)
+void posenc_model_free(posenc_model *m) { free(m); }
+
+posenc_status posenc_model_copy(posenc_model *dst, const posenc_model *src)
 {
-    if (!model_type)
-        return NULL;
-    for (size_t i = 0; i < N_FAMILIES; i++)
-        if (strcmp(FAMILIES[i].model_type, model_type) == 0)
-            return &FAMILIES[i];
-    return NULL;
+    if (!dst || !src)
+        return POSENC_ERR_NULL;
+    if (dst != src)
+        memcpy(dst, src, sizeof *dst);
+    return POSENC_OK;
 }
 
-const posenc_model_family *posenc_model_family_by_arch(const char *class_name)
+posenc_status posenc_model_set_rope(posenc_model *m, const posenc_rope_config *c,
+                                    uint32_t n_layer)
 {
-    if (!class_name)
+    if (!m || !c)
+        return POSENC_ERR_NULL;
+    if (n_layer < 1 || n_layer > POSENC_MODEL_MAX_LAYERS)
+        return POSENC_ERR_RANGE;
+    posenc_rope check; /* the library's verdict on c */
+    posenc_status st = posenc_rope_init_config(&check, c, 0);
+    if (st != POSENC_OK)
+        return st;
+    memset(m, 0, sizeof *m);
+    m->n_layer = n_layer;
+    m->n_group = 1;
+    m->scheme = POSENC_SCHEME_ROPE;
+    posenc_model_group *g = &m->group[0];
+    g->scheme = POSENC_SCHEME_ROPE;
+    g->rope = *c;
+    g->configured = c->scaling;
+    g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_set_layer_rope(posenc_model *m, uint32_t layer,
+                                          const posenc_rope_config *c)
+{
+    posenc_model_group *g = (posenc_model_group *)posenc__model_group(m, layer);
+    if (!g)
+        return m ? POSENC_ERR_RANGE : POSENC_ERR_NULL;
+    if (!c)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_ROPE)
+        return POSENC_ERR_RANGE;
+    posenc_rope check;
+    posenc_status st = posenc_rope_init_config(&check, c, 0);
+    if (st != POSENC_OK)
+        return st;
+    g->rope = *c;
+    return POSENC_OK;
+}
+
+uint32_t posenc_model_n_layer(const posenc_model *m) { return m ? m->n_layer : 0; }
+uint32_t posenc_model_n_group(const posenc_model *m) { return m ? m->n_group : 0; }
+posenc_scheme posenc_model_scheme(const posenc_model *m)
+{
+    return m ? m->scheme : POSENC_SCHEME_NONE;
+}
+const char *posenc_model_type(const posenc_model *m) { return m ? m->model_type : ""; }
+const char *posenc_model_part(const posenc_model *m) { return m ? m->part : ""; }
+const char *posenc_model_ignored(const posenc_model *m) { return m ? m->ignored : ""; }
+const char *posenc_model_source(const posenc_model *m) { return m ? m->source : NULL; }
+
+const posenc_model_group *posenc__model_group(const posenc_model *m, uint32_t layer)
+{
+    if (!m || m->n_group < 1 || m->n_group > POSENC_MODEL_MAX_GROUPS ||
+        m->n_layer > POSENC_MODEL_MAX_LAYERS || layer >= m->n_layer ||
+        m->layer_group[layer] >= m->n_group)
         return NULL;
-    static const char *const suffix[] = {"For", "Model", "LMHead"};
-    for (size_t i = 0; i < N_FAMILIES; i++) {
-        const char *a = FAMILIES[i].arch;
-        if (!a)
-            continue;
-        size_t n = strlen(a);
-        if (strncmp(class_name, a, n) != 0)
-            continue;
-        for (size_t j = 0; j < sizeof suffix / sizeof suffix[0]; j++)
-            if (strncmp(class_name + n, suffix[j], strlen(suffix[j])) == 0)
-                return &FAMILIES[i];
-    }
-    return NULL;
+    return &m->group[m->layer_group[layer]];
+}
+
+/* The group of layer into *g, with posenc_model_layer's errors. */
+static posenc_status group_of(const posenc_model *m, uint32_t layer, const posenc_model_group **g)
+{
+    if (!m)
+        return POSENC_ERR_NULL;
+    *g = posenc__model_group(m, layer);
+    return *g ? POSENC_OK : POSENC_ERR_RANGE;
 }
 
 const char *posenc_scheme_name(posenc_scheme s)
@@ -86,16 +126,17 @@ const char *posenc_query_scale_name(posenc_query_scale_type t)
     return "unknown";
 }
 
-posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer,
-                                 const posenc_model_group **g)
+posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer, posenc_layer_info *info)
 {
-    if (!m || !g)
+    const posenc_model_group *g;
+    if (!info)
         return POSENC_ERR_NULL;
-    if (m->n_group < 1 || m->n_group > POSENC_MODEL_MAX_GROUPS ||
-        m->n_layer > POSENC_MODEL_MAX_LAYERS || layer >= m->n_layer ||
-        m->layer_group[layer] >= m->n_group)
-        return POSENC_ERR_RANGE;
-    *g = &m->group[m->layer_group[layer]];
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    info->scheme = g->scheme;
+    info->group = m->layer_group[layer];
+    info->layer_type = g->layer_type;
     return POSENC_OK;
 }
 
@@ -109,36 +150,60 @@ static double qwen_ntk_alpha(int64_t cur_len, double L)
     return a > 1.0 ? a : 1.0;
 }
 
+/* The scaling g uses at cur_len: the config's, or for Qwen 1's dynamic NTK
+ * NTK-aware scaling with factor alpha(cur_len) (default while alpha is 1). */
+static posenc_status layer_scaling(const posenc_model_group *g, int64_t cur_len,
+                                   posenc_rope_scaling *s)
+{
+    if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
+        return POSENC_ERR_POS;
+    if (!g->qwen_dynamic_ntk)
+        return posenc_rope_config_scaling(&g->rope, s);
+    if (!(isfinite(g->qwen_seq_length) && g->qwen_seq_length >= 1.0))
+        return POSENC_ERR_RANGE;
+    /* modeling_qwen.py (Qwen/Qwen-7B-Chat, QWenModel.forward and
+     * get_ntk_alpha): context_value = log(L_cur / seq_length, 2) + 1,
+     * ntk_alpha = max(2^ceil(context_value) - 1, 1); the rotary embedding
+     * then uses base * ntk_alpha^(dim / (dim - 2)), which is NTK scaling
+     * with factor ntk_alpha. */
+    double alpha = qwen_ntk_alpha(cur_len, g->qwen_seq_length);
+    posenc__scaling_defaults(s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
+    s->factor = alpha;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_scaling(const posenc_model *m, uint32_t layer, int64_t cur_len,
+                                         posenc_rope_scaling *s)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!s)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_ROPE)
+        return POSENC_ERR_RANGE;
+    return layer_scaling(g, cur_len, s);
+}
+
 posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
                                       posenc_rope *r)
 {
-    const posenc_model_group *g;
-    posenc_status st = posenc_model_layer(m, layer, &g);
+    posenc_rope_scaling s;
+    posenc_status st = posenc_model_layer_scaling(m, layer, cur_len, &s);
     if (st != POSENC_OK)
         return st;
     if (!r)
         return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ROPE)
-        return POSENC_ERR_RANGE;
-    if (!g->qwen_dynamic_ntk)
-        return posenc_rope_init_config(r, &g->rope, cur_len);
-    if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
-        return POSENC_ERR_POS;
-    if (!(isfinite(g->qwen_seq_length) && g->qwen_seq_length >= 1.0))
-        return POSENC_ERR_RANGE;
-    double alpha = qwen_ntk_alpha(cur_len, g->qwen_seq_length);
-    posenc_rope_scaling s;
-    posenc__scaling_defaults(&s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
-    s.factor = alpha;
-    return posenc_rope_init_scaled(r, g->rope.head_dim, g->rope.rotary_dim, g->rope.base,
-                                   g->rope.layout, &s, cur_len);
+    const posenc_rope_config *c = &posenc__model_group(m, layer)->rope;
+    return posenc_rope_init_scaled(r, c->head_dim, c->rotary_dim, c->base, c->layout, &s, cur_len);
 }
 
 posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, int64_t pos,
                                        double *scale)
 {
     const posenc_model_group *g;
-    posenc_status st = posenc_model_layer(m, layer, &g);
+    posenc_status st = group_of(m, layer, &g);
     if (st != POSENC_OK)
         return st;
     if (!scale)
@@ -186,7 +251,7 @@ static double bf16_round(double v)
 posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes)
 {
     const posenc_model_group *g;
-    posenc_status st = posenc_model_layer(m, layer, &g);
+    posenc_status st = group_of(m, layer, &g);
     if (st != POSENC_OK)
         return st;
     if (!slopes)
@@ -221,5 +286,102 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
         slopes[n++] = exp2(-(double)i * g->alibi_bias_max / (double)Hp);
     for (uint32_t h = 0; h < H; h++)
         slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_rope_config(const posenc_model *m, uint32_t layer,
+                                             posenc_rope_config *c)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!c)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_ROPE)
+        return POSENC_ERR_RANGE;
+    *c = g->rope;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_query_scale(const posenc_model *m, uint32_t layer,
+                                             posenc_query_scale *q)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!q)
+        return POSENC_ERR_NULL;
+    *q = g->qscale;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_alibi_heads(const posenc_model *m, uint32_t layer, uint32_t *n_head)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!n_head)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_ALIBI)
+        return POSENC_ERR_RANGE;
+    *n_head = g->n_head;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
+                                       posenc_model_table *t)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!t)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_LEARNED && g->scheme != POSENC_SCHEME_SINUSOID)
+        return POSENC_ERR_RANGE;
+    t->positions = g->positions;
+    t->offset = g->scheme == POSENC_SCHEME_LEARNED ? g->offset : 0;
+    t->dim = g->dim;
+    t->offset_from_pad = g->scheme == POSENC_SCHEME_LEARNED && g->offset_from_pad;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posenc_model_t5 *t)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!t)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_RELATIVE_BUCKETS)
+        return POSENC_ERR_RANGE;
+    t->buckets = g->buckets;
+    t->max_distance = g->max_distance;
+    t->bidirectional = g->bidirectional;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, posenc_mrope *mr,
+                                       uint32_t *merge, uint32_t *tokens_per_second)
+{
+    const posenc_model_group *g;
+    posenc_status st = group_of(m, layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!mr)
+        return POSENC_ERR_NULL;
+    if (g->scheme != POSENC_SCHEME_ROPE || !g->mrope)
+        return POSENC_ERR_RANGE;
+    st = posenc_mrope_init(mr, g->rope.rotary_dim / 2, g->mrope_section, g->mrope_rule);
+    if (st != POSENC_OK)
+        return st;
+    if (merge)
+        *merge = g->mrope_merge;
+    if (tokens_per_second)
+        *tokens_per_second = g->mrope_tokens_per_second;
     return POSENC_OK;
 }

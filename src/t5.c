@@ -20,9 +20,10 @@ static int params_ok(uint32_t num_buckets, uint32_t max_distance, int bidirectio
 
 /*
  * The bucket, as Hugging Face transformers computes it:
- * src/transformers/models/t5/modeling_t5.py, T5Attention._relative_position_bucket,
- * L188-234 (body L210-234; commit e2412028009db217d00017782613bfdf4d52aa1d,
- * see /work/research/other_families.md), with relative_position = key - query
+ * src/transformers/models/t5/modeling_t5.py in zucchini-nlp/transformers at
+ * commit e2412028009db217d00017782613bfdf4d52aa1d,
+ * T5Attention._relative_position_bucket L188-234 (body L210-234), with
+ * relative_position = key - query
  * (compute_bias, L245):
  *
  *   L210 relative_buckets = 0

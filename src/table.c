@@ -3,8 +3,9 @@
  * sinusoid table fills.
  *
  * The fill itself is fill_body.h, written once in a small vector vocabulary
- * and compiled per instruction set: here in plain C (one double per
- * "vector"), in kernels_avx2.c and kernels_avx512.c with vector registers.
+ * and compiled per instruction set: in plain C in table_scalar.c (one
+ * double per "vector"), in kernels_avx2.c and kernels_avx512.c with vector
+ * registers.
  * The instruction set is the one the CPU layer chose (cpu.h), so
  * POSENC_ISA=scalar and POSENC_SCALAR_ONLY=1 reach this loop as well; every
  * path gives the same bits. The reference (posenc__sincos_table_ref_f32)
@@ -26,26 +27,6 @@ void posenc__sincos_table_ref_f32(int64_t pos0, size_t n_pos, const double *f_hi
         }
     }
 }
-
-/* ---- the plain C instance of fill_body.h ------------------------------- */
-
-#define VD double
-#define VDW 1
-#define VD_LD(p) (*(p))
-#define VD_ST(p, v) (*(p) = (v))
-#define VD_SET1(x) ((double)(x))
-#define VD_ADD(a, b) ((a) + (b))
-#define VD_SUB(a, b) ((a) - (b))
-#define VD_MUL(a, b) ((a) * (b))
-/* p = a * b rounded, so a * b - p is exact: Dekker's product gives it
- * without a call to fma() (internal.h, posenc__two_prod) */
-#define VD_FMS(a, b, p) posenc__two_prod(a, b).lo
-#define VD_FLOOR(v) floor(v)
-#define VD_ST_F32(p, v) (*(p) = (float)(v))
-#define VD_ST_F32_ZIP(p, a, b) ((p)[0] = (float)(a), (p)[1] = (float)(b))
-#define FILL_NAME posenc__fill_scalar
-#define SINCOS_NAME posenc__sincos_scalar
-#include "fill_body.h"
 
 /* ---- dispatch ------------------------------------------------------------ */
 

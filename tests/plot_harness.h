@@ -96,7 +96,8 @@ static size_t split_words(const char *line, cli_token *t, size_t max)
 
 /* The settings PLOT sees (SET base, layout, rope, seq_len): defaults. */
 static posenc_rope_config model_storage;
-static plot_settings settings = {POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED, NULL, NULL, 0,
+static posenc_model *model_obj; /* SET rope's model: model_storage on every layer */
+static plot_settings settings = {POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED, NULL, 0, NULL, 0,
                                  32,                  128,  NULL, NULL};
 
 /* `SET rope WORDS...` (line without "SET rope") into settings; 1 if it
@@ -105,12 +106,18 @@ static int set_rope(const char *words, char *why, size_t n)
 {
     cli_token t[64];
     size_t nt = split_words(words, t, 64);
-    rope_spec_start from = {settings.base, settings.layout, settings.model};
+    rope_spec_start from = {settings.base, settings.layout,
+                            settings.model ? &model_storage : NULL};
     posenc_rope_config c;
     switch (rope_spec_parse(t, nt, &from, &c, why, n)) {
     case ROPE_SPEC_SET:
         model_storage = c;
-        settings.model = &model_storage;
+        if ((!model_obj && posenc_model_create(&model_obj) != POSENC_OK) ||
+            posenc_model_set_rope(model_obj, &c, 1) != POSENC_OK) {
+            snprintf(why, n, "out of memory");
+            return 0;
+        }
+        settings.model = model_obj;
         return 1;
     case ROPE_SPEC_OFF:
         settings.model = NULL;

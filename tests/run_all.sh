@@ -61,6 +61,9 @@ add
 sh tests/exercise_test.sh "$build" "$cc" >"$out"
 add
 
+sh tests/cycles.sh "$build" >"$out"
+add
+
 sh tests/install_test.sh "$build" "$cc" >"$out"
 add
 

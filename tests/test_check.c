@@ -457,18 +457,24 @@ TEST(dump_roundtrip)
 }
 
 #ifdef POSENC_HAVE_JSON
+/* The models loaded, kept to the end: a configuration's LongRoPE lists
+ * point into its model. */
+static posenc_model *loaded[16];
+static size_t n_loaded;
+
 static int load(const char *name, uint32_t layer, posenc_rope_config *out)
 {
     char path[256];
     snprintf(path, sizeof path, "tests/data/%s.json", name);
-    posenc_model *m = malloc(sizeof *m);
+    posenc_model *m = NULL;
     posenc_config_error err;
-    const posenc_model_group *g;
-    int ok = m && posenc_model_from_config(path, NULL, m, &err) == POSENC_OK &&
-             posenc_model_layer(m, layer, &g) == POSENC_OK;
+    int ok = n_loaded < sizeof loaded / sizeof loaded[0] && posenc_model_create(&m) == POSENC_OK &&
+             posenc_model_from_config(path, NULL, m, &err) == POSENC_OK &&
+             posenc_model_layer_rope_config(m, layer, out) == POSENC_OK;
     if (ok)
-        *out = g->rope;
-    free(m);
+        loaded[n_loaded++] = m;
+    else
+        posenc_model_free(m);
     return ok;
 }
 
@@ -565,6 +571,8 @@ int main(void)
     RUN(dump_roundtrip);
 #ifdef POSENC_HAVE_JSON
     RUN(real_configs);
+    for (size_t i = 0; i < n_loaded; i++)
+        posenc_model_free(loaded[i]);
 #else
     check_skip(FILE_, 1, "the real-config checks (the config reader)", "libjansson-dev");
 #endif

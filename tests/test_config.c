@@ -497,13 +497,13 @@ TEST(config_size_limit)
         return;
     CHECK(posenc_rope_from_config_text(big, (size_t)limit + 1, &cfg, &err) == POSENC_ERR_FORMAT);
     CHECK(strcmp(err.detail, "the config text is larger than 67108864 bytes") == 0);
-    posenc_model *m = malloc(sizeof *m);
-    CHECK(m != NULL);
+    posenc_model *m = NULL;
+    CHECK(posenc_model_create(&m) == POSENC_OK);
     if (m) {
         CHECK(posenc_model_from_config_text(big, (size_t)limit + 1, NULL, m, &err) ==
               POSENC_ERR_FORMAT);
         CHECK(strcmp(err.detail, "the config text is larger than 67108864 bytes") == 0);
-        free(m);
+        posenc_model_free(m);
     }
     free(big);
 }

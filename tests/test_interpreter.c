@@ -8,6 +8,7 @@
  * in tests/test_plots.c against the plot module
  * alone; here only the hand-over. */
 #include "check.h"
+#include "model_lengths.h"
 #include "capped.h"
 #include "cli.h"
 
@@ -17,27 +18,7 @@
 
 /* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
 
-/* alloc_countdown > 0: that many more allocations of the linked posenc code
- * succeed, then one fails; < 0: none fails. Small allocations, which a
- * capped address space cannot make fail, fail here. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static int alloc_fails_now(void)
-{
-    if (alloc_countdown < 0 || alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
-}
-
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+#include "fault.h" /* alloc_countdown, alloc_failed */
 #ifdef POSENC_HAVE_CAIRO
 #include <cairo.h>
 
@@ -55,7 +36,7 @@ typedef struct cli_case {
     const char *message; /* the whole of standard error wanted */
 } cli_case;
 
-static char err_buf[4096], out_buf[4096];
+static char err_buf[4096], out_buf[1 << 16]; /* EXPLAIN FREQS of 64 pairs at precision 17 fits */
 
 static int cli_out_of_memory(void *arg)
 {
@@ -276,7 +257,8 @@ TEST(model_rope_allocations_fail_in_turn)
         fflush(err);
         if (!alloc_failed) {
             CHECK_EQ_INT(rc, 0);
-            CHECK(st.model != NULL && st.model->head_dim == 8 && st.model->scaling.factor == 2);
+            CHECK(st.model != NULL && cli_active_rope(&st) && cli_active_rope(&st)->head_dim == 8 &&
+                  cli_active_rope(&st)->scaling.factor == 2);
             CHECK(strcmp(st.model_label, "linear RoPE") == 0);
             cli_free(&st);
             fclose(err);
@@ -291,18 +273,20 @@ TEST(model_rope_allocations_fail_in_turn)
     }
     CHECK(failures >= 2); /* the words, the model */
 #ifdef POSENC_HAVE_JSON
+    /* --config (the program's one reader): the model, the reader's buffers,
+     * the scratch the active layer needs */
     failures = 0;
-    for (long k = 0; k < 20; k++) {
+    for (long k = 0; k < 40; k++) {
         cli_state st;
         char why[256];
         cli_init(&st, stdout, stderr);
         alloc_failed = 0;
         alloc_countdown = k;
-        int ok = cli_load_config(&st, "tests/data/llama-2-7b.json", 0, why, sizeof why);
+        int ok = cli_model_load(&st, "tests/data/llama-2-7b.json", NULL, 0, why, sizeof why);
         alloc_countdown = -1;
         if (!alloc_failed) {
             CHECK_EQ_INT(ok, 1);
-            CHECK(st.model != NULL && st.model->head_dim == 128);
+            CHECK(cli_active_rope(&st) && cli_active_rope(&st)->head_dim == 128);
             CHECK(strcmp(st.model_label, "llama-2-7b") == 0);
             CHECK_EQ_INT(st.layout, POSENC_LAYOUT_HALF);
             cli_free(&st);
@@ -317,7 +301,7 @@ TEST(model_rope_allocations_fail_in_turn)
     CHECK(failures >= 2); /* the model, its scratch */
     /* --config through the registry: the model, then the layer's copies */
     failures = 0;
-    for (long k = 0; k < 20; k++) {
+    for (long k = 0; k < 40; k++) {
         cli_state st;
         char why[256] = "";
         cli_init(&st, stdout, stderr);
@@ -328,15 +312,16 @@ TEST(model_rope_allocations_fail_in_turn)
         alloc_countdown = -1;
         if (!alloc_failed) {
             CHECK_EQ_INT(ok, 1);
-            CHECK(st.registry_model != NULL && st.registry_model->n_layer == 16);
-            CHECK(st.model != NULL && st.model->head_dim == 64 && st.model->base == 500000.0);
+            CHECK(st.model != NULL && posenc_model_n_layer(st.model) == 16);
+            CHECK(cli_active_rope(&st) && cli_active_rope(&st)->head_dim == 64 &&
+                  cli_active_rope(&st)->base == 500000.0);
             cli_free(&st);
             break;
         }
         failures++;
         CHECK_EQ_INT(ok, 0);
         CHECK(strstr(why, "out of memory") != NULL);
-        CHECK(st.registry_model == NULL);
+        CHECK(st.model == NULL);
         cli_free(&st);
     }
     CHECK(failures >= 3); /* the model, the reader's RoPE check, the layer's copies */
@@ -519,7 +504,6 @@ TEST(plot_takes_the_interpreter_settings)
 
 /* ---- what the commands take from a --config model ---------------------------- */
 
-#ifdef POSENC_HAVE_JSON
 /* Runs the lines (';'-separated) on st; stdout into out_buf, stderr into err_buf. */
 static int run_lines(cli_state *st, const char *text)
 {
@@ -538,7 +522,106 @@ static int run_lines(cli_state *st, const char *text)
     st->err = stderr;
     return r;
 }
+
+#ifdef POSENC_HAVE_JSON
+/* The freq= value of pair k in EXPLAIN FREQS output (SET precision 17: 17
+ * decimals, so within 5e-18 of the library's double), or -1. */
+static double freq_of_pair(const char *out, uint32_t k)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\nk=%u elements", k);
+    const char *p = k == 0 ? strstr(out, "k=0 elements") : strstr(out, key);
+    p = p ? strstr(p, " freq=") : NULL;
+    return p ? strtod(p + 6, NULL) : -1.0;
+}
 #endif
+
+/* ROPE, DOT and EXPLAIN FREQS ask the model for the active layer's RoPE at
+ * the length in use (EXPLAIN FREQS N, SET seq_len N, or pos + 1): Qwen 1's
+ * dynamic NTK for Qwen-14B-Chat and Qwen-7B-Chat, Hugging Face's dynamic
+ * and LongRoPE's switch equal their published formulas
+ * (tests/model_lengths.h) below and above the switch. */
+TEST(lengths_follow_the_model)
+{
+#ifdef POSENC_HAVE_JSON
+    static const char *const qwen[] = {"tests/data/qwen-14b-chat.json",
+                                       "tests/data/models/qwen-7b-chat.json"};
+    static const int64_t lens[] = {2048, 8192, 16384};
+    char why[512], line[4096];
+    for (size_t f = 0; f < 2; f++) {
+        cli_state st;
+        cli_init(&st, stdout, stderr);
+        CHECK(cli_model_load(&st, qwen[f], NULL, 0, why, sizeof why));
+        for (size_t i = 0; i < 3; i++) {
+            /* EXPLAIN FREQS N, and SET seq_len N with EXPLAIN FREQS */
+            snprintf(line, sizeof line, "SET precision 17; EXPLAIN FREQS %lld", (long long)lens[i]);
+            CHECK_EQ_INT(run_lines(&st, line), 0);
+            for (uint32_t k = 0; k < 64; k += 7) {
+                double want = qwen_inv_freq(10000.0, 128, 2048.0, lens[i], k);
+                CHECK_NEAR(freq_of_pair(out_buf, k), want, 1e-14 * want + 1e-17);
+            }
+            snprintf(line, sizeof line, "SET layer 39; SET seq_len %lld; EXPLAIN FREQS",
+                     (long long)lens[i]);
+            if (f == 1)
+                snprintf(line, sizeof line, "SET layer 31; SET seq_len %lld; EXPLAIN FREQS",
+                         (long long)lens[i]);
+            CHECK_EQ_INT(run_lines(&st, line), 0);
+            double want1 = qwen_inv_freq(10000.0, 128, 2048.0, lens[i], 1);
+            CHECK_NEAR(freq_of_pair(out_buf, 1), want1, 1e-14 * want1 + 1e-17);
+            if (lens[i] == 8192)
+                CHECK_NEAR(want1, 0.83963, 5e-6);
+            /* ROPE at position 1 of e_1 (half layout: pair 1 = elements 1, 65):
+             * cos and sin of the pair's frequency at that length */
+            int n = snprintf(line, sizeof line, "ROPE 1");
+            for (int e = 0; e < 128; e++)
+                n += snprintf(line + n, sizeof line - (size_t)n, " %d", e == 1);
+            CHECK_EQ_INT(run_lines(&st, line), 0);
+            char *p = out_buf;
+            double v[128];
+            for (int e = 0; e < 128; e++)
+                v[e] = strtod(p, &p);
+            CHECK_NEAR(v[1], cos(want1), 1e-14);
+            CHECK_NEAR(v[65], sin(want1), 1e-14);
+        }
+        /* SET seq_len 0: the length is pos + 1, the trained one here */
+        CHECK_EQ_INT(run_lines(&st, "SET seq_len 0; EXPLAIN FREQS"), 0);
+        CHECK_NEAR(freq_of_pair(out_buf, 1), qwen_inv_freq(10000.0, 128, 2048.0, 1, 1), 1e-15);
+        cli_free(&st);
+    }
+    /* Hugging Face dynamic (factor 2 over 4096) and LongRoPE (original 4096) */
+    cli_state st;
+    cli_init(&st, stdout, stderr);
+    CHECK(cli_model_load(&st, "tests/data/llama-2-7b-dynamic.json", NULL, 0, why, sizeof why));
+    static const int64_t dl[] = {2048, 4096, 8192, 16384};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(line, sizeof line, "SET precision 17; EXPLAIN FREQS %lld", (long long)dl[i]);
+        CHECK_EQ_INT(run_lines(&st, line), 0);
+        for (uint32_t k = 0; k < 64; k += 9) {
+            double want = hf_dynamic_inv_freq(10000.0, 128, 2.0, 4096.0, dl[i], k);
+            CHECK_NEAR(freq_of_pair(out_buf, k), want, 1e-14 * want + 1e-17);
+        }
+    }
+    CHECK(cli_model_load(&st, "tests/data/models/phi3-phi-3.5-mini-instruct.json", NULL, 0, why,
+                         sizeof why));
+    /* the lists as the config holds them, for pair 47: EXPLAIN FREQS prints
+     * the factor it divides by (pair_factor=), short up to 4096, long after */
+    CHECK_EQ_INT(run_lines(&st, "SET precision 17; EXPLAIN FREQS 4096"), 0);
+    double at4096 = freq_of_pair(out_buf, 47);
+    CHECK_EQ_INT(run_lines(&st, "EXPLAIN FREQS 4097"), 0);
+    double at4097 = freq_of_pair(out_buf, 47);
+    CHECK(strstr(out_buf, "factors=long") != NULL);
+    posenc_rope_config c;
+    CHECK(posenc_model_layer_rope_config(st.model, 0, &c) == POSENC_OK);
+    CHECK_NEAR(at4096, longrope_inv_freq(10000.0, 96, 4096.0, c.short_factor, c.long_factor,
+                                         4096, 47),
+               1e-14 * at4096 + 1e-17);
+    CHECK_NEAR(at4097, longrope_inv_freq(10000.0, 96, 4096.0, c.short_factor, c.long_factor,
+                                         4097, 47),
+               1e-14 * at4097 + 1e-17);
+    CHECK(at4096 != at4097);
+    cli_free(&st);
+#endif
+}
 
 /* LEARNED reads row pos + the family's offset (the registry's, from the
  * config: OPT 2, RoBERTa pad_token_id + 1 = 2, GPT-2 0) of the table of
@@ -557,10 +640,11 @@ TEST(commands_follow_the_model)
     char why[512];
     for (size_t i = 0; i < sizeof fam / sizeof fam[0]; i++) {
         cli_state st;
-        const posenc_model_group *g;
+        posenc_model_table tb;
+        int has;
         cli_init(&st, stdout, stderr);
         CHECK(cli_model_load(&st, fam[i].config, NULL, 0, why, sizeof why));
-        CHECK(cli_learned_offset(&st, &g) == fam[i].offset && g != NULL);
+        CHECK(cli_learned_offset(&st, &tb, &has) == fam[i].offset && has);
         CHECK_EQ_INT(run_lines(&st, "LOAD tests/cli/table.txt; SET precision 1; LEARNED 0"), 0);
         char want[64];
         snprintf(want, sizeof want, "%lld.1 %lld.2 %lld.3 %lld.4\n", (long long)fam[i].offset,
@@ -571,21 +655,24 @@ TEST(commands_follow_the_model)
     cli_state st;
     uint32_t nb, md;
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info g;
+    posenc_model_table tb;
+    int has;
     cli_init(&st, stdout, stderr);
-    cli_t5_settings(&st, &nb, &md, &bidir, &g); /* no model: SET t5's defaults */
-    CHECK(nb == 32 && md == 128 && bidir == 1 && g == NULL);
+    /* no model: SET t5's defaults */
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 0);
+    CHECK(nb == 32 && md == 128 && bidir == 1);
     CHECK(cli_model_load(&st, "tests/data/models/t5-48-200-synthetic.json", NULL, 0, why,
                          sizeof why));
-    cli_t5_settings(&st, &nb, &md, &bidir, &g);
-    CHECK(nb == 48 && md == 200 && bidir == 1 && g != NULL);
-    CHECK(cli_learned_offset(&st, &g) == 0 && g == NULL); /* not a learned layer */
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 1);
+    CHECK(nb == 48 && md == 200 && bidir == 1 && strcmp(g.layer_type, "encoder") == 0);
+    CHECK(cli_learned_offset(&st, &tb, &has) == 0 && !has); /* not a learned layer */
     CHECK_EQ_INT(run_lines(&st, "T5BUCKET 159 0; T5BUCKET 0 126; SET layer 2; T5BUCKET 0 159"),
                  0);
     CHECK(strcmp(out_buf, "23\n46\n0\n") == 0); /* 23; 24 + 22; causal: a later key is 0 */
     CHECK_EQ_INT(run_lines(&st, "SET t5 max_distance=128; SET layer 0"), 0);
-    cli_t5_settings(&st, &nb, &md, &bidir, &g);
-    CHECK(nb == 48 && md == 128 && bidir == 1 && g != NULL);
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 1);
+    CHECK(nb == 48 && md == 128 && bidir == 1);
     CHECK_EQ_INT(run_lines(&st, "LEARNED 0"), 1); /* no table loaded */
     CHECK(strstr(err_buf, "no learned table is loaded") != NULL);
     cli_free(&st);
@@ -593,13 +680,96 @@ TEST(commands_follow_the_model)
     cli_state st;
     uint32_t nb, md;
     int bidir;
-    const posenc_model_group *g;
+    posenc_layer_info g;
+    posenc_model_table tb;
+    int has;
     cli_init(&st, stdout, stderr);
-    cli_t5_settings(&st, &nb, &md, &bidir, &g);
-    CHECK(nb == 32 && md == 128 && bidir == 1 && g == NULL);
-    CHECK(cli_learned_offset(&st, &g) == 0 && g == NULL);
+    CHECK(cli_t5_settings(&st, &nb, &md, &bidir, &g) == 0);
+    CHECK(nb == 32 && md == 128 && bidir == 1);
+    CHECK(cli_learned_offset(&st, &tb, &has) == 0 && !has);
     cli_free(&st);
 #endif
+}
+
+/* The command names of docs/posenc.1's COMMANDS section: each ".B" line's
+ * bold words (up to an italic or roman font change), a first word in
+ * capitals and, after EXPLAIN or SET, the word that follows. */
+static size_t man_commands(char names[][40], size_t cap)
+{
+    FILE *f = fopen("docs/posenc.1", "r");
+    char line[1024];
+    size_t n = 0;
+    int in = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, ".SH", 3) == 0)
+            in = strncmp(line, ".SH COMMANDS", 12) == 0;
+        if (!in || strncmp(line, ".B ", 3) != 0)
+            continue;
+        /* bold runs: from ".B " and after each "\fB", to the next "\f" */
+        for (const char *p = line + 3; p && *p;) {
+            char w1[40] = "", w2[40] = "";
+            size_t len = strcspn(p, "\\\n");
+            char run[256];
+            snprintf(run, sizeof run, "%.*s", (int)(len < 255 ? len : 255), p);
+            if (sscanf(run, "%39s %39s", w1, w2) >= 1 && w1[0] >= 'A' && w1[0] <= 'Z' &&
+                n < cap) {
+                int two = strcmp(w1, "EXPLAIN") == 0 || strcmp(w1, "SET") == 0;
+                snprintf(names[n], 40, "%s%s%s", w1, two ? " " : "", two ? w2 : "");
+                int dup = 0;
+                for (size_t i = 0; i < n; i++)
+                    dup |= strcmp(names[i], names[n]) == 0;
+                n += !dup;
+            }
+            p = strstr(p + len, "\\fB");
+            p = p ? p + 3 : NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* HELP and dispatch come from one table, and the man page lists the same
+ * commands: every table name is a COMMANDS entry of docs/posenc.1 and every
+ * entry there is in the table; every name with help runs (its own run, or
+ * its first word's). */
+TEST(command_table_matches_the_man_page)
+{
+    size_t nt, nm;
+    const cli_command *c = cli_commands(&nt);
+    static char man[64][40];
+    nm = man_commands(man, 64);
+    CHECK(nm >= 20);
+    for (size_t i = 0; i < nt; i++) {
+        int found = c[i].help == NULL; /* EXPLAIN, SET: their forms are listed */
+        for (size_t j = 0; j < nm && !found; j++)
+            found = strcmp(man[j], c[i].name) == 0;
+        CHECK(found);
+        if (!found)
+            fprintf(stderr, "command %s is not in docs/posenc.1\n", c[i].name);
+        /* a form without its own run: its first word's entry has one */
+        char first[40];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(c[i].name, " "), c[i].name);
+        int runs = 0;
+        for (size_t j = 0; j < nt; j++)
+            runs |= c[j].run && strcmp(c[j].name, first) == 0;
+        CHECK(runs);
+    }
+    for (size_t j = 0; j < nm; j++) {
+        int found = 0;
+        for (size_t i = 0; i < nt && !found; i++)
+            found = strcmp(man[j], c[i].name) == 0;
+        CHECK(found);
+        if (!found)
+            fprintf(stderr, "docs/posenc.1 lists %s, which the command table has not\n", man[j]);
+    }
+    /* HELP prints each entry's lines */
+    cli_state st;
+    cli_init(&st, stdout, stderr);
+    CHECK_EQ_INT(run_lines(&st, "HELP"), 0);
+    cli_free(&st);
+    for (size_t i = 0; i < nt; i++)
+        CHECK(!c[i].help || strstr(out_buf, c[i].help) != NULL);
 }
 
 int main(void)
@@ -614,6 +784,8 @@ int main(void)
     RUN(mrope_allocations_fail_in_turn);
     RUN(plot_takes_the_interpreter_settings);
     RUN(commands_follow_the_model);
+    RUN(lengths_follow_the_model);
+    RUN(command_table_matches_the_man_page);
     if (skipped_capped)
         fprintf(stderr, "interpreter: %d out-of-memory checks skipped (%s)\n", skipped_capped,
                 UNDER_ASAN ? "AddressSanitizer maps memory of its own" : "no /proc/self/statm");

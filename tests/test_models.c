@@ -1,7 +1,8 @@
-/* test_models.c - the model registry (src/models.c) and the model reader
- * (src/config_model.c, needs jansson).
+/* test_models.c - the model layer (src/models.c), the family registry
+ * (src/config_families.c) and the model reader (src/config_model.c, needs
+ * jansson).
  *
- * The registry's queries are checked on hand-built models against values
+ * The per-layer queries (src/models.c) are checked on hand-built models against values
  * worked out by hand (mpmath for the digits). Every model fixture in
  * tests/data/models/ is checked against tests/data/model_golden.txt, which
  * tools/gen_rope_golden.py --models derives from the same JSON with its own
@@ -10,8 +11,11 @@
  * factor, ALiBi slopes, absolute tables, T5 buckets and query scalings. Each
  * refusal is checked for its status, the key it names and a phrase. */
 #include "posenc_config.h"
+#include "config_families.h" /* white box: the registry (src/) */
+#include "model.h"           /* white box: a model's groups (src/) */
 
 #include "check.h"
+#include "model_lengths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,42 +25,34 @@
 
 static posenc_model model; /* ~50 KiB: static, not on the stack */
 
-/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
-
-/* alloc_countdown > 0: that many more allocations of the linked posenc code
- * succeed, then one fails; < 0: none fails. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-
-static int alloc_fails_now(void)
+/* The group of a layer (white box), with posenc_model_layer's status. */
+static posenc_status group_at(const posenc_model *m, uint32_t layer, const posenc_model_group **g)
 {
-    if (alloc_countdown < 0 || alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
+    posenc_layer_info li;
+    posenc_status st = posenc_model_layer(m, layer, g ? &li : NULL);
+    if (st == POSENC_OK)
+        *g = posenc__model_group(m, layer);
+    return st;
 }
 
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return alloc_fails_now() ? NULL : __real_calloc(k, n); }
+/* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
+
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 /* ---- the registry ------------------------------------------------------------------ */
 
+#ifdef POSENC_HAVE_JSON /* the registry is the config reader's */
 TEST(registry_sorted_and_cited)
 {
     const posenc_model_family *t;
-    size_t n = posenc_model_families(&t);
+    size_t n = posenc__families(&t);
     CHECK(n >= 55);
-    CHECK(posenc_model_families(NULL) == n);
+    CHECK(posenc__families(NULL) == n);
     for (size_t i = 0; i < n; i++) {
         CHECK(t[i].model_type && t[i].source && strlen(t[i].source) > 10);
         if (i > 0)
             CHECK(strcmp(t[i - 1].model_type, t[i].model_type) < 0);
-        CHECK(posenc_model_family_find(t[i].model_type) == &t[i]);
+        CHECK(posenc__family_find(t[i].model_type) == &t[i]);
         CHECK(t[i].nested == NULL || t[i].nested_type != NULL);
     }
     /* the families the issue names, at least */
@@ -70,48 +66,50 @@ TEST(registry_sorted_and_cited)
         "bert", "roberta", "distilbert", "bloom", "mpt", "t5", "mt5", "bart", "whisper",
         "qwen2_vl", "qwen2_5_vl", "qwen3_vl", NULL};
     for (int i = 0; need[i]; i++) {
-        const posenc_model_family *f = posenc_model_family_find(need[i]);
+        const posenc_model_family *f = posenc__family_find(need[i]);
         CHECK(f != NULL);
         if (!f)
             fprintf(stderr, "registry lacks %s\n", need[i]);
     }
-    CHECK(posenc_model_family_find("no_such_type") == NULL);
-    CHECK(posenc_model_family_find(NULL) == NULL);
+    CHECK(posenc__family_find("no_such_type") == NULL);
+    CHECK(posenc__family_find(NULL) == NULL);
     /* facts from the modeling code (see src/models_table.h) */
-    CHECK(posenc_model_family_find("llama4_text")->layout == POSENC_LAYOUT_INTERLEAVED);
-    CHECK(posenc_model_family_find("llama")->layout == POSENC_LAYOUT_HALF);
-    CHECK(posenc_model_family_find("minicpm3")->layout == POSENC_LAYOUT_HALF);
-    CHECK(posenc_model_family_find("minicpm3")->rotary == POSENC_ROTARY_QK_ROPE);
-    CHECK(posenc_model_family_find("chatglm")->rotary == POSENC_ROTARY_HALF_HEAD);
-    CHECK(posenc_model_family_find("glm4_moe")->layout == POSENC_LAYOUT_HALF);
-    CHECK(posenc_model_family_find("glm4")->layout == POSENC_LAYOUT_INTERLEAVED);
-    CHECK(posenc_model_family_find("bert")->scheme == POSENC_SCHEME_LEARNED);
-    CHECK(posenc_model_family_find("opt")->pos_offset == 2);
-    CHECK(posenc_model_family_find("roberta")->pos_offset == -1);
-    CHECK(posenc_model_family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
-    CHECK(posenc_model_family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
-    CHECK(posenc_model_family_find("qwen2_vl")->flags & POSENC_FAMILY_MROPE);
-    CHECK(posenc_model_family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE);
-    CHECK(strcmp(posenc_model_family_find("qwen3_vl")->nested, "text_config") == 0);
-    CHECK(posenc_model_family_find("gemma3_text")->base_default == 1000000.0);
-    CHECK(posenc_model_family_find("gemma3_text")->local_base_default == 10000.0);
+    CHECK(posenc__family_find("llama4_text")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc__family_find("llama")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc__family_find("minicpm3")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc__family_find("minicpm3")->rotary == POSENC_ROTARY_QK_ROPE);
+    CHECK(posenc__family_find("chatglm")->rotary == POSENC_ROTARY_HALF_HEAD);
+    CHECK(posenc__family_find("glm4_moe")->layout == POSENC_LAYOUT_HALF);
+    CHECK(posenc__family_find("glm4")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc__family_find("bert")->scheme == POSENC_SCHEME_LEARNED);
+    CHECK(posenc__family_find("opt")->pos_offset == 2);
+    CHECK(posenc__family_find("roberta")->pos_offset == -1);
+    CHECK(posenc__family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
+    CHECK(posenc__family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
+    CHECK(posenc__family_find("qwen2_vl")->flags & POSENC_FAMILY_MROPE);
+    CHECK(posenc__family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE);
+    CHECK(strcmp(posenc__family_find("qwen3_vl")->nested, "text_config") == 0);
+    CHECK(posenc__family_find("gemma3_text")->base_default == 1000000.0);
+    CHECK(posenc__family_find("gemma3_text")->local_base_default == 10000.0);
 }
 
 TEST(registry_by_arch)
 {
-    CHECK(posenc_model_family_by_arch("LlamaForCausalLM") == posenc_model_family_find("llama"));
-    CHECK(posenc_model_family_by_arch("RWForCausalLM") == posenc_model_family_find("RefinedWeb"));
-    CHECK(posenc_model_family_by_arch("QWenLMHeadModel") == posenc_model_family_find("qwen"));
-    CHECK(posenc_model_family_by_arch("ChatGLMModel") == posenc_model_family_find("chatglm"));
-    CHECK(posenc_model_family_by_arch("GPT2LMHeadModel") == posenc_model_family_find("gpt2"));
-    CHECK(posenc_model_family_by_arch("Gemma3ForCausalLM") ==
-          posenc_model_family_find("gemma3_text"));
-    CHECK(posenc_model_family_by_arch("Llama4ForCausalLM") ==
-          posenc_model_family_find("llama4_text"));
-    CHECK(posenc_model_family_by_arch("LlamaTokenizer") == NULL);
-    CHECK(posenc_model_family_by_arch("Nothing") == NULL);
-    CHECK(posenc_model_family_by_arch(NULL) == NULL);
+    CHECK(posenc__family_by_arch("LlamaForCausalLM") == posenc__family_find("llama"));
+    CHECK(posenc__family_by_arch("RWForCausalLM") == posenc__family_find("RefinedWeb"));
+    CHECK(posenc__family_by_arch("QWenLMHeadModel") == posenc__family_find("qwen"));
+    CHECK(posenc__family_by_arch("ChatGLMModel") == posenc__family_find("chatglm"));
+    CHECK(posenc__family_by_arch("GPT2LMHeadModel") == posenc__family_find("gpt2"));
+    CHECK(posenc__family_by_arch("Gemma3ForCausalLM") ==
+          posenc__family_find("gemma3_text"));
+    CHECK(posenc__family_by_arch("Llama4ForCausalLM") ==
+          posenc__family_find("llama4_text"));
+    CHECK(posenc__family_by_arch("LlamaTokenizer") == NULL);
+    CHECK(posenc__family_by_arch("Nothing") == NULL);
+    CHECK(posenc__family_by_arch(NULL) == NULL);
 }
+
+#endif
 
 TEST(names)
 {
@@ -149,20 +147,20 @@ TEST(layer_lookup)
 {
     const posenc_model_group *g;
     two_layers(POSENC_SCHEME_NONE);
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g == &model.group[1]);
-    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_ERR_RANGE);
-    CHECK(posenc_model_layer(NULL, 0, &g) == POSENC_ERR_NULL);
-    CHECK(posenc_model_layer(&model, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g == &model.group[1]);
+    CHECK(group_at(&model, 2, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(NULL, 0, &g) == POSENC_ERR_NULL);
+    CHECK(group_at(&model, 0, NULL) == POSENC_ERR_NULL);
     model.layer_group[1] = 2; /* past n_group */
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 1, &g) == POSENC_ERR_RANGE);
     model.layer_group[1] = 1;
     model.n_group = 0;
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 0, &g) == POSENC_ERR_RANGE);
     model.n_group = POSENC_MODEL_MAX_GROUPS + 1;
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 0, &g) == POSENC_ERR_RANGE);
     model.n_group = 2;
     model.n_layer = POSENC_MODEL_MAX_LAYERS + 1;
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_ERR_RANGE);
+    CHECK(group_at(&model, 0, &g) == POSENC_ERR_RANGE);
 }
 
 TEST(layer_rope)
@@ -195,6 +193,149 @@ TEST(layer_rope)
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
     model.group[0].qwen_seq_length = INFINITY;
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
+}
+
+/* The object of posenc_model.h: create, a RoPE on every layer, a layer's
+ * RoPE changed, copies, the accessors (NULL and empty models too), and each
+ * scheme's query on hand-built layers against the values set. */
+TEST(model_object)
+{
+    static posenc_rope r, want;
+    static posenc_rope_config c, back;
+    posenc_model *m = NULL, *m2 = NULL;
+    posenc_layer_info li;
+    CHECK(posenc_model_create(NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_create(&m) == POSENC_OK && m != NULL);
+    CHECK(posenc_model_create(&m2) == POSENC_OK && m2 != NULL);
+    if (!m || !m2)
+        return;
+    /* empty, and NULL */
+    CHECK(posenc_model_n_layer(m) == 0 && posenc_model_n_group(m) == 0);
+    CHECK(posenc_model_layer(m, 0, &li) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_rope(m, 0, 0, &r) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_n_layer(NULL) == 0 && posenc_model_n_group(NULL) == 0);
+    CHECK(posenc_model_scheme(NULL) == POSENC_SCHEME_NONE);
+    CHECK(strcmp(posenc_model_type(NULL), "") == 0 && strcmp(posenc_model_part(NULL), "") == 0);
+    CHECK(strcmp(posenc_model_ignored(NULL), "") == 0 && posenc_model_source(NULL) == NULL);
+    /* one RoPE on every layer */
+    memset(&c, 0, sizeof c);
+    c.head_dim = c.rotary_dim = 128;
+    c.base = 10000.0;
+    c.layout = POSENC_LAYOUT_HALF;
+    CHECK(posenc_rope_scaling_init(&c.scaling, POSENC_ROPE_LINEAR) == POSENC_OK);
+    c.scaling.factor = 4.0;
+    CHECK(posenc_model_set_rope(NULL, &c, 3) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_rope(m, NULL, 3) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_rope(m, &c, 0) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_set_rope(m, &c, POSENC_MODEL_MAX_LAYERS + 1) == POSENC_ERR_RANGE);
+    c.base = 1.0;
+    CHECK(posenc_model_set_rope(m, &c, 3) == POSENC_ERR_BASE);
+    CHECK(posenc_model_n_layer(m) == 0); /* unchanged */
+    c.base = 10000.0;
+    CHECK(posenc_model_set_rope(m, &c, 3) == POSENC_OK);
+    CHECK(posenc_model_n_layer(m) == 3 && posenc_model_n_group(m) == 1);
+    CHECK(posenc_model_scheme(m) == POSENC_SCHEME_ROPE && posenc_model_source(m) == NULL);
+    CHECK(posenc_model_layer(m, 2, &li) == POSENC_OK && li.scheme == POSENC_SCHEME_ROPE &&
+          li.group == 0 && strcmp(li.layer_type, "") == 0);
+    CHECK(posenc_model_layer(m, 3, &li) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_rope(m, 2, 100, &r) == POSENC_OK);
+    CHECK(posenc_rope_init_config(&want, &c, 100) == POSENC_OK);
+    CHECK(memcmp(r.inv_freq_hi, want.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
+    CHECK_NEAR(r.inv_freq_hi[1], pow(10000.0, -2.0 / 128.0) / 4.0, 1e-16);
+    CHECK(posenc_model_layer_rope_config(m, 1, &back) == POSENC_OK && back.base == 10000.0 &&
+          back.scaling.type == POSENC_ROPE_LINEAR && back.scaling.factor == 4.0);
+    CHECK(posenc_model_layer_rope_config(m, 1, NULL) == POSENC_ERR_NULL);
+    posenc_rope_scaling s;
+    CHECK(posenc_model_layer_scaling(m, 0, 9, &s) == POSENC_OK && s.type == POSENC_ROPE_LINEAR);
+    CHECK(posenc_model_layer_scaling(m, 0, 9, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_scaling(m, 0, -1, &s) == POSENC_ERR_POS);
+    /* the text EXPLAIN MODEL prints for it */
+    char buf[256];
+    CHECK(posenc_model_layer_describe(m, 0, buf, sizeof buf) == POSENC_OK);
+    CHECK(strcmp(buf, " type=linear layout=half head_dim=128 rotary_dim=128 base=10000 "
+                      "factor=4 attn_factor=1") == 0);
+    CHECK(posenc_model_layer_describe(m, 0, buf, 12) == POSENC_ERR_OVERFLOW);
+    CHECK(strlen(buf) == 11 && strncmp(buf, " type=linea", 11) == 0);
+    CHECK(posenc_model_layer_describe(m, 0, buf, 0) == POSENC_ERR_OVERFLOW);
+    CHECK(posenc_model_layer_describe(m, 0, NULL, 9) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_describe(m, 7, buf, sizeof buf) == POSENC_ERR_RANGE);
+    /* a layer's RoPE changed: base 500000, the group's every layer */
+    back.base = 500000.0;
+    CHECK(posenc_model_set_layer_rope(m, 1, &back) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(m, 0, 0, &r) == POSENC_OK);
+    CHECK_NEAR(r.inv_freq_hi[1], pow(500000.0, -2.0 / 128.0) / 4.0, 1e-16);
+    back.base = 0.5;
+    CHECK(posenc_model_set_layer_rope(m, 1, &back) == POSENC_ERR_BASE);
+    CHECK(posenc_model_set_layer_rope(m, 1, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_layer_rope(NULL, 1, &back) == POSENC_ERR_NULL);
+    CHECK(posenc_model_set_layer_rope(m, 9, &back) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_rope(m, 0, 0, &r) == POSENC_OK && r.base == 500000.0);
+    /* a copy answers the same */
+    CHECK(posenc_model_copy(NULL, m) == POSENC_ERR_NULL && posenc_model_copy(m2, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_copy(m2, m) == POSENC_OK && posenc_model_copy(m, m) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(m2, 2, 0, &want) == POSENC_OK);
+    CHECK(memcmp(r.inv_freq_hi, want.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
+    /* the other schemes' queries refuse a RoPE layer */
+    posenc_model_table tb;
+    posenc_model_t5 t5;
+    posenc_mrope mr;
+    posenc_query_scale q;
+    uint32_t h;
+    CHECK(posenc_model_layer_table(m, 0, &tb) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_t5(m, 0, &t5) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_mrope(m, 0, &mr, NULL, NULL) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_alibi_heads(m, 0, &h) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_query_scale(m, 0, &q) == POSENC_OK && q.type == POSENC_QSCALE_NONE);
+    CHECK(posenc_model_layer_query_scale(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_table(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_t5(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_mrope(m, 0, NULL, NULL, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_alibi_heads(m, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_table(m, 5, &tb) == POSENC_ERR_RANGE);
+    posenc_model_free(m);
+    posenc_model_free(m2);
+    posenc_model_free(NULL);
+
+    /* each scheme's settings on hand-built layers */
+    two_layers(POSENC_SCHEME_LEARNED);
+    model.group[1].positions = 2050;
+    model.group[1].offset = 2;
+    model.group[1].dim = 768;
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.positions == 2050 &&
+          tb.offset == 2 && tb.dim == 768 && !tb.offset_from_pad);
+    model.group[1].offset_from_pad = 1;
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.offset_from_pad);
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " positions=2050 offset=2 dim=768") == 0);
+    model.group[1].scheme = POSENC_SCHEME_SINUSOID; /* no offset in a sinusoid table */
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.offset == 0 &&
+          !tb.offset_from_pad);
+    model.group[1].scheme = POSENC_SCHEME_RELATIVE_BUCKETS;
+    model.group[1].buckets = 48;
+    model.group[1].max_distance = 200;
+    model.group[1].bidirectional = 1;
+    strcpy(model.group[1].layer_type, "encoder");
+    CHECK(posenc_model_layer_t5(&model, 1, &t5) == POSENC_OK && t5.buckets == 48 &&
+          t5.max_distance == 200 && t5.bidirectional == 1);
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " buckets=48 max_distance=200 bidirectional=true stack=encoder") == 0);
+    model.group[1].scheme = POSENC_SCHEME_ALIBI;
+    model.group[1].n_head = 12;
+    CHECK(posenc_model_alibi_heads(&model, 1, &h) == POSENC_OK && h == 12);
+    /* M-RoPE: 64 pairs as 16:24:24, contiguous */
+    model.group[0].mrope = 1;
+    model.group[0].mrope_section[0] = 16;
+    model.group[0].mrope_section[1] = model.group[0].mrope_section[2] = 24;
+    model.group[0].mrope_merge = 2;
+    model.group[0].mrope_tokens_per_second = 25;
+    uint32_t merge = 0, tps = 0;
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, &merge, &tps) == POSENC_OK && merge == 2 &&
+          tps == 25);
+    CHECK(mr.section[0] == 16 && mr.section[1] == 24 && mr.section[2] == 24);
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, NULL, NULL) == POSENC_OK);
+    model.group[0].mrope_section[0] = 17; /* 65 pairs: not 64 */
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, NULL, NULL) == POSENC_ERR_RANGE);
 }
 
 TEST(query_scales)
@@ -321,14 +462,13 @@ TEST(alibi_slopes)
 #ifndef POSENC_HAVE_JSON
 int main(void)
 {
-    RUN(registry_sorted_and_cited);
-    RUN(registry_by_arch);
     RUN(names);
     RUN(layer_lookup);
     RUN(layer_rope);
+    RUN(model_object);
     RUN(query_scales);
     RUN(alibi_slopes);
-    printf("test_models: the config reader part skipped (no jansson)\n");
+    printf("test_models: the registry and the config reader part skipped (no jansson)\n");
     return check_summary("models");
 }
 #else
@@ -406,8 +546,8 @@ TEST(fixtures_match_golden)
             char *save = NULL, *tok = strtok_r((char *)rest, " ", &save);
             for (uint32_t i = 0; i < model.n_layer; i++) {
                 const posenc_model_group *g;
-                CHECK(tok && posenc_model_layer(&model, i, &g) == POSENC_OK);
-                if (tok && posenc_model_layer(&model, i, &g) == POSENC_OK &&
+                CHECK(tok && group_at(&model, i, &g) == POSENC_OK);
+                if (tok && group_at(&model, i, &g) == POSENC_OK &&
                     strcmp(scheme_word(g->scheme), tok) != 0) {
                     fprintf(stderr, "%s layer %u: %s, golden %s\n", model.model_type, i,
                             scheme_word(g->scheme), tok);
@@ -463,7 +603,7 @@ TEST(fixtures_match_golden)
             for (uint32_t i = 0; i < model.n_layer; i++) {
                 const posenc_model_group *g;
                 if (in[i])
-                    CHECK(posenc_model_layer(&model, i, &g) == POSENC_OK && g->n_head == H &&
+                    CHECK(group_at(&model, i, &g) == POSENC_OK && g->n_head == H &&
                           g->alibi_bias_max == 8.0);
             }
             snprintf(cur_list, sizeof cur_list, "%s", a);
@@ -485,7 +625,7 @@ TEST(fixtures_match_golden)
             CHECK(got >= 3 && parse_layers(a, in, model.n_layer));
             for (uint32_t i = 0; i < model.n_layer; i++) {
                 const posenc_model_group *g;
-                if (!in[i] || posenc_model_layer(&model, i, &g) != POSENC_OK)
+                if (!in[i] || group_at(&model, i, &g) != POSENC_OK)
                     continue;
                 if (w[0] == 'l')
                     CHECK(g->scheme == POSENC_SCHEME_LEARNED && g->positions == p1 &&
@@ -1068,7 +1208,7 @@ TEST(reader_rules)
     CHECK(model.group[0].rope.base == 1e6);
     /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
-    CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
+    CHECK(model.source == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
     const char *zero = "{\"head_dim\": 64, \"num_hidden_layers\": 0}";
     CHECK(posenc_model_from_config_text(zero, strlen(zero), NULL, &model, NULL) ==
           POSENC_ERR_RANGE);
@@ -1091,25 +1231,25 @@ TEST(reader_rules)
     CHECK(read_text("{\"model_type\": \"exaone4\", \"num_hidden_layers\": 4}", NULL) ==
           POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_MIXED);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE);
-    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_ROPE);
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE);
+    CHECK(group_at(&model, 2, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_ROPE);
     /* Llama 4 with attn_temperature_tuning off: NoPE layers without a query scale */
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": false}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
           g->qscale.type == POSENC_QSCALE_NONE);
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": 4, \"nope_layer_interval\": 2}",
                     NULL) == POSENC_OK); /* an int, as in Scout's config: on */
     CHECK(strcmp(model.ignored, "nope_layer_interval") == 0); /* not a key the code reads */
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
+    CHECK(group_at(&model, 3, &g) == POSENC_OK &&
           g->qscale.type == POSENC_QSCALE_TEMPERATURE);
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": null, \"no_rope_layers\": [true, false, true, "
                     "false]}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->scheme == POSENC_SCHEME_NONE &&
           g->qscale.type == POSENC_QSCALE_NONE);
     /* Falcon with alibi (bf16 slopes over sqrt(4544 / 71) = 8); Baichuan by class */
     CHECK(read_text("{\"model_type\": \"falcon\", \"alibi\": true}", NULL) == POSENC_OK);
@@ -1203,9 +1343,9 @@ TEST(reader_variants)
                     "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
                     "\"linear\", \"factor\": 4}}, " L32 "}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->rope.base == 10000.0 &&
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->rope.base == 10000.0 &&
           g->rope.scaling.type == POSENC_ROPE_DEFAULT);
-    CHECK(posenc_model_layer(&model, 1, &g) == POSENC_OK && g->rope.base == 1e6 &&
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->rope.base == 1e6 &&
           g->rope.scaling.type == POSENC_ROPE_LINEAR && g->rope.scaling.factor == 4.0);
     /* architectures that agree; a class whose wrapper part is not an object */
     CHECK(read_text("{\"architectures\": [\"LlamaForCausalLM\", \"LlamaForSequenceClassification\"], "
@@ -1239,7 +1379,7 @@ TEST(reader_variants)
     CHECK(read_text("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 4, "
                     "\"attn_temperature_tuning\": 0}",
                     NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK && g->qscale.type == POSENC_QSCALE_NONE);
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->qscale.type == POSENC_QSCALE_NONE);
     /* Phi-3: "su" and "yarn" both read as longrope, in either key */
     static const char su[] =
         "{\"model_type\": \"phi3\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
@@ -1287,6 +1427,77 @@ TEST(reader_variants)
 }
 
 /* The issue's examples, by the numbers the modeling code gives. */
+/* A JSON array of n numbers at root.key (a LongRoPE list), or 0. */
+static size_t json_list(const char *path, const char *block, const char *key, double *out,
+                        size_t cap)
+{
+    json_t *root = json_load_file(path, 0, NULL);
+    json_t *a = root ? json_object_get(json_object_get(root, block), key) : NULL;
+    size_t n = json_is_array(a) ? json_array_size(a) : 0;
+    for (size_t i = 0; i < n && i < cap; i++)
+        out[i] = json_number_value(json_array_get(a, i));
+    json_decref(root);
+    return n;
+}
+
+/* The RoPE of every layer at each length follows each family's published
+ * length rule (tests/model_lengths.h computes them apart): Qwen 1's dynamic
+ * NTK (Qwen-7B-Chat, Qwen-14B-Chat: seq_length 2048), Hugging Face's
+ * dynamic (Llama 2 with factor 2 over 4096), LongRoPE's short/long switch
+ * (Phi-3.5-mini: original 4096), at lengths below, at and above each
+ * switch. */
+TEST(lengths_follow_each_family)
+{
+    static posenc_rope r;
+    static const int64_t qlen[] = {1, 2048, 2049, 4096, 4097, 8192, 16384, 100000};
+    static const char *const qwen[] = {"tests/data/models/qwen-7b-chat.json",
+                                       "tests/data/qwen-14b-chat.json"};
+    for (size_t f = 0; f < 2; f++) {
+        CHECK(posenc_model_from_config(qwen[f], NULL, &model, NULL) == POSENC_OK);
+        for (size_t i = 0; i < sizeof qlen / sizeof qlen[0]; i++)
+            for (uint32_t layer = 0; layer < model.n_layer; layer += model.n_layer - 1) {
+                CHECK(posenc_model_layer_rope(&model, layer, qlen[i], &r) == POSENC_OK);
+                CHECK_EQ_INT(r.rotary_dim, 128);
+                for (uint32_t k = 0; k < 64; k++) {
+                    double want = qwen_inv_freq(10000.0, 128, 2048.0, qlen[i], k);
+                    CHECK_NEAR(r.inv_freq_hi[k], want, 1e-14 * want);
+                }
+            }
+        /* the issue's number: alpha 7 at 8192, base 10000 * 7^(128/126) */
+        CHECK(posenc_model_layer_rope(&model, 0, 8192, &r) == POSENC_OK);
+        CHECK_NEAR(r.inv_freq_hi[1], 0.83963, 5e-6);
+        CHECK(qwen_alpha(8192, 2048.0) == 7.0 && qwen_alpha(2048, 2048.0) == 1.0 &&
+              qwen_alpha(2049, 2048.0) == 3.0 && qwen_alpha(16384, 2048.0) == 15.0);
+    }
+    /* Hugging Face dynamic: below the trained length the plain frequencies */
+    static const int64_t dlen[] = {1, 2048, 4096, 4097, 8192, 16384};
+    CHECK(posenc_model_from_config("tests/data/llama-2-7b-dynamic.json", NULL, &model, NULL) ==
+          POSENC_OK);
+    for (size_t i = 0; i < sizeof dlen / sizeof dlen[0]; i++) {
+        CHECK(posenc_model_layer_rope(&model, 31, dlen[i], &r) == POSENC_OK);
+        for (uint32_t k = 0; k < 64; k++) {
+            double want = hf_dynamic_inv_freq(10000.0, 128, 2.0, 4096.0, dlen[i], k);
+            CHECK_NEAR(r.inv_freq_hi[k], want, 1e-14 * want);
+        }
+    }
+    /* LongRoPE: short_factor up to the original length, long_factor past it */
+    const char *phi = "tests/data/models/phi3-phi-3.5-mini-instruct.json";
+    double sf[64], lf[64];
+    CHECK(json_list(phi, "rope_scaling", "short_factor", sf, 64) == 48);
+    CHECK(json_list(phi, "rope_scaling", "long_factor", lf, 64) == 48);
+    CHECK(posenc_model_from_config(phi, NULL, &model, NULL) == POSENC_OK);
+    static const int64_t llen[] = {1, 4096, 4097, 131072};
+    for (size_t i = 0; i < sizeof llen / sizeof llen[0]; i++) {
+        CHECK(posenc_model_layer_rope(&model, 0, llen[i], &r) == POSENC_OK);
+        CHECK_EQ_INT(r.rotary_dim, 96);
+        for (uint32_t k = 0; k < 48; k++) {
+            double want = longrope_inv_freq(10000.0, 96, 4096.0, sf, lf, llen[i], k);
+            CHECK_NEAR(r.inv_freq_hi[k], want, 1e-14 * want);
+        }
+    }
+    CHECK(sf[47] != lf[47]); /* the switch is visible */
+}
+
 TEST(issue_examples)
 {
     static posenc_rope r;
@@ -1297,7 +1508,7 @@ TEST(issue_examples)
     CHECK(strcmp(model.part, "text_config") == 0 && model.scheme == POSENC_SCHEME_MIXED);
     CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
     CHECK(r.layout == POSENC_LAYOUT_INTERLEAVED);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->llama3_step &&
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->llama3_step &&
           g->configured.type == POSENC_ROPE_LLAMA3);
     /* pair 0 (wavelength 2 pi) kept; the last pair (wavelength > 8192) divided by 16 */
     CHECK(r.inv_freq_hi[0] == 1.0);
@@ -1316,9 +1527,9 @@ TEST(issue_examples)
     /* OLMo 3: YaRN on full layers only */
     CHECK(posenc_model_from_config("tests/data/models/olmo3-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 3, &g) == POSENC_OK &&
+    CHECK(group_at(&model, 3, &g) == POSENC_OK &&
           g->rope.scaling.type == POSENC_ROPE_YARN);
-    CHECK(posenc_model_layer(&model, 2, &g) == POSENC_OK &&
+    CHECK(group_at(&model, 2, &g) == POSENC_OK &&
           g->rope.scaling.type == POSENC_ROPE_DEFAULT);
     /* BERT: learned absolute, no RoPE anywhere */
     CHECK(posenc_model_from_config("tests/data/models/bert-synthetic.json", NULL, &model,
@@ -1329,7 +1540,7 @@ TEST(issue_examples)
      * pair-to-axis table it gives is Qwen2-VL's */
     CHECK(posenc_model_from_config("tests/data/models/qwen2-vl-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 27, &g) == POSENC_OK && g->mrope &&
+    CHECK(group_at(&model, 27, &g) == POSENC_OK && g->mrope &&
           g->mrope_rule == POSENC_MROPE_CONTIGUOUS && g->mrope_section[0] == 16 &&
           g->mrope_section[1] == 24 && g->mrope_section[2] == 24 &&
           g->configured.type == POSENC_ROPE_DEFAULT);
@@ -1344,7 +1555,7 @@ TEST(issue_examples)
     CHECK(posenc_model_from_config("tests/data/models/qwen3-vl-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "text_config") == 0 && model.n_layer == 4);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && g->mrope &&
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->mrope &&
           g->mrope_rule == POSENC_MROPE_INTERLEAVED && g->mrope_section[0] == 24 &&
           g->mrope_section[1] == 20 && g->mrope_section[2] == 20);
     CHECK(g->rope.base == 5000000.0 && g->rope.head_dim == 128);
@@ -1352,7 +1563,7 @@ TEST(issue_examples)
     /* Qwen2.5-VL: vision_config's spatial_merge_size and tokens_per_second */
     CHECK(posenc_model_from_config("tests/data/models/qwen2.5-vl-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 35, &g) == POSENC_OK && g->mrope &&
+    CHECK(group_at(&model, 35, &g) == POSENC_OK && g->mrope &&
           g->mrope_merge == 2 && g->mrope_tokens_per_second == 2 && g->rope.head_dim == 128);
     static const char vc_bad[] =
         "{\"model_type\": \"qwen2_vl\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
@@ -1366,7 +1577,7 @@ TEST(issue_examples)
     /* a family without M-RoPE keeps mrope 0 */
     CHECK(posenc_model_from_config("tests/data/models/qwen3-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
-    CHECK(posenc_model_layer(&model, 0, &g) == POSENC_OK && !g->mrope);
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && !g->mrope);
 }
 
 /* ---- out of memory ------------------------------------------------------------------ */
@@ -1467,12 +1678,14 @@ int main(void)
     RUN(names);
     RUN(layer_lookup);
     RUN(layer_rope);
+    RUN(model_object);
     RUN(query_scales);
     RUN(alibi_slopes);
     RUN(fixtures_match_golden);
     RUN(refusals);
     RUN(reader_rules);
     RUN(reader_variants);
+    RUN(lengths_follow_each_family);
     RUN(issue_examples);
     RUN(memory_runs_out_cleanly);
     return check_summary("models");

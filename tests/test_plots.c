@@ -19,32 +19,7 @@
 
 /* ---- allocation failures on demand ------------------------------------------ */
 
-/* alloc_countdown > 0: that many more allocations succeed, then the next one
- * fails (once); < 0: none fails. Only the code linked into this program
- * (posenc's objects and this file) goes through these; Cairo and libc do not. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t k, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static int alloc_fails_now(void)
-{
-    if (alloc_countdown < 0)
-        return 0;
-    if (alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
-}
-
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return alloc_fails_now() ? NULL : __real_calloc(k, n); }
-void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 #ifndef POSENC_HAVE_CAIRO
 
@@ -61,6 +36,7 @@ int main(void)
 
 #include "plot_harness.h"
 #include "rope_golden.h"
+#include "model_lengths.h"
 
 static const double TWO_PI = 6.28318530717958647692;
 
@@ -663,6 +639,63 @@ static plot_args_status parse_args(const char *args, plot_args *pa, char *why, s
     return plot_args_parse(argc, argv, pa, why, n);
 }
 
+/* The wavelengths of curve c of a freqs figure against Qwen 1's dynamic
+ * NTK at length L (tests/model_lengths.h). */
+static void check_qwen_curve(const plot_figure *f, size_t c, int64_t L)
+{
+    CHECK(c < f->n_curves && f->curves[c].n == 64);
+    if (c >= f->n_curves || f->curves[c].n != 64)
+        return;
+    for (uint32_t k = 0; k < 64; k++) {
+        double want = 2.0 * 3.14159265358979323846 / qwen_inv_freq(10000.0, 128, 2048.0, L, k);
+        CHECK_NEAR(f->curves[c].y[k], want, 1e-13 * want);
+    }
+}
+
+/* `posenc plot freqs --config qwen-14b-chat.json --seq-len N` and PLOT freqs
+ * with SET seq_len N draw the layer's RoPE at N as the model's code builds
+ * it: Qwen 1's dynamic NTK (2048: plain; 8192: alpha 7; 16384: alpha 15). */
+TEST(config_freqs_follow_the_length)
+{
+    if (!rope_spec_have_config_reader())
+        return;
+    static const int64_t lens[] = {2048, 8192, 16384};
+    plot_args pa;
+    char why[1400], args[256];
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(args, sizeof args,
+                 "freqs --config tests/data/qwen-14b-chat.json --layer 39 --seq-len %lld -o x.png",
+                 (long long)lens[i]);
+        CHECK_EQ_INT(parse_args(args, &pa, why, sizeof why), PLOT_ARGS_OK);
+        CHECK(pa.rq.cur_len == lens[i] && pa.rq.rope_layer[0] == 39);
+        plot_built *b = plot_build(&pa.rq, why, sizeof why);
+        CHECK(b != NULL);
+        if (b)
+            check_qwen_curve(plot_built_figure(b), 0, lens[i]);
+        plot_built_free(b);
+        plot_args_free(&pa);
+    }
+    /* PLOT in the interpreter: the model and layer in force, SET seq_len */
+    posenc_model *m;
+    CHECK(rope_spec_read_model("tests/data/models/qwen-7b-chat.json", NULL, &m, why, sizeof why));
+    plot_settings set = settings;
+    set.model = m;
+    set.layer = 31;
+    set.seq_len = 8192;
+    cli_token t[8];
+    size_t nt = split_words("freqs 128 x.png", t, 8);
+    plot_request rq;
+    char path[64];
+    CHECK(plot_words_parse(t, nt, &set, &rq, path, sizeof path, why, sizeof why));
+    CHECK(rq.rope_model[0] == m && rq.rope_layer[0] == 31 && rq.cur_len == 8192);
+    plot_built *b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (b) /* the plain base series first, then the model's */
+        check_qwen_curve(plot_built_figure(b), 1, 8192);
+    plot_built_free(b);
+    posenc_model_free(m);
+}
+
 /* --config is read through the model registry at --layer: Gemma 3's
  * sliding layers (rope_local_base_freq 10000, unscaled) and its global ones
  * (rope_theta 1e6, linear factor 8), as tests/data/models/gemma3-synthetic.json
@@ -684,16 +717,21 @@ TEST(config_through_the_registry)
                             &pa, why, sizeof why),
                  PLOT_ARGS_OK);
     CHECK_EQ_INT(pa.rq.n_rope, 1);
-    CHECK(pa.models[0].base == 10000.0 && pa.models[0].scaling.type == POSENC_ROPE_DEFAULT);
-    CHECK(pa.models[0].layout == POSENC_LAYOUT_HALF && pa.models[0].head_dim == 256);
+    posenc_rope_config c;
+    /* the series is the model's layer, asked of the library at the plot's length */
+    CHECK(pa.rq.rope_model[0] == pa.model_of[0] && pa.rq.rope_layer[0] == 0);
+    CHECK(posenc_model_layer_rope_config(pa.model_of[0], 0, &c) == POSENC_OK);
+    CHECK(c.base == 10000.0 && c.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(c.layout == POSENC_LAYOUT_HALF && c.head_dim == 256);
     CHECK(strcmp(pa.labels[0], "gemma3-synthetic") == 0);
     plot_args_free(&pa);
     CHECK_EQ_INT(parse_args("rope-decay --layer 5 --config tests/data/models/gemma3-synthetic.json "
                             "-o x.png",
                             &pa, why, sizeof why),
                  PLOT_ARGS_OK);
-    CHECK(pa.models[0].base == 1000000.0 && pa.models[0].scaling.type == POSENC_ROPE_LINEAR &&
-          pa.models[0].scaling.factor == 8.0);
+    CHECK(pa.rq.rope_layer[0] == 5 &&
+          posenc_model_layer_rope_config(pa.model_of[0], 5, &c) == POSENC_OK);
+    CHECK(c.base == 1000000.0 && c.scaling.type == POSENC_ROPE_LINEAR && c.scaling.factor == 8.0);
     CHECK(strcmp(pa.labels[0], "gemma3-synthetic layer 5") == 0);
     plot_args_free(&pa);
     /* a NoPE layer of Llama 4 (every fourth) */
@@ -1953,6 +1991,7 @@ int main(void)
     RUN(plot_command);
     RUN(config_option);
     RUN(config_through_the_registry);
+    RUN(config_freqs_follow_the_length);
     RUN(plot_command_on_a_layer_without_rope);
     RUN(rope_option);
     RUN(freqs_of_mrope);

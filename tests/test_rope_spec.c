@@ -217,25 +217,40 @@ TEST(off_and_what_is_kept_from_the_active_model)
 TEST(config_files)
 {
     char label[96] = "";
+    posenc_model *m = NULL;
+    posenc_layer_info li;
+    rope_spec_file_label("a/b/llama-3.1-8b.json", label, sizeof label);
+    CHECK(strcmp(label, "llama-3.1-8b") == 0);
+    rope_spec_file_label("no-such", label, sizeof label); /* no .json: the name whole */
+    CHECK(strcmp(label, "no-such") == 0);
     if (!rope_spec_have_config_reader()) {
-        CHECK_EQ_INT(rope_spec_load_config("tests/data/llama-3.1-8b.json", &cfg, label,
-                                           sizeof label, why, sizeof why),
+        CHECK_EQ_INT(rope_spec_read_model("tests/data/llama-3.1-8b.json", NULL, &m, why,
+                                          sizeof why),
                      0);
         CHECK(strstr(why, "install libjansson-dev") != NULL);
         return;
     }
-    CHECK_EQ_INT(rope_spec_load_config("tests/data/llama-3.1-8b.json", &cfg, label, sizeof label,
-                                       why, sizeof why),
+    CHECK_EQ_INT(rope_spec_model_layer("tests/data/llama-3.1-8b.json", 0, &m, &li, label,
+                                       sizeof label, why, sizeof why),
                  1);
     CHECK(strcmp(label, "llama-3.1-8b") == 0);
+    CHECK(m && posenc_model_layer_rope_config(m, 0, &cfg) == POSENC_OK);
     CHECK_EQ_INT(cfg.head_dim, 128);
     CHECK(cfg.base == 500000.0);
     CHECK_EQ_INT(cfg.layout, POSENC_LAYOUT_HALF);
     CHECK_EQ_INT(cfg.scaling.type, POSENC_ROPE_LLAMA3);
-    /* a name without .json is the label whole */
-    CHECK_EQ_INT(rope_spec_load_config("tests/data/no-such", &cfg, label, sizeof label, why,
-                                       sizeof why),
+    posenc_model_free(m);
+    /* a later layer is labelled with its number; one past the last is refused */
+    CHECK_EQ_INT(rope_spec_model_layer("tests/data/llama-3.1-8b.json", 31, &m, &li, label,
+                                       sizeof label, why, sizeof why),
+                 1);
+    CHECK(strcmp(label, "llama-3.1-8b layer 31") == 0);
+    posenc_model_free(m);
+    CHECK_EQ_INT(rope_spec_model_layer("tests/data/llama-3.1-8b.json", 32, &m, &li, label,
+                                       sizeof label, why, sizeof why),
                  0);
+    CHECK(strstr(why, "layer 32 does not exist: the model has 32 layers (0 to 31)") != NULL);
+    CHECK_EQ_INT(rope_spec_read_model("tests/data/no-such", NULL, &m, why, sizeof why), 0);
     CHECK(strncmp(why, "tests/data/no-such: ", 20) == 0);
 }
 

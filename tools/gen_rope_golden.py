@@ -399,7 +399,7 @@ def mrope_main():
 # python3 tools/gen_rope_golden.py --models > tests/data/model_golden.txt
 #
 # The facts below are read from the research notes on each family's modeling
-# code (cited per family in src/models_table.h and docs/MODELS.md), written
+# code (cited per family in src/config_families_table.h and docs/MODELS.md), written
 # here again independently of src/config_model.c: which layers rotate, the
 # layout, the rotated part, the base and which layer type takes the scaling,
 # ALiBi slopes, absolute tables, T5 buckets and the query scalings, with the

@@ -447,8 +447,12 @@ class RoPE:
         encoder's first). A layer past the last, or one without RoPE (a NoPE
         layer of Llama 4 or EXAONE 4; GPT-2, BERT, T5, BLOOM...), raises
         posenc.Error (a ValueError) naming the layer and its scheme.
-        seq_len: as in RoPE(). (Qwen 1's own dynamic NTK, which
-        changes the base with the sequence length, is not applied here.)
+        seq_len: the current sequence length, as in RoPE(). The layer's
+        RoPE at that length comes from the library's per-layer call
+        (posenc_model_layer_rope), so every length rule applies: Hugging
+        Face's dynamic NTK, LongRoPE's short/long switch, and Qwen 1's own
+        dynamic NTK (use_dynamic_ntk: base * alpha^(d/(d-2)) with
+        alpha = 2^ceil(log2(seq_len / seq_length) + 1) - 1 past seq_length).
 
         Needs the library's config reader (jansson): see have_config_reader().
         """

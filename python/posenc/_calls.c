@@ -2,7 +2,9 @@
  * _calls.h). Nothing here knows about Python. */
 #include "_calls.h"
 
+#ifdef POSENC_HAVE_JSON
 #include <posenc_config.h>
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,46 +87,51 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
     return POSENC_OK;
 }
 
-int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
-                              posenc_rope_config *c, char *detail, size_t detail_size)
+int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posenc_model **out,
+                              char *detail, size_t detail_size)
 {
     detail[0] = 0;
 #ifdef POSENC_HAVE_JSON
     /* Through the model registry, as the program's --config: the family's
-     * layout, and the RoPE of layer `layer` (per-layer bases and scalings). */
+     * layout, and layer `layer`'s RoPE (per-layer bases, scalings and length
+     * rules), asked of the model at each length. */
     posenc_config_error err;
-    const posenc_model_group *g;
+    posenc_layer_info li;
+    posenc_model *m;
     memset(&err, 0, sizeof err);
-    posenc_model *m = malloc(sizeof *m); /* about 50 KiB */
-    if (!m)
-        return POSENC_ERR_NOMEM;
-    int st = posenc_model_from_config_text(json, len, NULL, m, &err);
+    int st = posenc_model_create(&m);
+    if (st != POSENC_OK)
+        return st;
+    st = posenc_model_from_config_text(json, len, NULL, m, &err);
     if (st != POSENC_OK) {
         if (err.line > 0)
             snprintf(detail, detail_size, "line %d, column %d: %s", err.line, err.column,
                      err.detail);
         else
             snprintf(detail, detail_size, "%s", err.detail);
-    } else if (layer < 0 || layer >= (int64_t)m->n_layer ||
-               posenc_model_layer(m, (uint32_t)layer, &g) != POSENC_OK) {
+    } else if (layer < 0 || layer >= (int64_t)posenc_model_n_layer(m) ||
+               posenc_model_layer(m, (uint32_t)layer, &li) != POSENC_OK) {
+        uint32_t nl = posenc_model_n_layer(m);
         snprintf(detail, detail_size, "layer %lld does not exist: the model has %u layers (0 to %u)",
-                 (long long)layer, m->n_layer, m->n_layer - 1);
+                 (long long)layer, nl, nl - 1);
         st = POSENC_ERR_RANGE;
-    } else if (g->scheme != POSENC_SCHEME_ROPE) {
+    } else if (li.scheme != POSENC_SCHEME_ROPE) {
+        const char *type = posenc_model_type(m);
         snprintf(detail, detail_size, "layer %lld of %s has no RoPE (scheme %s)",
-                 (long long)layer, m->model_type[0] ? m->model_type : "the model",
-                 posenc_scheme_name(g->scheme));
+                 (long long)layer, type[0] ? type : "the model", posenc_scheme_name(li.scheme));
         st = POSENC_ERR_RANGE;
-    } else {
-        *c = g->rope;
     }
-    free(m);
-    return st;
+    if (st != POSENC_OK) {
+        posenc_model_free(m);
+        return st;
+    }
+    *out = m;
+    return POSENC_OK;
 #else
     (void)json;
     (void)len;
     (void)layer;
-    (void)c;
+    (void)out;
     snprintf(detail, detail_size,
              "this posenc was built without the config.json reader: install jansson "
              "(apt-get install libjansson-dev), then rebuild (make python)");
@@ -132,9 +139,37 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
 #endif
 }
 
-int pyposenc_rope_init(posenc_rope *r, const posenc_rope_config *c, int64_t cur_len)
+int pyposenc_model_from_rope(const posenc_rope_config *c, posenc_model **out)
 {
-    return posenc_rope_init_config(r, c, cur_len);
+    posenc_model *m;
+    int st = posenc_model_create(&m);
+    if (st == POSENC_OK && (st = posenc_model_set_rope(m, c, 1)) != POSENC_OK)
+        posenc_model_free(m);
+    if (st == POSENC_OK)
+        *out = m;
+    return st;
+}
+
+int pyposenc_model_copy(const posenc_model *src, posenc_model **out)
+{
+    posenc_model *m;
+    int st = posenc_model_create(&m);
+    if (st == POSENC_OK && (st = posenc_model_copy(m, src)) != POSENC_OK)
+        posenc_model_free(m);
+    if (st == POSENC_OK)
+        *out = m;
+    return st;
+}
+
+void pyposenc_model_free(posenc_model *m) { posenc_model_free(m); }
+
+int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, posenc_rope *r,
+                        posenc_rope_config *c)
+{
+    posenc_status st = posenc_model_layer_rope(m, layer, cur_len, r);
+    if (st == POSENC_OK)
+        st = posenc_model_layer_rope_config(m, layer, c);
+    return (int)st;
 }
 
 /* NumPy and PyTorch know each array's extent, so the order is read from its

@@ -2,9 +2,10 @@
  *
  * Every call from the extension into the C library goes through the small
  * functions declared here and defined in _calls.c, so that a change of the
- * C API (issue 12: posenc_rope_qk's parameter struct, the direction enum)
- * is made in one file. _core.c (the Python glue) uses posenc.h for its
- * types and macros only and never calls a posenc_* function itself.
+ * C API (posenc_rope_qk's parameter struct, the direction enum, the opaque
+ * model) is made in one file. _core.c (the Python glue) uses posenc.h and
+ * posenc_model.h for their types and macros only and never calls a
+ * posenc_* function itself.
  *
  * Each function returns a posenc_status value (0 = success); where a
  * function can say more than the status (the config reader, the table
@@ -14,6 +15,7 @@
 #define PYPOSENC_CALLS_H
 
 #include <posenc.h>
+#include <posenc_model.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,19 +57,29 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
                           double base, posenc_layout layout, const pyposenc_scaling_in *s,
                           char *detail, size_t detail_size);
 
-/* *c = the RoPE of layer `layer` of the model a config.json text (json, len
- * bytes) describes, read through the model registry as the program's
- * --config reads it (posenc_model_from_config_text: the family's layout,
- * per-layer bases and scalings). A layer past the last, or one without RoPE
- * (NoPE, learned, ALiBi, T5 buckets...), is POSENC_ERR_RANGE with a sentence
- * naming the layer and its scheme. Without the config reader:
- * POSENC_ERR_FORMAT and a sentence naming the package. */
-int pyposenc_config_from_text(const char *json, size_t len, int64_t layer,
-                              posenc_rope_config *c, char *detail, size_t detail_size);
+/* *m = the model a config.json text (json, len bytes) describes, read
+ * through the model registry as the program's --config reads it
+ * (posenc_model_from_config_text: the family's layout, per-layer bases,
+ * scalings and length rules), checked to have RoPE at layer `layer`. A
+ * layer past the last, or one without RoPE (NoPE, learned, ALiBi, T5
+ * buckets...), is POSENC_ERR_RANGE with a sentence naming the layer and its
+ * scheme. Without the config reader: POSENC_ERR_FORMAT and a sentence
+ * naming the package. Free *m with pyposenc_model_free. */
+int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posenc_model **m,
+                              char *detail, size_t detail_size);
 
-/* *r = c's RoPE at the current sequence length cur_len (dynamic NTK and
- * LongRoPE read it; 0: the trained length). */
-int pyposenc_rope_init(posenc_rope *r, const posenc_rope_config *c, int64_t cur_len);
+/* *m = a model with the RoPE c on every layer (RoPE(...) by hand). */
+int pyposenc_model_from_rope(const posenc_rope_config *c, posenc_model **m);
+/* *out = a copy of m. */
+int pyposenc_model_copy(const posenc_model *m, posenc_model **out);
+void pyposenc_model_free(posenc_model *m); /* NULL accepted */
+
+/* *r = layer's RoPE at sequence length cur_len, from the library's
+ * per-layer call (posenc_model_layer_rope: dynamic NTK, LongRoPE's switch
+ * and the family's own length rules, e.g. Qwen 1's dynamic NTK; 0: the
+ * trained length), and *c its configuration. */
+int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, posenc_rope *r,
+                        posenc_rope_config *c);
 
 /* A cos/sin cache of r for positions 0 .. max_pos - 1 (malloc'd). */
 int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "posenc_check.h"
+#include "posenc_model.h"
 #ifdef POSENC_HAVE_JSON
 #include "posenc_config.h"
 #endif
@@ -34,27 +35,43 @@ static PyObject *run(PyObject *self, PyObject *args)
     PyObject *ret = NULL;
     posenc_rope_config cfg;
     posenc_check_result *res = NULL;
+    posenc_model *m = NULL; /* kept to the end: cfg's LongRoPE lists point into it */
 #ifdef POSENC_HAVE_JSON
-    posenc_model *m = malloc(sizeof *m);
     res = malloc(sizeof *res);
-    if (!m || !res) {
+    if (!res || posenc_model_create(&m) != POSENC_OK) {
         PyErr_NoMemory();
         goto out;
     }
     posenc_config_error err;
+    memset(&err, 0, sizeof err);
     posenc_status s = posenc_model_from_config_text(json, (size_t)json_len, NULL, m, &err);
-    const posenc_model_group *g = NULL;
+    posenc_layer_info li;
     if (s == POSENC_OK)
-        s = posenc_model_layer(m, layer, &g);
-    if (s != POSENC_OK || g->scheme != POSENC_SCHEME_ROPE) {
+        s = posenc_model_layer(m, layer, &li);
+    if (s != POSENC_OK || li.scheme != POSENC_SCHEME_ROPE) {
         PyErr_Format(PyExc_ValueError, "posenc.check: config: %s",
                      s != POSENC_OK ? (err.detail[0] ? err.detail : posenc_strerror(s))
                                     : "that layer has no RoPE");
-        free(m);
         goto out;
     }
-    cfg = g->rope;
-    free(m);
+    /* the layer's RoPE at the engine's length, the family's length rules
+     * included (Qwen 1's dynamic NTK) */
+    if (seq_len <= 0) {
+        const int64_t *pp = (const int64_t *)bp.buf;
+        for (Py_ssize_t t = 0; t < bp.len / 8; t++)
+            if (pp[t] + 1 > seq_len)
+                seq_len = pp[t] + 1;
+    }
+    posenc_rope_scaling sc;
+    s = posenc_model_layer_rope_config(m, layer, &cfg);
+    if (s == POSENC_OK)
+        s = posenc_model_layer_scaling(m, layer, (int64_t)seq_len, &sc);
+    if (s != POSENC_OK) {
+        PyErr_Format(PyExc_ValueError, "posenc.check: the layer's RoPE at length %lld: %s",
+                     seq_len, posenc_strerror(s));
+        goto out;
+    }
+    cfg.scaling = sc;
 #else
     (void)json;
     (void)json_len;
@@ -136,6 +153,7 @@ static PyObject *run(PyObject *self, PyObject *args)
     }
 #endif
 out:
+    posenc_model_free(m);
     free(res);
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);

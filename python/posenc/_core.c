@@ -435,14 +435,17 @@ static PyTypeObject CacheType = {
 
 typedef struct RopeObject {
     PyObject_HEAD
-    posenc_rope_config cfg;
-    posenc_rope r;
+    posenc_rope_config cfg; /* the layer's configuration, for the getters */
+    posenc_model *model;    /* the model the RoPE comes from (owned), and its layer */
+    uint32_t layer;
+    posenc_rope r;          /* the layer's RoPE at seq_len, from the library's per-layer call */
     int64_t seq_len;
     CacheObject *cache; /* NULL: none */
 } RopeObject;
 
 static void Rope_dealloc(RopeObject *self)
 {
+    pyposenc_model_free(self->model);
     Py_XDECREF(self->cache);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -487,19 +490,25 @@ static PyObject *Rope_get_cache_len(RopeObject *s, void *c)
 
 static PyTypeObject RopeType;
 
-static RopeObject *rope_new_from(PyTypeObject *type, const posenc_rope_config *cfg,
+/* A RoPE object for layer `layer` of model (taken over: freed on failure)
+ * at sequence length seq_len. */
+static RopeObject *rope_new_from(PyTypeObject *type, posenc_model *model, uint32_t layer,
                                  int64_t seq_len)
 {
     if (seq_len < 0) {
+        pyposenc_model_free(model);
         PyErr_SetString(PyExc_ValueError, "seq_len must be >= 0");
         return NULL;
     }
     RopeObject *self = (RopeObject *)type->tp_alloc(type, 0);
-    if (!self)
+    if (!self) {
+        pyposenc_model_free(model);
         return NULL;
-    self->cfg = *cfg;
+    }
+    self->model = model;
+    self->layer = layer;
     self->seq_len = seq_len;
-    int st = pyposenc_rope_init(&self->r, &self->cfg, seq_len);
+    int st = pyposenc_model_rope(model, layer, seq_len, &self->r, &self->cfg);
     if (st != POSENC_OK) {
         Py_DECREF(self);
         return (RopeObject *)raise_status(st, "RoPE", NULL);
@@ -621,9 +630,12 @@ static PyObject *Rope_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     int st = pyposenc_config_build(&cfg, (uint32_t)head_dim, (uint32_t)rotary_dim, base,
                                    (posenc_layout)layout,
                                    scaling == Py_None ? NULL : &s, detail, sizeof detail);
+    posenc_model *m = NULL;
+    if (st == POSENC_OK)
+        st = pyposenc_model_from_rope(&cfg, &m); /* one RoPE on every layer */
     if (st != POSENC_OK)
         return raise_status(st, "RoPE", detail);
-    return (PyObject *)rope_new_from(type, &cfg, seq_len);
+    return (PyObject *)rope_new_from(type, m, 0, seq_len);
 }
 
 static PyObject *Rope_from_config_text(PyObject *cls, PyObject *args)
@@ -632,14 +644,15 @@ static PyObject *Rope_from_config_text(PyObject *cls, PyObject *args)
     long long layer = 0, seq_len = 0;
     if (!PyArg_ParseTuple(args, "y*LL", &text, &layer, &seq_len))
         return NULL;
-    posenc_rope_config cfg;
+    posenc_model *m = NULL;
     char detail[400];
-    int st = pyposenc_config_from_text(text.buf, (size_t)text.len, layer, &cfg, detail,
+    int st = pyposenc_config_from_text(text.buf, (size_t)text.len, layer, &m, detail,
                                        sizeof detail);
     PyBuffer_Release(&text);
     if (st != POSENC_OK)
         return raise_status(st, "RoPE.from_config", detail);
-    return (PyObject *)rope_new_from((PyTypeObject *)cls, &cfg, seq_len);
+    /* the layer's RoPE at seq_len comes from the model, family rules included */
+    return (PyObject *)rope_new_from((PyTypeObject *)cls, m, (uint32_t)layer, seq_len);
 }
 
 static PyObject *Rope_with_seq_len(RopeObject *self, PyObject *arg)
@@ -647,7 +660,11 @@ static PyObject *Rope_with_seq_len(RopeObject *self, PyObject *arg)
     long long n = PyLong_AsLongLong(arg);
     if (n == -1 && PyErr_Occurred())
         return NULL;
-    return (PyObject *)rope_new_from(Py_TYPE(self), &self->cfg, n);
+    posenc_model *m = NULL;
+    int st = pyposenc_model_copy(self->model, &m);
+    if (st != POSENC_OK)
+        return raise_status(st, "RoPE", NULL);
+    return (PyObject *)rope_new_from(Py_TYPE(self), m, self->layer, n);
 }
 
 /* inv_freq(out_hi[, out_lo]): rotary_dim/2 doubles each. */

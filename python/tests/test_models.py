@@ -182,3 +182,74 @@ def test_learned_table_safetensors_refusals(tmp_path):
         posenc.learned_table(v, tensor="ln.bias")
     with pytest.raises(OSError):
         posenc.learned_table(tmp_path / "missing.safetensors", tensor="wpe.weight")
+
+
+# ---- every length rule through from_config(seq_len=) -------------------------
+# The published formulas, in mpmath apart from the library:
+#   Qwen 1 (use_dynamic_ntk): Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5,
+#     QWenAttention.forward "context_value = math.log(kv_seq_len /
+#     self.seq_length, 2) + 1", "ntk_alpha = 2 ** math.ceil(context_value) - 1"
+#     (at least 1); RotaryEmbedding.update_rotary_pos_emb_cache "base =
+#     self.base * ntk_alpha ** (self.dim / (self.dim - 2))".
+#   Hugging Face "dynamic": transformers modeling_rope_utils.py
+#     _compute_dynamic_ntk_parameters (seq_len = max(seq_len, max_pos);
+#     base * (factor * seq_len / max_pos - (factor - 1)) ** (dim / (dim - 2))).
+#   LongRoPE: _compute_longrope_parameters (long_factor when seq_len >
+#     original_max_position_embeddings, else short_factor).
+
+def _mp():
+    return pytest.importorskip("mpmath")
+
+
+def qwen_inv_freq(base, dim, seq_length, L):
+    mp = _mp()
+    mp.mp.prec = 120
+    alpha = max(2 ** mp.ceil(mp.log(mp.mpf(L) / seq_length, 2) + 1) - 1, 1)
+    b = base * mp.mpf(alpha) ** (mp.mpf(dim) / (dim - 2))
+    return np.array([float(1 / b ** (mp.mpf(2 * k) / dim)) for k in range(dim // 2)])
+
+
+@needs_reader
+@pytest.mark.parametrize("name", ["qwen-14b-chat.json", "models/qwen-7b-chat.json"])
+@pytest.mark.parametrize("L", [2048, 2049, 8192, 16384])
+def test_from_config_qwen_dynamic_ntk(name, L):
+    r = posenc.RoPE.from_config(data(name), seq_len=L)
+    want = qwen_inv_freq(10000, 128, 2048, L)
+    assert np.allclose(r.inv_freq, want, rtol=2e-16, atol=0)
+    if L == 8192:  # alpha 7: pair 1 is 0.83963 (the model's own code)
+        assert abs(r.inv_freq[1] - 0.83963) < 5e-6
+    # the same RoPE at another length, from the same model
+    again = posenc.RoPE.from_config(data(name), seq_len=2048).with_seq_len(L)
+    assert np.array_equal(again.inv_freq, r.inv_freq)
+
+
+@needs_reader
+@pytest.mark.parametrize("L", [1, 4096, 4097, 8192, 16384])
+def test_from_config_hf_dynamic(L):
+    mp = _mp()
+    mp.mp.prec = 120
+    with open(data("llama-2-7b-dynamic.json")) as f:
+        cfg = json.load(f)
+    maxpos, factor = cfg["max_position_embeddings"], cfg["rope_scaling"]["factor"]
+    d = cfg["hidden_size"] // cfg["num_attention_heads"]
+    s = max(L, maxpos)
+    b = cfg["rope_theta"] * (mp.mpf(factor) * s / maxpos - (factor - 1)) ** (mp.mpf(d) / (d - 2))
+    want = np.array([float(1 / b ** (mp.mpf(2 * k) / d)) for k in range(d // 2)])
+    r = posenc.RoPE.from_config(cfg, layer=31, seq_len=L)
+    assert np.allclose(r.inv_freq, want, rtol=2e-16, atol=0)
+
+
+@needs_reader
+@pytest.mark.parametrize("L", [1, 4096, 4097, 131072])
+def test_from_config_longrope_switch(L):
+    mp = _mp()
+    mp.mp.prec = 120
+    with open(data("models/phi3-phi-3.5-mini-instruct.json")) as f:
+        cfg = json.load(f)
+    rs = cfg["rope_scaling"]
+    d = cfg["hidden_size"] // cfg["num_attention_heads"]
+    ext = rs["long_factor"] if L > cfg["original_max_position_embeddings"] else rs["short_factor"]
+    want = np.array([float(1 / (mp.mpf(ext[k]) * mp.mpf(cfg["rope_theta"]) ** (mp.mpf(2 * k) / d)))
+                     for k in range(d // 2)])
+    r = posenc.RoPE.from_config(cfg, seq_len=L)
+    assert np.allclose(r.inv_freq, want, rtol=2e-16, atol=0)

@@ -38,6 +38,7 @@
  *     finite positive query scale at positions 0 and POSENC_MAX_POS, and every
  *     ALiBi layer finite positive slopes. */
 #include "posenc_config.h"
+#include "../../src/model.h" /* white box: the groups of a model */
 
 #include <jansson.h>
 #include <math.h>
@@ -157,9 +158,10 @@ static void check_model(const char *text, size_t size, const char *override)
             abort();
         unsigned used[POSENC_MODEL_MAX_GROUPS] = {0};
         for (uint32_t i = 0; i < m->n_layer; i++) {
-            const posenc_model_group *g;
-            if (posenc_model_layer(m, i, &g) != POSENC_OK)
+            posenc_layer_info li;
+            if (posenc_model_layer(m, i, &li) != POSENC_OK || li.group != m->layer_group[i])
                 abort();
+            const posenc_model_group *g = posenc__model_group(m, i);
             used[m->layer_group[i]]++;
             if (g->scheme == POSENC_SCHEME_MIXED)
                 abort();
@@ -247,9 +249,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     check_model(text, size, NULL);
     if (size > 0 && (data[0] & 1)) {
-        const posenc_model_family *t;
-        size_t n = posenc_model_families(&t);
-        check_model(text, size, t[data[0] % n].model_type);
+        posenc_family_info f;
+        if (posenc_model_family_info(data[0] % posenc_model_family_count(), &f) != POSENC_OK)
+            abort();
+        check_model(text, size, f.model_type);
     }
     return 0;
 }

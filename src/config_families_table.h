@@ -1,4 +1,7 @@
-/* models_table.h - the registry's entries, included by models.c only.
+/* config_families_table.h - the registry's entries, included by
+ * config_families.c only. An entry writes only what differs from the common
+ * case (config_families.h says what a field left out means: partial rotary
+ * from partial_rotary_factor, default 1; the base from rope_theta).
  * Sorted by model_type (byte order). Each entry's comment cites the code it
  * follows: "models/X" is zucchini-nlp/transformers src/transformers/models/X
  * (@commit where the notes give one; L = lines, else grep anchors in quotes);
@@ -11,11 +14,11 @@
  * n_head; no rope_theta (base 10000); alibi key as Falcon. Read as falcon
  * (rotate_half, HALF). research: rope_families.md "falcon" (RWConfig in a
  * stored TGI copy). */
-{.model_type = "RefinedWeb", .arch = "RW", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .layout = HALF, .base_key = NULL,
+{.model_type = "RefinedWeb", .arch = "RW", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_key = FIXED_BASE,
  .base_default = 10000.0, .flags = POSENC_FAMILY_ALIBI_KEY,
  .source = "tiiuae/falcon-40b configuration_RW.py (RWConfig); models/falcon/modeling_falcon.py "
            "rotate_half"},
-{.model_type = "RefinedWebModel", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .layout = HALF, .base_key = NULL,
+{.model_type = "RefinedWebModel", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_key = FIXED_BASE,
  .base_default = 10000.0, .flags = POSENC_FAMILY_ALIBI_KEY,
  .source = "tiiuae/falcon-7b configuration_RW.py (RWConfig); models/falcon/modeling_falcon.py "
            "rotate_half"},
@@ -25,7 +28,7 @@
  * full head) for the 7B models; chosen as vLLM does: hidden_size 4096 or
  * class BaiChuanForCausalLM -> RoPE, else ALiBi (uncertain rule, see
  * docs/MODELS.md). jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e. */
-{.model_type = "baichuan", .arch = "Baichuan", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .layout = HALF, .base_key = NULL,
+{.model_type = "baichuan", .arch = "Baichuan", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_key = FIXED_BASE,
  .base_default = 10000.0, .flags = POSENC_FAMILY_BAICHUAN,
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
@@ -61,21 +64,21 @@
  * instead, see docs/MODELS.md). czk1997/chatglm3-copy modeling_chatglm.py
  * @00f2a120 L122-159 (RotaryEmbedding), L161-179 (apply_rotary_pos_emb). */
 {.model_type = "chatglm", .arch = "ChatGLM", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED, .rotary = POSENC_ROTARY_HALF_HEAD, .base_default = 10000.0,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_HALF_HEAD, .base_key = FIXED_BASE, .base_default = 10000.0,
  .base_ratio_key = "rope_ratio", .head_dim_key = "kv_channels",
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
  * (id 2603556805) CohereRotaryEmbedding. */
-{.model_type = "cohere", .arch = "Cohere", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = INTERLEAVED,
+{.model_type = "cohere", .arch = "Cohere", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .source = "models/cohere/modeling_cohere.py (CohereRotaryEmbedding repeat_interleave, "
            "rotate_half)"},
 
 /* ---- cohere2: interleaved RoPE on sliding layers only, full layers NoPE.
  * models/cohere2/modular_cohere2.py (Cohere2Attention: sliding_window only
  * for sliding_attention, RoPE when sliding_window is not None). */
-{.model_type = "cohere2", .arch = "Cohere2", .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "cohere2", .arch = "Cohere2", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED,
  .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)"},
@@ -83,14 +86,14 @@
 /* ---- deepseek_v2: MLA; RoPE on the last qk_rope_head_dim elements of each
  * head, view_as_complex(reshape(..., -1, 2)): interleaved.
  * models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb). */
-{.model_type = "deepseek_v2", .arch = "DeepseekV2", .scheme = POSENC_SCHEME_ROPE, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = INTERLEAVED,
+{.model_type = "deepseek_v2", .arch = "DeepseekV2", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_QK_ROPE,
  .source = "models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb view_as_complex)"},
 
 /* ---- deepseek_v3: as V2; rope_interleave (default true) selects
  * apply_rotary_pos_emb_interleave. models/deepseek_v3/modeling_deepseek_v3.py
  * @9bd8dd18 ("if self.config.rope_interleave"). */
-{.model_type = "deepseek_v3", .arch = "DeepseekV3", .scheme = POSENC_SCHEME_ROPE, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = INTERLEAVED,
+{.model_type = "deepseek_v3", .arch = "DeepseekV3", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
@@ -109,7 +112,7 @@
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
  * models/exaone4/modular_exaone4.py @26892c16 L180-215 (defaults, pattern),
  * L239-280 (head_dim, is_sliding, the NoPE rule). */
-{.model_type = "exaone4", .arch = "Exaone4", .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "exaone4", .arch = "Exaone4", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
  .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
@@ -120,7 +123,7 @@
  * the bias divided by sqrt(head_dim) (L896-903, the default SDPA path).
  * FalconConfig defaults (configuration_falcon.py @3f832360 L111-130): hidden
  * 4544, heads 71, layers 32, rope_theta 10000. */
-{.model_type = "falcon", .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
+{.model_type = "falcon", .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4544, .default_heads = 71,
  .flags = POSENC_FAMILY_ALIBI_KEY,
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
@@ -129,7 +132,7 @@
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
  * @7b24e381 (GemmaConfig.__init__ defaults). */
-{.model_type = "gemma", .arch = "Gemma", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
+{.model_type = "gemma", .arch = "Gemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 28, .default_hidden = 3072, .default_heads = 16, .default_head_dim = 256,
  .source = "models/gemma/configuration_gemma.py @7b24e381 (GemmaConfig); rope_utils L635"},
 
@@ -137,7 +140,7 @@
  * choose the mask). models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half,
  * apply_rotary_pos_emb, Gemma2RotaryEmbedding, Gemma2Attention);
  * configuration_gemma2.py @26892c16 (defaults, layer_types). */
-{.model_type = "gemma2", .arch = "Gemma2", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
+{.model_type = "gemma2", .arch = "Gemma2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 26, .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .source = "models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half, Gemma2RotaryEmbedding); "
            "configuration_gemma2.py @26892c16"},
@@ -157,7 +160,7 @@
  * (convert_rope_params_to_dict: rope_scaling to full_attention only L213,
  * bases L218-225); modeling_gemma3.py @16d622f0 (Gemma3RotaryEmbedding per
  * layer type, rotate_half). */
-{.model_type = "gemma3_text", .arch = "Gemma3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "gemma3_text", .arch = "Gemma3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
  .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
@@ -169,10 +172,10 @@
  * first int(head_dim * partial_rotary_factor) elements (factor 0.5).
  * models/glm4/modeling_glm4.py (apply_rotary_pos_emb repeat_interleave,
  * rotate_half). */
-{.model_type = "glm", .arch = "Glm", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .base_key = "rope_theta", .layout = INTERLEAVED,
+{.model_type = "glm", .arch = "Glm", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .partial_default = 0.5,
  .source = "models/glm/modeling_glm.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
-{.model_type = "glm4", .arch = "Glm4", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .base_key = "rope_theta", .layout = INTERLEAVED,
+{.model_type = "glm4", .arch = "Glm4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .partial_default = 0.5,
  .source = "models/glm4/modeling_glm4.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
 
@@ -180,7 +183,7 @@
  * models/glm4_moe/modular_glm4_moe.py @7b24e381 ("from
  * ..gpt_neox.modeling_gpt_neox import apply_rotary_pos_emb",
  * kwargs.setdefault("partial_rotary_factor", 0.5)). */
-{.model_type = "glm4_moe", .arch = "Glm4Moe", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .base_key = "rope_theta", .layout = HALF,
+{.model_type = "glm4_moe", .arch = "Glm4Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.5, .base_default = 10000.0, .default_hidden = 4096, .default_heads = 96,
  .source = "models/glm4_moe/modular_glm4_moe.py @7b24e381"},
 
@@ -195,7 +198,7 @@
  * elements (rotary_pct 0.25), base rotary_emb_base 10000.
  * models/gpt_neox/configuration_gpt_neox.py (partial_rotary_factor =
  * rotary_pct, rope_theta = rotary_emb_base). */
-{.model_type = "gpt_neox", .arch = "GPTNeoX", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .layout = HALF,
+{.model_type = "gpt_neox", .arch = "GPTNeoX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_key = "rotary_pct", .partial_default = 0.25, .base_key = "rotary_emb_base",
  .base_default = 10000.0,
  .source = "models/gpt_neox/configuration_gpt_neox.py (rotary_pct, rotary_emb_base)"},
@@ -204,30 +207,30 @@
  * head; one rotary for sliding and full layers.
  * models/gpt_oss/modular_gpt_oss.py @b8f055a8 (GptOssRotaryEmbedding,
  * _apply_rotary_emb). */
-{.model_type = "gpt_oss", .arch = "GptOss", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "gpt_oss", .arch = "GptOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/gpt_oss/modular_gpt_oss.py @b8f055a8 (_apply_rotary_emb)"},
 
 /* ---- gptj: rotate_every_two (interleaved) on the first rotary_dim elements,
  * base 10000 fixed (create_sinusoidal_positions). models/gptj/modeling_gptj.py
  * (rotate_every_two, create_sinusoidal_positions). */
 {.model_type = "gptj", .arch = "GPTJ", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_DIM_KEY, .base_default = 10000.0,
+ .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "models/gptj/modeling_gptj.py (rotate_every_two, create_sinusoidal_positions)"},
 
 /* ---- granite: llama's RoPE (HALF, full head). */
-{.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
  * @0143463e (rotate_half, InternLM2RotaryEmbedding). */
-{.model_type = "internlm2", .arch = "InternLM2", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "internlm2", .arch = "InternLM2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "internlm2 modeling_internlm2.py @0143463e (copy: NanSang2000/S1mpleAgent)"},
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
  * configuration_llama.py @26892c16 (LlamaConfig). */
-{.model_type = "llama", .arch = "Llama", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
+{.model_type = "llama", .arch = "Llama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16"},
 
@@ -245,7 +248,7 @@
  * (rotary), L245-254 (apply_rotary_emb), L340 (use_rope), L372-387 (RoPE
  * only if use_rope; temperature tuning); configuration_llama4.py
  * (Llama4TextConfig defaults and __post_init__). */
-{.model_type = "llama4_text", .arch = "Llama4", .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "llama4_text", .arch = "Llama4", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .base_default = 500000.0, .layers = POSENC_LAYERS_NO_ROPE,
  .no_rope_interval = 4, .qscale = POSENC_QSCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
@@ -254,13 +257,13 @@
 /* ---- minicpm (remote code): MiniCPM's rotary classes (rotate_half, full
  * head); its longrope uses long_factor from the start when
  * max_position_embeddings > original_max_position_embeddings. */
-{.model_type = "minicpm", .arch = "MiniCPM", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "minicpm", .arch = "MiniCPM", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb MiniCPM modeling_minicpm.py (MiniCPMRotaryEmbedding, MiniCPMLongRoPE)"},
 
 /* ---- minicpm3 (remote code): MLA with RoPE on the qk_rope_head_dim part,
  * rotate_half without de-interleaving: HALF. */
-{.model_type = "minicpm3", .arch = "MiniCPM3", .scheme = POSENC_SCHEME_ROPE, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "minicpm3", .arch = "MiniCPM3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
@@ -269,19 +272,19 @@
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
  * rope_parameters.llama_4_scaling_beta. models/ministral3/modeling_ministral3.py
  * (get_llama_4_attn_scale). */
-{.model_type = "ministral3", .arch = "Ministral3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "ministral3", .arch = "Ministral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .qscale = POSENC_QSCALE_BETA,
  .source = "models/ministral3/modeling_ministral3.py (get_llama_4_attn_scale)"},
 
 /* ---- mistral, mixtral: llama's RoPE (HALF, full head, every layer). */
-{.model_type = "mistral", .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "mistral", .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mistral/modeling_mistral.py (llama apply_rotary_pos_emb)"},
 
 /* ---- mistral3: a wrapper; text_config (mistral or ministral3). */
 {.model_type = "mistral3", .arch = "Mistral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "mistral",
  .source = "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"},
-{.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
@@ -299,9 +302,9 @@
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
-{.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/olmo/modeling_olmo.py (llama apply_rotary_pos_emb)"},
-{.model_type = "olmo2", .arch = "Olmo2", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "olmo2", .arch = "Olmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/olmo2/modeling_olmo2.py (llama apply_rotary_pos_emb)"},
 
 /* ---- olmo3: rotate_half; the rope_scaling on full layers only, sliding
@@ -310,7 +313,7 @@
  * models/olmo3/modular_olmo3.py @26892c16 L152-188 (defaults, layer_types),
  * L271 (the comment), L279-337 (one rotary for every layer in HF 5.x, a
  * regression; PR #40778 had rotary_embs per layer type). */
-{.model_type = "olmo3", .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
+{.model_type = "olmo3", .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_PLAIN, .sliding_pattern = 4, .default_hidden = 4096,
  .default_heads = 32,
@@ -325,21 +328,21 @@
 
 /* ---- phi: rotate_half over the first int(head_dim * partial_rotary_factor)
  * elements (default 0.5). */
-{.model_type = "phi", .arch = "Phi", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .base_key = "rope_theta", .layout = HALF, .partial_default = 0.5,
+{.model_type = "phi", .arch = "Phi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_default = 0.5,
  .source = "models/phi/modeling_phi.py (rotary_ndims, rotate_half)"},
 
 /* ---- phi-msft: Phi-2's first remote-code release: n_embd, n_head, n_layer,
  * rotary_dim; _apply_rotary_emb chunks x[..., :rotary_dim] in halves: HALF;
  * base 10000 (uncertain: its rotary_base key was not read). */
 {.model_type = "phi-msft", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .rotary = POSENC_ROTARY_DIM_KEY, .base_default = 10000.0,
+ .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "microsoft/phi-2 modeling_phi.py first release (_apply_rotary_emb; stored copy id "
            "1113732749)"},
 
 /* ---- phi3: rotate_half over the rotary part; "su" and "yarn" in Phi-3
  * configs mean longrope. models/phi3/configuration_phi3.py
  * (convert_rope_params_to_dict: rope_type in ["su", "yarn"] -> "longrope"). */
-{.model_type = "phi3", .arch = "Phi3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "phi3", .arch = "Phi3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
  .source = "models/phi3/configuration_phi3.py (su/yarn -> longrope); rope_utils L396-481"},
 
@@ -348,7 +351,7 @@
  * two are equal, else refused. models/phimoe/modular_phimoe.py
  * (PhimoeRotaryEmbedding: "mscale = self.long_mscale if seq_len > ..."),
  * rope_theta 1e6 (PhimoeConfig docs). */
-{.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
@@ -357,27 +360,27 @@
  * log-n query scaling (use_logn_attn) against seq_length.
  * undefdev/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (RotaryEmbedding,
  * _rotate_half, QWenAttention logn_list, ntk_alpha). */
-{.model_type = "qwen", .arch = "QWen", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_default = 1.0, .layout = HALF, .partial_key = "rotary_pct",
+{.model_type = "qwen", .arch = "QWen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_key = "rotary_pct",
  .base_key = "rotary_emb_base", .head_dim_key = "kv_channels", .qscale = POSENC_QSCALE_LOGN,
  .source = "Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (copy: undefdev/Qwen-7B-Chat)"},
 
 /* ---- qwen2, qwen2_moe, qwen3, qwen3_moe: llama's RoPE (HALF, full head). */
-{.model_type = "qwen2", .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "qwen2", .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb)"},
 /* ---- qwen2_vl, qwen2_5_vl: qwen2's RoPE with M-RoPE sections (rope_scaling
  * {"type": "mrope", "mrope_section": [16, 24, 24]}): apply_multimodal_rotary_pos_emb
  * splits the duplicated cos/sin by mrope_section * 2, chunk i from axis i % 3. */
-{.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py (apply_multimodal_rotary_pos_emb)"},
-{.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
-{.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen2_vl/modeling_qwen2_vl.py (apply_multimodal_rotary_pos_emb)"},
-{.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .default_head_dim = 128,
+{.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
-{.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .default_head_dim = 128,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb)"},
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
@@ -387,7 +390,7 @@
 {.model_type = "qwen3_vl", .arch = "Qwen3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen3_vl_text",
  .source = "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"},
-{.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .default_head_dim = 128,
+{.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen3_vl/modeling_qwen3_vl.py (apply_interleaved_mrope)"},
 
@@ -403,17 +406,17 @@
 /* ---- smollm3: llama's RoPE where no_rope_layers[i] is 1 (default NoPE
  * every no_rope_layer_interval = 4 layers), no query scaling.
  * models/smollm3/modular_smollm3.py (SmolLM3Config, SmolLM3Attention.use_rope). */
-{.model_type = "smollm3", .arch = "SmolLM3", .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "smollm3", .arch = "SmolLM3", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
  .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
 
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
-{.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .base_key = "rope_theta", .layout = HALF,
+{.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.25,
  .source = "models/stablelm/modeling_stablelm.py (partial rotary, rotate_half)"},
 
 /* ---- starcoder2: llama's RoPE. */
-{.model_type = "starcoder2", .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+{.model_type = "starcoder2", .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/starcoder2/modeling_starcoder2.py (llama apply_rotary_pos_emb)"},
 
 /* ---- t5: relative position buckets, one table per stack (layer 0 owns it,

@@ -1,0 +1,287 @@
+/*
+ * posenc_model.h - a model's position encoding, layer by layer (libposenc).
+ *
+ * A config's RoPE keys do not say how a model uses positions: the pair
+ * layout, which layers rotate, which base each layer type takes, the query
+ * scalings and length rules (Qwen 1's dynamic NTK) are in each family's
+ * modeling code. A posenc_model holds what that code does for one
+ * checkpoint: its layers, each in one of a few groups (layers that encode
+ * positions the same way), and every front end asks it for "the scheme of
+ * layer L at sequence length N" through the calls below.
+ *
+ * The model is opaque: a family quirk added later (a new rule of some
+ * family's code) changes what the calls below compute, never the layout of
+ * a public struct, so the ABI does not grow with the registry. The structs
+ * this header does publish describe one scheme's parameters each and are
+ * fixed.
+ *
+ * Where models come from: posenc_model_from_config() (posenc_config.h, the
+ * optional library that reads config.json and knows the family registry),
+ * or posenc_model_set_rope() below (one RoPE on every layer, e.g. a RoPE the
+ * user describes by hand). Everything here needs only libc and libm.
+ *
+ * Layers are numbered from 0. Encoder-decoder models (T5, BART, Whisper)
+ * number the encoder's layers first, then the decoder's.
+ *
+ * Thread safety: the queries (const posenc_model *) may run concurrently;
+ * a call that changes a model must not run beside any other call on it.
+ *
+ * Example:
+ *     posenc_model *m;
+ *     posenc_rope r;
+ *     if (posenc_model_create(&m) != POSENC_OK) return 1;
+ *     if (posenc_model_from_config("config.json", NULL, m, NULL) == POSENC_OK &&
+ *         posenc_model_layer_rope(m, 0, 8192, &r) == POSENC_OK)
+ *         ... r: layer 0's RoPE for a sequence of 8192 tokens ...
+ *     posenc_model_free(m);
+ */
+#ifndef POSENC_MODEL_H
+#define POSENC_MODEL_H
+
+#include "posenc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a layer (or a whole model) encodes positions. */
+typedef enum posenc_scheme {
+    POSENC_SCHEME_NONE = 0,             /* no position encoding (NoPE layer) */
+    POSENC_SCHEME_ROPE = 1,             /* rotary, in attention */
+    POSENC_SCHEME_ALIBI = 2,            /* linear biases on attention scores */
+    POSENC_SCHEME_LEARNED = 3,          /* learned absolute table, added to the input */
+    POSENC_SCHEME_SINUSOID = 4,         /* fixed sinusoids, added to the input */
+    POSENC_SCHEME_RELATIVE_BUCKETS = 5, /* T5's learned bias per relative bucket */
+    POSENC_SCHEME_MIXED = 6             /* a model whose layers differ (never a layer's) */
+} posenc_scheme;
+
+/* "none", "rope", "alibi", "learned", "sinusoid", "relative-buckets",
+ * "mixed"; "unknown" outside the enum. A static string. */
+const char *posenc_scheme_name(posenc_scheme s);
+
+/* A position-dependent factor on the queries of some layers. */
+typedef enum posenc_query_scale_type {
+    POSENC_QSCALE_NONE = 0,
+    /* Llama 4 NoPE layers (attn_temperature_tuning): query at position pos is
+     * multiplied by 1 + attn_scale * ln(1 + floor((pos + 1) / floor_scale)). */
+    POSENC_QSCALE_TEMPERATURE = 1,
+    /* Qwen 1 (use_logn_attn): by ln(pos + 1) / ln(seq_length) when
+     * pos + 1 > seq_length, else 1. */
+    POSENC_QSCALE_LOGN = 2,
+    /* Mistral 3 / Ministral 3 (llama_4_scaling_beta), after RoPE: by
+     * 1 + beta * ln(1 + floor(pos / original)). */
+    POSENC_QSCALE_BETA = 3
+} posenc_query_scale_type;
+
+/* "none", "temperature", "logn", "beta"; "unknown" outside the enum. */
+const char *posenc_query_scale_name(posenc_query_scale_type t);
+
+typedef struct posenc_query_scale {
+    posenc_query_scale_type type;
+    double floor_scale;  /* TEMPERATURE: tokens per step, > 0 */
+    double attn_scale;   /* TEMPERATURE: step weight */
+    double seq_length;   /* LOGN: the trained length, > 1 */
+    double beta;         /* BETA: step weight */
+    double original;     /* BETA: tokens per step (original_max_position_embeddings), > 0 */
+} posenc_query_scale;
+
+#define POSENC_MODEL_MAX_LAYERS 1024u
+#define POSENC_MODEL_MAX_GROUPS 4u
+
+/* ------------------------------------------------------------------------- */
+/* The object                                                                */
+/* ------------------------------------------------------------------------- */
+
+typedef struct posenc_model posenc_model; /* opaque */
+
+/* *out = a new, empty model (no layers: every layer query returns
+ * POSENC_ERR_RANGE until it is filled). Free with posenc_model_free.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
+posenc_status posenc_model_create(posenc_model **out);
+
+/* Releases m; NULL is accepted. */
+void posenc_model_free(posenc_model *m);
+
+/* Makes dst a copy of src (dst and src created by posenc_model_create).
+ * Errors: POSENC_ERR_NULL. */
+POSENC_NODISCARD
+posenc_status posenc_model_copy(posenc_model *dst, const posenc_model *src);
+
+/* Makes m a model of n_layer layers that all apply the RoPE c (checked as
+ * posenc_rope_init_config at cur_len 0); no family, type "" and part "".
+ * Valid: 1 <= n_layer <= POSENC_MODEL_MAX_LAYERS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (n_layer), those of
+ * posenc_rope_init_config. m is unchanged on error. */
+POSENC_NODISCARD
+posenc_status posenc_model_set_rope(posenc_model *m, const posenc_rope_config *c,
+                                    uint32_t n_layer);
+
+/* Replaces the RoPE configuration of the group layer belongs to (every
+ * layer of that group) with c, keeping the group's family rules (e.g.
+ * Qwen 1's dynamic NTK); used to change a loaded model's base or layout.
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not a RoPE layer),
+ * those of posenc_rope_init_config. m is unchanged on error. */
+POSENC_NODISCARD
+posenc_status posenc_model_set_layer_rope(posenc_model *m, uint32_t layer,
+                                          const posenc_rope_config *c);
+
+/* The model as a whole. With m NULL: 0, POSENC_SCHEME_NONE, "" and NULL. */
+uint32_t posenc_model_n_layer(const posenc_model *m);  /* 0 .. POSENC_MODEL_MAX_LAYERS */
+uint32_t posenc_model_n_group(const posenc_model *m);  /* 0 .. POSENC_MODEL_MAX_GROUPS */
+posenc_scheme posenc_model_scheme(const posenc_model *m); /* MIXED when layers differ */
+const char *posenc_model_type(const posenc_model *m);  /* model_type read ("" if none) */
+const char *posenc_model_part(const posenc_model *m);  /* config part used ("text_config"
+                                                          ...), "" for the top level */
+/* Config keys near positions that the family's code does not use for them,
+ * space-separated ("" if none). */
+const char *posenc_model_ignored(const posenc_model *m);
+/* The modeling file and lines the family's registry entry follows, or NULL
+ * (a model not read through the registry). A static string. */
+const char *posenc_model_source(const posenc_model *m);
+
+/* ------------------------------------------------------------------------- */
+/* Per-layer queries                                                         */
+/* ------------------------------------------------------------------------- */
+
+/* What one layer is. layer_type points into the model (valid while it is
+ * unchanged): "full_attention", "sliding_attention", "encoder", "decoder",
+ * or "" when the model has one kind. */
+typedef struct posenc_layer_info {
+    posenc_scheme scheme; /* never POSENC_SCHEME_MIXED */
+    uint32_t group;       /* 0 .. n_group - 1: layers of one group encode alike */
+    const char *layer_type;
+} posenc_layer_info;
+
+/* *info = what layer is. Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (layer
+ * >= n_layer, or an empty model). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer, posenc_layer_info *info);
+
+/* Fills *r with the RoPE of layer at sequence length cur_len, as the
+ * family's code computes it for a sequence of cur_len tokens: the config's
+ * scaling at that length (posenc_rope_init_config: Hugging Face's dynamic
+ * NTK, LongRoPE's short/long switch), and the family's own length rules.
+ * Qwen 1's dynamic NTK (use_dynamic_ntk, modeling_qwen.py): with L its
+ * seq_length and cur_len > L, alpha = max(2^ceil(log2(cur_len / L) + 1) - 1,
+ * 1) and the base becomes base * alpha^(d/(d-2)) (POSENC_ROPE_NTK with
+ * factor alpha; d = rotary_dim). Front ends should ask this call for every
+ * length rather than keep a posenc_rope_config of their own.
+ * Errors: those of posenc_model_layer; POSENC_ERR_NULL (r); POSENC_ERR_RANGE
+ * also when the layer has no RoPE; POSENC_ERR_POS (cur_len outside 0 ..
+ * POSENC_MAX_POS + 1); those of posenc_rope_init_config. *r is untouched on
+ * error. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
+                                      posenc_rope *r);
+
+/* *s = the scaling layer's RoPE uses at sequence length cur_len: the
+ * config's (list pointers into the model, valid while it is unchanged),
+ * or the one a family's length rule gives there (Qwen 1's dynamic NTK:
+ * POSENC_ROPE_NTK with factor alpha, or POSENC_ROPE_DEFAULT while alpha
+ * is 1). posenc_model_layer_rope builds its RoPE with exactly this
+ * scaling; posenc_rope_explain_freqs with it explains that RoPE.
+ * Errors: as posenc_model_layer_rope. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_scaling(const posenc_model *m, uint32_t layer, int64_t cur_len,
+                                         posenc_rope_scaling *s);
+
+/* *c = the RoPE configuration of layer as computed (dimensions, base,
+ * layout, scaling; list pointers point into the model). Length rules of the
+ * family (Qwen 1's dynamic NTK) are not in it: posenc_model_layer_rope
+ * applies them. Errors: as posenc_model_layer_rope without the length. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_rope_config(const posenc_model *m, uint32_t layer,
+                                             posenc_rope_config *c);
+
+/* One line of text, "key=value ..." separated by single spaces and starting
+ * with a space, that states every parameter of layer's scheme as the config
+ * gives it, family rules included (" type=yarn layout=half head_dim=128 ...
+ * dynamic_ntk=qwen ntk_seq_length=2048 ..."). The keys are those of the
+ * program's EXPLAIN MODEL (docs/posenc.1). Writes at most n bytes with the
+ * NUL. Allocates during the call only (one posenc_rope).
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (buf),
+ * POSENC_ERR_OVERFLOW (n too small; buf then holds a truncated line),
+ * POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer, char *buf,
+                                          size_t n);
+
+/* *q = the query scaling of layer (type NONE when it has none). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_query_scale(const posenc_model *m, uint32_t layer,
+                                             posenc_query_scale *q);
+
+/* *scale = the factor layer's queries at position pos are multiplied by
+ * (1 when the layer has none; see posenc_query_scale_type).
+ * Errors: those of posenc_model_layer, POSENC_ERR_POS (pos outside
+ * 0..POSENC_MAX_POS), POSENC_ERR_RANGE (parameters out of range). */
+POSENC_NODISCARD
+posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, int64_t pos,
+                                       double *scale);
+
+/* *n_head = the heads of an ALIBI layer (the length of its slopes).
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not ALiBi). */
+POSENC_NODISCARD
+posenc_status posenc_model_alibi_heads(const posenc_model *m, uint32_t layer, uint32_t *n_head);
+
+/* The ALiBi slopes of an ALIBI layer: slopes[0 .. n_head) for heads 1..H.
+ * alibi_bias_max 8 with H a power of two: 2^(-8h/H) (posenc_alibi_slopes).
+ * Otherwise MPT's rule: with H' the power of two at or above H,
+ * m_i = 2^(-i * bias_max / H') for i = 1..H', and the slopes are m_2, m_4, ...
+ * followed by m_1, m_3, ..., cut to H (for bias_max 8 and H not a power of
+ * two BLOOM's rule applies instead: posenc_alibi_slopes).
+ * Then, for Falcon, each slope is rounded to bfloat16 (nearest, ties to
+ * even), and every slope is multiplied by the family's slope scale (Falcon:
+ * 1 / sqrt(head_dim), its bias divided so). The bias between query i and
+ * key j is -slope * |i - j| (for causal attention; Hugging Face's BLOOM and
+ * Falcon add slope * key position, equal up to a per-query constant).
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (slopes),
+ * POSENC_ERR_RANGE (not an ALiBi layer, or its parameters out of range),
+ * POSENC_ERR_DIM (n_head). */
+POSENC_NODISCARD
+posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes);
+
+/* An absolute table (LEARNED or SINUSOID layer). */
+typedef struct posenc_model_table {
+    int64_t positions;  /* rows of the table */
+    int64_t offset;     /* LEARNED: the row position 0 reads (OPT, BART: 2), else 0 */
+    uint32_t dim;       /* width of the embedding */
+    int offset_from_pad;/* LEARNED: 1 when offset is the config's pad_token_id + 1
+                           (RoBERTa: the embedding's padding_idx + 1) */
+} posenc_model_table;
+
+/* *t = the table of a LEARNED or SINUSOID layer.
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
+                                       posenc_model_table *t);
+
+/* T5's relative buckets (RELATIVE_BUCKETS layer; posenc_t5_bucket). */
+typedef struct posenc_model_t5 {
+    uint32_t buckets;      /* num_buckets */
+    uint32_t max_distance; /* relative_attention_max_distance */
+    int bidirectional;     /* 1 in the encoder stack, 0 in the decoder's */
+} posenc_model_t5;
+
+/* *t = the bucket settings of a RELATIVE_BUCKETS layer.
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posenc_model_t5 *t);
+
+/* The M-RoPE of a multimodal RoPE layer: *mr initialised
+ * (posenc_mrope_init) with the layer's sections and rule over rotary_dim / 2
+ * pairs; *merge = vision_config.spatial_merge_size (2 when absent);
+ * *tokens_per_second = Qwen2.5-VL's video rule (0 when absent). merge and
+ * tokens_per_second may be NULL.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (mr),
+ * POSENC_ERR_RANGE (not an M-RoPE layer), those of posenc_mrope_init. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, posenc_mrope *mr,
+                                       uint32_t *merge, uint32_t *tokens_per_second);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* POSENC_MODEL_H */

@@ -1,0 +1,143 @@
+/* config_families.h - the family registry (private to the config reader,
+ * libposenc_config): for each Hugging Face model_type, what its modeling
+ * code does with positions, and the config.json keys it reads them from.
+ * The entries are in config_families_table.h, each citing the code it
+ * follows; docs/MODELS.md has them in prose. Only the config reader
+ * (src/config_*.c) and white-box tests include this header: what a model
+ * IS (posenc_model.h) does not depend on how a config names it. */
+#ifndef POSENC_CONFIG_FAMILIES_H
+#define POSENC_CONFIG_FAMILIES_H
+
+#include "posenc_model.h"
+
+#include <stddef.h>
+
+/* Where a family's rotated part comes from (posenc_model_family.rotary). */
+typedef enum posenc_rotary_rule {
+    POSENC_ROTARY_PARTIAL = 0,   /* int(head_dim * partial_rotary_factor) (key
+                                    partial_key, default partial_default) */
+    POSENC_ROTARY_HALF_HEAD = 1, /* head_dim / 2 (ChatGLM) */
+    POSENC_ROTARY_DIM_KEY = 2,   /* the config's rotary_dim; null: head_dim (GPT-J) */
+    POSENC_ROTARY_QK_ROPE = 3    /* qk_rope_head_dim: the rotated part of each head is
+                                    its own head (DeepSeek V2/V3, MiniCPM3) */
+} posenc_rotary_rule;
+
+/* Which layers get which position encoding (posenc_model_family.layers). */
+typedef enum posenc_layer_rule {
+    POSENC_LAYERS_ALL = 0,     /* every layer the same */
+    POSENC_LAYERS_BY_TYPE = 1, /* layer_types (or a sliding-window pattern): full and
+                                  sliding layers follow full_rope / sliding_rope */
+    POSENC_LAYERS_NO_ROPE = 2, /* no_rope_layers (1 = RoPE, 0 = none), else a NoPE
+                                  layer every no_rope_layer_interval layers */
+    POSENC_LAYERS_ENC_DEC = 3  /* an encoder stack, then a decoder stack */
+} posenc_layer_rule;
+
+/* The RoPE of one layer type (BY_TYPE). */
+typedef enum posenc_type_rope {
+    POSENC_TROPE_SCALED = 0, /* the config's base and scaling */
+    POSENC_TROPE_PLAIN = 1,  /* the config's base, no scaling */
+    POSENC_TROPE_LOCAL = 2,  /* the local base (local_base_key), no scaling */
+    POSENC_TROPE_NONE = 3    /* no position encoding */
+} posenc_type_rope;
+
+/* One registry entry: what a family's modeling code does with positions.
+ * Strings are static; NULL where a field does not apply. */
+typedef struct posenc_model_family {
+    const char *model_type;     /* the config's model_type, e.g. "llama" */
+    const char *arch;           /* architectures[] class name prefix, e.g. "Llama" */
+    posenc_scheme scheme;       /* what the family applies (MIXED: layers differ) */
+    posenc_layout layout;       /* RoPE pair layout the checkpoints expect */
+    posenc_rotary_rule rotary;  /* RoPE: how rotary_dim follows from the config */
+    const char *partial_key;    /* PARTIAL: key of the factor (NULL: "partial_rotary_factor") */
+    double partial_default;     /* PARTIAL: the config class's default factor (0: 1, the
+                                   whole head) */
+    const char *base_key;       /* RoPE: key of the base (NULL: "rope_theta"; FIXED_BASE:
+                                   the code fixes the base, no key is read) */
+    double base_default;        /* RoPE: the config class's default base */
+    const char *base_ratio_key; /* RoPE: a key the base is multiplied by (ChatGLM's
+                                   rope_ratio, default 1), or NULL */
+    const char *head_dim_key;   /* RoPE: a key that gives head_dim before
+                                   hidden_size / heads (kv_channels), or NULL */
+    uint32_t default_layers;    /* the config class's defaults when a key is absent */
+    uint32_t default_hidden;    /* (0: the key is required) */
+    uint32_t default_heads;
+    uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */
+    uint32_t default_positions; /* LEARNED: table rows when max_position_embeddings
+                                   (n_positions) is absent (0: required) */
+    int32_t pos_offset;         /* LEARNED: row of position 0; -1: pad_token_id + 1
+                                   (RoBERTa's padding_idx + 1) */
+    posenc_layer_rule layers;   /* which layers get what */
+    posenc_type_rope full_rope;    /* BY_TYPE: layers of type full_attention */
+    posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */
+    const char *local_base_key;    /* BY_TYPE LOCAL: key of the local base */
+    double local_base_default;     /* BY_TYPE LOCAL: its default */
+    uint32_t sliding_pattern;   /* BY_TYPE without layer_types: every Nth layer full,
+                                   the rest sliding (0: all full) */
+    uint32_t no_rope_interval;  /* NO_ROPE: default no_rope_layer_interval */
+    posenc_query_scale_type qscale; /* query scaling the family may apply */
+    const char *nested;         /* a wrapper (multimodal) type: the key of the language
+                                   part, e.g. "text_config"; NULL otherwise */
+    const char *nested_type;    /* wrapper: the model_type its part is read as when the
+                                   part has none */
+    const char *refused;        /* known but not supported: why; else NULL */
+    unsigned flags;             /* POSENC_FAMILY_* rules below */
+    const char *source;         /* modeling file and lines the entry follows */
+} posenc_model_family;
+
+/* posenc_model_family.flags: rules only some families' code has. */
+#define POSENC_FAMILY_INTERLEAVE_KEY 1u  /* rope_interleave (default true) picks interleaved,
+                                            false half (DeepSeek V3) */
+#define POSENC_FAMILY_ROPE_WITHOUT_WINDOW 2u /* sliding_window null: every layer rotates
+                                            (EXAONE 4: "sliding_window is None or is_sliding") */
+#define POSENC_FAMILY_YARN_IS_LONGROPE 4u /* rope type "yarn" (and "su") means longrope (Phi-3) */
+#define POSENC_FAMILY_LONG_FROM_MAXPOS 8u /* longrope uses long_factor whenever
+                                            max_position_embeddings > original (MiniCPM) */
+#define POSENC_FAMILY_ALIBI_KEY 16u     /* alibi: true selects ALiBi instead of RoPE (Falcon) */
+#define POSENC_FAMILY_BAICHUAN 32u      /* hidden_size 4096 (or class BaiChuan*): RoPE; else
+                                            ALiBi (Baichuan 13B) */
+#define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
+                                            attention factor (Phi-3.5-MoE) */
+#define POSENC_FAMILY_MROPE 128u        /* M-RoPE: the RoPE block's mrope_section (required)
+                                            and mrope_interleaved split the pairs between
+                                            the temporal, height and width positions; rope
+                                            type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
+                                            Qwen3-VL) */
+
+/* The registry: *table points at n_families entries (static, read-only,
+ * sorted by model_type); returns the count. table may be NULL. */
+size_t posenc__families(const posenc_model_family **table);
+
+/* The entry of model_type (exact, case-sensitive), or NULL. */
+const posenc_model_family *posenc__family_find(const char *model_type);
+
+/* The entry whose arch prefix names an architectures[] class: the class name
+ * is the prefix followed by "For", "Model" or "LMHead" (e.g.
+ * "LlamaForCausalLM", "RWForCausalLM", "QWenLMHeadModel"). NULL when none
+ * matches. */
+const posenc_model_family *posenc__family_by_arch(const char *class_name);
+
+
+/* The defaults an entry leaves out, in one place. */
+#define FIXED_BASE "" /* base_key: the family's code fixes the base */
+
+/* The key of the partial rotary factor (PARTIAL rule). */
+static inline const char *posenc__family_partial_key(const posenc_model_family *f)
+{
+    return f->partial_key ? f->partial_key : "partial_rotary_factor";
+}
+
+/* The factor when the config has no key (PARTIAL rule). */
+static inline double posenc__family_partial_default(const posenc_model_family *f)
+{
+    return f->partial_default != 0.0 ? f->partial_default : 1.0;
+}
+
+/* The key of the base, or NULL when the family's code fixes it. */
+static inline const char *posenc__family_base_key(const posenc_model_family *f)
+{
+    if (!f->base_key)
+        return "rope_theta";
+    return f->base_key[0] ? f->base_key : NULL;
+}
+
+#endif

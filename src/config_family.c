@@ -1,0 +1,280 @@
+/* config_family.c - which family and which part of a config: model_type,
+ * the architectures[] classes, wrapper types read through their language
+ * part (text_config, llm_config, language_config), and a bare RoPE config
+ * with no family; part of the model reader (config_read.h). */
+#include "config_read.h"
+
+/* ---- which family, which part ----------------------------------------------------- */
+
+static const char *const PARTS[] = {"text_config", "llm_config", "language_config", NULL};
+
+/* The registry's model types, comma-separated, for the unknown-type message. */
+static void known_list(char *buf, size_t n)
+{
+    const posenc_model_family *t;
+    size_t cnt = posenc__families(&t), used = 0;
+    buf[0] = 0;
+    /* (snprintf of plain strings cannot fail) */
+    for (size_t i = 0; i < cnt && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", t[i].model_type);
+}
+
+/* The family the architectures[] entries name, when they agree on one. */
+static posenc_status by_architectures(mread *r, const json_t *root,
+                                      const posenc_model_family **out)
+{
+    const json_t *a = get(root, "architectures");
+    *out = NULL;
+    if (!a)
+        return POSENC_OK;
+    if (json_typeof(a) != JSON_ARRAY)
+        return FAIL(r, POSENC_ERR_FORMAT, "architectures",
+                    "architectures must be an array of class names, got %s",
+                    posenc__cfg_type_word(a));
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const json_t *e = json_array_get(a, i);
+        const posenc_model_family *f =
+            json_typeof(e) == JSON_STRING ? posenc__family_by_arch(json_string_value(e)) : NULL;
+        if (!f)
+            return FAIL(r, POSENC_ERR_FORMAT, "architectures",
+                        "no model_type, and architectures[%zu] does not name a family posenc "
+                        "knows: give --model-type TYPE",
+                        i);
+        if (*out && *out != f)
+            return FAIL(r, POSENC_ERR_FORMAT, "architectures",
+                        "no model_type, and architectures names two families (%s, %s): give "
+                        "--model-type TYPE",
+                        (*out)->model_type, f->model_type);
+        *out = f;
+    }
+    /* a class of the language model (Gemma3ForConditionalGeneration names
+     * Gemma 3) in a config that nests it: read through its wrapper */
+    const posenc_model_family *t;
+    size_t n = posenc__families(&t);
+    for (size_t i = 0; *out && i < n; i++)
+        if (t[i].nested && strcmp(t[i].nested_type, (*out)->model_type) == 0 &&
+            json_is_object(get(root, t[i].nested))) {
+            *out = &t[i];
+            break;
+        }
+    return POSENC_OK;
+}
+
+static posenc_status unknown_type(mread *r, const char *key, const char *type)
+{
+    char list[1024];
+    known_list(list, sizeof list);
+    return FAIL(r, POSENC_ERR_FORMAT, key,
+                "%s '%.60s' is not in posenc's model registry (known: %s); give --model-type "
+                "TYPE to read it as a known family",
+                key, type, list);
+}
+
+/* A config that names no family (no model_type, no architectures): its RoPE
+ * block read as is by posenc_rope_from_config's rules, the same on every
+ * layer (num_hidden_layers, else 1). */
+static posenc_status read_bare(mread *r, const json_t *root)
+{
+    posenc_model *m = r->m;
+    m->n_layer = 1;
+    int64_t n;
+    int present;
+    posenc_status st = posenc__cfg_count(&r->rd, root, "num_hidden_layers", "num_hidden_layers",
+                                         &n, &present);
+    if (st != POSENC_OK)
+        return st;
+    if (present && (n < 1 || n > POSENC_MODEL_MAX_LAYERS))
+        return FAIL(r, POSENC_ERR_RANGE, "num_hidden_layers",
+                    "num_hidden_layers %lld is outside 1..%u", (long long)n,
+                    POSENC_MODEL_MAX_LAYERS);
+    if (present)
+        m->n_layer = (uint32_t)n;
+    add_group(m, POSENC_SCHEME_ROPE, "");
+    st = posenc_rope_from_config_text(r->json, r->len, &m->group[0].rope, r->rd.err);
+    if (st != POSENC_OK)
+        return st;
+    m->group[0].configured = m->group[0].rope.scaling;
+    m->group[0].configured.short_factor = m->group[0].configured.long_factor =
+        m->group[0].configured.freq_factors = NULL;
+    m->scheme = POSENC_SCHEME_ROPE;
+    return POSENC_OK;
+}
+
+/* The family of the config at root: model_type (or override), an unknown
+ * wrapper's known language part, or the architectures[] entries; *f NULL
+ * with *done 1 when the config was read as a bare RoPE block instead (the
+ * status is then that reading's). */
+static posenc_status which_family(mread *r, const json_t *root, const char *override,
+                                  const posenc_model_family **out, int *done)
+{
+    const posenc_model_family *f = NULL;
+    *done = 0;
+    const char *key = "model_type";
+    const json_t *mt = get(root, "model_type");
+    if (mt && json_typeof(mt) != JSON_STRING)
+        return FAIL(r, POSENC_ERR_FORMAT, "model_type", "model_type must be a string, got %s",
+                    posenc__cfg_type_word(mt));
+    const char *type = override ? override : (mt ? json_string_value(mt) : NULL);
+    r->cfg = root;
+    r->root = root;
+    if (override)
+        key = "--model-type";
+    if (type) {
+        f = posenc__family_find(type);
+        if (!f && !override) {
+            /* an unknown wrapper whose language part is a known family */
+            for (int i = 0; PARTS[i]; i++) {
+                const json_t *p = get(root, PARTS[i]);
+                const json_t *pt = p && json_typeof(p) == JSON_OBJECT ? get(p, "model_type") : NULL;
+                if (pt && json_typeof(pt) == JSON_STRING &&
+                    posenc__family_find(json_string_value(pt))) {
+                    r->cfg = p;
+                    snprintf(r->prefix, sizeof r->prefix, "%s.", PARTS[i]);
+                    snprintf(r->m->part, sizeof r->m->part, "%s", PARTS[i]);
+                    f = posenc__family_find(json_string_value(pt));
+                    break;
+                }
+            }
+        }
+        if (!f)
+            return unknown_type(r, key, type);
+    } else {
+        posenc_status st = by_architectures(r, root, &f);
+        if (st != POSENC_OK)
+            return st;
+        if (!f && get(root, "architectures"))
+            return FAIL(r, POSENC_ERR_FORMAT, "architectures",
+                        "no model_type, and architectures is empty: give --model-type TYPE");
+        /* neither: a bare RoPE block, when the config has one; else refused
+         * (an old config of an absolute-position model must not be read as RoPE) */
+        static const char *const rope_keys[] = {"rope_theta", "rope_scaling", "rope_parameters",
+                                                "rotary_emb_base", "rotary_pct",
+                                                "partial_rotary_factor", "qk_rope_head_dim",
+                                                "head_dim", NULL};
+        if (!f) {
+            for (int i = 0; rope_keys[i]; i++)
+                if (json_object_get(root, rope_keys[i])) {
+                    *done = 1;
+                    return read_bare(r, root);
+                }
+            return FAIL(r, POSENC_ERR_FORMAT, "model_type",
+                        "missing key model_type, and no architectures entry or RoPE key tells "
+                        "the family: give --model-type TYPE");
+        }
+    }
+    *out = f;
+    return POSENC_OK;
+}
+
+/* A wrapper type (gemma3, llama4, mistral3...): read through its language
+ * part, as the part's own model_type or the wrapper's default one. */
+static posenc_status open_part(mread *r, const json_t *root, const posenc_model_family **out)
+{
+    const posenc_model_family *f = *out;
+    if (f->nested && !r->m->part[0]) {
+        const json_t *p = get(root, f->nested);
+        if (!p || json_typeof(p) != JSON_OBJECT)
+            return FAIL(r, POSENC_ERR_FORMAT, f->nested,
+                        "missing key %s: model_type %s keeps its language model there",
+                        f->nested, f->model_type);
+        r->cfg = p;
+        snprintf(r->prefix, sizeof r->prefix, "%s.", f->nested);
+        snprintf(r->m->part, sizeof r->m->part, "%s", f->nested);
+        const json_t *pt = get(p, "model_type");
+        char name[96];
+        kn(r, "model_type", name, sizeof name);
+        if (pt && json_typeof(pt) != JSON_STRING)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string, got %s", name,
+                        posenc__cfg_type_word(pt));
+        const char *inner = pt ? json_string_value(pt) : f->nested_type;
+        const posenc_model_family *g = posenc__family_find(inner);
+        if (!g)
+            return unknown_type(r, name, inner);
+        f = g;
+    }
+    *out = f;
+    return POSENC_OK;
+}
+
+posenc_status read_model(mread *r, const json_t *root, const char *override)
+{
+    if (json_typeof(root) != JSON_OBJECT)
+        return FAIL(r, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
+                    posenc__cfg_type_word(root));
+    const posenc_model_family *f = NULL;
+    int done;
+    posenc_status st = which_family(r, root, override, &f, &done);
+    if (st != POSENC_OK || done)
+        return st;
+    if ((st = open_part(r, root, &f)) != POSENC_OK)
+        return st;
+    if (f->nested)
+        return FAIL(r, POSENC_ERR_FORMAT, "model_type",
+                    "model_type %s is a wrapper, but its part is itself a wrapper", f->model_type);
+    if (f->refused)
+        return FAIL(r, POSENC_ERR_FORMAT, r->m->part[0] ? r->prefix : "model_type",
+                    "model_type %s is not supported yet: %s", f->model_type, f->refused);
+    r->fam = f;
+    r->m->source = f ? f->source : NULL;
+    snprintf(r->m->model_type, sizeof r->m->model_type, "%s", f->model_type);
+
+    if ((st = refuse_foreign(r)) != POSENC_OK)
+        return st;
+    int64_t n_layer = 0;
+    if (f->layers != POSENC_LAYERS_ENC_DEC) {
+        const char *which;
+        if ((st = need_count(r, LAYER_KEYS, f->default_layers, &n_layer, &which)) != POSENC_OK)
+            return st;
+        if (n_layer < 1 || n_layer > POSENC_MODEL_MAX_LAYERS) {
+            char name[96];
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, which, name, sizeof name),
+                        "%s %lld is outside 1..%u", name, (long long)n_layer,
+                        POSENC_MODEL_MAX_LAYERS);
+        }
+        r->m->n_layer = (uint32_t)n_layer;
+    }
+    note_ignored_common(r);
+    if ((st = read_family(r, n_layer)) != POSENC_OK)
+        return st;
+    finish_scheme(r->m);
+    return POSENC_OK;
+}
+
+/* ---- what the family reads ------------------------------------------------------- */
+
+/* The scheme of the family (a key may choose ALiBi instead of RoPE) and its
+ * reader. */
+posenc_status read_family(mread *r, int64_t n_layer)
+{
+    const posenc_model_family *f = r->fam;
+    if (strcmp(f->model_type, "chatglm") == 0) {
+        posenc_status st = chatglm_checks(r);
+        if (st != POSENC_OK)
+            return st;
+    }
+    if (f->layers == POSENC_LAYERS_ENC_DEC)
+        return read_enc_dec(r);
+    if (f->flags & POSENC_FAMILY_ALIBI_KEY) {
+        int alibi = 0, present;
+        char name[96];
+        posenc_status st = posenc__cfg_bool(&r->rd, r->cfg, "alibi",
+                                            kn(r, "alibi", name, sizeof name), &alibi, &present);
+        if (st != POSENC_OK)
+            return st;
+        if (alibi)
+            return read_alibi(r, n_layer);
+    }
+    if (f->flags & POSENC_FAMILY_BAICHUAN) {
+        int rope;
+        posenc_status st = baichuan_rope(r, r->root, &rope);
+        if (st != POSENC_OK)
+            return st;
+        if (!rope)
+            return read_alibi(r, n_layer);
+    }
+    switch (f->scheme) {
+    case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
+    case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);
+    default: return read_rope_family(r, n_layer);
+    }
+}

@@ -1,0 +1,382 @@
+/* config_layers.c - which layers get which RoPE: layer_types or a
+ * sliding-window pattern, NoPE layers, one RoPE per layer type, and Qwen
+ * 1's dynamic NTK and log-n rules; part of the model reader
+ * (config_read.h). */
+#include "config_read.h"
+
+/* A layer type's name in layer_types: 0 full_attention, 1 sliding_attention. */
+static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    const json_t *lt = get(r->cfg, "layer_types");
+    if (lt) {
+        kn(r, "layer_types", name, sizeof name);
+        if (json_typeof(lt) != JSON_ARRAY)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of strings, got %s",
+                        name, posenc__cfg_type_word(lt));
+        if ((int64_t)json_array_size(lt) != n_layer)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s has %zu entries for %lld layers", name,
+                        json_array_size(lt), (long long)n_layer);
+        for (int64_t i = 0; i < n_layer; i++) {
+            const json_t *e = json_array_get(lt, (size_t)i);
+            const char *s = json_typeof(e) == JSON_STRING ? json_string_value(e) : NULL;
+            if (s && strcmp(s, "full_attention") == 0)
+                kind[i] = 0;
+            else if (s && strcmp(s, "sliding_attention") == 0)
+                kind[i] = 1;
+            else if (s)
+                return FAIL(r, POSENC_ERR_FORMAT, name,
+                            "%s[%lld] '%.40s' is not a layer type of family %s (full_attention, "
+                            "sliding_attention)",
+                            name, (long long)i, s, f->model_type);
+            else
+                return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%lld] must be a string, got %s",
+                            name, (long long)i, posenc__cfg_type_word(e));
+        }
+        note_ignored(r, "sliding_window_pattern");
+        return POSENC_OK;
+    }
+    int64_t pattern = f->sliding_pattern;
+    int present;
+    posenc_status st = count(r, "sliding_window_pattern", &pattern, &present);
+    if (st != POSENC_OK)
+        return st;
+    if (!present && pattern == 0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "layer_types", name, sizeof name),
+                    "missing key %s (family %s has no default layer pattern posenc can vouch "
+                    "for)",
+                    name, f->model_type);
+    for (int64_t i = 0; i < n_layer; i++)
+        kind[i] = pattern > 0 && (i + 1) % pattern != 0;
+    return POSENC_OK;
+}
+
+/* Qwen 1: use_logn_attn (queries scaled by log(pos + 1) / log(seq_length)
+ * past seq_length) and use_dynamic_ntk (its own NTK alpha) on every layer. */
+static posenc_status read_qwen(mread *r)
+{
+    char name[96];
+    int logn = 0, ntk = 0, p1, p2, ps;
+    posenc_status st;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_logn_attn",
+                               kn(r, "use_logn_attn", name, sizeof name), &logn, &p1)) !=
+            POSENC_OK ||
+        (st = posenc__cfg_bool(&r->rd, r->cfg, "use_dynamic_ntk",
+                               kn(r, "use_dynamic_ntk", name, sizeof name), &ntk, &p2)) !=
+            POSENC_OK)
+        return st;
+    int64_t S = 0;
+    if ((st = count(r, "seq_length", &S, &ps)) != POSENC_OK)
+        return st;
+    double expansion = 1.0;
+    int pe;
+    if ((st = num(r, "seq_length_expansion", &expansion, &pe)) != POSENC_OK)
+        return st;
+    if (expansion != 1.0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length_expansion", name, sizeof name),
+                    "%s (positions divided by it in later Qwen releases) is not implemented",
+                    name);
+    /* QWenConfig's defaults for these two were not verified: required */
+    if (!p1 || !p2)
+        return FAIL(r, POSENC_ERR_FORMAT,
+                    kn(r, !p1 ? "use_logn_attn" : "use_dynamic_ntk", name, sizeof name),
+                    "missing key %s (family qwen: no default posenc can vouch for)", name);
+    if ((logn || ntk) && (!ps || S < 2))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length", name, sizeof name),
+                    "%s (at least 2) is needed: use_logn_attn and use_dynamic_ntk scale against "
+                    "it",
+                    name);
+    for (uint32_t i = 0; i < r->m->n_group; i++) {
+        posenc_model_group *g = &r->m->group[i];
+        if (logn) {
+            g->qscale.type = POSENC_QSCALE_LOGN;
+            g->qscale.seq_length = (double)S;
+        }
+        if (ntk) {
+            if (g->rope.scaling.type != POSENC_ROPE_DEFAULT)
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, "use_dynamic_ntk", name, sizeof name),
+                            "%s and a rope_scaling both change the frequencies: which applies is "
+                            "ambiguous",
+                            name);
+            if (g->rope.rotary_dim < 4)
+                return FAIL(r, POSENC_ERR_RANGE, kn(r, "use_dynamic_ntk", name, sizeof name),
+                            "%s needs a rotary dimension of at least 4", name);
+            g->qwen_dynamic_ntk = 1;
+            g->qwen_seq_length = (double)S;
+        }
+    }
+    return POSENC_OK;
+}
+
+/* The RoPE blocks of the part: rope_parameters or rope_scaling (not both),
+ * and whether rope_parameters holds one set per layer type (*per_type; a
+ * family whose layers all rotate alike takes them as one set when they
+ * agree, *rp then that set). bname: the name of the block for messages. */
+static posenc_status rope_blocks(mread *r, const json_t **rp, const json_t *rs, int *per_type,
+                                 char *bname, size_t bn)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    *per_type = 0;
+    if (*rp && rs)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_parameters", name, sizeof name),
+                    "both rope_parameters and rope_scaling are given: which one applies is "
+                    "ambiguous");
+    /* rope_parameters per layer type: every value an object named after a type */
+    const json_t *same = NULL; /* per-type sets that are all equal: one set */
+    if (!*rp || json_typeof(*rp) != JSON_OBJECT)
+        return POSENC_OK;
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)*rp, k, v) {
+        if (json_typeof(v) == JSON_OBJECT)
+            *per_type = 1;
+    }
+    int all_equal = 1;
+    json_object_foreach((json_t *)*rp, k, v) {
+        if (!*per_type)
+            break;
+        snprintf(bname, bn, "%srope_parameters.%s", r->prefix, k);
+        if (json_typeof(v) != JSON_OBJECT ||
+            (strcmp(k, "full_attention") != 0 && strcmp(k, "sliding_attention") != 0))
+            return FAIL(r, POSENC_ERR_FORMAT, bname,
+                        "%s: '%.40s' is not a layer type with its own RoPE parameters "
+                        "(rope_parameters holds one set, or one per full_attention / "
+                        "sliding_attention layer type)",
+                        bname, k);
+        if (same && !json_equal((json_t *)same, (json_t *)v))
+            all_equal = 0;
+        same = v;
+    }
+    if (*per_type && f->layers != POSENC_LAYERS_BY_TYPE) {
+        /* a family whose layers all rotate alike: the sets must agree */
+        if (!all_equal)
+            return FAIL(r, POSENC_ERR_FORMAT, bname,
+                        "%s: family %s applies one RoPE to every layer, but rope_parameters "
+                        "gives different sets per layer type",
+                        bname, f->model_type);
+        *rp = same;
+        *per_type = 0;
+    }
+    return POSENC_OK;
+}
+
+/* What the groups of a part's layers read their RoPE from. */
+typedef struct rope_source {
+    rope_common cm;
+    const json_t *rp;     /* rope_parameters (one set, or one per layer type) */
+    const json_t *single; /* the one set (rope_parameters or rope_scaling), or NULL */
+    int per_type;         /* rp holds one set per layer type */
+    char bname[96];       /* the block's name for messages */
+} rope_source;
+
+/* A finite base > 1 at key of obj (name for messages) into *base when
+ * present. */
+static posenc_status base_at(mread *r, const json_t *obj, const char *key, const char *name,
+                             double *base)
+{
+    double b = *base;
+    int have = 0;
+    posenc_status st = posenc__cfg_number(&r->rd, obj, key, name, &b, &have);
+    if (st != POSENC_OK || !have)
+        return st;
+    if (!(b > 1.0))
+        return FAIL(r, POSENC_ERR_BASE, name, "%s must be finite and > 1, got %g", name, b);
+    *base = b;
+    return POSENC_OK;
+}
+
+/* The group of layer type tname (BY_TYPE) under rule: no RoPE, or RoPE
+ * with the config's base and scaling, its base unscaled, or the local
+ * base; a per-type set of rope_parameters gives its own base and scaling.
+ * *gi: the group's index. */
+static posenc_status type_group(mread *r, const rope_source *src, posenc_type_rope rule,
+                                const char *tname, int *gi)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    if (rule == POSENC_TROPE_NONE) {
+        *gi = add_group(r->m, POSENC_SCHEME_NONE, tname);
+        return POSENC_OK;
+    }
+    *gi = add_group(r->m, POSENC_SCHEME_ROPE, tname);
+    posenc_model_group *g = &r->m->group[*gi];
+    double base = src->cm.base;
+    posenc_status st;
+    if (rule == POSENC_TROPE_LOCAL) {
+        base = f->local_base_default;
+        kn(r, f->local_base_key, name, sizeof name);
+        if ((st = base_at(r, r->cfg, f->local_base_key, name, &base)) != POSENC_OK)
+            return st;
+        if (!(base > 1.0)) /* the default */
+            return FAIL(r, POSENC_ERR_BASE, name, "%s must be finite and > 1, got %g", name,
+                        base);
+    }
+    if (!src->per_type)
+        return rope_group(r, g, &src->cm, base,
+                          rule == POSENC_TROPE_SCALED ? src->single : NULL, src->rp != NULL,
+                          rule == POSENC_TROPE_SCALED ? src->bname : "");
+    const json_t *set = get(src->rp, tname);
+    char sname[96];
+    snprintf(sname, sizeof sname, "%srope_parameters.%s", r->prefix, tname);
+    if (set) {
+        char tkey[128];
+        snprintf(tkey, sizeof tkey, "%s.rope_theta", sname);
+        if ((st = base_at(r, set, "rope_theta", tkey, &base)) != POSENC_OK)
+            return st;
+    }
+    return rope_group(r, g, &src->cm, base, set, 1, sname);
+}
+
+/* BY_TYPE: full and sliding layers (layer_types, or the family's pattern),
+ * each type with the RoPE of the family's rule for it. */
+static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rope_source *src)
+{
+    const posenc_model_family *f = r->fam;
+    posenc_status st = layer_kinds(r, n_layer, kind);
+    if (st != POSENC_OK)
+        return st;
+    /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
+     * (an absent key is the class default 4096, not None) */
+    const json_t *sw = json_object_get(r->cfg, "sliding_window");
+    int all_rope =
+        (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_typeof(sw) == JSON_NULL;
+    int gi[2] = {-1, -1};
+    for (int64_t i = 0; i < n_layer; i++) {
+        int t = kind[i];
+        if (gi[t] < 0) {
+            posenc_type_rope rule = t ? f->sliding_rope : f->full_rope;
+            if (all_rope)
+                rule = POSENC_TROPE_SCALED;
+            st = type_group(r, src, rule, t ? "sliding_attention" : "full_attention", &gi[t]);
+            if (st != POSENC_OK)
+                return st;
+        }
+        r->m->layer_group[i] = (uint8_t)gi[t];
+    }
+    return POSENC_OK;
+}
+
+/* NO_ROPE: kind[i] = 1 for a layer without RoPE, from no_rope_layers (1 =
+ * RoPE, 0 = none), else every no_rope_layer_interval-th layer. */
+static posenc_status nope_kinds(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    char name[96];
+    note_ignored(r, "layer_types"); /* masks only */
+    note_ignored(r, "nope_layer_interval"); /* the code reads no_rope_layer_interval */
+    const json_t *nl = get(r->cfg, "no_rope_layers");
+    kn(r, "no_rope_layers", name, sizeof name);
+    if (nl && json_typeof(nl) != JSON_ARRAY)
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of 0 and 1, got %s", name,
+                    posenc__cfg_type_word(nl));
+    if (nl && json_array_size(nl) > 0) {
+        /* "List with at least the same length as the number of layers" */
+        if ((int64_t)json_array_size(nl) < n_layer)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s has %zu entries for %lld layers", name,
+                        json_array_size(nl), (long long)n_layer);
+        for (int64_t i = 0; i < n_layer; i++) {
+            const json_t *e = json_array_get(nl, (size_t)i);
+            json_type et = json_typeof(e); /* e: an entry, not NULL */
+            if (et != JSON_INTEGER && et != JSON_TRUE && et != JSON_FALSE)
+                return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%lld] must be 0 or 1, got %s", name,
+                            (long long)i, posenc__cfg_type_word(e));
+            int use = et == JSON_TRUE || json_integer_value(e) != 0;
+            kind[i] = !use;
+        }
+        return POSENC_OK;
+    }
+    int64_t every = r->fam->no_rope_interval;
+    int present;
+    posenc_status st = count(r, "no_rope_layer_interval", &every, &present);
+    if (st != POSENC_OK)
+        return st;
+    if (every == 0)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "no_rope_layer_interval", name, sizeof name),
+                    "%s must be at least 1", name);
+    for (int64_t i = 0; i < n_layer; i++)
+        kind[i] = (i + 1) % every == 0;
+    return POSENC_OK;
+}
+
+/* Llama 4's NoPE layers: attn_temperature_tuning (any nonzero value: on;
+ * absent: on; null: off), floor_scale and attn_scale into *q. */
+static posenc_status temperature(mread *r, posenc_query_scale *q)
+{
+    char name[96];
+    const json_t *tt = json_object_get(r->cfg, "attn_temperature_tuning");
+    json_type tty = tt ? json_typeof(tt) : JSON_TRUE; /* absent: on */
+    if (tty == JSON_OBJECT || tty == JSON_ARRAY || tty == JSON_STRING)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "attn_temperature_tuning", name, sizeof name),
+                    "%s must be true or false, got %s", name, posenc__cfg_type_word(tt));
+    /* true, or a nonzero number; null is off */
+    int on = tty == JSON_TRUE || json_number_value(tt) != 0;
+    int present;
+    q->floor_scale = 8192.0;
+    q->attn_scale = 0.1;
+    posenc_status st;
+    if ((st = num(r, "floor_scale", &q->floor_scale, &present)) != POSENC_OK ||
+        (st = num(r, "attn_scale", &q->attn_scale, &present)) != POSENC_OK)
+        return st;
+    if (!(q->floor_scale > 0))
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "floor_scale", name, sizeof name),
+                    "%s must be finite and > 0", name);
+    q->type = on ? POSENC_QSCALE_TEMPERATURE : POSENC_QSCALE_NONE;
+    return POSENC_OK;
+}
+
+/* NO_ROPE: the RoPE layers' group and the NoPE layers' (with the family's
+ * query scaling). */
+static posenc_status nope_layers(mread *r, int64_t n_layer, uint8_t *kind, const rope_source *src)
+{
+    posenc_status st = nope_kinds(r, n_layer, kind);
+    int gi[2] = {-1, -1};
+    for (int64_t i = 0; i < n_layer && st == POSENC_OK; i++) {
+        int t = kind[i];
+        if (gi[t] < 0) {
+            gi[t] = add_group(r->m, t ? POSENC_SCHEME_NONE : POSENC_SCHEME_ROPE, "");
+            if (!t)
+                st = rope_group(r, &r->m->group[gi[t]], &src->cm, src->cm.base, src->single,
+                                src->rp != NULL, src->bname);
+            else if (r->fam->qscale == POSENC_QSCALE_TEMPERATURE)
+                st = temperature(r, &r->m->group[gi[t]].qscale);
+        }
+        r->m->layer_group[i] = (uint8_t)gi[t];
+    }
+    return st;
+}
+
+posenc_status read_rope_family(mread *r, int64_t n_layer)
+{
+    rope_source src;
+    src.rp = get(r->cfg, "rope_parameters");
+    posenc_status st = rope_blocks(r, &src.rp, get(r->cfg, "rope_scaling"), &src.per_type,
+                                   src.bname, sizeof src.bname);
+    if (st != POSENC_OK)
+        return st;
+    const json_t *rs = get(r->cfg, "rope_scaling");
+    src.single = src.per_type ? NULL : (src.rp ? src.rp : rs);
+    if ((st = rope_common_read(r, src.rp && !src.per_type ? src.rp : NULL, &src.cm)) != POSENC_OK)
+        return st;
+    snprintf(src.bname, sizeof src.bname, "%s%s", r->prefix,
+             src.rp ? "rope_parameters" : "rope_scaling");
+
+    uint8_t *kind = calloc((size_t)n_layer, 1);
+    if (!kind)
+        return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+    switch (r->fam->layers) {
+    case POSENC_LAYERS_BY_TYPE: st = by_type(r, n_layer, kind, &src); break;
+    case POSENC_LAYERS_NO_ROPE: st = nope_layers(r, n_layer, kind, &src); break;
+    default:
+        /* every layer alike; layer_types only choose attention masks here */
+        note_ignored(r, "layer_types");
+        add_group(r->m, POSENC_SCHEME_ROPE, "");
+        st = rope_group(r, &r->m->group[0], &src.cm, src.cm.base, src.single, src.rp != NULL,
+                        src.bname);
+        break;
+    }
+    free(kind);
+    if (st == POSENC_OK && r->fam->qscale == POSENC_QSCALE_LOGN)
+        st = read_qwen(r);
+    return st;
+}

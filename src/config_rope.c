@@ -1,0 +1,488 @@
+/* config_rope.c - the RoPE blocks of a config (rope_scaling,
+ * rope_parameters, per layer type) and the family's RoPE keys (head_dim,
+ * the rotated part, the base) into a group: part of the model reader
+ * (config_read.h). */
+#include "config_read.h"
+
+/* ---- RoPE families ---------------------------------------------------------------- */
+
+
+/* Llama 3 with low_freq_factor == high_freq_factor: Hugging Face's clean step
+ * (modeling_rope_utils.py _compute_llama3_parameters: where(wl > low_wl,
+ * inv / factor, inv); the blend is empty), as per-pair factors. */
+static posenc_status llama3_step(posenc_model_group *g)
+{
+    posenc_rope_config *c = &g->rope;
+    posenc_rope_scaling *s = &c->scaling;
+    double L = s->original_max_position_embeddings, lf = s->low_freq_factor, factor = s->factor;
+    posenc_status st = posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    for (uint32_t k = 0; st == POSENC_OK && k < c->rotary_dim / 2; k++) {
+        double f0 = 0.0;
+        st = posenc_inv_freq(k, c->rotary_dim, c->base, &f0);
+        c->freq_factors[k] = 2.0 * 3.14159265358979323846 / f0 > L / lf ? factor : 1.0;
+    }
+    s->n_freq_factors = c->rotary_dim / 2;
+    g->llama3_step = 1;
+    return st;
+}
+
+/* Out of memory copying or changing the block: the copy is dropped (a
+ * change that failed must not leave the block half rewritten). */
+static posenc_status copy_failed(mread *r, json_t **own)
+{
+    json_decref(*own);
+    *own = NULL;
+    return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+}
+
+/* What some families' code does to their RoPE block before the shared
+ * reader sees it: Phi-3 reads "yarn" and "su" as longrope; Ministral 3 keeps
+ * its query scaling (llama_4_scaling_beta, with original_max_position_embeddings)
+ * in rope_parameters. *own: a modified copy, or NULL when blk is used as is. */
+/* Phi-3: rope type "yarn" and "su" mean longrope. */
+static posenc_status prep_yarn_is_longrope(mread *r, const json_t *blk, json_t **own)
+{
+    static const char *const tk[] = {"rope_type", "type"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(blk, tk[i]);
+        const char *v = t && json_typeof(t) == JSON_STRING ? json_string_value(t) : "";
+        if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
+            if ((!*own && !(*own = json_deep_copy(blk))) ||
+                json_object_set_new(*own, tk[i], json_string("longrope")) != 0)
+                return copy_failed(r, own);
+        }
+    }
+    return POSENC_OK;
+}
+
+/* Phi-3.5-MoE: short_mscale and long_mscale (equal) become the attention
+ * factor. */
+static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *name, json_t **own)
+{
+    char key[128];
+    /* PhimoeRotaryEmbedding: cos and sin times long_mscale past the
+     * original length, else short_mscale, instead of the attention factor */
+    const json_t *sm = json_object_get(blk, "short_mscale"),
+                 *lm = json_object_get(blk, "long_mscale");
+    if (sm || lm) {
+        snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
+        if (!is_number(sm) || !is_number(lm) ||
+            json_number_value(sm) != json_number_value(lm))
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s: short_mscale and long_mscale must both be numbers and equal: "
+                        "a factor that switches with the length is not implemented",
+                        key);
+        if (get(blk, "attention_factor"))
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s and attention_factor both set the factor on cos and sin", key);
+        if (!(*own = json_deep_copy(blk)) ||
+            json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
+                0)
+            return copy_failed(r, own);
+        json_object_del(*own, "short_mscale");
+        json_object_del(*own, "long_mscale");
+    }
+    return POSENC_OK;
+}
+
+/* M-RoPE (Qwen2-VL to Qwen3-VL): the sections, rule and vision settings into
+ * g, and a block without them (type "mrope" read as default). */
+static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *blk,
+                                const char *name, json_t **own)
+{
+    char key[128];
+    /* M-RoPE: mrope_section [t, h, w] (pairs) and mrope_interleaved are
+     * the multimodal rotary embedding's, not a scaling's; type "mrope"
+     * (Qwen2-VL's configs) is the default frequencies */
+    const json_t *sec = json_object_get(blk, "mrope_section");
+    const json_t *il = json_object_get(blk, "mrope_interleaved");
+    snprintf(key, sizeof key, "%s.mrope_section", name);
+    if (!sec)
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "missing key %s: family %s splits the rotary pairs between the "
+                    "temporal, height and width positions by it",
+                    key, r->fam->model_type);
+    if (!json_is_array(sec) || json_array_size(sec) != 3)
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "%s must be a list of three pair counts [t, h, w]", key);
+    for (size_t i = 0; i < 3; i++) {
+        const json_t *v = json_array_get(sec, i);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2))
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s must be a list of three pair counts [t, h, w], each 0 to %u",
+                        key, POSENC_ROPE_MAX_HEAD_DIM / 2);
+        g->mrope_section[i] = (uint32_t)json_integer_value(v);
+    }
+    snprintf(key, sizeof key, "%s.mrope_interleaved", name);
+    if (il && !json_is_boolean(il))
+        return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be true or false, got %s", key,
+                    posenc__cfg_type_word(il));
+    g->mrope = 1;
+    g->mrope_rule = il && json_is_true(il) ? POSENC_MROPE_INTERLEAVED
+                                           : POSENC_MROPE_CONTIGUOUS;
+    /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
+     * for the position ids (get_rope_index reads them from vision_config) */
+    g->mrope_merge = 2;
+    const json_t *vc = r->root ? json_object_get(r->root, "vision_config") : NULL;
+    static const char *const vk[2] = {"spatial_merge_size", "tokens_per_second"};
+    for (int i = 0; vc && json_is_object(vc) && i < 2; i++) {
+        const json_t *v = json_object_get(vc, vk[i]);
+        if (!v)
+            continue;
+        snprintf(key, sizeof key, "vision_config.%s", vk[i]);
+        if (!json_is_integer(v) || json_integer_value(v) < (i == 0 ? 1 : 0) ||
+            json_integer_value(v) > (i == 0 ? 64 : 1000000))
+            return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be an integer from %d to %d",
+                        key, i == 0 ? 1 : 0, i == 0 ? 64 : 1000000);
+        *(i == 0 ? &g->mrope_merge : &g->mrope_tokens_per_second) =
+            (uint32_t)json_integer_value(v);
+    }
+    if (!(*own = json_deep_copy(blk)))
+        return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+    json_object_del(*own, "mrope_section");
+    json_object_del(*own, "mrope_interleaved");
+    static const char *const tk[] = {"rope_type", "type"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(*own, tk[i]);
+        if (t && json_is_string(t) && strcmp(json_string_value(t), "mrope") == 0)
+            json_object_set_new(*own, tk[i], json_string("default"));
+    }
+    return POSENC_OK;
+}
+
+/* Ministral 3: llama_4_scaling_beta (with original_max_position_embeddings)
+ * is a query scaling kept in rope_parameters. */
+static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *blk,
+                               const char *name, json_t **own)
+{
+    char key[128];
+    const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
+    if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
+        snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
+        if (!is_number(beta)) {
+            json_decref(*own);
+            *own = NULL;
+            return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be a number, got %s", key,
+                        posenc__cfg_type_word(beta));
+        }
+        const json_t *orig = json_object_get(blk, "original_max_position_embeddings");
+        snprintf(key, sizeof key, "%s.original_max_position_embeddings", name);
+        if (!(json_number_value(orig) > 0)) { /* 0 when absent or not a number */
+            json_decref(*own);
+            *own = NULL;
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s must be a number > 0: llama_4_scaling_beta scales queries by steps of "
+                        "that many tokens",
+                        key);
+        }
+        g->qscale.type = POSENC_QSCALE_BETA;
+        g->qscale.beta = json_number_value(beta);
+        g->qscale.original = json_number_value(orig);
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, "llama_4_scaling_beta");
+        const json_t *t = json_object_get(*own, "rope_type");
+        if (!t)
+            t = json_object_get(*own, "type");
+        if (!t || strcmp(json_string_value(t) ? json_string_value(t) : "", "default") == 0)
+            json_object_del(*own, "original_max_position_embeddings");
+    }
+    return POSENC_OK;
+}
+
+static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
+                                   const char *name, json_t **own)
+{
+    posenc_status st = POSENC_OK;
+    *own = NULL;
+    if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE)
+        st = prep_yarn_is_longrope(r, blk, own);
+    if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MSCALE_PAIR))
+        st = prep_mscale_pair(r, blk, name, own);
+    if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MROPE))
+        return prep_mrope(r, g, blk, name, own);
+    if (st == POSENC_OK)
+        st = prep_beta(r, g, blk, name, own);
+    return st;
+}
+
+/* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
+ * cm with base. is_params: blk is a rope_parameters set. */
+posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
+                                double base, const json_t *blk, int is_params, const char *name)
+{
+    posenc_rope_config *c = &g->rope;
+    memset(c, 0, sizeof *c);
+    c->head_dim = (uint32_t)cm->head_dim;
+    c->rotary_dim = (uint32_t)cm->rotary;
+    c->base = base;
+    c->layout = cm->layout;
+    c->max_position_embeddings = cm->maxpos;
+    /* a known type: cannot fail (st is set again before it is read) */
+    posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
+    snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
+    r->rd.block = r->block[r->n_block++];
+    if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE))
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "missing key %s (with mrope_section): family %s splits the rotary pairs "
+                    "between the temporal, height and width positions by it",
+                    name, r->fam->model_type);
+    if (blk) {
+        if (json_typeof(blk) != JSON_OBJECT)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object or null, got %s", name,
+                        posenc__cfg_type_word(blk));
+        json_t *own = NULL;
+        if ((st = prepare_block(r, g, blk, name, &own)) != POSENC_OK)
+            return st;
+        st = posenc__cfg_scaling(&r->rd, own ? own : blk, is_params, cm->maxpos, cm->have_maxpos,
+                                 cm->top_orig, cm->have_top_orig, c);
+        json_decref(own);
+        if (st != POSENC_OK)
+            return st;
+        posenc_mrope mr;
+        if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
+                                          g->mrope_rule) != POSENC_OK) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.mrope_section", name);
+            return FAIL(r, POSENC_ERR_RANGE, key,
+                        "%s [%u, %u, %u] does not split the %u rotary pairs%s", key,
+                        g->mrope_section[0], g->mrope_section[1], g->mrope_section[2],
+                        c->rotary_dim / 2,
+                        g->mrope_rule == POSENC_MROPE_INTERLEAVED
+                            ? " under the interleaved rule"
+                            : " (the three must add up to rotary_dim / 2)");
+        }
+        /* MiniCPM builds its cache for max_position_embeddings first: long
+         * factors from the start when that exceeds the original length */
+        posenc_rope_scaling *s = &c->scaling;
+        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) && s->type == POSENC_ROPE_LONGROPE) {
+            /* MiniCPMLongRoPE: scale = max_position_embeddings / original and
+             * sqrt(1 + ln scale / ln original) on cos and sin; it reads no
+             * factor or attention_factor */
+            char key[128];
+            static const char *const unread[] = {"factor", "attention_factor"};
+            for (int i = 0; i < 2; i++)
+                if (get(blk, unread[i])) {
+                    snprintf(key, sizeof key, "%s.%s", name, unread[i]);
+                    return FAIL(r, POSENC_ERR_FORMAT, key,
+                                "%s: MiniCPM's longrope takes its scale from "
+                                "max_position_embeddings / original_max_position_embeddings "
+                                "and does not read this key",
+                                key);
+                }
+            if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
+                memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
+        }
+    }
+    g->configured = c->scaling;
+    g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;
+    if (c->scaling.type == POSENC_ROPE_LLAMA3 &&
+        c->scaling.low_freq_factor == c->scaling.high_freq_factor &&
+        c->scaling.low_freq_factor > 0 && c->scaling.original_max_position_embeddings >= 1 &&
+        c->scaling.factor >= 1)
+        /* cannot fail: every caller passes a base > 1 and an even rotary_dim
+         * in 2..head_dim, which posenc_inv_freq accepts */
+        (void)llama3_step(g);
+    posenc_rope *rope = malloc(sizeof *rope);
+    if (!rope)
+        return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+    st = posenc__cfg_usable(&r->rd, rope, c, 0);
+    if (st == POSENC_OK)
+        st = posenc__cfg_usable(&r->rd, rope, c, POSENC_MAX_POS + 1);
+    free(rope);
+    return st;
+}
+
+/* The head size, rotary part and base shared by the RoPE layers. */
+/* head_dim: qk_rope_head_dim (the rotated part of each head), else
+ * head_dim, the family's key (kv_channels), its default, or hidden size /
+ * heads. */
+static posenc_status common_head_dim(mread *r, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    int present;
+    posenc_status st;
+    if (f->rotary == POSENC_ROTARY_QK_ROPE) {
+        static const char *const k[] = {"qk_rope_head_dim", NULL};
+        if ((st = need_count(r, k, f->default_head_dim, &cm->head_dim, NULL)) != POSENC_OK)
+            return st;
+    } else {
+        const json_t *hd = json_object_get(r->cfg, "head_dim");
+        if ((st = count(r, "head_dim", &cm->head_dim, &present)) != POSENC_OK)
+            return st;
+        if (!present && f->head_dim_key &&
+            (st = count(r, f->head_dim_key, &cm->head_dim, &present)) != POSENC_OK)
+            return st;
+        if (!present && !hd && f->default_head_dim) {
+            cm->head_dim = f->default_head_dim;
+            present = 1;
+        }
+        if (!present) {
+            int64_t hidden, heads;
+            const char *hk, *nk;
+            if ((st = need_count(r, HIDDEN_KEYS, f->default_hidden, &hidden, &hk)) != POSENC_OK ||
+                (st = need_count(r, HEADS_KEYS, f->default_heads, &heads, &nk)) != POSENC_OK)
+                return st;
+            if (heads == 0)
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, nk, name, sizeof name),
+                            "%s must be at least 1", name);
+            cm->head_dim = hidden / heads;
+        }
+    }
+    if (cm->head_dim < 2 || cm->head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, "head_dim", name, sizeof name),
+                    "the head size %lld is outside 2..%u", (long long)cm->head_dim,
+                    POSENC_ROPE_MAX_HEAD_DIM);
+
+    return POSENC_OK;
+}
+
+/* The rotated part of each head, by the family's rule. */
+static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    int present;
+    posenc_status st;
+    switch (f->rotary) {
+    case POSENC_ROTARY_PARTIAL: {
+        double prf = posenc__family_partial_default(f);
+        const char *pk = posenc__family_partial_key(f);
+        int have = 0;
+        if (rp_single && (st = posenc__cfg_number(&r->rd, rp_single, "partial_rotary_factor",
+                                                  kn(r, "rope_parameters.partial_rotary_factor",
+                                                     name, sizeof name),
+                                                  &prf, &have)) != POSENC_OK)
+            return st;
+        if (have)
+            pk = "rope_parameters.partial_rotary_factor";
+        static const char *const legacy[] = {"partial_rotary_factor", "rotary_pct", NULL};
+        if (!have && (st = num(r, pk, &prf, &have)) != POSENC_OK)
+            return st;
+        for (int i = 0; !have && legacy[i]; i++) {
+            if ((st = num(r, legacy[i], &prf, &have)) != POSENC_OK)
+                return st;
+            if (have)
+                pk = legacy[i];
+        }
+        kn(r, pk ? pk : "partial_rotary_factor", name, sizeof name);
+        if (!(prf > 0.0 && prf <= 1.0))
+            return FAIL(r, POSENC_ERR_RANGE, name, "%s must be in (0, 1], got %g", name, prf);
+        cm->rotary = (int64_t)floor((double)cm->head_dim * prf);
+        break;
+    }
+    case POSENC_ROTARY_HALF_HEAD: cm->rotary = cm->head_dim / 2; break;
+    case POSENC_ROTARY_DIM_KEY:
+        if ((st = count(r, "rotary_dim", &cm->rotary, &present)) != POSENC_OK)
+            return st;
+        kn(r, "rotary_dim", name, sizeof name);
+        /* rotary_dim None: GPT-J's code builds its table over the whole
+         * embedding (embed_dim, not head_dim), a quirk posenc does not follow */
+        if (!present)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "missing key %s: without it GPT-J's code computes frequencies over the "
+                        "hidden size, which posenc does not implement",
+                        name);
+        break;
+    case POSENC_ROTARY_QK_ROPE: cm->rotary = cm->head_dim; break;
+    }
+    if (f->rotary == POSENC_ROTARY_HALF_HEAD || f->rotary == POSENC_ROTARY_QK_ROPE)
+        kn(r, f->rotary == POSENC_ROTARY_QK_ROPE ? "qk_rope_head_dim" : "kv_channels", name,
+           sizeof name);
+    if (cm->rotary < 2 || cm->rotary % 2 || cm->rotary > cm->head_dim)
+        return FAIL(r, POSENC_ERR_RANGE, name,
+                    "the rotary dimension comes out %lld for head size %lld; it must be even, at "
+                    "least 2 and at most the head size",
+                    (long long)cm->rotary, (long long)cm->head_dim);
+
+    return POSENC_OK;
+}
+
+/* The base: rope_parameters.rope_theta, the family's key, legacy names
+ * (times the family's ratio key). */
+static posenc_status common_base(mread *r, const json_t *rp_single, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    posenc_status st;
+    int have = 0;
+    cm->base = f->base_default;
+    const char *base_key = posenc__family_base_key(f);
+    cm->base_name = base_key ? base_key : "rope_theta";
+    static const char *const legacy_base[] = {"rope_theta", "rotary_emb_base", NULL};
+    if (!base_key) {
+        /* a base fixed in the family's code: such keys are not read by it */
+        note_ignored(r, "rope_theta");
+        note_ignored(r, "rotary_emb_base");
+        have = 1;
+    }
+    if (!have && rp_single &&
+        (st = posenc__cfg_number(&r->rd, rp_single, "rope_theta",
+                                 kn(r, "rope_parameters.rope_theta", name, sizeof name),
+                                 &cm->base, &have)) != POSENC_OK)
+        return st;
+    if (have && base_key)
+        cm->base_name = "rope_parameters.rope_theta";
+    if (!have && (st = num(r, base_key, &cm->base, &have)) != POSENC_OK)
+        return st;
+    for (int i = 0; !have && legacy_base[i]; i++) {
+        if ((st = num(r, legacy_base[i], &cm->base, &have)) != POSENC_OK)
+            return st;
+        if (have)
+            cm->base_name = legacy_base[i];
+    }
+    if (!have && f->base_default == 0.0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, base_key, name, sizeof name),
+                    "missing key %s (family %s: no default posenc can vouch for)", name,
+                    f->model_type);
+    if (f->base_ratio_key) {
+        double ratio = 1.0;
+        if ((st = num(r, f->base_ratio_key, &ratio, &have)) != POSENC_OK)
+            return st;
+        if (!(ratio > 0))
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, f->base_ratio_key, name, sizeof name),
+                        "%s must be finite and > 0, got %g", name, ratio);
+        cm->base *= ratio;
+    }
+    if (!(isfinite(cm->base) && cm->base > 1.0))
+        return FAIL(r, POSENC_ERR_BASE, kn(r, cm->base_name, name, sizeof name),
+                    "%s must be finite and > 1, got %g", name, cm->base);
+
+    return POSENC_OK;
+}
+
+posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *cm)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    int have;
+    posenc_status st;
+    memset(cm, 0, sizeof *cm);
+    if ((st = common_head_dim(r, cm)) != POSENC_OK ||
+        (st = common_rotary(r, rp_single, cm)) != POSENC_OK ||
+        (st = common_base(r, rp_single, cm)) != POSENC_OK)
+        return st;
+    cm->layout = f->layout;
+    if (f->flags & POSENC_FAMILY_INTERLEAVE_KEY) {
+        int il = 1;
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "rope_interleave",
+                                   kn(r, "rope_interleave", name, sizeof name), &il, &have)) !=
+            POSENC_OK)
+            return st;
+        cm->layout = il ? POSENC_LAYOUT_INTERLEAVED : POSENC_LAYOUT_HALF;
+    } else if (get(r->cfg, "rope_interleave")) {
+        note_ignored(r, "rope_interleave");
+    }
+    const char *mk = NULL;
+    if ((st = count_of(r, MAXPOS_KEYS, &cm->maxpos, &mk)) != POSENC_OK)
+        return st;
+    cm->have_maxpos = mk != NULL;
+    if (!cm->have_maxpos)
+        cm->maxpos = 0;
+    if ((st = count(r, "original_max_position_embeddings", &cm->top_orig, &cm->have_top_orig)) !=
+        POSENC_OK)
+        return st;
+    return POSENC_OK;
+}

@@ -1,0 +1,74 @@
+/* model.h - the inside of a posenc_model (private to the library and its
+ * config reader; callers see the opaque type of posenc_model.h). A field
+ * for a new family rule goes here, and only the calls of posenc_model.h
+ * (src/models.c) read it: the public ABI does not change. */
+#ifndef POSENC_MODEL_INTERNAL_H
+#define POSENC_MODEL_INTERNAL_H
+
+#include "posenc_model.h"
+
+/* Layers that encode positions the same way. Only the fields of its scheme
+ * are meaningful (the rest are 0). */
+typedef struct posenc_model_group {
+    posenc_scheme scheme;     /* never POSENC_SCHEME_MIXED */
+    char layer_type[24];      /* "full_attention", "sliding_attention", "encoder",
+                                 "decoder", or "" when the model has one kind */
+    posenc_rope_config rope;  /* ROPE: dimensions, base, layout, scaling */
+    posenc_rope_scaling configured; /* ROPE: the scaling as the config gives it (list
+                                 pointers NULL), for display; rope.scaling is what
+                                 is computed, and differs only for llama3_step */
+    int llama3_step;          /* ROPE: the config's llama3 scaling has
+                                 low_freq_factor == high_freq_factor, which Hugging
+                                 Face computes as a clean step: rope.scaling is then
+                                 default with per-pair freq_factors, factor where
+                                 the wavelength 2 pi / f0(k) exceeds
+                                 original / low_freq_factor, else 1 */
+    int qwen_dynamic_ntk;     /* ROPE: Qwen 1's use_dynamic_ntk (see
+                                 posenc_model_layer_rope) */
+    double qwen_seq_length;   /* ROPE with qwen_dynamic_ntk: the trained length */
+    posenc_query_scale qscale;/* any scheme: a factor on the queries */
+    uint32_t n_head;          /* ALIBI: heads */
+    double alibi_bias_max;    /* ALIBI: slope exponent range (8: the paper's slopes) */
+    int alibi_bf16;           /* ALIBI: slopes rounded to bfloat16 (Falcon) */
+    double alibi_slope_scale; /* ALIBI: the bias is multiplied by this: 1, or Falcon's
+                                 1 / sqrt(head_dim) */
+    int sinusoid_whisper;     /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
+                                 pos / 10000^(2k/dim) (the paper, DistilBERT); 1:
+                                 Whisper's, sines then cosines, of pos * 10000^(-k/(dim/2-1)) */
+    int64_t positions;        /* LEARNED, SINUSOID: rows of the table */
+    int64_t offset;           /* LEARNED: row of position 0 (OPT, BART: 2) */
+    int offset_from_pad;      /* LEARNED: offset is pad_token_id + 1 (RoBERTa) */
+    uint32_t dim;             /* LEARNED, SINUSOID: width of the embedding */
+    uint32_t buckets;         /* RELATIVE_BUCKETS: num_buckets */
+    uint32_t max_distance;    /* RELATIVE_BUCKETS: relative_attention_max_distance */
+    int bidirectional;        /* RELATIVE_BUCKETS: 1 encoder, 0 decoder */
+    int mrope;                /* ROPE: multimodal (M-RoPE; posenc_mrope_init with
+                                 the two fields below and rope.rotary_dim / 2 pairs) */
+    uint32_t mrope_section[3];/* ROPE with mrope: pairs per axis t, h, w */
+    posenc_mrope_rule mrope_rule; /* ROPE with mrope: contiguous, or interleaved
+                                 (mrope_interleaved: true) */
+    uint32_t mrope_merge;     /* ROPE with mrope: vision_config.spatial_merge_size
+                                 (2, the config class's default, when absent) */
+    uint32_t mrope_tokens_per_second; /* ROPE with mrope: vision_config.tokens_per_second
+                                 (Qwen2.5-VL's video rule; 0 when absent) */
+} posenc_model_group;
+
+/* One checkpoint (about 50 KiB). It holds no pointer but source (static
+ * text), so posenc_model_copy is a plain copy. */
+struct posenc_model {
+    const char *source;     /* the registry entry's cited code, or NULL */
+    char model_type[64];    /* the type read (of the part when nested) */
+    char part[32];          /* the config part used ("text_config"...), "" for the top */
+    uint32_t n_layer;       /* 0 (empty) .. POSENC_MODEL_MAX_LAYERS */
+    posenc_scheme scheme;   /* the groups' scheme, or MIXED when they differ */
+    uint32_t n_group;       /* 1 .. POSENC_MODEL_MAX_GROUPS (0 when empty) */
+    posenc_model_group group[POSENC_MODEL_MAX_GROUPS];
+    uint8_t layer_group[POSENC_MODEL_MAX_LAYERS]; /* group of each layer */
+    char ignored[256];      /* config keys near positions that the family's code does
+                               not use for them, space-separated ("" if none) */
+};
+
+/* The group of layer, or NULL (bad model or layer). */
+const posenc_model_group *posenc__model_group(const posenc_model *m, uint32_t layer);
+
+#endif

@@ -1,0 +1,168 @@
+/* model_describe.c - posenc_model_layer_describe: one layer's scheme
+ * parameters as "key=value" text, family rules included, so that a front
+ * end shows them without knowing the rules (the program's EXPLAIN MODEL). */
+#include "posenc_model.h"
+#include "model.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An output buffer: appends what fits, remembers whether anything did not. */
+typedef struct text {
+    char *buf;
+    size_t n, len;
+    int overflow;
+} text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = t->n - t->len;
+    int w = vsnprintf(t->buf + t->len, room, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= room) {
+        t->overflow = 1;
+        t->len = t->n - 1;
+    } else {
+        t->len += (size_t)w;
+    }
+}
+
+/* A parameter value: the shortest of %.15g / %.17g that reads back exactly. */
+static void put_num(text *t, const char *key, double v)
+{
+    char b[40];
+    snprintf(b, sizeof b, "%.15g", v);
+    if (strtod(b, NULL) != v)
+        snprintf(b, sizeof b, "%.17g", v);
+    put(t, " %s=%s", key, b);
+}
+
+/* The keys each scaling type has, as the config names them. */
+static void put_scaling(text *t, const posenc_rope_scaling *s)
+{
+    posenc_rope_type ty = s->type;
+    if (ty == POSENC_ROPE_DEFAULT)
+        return;
+    put_num(t, "factor", s->factor);
+    if (ty == POSENC_ROPE_LLAMA3) {
+        put_num(t, "low_freq_factor", s->low_freq_factor);
+        put_num(t, "high_freq_factor", s->high_freq_factor);
+    }
+    if (ty == POSENC_ROPE_DYNAMIC || ty == POSENC_ROPE_YARN || ty == POSENC_ROPE_LLAMA3 ||
+        ty == POSENC_ROPE_LONGROPE)
+        put_num(t, "original", s->original_max_position_embeddings);
+    if (ty == POSENC_ROPE_YARN) {
+        put_num(t, "beta_fast", s->beta_fast);
+        put_num(t, "beta_slow", s->beta_slow);
+        put(t, " truncate=%s", s->truncate ? "true" : "false");
+        if (s->mscale != 0.0)
+            put_num(t, "mscale", s->mscale);
+        if (s->mscale_all_dim != 0.0)
+            put_num(t, "mscale_all_dim", s->mscale_all_dim);
+    }
+}
+
+static void put_qscale(text *t, const posenc_query_scale *q)
+{
+    if (q->type == POSENC_QSCALE_NONE)
+        return;
+    put(t, " query_scale=%s", posenc_query_scale_name(q->type));
+    if (q->type == POSENC_QSCALE_TEMPERATURE) {
+        put_num(t, "floor_scale", q->floor_scale);
+        put_num(t, "attn_scale", q->attn_scale);
+    } else if (q->type == POSENC_QSCALE_LOGN) {
+        put_num(t, "seq_length", q->seq_length);
+    } else { /* POSENC_QSCALE_BETA */
+        put_num(t, "beta", q->beta);
+        put_num(t, "beta_original", q->original);
+    }
+}
+
+static posenc_status put_rope(text *t, const posenc_model_group *g)
+{
+    const posenc_rope_config *c = &g->rope;
+    put(t, " type=%s layout=%s head_dim=%u rotary_dim=%u",
+        g->mrope && g->configured.type == POSENC_ROPE_DEFAULT
+            ? "mrope"
+            : posenc_rope_type_name(g->configured.type),
+        c->layout == POSENC_LAYOUT_HALF ? "half" : "interleaved", c->head_dim, c->rotary_dim);
+    if (g->mrope) {
+        put(t, " mrope_section=%u:%u:%u mrope_rule=%s merge=%u", g->mrope_section[0],
+            g->mrope_section[1], g->mrope_section[2], posenc_mrope_rule_name(g->mrope_rule),
+            g->mrope_merge);
+        if (g->mrope_tokens_per_second)
+            put(t, " tokens_per_second=%u", g->mrope_tokens_per_second);
+    }
+    put_num(t, "base", c->base);
+    put_scaling(t, &g->configured);
+    if (g->configured.attention_factor > 0)
+        put_num(t, "attention_factor", g->configured.attention_factor);
+    if (g->llama3_step)
+        put(t, " step=clean");
+    if (g->qwen_dynamic_ntk) {
+        put(t, " dynamic_ntk=qwen");
+        put_num(t, "ntk_seq_length", g->qwen_seq_length);
+    }
+    posenc_rope *r = malloc(sizeof *r); /* the attention factor the config implies */
+    if (!r)
+        return POSENC_ERR_NOMEM;
+    if (posenc_rope_init_config(r, c, 0) == POSENC_OK)
+        put_num(t, "attn_factor", r->attn_factor);
+    free(r);
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer, char *buf,
+                                          size_t n)
+{
+    const posenc_model_group *g = posenc__model_group(m, layer);
+    if (!m || !buf)
+        return POSENC_ERR_NULL;
+    if (!g)
+        return POSENC_ERR_RANGE;
+    if (n == 0)
+        return POSENC_ERR_OVERFLOW;
+    text t = {buf, n, 0, 0};
+    buf[0] = 0;
+    switch (g->scheme) {
+    case POSENC_SCHEME_ROPE:
+        if (put_rope(&t, g) != POSENC_OK)
+            return POSENC_ERR_NOMEM;
+        break;
+    case POSENC_SCHEME_ALIBI:
+        put(&t, " heads=%u", g->n_head);
+        put_num(&t, "bias_max", g->alibi_bias_max);
+        if (g->alibi_bf16)
+            put(&t, " slopes=bf16");
+        if (g->alibi_slope_scale != 1.0)
+            put_num(&t, "slope_scale", g->alibi_slope_scale);
+        break;
+    case POSENC_SCHEME_LEARNED:
+        put(&t, " positions=%lld offset=%lld dim=%u", (long long)g->positions,
+            (long long)g->offset, g->dim);
+        break;
+    case POSENC_SCHEME_SINUSOID:
+        put(&t, " positions=%lld dim=%u base=10000 %s", (long long)g->positions, g->dim,
+            g->sinusoid_whisper ? "layout=half exponent=k/(dim/2-1)"
+                                : "layout=interleaved exponent=2k/dim");
+        break;
+    case POSENC_SCHEME_RELATIVE_BUCKETS:
+        put(&t, " buckets=%u max_distance=%u bidirectional=%s", g->buckets, g->max_distance,
+            g->bidirectional ? "true" : "false");
+        break;
+    default: break;
+    }
+    put_qscale(&t, &g->qscale);
+    if (strcmp(g->layer_type, "encoder") == 0 || strcmp(g->layer_type, "decoder") == 0)
+        put(&t, " stack=%s", g->layer_type);
+    else if (g->layer_type[0])
+        put(&t, " layer_type=%s", g->layer_type);
+    return t.overflow ? POSENC_ERR_OVERFLOW : POSENC_OK;
+}
