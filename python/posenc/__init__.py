@@ -34,7 +34,14 @@ import sys
 
 import numpy as np
 
-from . import _core
+try:
+    from . import _core
+except ImportError as _e:  # e.g. python/ itself on sys.path, where nothing is built
+    raise ImportError(
+        f"posenc: the C extension posenc._core is not built next to {__file__} ({_e}). "
+        "Install the package (pip install ./python, or the wheel) or build it in place "
+        "(make python, then PYTHONPATH=build/python); running from inside the source "
+        "directory python/ imports the unbuilt sources") from None
 from ._core import Error
 
 __all__ = [
@@ -51,9 +58,10 @@ __all__ = [
     "MAX_POS",
 ]
 
-__version__ = "0.1.0"
 #: The version of the C library linked into the extension, "MAJOR.MINOR.PATCH".
 library_version = _core.version()[0]
+#: The package's version: the library's (pyproject.toml reads it from posenc.h).
+__version__ = library_version
 #: The largest position accepted anywhere (2**31 - 1).
 MAX_POS = _core.MAX_POS
 
@@ -378,6 +386,50 @@ def _layout_code(layout):
                      f"(original RoPE, GPT-J), got {layout!r}")
 
 
+_LAYOUTS_4D = ("bhsd", "bshd")
+
+
+def _layout_4d(shape, positions, layout, name):
+    """'bhsd' or 'bshd' for a 4-D tensor: the layout given, or the one the
+    positions' shape fits; never a guess."""
+    if layout is not None:
+        if layout not in _LAYOUTS_4D:
+            raise ValueError(f"layout={layout!r}: a 4-D {name} is 'bhsd' ([batch, heads, seq, "
+                             "head_dim]) or 'bshd' ([batch, seq, heads, head_dim])")
+        return layout
+    b, a1, a2, d = shape
+    both = (f"say layout='bhsd' if it is [batch, heads, seq, head_dim] (= [{b}, {a1}, {a2}, "
+            f"{d}]: {a2} tokens, Hugging Face's q after transpose(1, 2)) or layout='bshd' if "
+            f"it is [batch, seq, heads, head_dim] (= [{b}, {a1}, {a2}, {d}]: {a1} tokens)")
+    if positions is None:
+        raise ValueError(f"{name} has 4 axes {tuple(shape)} and no positions per token: {both}")
+    ps = tuple(positions.shape)
+    if len(ps) not in (1, 2) or (len(ps) == 2 and ps[0] not in (b, 1)):
+        raise ValueError(f"positions of shape {ps} for a 4-D {name} {tuple(shape)}: give "
+                         f"[seq] or [batch, seq] = [{b}, seq]")
+    seq = ps[-1]
+    if seq == a1 and seq == a2:
+        raise ValueError(f"positions of shape {ps} fit both sequence axes of {name} "
+                         f"{tuple(shape)}: {both}")
+    if seq == a2:
+        return "bhsd"
+    if seq == a1:
+        return "bshd"
+    raise ValueError(f"positions of shape {ps} ({seq} tokens) fit neither [batch, heads, seq, "
+                     f"head_dim] ({a2} tokens) nor [batch, seq, heads, head_dim] ({a1} tokens) "
+                     f"of {name} {tuple(shape)}")
+
+
+def _needs_op(q, k):
+    """Whether a torch call goes through the custom op (autograd, float64,
+    torch.compile) instead of the in-place library call."""
+    import torch
+
+    if q.dtype == torch.float64 or q.requires_grad or (k is not None and k.requires_grad):
+        return True
+    return bool(torch.compiler.is_compiling())
+
+
 class RoPE:
     """Rotary position embedding of one model: frequencies, layout, attention factor.
 
@@ -405,7 +457,7 @@ class RoPE:
     share one; apply releases the GIL for calls of 16384 elements or more.
     """
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "__weakref__")
 
     def __init__(self, head_dim, rotary_dim=None, base=10000.0, layout="half", scaling=None, *,
                  seq_len=0):
@@ -574,14 +626,20 @@ class RoPE:
         return c, s
 
     def apply(self, q, k=None, positions=None, *, inplace=True, inverse=False, threads=1,
-              dtype=None):
+              dtype=None, layout=None):
         """Rotates q (and k) by their positions; returns q, or (q, k).
 
         q, k: float32, float16 or bfloat16 arrays (NumPy; bfloat16 as uint16
-        storage with dtype="bfloat16") or CPU torch tensors, shaped
+        storage with dtype="bfloat16") or torch tensors (CPU; float64 too),
+        shaped
             [n_tok, n_head, head_dim]          (vLLM style; any strides)
-            [batch, n_head, seq, head_dim]     (Hugging Face style)
             [n_tok, head_dim]                  (one head)
+            [batch, n_head, seq, head_dim]     layout="bhsd" (Hugging Face's q
+                                               after .transpose(1, 2))
+            [batch, seq, n_head, head_dim]     layout="bshd" (q_proj(x).view(...))
+        A 4-D q needs layout when positions do not say which axis is the
+        sequence (positions None or an int; or [seq] / [batch, seq] fitting
+        both axes): posenc never guesses it.
         The last axis must be contiguous; other axes may be any view
         (transposes, slices of a fused QKV buffer, heads in reverse order).
         q and k may have different head counts (grouped-query attention) but
@@ -596,6 +654,12 @@ class RoPE:
         turns by -theta (the transpose: the backward pass; it undoes the
         forward rotation when attention_factor is 1). threads: 1..64.
 
+        Torch tensors that require grad, float64 tensors and calls inside
+        torch.compile go through the custom op posenc::rope_apply (see
+        posenc.torch): differentiable (the backward is the inverse rotation,
+        exact), inplace=False only for tensors that require grad; float64
+        rotates with the library's float64 cos and sin.
+
         Raises TypeError for an unsupported element type or object, ValueError
         (posenc.Error for the library's checks) for a wrong shape, stride,
         position or overlapping q and k; nothing is written then.
@@ -606,22 +670,49 @@ class RoPE:
             if isinstance(positions, (int, np.integer)):
                 pos0 = int(positions)
                 positions = None
+            elif _is_tensor(positions) and _is_tensor(q) and _needs_op(q, k):
+                pass  # kept a tensor: the custom op takes it as it is
             else:
                 positions = _positions_array(positions)
         if type(q) is not np.ndarray and _is_tensor(q):
-            return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
+            lay = _layout_4d(tuple(q.shape), positions, layout, "q") if q.dim() == 4 else None
+            if _needs_op(q, k):
+                from .torch import _apply_op
+
+                return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)
+            if lay != "bshd":
+                return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
+            # the library reads [batch, heads, seq, head_dim]: strided views
+            kv = k.transpose(1, 2) if k is not None and _is_tensor(k) and k.dim() == 4 else k
+            r = self._apply_torch(q.transpose(1, 2), kv, positions, pos0, inplace, inverse,
+                                  threads, code)
+            if inplace:
+                return q if k is None else (q, k)
+            if k is None:
+                return r.transpose(1, 2)
+            return r[0].transpose(1, 2), (r[1].transpose(1, 2) if kv is not k else r[1])
         if k is not None and type(k) is not np.ndarray and _is_tensor(k):
             raise TypeError("q is not a torch tensor but k is: pass two tensors or two arrays")
+        qa = q if isinstance(q, np.ndarray) else np.asarray(q)
+        ka = k if k is None or isinstance(k, np.ndarray) else np.asarray(k)
+        swap = qa.ndim == 4 and _layout_4d(qa.shape, positions, layout, "q") == "bshd"
+        if qa.ndim != 4 and layout is not None:
+            raise ValueError(f"layout={layout!r} is for 4-D q; q has shape {qa.shape}")
+        if swap:  # the library reads [batch, heads, seq, head_dim]: a strided view
+            qa = qa.swapaxes(1, 2)
+            ka = ka.swapaxes(1, 2) if ka is not None and ka.ndim == 4 else ka
         if inplace:
-            self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
+            self._c.apply(qa, ka, positions, pos0, inverse, threads, code, None, None)
             return q if k is None else (q, k)
-        qa = np.asarray(q)
         qo = np.empty(qa.shape, qa.dtype)
-        ko = None
-        if k is not None:
-            ka = np.asarray(k)
-            ko = np.empty(ka.shape, ka.dtype)
-        self._c.apply(q, k, positions, pos0, inverse, threads, code, qo, ko)
+        ko = None if ka is None else np.empty(ka.shape, ka.dtype)
+        if swap:
+            qo = np.empty(qa.swapaxes(1, 2).shape, qa.dtype).swapaxes(1, 2)
+            ko = None if ka is None else np.empty(ka.swapaxes(1, 2).shape, ka.dtype).swapaxes(1, 2)
+        self._c.apply(qa, ka, positions, pos0, inverse, threads, code, qo, ko)
+        if swap:
+            qo = qo.swapaxes(1, 2)
+            ko = None if ko is None else ko.swapaxes(1, 2)
         return qo if k is None else (qo, ko)
 
     def _apply_torch(self, q, k, positions, pos0, inplace, inverse, threads, code):
@@ -654,3 +745,8 @@ class RoPE:
             extra += f", attention_factor={self.attention_factor!r}"
         return (f"RoPE(head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, "
                 f"base={self.base!r}, layout={self.layout!r}{extra})")
+
+
+def __dir__():
+    """The public names only (json, np, os, sys stay private)."""
+    return sorted(__all__ + ["torch"])
