@@ -70,6 +70,7 @@ _COUNTER = itertools.count(1)
 _HANDLE_OF: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
 
+@torch.compiler.assume_constant_result  # run at trace time; its int is a constant
 def _handle(obj: Any) -> int:
     """The int handle of obj (one per object, kept while it lives)."""
     h = _HANDLE_OF.get(obj)
@@ -458,6 +459,19 @@ class RotaryEmbedding(torch.nn.Module):
         """{layer_type (None for one RoPE): the RoPE it uses now}."""
         return {t: s.rope for t, s in self._sources.items()}
 
+    def _sync(self, layer_type: Optional[str]) -> None:
+        """Keeps inv_freq (and attention_scaling) what transformers' module would
+        hold after the dynamic / LongRoPE switch (eager mode only)."""
+        src = self._sources[layer_type]
+        if src.rope is getattr(src, "_synced", src.rope0):
+            return
+        src._synced = src.rope
+        prefix = "" if layer_type is None else f"{layer_type}_"
+        buf = getattr(self, f"{prefix}inv_freq")
+        setattr(self, f"{prefix}inv_freq", torch.tensor(src.rope.inv_freq, dtype=torch.float32,
+                                                        device=buf.device))
+        setattr(self, f"{prefix}attention_scaling", src.rope.attention_factor)
+
     def _pairs(self, position_ids: Tensor, layer_type: Optional[str]) -> Tuple[Tensor, Tensor]:
         h = self._handles[layer_type]
         return _cos_sin_op(position_ids, h, self.rotary_dim // 2)
@@ -494,6 +508,8 @@ class RotaryEmbedding(torch.nn.Module):
                 raise ValueError(f"position_ids of shape {tuple(position_ids.shape)}: this "
                                  "module takes [batch, seq]")
             c, s = self._pairs(position_ids, layer_type)
+        if not torch.compiler.is_compiling():
+            self._sync(layer_type)
         if c.device != x.device:
             c, s = c.to(x.device), s.to(x.device)
         if self.kind == "complex":
