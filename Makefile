@@ -346,6 +346,13 @@ $(VENV)/.installed:
 test-hf: all
 	@POSENC_VENV='$(abspath $(VENV))' $(PY_ENV) sh tests/hf_test.sh
 
+# make test-wheel: pip wheel of a fresh clone's python/ (out of tree), installed
+# into a fresh venv (--system-site-packages: PYTHON's NumPy, pytest, mpmath),
+# the package's tests run there (tests/wheel_test.sh)
+.PHONY: test-wheel
+test-wheel: python-which
+	@$(PY_ENV) sh tests/wheel_test.sh
+
 # ---- pictures: make plots redraws docs/img/*.png with the program --------------
 
 .PHONY: plots

@@ -31,6 +31,7 @@ rejected call has written nothing.
 import json
 import os
 import sys
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 
@@ -70,12 +71,12 @@ _LAYOUT_NAMES = {0: "interleaved", 1: "half"}
 _BF16 = "bfloat16"
 
 
-def isa():
+def isa() -> str:
     """Name of the instruction set the tensor kernels use: "avx512", "avx2" or "scalar"."""
     return _core.isa()
 
 
-def have_config_reader():
+def have_config_reader() -> bool:
     """Whether ``RoPE.from_config`` is available (the library was built with jansson)."""
     return _core.have_config_reader()
 
@@ -238,7 +239,8 @@ def _direct_out(out, np_dtype, shape):
 # ---- sinusoid, ALiBi, learned ------------------------------------------------
 
 
-def sinusoid(n_pos, d, base=10000.0, pos0=0, dtype=np.float32, out=None):
+def sinusoid(n_pos: int, d: int, base: float = 10000.0, pos0: int = 0, dtype: Any = np.float32,
+             out: Any = None) -> Any:
     """The sinusoidal position encoding table of the original transformer.
 
     Returns an array of shape [n_pos, d] whose row t is PE(pos0 + t):
@@ -273,7 +275,7 @@ def sinusoid(n_pos, d, base=10000.0, pos0=0, dtype=np.float32, out=None):
     return _store(result if _is_tensor(out) else _convert_out(result, dtype), out, "sinusoid")
 
 
-def alibi_slopes(n_head):
+def alibi_slopes(n_head: int) -> np.ndarray:
     """ALiBi head slopes m_1 .. m_H (float64 array of n_head values).
 
     By the ALiBi paper's rule: m_h = 2**(-8h/H) for H a power of two; otherwise
@@ -289,7 +291,8 @@ def alibi_slopes(n_head):
     return out
 
 
-def alibi_bias(n_head, n_query, n_key=None, q_offset=0, causal=False, threads=1, out=None):
+def alibi_bias(n_head: int, n_query: int, n_key: Optional[int] = None, q_offset: int = 0,
+               causal: bool = False, threads: int = 1, out: Any = None) -> Any:
     """The ALiBi attention bias, float32 of shape [n_head, n_query, n_key].
 
     ``out[h, i, j] = -m_{h+1} * |q_offset + i - j|``: query i sits at absolute
@@ -321,7 +324,8 @@ def alibi_bias(n_head, n_query, n_key=None, q_offset=0, causal=False, threads=1,
     return _store(result, out, "alibi_bias")
 
 
-def learned_table(path, tensor=None):
+def learned_table(path: Union[str, "os.PathLike[str]"],
+                  tensor: Optional[str] = None) -> np.ndarray:
     """A learned position table read by the library, as float64 [n_pos, dim].
 
     path: a text file, one row per position, numbers separated by white space
@@ -427,7 +431,8 @@ def _needs_op(q, k):
 
     if q.dtype == torch.float64 or q.requires_grad or (k is not None and k.requires_grad):
         return True
-    return bool(torch.compiler.is_compiling())
+    compiler = getattr(torch, "compiler", None)  # torch >= 2.1
+    return bool(compiler is not None and compiler.is_compiling())
 
 
 class RoPE:
@@ -459,8 +464,9 @@ class RoPE:
 
     __slots__ = ("_c", "__weakref__")
 
-    def __init__(self, head_dim, rotary_dim=None, base=10000.0, layout="half", scaling=None, *,
-                 seq_len=0):
+    def __init__(self, head_dim: int, rotary_dim: Optional[int] = None, base: float = 10000.0,
+                 layout: str = "half", scaling: Optional[Dict[str, Any]] = None, *,
+                 seq_len: int = 0) -> None:
         head_dim = int(head_dim)
         rotary_dim = head_dim if rotary_dim is None else int(rotary_dim)
         self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
@@ -473,7 +479,7 @@ class RoPE:
         return self
 
     @classmethod
-    def from_config(cls, config, layer=0, *, seq_len=0):
+    def from_config(cls, config: Any, layer: int = 0, *, seq_len: int = 0) -> "RoPE":
         """The RoPE of a model from its Hugging Face config.json.
 
         config: a path to config.json, its text (str starting with "{"), a
@@ -516,11 +522,11 @@ class RoPE:
                               default=str).encode()
         return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len)))
 
-    def with_seq_len(self, seq_len):
+    def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
         return RoPE._wrap(self._c.with_seq_len(int(seq_len)))
 
-    def use_cache(self, max_pos):
+    def use_cache(self, max_pos: int) -> "RoPE":
         """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
 
         apply() then reads cos and sin from it whenever every position of the
@@ -534,52 +540,52 @@ class RoPE:
         return self
 
     @property
-    def cache_len(self):
+    def cache_len(self) -> int:
         """Positions the cos/sin cache covers (0: no cache; see use_cache)."""
         return self._c.cache_len
 
     @property
-    def head_dim(self):
+    def head_dim(self) -> int:
         """Elements per head."""
         return self._c.head_dim
 
     @property
-    def rotary_dim(self):
+    def rotary_dim(self) -> int:
         """Leading elements of each head that rotate."""
         return self._c.rotary_dim
 
     @property
-    def base(self):
+    def base(self) -> float:
         """The base (rope_theta) the frequencies come from."""
         return self._c.base
 
     @property
-    def layout(self):
+    def layout(self) -> str:
         """"half" or "interleaved"."""
         return _LAYOUT_NAMES[self._c.layout_code]
 
     @property
-    def attention_factor(self):
+    def attention_factor(self) -> float:
         """The factor on cos and sin (YaRN's mscale, LongRoPE's; 1 for plain RoPE)."""
         return self._c.attention_factor
 
     @property
-    def seq_len(self):
+    def seq_len(self) -> int:
         """The sequence length the frequencies are for (0: the trained length)."""
         return self._c.seq_len
 
     @property
-    def scaling(self):
+    def scaling(self) -> Dict[str, Any]:
         """The scaling's parameters as a dict ("type" and the posenc_rope_scaling fields)."""
         return self._c.scaling
 
     @property
-    def max_position_embeddings(self):
+    def max_position_embeddings(self) -> int:
         """The config's max_position_embeddings (0 when not from a config or absent)."""
         return self._c.max_position_embeddings
 
     @property
-    def inv_freq(self):
+    def inv_freq(self) -> np.ndarray:
         """Inverse frequencies of the rotary_dim/2 pairs, radians per token (float64).
 
         The library keeps each as a double-double (about 100 bits); this is the
@@ -590,14 +596,15 @@ class RoPE:
         return out
 
     @property
-    def inv_freq_lo(self):
+    def inv_freq_lo(self) -> np.ndarray:
         """The low parts of the double-double inverse frequencies (float64)."""
         hi = np.empty(self._c.rotary_dim // 2, np.float64)
         lo = np.empty_like(hi)
         self._c.inv_freq(hi, lo)
         return lo
 
-    def cos_sin(self, positions, dtype=np.float32, threads=1):
+    def cos_sin(self, positions: Any, dtype: Any = np.float32,
+                threads: int = 1) -> Tuple[Any, Any]:
         """cos and sin of every pair at positions, times the attention factor.
 
         Returns (cos, sin), each of shape positions.shape + (rotary_dim // 2,):
@@ -625,8 +632,9 @@ class RoPE:
             return _convert_out(c, dtype), _convert_out(s, dtype)
         return c, s
 
-    def apply(self, q, k=None, positions=None, *, inplace=True, inverse=False, threads=1,
-              dtype=None, layout=None):
+    def apply(self, q: Any, k: Any = None, positions: Any = None, *, inplace: bool = True,
+              inverse: bool = False, threads: int = 1, dtype: Any = None,
+              layout: Optional[str] = None) -> Any:
         """Rotates q (and k) by their positions; returns q, or (q, k).
 
         q, k: float32, float16 or bfloat16 arrays (NumPy; bfloat16 as uint16
@@ -677,6 +685,10 @@ class RoPE:
         if type(q) is not np.ndarray and _is_tensor(q):
             lay = _layout_4d(tuple(q.shape), positions, layout, "q") if q.dim() == 4 else None
             if _needs_op(q, k):
+                if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
+                    raise ValueError("q or k requires grad: posenc cannot change it in place "
+                                     "under autograd; call apply(..., inplace=False), which "
+                                     "is differentiable (posenc.torch, torch >= 2.4)")
                 from .torch import _apply_op
 
                 return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)

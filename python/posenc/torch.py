@@ -53,6 +53,10 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 import numpy as np
 import torch
 
+if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.4
+    raise ImportError(f"posenc.torch needs torch >= 2.4 (this is {torch.__version__}); "
+                      "posenc.RoPE.apply still rotates CPU tensors in place without it")
+
 from . import Error, RoPE
 from . import _tensor_view
 

@@ -27,3 +27,15 @@ def test_only_the_public_header_is_used():
                     (i.endswith(".h") and i not in ("posenc.h", "posenc_config.h", "_calls.h", "Python.h",
                                                     "stddef.h", "stdint.h", "stdlib.h",
                                                     "string.h", "stdio.h"))], (name, includes)
+
+
+def test_the_package_under_test_is_the_one_expected():
+    # make test-wheel sets POSENC_EXPECT_INSTALLED to its venv: the tests must
+    # run against the installed wheel, never a source tree on sys.path
+    import posenc
+
+    want = os.environ.get("POSENC_EXPECT_INSTALLED")
+    if want:
+        assert os.path.realpath(posenc.__file__).startswith(os.path.realpath(want))
+    assert posenc.__version__ == posenc.library_version
+    assert "np" not in dir(posenc) and "json" not in dir(posenc) and "RoPE" in dir(posenc)

@@ -11,7 +11,11 @@ import posenc
 from conftest import bf16_to_f32, data, f32_tol, mp_cos_sin, mp_inv_freq
 
 torch = pytest.importorskip("torch")
-import posenc.torch as ptorch  # noqa: E402
+try:  # the modules, autograd and torch.compile need torch >= 2.4 (custom ops)
+    import posenc.torch as ptorch
+except ImportError:
+    ptorch = None
+needs_ptorch = pytest.mark.skipif(ptorch is None, reason="posenc.torch needs torch >= 2.4")
 
 torch.manual_seed(0)
 needs_config = pytest.mark.skipif(not posenc.have_config_reader(),
@@ -118,6 +122,7 @@ def hf_rotary(inv_freq, position_ids, attention_scaling=1.0):
 
 
 @needs_config
+@needs_ptorch
 def test_rotary_embedding_is_exact_and_shaped_like_hf():
     cfg = llama_config()
     rot = ptorch.RotaryEmbedding(cfg)
@@ -145,6 +150,7 @@ def test_rotary_embedding_is_exact_and_shaped_like_hf():
 
 
 @needs_config
+@needs_ptorch
 def test_rotary_embedding_table_and_direct_paths_agree():
     cfg = llama_config("llama-3.1-8b.json")
     a = ptorch.RotaryEmbedding(cfg)
@@ -161,6 +167,7 @@ def test_rotary_embedding_table_and_direct_paths_agree():
 
 
 @needs_config
+@needs_ptorch
 def test_rotary_embedding_patches_a_module():
     cfg = llama_config()
 
@@ -176,6 +183,7 @@ def test_rotary_embedding_patches_a_module():
 
 
 @needs_config
+@needs_ptorch
 def test_dynamic_ntk_follows_the_length_like_transformers():
     cfg = llama_config("llama-2-7b-dynamic.json")  # factor 2, max_position_embeddings 4096
     rot = ptorch.RotaryEmbedding(cfg)
@@ -204,6 +212,7 @@ def test_dynamic_ntk_follows_the_length_like_transformers():
 
 
 @needs_config
+@needs_ptorch
 def test_longrope_switches_factors_at_the_original_length():
     rot = ptorch.RotaryEmbedding(llama_config("phi-4-mini.json"))
     with open(data("phi-4-mini.json")) as f:
@@ -232,6 +241,7 @@ def test_bf16_storage_roundtrip_helper():
 # ---- training: autograd, float64, the custom ops, torch.compile -----------------------
 
 
+@needs_ptorch
 def test_gradcheck_float64_through_apply():
     r = posenc.RoPE(16, base=10000.0, scaling={"type": "yarn", "factor": 4.0,
                                                "original_max_position_embeddings": 64})
@@ -244,6 +254,7 @@ def test_gradcheck_float64_through_apply():
         lambda a: r.apply(a, positions=pos, inplace=False), (q,))
 
 
+@needs_ptorch
 def test_float64_rotation_against_mpmath():
     r = posenc.RoPE(8, base=10000.0, layout="interleaved")
     x = torch.randn(3, 1, 8, dtype=torch.float64)
@@ -263,6 +274,7 @@ def test_float64_rotation_against_mpmath():
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@needs_ptorch
 def test_backward_is_the_inverse_rotation(dtype):
     r = posenc.RoPE(32, base=500000.0)
     pos = torch.tensor([[0, 1, 2, 50000], [7, 8, 9, 10]])
@@ -277,6 +289,7 @@ def test_backward_is_the_inverse_rotation(dtype):
     assert torch.equal(q.grad, want)
 
 
+@needs_ptorch
 def test_custom_ops_pass_opcheck():
     r = posenc.RoPE(16)
     h = ptorch._handle(r)
@@ -289,6 +302,7 @@ def test_custom_ops_pass_opcheck():
                           (torch.tensor([[0, 3, 7]]), rot._handles[None], 8))
 
 
+@needs_ptorch
 def test_apply_inside_torch_compile_has_no_graph_break():
     r = posenc.RoPE(32)
     pos = torch.arange(6)
@@ -305,6 +319,7 @@ def test_apply_inside_torch_compile_has_no_graph_break():
     assert torch.equal(got, f(q, k))
 
 
+@needs_ptorch
 def test_cuda_tensors_are_refused_with_a_message_the_module_works_anywhere():
     r = posenc.RoPE(16)
     with pytest.raises(ValueError, match="meta"):

@@ -11,7 +11,7 @@ import mpmath
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", minversion="2.4")
 transformers = pytest.importorskip("transformers")
 
 import posenc  # noqa: E402
