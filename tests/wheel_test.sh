@@ -17,7 +17,15 @@ rm -rf "$work"
 mkdir -p "$work"
 git clone -q --no-local . "$work/clone" || fail "git clone of HEAD failed"
 echo "wheel: building from a fresh clone of $(git rev-parse --short HEAD) (uncommitted changes are not in it)"
-(cd "$work/clone/python" && "$py" -m pip wheel -q --no-build-isolation --no-deps -w "$work/dist" .) \
+# offline with the base Python's setuptools when it can make wheels (setuptools
+# >= 70.1, or the wheel package); else pip's isolated build (the package index)
+iso=--no-build-isolation
+"$py" -c 'import setuptools.command.bdist_wheel' >/dev/null 2>&1 ||
+    "$py" -c 'import wheel' >/dev/null 2>&1 || {
+    iso=
+    echo "wheel: $py's setuptools cannot make wheels: pip's isolated build (needs the package index)"
+}
+(cd "$work/clone/python" && "$py" -m pip wheel -q $iso --no-deps -w "$work/dist" .) \
     >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "pip wheel failed (log $work/build.log)"; }
 whl=$(ls "$work"/dist/posenc-*.whl 2>/dev/null | head -n 1)
 [ -n "$whl" ] || fail "no wheel in $work/dist"
