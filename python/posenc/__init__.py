@@ -52,6 +52,9 @@ __all__ = [
     "alibi_slopes",
     "alibi_bias",
     "learned_table",
+    "MRoPE",
+    "t5_bucket",
+    "t5_bias",
     "isa",
     "have_config_reader",
     "__version__",
@@ -759,6 +762,10 @@ class RoPE:
                 f"base={self.base!r}, layout={self.layout!r}{extra})")
 
 
+from .mrope import MRoPE  # noqa: E402  (they use RoPE and the helpers above)
+from .t5 import t5_bias, t5_bucket  # noqa: E402
+
+
 def __dir__():
     """The public names only (json, np, os, sys stay private)."""
-    return sorted(__all__ + ["torch"])
+    return sorted(__all__ + ["torch", "mrope", "t5"])

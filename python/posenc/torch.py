@@ -333,7 +333,14 @@ def _config_dict(config) -> Dict[str, Any]:
 def _rope_of_layer(d: Dict[str, Any], layer: int) -> RoPE:
     mt = d.get("model_type")
     if mt in _WRAPPED_TEXT:
-        return RoPE.from_config(dict(d, model_type=_WRAPPED_TEXT[mt]), layer)
+        # read through the wrapper family: flat (Qwen2-VL, Qwen2.5-VL keep the
+        # text keys at the top) or as its text_config (Qwen3-VL)
+        try:
+            return RoPE.from_config(dict(d, model_type=_WRAPPED_TEXT[mt]), layer)
+        except Error as e:
+            if "text_config" not in str(e):
+                raise
+            return RoPE.from_config({"model_type": _WRAPPED_TEXT[mt], "text_config": d}, layer)
     return RoPE.from_config(d, layer)
 
 
