@@ -274,8 +274,9 @@ PIP_FLAGS ?= --user $(if $(wildcard $(shell $(PYTHON) -c 'import sysconfig; prin
 python-install: python-which python-libs
 	$(PYTHON) -m pip install --no-build-isolation $(PIP_FLAGS) ./python
 
+BENCH_PYTHON ?= $(if $(wildcard $(VENV)/bin/python),$(VENV)/bin/python,$(PYTHON))
 bench-python: python
-	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(PY_BUILD) $(PYTHON) bench/bench_python.py
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(PY_BUILD) $(BENCH_PYTHON) bench/bench_python.py $(BENCH_ARGS)
 
 # ---- the optional parts' packages ----------------------------------------------
 
