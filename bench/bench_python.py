@@ -2,7 +2,9 @@
 transformers model runs it, on one thread, and the accuracy of both.
 
 Shapes: q [1, 32, T, 128] and k [1, 8, T, 128] (Hugging Face's [batch, heads,
-seq, head_dim] after the transpose; Llama-style grouped-query attention),
+seq, head_dim]: q_proj(x).view(1, T, H, D).transpose(1, 2), a view of
+token-major memory, as in every transformers attention layer; Llama-style
+grouped-query attention),
 float32 and bfloat16, T = 1, 128, 512, 4096, 32768, positions 0 .. T-1 (T = 1:
 position 4000, a decode step), base 10000, half layout.
 
@@ -91,13 +93,17 @@ def speed(T, dtype, samples, t_max):
     rope = posenc.RoPE(D, base=BASE)
     cached = posenc.RoPE(D, base=BASE).use_cache(t_max)
     g = torch.Generator().manual_seed(T)
-    q = (torch.rand(1, H_Q, T, D, generator=g) * 2 - 1).to(dtype)
-    k = (torch.rand(1, H_K, T, D, generator=g) * 2 - 1).to(dtype)
+    # what a transformers attention layer holds: q_proj(x).view(1, T, H, D)
+    # .transpose(1, 2), a [1, H, T, D] view of token-major memory
+    q = (torch.rand(1, T, H_Q, D, generator=g) * 2 - 1).to(dtype).transpose(1, 2)
+    k = (torch.rand(1, T, H_K, D, generator=g) * 2 - 1).to(dtype).transpose(1, 2)
     pid = torch.arange(T)[None] if T > 1 else torch.tensor([[4000]])
     inv_freq = 1.0 / (BASE ** (torch.arange(0, D, 2, dtype=torch.int64).float() / D))
     cos, sin = hf_cos_sin(inv_freq, pid, dtype)
-    if _compiled is None:
-        _compiled = torch.compile(hf_apply, dynamic=False)
+    # one compiled graph per shape and dtype (dynamic=False), compiled afresh:
+    # dynamo's recompile limit (8) would otherwise send later shapes to eager
+    torch._dynamo.reset()
+    _compiled = torch.compile(hf_apply, dynamic=False)
     fns = {
         "posenc": lambda: rope.apply(q, k, positions=pid, layout="bhsd"),
         "posenc cached": lambda: cached.apply(q, k, positions=pid, layout="bhsd"),
