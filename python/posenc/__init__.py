@@ -37,9 +37,9 @@ import numpy as np
 
 try:
     from . import _core
-except ImportError as _e:  # e.g. python/ itself on sys.path, where nothing is built
+except ImportError:  # e.g. python/ itself on sys.path, where nothing is built
     raise ImportError(
-        f"posenc: the C extension posenc._core is not built next to {__file__} ({_e}). "
+        f"posenc: the C extension posenc._core is not built next to {__file__}. "
         "Install the package (pip install ./python, or the wheel) or build it in place "
         "(make python, then PYTHONPATH=build/python); running from inside the source "
         "directory python/ imports the unbuilt sources") from None

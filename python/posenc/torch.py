@@ -384,7 +384,8 @@ def _kind_of(d: Dict[str, Any]) -> str:
 class RotaryEmbedding(torch.nn.Module):
     """A Hugging Face rotary module with exact cos and sin.
 
-    RotaryEmbedding(config, device=None, *, kind=None, max_table=131072)
+    RotaryEmbedding(config, device=None, *, kind=None, repeat=None, layer=None,
+                    max_table=131072)
 
     config: the config the family's module is built from (model.config, or
     the text config of a multimodal model; a PretrainedConfig or a dict),
@@ -392,7 +393,11 @@ class RotaryEmbedding(torch.nn.Module):
     call convention (see the module's docstring), read from the config when
     None: rope_parameters keyed by layer type -> "layer_type"; an
     mrope_section -> "mrope" ("mrope_interleaved" for Qwen3-VL); llama4_text
-    -> "complex"; else "plain". device: where the inv_freq buffers go (the
+    -> "complex"; else "plain". repeat: "cat" (two copies of the pair values)
+    or "interleave" (each twice in a row: Cohere), read from model_type when
+    None. layer: the RoPE of that one layer (0-based) as a "plain" module;
+    a layer without RoPE raises posenc.Error naming it. device: where the
+    inv_freq buffers go (the
     cos and sin follow position_ids' device). max_table: positions below it
     come from one table per device; longer ones are computed for the
     positions asked (the same values bit for bit).
@@ -402,11 +407,16 @@ class RotaryEmbedding(torch.nn.Module):
     """
 
     def __init__(self, config, device=None, *, kind: Optional[str] = None,
-                 repeat: Optional[str] = None, max_table: int = 131072):
+                 repeat: Optional[str] = None, layer: Optional[int] = None,
+                 max_table: int = 131072):
         super().__init__()
         self.config = config
         d = _config_dict(config)
-        self.kind = _kind_of(d) if kind is None else kind
+        if layer is not None and kind not in (None, "plain"):
+            raise ValueError(f"layer={layer} gives one layer's RoPE: kind must be 'plain' "
+                             f"(got {kind!r})")
+        # layer: one layer's RoPE as a plain module (a NoPE layer is an error)
+        self.kind = "plain" if layer is not None else (_kind_of(d) if kind is None else kind)
         if self.kind not in KINDS:
             raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
         # Cohere's modules repeat each pair value twice in a row (repeat_interleave,
@@ -431,7 +441,8 @@ class RotaryEmbedding(torch.nn.Module):
                     src.rope0.inv_freq, dtype=torch.float32, device=device), persistent=False)
                 setattr(self, f"{t}_attention_scaling", src.rope0.attention_factor)
         else:
-            src = _Source(_first_rope(d), max_table)
+            src = _Source(_first_rope(d) if layer is None else _rope_of_layer(d, int(layer)),
+                          max_table)
             self._sources[None] = src
             self.rope_type = src.kind
             self.attention_scaling = src.rope0.attention_factor

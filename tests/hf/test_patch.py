@@ -334,3 +334,18 @@ def test_torch_compile_patched_llama_has_no_graph_break():
     with torch.no_grad():
         got = compiled(ids).logits
     assert torch.equal(got, eager)
+
+
+def test_one_layer_as_a_module():
+    cfg = tiny_config("gemma3-gemma-3-12b-it.json", n_layers=6, head_dim=32)
+    full = cfg.layer_types.index("full_attention")
+    g = pt.RotaryEmbedding(cfg)
+    one = pt.RotaryEmbedding(cfg, layer=full)
+    pos = torch.arange(50)[None]
+    x = torch.zeros(1)
+    assert one.kind == "plain"
+    assert torch.equal(one(x, pos)[0], g(x, pos, "full_attention")[0])
+    smol = tiny_config("smollm3-3b.json")
+    nope = smol.no_rope_layers.index(0)
+    with pytest.raises(posenc.Error, match=f"layer {nope} .*no RoPE"):
+        pt.RotaryEmbedding(smol, layer=nope)
