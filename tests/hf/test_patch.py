@@ -349,3 +349,34 @@ def test_one_layer_as_a_module():
     nope = smol.no_rope_layers.index(0)
     with pytest.raises(posenc.Error, match=f"layer {nope} .*no RoPE"):
         pt.RotaryEmbedding(smol, layer=nope)
+
+
+@pytest.mark.parametrize("start", [100000, 1000000])
+def test_far_positions_logits_closer_to_a_float64_reference(start):
+    """Logits at positions 10^5 and 10^6: the model in float64 with posenc's
+    float64 cos/sin is the reference; patched float32 is closer to it than
+    unpatched float32 (whose float32 angles are off by ~pos * 2^-24)."""
+    m = tiny_model("llama-3.1-8b.json", n_layers=2)
+    ids = torch.randint(1, 90, (1, 16), generator=torch.Generator().manual_seed(5))
+    pos = torch.arange(start, start + 16)[None]
+    rope = pt.RotaryEmbedding(m.config).rope
+
+    class Exact64(torch.nn.Module):
+        def forward(self, x, position_ids):
+            c, s = rope.cos_sin(position_ids.numpy(), dtype=np.float64)
+            c, s = torch.from_numpy(c), torch.from_numpy(s)
+            return torch.cat((c, c), -1).to(x.dtype), torch.cat((s, s), -1).to(x.dtype)
+
+    ref_model = copy.deepcopy(m).double()
+    ref_model.model.rotary_emb = Exact64()
+    with torch.no_grad():
+        ref = ref_model(ids, position_ids=pos).logits
+        hf = m(ids, position_ids=pos).logits.double()
+        pt.patch(m)
+        ours = m(ids, position_ids=pos).logits.double()
+    err_hf = float((hf - ref).abs().max())
+    err_ours = float((ours - ref).abs().max())
+    print(f"positions {start}..: max |logit error| float32 HF {err_hf:.3g}, patched "
+          f"{err_ours:.3g} (logits up to {float(ref.abs().max()):.3g})")
+    assert err_ours * 10 < err_hf, (err_ours, err_hf)
+    assert err_ours <= 1e-5 * float(ref.abs().max())
