@@ -303,8 +303,9 @@ PIP_FLAGS ?= --user $(if $(wildcard $(shell $(PYTHON) -c 'import sysconfig; prin
 python-install: python-which python-libs
 	$(PYTHON) -m pip install --no-build-isolation $(PIP_FLAGS) ./python
 
+BENCH_PYTHON ?= $(if $(wildcard $(VENV)/bin/python),$(VENV)/bin/python,$(PYTHON))
 bench-python: python
-	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(PY_BUILD) $(PYTHON) bench/bench_python.py
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$(PY_BUILD) $(BENCH_PYTHON) bench/bench_python.py $(BENCH_ARGS)
 
 # ---- the optional parts' packages ----------------------------------------------
 
@@ -383,6 +384,13 @@ $(VENV)/.installed:
 
 test-hf: all
 	@POSENC_VENV='$(abspath $(VENV))' $(PY_ENV) sh tests/hf_test.sh
+
+# make test-wheel: pip wheel of a fresh clone's python/ (out of tree), installed
+# into a fresh venv (--system-site-packages: PYTHON's NumPy, pytest, mpmath),
+# the package's tests run there (tests/wheel_test.sh)
+.PHONY: test-wheel
+test-wheel: python-which
+	@$(PY_ENV) sh tests/wheel_test.sh
 
 # ---- pictures: make plots redraws docs/img/*.png with the program --------------
 

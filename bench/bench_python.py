@@ -1,29 +1,30 @@
-"""make bench-python: posenc's RoPE.apply against the Hugging Face-style
-PyTorch rotation, on one thread, and the accuracy of both.
+"""make bench-python: posenc's RoPE.apply against Hugging Face's rotation as a
+transformers model runs it, on one thread, and the accuracy of both.
 
-Shapes of issue 15: q [T, 32, 128] and k [T, 8, 128] float32 (Llama-style
-GQA), T = 1, 512, 4096, positions 0 .. T-1 (T = 1: position 4000, a decode
-step), base 10000, half layout.
+Shapes: q [1, 32, T, 128] and k [1, 8, T, 128] (Hugging Face's [batch, heads,
+seq, head_dim]: q_proj(x).view(1, T, H, D).transpose(1, 2), a view of
+token-major memory, as in every transformers attention layer; Llama-style
+grouped-query attention),
+float32 and bfloat16, T = 1, 128, 512, 4096, 32768, positions 0 .. T-1 (T = 1:
+position 4000, a decode step), base 10000, half layout.
 
-  posenc numpy   rope.apply(q, k, positions=pos) on NumPy arrays, in place,
-                 cos/sin computed in the call (no cache)
-  posenc cached  the same with rope.use_cache(8192) (built once, not timed)
-  posenc torch   the same call on torch tensors (zero-copy views)
-  posenc hf4d    the same on HF's [1, H, T, D] tensors (4-D path)
-  hf rotate      q * cos + rotate_half(q) * sin (and k) on HF's [1, H, T, D]
-                 tensors with cos/sin given: the per-layer cost in a model
-  hf full        the same plus cos/sin from the float32 formula
-                 (inv_freq @ position_ids, cat, cos, sin): HF's rotary module
-                 and rotation together
-  overhead       posenc.apply on one token, one head of 2 elements, with the
-                 cache: the cost of a call from Python with nearly no work
+  posenc         rope.apply(q, k, positions=pid, layout="bhsd"), in place, cos
+                 and sin computed in the call (no cache)
+  posenc cached  the same after rope.use_cache(T_max) (built once, not timed)
+  hf formula     LlamaRotaryEmbedding's float32 cos/sin (inv_freq @ position_ids,
+                 cat, cos, sin, cast) + apply_rotary_pos_emb (q * cos +
+                 rotate_half(q) * sin, and k): the rotary module and the rotation
+  hf cached      apply_rotary_pos_emb alone, cos/sin given: what each layer pays
+  hf compiled    apply_rotary_pos_emb under torch.compile (inductor; compiled
+                 once per shape before timing), cos/sin given
+  overhead       posenc.apply on one token, one head of 2 elements, cached:
+                 the cost of a call from Python with nearly no work
 
-Each number is the median of --samples samples (each a loop of calls long
-enough to take ~20 ms), after a warm-up; the whole table is repeated
---repeat times (the machine's cores are shared, so the repeats show the
-noise). Accuracy: max |error| of the rotated q at positions 10^3 .. 10^6
-against the exact rotation (float64 rotation by cos/sin of the exact angle
-in mpmath), and of the cos values alone.
+The methods are timed alternately: each sample runs every method once (a loop
+of calls lasting ~20 ms, or one call when a call is longer), in turn, and each
+number is the median of --samples samples, so a burst of load on the shared
+machine hits all methods alike. Accuracy: max |error| of the rotated q at
+positions 10^3 .. 10^6 against the exact rotation (mpmath), and of cos.
 """
 import argparse
 import statistics
@@ -42,22 +43,26 @@ except ImportError:
 H_Q, H_K, D, BASE = 32, 8, 128, 10000.0
 
 
-def timeit(fn, target_s=0.02, samples=7):
-    fn()
+def loops_for(fn, target_s=0.02):
+    fn()  # warm-up (and compilation)
     t0 = time.perf_counter()
-    n = 0
-    while time.perf_counter() - t0 < 0.005:
-        fn()
-        n += 1
-    per = (time.perf_counter() - t0) / n
-    loops = max(1, int(target_s / per))
-    out = []
+    fn()
+    per = time.perf_counter() - t0
+    return max(1, int(target_s / max(per, 1e-9)))
+
+
+def alternate(fns, samples):
+    """{name: median microseconds per call}, the methods timed in turn."""
+    loops = {k: loops_for(f) for k, f in fns.items()}
+    times = {k: [] for k in fns}
     for _ in range(samples):
-        t0 = time.perf_counter_ns()
-        for _ in range(loops):
-            fn()
-        out.append((time.perf_counter_ns() - t0) / loops / 1e3)
-    return statistics.median(out)  # microseconds
+        for k, f in fns.items():
+            n = loops[k]
+            t0 = time.perf_counter_ns()
+            for _ in range(n):
+                f()
+            times[k].append((time.perf_counter_ns() - t0) / n / 1e3)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 def rotate_half(x):
@@ -66,50 +71,54 @@ def rotate_half(x):
     return torch.cat((-x2, x1), dim=-1)
 
 
-def hf_cos_sin(inv_freq, position_ids):
-    inv = inv_freq[None, :, None].float().expand(position_ids.shape[0], -1, 1)
-    freqs = (inv @ position_ids[:, None, :].float()).transpose(1, 2)
+def hf_cos_sin(inv_freq, position_ids, dtype):
+    # LlamaRotaryEmbedding.forward (transformers 5.23, modeling_llama.py:108-116)
+    freqs = position_ids[..., None].float() * inv_freq.float()
     emb = torch.cat((freqs, freqs), dim=-1)
-    return emb.cos(), emb.sin()
+    return emb.cos().to(dtype), emb.sin().to(dtype)
 
 
-def hf_rotate(q, k, cos, sin):
+def hf_apply(q, k, cos, sin):
+    # apply_rotary_pos_emb (modeling_llama.py:126-150), unsqueeze_dim=1
     cos = cos.unsqueeze(1)
     sin = sin.unsqueeze(1)
-    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+    return (q * cos) + (rotate_half(q) * sin), (k * cos) + (rotate_half(k) * sin)
 
 
-def speed(T, samples):
+_compiled = None
+
+
+def speed(T, dtype, samples, t_max):
+    global _compiled
     rope = posenc.RoPE(D, base=BASE)
-    rng = np.random.default_rng(T)
-    pos = np.arange(T, dtype=np.int64) if T > 1 else np.array([4000], np.int64)
-    q = rng.uniform(-1, 1, (T, H_Q, D)).astype(np.float32)
-    k = rng.uniform(-1, 1, (T, H_K, D)).astype(np.float32)
-    row = {"T": T}
-    row["posenc numpy"] = timeit(lambda: rope.apply(q, k, positions=pos), samples=samples)
-    cached = posenc.RoPE(D, base=BASE).use_cache(8192)
-    row["posenc cached"] = timeit(lambda: cached.apply(q, k, positions=pos), samples=samples)
-    if torch is None:
-        return row
-    qt, kt, pt = torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(pos)
-    row["posenc torch"] = timeit(lambda: rope.apply(qt, kt, positions=pt), samples=samples)
-    q4 = qt.transpose(0, 1).contiguous()[None]  # [1, H, T, D]
-    k4 = kt.transpose(0, 1).contiguous()[None]
-    pid = pt[None]
-    row["posenc hf4d"] = timeit(lambda: rope.apply(q4, k4, positions=pid), samples=samples)
+    cached = posenc.RoPE(D, base=BASE).use_cache(t_max)
+    g = torch.Generator().manual_seed(T)
+    # what a transformers attention layer holds: q_proj(x).view(1, T, H, D)
+    # .transpose(1, 2), a [1, H, T, D] view of token-major memory
+    q = (torch.rand(1, T, H_Q, D, generator=g) * 2 - 1).to(dtype).transpose(1, 2)
+    k = (torch.rand(1, T, H_K, D, generator=g) * 2 - 1).to(dtype).transpose(1, 2)
+    pid = torch.arange(T)[None] if T > 1 else torch.tensor([[4000]])
     inv_freq = 1.0 / (BASE ** (torch.arange(0, D, 2, dtype=torch.int64).float() / D))
-    cos, sin = hf_cos_sin(inv_freq, pid)
-    row["hf rotate"] = timeit(lambda: hf_rotate(q4, k4, cos, sin), samples=samples)
-    row["hf full"] = timeit(lambda: hf_rotate(q4, k4, *hf_cos_sin(inv_freq, pid)),
-                            samples=samples)
-    return row
+    cos, sin = hf_cos_sin(inv_freq, pid, dtype)
+    # one compiled graph per shape and dtype (dynamic=False), compiled afresh:
+    # dynamo's recompile limit (8) would otherwise send later shapes to eager
+    torch._dynamo.reset()
+    _compiled = torch.compile(hf_apply, dynamic=False)
+    fns = {
+        "posenc": lambda: rope.apply(q, k, positions=pid, layout="bhsd"),
+        "posenc cached": lambda: cached.apply(q, k, positions=pid, layout="bhsd"),
+        "hf formula": lambda: hf_apply(q, k, *hf_cos_sin(inv_freq, pid, dtype)),
+        "hf cached": lambda: hf_apply(q, k, cos, sin),
+        "hf compiled": lambda: _compiled(q, k, cos, sin),
+    }
+    return alternate(fns, samples)
 
 
 def overhead(samples):
     r = posenc.RoPE(2).use_cache(8192)
     x = np.ones((1, 1, 2), np.float32)
     p = np.array([4000], np.int64)
-    return timeit(lambda: r.apply(x, positions=p), samples=samples)
+    return alternate({"o": lambda: r.apply(x, positions=p)}, samples)["o"]
 
 
 def accuracy():
@@ -132,9 +141,9 @@ def accuracy():
                "posenc cos": np.max(np.abs(pc[0].astype(np.float64) - ec))}
         if torch is not None:
             inv_freq = 1.0 / (BASE ** (torch.arange(0, D, 2, dtype=torch.int64).float() / D))
-            cos, sin = hf_cos_sin(inv_freq, torch.tensor([[p]]))
-            hq, _ = hf_rotate(torch.from_numpy(q).transpose(0, 1)[None],
-                              torch.from_numpy(q).transpose(0, 1)[None], cos, sin)
+            cos, sin = hf_cos_sin(inv_freq, torch.tensor([[p]]), torch.float32)
+            qt = torch.from_numpy(q).transpose(0, 1)[None]
+            hq, _ = hf_apply(qt, qt, cos, sin)
             row["hf q"] = np.max(np.abs(hq[0, 0, 0].double().numpy() - exact))
             row["hf cos"] = np.max(np.abs(cos[0, 0, :64].double().numpy() - ec))
         rows.append(row)
@@ -143,38 +152,40 @@ def accuracy():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--samples", type=int, default=7)
-    ap.add_argument("--sizes", default="1,512,4096")
+    ap.add_argument("--samples", type=int, default=5)
+    ap.add_argument("--sizes", default="1,128,512,4096,32768")
+    ap.add_argument("--dtypes", default="float32,bfloat16")
     args = ap.parse_args()
-    if torch is not None:
-        torch.set_num_threads(1)
-    print(f"posenc {posenc.__version__} (library {posenc.library_version}, kernels "
-          f"{posenc.isa()}), NumPy {np.__version__}, "
-          f"torch {torch.__version__ if torch else 'absent (apt-get install python3-torch)'}, "
-          f"Python {sys.version.split()[0]}; one thread")
-    print("times: median microseconds per call; speedup = hf rotate / posenc torch, "
-          "hf rotate / posenc cached")
-    cols = ["posenc numpy", "posenc cached", "posenc torch", "posenc hf4d", "hf rotate",
-            "hf full"]
-    for rep in range(args.repeat):
-        print(f"-- run {rep + 1} of {args.repeat}; overhead (1 token, 1 head of 2): "
-              f"{overhead(args.samples):.2f} us")
-        print(f"{'T':>5} " + " ".join(f"{c:>13}" for c in cols) + "   speedup  cached")
-        for T in [int(t) for t in args.sizes.split(",")]:
-            r = speed(T, args.samples)
-            cells = " ".join(f"{r[c]:13.1f}" if c in r else f"{'-':>13}" for c in cols)
-            sp = (f"{r['hf rotate'] / r['posenc torch']:6.1f}x "
-                  f"{r['hf rotate'] / r['posenc cached']:6.1f}x" if "hf rotate" in r else "")
-            print(f"{T:>5} {cells}   {sp}")
-    print("-- accuracy: max |error| against the exact rotation (q) and exact cos")
-    acc = accuracy()
+    print(f"posenc {posenc.__version__} (kernels {posenc.isa()}), NumPy {np.__version__}, "
+          f"Python {sys.version.split()[0]}, "
+          f"torch {torch.__version__ if torch else 'absent'}; one thread")
+    if torch is None:
+        print("bench-python: needs torch (make venv, then make bench-python "
+              "BENCH_PYTHON=build/venv/bin/python)")
+        return 1
+    torch.set_num_threads(1)
+    sizes = [int(t) for t in args.sizes.split(",")]
+    cols = ["posenc", "posenc cached", "hf formula", "hf cached", "hf compiled"]
+    print("times: median microseconds per call (q and k); x = hf compiled / posenc, "
+          "hf compiled / posenc cached")
+    print(f"overhead (1 token, 1 head of 2, cached): {overhead(args.samples):.2f} us")
+    for name in args.dtypes.split(","):
+        dtype = getattr(torch, name)
+        print(f"-- {name}")
+        print(f"{'T':>6} " + " ".join(f"{c:>13}" for c in cols) + "   vs compiled")
+        for T in sizes:
+            r = speed(T, dtype, args.samples, max(sizes) if max(sizes) > 4000 else 4096)
+            cells = " ".join(f"{r[c]:13.1f}" for c in cols)
+            print(f"{T:>6} {cells}   {r['hf compiled'] / r['posenc']:5.1f}x "
+                  f"{r['hf compiled'] / r['posenc cached']:5.1f}x", flush=True)
+    print("-- accuracy (float32): max |error| against the exact rotation (q) and exact cos")
     keys = ["posenc q", "hf q", "posenc cos", "hf cos"]
     print(f"{'pos':>8} " + " ".join(f"{k:>11}" for k in keys))
-    for r in acc:
+    for r in accuracy():
         print(f"{r['pos']:>8} " + " ".join(f"{r[k]:11.2e}" if k in r else f"{'-':>11}"
                                            for k in keys))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

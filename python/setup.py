@@ -6,6 +6,7 @@ module needs no shared library path.
 
 Run from the repository (the library is built by its Makefile first):
     pip install --no-build-isolation ./python       (Debian: python3-pip)
+    pip wheel --no-build-isolation --no-deps ./python   (a wheel; make test-wheel)
     make python                                     (in-tree, build/python)
 Environment: POSENC_BUILD (the Makefile's build directory; given by `make
 python`, which then has already built the libraries), POSENC_JSON and
@@ -13,6 +14,7 @@ POSENC_JSON_LIBS (the config reader's switch and link words), POSENC_LDFLAGS
 (extra link flags, e.g. --coverage).
 """
 import os
+import re
 import shlex
 import subprocess
 from pathlib import Path
@@ -21,6 +23,16 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+
+
+def library_version():
+    """MAJOR.MINOR.PATCH from include/posenc.h: the package has the library's version."""
+    text = (ROOT / "include" / "posenc.h").read_text()
+    parts = [re.search(rf"#define POSENC_VERSION_{p}\s+(\d+)", text) for p in
+             ("MAJOR", "MINOR", "PATCH")]
+    if not all(parts):
+        raise SystemExit("posenc: no POSENC_VERSION_MAJOR/MINOR/PATCH in include/posenc.h")
+    return ".".join(m.group(1) for m in parts)
 
 
 def make_config():
@@ -74,4 +86,12 @@ check_ext = Extension(
 )
 
 os.chdir(HERE)
-setup(packages=["posenc"], ext_modules=[ext, check_ext])
+# Out of tree: setuptools' scratch (build/, *.egg-info) goes to the
+# repository's ignored build directory (POSENC_SCRATCH to choose another;
+# make python passes --build-base), so `pip wheel ./python` leaves python/
+# as it was.
+scratch = Path(os.environ.get("POSENC_SCRATCH") or (build / "pip"))
+setup(version=library_version(), packages=["posenc"], ext_modules=[ext, check_ext],
+      package_data={"posenc": ["py.typed"]},
+      options={"build": {"build_base": str(scratch / "build")},
+               "egg_info": {"egg_base": str(scratch)}})

@@ -31,10 +31,18 @@ rejected call has written nothing.
 import json
 import os
 import sys
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _core
+try:
+    from . import _core
+except ImportError:  # e.g. python/ itself on sys.path, where nothing is built
+    raise ImportError(
+        f"posenc: the C extension posenc._core is not built next to {__file__}. "
+        "Install the package (pip install ./python, or the wheel) or build it in place "
+        "(make python, then PYTHONPATH=build/python); running from inside the source "
+        "directory python/ imports the unbuilt sources") from None
 from ._core import Error
 from ._checking import check, CheckResult  # noqa: E402 (posenc check, docs/CHECK.md)
 
@@ -45,6 +53,9 @@ __all__ = [
     "alibi_slopes",
     "alibi_bias",
     "learned_table",
+    "MRoPE",
+    "t5_bucket",
+    "t5_bias",
     "isa",
     "have_config_reader",
     "__version__",
@@ -54,9 +65,10 @@ __all__ = [
     "CheckResult",
 ]
 
-__version__ = "0.1.0"
 #: The version of the C library linked into the extension, "MAJOR.MINOR.PATCH".
 library_version = _core.version()[0]
+#: The package's version: the library's (pyproject.toml reads it from posenc.h).
+__version__ = library_version
 #: The largest position accepted anywhere (2**31 - 1).
 MAX_POS = _core.MAX_POS
 
@@ -65,12 +77,12 @@ _LAYOUT_NAMES = {0: "interleaved", 1: "half"}
 _BF16 = "bfloat16"
 
 
-def isa():
+def isa() -> str:
     """Name of the instruction set the tensor kernels use: "avx512", "avx2" or "scalar"."""
     return _core.isa()
 
 
-def have_config_reader():
+def have_config_reader() -> bool:
     """Whether ``RoPE.from_config`` is available (the library was built with jansson)."""
     return _core.have_config_reader()
 
@@ -236,7 +248,8 @@ def _direct_out(out, np_dtype, shape):
 # ---- sinusoid, ALiBi, learned ------------------------------------------------
 
 
-def sinusoid(n_pos, d, base=10000.0, pos0=0, dtype=np.float32, out=None):
+def sinusoid(n_pos: int, d: int, base: float = 10000.0, pos0: int = 0, dtype: Any = np.float32,
+             out: Any = None) -> Any:
     """The sinusoidal position encoding table of the original transformer.
 
     Returns an array of shape [n_pos, d] whose row t is PE(pos0 + t):
@@ -271,7 +284,7 @@ def sinusoid(n_pos, d, base=10000.0, pos0=0, dtype=np.float32, out=None):
     return _store(result if _is_tensor(out) else _convert_out(result, dtype), out, "sinusoid")
 
 
-def alibi_slopes(n_head):
+def alibi_slopes(n_head: int) -> np.ndarray:
     """ALiBi head slopes m_1 .. m_H (float64 array of n_head values).
 
     By the ALiBi paper's rule: m_h = 2**(-8h/H) for H a power of two; otherwise
@@ -287,7 +300,8 @@ def alibi_slopes(n_head):
     return out
 
 
-def alibi_bias(n_head, n_query, n_key=None, q_offset=0, causal=False, threads=1, out=None):
+def alibi_bias(n_head: int, n_query: int, n_key: Optional[int] = None, q_offset: int = 0,
+               causal: bool = False, threads: int = 1, out: Any = None) -> Any:
     """The ALiBi attention bias, float32 of shape [n_head, n_query, n_key].
 
     ``out[h, i, j] = -m_{h+1} * |q_offset + i - j|``: query i sits at absolute
@@ -319,7 +333,8 @@ def alibi_bias(n_head, n_query, n_key=None, q_offset=0, causal=False, threads=1,
     return _store(result, out, "alibi_bias")
 
 
-def learned_table(path, tensor=None):
+def learned_table(path: Union[str, "os.PathLike[str]"],
+                  tensor: Optional[str] = None) -> np.ndarray:
     """A learned position table read by the library, as float64 [n_pos, dim].
 
     path: a text file, one row per position, numbers separated by white space
@@ -384,6 +399,51 @@ def _layout_code(layout):
                      f"(original RoPE, GPT-J), got {layout!r}")
 
 
+_LAYOUTS_4D = ("bhsd", "bshd")
+
+
+def _layout_4d(shape, positions, layout, name):
+    """'bhsd' or 'bshd' for a 4-D tensor: the layout given, or the one the
+    positions' shape fits; never a guess."""
+    if layout is not None:
+        if layout not in _LAYOUTS_4D:
+            raise ValueError(f"layout={layout!r}: a 4-D {name} is 'bhsd' ([batch, heads, seq, "
+                             "head_dim]) or 'bshd' ([batch, seq, heads, head_dim])")
+        return layout
+    b, a1, a2, d = shape
+    both = (f"say layout='bhsd' if it is [batch, heads, seq, head_dim] (= [{b}, {a1}, {a2}, "
+            f"{d}]: {a2} tokens, Hugging Face's q after transpose(1, 2)) or layout='bshd' if "
+            f"it is [batch, seq, heads, head_dim] (= [{b}, {a1}, {a2}, {d}]: {a1} tokens)")
+    if positions is None:
+        raise ValueError(f"{name} has 4 axes {tuple(shape)} and no positions per token: {both}")
+    ps = tuple(positions.shape)
+    if len(ps) not in (1, 2) or (len(ps) == 2 and ps[0] not in (b, 1)):
+        raise ValueError(f"positions of shape {ps} for a 4-D {name} {tuple(shape)}: give "
+                         f"[seq] or [batch, seq] = [{b}, seq]")
+    seq = ps[-1]
+    if seq == a1 and seq == a2:
+        raise ValueError(f"positions of shape {ps} fit both sequence axes of {name} "
+                         f"{tuple(shape)}: {both}")
+    if seq == a2:
+        return "bhsd"
+    if seq == a1:
+        return "bshd"
+    raise ValueError(f"positions of shape {ps} ({seq} tokens) fit neither [batch, heads, seq, "
+                     f"head_dim] ({a2} tokens) nor [batch, seq, heads, head_dim] ({a1} tokens) "
+                     f"of {name} {tuple(shape)}")
+
+
+def _needs_op(q, k):
+    """Whether a torch call goes through the custom op (autograd, float64,
+    torch.compile) instead of the in-place library call."""
+    import torch
+
+    if q.dtype == torch.float64 or q.requires_grad or (k is not None and k.requires_grad):
+        return True
+    compiler = getattr(torch, "compiler", None)  # torch >= 2.1
+    return bool(compiler is not None and compiler.is_compiling())
+
+
 class RoPE:
     """Rotary position embedding of one model: frequencies, layout, attention factor.
 
@@ -411,10 +471,11 @@ class RoPE:
     share one; apply releases the GIL for calls of 16384 elements or more.
     """
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "__weakref__")
 
-    def __init__(self, head_dim, rotary_dim=None, base=10000.0, layout="half", scaling=None, *,
-                 seq_len=0):
+    def __init__(self, head_dim: int, rotary_dim: Optional[int] = None, base: float = 10000.0,
+                 layout: str = "half", scaling: Optional[Dict[str, Any]] = None, *,
+                 seq_len: int = 0) -> None:
         head_dim = int(head_dim)
         rotary_dim = head_dim if rotary_dim is None else int(rotary_dim)
         self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
@@ -427,7 +488,7 @@ class RoPE:
         return self
 
     @classmethod
-    def from_config(cls, config, layer=0, *, seq_len=0):
+    def from_config(cls, config: Any, layer: int = 0, *, seq_len: int = 0) -> "RoPE":
         """The RoPE of a model from its Hugging Face config.json.
 
         config: a path to config.json, its text (str starting with "{"), a
@@ -480,11 +541,11 @@ class RoPE:
                               default=str).encode()
         return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len)))
 
-    def with_seq_len(self, seq_len):
+    def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
         return RoPE._wrap(self._c.with_seq_len(int(seq_len)))
 
-    def use_cache(self, max_pos):
+    def use_cache(self, max_pos: int) -> "RoPE":
         """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
 
         apply() then reads cos and sin from it whenever every position of the
@@ -498,52 +559,52 @@ class RoPE:
         return self
 
     @property
-    def cache_len(self):
+    def cache_len(self) -> int:
         """Positions the cos/sin cache covers (0: no cache; see use_cache)."""
         return self._c.cache_len
 
     @property
-    def head_dim(self):
+    def head_dim(self) -> int:
         """Elements per head."""
         return self._c.head_dim
 
     @property
-    def rotary_dim(self):
+    def rotary_dim(self) -> int:
         """Leading elements of each head that rotate."""
         return self._c.rotary_dim
 
     @property
-    def base(self):
+    def base(self) -> float:
         """The base (rope_theta) the frequencies come from."""
         return self._c.base
 
     @property
-    def layout(self):
+    def layout(self) -> str:
         """"half" or "interleaved"."""
         return _LAYOUT_NAMES[self._c.layout_code]
 
     @property
-    def attention_factor(self):
+    def attention_factor(self) -> float:
         """The factor on cos and sin (YaRN's mscale, LongRoPE's; 1 for plain RoPE)."""
         return self._c.attention_factor
 
     @property
-    def seq_len(self):
+    def seq_len(self) -> int:
         """The sequence length the frequencies are for (0: the trained length)."""
         return self._c.seq_len
 
     @property
-    def scaling(self):
+    def scaling(self) -> Dict[str, Any]:
         """The scaling's parameters as a dict ("type" and the posenc_rope_scaling fields)."""
         return self._c.scaling
 
     @property
-    def max_position_embeddings(self):
+    def max_position_embeddings(self) -> int:
         """The config's max_position_embeddings (0 when not from a config or absent)."""
         return self._c.max_position_embeddings
 
     @property
-    def inv_freq(self):
+    def inv_freq(self) -> np.ndarray:
         """Inverse frequencies of the rotary_dim/2 pairs, radians per token (float64).
 
         The library keeps each as a double-double (about 100 bits); this is the
@@ -554,14 +615,15 @@ class RoPE:
         return out
 
     @property
-    def inv_freq_lo(self):
+    def inv_freq_lo(self) -> np.ndarray:
         """The low parts of the double-double inverse frequencies (float64)."""
         hi = np.empty(self._c.rotary_dim // 2, np.float64)
         lo = np.empty_like(hi)
         self._c.inv_freq(hi, lo)
         return lo
 
-    def cos_sin(self, positions, dtype=np.float32, threads=1):
+    def cos_sin(self, positions: Any, dtype: Any = np.float32,
+                threads: int = 1) -> Tuple[Any, Any]:
         """cos and sin of every pair at positions, times the attention factor.
 
         Returns (cos, sin), each of shape positions.shape + (rotary_dim // 2,):
@@ -589,15 +651,22 @@ class RoPE:
             return _convert_out(c, dtype), _convert_out(s, dtype)
         return c, s
 
-    def apply(self, q, k=None, positions=None, *, inplace=True, inverse=False, threads=1,
-              dtype=None):
+    def apply(self, q: Any, k: Any = None, positions: Any = None, *, inplace: bool = True,
+              inverse: bool = False, threads: int = 1, dtype: Any = None,
+              layout: Optional[str] = None) -> Any:
         """Rotates q (and k) by their positions; returns q, or (q, k).
 
         q, k: float32, float16 or bfloat16 arrays (NumPy; bfloat16 as uint16
-        storage with dtype="bfloat16") or CPU torch tensors, shaped
+        storage with dtype="bfloat16") or torch tensors (CPU; float64 too),
+        shaped
             [n_tok, n_head, head_dim]          (vLLM style; any strides)
-            [batch, n_head, seq, head_dim]     (Hugging Face style)
             [n_tok, head_dim]                  (one head)
+            [batch, n_head, seq, head_dim]     layout="bhsd" (Hugging Face's q
+                                               after .transpose(1, 2))
+            [batch, seq, n_head, head_dim]     layout="bshd" (q_proj(x).view(...))
+        A 4-D q needs layout when positions do not say which axis is the
+        sequence (positions None or an int; or [seq] / [batch, seq] fitting
+        both axes): posenc never guesses it.
         The last axis must be contiguous; other axes may be any view
         (transposes, slices of a fused QKV buffer, heads in reverse order).
         q and k may have different head counts (grouped-query attention) but
@@ -612,6 +681,12 @@ class RoPE:
         turns by -theta (the transpose: the backward pass; it undoes the
         forward rotation when attention_factor is 1). threads: 1..64.
 
+        Torch tensors that require grad, float64 tensors and calls inside
+        torch.compile go through the custom op posenc::rope_apply (see
+        posenc.torch): differentiable (the backward is the inverse rotation,
+        exact), inplace=False only for tensors that require grad; float64
+        rotates with the library's float64 cos and sin.
+
         Raises TypeError for an unsupported element type or object, ValueError
         (posenc.Error for the library's checks) for a wrong shape, stride,
         position or overlapping q and k; nothing is written then.
@@ -622,22 +697,53 @@ class RoPE:
             if isinstance(positions, (int, np.integer)):
                 pos0 = int(positions)
                 positions = None
+            elif _is_tensor(positions) and _is_tensor(q) and _needs_op(q, k):
+                pass  # kept a tensor: the custom op takes it as it is
             else:
                 positions = _positions_array(positions)
         if type(q) is not np.ndarray and _is_tensor(q):
-            return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
+            lay = _layout_4d(tuple(q.shape), positions, layout, "q") if q.dim() == 4 else None
+            if _needs_op(q, k):
+                if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
+                    raise ValueError("q or k requires grad: posenc cannot change it in place "
+                                     "under autograd; call apply(..., inplace=False), which "
+                                     "is differentiable (posenc.torch, torch >= 2.4)")
+                from .torch import _apply_op
+
+                return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)
+            if lay != "bshd":
+                return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
+            # the library reads [batch, heads, seq, head_dim]: strided views
+            kv = k.transpose(1, 2) if k is not None and _is_tensor(k) and k.dim() == 4 else k
+            r = self._apply_torch(q.transpose(1, 2), kv, positions, pos0, inplace, inverse,
+                                  threads, code)
+            if inplace:
+                return q if k is None else (q, k)
+            if k is None:
+                return r.transpose(1, 2)
+            return r[0].transpose(1, 2), (r[1].transpose(1, 2) if kv is not k else r[1])
         if k is not None and type(k) is not np.ndarray and _is_tensor(k):
             raise TypeError("q is not a torch tensor but k is: pass two tensors or two arrays")
+        qa = q if isinstance(q, np.ndarray) else np.asarray(q)
+        ka = k if k is None or isinstance(k, np.ndarray) else np.asarray(k)
+        swap = qa.ndim == 4 and _layout_4d(qa.shape, positions, layout, "q") == "bshd"
+        if qa.ndim != 4 and layout is not None:
+            raise ValueError(f"layout={layout!r} is for 4-D q; q has shape {qa.shape}")
+        if swap:  # the library reads [batch, heads, seq, head_dim]: a strided view
+            qa = qa.swapaxes(1, 2)
+            ka = ka.swapaxes(1, 2) if ka is not None and ka.ndim == 4 else ka
         if inplace:
-            self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
+            self._c.apply(qa, ka, positions, pos0, inverse, threads, code, None, None)
             return q if k is None else (q, k)
-        qa = np.asarray(q)
         qo = np.empty(qa.shape, qa.dtype)
-        ko = None
-        if k is not None:
-            ka = np.asarray(k)
-            ko = np.empty(ka.shape, ka.dtype)
-        self._c.apply(q, k, positions, pos0, inverse, threads, code, qo, ko)
+        ko = None if ka is None else np.empty(ka.shape, ka.dtype)
+        if swap:
+            qo = np.empty(qa.swapaxes(1, 2).shape, qa.dtype).swapaxes(1, 2)
+            ko = None if ka is None else np.empty(ka.swapaxes(1, 2).shape, ka.dtype).swapaxes(1, 2)
+        self._c.apply(qa, ka, positions, pos0, inverse, threads, code, qo, ko)
+        if swap:
+            qo = qo.swapaxes(1, 2)
+            ko = None if ko is None else ko.swapaxes(1, 2)
         return qo if k is None else (qo, ko)
 
     def _apply_torch(self, q, k, positions, pos0, inplace, inverse, threads, code):
@@ -670,3 +776,12 @@ class RoPE:
             extra += f", attention_factor={self.attention_factor!r}"
         return (f"RoPE(head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, "
                 f"base={self.base!r}, layout={self.layout!r}{extra})")
+
+
+from .mrope import MRoPE  # noqa: E402  (they use RoPE and the helpers above)
+from .t5 import t5_bias, t5_bucket  # noqa: E402
+
+
+def __dir__():
+    """The public names only (json, np, os, sys stay private)."""
+    return sorted(__all__ + ["torch", "mrope", "t5"])

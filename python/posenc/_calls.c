@@ -354,3 +354,26 @@ int pyposenc_learned_rows(void *handle, double *out)
 }
 
 void pyposenc_learned_free(void *handle) { posenc_learned_free(handle); }
+
+int pyposenc_t5_bias(const float *table, uint32_t num_buckets, uint32_t n_head,
+                     uint32_t max_distance, int bidirectional, uint32_t n_query, uint32_t n_key,
+                     int64_t q_offset, unsigned n_threads, float *out)
+{
+    return posenc_t5_bias_f32(table, num_buckets, n_head, max_distance, bidirectional, n_query,
+                              n_key, q_offset, n_threads, out);
+}
+
+int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t n,
+                        uint32_t num_buckets, uint32_t max_distance, int bidirectional,
+                        int64_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t b;
+        int st = posenc_t5_bucket(query_pos[i], key_pos[i], num_buckets, max_distance,
+                                  bidirectional, &b);
+        if (st != POSENC_OK)
+            return st;
+        out[i] = (int64_t)b;
+    }
+    return POSENC_OK;
+}

@@ -127,4 +127,15 @@ int pyposenc_learned_load(const char *path, const char *tensor, void **handle, s
 int pyposenc_learned_rows(void *handle, double *out);
 void pyposenc_learned_free(void *handle);
 
+/* posenc_t5_bias_f32: out[h][i][j] = table[bucket(q_offset + i, j) * n_head + h]. */
+int pyposenc_t5_bias(const float *table, uint32_t num_buckets, uint32_t n_head,
+                     uint32_t max_distance, int bidirectional, uint32_t n_query, uint32_t n_key,
+                     int64_t q_offset, unsigned n_threads, float *out);
+
+/* out[i] = posenc_t5_bucket(query_pos[i], key_pos[i], ...) for i < n; stops
+ * at the first error (out then partly written: the caller's scratch). */
+int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t n,
+                        uint32_t num_buckets, uint32_t max_distance, int bidirectional,
+                        int64_t *out);
+
 #endif

@@ -1235,6 +1235,81 @@ static PyObject *m_alibi_bias(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* t5_bias(table, num_buckets, n_head, max_distance, bidirectional, n_query,
+ * n_key, q_offset, threads, out): table float32 [num_buckets * n_head], out
+ * float32 [n_head * n_query * n_key] (C-contiguous, written). */
+static PyObject *m_t5_bias(PyObject *m, PyObject *args)
+{
+    (void)m;
+    PyObject *table, *out;
+    long long nb, h, md, nq, nk, q_offset;
+    int bidir;
+    unsigned threads;
+    if (!PyArg_ParseTuple(args, "OLLLpLLLIO", &table, &nb, &h, &md, &bidir, &nq, &nk, &q_offset,
+                          &threads, &out))
+        return NULL;
+    if (check_u32(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bias") ||
+        check_u32(h, "n_head", POSENC_ERR_DIM, "t5_bias") ||
+        check_u32(md, "max_distance", POSENC_ERR_RANGE, "t5_bias") ||
+        check_u32(nq, "n_query", POSENC_ERR_DIM, "t5_bias") ||
+        check_u32(nk, "n_key", POSENC_ERR_DIM, "t5_bias"))
+        return NULL;
+    Py_buffer tb, ob;
+    if (get_flat(table, &tb, 'f', 4, (Py_ssize_t)(nb * h), 0, "table"))
+        return NULL;
+    if (get_flat(out, &ob, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out")) {
+        PyBuffer_Release(&tb);
+        return NULL;
+    }
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_t5_bias(tb.buf, (uint32_t)nb, (uint32_t)h, (uint32_t)md, bidir, (uint32_t)nq,
+                          (uint32_t)nk, q_offset, threads, ob.buf);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&tb);
+    PyBuffer_Release(&ob);
+    if (st != POSENC_OK)
+        return raise_status(st, "t5_bias", NULL);
+    Py_RETURN_NONE;
+}
+
+/* t5_buckets(query_pos, key_pos, n, num_buckets, max_distance, bidirectional,
+ * out): int64 arrays of n entries (C-contiguous); out[i] the bucket. */
+static PyObject *m_t5_buckets(PyObject *m, PyObject *args)
+{
+    (void)m;
+    PyObject *qp, *kp, *out;
+    long long nb, md;
+    Py_ssize_t n;
+    int bidir;
+    if (!PyArg_ParseTuple(args, "OOnLLpO", &qp, &kp, &n, &nb, &md, &bidir, &out))
+        return NULL;
+    if (check_u32(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bucket") ||
+        check_u32(md, "max_distance", POSENC_ERR_RANGE, "t5_bucket"))
+        return NULL;
+    const char i64 = sizeof(long) == 8 ? 'l' : 'q'; /* NumPy's int64 format letter */
+    Py_buffer qb, kb, ob;
+    if (get_flat(qp, &qb, i64, 8, n, 0, "query_pos"))
+        return NULL;
+    if (get_flat(kp, &kb, i64, 8, n, 0, "key_pos")) {
+        PyBuffer_Release(&qb);
+        return NULL;
+    }
+    if (get_flat(out, &ob, i64, 8, n, 1, "out")) {
+        PyBuffer_Release(&qb);
+        PyBuffer_Release(&kb);
+        return NULL;
+    }
+    int st = pyposenc_t5_buckets(qb.buf, kb.buf, (size_t)n, (uint32_t)nb, (uint32_t)md, bidir,
+                                 ob.buf);
+    PyBuffer_Release(&qb);
+    PyBuffer_Release(&kb);
+    PyBuffer_Release(&ob);
+    if (st != POSENC_OK)
+        return raise_status(st, "t5_bucket", NULL);
+    Py_RETURN_NONE;
+}
+
 static PyObject *m_pair_index(PyObject *m, PyObject *args)
 {
     (void)m;
@@ -1285,6 +1360,11 @@ static PyMethodDef module_methods[] = {
     {"alibi_bias", m_alibi_bias, METH_VARARGS,
      "alibi_bias(n_head, n_query, n_key, q_offset, causal, threads, out)"},
     {"pair_index", m_pair_index, METH_VARARGS, "pair_index(k, d, layout) -> (i0, i1)"},
+    {"t5_bias", m_t5_bias, METH_VARARGS,
+     "t5_bias(table, num_buckets, n_head, max_distance, bidirectional, n_query, n_key, "
+     "q_offset, threads, out)"},
+    {"t5_buckets", m_t5_buckets, METH_VARARGS,
+     "t5_buckets(query_pos, key_pos, n, num_buckets, max_distance, bidirectional, out)"},
     {"version", m_version, METH_NOARGS, "(version string, version number) of the library"},
     {"isa", m_isa, METH_NOARGS, "instruction set of the tensor kernels"},
     {"have_config_reader", m_have_config, METH_NOARGS, "whether from_config is available"},

@@ -1,7 +1,9 @@
-"""posenc.torch: an exact drop-in for a Hugging Face model's rotary embedding.
+"""posenc.torch: exact drop-ins for the rotary modules of Hugging Face models,
+training through RoPE.apply, and torch.compile.
 
     import posenc.torch
-    model.model.rotary_emb = posenc.torch.RotaryEmbedding(model.config)
+    report = posenc.torch.patch(model)   # every rotary module replaced
+    print(report)                        # what was replaced, by what
 
 makes every cos and sin the model multiplies by exact to float32 (within 1
 ulp of the exact value), at every position, without touching its attention
@@ -9,145 +11,690 @@ code. Hugging Face's own modules compute ``inv_freq @ position_ids`` in
 float32 and take cos and sin of the rounded angle, which is off by about
 1e-2 at position 100,000.
 
-The values are computed on the CPU by posenc's table fill and moved to
-``x.device`` in ``x.dtype``, so a model on any device gets them without a
-device kernel. The tables are cached per (frequencies, device, dtype) and
-grow with the sequence length.
+Each family's module is called with that family's arguments (read in
+transformers 5.23.0's modeling code):
 
-The functions of the posenc package (RoPE.apply, sinusoid, alibi_bias, ...)
-take CPU torch tensors directly; this module only adds the nn.Module.
+  plain        forward(x, position_ids) -> (cos, sin), each [batch, seq,
+               rotary_dim]: cat(f, f) of the rotary_dim/2 pair values, times
+               attention_scaling (modeling_llama.py:108-116; Mistral, Qwen2/3,
+               Phi-3, DeepSeek V3, SmolLM3, Cohere 2, EXAONE 4, ...)
+  layer_type   forward(x, position_ids, layer_type): the same for the RoPE of
+               that layer type (modeling_gemma3.py:155-214, 550;
+               modeling_olmo3.py:269-300, 426)
+  mrope        forward(x, position_ids [3, batch, seq] or [batch, seq]):
+               the temporal, height and width values of each pair chosen by
+               mrope_section in chunks (modeling_qwen2_5_vl.py:527-544,
+               modeling_qwen2_vl.py:125-142)
+  mrope_interleaved  the same, pairs chosen round robin (Qwen3-VL,
+               modeling_qwen3_vl.py:395-412)
+  complex      forward(x, position_ids) -> complex freqs_cis [batch, seq,
+               rotary_dim/2] (Llama 4, modeling_llama4.py:217-222)
+
+Dynamic NTK and LongRoPE switch with max(position_ids) + 1 as the
+``dynamic_rope_update`` decorator does (modeling_rope_utils.py:34-131).
+Anything else is refused with a message naming the argument.
+
+The cos and sin come from the custom op ``posenc::cos_sin`` (computed on the
+CPU, moved to the device of position_ids: a model on any device gets exact
+tables without a device kernel), with a fake implementation, so
+``torch.compile`` traces a patched model without graph breaks. RoPE.apply on
+tensors that require grad, float64 tensors or inside torch.compile goes
+through ``posenc::rope_apply``, whose backward is the inverse rotation.
+RoPE.apply itself rotates CPU tensors only (a CUDA tensor is refused with a
+message); the modules work on any device.
 """
+from __future__ import annotations
 
+import inspect
+import itertools
+import weakref
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 import torch
 
-from . import RoPE
+if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.4
+    raise ImportError(f"posenc.torch needs torch >= 2.4 (this is {torch.__version__}); "
+                      "posenc.RoPE.apply still rotates CPU tensors in place without it")
 
-__all__ = ["RotaryEmbedding"]
+from . import Error, RoPE
+from . import _tensor_view
+
+__all__ = ["RotaryEmbedding", "patch", "Replacement", "rotate"]
+
+Tensor = torch.Tensor
+
+# ---- the custom ops -------------------------------------------------------------
+# The ops take an int handle for Python objects (a RoPE, a table source): custom
+# ops carry tensors and scalars only. Weak values: a handle dies with its object.
+_OBJECTS: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
+_COUNTER = itertools.count(1)
 
 
-def _config_dict(config):
-    if isinstance(config, dict):
-        return dict(config)
-    if hasattr(config, "to_dict"):
-        return config.to_dict()
-    raise TypeError("config must be a transformers PretrainedConfig or a dict of its keys")
+_HANDLE_OF: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
 
 
-class RotaryEmbedding(torch.nn.Module):
-    """Hugging Face's rotary module, with exact cos and sin.
+@torch.compiler.assume_constant_result  # run at trace time; its int is a constant
+def _handle(obj: Any) -> int:
+    """The int handle of obj (one per object, kept while it lives)."""
+    h = _HANDLE_OF.get(obj)
+    if h is None:
+        h = next(_COUNTER)
+        _OBJECTS[h] = obj
+        _HANDLE_OF[obj] = h
+    return h
 
-    RotaryEmbedding(config, device=None, *, max_table=131072)
 
-    config: the model's config (a transformers PretrainedConfig, or a dict
-    of config.json's keys), read by posenc's config reader (RoPE.from_config):
-    rope_theta, head_dim, partial_rotary_factor, rope_scaling (linear,
-    dynamic, yarn, llama3, longrope, ...). device: accepted for signature
-    compatibility (the tables go where x is).
+def _lookup(h: int) -> Any:
+    obj = _OBJECTS.get(int(h))
+    if obj is None:
+        raise RuntimeError(f"posenc: handle {h} names no live object (its module or RoPE "
+                           "was deleted)")
+    return obj
 
-    forward(x, position_ids) -> (cos, sin), each [batch, seq, rotary_dim] in
-    x's dtype on x's device, as Hugging Face's modules return them: the
-    rotary_dim/2 values of the pairs repeated across the two halves, times
-    the attention factor (attention_scaling). position_ids: [batch, seq]
-    integers (any device).
 
-    Dynamic NTK follows the sequence length exactly as transformers' module
-    does (the frequencies of the longest length seen so far beyond
-    max_position_embeddings, back to the original ones for a short input);
-    LongRoPE uses the long factors when max(position_ids) + 1 exceeds
-    original_max_position_embeddings.
+@torch.library.custom_op("posenc::cos_sin", mutates_args=())
+def _cos_sin_op(positions: Tensor, handle: int, n_pairs: int) -> Tuple[Tensor, Tensor]:
+    """cos, sin float32 [*positions.shape, n_pairs] on positions.device."""
+    return _lookup(handle).cos_sin(positions)
 
-    max_table: positions 0 .. n - 1 are kept as one table per device and
-    dtype for n up to this; longer positions are computed for the positions
-    asked only. Both give the same values bit for bit.
-    """
 
-    def __init__(self, config, device=None, *, max_table=131072):
-        super().__init__()
-        self.config = config
-        d = _config_dict(config)
-        self._rope0 = RoPE.from_config({k: v for k, v in d.items() if v is not None})
-        self.rope_type = self._rope0.scaling["type"]
-        self.attention_scaling = self._rope0.attention_factor
-        self.max_position_embeddings = self._rope0.max_position_embeddings
-        self.original_max_seq_len = self.max_position_embeddings
-        self.max_seq_len_cached = self.max_position_embeddings
+@_cos_sin_op.register_fake
+def _cos_sin_fake(positions, handle, n_pairs):
+    shape = tuple(positions.shape) + (n_pairs,)
+    return (positions.new_empty(shape, dtype=torch.float32),
+            positions.new_empty(shape, dtype=torch.float32))
+
+
+def _pair_index(rope: RoPE) -> Tuple[Tensor, Tensor]:
+    """Element indices (i0, i1) of each pair k: half: (k, k + P); interleaved:
+    (2k, 2k + 1), P = rotary_dim / 2."""
+    p = rope.rotary_dim // 2
+    k = torch.arange(p)
+    if rope.layout == "half":
+        return k, k + p
+    return 2 * k, 2 * k + 1
+
+
+@torch.library.custom_op("posenc::rope_apply", mutates_args=())
+def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> Tensor:
+    """x [n_tok, n_head, head_dim] rotated by positions [n_tok] (a new tensor)."""
+    rope = _lookup(handle)
+    pos = positions.detach().to("cpu", torch.int64).numpy()
+    if x.dtype == torch.float64:
+        # x' = x c - y s, y' = x s + y c (inverse: s -> -s), c and s from the
+        # library's float64 path, each product and sum rounded in float64
+        c, s = rope.cos_sin(pos, dtype=np.float64)
+        c = torch.from_numpy(c)[:, None, :]
+        s = torch.from_numpy(s)[:, None, :]
+        if inverse:
+            s = -s
+        i0, i1 = _pair_index(rope)
+        out = x.detach().clone()
+        a, b = x[..., i0], x[..., i1]
+        out[..., i0] = a * c - b * s
+        out[..., i1] = a * s + b * c
+        return out
+    src = x if x.stride(-1) == 1 else x.contiguous()
+    out = torch.empty(x.shape, dtype=x.dtype)
+    xn, code = _tensor_view(src.detach(), "q")
+    on, _ = _tensor_view(out, "out")
+    rope._c.apply(xn, None, pos, 0, bool(inverse), 1, code, on, None)
+    return out
+
+
+@_rope_apply_op.register_fake
+def _rope_apply_fake(x, positions, handle, inverse):
+    return torch.empty_like(x)
+
+
+def _rope_apply_setup(ctx, inputs, output):
+    _, positions, handle, inverse = inputs
+    ctx.save_for_backward(positions)
+    ctx.handle, ctx.inverse = handle, inverse
+
+
+def _rope_apply_backward(ctx, grad):
+    # y = a R(theta) x  =>  dL/dx = a R(theta)^T g = a R(-theta) g: the inverse turn
+    (positions,) = ctx.saved_tensors
+    return _rope_apply_op(grad, positions, ctx.handle, not ctx.inverse), None, None, None
+
+
+torch.library.register_autograd("posenc::rope_apply", _rope_apply_backward,
+                                setup_context=_rope_apply_setup)
+
+
+class RotateFunction(torch.autograd.Function):
+    """RoPE as an autograd.Function: forward rotates x [n_tok, n_head, head_dim]
+    by positions [n_tok]; backward turns the gradient by -theta (exact: the
+    transpose of the rotation times attention_factor)."""
+
+    @staticmethod
+    def forward(ctx, x, positions, handle, inverse):
+        ctx.save_for_backward(positions)
+        ctx.handle, ctx.inverse = handle, inverse
+        return _rope_apply_op(x, positions, handle, inverse)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (positions,) = ctx.saved_tensors
+        return RotateFunction.apply(grad, positions, ctx.handle, not ctx.inverse), None, None, None
+
+
+def rotate(rope: RoPE, x: Tensor, positions: Tensor, inverse: bool = False) -> Tensor:
+    """x [n_tok, n_head, head_dim] (or [n_tok, head_dim]) rotated by positions
+    [n_tok]: a new tensor, differentiable (RotateFunction), traceable by
+    torch.compile (the op posenc::rope_apply has a fake implementation)."""
+    x3 = x.unsqueeze(1) if x.dim() == 2 else x
+    y = RotateFunction.apply(x3, positions.to(torch.int64), _handle(rope), bool(inverse))
+    return y.squeeze(1) if x.dim() == 2 else y
+
+
+def _apply_op(rope: RoPE, q, k, positions, pos0: int, inplace: bool, inverse: bool,
+              layout4: Optional[str]):
+    """RoPE.apply for tensors that need autograd, float64 or torch.compile."""
+    grad = q.requires_grad or (k is not None and k.requires_grad)
+    if inplace and grad:
+        raise ValueError("q or k requires grad: posenc cannot change it in place under "
+                         "autograd; call apply(..., inplace=False), which is differentiable")
+    out = [_rotate_any(rope, t, positions, pos0, inverse, layout4, n)
+           for t, n in ((q, "q"), (k, "k")) if t is not None]
+    if inplace:
+        with torch.no_grad():
+            q.copy_(out[0])
+            if k is not None:
+                k.copy_(out[1])
+        return q if k is None else (q, k)
+    return out[0] if k is None else (out[0], out[1])
+
+
+def _rotate_any(rope, x, positions, pos0, inverse, layout4, name):
+    if x.device.type != "cpu" and x.device.type != "meta":
+        raise ValueError(f"{name} is on {x.device}: RoPE.apply rotates CPU tensors; for a "
+                         "model on another device use posenc.torch.patch / RotaryEmbedding "
+                         "(exact cos/sin moved to the device)")
+    if x.dtype not in (torch.float64, torch.float32, torch.float16, torch.bfloat16):
+        raise TypeError(f"{name} is {x.dtype}; posenc rotates float64, float32, float16 and "
+                        "bfloat16 tensors")
+    if x.shape[-1] != rope.head_dim:
+        raise ValueError(f"{name} has shape {tuple(x.shape)}: its last axis ({x.shape[-1]}) "
+                         f"is not head_dim {rope.head_dim}")
+    pos = None
+    if positions is not None:
+        pos = positions if torch.is_tensor(positions) else torch.from_numpy(
+            np.asarray(positions, dtype=np.int64))
+        pos = pos.to(device="cpu", dtype=torch.int64)
+    if x.dim() in (2, 3):
+        n = x.shape[0]
+        if pos is None:
+            pos = torch.arange(pos0, pos0 + n)
+        elif tuple(pos.shape) != (n,):
+            raise ValueError(f"positions of shape {tuple(pos.shape)} for {name} of shape "
+                             f"{tuple(x.shape)}: give [n_tok] = [{n}]")
+        y = rotate(rope, x, pos, inverse)
+        return y
+    if x.dim() != 4:
+        raise ValueError(f"{name} has shape {tuple(x.shape)}: give [n_tok, n_head, head_dim], "
+                         "[n_tok, head_dim] or a 4-D tensor with its layout")
+    bshd = x if layout4 == "bshd" else x.transpose(1, 2)  # [batch, seq, heads, head_dim]
+    b, s, h, d = bshd.shape
+    if pos is None:
+        pos = torch.arange(pos0, pos0 + s).expand(b, s)
+    elif pos.dim() == 1:
+        pos = pos.expand(b, s)
+    elif pos.shape[0] == 1:
+        pos = pos.expand(b, s)
+    y = rotate(rope, bshd.reshape(b * s, h, d), pos.reshape(b * s), inverse)
+    y = y.reshape(b, s, h, d)
+    return y if layout4 == "bshd" else y.transpose(1, 2)
+
+
+# ---- cos and sin tables -----------------------------------------------------------
+
+
+class _Source:
+    """The cos/sin values of one RoPE (one layer type), with the dynamic-NTK and
+    LongRoPE switches and per-device tables. cos_sin(positions) -> float32
+    [..., P] on positions.device."""
+
+    def __init__(self, rope: RoPE, max_table: int):
+        self.rope0 = rope
+        self.rope = rope
+        self.kind = rope.scaling["type"]
         self.max_table = int(max_table)
-        self._rope = self._rope0
-        self._tables = {}
-        self._inv_freq_of = self._rope0
-        self.register_buffer("inv_freq", torch.from_numpy(self._rope0.inv_freq.astype(np.float32)),
-                             persistent=False)
+        # transformers' module state (modeling_rope_utils.py:83-119)
+        self.original_max_seq_len = rope.max_position_embeddings
+        self.max_seq_len_cached = rope.max_position_embeddings
+        self.tables: Dict[Tuple[Any, ...], Tuple[int, Tensor, Tensor]] = {}
 
-    @property
-    def rope(self):
-        """The posenc.RoPE whose frequencies the last forward used."""
-        return self._rope
-
-    def _rope_for(self, seq_len):
-        if self.rope_type == "dynamic":
-            # transformers' dynamic_frequency_update, step for step
+    def rope_for(self, seq_len: int) -> RoPE:
+        if self.kind == "dynamic":
+            # dynamic_frequency_update: grow past the cached length; back to the
+            # original frequencies for a short input after a long one
             if seq_len > self.max_seq_len_cached:
-                self._rope = self._rope0.with_seq_len(seq_len)
+                self.rope = self.rope0.with_seq_len(seq_len)
                 self.max_seq_len_cached = seq_len
             if seq_len < self.original_max_seq_len and \
                     self.max_seq_len_cached > self.original_max_seq_len:
-                self._rope = self._rope0
+                self.rope = self.rope0
                 self.max_seq_len_cached = self.original_max_seq_len
-        elif self.rope_type == "longrope":
-            L = self._rope0.scaling["original_max_position_embeddings"]
-            want_long = seq_len > L
-            if (self._rope.seq_len > L) != want_long:
-                self._rope = self._rope0.with_seq_len(seq_len if want_long else 0)
-        if self._rope is not self._inv_freq_of:  # keep HF's attributes in step
-            self._inv_freq_of = self._rope
-            self.attention_scaling = self._rope.attention_factor
-            self.inv_freq = torch.from_numpy(self._rope.inv_freq.astype(np.float32)).to(
-                self.inv_freq.device)
-        return self._rope
+        elif self.kind == "longrope":
+            # longrope_frequency_update: long factors when seq_len > original
+            orig = self.rope0.scaling["original_max_position_embeddings"]
+            want_long = seq_len > orig
+            if (self.rope.seq_len > orig) != want_long:
+                self.rope = self.rope0.with_seq_len(seq_len if want_long else 0)
+        return self.rope
 
-    @staticmethod
-    def _halves(c):
-        return torch.cat((c, c), dim=-1)
-
-    def _table(self, rope, n, device, dtype):
-        """Exact [n', rotary_dim] cos and sin tables (n' >= n) on device in dtype."""
-        key = (rope.seq_len, rope.attention_factor, str(device), dtype)
-        hit = self._tables.get(key)
+    def table(self, rope: RoPE, n: int, device) -> Tuple[Tensor, Tensor]:
+        key = (rope.seq_len, rope.attention_factor, str(device))
+        hit = self.tables.get(key)
         if hit is not None and hit[0] >= n:
             return hit[1], hit[2]
-        size = 1 << max(11, (n - 1).bit_length())  # 2048, 4096, ...
-        size = min(size, self.max_table)
+        size = min(1 << max(11, (n - 1).bit_length()), self.max_table)  # 2048, 4096, ...
         c, s = rope.cos_sin(np.arange(size, dtype=np.int64))
-        ct = self._halves(torch.from_numpy(c)).to(device=device, dtype=dtype)
-        st = self._halves(torch.from_numpy(s)).to(device=device, dtype=dtype)
-        self._tables[key] = (size, ct, st)  # replaces a shorter one
+        ct, st = torch.from_numpy(c).to(device), torch.from_numpy(s).to(device)
+        self.tables[key] = (size, ct, st)
         return ct, st
 
-    @torch.no_grad()
-    def forward(self, x, position_ids, seq_len=None):
-        """(cos, sin) for position_ids [batch, seq], each [batch, seq, rotary_dim].
-
-        seq_len is accepted for the modules of older transformers versions that
-        pass it, and ignored: the length is max(position_ids) + 1, as in
-        transformers' own dynamic and LongRoPE updates.
-        """
-        pos_cpu = position_ids.detach().to("cpu", torch.int64)
-        seq_len = int(pos_cpu.max()) + 1 if pos_cpu.numel() else 0
+    def cos_sin(self, positions: Tensor) -> Tuple[Tensor, Tensor]:
+        pos_cpu = positions.detach().to("cpu", torch.int64)
         if pos_cpu.numel() and int(pos_cpu.min()) < 0:
-            raise ValueError("position_ids must be >= 0")
-        rope = self._rope_for(seq_len)
-        direct = seq_len > self.max_table or (
-            self.rope_type == "dynamic" and rope is not self._rope0)
-        if direct:
+            raise ValueError(f"position_ids must be >= 0 (got {int(pos_cpu.min())})")
+        seq_len = int(pos_cpu.max()) + 1 if pos_cpu.numel() else 0
+        rope = self.rope_for(seq_len)
+        if seq_len > self.max_table or (self.kind == "dynamic" and rope is not self.rope0):
             c, s = rope.cos_sin(pos_cpu.numpy())
-            cos = self._halves(torch.from_numpy(c)).to(device=x.device, dtype=x.dtype)
-            sin = self._halves(torch.from_numpy(s)).to(device=x.device, dtype=x.dtype)
-            return cos, sin
-        ct, st = self._table(rope, seq_len, x.device, x.dtype)
-        idx = position_ids.to(device=ct.device, dtype=torch.int64)
+            return (torch.from_numpy(c).to(positions.device),
+                    torch.from_numpy(s).to(positions.device))
+        ct, st = self.table(rope, seq_len, positions.device)
+        idx = positions.to(device=ct.device, dtype=torch.int64)
         return ct[idx], st[idx]
 
-    def extra_repr(self):
-        return f"{self._rope!r}"
+
+# ---- reading the config -----------------------------------------------------------
+
+# text parts of multimodal models that posenc's registry reads through their wrapper
+_WRAPPED_TEXT = {"qwen2_vl_text": "qwen2_vl", "qwen2_5_vl_text": "qwen2_5_vl",
+                 "qwen3_vl_text": "qwen3_vl", "qwen3_vl_moe_text": "qwen3_vl_moe"}
+KINDS = ("plain", "layer_type", "mrope", "mrope_interleaved", "complex")
+
+
+def _config_dict(config) -> Dict[str, Any]:
+    if isinstance(config, dict):
+        d = dict(config)
+    elif hasattr(config, "to_dict"):
+        d = config.to_dict()
+    else:
+        raise TypeError("config must be a transformers PretrainedConfig or a dict of its keys")
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def _rope_of_layer(d: Dict[str, Any], layer: int) -> RoPE:
+    mt = d.get("model_type")
+    if mt in _WRAPPED_TEXT:
+        # read through the wrapper family: flat (Qwen2-VL, Qwen2.5-VL keep the
+        # text keys at the top) or as its text_config (Qwen3-VL)
+        try:
+            return RoPE.from_config(dict(d, model_type=_WRAPPED_TEXT[mt]), layer)
+        except Error as e:
+            if "text_config" not in str(e):
+                raise
+            return RoPE.from_config({"model_type": _WRAPPED_TEXT[mt], "text_config": d}, layer)
+    return RoPE.from_config(d, layer)
+
+
+def _first_rope(d: Dict[str, Any]) -> RoPE:
+    """The RoPE of the first layer that has one (NoPE layers are skipped)."""
+    n = int(d.get("num_hidden_layers") or 1)
+    last = None
+    for layer in range(n):
+        try:
+            return _rope_of_layer(d, layer)
+        except Error as e:
+            if "has no RoPE" not in str(e):
+                raise
+            last = e
+    raise ValueError(f"no layer of this {d.get('model_type')!r} config has RoPE ({last})")
+
+
+def _mrope_section(d: Dict[str, Any]) -> Optional[List[int]]:
+    for key in ("rope_parameters", "rope_scaling"):
+        rp = d.get(key)
+        if isinstance(rp, dict) and "mrope_section" in rp:
+            return [int(v) for v in rp["mrope_section"]]
+    return None
+
+
+def _kind_of(d: Dict[str, Any]) -> str:
+    rp = d.get("rope_parameters")
+    types = d.get("layer_types") or []
+    if isinstance(rp, dict) and any(t in rp for t in types):
+        return "layer_type"
+    if _mrope_section(d) is not None:
+        mt = str(d.get("model_type", ""))
+        inter = mt.startswith("qwen3_vl") or bool(
+            (d.get("rope_parameters") or {}).get("mrope_interleaved"))
+        return "mrope_interleaved" if inter else "mrope"
+    if d.get("model_type") == "llama4_text":
+        return "complex"
+    return "plain"
+
+
+class RotaryEmbedding(torch.nn.Module):
+    """A Hugging Face rotary module with exact cos and sin.
+
+    RotaryEmbedding(config, device=None, *, kind=None, repeat=None, layer=None,
+                    max_table=131072)
+
+    config: the config the family's module is built from (model.config, or
+    the text config of a multimodal model; a PretrainedConfig or a dict),
+    read by posenc's config reader (RoPE.from_config). kind: the family's
+    call convention (see the module's docstring), read from the config when
+    None: rope_parameters keyed by layer type -> "layer_type"; an
+    mrope_section -> "mrope" ("mrope_interleaved" for Qwen3-VL); llama4_text
+    -> "complex"; else "plain". repeat: "cat" (two copies of the pair values)
+    or "interleave" (each twice in a row: Cohere), read from model_type when
+    None. layer: the RoPE of that one layer (0-based) as a "plain" module;
+    a layer without RoPE raises posenc.Error naming it. device: where the
+    inv_freq buffers go (the
+    cos and sin follow position_ids' device). max_table: positions below it
+    come from one table per device; longer ones are computed for the
+    positions asked (the same values bit for bit).
+
+    forward(x, position_ids[, layer_type]) as the family's module; see the
+    module docstring for the shapes. x gives the dtype (and device) only.
+    """
+
+    def __init__(self, config, device=None, *, kind: Optional[str] = None,
+                 repeat: Optional[str] = None, layer: Optional[int] = None,
+                 max_table: int = 131072):
+        super().__init__()
+        self.config = config
+        d = _config_dict(config)
+        if layer is not None and kind not in (None, "plain"):
+            raise ValueError(f"layer={layer} gives one layer's RoPE: kind must be 'plain' "
+                             f"(got {kind!r})")
+        # layer: one layer's RoPE as a plain module (a NoPE layer is an error)
+        self.kind = "plain" if layer is not None else (_kind_of(d) if kind is None else kind)
+        if self.kind not in KINDS:
+            raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
+        # Cohere's modules repeat each pair value twice in a row (repeat_interleave,
+        # modeling_cohere2.py:79-85); the others concatenate two copies
+        self.repeat = repeat if repeat is not None else (
+            "interleave" if str(d.get("model_type", "")).startswith("cohere") else "cat")
+        if self.repeat not in ("cat", "interleave"):
+            raise ValueError(f"repeat={repeat!r}: 'cat' or 'interleave'")
+        self._sources: Dict[Optional[str], _Source] = {}
+        if self.kind == "layer_type":
+            types = list(d.get("layer_types") or [])
+            rp = d.get("rope_parameters") or {}
+            self.layer_types = sorted(set(types))
+            self.rope_type = {}
+            for t in self.layer_types:
+                if rp.get(t) is None:  # a layer type without RoPE
+                    continue
+                src = _Source(_rope_of_layer(d, types.index(t)), max_table)
+                self._sources[t] = src
+                self.rope_type[t] = src.kind
+                self.register_buffer(f"{t}_inv_freq", torch.tensor(
+                    src.rope0.inv_freq, dtype=torch.float32, device=device), persistent=False)
+                setattr(self, f"{t}_attention_scaling", src.rope0.attention_factor)
+        else:
+            src = _Source(_first_rope(d) if layer is None else _rope_of_layer(d, int(layer)),
+                          max_table)
+            self._sources[None] = src
+            self.rope_type = src.kind
+            self.attention_scaling = src.rope0.attention_factor
+            self.register_buffer("inv_freq", torch.tensor(
+                src.rope0.inv_freq, dtype=torch.float32, device=device), persistent=False)
+        first = next(iter(self._sources.values()))
+        self.rotary_dim = first.rope0.rotary_dim
+        self.max_seq_len_cached = first.rope0.max_position_embeddings
+        self.original_max_seq_len = self.max_seq_len_cached
+        self._handles = {t: _handle(s) for t, s in self._sources.items()}
+        if self.kind in ("mrope", "mrope_interleaved"):
+            sec = _mrope_section(d)
+            p = self.rotary_dim // 2
+            if sec is None or len(sec) != 3 or sum(sec) != p:
+                raise ValueError(f"mrope_section {sec}: three sizes summing to rotary_dim / 2 "
+                                 f"= {p}")
+            self.mrope_section = sec
+            axis = torch.zeros(p, dtype=torch.int64)
+            if self.kind == "mrope":
+                # chunks: pairs [0, s_t) temporal, then s_h height, then s_w width
+                axis[sec[0]:sec[0] + sec[1]] = 1
+                axis[sec[0] + sec[1]:] = 2
+            else:
+                # round robin (modeling_qwen3_vl.py:405-410): pair k is height for
+                # k = 1 mod 3, k < 3 s_h; width for k = 2 mod 3, k < 3 s_w
+                for a, off in ((1, 1), (2, 2)):
+                    axis[off:3 * sec[a]:3] = a
+            self.register_buffer("mrope_axis", axis.to(device), persistent=False)
+
+    @property
+    def rope(self) -> RoPE:
+        """The posenc.RoPE the last forward used (the first layer type's)."""
+        return next(iter(self._sources.values())).rope
+
+    def ropes(self) -> Dict[Optional[str], RoPE]:
+        """{layer_type (None for one RoPE): the RoPE it uses now}."""
+        return {t: s.rope for t, s in self._sources.items()}
+
+    def _sync(self, layer_type: Optional[str]) -> None:
+        """Keeps inv_freq (and attention_scaling) what transformers' module would
+        hold after the dynamic / LongRoPE switch (eager mode only)."""
+        src = self._sources[layer_type]
+        if src.rope is getattr(src, "_synced", src.rope0):
+            return
+        src._synced = src.rope
+        prefix = "" if layer_type is None else f"{layer_type}_"
+        buf = getattr(self, f"{prefix}inv_freq")
+        setattr(self, f"{prefix}inv_freq", torch.tensor(src.rope.inv_freq, dtype=torch.float32,
+                                                        device=buf.device))
+        setattr(self, f"{prefix}attention_scaling", src.rope.attention_factor)
+
+    def _pairs(self, position_ids: Tensor, layer_type: Optional[str]) -> Tuple[Tensor, Tensor]:
+        h = self._handles[layer_type]
+        return _cos_sin_op(position_ids, h, self.rotary_dim // 2)
+
+    @torch.no_grad()
+    def forward(self, x: Tensor, position_ids: Tensor, layer_type: Optional[str] = None):
+        """(cos, sin) as the family's module returns them; see the module docstring."""
+        if self.kind == "layer_type":
+            if layer_type is None:
+                raise TypeError("forward() missing the argument layer_type (this model's "
+                                f"layers differ: one of {sorted(self._sources)})")
+            if layer_type not in self._sources:
+                raise ValueError(f"layer_type={layer_type!r}: this model's RoPE layer types "
+                                 f"are {sorted(self._sources)}")
+        elif layer_type is not None:
+            raise TypeError(f"layer_type={layer_type!r} given to the rotary module of a model "
+                            f"with one RoPE (kind {self.kind!r}): this module takes "
+                            "(x, position_ids)")
+            # never silently ignored
+        if not torch.is_tensor(position_ids) or position_ids.is_floating_point():
+            raise TypeError("position_ids must be an integer tensor")
+        if self.kind in ("mrope", "mrope_interleaved"):
+            if position_ids.dim() == 2:
+                position_ids = position_ids.expand(3, -1, -1)
+            if position_ids.dim() != 3 or position_ids.shape[0] != 3:
+                raise ValueError(f"position_ids of shape {tuple(position_ids.shape)}: M-RoPE "
+                                 "takes [3, batch, seq] (temporal, height, width) or [batch, seq]")
+            c3, s3 = self._pairs(position_ids, None)  # [3, batch, seq, P]
+            idx = self.mrope_axis.to(c3.device).view(1, 1, 1, -1).expand(
+                1, c3.shape[1], c3.shape[2], -1)
+            c, s = c3.gather(0, idx)[0], s3.gather(0, idx)[0]
+        else:
+            if position_ids.dim() != 2:
+                raise ValueError(f"position_ids of shape {tuple(position_ids.shape)}: this "
+                                 "module takes [batch, seq]")
+            c, s = self._pairs(position_ids, layer_type)
+        if not torch.compiler.is_compiling():
+            self._sync(layer_type)
+        if c.device != x.device:
+            c, s = c.to(x.device), s.to(x.device)
+        if self.kind == "complex":
+            return torch.complex(c, s)  # freqs_cis: a (cos + i sin), [batch, seq, P]
+        if self.repeat == "interleave":
+            cos = torch.repeat_interleave(c, 2, dim=-1)
+            sin = torch.repeat_interleave(s, 2, dim=-1)
+        else:
+            cos = torch.cat((c, c), dim=-1)
+            sin = torch.cat((s, s), dim=-1)
+        return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
+
+    def extra_repr(self) -> str:
+        rep = "" if self.repeat == "cat" else f"repeat={self.repeat!r}, "
+        return f"kind={self.kind!r}, {rep}" + ", ".join(
+            f"{t}: {s.rope!r}" if t else repr(s.rope) for t, s in self._sources.items())
+
+
+# ---- patch -------------------------------------------------------------------------
+
+
+class Replacement(NamedTuple):
+    """One rotary module patch() replaced (or left: by is None, why says why)."""
+    name: str
+    replaced: str
+    by: Optional[str]
+    why: str = ""
+
+    def __str__(self) -> str:
+        if self.by is None:
+            return f"{self.name}: {self.replaced} left as it is ({self.why})"
+        return f"{self.name}: {self.replaced} -> posenc {self.by}"
+
+
+class PatchReport(list):
+    """The list of Replacement patch() made; str() gives one line each."""
+
+    def __str__(self) -> str:
+        return "\n".join(str(r) for r in self)
+
+
+def _repeat_of_module(module: torch.nn.Module) -> str:
+    """How the module spreads the pair values over the head, from its code."""
+    try:
+        src = inspect.getsource(type(module).forward)
+    except (OSError, TypeError):
+        return "cat"
+    return "interleave" if "repeat_interleave(" in src else "cat"
+
+
+def _kind_of_module(module: torch.nn.Module) -> Optional[str]:
+    """The call convention of a transformers rotary module, from its code."""
+    try:
+        params = list(inspect.signature(module.forward).parameters)
+    except (TypeError, ValueError):
+        return None
+    name = type(module).__name__
+    if params[:3] == ["x", "position_ids", "layer_type"]:
+        return "layer_type"
+    if params != ["x", "position_ids"]:
+        return None
+    if hasattr(module, "mrope_section"):
+        return "mrope_interleaved" if name.startswith("Qwen3") else "mrope"
+    if name == "Llama4TextRotaryEmbedding":
+        return "complex"
+    return "plain"
+
+
+def _probe_positions(kind: str, device) -> Tensor:
+    p = torch.cat((torch.arange(64), torch.tensor([1000, 2047, 4000])))[None]
+    if kind in ("mrope", "mrope_interleaved"):
+        # distinct temporal, height and width rows
+        p = torch.stack((p[0], (p[0] * 7) % 61, (p[0] * 5) % 53))[:, None, :]
+    return p.to(device)
+
+
+def _check_against(new: RotaryEmbedding, old: torch.nn.Module, kind: str, name: str):
+    """Refuses a replacement whose cos/sin differ from the module's own beyond
+    its float32 rounding (angle error up to about pos * 2^-21)."""
+    try:
+        dev = next(iter(old.buffers())).device
+    except StopIteration:
+        dev = torch.device("cpu")
+    pos = _probe_positions(kind, dev)
+    x = torch.zeros(1, dtype=torch.float32, device=dev)
+    types = sorted(new._sources) if kind == "layer_type" else [None]
+    tpos = pos.max(dim=0).values if pos.dim() == 3 else pos
+    tol = (2.0 ** -20 + tpos.double().cpu() * 2.0 ** -20)[..., None]
+    for t in types:
+        args = (x, pos) if t is None else (x, pos, t)
+        with torch.no_grad():
+            want = old(*args)
+            got = new(*args)
+        if kind == "complex":
+            want, got = (want.real, want.imag), (got.real, got.imag)
+        for w, g, what in zip(want, got, ("cos", "sin")):
+            w, g = w.double().cpu(), g.double().cpu()
+            scale = max(1.0, float(w.abs().max()))
+            if w.shape != g.shape or bool(((w - g).abs() > tol * scale).any()):
+                err = float((w - g).abs().max()) if w.shape == g.shape else float("nan")
+                raise ValueError(
+                    f"posenc.torch.patch: {name} ({type(old).__name__}"
+                    f"{'' if t is None else ', layer_type ' + repr(t)}): posenc's {what} "
+                    f"differs from the module's own ({tuple(w.shape)} vs {tuple(g.shape)}, "
+                    f"max error {err:.3g}); this family is not supported as configured")
+
+
+def patch(model: torch.nn.Module, *, check: bool = True,
+          max_table: int = 131072) -> PatchReport:
+    """Replaces every rotary module of a transformers model with RotaryEmbedding.
+
+    Finds the submodules whose class name ends in "RotaryEmbedding" and that
+    take (x, position_ids[, layer_type]), as the language models' modules of
+    transformers 5 do; builds each replacement from the module's own config
+    (module.config) with the module's call convention, and (check=True)
+    compares its cos and sin with the module's own at positions 0..63, 1000,
+    2047 and 4000 for every layer type, within the module's float32 rounding:
+    a family posenc reads differently is refused, not patched. Vision
+    rotary modules (forward(seqlen) and the like) are left and listed.
+
+    Returns the PatchReport (one Replacement per module found). Raises
+    ValueError when no rotary module could be replaced (an unsupported
+    family, or a model without RoPE), naming the modules found.
+    """
+    found = []
+    for name, module in model.named_modules():
+        if type(module).__name__.endswith("RotaryEmbedding") and \
+                not isinstance(module, RotaryEmbedding):
+            found.append((name, module))
+    report = PatchReport()
+    todo = []
+    for name, module in found:
+        kind = _kind_of_module(module)
+        cls = type(module).__name__
+        if kind is not None and "Vision" in cls:
+            report.append(Replacement(name, cls, None, "a vision encoder's 2D RoPE: not "
+                                      "replaced"))
+            continue
+        if kind is None:
+            report.append(Replacement(name, cls, None, "not a language model's rotary module: "
+                                      "its forward does not take (x, position_ids)"))
+            continue
+        cfg = getattr(module, "config", None)
+        if cfg is None:
+            raise ValueError(f"posenc.torch.patch: {name} ({cls}) has no config")
+        try:
+            dev = next(iter(module.buffers())).device
+        except StopIteration:
+            dev = None
+        try:
+            new = RotaryEmbedding(cfg, device=dev, kind=kind, repeat=_repeat_of_module(module),
+                                  max_table=max_table)
+        except (Error, ValueError, TypeError) as e:
+            raise ValueError(f"posenc.torch.patch: {name} ({cls}): unsupported: {e}") from None
+        if check:
+            _check_against(new, module, kind, name)
+        todo.append((name, new))
+        report.append(Replacement(name, cls, f"RotaryEmbedding({new.extra_repr()})"))
+    if not todo:
+        raise ValueError("posenc.torch.patch: no rotary module of this model can be replaced "
+                         f"(found: {[(n, type(m).__name__) for n, m in found] or 'none'})")
+    for name, new in todo:
+        parent_name, _, attr = name.rpartition(".")
+        parent = model.get_submodule(parent_name) if parent_name else model
+        setattr(parent, attr, new)
+    return report

@@ -11,7 +11,11 @@ import posenc
 from conftest import bf16_to_f32, data, f32_tol, mp_cos_sin, mp_inv_freq
 
 torch = pytest.importorskip("torch")
-import posenc.torch as ptorch  # noqa: E402
+try:  # the modules, autograd and torch.compile need torch >= 2.4 (custom ops)
+    import posenc.torch as ptorch
+except ImportError:
+    ptorch = None
+needs_ptorch = pytest.mark.skipif(ptorch is None, reason="posenc.torch needs torch >= 2.4")
 
 torch.manual_seed(0)
 needs_config = pytest.mark.skipif(not posenc.have_config_reader(),
@@ -68,10 +72,10 @@ def test_tensor_errors_write_nothing():
     r = posenc.RoPE(16)
     a = rand(3, 2, 16)
     before = a.clone()
-    with pytest.raises(ValueError, match="requires grad"):
-        r.apply(a.clone().requires_grad_(True))
-    with pytest.raises(TypeError, match="float64"):
-        r.apply(a.double())
+    with pytest.raises(ValueError, match="requires grad.*inplace=False"):
+        r.apply(a.clone().requires_grad_(True))  # in place under autograd
+    with pytest.raises(TypeError, match="int32"):
+        r.apply(a.int())
     with pytest.raises(ValueError, match="meta"):
         r.apply(torch.empty(3, 2, 16, device="meta"))
     with pytest.raises(TypeError, match="k is"):
@@ -118,6 +122,7 @@ def hf_rotary(inv_freq, position_ids, attention_scaling=1.0):
 
 
 @needs_config
+@needs_ptorch
 def test_rotary_embedding_is_exact_and_shaped_like_hf():
     cfg = llama_config()
     rot = ptorch.RotaryEmbedding(cfg)
@@ -145,6 +150,7 @@ def test_rotary_embedding_is_exact_and_shaped_like_hf():
 
 
 @needs_config
+@needs_ptorch
 def test_rotary_embedding_table_and_direct_paths_agree():
     cfg = llama_config("llama-3.1-8b.json")
     a = ptorch.RotaryEmbedding(cfg)
@@ -154,12 +160,14 @@ def test_rotary_embedding_table_and_direct_paths_agree():
     ca, sa = a(x, pid)
     cb, sb = b(x, pid)
     assert torch.equal(ca, cb) and torch.equal(sa, sb)
-    assert len(a._tables) == 1 and next(iter(a._tables.values()))[0] == 4096
+    tables = a._sources[None].tables
+    assert len(tables) == 1 and next(iter(tables.values()))[0] == 4096
     c2, _ = a(x[:, :1], torch.tensor([[2999]]))  # decode step: from the cached table
-    assert torch.equal(c2[0, 0], ca[0, 2999]) and len(a._tables) == 1
+    assert torch.equal(c2[0, 0], ca[0, 2999]) and len(tables) == 1
 
 
 @needs_config
+@needs_ptorch
 def test_rotary_embedding_patches_a_module():
     cfg = llama_config()
 
@@ -175,6 +183,7 @@ def test_rotary_embedding_patches_a_module():
 
 
 @needs_config
+@needs_ptorch
 def test_dynamic_ntk_follows_the_length_like_transformers():
     cfg = llama_config("llama-2-7b-dynamic.json")  # factor 2, max_position_embeddings 4096
     rot = ptorch.RotaryEmbedding(cfg)
@@ -203,6 +212,7 @@ def test_dynamic_ntk_follows_the_length_like_transformers():
 
 
 @needs_config
+@needs_ptorch
 def test_longrope_switches_factors_at_the_original_length():
     rot = ptorch.RotaryEmbedding(llama_config("phi-4-mini.json"))
     with open(data("phi-4-mini.json")) as f:
@@ -226,3 +236,114 @@ def test_bf16_storage_roundtrip_helper():
     t = torch.tensor([1.5, -2.25, 3e-3]).to(torch.bfloat16)
     assert np.array_equal(bf16_to_f32(t.view(torch.int16).numpy().view(np.uint16)),
                           t.float().numpy())
+
+
+# ---- training: autograd, float64, the custom ops, torch.compile -----------------------
+
+
+@needs_ptorch
+def test_gradcheck_float64_through_apply():
+    r = posenc.RoPE(16, base=10000.0, scaling={"type": "yarn", "factor": 4.0,
+                                               "original_max_position_embeddings": 64})
+    pos = torch.tensor([0, 3, 100, 7, 100000])
+    q = torch.randn(5, 2, 16, dtype=torch.float64, requires_grad=True)
+    k = torch.randn(5, 1, 16, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(
+        lambda a, b: r.apply(a, b, positions=pos, inplace=False), (q, k))
+    assert torch.autograd.gradgradcheck(
+        lambda a: r.apply(a, positions=pos, inplace=False), (q,))
+
+
+@needs_ptorch
+def test_float64_rotation_against_mpmath():
+    r = posenc.RoPE(8, base=10000.0, layout="interleaved")
+    x = torch.randn(3, 1, 8, dtype=torch.float64)
+    pos = [1, 1000, 10 ** 6]
+    y = r.apply(x, positions=torch.tensor(pos), inplace=False)
+    assert y.dtype == torch.float64 and y.shape == x.shape
+    for t, p in enumerate(pos):
+        for kk in range(4):
+            c, s = mp_cos_sin(p, mp_inv_freq(kk, 8, 10000.0))
+            a, b = mpmath.mpf(float(x[t, 0, 2 * kk])), mpmath.mpf(float(x[t, 0, 2 * kk + 1]))
+            assert abs(float(y[t, 0, 2 * kk]) - float(a * c - b * s)) <= 4e-16 * (abs(a) + abs(b))
+            assert abs(float(y[t, 0, 2 * kk + 1]) - float(a * s + b * c)) <= \
+                4e-16 * (abs(a) + abs(b))
+    # float64 in place (no grad) changes x itself
+    z = x.clone()
+    assert r.apply(z, positions=torch.tensor(pos)) is z and torch.equal(z, y)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@needs_ptorch
+def test_backward_is_the_inverse_rotation(dtype):
+    r = posenc.RoPE(32, base=500000.0)
+    pos = torch.tensor([[0, 1, 2, 50000], [7, 8, 9, 10]])
+    q = rand(2, 4, 3, 32, dtype=dtype).requires_grad_()  # [batch, seq, heads, head_dim]
+    y = r.apply(q, positions=pos, inplace=False)
+    assert y.shape == q.shape and y.dtype == dtype
+    # the forward is the library's rotation, bit for bit
+    assert torch.equal(y.detach(), r.apply(q.detach().clone(), positions=pos, layout="bshd"))
+    g = rand(2, 4, 3, 32, dtype=dtype)
+    y.backward(g)
+    want = r.apply(g.clone(), positions=pos, layout="bshd", inverse=True)
+    assert torch.equal(q.grad, want)
+
+
+@needs_ptorch
+def test_custom_ops_pass_opcheck():
+    r = posenc.RoPE(16)
+    h = ptorch._handle(r)
+    x = torch.randn(4, 2, 16)
+    pos = torch.tensor([0, 5, 9, 100])
+    torch.library.opcheck(torch.ops.posenc.rope_apply.default, (x, pos, h, False))
+    rot = ptorch.RotaryEmbedding({"rope_theta": 10000.0, "head_dim": 16,
+                                  "max_position_embeddings": 128})
+    torch.library.opcheck(torch.ops.posenc.cos_sin.default,
+                          (torch.tensor([[0, 3, 7]]), rot._handles[None], 8))
+
+
+@needs_ptorch
+def test_apply_inside_torch_compile_has_no_graph_break():
+    r = posenc.RoPE(32)
+    pos = torch.arange(6)
+
+    def f(q, k):
+        q2, k2 = r.apply(q, k, positions=pos, inplace=False, layout="bhsd")
+        return (q2 * k2).sum(-1)
+
+    q, k = rand(1, 2, 6, 32), rand(1, 2, 6, 32)
+    torch._dynamo.reset()
+    explained = torch._dynamo.explain(f)(q, k)
+    assert explained.graph_break_count == 0, explained.break_reasons
+    got = torch.compile(f, backend="eager", fullgraph=True)(q, k)
+    assert torch.equal(got, f(q, k))
+
+
+@needs_ptorch
+def test_cuda_tensors_are_refused_with_a_message_the_module_works_anywhere():
+    r = posenc.RoPE(16)
+    with pytest.raises(ValueError, match="meta"):
+        r.apply(torch.empty(3, 2, 16, device="meta"))
+    rot = ptorch.RotaryEmbedding({"rope_theta": 10000.0, "head_dim": 16,
+                                  "max_position_embeddings": 128}, device="meta")
+    assert rot.inv_freq.device.type == "meta"  # the device argument is honoured
+
+
+def test_4d_tensors_need_their_layout():
+    r = posenc.RoPE(16)
+    x = rand(2, 5, 3, 16)
+    before = x.clone()
+    with pytest.raises(ValueError, match=r"layout='bhsd'.*layout='bshd'"):
+        r.apply(x)
+    with pytest.raises(ValueError, match="fit neither"):
+        r.apply(x, positions=torch.arange(4))
+    assert torch.equal(x, before)
+    sq = rand(1, 4, 4, 16)  # heads == seq: positions cannot tell
+    with pytest.raises(ValueError, match="fit both"):
+        r.apply(sq, positions=torch.arange(4))
+    # [batch, seq] positions that fit one axis name the layout themselves
+    pid = torch.tensor([[0, 1, 2, 3, 4], [9, 10, 11, 12, 13]])
+    a = r.apply(x.clone(), positions=pid)  # seq is axis 1: bshd
+    b = r.apply(x.clone(), positions=pid, layout="bshd")
+    c = r.apply(x.transpose(1, 2).contiguous(), positions=pid, layout="bhsd").transpose(1, 2)
+    assert torch.equal(a, b) and torch.equal(a, c)

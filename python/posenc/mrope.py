@@ -1,0 +1,177 @@
+"""M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) from Python, NumPy and torch.
+
+Every token has three positions, temporal t, height h and width w (a text
+token has t = h = w). The P = rotary_dim / 2 pairs of a head are split
+between the axes by mrope_section = [s_t, s_h, s_w] (s_t + s_h + s_w = P);
+pair k keeps its frequency inv_freq[k] (any scaling of the RoPE) and turns
+by pos_axis(k) * inv_freq[k]. The rule (posenc.h, section 2.8):
+
+  "chunks" (Qwen2-VL, Qwen2.5-VL): pairs [0, s_t) follow t, the next s_h
+      follow h, the rest w (apply_multimodal_rotary_pos_emb,
+      transformers/models/qwen2_vl/modeling_qwen2_vl.py).
+  "interleaved" (Qwen3-VL): pair k follows h if k % 3 == 1 and k < 3 s_h,
+      w if k % 3 == 2 and k < 3 s_w, t otherwise
+      (transformers/models/qwen3_vl/modeling_qwen3_vl.py:405-410).
+
+The cos and sin of a pair are the library's own (RoPE.cos_sin, within 1 ulp
+in float32) at that pair's axis position, and the rotation is the library's
+formula, x' = x c - y s, y' = x s + y c with each product and sum rounded in
+float32 (no FMA), so with t = h = w the result is RoPE.apply's bit for bit.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence, Tuple
+
+import numpy as np
+
+from . import (RoPE, _f32_to_bf16_bits, _is_tensor, _is_torch_dtype, _layout_4d,
+               _positions_array)
+
+__all__ = ["MRoPE"]
+
+_RULES = ("chunks", "interleaved")
+
+
+class MRoPE:
+    """MRoPE(rope, section, rule="chunks")
+
+    rope: the posenc.RoPE of the language model (RoPE.from_config of a
+    Qwen2-VL / 2.5-VL / 3-VL config, or RoPE(head_dim, base=...)).
+    section: mrope_section [s_t, s_h, s_w], in pairs, summing to
+    rope.rotary_dim // 2. rule: "chunks" or "interleaved" (see the module).
+    """
+
+    __slots__ = ("rope", "section", "rule", "axis")
+
+    def __init__(self, rope: RoPE, section: Sequence[int], rule: str = "chunks") -> None:
+        if not isinstance(rope, RoPE):
+            raise TypeError("rope must be a posenc.RoPE")
+        if rule not in _RULES:
+            raise ValueError(f"rule={rule!r}: 'chunks' (Qwen2-VL, Qwen2.5-VL) or 'interleaved' "
+                             "(Qwen3-VL)")
+        sec = [int(v) for v in section]
+        p = rope.rotary_dim // 2
+        if len(sec) != 3 or min(sec) < 0 or sum(sec) != p:
+            raise ValueError(f"section {list(section)}: three sizes (t, h, w) in pairs summing "
+                             f"to rotary_dim / 2 = {p}")
+        axis = np.zeros(p, np.int64)  # axis[k]: 0 t, 1 h, 2 w
+        if rule == "chunks":
+            axis[sec[0]:sec[0] + sec[1]] = 1
+            axis[sec[0] + sec[1]:] = 2
+        else:
+            axis[1:3 * sec[1]:3] = 1
+            axis[2:3 * sec[2]:3] = 2
+            if [int((axis == a).sum()) for a in range(3)] != sec:
+                raise ValueError(f"section {sec}: the interleaved rule cannot give exactly these "
+                                 "counts (3 * s_h and 3 * s_w must fit in the pairs)")
+        self.rope, self.section, self.rule, self.axis = rope, sec, rule, axis
+
+    def cos_sin(self, positions: Any, dtype: Any = np.float32) -> Tuple[Any, Any]:
+        """cos and sin of every pair, each of shape positions.shape[1:] + (P,).
+
+        positions: [3, ...] integers (rows t, h, w; e.g. [3, n_tok] or
+        Hugging Face's position_ids [3, batch, seq]), NumPy, list or torch.
+        ``cos[..., k] = attention_factor * cos(positions[axis[k], ...] *
+        inv_freq[k]``. dtype: float32 (default) or float64 (the library's
+        double path); a torch dtype gives CPU tensors.
+        """
+        pos = _positions_array(positions)
+        if pos.ndim < 1 or pos.shape[0] != 3:
+            raise ValueError(f"positions of shape {pos.shape}: M-RoPE takes [3, ...] (rows "
+                             "temporal, height, width)")
+        torch_dtype = None
+        if _is_torch_dtype(dtype):
+            torch_dtype, dtype = dtype, (np.float64 if str(dtype) == "torch.float64"
+                                         else np.float32)
+        c3, s3 = self.rope.cos_sin(pos, dtype=dtype)  # [3, ..., P]
+        idx = self.axis.reshape((1,) * (c3.ndim - 1) + (-1,))
+        idx = np.broadcast_to(idx, (1,) + c3.shape[1:])
+        c = np.take_along_axis(c3, idx, axis=0)[0]
+        s = np.take_along_axis(s3, idx, axis=0)[0]
+        if torch_dtype is not None:
+            import torch
+
+            return torch.from_numpy(c).to(torch_dtype), torch.from_numpy(s).to(torch_dtype)
+        return c, s
+
+    def apply(self, q: Any, positions: Any, *, inverse: bool = False,
+              layout: Any = None, dtype: Any = None) -> Any:
+        """q rotated by its three position rows: a new array (or tensor).
+
+        q: [n_tok, n_head, head_dim] or [n_tok, head_dim] with positions
+        [3, n_tok]; or 4-D [batch, heads, seq, head_dim] (layout="bhsd") /
+        [batch, seq, heads, head_dim] (layout="bshd") with positions [3,
+        batch, seq] (or [3, seq]); the layout may be left out when the
+        positions fit one axis only. NumPy float32 / float16 /
+        bfloat16 ("bfloat16" dtype over uint16 storage) or torch float32 /
+        float16 / bfloat16 / float64 (any device for torch: cos and sin are
+        moved there; differentiable in q). inverse=True turns by -theta.
+        Call it for q and for k.
+        """
+        pos = _positions_array(positions)
+        if pos.ndim < 2 or pos.shape[0] != 3:
+            raise ValueError(f"positions of shape {pos.shape}: M-RoPE takes [3, n_tok] or "
+                             "[3, batch, seq] (rows temporal, height, width)")
+        shape = tuple(q.shape)
+        d = self.rope.head_dim
+        if shape[-1] != d:
+            raise ValueError(f"q has shape {shape}: its last axis is not head_dim {d}")
+        if len(shape) in (2, 3):
+            if pos.shape[1:] != shape[:1]:
+                raise ValueError(f"positions of shape {pos.shape} for q of shape {shape}: give "
+                                 f"[3, n_tok] = [3, {shape[0]}]")
+            expand = (slice(None), None, slice(None)) if len(shape) == 3 else (Ellipsis,)
+        elif len(shape) == 4:
+            lay = _layout_4d(shape, pos[0], layout, "q")
+            b, seq = (shape[0], shape[2]) if lay == "bhsd" else (shape[0], shape[1])
+            pos = np.broadcast_to(pos.reshape(3, -1, seq), (3, b, seq))
+            expand = (slice(None), None) if lay == "bhsd" else (slice(None), slice(None), None)
+        else:
+            raise ValueError(f"q has shape {shape}: [n_tok, n_head, head_dim], [n_tok, "
+                             "head_dim] or 4-D with its layout")
+        want64 = _is_tensor(q) and str(q.dtype) == "torch.float64"
+        c, s = self.cos_sin(pos, dtype=np.float64 if want64 else np.float32)
+        if inverse:
+            s = -s
+        i0, i1 = _pairs(self.rope)
+        if _is_tensor(q):
+            import torch
+
+            ct = torch.from_numpy(c[expand]).to(q.device)
+            st = torch.from_numpy(s[expand]).to(q.device)
+            x = q.to(torch.float64 if want64 else torch.float32)
+            a, bb = x[..., i0], x[..., i1]
+            # x' = x c - y s, y' = x s + y c, each product and sum rounded
+            out = torch.cat((a * ct - bb * st, a * st + bb * ct, x[..., 2 * len(i0):]), -1) \
+                if self.rope.layout == "half" else \
+                torch.stack((a * ct - bb * st, a * st + bb * ct), -1).flatten(-2)
+            if self.rope.layout != "half" and self.rope.rotary_dim < d:
+                out = torch.cat((out, x[..., self.rope.rotary_dim:]), -1)
+            return out.to(q.dtype)
+        x = np.asarray(q)
+        if isinstance(dtype, str) and dtype == "bfloat16":
+            if x.dtype != np.uint16:
+                raise TypeError("dtype='bfloat16' takes uint16 storage")
+            x32 = (x.astype(np.uint32) << 16).view(np.float32)
+        elif x.dtype in (np.float32, np.float16):
+            x32 = x.astype(np.float32)
+        else:
+            raise TypeError(f"q is {x.dtype}: float32, float16, or uint16 with "
+                            "dtype='bfloat16'")
+        out = x32.copy()
+        a, bb = x32[..., i0], x32[..., i1]
+        out[..., i0] = a * c[expand] - bb * s[expand]
+        out[..., i1] = a * s[expand] + bb * c[expand]
+        if isinstance(dtype, str) and dtype == "bfloat16":
+            return _f32_to_bf16_bits(out).reshape(x.shape)
+        return out.astype(x.dtype)
+
+    def __repr__(self) -> str:
+        return f"MRoPE({self.rope!r}, section={self.section}, rule={self.rule!r})"
+
+
+def _pairs(rope: RoPE) -> Tuple[np.ndarray, np.ndarray]:
+    """Element indices of pair k: half (k, k + P), interleaved (2k, 2k + 1)."""
+    p = rope.rotary_dim // 2
+    k = np.arange(p)
+    return (k, k + p) if rope.layout == "half" else (2 * k, 2 * k + 1)

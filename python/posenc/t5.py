@@ -1,0 +1,90 @@
+"""T5's relative position bias from Python, NumPy and torch.
+
+With r = key_pos - query_pos, T5 adds to each attention score the learned
+table[bucket(r), head]; bucket(r) is one bucket per distance below
+max_exact = nb' / 2 and logarithmic buckets up to max_distance beyond
+(nb' = num_buckets / 2 per side when bidirectional, the encoder; num_buckets
+for the causal decoder), computed in float32 as the checkpoints' own code
+does (_relative_position_bucket in transformers/models/t5/modeling_t5.py).
+The buckets come from the library (posenc_t5_bucket, posenc.h section 1.6).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _core, _is_tensor, _positions_array
+
+__all__ = ["t5_bucket", "t5_bias"]
+
+
+def t5_bucket(query_pos: Any, key_pos: Any, num_buckets: int = 32, max_distance: int = 128,
+              bidirectional: bool = True) -> Any:
+    """The bucket of each (query_pos, key_pos) pair (broadcast together).
+
+    query_pos, key_pos: integers 0..MAX_POS (arrays, lists, ints or torch
+    tensors), broadcast to one shape S. Returns int64 of shape S (a torch
+    tensor on query_pos' device when query_pos is a tensor).
+    Raises posenc.Error for num_buckets / max_distance out of range
+    (2..1048576 buckets, max_exact < max_distance) or a position outside
+    0..MAX_POS.
+
+    >>> int(t5_bucket(0, 20))   # posenc.h's worked example
+    26
+    """
+    qp = np.asarray(_positions_array(query_pos), dtype=np.int64)
+    kp = np.asarray(_positions_array(key_pos), dtype=np.int64)
+    qb, kb = np.broadcast_arrays(qp, kp)
+    qf, kf = np.ascontiguousarray(qb).reshape(-1), np.ascontiguousarray(kb).reshape(-1)
+    out = np.empty(qf.size, np.int64)
+    _core.t5_buckets(qf, kf, qf.size, int(num_buckets), int(max_distance), bool(bidirectional),
+                     out)
+    out = out.reshape(qb.shape)
+    if _is_tensor(query_pos):
+        import torch
+
+        return torch.from_numpy(out).to(query_pos.device)
+    return out
+
+
+def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int = 0,
+            max_distance: int = 128, bidirectional: bool = True, threads: int = 1) -> Any:
+    """The bias T5 adds to attention scores: [n_head, n_query, n_key].
+
+    ``out[h, i, j] = table[bucket(q_offset + i, j), h]``: query i at absolute
+    position q_offset + i (tokens already in the KV cache), key j at j.
+    table: the model's relative_attention_bias.weight, [num_buckets, n_head]
+    (row = bucket). n_key defaults to q_offset + n_query. No mask is added
+    (T5's decoder adds its causal mask separately) and nothing is scaled.
+    Hugging Face's compute_bias returns this with a leading batch axis of 1.
+
+    NumPy float32 table: the library fills the result (threads 1..64 split
+    the queries; the result does not depend on them). torch table: the
+    library's buckets index the table on its device, so the result is
+    differentiable in the table (training) and any dtype works.
+    """
+    n_query, q_offset = int(n_query), int(q_offset)
+    n_key = q_offset + n_query if n_key is None else int(n_key)
+    if _is_tensor(table):
+        import torch
+
+        if table.dim() != 2:
+            raise ValueError(f"table has shape {tuple(table.shape)}: give [num_buckets, n_head]")
+        nb = table.shape[0]
+        q = torch.arange(q_offset, q_offset + n_query)[:, None]
+        k = torch.arange(n_key)[None, :]
+        b = t5_bucket(q.numpy(), k.numpy(), nb, max_distance, bidirectional)
+        idx = torch.from_numpy(b).to(table.device)
+        return table[idx].permute(2, 0, 1)  # [n_query, n_key, n_head] -> [n_head, ...]
+    t = np.asarray(table)
+    if t.ndim != 2:
+        raise ValueError(f"table has shape {t.shape}: give [num_buckets, n_head]")
+    if t.dtype != np.float32:
+        raise TypeError(f"table is {t.dtype}: float32 (or a torch tensor of any float dtype)")
+    t = np.ascontiguousarray(t)
+    nb, n_head = t.shape
+    out = np.empty((n_head, max(n_query, 0), max(n_key, 0)), np.float32)
+    _core.t5_bias(t.reshape(-1), nb, n_head, int(max_distance), bool(bidirectional), n_query,
+                  n_key, q_offset, int(threads), out)
+    return out
