@@ -91,6 +91,7 @@ os.chdir(HERE)
 # make python passes --build-base), so `pip wheel ./python` leaves python/
 # as it was.
 scratch = Path(os.environ.get("POSENC_SCRATCH") or (build / "pip"))
+scratch.mkdir(parents=True, exist_ok=True)
 setup(version=library_version(), packages=["posenc"], ext_modules=[ext, check_ext],
       package_data={"posenc": ["py.typed"]},
       options={"build": {"build_base": str(scratch / "build")},
