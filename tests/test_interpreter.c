@@ -694,7 +694,7 @@ TEST(commands_follow_the_model)
 /* The command names of docs/posenc.1's COMMANDS section: each ".B" line's
  * bold words (up to an italic or roman font change), a first word in
  * capitals and, after EXPLAIN or SET, the word that follows. */
-static size_t man_commands(char names[][40], size_t cap)
+static size_t man_commands(char names[][80], size_t cap)
 {
     FILE *f = fopen("docs/posenc.1", "r");
     char line[1024];
@@ -714,7 +714,8 @@ static size_t man_commands(char names[][40], size_t cap)
             if (sscanf(run, "%39s %39s", w1, w2) >= 1 && w1[0] >= 'A' && w1[0] <= 'Z' &&
                 n < cap) {
                 int two = strcmp(w1, "EXPLAIN") == 0 || strcmp(w1, "SET") == 0;
-                snprintf(names[n], 40, "%s%s%s", w1, two ? " " : "", two ? w2 : "");
+                /* at most 39 + 1 + 39 characters: names[] has room for 80 */
+                snprintf(names[n], 80, "%.39s%s%.39s", w1, two ? " " : "", two ? w2 : "");
                 int dup = 0;
                 for (size_t i = 0; i < n; i++)
                     dup |= strcmp(names[i], names[n]) == 0;
@@ -737,7 +738,7 @@ TEST(command_table_matches_the_man_page)
 {
     size_t nt, nm;
     const cli_command *c = cli_commands(&nt);
-    static char man[64][40];
+    static char man[64][80];
     nm = man_commands(man, 64);
     CHECK(nm >= 20);
     for (size_t i = 0; i < nt; i++) {
