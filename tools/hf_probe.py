@@ -714,7 +714,8 @@ def _scheme_summary(exp):
     return ", ".join(kinds)
 
 
-def probe(config, *, model_type=None, mutate=None, positions=(SMALL_POS, BIG_POS)):
+def probe(config, *, model_type=None, mutate=None, positions=(SMALL_POS, BIG_POS),
+          assume_none=False):
     """Probes one config (path, JSON text or dict). model_type: read it as that
     family (posenc's --model-type; the HF class stays the config's). mutate: a
     function given each layer's Expect and returning it changed (the tests'
@@ -729,10 +730,15 @@ def probe(config, *, model_type=None, mutate=None, positions=(SMALL_POS, BIG_POS
         path = os.path.join(tmp, "config.json")
         with open(path, "w") as f:
             json.dump(d, f)
-        ok, explain, text = explain_model(path, model_type)
+        if assume_none:
+            # posenc's answer replaced by "no positions in attention" on every
+            # layer: does the model move q or k by position at all?
+            ok, explain, text = True, {i: ("none", {}) for i in range(4096)}, ""
+        else:
+            ok, explain, text = explain_model(path, model_type)
         if not ok:
             return Report(mt, REFUSED, text.replace(path, "config.json")[:400])
-        return _probe_built(d, cfg, path, explain, mt, mutate, positions)
+        return _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none)
 
 
 def _candidates(call, T):
@@ -754,7 +760,7 @@ def _candidates(call, T):
     return out
 
 
-def _probe_built(d, cfg, path, explain, mt, mutate, positions):
+def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False):
     import torch
 
     with _quiet():
@@ -798,6 +804,8 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions):
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls))
     f64 = dtype == torch.float64
+    if assume_none:
+        explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
     problems = []
     layers = {}
     exp_all = {}
