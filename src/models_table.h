@@ -259,8 +259,12 @@
  .source = "openbmb MiniCPM modeling_minicpm.py (MiniCPMRotaryEmbedding, MiniCPMLongRoPE)"},
 
 /* ---- minicpm3 (remote code): MLA with RoPE on the qk_rope_head_dim part,
- * rotate_half without de-interleaving: HALF. */
-{.model_type = "minicpm3", .arch = "MiniCPM3", .scheme = POSENC_SCHEME_ROPE, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
+ * rotate_half without de-interleaving: HALF. rope_theta omitted: 10000, the
+ * config class's default (transformers 5.23.0 modeling_rope_utils.py L760
+ * default_theta, L785; MiniCPM3Config is a PreTrainedConfig, which mixes in
+ * RotaryEmbeddingConfigMixin, configuration_utils.py L299; openbmb's
+ * configuration_minicpm.py MiniCPM3Config.__init__ rope_theta=10000.0). */
+{.model_type = "minicpm3", .arch = "MiniCPM3", .scheme = POSENC_SCHEME_ROPE, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .base_default = 10000.0,
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},

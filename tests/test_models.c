@@ -1066,6 +1066,12 @@ TEST(reader_rules)
                     NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "llm_config") == 0 && strcmp(model.model_type, "internlm2") == 0);
     CHECK(model.group[0].rope.base == 1e6);
+    /* MiniCPM3 without rope_theta: its config class's default 10000
+     * (RotaryEmbeddingConfigMixin.default_theta), on the 32-element RoPE part */
+    CHECK(read_text("{\"model_type\": \"minicpm3\", \"qk_rope_head_dim\": 32, "
+                    "\"qk_nope_head_dim\": 64, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.base == 10000.0 && model.group[0].rope.head_dim == 32);
     /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
