@@ -177,3 +177,13 @@ def test_kimi_k2_style_config_probes():
                          "original_max_position_embeddings": 4096}
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.VERIFIED, rep
+
+
+def test_minicpm3_without_rope_theta():
+    """MiniCPM3's config.json may omit rope_theta: the config class's default
+    (10000) in transformers, and in posenc's registry."""
+    with open(os.path.join(MODELS, "minicpm3-synthetic.json")) as f:
+        d = json.load(f)
+    d.pop("rope_theta", None)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
