@@ -545,6 +545,13 @@ typedef struct bad {
 static const bad BAD[] = {
     {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
      "'frobnicator' is not in posenc's model registry (known: RefinedWeb"},
+    /* an unknown wrapper whose part, under a name posenc does not read, is a
+     * known family: the message names the part (VibeVoice, Qwen3-ASR) */
+    {"{\"model_type\": \"vibevoice\", \"decoder_config\": {\"model_type\": \"qwen2\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "but its part decoder_config is model_type qwen2, a family"},
+    {"{\"model_type\": \"qwen3_asr\", \"thinker_config\": {\"audio_config\": {}, "
+     "\"text_config\": {\"model_type\": \"qwen3\"}}}",
+     NULL, POSENC_ERR_FORMAT, "model_type", "its part thinker_config.text_config is model_type qwen3"},
     {"{\"model_type\": \"llama\", " L32 "}", "frobnicator", POSENC_ERR_FORMAT, "--model-type",
      "give --model-type TYPE"},
     {"{\"model_type\": \"qwen2_vl\", \"rope_theta\": 1e6, " L32 "}", NULL, POSENC_ERR_FORMAT,
