@@ -120,6 +120,8 @@ def _jsonable(x):
         return {str(k): _jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None  # JSON has no infinity (Bamba's time_step_limit)
     if isinstance(x, (str, int, float, bool)) or x is None:
         return x
     return str(x)
@@ -738,6 +740,8 @@ def probe(config, *, model_type=None, mutate=None, positions=(SMALL_POS, BIG_POS
             ok, explain, text = explain_model(path, model_type)
         if not ok:
             return Report(mt, REFUSED, text.replace(path, "config.json")[:400])
+        if not assume_none and {v[0] for v in explain.values()} == {"alibi"}:
+            return _probe_alibi(d, explain, mt, mutate)
         return _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none)
 
 
@@ -758,6 +762,60 @@ def _candidates(call, T):
             if pre is not None and post is not None and pre.shape == post.shape:
                 out[key].append((name, pre, post))
     return out
+
+
+def _probe_alibi(d, explain, mt, mutate):
+    """ALiBi through the model's own bias tensor: the modeling file's
+    build_alibi_tensor (BLOOM, Falcon) or build_mpt_alibi_tensor (MPT) for the
+    config's head count at positions 0..T-1, against posenc.alibi_slopes (as
+    bfloat16 where EXPLAIN MODEL says slopes=bf16: Falcon rounds them so)."""
+    import importlib
+
+    import torch
+
+    posenc = _import_posenc()
+    fields = explain[min(explain)][1]
+    H = int(fields["heads"])
+    try:
+        mod = importlib.import_module(f"transformers.models.{mt}.modeling_{mt}")
+    except ImportError as ex:
+        return Report(mt, NOT_BUILDABLE, f"no modeling file: {ex}")
+    T = 64
+    if hasattr(mod, "build_mpt_alibi_tensor"):
+        # [H, 1, T]: slope * (j - (T - 1)), keys j = 0..T-1 against the last query
+        a = mod.build_mpt_alibi_tensor(H, T, float(fields.get("bias_max", 8))).double()
+        hf = -a[:, 0, T - 2].numpy()  # distance 1
+        dist = np.arange(1 - T, 1, dtype=np.float64)
+        tensor = a[:, 0, :].numpy()
+    elif hasattr(mod, "build_alibi_tensor"):
+        a = mod.build_alibi_tensor(torch.ones(1, T, dtype=torch.long), H, torch.float64)
+        hf = a[:, 0, 1].numpy()      # slope * position 1
+        dist = np.arange(T, dtype=np.float64)
+        tensor = a[:, 0, :].numpy()
+    else:
+        return Report(mt, NO_POSITIONS, "ALiBi: no bias function in the modeling file")
+    want = posenc.alibi_slopes(H)
+    if fields.get("slopes") == "bf16":
+        want = np.asarray(torch.tensor(want).bfloat16().double())
+    if mutate is not None:
+        want = mutate(want)
+    bad = []
+    # transformers forms the slopes in float32 (torch.pow): a few float32 ulps
+    rtol = 0.0 if fields.get("slopes") == "bf16" else 2.0 ** -21
+    if np.any(np.abs(hf - want) > rtol * np.abs(want)):
+        bad.append(f"slopes differ: model {np.array2string(hf[:4])} posenc "
+                   f"{np.array2string(want[:4])}")
+    # the whole tensor: slope * distance (bfloat16 products for Falcon)
+    full = want[:, None] * dist[None, :]
+    tol = (2.0 ** -8 if fields.get("slopes") == "bf16" else 2.0 ** -21) * np.abs(full)
+    if np.any(np.abs(tensor - full) > tol):
+        bad.append("the bias tensor is not slope * distance")
+    if bad:
+        return Report(mt, DISAGREE, "; ".join(bad), {0: "disagree"}, "alibi")
+    return Report(mt, VERIFIED, "", {i: "ok" for i in explain}, "alibi",
+                  f"the model's ALiBi tensor ({H} heads, positions 0..{T - 1}) against "
+                  "posenc.alibi_slopes" + (", bfloat16 slopes exact" if rtol == 0.0 else
+                                           ", float32 slopes to 2^-21"))
 
 
 def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False):

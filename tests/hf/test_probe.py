@@ -28,16 +28,11 @@ EXPECTED = {
     # posenc takes long_factor past original_max_position_embeddings as LongRoPE
     # and Phi-3.5-MoE's own code do. Listed in docs/MODELS.md.
     "phimoe-synthetic.json": hf_probe.DISAGREE,
-    # ALiBi inside BLOOM's / Falcon's own attention classes: no AttentionInterface
-    # call and no rotary function to capture
-    "bloom-synthetic.json": hf_probe.NO_POSITIONS,
-    "falcon-rw-alibi-synthetic.json": hf_probe.NO_POSITIONS,
     # GPT-2's fused c_attn: no q projection to hook (the learned table is outside
     # attention anyway)
     "gpt2.json": hf_probe.NOT_BUILDABLE,
     "gpt2-synthetic.json": hf_probe.NOT_BUILDABLE,
-    # MPT and Whisper do not run from the probe's inputs
-    "mpt-synthetic.json": hf_probe.NOT_BUILDABLE,
+    # Whisper does not run from the probe's inputs
     "whisper-tiny-synthetic.json": hf_probe.NOT_BUILDABLE,
     # refused by posenc, with the reason
     "bad-bert-relative-key.json": hf_probe.REFUSED,
@@ -187,3 +182,17 @@ def test_minicpm3_without_rope_theta():
     d.pop("rope_theta", None)
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.VERIFIED, rep
+
+
+@pytest.mark.parametrize("heads", [12, 16, 24])
+def test_alibi_tensor(heads):
+    """BLOOM's own ALiBi tensor at 12, 16 and 24 heads (non-powers of two take
+    every other slope of the next power); a slope 0.1% off is caught."""
+    with open(os.path.join(MODELS, "bloom-synthetic.json")) as f:
+        d = json.load(f)
+    d["n_head"] = heads
+    d["hidden_size"] = 64 * heads
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    bad = hf_probe.probe(d, mutate=lambda w: w * np.where(np.arange(w.size) == 3, 1.001, 1.0))
+    assert bad.status == hf_probe.DISAGREE and "slopes differ" in bad.detail
