@@ -39,10 +39,24 @@ def _alarm(_sig, _frm):
     raise _Timeout()
 
 
+def _has_text_part(d):
+    """Whether the config has a language part the probe can build (a
+    vocabulary): vision-, audio- and time-series-only types have none."""
+    def walk(x, depth):
+        if not isinstance(x, dict) or depth > 2:
+            return False
+        if isinstance(x.get("vocab_size"), int):
+            return True
+        return any(walk(v, depth + 1) for v in x.values())
+    return walk(d, 0)
+
+
 def classify(d):
     rep = hf_probe.probe(d)
     if rep.status == hf_probe.REFUSED:
         why = rep.detail.split(": ", 2)[-1][:120]
+        if not _has_text_part(d):
+            return "refused: no text part", "", why
         nope = hf_probe.probe(d, assume_none=True, positions=(hf_probe.SMALL_POS,))
         if nope.status == hf_probe.DISAGREE:
             return "refused: rotates", "", why
@@ -56,7 +70,7 @@ def classify(d):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", nargs="*")
-    ap.add_argument("--timeout", type=int, default=15)
+    ap.add_argument("--timeout", type=int, default=10)
     ap.add_argument("--fixtures", action="store_true",
                     help="also each fixture of tests/data/models (tests/hf covers them)")
     ap.add_argument("--no-write", action="store_true")
@@ -91,12 +105,21 @@ def main():
             signal.alarm(0)
         rows.append((mt, src, status, scheme, how.replace("|", "/").replace("\n", " ")))
         print(f"{mt:32s} {src:40s} {status:28s} {scheme} {how[:100]}", flush=True)
+        if not a.no_write and len(rows) % 20 == 0:
+            write(rows, t0, transformers.__version__, len(jobs))
+    if not a.no_write:
+        write(rows, t0, transformers.__version__, len(jobs))
+    return 0
+
+
+def write(rows, t0, version, n_jobs):
     counts = {}
     for r in rows:
         if r[1] == "defaults":
             counts[r[2]] = counts.get(r[2], 0) + 1
     lines = [BEGIN, "",
-             f"transformers {transformers.__version__}, {len([r for r in rows if r[1] == 'defaults'])} "
+             (f"Partial: {len(rows)} of {n_jobs} probed. " if len(rows) < n_jobs else "") +
+             f"transformers {version}, {len([r for r in rows if r[1] == 'defaults'])} "
              f"model types (config class defaults) and {len([r for r in rows if r[1] != 'defaults'])} "
              f"fixtures; {time.time() - t0:.0f} s. Model types by outcome: " +
              ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + ".", "",
@@ -105,8 +128,6 @@ def main():
     for mt, src, status, scheme, how in rows:
         lines.append(f"| {mt} | {src} | {status} | {scheme} | {how} |")
     lines += ["", END]
-    if a.no_write:
-        return 0
     with open(DOC) as f:
         doc = f.read()
     block = "\n".join(lines)
@@ -116,7 +137,6 @@ def main():
         doc = doc.rstrip("\n") + "\n\n" + block + "\n"
     with open(DOC, "w") as f:
         f.write(doc)
-    return 0
 
 
 if __name__ == "__main__":
