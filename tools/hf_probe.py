@@ -409,7 +409,9 @@ def run_forward(model, positions, vocab, with_positions=True):
         patched.append((mod, name, fn))
     _CURRENT[0] = cap
     g = torch.Generator().manual_seed(1)
-    ids = torch.randint(1, max(2, min(vocab, 128)), (1, len(positions)), generator=g)
+    # token ids past the special ones (RoBERTa's pad id 1 would stop its count)
+    ids = torch.randint(min(3, vocab - 1), max(4, min(vocab, 128)), (1, len(positions)),
+                        generator=g)
     kw = {"input_ids": ids}
     kw["attention_mask"] = torch.ones_like(ids)
     if with_positions:
@@ -818,6 +820,32 @@ def _probe_alibi(d, explain, mt, mutate):
                                            ", float32 slopes to 2^-21"))
 
 
+def _learned_offsets(model, vocab, T):
+    """The rows a forward of T tokens (no position_ids: the model numbers them
+    itself) reads from each learned position table (an nn.Embedding named
+    like *pos*): {name: indices}."""
+    import torch
+    import torch.nn.functional as F
+
+    tables = {id(m.weight): n for n, m in model.named_modules()
+              if isinstance(m, torch.nn.Embedding) and ("pos" in n.lower() or n.endswith("wpe"))}
+    seen = {}
+    orig = F.embedding
+
+    def emb(inp, weight, *a, **kw):
+        name = tables.get(id(weight))
+        if name is not None:
+            seen.setdefault(name, inp.detach().reshape(-1)[:T].tolist())
+        return orig(inp, weight, *a, **kw)
+
+    F.embedding = emb
+    try:
+        run_forward(model, list(range(T)), vocab, with_positions=0)
+    finally:
+        F.embedding = orig
+    return seen
+
+
 def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False):
     import torch
 
@@ -868,6 +896,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     layers = {}
     exp_all = {}
     used = set()
+    notes = set()
     for pos, calls in all_calls:
         T = len(pos)
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
@@ -891,6 +920,9 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             if mutate is not None:
                 e = mutate(e)
             cands = _candidates(call, T)
+            if not cands["q"] and "rope" not in schemes and "learned" in schemes:
+                notes.add("attention q/k not captured (a fused projection)")
+                continue
             if not cands["q"]:
                 problems.append(f"layer {i}: no q before and after the position step was "
                                 "captured (no q projection or norm by a known name, no rotary "
@@ -910,16 +942,37 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                 if first:
                     layers[i] = "disagree"
                     problems.append(f"layer {i} {key} (positions up to {max(pos)}): {first}")
+    if "learned" in schemes and not assume_none and not mutate:
+        offs = {int(v[1].get("offset", 0)) for v in explain.values() if v[0] == "learned"}
+        T = 16
+        try:
+            seen = _learned_offsets(model, vocab, T)
+        except Exception as ex:  # noqa: BLE001
+            seen = {}
+            problems.append(f"learned tables: the forward without position_ids failed: {ex}")
+        if not seen:
+            problems.append("learned: no position table (an nn.Embedding named *pos*) was read")
+        for name, rows in seen.items():
+            if not any(rows == [p + o for p in range(T)] for o in offs):
+                layers[min(explain)] = "disagree"
+                problems.append(f"learned table {name}: positions 0..{T - 1} read rows "
+                                f"{rows[:4]}..., posenc's offset {sorted(offs)}")
+        if seen and not problems:
+            used.add("learned rows " + ", ".join(sorted(seen)))
     scheme = _scheme_summary(exp_all)
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
            f"0..{max(max(p) for p, _ in all_calls)}, {'float64' if f64 else 'float32'}")
-    if abs_schemes:
+    if abs_schemes and layers:
         how += f"; attention q/k unrotated ({', '.join(abs_schemes)} outside attention)"
+    if notes:
+        how += "; " + "; ".join(sorted(notes))
     if problems:
         status = DISAGREE if any(v == "disagree" for v in layers.values()) else NOT_BUILDABLE
         return Report(mt, status, " | ".join(problems[:3])[:1500], layers, scheme, how)
-    return Report(mt, VERIFIED, "", layers, scheme, how)
+    if not layers and not used:
+        return Report(mt, NOT_BUILDABLE, "nothing captured", layers, scheme, how)
+    return Report(mt, VERIFIED, "", layers or {min(explain): "ok"}, scheme, how)
 
 
 def main(argv=None):

@@ -28,15 +28,12 @@ EXPECTED = {
     # posenc takes long_factor past original_max_position_embeddings as LongRoPE
     # and Phi-3.5-MoE's own code do. Listed in docs/MODELS.md.
     "phimoe-synthetic.json": hf_probe.DISAGREE,
-    # GPT-2's fused c_attn: no q projection to hook (the learned table is outside
-    # attention anyway)
-    "gpt2.json": hf_probe.NOT_BUILDABLE,
-    "gpt2-synthetic.json": hf_probe.NOT_BUILDABLE,
     # Whisper does not run from the probe's inputs
     "whisper-tiny-synthetic.json": hf_probe.NOT_BUILDABLE,
     # refused by posenc, with the reason
     "bad-bert-relative-key.json": hf_probe.REFUSED,
     "bad-llama-local-base.json": hf_probe.REFUSED,
+    "bad-unknown-wrapper-known-part.json": hf_probe.REFUSED,
 }
 
 
@@ -196,3 +193,11 @@ def test_alibi_tensor(heads):
     assert rep.status == hf_probe.VERIFIED, rep
     bad = hf_probe.probe(d, mutate=lambda w: w * np.where(np.arange(w.size) == 3, 1.001, 1.0))
     assert bad.status == hf_probe.DISAGREE and "slopes differ" in bad.detail
+
+
+def test_wrong_learned_offset_is_caught():
+    """RoBERTa reads rows pos + 2; read as BERT (offset 0) it disagrees."""
+    path = os.path.join(MODELS, "roberta-synthetic.json")
+    assert hf_probe.probe(path).status == hf_probe.VERIFIED
+    rep = hf_probe.probe(path, model_type="bert")
+    assert rep.status == hf_probe.DISAGREE and "offset [0]" in rep.detail, rep
