@@ -79,6 +79,11 @@ def main():
 
     import transformers
 
+    import resource
+
+    # at most 8 GiB of address space: a model that would take more fails to
+    # allocate instead of taking the machine's memory
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
     rows = []
     signal.signal(signal.SIGALRM, _alarm)
     jobs = []

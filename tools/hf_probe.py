@@ -73,6 +73,8 @@ BIG_POS = [0, 1, 2, 3, 5, 8, 13, 100, 1000, 2047, 2048, 2049, 4095, 4096, 4097, 
            1000000]
 
 _ATTN_NAME = "posenc_probe"
+#: The largest model the probe builds (parameters after shrinking).
+MAX_PARAMS = 40_000_000
 
 
 def _program():
@@ -364,6 +366,19 @@ def build_model(text_cfg, dtype=None):
 
     _register()
     torch.set_num_threads(1)
+    # the size first, on the meta device (no memory): a default config whose
+    # shrunk model is still large (huge vocabularies of byte or hash
+    # embeddings, a part shrink does not know) is not built
+    try:
+        with torch.device("meta"), _quiet():
+            meta = AutoModel.from_config(text_cfg)
+        n_param = sum(p.numel() for p in meta.parameters())
+        del meta
+    except Exception:  # noqa: BLE001 - the real build below says what is wrong
+        n_param = 0
+    if n_param > MAX_PARAMS:
+        raise MemoryError(f"{n_param / 1e6:.0f}M parameters after shrinking (the probe builds "
+                          f"at most {MAX_PARAMS / 1e6:.0f}M)")
     dtypes = (dtype,) if dtype is not None else (torch.float64, torch.float32)
     last = None
     for impl in (_ATTN_NAME, "eager"):
