@@ -175,6 +175,10 @@ _SMALL = {
     "n_shared_experts": 1, "num_shared_experts": 1,
     "num_experts_per_tok": 2, "moe_topk": 2, "top_k": 2, "n_group": 1, "topk_group": 1,
     "first_k_dense_replace": 0,
+    # encoder-decoder stacks (BART, Whisper, T5): each stack is probed as a
+    # whole, so two layers each
+    "encoder_layers": 2, "decoder_layers": 2, "num_decoder_layers": 2,
+    "encoder_ffn_dim": 32, "decoder_ffn_dim": 32,
 }
 
 
