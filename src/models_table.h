@@ -381,9 +381,14 @@
  .source = "models/qwen2_vl/modeling_qwen2_vl.py (apply_multimodal_rotary_pos_emb)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
+/* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
+ * qwen3's 128: Qwen3MoeConfig has no head_dim field and the attention takes
+ * getattr(config, "head_dim", hidden_size // num_attention_heads)
+ * (transformers 5.23.0 models/qwen3_moe/modeling_qwen3_moe.py L128; found by
+ * tools/hf_probe.py on Qwen3MoeConfig's defaults: 2048 / 32 = 64). */
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .rotary = POSENC_ROTARY_PARTIAL, .partial_key = "partial_rotary_factor", .partial_default = 1.0, .base_key = "rope_theta", .layout = HALF,
- .default_head_dim = 128,
- .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb)"},
+ .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
+           "in 5.23.0)"},
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at

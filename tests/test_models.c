@@ -1079,6 +1079,10 @@ TEST(reader_rules)
                     "\"qk_nope_head_dim\": 64, " L32 "}",
                     NULL) == POSENC_OK);
     CHECK(model.group[0].rope.base == 10000.0 && model.group[0].rope.head_dim == 32);
+    /* Qwen3-MoE without head_dim: hidden_size / heads (256 / 4), not qwen3's 128 */
+    CHECK(read_text("{\"model_type\": \"qwen3_moe\", \"rope_theta\": 1e6, " L32 "}", NULL) ==
+          POSENC_OK);
+    CHECK(model.group[0].rope.head_dim == 64);
     /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.family == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);
