@@ -201,3 +201,11 @@ def test_wrong_learned_offset_is_caught():
     assert hf_probe.probe(path).status == hf_probe.VERIFIED
     rep = hf_probe.probe(path, model_type="bert")
     assert rep.status == hf_probe.DISAGREE and "offset [0]" in rep.detail, rep
+
+
+@pytest.mark.parametrize("model_type", ["qwen3_moe", "llama", "gemma3_text", "smollm3"])
+def test_config_class_defaults(model_type):
+    """A config.json with every default of the config class written out
+    (Qwen3MoeConfig has no head_dim: hidden_size / heads, 64, not 128)."""
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.VERIFIED, rep
