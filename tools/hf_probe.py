@@ -122,8 +122,9 @@ def _jsonable(x):
         return {str(k): _jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]
-    if isinstance(x, float) and not math.isfinite(x):
-        return None  # JSON has no infinity (Bamba's time_step_limit)
+    if isinstance(x, float) and math.isinf(x):
+        # JSON has no infinity (Mamba 2's time_step_limit): the largest double
+        return math.copysign(sys.float_info.max, x)
     if isinstance(x, (str, int, float, bool)) or x is None:
         return x
     return str(x)
