@@ -86,7 +86,7 @@ static const char *type_needs(posenc_rope_type t)
     case POSENC_ROPE_DYNAMIC:
         return "dynamic needs factor >= 1, 1 <= original <= 2^31 and rotary_dim >= 4";
     case POSENC_ROPE_YARN:
-        return "yarn needs factor >= 1, 1 <= original <= 2^31, beta_fast > beta_slow > 0, "
+        return "yarn needs factor >= 1, 1 <= original <= 2^31, beta_fast >= beta_slow > 0, "
                "mscale and mscale_all_dim >= 0";
     case POSENC_ROPE_LLAMA3:
         return "llama3 needs factor >= 1, 1 <= original <= 2^31, "

@@ -672,7 +672,8 @@ posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotar
  *                         (Hugging Face uses max_position_embeddings as L here.)
  *   POSENC_ROPE_YARN      "yarn" (Peng et al. 2023): correction dimensions
  *                         c(r) = d ln(L / (2 pi r)) / (2 ln base) for r =
- *                         beta_fast (lo) and beta_slow (hi); with truncate,
+ *                         beta_fast (lo) and beta_slow (hi), beta_fast >=
+ *                         beta_slow (equal: a step); with truncate,
  *                         lo = floor(lo), hi = ceil(hi); then lo = max(lo, 0),
  *                         hi = min(hi, d - 1), and hi += 0.001 if lo == hi.
  *                         ramp(k) = clamp((k - lo) / (hi - lo), 0, 1);
@@ -733,7 +734,7 @@ typedef struct posenc_rope_scaling {
                                  > 0 for longrope (it only sets the attention factor) */
     double original_max_position_embeddings; /* L, tokens: finite, >= 1 (> 1 for
                                  longrope); used by dynamic, yarn, llama3, longrope */
-    double beta_fast;         /* yarn: default 32; finite, beta_fast > beta_slow > 0 */
+    double beta_fast;         /* yarn: default 32; finite, beta_fast >= beta_slow > 0 */
     double beta_slow;         /* yarn: default 1 */
     int truncate;             /* yarn: nonzero (default) floors/ceils the correction range */
     double mscale;            /* yarn: 0 = absent; finite >= 0 */

@@ -262,8 +262,13 @@
  .source = "openbmb MiniCPM modeling_minicpm.py (MiniCPMRotaryEmbedding, MiniCPMLongRoPE)"},
 
 /* ---- minicpm3 (remote code): MLA with RoPE on the qk_rope_head_dim part,
- * rotate_half without de-interleaving: HALF. */
+ * rotate_half without de-interleaving: HALF. rope_theta omitted: 10000, the
+ * config class's default (transformers 5.23.0 modeling_rope_utils.py L760
+ * default_theta, L785; MiniCPM3Config is a PreTrainedConfig, which mixes in
+ * RotaryEmbeddingConfigMixin, configuration_utils.py L299; openbmb's
+ * configuration_minicpm.py MiniCPM3Config.__init__ rope_theta=10000.0). */
 {.model_type = "minicpm3", .arch = "MiniCPM3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0,
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
@@ -380,9 +385,14 @@
  .source = "models/qwen2_vl/modeling_qwen2_vl.py (apply_multimodal_rotary_pos_emb)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
+/* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
+ * qwen3's 128: Qwen3MoeConfig has no head_dim field and the attention takes
+ * getattr(config, "head_dim", hidden_size // num_attention_heads)
+ * (transformers 5.23.0 models/qwen3_moe/modeling_qwen3_moe.py L128; found by
+ * tools/hf_probe.py on Qwen3MoeConfig's defaults: 2048 / 32 = 64). */
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .default_head_dim = 128,
- .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb)"},
+ .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
+           "in 5.23.0)"},
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at

@@ -60,10 +60,43 @@ static posenc_status by_architectures(mread *r, const json_t *root,
     return POSENC_OK;
 }
 
+/* An object member of obj (or a member's member: thinker_config.text_config)
+ * whose model_type names a family posenc knows; its dotted path in path. */
+static const posenc_model_family *known_part(const json_t *obj, int depth, char *path, size_t n)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)obj, k, v) {
+        if (!json_is_object(v))
+            continue;
+        const json_t *mt = get(v, "model_type");
+        const posenc_model_family *f =
+            mt && json_is_string(mt) ? posenc__family_find(json_string_value(mt)) : NULL;
+        char sub[128];
+        if (!f && depth > 0 && (f = known_part(v, depth - 1, sub, sizeof sub)) != NULL) {
+            snprintf(path, n, "%.60s.%.60s", k, sub);
+            return f;
+        }
+        if (f) {
+            snprintf(path, n, "%.100s", k);
+            return f;
+        }
+    }
+    return NULL;
+}
+
 static posenc_status unknown_type(mread *r, const char *key, const char *type)
 {
-    char list[1024];
+    char list[1024], part[128];
     known_list(list, sizeof list);
+    const posenc_model_family *f =
+        json_is_object(r->root) ? known_part(r->root, 1, part, sizeof part) : NULL;
+    if (f)
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "%s '%.60s' is not in posenc's model registry, but its part %s is model_type "
+                    "%s, a family posenc knows: read that part as a config.json of its own; or "
+                    "give --model-type TYPE to read the whole file as a known family (known: %s)",
+                    key, type, part, f->model_type, list);
     return FAIL(r, POSENC_ERR_FORMAT, key,
                 "%s '%.60s' is not in posenc's model registry (known: %s); give --model-type "
                 "TYPE to read it as a known family",

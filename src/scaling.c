@@ -214,8 +214,11 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
         break;
     }
     case POSENC_ROPE_YARN: {
+        /* beta_fast == beta_slow is allowed: lo == hi, and the ramp's
+         * hi += 0.001 below makes it a step (Kimi K2 ships beta_fast =
+         * beta_slow = 1; transformers' linear_ramp_factor adds the 0.001) */
         if (!isfinite(p->beta_fast) || !isfinite(p->beta_slow) || !(p->beta_slow > 0.0) ||
-            !(p->beta_fast > p->beta_slow))
+            !(p->beta_fast >= p->beta_slow))
             return POSENC_ERR_RANGE;
         if (!isfinite(p->mscale) || p->mscale < 0.0 || !isfinite(p->mscale_all_dim) ||
             p->mscale_all_dim < 0.0)

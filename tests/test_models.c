@@ -685,6 +685,13 @@ typedef struct bad {
 static const bad BAD[] = {
     {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
      "'frobnicator' is not in posenc's model registry (known: RefinedWeb"},
+    /* an unknown wrapper whose part, under a name posenc does not read, is a
+     * known family: the message names the part (VibeVoice, Qwen3-ASR) */
+    {"{\"model_type\": \"vibevoice\", \"decoder_config\": {\"model_type\": \"qwen2\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "but its part decoder_config is model_type qwen2, a family"},
+    {"{\"model_type\": \"qwen3_asr\", \"thinker_config\": {\"audio_config\": {}, "
+     "\"text_config\": {\"model_type\": \"qwen3\"}}}",
+     NULL, POSENC_ERR_FORMAT, "model_type", "its part thinker_config.text_config is model_type qwen3"},
     {"{\"model_type\": \"llama\", " L32 "}", "frobnicator", POSENC_ERR_FORMAT, "--model-type",
      "give --model-type TYPE"},
     {"{\"model_type\": \"qwen2_vl\", \"rope_theta\": 1e6, " L32 "}", NULL, POSENC_ERR_FORMAT,
@@ -1206,6 +1213,16 @@ TEST(reader_rules)
                     NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "llm_config") == 0 && strcmp(model.model_type, "internlm2") == 0);
     CHECK(model.group[0].rope.base == 1e6);
+    /* MiniCPM3 without rope_theta: its config class's default 10000
+     * (RotaryEmbeddingConfigMixin.default_theta), on the 32-element RoPE part */
+    CHECK(read_text("{\"model_type\": \"minicpm3\", \"qk_rope_head_dim\": 32, "
+                    "\"qk_nope_head_dim\": 64, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(model.group[0].rope.base == 10000.0 && model.group[0].rope.head_dim == 32);
+    /* Qwen3-MoE without head_dim: hidden_size / heads (256 / 4), not qwen3's 128 */
+    CHECK(read_text("{\"model_type\": \"qwen3_moe\", \"rope_theta\": 1e6, " L32 "}", NULL) ==
+          POSENC_OK);
+    CHECK(model.group[0].rope.head_dim == 64);
     /* a bare RoPE config (no model_type, no architectures): one RoPE everywhere */
     CHECK(read_text("{\"head_dim\": 64, \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.source == NULL && model.n_layer == 3 && model.group[0].rope.head_dim == 64);

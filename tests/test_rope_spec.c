@@ -115,7 +115,7 @@ TEST(each_type_says_what_it_needs)
             "makes one 0, subnormal or infinite)");
     REFUSED("yarn head_dim=8 factor=4 original=64 beta_fast=1 beta_slow=2",
             "SET rope yarn: argument out of range (yarn needs factor >= 1, 1 <= original <= 2^31, "
-            "beta_fast > beta_slow > 0, mscale and mscale_all_dim >= 0"
+            "beta_fast >= beta_slow > 0, mscale and mscale_all_dim >= 0"
             "; and every scaled frequency a normal number: an extreme factor or list value "
             "makes one 0, subnormal or infinite)");
     REFUSED("llama3 head_dim=8 factor=8 original=64 low_freq_factor=4 high_freq_factor=1",

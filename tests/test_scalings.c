@@ -220,8 +220,8 @@ TEST(parameter_validation)
     s.factor = 4;
     INIT_ERR(POSENC_ERR_RANGE); /* L missing */
     s.original_max_position_embeddings = 4096;
-    s.beta_fast = 1;
-    INIT_ERR(POSENC_ERR_RANGE); /* beta_fast must exceed beta_slow */
+    s.beta_fast = 0.5;
+    INIT_ERR(POSENC_ERR_RANGE); /* beta_fast must be at least beta_slow */
     s.beta_fast = 32;
     s.mscale = -1;
     INIT_ERR(POSENC_ERR_RANGE);
@@ -543,7 +543,7 @@ static void spoil(posenc_rope_scaling *s, const char *what)
     else if (!strcmp(what, "beta_fast=inf")) s->beta_fast = inf;
     else if (!strcmp(what, "beta_slow=inf")) s->beta_slow = inf;
     else if (!strcmp(what, "beta_slow=0")) s->beta_slow = 0.0;
-    else if (!strcmp(what, "beta_fast=beta_slow")) s->beta_fast = s->beta_slow;
+    else if (!strcmp(what, "beta_fast<beta_slow")) s->beta_fast = 0.5 * s->beta_slow;
     else if (!strcmp(what, "mscale=inf")) s->mscale = inf;
     else if (!strcmp(what, "mscale<0")) s->mscale = -0.5;
     else if (!strcmp(what, "mscale_all_dim=nan")) s->mscale_all_dim = NAN;
@@ -580,7 +580,7 @@ static const bad_field BAD_FIELDS[] = {
     {POSENC_ROPE_YARN, "beta_fast=inf", POSENC_ERR_RANGE},
     {POSENC_ROPE_YARN, "beta_slow=inf", POSENC_ERR_RANGE},
     {POSENC_ROPE_YARN, "beta_slow=0", POSENC_ERR_RANGE},
-    {POSENC_ROPE_YARN, "beta_fast=beta_slow", POSENC_ERR_RANGE},
+    {POSENC_ROPE_YARN, "beta_fast<beta_slow", POSENC_ERR_RANGE},
     {POSENC_ROPE_YARN, "mscale=inf", POSENC_ERR_RANGE},
     {POSENC_ROPE_YARN, "mscale<0", POSENC_ERR_RANGE},
     {POSENC_ROPE_YARN, "mscale_all_dim=nan", POSENC_ERR_RANGE},
@@ -687,6 +687,26 @@ TEST(yarn_range_edges)
     CHECK(sum.yarn_ramp_lo == 7.0 && sum.yarn_ramp_hi == 7.0 + 0.001);
     for (int k = 0; k < 4; k++)
         CHECK(info[k].band == POSENC_BAND_HIGH && info[k].inv_freq == info[k].base_inv_freq);
+    /* beta_fast == beta_slow == 1 (Kimi K2's block), L = 4096, d = 8, base
+     * 1e4: c(1) = 8 ln(4096 / 2 pi) / (2 ln 1e4) = 2.81418 (by hand: 8 *
+     * 6.47996 / 18.42068). Without truncate lo = hi = c(1), so hi = lo +
+     * 0.001 (transformers' linear_ramp_factor adds the same 0.001 when min ==
+     * max): a step, pairs 0..2 kept, pair 3 (ramp (3 - 2.814) / 0.001 > 1)
+     * divided by the factor 4. With truncate: floor 2, ceil 3, pair 2 kept. */
+    s.original_max_position_embeddings = 4096.0;
+    s.beta_fast = s.beta_slow = 1.0;
+    s.truncate = 0;
+    CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, info, &sum) == POSENC_OK);
+    CHECK_NEAR(sum.yarn_ramp_lo, 2.81418, 1e-5);
+    CHECK(sum.yarn_ramp_hi == sum.yarn_ramp_lo + 0.001);
+    for (int k = 0; k < 3; k++)
+        CHECK(info[k].ramp == 0.0 && info[k].inv_freq == info[k].base_inv_freq);
+    CHECK(info[3].ramp == 1.0);
+    CHECK_NEAR(info[3].inv_freq, 1e-3 / 4.0, 1e-19); /* 1e4^(-6/8) / 4 */
+    s.truncate = 1;
+    CHECK(posenc_rope_explain_freqs(8, 1e4, &s, 0, info, &sum) == POSENC_OK);
+    CHECK(sum.yarn_ramp_lo == 2.0 && sum.yarn_ramp_hi == 3.0);
+    CHECK(info[2].ramp == 0.0 && info[3].ramp == 1.0);
 }
 
 /* Llama 3's band edge taken on the double-double x = L f0 / (2 pi): with

@@ -1,0 +1,1021 @@
+#!/usr/bin/env python3
+"""hf_probe: posenc against Hugging Face transformers' own running code.
+
+For a config (a config.json file, its dict, or a model_type whose config
+class's defaults are taken) the probe builds the model's text part with
+random weights and no download, small enough for a CPU (a prefix of its
+layers long enough to hold every kind of layer, a few heads of the same
+head_dim, a tiny vocabulary, MLP and expert count; the RoPE parameters and
+the per-layer pattern untouched), captures every attention layer's q and k
+right before the position step (forward hooks on the q/k projections, or
+on the q/k norms where the model has them) and right after it (a custom
+attention function registered with transformers' AttentionInterface: it
+receives every layer's rotated q and k), runs one forward at positions
+0..15 and one at positions that cross the scalings' switches (the original
+context length, 8192, 10^4 .. 10^6), and compares each layer with posenc's
+answer for the same config and layer (`posenc --config FILE -c 'EXPLAIN
+MODEL'` for each layer's scheme, posenc.RoPE.from_config(config, layer=i,
+seq_len=...) for its frequencies, layout, rotated dimensions and attention
+factor).
+
+The comparison: the q/k pair (a, b) of pair k at position p must come out
+as attention_factor * R(p f_k) (a, b) -- R the rotation by the angle p f_k
+with posenc's frequency f_k, the pair's two elements placed by posenc's
+layout -- and every element outside the rotated dimensions unchanged; a
+layer posenc calls "none" must leave q and k alone. transformers forms the
+angle in float32 (inv_freq @ position_ids, then cos and sin) whatever the
+model's dtype, so the tolerance is that formula's own error: an angle off
+by up to (ln(base) + 8) 2^-24 relative plus 2^-22, and 2^-20 of the pair's
+length on top when the model ran in float32. The model runs in float64
+where it can. Anything else is a disagreement, reported with what the model
+does instead (the better layout, the pair angles fitted at the smallest
+positions, the attention factor fitted from k).
+
+    tools/hf_probe.py --config tests/data/models/qwen3-0.6b.json
+    tools/hf_probe.py --model-type llama          (LlamaConfig's defaults)
+    tools/hf_probe.py --model-type qwen2 --json   (the report as JSON)
+
+Needs torch and transformers (make venv) and the posenc Python package
+(make test-hf builds it into build/hf/lib; PYTHONPATH=build/hf/lib) and
+program (build/posenc, or POSENC_PROGRAM).
+"""
+
+import argparse
+import contextlib
+import copy
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+#: The statuses of a probe, from best to worst.
+VERIFIED = "verified"            # every probed layer agrees with posenc
+REFUSED = "refused"              # posenc refuses the config, naming why
+DISAGREE = "disagreement"        # posenc reads it, and the model does otherwise
+NOT_BUILDABLE = "not buildable"  # transformers cannot build or run it here
+NO_POSITIONS = "no attention"    # the built text part has no attention call to probe
+
+SMALL_POS = list(range(16))
+#: The second forward: positions that cross every switch of the scalings the
+#: registry knows (original lengths 2k..128k, Llama 4's floor_scale 8192) and
+#: go past every original length (up to 10^6).
+BIG_POS = [0, 1, 2, 3, 5, 8, 13, 100, 1000, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192,
+           8193, 10000, 16384, 32767, 32768, 65536, 131072, 131073, 262144, 500000, 999999,
+           1000000]
+
+_ATTN_NAME = "posenc_probe"
+#: The largest model the probe builds (parameters after shrinking).
+MAX_PARAMS = 40_000_000
+
+
+def _program():
+    return os.environ.get("POSENC_PROGRAM") or os.path.join(ROOT, "build", "posenc")
+
+
+def _import_posenc():
+    try:
+        import posenc  # noqa: F401
+    except ImportError:
+        lib = os.path.join(ROOT, "build", "hf", "lib")
+        if os.path.isdir(lib) and lib not in sys.path:
+            sys.path.insert(0, lib)
+        import posenc  # noqa: F401
+    return sys.modules["posenc"]
+
+
+# ---- the config ----------------------------------------------------------------------
+
+
+def load_config(src):
+    """A config as a dict: a path to config.json, JSON text, or a dict (copied)."""
+    if isinstance(src, dict):
+        return copy.deepcopy(src)
+    if isinstance(src, str) and src.lstrip().startswith("{"):
+        return json.loads(src)
+    with open(src) as f:
+        return json.load(f)
+
+
+def default_config(model_type):
+    """The config.json of a model_type's config class with every default written
+    out (to_dict of the class built without arguments)."""
+    from transformers import CONFIG_MAPPING
+
+    cls = CONFIG_MAPPING[model_type]
+    with _quiet():
+        d = cls().to_dict()
+    d["model_type"] = model_type
+    return _jsonable(d)
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, float) and math.isinf(x):
+        # JSON has no infinity (Mamba 2's time_step_limit): the largest double
+        return math.copysign(sys.float_info.max, x)
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+@contextlib.contextmanager
+def _quiet():
+    """transformers' warnings and logging off while it builds a probe model."""
+    import transformers
+
+    old = transformers.logging.get_verbosity()
+    transformers.logging.set_verbosity_error()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with contextlib.redirect_stderr(io.StringIO()):
+                yield
+    finally:
+        transformers.logging.set_verbosity(old)
+
+
+def hf_config(d):
+    """transformers' config object for the dict d (by its model_type)."""
+    from transformers import CONFIG_MAPPING
+
+    mt = d.get("model_type")
+    if mt not in CONFIG_MAPPING:
+        raise LookupError(f"model_type {mt!r} is not a transformers {_tf_version()} model type "
+                          "(remote code)")
+    with _quiet():
+        return CONFIG_MAPPING[mt].from_dict(copy.deepcopy(d))
+
+
+def _tf_version():
+    import transformers
+
+    return transformers.__version__
+
+
+# ---- the small model -----------------------------------------------------------------
+
+#: Per-layer kinds: lists the prefix must cover, and counts of layers.
+_LAYER_COUNT_KEYS = ("num_hidden_layers",)
+_SMALL = {
+    "vocab_size": 128,
+    "intermediate_size": 32, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
+    "ffn_hidden_size": 32, "n_inner": 32, "ffn_dim": 32, "d_ff": 32,
+    "num_experts": 4, "num_local_experts": 4, "n_routed_experts": 4, "moe_num_experts": 4,
+    "n_shared_experts": 1, "num_shared_experts": 1,
+    "num_experts_per_tok": 2, "moe_topk": 2, "top_k": 2, "n_group": 1, "topk_group": 1,
+    "first_k_dense_replace": 0,
+    # encoder-decoder stacks (BART, Whisper, T5): each stack is probed as a
+    # whole, so two layers each
+    "encoder_layers": 2, "decoder_layers": 2, "num_decoder_layers": 2,
+    "encoder_ffn_dim": 32, "decoder_ffn_dim": 32,
+}
+
+
+def _per_layer_lists(c, n):
+    """Names of the list attributes of config c with one entry per layer."""
+    out = []
+    for k, v in vars(c).items():
+        if k.startswith("_") or not isinstance(v, (list, tuple)) or len(v) != n or n < 2:
+            continue
+        out.append(k)
+    return out
+
+
+def _prefix_len(c, n, cap=12):
+    """The shortest prefix of the n layers in which every kind of layer
+    (every value of every per-layer list) appears; at least 2, at most cap."""
+    need = 2
+    for k in _per_layer_lists(c, n):
+        v = getattr(c, k)
+        try:
+            kinds = {json.dumps(x, sort_keys=True, default=str) for x in v}
+        except TypeError:
+            continue
+        seen = set()
+        for i, x in enumerate(v):
+            seen.add(json.dumps(x, sort_keys=True, default=str))
+            if seen == kinds:
+                need = max(need, i + 1)
+                break
+    return min(n, max(need, 2), cap)
+
+
+def shrink(text_cfg, keep_heads=False):
+    """The text config cut down for a CPU, in place: a prefix of the layers
+    (per-layer lists cut alike, so layer i stays layer i), at most 4 heads of
+    the same head_dim, tiny vocabulary, MLPs and experts. Returns the number
+    of layers kept."""
+    c = text_cfg
+    n = getattr(c, "num_hidden_layers", None)
+    if isinstance(n, int) and n >= 1:
+        keep = _prefix_len(c, n)
+        for k in _per_layer_lists(c, n):
+            v = getattr(c, k)
+            setattr(c, k, type(v)(v[:keep]))
+        c.num_hidden_layers = keep
+    else:
+        keep = None
+    H = getattr(c, "num_attention_heads", None)
+    hidden = getattr(c, "hidden_size", None)
+    if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
+        hd = getattr(c, "head_dim", None)
+        D = hd if isinstance(hd, int) and hd > 0 else (hidden // H if hidden % H == 0 else None)
+        if D is not None:
+            KV = getattr(c, "num_key_value_heads", None)
+            c.num_attention_heads = 2
+            if isinstance(KV, int) and KV >= 1:
+                c.num_key_value_heads = 2 if KV >= H else 1
+            c.hidden_size = 2 * D
+    for k, v in _SMALL.items():
+        cur = getattr(c, k, None)
+        if isinstance(cur, int) and not isinstance(cur, bool) and cur > v:
+            setattr(c, k, v)
+    if getattr(c, "num_experts_per_tok", 0) is None and any(
+            isinstance(getattr(c, k, None), int) for k in ("num_experts", "n_routed_experts")):
+        c.num_experts_per_tok = 2  # a trimmed config.json without it (DeepSeek-V2-Lite's)
+    ne = getattr(c, "num_experts_per_tok", None)
+    for k in ("num_experts", "num_local_experts", "n_routed_experts"):
+        e = getattr(c, k, None)
+        if isinstance(e, int) and isinstance(ne, int) and ne > e:
+            c.num_experts_per_tok = e
+    for k in ("pad_token_id", "bos_token_id", "eos_token_id"):
+        v = getattr(c, k, None)
+        if isinstance(v, int) and v >= getattr(c, "vocab_size", 1 << 30):
+            setattr(c, k, 0)
+        elif isinstance(v, list):
+            setattr(c, k, [x if x < getattr(c, "vocab_size", 1 << 30) else 0 for x in v])
+    return keep
+
+
+# ---- capture -------------------------------------------------------------------------
+
+_Q_NAMES = re.compile(r"(^|\.)(q_norm|q_layernorm|query_layernorm|q_proj|q_b_proj|query|wq|q|q_lin)$")
+_K_NAMES = re.compile(r"(^|\.)(k_norm|k_layernorm|key_layernorm|k_proj|key|wk|k|k_lin)$")
+
+
+class _Capture:
+    """Every attention call of one forward: the module, its q and k as the
+    attention function receives them (after the position step), the last q/k
+    projection or norm output before that call (before it), and the inputs
+    and outputs of the modeling file's own rotary function (apply_rotary_pos_emb
+    and its kin) called since the previous attention call."""
+
+    def __init__(self):
+        self.calls = []
+        self.pending = {}   # attention module -> {"q": tensor, "k": tensor}
+        self.owner = {}     # submodule -> (attention module, "q" | "k")
+        self.rot = []       # rotary function calls not yet given to an attention call
+
+    def hook(self, sub, _inp, out):
+        own = self.owner.get(sub)
+        if own is None:
+            return
+        if isinstance(out, tuple):
+            out = out[0]
+        import torch
+
+        if isinstance(out, torch.Tensor):
+            self.pending.setdefault(own[0], {})[own[1]] = out.detach().clone()
+
+    def rotary(self, args, out):
+        import torch
+
+        ins = [a.detach().clone() for a in args[:2] if isinstance(a, torch.Tensor)]
+        outs = [o.detach().clone() for o in (out if isinstance(out, tuple) else (out,))
+                if isinstance(o, torch.Tensor)]
+        self.rot.append((ins, outs))
+
+    def rot_pairs(self):
+        """The rotary calls since the last attention call as {"q": (in, out),
+        "k": (in, out)} (one call for both, or one call each)."""
+        r, self.rot = self.rot, []
+        if len(r) == 1 and len(r[0][0]) >= 2 and len(r[0][1]) >= 2:
+            return {"q": (r[0][0][0], r[0][1][0]), "k": (r[0][0][1], r[0][1][1])}
+        if len(r) >= 2 and r[0][1] and r[1][1]:
+            return {"q": (r[0][0][0], r[0][1][0]), "k": (r[1][0][0], r[1][1][0])}
+        return {}
+
+    def attn(self, module, query, key, value, attention_mask, **kw):
+        pre = self.pending.pop(module, {})
+        self.calls.append({"module": module, "q": query.detach().clone(),
+                           "k": key.detach().clone(), "q_pre": pre.get("q"),
+                           "k_pre": pre.get("k"), "rot": self.rot_pairs()})
+        mod = sys.modules.get(type(module).__module__)
+        eager = getattr(mod, "eager_attention_forward", None)
+        if eager is not None:
+            return eager(module, query, key, value, attention_mask, **kw)
+        from transformers.integrations.sdpa_attention import sdpa_attention_forward
+
+        return sdpa_attention_forward(module, query, key, value, attention_mask, **kw)
+
+
+_CURRENT = [None]
+
+
+def _dispatch(module, query, key, value, attention_mask, **kw):
+    return _CURRENT[0].attn(module, query, key, value, attention_mask, **kw)
+
+
+def _register():
+    from transformers import AttentionInterface
+
+    AttentionInterface.register(_ATTN_NAME, _dispatch)
+
+
+def _attention_modules(model):
+    """(name, module) of each module that owns q/k projections (the attention
+    layers), in model order."""
+    out = []
+    for name, m in model.named_modules():
+        kids = dict(m.named_children())
+        if any(_Q_NAMES.search(k) for k in kids) and any(_K_NAMES.search(k) for k in kids):
+            out.append((name, m))
+        elif "q_b_proj" in kids or "q_proj" in kids:
+            out.append((name, m))
+    return out
+
+
+def _rotary_functions(model):
+    """(module, name) of the rotary functions of the model's modeling files:
+    apply_rotary_pos_emb and its kin (apply_rotary_emb, ..._interleave)."""
+    mods = {sys.modules.get(type(m).__module__) for m in model.modules()}
+    out = []
+    for mod in mods:
+        if mod is None or not mod.__name__.startswith("transformers.models."):
+            continue
+        for name, fn in vars(mod).items():
+            if callable(fn) and name.startswith("apply_") and \
+                    ("rotary" in name or "rope" in name):
+                out.append((mod, name))
+    return out
+
+
+def build_model(text_cfg, dtype=None):
+    """The text model of text_cfg with random weights, float64 where it runs so.
+    Returns (model, dtype, interface): interface False when the model has its
+    own attention classes instead of AttentionInterface (built eager then)."""
+    import torch
+    from transformers import AutoModel
+
+    _register()
+    torch.set_num_threads(1)
+    # the size first, on the meta device (no memory): a default config whose
+    # shrunk model is still large (huge vocabularies of byte or hash
+    # embeddings, a part shrink does not know) is not built
+    try:
+        with torch.device("meta"), _quiet():
+            meta = AutoModel.from_config(text_cfg)
+        n_param = sum(p.numel() for p in meta.parameters())
+        del meta
+    except Exception:  # noqa: BLE001 - the real build below says what is wrong
+        n_param = 0
+    if n_param > MAX_PARAMS:
+        raise MemoryError(f"{n_param / 1e6:.0f}M parameters after shrinking (the probe builds "
+                          f"at most {MAX_PARAMS / 1e6:.0f}M)")
+    dtypes = (dtype,) if dtype is not None else (torch.float64, torch.float32)
+    last = None
+    for impl in (_ATTN_NAME, "eager"):
+        for dt in dtypes:
+            torch.manual_seed(0)
+            try:
+                with _quiet():
+                    model = AutoModel.from_config(text_cfg, attn_implementation=impl, dtype=dt)
+                model.eval()
+                return model, dt, impl == _ATTN_NAME
+            except Exception as ex:  # noqa: BLE001 - try float32, then eager
+                last = ex
+    raise last
+
+
+def run_forward(model, positions, vocab, with_positions=True):
+    """One forward at positions (a list); the captured attention calls (or,
+    for a model without AttentionInterface, its rotary function calls)."""
+    import torch
+
+    cap = _Capture()
+    handles = []
+    for _name, att in _attention_modules(model):
+        for sub_name, sub in att.named_modules():
+            if sub is att:
+                continue
+            if _Q_NAMES.search(sub_name):
+                cap.owner[sub] = (att, "q")
+            elif _K_NAMES.search(sub_name):
+                cap.owner[sub] = (att, "k")
+    for sub in cap.owner:
+        handles.append(sub.register_forward_hook(cap.hook))
+    patched = []
+    for mod, name in _rotary_functions(model):
+        fn = getattr(mod, name)
+
+        def wrap(*args, _fn=fn, **kw):
+            out = _fn(*args, **kw)
+            cap.rotary(args, out)
+            return out
+
+        setattr(mod, name, wrap)
+        patched.append((mod, name, fn))
+    _CURRENT[0] = cap
+    g = torch.Generator().manual_seed(1)
+    # token ids past the special ones (RoBERTa's pad id 1 would stop its count)
+    ids = torch.randint(min(3, vocab - 1), max(4, min(vocab, 128)), (1, len(positions)),
+                        generator=g)
+    kw = {"input_ids": ids}
+    kw["attention_mask"] = torch.ones_like(ids)
+    if with_positions:
+        # cache_position too: some models read the position there (Llama 4's
+        # attention temperature), as they would with a KV cache
+        kw["position_ids"] = torch.tensor([positions], dtype=torch.long)
+        if with_positions == 2:
+            kw["cache_position"] = torch.tensor(positions, dtype=torch.long)
+    if getattr(model.config, "is_encoder_decoder", False):
+        kw["decoder_input_ids"] = ids
+    try:
+        with torch.no_grad(), _quiet():
+            try:
+                model(use_cache=False, **kw)
+            except TypeError:
+                model(**kw)
+    finally:
+        for h in handles:
+            h.remove()
+        for mod, name, fn in patched:
+            setattr(mod, name, fn)
+        _CURRENT[0] = None
+    if not cap.calls and cap.rot:
+        # no AttentionInterface: each rotary call (or q/k pair of calls) is a layer
+        while cap.rot:
+            head = cap.rot[:1] if len(cap.rot[0][1]) >= 2 else cap.rot[:2]
+            rest = cap.rot[len(head):]
+            cap.rot = head
+            cap.calls.append({"module": None, "q": None, "k": None, "q_pre": None,
+                              "k_pre": None, "rot": cap.rot_pairs()})
+            cap.rot = rest
+    return cap.calls
+
+
+# ---- posenc's answer -----------------------------------------------------------------
+
+
+def explain_model(config_path, model_type=None):
+    """posenc's EXPLAIN MODEL for a config file: (ok, {layer: (scheme, fields)},
+    text). On a refusal ok is False and text is the message."""
+    cmd = [_program(), "--config", config_path]
+    if model_type:
+        cmd += ["--model-type", model_type]
+    cmd += ["-c", "EXPLAIN MODEL"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        return False, {}, (r.stderr.strip() or r.stdout.strip())
+    layers = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"layers? ([0-9,\-]+): (\S+)(.*)$", line)
+        if not m:
+            continue
+        fields = dict(re.findall(r"(\w+)=(\S+)", m.group(3)))
+        for part in m.group(1).split(","):
+            a, _, b = part.partition("-")
+            for i in range(int(a), int(b or a) + 1):
+                layers[i] = (m.group(2), fields)
+    return True, layers, r.stdout
+
+
+class Expect:
+    """posenc's scheme for one layer, in the terms the comparison uses."""
+
+    def __init__(self, scheme, fields, rope=None):
+        self.scheme = scheme          # "rope", "none", ...
+        self.fields = fields          # EXPLAIN MODEL's key=value words
+        self.rope = rope              # posenc.RoPE for rope layers
+        self.base = float(fields.get("base", "10000"))
+
+    def cos_sin(self, positions):
+        """attention_factor * cos and sin of p f_k, float64 [n_pos, rotary_dim/2]."""
+        return self.rope.cos_sin(np.asarray(positions, np.int64), dtype=np.float64)
+
+    def pairs(self, offset):
+        """Element indices (i0, i1) of each rotated pair inside a model head."""
+        r = self.rope.rotary_dim
+        P = r // 2
+        if self.rope.layout == "half":
+            i0 = np.arange(P)
+            i1 = i0 + P
+        else:
+            i0 = 2 * np.arange(P)
+            i1 = i0 + 1
+        return i0 + offset, i1 + offset
+
+    def query_scale(self, positions):
+        """The factor posenc puts on queries at each position (1: none)."""
+        qs = self.fields.get("query_scale")
+        p = np.asarray(positions, np.float64)
+        if qs == "beta":
+            return 1.0 + float(self.fields["beta"]) * np.log1p(
+                np.floor(p / float(self.fields["beta_original"])))
+        if qs == "temperature":
+            # Llama 4 reads the token's index (arange + cached length) here, not
+            # position_ids: the same number in a plain forward; modeling_llama4.py
+            # L359-366 (5.23)
+            p = np.arange(p.size, dtype=np.float64)
+            return np.log1p(np.floor((p + 1.0) / float(self.fields["floor_scale"]))) * \
+                float(self.fields["attn_scale"]) + 1.0
+        return np.ones_like(p)
+
+
+def expectations(config, config_path, layers, seq_len, explain):
+    posenc = _import_posenc()
+    out = {}
+    for i in layers:
+        if i not in explain:
+            out[i] = None
+            continue
+        scheme, fields = explain[i]
+        rope = None
+        if scheme == "rope":
+            rope = posenc.RoPE.from_config(config_path, layer=i, seq_len=seq_len)
+        out[i] = Expect(scheme, fields, rope)
+    return out
+
+
+# ---- the comparison ------------------------------------------------------------------
+
+
+def _heads(t, T, D=None):
+    """A captured tensor as float64 [H, T, D]: from [B, H, T, D], [B, T, H, D]
+    or [B, T, H*D] (D given), or [T, H, D]. None when it does not split so."""
+    if t is None:
+        return None
+    a = t.detach().to("cpu").double().numpy()
+    if a.ndim == 3 and a.shape[0] == 1 and a.shape[1] == T and D and a.shape[2] % D == 0:
+        return a[0].reshape(T, -1, D).transpose(1, 0, 2)
+    if a.ndim == 3 and a.shape[0] == T:
+        return a.transpose(1, 0, 2)
+    if a.ndim == 4 and a.shape[0] == 1:
+        if a.shape[2] == T:
+            return a[0]
+        if a.shape[1] == T:
+            return a[0].transpose(1, 0, 2)
+    return None
+
+
+def _tolerances(e, positions, f64_model):
+    """Allowed |post - expected| per pair, as a multiple of the pair's length."""
+    f = e.rope.inv_freq
+    theta = np.abs(np.asarray(positions, np.float64)[:, None] * f[None, :])
+    rel = (math.log(max(e.base, 2.0)) + 8.0) * 2.0 ** -24
+    tol = theta * rel + 2.0 ** -22
+    if not f64_model:
+        tol = tol + 2.0 ** -20
+    return tol
+
+
+def _q_factor(post, want, is_q):
+    """A constant factor on q that is no position's doing (OPT and others fold
+    1/sqrt(head_dim) into q): |post| / |want|; 1 for k."""
+    if not is_q:
+        return 1.0
+    den = float(np.sum(want * want))
+    k = math.sqrt(float(np.sum(post * post)) / den) if den > 0 else 1.0
+    return 1.0 if abs(k - 1.0) < 2.0 ** -20 else k
+
+
+def _reinterleave(post, off, r):
+    """post with its rotated part [off, off + r) put back from half order
+    (x[2j] at j, x[2j+1] at r/2 + j) into interleaved order: DeepSeek V3's
+    apply_rotary_pos_emb_interleave reorders q and k alike before rotating
+    (the dot products q.k do not change)."""
+    out = post.copy()
+    P = r // 2
+    out[..., off + 2 * np.arange(P)] = post[..., off + np.arange(P)]
+    out[..., off + 2 * np.arange(P) + 1] = post[..., off + P + np.arange(P)]
+    return out
+
+
+def compare_layer(e, pre, post, positions, f64_model, is_q):
+    """None when post is what posenc says pre becomes, else a message."""
+    H, T, D = post.shape
+    if pre.shape != post.shape:
+        return f"before/after shapes differ: {pre.shape} vs {post.shape}"
+    scale = e.query_scale(positions) if is_q else np.ones(T)
+    atol = 2.0 ** -20 if not f64_model else 2.0 ** -40
+    rmax = float(np.abs(pre).max()) or 1.0
+    if e.scheme == "none":
+        want = pre * scale[None, :, None]
+        want = want * _q_factor(post, want, is_q)
+        err = np.abs(post - want).max()
+        if err > 2.0 ** -18 * rmax:
+            return (f"posenc says no positions here, but the model changes "
+                    f"{'q' if is_q else 'k'} by up to {err:.3g} (of {rmax:.3g})")
+        return None
+    r = e.rope
+    h = r.head_dim
+    if h > D and D != r.rotary_dim:
+        return f"posenc's head_dim {h} exceeds the model's {D}"
+    offsets = [0] if h <= D and h == D or D == r.rotary_dim else [D - h, 0]
+    c, s = e.cos_sin(positions)  # [T, P], attention factor included
+    tol = _tolerances(e, positions, f64_model)
+    best = None
+    for off in offsets:
+        for reorder in ((False, True) if r.layout == "interleaved" else (False,)):
+            got = _reinterleave(post, off, r.rotary_dim) if reorder else post
+            i0, i1 = e.pairs(off)
+            a, b = pre[:, :, i0], pre[:, :, i1]
+            wa = (a * c[None] - b * s[None]) * scale[None, :, None]
+            wb = (a * s[None] + b * c[None]) * scale[None, :, None]
+            rest = np.setdiff1d(np.arange(D), np.concatenate([i0, i1]))
+            wr = pre[:, :, rest] * scale[None, :, None]
+            # a constant factor on q (lengths: a rotation keeps them, so the
+            # float32 angle errors at large positions do not enter it)
+            num = float(np.sum(got[:, :, i0] ** 2) + np.sum(got[:, :, i1] ** 2) +
+                        np.sum(got[:, :, rest] ** 2))
+            den = float(np.sum(wa * wa) + np.sum(wb * wb) + np.sum(wr * wr))
+            k = math.sqrt(num / den) if is_q and den > 0 else 1.0
+            if abs(k - 1.0) < 2.0 ** -20:
+                k = 1.0
+            rlen = np.hypot(a, b) * max(r.attention_factor, 1e-300) * np.abs(k) * \
+                scale[None, :, None]
+            d = np.hypot(got[:, :, i0] - k * wa, got[:, :, i1] - k * wb)
+            bad = d > tol[None] * rlen + 2.0 ** -30 * rmax + atol
+            pr = np.abs(got[:, :, rest] - k * wr)
+            bad_rest = pr > (2.0 ** -18 * np.abs(wr * k) + 2.0 ** -30 * rmax + atol)
+            n_bad = int(bad.sum()) + int(bad_rest.sum())
+            if best is None or n_bad < best[0]:
+                best = (n_bad, off, bad, d, rlen, bad_rest)
+    if best[0] == 0:
+        return None
+    n_bad, off, bad, d, rlen, bad_rest = best
+    msg = []
+    if bad.any():
+        t, k = np.argwhere(bad.any(axis=0))[0]
+        msg.append(f"pair {k} at position {positions[t]}: off by "
+                   f"{(d[:, t, k] / np.maximum(rlen[:, t, k], 1e-300)).max():.3g} of its length "
+                   f"(allowed {tol[t, k]:.3g})")
+    if bad_rest.any():
+        msg.append(f"{int(bad_rest.sum())} elements posenc leaves alone are changed")
+    return "; ".join(msg) + diagnose(pre, post, positions, e, is_q)
+
+
+def diagnose(pre, post, positions, e, is_q):
+    """What the model does instead: which layout fits, the pair angles at the
+    smallest positive position, the attention factor from the lengths."""
+    H, T, D = post.shape
+    try:
+        t1 = next(t for t, p in enumerate(positions) if p > 0)
+    except StopIteration:
+        return ""
+    p1 = positions[t1]
+    out = []
+    for name, (i0, i1) in {"half": (np.arange(D // 2), np.arange(D // 2) + D // 2),
+                           "interleaved": (2 * np.arange(D // 2), 2 * np.arange(D // 2) + 1)
+                           }.items():
+        a, b = pre[:, t1, i0], pre[:, t1, i1]
+        a2, b2 = post[:, t1, i0], post[:, t1, i1]
+        ang = np.arctan2(a * b2 - b * a2, a * a2 + b * b2)   # angle from pre to post
+        spread = np.abs(np.angle(np.exp(1j * (ang - ang[:1])))).max()
+        r = np.hypot(a2, b2) / np.maximum(np.hypot(a, b), 1e-300)
+        out.append((spread, name, np.median(ang, axis=0) / p1, np.median(r)))
+    out.sort(key=lambda x: x[0])
+    spread, name, f, ratio = out[0]
+    want = e.rope.inv_freq if e.rope is not None else None
+    s = f"; the model fits layout {name} (heads agree within {spread:.2g} rad) with pair " \
+        f"angles / position at p={p1}: {np.array2string(f[:6], precision=6)}"
+    if want is not None:
+        s += f" (posenc: {np.array2string(want[:6], precision=6)})"
+    s += f", length ratio {ratio:.6g}" + (" (q: query scale included)" if is_q else "")
+    return s
+
+
+# ---- the probe -----------------------------------------------------------------------
+
+
+class Report:
+    def __init__(self, model_type, status, detail="", layers=None, scheme="", how=""):
+        self.model_type = model_type
+        self.status = status
+        self.detail = detail
+        self.layers = layers or {}
+        self.scheme = scheme
+        self.how = how
+
+    def as_dict(self):
+        return {"model_type": self.model_type, "status": self.status, "detail": self.detail,
+                "scheme": self.scheme, "how": self.how,
+                "layers": {str(k): v for k, v in self.layers.items()}}
+
+    def __repr__(self):
+        return f"Report({self.model_type!r}, {self.status!r}, {self.detail!r})"
+
+
+def _scheme_summary(exp):
+    kinds = []
+    for i in sorted(exp):
+        e = exp[i]
+        if e is None:
+            continue
+        if e.scheme == "rope":
+            k = f"rope {e.rope.layout}"
+            if e.rope.rotary_dim != e.rope.head_dim:
+                k += f" {e.rope.rotary_dim}/{e.rope.head_dim}"
+            t = e.fields.get("type", "default")
+            if t != "default":
+                k += f" {t}"
+        else:
+            k = e.scheme
+        if k not in kinds:
+            kinds.append(k)
+    return ", ".join(kinds)
+
+
+def probe(config, *, model_type=None, mutate=None, positions=(SMALL_POS, BIG_POS),
+          assume_none=False):
+    """Probes one config (path, JSON text or dict). model_type: read it as that
+    family (posenc's --model-type; the HF class stays the config's). mutate: a
+    function given each layer's Expect and returning it changed (the tests'
+    deliberately wrong answer). Returns a Report."""
+    d = load_config(config)
+    mt = d.get("model_type", "?")
+    try:
+        cfg = hf_config(d)
+    except Exception as ex:  # noqa: BLE001 - any failure to build is reported, not raised
+        return Report(mt, NOT_BUILDABLE, f"config: {type(ex).__name__}: {ex}"[:300])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "config.json")
+        with open(path, "w") as f:
+            json.dump(d, f)
+        if assume_none:
+            # posenc's answer replaced by "no positions in attention" on every
+            # layer: does the model move q or k by position at all?
+            ok, explain, text = True, {i: ("none", {}) for i in range(4096)}, ""
+        else:
+            ok, explain, text = explain_model(path, model_type)
+        if not ok:
+            return Report(mt, REFUSED, text.replace(path, "config.json")[:400])
+        if not assume_none and {v[0] for v in explain.values()} == {"alibi"}:
+            return _probe_alibi(d, explain, mt, mutate)
+        return _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none)
+
+
+def _candidates(call, T):
+    """(name, pre, post) pairs of q and of k for one layer: the projection or
+    norm output before the attention call against the attention's input, and
+    the rotary function's input against its output; those of equal shape."""
+    D = call["q"].shape[-1] if call["q"] is not None else None
+    out = {"q": [], "k": []}
+    for key in ("q", "k"):
+        att = _heads(call[key], T)
+        Dk = att.shape[-1] if att is not None else D
+        hook = _heads(call[key + "_pre"], T, Dk)
+        rin, rout = call["rot"].get(key, (None, None))
+        rin, rout = _heads(rin, T, Dk), _heads(rout, T, Dk)
+        for name, pre, post in (("hooks", hook, att), ("rotary function", rin, rout),
+                                ("rotary input, attention", rin, att)):
+            if pre is not None and post is not None and pre.shape == post.shape:
+                out[key].append((name, pre, post))
+    return out
+
+
+def _probe_alibi(d, explain, mt, mutate):
+    """ALiBi through the model's own bias tensor: the modeling file's
+    build_alibi_tensor (BLOOM, Falcon) or build_mpt_alibi_tensor (MPT) for the
+    config's head count at positions 0..T-1, against posenc.alibi_slopes (as
+    bfloat16 where EXPLAIN MODEL says slopes=bf16: Falcon rounds them so)."""
+    import importlib
+
+    import torch
+
+    posenc = _import_posenc()
+    fields = explain[min(explain)][1]
+    H = int(fields["heads"])
+    try:
+        mod = importlib.import_module(f"transformers.models.{mt}.modeling_{mt}")
+    except ImportError as ex:
+        return Report(mt, NOT_BUILDABLE, f"no modeling file: {ex}")
+    T = 64
+    if hasattr(mod, "build_mpt_alibi_tensor"):
+        # [H, 1, T]: slope * (j - (T - 1)), keys j = 0..T-1 against the last query
+        a = mod.build_mpt_alibi_tensor(H, T, float(fields.get("bias_max", 8))).double()
+        hf = -a[:, 0, T - 2].numpy()  # distance 1
+        dist = np.arange(1 - T, 1, dtype=np.float64)
+        tensor = a[:, 0, :].numpy()
+    elif hasattr(mod, "build_alibi_tensor"):
+        a = mod.build_alibi_tensor(torch.ones(1, T, dtype=torch.long), H, torch.float64)
+        hf = a[:, 0, 1].numpy()      # slope * position 1
+        dist = np.arange(T, dtype=np.float64)
+        tensor = a[:, 0, :].numpy()
+    else:
+        return Report(mt, NO_POSITIONS, "ALiBi: no bias function in the modeling file")
+    want = posenc.alibi_slopes(H)
+    if fields.get("slopes") == "bf16":
+        want = np.asarray(torch.tensor(want).bfloat16().double())
+    if mutate is not None:
+        want = mutate(want)
+    bad = []
+    # transformers forms the slopes in float32 (torch.pow): a few float32 ulps
+    rtol = 0.0 if fields.get("slopes") == "bf16" else 2.0 ** -21
+    if np.any(np.abs(hf - want) > rtol * np.abs(want)):
+        bad.append(f"slopes differ: model {np.array2string(hf[:4])} posenc "
+                   f"{np.array2string(want[:4])}")
+    # the whole tensor: slope * distance (bfloat16 products for Falcon)
+    full = want[:, None] * dist[None, :]
+    tol = (2.0 ** -8 if fields.get("slopes") == "bf16" else 2.0 ** -21) * np.abs(full)
+    if np.any(np.abs(tensor - full) > tol):
+        bad.append("the bias tensor is not slope * distance")
+    if bad:
+        return Report(mt, DISAGREE, "; ".join(bad), {0: "disagree"}, "alibi")
+    return Report(mt, VERIFIED, "", {i: "ok" for i in explain}, "alibi",
+                  f"the model's ALiBi tensor ({H} heads, positions 0..{T - 1}) against "
+                  "posenc.alibi_slopes" + (", bfloat16 slopes exact" if rtol == 0.0 else
+                                           ", float32 slopes to 2^-21"))
+
+
+def _learned_offsets(model, vocab, T):
+    """The rows a forward of T tokens (no position_ids: the model numbers them
+    itself) reads from each learned position table (an nn.Embedding named
+    like *pos*): {name: indices}."""
+    import torch
+    import torch.nn.functional as F
+
+    tables = {id(m.weight): n for n, m in model.named_modules()
+              if isinstance(m, torch.nn.Embedding) and ("pos" in n.lower() or n.endswith("wpe"))}
+    seen = {}
+    orig = F.embedding
+
+    def emb(inp, weight, *a, **kw):
+        name = tables.get(id(weight))
+        if name is not None:
+            seen.setdefault(name, inp.detach().reshape(-1)[:T].tolist())
+        return orig(inp, weight, *a, **kw)
+
+    F.embedding = emb
+    try:
+        run_forward(model, list(range(T)), vocab, with_positions=0)
+    finally:
+        F.embedding = orig
+    return seen
+
+
+def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False):
+    import torch
+
+    with _quiet():
+        try:
+            text_cfg = copy.deepcopy(cfg.get_text_config(decoder=True))
+        except Exception:  # noqa: BLE001
+            text_cfg = copy.deepcopy(cfg)
+    schemes = {v[0] for v in explain.values()}
+    if schemes & {"learned", "sinusoid"}:
+        # absolute tables: only positions inside the table
+        mp = getattr(text_cfg, "max_position_embeddings", None) or 512
+        mp = min(mp, 2048) - 2
+        positions = tuple([p for p in pos if p < mp] for pos in positions)
+    try:
+        shrink(text_cfg, keep_heads=bool(getattr(text_cfg, "is_encoder_decoder", False)))
+        model, dtype, interface = build_model(text_cfg)
+    except Exception as ex:  # noqa: BLE001
+        return Report(mt, NOT_BUILDABLE, f"build: {type(ex).__name__}: {ex}"[:300])
+    vocab = getattr(text_cfg, "vocab_size", 128) or 128
+    all_calls = []
+    for pos in positions:
+        pos = list(pos)
+        calls = None
+        for attempt in range(4):
+            try:
+                calls = run_forward(model, pos, vocab, with_positions=(2, 2, 1, 0)[attempt])
+                break
+            except Exception as ex:  # noqa: BLE001 - float32 once, then without position_ids
+                err = ex
+                if attempt == 0 and dtype == torch.float64:
+                    try:
+                        model, dtype, interface = build_model(text_cfg, torch.float32)
+                    except Exception:  # noqa: BLE001
+                        pass
+        if calls is None:
+            return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
+        if attempt == 3 and pos != list(range(len(pos))):
+            pos = list(range(len(pos)))  # the model numbers its tokens itself
+        if not calls:
+            return Report(mt, NO_POSITIONS, "no attention call reached the probe's "
+                          "attention function and no rotary function was called")
+        all_calls.append((pos, calls))
+    f64 = dtype == torch.float64
+    if assume_none:
+        explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
+    problems = []
+    layers = {}
+    exp_all = {}
+    used = set()
+    notes = set()
+    for pos, calls in all_calls:
+        T = len(pos)
+        idx = [getattr(c["module"], "layer_idx", None) for c in calls]
+        if any(i is None for i in idx) or len(set(idx)) != len(idx):
+            idx = list(range(len(calls)))
+        if "rope" not in schemes:
+            # no layer rotates (absolute tables, biases; encoder-decoder stacks
+            # whose calls do not number like posenc's layers): none anywhere
+            idx = [min(explain)] * len(calls)
+        exp = expectations(d, path, sorted(set(idx)), max(pos) + 1, explain)
+        exp_all.update({i: exp[i] for i in idx})
+        for i, call in zip(idx, calls):
+            e = exp[i]
+            if e is None:
+                problems.append(f"layer {i}: posenc has no such layer")
+                layers[i] = "disagree"
+                continue
+            if e.scheme not in ("rope", "none"):
+                # absolute tables and biases: the attention's q and k carry no position
+                e = Expect("none", {}, None)
+            if mutate is not None:
+                e = mutate(e)
+            cands = _candidates(call, T)
+            if not cands["q"] and "rope" not in schemes and "learned" in schemes:
+                notes.add("attention q/k not captured (a fused projection)")
+                continue
+            if not cands["q"]:
+                problems.append(f"layer {i}: no q before and after the position step was "
+                                "captured (no q projection or norm by a known name, no rotary "
+                                "function)")
+                layers.setdefault(i, "no capture")
+                continue
+            for key in ("q", "k"):
+                first = None
+                for name, pre, post in cands[key]:
+                    why = compare_layer(e, pre, post, pos, f64, key == "q")
+                    if why is None:
+                        used.add(name)
+                        first = None
+                        break
+                    first = first or f"{why} ({name})"
+                layers.setdefault(i, "ok")
+                if first:
+                    layers[i] = "disagree"
+                    problems.append(f"layer {i} {key} (positions up to {max(pos)}): {first}")
+    if "learned" in schemes and not assume_none and not mutate:
+        offs = {int(v[1].get("offset", 0)) for v in explain.values() if v[0] == "learned"}
+        T = 16
+        try:
+            seen = _learned_offsets(model, vocab, T)
+        except Exception as ex:  # noqa: BLE001
+            seen = {}
+            problems.append(f"learned tables: the forward without position_ids failed: {ex}")
+        if not seen:
+            problems.append("learned: no position table (an nn.Embedding named *pos*) was read")
+        for name, rows in seen.items():
+            if not any(rows == [p + o for p in range(T)] for o in offs):
+                layers[min(explain)] = "disagree"
+                problems.append(f"learned table {name}: positions 0..{T - 1} read rows "
+                                f"{rows[:4]}..., posenc's offset {sorted(offs)}")
+        if seen and not problems:
+            used.add("learned rows " + ", ".join(sorted(seen)))
+    scheme = _scheme_summary(exp_all)
+    abs_schemes = sorted(schemes - {"rope", "none"})
+    how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
+           f"0..{max(max(p) for p, _ in all_calls)}, {'float64' if f64 else 'float32'}")
+    if abs_schemes and layers:
+        how += f"; attention q/k unrotated ({', '.join(abs_schemes)} outside attention)"
+    if notes:
+        how += "; " + "; ".join(sorted(notes))
+    if problems:
+        status = DISAGREE if any(v == "disagree" for v in layers.values()) else NOT_BUILDABLE
+        return Report(mt, status, " | ".join(problems[:3])[:1500], layers, scheme, how)
+    if not layers and not used:
+        return Report(mt, NOT_BUILDABLE, "nothing captured", layers, scheme, how)
+    return Report(mt, VERIFIED, "", layers or {min(explain): "ok"}, scheme, how)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--config", help="a config.json")
+    g.add_argument("--model-type", dest="hf_type",
+                   help="a transformers model_type: its config class's defaults")
+    ap.add_argument("--as", dest="as_type", help="posenc's --model-type for the config")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    a = ap.parse_args(argv)
+    d = load_config(a.config) if a.config else default_config(a.hf_type)
+    rep = probe(d, model_type=a.as_type)
+    if a.json:
+        print(json.dumps(rep.as_dict(), indent=1))
+    else:
+        print(f"{rep.model_type}: {rep.status}" + (f" ({rep.scheme})" if rep.scheme else ""))
+        if rep.how:
+            print(f"  {rep.how}")
+        if rep.detail:
+            print(f"  {rep.detail}")
+    return 0 if rep.status in (VERIFIED, REFUSED) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
