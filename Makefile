@@ -91,7 +91,7 @@ ifeq ($(SANITIZE),thread)
   LDFLAGS    += -fsanitize=thread
 endif
 
-# Vector instruction sets: each src/*_avx2.c and src/*_avx512.c is compiled
+# Vector instruction sets: each src/cpu/*_avx2.c and *_avx512.c is compiled
 # for its set and only called after cpuid/xgetbv say the machine has it.
 # POSENC_SCALAR_ONLY=1, or a compiler that does not target x86-64, builds the
 # plain C path alone.
@@ -140,8 +140,20 @@ $(STAMP): FORCE
 
 # ---- the library, the config reader, the program ---------------------------
 
-CONFIG_SRC := $(wildcard src/config*.c)
-LIB_SRC    := $(filter-out $(CONFIG_SRC),$(wildcard src/*.c)) $(wildcard src/check/*.c)
+# The sources are in folders by concern, and each library is picked by
+# folder (README.md shows the layout):
+#   libposenc         src/common (status, parsing, the internal header),
+#                     src/math (the formulas), src/cpu (the CPU layer and
+#                     kernels), src/formats (safetensors), src/model (the
+#                     model layer), src/check (posenc check)
+#   libposenc_config  src/config (config.json and the family registry; jansson)
+# Their private headers are found through SRC_INC, only by the library's
+# own objects, the tests, benchmarks and tools (never by cli/).
+LIB_DIRS    := src/common src/math src/cpu src/formats src/model src/check
+CONFIG_DIRS := src/config
+SRC_INC     := $(addprefix -I,$(LIB_DIRS) $(CONFIG_DIRS))
+CONFIG_SRC := $(wildcard $(addsuffix /*.c,$(CONFIG_DIRS)))
+LIB_SRC    := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 CLI_SRC    := $(wildcard cli/*.c)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CONFIG_OBJ := $(CONFIG_SRC:%.c=$(BUILD)/%.o)
@@ -161,10 +173,11 @@ all: $(STATIC) $(SHARED) $(PROGRAM) $(CONFIG_LIB)
 
 $(BUILD)/%.o: %.c $(STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(OBJ_CFLAGS) $(SRC_CFLAGS) -c $< -o $@
 
-$(BUILD)/src/%_avx2.o: OBJ_CFLAGS = $(ISA_AVX2)
-$(BUILD)/src/%_avx512.o: OBJ_CFLAGS = $(ISA_AVX512)
+$(BUILD)/src/%.o: SRC_CFLAGS = $(SRC_INC)
+$(BUILD)/src/cpu/%_avx2.o: OBJ_CFLAGS = $(ISA_AVX2)
+$(BUILD)/src/cpu/%_avx512.o: OBJ_CFLAGS = $(ISA_AVX512)
 $(CONFIG_OBJ): OBJ_CFLAGS = $(JSON_CFLAGS)
 $(CLI_OBJ): OBJ_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) $(EDIT_CFLAGS)
 
@@ -206,7 +219,7 @@ ROPE_SPEC_OBJ := $(BUILD)/cli/words.o $(BUILD)/cli/rope_spec.o
 PLOT_OBJ      := $(ROPE_SPEC_OBJ) $(BUILD)/cli/plot_figure.o $(BUILD)/cli/plot_draw.o \
                  $(BUILD)/cli/plot_options.o $(BUILD)/cli/plot_main.o
 INTERP_OBJ    := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
-TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Isrc
+TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(SRC_INC)
 TEST_LIBS   = $(CONFIG_LIB) $(JSON_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(STATIC) $(CONFIG_LIB) $(STAMP)
@@ -431,7 +444,7 @@ BENCH_BIN := $(BUILD)/bench/bench $(BUILD)/bench/bench_tables
 .PHONY: bench bench-tables
 $(BUILD)/bench/%: bench/%.c $(STATIC) $(STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(SRC_INC) $(LDFLAGS) -o $@ $< $(STATIC) $(LIBS)
 
 bench: $(BENCH_BIN)
 	$(BUILD)/bench/bench $(BUILD)/bench.csv
@@ -453,7 +466,7 @@ ifneq ($(MPFR),1)
 endif
 
 $(ACCURACY): tools/accuracy.c $(STATIC) $(STAMP) | mpfr-check
-	$(CC) $(ALL_CFLAGS) $(MPFR_CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(STATIC) $(MPFR_LIBS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(MPFR_CFLAGS) $(SRC_INC) $(LDFLAGS) -o $@ $< $(STATIC) $(MPFR_LIBS) $(LIBS)
 
 accuracy: mpfr-check $(ACCURACY)
 	nice -n 19 $(ACCURACY)
@@ -496,12 +509,12 @@ fuzz-build: $(FUZZ_BIN)
 
 $(FUZZ_DIR)/%.o: %.c $(STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_OBJ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(SRC_INC) $(FUZZ_OBJ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link \
 	    -Dfopen=posenc_fuzz_fopen -c $< -o $@
 
-$(FUZZ_DIR)/src/%_avx2.o: FUZZ_OBJ_CFLAGS = $(ISA_AVX2)
-$(FUZZ_DIR)/src/%_avx512.o: FUZZ_OBJ_CFLAGS = $(ISA_AVX512)
-$(FUZZ_DIR)/src/config%.o: FUZZ_OBJ_CFLAGS = $(JSON_INC)
+$(FUZZ_DIR)/src/cpu/%_avx2.o: FUZZ_OBJ_CFLAGS = $(ISA_AVX2)
+$(FUZZ_DIR)/src/cpu/%_avx512.o: FUZZ_OBJ_CFLAGS = $(ISA_AVX512)
+$(FUZZ_DIR)/src/config/%.o: FUZZ_OBJ_CFLAGS = $(JSON_INC)
 
 .SECONDARY: $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o
 $(FUZZ_DIR)/sandbox.o: tests/fuzz/fuzz_sandbox.c $(STAMP)
@@ -515,7 +528,7 @@ $(FUZZ_DIR)/fuzz_config: $(CONFIG_SRC:%.c=$(FUZZ_DIR)/%.o)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(JSON_INC) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(JSON_INC) $(SRC_INC) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
 	    $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o $(FUZZ_READER_OBJ) $(FUZZ_LIBS) -lm -pthread
 
 fuzz: $(FUZZ_BIN)
@@ -543,7 +556,8 @@ fuzz-merge: $(FUZZ_BIN)
 # The whole suite built with --coverage in its own directory, then line and
 # branch coverage of src/ and cli/ (gcovr, or lcov). The goal is 99% of lines
 # and 95% of branches (the level of 1.0); COVERAGE_STRICT=1 makes missing
-# it an error.
+# it an error. CI holds the project's floor, 95% and 90%
+# (COVERAGE_LINES=95 COVERAGE_BRANCHES=90): 2.0's new parts are below 1.0's level.
 #   make coverage [COVERAGE_STRICT=1]
 COV_DIR           := build-cov
 COVERAGE_LINES    ?= 99

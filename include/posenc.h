@@ -248,7 +248,7 @@ posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,
 /* ========================================================================= */
 
 /* ------------------------------------------------------------------------- */
-/* 1.1 Frequencies and angles (src/angle.c)                                */
+/* 1.1 Frequencies and angles (src/math/angle.c)                                */
 /* ------------------------------------------------------------------------- */
 
 /* inv_freq(k) = base^(-2k/D), radians per token, rounded to double.
@@ -272,7 +272,7 @@ posenc_status posenc_sincos(int64_t pos, uint32_t k, uint32_t D, double base,
                             double *s, double *c);
 
 /* ------------------------------------------------------------------------- */
-/* 1.2 Sinusoid: one position, or many (src/sinusoid.c, src/table.c)       */
+/* 1.2 Sinusoid: one position, or many (src/math/sinusoid.c, src/math/table.c)       */
 /* ------------------------------------------------------------------------- */
 
 /* out[0..D) = PE(pos): out[2k] = sin(theta(pos,k)), out[2k+1] = cos(theta(pos,k)).
@@ -326,7 +326,7 @@ posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, 
                                         double *out);
 
 /* ------------------------------------------------------------------------- */
-/* 1.3 Rotating one vector (src/rope.c)                                    */
+/* 1.3 Rotating one vector (src/math/rope.c)                                    */
 /* ------------------------------------------------------------------------- */
 
 /* Rotates x (length D) in place by position pos: every pair k of the layout
@@ -396,7 +396,7 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
                                     float *out);
 
 /* ------------------------------------------------------------------------- */
-/* 1.5 Learned position tables (src/learned.c)                             */
+/* 1.5 Learned position tables (src/math/learned.c)                             */
 /* ------------------------------------------------------------------------- */
 
 /* An immutable table of n_pos rows of dim doubles. Opaque. */
@@ -442,7 +442,7 @@ size_t posenc_learned_dim(const posenc_learned *table);
 POSENC_NODISCARD
 posenc_status posenc_learned_row_f64(const posenc_learned *table, int64_t pos, double *out);
 
-/* ---- learned tables from checkpoints: safetensors (src/safetensors.c) ---- */
+/* ---- learned tables from checkpoints: safetensors (src/formats/safetensors.c) ---- */
 
 /*
  * A safetensors file is: an unsigned 64-bit little-endian length N, N bytes
@@ -503,7 +503,7 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
                                               posenc_load_error *err);
 
 /* ------------------------------------------------------------------------- */
-/* 1.6 T5 relative position buckets (src/t5.c)                             */
+/* 1.6 T5 relative position buckets (src/math/t5.c)                             */
 /* ------------------------------------------------------------------------- */
 
 /*
@@ -611,7 +611,7 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
 /* ========================================================================= */
 
 /* ------------------------------------------------------------------------- */
-/* 2.1 A model's RoPE object (src/rope_params.c)                           */
+/* 2.1 A model's RoPE object (src/math/rope_params.c)                           */
 /* ------------------------------------------------------------------------- */
 
 /* Largest head_dim the tensor kernels and the cache accept. */
@@ -650,7 +650,7 @@ posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotar
                                double base, posenc_layout layout);
 
 /* ------------------------------------------------------------------------- */
-/* 2.2 Scalings of real checkpoints (src/scaling.c)                        */
+/* 2.2 Scalings of real checkpoints (src/math/scaling.c)                        */
 /* ------------------------------------------------------------------------- */
 
 /* Long-context checkpoints change the plain frequencies. Each variant below
@@ -833,7 +833,7 @@ posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
                                         posenc_freq_info *pairs, posenc_freqs_summary *summary);
 
 /* ------------------------------------------------------------------------- */
-/* 2.3 A model's RoPE as its config says it (src/scaling.c)                */
+/* 2.3 A model's RoPE as its config says it (src/math/scaling.c)                */
 /* ------------------------------------------------------------------------- */
 
 /* Everything a model's config says about its RoPE, self-contained (the
@@ -865,7 +865,7 @@ posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *
                                       int64_t cur_len);
 
 /* ------------------------------------------------------------------------- */
-/* 2.4 One head: the rotation contract (src/kernels.c, rope_vec.c)         */
+/* 2.4 One head: the rotation contract (src/cpu/kernels.c, rope_vec.c)         */
 /* ------------------------------------------------------------------------- */
 
 /*
@@ -959,7 +959,7 @@ posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n
                                       const double *q, const double *k, double *out);
 
 /* ------------------------------------------------------------------------- */
-/* 2.5 The cos/sin cache (src/cache.c)                                     */
+/* 2.5 The cos/sin cache (src/cpu/cache.c)                                     */
 /* ------------------------------------------------------------------------- */
 
 /* The values c and s (see above) for positions 0 .. max_pos - 1 and every
@@ -1010,7 +1010,7 @@ posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
                                     const float **cos_row, const float **sin_row);
 
 /* ------------------------------------------------------------------------- */
-/* 2.6 q/k tensors (src/kernels.c)                                         */
+/* 2.6 q/k tensors (src/cpu/kernels.c)                                         */
 /* ------------------------------------------------------------------------- */
 
 /* Storage type of the q/k elements (arithmetic is always float32). */
@@ -1179,7 +1179,7 @@ POSENC_NODISCARD
 posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool);
 
 /* ------------------------------------------------------------------------- */
-/* 2.7 Decode: one token (src/kernels.c)                                   */
+/* 2.7 Decode: one token (src/cpu/kernels.c)                                   */
 /* ------------------------------------------------------------------------- */
 
 /* Rotates one token forward, in place, at position pos: q is n_q_head dense
@@ -1198,7 +1198,7 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
                                      uint32_t n_k_head);
 
 /* ------------------------------------------------------------------------- */
-/* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/mrope.c)           */
+/* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/cpu/mrope.c)           */
 /* ------------------------------------------------------------------------- */
 /*
  * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): every token has three positions,
@@ -1456,7 +1456,7 @@ posenc_status posenc_vision_patch_positions(uint32_t t, uint32_t h, uint32_t w, 
 /* ========================================================================= */
 
 /* ------------------------------------------------------------------------- */
-/* 3.1 Number syntax (src/parse.c): the command language and table files   */
+/* 3.1 Number syntax (src/common/parse.c): the command language and table files   */
 /* ------------------------------------------------------------------------- */
 
 /* Longest number text accepted, in bytes. */
@@ -1477,7 +1477,7 @@ POSENC_NODISCARD
 posenc_status posenc_parse_int64(const char *s, size_t len, int64_t *out);
 
 /* ------------------------------------------------------------------------- */
-/* 3.2 Explain and trace (src/angle.c)                                     */
+/* 3.2 Explain and trace (src/math/angle.c)                                     */
 /* ------------------------------------------------------------------------- */
 
 /* Everything about one pair at one position, for worked traces (EXPLAIN). */
@@ -1498,7 +1498,7 @@ posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double ba
                                   posenc_pair_trace *out);
 
 /* ------------------------------------------------------------------------- */
-/* 3.3 Version, error messages, instruction set (src/status.c, cpu.c)      */
+/* 3.3 Version, error messages, instruction set (src/common/status.c, cpu.c)      */
 /* ------------------------------------------------------------------------- */
 
 /* The version of the library actually linked, in the POSENC_VERSION_NUMBER

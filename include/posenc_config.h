@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------- */
-/* One RoPE from a config.json, without the registry (src/config.c)          */
+/* One RoPE from a config.json, without the registry (src/config/config.c)          */
 /* ------------------------------------------------------------------------- */
 
 /* The RoPE block of a config read as is, whatever the model_type: no
@@ -78,7 +78,7 @@ posenc_status posenc_rope_from_config_text(const char *json, size_t len,
                                            posenc_rope_config *out, posenc_config_error *err);
 
 /* ------------------------------------------------------------------------- */
-/* A model from its config.json, through the registry (src/config_model.c)   */
+/* A model from its config.json, through the registry (src/config/config_model.c)   */
 /* ------------------------------------------------------------------------- */
 
 /* One registry entry as a listing shows it (posenc --models). Strings are

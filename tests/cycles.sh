@@ -18,9 +18,10 @@ fi
 for dir in src cli; do
     : >"$tmp/def"
     : >"$tmp/use"
-    for o in "$build/$dir"/*.o; do
-        [ -e "$o" ] || continue
-        f=${o##*/}
+    # every object below the folder (src/ has one folder per concern);
+    # a file is named by its path under the folder, e.g. cpu/kernels
+    for o in $(find "$build/$dir" -name '*.o' 2>/dev/null | sort); do
+        f=${o#"$build/$dir"/}
         f=${f%.o}
         "$NM" -g --defined-only "$o" 2>/dev/null | awk -v f="$f" 'NF >= 3 {print $3, f}' >>"$tmp/def"
         "$NM" -u "$o" 2>/dev/null | awk -v f="$f" '{print $NF, f}' >>"$tmp/use"

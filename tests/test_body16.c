@@ -11,7 +11,7 @@
  * (and posenc__select_scalar) bit for bit on every machine. The AVX-512
  * macros themselves are one intrinsic each (kernels_avx512.c). */
 #include "check.h"
-#include "../src/kernels.h"
+#include "kernels.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -120,7 +120,7 @@ void body16_heads(int dt, int layout, size_t P, const float *c, const float *s, 
                   const void *src, size_t src_hs, void *dst, size_t dst_hs, size_t n_head);
 void body16_select(size_t n, const float *t, const float *h, const float *w, const uint32_t *mh,
                    const uint32_t *mw, float *out);
-#include "../src/kernels_body.h"
+#include "kernels_body.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint32_t next32(void)

@@ -8,7 +8,7 @@
  *   double: |y - v| <= 2 max(ulp_double(v), 2^-60)
  * (The table fill against the direct values, with an attention scale, and
  * the public sinusoid tables' own checks are in test_tables.c.) */
-#include "../src/internal.h"
+#include "internal.h"
 #include "check.h"
 
 #include <stdlib.h>

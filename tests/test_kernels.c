@@ -12,7 +12,7 @@
 #include "check.h"
 #include "rope_check.h"
 #include "posenc.h"
-#include "../src/kernels.h"
+#include "kernels.h"
 
 #include <pthread.h>
 #include <stdint.h>

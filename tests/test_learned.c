@@ -1,4 +1,4 @@
-/* test_learned.c - learned position tables (src/learned.c): reading a table
+/* test_learned.c - learned position tables (src/math/learned.c): reading a table
  * file, its rows, the hard edge past the last row, every limit and read
  * error, and the fuzz findings. The out-of-memory path is in
  * test_resources.c. */

@@ -10,7 +10,7 @@
  * BUILD/tests/test_limits, the program BUILD/posenc. */
 #define _GNU_SOURCE /* fopencookie: a stream whose read fails */
 #include "posenc.h"
-#include "../src/internal.h"
+#include "internal.h"
 #include "check.h"
 
 #include <errno.h>

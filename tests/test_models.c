@@ -1,8 +1,8 @@
-/* test_models.c - the model layer (src/models.c), the family registry
- * (src/config_families.c) and the model reader (src/config_model.c, needs
+/* test_models.c - the model layer (src/model/models.c), the family registry
+ * (src/config/config_families.c) and the model reader (src/config/config_model.c, needs
  * jansson).
  *
- * The per-layer queries (src/models.c) are checked on hand-built models against values
+ * The per-layer queries (src/model/models.c) are checked on hand-built models against values
  * worked out by hand (mpmath for the digits). Every model fixture in
  * tests/data/models/ is checked against tests/data/model_golden.txt, which
  * tools/gen_rope_golden.py --models derives from the same JSON with its own
@@ -73,7 +73,7 @@ TEST(registry_sorted_and_cited)
     }
     CHECK(posenc__family_find("no_such_type") == NULL);
     CHECK(posenc__family_find(NULL) == NULL);
-    /* facts from the modeling code (see src/models_table.h) */
+    /* facts from the modeling code (see src/config/config_families_table.h) */
     CHECK(posenc__family_find("llama4_text")->layout == POSENC_LAYOUT_INTERLEAVED);
     CHECK(posenc__family_find("llama")->layout == POSENC_LAYOUT_HALF);
     CHECK(posenc__family_find("minicpm3")->layout == POSENC_LAYOUT_HALF);

@@ -10,7 +10,7 @@
  *   - the position ids on hand-worked sequences. */
 #include "check.h"
 #include "posenc.h"
-#include "../src/kernels.h"
+#include "kernels.h"
 
 #include <stdint.h>
 #include <stdlib.h>

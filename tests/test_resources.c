@@ -12,7 +12,7 @@
  *
  * Out of memory and threads that cannot start are made real in a child
  * process whose address space is capped (tests/capped.h). */
-#include "../src/kernels.h"
+#include "kernels.h"
 #include "check.h"
 #include "rope_check.h"
 #include "capped.h"

@@ -460,7 +460,7 @@ TEST(kernels_with_scalings)
 
 static posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2];
 
-/* ---- src/scaling.c ----------------------------------------------------------- */
+/* ---- src/math/scaling.c ----------------------------------------------------------- */
 
 TEST(names)
 {
@@ -777,7 +777,7 @@ TEST(config_scaling_and_init_config)
     }
 }
 
-/* ---- src/rope_vec.c --------------------------------------------------------- */
+/* ---- src/math/rope_vec.c --------------------------------------------------------- */
 
 /* A well-formed rotation with one field broken, and the status it must give. */
 TEST(rope_vec_checks)

@@ -7,7 +7,7 @@ transformers' modeling_rope_utils.py (default, linear, dynamic, yarn,
 longrope, llama3), plus static NTK-aware scaling (bloc97's base stretch) and
 per-pair frequency factors. The parameters are read from the model configs in
 tests/data/*.json with Hugging Face's rules (written here again, separately
-from src/config.c), converted to doubles exactly as a C program reads them,
+from src/config/config.c), converted to doubles exactly as a C program reads them,
 and then used exactly (mpf of the double).
 
 For each case the file holds the parameters (as exact doubles), the
@@ -134,7 +134,7 @@ def freqs_and_attn(p, cur_len):
     return f, attn
 
 
-# ---- Hugging Face config rules (independent of src/config.c) ----------------------
+# ---- Hugging Face config rules (independent of src/config/config.c) ----------------------
 
 def params_from_config(path):
     cfg = json.load(open(path))
@@ -399,8 +399,8 @@ def mrope_main():
 # python3 tools/gen_rope_golden.py --models > tests/data/model_golden.txt
 #
 # The facts below are read from the research notes on each family's modeling
-# code (cited per family in src/config_families_table.h and docs/MODELS.md), written
-# here again independently of src/config_model.c: which layers rotate, the
+# code (cited per family in src/config/config_families_table.h and docs/MODELS.md), written
+# here again independently of src/config/config_model.c: which layers rotate, the
 # layout, the rotated part, the base and which layer type takes the scaling,
 # ALiBi slopes, absolute tables, T5 buckets and the query scalings, with the
 # frequencies and factors evaluated in mpmath.

@@ -1,9 +1,9 @@
 /* dump.c - the exchange format of posenc check and posenc golden: a
  * safetensors file with positions and x, y (or cos, sin), read through the
- * library's strict header reader (src/safetensors.c) and written by the small
+ * library's strict header reader (src/formats/safetensors.c) and written by the small
  * writer below (header padded with spaces to a multiple of 8 bytes, as the
  * reference writer does, so every tensor's data is aligned). */
-#include "../internal.h"
+#include "internal.h"
 #include "posenc_check.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* fuzz_config.c - libFuzzer target: arbitrary bytes through the Hugging Face
- * config.json reader, posenc_rope_from_config_text() (src/config.c).
+ * config.json reader, posenc_rope_from_config_text() (src/config/config.c).
  *
  * Built only when jansson is found (see the Makefile's fuzz rules); it links
- * src/config.c compiled for fuzzing and jansson itself (not instrumented).
+ * src/config/config.c compiled for fuzzing and jansson itself (not instrumented).
  *
  * Invariants checked on every input:
  *   - the status is OK or one the reader documents (FORMAT, BASE, DIM, RANGE,
@@ -24,7 +24,7 @@
  *     (dynamic NTK and longrope change with the length).
  *
  * The same bytes then go through the model registry's reader,
- * posenc_model_from_config_text() (src/config_model.c), with no override and,
+ * posenc_model_from_config_text() (src/config/config_model.c), with no override and,
  * chosen by the first byte, with a registry family as --model-type:
  *   - the status is OK or documented, the same twice and with err == NULL;
  *   - failure: *out untouched, a non-empty detail, and a non-empty key
@@ -38,7 +38,7 @@
  *     finite positive query scale at positions 0 and POSENC_MAX_POS, and every
  *     ALiBi layer finite positive slopes. */
 #include "posenc_config.h"
-#include "../../src/model.h" /* white box: the groups of a model */
+#include "../../src/model/model.h" /* white box: the groups of a model */
 
 #include <jansson.h>
 #include <math.h>

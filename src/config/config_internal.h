@@ -1,5 +1,5 @@
 /* config_internal.h - shared by the config readers of the optional config
- * library (src/config.c, src/config_model.c); not installed. */
+ * library (src/config/config.c, src/config/config_model.c); not installed. */
 #ifndef POSENC_CONFIG_INTERNAL_H
 #define POSENC_CONFIG_INTERNAL_H
 

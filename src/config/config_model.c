@@ -1,8 +1,8 @@
 /* config_model.c - a model from its config.json, through the registry
- * (src/config_families.c): which family, which part of the config, and for every
+ * (src/config/config_families.c): which family, which part of the config, and for every
  * layer the position scheme its family's code applies.
  *
- * Part of the optional config library (needs jansson, like src/config.c,
+ * Part of the optional config library (needs jansson, like src/config/config.c,
  * whose RoPE block reader it shares through config_internal.h). Families are
  * read by their registry entry's rules; the few that need more (ChatGLM's
  * rope_ratio, Qwen 1's dynamic NTK and log-n, the absolute and relative

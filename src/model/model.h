@@ -1,7 +1,7 @@
 /* model.h - the inside of a posenc_model (private to the library and its
  * config reader; callers see the opaque type of posenc_model.h). A field
  * for a new family rule goes here, and only the calls of posenc_model.h
- * (src/models.c) read it: the public ABI does not change. */
+ * (src/model/models.c) read it: the public ABI does not change. */
 #ifndef POSENC_MODEL_INTERNAL_H
 #define POSENC_MODEL_INTERNAL_H
 

@@ -73,16 +73,16 @@ static inline void posenc__pair_elems(int layout, size_t P, size_t k, size_t *i0
     }
 }
 
-/* posenc_rope_scaling_init's defaults for a valid type (src/scaling.c). */
+/* posenc_rope_scaling_init's defaults for a valid type (src/math/scaling.c). */
 void posenc__scaling_defaults(posenc_rope_scaling *s, posenc_rope_type type);
 
-/* The one ALiBi slope rule (src/alibi.c): slope of head h (1-based) of H. */
+/* The one ALiBi slope rule (src/math/alibi.c): slope of head h (1-based) of H. */
 double posenc__alibi_slope(uint32_t h, uint32_t H);
 
 /* ---- frequencies ---------------------------------------------------------- */
 
 /* The inverse frequency base^(-2k/d) as a double-double, for valid
- * arguments (d >= 1, base > 1). Defined by a fixed recipe (src/angle.c) so
+ * arguments (d >= 1, base > 1). Defined by a fixed recipe (src/math/angle.c) so
  * that one pair and all pairs at once give the same bits:
  *     r = exp(-(2/d) ln base),  E(i) = exp(-(2 i B / d) ln base)  (exact, dd)
  *     f(k) = E(k / B) * R(k mod B),  R(8a + b) = s^a r^b,  s = r^8
@@ -137,7 +137,7 @@ posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);
  * pi/2 keeps all digits (see docs/ACCURACY.md). */
 void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c);
 
-/* ---- the float cos/sin fill (src/table.c, fill_body.h) ------------------ */
+/* ---- the float cos/sin fill (src/math/table.c, fill_body.h) ------------------ */
 
 /* Positions between exact anchors in the fill (see fill_body.h and
  * docs/ACCURACY.md). */
@@ -171,7 +171,7 @@ int posenc__sincos_table_isa_f32(int isa, int64_t pos0, size_t n_pos, const doub
                                  float *cos_out, float *sin_out, size_t ld, int mode);
 
 /* Well-formedness of a posenc_rope (the checks of posenc_rope_init, and a
- * finite attn_factor); src/rope_params.c. */
+ * finite attn_factor); src/math/rope_params.c. */
 posenc_status posenc__rope_check(const posenc_rope *r);
 
 /* One pair's rotation in double. */
@@ -193,12 +193,12 @@ static inline void posenc__rotate_f32(float *a, float *b, float s, float c)
 
 
 /* A learned table around data (n_pos * dim doubles from malloc, row-major),
- * which it then owns (src/learned.c; used by src/safetensors.c). On
+ * which it then owns (src/math/learned.c; used by src/formats/safetensors.c). On
  * POSENC_ERR_NOMEM data is still the caller's. */
 posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out);
 
 /* One tensor of a safetensors file, as the strict reader of
- * src/safetensors.c found it in the header: dtype NULL when absent. */
+ * src/formats/safetensors.c found it in the header: dtype NULL when absent. */
 typedef struct posenc__st_tensor {
     const char *dtype; /* "F32", "I64", ... (a static string) */
     size_t rank;

@@ -17,7 +17,7 @@
  *   FILL_NAME, SINCOS_NAME   the functions' names
  *
  * Every lane does exactly the operations of the plain C reference
- * posenc__sincos_dd (src/angle.c), in the same order: the only fused
+ * posenc__sincos_dd (src/math/angle.c), in the same order: the only fused
  * operations are the three error terms of exact products (VD_FMS; in plain
  * C the same exact value by Dekker's splitting), everything else is a
  * separate multiply or add. So every instruction set gives the same bits,

@@ -112,7 +112,7 @@ static inline int posenc__dd_cmp(posenc__dd a, posenc__dd b)
 }
 
 /* exp(a) for |a| < 700 and log(x) for a finite double x > 0, each to about
- * 2^-100 relative (src/angle.c; method in docs/ACCURACY.md). */
+ * 2^-100 relative (src/math/angle.c; method in docs/ACCURACY.md). */
 posenc__dd posenc__dd_exp(posenc__dd a);
 posenc__dd posenc__dd_log(double x);
 
