@@ -842,7 +842,7 @@ posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
 typedef struct posenc_rope_config {
     uint32_t head_dim;        /* elements per head */
     uint32_t rotary_dim;      /* leading elements rotated */
-    double base;              /* rope_theta */
+    double base;              /* the base of the plain frequencies */
     posenc_layout layout;     /* pair layout the checkpoint's weights expect */
     int64_t max_position_embeddings; /* the config's value, 0 if absent */
     posenc_rope_scaling scaling; /* its three list pointers are ignored: the

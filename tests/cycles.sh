@@ -1,5 +1,6 @@
 #!/bin/sh
-# No cycle between the files of src/ or of cli/: file A depends on file B
+# No cycle between the files of src/, of cli/, or of the Python extension
+# (its objects in BUILD/python-tmp, when make test built it): file A depends on file B
 # when A's object uses a symbol B's object defines (nm), and following those
 # edges never leads back to where it started. Ends with "cycles: X passed,
 # Y failed" (one check per folder); a cycle is printed as its path.
@@ -15,7 +16,7 @@ if ! command -v "$NM" >/dev/null 2>&1; then
     echo "cycles: 0 passed, 0 failed, 1 skipped"
     exit 0
 fi
-for dir in src cli; do
+for dir in src cli python-tmp; do
     : >"$tmp/def"
     : >"$tmp/use"
     # every object below the folder (src/ has one folder per concern);
