@@ -6,10 +6,8 @@
 #include "check_cmd.h"
 
 #include "posenc_check.h"
+#include "posenc_model.h"
 #include "rope_spec.h"
-#ifdef POSENC_HAVE_JSON
-#include "posenc_config.h"
-#endif
 
 #include <math.h>
 #include <stdarg.h>
@@ -425,7 +423,6 @@ out:
     return rc;
 }
 
-#ifdef POSENC_HAVE_JSON
 /* FILE with "-layerN" before its extension. */
 static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
 {
@@ -435,7 +432,6 @@ static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
     else
         snprintf(buf, n, "%.*s-layer%u%s", (int)(dot - out), out, layer, dot);
 }
-#endif
 
 int cli_golden_main(int argc, char **argv)
 {
