@@ -249,10 +249,10 @@ $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # Tests that make each allocation of the code under test fail in turn
 # (tests/fault.h).
 FAULT_TESTS   := $(BUILD)/tests/test_plots $(BUILD)/tests/test_interpreter \
-                 $(BUILD)/tests/test_models $(BUILD)/tests/test_safetensors
+                 $(BUILD)/tests/test_models $(BUILD)/tests/test_safetensors \
+                 $(BUILD)/tests/test_grade
 FAULT_LDFLAGS := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 $(FAULT_TESTS): TEST_LDFLAGS = $(FAULT_LDFLAGS)
-$(BUILD)/tests/test_grade: TEST_LDFLAGS = -Wl,--wrap=malloc -Wl,--wrap=realloc
 
 test: all $(TEST_BIN)
 	@POSENC_TEST_LDFLAGS="$(LDFLAGS)" $(PY_ENV) sh tests/run_all.sh $(BUILD) "$(CC)"

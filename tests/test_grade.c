@@ -19,26 +19,7 @@ static char why[512];
 
 /* ---- allocation failures on demand (-Wl,--wrap, see the Makefile) -------------- */
 
-/* alloc_countdown > 0: that many more allocations of the grader succeed,
- * then one fails; < 0: none fails. */
-static long alloc_countdown = -1;
-static long alloc_failed;
-
-void *__real_malloc(size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static int alloc_fails_now(void)
-{
-    if (alloc_countdown < 0 || alloc_countdown-- > 0)
-        return 0;
-    alloc_failed++;
-    return 1; /* countdown now -1: only this one fails */
-}
-
-void *__wrap_malloc(size_t n) { return alloc_fails_now() ? NULL : __real_malloc(n); }
-void *__wrap_realloc(void *p, size_t n) { return alloc_fails_now() ? NULL : __real_realloc(p, n); }
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 /* Runs fn with the k-th allocation failing, for k = 0, 1, ... until a run
  * makes no allocation fail; fn(failed) checks the outcome either way.

@@ -273,6 +273,10 @@ unsigned posenc__pool_threads(const posenc_pool *pool) { return pool->n; }
 void posenc__pool_range(posenc_pool *p, size_t n_items, size_t n_tasks, posenc__range_fn fn,
                         const void *arg)
 {
+    if (!p) { /* no pool: threads started and joined here */
+        posenc__parallel_range(n_items, n_tasks, fn, arg);
+        return;
+    }
     if (n_tasks <= 1 || p->n <= 1) {
         fn(arg, 0, n_items);
         return;

@@ -124,7 +124,8 @@ void posenc__parallel_range(size_t n_items, size_t n_tasks, posenc__range_fn fn,
 
 /* A caller-owned pool (posenc_pool_create, include/posenc.h): n - 1 worker
  * threads that persist between calls, and the caller. posenc__pool_range
- * is posenc__parallel_range on it: slice i of n_tasks always runs on worker
+ * is posenc__parallel_range on it (pool NULL: posenc__parallel_range
+ * itself): slice i of n_tasks always runs on worker
  * i (slice 0 on the calling thread), so a call over the same items with the
  * same n_tasks gives each thread the same slice every time.
  * 1 <= n_tasks <= posenc__pool_threads(pool); one call at a time per pool

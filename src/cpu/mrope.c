@@ -437,10 +437,7 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
     /* threads: only for enough work, never more than tokens */
     size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
     size_t nt = posenc__threads_for(n_tok, elems, n_threads, min_elems);
-    if (pool)
-        posenc__pool_range(pool, n_tok, nt, run_range, &j);
-    else
-        posenc__parallel_range(n_tok, nt, run_range, &j);
+    posenc__pool_range(pool, n_tok, nt, run_range, &j); /* NULL: threads of the call */
     return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
 }
 
