@@ -25,7 +25,10 @@ iso=--no-build-isolation
     iso=
     echo "wheel: $py's setuptools cannot make wheels: pip's isolated build (needs the package index)"
 }
-(cd "$work/clone/python" && "$py" -m pip wheel -q $iso --no-deps -w "$work/dist" .) \
+# as a user runs it: none of the Makefile's POSENC_* settings (setup.py then
+# builds the clone's own libraries with its Makefile)
+(cd "$work/clone/python" && env -u POSENC_BUILD -u POSENC_JSON -u POSENC_JSON_LIBS \
+    -u POSENC_LDFLAGS -u POSENC_SANITIZE "$py" -m pip wheel -q $iso --no-deps -w "$work/dist" .) \
     >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "pip wheel failed (log $work/build.log)"; }
 whl=$(ls "$work"/dist/posenc-*.whl 2>/dev/null | head -n 1)
 [ -n "$whl" ] || fail "no wheel in $work/dist"
