@@ -684,7 +684,7 @@ typedef struct bad {
 
 static const bad BAD[] = {
     {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
-     "'frobnicator' is not in posenc's model registry (known: RefinedWeb"},
+     "registry (posenc --models lists the known types); give --model-type TYPE"},
     /* an unknown wrapper whose part, under a name posenc does not read, is a
      * known family: the message names the part (VibeVoice, Qwen3-ASR) */
     {"{\"model_type\": \"vibevoice\", \"decoder_config\": {\"model_type\": \"qwen2\"}}", NULL,

@@ -8,17 +8,6 @@
 
 static const char *const PARTS[] = {"text_config", "llm_config", "language_config", NULL};
 
-/* The registry's model types, comma-separated, for the unknown-type message. */
-static void known_list(char *buf, size_t n)
-{
-    const posenc_model_family *t;
-    size_t cnt = posenc__families(&t), used = 0;
-    buf[0] = 0;
-    /* (snprintf of plain strings cannot fail) */
-    for (size_t i = 0; i < cnt && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", t[i].model_type);
-}
-
 /* The family the architectures[] entries name, when they agree on one. */
 static posenc_status by_architectures(mread *r, const json_t *root,
                                       const posenc_model_family **out)
@@ -87,20 +76,20 @@ static const posenc_model_family *known_part(const json_t *obj, int depth, char 
 
 static posenc_status unknown_type(mread *r, const char *key, const char *type)
 {
-    char list[1024], part[128];
-    known_list(list, sizeof list);
+    char part[128];
     const posenc_model_family *f =
         json_is_object(r->root) ? known_part(r->root, 1, part, sizeof part) : NULL;
     if (f)
         return FAIL(r, POSENC_ERR_FORMAT, key,
                     "%s '%.60s' is not in posenc's model registry, but its part %s is model_type "
                     "%s, a family posenc knows: read that part as a config.json of its own; or "
-                    "give --model-type TYPE to read the whole file as a known family (known: %s)",
-                    key, type, part, f->model_type, list);
+                    "give --model-type TYPE to read the whole file as a known family (posenc "
+                    "--models lists them)",
+                    key, type, part, f->model_type);
     return FAIL(r, POSENC_ERR_FORMAT, key,
-                "%s '%.60s' is not in posenc's model registry (known: %s); give --model-type "
-                "TYPE to read it as a known family",
-                key, type, list);
+                "%s '%.60s' is not in posenc's model registry (posenc --models lists the "
+                "known types); give --model-type TYPE to read it as a known family",
+                key, type);
 }
 
 /* A config that names no family (no model_type, no architectures): its RoPE
