@@ -3,86 +3,14 @@
  * library's strict header reader (src/formats/safetensors.c) and written by the small
  * writer below (header padded with spaces to a multiple of 8 bytes, as the
  * reference writer does, so every tensor's data is aligned). */
+#include "halfs.h"
 #include "internal.h"
 #include "posenc_check.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static posenc_status fail(posenc_load_error *err, posenc_status s, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->detail, sizeof err->detail, fmt, ap);
-        va_end(ap);
-        err->line = 0;
-    }
-    return s;
-}
-
-/* ---- element conversions ------------------------------------------------------ */
-
-static float f16_to_float(unsigned h)
-{
-    unsigned e = (h >> 10) & 0x1F, m = h & 0x3FF;
-    double v = e == 0 ? ldexp((double)m, -24)
-             : e == 31 ? (m ? NAN : INFINITY)
-                       : ldexp((double)(m | 0x400), (int)e - 25);
-    return (float)((h & 0x8000) ? -v : v);
-}
-
-/* Round-to-nearest-even of a float to binary16 bits (overflow to inf). */
-static unsigned float_to_f16(float f)
-{
-    uint32_t w;
-    memcpy(&w, &f, sizeof w);
-    unsigned sign = (w >> 16) & 0x8000;
-    double a = fabs((double)f);
-    if (isnan(f))
-        return sign | 0x7E00;
-    if (a >= 65520.0) /* rounds to infinity */
-        return sign | 0x7C00;
-    int e;
-    (void)frexp(a, &e); /* a = m 2^e, m in [0.5, 1) */
-    int q = e - 11 < -24 ? -24 : e - 11;  /* ulp exponent: 2^(e-1-10), subnormals 2^-24 */
-    double m = nearbyint(ldexp(a, -q));  /* current rounding mode: nearest-even */
-    uint32_t bits;
-    if (q == -24 && m < 1024.0)
-        bits = (uint32_t)m; /* subnormal (or zero; 1024 rounds up into the normals) */
-    else {
-        if (m >= 2048.0) { /* carried into the next binade */
-            m /= 2;
-            q++;
-        }
-        bits = (uint32_t)(q + 25) << 10 | ((uint32_t)m & 0x3FF);
-    }
-    return sign | bits;
-}
-
-static float bf16_to_float(unsigned h)
-{
-    uint32_t w = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &w, sizeof f);
-    return f;
-}
-
-static unsigned float_to_bf16(float f)
-{
-    uint32_t w;
-    memcpy(&w, &f, sizeof w);
-    if (isnan(f))
-        return (w >> 16) | 0x40;
-    w += 0x7FFF + ((w >> 16) & 1); /* nearest, ties to even */
-    return w >> 16;
-}
 
 static const char *dtype_name(posenc_dtype d)
 {
@@ -98,14 +26,14 @@ static posenc_status read_bytes(FILE *f, const char *name, const posenc__st_tens
                                 unsigned char **out, posenc_load_error *err)
 {
     if (t->n_bytes > SIZE_MAX)
-        return fail(err, POSENC_ERR_OVERFLOW, "tensor '%s' is too large", name);
+        return posenc__load_fail(err, POSENC_ERR_OVERFLOW, "tensor '%s' is too large", name);
     unsigned char *b = malloc(t->n_bytes ? (size_t)t->n_bytes : 1);
     if (!b)
-        return fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%s'", name);
+        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%s'", name);
     if (fseeko(f, (off_t)t->offset, SEEK_SET) != 0 ||
         fread(b, 1, (size_t)t->n_bytes, f) != (size_t)t->n_bytes) {
         free(b);
-        return fail(err, POSENC_ERR_IO, "tensor '%s': read error or early end of file", name);
+        return posenc__load_fail(err, POSENC_ERR_IO, "tensor '%s': read error or early end of file", name);
     }
     *out = b;
     return POSENC_OK;
@@ -121,7 +49,7 @@ static posenc_status float_dtype(const char *name, const char *dt, posenc_dtype 
     else if (!strcmp(dt, "BF16"))
         *d = POSENC_DTYPE_BF16;
     else
-        return fail(err, POSENC_ERR_FORMAT, "tensor '%s' is %s: it must be F32, F16 or BF16",
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor '%s' is %s: it must be F32, F16 or BF16",
                     name, dt);
     return POSENC_OK;
 }
@@ -133,10 +61,10 @@ static posenc_status read_floats(FILE *f, const char *name, const posenc__st_ten
 {
     float *v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
-        return fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%s'", name);
+        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%s'", name);
     if (fseeko(f, (off_t)t->offset, SEEK_SET) != 0) {
         free(v);
-        return fail(err, POSENC_ERR_IO, "cannot seek to tensor '%s': %s", name, strerror(errno));
+        return posenc__load_fail(err, POSENC_ERR_IO, "cannot seek to tensor '%s': %s", name, strerror(errno));
     }
     unsigned char b[65536];
     size_t size = dtype_size(d), per = sizeof b / size;
@@ -144,7 +72,7 @@ static posenc_status read_floats(FILE *f, const char *name, const posenc__st_ten
         size_t m = n - done < per ? n - done : per;
         if (fread(b, size, m, f) != m) {
             free(v);
-            return fail(err, POSENC_ERR_IO, "tensor '%s': read error or early end of file",
+            return posenc__load_fail(err, POSENC_ERR_IO, "tensor '%s': read error or early end of file",
                         name);
         }
         for (size_t k = 0; k < m; k++) {
@@ -156,11 +84,12 @@ static posenc_status read_floats(FILE *f, const char *name, const posenc__st_ten
                 memcpy(&v[i], &w, sizeof w);
             } else {
                 unsigned h = (unsigned)p[0] | (unsigned)p[1] << 8;
-                v[i] = d == POSENC_DTYPE_F16 ? f16_to_float(h) : bf16_to_float(h);
+                v[i] = d == POSENC_DTYPE_F16 ? posenc__f16_to_f32((uint16_t)h)
+                                              : posenc__bf16_to_f32((uint16_t)h);
             }
             if (!isfinite(v[i])) {
                 free(v);
-                return fail(err, POSENC_ERR_FORMAT, "tensor '%s': element %zu is not finite",
+                return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor '%s': element %zu is not finite",
                             name, i);
             }
         }
@@ -175,7 +104,7 @@ static posenc_status read_positions(FILE *f, const posenc__st_tensor *t, size_t 
 {
     unsigned size = !strcmp(t->dtype, "I64") ? 8 : !strcmp(t->dtype, "I32") ? 4 : 0;
     if (!size)
-        return fail(err, POSENC_ERR_FORMAT, "tensor 'positions' is %s: it must be I64 or I32",
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor 'positions' is %s: it must be I64 or I32",
                     t->dtype);
     unsigned char *b = NULL;
     posenc_status s = read_bytes(f, "positions", t, &b, err);
@@ -184,7 +113,7 @@ static posenc_status read_positions(FILE *f, const posenc__st_tensor *t, size_t 
     int64_t *p = malloc(n * sizeof *p);
     if (!p) {
         free(b);
-        return fail(err, POSENC_ERR_NOMEM, "out of memory for the positions");
+        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory for the positions");
     }
     for (size_t i = 0; i < n; i++) {
         uint64_t u = 0;
@@ -197,7 +126,7 @@ static posenc_status read_positions(FILE *f, const posenc__st_tensor *t, size_t 
         if (!posenc__pos_ok(v)) {
             free(b);
             free(p);
-            return fail(err, POSENC_ERR_POS, "positions[%zu] = %lld is outside 0 .. %lld", i,
+            return posenc__load_fail(err, POSENC_ERR_POS, "positions[%zu] = %lld is outside 0 .. %lld", i,
                         (long long)v, (long long)POSENC_MAX_POS);
         }
         p[i] = v;
@@ -215,26 +144,26 @@ static posenc_status load_file(FILE *f, posenc_check_input *in, posenc_load_erro
     if (s != POSENC_OK)
         return s;
     if (!t[0].dtype)
-        return fail(err, POSENC_ERR_FORMAT, "no tensor 'positions' in the dump");
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "no tensor 'positions' in the dump");
     if (t[0].rank != 1 || t[0].shape[0] == 0)
-        return fail(err, POSENC_ERR_FORMAT, "tensor 'positions' must have shape [n_tok], "
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor 'positions' must have shape [n_tok], "
                     "n_tok >= 1");
     size_t n_tok = (size_t)t[0].shape[0];
     int tables = !t[1].dtype && !t[2].dtype;
     int a = tables ? 3 : 1, b = a + 1;
     if (tables && (!t[3].dtype || !t[4].dtype))
-        return fail(err, POSENC_ERR_FORMAT, "the dump needs tensors 'x' and 'y' (or 'cos' and "
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "the dump needs tensors 'x' and 'y' (or 'cos' and "
                     "'sin')");
     if (!t[a].dtype || !t[b].dtype)
-        return fail(err, POSENC_ERR_FORMAT, "tensor '%s' is missing", names[t[a].dtype ? b : a]);
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor '%s' is missing", names[t[a].dtype ? b : a]);
     if (!tables && (t[3].dtype || t[4].dtype))
-        return fail(err, POSENC_ERR_FORMAT, "the dump has both x/y and cos/sin: give one");
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "the dump has both x/y and cos/sin: give one");
     posenc_dtype d, d2;
     if ((s = float_dtype(names[a], t[a].dtype, &d, err)) != POSENC_OK ||
         (s = float_dtype(names[b], t[b].dtype, &d2, err)) != POSENC_OK)
         return s;
     if (d != d2)
-        return fail(err, POSENC_ERR_FORMAT, "'%s' is %s but '%s' is %s: they must be the same",
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "'%s' is %s but '%s' is %s: they must be the same",
                     names[a], t[a].dtype, names[b], t[b].dtype);
     size_t want_rank = tables ? 2 : 3;
     for (int i = a; i <= b; i++) {
@@ -243,13 +172,13 @@ static posenc_status load_file(FILE *f, posenc_check_input *in, posenc_load_erro
             ok = ok && t[i].shape[r] >= 1 && t[i].shape[r] <= POSENC_MAX_DIM &&
                  t[i].shape[r] == t[a].shape[r];
         if (!ok)
-            return fail(err, POSENC_ERR_FORMAT, "tensor '%s' must have shape %s with n_tok = "
+            return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor '%s' must have shape %s with n_tok = "
                         "%zu (from 'positions'), both tensors alike", names[i],
                         tables ? "[n_tok, table_dim]" : "[n_tok, n_head, head_dim]", n_tok);
     }
     uint64_t per = tables ? t[a].shape[1] : t[a].shape[1] * t[a].shape[2];
     if (n_tok > POSENC_CHECK_MAX_ELEMS / per)
-        return fail(err, POSENC_ERR_OVERFLOW, "the dump has more than %llu elements",
+        return posenc__load_fail(err, POSENC_ERR_OVERFLOW, "the dump has more than %llu elements",
                     (unsigned long long)POSENC_CHECK_MAX_ELEMS);
     posenc_check_input r = {0};
     r.dtype = d;
@@ -299,7 +228,7 @@ posenc_status posenc_dump_load(const char *path, posenc_check_input *out, posenc
         return POSENC_ERR_NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(err, POSENC_ERR_IO, "%s", strerror(errno));
+        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
     posenc_status s = load_file(f, out, err);
     fclose(f);
     return s;
@@ -344,8 +273,8 @@ static int put_floats(FILE *f, const float *v, size_t n, posenc_dtype d)
                 p[0] = (unsigned char)w, p[1] = (unsigned char)(w >> 8);
                 p[2] = (unsigned char)(w >> 16), p[3] = (unsigned char)(w >> 24);
             } else {
-                unsigned h = d == POSENC_DTYPE_F16 ? float_to_f16(v[done + i])
-                                                   : float_to_bf16(v[done + i]);
+                unsigned h = d == POSENC_DTYPE_F16 ? posenc__f32_to_f16(v[done + i])
+                                                   : posenc__f32_to_bf16(v[done + i]);
                 p[0] = (unsigned char)h, p[1] = (unsigned char)(h >> 8);
             }
         }
@@ -368,12 +297,12 @@ posenc_status posenc_dump_save(const char *path, const posenc_check_input *in,
         return POSENC_ERR_NULL;
     if (in->n_tok == 0 || (unsigned)in->dtype > POSENC_DTYPE_F16 ||
         (tables ? in->table_dim == 0 : (in->n_head == 0 || in->head_dim == 0)))
-        return fail(err, POSENC_ERR_RANGE, "a dump needs n_tok, n_head and head_dim (or "
+        return posenc__load_fail(err, POSENC_ERR_RANGE, "a dump needs n_tok, n_head and head_dim (or "
                     "table_dim) >= 1 and a dtype F32, F16 or BF16");
     size_t n_meta = 0;
     while (meta && meta[2 * n_meta]) {
         if (!meta_ok(meta[2 * n_meta]) || !meta_ok(meta[2 * n_meta + 1]))
-            return fail(err, POSENC_ERR_RANGE, "metadata strings must be short ASCII words");
+            return posenc__load_fail(err, POSENC_ERR_RANGE, "metadata strings must be short ASCII words");
         n_meta++;
     }
     size_t per = tables ? in->table_dim : (size_t)in->n_head * in->head_dim;
@@ -389,7 +318,7 @@ posenc_status posenc_dump_save(const char *path, const posenc_check_input *in,
     size_t cap = 512 + n_meta * 420;
     char *h = malloc(cap);
     if (!h)
-        return fail(err, POSENC_ERR_NOMEM, "out of memory");
+        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory");
     int len = snprintf(h, cap,
                        "{\"positions\":{\"dtype\":\"I64\",\"shape\":[%zu],\"data_offsets\":[0,%llu]},"
                        "\"%s\":{\"dtype\":\"%s\",\"shape\":%s,\"data_offsets\":[%llu,%llu]},"
@@ -412,7 +341,7 @@ posenc_status posenc_dump_save(const char *path, const posenc_check_input *in,
     FILE *f = fopen(path, "wb");
     if (!f) {
         free(h);
-        return fail(err, POSENC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        return posenc__load_fail(err, POSENC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }
     unsigned char len8[8];
     for (int k = 0; k < 8; k++)
@@ -431,6 +360,6 @@ posenc_status posenc_dump_save(const char *path, const posenc_check_input *in,
     if (fclose(f) != 0)
         ok = 0;
     if (!ok)
-        return fail(err, POSENC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        return posenc__load_fail(err, POSENC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     return POSENC_OK;
 }

@@ -12,6 +12,14 @@
 
 #include <math.h>
 
+/* The failure of a binary file reader (dump.c, safetensors.c): err->detail
+ * from fmt (when err is not NULL), err->line 0; returns s. status.c. */
+posenc_status posenc__load_fail(posenc_load_error *err, posenc_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
 

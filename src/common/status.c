@@ -1,5 +1,8 @@
 /* status.c - status messages and the library version. */
-#include "posenc.h"
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 #define POSENC__STR2(x) #x
 #define POSENC__STR(x) POSENC__STR2(x)
@@ -29,4 +32,18 @@ const char *posenc_strerror(posenc_status s)
     case POSENC_ERR_NOT_FINITE: return "value is not finite";
     }
     return "unknown status";
+}
+
+/* The message of a failed read of a binary file (dump, safetensors): detail
+ * from fmt, no line (0). Returns s, so a reader can return fail(...). */
+posenc_status posenc__load_fail(posenc_load_error *err, posenc_status s, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+        va_end(ap);
+        err->line = 0;
+    }
+    return s;
 }

@@ -3,10 +3,10 @@
  * (checked whole by the strict parser below), read alone, converted to
  * double. The format: u64 little-endian header length N, N bytes of JSON,
  * the data (https://github.com/huggingface/safetensors, "Format"). */
+#include "halfs.h"
 #include "internal.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -60,25 +60,9 @@ typedef struct parser {
 #define NAME_ARGS(s, len) (int)((len) > NAME_SHOW ? NAME_SHOW : (len)), (s), \
                           ((len) > NAME_SHOW ? "..." : "")
 
-static posenc_status fail(posenc_load_error *err, posenc_status s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static posenc_status fail(posenc_load_error *err, posenc_status s, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->detail, sizeof err->detail, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
-
 static posenc_status syntax(parser *ps, const char *what)
 {
-    return fail(ps->err, POSENC_ERR_FORMAT, "header byte %zu: %s", ps->i, what);
+    return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "header byte %zu: %s", ps->i, what);
 }
 
 static void skip_ws(parser *ps)
@@ -312,7 +296,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
     size_t n_off = 0;
     skip_ws(ps);
     if (peek(ps) == '}')
-        return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': dtype, shape and "
+        return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': dtype, shape and "
                     "data_offsets are missing", NAME_ARGS(name.s, name.len));
     for (int more = 1; more;) {
         keyref k;
@@ -323,11 +307,11 @@ static posenc_status parse_tensor(parser *ps, keyref name)
         int *seen = key_is(k, "dtype") ? &have_dtype : key_is(k, "shape") ? &have_shape
                   : key_is(k, "data_offsets") ? &have_offsets : NULL;
         if (!seen)
-            return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': unknown key '%.*s%s' "
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': unknown key '%.*s%s' "
                         "(a tensor has dtype, shape and data_offsets)",
                         NAME_ARGS(name.s, name.len), NAME_ARGS(k.s, k.len));
         if (*seen)
-            return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': duplicate key '%.*s%s'",
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': duplicate key '%.*s%s'",
                         NAME_ARGS(name.s, name.len), NAME_ARGS(k.s, k.len));
         *seen = 1;
         if (seen == &have_dtype) {
@@ -339,7 +323,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
                 if (key_is(d, DTYPES[t].name))
                     e.dtype = t;
             if (e.dtype == N_DTYPES)
-                return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': unknown dtype "
+                return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': unknown dtype "
                             "'%.*s%s'", NAME_ARGS(name.s, name.len), NAME_ARGS(d.s, d.len));
         } else if (seen == &have_shape) {
             if ((s = parse_u64_array(ps, shape, MAX_RANK, &e.rank,
@@ -350,7 +334,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
                                      "expected '[' to open data_offsets")) != POSENC_OK)
                 return s;
             if (n_off != 2)
-                return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': data_offsets needs "
+                return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': data_offsets needs "
                             "two numbers [begin, end]", NAME_ARGS(name.s, name.len));
         }
         ps->arena_len = mark; /* the key and the dtype string are not kept */
@@ -358,29 +342,29 @@ static posenc_status parse_tensor(parser *ps, keyref name)
             return s;
     }
     if (!have_dtype || !have_shape || !have_offsets)
-        return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': %s is missing",
+        return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': %s is missing",
                     NAME_ARGS(name.s, name.len),
                     !have_dtype ? "dtype" : !have_shape ? "shape" : "data_offsets");
     /* end - begin must be the shape's byte size, computed without overflow */
     uint64_t elems = 1;
     for (size_t d = 0; d < e.rank; d++) {
         if (shape[d] != 0 && elems > UINT64_MAX / shape[d])
-            return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': the shape's element "
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': the shape's element "
                         "count overflows 64 bits", NAME_ARGS(name.s, name.len));
         elems *= shape[d];
     }
     uint64_t bits = DTYPES[e.dtype].bits;
     if (elems > UINT64_MAX / bits)
-        return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': the byte size overflows "
+        return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': the byte size overflows "
                     "64 bits", NAME_ARGS(name.s, name.len));
     if (elems * bits % 8)
-        return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': %llu elements of %s do not "
+        return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': %llu elements of %s do not "
                     "fill whole bytes", NAME_ARGS(name.s, name.len), (unsigned long long)elems,
                     DTYPES[e.dtype].name);
     e.begin = off[0];
     e.end = off[1];
     if (e.end < e.begin || e.end - e.begin != elems * bits / 8)
-        return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': data_offsets [%llu, %llu] "
+        return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': data_offsets [%llu, %llu] "
                     "do not hold the %llu bytes its shape and dtype need",
                     NAME_ARGS(name.s, name.len), (unsigned long long)e.begin,
                     (unsigned long long)e.end, (unsigned long long)(elems * bits / 8));
@@ -391,7 +375,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
         size_t cap = ps->cap ? ps->cap * 2 : 16;
         entry *p = realloc(ps->ents, cap * sizeof *p);
         if (!p)
-            return fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
+            return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
         ps->ents = p;
         ps->cap = cap;
     }
@@ -425,7 +409,7 @@ static posenc_status parse_metadata(parser *ps)
             size_t cap = ps->meta_cap ? ps->meta_cap * 2 : 16;
             keyref *p = realloc(ps->meta, cap * sizeof *p);
             if (!p)
-                return fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
+                return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
             ps->meta = p;
             ps->meta_cap = cap;
         }
@@ -475,7 +459,7 @@ static posenc_status parse_header(parser *ps)
                 return s;
             if (key_is(k, "__metadata__")) {
                 if (have_meta)
-                    return fail(ps->err, POSENC_ERR_FORMAT,
+                    return posenc__load_fail(ps->err, POSENC_ERR_FORMAT,
                                 "header: duplicate key '__metadata__'");
                 have_meta = 1;
                 s = parse_metadata(ps);
@@ -492,13 +476,13 @@ static posenc_status parse_header(parser *ps)
         qsort(ps->meta, ps->n_meta, sizeof *ps->meta, cmp_keyref);
     for (size_t k = 1; k < ps->n_meta; k++)
         if (!cmp_key(&ps->meta[k - 1], &ps->meta[k]))
-            return fail(ps->err, POSENC_ERR_FORMAT, "__metadata__: duplicate key '%.*s%s'",
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "__metadata__: duplicate key '%.*s%s'",
                         NAME_ARGS(ps->meta[k].s, ps->meta[k].len));
     if (ps->n_ents > 1)
         qsort(ps->ents, ps->n_ents, sizeof *ps->ents, cmp_entry_key);
     for (size_t k = 1; k < ps->n_ents; k++)
         if (!cmp_key(&ps->ents[k - 1].key, &ps->ents[k].key))
-            return fail(ps->err, POSENC_ERR_FORMAT, "header: duplicate tensor '%.*s%s'",
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "header: duplicate tensor '%.*s%s'",
                         NAME_ARGS(ps->ents[k].key.s, ps->ents[k].key.len));
     return POSENC_OK;
 }
@@ -512,34 +496,25 @@ static posenc_status check_tiling(parser *ps, uint64_t data_size)
     for (size_t k = 0; k < ps->n_ents; k++) {
         const entry *e = &ps->ents[k];
         if (e->begin != at)
-            return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': begins at data byte %llu "
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': begins at data byte %llu "
                         "where the previous tensor ends at %llu (%s)",
                         NAME_ARGS(e->key.s, e->key.len), (unsigned long long)e->begin,
                         (unsigned long long)at, e->begin < at ? "overlap" : "gap");
         if (e->end > data_size)
-            return fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': data_offsets end at "
+            return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "tensor '%.*s%s': data_offsets end at "
                         "%llu, past the end of the data (%llu bytes)",
                         NAME_ARGS(e->key.s, e->key.len), (unsigned long long)e->end,
                         (unsigned long long)data_size);
         at = e->end;
     }
     if (at != data_size)
-        return fail(ps->err, POSENC_ERR_FORMAT, "the tensors end at data byte %llu but the "
+        return posenc__load_fail(ps->err, POSENC_ERR_FORMAT, "the tensors end at data byte %llu but the "
                     "file has %llu bytes of data after the header",
                     (unsigned long long)at, (unsigned long long)data_size);
     return POSENC_OK;
 }
 
 /* ---- the values ----------------------------------------------------------------- */
-
-static double f16_value(unsigned h)
-{
-    unsigned e = (h >> 10) & 0x1F, m = h & 0x3FF;
-    double v = e == 0 ? ldexp((double)m, -24)
-             : e == 31 ? (m ? NAN : INFINITY)
-                       : ldexp((double)(m | 0x400), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
-}
 
 static double decode(unsigned dtype, const unsigned char *b)
 {
@@ -560,13 +535,9 @@ static double decode(unsigned dtype, const unsigned char *b)
         return f;
     }
     case DT_F16:
-        return f16_value((unsigned)b[0] | (unsigned)b[1] << 8);
-    default: { /* DT_BF16: the top half of a float */
-        uint32_t w = ((uint32_t)b[0] | (uint32_t)b[1] << 8) << 16;
-        float f;
-        memcpy(&f, &w, sizeof f);
-        return f;
-    }
+        return posenc__f16_to_f32((uint16_t)(b[0] | b[1] << 8));
+    default: /* DT_BF16: the top half of a float */
+        return posenc__bf16_to_f32((uint16_t)(b[0] | b[1] << 8));
     }
 }
 
@@ -578,17 +549,17 @@ static posenc_status read_values(FILE *in, off_t at, const entry *e, double *out
     size_t size = DTYPES[e->dtype].bits / 8, n = (size_t)(e->dim0 * e->dim1);
     size_t per = sizeof buf / size, done = 0;
     if (fseeko(in, at, SEEK_SET) != 0)
-        return fail(err, POSENC_ERR_IO, "cannot seek to tensor '%.*s%s': %s",
+        return posenc__load_fail(err, POSENC_ERR_IO, "cannot seek to tensor '%.*s%s': %s",
                     NAME_ARGS(e->key.s, e->key.len), strerror(errno));
     while (done < n) {
         size_t m = n - done < per ? n - done : per;
         if (fread(buf, size, m, in) != m)
-            return fail(err, POSENC_ERR_IO, "tensor '%.*s%s': read error or early end of file",
+            return posenc__load_fail(err, POSENC_ERR_IO, "tensor '%.*s%s': read error or early end of file",
                         NAME_ARGS(e->key.s, e->key.len));
         for (size_t k = 0; k < m; k++) {
             double v = decode(e->dtype, buf + k * size);
             if (!isfinite(v))
-                return fail(err, POSENC_ERR_FORMAT, "tensor '%.*s%s': row %llu column %llu "
+                return posenc__load_fail(err, POSENC_ERR_FORMAT, "tensor '%.*s%s': row %llu column %llu "
                             "is not finite", NAME_ARGS(e->key.s, e->key.len),
                             (unsigned long long)((done + k) / e->dim1),
                             (unsigned long long)((done + k) % e->dim1));
@@ -611,26 +582,26 @@ static posenc_status find_table(const parser *ps, const char *name, size_t *foun
         if (cmp_key(&e->key, &want))
             continue;
         if (e->dtype > DT_BF16)
-            return fail(ps->err, POSENC_ERR_RANGE, "tensor '%.*s%s' is %s: a table must be "
+            return posenc__load_fail(ps->err, POSENC_ERR_RANGE, "tensor '%.*s%s' is %s: a table must be "
                         "F64, F32, F16 or BF16", NAME_ARGS(name, len), DTYPES[e->dtype].name);
         if (e->rank != 2)
-            return fail(ps->err, POSENC_ERR_RANGE, "tensor '%.*s%s' has %zu dimensions: a "
+            return posenc__load_fail(ps->err, POSENC_ERR_RANGE, "tensor '%.*s%s' has %zu dimensions: a "
                         "table has 2 [positions, dim]", NAME_ARGS(name, len), e->rank);
         if (e->dim0 == 0 || e->dim1 == 0)
-            return fail(ps->err, POSENC_ERR_RANGE, "tensor '%.*s%s' has shape [%llu, %llu]: a "
+            return posenc__load_fail(ps->err, POSENC_ERR_RANGE, "tensor '%.*s%s' has shape [%llu, %llu]: a "
                         "table needs a row and a column", NAME_ARGS(name, len),
                         (unsigned long long)e->dim0, (unsigned long long)e->dim1);
         if (e->dim1 > POSENC_MAX_DIM)
-            return fail(ps->err, POSENC_ERR_DIM, "tensor '%.*s%s': rows of %llu numbers, "
+            return posenc__load_fail(ps->err, POSENC_ERR_DIM, "tensor '%.*s%s': rows of %llu numbers, "
                         "longer than %u", NAME_ARGS(name, len), (unsigned long long)e->dim1,
                         POSENC_MAX_DIM);
         if (e->dim0 > POSENC_LEARNED_MAX_ELEMS / e->dim1)
-            return fail(ps->err, POSENC_ERR_OVERFLOW, "tensor '%.*s%s': table larger than %u "
+            return posenc__load_fail(ps->err, POSENC_ERR_OVERFLOW, "tensor '%.*s%s': table larger than %u "
                         "numbers", NAME_ARGS(name, len), POSENC_LEARNED_MAX_ELEMS);
         *found = k;
         return POSENC_OK;
     }
-    return fail(ps->err, POSENC_ERR_RANGE, "no tensor '%.*s%s' in the file (it has %zu)",
+    return posenc__load_fail(ps->err, POSENC_ERR_RANGE, "no tensor '%.*s%s' in the file (it has %zu)",
                 NAME_ARGS(name, len), ps->n_ents);
 }
 
@@ -644,21 +615,21 @@ static posenc_status read_header(FILE *in, parser *ps_out, unsigned char **text_
     off_t fsize;
     if (fseeko(in, 0, SEEK_END) != 0 || (fsize = ftello(in)) < 0 ||
         fseeko(in, 0, SEEK_SET) != 0)
-        return fail(err, POSENC_ERR_IO, "cannot seek in the file: %s", strerror(errno));
+        return posenc__load_fail(err, POSENC_ERR_IO, "cannot seek in the file: %s", strerror(errno));
     unsigned char len8[8];
     if (fsize < 8)
-        return fail(err, POSENC_ERR_FORMAT, "file of %lld bytes: too short for the 8-byte "
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "file of %lld bytes: too short for the 8-byte "
                     "header length", (long long)fsize);
     if (fread(len8, 1, 8, in) != 8)
-        return fail(err, POSENC_ERR_IO, "read error in the header length");
+        return posenc__load_fail(err, POSENC_ERR_IO, "read error in the header length");
     uint64_t hlen = 0;
     for (int k = 7; k >= 0; k--)
         hlen = (hlen << 8) | len8[k];
     if (hlen == 0 || hlen > POSENC_SAFETENSORS_MAX_HEADER)
-        return fail(err, POSENC_ERR_FORMAT, "header length %llu is outside 1 .. %u bytes",
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "header length %llu is outside 1 .. %u bytes",
                     (unsigned long long)hlen, POSENC_SAFETENSORS_MAX_HEADER);
     if (hlen > (uint64_t)fsize - 8)
-        return fail(err, POSENC_ERR_FORMAT, "header length %llu is past the end of the file "
+        return posenc__load_fail(err, POSENC_ERR_FORMAT, "header length %llu is past the end of the file "
                     "(%lld bytes)", (unsigned long long)hlen, (long long)fsize);
     parser ps = {0};
     ps.n = (size_t)hlen;
@@ -667,9 +638,9 @@ static posenc_status read_header(FILE *in, parser *ps_out, unsigned char **text_
     ps.arena = malloc(ps.n);
     posenc_status s = POSENC_OK;
     if (!text || !ps.arena)
-        s = fail(err, POSENC_ERR_NOMEM, "out of memory for a header of %zu bytes", ps.n);
+        s = posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory for a header of %zu bytes", ps.n);
     else if (fread(text, 1, ps.n, in) != ps.n)
-        s = fail(err, POSENC_ERR_IO, "read error in the header");
+        s = posenc__load_fail(err, POSENC_ERR_IO, "read error in the header");
     ps.p = text;
     if (s == POSENC_OK)
         s = parse_header(&ps);
@@ -708,7 +679,7 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
         const entry *e = &ps.ents[k];
         data = malloc((size_t)(e->dim0 * e->dim1) * sizeof *data);
         if (!data)
-            s = fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%.*s%s'",
+            s = posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory for tensor '%.*s%s'",
                      NAME_ARGS(name, strlen(name)));
         else
             s = read_values(in, (off_t)(8 + hlen + e->begin), e, data, err);
@@ -717,7 +688,7 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
         if (s == POSENC_OK)
             data = NULL;
         else if (s == POSENC_ERR_NOMEM && err && !err->detail[0])
-            fail(err, s, "out of memory");
+            posenc__load_fail(err, s, "out of memory");
     }
     free(data);
     free(text);
@@ -736,7 +707,7 @@ posenc_status posenc_learned_load_safetensors(const char *path, const char *name
         return POSENC_ERR_NULL;
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(err, POSENC_ERR_IO, "%s", strerror(errno));
+        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
     posenc_status s = posenc_learned_read_safetensors(f, name, out, err);
     fclose(f);
     return s;
