@@ -30,6 +30,15 @@
 
 .DEFAULT_GOAL := all
 
+# Objects and programs build in parallel by default, one job per processor
+# (the tests themselves still run one after another, tests/run_all.sh). A -j
+# given to make wins, and so does a goal list with clean in it, which must
+# not race the build.
+NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+ifeq ($(filter -j%,$(MAKEFLAGS))$(filter clean,$(MAKECMDGOALS)),)
+  MAKEFLAGS += -j$(NPROC)
+endif
+
 CC         ?= cc
 AR         ?= ar
 STRIP      ?= strip
