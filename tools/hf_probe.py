@@ -229,6 +229,12 @@ def shrink(text_cfg, keep_heads=False):
         keep = None
     H = getattr(c, "num_attention_heads", None)
     hidden = getattr(c, "hidden_size", None)
+    if "head_dim" in vars(c) and c.head_dim is None and isinstance(H, int) and H > 0 and \
+            isinstance(hidden, int) and hidden % H == 0:
+        # head_dim null means hidden_size / heads (the rotary's "or"); some
+        # attentions take getattr(config, "head_dim", ...) and get None
+        # (HunYuan's config class defaults)
+        c.head_dim = hidden // H
     if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
         hd = getattr(c, "head_dim", None)
         D = hd if isinstance(hd, int) and hd > 0 else (hidden // H if hidden % H == 0 else None)

@@ -23,6 +23,23 @@
  .source = "tiiuae/falcon-7b configuration_RW.py (RWConfig); models/falcon/modeling_falcon.py "
            "rotate_half"},
 
+/* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
+ * and, when the config has no rope block, llama3 scaling (factor 8, original
+ * 8192, low 1, high 4). transformers 5.23.0 models/apertus/modeling_apertus.py
+ * L126-160, L204; configuration_apertus.py L47, L65-68, L87-95. */
+{.model_type = "apertus", .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
+           "configuration_apertus.py L47-95"},
+
+/* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden
+ * / heads, rope_theta 10000. transformers 5.23.0 models/arcee/modeling_arcee.py
+ * L131-165, L209; configuration_arcee.py L63-85. */
+{.model_type = "arcee", .arch = "Arcee", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
+ .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
+           "L63-85"},
+
 /* ---- baichuan: one model_type, two schemes. ALiBi for 13B
  * (_get_interleave: the ALiBi paper's slopes), RoPE (rotate_half, base 10000,
  * full head) for the 7B models; chosen as vLLM does: hidden_size 4096 or
@@ -49,6 +66,14 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/bert/configuration_bert.py @3f832360 L87-109; bert/modeling_bert.py "
            "@8ec58104 L159-220"},
+
+/* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000.
+ * transformers 5.23.0 models/bitnet/modeling_bitnet.py L80-115, L158;
+ * configuration_bitnet.py L42-48. */
+{.model_type = "bitnet", .arch = "BitNet", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 30, .default_hidden = 2560, .default_heads = 20,
+ .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
+           "L42-48"},
 
 /* ---- bloom: ALiBi on every layer, BLOOM's slopes (= the paper's).
  * models/bloom/modeling_bloom.py @e2412028 L54-95 (build_alibi_tensor),
@@ -106,6 +131,25 @@
  .default_layers = 6, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "distilbert/modeling_distilbert.py @00b326f4 L85-107; configuration_distilbert.py "
            "@3f832360 L82-102"},
+
+/* ---- ernie4_5, ernie4_5_moe: GLM's interleaved pairs (rotate_half on
+ * x[..., 0::2], x[..., 1::2]; cos/sin first half repeat_interleave(2)), full
+ * head, every layer; default_theta 500000. Ernie4_5Config head_dim 128,
+ * Ernie4_5_MoeConfig none (hidden_size / heads). transformers 5.23.0
+ * models/ernie4_5/modeling_ernie4_5.py L107-111 (rotate_half), L151-180
+ * (apply_rotary_pos_emb), L192 (head_dim); configuration_ernie4_5.py L47
+ * (default_theta), L65-68, L81; models/ernie4_5_moe/modeling_ernie4_5_moe.py
+ * L130-165, L215; configuration_ernie4_5_moe.py L62, L95-98. */
+{.model_type = "ernie4_5", .arch = "Ernie4_5", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .base_default = 500000.0, .default_layers = 18, .default_hidden = 1024, .default_heads = 16,
+ .default_head_dim = 128,
+ .source = "models/ernie4_5/modeling_ernie4_5.py L107-111, L151-180 (5.23.0); "
+           "configuration_ernie4_5.py L47, L65-81"},
+{.model_type = "ernie4_5_moe", .arch = "Ernie4_5_Moe", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
+ .default_heads = 20,
+ .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
+           "configuration_ernie4_5_moe.py L62, L95-98"},
 
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
@@ -221,11 +265,70 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+/* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
+ * HALF, full head); attention_multiplier is the softmax scale, not a factor
+ * on q. transformers 5.23.0 models/granitemoe/modeling_granitemoe.py L192-226,
+ * L270-272; configuration_granitemoe.py L60-63;
+ * models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275;
+ * configuration_granitemoeshared.py L71-74. */
+{.model_type = "granitemoe", .arch = "GraniteMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
+           "configuration_granitemoe.py L60-63"},
+{.model_type = "granitemoeshared", .arch = "GraniteMoeShared", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
+ .default_heads = 32,
+ .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
+           "(5.23.0); configuration_granitemoeshared.py L71-74"},
+
+/* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
+ * repeat_interleave(2)), full head, head_dim 128, default_theta 100000.
+ * transformers 5.23.0 models/helium/modeling_helium.py L163-200, L208;
+ * configuration_helium.py L42, L59-64. */
+{.model_type = "helium", .arch = "Helium", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .base_default = 100000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
+ .default_head_dim = 128,
+ .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
+           "L42, L59-64"},
+
+/* ---- hunyuan_v1_dense, hunyuan_v1_moe: llama's rotate_half (HALF, full
+ * head), then the query/key layernorms on the rotated q and k; rope_theta
+ * 10000 (the mixin's default_theta, modeling_rope_utils.py L760). head_dim
+ * null: hidden_size / heads (the rotary's "or"; the attention's getattr
+ * would take None). Hunyuan's "dynamic" with alpha (ntk_alpha: base *
+ * alpha^(d/(d-2))) is refused by the scaling reader ("alpha is not a
+ * parameter of rope type dynamic"). transformers 5.23.0
+ * models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115 (rotate_half,
+ * apply_rotary_pos_emb), L160, L195-198 (RoPE, then the layernorms),
+ * L287-355 (rotary, ntk_alpha); configuration_hunyuan_v1_dense.py L37-56;
+ * models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159;
+ * configuration_hunyuan_v1_moe.py L52-75. */
+{.model_type = "hunyuan_v1_dense", .arch = "HunYuanDenseV1", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
+ .default_heads = 32,
+ .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
+           "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56"},
+{.model_type = "hunyuan_v1_moe", .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
+ .default_heads = 32,
+ .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
+           "configuration_hunyuan_v1_moe.py L52-75"},
+
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
  * @0143463e (rotate_half, InternLM2RotaryEmbedding). */
 {.model_type = "internlm2", .arch = "InternLM2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "internlm2 modeling_internlm2.py @0143463e (copy: NanSang2000/S1mpleAgent)"},
+
+/* ---- internlm3: built as LlamaModel (models/auto/modeling_auto.py L294,
+ * L858): llama's RoPE; InternLM3Config(LlamaConfig) head_dim 128.
+ * transformers 5.23.0 models/internlm3/modular_internlm3.py L24, L57-61;
+ * configuration_internlm3.py L64-87. */
+{.model_type = "internlm3", .arch = "InternLM3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 32,
+ .default_head_dim = 128,
+ .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
+           "(auto/modeling_auto.py L294)"},
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -324,6 +427,15 @@
  .default_heads = 32,
  .source = "models/olmo3/modular_olmo3.py @26892c16 L152-188, L271, L279-337"},
 
+/* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
+ * projection before it), rope_theta 10000. transformers 5.23.0
+ * models/olmoe/modeling_olmoe.py L126-160, L204; configuration_olmoe.py
+ * L64-67. */
+{.model_type = "olmoe", .arch = "Olmoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
+ .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
+           "L64-67"},
+
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
  * configuration_opt.py @3f832360 L89-109. */
@@ -413,6 +525,16 @@
  .pos_offset = -1,
  .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360"},
 
+/* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
+ * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
+ * models/seed_oss/modeling_seed_oss.py L86-120, L161;
+ * configuration_seed_oss.py L63-66, L84-90. */
+{.model_type = "seed_oss", .arch = "SeedOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 64, .default_hidden = 4096, .default_heads = 80,
+ .default_head_dim = 128,
+ .source = "models/seed_oss/modeling_seed_oss.py L86-120, L161 (5.23.0); "
+           "configuration_seed_oss.py L63-90"},
+
 /* ---- smollm3: llama's RoPE where no_rope_layers[i] is 1 (default NoPE
  * every no_rope_layer_interval = 4 layers), no query scaling.
  * models/smollm3/modular_smollm3.py (SmolLM3Config, SmolLM3Attention.use_rope). */
@@ -444,4 +566,3 @@
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
-
