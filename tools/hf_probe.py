@@ -235,6 +235,10 @@ def shrink(text_cfg, keep_heads=False):
         # attentions take getattr(config, "head_dim", ...) and get None
         # (HunYuan's config class defaults)
         c.head_dim = hidden // H
+    if "num_key_value_heads" in vars(c) and c.num_key_value_heads is None and isinstance(H, int):
+        # null: one key/value head per query head (Nemotron's class defaults
+        # leave it None and its attention divides by it)
+        c.num_key_value_heads = H
     if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
         hd = getattr(c, "head_dim", None)
         D = hd if isinstance(hd, int) and hd > 0 else (hidden // H if hidden % H == 0 else None)

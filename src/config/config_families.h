@@ -102,6 +102,9 @@ typedef struct posenc_model_family {
                                             the temporal, height and width positions; rope
                                             type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
                                             Qwen3-VL) */
+#define POSENC_FAMILY_ROTARY_DIM 256u   /* PARTIAL: without any partial_rotary_factor, the
+                                            legacy rotary_dim key gives the factor
+                                            rotary_dim / head_dim (MiniMax-M2) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

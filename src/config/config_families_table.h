@@ -108,6 +108,20 @@
  .sliding_rope = POSENC_TROPE_SCALED,
  .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)"},
 
+/* ---- dbrx: refused. DBRX's checkpoints give the base as
+ * attn_config.rope_theta (500000); transformers 5.23.0 builds
+ * DbrxRotaryEmbedding from rope_parameters (default 10000) and leaves
+ * attn_config.rope_theta unread, so HF's code and the checkpoints disagree
+ * and posenc reads no nested attn_config key. Layout: llama's rotate_half.
+ * transformers 5.23.0 models/dbrx/modeling_dbrx.py L44-75, L91-121, L184,
+ * L221; configuration_dbrx.py L113-150. */
+{.model_type = "dbrx", .arch = "Dbrx", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "its base is attn_config.rope_theta (500000 in DBRX's checkpoints), which "
+            "transformers 5.23's DbrxRotaryEmbedding does not read (it takes rope_parameters, "
+            "default 10000); posenc reads no nested attn_config key",
+ .source = "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
+           "configuration_dbrx.py L113-150"},
+
 /* ---- deepseek_v2: MLA; RoPE on the last qk_rope_head_dim elements of each
  * head, view_as_complex(reshape(..., -1, 2)): interleaved.
  * models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb). */
@@ -162,6 +176,22 @@
  .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
+/* ---- exaone_moe: EXAONE 4's rule: q/k norms, then RoPE only where
+ * sliding_window is None or the layer is sliding ("We use global NoPE for
+ * hybrid attention model"); layer_types from sliding_window_pattern 4
+ * ((i + 1) % 4 != 0: sliding), or none sliding without a window; rotate_half
+ * (HALF, full head), rope_theta 10000. A string pattern ("LLLG") without
+ * layer_types is refused by the layer reader. transformers 5.23.0
+ * models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184;
+ * configuration_exaone_moe.py L89-92, L105-107, L130-138. */
+{.model_type = "exaone_moe", .arch = "ExaoneMoe", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
+ .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
+ .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+ .source = "models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184 (5.23.0); "
+           "configuration_exaone_moe.py L89-138"},
+
 /* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true:
  * BLOOM's slopes cast to bfloat16 (modeling_falcon.py @e2412028 L170-195),
  * the bias divided by sqrt(head_dim) (L896-903, the default SDPA path).
@@ -172,6 +202,15 @@
  .flags = POSENC_FAMILY_ALIBI_KEY,
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
            "configuration_falcon.py @3f832360 L111-130"},
+
+/* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
+ * llama's rotate_half: HALF, full head), default_theta 500000.
+ * transformers 5.23.0 models/flex_olmo/modeling_flex_olmo.py L166-196, L207,
+ * L248; configuration_flex_olmo.py L51, L73-76. */
+{.model_type = "flex_olmo", .arch = "FlexOlmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
+           "configuration_flex_olmo.py L51, L73-76"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -330,6 +369,19 @@
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L294)"},
 
+/* ---- jetmoe: llama's rotate_half (HALF, full head) on the mixture-of-
+ * attention queries and the shared keys; head_dim is kv_channels (default
+ * 128; attribute_map head_dim -> kv_channels); num_attention_heads =
+ * num_key_value_heads * num_experts_per_tok. transformers 5.23.0
+ * models/jetmoe/modeling_jetmoe.py L343-373 (rotate_half,
+ * apply_rotary_pos_emb), L445, L470; configuration_jetmoe.py L48-54,
+ * L75-76. */
+{.model_type = "jetmoe", .arch = "JetMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .head_dim_key = "kv_channels", .default_layers = 12,
+ .default_hidden = 2048, .default_head_dim = 128,
+ .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
+           "configuration_jetmoe.py L48-54, L75-76"},
+
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
  * configuration_llama.py @26892c16 (LlamaConfig). */
@@ -376,6 +428,21 @@
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
 
+/* ---- minimax_m2: q/k norms over the whole projections, then rotate_half
+ * (HALF) over the first int(head_dim * partial_rotary_factor) elements;
+ * released checkpoints give the rotated part as the legacy rotary_dim key
+ * (convert_rope_params_to_dict: setdefault("partial_rotary_factor",
+ * rotary_dim / head_dim), so a factor given anywhere wins); head_dim 128,
+ * default_theta 5e6. transformers 5.23.0
+ * models/minimax_m2/modeling_minimax_m2.py L174-179 (rotary dim), L233-273
+ * (apply_rotary_pos_emb, rotate_half), L283, L315;
+ * configuration_minimax_m2.py L73-81, L99-104. */
+{.model_type = "minimax_m2", .arch = "MiniMaxM2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 5000000.0, .default_layers = 62, .default_hidden = 3072, .default_heads = 48,
+ .default_head_dim = 128, .flags = POSENC_FAMILY_ROTARY_DIM,
+ .source = "models/minimax_m2/modeling_minimax_m2.py L174-179, L233-273, L283, L315 (5.23.0); "
+           "configuration_minimax_m2.py L73-104"},
+
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
  * rope_parameters.llama_4_scaling_beta. models/ministral3/modeling_ministral3.py
@@ -408,6 +475,18 @@
 {.model_type = "mt5", .arch = "MT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
+
+/* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
+ * partial_rotary_factor) elements, factor 0.5 by default (the config's
+ * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
+ * transformers 5.23.0 models/nemotron/modeling_nemotron.py L110-116
+ * (rotary dim), L134-169 (rotate_half, apply_rotary_pos_emb: rot_dim =
+ * cos.shape[-1]), L236, L265; configuration_nemotron.py L55-59, L76-77. */
+{.model_type = "nemotron", .arch = "Nemotron", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .partial_default = 0.5, .base_default = 10000.0, .default_layers = 32, .default_hidden = 6144,
+ .default_heads = 48,
+ .source = "models/nemotron/modeling_nemotron.py L110-116, L134-169, L236, L265 (5.23.0); "
+           "configuration_nemotron.py L55-77"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
 {.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,

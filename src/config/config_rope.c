@@ -367,6 +367,17 @@ static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_commo
             if (have)
                 pk = legacy[i];
         }
+        if (!have && (f->flags & POSENC_FAMILY_ROTARY_DIM)) {
+            /* kwargs.setdefault("partial_rotary_factor", rotary_dim / head_dim):
+             * only when no factor is given */
+            int64_t rd;
+            if ((st = count(r, "rotary_dim", &rd, &have)) != POSENC_OK)
+                return st;
+            if (have) {
+                prf = (double)rd / (double)cm->head_dim;
+                pk = "rotary_dim";
+            }
+        }
         kn(r, pk ? pk : "partial_rotary_factor", name, sizeof name);
         if (!(prf > 0.0 && prf <= 1.0))
             return FAIL(r, POSENC_ERR_RANGE, name, "%s must be in (0, 1], got %g", name, prf);
