@@ -108,6 +108,18 @@
  .sliding_rope = POSENC_TROPE_SCALED,
  .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)"},
 
+/* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
+ * for full and sliding layers (layer_types choose the mask only); head_dim
+ * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
+ * when the config has no rope block. transformers 5.23.0
+ * models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339;
+ * configuration_cwm.py L64-110. */
+{.model_type = "cwm", .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
+ .default_head_dim = 128,
+ .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
+           "configuration_cwm.py L64-110"},
+
 /* ---- dbrx: refused. DBRX's checkpoints give the base as
  * attn_config.rope_theta (500000); transformers 5.23.0 builds
  * DbrxRotaryEmbedding from rope_parameters (default 10000) and leaves
@@ -353,6 +365,25 @@
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
            "configuration_hunyuan_v1_moe.py L52-75"},
 
+/* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
+ * default_theta 11158840. transformers 5.23.0 models/hy_v3/modeling_hy_v3.py
+ * L128-158, L206, L245; configuration_hy_v3.py L48, L82-87. */
+{.model_type = "hy_v3", .arch = "HYV3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 11158840.0, .default_layers = 80, .default_hidden = 4096, .default_heads = 64,
+ .default_head_dim = 128,
+ .source = "models/hy_v3/modeling_hy_v3.py L128-158, L206, L245 (5.23.0); configuration_hy_v3.py "
+           "L48, L82-87"},
+
+/* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
+ * rope_theta 10000. transformers 5.23.0
+ * models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223;
+ * configuration_hyperclovax.py L80-105. */
+{.model_type = "hyperclovax", .arch = "HyperCLOVAX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .default_head_dim = 128,
+ .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
+           "configuration_hyperclovax.py L80-105"},
+
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
  * @0143463e (rotate_half, InternLM2RotaryEmbedding). */
@@ -368,6 +399,25 @@
  .default_head_dim = 128,
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L294)"},
+
+/* ---- iquestcoder: built as LlamaModel (models/auto/modeling_auto.py L297,
+ * L859): llama's RoPE; IQuestCoderConfig(LlamaConfig) head_dim 128.
+ * transformers 5.23.0 models/iquestcoder/configuration_iquestcoder.py
+ * L63-82; modular_iquestcoder.py L24. */
+{.model_type = "iquestcoder", .arch = "IQuestCoder", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 80, .default_hidden = 5120, .default_heads = 40,
+ .default_head_dim = 128,
+ .source = "models/iquestcoder/configuration_iquestcoder.py L63-82 (5.23.0); LlamaModel "
+           "(auto/modeling_auto.py L297)"},
+
+/* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
+ * 10000. transformers 5.23.0 models/jais2/modeling_jais2.py L57-87, L135,
+ * L170; configuration_jais2.py L64-81. */
+{.model_type = "jais2", .arch = "Jais2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 3328, .default_heads = 26,
+ .default_head_dim = 128,
+ .source = "models/jais2/modeling_jais2.py L57-87, L135, L170 (5.23.0); configuration_jais2.py "
+           "L64-81"},
 
 /* ---- jetmoe: llama's rotate_half (HALF, full head) on the mixture-of-
  * attention queries and the shared keys; head_dim is kv_channels (default
@@ -522,6 +572,17 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 2048, .pos_offset = 2,
  .source = "models/opt/modeling_opt.py @e2412028 L51-76, L314-349"},
 
+/* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
+ * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
+ * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000.
+ * transformers 5.23.0 models/persimmon/modeling_persimmon.py L84-87,
+ * L106-136, L192-194, L258-272; configuration_persimmon.py L43-62. */
+{.model_type = "persimmon", .arch = "Persimmon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .partial_default = 0.5, .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096,
+ .default_heads = 64,
+ .source = "models/persimmon/modeling_persimmon.py L84-87, L106-136, L192-194, L258-272 "
+           "(5.23.0); configuration_persimmon.py L43-62"},
+
 /* ---- phi: rotate_half over the first int(head_dim * partial_rotary_factor)
  * elements (default 0.5). */
 {.model_type = "phi", .arch = "Phi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_default = 0.5,
@@ -621,6 +682,17 @@
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
  .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
 
+/* ---- solar_open: llama's rotate_half (HALF) over int(head_dim *
+ * partial_rotary_factor) (default 1: the whole head), head_dim 128,
+ * default_theta 1e6. transformers 5.23.0
+ * models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426;
+ * configuration_solar_open.py L64-66, L89-90. */
+{.model_type = "solar_open", .arch = "SolarOpen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 64,
+ .default_head_dim = 128,
+ .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
+           "configuration_solar_open.py L64-90"},
+
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
 {.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.25,
@@ -645,3 +717,14 @@
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
+/* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
+ * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
+ * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the
+ * softmax scale, not q. transformers 5.23.0 models/youtu/modeling_youtu.py
+ * L187-256, L315, L352-365; configuration_youtu.py L73-86, L102-103. */
+{.model_type = "youtu", .arch = "Youtu", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 32,
+ .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
+           "configuration_youtu.py L73-103"},
