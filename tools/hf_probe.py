@@ -319,9 +319,12 @@ class _Capture:
 
     def attn(self, module, query, key, value, attention_mask, **kw):
         pre = self.pending.pop(module, {})
-        self.calls.append({"module": module, "q": query.detach().clone(),
-                           "k": key.detach().clone(), "q_pre": pre.get("q"),
-                           "k_pre": pre.get("k"), "rot": self.rot_pairs()})
+        if not pre and not self.rot and self.calls and self.calls[-1]["module"] is module:
+            pass  # the same layer's q and k again (DiffLlama's two calls per layer)
+        else:
+            self.calls.append({"module": module, "q": query.detach().clone(),
+                               "k": key.detach().clone(), "q_pre": pre.get("q"),
+                               "k_pre": pre.get("k"), "rot": self.rot_pairs()})
         mod = sys.modules.get(type(module).__module__)
         eager = getattr(mod, "eager_attention_forward", None)
         if eager is not None:

@@ -149,6 +149,16 @@
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
 
+/* ---- diffllama: llama's rotate_half (HALF, full head) before the
+ * differential attention splits the heads; head_dim null: hidden_size /
+ * heads; rope_theta 10000. transformers 5.23.0
+ * models/diffllama/modeling_diffllama.py L114-144, L203, L260;
+ * configuration_diffllama.py L51-76. */
+{.model_type = "diffllama", .arch = "DiffLlama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
+ .source = "models/diffllama/modeling_diffllama.py L114-144, L203, L260 (5.23.0); "
+           "configuration_diffllama.py L51-76"},
+
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
  * huggingface/transformers distilbert/modeling_distilbert.py @00b326f4
@@ -157,6 +167,15 @@
  .default_layers = 6, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "distilbert/modeling_distilbert.py @00b326f4 L85-107; configuration_distilbert.py "
            "@3f832360 L82-102"},
+
+/* ---- doge: llama's rotate_half (HALF, full head) before its dynamic mask
+ * attention, rope_theta 10000. transformers 5.23.0
+ * models/doge/modeling_doge.py L121-151, L246, L288; configuration_doge.py
+ * L74-85. */
+{.model_type = "doge", .arch = "Doge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
+ .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
+           "L74-85"},
 
 /* ---- ernie4_5, ernie4_5_moe: GLM's interleaved pairs (rotate_half on
  * x[..., 0::2], x[..., 1::2]; cos/sin first half repeat_interleave(2)), full
@@ -297,6 +316,17 @@
  .partial_key = "rotary_pct", .partial_default = 0.25, .base_key = "rotary_emb_base",
  .base_default = 10000.0,
  .source = "models/gpt_neox/configuration_gpt_neox.py (rotary_pct, rotary_emb_base)"},
+
+/* ---- gpt_neox_japanese: GPT-NeoX's rotate_half (HALF) over the first
+ * int(head_size * rotary_pct) elements, but rotary_pct defaults to 1.0 (not
+ * gpt_neox's 0.25); base rotary_emb_base (10000). transformers 5.23.0
+ * models/gpt_neox_japanese/modeling_gpt_neox_japanese.py L82-85, L103-133,
+ * L141-151, L186-194; configuration_gpt_neox_japanese.py L49-51, L67-76. */
+{.model_type = "gpt_neox_japanese", .arch = "GPTNeoXJapanese", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .partial_key = "rotary_pct", .base_key = "rotary_emb_base",
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
+ .source = "models/gpt_neox_japanese/modeling_gpt_neox_japanese.py L82-85, L103-151, L186-194 "
+           "(5.23.0); configuration_gpt_neox_japanese.py L49-76"},
 
 /* ---- gpt_oss: _apply_rotary_emb on torch.chunk(x, 2) halves: HALF, full
  * head; one rotary for sliding and full layers.
