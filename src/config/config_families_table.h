@@ -23,6 +23,19 @@
  .source = "tiiuae/falcon-7b configuration_RW.py (RWConfig); models/falcon/modeling_falcon.py "
            "rotate_half"},
 
+/* ---- afmoe: q/k norms, then llama's rotate_half (HALF, full head) on
+ * sliding (local) layers only; full layers NoPE. layer_types default from
+ * global_attn_every_n_layers (4), a key posenc does not read: without
+ * layer_types the config is refused. head_dim 128, rope_theta 10000.
+ * transformers 5.23.0 models/afmoe/modeling_afmoe.py L228-258, L312,
+ * L332-333, L355-361; configuration_afmoe.py L76-83, L98-110. */
+{.model_type = "afmoe", .arch = "Afmoe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 2048,
+ .default_heads = 16, .default_head_dim = 128,
+ .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
+           "configuration_afmoe.py L76-110"},
+
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
  * 8192, low 1, high 4). transformers 5.23.0 models/apertus/modeling_apertus.py
@@ -301,6 +314,19 @@
  .partial_default = 0.5, .base_default = 10000.0, .default_hidden = 4096, .default_heads = 96,
  .source = "models/glm4_moe/modular_glm4_moe.py @7b24e381"},
 
+/* ---- glm4_moe_lite: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
+ * (64; attribute_map head_dim -> qk_rope_head_dim) of each head,
+ * apply_rotary_pos_emb_interleave when rope_interleave (default true), else
+ * rotate_half; rope_theta 10000; the YaRN mscale goes into the softmax
+ * scale. transformers 5.23.0 models/glm4_moe_lite/modeling_glm4_moe_lite.py
+ * L150-219, L278, L315-328; configuration_glm4_moe_lite.py L79, L83-113. */
+{.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0,
+ .default_layers = 47, .default_hidden = 2048, .default_heads = 20, .default_head_dim = 64,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
+           "configuration_glm4_moe_lite.py L79-113"},
+
 /* ---- gpt2: learned absolute wpe, offset 0.
  * models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657;
  * configuration_gpt2.py @3f832360 L125-138. */
@@ -488,6 +514,20 @@
  .no_rope_interval = 4, .qscale = POSENC_QSCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
+
+/* ---- longcat_flash: two MLA attentions per decoder layer (self_attn[0],
+ * [1]), each with DeepSeek V3's interleaved RoPE
+ * (apply_rotary_pos_emb_interleave, always) on the qk_rope_head_dim part
+ * (64) of each head; default_theta 1e7. posenc's layers are the num_layers
+ * decoder layers (num_hidden_layers is 2 * num_layers, the attentions' layer_idx
+ * 2 l + i), both attentions of a layer alike. transformers 5.23.0
+ * models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414,
+ * L461; configuration_longcat_flash.py L64, L86-88, L105-109. */
+{.model_type = "longcat_flash", .arch = "LongcatFlash", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000000.0,
+ .default_layers = 28, .default_hidden = 6144, .default_heads = 64, .default_head_dim = 64,
+ .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
+           "(5.23.0); configuration_longcat_flash.py L64-119"},
 
 /* ---- minicpm (remote code): MiniCPM's rotary classes (rotate_half, full
  * head); its longrope uses long_factor from the start when
