@@ -582,6 +582,24 @@
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
+/* ---- mistral4: DeepSeek V3's MLA (RoPE on the qk_rope_head_dim part of
+ * each head; apply_rotary_pos_emb_interleave when rope_interleave, default
+ * true) and ministral3's query scaling after RoPE (1 + beta * log(1 +
+ * floor(pos / original_max_position_embeddings)), beta
+ * rope_parameters.llama_4_scaling_beta) on the whole query; head_dim =
+ * qk_nope + qk_rope and partial_rotary_factor qk_rope / head_dim, so the
+ * rotary's int(head_dim * factor) is qk_rope_head_dim; the class default is
+ * YaRN (factor 128, original 8192, mscale 1, mscale_all_dim 1, beta 0.1).
+ * transformers 5.23.0 models/mistral4/modeling_mistral4.py L286-360
+ * (rotate_half, apply_rotary_pos_emb(_interleave), get_llama_4_attn_scale),
+ * L419, L455-481; configuration_mistral4.py L76-90, L106-135. */
+{.model_type = "mistral4", .arch = "Mistral4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .qscale = POSENC_QSCALE_BETA,
+ .default_layers = 36, .default_hidden = 4096, .default_heads = 32, .default_head_dim = 64,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
+           "configuration_mistral4.py L76-135"},
+
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
  * configuration_mpt.py @3f832360 L157-175. */

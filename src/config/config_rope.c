@@ -188,6 +188,14 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
         if (!t || strcmp(json_string_value(t) ? json_string_value(t) : "", "default") == 0)
             json_object_del(*own, "original_max_position_embeddings");
     }
+    /* Mistral 4 writes max_position_embeddings into the block as well;
+     * transformers drops it from validation (ignore_keys_at_rope_validation,
+     * configuration_mistral4.py L133-135 in 5.23.0) and reads the config's own */
+    if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, "max_position_embeddings");
+    }
     return POSENC_OK;
 }
 
