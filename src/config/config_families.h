@@ -105,6 +105,11 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_ROTARY_DIM 256u   /* PARTIAL: without any partial_rotary_factor, the
                                             legacy rotary_dim key gives the factor
                                             rotary_dim / head_dim (MiniMax-M2) */
+#define POSENC_FAMILY_TYPE_SETS 512u    /* BY_TYPE: the RoPE of each layer type comes only from
+                                            rope_parameters' per-type set, each with its own
+                                            rope_theta (required) and partial_rotary_factor
+                                            (default partial_default); a config without the
+                                            sets is refused (Laguna, Mellum, MiMo-V2-Flash) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

@@ -488,6 +488,20 @@
  .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
            "configuration_jetmoe.py L48-54, L75-76"},
 
+/* ---- laguna: rotate_half (HALF) over the first int(head_dim *
+ * partial_rotary_factor) elements, one RoPE per layer type from
+ * rope_parameters.full_attention / .sliding_attention (class defaults: full
+ * theta 500000, factor 0.5; sliding theta 10000, factor 1); layer_types
+ * default all full. head_dim 128. transformers 5.23.0
+ * models/laguna/modeling_laguna.py L66-120 (per-type rotary), L241-284,
+ * L333, L378, L566; configuration_laguna.py L93-145. */
+{.model_type = "laguna", .arch = "Laguna", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 40, .default_hidden = 2048,
+ .default_heads = 48, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+ .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
+           "configuration_laguna.py L93-145"},
+
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
  * configuration_llama.py @26892c16 (LlamaConfig). */
@@ -528,6 +542,34 @@
  .default_layers = 28, .default_hidden = 6144, .default_heads = 64, .default_head_dim = 64,
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
+
+/* ---- mellum: llama's rotate_half (HALF, full head), one RoPE per layer
+ * type from rope_parameters.full_attention / .sliding_attention (class
+ * defaults: full theta 500000, sliding 10000); layer_types default all full.
+ * head_dim 128. transformers 5.23.0 models/mellum/modeling_mellum.py
+ * L45-99 (per-type rotary), L130-160, L208, L246, L516;
+ * configuration_mellum.py L85-130. */
+{.model_type = "mellum", .arch = "Mellum", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 28, .default_hidden = 2304,
+ .default_heads = 32, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+ .source = "models/mellum/modeling_mellum.py L45-99, L130-160, L208, L246, L516 (5.23.0); "
+           "configuration_mellum.py L85-130"},
+
+/* ---- mimo_v2_flash: rotate_half (HALF) over the first int(head_dim *
+ * partial_rotary_factor) elements (0.334 of head_dim 192: 64), one RoPE per
+ * layer type from rope_parameters.full_attention / .sliding_attention (class
+ * defaults: full theta 5e6, sliding 10000). The class's default layer_types
+ * (full at layer 0 and every 6th) is no pattern posenc has: without
+ * layer_types the config is refused. transformers 5.23.0
+ * models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120 (per-type rotary),
+ * L245-285, L340-346, L382; configuration_mimo_v2_flash.py L79-130. */
+{.model_type = "mimo_v2_flash", .arch = "MiMoV2Flash", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .partial_default = 0.334, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 48, .default_hidden = 4096,
+ .default_heads = 64, .default_head_dim = 192, .flags = POSENC_FAMILY_TYPE_SETS,
+ .source = "models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120, L245-285, L340-346, L382 "
+           "(5.23.0); configuration_mimo_v2_flash.py L79-130"},
 
 /* ---- minicpm (remote code): MiniCPM's rotary classes (rotate_half, full
  * head); its longrope uses long_factor from the start when

@@ -220,13 +220,38 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
     const json_t *set = get(src->rp, tname);
     char sname[96];
     snprintf(sname, sizeof sname, "%srope_parameters.%s", r->prefix, tname);
+    rope_common cm = src->cm;
+    if (!set && (f->flags & POSENC_FAMILY_TYPE_SETS))
+        return FAIL(r, POSENC_ERR_FORMAT, sname,
+                    "missing key %s: family %s has layers of that type", sname, f->model_type);
     if (set) {
         char tkey[128];
         snprintf(tkey, sizeof tkey, "%s.rope_theta", sname);
+        if ((f->flags & POSENC_FAMILY_TYPE_SETS) && !get(set, "rope_theta"))
+            return FAIL(r, POSENC_ERR_FORMAT, tkey,
+                        "missing key %s: family %s reads each layer type's base from its set",
+                        tkey, f->model_type);
         if ((st = base_at(r, set, "rope_theta", tkey, &base)) != POSENC_OK)
             return st;
+        if (f->flags & POSENC_FAMILY_TYPE_SETS) {
+            /* dim = int(head_dim * set.get("partial_rotary_factor", default)) */
+            double prf = posenc__family_partial_default(f);
+            int have = 0;
+            snprintf(tkey, sizeof tkey, "%s.partial_rotary_factor", sname);
+            if ((st = posenc__cfg_number(&r->rd, set, "partial_rotary_factor", tkey, &prf,
+                                         &have)) != POSENC_OK)
+                return st;
+            if (!(prf > 0.0 && prf <= 1.0))
+                return FAIL(r, POSENC_ERR_RANGE, tkey, "%s must be in (0, 1], got %g", tkey, prf);
+            cm.rotary = (int64_t)floor((double)cm.head_dim * prf);
+            if (cm.rotary < 2 || cm.rotary % 2)
+                return FAIL(r, POSENC_ERR_RANGE, tkey,
+                            "the rotary dimension comes out %lld for head size %lld; it must be "
+                            "even and at least 2",
+                            (long long)cm.rotary, (long long)cm.head_dim);
+        }
     }
-    return rope_group(r, g, &src->cm, base, set, 1, sname);
+    return rope_group(r, g, &cm, base, set, 1, sname);
 }
 
 /* BY_TYPE: full and sliding layers (layer_types, or the family's pattern),
@@ -355,6 +380,11 @@ posenc_status read_rope_family(mread *r, int64_t n_layer)
     if (st != POSENC_OK)
         return st;
     const json_t *rs = get(r->cfg, "rope_scaling");
+    if ((r->fam->flags & POSENC_FAMILY_TYPE_SETS) && !src.per_type)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_parameters", src.bname, sizeof src.bname),
+                    "missing %s per layer type (full_attention, sliding_attention): family %s "
+                    "reads each type's base and rotary part from its own set",
+                    src.bname, r->fam->model_type);
     src.single = src.per_type ? NULL : (src.rp ? src.rp : rs);
     if ((st = rope_common_read(r, src.rp && !src.per_type ? src.rp : NULL, &src.cm)) != POSENC_OK)
         return st;

@@ -452,6 +452,8 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
         if (have)
             cm->base_name = legacy_base[i];
     }
+    if (!have && f->base_default == 0.0 && (f->flags & POSENC_FAMILY_TYPE_SETS))
+        return POSENC_OK; /* each layer type's set gives its base (config_layers.c) */
     if (!have && f->base_default == 0.0)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, base_key, name, sizeof name),
                     "missing key %s (family %s: no default posenc can vouch for)", name,
