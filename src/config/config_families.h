@@ -110,6 +110,11 @@ typedef struct posenc_model_family {
                                             rope_theta (required) and partial_rotary_factor
                                             (default partial_default); a config without the
                                             sets is refused (Laguna, Mellum, MiMo-V2-Flash) */
+#define POSENC_FAMILY_GLOBAL_EVERY_N 1024u /* BY_TYPE without layer_types: layer i is full when
+                                            i % global_attn_every_n_layers == 0 (default
+                                            sliding_pattern), else sliding; a rope_scaling block
+                                            (which transformers applies to both types) is
+                                            refused (ModernBERT) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

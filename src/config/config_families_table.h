@@ -209,6 +209,15 @@
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
            "configuration_ernie4_5_moe.py L62, L95-98"},
 
+/* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
+ * null: hidden_size / heads, rope_theta 10000. transformers 5.23.0
+ * models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309;
+ * configuration_eurobert.py L69-96. */
+{.model_type = "eurobert", .arch = "EuroBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
+           "configuration_eurobert.py L69-96"},
+
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
@@ -388,6 +397,14 @@
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
            "(5.23.0); configuration_granitemoeshared.py L71-74"},
 
+/* ---- gte (encoder): llama's rotate_half (HALF, full head), default_theta
+ * 160000. transformers 5.23.0 models/gte/modeling_gte.py L114-115, L133-163,
+ * L201, L226; configuration_gte.py L50-67. */
+{.model_type = "gte", .arch = "Gte", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 160000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .source = "models/gte/modeling_gte.py L114-115, L133-163, L201, L226 (5.23.0); "
+           "configuration_gte.py L50-67"},
+
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
  * repeat_interleave(2)), full head, head_dim 128, default_theta 100000.
  * transformers 5.23.0 models/helium/modeling_helium.py L163-200, L208;
@@ -487,6 +504,16 @@
  .default_hidden = 2048, .default_head_dim = 128,
  .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
            "configuration_jetmoe.py L48-54, L75-76"},
+
+/* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
+ * default_theta 20000. transformers 5.23.0
+ * models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118,
+ * L136-166, L204, L229; configuration_jina_embeddings_v3.py L51-69. */
+{.model_type = "jina_embeddings_v3", .arch = "JinaEmbeddingsV3", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 20000.0, .default_layers = 24, .default_hidden = 1024,
+ .default_heads = 16,
+ .source = "models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118, L136-166, L204, "
+           "L229 (5.23.0); configuration_jina_embeddings_v3.py L51-69"},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -621,9 +648,6 @@
 {.model_type = "mistral3", .arch = "Mistral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "mistral",
  .source = "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"},
-{.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
-
 /* ---- mistral4: DeepSeek V3's MLA (RoPE on the qk_rope_head_dim part of
  * each head; apply_rotary_pos_emb_interleave when rope_interleave, default
  * true) and ministral3's query scaling after RoPE (1 + beta * log(1 +
@@ -641,6 +665,27 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
            "configuration_mistral4.py L76-135"},
+
+/* ---- mixtral: llama's RoPE, as mistral above. */
+{.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
+
+/* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
+ * fused Wqkv), one RoPE per layer type: full layers global_rope_theta
+ * (default_theta["global"] 160000), sliding layers local_rope_theta
+ * (default_theta["local"] 10000), or the per-type rope_parameters sets of
+ * newer configs; without layer_types, layer i is full when
+ * i % global_attn_every_n_layers (3) == 0. transformers 5.23.0
+ * models/modernbert/modeling_modernbert.py L93-145 (per-type rotary),
+ * L177-208, L234-244, L269; configuration_modernbert.py L77-83, L113-151. */
+{.model_type = "modernbert", .arch = "ModernBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_key = "global_rope_theta", .base_default = 160000.0, .layers = POSENC_LAYERS_BY_TYPE,
+ .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_LOCAL,
+ .local_base_key = "local_rope_theta", .local_base_default = 10000.0, .sliding_pattern = 3,
+ .default_layers = 22, .default_hidden = 768, .default_heads = 12,
+ .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
+ .source = "models/modernbert/modeling_modernbert.py L93-145, L177-208, L234-244, L269 "
+           "(5.23.0); configuration_modernbert.py L77-151"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
@@ -667,6 +712,16 @@
  .default_heads = 48,
  .source = "models/nemotron/modeling_nemotron.py L110-116, L134-169, L236, L265 (5.23.0); "
            "configuration_nemotron.py L55-77"},
+
+/* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
+ * default_theta 1000. The remote-code configs' rotary_emb_fraction and
+ * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc).
+ * transformers 5.23.0 models/nomic_bert/modeling_nomic_bert.py L116-117,
+ * L135-165, L203, L227; configuration_nomic_bert.py L51-74. */
+{.model_type = "nomic_bert", .arch = "NomicBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .source = "models/nomic_bert/modeling_nomic_bert.py L116-117, L135-165, L203, L227 (5.23.0); "
+           "configuration_nomic_bert.py L51-74"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
 {.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -839,6 +894,20 @@
 {.model_type = "t5", .arch = "T5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
+
+/* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
+ * per layer type from rope_parameters.full_attention / .sliding_attention
+ * (class defaults: full theta 2560000, sliding 10000). The older format
+ * (rope_theta a list per layer, attention_windows) is refused: posenc needs
+ * the per-type sets and layer_types. transformers 5.23.0
+ * models/ultrabert/modeling_ultrabert.py L64-116 (per-type rotary),
+ * L126-156, L204, L243; configuration_ultrabert.py L59-113. */
+{.model_type = "ultrabert", .arch = "Ultrabert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 4096,
+ .default_heads = 32, .flags = POSENC_FAMILY_TYPE_SETS,
+ .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
+           "configuration_ultrabert.py L59-113"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.

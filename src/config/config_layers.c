@@ -39,7 +39,19 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
     }
     int64_t pattern = f->sliding_pattern;
     int present;
-    posenc_status st = count(r, "sliding_window_pattern", &pattern, &present);
+    posenc_status st;
+    if (f->flags & POSENC_FAMILY_GLOBAL_EVERY_N) {
+        /* ModernBERT: "sliding_attention" if bool(i % global_attn_every_n_layers) */
+        if ((st = count(r, "global_attn_every_n_layers", &pattern, &present)) != POSENC_OK)
+            return st;
+        if (pattern < 1)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, "global_attn_every_n_layers", name, sizeof name),
+                        "%s must be at least 1", name);
+        for (int64_t i = 0; i < n_layer; i++)
+            kind[i] = i % pattern != 0;
+        return POSENC_OK;
+    }
+    st = count(r, "sliding_window_pattern", &pattern, &present);
     if (st != POSENC_OK)
         return st;
     if (!present && pattern == 0)
@@ -262,6 +274,13 @@ static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rop
     posenc_status st = layer_kinds(r, n_layer, kind);
     if (st != POSENC_OK)
         return st;
+    if ((f->flags & POSENC_FAMILY_GLOBAL_EVERY_N) && get(r->cfg, "rope_scaling")) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_scaling", name, sizeof name),
+                    "%s: family %s applies it to both layer types, each with its own base; "
+                    "posenc scales only the full layers' RoPE",
+                    name, f->model_type);
+    }
     /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
      * (an absent key is the class default 4096, not None) */
     const json_t *sw = json_object_get(r->cfg, "sliding_window");
