@@ -115,6 +115,12 @@ typedef struct posenc_model_family {
                                             sliding_pattern), else sliding; a rope_scaling block
                                             (which transformers applies to both types) is
                                             refused (ModernBERT) */
+#define POSENC_FAMILY_DENSE_FORCE_ROPE 2048u /* BY_TYPE: full layers whose mlp_layer_types
+                                            entry is "dense" rotate too (force_rope) when
+                                            prefix_dense_sliding_window_pattern (default 1) is
+                                            1; sliding_window null (no layer rotates but those),
+                                            or first_k_dense_replace without layer_types, is
+                                            refused (Cohere2 MoE) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

@@ -121,6 +121,23 @@
  .sliding_rope = POSENC_TROPE_SCALED,
  .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)"},
 
+/* ---- cohere2_moe: Cohere's interleaved RoPE (rotate_half on x[..., ::2],
+ * x[..., 1::2], in float32) on sliding layers, and on full layers only where
+ * force_rope: the layer's mlp_layer_types entry is "dense" and
+ * prefix_dense_sliding_window_pattern is 1; other full layers NoPE.
+ * layer_types default: sliding_window_pattern 4 ((i + 1) % 4: sliding).
+ * head_dim 128, rope_theta 10000. transformers 5.23.0
+ * models/cohere2_moe/modeling_cohere2_moe.py L236-269 (rotate_half,
+ * apply_rotary_pos_emb), L279-300 (sliding_window, force_rope), L318-319;
+ * configuration_cohere2_moe.py L97-130, L133-160. */
+{.model_type = "cohere2_moe", .arch = "Cohere2Moe", .scheme = POSENC_SCHEME_MIXED,
+ .layout = INTERLEAVED, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
+ .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
+ .default_layers = 40, .default_hidden = 8192, .default_heads = 64, .default_head_dim = 128,
+ .flags = POSENC_FAMILY_DENSE_FORCE_ROPE,
+ .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
+           "configuration_cohere2_moe.py L97-160"},
+
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
@@ -381,6 +398,20 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+/* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
+ * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
+ * default: rope_theta on every layer), one rotary per distinct base; posenc
+ * has no per-layer base list. transformers 5.23.0
+ * models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460;
+ * configuration_granite_swa.py L28-48, L98-122;
+ * models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255,
+ * L494-570; configuration_granitemoe_swa.py L30-50, L105-127. */
+{.model_type = "granite_swa", .arch = "GraniteSWA", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
+            "per-layer base list posenc lacks",
+ .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
+           "configuration_granite_swa.py L28-122"},
+
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
  * on q. transformers 5.23.0 models/granitemoe/modeling_granitemoe.py L192-226,
@@ -391,6 +422,13 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63"},
+/* granitemoe_swa: refused, see granite_swa above. */
+{.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF,
+ .refused = "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
+            "per-layer base list posenc lacks",
+ .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
+           "(5.23.0); configuration_granitemoe_swa.py L30-127"},
 {.model_type = "granitemoeshared", .arch = "GraniteMoeShared", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32,

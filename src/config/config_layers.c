@@ -266,6 +266,47 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
     return rope_group(r, g, &cm, base, set, 1, sname);
 }
 
+/* Cohere2 MoE: "self.force_rope = config.mlp_layer_types[layer_idx] ==
+ * 'dense' and config.prefix_dense_sliding_window_pattern == 1"; RoPE "if
+ * self.sliding_window is not None or self.force_rope". Marks the forced full
+ * layers kind 2. */
+static posenc_status dense_forced(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    char name[96];
+    const json_t *sw = json_object_get(r->cfg, "sliding_window");
+    if (sw && json_typeof(sw) == JSON_NULL)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "sliding_window", name, sizeof name),
+                    "%s is null: family %s then rotates only its dense layers, a rule posenc "
+                    "does not implement",
+                    name, r->fam->model_type);
+    int64_t pattern = 1, k = 0;
+    int present;
+    posenc_status st = count(r, "prefix_dense_sliding_window_pattern", &pattern, &present);
+    if (st != POSENC_OK || pattern != 1)
+        return st;
+    const json_t *mlp = get(r->cfg, "mlp_layer_types");
+    if (!mlp) {
+        if ((st = count(r, "first_k_dense_replace", &k, &present)) != POSENC_OK)
+            return st;
+        if (k > 0 && !get(r->cfg, "layer_types"))
+            return FAIL(r, POSENC_ERR_FORMAT, kn(r, "layer_types", name, sizeof name),
+                        "missing key %s: family %s numbers the sliding pattern after its "
+                        "first_k_dense_replace dense layers",
+                        name, r->fam->model_type);
+    }
+    kn(r, "mlp_layer_types", name, sizeof name);
+    if (mlp && (json_typeof(mlp) != JSON_ARRAY || (int64_t)json_array_size(mlp) != n_layer))
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of one string per layer",
+                    name);
+    for (int64_t i = 0; i < n_layer; i++) {
+        const char *e = mlp ? json_string_value(json_array_get(mlp, (size_t)i)) : NULL;
+        int dense = mlp ? e && strcmp(e, "dense") == 0 : i < k;
+        if (dense && kind[i] == 0)
+            kind[i] = 2;
+    }
+    return POSENC_OK;
+}
+
 /* BY_TYPE: full and sliding layers (layer_types, or the family's pattern),
  * each type with the RoPE of the family's rule for it. */
 static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rope_source *src)
@@ -281,19 +322,22 @@ static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rop
                     "posenc scales only the full layers' RoPE",
                     name, f->model_type);
     }
+    if ((f->flags & POSENC_FAMILY_DENSE_FORCE_ROPE) &&
+        (st = dense_forced(r, n_layer, kind)) != POSENC_OK)
+        return st;
     /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
      * (an absent key is the class default 4096, not None) */
     const json_t *sw = json_object_get(r->cfg, "sliding_window");
     int all_rope =
         (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_typeof(sw) == JSON_NULL;
-    int gi[2] = {-1, -1};
+    int gi[3] = {-1, -1, -1};
     for (int64_t i = 0; i < n_layer; i++) {
         int t = kind[i];
         if (gi[t] < 0) {
-            posenc_type_rope rule = t ? f->sliding_rope : f->full_rope;
-            if (all_rope)
+            posenc_type_rope rule = t == 1 ? f->sliding_rope : f->full_rope;
+            if (all_rope || t == 2) /* t == 2: a full layer forced to rotate */
                 rule = POSENC_TROPE_SCALED;
-            st = type_group(r, src, rule, t ? "sliding_attention" : "full_attention", &gi[t]);
+            st = type_group(r, src, rule, t == 1 ? "sliding_attention" : "full_attention", &gi[t]);
             if (st != POSENC_OK)
                 return st;
         }
