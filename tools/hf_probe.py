@@ -229,6 +229,16 @@ def shrink(text_cfg, keep_heads=False):
         keep = None
     H = getattr(c, "num_attention_heads", None)
     hidden = getattr(c, "hidden_size", None)
+    if "head_dim" in vars(c) and c.head_dim is None and isinstance(H, int) and H > 0 and \
+            isinstance(hidden, int) and hidden % H == 0:
+        # head_dim null means hidden_size / heads (the rotary's "or"); some
+        # attentions take getattr(config, "head_dim", ...) and get None
+        # (HunYuan's config class defaults)
+        c.head_dim = hidden // H
+    if "num_key_value_heads" in vars(c) and c.num_key_value_heads is None and isinstance(H, int):
+        # null: one key/value head per query head (Nemotron's class defaults
+        # leave it None and its attention divides by it)
+        c.num_key_value_heads = H
     if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
         hd = getattr(c, "head_dim", None)
         D = hd if isinstance(hd, int) and hd > 0 else (hidden // H if hidden % H == 0 else None)
@@ -309,9 +319,12 @@ class _Capture:
 
     def attn(self, module, query, key, value, attention_mask, **kw):
         pre = self.pending.pop(module, {})
-        self.calls.append({"module": module, "q": query.detach().clone(),
-                           "k": key.detach().clone(), "q_pre": pre.get("q"),
-                           "k_pre": pre.get("k"), "rot": self.rot_pairs()})
+        if not pre and not self.rot and self.calls and self.calls[-1]["module"] is module:
+            pass  # the same layer's q and k again (DiffLlama's two calls per layer)
+        else:
+            self.calls.append({"module": module, "q": query.detach().clone(),
+                               "k": key.detach().clone(), "q_pre": pre.get("q"),
+                               "k_pre": pre.get("k"), "rot": self.rot_pairs()})
         mod = sys.modules.get(type(module).__module__)
         eager = getattr(mod, "eager_attention_forward", None)
         if eager is not None:

@@ -102,6 +102,25 @@ typedef struct posenc_model_family {
                                             the temporal, height and width positions; rope
                                             type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
                                             Qwen3-VL) */
+#define POSENC_FAMILY_ROTARY_DIM 256u   /* PARTIAL: without any partial_rotary_factor, the
+                                            legacy rotary_dim key gives the factor
+                                            rotary_dim / head_dim (MiniMax-M2) */
+#define POSENC_FAMILY_TYPE_SETS 512u    /* BY_TYPE: the RoPE of each layer type comes only from
+                                            rope_parameters' per-type set, each with its own
+                                            rope_theta (required) and partial_rotary_factor
+                                            (default partial_default); a config without the
+                                            sets is refused (Laguna, Mellum, MiMo-V2-Flash) */
+#define POSENC_FAMILY_GLOBAL_EVERY_N 1024u /* BY_TYPE without layer_types: layer i is full when
+                                            i % global_attn_every_n_layers == 0 (default
+                                            sliding_pattern), else sliding; a rope_scaling block
+                                            (which transformers applies to both types) is
+                                            refused (ModernBERT) */
+#define POSENC_FAMILY_DENSE_FORCE_ROPE 2048u /* BY_TYPE: full layers whose mlp_layer_types
+                                            entry is "dense" rotate too (force_rope) when
+                                            prefix_dense_sliding_window_pattern (default 1) is
+                                            1; sliding_window null (no layer rotates but those),
+                                            or first_k_dense_replace without layer_types, is
+                                            refused (Cohere2 MoE) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

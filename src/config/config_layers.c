@@ -39,7 +39,19 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
     }
     int64_t pattern = f->sliding_pattern;
     int present;
-    posenc_status st = count(r, "sliding_window_pattern", &pattern, &present);
+    posenc_status st;
+    if (f->flags & POSENC_FAMILY_GLOBAL_EVERY_N) {
+        /* ModernBERT: "sliding_attention" if bool(i % global_attn_every_n_layers) */
+        if ((st = count(r, "global_attn_every_n_layers", &pattern, &present)) != POSENC_OK)
+            return st;
+        if (pattern < 1)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, "global_attn_every_n_layers", name, sizeof name),
+                        "%s must be at least 1", name);
+        for (int64_t i = 0; i < n_layer; i++)
+            kind[i] = i % pattern != 0;
+        return POSENC_OK;
+    }
+    st = count(r, "sliding_window_pattern", &pattern, &present);
     if (st != POSENC_OK)
         return st;
     if (!present && pattern == 0)
@@ -220,13 +232,79 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
     const json_t *set = get(src->rp, tname);
     char sname[96];
     snprintf(sname, sizeof sname, "%srope_parameters.%s", r->prefix, tname);
+    rope_common cm = src->cm;
+    if (!set && (f->flags & POSENC_FAMILY_TYPE_SETS))
+        return FAIL(r, POSENC_ERR_FORMAT, sname,
+                    "missing key %s: family %s has layers of that type", sname, f->model_type);
     if (set) {
         char tkey[128];
         snprintf(tkey, sizeof tkey, "%s.rope_theta", sname);
+        if ((f->flags & POSENC_FAMILY_TYPE_SETS) && !get(set, "rope_theta"))
+            return FAIL(r, POSENC_ERR_FORMAT, tkey,
+                        "missing key %s: family %s reads each layer type's base from its set",
+                        tkey, f->model_type);
         if ((st = base_at(r, set, "rope_theta", tkey, &base)) != POSENC_OK)
             return st;
+        if (f->flags & POSENC_FAMILY_TYPE_SETS) {
+            /* dim = int(head_dim * set.get("partial_rotary_factor", default)) */
+            double prf = posenc__family_partial_default(f);
+            int have = 0;
+            snprintf(tkey, sizeof tkey, "%s.partial_rotary_factor", sname);
+            if ((st = posenc__cfg_number(&r->rd, set, "partial_rotary_factor", tkey, &prf,
+                                         &have)) != POSENC_OK)
+                return st;
+            if (!(prf > 0.0 && prf <= 1.0))
+                return FAIL(r, POSENC_ERR_RANGE, tkey, "%s must be in (0, 1], got %g", tkey, prf);
+            cm.rotary = (int64_t)floor((double)cm.head_dim * prf);
+            if (cm.rotary < 2 || cm.rotary % 2)
+                return FAIL(r, POSENC_ERR_RANGE, tkey,
+                            "the rotary dimension comes out %lld for head size %lld; it must be "
+                            "even and at least 2",
+                            (long long)cm.rotary, (long long)cm.head_dim);
+        }
     }
-    return rope_group(r, g, &src->cm, base, set, 1, sname);
+    return rope_group(r, g, &cm, base, set, 1, sname);
+}
+
+/* Cohere2 MoE: "self.force_rope = config.mlp_layer_types[layer_idx] ==
+ * 'dense' and config.prefix_dense_sliding_window_pattern == 1"; RoPE "if
+ * self.sliding_window is not None or self.force_rope". Marks the forced full
+ * layers kind 2. */
+static posenc_status dense_forced(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    char name[96];
+    const json_t *sw = json_object_get(r->cfg, "sliding_window");
+    if (sw && json_typeof(sw) == JSON_NULL)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "sliding_window", name, sizeof name),
+                    "%s is null: family %s then rotates only its dense layers, a rule posenc "
+                    "does not implement",
+                    name, r->fam->model_type);
+    int64_t pattern = 1, k = 0;
+    int present;
+    posenc_status st = count(r, "prefix_dense_sliding_window_pattern", &pattern, &present);
+    if (st != POSENC_OK || pattern != 1)
+        return st;
+    const json_t *mlp = get(r->cfg, "mlp_layer_types");
+    if (!mlp) {
+        if ((st = count(r, "first_k_dense_replace", &k, &present)) != POSENC_OK)
+            return st;
+        if (k > 0 && !get(r->cfg, "layer_types"))
+            return FAIL(r, POSENC_ERR_FORMAT, kn(r, "layer_types", name, sizeof name),
+                        "missing key %s: family %s numbers the sliding pattern after its "
+                        "first_k_dense_replace dense layers",
+                        name, r->fam->model_type);
+    }
+    kn(r, "mlp_layer_types", name, sizeof name);
+    if (mlp && (json_typeof(mlp) != JSON_ARRAY || (int64_t)json_array_size(mlp) != n_layer))
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of one string per layer",
+                    name);
+    for (int64_t i = 0; i < n_layer; i++) {
+        const char *e = mlp ? json_string_value(json_array_get(mlp, (size_t)i)) : NULL;
+        int dense = mlp ? e && strcmp(e, "dense") == 0 : i < k;
+        if (dense && kind[i] == 0)
+            kind[i] = 2;
+    }
+    return POSENC_OK;
 }
 
 /* BY_TYPE: full and sliding layers (layer_types, or the family's pattern),
@@ -237,19 +315,29 @@ static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rop
     posenc_status st = layer_kinds(r, n_layer, kind);
     if (st != POSENC_OK)
         return st;
+    if ((f->flags & POSENC_FAMILY_GLOBAL_EVERY_N) && get(r->cfg, "rope_scaling")) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_scaling", name, sizeof name),
+                    "%s: family %s applies it to both layer types, each with its own base; "
+                    "posenc scales only the full layers' RoPE",
+                    name, f->model_type);
+    }
+    if ((f->flags & POSENC_FAMILY_DENSE_FORCE_ROPE) &&
+        (st = dense_forced(r, n_layer, kind)) != POSENC_OK)
+        return st;
     /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
      * (an absent key is the class default 4096, not None) */
     const json_t *sw = json_object_get(r->cfg, "sliding_window");
     int all_rope =
         (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_typeof(sw) == JSON_NULL;
-    int gi[2] = {-1, -1};
+    int gi[3] = {-1, -1, -1};
     for (int64_t i = 0; i < n_layer; i++) {
         int t = kind[i];
         if (gi[t] < 0) {
-            posenc_type_rope rule = t ? f->sliding_rope : f->full_rope;
-            if (all_rope)
+            posenc_type_rope rule = t == 1 ? f->sliding_rope : f->full_rope;
+            if (all_rope || t == 2) /* t == 2: a full layer forced to rotate */
                 rule = POSENC_TROPE_SCALED;
-            st = type_group(r, src, rule, t ? "sliding_attention" : "full_attention", &gi[t]);
+            st = type_group(r, src, rule, t == 1 ? "sliding_attention" : "full_attention", &gi[t]);
             if (st != POSENC_OK)
                 return st;
         }
@@ -355,6 +443,11 @@ posenc_status read_rope_family(mread *r, int64_t n_layer)
     if (st != POSENC_OK)
         return st;
     const json_t *rs = get(r->cfg, "rope_scaling");
+    if ((r->fam->flags & POSENC_FAMILY_TYPE_SETS) && !src.per_type)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_parameters", src.bname, sizeof src.bname),
+                    "missing %s per layer type (full_attention, sliding_attention): family %s "
+                    "reads each type's base and rotary part from its own set",
+                    src.bname, r->fam->model_type);
     src.single = src.per_type ? NULL : (src.rp ? src.rp : rs);
     if ((st = rope_common_read(r, src.rp && !src.per_type ? src.rp : NULL, &src.cm)) != POSENC_OK)
         return st;

@@ -188,6 +188,14 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
         if (!t || strcmp(json_string_value(t) ? json_string_value(t) : "", "default") == 0)
             json_object_del(*own, "original_max_position_embeddings");
     }
+    /* Mistral 4 writes max_position_embeddings into the block as well;
+     * transformers drops it from validation (ignore_keys_at_rope_validation,
+     * configuration_mistral4.py L133-135 in 5.23.0) and reads the config's own */
+    if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, "max_position_embeddings");
+    }
     return POSENC_OK;
 }
 
@@ -367,6 +375,17 @@ static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_commo
             if (have)
                 pk = legacy[i];
         }
+        if (!have && (f->flags & POSENC_FAMILY_ROTARY_DIM)) {
+            /* kwargs.setdefault("partial_rotary_factor", rotary_dim / head_dim):
+             * only when no factor is given */
+            int64_t rd;
+            if ((st = count(r, "rotary_dim", &rd, &have)) != POSENC_OK)
+                return st;
+            if (have) {
+                prf = (double)rd / (double)cm->head_dim;
+                pk = "rotary_dim";
+            }
+        }
         kn(r, pk ? pk : "partial_rotary_factor", name, sizeof name);
         if (!(prf > 0.0 && prf <= 1.0))
             return FAIL(r, POSENC_ERR_RANGE, name, "%s must be in (0, 1], got %g", name, prf);
@@ -433,6 +452,8 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
         if (have)
             cm->base_name = legacy_base[i];
     }
+    if (!have && f->base_default == 0.0 && (f->flags & POSENC_FAMILY_TYPE_SETS))
+        return POSENC_OK; /* each layer type's set gives its base (config_layers.c) */
     if (!have && f->base_default == 0.0)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, base_key, name, sizeof name),
                     "missing key %s (family %s: no default posenc can vouch for)", name,

@@ -75,6 +75,8 @@ def test_fixtures_cover_the_registry():
             d = json.load(f)
         probed.add(d["model_type"])
         probed.add((d.get("text_config") or {}).get("model_type"))
+    probed.update(CLASS_DEFAULTS)  # verified from their config classes' defaults (below)
+    probed.update(CLASS_DEFAULTS_REFUSED)
     missing = [f for f in fams if f in CONFIG_MAPPING and f not in probed]
     assert not missing, f"registry families without a probed fixture: {missing}"
     assert len(probed) >= 40
@@ -209,3 +211,121 @@ def test_config_class_defaults(model_type):
     (Qwen3MoeConfig has no head_dim: hidden_size / heads, 64, not 128)."""
     rep = hf_probe.probe(hf_probe.default_config(model_type))
     assert rep.status == hf_probe.VERIFIED, rep
+
+
+# ---- families verified from their config classes' defaults (issue 20) ----------------
+
+#: Registry families without a fixture in tests/data/models: each is probed on a
+#: config.json with every default of its config class written out (the probe
+#: shrinks layers, heads and experts, keeping head_dim, the RoPE block and the
+#: per-layer pattern). See src/config/config_families_table.h for each entry's
+#: reading of the modeling code.
+CLASS_DEFAULTS = [
+    "afmoe", "apertus", "arcee", "bitnet", "cohere2_moe", "cwm", "diffllama", "doge",
+    "ernie4_5", "ernie4_5_moe", "eurobert", "exaone_moe", "flex_olmo", "glm4_moe_lite",
+    "gpt_neox_japanese", "granitemoe", "granitemoeshared", "gte", "helium", "hunyuan_v1_dense",
+    "hunyuan_v1_moe", "hy_v3", "hyperclovax", "internlm3", "iquestcoder", "jais2", "jetmoe",
+    "jina_embeddings_v3", "laguna", "longcat_flash", "mellum", "mimo_v2_flash", "minimax_m2",
+    "mistral4", "modernbert", "nemotron", "nomic_bert", "olmoe", "persimmon", "seed_oss",
+    "solar_open", "ultrabert", "youtu",
+]
+
+#: Registry entries that refuse their family, naming the mechanism posenc lacks.
+CLASS_DEFAULTS_REFUSED = {
+    "dbrx": "attn_config.rope_theta",
+    "granite_swa": "layer_rope_theta",
+    "granitemoe_swa": "layer_rope_theta",
+}
+
+
+@pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
+def test_class_defaults_verified(model_type):
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.VERIFIED, rep
+    assert rep.layers and all(v == "ok" for v in rep.layers.values())
+
+
+@pytest.mark.parametrize("model_type", sorted(CLASS_DEFAULTS_REFUSED))
+def test_class_defaults_refused(model_type):
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.REFUSED, rep
+    assert CLASS_DEFAULTS_REFUSED[model_type] in rep.detail, rep
+
+
+def _defaults(model_type, **kw):
+    d = hf_probe.default_config(model_type)
+    d.update(kw)
+    return d
+
+
+def _alternating(d, every=4):
+    n = d["num_hidden_layers"]
+    return ["full_attention" if i % every == 0 else "sliding_attention" for i in range(n)]
+
+
+def test_minimax_m2_rotary_dim():
+    """MiniMax-M2's checkpoints give rotary_dim 64 of head_dim 128 (no factor):
+    half the head rotates; a partial_rotary_factor given as well wins, as in
+    MiniMaxM2Config.convert_rope_params_to_dict's setdefault."""
+    d = _defaults("minimax_m2", rotary_dim=64)
+    d.pop("rope_parameters")
+    d["rope_theta"] = 5e6
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "64/128" in rep.scheme, rep
+    d["partial_rotary_factor"] = 0.25
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "32/128" in rep.scheme, rep
+    wrong = hf_probe.probe(d, model_type="minimax_m2",
+                           mutate=lambda e: _rope_like(e, rotary_dim=64) if e.rope else e)
+    assert wrong.status == hf_probe.DISAGREE, wrong
+
+
+@pytest.mark.parametrize("model_type", ["laguna", "mellum", "mimo_v2_flash", "ultrabert"])
+def test_per_type_rope_sets(model_type):
+    """Full and sliding layers each take their rope_parameters set's base and
+    partial_rotary_factor (Laguna: 500000 with half the head, 10000 with all of
+    it); a config without the per-type sets is refused."""
+    d = _defaults(model_type)
+    d["layer_types"] = _alternating(d)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    assert rep.layers.keys() >= {0, 1}
+    flat = _defaults(model_type)
+    flat["rope_parameters"] = {"rope_type": "default", "rope_theta": 10000.0}
+    assert hf_probe.probe(flat).status == hf_probe.REFUSED
+
+
+def test_modernbert_hub_format():
+    """ModernBERT's Hub configs: global_rope_theta / local_rope_theta and
+    global_attn_every_n_layers (full where i % n == 0), no layer_types."""
+    d = {"model_type": "modernbert", "hidden_size": 768, "num_hidden_layers": 22,
+         "num_attention_heads": 12, "global_rope_theta": 160000.0, "local_rope_theta": 10000.0,
+         "global_attn_every_n_layers": 3, "vocab_size": 50368, "max_position_embeddings": 8192,
+         "local_attention": 128}
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+    d.update(global_attn_every_n_layers=2, local_rope_theta=20000.0)
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+    d["rope_scaling"] = {"rope_type": "linear", "factor": 2.0}
+    assert hf_probe.probe(d).status == hf_probe.REFUSED
+
+
+def test_cohere2_moe_dense_prefix():
+    """Cohere2 MoE: a full layer whose MLP is dense rotates (force_rope with
+    prefix_dense_sliding_window_pattern 1); other full layers are NoPE."""
+    d = _defaults("cohere2_moe")
+    n = d["num_hidden_layers"]
+    d["layer_types"] = ["full_attention", "full_attention"] + _alternating(d)[2:]
+    d["mlp_layer_types"] = ["dense"] + ["sparse"] * (n - 1)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    assert "none" in rep.scheme
+    nope = hf_probe.probe(d, mutate=lambda e: hf_probe.Expect("none", {}, None)
+                          if e.scheme == "rope" else e)
+    assert nope.status == hf_probe.DISAGREE and "layer 0" in nope.detail, nope
+
+
+@pytest.mark.parametrize("model_type", ["youtu", "glm4_moe_lite", "mistral4"])
+def test_mla_rope_interleave_false(model_type):
+    """The MLA families with rope_interleave false rotate halves."""
+    rep = hf_probe.probe(_defaults(model_type, rope_interleave=False))
+    assert rep.status == hf_probe.VERIFIED and "half" in rep.scheme, rep
