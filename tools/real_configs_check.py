@@ -125,7 +125,6 @@ def check(path, probe=True):
         row.update(outcome=REFUSED if why else WRONG,
                    detail=why or f"refused without a reason: {text[:200]}")
         return row
-    head = text.splitlines()[0]
     schemes = sorted({m for m in re.findall(r"^layers? [0-9,\-]+: (\S+)", text, re.M)})
     summary = "layers: " + ", ".join(schemes)
     if name in READ:
