@@ -55,6 +55,25 @@ OUTCOMES = (RIGHT_PROBE, RIGHT_READ, REFUSED, WRONG, UNVERIFIED)
 #: by reading that code against posenc's EXPLAIN MODEL line. Each entry: the
 #: file and lines read, and what was compared.
 READ = {
+    # MiniCPM's remote code, a copy in oshersidi/OCD modeling_minicpm.py @924345eb:
+    # head_dim = hidden_size / heads (L371), base rope_theta (L375), rope_scaling
+    # "dynamic" -> MiniCPMDynamicNTKScalingRotaryEmbedding with
+    # max_position_embeddings (L402-425): past it, base * (factor * seq_len /
+    # max_pos - (factor - 1))^(d / (d - 2)) (L215-251); rotate_half (L254-258).
+    # tests/hf/test_real_configs.py recomputes that formula against posenc.
+    "minicpm-2b-dpo.json": "read: openbmb modeling_minicpm.py (copy oshersidi/OCD "
+                           "@924345eb L215-258, L371-425): half layout, full head, "
+                           "dynamic NTK over max_position_embeddings",
+    # Qwen 1's remote code, undefdev/Qwen-7B-Chat modeling_qwen.py @04df5dd5
+    # (Qwen-1_8B ships a later revision of the same file): rotary dim
+    # kv_channels * rotary_pct (L151-188), base rotary_emb_base; past
+    # seq_length, ntk_alpha = 2^ceil(log2(len / seq_length) + 1) - 1 (L328-338)
+    # and base * alpha^(d / (d - 2)) (L1072-1084); rotate_half on halves
+    # (L1097-1117); queries times log_seq_length(i) past seq_length (L193-197,
+    # L367-373).
+    "qwen-1.8b.json": "read: Qwen modeling_qwen.py (copy undefdev/Qwen-7B-Chat @04df5dd5 "
+                      "L151-198, L328-373, L1060-1117): half layout, dynamic NTK alpha, "
+                      "logn query scale",
 }
 
 

@@ -37,7 +37,7 @@ PINNED = {
     "gemma-3-27b-it": PROBE,
     "gemma-3-4b-it": PROBE,
     "gemma-4-26b-a4b": REFUSED,
-    "gemma-4-e2b": REFUSED,
+    "gemma-4-e2b-it": REFUSED,
     "gpt-oss-120b": REFUSED,
     "internlm-7b": REFUSED,
     "lfm2.5-vl-1.6b": REFUSED,
@@ -47,8 +47,10 @@ PINNED = {
     "llama-3.2-3b": PROBE,
     "llama-3.2-90b-vision-instruct": REFUSED,
     "llava-1.5-7b": PROBE,
-    "minicpm-2b-dpo": UNVERIFIED,
+    "minicpm-2b-dpo": READ,
     "minicpm-moe-8x2b": REFUSED,
+    "minicpm-v-4.6": REFUSED,
+    "minicpm5-1b": PROBE,
     "mistral-7b-v0.3": PROBE,
     "mixtral-8x22b-instruct-v0.1": PROBE,
     "olmo-2-32b": PROBE,
@@ -62,7 +64,7 @@ PINNED = {
     "phi-3.5-vision-instruct": REFUSED,
     "phi-4-mini-instruct": PROBE,
     "phi-4": PROBE,
-    "qwen-1.8b": UNVERIFIED,
+    "qwen-1.8b": READ,
     "qwen2-72b-instruct": PROBE,
     "qwen2-7b-instruct": PROBE,
     "qwen2.5-3b": PROBE,
@@ -71,6 +73,7 @@ PINNED = {
     "qwen3-1.7b": PROBE,
     "qwen3-30b-a3b-base": PROBE,
     "qwen3-30b-a3b-thinking-2507": PROBE,
+    "qwen3-4b-instruct-2507": PROBE,
     "qwen3-8b": PROBE,
     "qwen3-coder-480b-a35b": PROBE,
     "qwen3-next-80b-a3b": REFUSED,
@@ -80,6 +83,7 @@ PINNED = {
     "qwen3.5-35b-a3b": REFUSED,
     "qwen3.5-397b-a17b": REFUSED,
     "qwen3.5-9b": REFUSED,
+    "smollm2-1.7b": PROBE,
     "smollm2-360m": PROBE,
     "snowflake-arctic-embed-m": PROBE,
     "stablelm-2-zephyr-1.6b": PROBE,
@@ -154,3 +158,49 @@ def test_refusal_reason():
     assert rc.refusal_reason("posenc: --config: a.json: missing key rope_theta") == \
         "missing key rope_theta"
     assert rc.refusal_reason("posenc: --config: a.json: ") is None
+
+
+# ---- the readings of READ, as arithmetic -------------------------------------------
+
+
+def test_read_minicpm_dynamic_ntk():
+    """MiniCPM-2B's dynamic NTK as its modeling_minicpm.py computes it (READ):
+    past max_position_embeddings, base * (f L / max_pos - (f - 1))^(d/(d-2))."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "minicpm-2b-dpo.json")
+    with open(path) as f:
+        c = json.load(f)
+    d = c["hidden_size"] // c["num_attention_heads"]
+    f_, mp = c["rope_scaling"]["factor"], c["max_position_embeddings"]
+    for n in (1000, mp, mp + 1, 200000, 10 ** 6):
+        base = c["rope_theta"]
+        if n > mp:
+            base *= (f_ * n / mp - (f_ - 1)) ** (d / (d - 2))
+        want = base ** (-np.arange(0, d, 2) / d)
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+def test_read_qwen1_dynamic_ntk():
+    """Qwen-1.8B's NTK alpha as its modeling_qwen.py computes it (READ)."""
+    import math
+
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "qwen-1.8b.json")
+    with open(path) as f:
+        c = json.load(f)
+    d, sl = c["kv_channels"], c["seq_length"]
+    for n in (1000, sl, sl + 1, 20000, 10 ** 5):
+        base = c["rotary_emb_base"]
+        if n > sl:
+            alpha = max(2 ** math.ceil(math.log(n / sl, 2) + 1) - 1, 1)
+            base *= alpha ** (d / (d - 2))
+        want = base ** (-np.arange(0, d, 2) / d)
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
