@@ -204,3 +204,34 @@ def test_read_qwen1_dynamic_ntk():
         r = posenc.RoPE.from_config(path, seq_len=n)
         assert r.layout == "half" and r.rotary_dim == d
         assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+# ---- the check fails loudly --------------------------------------------------------
+
+
+def test_a_wrong_answer_is_wrong():
+    """posenc's answer for Qwen3-8B with its base 0.1% high: WRONG, not right."""
+    import hf_probe
+    import posenc
+
+    def off(e):
+        if e.rope is None:
+            return e
+        r = e.rope
+        return hf_probe.Expect("rope", e.fields, posenc.RoPE(
+            head_dim=r.head_dim, rotary_dim=r.rotary_dim, base=r.base * 1.001, layout=r.layout))
+
+    path = os.path.join(rc.REAL, "qwen3-8b.json")
+    assert rc.check(path)["outcome"] == PROBE
+    bad = rc.check(path, mutate=off)
+    assert bad["outcome"] == WRONG and "probe disagrees" in bad["detail"]
+
+
+def test_a_refusal_without_a_reason_is_wrong(monkeypatch):
+    path = os.path.join(rc.REAL, "qwen3-8b.json")
+    monkeypatch.setattr(rc, "explain", lambda p: (False, "posenc: --config: qwen3-8b.json: "))
+    assert rc.check(path)["outcome"] == WRONG
+    monkeypatch.setattr(rc, "explain", lambda p: (
+        False, "posenc: --config: qwen3-8b.json: missing key rope_theta"))
+    r = rc.check(path)
+    assert r["outcome"] == REFUSED and r["detail"] == "missing key rope_theta"
