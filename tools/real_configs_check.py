@@ -61,7 +61,7 @@ READ = {
     # max_position_embeddings (L402-425): past it, base * (factor * seq_len /
     # max_pos - (factor - 1))^(d / (d - 2)) (L215-251); rotate_half (L254-258).
     # tests/hf/test_real_configs.py recomputes that formula against posenc.
-    "minicpm-2b-dpo.json": "read: openbmb modeling_minicpm.py (copy oshersidi/OCD "
+    "minicpm-2b-128k.json": "read: openbmb modeling_minicpm.py (copy oshersidi/OCD "
                            "@924345eb L215-258, L371-425): half layout, full head, "
                            "dynamic NTK over max_position_embeddings",
     # Qwen 1's remote code, undefdev/Qwen-7B-Chat modeling_qwen.py @04df5dd5

@@ -47,7 +47,7 @@ PINNED = {
     "llama-3.2-3b": PROBE,
     "llama-3.2-90b-vision-instruct": REFUSED,
     "llava-1.5-7b": PROBE,
-    "minicpm-2b-dpo": READ,
+    "minicpm-2b-128k": READ,
     "minicpm-moe-8x2b": REFUSED,
     "minicpm-v-4.6": REFUSED,
     "minicpm5-1b": PROBE,
@@ -58,6 +58,7 @@ PINNED = {
     "olmo-3.1-32b-instruct": PROBE,
     "olmocr-2-7b-1025": PROBE,
     "orion-14b": REFUSED,
+    "phi-1": PROBE,
     "phi-3-medium-4k-instruct": PROBE,
     "phi-3-mini-4k-instruct": PROBE,
     "phi-3-small-8k-instruct": REFUSED,
@@ -67,15 +68,18 @@ PINNED = {
     "qwen-1.8b": READ,
     "qwen2-72b-instruct": PROBE,
     "qwen2-7b-instruct": PROBE,
+    "qwen2.5-32b-instruct": PROBE,
     "qwen2.5-3b": PROBE,
     "qwen2.5-7b-instruct": PROBE,
     "qwen2.5-vl-7b-instruct": PROBE,
     "qwen3-1.7b": PROBE,
     "qwen3-30b-a3b-base": PROBE,
     "qwen3-30b-a3b-thinking-2507": PROBE,
+    "qwen3-32b": PROBE,
     "qwen3-4b-instruct-2507": PROBE,
     "qwen3-8b": PROBE,
     "qwen3-coder-480b-a35b": PROBE,
+    "qwen3-embedding-0.6b": PROBE,
     "qwen3-next-80b-a3b": REFUSED,
     "qwen3-vl-2b": PROBE,
     "qwen3-vl-30b-a3b": REFUSED,
@@ -169,7 +173,7 @@ def test_read_minicpm_dynamic_ntk():
     import numpy as np
     import posenc
 
-    path = os.path.join(rc.REAL, "minicpm-2b-dpo.json")
+    path = os.path.join(rc.REAL, "minicpm-2b-128k.json")
     with open(path) as f:
         c = json.load(f)
     d = c["hidden_size"] // c["num_attention_heads"]
