@@ -33,6 +33,20 @@
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
 
+/* ---- bamba: Mamba 2 layers and attention layers; attention layers
+ * (attn_layer_indices; absent: none) rotate_half RoPE over
+ * int(head_dim * 0.5) (partial_rotary_factor hard-coded 0.5), mamba layers
+ * none. transformers 5.23.0 models/bamba/configuration_bamba.py L66
+ * (attn_layer_indices), L92 (partial 0.5), L96-101 (layers_block_type:
+ * "full_attention" if i in attn_layer_indices else "linear_attention");
+ * modeling_bamba.py L80-81 (rotary dim), L99-103, L144 (rotate_half),
+ * L224 (RoPE in BambaAttention), L851-853 (mamba or attention). */
+{.model_type = "bamba", .arch = "Bamba", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS, .index_key = "attn_layer_indices",
+ .kinds = KINDS_MAMBA, .flags = POSENC_FAMILY_INDEX_NONE,
+ .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
+           "L144, L224, L851-853 (transformers 5.23.0)"},
+
 /* ---- bart: learned absolute in both stacks, offset 2.
  * models/bart/modeling_bart.py @41d3f466 L65-89 (BartLearnedPositionalEmbedding,
  * offset = 2, rows max_position_embeddings + 2), L512-536 encoder, L657-679
@@ -129,6 +143,24 @@
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
            "configuration_falcon.py @3f832360 L111-130"},
 
+/* ---- falcon_h1: every layer is "hybrid" (attention and a Mamba 2 mixer
+ * side by side), the attention rotate_half RoPE over the head.
+ * transformers 5.23.0 models/falcon_h1/configuration_falcon_h1.py L132-134
+ * (layers_block_type all "hybrid"); modeling_falcon_h1.py L98-106
+ * (rotate_half), L212 (RoPE in FalconH1Attention), L1186 (every layer
+ * hybrid). */
+{.model_type = "falcon_h1", .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/falcon_h1/configuration_falcon_h1.py L132-134; modeling_falcon_h1.py L98-106, "
+           "L212, L1186 (transformers 5.23.0)"},
+
+/* ---- falcon_mamba: Mamba layers only, no attention: no positions.
+ * transformers 5.23.0 models/falcon_mamba/modeling_falcon_mamba.py (no
+ * attention, no position input). */
+{.model_type = "falcon_mamba", .arch = "FalconMamba", .scheme = POSENC_SCHEME_NONE,
+ .kinds = KINDS_SSM,
+ .source = "models/falcon_mamba/modeling_falcon_mamba.py (mamba mixers only; transformers "
+           "5.23.0)"},
+
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
  * @7b24e381 (GemmaConfig.__init__ defaults). */
@@ -221,11 +253,61 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+/* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
+ * layers (layer_types, legacy names "mamba" and "attention"; default all
+ * mamba); the attention rotate_half RoPE when position_embedding_type is
+ * "rope", else (null, "nope") no RoPE at all. transformers 5.23.0
+ * models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95,
+ * L116-117; modeling_granitemoehybrid.py L51-59, L124, L167 (RoPE only
+ * with position embeddings), L956-960, L1056 (rotary_emb only for "rope");
+ * configuration_utils.py L94-96 (legacy names). */
+{.model_type = "granitemoehybrid", .arch = "GraniteMoeHybrid", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA,
+ .flags = POSENC_FAMILY_ROPE_KEY,
+ .source = "models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95, L116-117; "
+           "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)"},
+
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
  * @0143463e (rotate_half, InternLM2RotaryEmbedding). */
 {.model_type = "internlm2", .arch = "InternLM2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "internlm2 modeling_internlm2.py @0143463e (copy: NanSang2000/S1mpleAgent)"},
+
+/* ---- jamba: attention every attn_layer_period layers at attn_layer_offset
+ * (8, 4), Mamba elsewhere; the attention has no RoPE (JambaAttention never
+ * calls apply_rotary_pos_emb): no layer encodes positions. transformers
+ * 5.23.0 models/jamba/configuration_jamba.py L89-90, L108-113
+ * (layers_block_type); modeling_jamba.py L153-200 (JambaAttention, no
+ * rotary), L831-844. */
+{.model_type = "jamba", .arch = "Jamba", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA_NOPE, .period_key = "attn_layer_period",
+ .offset_key = "attn_layer_offset", .kinds_period = 8, .kinds_offset = 4,
+ .source = "models/jamba/configuration_jamba.py L89-90, L108-113; modeling_jamba.py L153-200, "
+           "L831-844 (transformers 5.23.0)"},
+
+/* ---- lfm2: short-convolution layers and attention layers (layer_types
+ * "conv" / "full_attention", else full_attn_idxs, default every layer
+ * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
+ * transformers 5.23.0 models/lfm2/configuration_lfm2.py L56 (default_theta),
+ * L59-62, L78-88 (layer_types from full_attn_idxs); modeling_lfm2.py
+ * L131-139 (rotate_half), L209 (head_dim), L236, L387 (attention unless
+ * "conv"). */
+{.model_type = "lfm2", .arch = "Lfm2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV, .index_key = "full_attn_idxs",
+ .flags = POSENC_FAMILY_INDEX_ALL,
+ .source = "models/lfm2/configuration_lfm2.py L56-62, L78-88; modeling_lfm2.py L131-139, L209, "
+           "L236, L387 (transformers 5.23.0)"},
+
+/* ---- lfm2_moe: LFM2's layers with MoE MLPs; layer_types has no default
+ * (None: the model cannot be built), rope_theta 1e6. transformers 5.23.0
+ * models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88;
+ * modeling_lfm2_moe.py L216-224 (rotate_half), L321, L472. */
+{.model_type = "lfm2_moe", .arch = "Lfm2Moe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 1000000.0, .default_hidden = 2048, .default_layers = 32, .default_heads = 32,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV,
+ .source = "models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88; modeling_lfm2_moe.py "
+           "L216-224, L321, L472 (transformers 5.23.0)"},
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -254,6 +336,14 @@
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
 
+/* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
+ * transformers 5.23.0 models/mamba/modeling_mamba.py,
+ * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
+{.model_type = "mamba", .arch = "Mamba", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
+ .source = "models/mamba/modeling_mamba.py (mamba mixers only; transformers 5.23.0)"},
+{.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
+ .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
+
 /* ---- minicpm (remote code): MiniCPM's rotary classes (rotate_half, full
  * head); its longrope uses long_factor from the start when
  * max_position_embeddings > original_max_position_embeddings. */
@@ -272,6 +362,18 @@
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
+
+/* ---- minimax: lightning (linear) attention layers and softmax attention
+ * layers (layer_types, default full on even layers); the softmax layers
+ * rotate_half RoPE over the head, rope_theta 1e6. transformers 5.23.0
+ * models/minimax/configuration_minimax.py L63, L110, L123-126;
+ * modeling_minimax.py L125 (MiniMaxLightningAttention, no positions),
+ * L321-329 (rotate_half), L425, L542 (the kind per layer). */
+{.model_type = "minimax", .arch = "MiniMax", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 1000000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
+ .kinds_period = 2, .kinds_offset = 0,
+ .source = "models/minimax/configuration_minimax.py L63, L110, L123-126; modeling_minimax.py "
+           "L125, L321-329, L425, L542 (transformers 5.23.0)"},
 
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
@@ -292,6 +394,23 @@
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
+/* ---- mllama (Llama 3.2 Vision): a wrapper; text_config (mllama_text_model)
+ * is llama's RoPE (llama3 scaling, rope_theta 500000) on its self-attention
+ * layers, and the cross_attention_layers attend to image tokens without
+ * positions. transformers 5.23.0 models/mllama/configuration_mllama.py
+ * L120-145 (MllamaTextConfig: default_theta, cross_attention_layers default
+ * [3, 8, ..., 38]), L174-182; modeling_mllama.py L476-484 (rotate_half),
+ * L548 (RoPE in self-attention only), L1022-1031 (cross-attention layers). */
+{.model_type = "mllama", .arch = "Mllama", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "mllama_text_model",
+ .source = "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"},
+{.model_type = "mllama_text_model", .arch = "MllamaText", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 500000.0, .default_layers = 40, .default_hidden = 4096,
+ .default_heads = 32, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CROSS,
+ .index_key = "cross_attention_layers",
+ .source = "models/mllama/configuration_mllama.py L120-145; modeling_mllama.py L476-484, L548, "
+           "L1022-1031 (transformers 5.23.0)"},
+
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
  * configuration_mpt.py @3f832360 L157-175. */
@@ -305,6 +424,19 @@
 {.model_type = "mt5", .arch = "MT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
+
+/* ---- nemotron_h: Mamba 2, attention, MLP and MoE layers (layers_block_type,
+ * or hybrid_override_pattern "M" / "*" / "-" / "E"; its length is the
+ * number of layers); the attention has no RoPE (NemotronHAttention never
+ * calls apply_rotary_pos_emb): no layer encodes positions. transformers
+ * 5.23.0 models/nemotron_h/configuration_nemotron_h.py L84, L171-189,
+ * L239-245, L279-282 (pattern letters); modeling_nemotron_h.py L868-940
+ * (NemotronHAttention, no rotary), L953-954 (mixer per kind). */
+{.model_type = "nemotron_h", .arch = "NemotronH", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_NEMOTRON_H, .pattern_key = "hybrid_override_pattern",
+ .flags = POSENC_FAMILY_LIST_COUNTS,
+ .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
+           "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
 {.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -393,6 +525,18 @@
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
            "in 5.23.0)"},
+/* ---- qwen3_next: Gated DeltaNet (linear attention) layers and attention
+ * layers (layer_types, else a full layer every full_attention_interval = 4);
+ * the attention rotate_half RoPE over int(head_dim * 0.25), head_dim 256.
+ * transformers 5.23.0 models/qwen3_next/configuration_qwen3_next.py L93-107,
+ * L122, L127-135; modeling_qwen3_next.py L106-108, L146-154, L279, L877-880. */
+{.model_type = "qwen3_next", .arch = "Qwen3Next", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .partial_default = 0.25, .default_head_dim = 256, .default_hidden = 2048, .default_layers = 48,
+ .default_heads = 16, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
+ .period_key = "full_attention_interval", .kinds_period = 4, .kinds_offset = KINDS_LAST,
+ .source = "models/qwen3_next/configuration_qwen3_next.py L93-135; modeling_qwen3_next.py "
+           "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)"},
+
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at
