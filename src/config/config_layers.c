@@ -523,7 +523,7 @@ static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, cons
             int none = lk->rope == POSENC_TROPE_NONE || !rope_on;
             const char *why = lk->rope == POSENC_TROPE_NONE
                                   ? lk->reason
-                                  : "NoPE attention layer (position_embedding_type is not rope)";
+                                  : "NoPE attention layer: position_embedding_type is not rope";
             /* a kind of the same type and rule already has a group */
             for (int j = 0; j < k && gi[k] < 0; j++) {
                 const posenc_layer_kind *o = &f->kinds[j];
