@@ -447,12 +447,13 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
         memset(kind, 1, (size_t)n_layer);
         for (size_t j = 0; j < json_array_size(idx); j++) {
             const json_t *e = json_array_get(idx, j);
-            json_int_t li = json_typeof(e) == JSON_INTEGER ? json_integer_value(e) : -1;
+            if (json_typeof(e) != JSON_INTEGER)
+                return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%zu] must be a layer index, got %s",
+                            name, j, posenc__cfg_type_word(e));
+            json_int_t li = json_integer_value(e);
             if (li < 0 || li >= n_layer)
-                return FAIL(r, POSENC_ERR_FORMAT, name,
-                            "%s[%zu] must be a layer index 0..%lld, got %s", name, j,
-                            (long long)n_layer - 1,
-                            json_typeof(e) == JSON_INTEGER ? "one outside" : posenc__cfg_type_word(e));
+                return FAIL(r, POSENC_ERR_RANGE, name, "%s[%zu] = %lld is not a layer (0..%lld)",
+                            name, j, (long long)li, (long long)n_layer - 1);
             kind[li] = 0;
         }
         return POSENC_OK;
@@ -484,7 +485,8 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
             kind[i] = i % period != offset;
         return POSENC_OK;
     }
-    kn(r, f->kinds_key ? f->kinds_key : "layer_types", name, sizeof name);
+    kn(r, f->index_key ? f->index_key : f->kinds_key ? f->kinds_key : "layer_types", name,
+       sizeof name);
     return FAIL(r, POSENC_ERR_FORMAT, name,
                 "missing key %s (family %s has no default layer pattern posenc can vouch for)",
                 name, f->model_type);
