@@ -1808,6 +1808,17 @@ TEST(hybrid_layers)
     CHECK(layer_is(0, POSENC_SCHEME_ROPE, "full_attention", "") &&
           layer_is(1, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY) &&
           layer_is(2, POSENC_SCHEME_ROPE, "full_attention", ""));
+    /* OLMo Hybrid without layer_types (configuration_olmo_hybrid.py
+     * L122-130): full where i % 4 == 3, and the last layer when that places
+     * none */
+    CHECK(read_text("{\"model_type\": \"olmo_hybrid\", \"num_hidden_layers\": 5, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(layer_is(3, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(4, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(read_text("{\"model_type\": \"olmo_hybrid\", \"num_hidden_layers\": 2, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(layer_is(0, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY) &&
+          layer_is(1, POSENC_SCHEME_ROPE, "full_attention", ""));
     /* Nemotron-H's pattern (configuration_nemotron_h.py L279-282), whose
      * length is the number of layers whatever num_hidden_layers says */
     CHECK(read_text("{\"model_type\": \"nemotron_h\", \"num_hidden_layers\": 52, " H4 ", "

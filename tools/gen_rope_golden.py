@@ -495,6 +495,7 @@ ROPE_FAMILIES = {
     "qwen3_next": ("half", "rope_theta", 10000.0), "minimax": ("half", "rope_theta", 1000000.0),
     "bamba": ("half", "rope_theta", 10000.0), "granitemoehybrid": ("half", "rope_theta", 10000.0),
     "mllama_text_model": ("half", "rope_theta", 500000.0), "falcon_h1": ("half", "rope_theta", 10000.0),
+    "olmo_hybrid": ("half", "rope_theta", 10000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
             "mistral3": ("text_config", "mistral"), "mllama": ("text_config", "mllama_text_model")}
@@ -518,6 +519,10 @@ def hybrid_rotates(t, c, n):
     elif t == "qwen3_next" and lt is None:   # configuration_qwen3_next.py L130-135
         k = c.get("full_attention_interval", 4)
         lt = ["linear_attention" if (i + 1) % k else "full_attention" for i in range(n)]
+    elif t == "olmo_hybrid" and lt is None:  # configuration_olmo_hybrid.py L122-130
+        lt = ["full_attention" if i % 4 == 3 else "linear_attention" for i in range(n)]
+        if "full_attention" not in lt:
+            lt[-1] = "full_attention"
     elif t == "minimax" and lt is None:      # configuration_minimax.py L123-126
         lt = ["full_attention" if (i + 1) % 2 else "linear_attention" for i in range(n)]
     elif t == "bamba":                       # configuration_bamba.py L96-101
@@ -530,7 +535,7 @@ def hybrid_rotates(t, c, n):
     elif t == "mllama_text_model":           # configuration_mllama.py L144-145
         cal = c.get("cross_attention_layers") or [3, 8, 13, 18, 23, 28, 33, 38]
         return [i not in cal for i in range(n)]
-    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax"):
+    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax", "olmo_hybrid"):
         return None
     return [k in ("full_attention", "attention") for k in lt]
 

@@ -956,7 +956,8 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls))
     f64 = dtype == torch.float64
-    silent = _silent_layers(all_calls, keep, explain)
+    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) else \
+        _silent_layers(all_calls, keep, explain)
     if assume_none:
         explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
     problems = []
@@ -1054,10 +1055,10 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
 
 def _silent_layers(all_calls, keep, explain):
     """{layer: None or a problem} for the layers 0..keep-1 of the built
-    prefix that no attention call came from (the calls carry layer_idx), for
-    models where posenc says some layer has no positions: such a layer must be
-    "none" in posenc's answer."""
-    if not keep or not any(v[0] == "none" for v in explain.values()):
+    prefix that no attention call came from (the calls carry layer_idx; a
+    decoder-only stack): such a layer (Mamba, convolution, linear attention,
+    cross-attention without image states) must be "none" in posenc's answer."""
+    if not keep:
         return {}
     seen = set()
     for _pos, calls in all_calls:

@@ -146,6 +146,11 @@ typedef struct posenc_model_family {
                                             of layers, whatever num_hidden_layers says
                                             (Nemotron-H) */
 
+#define POSENC_FAMILY_LAST_IF_NONE 4096u /* KINDS: a period rule that places no kinds[0]
+                                            layer makes the last layer kinds[0] (OLMo
+                                            Hybrid: "ensure at least one full attention
+                                            layer") */
+
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
 size_t posenc__families(const posenc_model_family **table);

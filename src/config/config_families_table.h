@@ -458,6 +458,23 @@
  .default_heads = 32,
  .source = "models/olmo3/modular_olmo3.py @26892c16 L152-188, L271, L279-337"},
 
+/* ---- olmo_hybrid: Gated DeltaNet (linear attention) layers and attention
+ * layers (layer_types, default full where i % 4 == 3, else the last layer);
+ * the attention rotate_half RoPE when rope_parameters has a rope_theta
+ * (modeling L896-900), which transformers 5.23 fills with the mixin's
+ * default 10000 when the config says null (configuration_utils's RoPE
+ * standardization; checked by tools/hf_probe.py on a config with
+ * "rope_parameters": null). transformers 5.23.0
+ * models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130;
+ * modeling_olmo_hybrid.py L127-160 (apply_rotary_pos_emb, rotate_half),
+ * L174, L216-218, L886-900, L952. */
+{.model_type = "olmo_hybrid", .arch = "OlmoHybrid", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 3840,
+ .default_heads = 30, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .kinds_period = 4,
+ .kinds_offset = 3, .flags = POSENC_FAMILY_LAST_IF_NONE,
+ .source = "models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130; "
+           "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)"},
+
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
  * configuration_opt.py @3f832360 L89-109. */

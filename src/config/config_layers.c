@@ -481,8 +481,13 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
                                                 sizeof name),
                         "%s %lld must be below the period %lld", name, (long long)offset,
                         (long long)period);
-        for (int64_t i = 0; i < n_layer; i++)
+        int placed = 0;
+        for (int64_t i = 0; i < n_layer; i++) {
             kind[i] = i % period != offset;
+            placed |= !kind[i];
+        }
+        if (!placed && (f->flags & POSENC_FAMILY_LAST_IF_NONE))
+            kind[n_layer - 1] = 0;
         return POSENC_OK;
     }
     kn(r, f->index_key ? f->index_key : f->kinds_key ? f->kinds_key : "layer_types", name,

@@ -209,3 +209,27 @@ def test_config_class_defaults(model_type):
     (Qwen3MoeConfig has no head_dim: hidden_size / heads, 64, not 128)."""
     rep = hf_probe.probe(hf_probe.default_config(model_type))
     assert rep.status == hf_probe.VERIFIED, rep
+
+
+# ---- hybrid models: layers without attention ------------------------------------------
+
+
+def test_hybrid_read_as_dense_is_caught():
+    """LFM2-350M read as llama (RoPE on every layer): its convolution layers
+    make no attention call, so posenc's "rope" there is a disagreement."""
+    rep = hf_probe.probe(os.path.join(MODELS, "lfm2-350m.json"), model_type="llama")
+    assert rep.status == hf_probe.DISAGREE, rep
+    assert "layer 0: the model makes no attention call here, posenc says rope" in rep.detail
+
+
+def test_hybrid_attention_called_none_is_caught():
+    """Qwen3-Next's attention layer 3 called NoPE: its q/k rotate."""
+    path = os.path.join(MODELS, "qwen3-next-toy.json")
+    rep = hf_probe.probe(path, mutate=lambda e: hf_probe.Expect("none", {}, None))
+    assert rep.status == hf_probe.DISAGREE and "layer 3" in rep.detail, rep
+
+
+def test_hybrid_reason_reaches_python():
+    """RoPE.from_config on a layer without positions says why."""
+    with pytest.raises(Exception, match="short convolution layer: no attention"):
+        posenc.RoPE.from_config(os.path.join(MODELS, "lfm2-350m.json"), layer=0)
