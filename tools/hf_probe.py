@@ -270,6 +270,13 @@ def _shrink_mamba(c):
         # overflows on the double)
         c.time_step_limit = tuple(math.inf if isinstance(x, float) and x >= sys.float_info.max
                                   else x for x in tl)
+    if getattr(c, "model_type", "") == "mamba2" and isinstance(getattr(c, "head_dim", None), int):
+        # a pure Mamba 2 stack: num_heads * head_dim = expand * hidden_size
+        c.hidden_size = min(c.hidden_size, 256)
+        c.n_groups = 1
+        c.num_heads = c.expand * c.hidden_size // c.head_dim
+        c.time_step_rank = math.ceil(c.hidden_size / 16)
+        return
     nh, ex, hid = (getattr(c, k, None) for k in ("mamba_n_heads", "mamba_expand", "hidden_size"))
     if not all(isinstance(x, int) for x in (nh, ex, hid)):
         return
