@@ -133,20 +133,20 @@ typedef struct posenc_model_family {
                                             type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
                                             Qwen3-VL) */
 
-#define POSENC_FAMILY_INDEX_ALL 256u   /* KINDS: index_key absent: every layer is kinds[0]
+#define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
                                             (LFM2's full_attn_idxs) */
-#define POSENC_FAMILY_INDEX_NONE 512u  /* KINDS: index_key absent: every layer is kinds[1]
+#define POSENC_FAMILY_INDEX_NONE (1u << 21) /* KINDS: index_key absent: every layer is kinds[1]
                                             (Bamba's attn_layer_indices) */
-#define POSENC_FAMILY_ROPE_KEY 1024u    /* KINDS: the kinds' RoPE only with
+#define POSENC_FAMILY_ROPE_KEY (1u << 22) /* KINDS: the kinds' RoPE only with
                                             position_embedding_type "rope"; else (absent,
                                             null) those layers are NoPE attention (Granite
                                             4.0-H) */
 
-#define POSENC_FAMILY_LIST_COUNTS 2048u /* KINDS: the per-layer list's length is the number
+#define POSENC_FAMILY_LIST_COUNTS (1u << 23) /* KINDS: the per-layer list's length is the number
                                             of layers, whatever num_hidden_layers says
                                             (Nemotron-H) */
 
-#define POSENC_FAMILY_LAST_IF_NONE 4096u /* KINDS: a period rule that places no kinds[0]
+#define POSENC_FAMILY_LAST_IF_NONE (1u << 24) /* KINDS: a period rule that places no kinds[0]
                                             layer makes the last layer kinds[0] (OLMo
                                             Hybrid: "ensure at least one full attention
                                             layer") */
