@@ -42,9 +42,9 @@
  * modeling_bamba.py L80-81 (rotary dim), L99-103, L144 (rotate_half),
  * L224 (RoPE in BambaAttention), L851-853 (mamba or attention); rope_theta
  * default 10000 (modeling_rope_utils.py L760 default_theta). */
-{.model_type = "bamba", .arch = "Bamba", .scheme = POSENC_SCHEME_MIXED, .layout = HALF, .base_default = 10000.0,
- .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS, .index_key = "attn_layer_indices",
- .kinds = KINDS_MAMBA, .flags = POSENC_FAMILY_INDEX_NONE,
+{.model_type = "bamba", .arch = "Bamba", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS,
+ .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .flags = POSENC_FAMILY_INDEX_NONE,
  .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
            "L144, L224, L851-853 (transformers 5.23.0)"},
 
@@ -150,7 +150,8 @@
  * (layers_block_type all "hybrid"); modeling_falcon_h1.py L98-106
  * (rotate_half), L212 (RoPE in FalconH1Attention), L1186 (every layer
  * hybrid); rope_theta default 10000 (modeling_rope_utils.py L760). */
-{.model_type = "falcon_h1", .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+{.model_type = "falcon_h1", .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0,
  .source = "models/falcon_h1/configuration_falcon_h1.py L132-134; modeling_falcon_h1.py L98-106, "
            "L212, L1186 (transformers 5.23.0)"},
 
@@ -550,7 +551,8 @@
  * transformers 5.23.0 models/qwen3_next/configuration_qwen3_next.py L93-107,
  * L122, L127-135 (rope_theta default 10000: modeling_rope_utils.py L760);
  * modeling_qwen3_next.py L106-108, L146-154, L279, L877-880. */
-{.model_type = "qwen3_next", .arch = "Qwen3Next", .scheme = POSENC_SCHEME_MIXED, .layout = HALF, .base_default = 10000.0,
+{.model_type = "qwen3_next", .arch = "Qwen3Next", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0,
  .partial_default = 0.25, .default_head_dim = 256, .default_hidden = 2048, .default_layers = 48,
  .default_heads = 16, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
  .period_key = "full_attention_interval", .kinds_period = 4, .kinds_offset = KINDS_LAST,
