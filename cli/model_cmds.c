@@ -90,8 +90,10 @@ int cli_model_load(cli_state *st, const char *path, const char *model_type, int 
 
 static void why_no_rope(cli_state *st, const posenc_layer_info *li, FILE *out)
 {
-    fprintf(out, "layer %u of %s has no RoPE (scheme %s)", st->layer,
-            posenc_model_type(st->model), posenc_scheme_name(li->scheme));
+    const char *why = posenc_model_layer_reason(st->model, st->layer);
+    fprintf(out, "layer %u of %s has no RoPE (scheme %s%s%s)", st->layer,
+            posenc_model_type(st->model), posenc_scheme_name(li->scheme), why[0] ? ": " : "",
+            why);
 }
 
 int cli_layer_rope_passthrough(cli_state *st, size_t D)
@@ -187,7 +189,9 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
             cli_error(st, "%s", posenc_strerror(s));
             return 0;
         }
-        fprintf(st->out, ": %s%s\n", posenc_scheme_name(li.scheme), text);
+        const char *why = posenc_model_layer_reason(m, layer);
+        fprintf(st->out, ": %s%s", posenc_scheme_name(li.scheme), text);
+        fprintf(st->out, why[0] ? " (%s)\n" : "\n", why);
     }
     const char *ign = posenc_model_ignored(m);
     if (ign[0]) {

@@ -46,7 +46,8 @@ extern "C" {
 
 /* How a layer (or a whole model) encodes positions. */
 typedef enum posenc_scheme {
-    POSENC_SCHEME_NONE = 0,             /* no position encoding (NoPE layer) */
+    POSENC_SCHEME_NONE = 0,             /* no position encoding (NoPE attention, or a layer
+                                           without attention: posenc_model_layer_reason) */
     POSENC_SCHEME_ROPE = 1,             /* rotary, in attention */
     POSENC_SCHEME_ALIBI = 2,            /* linear biases on attention scores */
     POSENC_SCHEME_LEARNED = 3,          /* learned absolute table, added to the input */
@@ -146,7 +147,9 @@ const char *posenc_model_source(const posenc_model *m);
 
 /* What one layer is. layer_type points into the model (valid while it is
  * unchanged): "full_attention", "sliding_attention", "encoder", "decoder",
- * or "" when the model has one kind. */
+ * a hybrid model's kind of layer ("conv", "linear_attention", "mamba",
+ * "cross_attention", ...; see posenc_model_layer_reason), or "" when the
+ * model has one kind. */
 typedef struct posenc_layer_info {
     posenc_scheme scheme; /* never POSENC_SCHEME_MIXED */
     uint32_t group;       /* 0 .. n_group - 1: layers of one group encode alike */
@@ -157,6 +160,17 @@ typedef struct posenc_layer_info {
  * >= n_layer, or an empty model). */
 POSENC_NODISCARD
 posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer, posenc_layer_info *info);
+
+/* Why layer has no position encoding, as the family's code says it
+ * (static text from the registry): "mamba layer: no attention", "short
+ * convolution layer: no attention", "linear attention: no positions",
+ * "cross-attention to image tokens: no positions", "NoPE attention layer
+ * ...". "" for a layer that encodes positions, a NONE layer the registry
+ * gives no reason for, m NULL or layer out of range. Hybrid models (LFM2,
+ * Qwen3-Next, Jamba, Granite 4.0-H, Nemotron-H, ...) and Llama 3.2 Vision
+ * mix such layers with RoPE layers; their layer_type names the kind
+ * ("conv", "linear_attention", "mamba", "cross_attention"). */
+const char *posenc_model_layer_reason(const posenc_model *m, uint32_t layer);
 
 /* Fills *r with the RoPE of layer at sequence length cur_len, as the
  * family's code computes it for a sequence of cur_len tokens: the config's

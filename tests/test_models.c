@@ -1688,6 +1688,195 @@ TEST(memory_runs_out_cleanly)
     json_set_alloc_funcs(malloc, free);
 }
 
+/* ---- hybrid models: the KINDS rule ---------------------------------------------------- */
+
+/* layer's scheme, type and reason are what the family's config code gives. */
+static int layer_is(uint32_t layer, posenc_scheme s, const char *type, const char *reason)
+{
+    posenc_layer_info li;
+    if (posenc_model_layer(&model, layer, &li) != POSENC_OK)
+        return 0;
+    return li.scheme == s && strcmp(li.layer_type, type) == 0 &&
+           strcmp(posenc_model_layer_reason(&model, layer), reason) == 0;
+}
+
+/* A refusal naming key with phrase in its message. */
+static int refused(const char *json, posenc_status st, const char *key, const char *phrase)
+{
+    posenc_config_error err;
+    posenc_status got = posenc_model_from_config_text(json, strlen(json), NULL, &model, &err);
+    if (got != st || strcmp(err.key, key) != 0 || !strstr(err.detail, phrase)) {
+        fprintf(stderr, "refused: %s: %s [%s]\n", posenc_strerror(got), err.detail, err.key);
+        return 0;
+    }
+    return 1;
+}
+
+#define CONV "short convolution layer: no attention"
+#define MAMBA_WHY "mamba layer: no attention"
+#define LINEAR_WHY "linear attention: no positions"
+#define NOPE_WHY "NoPE attention layer: its attention applies no rotary"
+#define H4 "\"hidden_size\": 256, \"num_attention_heads\": 4"
+
+TEST(hybrid_layers)
+{
+    const posenc_model_group *g;
+    /* layer_types (LFM2, configuration_lfm2.py L86-88): conv layers none,
+     * attention layers RoPE with default_theta 1e6 (L56) over head_dim 64 */
+    CHECK(read_text("{\"model_type\": \"lfm2\", \"num_hidden_layers\": 4, " H4 ", "
+                    "\"layer_types\": [\"conv\", \"full_attention\", \"conv\", \"full_attention\"]}",
+                    NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_MIXED && model.n_group == 2);
+    CHECK(layer_is(0, POSENC_SCHEME_NONE, "conv", CONV) && layer_is(2, POSENC_SCHEME_NONE, "conv", CONV));
+    CHECK(layer_is(1, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(3, POSENC_SCHEME_ROPE, "full_attention", ""));
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->rope.base == 1e6 && g->rope.head_dim == 64 &&
+          g->rope.rotary_dim == 64 && g->rope.layout == POSENC_LAYOUT_HALF);
+    CHECK(strcmp(posenc_model_layer_reason(&model, 4), "") == 0); /* no layer 4 */
+    CHECK(strcmp(posenc_model_layer_reason(NULL, 0), "") == 0);
+    /* the reason survives a copy (static text) */
+    posenc_model *copy;
+    CHECK(posenc_model_create(&copy) == POSENC_OK);
+    CHECK(posenc_model_copy(copy, &model) == POSENC_OK &&
+          strcmp(posenc_model_layer_reason(copy, 2), CONV) == 0);
+    posenc_model_free(copy);
+    /* full_attn_idxs (L83-88): the listed layers attend; absent: every layer */
+    CHECK(read_text("{\"model_type\": \"lfm2\", \"num_hidden_layers\": 4, " H4 ", "
+                    "\"full_attn_idxs\": [2]}",
+                    NULL) == POSENC_OK);
+    CHECK(layer_is(2, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(0, POSENC_SCHEME_NONE, "conv", CONV) && layer_is(3, POSENC_SCHEME_NONE, "conv", CONV));
+    CHECK(read_text("{\"model_type\": \"lfm2\", \"num_hidden_layers\": 4, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_ROPE && model.n_group == 1);
+    /* lfm2_moe's layer_types has no default (configuration_lfm2_moe.py L88) */
+    CHECK(refused("{\"model_type\": \"lfm2_moe\", \"num_hidden_layers\": 4, " H4 "}",
+                  POSENC_ERR_FORMAT, "layer_types", "no default layer pattern"));
+    /* Bamba's attn_layer_indices (configuration_bamba.py L96-101): the
+     * listed layers attend, RoPE over int(64 * 0.5) = 32; absent: all mamba */
+    CHECK(read_text("{\"model_type\": \"bamba\", \"num_hidden_layers\": 3, " H4 ", "
+                    "\"attn_layer_indices\": [1]}",
+                    NULL) == POSENC_OK);
+    CHECK(layer_is(1, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(0, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY) &&
+          layer_is(2, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->rope.rotary_dim == 32 && g->rope.base == 1e4);
+    CHECK(read_text("{\"model_type\": \"bamba\", \"num_hidden_layers\": 3, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_NONE && layer_is(1, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(refused("{\"model_type\": \"bamba\", \"num_hidden_layers\": 3, " H4 ", "
+                  "\"attn_layer_indices\": [3]}",
+                  POSENC_ERR_RANGE, "attn_layer_indices", "[0] = 3 is not a layer (0..2)"));
+    CHECK(refused("{\"model_type\": \"bamba\", \"num_hidden_layers\": 3, " H4 ", "
+                  "\"attn_layer_indices\": [\"1\"]}",
+                  POSENC_ERR_FORMAT, "attn_layer_indices", "must be a layer index, got a string"));
+    /* Jamba's period (configuration_jamba.py L108-113: attention where
+     * i % 8 == 4), attention without RoPE */
+    CHECK(read_text("{\"model_type\": \"jamba\", \"num_hidden_layers\": 14, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_NONE && model.n_group == 2);
+    for (uint32_t i = 0; i < 14; i++)
+        CHECK(i == 4 || i == 12 ? layer_is(i, POSENC_SCHEME_NONE, "full_attention", NOPE_WHY)
+                                : layer_is(i, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(read_text("{\"model_type\": \"jamba\", \"num_hidden_layers\": 4, " H4 ", "
+                    "\"attn_layer_period\": 2, \"attn_layer_offset\": 0}",
+                    NULL) == POSENC_OK);
+    CHECK(layer_is(2, POSENC_SCHEME_NONE, "full_attention", NOPE_WHY) &&
+          layer_is(3, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(refused("{\"model_type\": \"jamba\", \"num_hidden_layers\": 4, " H4 ", "
+                  "\"attn_layer_period\": 2, \"attn_layer_offset\": 2}",
+                  POSENC_ERR_RANGE, "attn_layer_offset", "must be below the period 2"));
+    /* Qwen3-Next's full_attention_interval (configuration_qwen3_next.py
+     * L130-135: full where (i + 1) % interval == 0), RoPE over int(256 *
+     * 0.25) = 64 of head_dim 256 */
+    CHECK(read_text("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 8, " H4 "}", NULL) ==
+          POSENC_OK);
+    for (uint32_t i = 0; i < 8; i++)
+        CHECK(i % 4 == 3 ? layer_is(i, POSENC_SCHEME_ROPE, "full_attention", "")
+                         : layer_is(i, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(group_at(&model, 3, &g) == POSENC_OK && g->rope.head_dim == 256 &&
+          g->rope.rotary_dim == 64);
+    CHECK(read_text("{\"model_type\": \"qwen3_next\", \"num_hidden_layers\": 4, " H4 ", "
+                    "\"full_attention_interval\": 2}",
+                    NULL) == POSENC_OK);
+    CHECK(layer_is(1, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(2, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    /* MiniMax without layer_types (configuration_minimax.py L123-126: full
+     * where (i + 1) % 2 != 0) */
+    CHECK(read_text("{\"model_type\": \"minimax\", \"num_hidden_layers\": 3, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(layer_is(0, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(1, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY) &&
+          layer_is(2, POSENC_SCHEME_ROPE, "full_attention", ""));
+    /* OLMo Hybrid without layer_types (configuration_olmo_hybrid.py
+     * L122-130): full where i % 4 == 3, and the last layer when that places
+     * none */
+    CHECK(read_text("{\"model_type\": \"olmo_hybrid\", \"num_hidden_layers\": 5, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(layer_is(3, POSENC_SCHEME_ROPE, "full_attention", "") &&
+          layer_is(4, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(read_text("{\"model_type\": \"olmo_hybrid\", \"num_hidden_layers\": 2, " H4 "}", NULL) ==
+          POSENC_OK);
+    CHECK(layer_is(0, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY) &&
+          layer_is(1, POSENC_SCHEME_ROPE, "full_attention", ""));
+    /* Nemotron-H's pattern (configuration_nemotron_h.py L279-282), whose
+     * length is the number of layers whatever num_hidden_layers says */
+    CHECK(read_text("{\"model_type\": \"nemotron_h\", \"num_hidden_layers\": 52, " H4 ", "
+                    "\"hybrid_override_pattern\": \"M*-E\"}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_layer == 4 && model.n_group == 4 && model.scheme == POSENC_SCHEME_NONE);
+    CHECK(layer_is(0, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY) &&
+          layer_is(1, POSENC_SCHEME_NONE, "full_attention", NOPE_WHY) &&
+          layer_is(2, POSENC_SCHEME_NONE, "mlp", "MLP layer: no attention") &&
+          layer_is(3, POSENC_SCHEME_NONE, "moe", "MoE layer: no attention"));
+    CHECK(refused("{\"model_type\": \"nemotron_h\", " H4 ", \"hybrid_override_pattern\": \"M*X\"}",
+                  POSENC_ERR_FORMAT, "hybrid_override_pattern", "[2] 'X' is not a layer kind"));
+    /* Granite 4.0-H: legacy names, RoPE only with position_embedding_type
+     * "rope" (modeling_granitemoehybrid.py L1056) */
+    const char *granite = "{\"model_type\": \"granitemoehybrid\", \"num_hidden_layers\": 2, " H4
+                          ", \"layer_types\": [\"mamba\", \"attention\"]%s}";
+    char json[512];
+    snprintf(json, sizeof json, granite, ", \"position_embedding_type\": \"rope\"");
+    CHECK(read_text(json, NULL) == POSENC_OK);
+    CHECK(layer_is(0, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY) &&
+          layer_is(1, POSENC_SCHEME_ROPE, "full_attention", ""));
+    snprintf(json, sizeof json, granite, "");
+    CHECK(read_text(json, NULL) == POSENC_OK);
+    CHECK(layer_is(1, POSENC_SCHEME_NONE, "full_attention",
+                   "NoPE attention layer: position_embedding_type is not rope"));
+    snprintf(json, sizeof json, granite, ", \"position_embedding_type\": \"alibi\"");
+    CHECK(refused(json, POSENC_ERR_FORMAT, "position_embedding_type", "neither rope nor nope"));
+    CHECK(refused("{\"model_type\": \"granitemoehybrid\", \"num_hidden_layers\": 2, " H4
+                  ", \"layer_types\": [\"mamba\", \"conv\"]}",
+                  POSENC_ERR_FORMAT, "layer_types",
+                  "[1] 'conv' is not a layer kind of family granitemoehybrid (full_attention, "
+                  "linear_attention, attention, mamba)"));
+    CHECK(refused("{\"model_type\": \"granitemoehybrid\", \"num_hidden_layers\": 3, " H4
+                  ", \"layer_types\": [\"mamba\", \"attention\"]}",
+                  POSENC_ERR_FORMAT, "layer_types", "has 2 entries for 3 layers"));
+    /* Llama 3.2 Vision: cross_attention_layers without positions, llama3
+     * RoPE elsewhere (modeling_mllama.py L548, L1022-1031) */
+    CHECK(read_text("{\"model_type\": \"mllama\", \"text_config\": {\"num_hidden_layers\": 3, " H4
+                    ", \"cross_attention_layers\": [1], \"rope_scaling\": {\"rope_type\": "
+                    "\"llama3\", \"factor\": 8.0, \"low_freq_factor\": 1.0, \"high_freq_factor\": "
+                    "4.0, \"original_max_position_embeddings\": 8192}}}",
+                    NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 &&
+          strcmp(model.model_type, "mllama_text_model") == 0);
+    CHECK(layer_is(1, POSENC_SCHEME_NONE, "cross_attention",
+                   "cross-attention to image tokens: no positions") &&
+          layer_is(0, POSENC_SCHEME_ROPE, "self_attention", ""));
+    CHECK(group_at(&model, 2, &g) == POSENC_OK && g->rope.base == 5e5 &&
+          g->rope.scaling.type == POSENC_ROPE_LLAMA3 && g->rope.scaling.factor == 8.0);
+    CHECK(refused("{\"model_type\": \"mllama\", \"text_config\": {\"num_hidden_layers\": 3, " H4
+                  "}}",
+                  POSENC_ERR_FORMAT, "text_config.cross_attention_layers", "missing key"));
+    /* state-space models: no attention anywhere */
+    CHECK(read_text("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
+    CHECK(model.scheme == POSENC_SCHEME_NONE && model.n_layer == 3 &&
+          layer_is(2, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+}
+
 int main(void)
 {
     RUN(registry_sorted_and_cited);
@@ -1701,6 +1890,7 @@ int main(void)
     RUN(fixtures_match_golden);
     RUN(refusals);
     RUN(reader_rules);
+    RUN(hybrid_layers);
     RUN(reader_variants);
     RUN(lengths_follow_each_family);
     RUN(issue_examples);

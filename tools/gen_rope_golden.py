@@ -490,9 +490,54 @@ ROPE_FAMILIES = {
     "starcoder2": ("half", "rope_theta", None), "minicpm": ("half", "rope_theta", None),
     "RefinedWebModel": ("half", None, 10000.0), "phimoe": ("half", "rope_theta", 1000000.0),
     "phi-msft": ("half", None, 10000.0),
+    # hybrids (transformers 5.23.0 config classes' default_theta, else 10000)
+    "lfm2": ("half", "rope_theta", 1000000.0), "lfm2_moe": ("half", "rope_theta", 1000000.0),
+    "qwen3_next": ("half", "rope_theta", 10000.0), "minimax": ("half", "rope_theta", 1000000.0),
+    "bamba": ("half", "rope_theta", 10000.0), "granitemoehybrid": ("half", "rope_theta", 10000.0),
+    "mllama_text_model": ("half", "rope_theta", 500000.0), "falcon_h1": ("half", "rope_theta", 10000.0),
+    "olmo_hybrid": ("half", "rope_theta", 10000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
-            "mistral3": ("text_config", "mistral")}
+            "mistral3": ("text_config", "mistral"), "mllama": ("text_config", "mllama_text_model")}
+
+#: Hybrid models: whether each layer's attention rotates, as each config
+#: class's __post_init__ builds its layer kinds and the modeling file uses
+#: them (transformers 5.23.0). Attention without rotary: Jamba, Nemotron-H;
+#: no attention: Mamba, Mamba 2, FalconMamba.
+NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h")
+
+
+def hybrid_rotates(t, c, n):
+    """[bool] per layer, or None for a family that is not a hybrid."""
+    lt = c.get("layer_types") or c.get("layers_block_type")
+    if t in NO_ROTARY:
+        return [False] * n
+    if t == "lfm2" and lt is None:     # configuration_lfm2.py L82-88
+        idx = c.get("full_attn_idxs")
+        idx = list(range(n)) if idx is None else idx
+        lt = ["full_attention" if i in idx else "conv" for i in range(n)]
+    elif t == "qwen3_next" and lt is None:   # configuration_qwen3_next.py L130-135
+        k = c.get("full_attention_interval", 4)
+        lt = ["linear_attention" if (i + 1) % k else "full_attention" for i in range(n)]
+    elif t == "olmo_hybrid" and lt is None:  # configuration_olmo_hybrid.py L122-130
+        lt = ["full_attention" if i % 4 == 3 else "linear_attention" for i in range(n)]
+        if "full_attention" not in lt:
+            lt[-1] = "full_attention"
+    elif t == "minimax" and lt is None:      # configuration_minimax.py L123-126
+        lt = ["full_attention" if (i + 1) % 2 else "linear_attention" for i in range(n)]
+    elif t == "bamba":                       # configuration_bamba.py L96-101
+        idx = c.get("attn_layer_indices")
+        lt = ["full_attention" if idx and i in idx else "linear_attention" for i in range(n)]
+    elif t == "granitemoehybrid":            # L116-117; modeling L1056
+        if c.get("position_embedding_type") != "rope":
+            return [False] * n
+        lt = lt or ["linear_attention"] * n
+    elif t == "mllama_text_model":           # configuration_mllama.py L144-145
+        cal = c.get("cross_attention_layers") or [3, 8, 13, 18, 23, 28, 33, 38]
+        return [i not in cal for i in range(n)]
+    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax", "olmo_hybrid"):
+        return None
+    return [k in ("full_attention", "attention") for k in lt]
 
 
 def _layers_str(idx):
@@ -544,6 +589,10 @@ def model_layers(path):
         return [("alibi", dict(heads=heads, bf16=1, scale=1 / mpmath.sqrt(hd)))] * n, (t, part)
     if t in ("bloom", "mpt") or (t == "baichuan" and c.get("hidden_size") != 4096):
         return [("alibi", dict(heads=heads, bf16=0, scale=mpf(1)))] * n, (t, part)
+    if t == "nemotron_h":      # the pattern's length is the number of layers
+        n = len(c.get("layers_block_type") or c.get("hybrid_override_pattern") or "")
+    if t in NO_ROTARY:
+        return [("none", dict(qs=None))] * n, (t, part)
     # ---- RoPE families
     layout, bkey, bdef = ROPE_FAMILIES[t]
     hidden = _get(c, "hidden_size", "n_embd")
@@ -562,7 +611,7 @@ def model_layers(path):
     else:
         prf = _get(c, "partial_rotary_factor", "rotary_pct",
                    default={"gpt_neox": 0.25, "glm": 0.5, "glm4": 0.5, "glm4_moe": 0.5, "phi": 0.5,
-                            "stablelm": 0.25}.get(t, 1.0))
+                            "stablelm": 0.25, "qwen3_next": 0.25, "bamba": 0.5}.get(t, 1.0))
         rot = int(head_dim * d2(prf))
     rp = c.get("rope_parameters")
     per_type = isinstance(rp, dict) and any(isinstance(v, dict) for v in rp.values())
@@ -628,6 +677,9 @@ def model_layers(path):
         if t == "llama4_text" and c.get("attn_temperature_tuning", True):
             tq = dict(kind="temperature", floor=d2(c.get("floor_scale", 8192)), scale=d2(c.get("attn_scale", 0.1)))
         return [rope_scaled if nr[i] else ("none", dict(qs=tq)) for i in range(n)], (t, part)
+    rot = hybrid_rotates(t, c, n)
+    if rot is not None:
+        return [rope_scaled if r else ("none", dict(qs=None)) for r in rot], (t, part)
     return [rope_scaled] * n, (t, part)
 
 

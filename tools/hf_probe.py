@@ -248,6 +248,7 @@ def shrink(text_cfg, keep_heads=False):
             if isinstance(KV, int) and KV >= 1:
                 c.num_key_value_heads = 2 if KV >= H else 1
             c.hidden_size = 2 * D
+    _shrink_mamba(c)
     for k, v in _SMALL.items():
         cur = getattr(c, k, None)
         if isinstance(cur, int) and not isinstance(cur, bool) and cur > v:
@@ -267,6 +268,37 @@ def shrink(text_cfg, keep_heads=False):
         elif isinstance(v, list):
             setattr(c, k, [x if x < getattr(c, "vocab_size", 1 << 30) else 0 for x in v])
     return keep
+
+
+def _shrink_mamba(c):
+    """A hybrid's Mamba 2 mixer sized for the new hidden_size: its head size
+    was derived from the old one in the config's __post_init__ (mamba_d_head =
+    mamba_expand * hidden_size // mamba_n_heads; Falcon-H1's mamba_d_ssm)."""
+    tl = getattr(c, "time_step_limit", None)
+    if isinstance(tl, (list, tuple)):
+        # back from _jsonable's largest double to infinity (a float32 clamp
+        # overflows on the double)
+        c.time_step_limit = tuple(math.inf if isinstance(x, float) and x >= sys.float_info.max
+                                  else x for x in tl)
+    if getattr(c, "model_type", "") == "mamba2" and isinstance(getattr(c, "head_dim", None), int):
+        # a pure Mamba 2 stack: num_heads * head_dim = expand * hidden_size
+        c.hidden_size = min(c.hidden_size, 256)
+        c.n_groups = 1
+        c.num_heads = c.expand * c.hidden_size // c.head_dim
+        c.time_step_rank = math.ceil(c.hidden_size / 16)
+        return
+    nh, ex, hid = (getattr(c, k, None) for k in ("mamba_n_heads", "mamba_expand", "hidden_size"))
+    if not all(isinstance(x, int) for x in (nh, ex, hid)):
+        return
+    if isinstance(getattr(c, "mamba_d_ssm", None), int):
+        c.mamba_d_ssm = ex * hid
+    c.mamba_n_heads = 4
+    if hasattr(c, "mamba_d_head"):
+        c.mamba_d_head = ex * hid // 4
+    if isinstance(getattr(c, "mamba_d_state", None), int):
+        c.mamba_d_state = min(c.mamba_d_state, 16)
+    if isinstance(getattr(c, "mamba_chunk_size", None), int):
+        c.mamba_chunk_size = min(c.mamba_chunk_size, 16)
 
 
 # ---- capture -------------------------------------------------------------------------
@@ -375,12 +407,31 @@ def _rotary_functions(model):
     return out
 
 
+def _from_config(text_cfg, **kw):
+    """AutoModel.from_config, or, for a text config AutoModel does not map
+    (Mllama's MllamaTextConfig), the modeling file's PreTrainedModel class
+    whose config_class it is (MllamaTextModel)."""
+    import importlib
+
+    from transformers import AutoModel
+
+    try:
+        return AutoModel.from_config(text_cfg, **kw)
+    except ValueError:
+        mod = importlib.import_module(type(text_cfg).__module__.replace(".configuration_",
+                                                                        ".modeling_"))
+        for name, cls in sorted(vars(mod).items()):
+            if isinstance(cls, type) and getattr(cls, "config_class", None) is type(text_cfg) \
+                    and name.endswith("TextModel"):
+                return cls._from_config(text_cfg, **kw)
+        raise
+
+
 def build_model(text_cfg, dtype=None):
     """The text model of text_cfg with random weights, float64 where it runs so.
     Returns (model, dtype, interface): interface False when the model has its
     own attention classes instead of AttentionInterface (built eager then)."""
     import torch
-    from transformers import AutoModel
 
     _register()
     torch.set_num_threads(1)
@@ -389,7 +440,7 @@ def build_model(text_cfg, dtype=None):
     # embeddings, a part shrink does not know) is not built
     try:
         with torch.device("meta"), _quiet():
-            meta = AutoModel.from_config(text_cfg)
+            meta = _from_config(text_cfg)
         n_param = sum(p.numel() for p in meta.parameters())
         del meta
     except Exception:  # noqa: BLE001 - the real build below says what is wrong
@@ -404,7 +455,7 @@ def build_model(text_cfg, dtype=None):
             torch.manual_seed(0)
             try:
                 with _quiet():
-                    model = AutoModel.from_config(text_cfg, attn_implementation=impl, dtype=dt)
+                    model = _from_config(text_cfg, attn_implementation=impl, dtype=dt)
                 model.eval()
                 return model, dt, impl == _ATTN_NAME
             except Exception as ex:  # noqa: BLE001 - try float32, then eager
@@ -893,8 +944,9 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
         mp = getattr(text_cfg, "max_position_embeddings", None) or 512
         mp = min(mp, 2048) - 2
         positions = tuple([p for p in pos if p < mp] for pos in positions)
+    keep = None
     try:
-        shrink(text_cfg, keep_heads=bool(getattr(text_cfg, "is_encoder_decoder", False)))
+        keep = shrink(text_cfg, keep_heads=bool(getattr(text_cfg, "is_encoder_decoder", False)))
         model, dtype, interface = build_model(text_cfg)
     except Exception as ex:  # noqa: BLE001
         return Report(mt, NOT_BUILDABLE, f"build: {type(ex).__name__}: {ex}"[:300])
@@ -918,11 +970,14 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
         if attempt == 3 and pos != list(range(len(pos))):
             pos = list(range(len(pos)))  # the model numbers its tokens itself
-        if not calls:
+        if not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
+                                           for i in range(keep))):
             return Report(mt, NO_POSITIONS, "no attention call reached the probe's "
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls))
     f64 = dtype == torch.float64
+    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) else \
+        _silent_layers(all_calls, keep, explain)
     if assume_none:
         explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
     problems = []
@@ -935,7 +990,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
         if any(i is None for i in idx) or len(set(idx)) != len(idx):
             idx = list(range(len(calls)))
-        if "rope" not in schemes:
+        if "rope" not in schemes and not (schemes == {"none"} and silent):
             # no layer rotates (absolute tables, biases; encoder-decoder stacks
             # whose calls do not number like posenc's layers): none anywhere
             idx = [min(explain)] * len(calls)
@@ -992,6 +1047,16 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                                 f"{rows[:4]}..., posenc's offset {sorted(offs)}")
         if seen and not problems:
             used.add("learned rows " + ", ".join(sorted(seen)))
+    for i, why in silent.items():
+        # a layer of the built prefix that made no attention call (Mamba,
+        # convolution, linear attention): posenc must call it none
+        if why:
+            problems.append(f"layer {i}: {why}")
+            layers[i] = "disagree"
+        else:
+            layers.setdefault(i, "ok")
+    if silent:
+        used.add("layers without attention calls: none")
     scheme = _scheme_summary(exp_all)
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
@@ -1006,6 +1071,29 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     if not layers and not used:
         return Report(mt, NOT_BUILDABLE, "nothing captured", layers, scheme, how)
     return Report(mt, VERIFIED, "", layers or {min(explain): "ok"}, scheme, how)
+
+
+def _silent_layers(all_calls, keep, explain):
+    """{layer: None or a problem} for the layers 0..keep-1 of the built
+    prefix that no attention call came from (the calls carry layer_idx; a
+    decoder-only stack): such a layer (Mamba, convolution, linear attention,
+    cross-attention without image states) must be "none" in posenc's answer."""
+    if not keep:
+        return {}
+    seen = set()
+    for _pos, calls in all_calls:
+        idx = [getattr(c["module"], "layer_idx", None) for c in calls]
+        if any(i is None for i in idx):
+            return {}
+        seen.update(idx)
+    out = {}
+    for i in range(keep):
+        if i in seen:
+            continue
+        s = explain.get(i, ("?",))[0]
+        out[i] = None if s == "none" else (f"the model makes no attention call here, posenc "
+                                           f"says {s}")
+    return out
 
 
 def main(argv=None):

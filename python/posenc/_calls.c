@@ -117,8 +117,10 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posen
         st = POSENC_ERR_RANGE;
     } else if (li.scheme != POSENC_SCHEME_ROPE) {
         const char *type = posenc_model_type(m);
-        snprintf(detail, detail_size, "layer %lld of %s has no RoPE (scheme %s)",
-                 (long long)layer, type[0] ? type : "the model", posenc_scheme_name(li.scheme));
+        const char *why = posenc_model_layer_reason(m, (uint32_t)layer);
+        snprintf(detail, detail_size, "layer %lld of %s has no RoPE (scheme %s%s%s)",
+                 (long long)layer, type[0] ? type : "the model", posenc_scheme_name(li.scheme),
+                 why[0] ? ": " : "", why);
         st = POSENC_ERR_RANGE;
     }
     if (st != POSENC_OK) {

@@ -113,6 +113,13 @@ def test_from_config_nope_layers_and_non_rope_models():
         posenc.RoPE.from_config(data("models/gpt2.json"))
     with pytest.raises(posenc.Error, match="scheme relative-buckets"):
         posenc.RoPE.from_config(data("models/t5-small.json"), layer=7)
+    # hybrid models: the layer's reason, as EXPLAIN MODEL prints it
+    with pytest.raises(ValueError, match=r"layer 0 of lfm2 has no RoPE \(scheme none: short "
+                       r"convolution layer: no attention\)"):
+        posenc.RoPE.from_config(data("models/lfm2-350m.json"), layer=0)
+    with pytest.raises(ValueError, match="cross-attention to image tokens: no positions"):
+        posenc.RoPE.from_config(data("models/mllama-synthetic.json"), layer=1)
+    assert posenc.RoPE.from_config(data("models/lfm2-350m.json"), layer=2).base == 1e6
     # Llama 4 rotates interleaved pairs (the registry's layout, not the keys')
     assert posenc.RoPE.from_config(data("models/llama4-scout-synthetic.json")).layout == "interleaved"
     with pytest.raises(posenc.Error, match="model_type"):

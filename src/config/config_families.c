@@ -12,10 +12,72 @@
 #define HALF POSENC_LAYOUT_HALF
 #define INTERLEAVED POSENC_LAYOUT_INTERLEAVED
 
+/* The layer kinds of hybrid models (the KINDS rule, config_families.h):
+ * each name as configs write it, transformers' legacy names too
+ * (configuration_utils.py L94-99 in transformers 5.23.0: "mamba" ->
+ * "linear_attention", "attention" -> "full_attention"). kinds[0] is the
+ * kind an index or period rule places, kinds[1] the rest. */
+#define ROPE POSENC_TROPE_SCALED, NULL
+#define NONE(why) POSENC_TROPE_NONE, why
+#define NO_ATTENTION_ROPE "NoPE attention layer: its attention applies no rotary"
+#define MAMBA "mamba layer: no attention"
+
+/* attention and short convolutions (LFM2) */
+static const posenc_layer_kind KINDS_CONV[] = {
+    {"full_attention", ROPE, NULL},
+    {"conv", NONE("short convolution layer: no attention"), NULL},
+    {NULL, 0, NULL, NULL}};
+/* attention and linear attention (Qwen3-Next's Gated DeltaNet, MiniMax's lightning attention) */
+static const posenc_layer_kind KINDS_LINEAR[] = {
+    {"full_attention", ROPE, NULL},
+    {"linear_attention", NONE("linear attention: no positions"), NULL},
+    {NULL, 0, NULL, NULL}};
+/* attention and Mamba (Bamba, Granite 4.0-H) */
+static const posenc_layer_kind KINDS_MAMBA[] = {
+    {"full_attention", ROPE, NULL},
+    {"linear_attention", NONE(MAMBA), "mamba"},
+    {"attention", ROPE, "full_attention"},
+    {"mamba", NONE(MAMBA), "mamba"},
+    {NULL, 0, NULL, NULL}};
+/* attention without RoPE and Mamba (Jamba) */
+static const posenc_layer_kind KINDS_MAMBA_NOPE[] = {
+    {"full_attention", NONE(NO_ATTENTION_ROPE), NULL},
+    {"linear_attention", NONE(MAMBA), "mamba"},
+    {"attention", NONE(NO_ATTENTION_ROPE), "full_attention"},
+    {"mamba", NONE(MAMBA), "mamba"},
+    {NULL, 0, NULL, NULL}};
+/* Nemotron-H: names, and hybrid_override_pattern's letters */
+static const posenc_layer_kind KINDS_NEMOTRON_H[] = {
+    {"full_attention", NONE(NO_ATTENTION_ROPE), NULL},
+    {"linear_attention", NONE(MAMBA), "mamba"},
+    {"mlp", NONE("MLP layer: no attention"), NULL},
+    {"moe", NONE("MoE layer: no attention"), NULL},
+    {"attention", NONE(NO_ATTENTION_ROPE), "full_attention"},
+    {"mamba", NONE(MAMBA), "mamba"},
+    {"*", NONE(NO_ATTENTION_ROPE), "full_attention"},
+    {"M", NONE(MAMBA), "mamba"},
+    {"-", NONE("MLP layer: no attention"), "mlp"},
+    {"E", NONE("MoE layer: no attention"), "moe"},
+    {NULL, 0, NULL, NULL}};
+/* Llama 3.2 Vision: the listed layers cross-attend to the image */
+static const posenc_layer_kind KINDS_CROSS[] = {
+    {"cross_attention", NONE("cross-attention to image tokens: no positions"), NULL},
+    {"self_attention", ROPE, NULL},
+    {NULL, 0, NULL, NULL}};
+/* state-space models: no attention anywhere */
+static const posenc_layer_kind KINDS_SSM[] = {
+    {"mamba", NONE(MAMBA), NULL},
+    {NULL, 0, NULL, NULL}};
+
 /* Sorted by model_type (the listing's order; tests check it). */
 static const posenc_model_family FAMILIES[] = {
 #include "config_families_table.h"
 };
+
+#undef ROPE
+#undef NONE
+#undef NO_ATTENTION_ROPE
+#undef MAMBA
 
 #define N_FAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 

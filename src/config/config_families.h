@@ -29,7 +29,10 @@ typedef enum posenc_layer_rule {
                                   sliding layers follow full_rope / sliding_rope */
     POSENC_LAYERS_NO_ROPE = 2, /* no_rope_layers (1 = RoPE, 0 = none), else a NoPE
                                   layer every no_rope_layer_interval layers */
-    POSENC_LAYERS_ENC_DEC = 3  /* an encoder stack, then a decoder stack */
+    POSENC_LAYERS_ENC_DEC = 3, /* an encoder stack, then a decoder stack */
+    POSENC_LAYERS_KINDS = 4    /* hybrid models: each layer is one of the family's kinds
+                                  (posenc_layer_kind), named per layer (kinds_key,
+                                  pattern_key) or placed by a rule (index_key, period) */
 } posenc_layer_rule;
 
 /* The RoPE of one layer type (BY_TYPE). */
@@ -39,6 +42,18 @@ typedef enum posenc_type_rope {
     POSENC_TROPE_LOCAL = 2,  /* the local base (local_base_key), no scaling */
     POSENC_TROPE_NONE = 3    /* no position encoding */
 } posenc_type_rope;
+
+/* One kind of layer of a hybrid model (KINDS rule): its name in the config,
+ * the RoPE it takes, and, for a layer without positions, why. */
+typedef struct posenc_layer_kind {
+    const char *name;      /* the name in the per-layer list ("conv", "mamba"), or
+                              the letter in the pattern string ("M") */
+    posenc_type_rope rope; /* SCALED (the config's RoPE) or NONE */
+    const char *reason;    /* NONE: why the layer has no positions, for EXPLAIN MODEL
+                              ("mamba layer: no attention") */
+    const char *type;      /* the layer type shown (NULL: name); names that are
+                              aliases ("attention", "full_attention") share it */
+} posenc_layer_kind;
 
 /* One registry entry: what a family's modeling code does with positions.
  * Strings are static; NULL where a field does not apply. */
@@ -75,6 +90,21 @@ typedef struct posenc_model_family {
                                    the rest sliding (0: all full) */
     uint32_t no_rope_interval;  /* NO_ROPE: default no_rope_layer_interval */
     posenc_query_scale_type qscale; /* query scaling the family may apply */
+    const posenc_layer_kind *kinds; /* KINDS: the layer kinds, ended by a NULL name;
+                                   kinds[0] and kinds[1] are the two the rules below
+                                   place. The first present of these gives each layer
+                                   its kind: */
+    const char *kinds_key;      /* KINDS: the per-layer list of names (NULL: layer_types,
+                                   else its alias layers_block_type) */
+    const char *pattern_key;    /* KINDS: a string, one kind letter per layer (Nemotron-H's
+                                   hybrid_override_pattern), or NULL */
+    const char *index_key;      /* KINDS: the layers of kinds[0], the rest kinds[1]
+                                   (cross_attention_layers); absent: see
+                                   POSENC_FAMILY_INDEX_* */
+    const char *period_key;     /* KINDS: layer i is kinds[0] when i % period == offset, */
+    const char *offset_key;     /* the rest kinds[1] (attn_layer_period, _offset), or */
+    uint32_t kinds_period;      /* NULL keys with these defaults (period 0: no such */
+    uint32_t kinds_offset;      /* rule); offset KINDS_LAST: period - 1 */
     const char *nested;         /* a wrapper (multimodal) type: the key of the language
                                    part, e.g. "text_config"; NULL otherwise */
     const char *nested_type;    /* wrapper: the model_type its part is read as when the
@@ -122,6 +152,24 @@ typedef struct posenc_model_family {
                                             or first_k_dense_replace without layer_types, is
                                             refused (Cohere2 MoE) */
 
+#define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
+                                            (LFM2's full_attn_idxs) */
+#define POSENC_FAMILY_INDEX_NONE (1u << 21) /* KINDS: index_key absent: every layer is kinds[1]
+                                            (Bamba's attn_layer_indices) */
+#define POSENC_FAMILY_ROPE_KEY (1u << 22) /* KINDS: the kinds' RoPE only with
+                                            position_embedding_type "rope"; else (absent,
+                                            null) those layers are NoPE attention (Granite
+                                            4.0-H) */
+
+#define POSENC_FAMILY_LIST_COUNTS (1u << 23) /* KINDS: the per-layer list's length is the number
+                                            of layers, whatever num_hidden_layers says
+                                            (Nemotron-H) */
+
+#define POSENC_FAMILY_LAST_IF_NONE (1u << 24) /* KINDS: a period rule that places no kinds[0]
+                                            layer makes the last layer kinds[0] (OLMo
+                                            Hybrid: "ensure at least one full attention
+                                            layer") */
+
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
 size_t posenc__families(const posenc_model_family **table);
@@ -138,6 +186,7 @@ const posenc_model_family *posenc__family_by_arch(const char *class_name);
 
 /* The defaults an entry leaves out, in one place. */
 #define FIXED_BASE "" /* base_key: the family's code fixes the base */
+#define KINDS_LAST 0xffffffffu /* kinds_offset: the last layer of each period */
 
 /* The key of the partial rotary factor (PARTIAL rule). */
 static inline const char *posenc__family_partial_key(const posenc_model_family *f)

@@ -63,6 +63,21 @@
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
 
+/* ---- bamba: Mamba 2 layers and attention layers; attention layers
+ * (attn_layer_indices; absent: none) rotate_half RoPE over
+ * int(head_dim * 0.5) (partial_rotary_factor hard-coded 0.5), mamba layers
+ * none. transformers 5.23.0 models/bamba/configuration_bamba.py L66
+ * (attn_layer_indices), L92 (partial 0.5), L96-101 (layers_block_type:
+ * "full_attention" if i in attn_layer_indices else "linear_attention");
+ * modeling_bamba.py L80-81 (rotary dim), L99-103, L144 (rotate_half),
+ * L224 (RoPE in BambaAttention), L851-853 (mamba or attention); rope_theta
+ * default 10000 (modeling_rope_utils.py L760 default_theta). */
+{.model_type = "bamba", .arch = "Bamba", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS,
+ .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .flags = POSENC_FAMILY_INDEX_NONE,
+ .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
+           "L144, L224, L851-853 (transformers 5.23.0)"},
+
 /* ---- bart: learned absolute in both stacks, offset 2.
  * models/bart/modeling_bart.py @41d3f466 L65-89 (BartLearnedPositionalEmbedding,
  * offset = 2, rows max_position_embeddings + 2), L512-536 encoder, L657-679
@@ -273,6 +288,25 @@
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
            "configuration_falcon.py @3f832360 L111-130"},
 
+/* ---- falcon_h1: every layer is "hybrid" (attention and a Mamba 2 mixer
+ * side by side), the attention rotate_half RoPE over the head.
+ * transformers 5.23.0 models/falcon_h1/configuration_falcon_h1.py L132-134
+ * (layers_block_type all "hybrid"); modeling_falcon_h1.py L98-106
+ * (rotate_half), L212 (RoPE in FalconH1Attention), L1186 (every layer
+ * hybrid); rope_theta default 10000 (modeling_rope_utils.py L760). */
+{.model_type = "falcon_h1", .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0,
+ .source = "models/falcon_h1/configuration_falcon_h1.py L132-134; modeling_falcon_h1.py L98-106, "
+           "L212, L1186 (transformers 5.23.0)"},
+
+/* ---- falcon_mamba: Mamba layers only, no attention: no positions.
+ * transformers 5.23.0 models/falcon_mamba/modeling_falcon_mamba.py (no
+ * attention, no position input). */
+{.model_type = "falcon_mamba", .arch = "FalconMamba", .scheme = POSENC_SCHEME_NONE,
+ .kinds = KINDS_SSM,
+ .source = "models/falcon_mamba/modeling_falcon_mamba.py (mamba mixers only; transformers "
+           "5.23.0)"},
+
 /* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
  * llama's rotate_half: HALF, full head), default_theta 500000.
  * transformers 5.23.0 models/flex_olmo/modeling_flex_olmo.py L166-196, L207,
@@ -429,6 +463,22 @@
             "per-layer base list posenc lacks",
  .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
            "(5.23.0); configuration_granitemoe_swa.py L30-127"},
+
+/* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
+ * layers (layer_types, legacy names "mamba" and "attention"; default all
+ * mamba); the attention rotate_half RoPE when position_embedding_type is
+ * "rope", else (null, "nope") no RoPE at all. transformers 5.23.0
+ * models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95,
+ * L116-117 (rope_theta default 10000: modeling_rope_utils.py L760);
+ * modeling_granitemoehybrid.py L51-59, L124, L167 (RoPE only
+ * with position embeddings), L956-960, L1056 (rotary_emb only for "rope");
+ * configuration_utils.py L94-96 (legacy names). */
+{.model_type = "granitemoehybrid", .arch = "GraniteMoeHybrid", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA,
+ .flags = POSENC_FAMILY_ROPE_KEY,
+ .source = "models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95, L116-117; "
+           "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)"},
+
 {.model_type = "granitemoeshared", .arch = "GraniteMoeShared", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32,
@@ -470,6 +520,7 @@
  .default_heads = 32,
  .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
            "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56"},
+
 {.model_type = "hunyuan_v1_moe", .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32,
@@ -530,6 +581,18 @@
  .source = "models/jais2/modeling_jais2.py L57-87, L135, L170 (5.23.0); configuration_jais2.py "
            "L64-81"},
 
+/* ---- jamba: attention every attn_layer_period layers at attn_layer_offset
+ * (8, 4), Mamba elsewhere; the attention has no RoPE (JambaAttention never
+ * calls apply_rotary_pos_emb): no layer encodes positions. transformers
+ * 5.23.0 models/jamba/configuration_jamba.py L89-90, L108-113
+ * (layers_block_type); modeling_jamba.py L153-200 (JambaAttention, no
+ * rotary), L831-844. */
+{.model_type = "jamba", .arch = "Jamba", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA_NOPE, .period_key = "attn_layer_period",
+ .offset_key = "attn_layer_offset", .kinds_period = 8, .kinds_offset = 4,
+ .source = "models/jamba/configuration_jamba.py L89-90, L108-113; modeling_jamba.py L153-200, "
+           "L831-844 (transformers 5.23.0)"},
+
 /* ---- jetmoe: llama's rotate_half (HALF, full head) on the mixture-of-
  * attention queries and the shared keys; head_dim is kv_channels (default
  * 128; attribute_map head_dim -> kv_channels); num_attention_heads =
@@ -566,6 +629,30 @@
  .default_heads = 48, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
            "configuration_laguna.py L93-145"},
+
+/* ---- lfm2: short-convolution layers and attention layers (layer_types
+ * "conv" / "full_attention", else full_attn_idxs, default every layer
+ * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
+ * transformers 5.23.0 models/lfm2/configuration_lfm2.py L56 (default_theta),
+ * L59-62, L78-88 (layer_types from full_attn_idxs); modeling_lfm2.py
+ * L131-139 (rotate_half), L209 (head_dim), L236, L387 (attention unless
+ * "conv"). */
+{.model_type = "lfm2", .arch = "Lfm2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV, .index_key = "full_attn_idxs",
+ .flags = POSENC_FAMILY_INDEX_ALL,
+ .source = "models/lfm2/configuration_lfm2.py L56-62, L78-88; modeling_lfm2.py L131-139, L209, "
+           "L236, L387 (transformers 5.23.0)"},
+
+/* ---- lfm2_moe: LFM2's layers with MoE MLPs; layer_types has no default
+ * (None: the model cannot be built), rope_theta 1e6. transformers 5.23.0
+ * models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88;
+ * modeling_lfm2_moe.py L216-224 (rotate_half), L321, L472. */
+{.model_type = "lfm2_moe", .arch = "Lfm2Moe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 1000000.0, .default_hidden = 2048, .default_layers = 32, .default_heads = 32,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV,
+ .source = "models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88; modeling_lfm2_moe.py "
+           "L216-224, L321, L472 (transformers 5.23.0)"},
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -607,6 +694,15 @@
  .default_layers = 28, .default_hidden = 6144, .default_heads = 64, .default_head_dim = 64,
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
+
+/* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
+ * transformers 5.23.0 models/mamba/modeling_mamba.py,
+ * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
+{.model_type = "mamba", .arch = "Mamba", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
+ .source = "models/mamba/modeling_mamba.py (mamba mixers only; transformers 5.23.0)"},
+
+{.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
+ .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
 /* ---- mellum: llama's rotate_half (HALF, full head), one RoPE per layer
  * type from rope_parameters.full_attention / .sliding_attention (class
@@ -654,6 +750,18 @@
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
+
+/* ---- minimax: lightning (linear) attention layers and softmax attention
+ * layers (layer_types, default full on even layers); the softmax layers
+ * rotate_half RoPE over the head, rope_theta 1e6. transformers 5.23.0
+ * models/minimax/configuration_minimax.py L63, L110, L123-126;
+ * modeling_minimax.py L125 (MiniMaxLightningAttention, no positions),
+ * L321-329 (rotate_half), L425, L542 (the kind per layer). */
+{.model_type = "minimax", .arch = "MiniMax", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 1000000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
+ .kinds_period = 2, .kinds_offset = 0,
+ .source = "models/minimax/configuration_minimax.py L63, L110, L123-126; modeling_minimax.py "
+           "L125, L321-329, L425, L542 (transformers 5.23.0)"},
 
 /* ---- minimax_m2: q/k norms over the whole projections, then rotate_half
  * (HALF) over the first int(head_dim * partial_rotary_factor) elements;
@@ -708,6 +816,24 @@
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
+/* ---- mllama (Llama 3.2 Vision): a wrapper; text_config (mllama_text_model)
+ * is llama's RoPE (llama3 scaling, rope_theta 500000) on its self-attention
+ * layers, and the cross_attention_layers attend to image tokens without
+ * positions. transformers 5.23.0 models/mllama/configuration_mllama.py
+ * L120-145 (MllamaTextConfig: default_theta, cross_attention_layers default
+ * [3, 8, ..., 38]), L174-182; modeling_mllama.py L476-484 (rotate_half),
+ * L548 (RoPE in self-attention only), L1022-1031 (cross-attention layers). */
+{.model_type = "mllama", .arch = "Mllama", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "mllama_text_model",
+ .source = "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"},
+
+{.model_type = "mllama_text_model", .arch = "MllamaText", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 500000.0, .default_layers = 40, .default_hidden = 4096,
+ .default_heads = 32, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CROSS,
+ .index_key = "cross_attention_layers",
+ .source = "models/mllama/configuration_mllama.py L120-145; modeling_mllama.py L476-484, L548, "
+           "L1022-1031 (transformers 5.23.0)"},
+
 /* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
  * fused Wqkv), one RoPE per layer type: full layers global_rope_theta
  * (default_theta["global"] 160000), sliding layers local_rope_theta
@@ -751,6 +877,19 @@
  .source = "models/nemotron/modeling_nemotron.py L110-116, L134-169, L236, L265 (5.23.0); "
            "configuration_nemotron.py L55-77"},
 
+/* ---- nemotron_h: Mamba 2, attention, MLP and MoE layers (layers_block_type,
+ * or hybrid_override_pattern "M" / "*" / "-" / "E"; its length is the
+ * number of layers); the attention has no RoPE (NemotronHAttention never
+ * calls apply_rotary_pos_emb): no layer encodes positions. transformers
+ * 5.23.0 models/nemotron_h/configuration_nemotron_h.py L84, L171-189,
+ * L239-245, L279-282 (pattern letters); modeling_nemotron_h.py L868-940
+ * (NemotronHAttention, no rotary), L953-954 (mixer per kind). */
+{.model_type = "nemotron_h", .arch = "NemotronH", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_NEMOTRON_H, .pattern_key = "hybrid_override_pattern",
+ .flags = POSENC_FAMILY_LIST_COUNTS,
+ .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
+           "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
+
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
  * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc).
@@ -778,6 +917,23 @@
  .sliding_rope = POSENC_TROPE_PLAIN, .sliding_pattern = 4, .default_hidden = 4096,
  .default_heads = 32,
  .source = "models/olmo3/modular_olmo3.py @26892c16 L152-188, L271, L279-337"},
+
+/* ---- olmo_hybrid: Gated DeltaNet (linear attention) layers and attention
+ * layers (layer_types, default full where i % 4 == 3, else the last layer);
+ * the attention rotate_half RoPE when rope_parameters has a rope_theta
+ * (modeling L896-900), which transformers 5.23 fills with the mixin's
+ * default 10000 when the config says null (configuration_utils's RoPE
+ * standardization; checked by tools/hf_probe.py on a config with
+ * "rope_parameters": null). transformers 5.23.0
+ * models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130;
+ * modeling_olmo_hybrid.py L127-160 (apply_rotary_pos_emb, rotate_half),
+ * L174, L216-218, L886-900, L952. */
+{.model_type = "olmo_hybrid", .arch = "OlmoHybrid", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 3840,
+ .default_heads = 30, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .kinds_period = 4,
+ .kinds_offset = 3, .flags = POSENC_FAMILY_LAST_IF_NONE,
+ .source = "models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130; "
+           "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)"},
 
 /* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
  * projection before it), rope_theta 10000. transformers 5.23.0
@@ -868,6 +1024,20 @@
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
            "in 5.23.0)"},
+/* ---- qwen3_next: Gated DeltaNet (linear attention) layers and attention
+ * layers (layer_types, else a full layer every full_attention_interval = 4);
+ * the attention rotate_half RoPE over int(head_dim * 0.25), head_dim 256.
+ * transformers 5.23.0 models/qwen3_next/configuration_qwen3_next.py L93-107,
+ * L122, L127-135 (rope_theta default 10000: modeling_rope_utils.py L760);
+ * modeling_qwen3_next.py L106-108, L146-154, L279, L877-880. */
+{.model_type = "qwen3_next", .arch = "Qwen3Next", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0,
+ .partial_default = 0.25, .default_head_dim = 256, .default_hidden = 2048, .default_layers = 48,
+ .default_heads = 16, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
+ .period_key = "full_attention_interval", .kinds_period = 4, .kinds_offset = KINDS_LAST,
+ .source = "models/qwen3_next/configuration_qwen3_next.py L93-135; modeling_qwen3_next.py "
+           "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)"},
+
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at

@@ -245,8 +245,14 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     int64_t n_layer = 0;
     if (f->layers != POSENC_LAYERS_ENC_DEC) {
         const char *which;
-        if ((st = need_count(r, LAYER_KEYS, f->default_layers, &n_layer, &which)) != POSENC_OK)
+        int64_t listed = 0; /* KINDS: the per-layer list's length */
+        if (f->layers == POSENC_LAYERS_KINDS)
+            kinds_layer_count(r, &listed);
+        if ((st = need_count(r, LAYER_KEYS, listed > 0 ? listed : f->default_layers, &n_layer,
+                             &which)) != POSENC_OK)
             return st;
+        if (listed > 0 && (f->flags & POSENC_FAMILY_LIST_COUNTS))
+            n_layer = listed; /* the list's length wins over num_hidden_layers */
         if (n_layer < 1 || n_layer > POSENC_MODEL_MAX_LAYERS) {
             char name[96];
             return FAIL(r, POSENC_ERR_RANGE, kn(r, which, name, sizeof name),
@@ -294,7 +300,13 @@ posenc_status read_family(mread *r, int64_t n_layer)
         if (!rope)
             return read_alibi(r, n_layer);
     }
-    switch (f->scheme) {
+    switch (f->layers == POSENC_LAYERS_KINDS ? POSENC_SCHEME_MIXED : f->scheme) {
+    case POSENC_SCHEME_NONE: {
+        /* no layer encodes positions (state-space models): kinds[0] says why */
+        int g = add_group(r->m, POSENC_SCHEME_NONE, f->kinds ? f->kinds[0].name : "");
+        r->m->group[g].reason = f->kinds ? f->kinds[0].reason : NULL;
+        return POSENC_OK; /* layer_group is 0 */
+    }
     case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
     case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);
     default: return read_rope_family(r, n_layer);

@@ -434,9 +434,238 @@ static posenc_status nope_layers(mread *r, int64_t n_layer, uint8_t *kind, const
     return st;
 }
 
+/* ---- KINDS: hybrid models ------------------------------------------------------- */
+
+/* The kind of the family named name (n bytes), or -1. */
+static int kind_named(const posenc_model_family *f, const char *name, size_t n)
+{
+    for (int k = 0; f->kinds[k].name; k++)
+        if (strlen(f->kinds[k].name) == n && strncmp(f->kinds[k].name, name, n) == 0)
+            return k;
+    return -1;
+}
+
+/* "conv, full_attention": the names of the family's kinds, for messages. */
+static const char *kind_names(const posenc_model_family *f, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int k = 0; f->kinds[k].name && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? ", " : "", f->kinds[k].name);
+    return buf;
+}
+
+/* The per-layer list of a KINDS family: kinds_key (NULL: layer_types or
+ * layers_block_type, the names transformers' attribute_map makes one), or
+ * the pattern string; *key its name, NULL when the config has neither. */
+static const json_t *kinds_list(mread *r, const char **key)
+{
+    const posenc_model_family *f = r->fam;
+    static const char *const lists[] = {"layer_types", "layers_block_type"};
+    const json_t *v;
+    if (f->kinds_key) {
+        *key = f->kinds_key;
+        if ((v = get(r->cfg, f->kinds_key)) != NULL)
+            return v;
+    } else {
+        for (size_t i = 0; i < 2; i++) {
+            *key = lists[i];
+            if ((v = get(r->cfg, lists[i])) != NULL)
+                return v;
+        }
+    }
+    *key = f->pattern_key;
+    return f->pattern_key ? get(r->cfg, f->pattern_key) : NULL;
+}
+
+posenc_status kinds_layer_count(mread *r, int64_t *n)
+{
+    const char *key;
+    const json_t *v = kinds_list(r, &key);
+    *n = 0;
+    if (v && json_typeof(v) == JSON_ARRAY)
+        *n = (int64_t)json_array_size(v);
+    else if (v && json_typeof(v) == JSON_STRING)
+        *n = (int64_t)json_string_length(v);
+    return POSENC_OK;
+}
+
+/* kind[i] = the kind of each layer, from the first rule the config (or the
+ * family's defaults) gives: the per-layer list, the pattern string, the
+ * index list, the period. */
+static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96], names[160];
+    const char *key;
+    const json_t *v = kinds_list(r, &key);
+    if (v) {
+        kn(r, key, name, sizeof name);
+        int is_pattern = f->pattern_key && strcmp(key, f->pattern_key) == 0;
+        if (is_pattern ? json_typeof(v) != JSON_STRING : json_typeof(v) != JSON_ARRAY)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be %s, got %s", name,
+                        is_pattern ? "a string" : "an array of strings", posenc__cfg_type_word(v));
+        int64_t len = is_pattern ? (int64_t)json_string_length(v) : (int64_t)json_array_size(v);
+        if (len != n_layer)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s has %lld entries for %lld layers", name,
+                        (long long)len, (long long)n_layer);
+        for (int64_t i = 0; i < n_layer; i++) {
+            const json_t *e = is_pattern ? NULL : json_array_get(v, (size_t)i);
+            if (!is_pattern && json_typeof(e) != JSON_STRING)
+                return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%lld] must be a string, got %s",
+                            name, (long long)i, posenc__cfg_type_word(e));
+            const char *s = is_pattern ? json_string_value(v) + i : json_string_value(e);
+            size_t sn = is_pattern ? 1 : json_string_length(e);
+            int k = kind_named(f, s, sn);
+            if (k < 0)
+                return FAIL(r, POSENC_ERR_FORMAT, name,
+                            "%s[%lld] '%.*s' is not a layer kind of family %s (%s)", name,
+                            (long long)i, (int)(sn < 40 ? sn : 40), s, f->model_type,
+                            kind_names(f, names, sizeof names));
+            kind[i] = (uint8_t)k;
+        }
+        return POSENC_OK;
+    }
+    const json_t *idx = f->index_key ? get(r->cfg, f->index_key) : NULL;
+    if (idx) {
+        kn(r, f->index_key, name, sizeof name);
+        if (json_typeof(idx) != JSON_ARRAY)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of layer indices, got %s",
+                        name, posenc__cfg_type_word(idx));
+        memset(kind, 1, (size_t)n_layer);
+        for (size_t j = 0; j < json_array_size(idx); j++) {
+            const json_t *e = json_array_get(idx, j);
+            if (json_typeof(e) != JSON_INTEGER)
+                return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%zu] must be a layer index, got %s",
+                            name, j, posenc__cfg_type_word(e));
+            json_int_t li = json_integer_value(e);
+            if (li < 0 || li >= n_layer)
+                return FAIL(r, POSENC_ERR_RANGE, name, "%s[%zu] = %lld is not a layer (0..%lld)",
+                            name, j, (long long)li, (long long)n_layer - 1);
+            kind[li] = 0;
+        }
+        return POSENC_OK;
+    }
+    if (f->index_key && (f->flags & (POSENC_FAMILY_INDEX_ALL | POSENC_FAMILY_INDEX_NONE))) {
+        memset(kind, (f->flags & POSENC_FAMILY_INDEX_ALL) ? 0 : 1, (size_t)n_layer);
+        return POSENC_OK;
+    }
+    if (f->kinds_period || f->period_key) {
+        int64_t period = f->kinds_period, offset = f->kinds_offset;
+        int present;
+        posenc_status st;
+        if (f->period_key && (st = count(r, f->period_key, &period, &present)) != POSENC_OK)
+            return st;
+        if (period < 1)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, f->period_key ? f->period_key : "", name,
+                                                sizeof name),
+                        "%s must be at least 1", name);
+        if (f->kinds_offset == KINDS_LAST)
+            offset = period - 1;
+        if (f->offset_key && (st = count(r, f->offset_key, &offset, &present)) != POSENC_OK)
+            return st;
+        if (offset >= period)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, f->offset_key ? f->offset_key : "", name,
+                                                sizeof name),
+                        "%s %lld must be below the period %lld", name, (long long)offset,
+                        (long long)period);
+        int placed = 0;
+        for (int64_t i = 0; i < n_layer; i++) {
+            kind[i] = i % period != offset;
+            placed |= !kind[i];
+        }
+        if (!placed && (f->flags & POSENC_FAMILY_LAST_IF_NONE))
+            kind[n_layer - 1] = 0;
+        return POSENC_OK;
+    }
+    kn(r, f->index_key ? f->index_key : f->kinds_key ? f->kinds_key : "layer_types", name,
+       sizeof name);
+    return FAIL(r, POSENC_ERR_FORMAT, name,
+                "missing key %s (family %s has no default layer pattern posenc can vouch for)",
+                name, f->model_type);
+}
+
+/* KINDS: one group per kind in use (kinds of one type and rule share it):
+ * the config's RoPE, or none with the kind's reason. */
+static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, const rope_source *src)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    posenc_status st = kinds_of(r, n_layer, kind);
+    if (st != POSENC_OK)
+        return st;
+    int rope_on = 1;
+    if (f->flags & POSENC_FAMILY_ROPE_KEY) {
+        /* "self.rotary_emb = ... if config.position_embedding_type == 'rope' else None" */
+        const json_t *pe = get(r->cfg, "position_embedding_type");
+        kn(r, "position_embedding_type", name, sizeof name);
+        if (pe && json_typeof(pe) != JSON_STRING)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string or null, got %s", name,
+                        posenc__cfg_type_word(pe));
+        rope_on = pe && strcmp(json_string_value(pe), "rope") == 0;
+        if (pe && !rope_on && strcmp(json_string_value(pe), "nope") != 0)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s '%.40s' is neither rope nor nope", name,
+                        json_string_value(pe));
+    }
+    int gi[256];
+    for (int k = 0; k < 256; k++)
+        gi[k] = -1;
+    for (int64_t i = 0; i < n_layer; i++) {
+        int k = kind[i];
+        if (gi[k] < 0) {
+            const posenc_layer_kind *lk = &f->kinds[k];
+            const char *type = lk->type ? lk->type : lk->name;
+            int none = lk->rope == POSENC_TROPE_NONE || !rope_on;
+            const char *why = lk->rope == POSENC_TROPE_NONE
+                                  ? lk->reason
+                                  : "NoPE attention layer: position_embedding_type is not rope";
+            /* a kind of the same type and rule already has a group */
+            for (int j = 0; j < k && gi[k] < 0; j++) {
+                const posenc_layer_kind *o = &f->kinds[j];
+                if (gi[j] >= 0 && strcmp(o->type ? o->type : o->name, type) == 0 &&
+                    o->rope == lk->rope)
+                    gi[k] = gi[j];
+            }
+            if (gi[k] < 0) {
+                if (r->m->n_group >= POSENC_MODEL_MAX_GROUPS)
+                    return FAIL(r, POSENC_ERR_FORMAT, "", "family %s: more than %u layer kinds",
+                                f->model_type, POSENC_MODEL_MAX_GROUPS);
+                gi[k] = add_group(r->m, none ? POSENC_SCHEME_NONE : POSENC_SCHEME_ROPE, type);
+                posenc_model_group *g = &r->m->group[gi[k]];
+                if (none)
+                    g->reason = why;
+                else if ((st = rope_group(r, g, &src->cm, src->cm.base, src->single,
+                                          src->rp != NULL, src->bname)) != POSENC_OK)
+                    return st;
+            }
+        }
+        r->m->layer_group[i] = (uint8_t)gi[k];
+    }
+    return POSENC_OK;
+}
+
+/* KINDS: whether any kind of the family rotates. */
+static int kinds_rotate(const posenc_model_family *f)
+{
+    for (int k = 0; f->kinds[k].name; k++)
+        if (f->kinds[k].rope != POSENC_TROPE_NONE)
+            return 1;
+    return 0;
+}
+
 posenc_status read_rope_family(mread *r, int64_t n_layer)
 {
     rope_source src;
+    if (r->fam->layers == POSENC_LAYERS_KINDS && !kinds_rotate(r->fam)) {
+        /* no layer rotates (Jamba, Nemotron-H): no RoPE keys are read */
+        uint8_t *kind = calloc((size_t)n_layer, 1);
+        if (!kind)
+            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+        memset(&src, 0, sizeof src);
+        posenc_status st = kinds_layers(r, n_layer, kind, &src);
+        free(kind);
+        return st;
+    }
     src.rp = get(r->cfg, "rope_parameters");
     posenc_status st = rope_blocks(r, &src.rp, get(r->cfg, "rope_scaling"), &src.per_type,
                                    src.bname, sizeof src.bname);
@@ -460,6 +689,7 @@ posenc_status read_rope_family(mread *r, int64_t n_layer)
     switch (r->fam->layers) {
     case POSENC_LAYERS_BY_TYPE: st = by_type(r, n_layer, kind, &src); break;
     case POSENC_LAYERS_NO_ROPE: st = nope_layers(r, n_layer, kind, &src); break;
+    case POSENC_LAYERS_KINDS: st = kinds_layers(r, n_layer, kind, &src); break;
     default:
         /* every layer alike; layer_types only choose attention masks here */
         note_ignored(r, "layer_types");

@@ -56,6 +56,7 @@ typedef struct rope_common {
 #define chatglm_checks posenc__cfgm_chatglm_checks
 #define count_of posenc__cfgm_count_of
 #define finish_scheme posenc__cfgm_finish_scheme
+#define kinds_layer_count posenc__cfgm_kinds_layer_count
 #define need_count posenc__cfgm_need_count
 #define note_ignored posenc__cfgm_note_ignored
 #define note_ignored_common posenc__cfgm_note_ignored_common
@@ -132,6 +133,8 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
 
 /* config_layers.c: which layers get which RoPE */
 posenc_status read_rope_family(mread *r, int64_t n_layer);
+/* KINDS: *n = the length of the config's per-layer list or pattern (0: none). */
+posenc_status kinds_layer_count(mread *r, int64_t *n);
 
 /* config_family.c: which family, which part */
 posenc_status read_model(mread *r, const json_t *root, const char *override);

@@ -27,6 +27,8 @@ typedef struct posenc_model_group {
                                  posenc_model_layer_rope) */
     double qwen_seq_length;   /* ROPE with qwen_dynamic_ntk: the trained length */
     posenc_query_scale qscale;/* any scheme: a factor on the queries */
+    const char *reason;       /* NONE: why the layer has no positions (static text from
+                                 the registry, "mamba layer: no attention"), or NULL */
     uint32_t n_head;          /* ALIBI: heads */
     double alibi_bias_max;    /* ALIBI: slope exponent range (8: the paper's slopes) */
     int alibi_bf16;           /* ALIBI: slopes rounded to bfloat16 (Falcon) */
@@ -53,8 +55,8 @@ typedef struct posenc_model_group {
                                  (Qwen2.5-VL's video rule; 0 when absent) */
 } posenc_model_group;
 
-/* One checkpoint (about 50 KiB). It holds no pointer but source (static
- * text), so posenc_model_copy is a plain copy. */
+/* One checkpoint (about 50 KiB). It holds no pointer but source and the
+ * groups' reason (static text), so posenc_model_copy is a plain copy. */
 struct posenc_model {
     const char *source;     /* the registry entry's cited code, or NULL */
     char model_type[64];    /* the type read (of the part when nested) */

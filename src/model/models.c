@@ -140,6 +140,14 @@ posenc_status posenc_model_layer(const posenc_model *m, uint32_t layer, posenc_l
     return POSENC_OK;
 }
 
+const char *posenc_model_layer_reason(const posenc_model *m, uint32_t layer)
+{
+    const posenc_model_group *g;
+    if (group_of(m, layer, &g) != POSENC_OK || g->scheme != POSENC_SCHEME_NONE || !g->reason)
+        return "";
+    return g->reason;
+}
+
 /* Qwen 1's dynamic NTK alpha at cur_len for trained length L:
  * 2^ceil(log2(cur_len / L) + 1) - 1, at least 1; 1 while cur_len <= L. */
 static double qwen_ntk_alpha(int64_t cur_len, double L)

@@ -329,3 +329,25 @@ def test_mla_rope_interleave_false(model_type):
     """The MLA families with rope_interleave false rotate halves."""
     rep = hf_probe.probe(_defaults(model_type, rope_interleave=False))
     assert rep.status == hf_probe.VERIFIED and "half" in rep.scheme, rep
+# ---- hybrid models: layers without attention ------------------------------------------
+
+
+def test_hybrid_read_as_dense_is_caught():
+    """LFM2-350M read as llama (RoPE on every layer): its convolution layers
+    make no attention call, so posenc's "rope" there is a disagreement."""
+    rep = hf_probe.probe(os.path.join(MODELS, "lfm2-350m.json"), model_type="llama")
+    assert rep.status == hf_probe.DISAGREE, rep
+    assert "layer 0: the model makes no attention call here, posenc says rope" in rep.detail
+
+
+def test_hybrid_attention_called_none_is_caught():
+    """Qwen3-Next's attention layer 3 called NoPE: its q/k rotate."""
+    path = os.path.join(MODELS, "qwen3-next-toy.json")
+    rep = hf_probe.probe(path, mutate=lambda e: hf_probe.Expect("none", {}, None))
+    assert rep.status == hf_probe.DISAGREE and "layer 3" in rep.detail, rep
+
+
+def test_hybrid_reason_reaches_python():
+    """RoPE.from_config on a layer without positions says why."""
+    with pytest.raises(Exception, match="short convolution layer: no attention"):
+        posenc.RoPE.from_config(os.path.join(MODELS, "lfm2-350m.json"), layer=0)
