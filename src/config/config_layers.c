@@ -35,6 +35,8 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
                             name, (long long)i, posenc__cfg_type_word(e));
         }
         note_ignored(r, "sliding_window_pattern");
+        if (f->flags & POSENC_FAMILY_LAST_LAYER_FULL)
+            kind[n_layer - 1] = 0; /* Gemma 4: "Forcing last layer to full_attention" */
         return POSENC_OK;
     }
     int64_t pattern = f->sliding_pattern;
@@ -49,6 +51,8 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
                     name, f->model_type);
     for (int64_t i = 0; i < n_layer; i++)
         kind[i] = pattern > 0 && (i + 1) % pattern != 0;
+    if (f->flags & POSENC_FAMILY_LAST_LAYER_FULL)
+        kind[n_layer - 1] = 0;
     return POSENC_OK;
 }
 
@@ -213,8 +217,27 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
             return FAIL(r, POSENC_ERR_BASE, name, "%s must be finite and > 1, got %g", name,
                         base);
     }
+    /* Gemma 4: full-attention layers have their own head size
+     * (global_head_dim, per_layer_config), the whole of it rotated */
+    rope_common fcm = src->cm;
+    if (f->full_head_dim_key && strcmp(tname, "full_attention") == 0) {
+        int64_t hd = f->full_head_dim_default;
+        int present;
+        kn(r, f->full_head_dim_key, name, sizeof name);
+        if ((st = count(r, f->full_head_dim_key, &hd, &present)) != POSENC_OK)
+            return st;
+        if (hd < 2 || hd % 2 || hd > POSENC_ROPE_MAX_HEAD_DIM)
+            return FAIL(r, POSENC_ERR_DIM, name, "%s must be even, from 2 to %u, got %lld", name,
+                        POSENC_ROPE_MAX_HEAD_DIM, (long long)hd);
+        if (fcm.rotary != fcm.head_dim)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s with a partial rotary part of head_dim: which part of the "
+                        "full-attention head rotates is not in family %s's code",
+                        name, f->model_type);
+        fcm.head_dim = fcm.rotary = hd;
+    }
     if (!src->per_type)
-        return rope_group(r, g, &src->cm, base,
+        return rope_group(r, g, &fcm, base,
                           rule == POSENC_TROPE_SCALED ? src->single : NULL, src->rp != NULL,
                           rule == POSENC_TROPE_SCALED ? src->bname : "");
     const json_t *set = get(src->rp, tname);
@@ -226,7 +249,7 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
         if ((st = base_at(r, set, "rope_theta", tkey, &base)) != POSENC_OK)
             return st;
     }
-    return rope_group(r, g, &src->cm, base, set, 1, sname);
+    return rope_group(r, g, &fcm, base, set, 1, sname);
 }
 
 /* BY_TYPE: full and sliding layers (layer_types, or the family's pattern),
@@ -346,10 +369,29 @@ static posenc_status nope_layers(mread *r, int64_t n_layer, uint8_t *kind, const
     return st;
 }
 
+static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *srcp);
+
 posenc_status read_rope_family(mread *r, int64_t n_layer)
 {
     rope_source src;
     src.rp = get(r->cfg, "rope_parameters");
+    /* the config class's own rope_parameters when the config gives none
+     * (Gemma4TextConfig.__post_init__: default_rope_params) */
+    json_t *class_rp = NULL;
+    if (!src.rp && !get(r->cfg, "rope_scaling") && r->fam->default_rope_parameters) {
+        class_rp = json_loads(r->fam->default_rope_parameters, 0, NULL);
+        if (!class_rp)
+            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+        src.rp = class_rp;
+    }
+    posenc_status st = rope_read_family(r, n_layer, &src);
+    json_decref(class_rp);
+    return st;
+}
+
+static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *srcp)
+{
+    rope_source src = *srcp;
     posenc_status st = rope_blocks(r, &src.rp, get(r->cfg, "rope_scaling"), &src.per_type,
                                    src.bname, sizeof src.bname);
     if (st != POSENC_OK)
