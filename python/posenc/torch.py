@@ -496,7 +496,8 @@ class RotaryEmbedding(torch.nn.Module):
 
     def _pairs(self, position_ids: Tensor, layer_type: Optional[str]) -> Tuple[Tensor, Tensor]:
         h = self._handles[layer_type]
-        return _cos_sin_op(position_ids, h, self.rotary_dim // 2)
+        # per layer type: Gemma 4's full layers have their own head size
+        return _cos_sin_op(position_ids, h, self._sources[layer_type].rope0.rotary_dim // 2)
 
     @torch.no_grad()
     def forward(self, x: Tensor, position_ids: Tensor, layer_type: Optional[str] = None):
