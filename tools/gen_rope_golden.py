@@ -4,7 +4,7 @@
 An independent evaluation of the published formulas at 60 significant digits
 with mpmath, written from the papers and from the definitions in Hugging Face
 transformers' modeling_rope_utils.py (default, linear, dynamic, yarn,
-longrope, llama3), plus static NTK-aware scaling (bloc97's base stretch) and
+longrope, llama3, proportional), plus static NTK-aware scaling (bloc97's base stretch) and
 per-pair frequency factors. The parameters are read from the model configs in
 tests/data/*.json with Hugging Face's rules (written here again, separately
 from src/config/config.c), converted to doubles exactly as a C program reads them,
@@ -116,6 +116,13 @@ def freqs_and_attn(p, cur_len):
             else:
                 g = (L / wavelen - lff) / (hff - lff)
                 f.append((1 - g) * inv / s + g * inv)
+    elif t == "proportional":
+        # Gemma 4 (modeling_rope_utils.py _compute_proportional_rope_parameters):
+        # int(p * d // 2) pairs with base^(-2k/d) / factor, the exponent over
+        # the whole d; the other pairs frequency 0. p * d rounded once in
+        # double, as Python does.
+        n_rot = int(math.floor(float(p["partial_rotary_factor"]) * d / 2))
+        f = [f0(k, d, base) / s if k < n_rot else mpf(0) for k in range(n)]
     elif t == "longrope":
         ext = p["long_factor"] if cur_len > L else p["short_factor"]
         f = [f0(k, d, base) / mpf(ext[k]) for k in range(n)]
@@ -128,7 +135,7 @@ def freqs_and_attn(p, cur_len):
     else:
         raise ValueError(t)
     if p["freq_factors"]:
-        f = [f[k] / mpf(p["freq_factors"][k]) for k in range(n)]
+        f = [f[k] / mpf(p["freq_factors"][k]) for k in range(n)]  # 0 stays 0
     if t not in ("yarn", "longrope") and p["attention_factor"]:
         attn = mpf(p["attention_factor"])
     return f, attn
@@ -216,6 +223,14 @@ CASES = [
     ("freq-factors", "-", 0,
      synthetic(type="linear", head_dim=8, rotary_dim=8, factor=2.0,
                freq_factors=[1.0, 1.5, 3.0, 0.25])),
+    # Gemma 4's full-attention layers: global_head_dim 512, p 0.25, base 1e6
+    ("gemma4-proportional", "-", 0,
+     synthetic(type="proportional", head_dim=512, rotary_dim=512, base=1000000.0,
+               partial_rotary_factor=0.25)),
+    # a factor and a p whose p d / 2 is not an integer (floor(19.2) = 19 pairs)
+    ("proportional-floor", "-", 0,
+     synthetic(type="proportional", head_dim=128, rotary_dim=128, factor=2.0,
+               partial_rotary_factor=0.3)),
 ]
 
 
@@ -260,6 +275,8 @@ def main():
                     "mscale_all_dim", "attention_factor", "low_freq_factor",
                     "high_freq_factor"):
             out.write("%s %r\n" % (key, float(p[key])))
+        if p["type"] == "proportional":
+            out.write("partial_rotary_factor %r\n" % float(p["partial_rotary_factor"]))
         for key in ("short_factor", "long_factor", "freq_factors"):
             out.write("%s %s\n" % (key, fmt_list(p[key])))
         out.write("cur_len %d\n" % cur_len)
@@ -270,7 +287,11 @@ def main():
         # a * cos(pos f), a * sin(pos f) for a few pairs and positions: what a
         # rotation of the unit vector along the pair's first element gives
         for pos in (1, 1000, 131071):
-            for k in sorted({0, len(f) // 2, len(f) - 1}):
+            ks = {0, len(f) // 2, len(f) - 1}
+            if p["type"] == "proportional":  # the last rotated pair and the first at 0
+                ks |= {k for k in range(1, len(f)) if f[k] == 0 and f[k - 1] != 0}
+                ks |= {k - 1 for k in range(1, len(f)) if f[k] == 0 and f[k - 1] != 0}
+            for k in sorted(ks):
                 ang = pos * f[k]
                 out.write("rot %d %d %r %r\n" % (pos, k, nearest_double(attn * mpmath.cos(ang)),
                                                   nearest_double(attn * mpmath.sin(ang))))
