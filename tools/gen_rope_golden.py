@@ -448,6 +448,8 @@ def _rope_params(c, blk, head_dim, rotary_dim, layout, base, maxpos, top_orig, y
         t = "longrope"
     p["type"] = t
     p["factor"] = d2(blk.get("factor", 1.0))
+    if t == "proportional":  # its own p, the whole head rotated (zeros past p d / 2)
+        p["partial_rotary_factor"] = d2(blk.get("partial_rotary_factor", 1.0))
     p["attention_factor"] = d2(blk.get("attention_factor", 0.0))
     orig = blk.get("original_max_position_embeddings")
     if t == "dynamic":
@@ -511,9 +513,22 @@ ROPE_FAMILIES = {
     "starcoder2": ("half", "rope_theta", None), "minicpm": ("half", "rope_theta", None),
     "RefinedWebModel": ("half", None, 10000.0), "phimoe": ("half", "rope_theta", 1000000.0),
     "phi-msft": ("half", None, 10000.0),
+    # transformers 5.23.0: gemma3n (configuration_gemma3n.py default_theta L118),
+    # vaultgemma and gemma4 (the mixin's default_theta 10000 where a set has no
+    # rope_theta)
+    "gemma3n_text": ("half", "rope_theta", 1000000.0), "vaultgemma": ("half", "rope_theta", 10000.0),
+    "gemma4_text": ("half", "rope_theta", 10000.0),
+    "gemma4_unified_text": ("half", "rope_theta", 10000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
-            "mistral3": ("text_config", "mistral")}
+            "mistral3": ("text_config", "mistral"), "gemma3n": ("text_config", "gemma3n_text"),
+            "gemma4": ("text_config", "gemma4_text"),
+            "gemma4_unified": ("text_config", "gemma4_unified_text")}
+# Gemma4TextConfig.__post_init__ (configuration_gemma4.py L202-207): the sets
+# when the config has no rope_parameters
+GEMMA4_DEFAULT_RP = {"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                     "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25,
+                                        "rope_theta": 1000000.0}}
 
 
 def _layers_str(idx):
@@ -565,6 +580,21 @@ def model_layers(path):
         return [("alibi", dict(heads=heads, bf16=1, scale=1 / mpmath.sqrt(hd)))] * n, (t, part)
     if t in ("bloom", "mpt") or (t == "baichuan" and c.get("hidden_size") != 4096):
         return [("alibi", dict(heads=heads, bf16=0, scale=mpf(1)))] * n, (t, part)
+    # ---- Gemma 4 (modeling_gemma4.py Gemma4TextRotaryEmbedding, Gemma4TextAttention):
+    # one set of rope_parameters per layer type; full layers have head size
+    # global_head_dim (default 512), all of it in the set's RoPE; the last
+    # layer is full whatever layer_types says
+    if t in ("gemma4_text", "gemma4_unified_text"):
+        lt = list(c.get("layer_types") or
+                  ["sliding_attention" if (i + 1) % 6 else "full_attention" for i in range(n)])
+        lt[-1] = "full_attention"
+        rp = c.get("rope_parameters") or GEMMA4_DEFAULT_RP
+        hd = {"sliding_attention": c.get("head_dim") or 256,
+              "full_attention": c.get("global_head_dim") or 512}
+        maxpos = c.get("max_position_embeddings", 0)
+        sets = {k: _rope_params(c, rp[k], hd[k], hd[k], "half", rp[k].get("rope_theta", 10000.0),
+                                maxpos, None) for k in hd}
+        return [("rope", dict(p=sets[k], qs=None)) for k in lt], (t, part)
     # ---- RoPE families
     layout, bkey, bdef = ROPE_FAMILIES[t]
     hidden = _get(c, "hidden_size", "n_embd")
@@ -618,10 +648,11 @@ def model_layers(path):
         S = c.get("seq_length")
         qs = dict(kind="logn", S=S) if c.get("use_logn_attn") else None
         return [("rope", dict(p=plain, qs=qs, qwen_ntk=S if c.get("use_dynamic_ntk") else None))] * n, (t, part)
-    if t in ("gemma3_text", "olmo3", "exaone4", "cohere2"):
+    if t in ("gemma3_text", "gemma3n_text", "olmo3", "exaone4", "cohere2"):
         lt = c.get("layer_types")
         if lt is None:
-            pat = c.get("sliding_window_pattern", {"gemma3_text": 6, "olmo3": 4, "exaone4": 4}[t])
+            pat = c.get("sliding_window_pattern", {"gemma3_text": 6, "gemma3n_text": 5, "olmo3": 4,
+                                                   "exaone4": 4}[t])
             lt = ["sliding_attention" if (i + 1) % pat else "full_attention" for i in range(n)]
         if per_type:
             full = _rope_params(c, rp.get("full_attention"), head_dim, rot, layout,
@@ -629,7 +660,7 @@ def model_layers(path):
             slid = _rope_params(c, rp.get("sliding_attention"), head_dim, rot, layout,
                                 rp.get("sliding_attention", {}).get("rope_theta", c.get("rope_local_base_freq", 10000.0)),
                                 maxpos, top_orig)
-        elif t == "gemma3_text":   # sliding: rope_local_base_freq, no scaling
+        elif t in ("gemma3_text", "gemma3n_text"):   # sliding: rope_local_base_freq, no scaling
             full = scaled
             slid = _rope_params(c, None, head_dim, rot, layout, c.get("rope_local_base_freq", 10000.0),
                                 maxpos, top_orig)
