@@ -318,7 +318,13 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     double prf = 1.0;
     const char *prf_key = "partial_rotary_factor";
     int have_prf = 0;
-    if (rp && (st = posenc__cfg_number(rd, rp, "partial_rotary_factor",
+    /* rope type proportional: partial_rotary_factor is its own p and the
+     * whole head rotates (modeling_rope_utils.py
+     * _compute_proportional_rope_parameters) */
+    const json_t *rpt = rp ? json_object_get(rp, "rope_type") : NULL;
+    if (rpt && json_is_string(rpt) && strcmp(json_string_value(rpt), "proportional") == 0)
+        have_prf = 1;
+    if (!have_prf && rp && (st = posenc__cfg_number(rd, rp, "partial_rotary_factor",
                                "rope_parameters.partial_rotary_factor", &prf, &have_prf)) !=
                   POSENC_OK)
         return st;
