@@ -773,11 +773,12 @@ static const cli_command COMMANDS[] = {
      "  SET precision N        digits after the point, 0 to 17 (default 4)\n"},
     {"SET rope", NULL,
      "  SET rope TYPE k=v ...  a model RoPE: TYPE default, linear, ntk, dynamic, yarn,\n"
-     "                         llama3 or longrope; keys head_dim, rotary_dim, base,\n"
-     "                         factor, original, beta_fast, beta_slow, truncate,\n"
-     "                         mscale, mscale_all_dim, attention_factor,\n"
-     "                         low_freq_factor, high_freq_factor, short_factor,\n"
-     "                         long_factor, freq_factors (lists as a:b:c); then ROPE\n"
+     "                         llama3, longrope or proportional; keys head_dim,\n"
+     "                         rotary_dim, base, factor, original, beta_fast,\n"
+     "                         beta_slow, truncate, mscale, mscale_all_dim,\n"
+     "                         attention_factor, low_freq_factor, high_freq_factor,\n"
+     "                         short_factor, long_factor, freq_factors (lists as\n"
+     "                         a:b:c), partial_rotary_factor; then ROPE\n"
      "                         and DOT take heads of head_dim; SET rope off ends it\n"},
     {"SET seq_len", NULL,
      "  SET seq_len N          the length the layer's RoPE is built for (dynamic,\n"

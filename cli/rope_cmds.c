@@ -255,6 +255,10 @@ static void print_header(cli_state *st, const posenc_rope_config *c, const posen
         fprintf(st->out, " len=%lld factors=%s", (long long)sum->len,
                 sum->uses_long_factor ? "long" : "short");
         break;
+    case POSENC_ROPE_PROPORTIONAL:
+        print_setting(st, "factor", s->factor);
+        print_setting(st, "partial_rotary_factor", s->partial_rotary_factor);
+        break;
     }
     print_value(st, "attn_factor", sum->attn_factor);
     fputc('\n', st->out);
@@ -279,6 +283,11 @@ static void print_header(cli_state *st, const posenc_rope_config *c, const posen
     }
     case POSENC_ROPE_LONGROPE:
         fputs("each pair's frequency divided by its own factor from the list\n", st->out);
+        break;
+    case POSENC_ROPE_PROPORTIONAL:
+        fputs("pairs k < floor(partial_rotary_factor * rotary_dim / 2): base^(-2k/rotary_dim) / "
+              "factor; the rest: frequency 0 (band zero, not rotated)\n",
+              st->out);
         break;
     default: break;
     }

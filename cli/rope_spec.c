@@ -94,6 +94,8 @@ static const char *type_needs(posenc_rope_type t)
     case POSENC_ROPE_LONGROPE:
         return "longrope needs factor > 0, 1 < original <= 2^31 and short_factor and long_factor "
                "with rotary_dim/2 positive values each";
+    case POSENC_ROPE_PROPORTIONAL:
+        return "proportional needs factor > 0 and 0 < partial_rotary_factor <= 1";
     default: return "the dimensions must satisfy 2 <= rotary_dim <= head_dim, rotary_dim even";
     }
 }
@@ -131,6 +133,7 @@ static int parse_setting(cli_token word, posenc_rope_config *c, int *rotary_give
         {"attn", offsetof(posenc_rope_scaling, attention_factor)},
         {"low_freq_factor", offsetof(posenc_rope_scaling, low_freq_factor)},
         {"high_freq_factor", offsetof(posenc_rope_scaling, high_freq_factor)},
+        {"partial_rotary_factor", offsetof(posenc_rope_scaling, partial_rotary_factor)},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
         if (strcmp(key, numbers[i].name) == 0)
@@ -152,7 +155,7 @@ static int parse_setting(cli_token word, posenc_rope_config *c, int *rotary_give
     snprintf(why, n, "SET rope: unknown key '%.*s%s' (head_dim, rotary_dim, base, factor, "
                      "original, beta_fast, beta_slow, truncate, mscale, mscale_all_dim, "
                      "attention_factor, low_freq_factor, high_freq_factor, short_factor, "
-                     "long_factor, freq_factors)",
+                     "long_factor, freq_factors, partial_rotary_factor)",
              CLI_SHOW(w, kl));
     return 0;
 }
@@ -162,7 +165,7 @@ rope_spec_status rope_spec_parse(const cli_token *a, size_t n, const rope_spec_s
 {
     if (n == 0) {
         snprintf(why, why_n, "SET rope needs a type: off, default, linear, ntk, dynamic, yarn, "
-                             "llama3 or longrope, then key=value settings");
+                             "llama3, longrope or proportional, then key=value settings");
         return ROPE_SPEC_BAD;
     }
     if (cli_word_is(a[0], "off") || (cli_word_is(a[0], "default") && n == 1 && !from->current))
@@ -174,7 +177,7 @@ rope_spec_status rope_spec_parse(const cli_token *a, size_t n, const rope_spec_s
     posenc_rope_type type;
     if (a[0].len > 15 || posenc_rope_type_parse(name, &type) != POSENC_OK) {
         snprintf(why, why_n, "SET rope: unknown type '%.*s%s' (off, default, linear, ntk, "
-                             "dynamic, yarn, llama3, longrope)",
+                             "dynamic, yarn, llama3, longrope, proportional)",
                  CLI_SHOW(a[0].s, a[0].len));
         return ROPE_SPEC_BAD;
     }

@@ -695,6 +695,18 @@ posenc_status posenc_rope_init(posenc_rope *r, uint32_t head_dim, uint32_t rotar
  *                         > 0, else 1 when s <= 1, else
  *                         sqrt(1 + ln(s) / ln(L)) (s: the config's factor, or
  *                         max_position_embeddings / L: see the config reader).
+ *   POSENC_ROPE_PROPORTIONAL "proportional" (Gemma 4's full-attention
+ *                         layers): with p = partial_rotary_factor and
+ *                         n = floor(p d / 2) (d = rotary_dim, which for
+ *                         Gemma 4 is the whole head), f(k) = f0(k) / s for
+ *                         k < n and f(k) = 0 for k >= n: the exponent 2k/d
+ *                         is taken over the whole d, not over the 2n rotated
+ *                         elements, and the pairs past n turn by angle 0
+ *                         (cos 1, sin 0: passed through unchanged, also in
+ *                         float). With the half layout the rotated elements
+ *                         are h[0..n) and h[d/2..d/2+n). (transformers
+ *                         modeling_rope_utils.py
+ *                         _compute_proportional_rope_parameters.)
  *
  * Per-pair frequency factors (what ggml calls freq_factors) apply on top of
  * any variant: f(k) = f_variant(k) / freq_factors[k].
@@ -711,11 +723,13 @@ typedef enum posenc_rope_type {
     POSENC_ROPE_DYNAMIC = 3,
     POSENC_ROPE_YARN = 4,
     POSENC_ROPE_LLAMA3 = 5,
-    POSENC_ROPE_LONGROPE = 6
+    POSENC_ROPE_LONGROPE = 6,
+    POSENC_ROPE_PROPORTIONAL = 7
 } posenc_rope_type;
 
 /* The config-file name of a type ("default", "linear", "ntk", "dynamic",
- * "yarn", "llama3", "longrope"); a static string, "unknown" outside the enum. */
+ * "yarn", "llama3", "longrope", "proportional"); a static string, "unknown"
+ * outside the enum. */
 const char *posenc_rope_type_name(posenc_rope_type type);
 
 /* Parses a config-file name (exact, lower case; "su" is accepted for
@@ -731,7 +745,8 @@ posenc_status posenc_rope_type_parse(const char *name, posenc_rope_type *type);
 typedef struct posenc_rope_scaling {
     posenc_rope_type type;
     double factor;            /* s: >= 1 for linear, ntk, dynamic, yarn, llama3;
-                                 > 0 for longrope (it only sets the attention factor) */
+                                 > 0 for longrope (it only sets the attention factor)
+                                 and proportional */
     double original_max_position_embeddings; /* L, tokens: finite, >= 1 (> 1 for
                                  longrope); used by dynamic, yarn, llama3, longrope */
     double beta_fast;         /* yarn: default 32; finite, beta_fast >= beta_slow > 0 */
@@ -749,10 +764,12 @@ typedef struct posenc_rope_scaling {
     size_t n_long_factor;
     const double *freq_factors; /* optional (NULL): d/2 finite values > 0, any type */
     size_t n_freq_factors;
+    double partial_rotary_factor; /* proportional: p, finite, 0 < p <= 1 (default 1) */
 } posenc_rope_scaling;
 
 /* Sets *s to type with its defaults: factor 1, L 0 (must be set where used),
- * beta_fast 32, beta_slow 1, truncate 1, everything else 0 / NULL.
+ * beta_fast 32, beta_slow 1, truncate 1, partial_rotary_factor 1,
+ * everything else 0 / NULL.
  * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (type outside the enum). */
 POSENC_NODISCARD
 posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type);
@@ -767,7 +784,8 @@ posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type 
  * out <= 0 or not finite, ntk/dynamic with rotary_dim < 4, type outside the
  * enum, dynamic with s * Lc / L past the largest double, L past
  * POSENC_MAX_POS + 1, or extreme values that drive a frequency to 0, below
- * the normal doubles (DBL_MIN), to infinity or NaN), POSENC_ERR_NULL
+ * the normal doubles (DBL_MIN), to infinity or NaN; proportional's pairs
+ * past n are exactly 0 by definition and accepted), POSENC_ERR_NULL
  * (longrope without both lists), POSENC_ERR_DIM (a
  * list whose length is not rotary_dim / 2), POSENC_ERR_NOT_FINITE (a list
  * element NaN or infinite), POSENC_ERR_POS (cur_len). *r is untouched on
@@ -783,10 +801,12 @@ typedef enum posenc_freq_band {
     POSENC_BAND_HIGH = 1,    /* kept unscaled: Llama 3 short wavelength, YaRN ramp 0 */
     POSENC_BAND_LOW = 2,     /* divided by factor: Llama 3 long wavelength, YaRN ramp 1 */
     POSENC_BAND_BLEND = 3,   /* a blend of the two, weight in ramp */
-    POSENC_BAND_LIST = 4     /* divided by its own factor from a list (longrope) */
+    POSENC_BAND_LIST = 4,    /* divided by its own factor from a list (longrope) */
+    POSENC_BAND_ZERO = 5     /* frequency 0, not rotated (proportional past its n pairs) */
 } posenc_freq_band;
 
-/* "uniform", "high", "low", "blend", "list"; "unknown" outside the enum. */
+/* "uniform", "high", "low", "blend", "list", "zero"; "unknown" outside the
+ * enum. */
 const char *posenc_freq_band_name(posenc_freq_band band);
 
 /* One pair's frequencies, before and after the scaling. */
@@ -795,7 +815,7 @@ typedef struct posenc_freq_info {
     double base_inv_freq;   /* f0(k) = base^(-2k/d), radians per token */
     double inv_freq;        /* f(k), scaled, as stored in posenc_rope (hi + lo rounded) */
     double base_wavelength; /* 2 pi / f0(k), tokens per turn */
-    double wavelength;      /* 2 pi / f(k), tokens per turn */
+    double wavelength;      /* 2 pi / f(k), tokens per turn (infinity when f(k) = 0) */
     posenc_freq_band band;
     double ramp;            /* weight of f0/s in f, 0..1: YaRN ramp(k), Llama 3
                                1 - g; 0 for other types */

@@ -124,6 +124,8 @@ static int golden_read(const char *path, golden_case *cases, int max)
             c->cfg.scaling.low_freq_factor = strtod(rest, NULL);
         } else if (strcmp(key, "high_freq_factor") == 0) {
             c->cfg.scaling.high_freq_factor = strtod(rest, NULL);
+        } else if (strcmp(key, "partial_rotary_factor") == 0) { /* proportional only */
+            c->cfg.scaling.partial_rotary_factor = strtod(rest, NULL);
         } else if (strcmp(key, "short_factor") == 0) {
             ok = golden__list(rest, c->cfg.short_factor, &c->cfg.scaling.n_short_factor);
         } else if (strcmp(key, "long_factor") == 0) {

@@ -192,6 +192,35 @@ TEST(rope_parameters_form)
     }
 }
 
+/* Gemma 4's proportional set as a bare rope_parameters block: the whole head
+ * rotates and partial_rotary_factor is the scaling's p (not the rotated part);
+ * the frequencies are the mpmath golden case gemma4-proportional's. */
+TEST(proportional_form)
+{
+    const char *j = "{\"head_dim\": 512, \"rope_parameters\": {\"rope_type\": \"proportional\", "
+                    "\"rope_theta\": 1000000.0, \"partial_rotary_factor\": 0.25}}";
+    posenc_config_error err;
+    CHECK(posenc_rope_from_config_text(j, strlen(j), &cfg, &err) == POSENC_OK);
+    CHECK(cfg.head_dim == 512 && cfg.rotary_dim == 512);
+    CHECK(cfg.scaling.type == POSENC_ROPE_PROPORTIONAL && cfg.scaling.partial_rotary_factor == 0.25);
+    const golden_case *g = NULL;
+    for (int i = 0; i < n_cases; i++)
+        if (strcmp(cases[i].name, "gemma4-proportional") == 0)
+            g = &cases[i];
+    CHECK(g != NULL);
+    if (g) {
+        CHECK(posenc_rope_init_config(&rope, &cfg, 0) == POSENC_OK);
+        CHECK(memcmp(rope.inv_freq_hi, g->f_hi, 256 * sizeof(double)) == 0);
+        for (int k = 0; k < 256; k++) /* double-double: to the goldens' 1e-28 */
+            CHECK(fabs(rope.inv_freq_lo[k] - g->f_lo[k]) <= 1e-28 * g->f_hi[k]);
+    }
+    /* a key proportional does not read is refused by name */
+    const char *bad = "{\"head_dim\": 512, \"rope_parameters\": {\"rope_type\": "
+                      "\"proportional\", \"rope_theta\": 1e6, \"low_freq_factor\": 1}}";
+    CHECK(posenc_rope_from_config_text(bad, strlen(bad), &cfg, &err) == POSENC_ERR_FORMAT);
+    CHECK(strcmp(err.key, "rope_parameters.low_freq_factor") == 0);
+}
+
 /* ---- edge cases and every error of the reader -------------------------------- */
 
 /* A config text, the status, the key and the whole detail the reader must give. */
@@ -514,6 +543,7 @@ int main(void)
     RUN(known_models);
     RUN(broken_configs);
     RUN(rope_parameters_form);
+    RUN(proportional_form);
     RUN(broken_config_texts);
     RUN(accepted_config_forms);
     RUN(config_arguments);

@@ -795,6 +795,24 @@ static const bad BAD[] = {
      NULL, POSENC_ERR_FORMAT, "layer_types", "[1] must be a string"},
     {"{\"model_type\": \"gemma3_text\", \"layer_types\": \"full\", " L32 "}", NULL,
      POSENC_ERR_FORMAT, "layer_types", "must be an array"},
+    /* Gemma 4: the proportional set's keys, per_layer_config (issue 20) */
+    {"{\"model_type\": \"gemma4_text\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"proportional\", \"rope_theta\": 1e6, \"beta_fast\": 4}, \"sliding_attention\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 1e4}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention.beta_fast",
+     "not a parameter of rope type proportional"},
+    {"{\"model_type\": \"gemma4_text\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"proportional\", \"rope_theta\": 1e6, \"partial_rotary_factor\": 1.5}, "
+     "\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1e4}}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.full_attention", "out of range"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"00\": {\"head_dim\": 128}}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "per_layer_config.00", "a sliding_attention layer with its own head size"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"01\": {\"rope_theta\": 5}}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "per_layer_config.01", "a per-layer RoPE setting"},
+    {"{\"model_type\": \"gemma4_text\", \"global_head_dim\": 7, " L32 "}", NULL,
+     POSENC_ERR_DIM, "global_head_dim", "must be even"},
     {"{\"model_type\": \"cohere2\", \"rope_theta\": 1e4, " L32 "}", NULL, POSENC_ERR_FORMAT,
      "layer_types", "missing key layer_types"},
     {"{\"model_type\": \"gemma3_text\", \"rope_local_base_freq\": 0.5, " L32 "}", NULL,

@@ -1142,8 +1142,8 @@ TEST(rope_option_errors)
 {
     REFUSED("freqs --rope off -o @/a.png", "a.png", "--rope: 'off' sets no RoPE to draw");
     REFUSED("freqs --rope _ -o @/a.png", "a.png",
-            "--rope: SET rope needs a type: off, default, linear, ntk, dynamic, yarn, llama3 "
-            "or longrope, then key=value settings");
+            "--rope: SET rope needs a type: off, default, linear, ntk, dynamic, yarn, llama3, "
+            "longrope or proportional, then key=value settings");
     REFUSED("freqs --rope linear_factor -o @/a.png", "a.png",
             "--rope: SET rope: 'factor' is not key=value");
     /* SET rope's words, 64 at most: a 65th is refused, not dropped (here
@@ -1166,7 +1166,7 @@ TEST(rope_option_errors)
     /* the first failing model is reported, after all options were read */
     REFUSED("freqs --rope linear --rope warp -o @/a.png", "a.png",
             "--rope: SET rope: unknown type 'warp' (off, default, linear, ntk, dynamic, yarn, "
-            "llama3, longrope)");
+            "llama3, longrope, proportional)");
 }
 
 /* --rope with head_dim= of its own, and words apart by tabs and several

@@ -54,21 +54,21 @@ static void refused(int at, const char *line, const char *message)
 #define KEYS                                                                                   \
     "(head_dim, rotary_dim, base, factor, original, beta_fast, beta_slow, truncate, mscale, " \
     "mscale_all_dim, attention_factor, low_freq_factor, high_freq_factor, short_factor, "      \
-    "long_factor, freq_factors)"
+    "long_factor, freq_factors, partial_rotary_factor)"
 
 TEST(each_word_error_has_its_message)
 {
-    REFUSED("", "SET rope needs a type: off, default, linear, ntk, dynamic, yarn, llama3 or "
-                "longrope, then key=value settings");
+    REFUSED("", "SET rope needs a type: off, default, linear, ntk, dynamic, yarn, llama3, "
+                "longrope or proportional, then key=value settings");
     REFUSED("warp", "SET rope: unknown type 'warp' (off, default, linear, ntk, dynamic, yarn, "
-                    "llama3, longrope)");
+                    "llama3, longrope, proportional)");
     /* 16 letters: longer than any type, refused without a lookup */
     REFUSED("linearlinearline", "SET rope: unknown type 'linearlinearline' (off, default, "
-                                "linear, ntk, dynamic, yarn, llama3, longrope)");
+                                "linear, ntk, dynamic, yarn, llama3, longrope, proportional)");
     /* a word of 41 bytes is cut at 40 and says so */
     REFUSED("abcdefghijklmnopqrstuvwxyzabcdefghijklmno",
             "SET rope: unknown type 'abcdefghijklmnopqrstuvwxyzabcdefghijklmn...' (off, default, "
-            "linear, ntk, dynamic, yarn, llama3, longrope)");
+            "linear, ntk, dynamic, yarn, llama3, longrope, proportional)");
     REFUSED("linear factor", "SET rope: 'factor' is not key=value");
     REFUSED("linear head_dim=8 colour=red", "SET rope: unknown key 'colour' " KEYS);
     REFUSED("linear abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq=1",

@@ -21,13 +21,19 @@ static posenc_rope rope, rope2;
 /* The largest errors seen, printed at the end (the accuracy actually had). */
 static double worst_rel_double, worst_rel_dd, worst_attn, worst_rot;
 
-static double rel(double got, double want) { return fabs(got - want) / fabs(want); }
+/* relative error; absolute where the exact value is 0 (proportional's
+ * pairs past n: the golden 0 must come out exactly 0) */
+static double rel(double got, double want)
+{
+    return want == 0.0 ? fabs(got) : fabs(got - want) / fabs(want);
+}
 
 /* |(a_hi + a_lo) - (b_hi + b_lo)| / |b|, the sums kept exact enough by
  * subtracting the high parts first (they agree to ~1e-16). */
 static double rel_dd(double ahi, double alo, double bhi, double blo)
 {
-    return fabs((ahi - bhi) + (alo - blo)) / fabs(bhi);
+    double e = fabs((ahi - bhi) + (alo - blo));
+    return bhi == 0.0 ? e : e / fabs(bhi);
 }
 
 static const golden_case *find_case(const char *name)
@@ -115,8 +121,11 @@ TEST(explain_matches_init)
         for (uint32_t k = 0; k < g->n_freqs; k++) {
             CHECK(info[k].inv_freq == rope.inv_freq_hi[k] + rope.inv_freq_lo[k]);
             CHECK(info[k].k == k);
-            /* wavelength = 2 pi / f */
-            CHECK(rel(info[k].wavelength * info[k].inv_freq, 2 * PI_) < 1e-15);
+            /* wavelength = 2 pi / f; infinite for proportional's zero pairs */
+            if (info[k].band == POSENC_BAND_ZERO)
+                CHECK(info[k].inv_freq == 0.0 && isinf(info[k].wavelength));
+            else
+                CHECK(rel(info[k].wavelength * info[k].inv_freq, 2 * PI_) < 1e-15);
         }
     }
 }
@@ -210,7 +219,7 @@ TEST(parameter_validation)
         CHECK(rope.head_dim == 0x5a5a5a5au);                                                  \
     } while (0)
     CHECK_EQ_INT(posenc_rope_scaling_init(NULL, POSENC_ROPE_YARN), POSENC_ERR_NULL);
-    CHECK_EQ_INT(posenc_rope_scaling_init(&s, (posenc_rope_type)7), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_rope_scaling_init(&s, (posenc_rope_type)8), POSENC_ERR_RANGE);
     CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_LINEAR) == POSENC_OK);
     s.factor = 0.5;
     INIT_ERR(POSENC_ERR_RANGE);
@@ -462,6 +471,101 @@ static posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2];
 
 /* ---- src/math/scaling.c ----------------------------------------------------------- */
 
+/* Gemma 4's proportional RoPE (modeling_rope_utils.py
+ * _compute_proportional_rope_parameters): the first floor(p d / 2) pairs keep
+ * base^(-2k/d) / factor with d the whole head (so they equal plain RoPE over
+ * d, bit for bit: the same recipe), the rest are exactly 0 and leave their
+ * elements untouched, in float too. The values themselves are the goldens'
+ * (cases gemma4-proportional, proportional-floor). */
+TEST(proportional)
+{
+    posenc_rope_scaling s;
+    CHECK(posenc_rope_scaling_init(&s, POSENC_ROPE_PROPORTIONAL) == POSENC_OK);
+    CHECK(s.partial_rotary_factor == 1.0);
+    CHECK(strcmp(posenc_rope_type_name(POSENC_ROPE_PROPORTIONAL), "proportional") == 0);
+    CHECK(strcmp(posenc_freq_band_name(POSENC_BAND_ZERO), "zero") == 0);
+    posenc_rope_type ty;
+    CHECK(posenc_rope_type_parse("proportional", &ty) == POSENC_OK &&
+          ty == POSENC_ROPE_PROPORTIONAL);
+    s.partial_rotary_factor = 0.25;
+    CHECK(posenc_rope_init_scaled(&rope, 512, 512, 1e6, POSENC_LAYOUT_HALF, &s, 0) == POSENC_OK);
+    CHECK(posenc_rope_init(&rope2, 512, 512, 1e6, POSENC_LAYOUT_HALF) == POSENC_OK);
+    CHECK(rope.attn_factor == 1.0);
+    for (uint32_t k = 0; k < 256; k++) {
+        if (k < 64) {
+            CHECK(rope.inv_freq_hi[k] == rope2.inv_freq_hi[k]);
+            CHECK(rope.inv_freq_lo[k] == rope2.inv_freq_lo[k]);
+        } else {
+            CHECK(rope.inv_freq_hi[k] == 0.0 && rope.inv_freq_lo[k] == 0.0);
+        }
+    }
+    /* float: elements 0..63 and 256..319 as plain RoPE, every other one
+     * bit-identical to its input */
+    static float x[512], y[512], x0[512];
+    srand(7);
+    for (int i = 0; i < 512; i++)
+        x[i] = y[i] = x0[i] = (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
+    int64_t pos = 1234567;
+    CHECK(posenc_rope_vec_f32(&rope, pos, POSENC_FORWARD, x) == POSENC_OK);
+    CHECK(posenc_rope_vec_f32(&rope2, pos, POSENC_FORWARD, y) == POSENC_OK);
+    int same_rot = 1, kept = 1, moved = 0;
+    for (int i = 0; i < 512; i++) {
+        int rot = i < 64 || (i >= 256 && i < 320);
+        if (rot) {
+            same_rot &= memcmp(&x[i], &y[i], sizeof x[i]) == 0;
+            moved += x[i] != x0[i];
+        } else {
+            kept &= memcmp(&x[i], &x0[i], sizeof x[i]) == 0;
+        }
+    }
+    CHECK(same_rot);
+    CHECK(kept);
+    CHECK(moved > 100);
+    /* EXPLAIN FREQS: band zero, infinite wavelength past the rotated pairs */
+    static posenc_freq_info info[256];
+    posenc_freqs_summary sum;
+    CHECK(posenc_rope_explain_freqs(512, 1e6, &s, 0, info, &sum) == POSENC_OK);
+    CHECK(info[63].band == POSENC_BAND_UNIFORM && isfinite(info[63].wavelength));
+    CHECK(info[64].band == POSENC_BAND_ZERO && info[64].inv_freq == 0.0);
+    CHECK(isinf(info[64].wavelength) && isfinite(info[64].base_wavelength));
+    CHECK(sum.attn_factor == 1.0);
+    /* p = 1 is linear scaling over the whole head */
+    s.partial_rotary_factor = 1.0;
+    s.factor = 8.0;
+    posenc_rope_scaling lin;
+    CHECK(posenc_rope_scaling_init(&lin, POSENC_ROPE_LINEAR) == POSENC_OK);
+    lin.factor = 8.0;
+    CHECK(posenc_rope_init_scaled(&rope, 128, 128, 1e4, POSENC_LAYOUT_HALF, &s, 0) == POSENC_OK);
+    CHECK(posenc_rope_init_scaled(&rope2, 128, 128, 1e4, POSENC_LAYOUT_HALF, &lin, 0) ==
+          POSENC_OK);
+    CHECK(memcmp(rope.inv_freq_hi, rope2.inv_freq_hi, 64 * sizeof(double)) == 0);
+    CHECK(memcmp(rope.inv_freq_lo, rope2.inv_freq_lo, 64 * sizeof(double)) == 0);
+    /* p d / 2 below 1: no pair rotates, accepted (transformers computes it) */
+    s.factor = 1.0;
+    s.partial_rotary_factor = 0.001;
+    CHECK(posenc_rope_init_scaled(&rope, 512, 512, 1e6, POSENC_LAYOUT_HALF, &s, 0) == POSENC_OK);
+    CHECK(rope.inv_freq_hi[0] == 0.0);
+    memcpy(x, x0, sizeof x);
+    CHECK(posenc_rope_vec_f32(&rope, pos, POSENC_FORWARD, x) == POSENC_OK);
+    CHECK(memcmp(x, x0, sizeof x) == 0);
+    /* refused: p outside (0, 1], a factor not finite > 0 */
+    static const double bad_p[] = {0.0, -0.25, 1.0000001, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad_p / sizeof bad_p[0]; i++) {
+        s.partial_rotary_factor = bad_p[i];
+        CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 512, 512, 1e6, POSENC_LAYOUT_HALF, &s, 0),
+                     POSENC_ERR_RANGE);
+    }
+    s.partial_rotary_factor = 0.25;
+    static const double bad_f[] = {0.0, -1.0, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad_f / sizeof bad_f[0]; i++) {
+        s.factor = bad_f[i];
+        CHECK_EQ_INT(posenc_rope_init_scaled(&rope, 512, 512, 1e6, POSENC_LAYOUT_HALF, &s, 0),
+                     POSENC_ERR_RANGE);
+    }
+    s.factor = 0.5; /* below 1: accepted, as transformers divides by it */
+    CHECK(posenc_rope_init_scaled(&rope, 512, 512, 1e6, POSENC_LAYOUT_HALF, &s, 0) == POSENC_OK);
+}
+
 TEST(names)
 {
     posenc_rope_type t = POSENC_ROPE_YARN;
@@ -470,13 +574,13 @@ TEST(names)
     CHECK(posenc_rope_type_parse("Yarn", &t) == POSENC_ERR_RANGE); /* exact, lower case */
     CHECK(t == POSENC_ROPE_YARN);                                    /* untouched */
     CHECK(posenc_rope_type_parse("su", &t) == POSENC_OK && t == POSENC_ROPE_LONGROPE);
-    CHECK(strcmp(posenc_rope_type_name((posenc_rope_type)7), "unknown") == 0);
+    CHECK(strcmp(posenc_rope_type_name((posenc_rope_type)8), "unknown") == 0);
     CHECK(strcmp(posenc_rope_type_name((posenc_rope_type)-1), "unknown") == 0);
     CHECK(strcmp(posenc_freq_band_name(POSENC_BAND_LIST), "list") == 0);
-    CHECK(strcmp(posenc_freq_band_name((posenc_freq_band)5), "unknown") == 0);
+    CHECK(strcmp(posenc_freq_band_name((posenc_freq_band)6), "unknown") == 0);
     posenc_rope_scaling s;
     CHECK(posenc_rope_scaling_init(NULL, POSENC_ROPE_DEFAULT) == POSENC_ERR_NULL);
-    CHECK(posenc_rope_scaling_init(&s, (posenc_rope_type)7) == POSENC_ERR_RANGE);
+    CHECK(posenc_rope_scaling_init(&s, (posenc_rope_type)8) == POSENC_ERR_RANGE);
 }
 
 /* posenc_rope_init_scaled's own argument checks, each with the status posenc.h names. */
@@ -533,7 +637,7 @@ static void spoil(posenc_rope_scaling *s, const char *what)
     double inf = INFINITY;
     if (!strcmp(what, "attention_factor=nan")) s->attention_factor = NAN;
     else if (!strcmp(what, "attention_factor<0")) s->attention_factor = -1.0;
-    else if (!strcmp(what, "type=7")) s->type = (posenc_rope_type)7;
+    else if (!strcmp(what, "type=8")) s->type = (posenc_rope_type)8;
     else if (!strcmp(what, "factor=inf")) s->factor = inf;
     else if (!strcmp(what, "factor<1")) s->factor = 0.99;
     else if (!strcmp(what, "factor=0")) s->factor = 0.0;
@@ -567,7 +671,7 @@ static void spoil(posenc_rope_scaling *s, const char *what)
 }
 
 static const bad_field BAD_FIELDS[] = {
-    {POSENC_ROPE_DEFAULT, "type=7", POSENC_ERR_RANGE},
+    {POSENC_ROPE_DEFAULT, "type=8", POSENC_ERR_RANGE},
     {POSENC_ROPE_DEFAULT, "attention_factor=nan", POSENC_ERR_RANGE},
     {POSENC_ROPE_DEFAULT, "attention_factor<0", POSENC_ERR_RANGE},
     {POSENC_ROPE_DEFAULT, "freq_factors n=2", POSENC_ERR_DIM},
@@ -983,6 +1087,7 @@ int main(void)
     RUN(vec_partial_and_attention_factor);
     RUN(vec_dot);
     RUN(kernels_with_scalings);
+    RUN(proportional);
     RUN(names);
     RUN(init_scaled_arguments);
     RUN(bad_scaling_fields);

@@ -4,7 +4,7 @@
 An independent evaluation of the published formulas at 60 significant digits
 with mpmath, written from the papers and from the definitions in Hugging Face
 transformers' modeling_rope_utils.py (default, linear, dynamic, yarn,
-longrope, llama3), plus static NTK-aware scaling (bloc97's base stretch) and
+longrope, llama3, proportional), plus static NTK-aware scaling (bloc97's base stretch) and
 per-pair frequency factors. The parameters are read from the model configs in
 tests/data/*.json with Hugging Face's rules (written here again, separately
 from src/config/config.c), converted to doubles exactly as a C program reads them,
@@ -116,6 +116,13 @@ def freqs_and_attn(p, cur_len):
             else:
                 g = (L / wavelen - lff) / (hff - lff)
                 f.append((1 - g) * inv / s + g * inv)
+    elif t == "proportional":
+        # Gemma 4 (modeling_rope_utils.py _compute_proportional_rope_parameters):
+        # int(p * d // 2) pairs with base^(-2k/d) / factor, the exponent over
+        # the whole d; the other pairs frequency 0. p * d rounded once in
+        # double, as Python does.
+        n_rot = int(math.floor(float(p["partial_rotary_factor"]) * d / 2))
+        f = [f0(k, d, base) / s if k < n_rot else mpf(0) for k in range(n)]
     elif t == "longrope":
         ext = p["long_factor"] if cur_len > L else p["short_factor"]
         f = [f0(k, d, base) / mpf(ext[k]) for k in range(n)]
@@ -128,7 +135,7 @@ def freqs_and_attn(p, cur_len):
     else:
         raise ValueError(t)
     if p["freq_factors"]:
-        f = [f[k] / mpf(p["freq_factors"][k]) for k in range(n)]
+        f = [f[k] / mpf(p["freq_factors"][k]) for k in range(n)]  # 0 stays 0
     if t not in ("yarn", "longrope") and p["attention_factor"]:
         attn = mpf(p["attention_factor"])
     return f, attn
@@ -216,6 +223,14 @@ CASES = [
     ("freq-factors", "-", 0,
      synthetic(type="linear", head_dim=8, rotary_dim=8, factor=2.0,
                freq_factors=[1.0, 1.5, 3.0, 0.25])),
+    # Gemma 4's full-attention layers: global_head_dim 512, p 0.25, base 1e6
+    ("gemma4-proportional", "-", 0,
+     synthetic(type="proportional", head_dim=512, rotary_dim=512, base=1000000.0,
+               partial_rotary_factor=0.25)),
+    # a factor and a p whose p d / 2 is not an integer (floor(19.2) = 19 pairs)
+    ("proportional-floor", "-", 0,
+     synthetic(type="proportional", head_dim=128, rotary_dim=128, factor=2.0,
+               partial_rotary_factor=0.3)),
 ]
 
 
@@ -260,6 +275,8 @@ def main():
                     "mscale_all_dim", "attention_factor", "low_freq_factor",
                     "high_freq_factor"):
             out.write("%s %r\n" % (key, float(p[key])))
+        if p["type"] == "proportional":
+            out.write("partial_rotary_factor %r\n" % float(p["partial_rotary_factor"]))
         for key in ("short_factor", "long_factor", "freq_factors"):
             out.write("%s %s\n" % (key, fmt_list(p[key])))
         out.write("cur_len %d\n" % cur_len)
@@ -270,7 +287,11 @@ def main():
         # a * cos(pos f), a * sin(pos f) for a few pairs and positions: what a
         # rotation of the unit vector along the pair's first element gives
         for pos in (1, 1000, 131071):
-            for k in sorted({0, len(f) // 2, len(f) - 1}):
+            ks = {0, len(f) // 2, len(f) - 1}
+            if p["type"] == "proportional":  # the last rotated pair and the first at 0
+                ks |= {k for k in range(1, len(f)) if f[k] == 0 and f[k - 1] != 0}
+                ks |= {k - 1 for k in range(1, len(f)) if f[k] == 0 and f[k - 1] != 0}
+            for k in sorted(ks):
                 ang = pos * f[k]
                 out.write("rot %d %d %r %r\n" % (pos, k, nearest_double(attn * mpmath.cos(ang)),
                                                   nearest_double(attn * mpmath.sin(ang))))
@@ -427,6 +448,8 @@ def _rope_params(c, blk, head_dim, rotary_dim, layout, base, maxpos, top_orig, y
         t = "longrope"
     p["type"] = t
     p["factor"] = d2(blk.get("factor", 1.0))
+    if t == "proportional":  # its own p, the whole head rotated (zeros past p d / 2)
+        p["partial_rotary_factor"] = d2(blk.get("partial_rotary_factor", 1.0))
     p["attention_factor"] = d2(blk.get("attention_factor", 0.0))
     orig = blk.get("original_max_position_embeddings")
     if t == "dynamic":
@@ -496,9 +519,23 @@ ROPE_FAMILIES = {
     "bamba": ("half", "rope_theta", 10000.0), "granitemoehybrid": ("half", "rope_theta", 10000.0),
     "mllama_text_model": ("half", "rope_theta", 500000.0), "falcon_h1": ("half", "rope_theta", 10000.0),
     "olmo_hybrid": ("half", "rope_theta", 10000.0),
+    # transformers 5.23.0: gemma3n (configuration_gemma3n.py default_theta L118),
+    # vaultgemma and gemma4 (the mixin's default_theta 10000 where a set has no
+    # rope_theta)
+    "gemma3n_text": ("half", "rope_theta", 1000000.0), "vaultgemma": ("half", "rope_theta", 10000.0),
+    "gemma4_text": ("half", "rope_theta", 10000.0),
+    "gemma4_unified_text": ("half", "rope_theta", 10000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
-            "mistral3": ("text_config", "mistral"), "mllama": ("text_config", "mllama_text_model")}
+            "mistral3": ("text_config", "mistral"), "gemma3n": ("text_config", "gemma3n_text"),
+            "gemma4": ("text_config", "gemma4_text"),
+            "gemma4_unified": ("text_config", "gemma4_unified_text"),
+            "mllama": ("text_config", "mllama_text_model")}
+# Gemma4TextConfig.__post_init__ (configuration_gemma4.py L202-207): the sets
+# when the config has no rope_parameters
+GEMMA4_DEFAULT_RP = {"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                     "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25,
+                                        "rope_theta": 1000000.0}}
 
 #: Hybrid models: whether each layer's attention rotates, as each config
 #: class's __post_init__ builds its layer kinds and the modeling file uses
@@ -593,6 +630,21 @@ def model_layers(path):
         n = len(c.get("layers_block_type") or c.get("hybrid_override_pattern") or "")
     if t in NO_ROTARY:
         return [("none", dict(qs=None))] * n, (t, part)
+    # ---- Gemma 4 (modeling_gemma4.py Gemma4TextRotaryEmbedding, Gemma4TextAttention):
+    # one set of rope_parameters per layer type; full layers have head size
+    # global_head_dim (default 512), all of it in the set's RoPE; the last
+    # layer is full whatever layer_types says
+    if t in ("gemma4_text", "gemma4_unified_text"):
+        lt = list(c.get("layer_types") or
+                  ["sliding_attention" if (i + 1) % 6 else "full_attention" for i in range(n)])
+        lt[-1] = "full_attention"
+        rp = c.get("rope_parameters") or GEMMA4_DEFAULT_RP
+        hd = {"sliding_attention": c.get("head_dim") or 256,
+              "full_attention": c.get("global_head_dim") or 512}
+        maxpos = c.get("max_position_embeddings", 0)
+        sets = {k: _rope_params(c, rp[k], hd[k], hd[k], "half", rp[k].get("rope_theta", 10000.0),
+                                maxpos, None) for k in hd}
+        return [("rope", dict(p=sets[k], qs=None)) for k in lt], (t, part)
     # ---- RoPE families
     layout, bkey, bdef = ROPE_FAMILIES[t]
     hidden = _get(c, "hidden_size", "n_embd")
@@ -646,10 +698,11 @@ def model_layers(path):
         S = c.get("seq_length")
         qs = dict(kind="logn", S=S) if c.get("use_logn_attn") else None
         return [("rope", dict(p=plain, qs=qs, qwen_ntk=S if c.get("use_dynamic_ntk") else None))] * n, (t, part)
-    if t in ("gemma3_text", "olmo3", "exaone4", "cohere2"):
+    if t in ("gemma3_text", "gemma3n_text", "olmo3", "exaone4", "cohere2"):
         lt = c.get("layer_types")
         if lt is None:
-            pat = c.get("sliding_window_pattern", {"gemma3_text": 6, "olmo3": 4, "exaone4": 4}[t])
+            pat = c.get("sliding_window_pattern", {"gemma3_text": 6, "gemma3n_text": 5, "olmo3": 4,
+                                                   "exaone4": 4}[t])
             lt = ["sliding_attention" if (i + 1) % pat else "full_attention" for i in range(n)]
         if per_type:
             full = _rope_params(c, rp.get("full_attention"), head_dim, rot, layout,
@@ -657,7 +710,7 @@ def model_layers(path):
             slid = _rope_params(c, rp.get("sliding_attention"), head_dim, rot, layout,
                                 rp.get("sliding_attention", {}).get("rope_theta", c.get("rope_local_base_freq", 10000.0)),
                                 maxpos, top_orig)
-        elif t == "gemma3_text":   # sliding: rope_local_base_freq, no scaling
+        elif t in ("gemma3_text", "gemma3n_text"):   # sliding: rope_local_base_freq, no scaling
             full = scaled
             slid = _rope_params(c, None, head_dim, rot, layout, c.get("rope_local_base_freq", 10000.0),
                                 maxpos, top_orig)

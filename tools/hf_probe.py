@@ -170,6 +170,7 @@ def _tf_version():
 _LAYER_COUNT_KEYS = ("num_hidden_layers",)
 _SMALL = {
     "vocab_size": 128,
+    "vocab_size_per_layer_input": 128, "hidden_size_per_layer_input": 8,  # Gemma 3n / 4 PLE
     "intermediate_size": 32, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
     "ffn_hidden_size": 32, "n_inner": 32, "ffn_dim": 32, "d_ff": 32,
     "num_experts": 4, "num_local_experts": 4, "n_routed_experts": 4, "moe_num_experts": 4,
@@ -218,9 +219,22 @@ def shrink(text_cfg, keep_heads=False):
     the same head_dim, tiny vocabulary, MLPs and experts. Returns the number
     of layers kept."""
     c = text_cfg
+    hetero = bool(getattr(c, "is_heterogeneous", False))
+    if hetero:
+        # Gemma 4: per_layer_config (global_head_dim on full layers); read the
+        # global values here, cut per_layer_config with the layers below
+        c.allow_global_per_layer_attribute_access = True
     n = getattr(c, "num_hidden_layers", None)
     if isinstance(n, int) and n >= 1:
         keep = _prefix_len(c, n)
+        shared = getattr(c, "num_kv_shared_layers", 0)
+        if isinstance(shared, int) and 0 < shared and keep < n:
+            # KV-shared layers (Gemma 3n, Gemma 4 E2B/E4B) reuse the keys of
+            # the last earlier layer of their type: keep the prefix as
+            # producers and as many layers again as consumers
+            keep2 = min(n, 2 * keep)
+            c.num_kv_shared_layers = min(shared, keep2 - keep)
+            keep = keep2
         for k in _per_layer_lists(c, n):
             v = getattr(c, k)
             setattr(c, k, type(v)(v[:keep]))
@@ -253,6 +267,8 @@ def shrink(text_cfg, keep_heads=False):
         cur = getattr(c, k, None)
         if isinstance(cur, int) and not isinstance(cur, bool) and cur > v:
             setattr(c, k, v)
+        elif isinstance(cur, list) and cur and all(isinstance(x, int) for x in cur):
+            setattr(c, k, [min(x, v) for x in cur])  # per layer (Gemma 3n's MLPs)
     if getattr(c, "num_experts_per_tok", 0) is None and any(
             isinstance(getattr(c, k, None), int) for k in ("num_experts", "n_routed_experts")):
         c.num_experts_per_tok = 2  # a trimmed config.json without it (DeepSeek-V2-Lite's)
@@ -267,6 +283,17 @@ def shrink(text_cfg, keep_heads=False):
             setattr(c, k, 0)
         elif isinstance(v, list):
             setattr(c, k, [x if x < getattr(c, "vocab_size", 1 << 30) else 0 for x in v])
+    if hetero and keep is not None:
+        plc = {}
+        for i in range(keep):
+            over = c._heterogeneity_spec.per_layer_overrides.get(i) \
+                if hasattr(c._heterogeneity_spec, "per_layer_overrides") else None
+            if over:
+                plc[i] = dict(over)
+                kv = plc[i].get("num_key_value_heads")  # Gemma 4's num_global_key_value_heads
+                if isinstance(kv, int) and kv > c.num_attention_heads:
+                    plc[i]["num_key_value_heads"] = 1
+        c.per_layer_config = plc or None
     return keep
 
 

@@ -361,7 +361,7 @@ def learned_table(path: Union[str, "os.PathLike[str]"],
 _SCALING_KEYS = {
     "factor", "original_max_position_embeddings", "beta_fast", "beta_slow", "truncate",
     "mscale", "mscale_all_dim", "attention_factor", "low_freq_factor", "high_freq_factor",
-    "short_factor", "long_factor", "freq_factors",
+    "short_factor", "long_factor", "freq_factors", "partial_rotary_factor",
 }
 
 
@@ -377,7 +377,7 @@ def _norm_scaling(scaling):
     t = scaling.get("rope_type", scaling.get("type"))
     if t is None:
         raise ValueError("scaling needs 'rope_type' (or 'type'): default, linear, ntk, dynamic, "
-                         "yarn, llama3 or longrope")
+                         "yarn, llama3, longrope or proportional")
     if not isinstance(t, str):
         raise TypeError("scaling['rope_type'] must be a string")
     s["type"] = t
@@ -456,8 +456,10 @@ class RoPE:
     or "interleaved" -- pair k is (x[2k], x[2k+1]), the original RoPE, GPT-J,
     llama2.c. scaling: None, or a dict in the words of a config's
     rope_scaling: {"rope_type": "linear" | "ntk" | "dynamic" | "yarn" |
-    "llama3" | "longrope", "factor": ..., "original_max_position_embeddings":
-    ..., ...} (the keys of posenc.h's posenc_rope_scaling). seq_len: the
+    "llama3" | "longrope" | "proportional", "factor": ...,
+    "original_max_position_embeddings": ..., ...} (the keys of posenc.h's
+    posenc_rope_scaling; "partial_rotary_factor" is proportional's p, Gemma
+    4: pairs k >= floor(p rotary_dim / 2) get frequency 0). seq_len: the
     current sequence length read by dynamic NTK and LongRoPE (0: the trained
     length); ``with_seq_len`` gives the same RoPE at another length.
 

@@ -57,7 +57,7 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
     if (s && s->type && (st = posenc_rope_type_parse(s->type, &type)) != POSENC_OK) {
         snprintf(detail, detail_size,
                  "unknown scaling type '%.40s' (default, linear, ntk, dynamic, yarn, llama3, "
-                 "longrope)",
+                 "longrope, proportional)",
                  s->type);
         return st;
     }
@@ -77,6 +77,8 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
     d->attention_factor = s->attention_factor;
     d->low_freq_factor = s->low_freq_factor;
     d->high_freq_factor = s->high_freq_factor;
+    if (s->has_prf)
+        d->partial_rotary_factor = s->partial_rotary_factor;
     if ((st = copy_list(c->short_factor, &d->n_short_factor, s->short_factor, s->n_short_factor,
                         "short_factor", detail, detail_size)) != POSENC_OK ||
         (st = copy_list(c->long_factor, &d->n_long_factor, s->long_factor, s->n_long_factor,

@@ -40,6 +40,8 @@ typedef struct pyposenc_scaling_in {
     size_t n_short_factor, n_long_factor, n_freq_factors;
     /* which optional numbers were given (else posenc_rope_scaling_init's defaults) */
     int has_beta_fast, has_beta_slow, has_truncate;
+    double partial_rotary_factor; /* proportional: p (has_prf: given) */
+    int has_prf;
 } pyposenc_scaling_in;
 
 /* Whether the config reader (libposenc_config.a, jansson) is linked in. */

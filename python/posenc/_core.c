@@ -612,6 +612,7 @@ static PyObject *Rope_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             get_num(scaling, "attention_factor", &s.attention_factor, NULL) ||
             get_num(scaling, "low_freq_factor", &s.low_freq_factor, NULL) ||
             get_num(scaling, "high_freq_factor", &s.high_freq_factor, NULL) ||
+            get_num(scaling, "partial_rotary_factor", &s.partial_rotary_factor, &s.has_prf) ||
             get_list(scaling, "short_factor", lists[0], POSENC_ROPE_MAX_HEAD_DIM / 2,
                      &s.n_short_factor) ||
             get_list(scaling, "long_factor", lists[1], POSENC_ROPE_MAX_HEAD_DIM / 2,
@@ -1007,6 +1008,15 @@ static PyObject *Rope_get_scaling(RopeObject *s, void *c)
         "low_freq_factor", d->low_freq_factor, "high_freq_factor", d->high_freq_factor);
     if (!r)
         return NULL;
+    if (d->type == POSENC_ROPE_PROPORTIONAL) {
+        PyObject *p = PyFloat_FromDouble(d->partial_rotary_factor);
+        if (!p || PyDict_SetItemString(r, "partial_rotary_factor", p) != 0) {
+            Py_XDECREF(p);
+            Py_DECREF(r);
+            return NULL;
+        }
+        Py_DECREF(p);
+    }
     const struct { const char *key; const double *v; size_t n; } lists[] = {
         {"short_factor", s->cfg.short_factor, d->n_short_factor},
         {"long_factor", s->cfg.long_factor, d->n_long_factor},

@@ -20,7 +20,10 @@ transformers 5.23.0's modeling code):
                Phi-3, DeepSeek V3, SmolLM3, Cohere 2, EXAONE 4, ...)
   layer_type   forward(x, position_ids, layer_type): the same for the RoPE of
                that layer type (modeling_gemma3.py:155-214, 550;
-               modeling_olmo3.py:269-300, 426)
+               modeling_olmo3.py:269-300, 426); each type its own size
+               (Gemma 4: full layers global_head_dim with the proportional
+               RoPE, zeros past the rotated pairs: cos 1, sin 0;
+               modeling_gemma4.py:1078-1147)
   mrope        forward(x, position_ids [3, batch, seq] or [batch, seq]):
                the temporal, height and width values of each pair chosen by
                mrope_section in chunks (modeling_qwen2_5_vl.py:527-544,
@@ -496,7 +499,8 @@ class RotaryEmbedding(torch.nn.Module):
 
     def _pairs(self, position_ids: Tensor, layer_type: Optional[str]) -> Tuple[Tensor, Tensor]:
         h = self._handles[layer_type]
-        return _cos_sin_op(position_ids, h, self.rotary_dim // 2)
+        # per layer type: Gemma 4's full layers have their own head size
+        return _cos_sin_op(position_ids, h, self._sources[layer_type].rope0.rotary_dim // 2)
 
     @torch.no_grad()
     def forward(self, x: Tensor, position_ids: Tensor, layer_type: Optional[str] = None):

@@ -89,6 +89,43 @@ def test_from_config_every_layer_matches_the_golden_file(m):
 
 
 @needs_reader
+def test_from_config_gemma4_proportional():
+    # Gemma 4 31B-it: sliding layers head_dim 256 plain RoPE base 10000; full
+    # layers global_head_dim 512 with rope type proportional (p 0.25): pairs
+    # k < 64 have 1e6^(-2k/512), the rest 0 (modeling_rope_utils.py
+    # _compute_proportional_rope_parameters)
+    path = data("models/gemma4-gemma-4-31b-it.json")
+    slid = posenc.RoPE.from_config(path, layer=0)
+    full = posenc.RoPE.from_config(path, layer=5)
+    assert (slid.head_dim, slid.rotary_dim) == (256, 256)
+    assert (full.head_dim, full.rotary_dim, full.layout) == (512, 512, "half")
+    assert full.scaling["type"] == "proportional"
+    assert full.scaling["partial_rotary_factor"] == 0.25
+    k = np.arange(256)
+    want = np.where(k < 64, 1e6 ** (-2 * k / 512), 0.0)
+    assert np.all(full.inv_freq[64:] == 0)
+    assert np.allclose(full.inv_freq, want, rtol=1e-15, atol=0)
+    assert np.allclose(slid.inv_freq, 1e4 ** (-2 * np.arange(128) / 256), rtol=1e-15)
+    # the same RoPE from the scaling dict, and what transformers 5.23 saves
+    # (per_layer_config instead of global_head_dim)
+    r = posenc.RoPE(512, base=1e6, scaling={"rope_type": "proportional",
+                                             "partial_rotary_factor": 0.25})
+    assert np.array_equal(r.inv_freq, full.inv_freq)
+    with open(path) as f:
+        cfg = json.load(f)
+    tc = cfg["text_config"]
+    del tc["global_head_dim"]
+    tc["per_layer_config"] = {"%02d" % i: {"head_dim": 128} for i in range(5, 60, 6)}
+    assert posenc.RoPE.from_config(cfg, layer=11).head_dim == 128
+    # the float rotation leaves the elements of the zero pairs as they were
+    x = np.random.default_rng(3).standard_normal((1, 512)).astype(np.float32)
+    y = full.apply(x, positions=98765, inplace=False)
+    keep = np.r_[64:256, 320:512]
+    assert np.array_equal(y[0, keep], x[0, keep])
+    assert np.all(y[0, :64] != x[0, :64])
+
+
+@needs_reader
 def test_from_config_per_layer_gemma3():
     # Gemma 3: five sliding layers at rope_local_base_freq 10000 unscaled, then
     # a global one at rope_theta 1e6 with the linear factor 8 (by the config)

@@ -155,6 +155,11 @@ static const char *const KEYS_LLAMA3[] = {"factor", "low_freq_factor", "high_fre
 static const char *const KEYS_LONGROPE[] = {"short_factor", "long_factor", "factor",
                                             "attention_factor",
                                             "original_max_position_embeddings", NULL};
+/* proportional (Gemma 4): partial_rotary_factor is the scaling's own p here,
+ * not the rotated part of the head (modeling_rope_utils.py
+ * _compute_proportional_rope_parameters reads rope_theta, factor and
+ * partial_rotary_factor from the set) */
+static const char *const KEYS_PROPORTIONAL[] = {"factor", "partial_rotary_factor", NULL};
 static const char *const KEYS_NONE[] = {NULL};
 
 static const char *const *keys_of(posenc_rope_type t)
@@ -166,6 +171,7 @@ static const char *const *keys_of(posenc_rope_type t)
     case POSENC_ROPE_YARN: return KEYS_YARN;
     case POSENC_ROPE_LLAMA3: return KEYS_LLAMA3;
     case POSENC_ROPE_LONGROPE: return KEYS_LONGROPE;
+    case POSENC_ROPE_PROPORTIONAL: return KEYS_PROPORTIONAL;
     default: return KEYS_NONE;
     }
 }
@@ -312,7 +318,13 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     double prf = 1.0;
     const char *prf_key = "partial_rotary_factor";
     int have_prf = 0;
-    if (rp && (st = posenc__cfg_number(rd, rp, "partial_rotary_factor",
+    /* rope type proportional: partial_rotary_factor is its own p and the
+     * whole head rotates (modeling_rope_utils.py
+     * _compute_proportional_rope_parameters) */
+    const json_t *rpt = rp ? json_object_get(rp, "rope_type") : NULL;
+    if (rpt && json_is_string(rpt) && strcmp(json_string_value(rpt), "proportional") == 0)
+        have_prf = 1;
+    if (!have_prf && rp && (st = posenc__cfg_number(rd, rp, "partial_rotary_factor",
                                "rope_parameters.partial_rotary_factor", &prf, &have_prf)) !=
                   POSENC_OK)
         return st;
@@ -399,7 +411,7 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, i
     if (posenc_rope_type_parse(json_string_value(tv), &type) != POSENC_OK)
         return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, tkey_buf,
                     "%s '%.60s' is not a RoPE type posenc knows (default, linear, ntk, "
-                    "dynamic, yarn, llama3, longrope)",
+                    "dynamic, yarn, llama3, longrope, proportional)",
                     tkey_buf, json_string_value(tv));
     if ((st = posenc_rope_scaling_init(s, type)) != POSENC_OK) /* type came from parse */
         return st;
@@ -516,6 +528,14 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, i
             s->factor = have_maxpos ? (double)maxpos / s->original_max_position_embeddings : 1.0;
         break;
     }
+    case POSENC_ROPE_PROPORTIONAL:
+        /* factor: rope_parameters_dict.get("factor", 1.0); p:
+         * .get("partial_rotary_factor", 1.0), both optional */
+        if ((st = opt_number(rd, rs, "factor", &s->factor)) != POSENC_OK ||
+            (st = opt_number(rd, rs, "partial_rotary_factor", &s->partial_rotary_factor)) !=
+                POSENC_OK)
+            return st;
+        break;
     }
     return st;
 }

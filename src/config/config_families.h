@@ -86,6 +86,12 @@ typedef struct posenc_model_family {
     posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */
     const char *local_base_key;    /* BY_TYPE LOCAL: key of the local base */
     double local_base_default;     /* BY_TYPE LOCAL: its default */
+    const char *full_head_dim_key; /* BY_TYPE: a key giving the full_attention layers'
+                                   own head size (Gemma 4's global_head_dim), or NULL */
+    uint32_t full_head_dim_default; /* its config class's default */
+    const char *default_rope_parameters; /* BY_TYPE: the config class's rope_parameters
+                                   (JSON text) when the config has neither rope_parameters
+                                   nor rope_scaling, or NULL (Gemma 4) */
     uint32_t sliding_pattern;   /* BY_TYPE without layer_types: every Nth layer full,
                                    the rest sliding (0: all full) */
     uint32_t no_rope_interval;  /* NO_ROPE: default no_rope_layer_interval */
@@ -169,6 +175,16 @@ typedef struct posenc_model_family {
                                             layer makes the last layer kinds[0] (OLMo
                                             Hybrid: "ensure at least one full attention
                                             layer") */
+
+#define POSENC_FAMILY_LAST_LAYER_FULL (1u << 12) /* the last layer is full_attention whatever
+                                            layer_types says (Gemma 4's __post_init__) */
+
+/* Gemma4TextConfig.__post_init__'s default_rope_params (configuration_gemma4.py
+ * L202-207), for a config without rope_parameters. */
+#define GEMMA4_ROPE_PARAMETERS                                                                 \
+    "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "        \
+    "\"full_attention\": {\"rope_type\": \"proportional\", \"partial_rotary_factor\": 0.25, " \
+    "\"rope_theta\": 1000000.0}}"
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

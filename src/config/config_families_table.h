@@ -355,6 +355,86 @@
  .source = "models/gemma3/configuration_gemma3.py @26892c16 L131-230; modeling_gemma3.py "
            "@16d622f0 (Gemma3RotaryEmbedding)"},
 
+/* ---- gemma3n: a wrapper; the language model is text_config.
+ * models/gemma3n/configuration_gemma3n.py L430-476 (Gemma3nConfig,
+ * sub_configs_defaults text_config), transformers 5.23.0. */
+{.model_type = "gemma3n", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "gemma3n_text",
+ .source = "models/gemma3n/configuration_gemma3n.py L430-476 (transformers 5.23.0)"},
+
+/* ---- gemma3n_text: as gemma3_text with every 5th layer full: sliding layers
+ * rope_local_base_freq (default_theta["local"] 10000) without scaling, full
+ * layers rope_theta (default_theta["global"] 1e6) with rope_scaling.
+ * models/gemma3n/configuration_gemma3n.py L97-125 (defaults: hidden 2048,
+ * 35 layers, 8 heads, head_dim 256, default_theta L118), L141-144
+ * (layer_types: full when (i + 1) % 5 == 0), L177-203
+ * (convert_rope_params_to_dict: rope_scaling to full_attention only);
+ * modeling_gemma3n.py L1086 (rotate_half), L1161-1240 (Gemma3nTextAttention:
+ * q_norm/k_norm then apply_rotary_pos_emb; KV-shared layers L1176, L1220 reuse
+ * the keys of the last earlier layer of their type, rotated at the same
+ * positions with the same layer-type RoPE), L1514 (Gemma3nRotaryEmbedding per
+ * layer type). transformers 5.23.0. AltUp and laurel do not touch positions. */
+{.model_type = "gemma3n_text", .arch = "Gemma3n", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
+ .local_base_default = 10000.0, .sliding_pattern = 5, .default_layers = 35,
+ .default_hidden = 2048, .default_heads = 8, .default_head_dim = 256,
+ .source = "models/gemma3n/configuration_gemma3n.py L97-203; modeling_gemma3n.py L1086-1240, "
+           "L1514 (transformers 5.23.0)"},
+
+/* ---- gemma4: a wrapper; the language model is text_config.
+ * models/gemma4/configuration_gemma4.py L322-384 (Gemma4Config,
+ * sub_configs_defaults text_config), transformers 5.23.0. */
+{.model_type = "gemma4", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "gemma4_text",
+ .source = "models/gemma4/configuration_gemma4.py L322-384 (transformers 5.23.0)"},
+
+/* ---- gemma4_text: rotate_half; per layer type its own rope_parameters set
+ * (class default: sliding {default, 10000}, full {proportional,
+ * partial_rotary_factor 0.25, 1e6}); full-attention layers have head size
+ * global_head_dim (default 512, per_layer_config) and rotate it all with the
+ * proportional frequencies (zero past the rotated pairs); sliding layers
+ * head_dim (256). layer_types from pattern 6, the last layer forced full.
+ * models/gemma4/configuration_gemma4.py L151-177 (defaults), L189-200
+ * (layer_types, last layer full), L202-207 (default_rope_params), L209-224
+ * (global_head_dim into per_layer_config), L226-252 (kv_sharing_modes);
+ * modeling_gemma4.py L778-797 (apply_rotary_pos_emb, rotate_half),
+ * L1078-1147 (Gemma4TextRotaryEmbedding: inv_freq per layer type from
+ * per_layer_config[layer_type]), L1150-1240 (Gemma4TextAttention: head_dim
+ * from per_layer_config[layer_idx]; KV-shared layers reuse the keys their
+ * type's last producer rotated at the same positions); modeling_rope_utils.py
+ * L194-261 (_compute_proportional_rope_parameters). Base: the mixin's
+ * default_theta 10000 (rope_utils L760) where a set has no rope_theta.
+ * transformers 5.23.0. */
+{.model_type = "gemma4_text", .arch = "Gemma4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
+ .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
+ .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
+ .default_rope_parameters = GEMMA4_ROPE_PARAMETERS, .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .source = "models/gemma4/configuration_gemma4.py L151-252; modeling_gemma4.py L778-797, "
+           "L1078-1240; modeling_rope_utils.py L194-261 (transformers 5.23.0)"},
+
+/* ---- gemma4_unified, gemma4_unified_text: Gemma 4's text model under
+ * another name, the same rules. models/gemma4_unified/
+ * configuration_gemma4_unified.py L104-200 (Gemma4UnifiedTextConfig: the
+ * same defaults, layer_types, last layer full, default_rope_params,
+ * global_head_dim), L283-331 (Gemma4UnifiedConfig, text_config);
+ * modeling_gemma4_unified.py L183 (Gemma4UnifiedTextRotaryEmbedding), L262
+ * (apply_rotary_pos_emb), L330-410 (Gemma4UnifiedTextAttention).
+ * transformers 5.23.0. */
+{.model_type = "gemma4_unified", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "gemma4_unified_text",
+ .source = "models/gemma4_unified/configuration_gemma4_unified.py L283-331 (transformers 5.23.0)"},
+{.model_type = "gemma4_unified_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
+ .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
+ .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
+ .default_rope_parameters = GEMMA4_ROPE_PARAMETERS, .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .source = "models/gemma4_unified/configuration_gemma4_unified.py L104-200; "
+           "modeling_gemma4_unified.py L183-410 (transformers 5.23.0)"},
+
 /* ---- glm, glm4: interleaved pairs (x[..., 0::2], x[..., 1::2]) in the
  * first int(head_dim * partial_rotary_factor) elements (factor 0.5).
  * models/glm4/modeling_glm4.py (apply_rotary_pos_emb repeat_interleave,
@@ -1116,6 +1196,19 @@
  .default_heads = 32, .flags = POSENC_FAMILY_TYPE_SETS,
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
+
+/* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
+ * 2nd layer full, only choose the mask); rotate_half; base the mixin's
+ * default_theta 10000. models/vaultgemma/configuration_vaultgemma.py L68-96
+ * (defaults: hidden 2304, 26 layers, 8 heads, head_dim 256; layer_types);
+ * modeling_vaultgemma.py L81-110 (rotate_half, apply_rotary_pos_emb),
+ * L274-300 (VaultGemmaRotaryEmbedding, one for all layers). transformers
+ * 5.23.0. */
+{.model_type = "vaultgemma", .arch = "VaultGemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 26, .default_hidden = 2304, .default_heads = 8,
+ .default_head_dim = 256,
+ .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
+           "L81-110, L274-300 (transformers 5.23.0)"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.

@@ -35,6 +35,8 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
                             name, (long long)i, posenc__cfg_type_word(e));
         }
         note_ignored(r, "sliding_window_pattern");
+        if (f->flags & POSENC_FAMILY_LAST_LAYER_FULL)
+            kind[n_layer - 1] = 0; /* Gemma 4: "Forcing last layer to full_attention" */
         return POSENC_OK;
     }
     int64_t pattern = f->sliding_pattern;
@@ -61,6 +63,8 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
                     name, f->model_type);
     for (int64_t i = 0; i < n_layer; i++)
         kind[i] = pattern > 0 && (i + 1) % pattern != 0;
+    if (f->flags & POSENC_FAMILY_LAST_LAYER_FULL)
+        kind[n_layer - 1] = 0;
     return POSENC_OK;
 }
 
@@ -181,7 +185,87 @@ typedef struct rope_source {
     const json_t *single; /* the one set (rope_parameters or rope_scaling), or NULL */
     int per_type;         /* rp holds one set per layer type */
     char bname[96];       /* the block's name for messages */
+    int64_t full_head_dim; /* full_head_dim_key families: the full layers' head size */
 } rope_source;
+
+/* Gemma 4: the full-attention layers' head size. A config saved by
+ * transformers 5.23 has per_layer_config ({"05": {"head_dim": 512, ...}},
+ * which wins over global_head_dim: __post_init__ builds it only when it is
+ * absent, configuration_gemma4.py L209-224); older ones global_head_dim;
+ * else the class default. Per-layer keys that change positions other than
+ * the full layers' head_dim are refused by name. */
+static posenc_status full_head_dim(mread *r, int64_t n_layer, const uint8_t *kind,
+                                   int64_t head_dim, int64_t *out)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    int64_t hd = f->full_head_dim_default;
+    int present;
+    posenc_status st;
+    if ((st = count(r, f->full_head_dim_key, &hd, &present)) != POSENC_OK)
+        return st;
+    const json_t *plc = get(r->cfg, "per_layer_config");
+    if (plc) {
+        kn(r, "per_layer_config", name, sizeof name);
+        if (json_typeof(plc) != JSON_OBJECT)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object, got %s", name,
+                        posenc__cfg_type_word(plc));
+        if (present)
+            note_ignored(r, f->full_head_dim_key);
+        int64_t full = -1;
+        for (int64_t i = 0; i < n_layer; i++) {
+            char k1[24], k2[24];
+            snprintf(k1, sizeof k1, "%02lld", (long long)i);
+            snprintf(k2, sizeof k2, "%lld", (long long)i);
+            const json_t *e = json_object_get(plc, k1);
+            if (!e)
+                e = json_object_get(plc, k2);
+            int64_t h = head_dim;
+            snprintf(name, sizeof name, "%sper_layer_config.%s", r->prefix,
+                     json_object_get(plc, k2) ? k2 : k1);
+            if (e) {
+                if (json_typeof(e) != JSON_OBJECT)
+                    return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object, got %s",
+                                name, posenc__cfg_type_word(e));
+                static const char *const pos_keys[] = {"rope_parameters", "rope_scaling",
+                                                       "rope_theta", "partial_rotary_factor",
+                                                       "layer_types", NULL};
+                for (int j = 0; pos_keys[j]; j++)
+                    if (json_object_get(e, pos_keys[j]))
+                        return FAIL(r, POSENC_ERR_FORMAT, name,
+                                    "%s.%s: a per-layer RoPE setting is not in family %s's "
+                                    "code as posenc reads it",
+                                    name, pos_keys[j], f->model_type);
+                const json_t *v = json_object_get(e, "head_dim");
+                if (v) {
+                    if (!json_is_integer(v) || json_integer_value(v) < 2 ||
+                        json_integer_value(v) % 2 ||
+                        json_integer_value(v) > (json_int_t)POSENC_ROPE_MAX_HEAD_DIM)
+                        return FAIL(r, POSENC_ERR_DIM, name,
+                                    "%s.head_dim must be an even integer from 2 to %u", name,
+                                    POSENC_ROPE_MAX_HEAD_DIM);
+                    h = (int64_t)json_integer_value(v);
+                }
+            }
+            if (kind[i] && h != head_dim)
+                return FAIL(r, POSENC_ERR_FORMAT, name,
+                            "%s: a sliding_attention layer with its own head size is not in "
+                            "family %s's code",
+                            name, f->model_type);
+            if (!kind[i] && full >= 0 && h != full)
+                return FAIL(r, POSENC_ERR_FORMAT, name,
+                            "%s: full_attention layers with different head sizes (%lld and "
+                            "%lld) are not in family %s's code",
+                            name, (long long)full, (long long)h, f->model_type);
+            if (!kind[i])
+                full = h;
+        }
+        /* no full layer at all: the value is not used */
+        hd = full >= 0 ? full : head_dim;
+    }
+    *out = hd;
+    return POSENC_OK;
+}
 
 /* A finite base > 1 at key of obj (name for messages) into *base when
  * present. */
@@ -225,14 +309,30 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
             return FAIL(r, POSENC_ERR_BASE, name, "%s must be finite and > 1, got %g", name,
                         base);
     }
+    /* Gemma 4: full-attention layers have their own head size
+     * (global_head_dim, per_layer_config), the whole of it rotated */
+    rope_common fcm = src->cm;
+    if (f->full_head_dim_key && strcmp(tname, "full_attention") == 0) {
+        int64_t hd = src->full_head_dim;
+        kn(r, f->full_head_dim_key, name, sizeof name);
+        if (hd < 2 || hd % 2 || hd > POSENC_ROPE_MAX_HEAD_DIM)
+            return FAIL(r, POSENC_ERR_DIM, name, "%s must be even, from 2 to %u, got %lld", name,
+                        POSENC_ROPE_MAX_HEAD_DIM, (long long)hd);
+        if (fcm.rotary != fcm.head_dim)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s with a partial rotary part of head_dim: which part of the "
+                        "full-attention head rotates is not in family %s's code",
+                        name, f->model_type);
+        fcm.head_dim = fcm.rotary = hd;
+    }
     if (!src->per_type)
-        return rope_group(r, g, &src->cm, base,
+        return rope_group(r, g, &fcm, base,
                           rule == POSENC_TROPE_SCALED ? src->single : NULL, src->rp != NULL,
                           rule == POSENC_TROPE_SCALED ? src->bname : "");
     const json_t *set = get(src->rp, tname);
     char sname[96];
     snprintf(sname, sizeof sname, "%srope_parameters.%s", r->prefix, tname);
-    rope_common cm = src->cm;
+    rope_common cm = fcm;
     if (!set && (f->flags & POSENC_FAMILY_TYPE_SETS))
         return FAIL(r, POSENC_ERR_FORMAT, sname,
                     "missing key %s: family %s has layers of that type", sname, f->model_type);
@@ -325,6 +425,11 @@ static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rop
     if ((f->flags & POSENC_FAMILY_DENSE_FORCE_ROPE) &&
         (st = dense_forced(r, n_layer, kind)) != POSENC_OK)
         return st;
+    rope_source fsrc = *src;
+    if (f->full_head_dim_key &&
+        (st = full_head_dim(r, n_layer, kind, src->cm.head_dim, &fsrc.full_head_dim)) != POSENC_OK)
+        return st;
+    src = &fsrc;
     /* EXAONE 4: "if self.sliding_window is None or self.is_sliding" rotates
      * (an absent key is the class default 4096, not None) */
     const json_t *sw = json_object_get(r->cfg, "sliding_window");
@@ -652,6 +757,7 @@ static int kinds_rotate(const posenc_model_family *f)
             return 1;
     return 0;
 }
+static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *srcp);
 
 posenc_status read_rope_family(mread *r, int64_t n_layer)
 {
@@ -667,6 +773,23 @@ posenc_status read_rope_family(mread *r, int64_t n_layer)
         return st;
     }
     src.rp = get(r->cfg, "rope_parameters");
+    /* the config class's own rope_parameters when the config gives none
+     * (Gemma4TextConfig.__post_init__: default_rope_params) */
+    json_t *class_rp = NULL;
+    if (!src.rp && !get(r->cfg, "rope_scaling") && r->fam->default_rope_parameters) {
+        class_rp = json_loads(r->fam->default_rope_parameters, 0, NULL);
+        if (!class_rp)
+            return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
+        src.rp = class_rp;
+    }
+    posenc_status st = rope_read_family(r, n_layer, &src);
+    json_decref(class_rp);
+    return st;
+}
+
+static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *srcp)
+{
+    rope_source src = *srcp;
     posenc_status st = rope_blocks(r, &src.rp, get(r->cfg, "rope_scaling"), &src.per_type,
                                    src.bname, sizeof src.bname);
     if (st != POSENC_OK)

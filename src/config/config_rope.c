@@ -359,6 +359,14 @@ static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_commo
         double prf = posenc__family_partial_default(f);
         const char *pk = posenc__family_partial_key(f);
         int have = 0;
+        /* rope type proportional reads partial_rotary_factor as its own p and
+         * always spans the whole head (modeling_rope_utils.py
+         * _compute_proportional_rope_parameters) */
+        const json_t *rt = rp_single ? json_object_get(rp_single, "rope_type") : NULL;
+        if (rt && json_is_string(rt) && strcmp(json_string_value(rt), "proportional") == 0) {
+            cm->rotary = cm->head_dim;
+            break;
+        }
         if (rp_single && (st = posenc__cfg_number(&r->rd, rp_single, "partial_rotary_factor",
                                                   kn(r, "rope_parameters.partial_rotary_factor",
                                                      name, sizeof name),

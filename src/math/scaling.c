@@ -46,8 +46,8 @@ static double to_double(dd x) { return x.hi + x.lo; }
 
 /* ---- names ---------------------------------------------------------------- */
 
-static const char *const TYPE_NAMES[] = {"default", "linear", "ntk",     "dynamic",
-                                         "yarn",    "llama3", "longrope"};
+static const char *const TYPE_NAMES[] = {"default", "linear", "ntk",      "dynamic",
+                                         "yarn",    "llama3", "longrope", "proportional"};
 
 const char *posenc_rope_type_name(posenc_rope_type type)
 {
@@ -80,6 +80,7 @@ const char *posenc_freq_band_name(posenc_freq_band band)
     case POSENC_BAND_LOW: return "low";
     case POSENC_BAND_BLEND: return "blend";
     case POSENC_BAND_LIST: return "list";
+    case POSENC_BAND_ZERO: return "zero";
     }
     return "unknown";
 }
@@ -92,13 +93,14 @@ void posenc__scaling_defaults(posenc_rope_scaling *s, posenc_rope_type type)
     s->beta_fast = 32.0;
     s->beta_slow = 1.0;
     s->truncate = 1;
+    s->partial_rotary_factor = 1.0;
 }
 
 posenc_status posenc_rope_scaling_init(posenc_rope_scaling *s, posenc_rope_type type)
 {
     if (!s)
         return POSENC_ERR_NULL;
-    if ((unsigned)type > POSENC_ROPE_LONGROPE)
+    if ((unsigned)type > POSENC_ROPE_PROPORTIONAL)
         return POSENC_ERR_RANGE;
     posenc__scaling_defaults(s, type);
     return POSENC_OK;
@@ -114,6 +116,7 @@ typedef struct ctx {
     int stretched;   /* ntk/dynamic: ln_q != 0 */
     dd ylo, yhi;     /* yarn: the correction range as used by the ramp */
     const double *ext; /* longrope: the chosen list */
+    uint32_t n_rot;    /* proportional: pairs k < n_rot rotate, the rest have f = 0 */
     posenc_freqs_summary sum;
     /* f0(k) = base^(-2k/d) for every pair, and for a stretched ntk/dynamic
      * base'^(-2k/d) (posenc__inv_freqs_dd: one dd product per pair) */
@@ -159,7 +162,7 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
     else
         posenc__scaling_defaults(&c->s, POSENC_ROPE_DEFAULT);
     const posenc_rope_scaling *p = &c->s;
-    if ((unsigned)p->type > POSENC_ROPE_LONGROPE)
+    if ((unsigned)p->type > POSENC_ROPE_PROPORTIONAL)
         return POSENC_ERR_RANGE;
     if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
         return POSENC_ERR_POS;
@@ -171,7 +174,8 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
             return st;
     }
     double s_ = p->factor, L = p->original_max_position_embeddings;
-    int needs_factor_ge1 = p->type != POSENC_ROPE_DEFAULT && p->type != POSENC_ROPE_LONGROPE;
+    int needs_factor_ge1 = p->type != POSENC_ROPE_DEFAULT && p->type != POSENC_ROPE_LONGROPE &&
+                           p->type != POSENC_ROPE_PROPORTIONAL;
     if (needs_factor_ge1 && !(isfinite(s_) && s_ >= 1.0))
         return POSENC_ERR_RANGE;
     int needs_L = p->type == POSENC_ROPE_DYNAMIC || p->type == POSENC_ROPE_YARN ||
@@ -264,6 +268,15 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
         c->sum.attn_factor = s_ <= 1.0 ? 1.0 : sqrt(1.0 + log(s_) / log(L));
         break;
     }
+    case POSENC_ROPE_PROPORTIONAL: {
+        /* n = floor(p d / 2): transformers' int(rope_proportion * head_dim // 2),
+         * the product rounded once in double as in Python, then floored */
+        double prf = p->partial_rotary_factor;
+        if (!finite_pos(s_) || !(isfinite(prf) && prf > 0.0 && prf <= 1.0))
+            return POSENC_ERR_RANGE;
+        c->n_rot = (uint32_t)floor((prf * (double)d) / 2.0);
+        break;
+    }
     }
     if (p->attention_factor > 0.0)
         c->sum.attn_factor = p->attention_factor;
@@ -342,17 +355,26 @@ static dd pair_freq(const ctx *c, uint32_t k, posenc_freq_info *info)
         pair_factor = c->ext[k];
         f = dvd(f0, dd_of(c->ext[k]));
         break;
+    case POSENC_ROPE_PROPORTIONAL: /* f0 / s for k < n, else 0 */
+        if (k < c->n_rot) {
+            f = dvd(f0, dd_of(p->factor));
+        } else {
+            f = dd_of(0.0);
+            band = POSENC_BAND_ZERO;
+        }
+        break;
     }
     if (p->freq_factors) { /* ggml's freq_factors: f / ff[k] */
         pair_factor *= p->freq_factors[k];
-        f = dvd(f, dd_of(p->freq_factors[k]));
+        if (band != POSENC_BAND_ZERO)
+            f = dvd(f, dd_of(p->freq_factors[k]));
     }
     if (info) {
         info->k = k;
         info->base_inv_freq = to_double(f0);
         info->inv_freq = to_double(f);
         info->base_wavelength = to_double(dvd(TWO_PI, f0));
-        info->wavelength = to_double(dvd(TWO_PI, f));
+        info->wavelength = band == POSENC_BAND_ZERO ? INFINITY : to_double(dvd(TWO_PI, f));
         info->band = band;
         info->ramp = ramp;
         info->pair_factor = pair_factor;
@@ -373,7 +395,9 @@ static posenc_status scaled_freqs(const ctx *c, uint32_t P, double *hi, double *
 {
     for (uint32_t k = 0; k < P; k++) {
         dd f = pair_freq(c, k, info ? &info[k] : NULL);
-        if (!(isfinite(f.hi) && isfinite(f.lo) && f.hi >= DBL_MIN))
+        /* proportional's pairs past n: exactly 0 by definition */
+        int zero = c->s.type == POSENC_ROPE_PROPORTIONAL && k >= c->n_rot;
+        if (!zero && !(isfinite(f.hi) && isfinite(f.lo) && f.hi >= DBL_MIN))
             return POSENC_ERR_RANGE;
         if (hi) {
             hi[k] = f.hi;

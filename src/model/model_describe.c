@@ -58,6 +58,8 @@ static void put_scaling(text *t, const posenc_rope_scaling *s)
     if (ty == POSENC_ROPE_DYNAMIC || ty == POSENC_ROPE_YARN || ty == POSENC_ROPE_LLAMA3 ||
         ty == POSENC_ROPE_LONGROPE)
         put_num(t, "original", s->original_max_position_embeddings);
+    if (ty == POSENC_ROPE_PROPORTIONAL)
+        put_num(t, "partial_rotary_factor", s->partial_rotary_factor);
     if (ty == POSENC_ROPE_YARN) {
         put_num(t, "beta_fast", s->beta_fast);
         put_num(t, "beta_slow", s->beta_slow);

@@ -1,7 +1,7 @@
 """posenc.torch.patch inside real transformers models (tiny random weights
 built from real configs in tests/data): every family's rotary module replaced
 with its own call convention, logits unchanged at small positions, the
-per-layer-type RoPE of Gemma 3 and OLMo 3 exact, generation, torch.compile."""
+per-layer-type RoPE of Gemma 3, Gemma 4 and OLMo 3 exact, generation, torch.compile."""
 import copy
 import json
 import math
@@ -146,6 +146,34 @@ def test_gemma3_full_attention_layers_get_their_own_rope():
                           "sliding_attention": (mp_default(10000, 32), 1)})
 
 
+def mp_proportional(base, dim, p, factor=1):
+    """Gemma 4's full layers (modeling_rope_utils.py
+    _compute_proportional_rope_parameters): int(p * dim // 2) pairs with the
+    exponent over the whole dim, the rest 0."""
+    n = int(p * dim // 2)
+    return [mpmath.mpf(base) ** (-mpmath.mpf(2 * k) / dim) / factor if k < n else mpmath.mpf(0)
+            for k in range(dim // 2)]
+
+
+def test_gemma4_full_attention_layers_get_their_own_rope():
+    # Gemma 4 31B-it: full layers head global_head_dim (here 64) with the
+    # proportional RoPE (p 0.25, base 1e6), sliding layers head_dim (32) with
+    # plain RoPE base 10000; modeling_gemma4.py L1078-1147
+    m = tiny_model("gemma4-gemma-4-31b-it.json", n_layers=6, head_dim=32, global_head_dim=64)
+    assert m.config.layer_types.count("full_attention") == 1
+    report = pt.patch(m)
+    assert [r.name for r in report] == ["model.rotary_emb"]
+    assert "Gemma4TextRotaryEmbedding" in str(report) and "layer_type" in str(report)
+    check_layer_types(m, {"full_attention": (mp_proportional(1e6, 64, 0.25), 1),
+                          "sliding_attention": (mp_default(10000, 32), 1)})
+    # the pairs past the rotated ones: cos exactly 1, sin exactly 0
+    cos, sin = m.model.rotary_emb(torch.zeros(1), torch.tensor([[5, 123456]]),
+                                  "full_attention")
+    assert cos.shape == (1, 2, 64)
+    assert torch.all(cos[..., 8:32] == 1) and torch.all(sin[..., 8:32] == 0)
+    assert torch.all(sin[0, 1, :8] != 0)
+
+
 def test_olmo3_full_attention_layers_get_their_own_rope():
     # OLMo 3: full layers YaRN (factor 8 over 8192, attention factor given),
     # sliding layers plain; modeling_olmo3.py:269-300, 426
@@ -162,6 +190,11 @@ def test_olmo3_full_attention_layers_get_their_own_rope():
 FAMILIES = {
     "llama-3.1": ("llama-3.1-8b.json", {}),
     "gemma3": ("gemma3-gemma-3-12b-it.json", dict(n_layers=6, head_dim=32)),
+    "gemma4": ("gemma4-gemma-4-31b-it.json", dict(n_layers=6, head_dim=32, global_head_dim=64)),
+    "gemma4 (KV-shared layers)": ("gemma4-text-default-rope-synthetic.json", dict(head_dim=16,
+                                                                                  n_layers=8)),
+    "gemma3n": ("gemma3n-synthetic.json", dict(head_dim=16, n_layers=10,
+                                               intermediate_size=[96] * 10)),
     "olmo3": ("olmo3-synthetic.json", dict(layer_types=["sliding_attention", "full_attention"] * 2)),
     "phi-3.5": ("phi3-phi-3.5-mini-instruct.json", dict(hidden_size=192, num_attention_heads=2,
                                                         num_key_value_heads=1)),

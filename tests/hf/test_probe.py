@@ -351,3 +351,84 @@ def test_hybrid_reason_reaches_python():
     """RoPE.from_config on a layer without positions says why."""
     with pytest.raises(Exception, match="short convolution layer: no attention"):
         posenc.RoPE.from_config(os.path.join(MODELS, "lfm2-350m.json"), layer=0)
+# ---- Gemma 4: proportional RoPE, global_head_dim, KV-shared layers (issue 20) ----------
+
+
+@pytest.mark.parametrize("p,d,factor", [(0.25, 512, 1.0), (0.3, 128, 2.0), (1.0, 64, 1.0)])
+def test_proportional_matches_transformers(p, d, factor):
+    """transformers' _compute_proportional_rope_parameters against posenc's
+    proportional scaling, frequency by frequency: the exponent over the whole
+    head, zeros past int(p * d // 2)."""
+    from transformers import Gemma4TextConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    rp = {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": p}
+    if factor != 1.0:
+        rp["factor"] = factor
+    cfg = Gemma4TextConfig(head_dim=d, global_head_dim=d, num_hidden_layers=2,
+                           layer_types=["full_attention"] * 2,
+                           rope_parameters={"full_attention": rp})
+    inv, attn = ROPE_INIT_FUNCTIONS["proportional"](cfg, "cpu", layer_type="full_attention")
+    want = inv.double().numpy()
+    r = posenc.RoPE(d, base=1e6, scaling={k: v for k, v in rp.items() if k != "rope_theta"})
+    got = r.inv_freq
+    n = int(p * d // 2)
+    assert got.shape == want.shape == (d // 2,)
+    assert np.all(got[n:] == 0) and np.all(want[n:] == 0)
+    assert np.all(got[:n] > 0)
+    # transformers forms them in float32: (ln(base) + 8) 2^-24 relative
+    assert np.all(np.abs(got - want) <= (np.log(1e6) + 8) * 2.0 ** -24 * want)
+    assert r.attention_factor == attn == 1.0
+    assert r.scaling["partial_rotary_factor"] == p
+
+
+def _proportional_as(e, **kw):
+    """Gemma 4's full layers read some other way (sliding layers unchanged)."""
+    if not e.rope or e.rope.scaling["type"] != "proportional":
+        return e
+    return _rope_like(e, **kw)
+
+
+GEMMA4_MUTATIONS = {
+    # every pair rotated with the exponent over the head (no zeros)
+    "no zero pairs": lambda e: _proportional_as(e),
+    # the usual partial rotary: the first p*d elements, exponent over p*d
+    "partial rotary": lambda e: _proportional_as(e, rotary_dim=e.rope.rotary_dim // 4),
+    # the sliding layers' head size on the full layers
+    "sliding head size": lambda e: _proportional_as(e, head_dim=256, rotary_dim=256)
+    if e.rope and e.rope.head_dim == 512 else e,
+}
+
+
+@pytest.mark.parametrize("what", sorted(GEMMA4_MUTATIONS))
+def test_gemma4_wrong_answer_is_caught(what):
+    """Gemma 4 31B-it: verified as read; each plausible misreading of its
+    full-attention layers disagrees."""
+    path = os.path.join(MODELS, "gemma4-gemma-4-31b-it.json")
+    rep = hf_probe.probe(path, mutate=GEMMA4_MUTATIONS[what])
+    assert rep.status == hf_probe.DISAGREE, rep
+    assert "layer 5" in rep.detail, rep.detail
+
+
+def test_gemma4_kv_shared_layers():
+    """Gemma 4 E2B-style: KV-shared layers (num_kv_shared_layers) rotate their
+    queries with their layer type's RoPE; the keys they reuse were rotated by
+    the last earlier layer of that type at the same positions."""
+    with open(os.path.join(MODELS, "gemma4-gemma-4-31b-it.json")) as f:
+        d = json.load(f)
+    t = d["text_config"]
+    t.update(num_hidden_layers=35, num_kv_shared_layers=20, attention_k_eq_v=False,
+             hidden_size_per_layer_input=256,
+             layer_types=(["sliding_attention"] * 4 + ["full_attention"]) * 7)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    assert len(rep.layers) == 10, rep.layers  # 5 producers and 5 consumers probed
+
+
+@pytest.mark.parametrize("model_type", ["gemma4", "gemma4_text", "gemma3n_text", "vaultgemma"])
+def test_gemma_config_class_defaults(model_type):
+    """Gemma4TextConfig's defaults (global_head_dim 512, the class's rope
+    sets, pattern 6), Gemma3nTextConfig's (pattern 5, 15 KV-shared layers),
+    VaultGemmaConfig's."""
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.VERIFIED, rep
