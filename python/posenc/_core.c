@@ -697,19 +697,12 @@ static PyObject *Rope_inv_freq(RopeObject *self, PyObject *args)
 static PyObject *Rope_model_info(RopeObject *self, PyObject *noargs)
 {
     (void)noargs;
-    posenc_mrope mr;
-    PyObject *mrope;
-    if (posenc_model_layer_mrope(self->model, self->layer, &mr, NULL, NULL) == POSENC_OK)
-        mrope = Py_BuildValue("((III)s)", mr.section[0], mr.section[1], mr.section[2],
-                              posenc_mrope_rule_name(mr.rule));
-    else {
-        Py_INCREF(Py_None);
-        mrope = Py_None;
-    }
-    if (!mrope)
-        return NULL;
-    return Py_BuildValue("(ssN)", posenc_model_type(self->model), posenc_model_part(self->model),
-                         mrope);
+    const char *type, *part, *rule;
+    uint32_t sec[3];
+    (void)pyposenc_model_info(self->model, self->layer, &type, &part, sec, &rule);
+    if (!rule)
+        return Py_BuildValue("(ssO)", type, part, Py_None);
+    return Py_BuildValue("(ss((III)s))", type, part, sec[0], sec[1], sec[2], rule);
 }
 
 /* The one rule for a thread count, for every entry point (apply, cos_sin and

@@ -286,6 +286,7 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     posenc_status st = which_family(r, root, override, &f, &done);
     if (st != POSENC_OK || done)
         return st;
+    const posenc_model_family *wrapper = f;
     if ((st = open_part(r, root, &f)) != POSENC_OK)
         return st;
     if (f->nested)
@@ -296,7 +297,11 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
                     "model_type %s is not supported yet: %s", f->model_type, f->refused);
     r->fam = f;
     r->m->source = f ? f->source : NULL;
-    snprintf(r->m->model_type, sizeof r->m->model_type, "%s", f->model_type);
+    /* an older flat config (Qwen2-VL's) keeps its own type in the output */
+    snprintf(r->m->model_type, sizeof r->m->model_type, "%s",
+             (wrapper->flags & POSENC_FAMILY_PART_OPTIONAL) && !r->m->part[0]
+                 ? wrapper->model_type
+                 : f->model_type);
 
     if ((st = refuse_foreign(r)) != POSENC_OK)
         return st;
