@@ -216,7 +216,7 @@ void cli_list_models(FILE *out)
         fprintf(out, "%s scheme=%s layout=%s", f.model_type, posenc_scheme_name(f.scheme),
                 f.rope_layout >= 0 ? layout_word[f.rope_layout == POSENC_LAYOUT_HALF] : "-");
         if (f.part)
-            fprintf(out, " part=%s(%s)", f.part, f.part_type);
+            fprintf(out, " part=%s(%s)", f.part, f.part_type ? f.part_type : "its model_type");
         if (f.or_alibi)
             fputs(" or=alibi", out);
         if (!f.supported)

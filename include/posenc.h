@@ -1221,7 +1221,7 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
 /* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/cpu/mrope.c)           */
 /* ------------------------------------------------------------------------- */
 /*
- * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): every token has three positions,
+ * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, GLM-4V): every token has three positions,
  * temporal t, height h and width w (a text token has t = h = w = its 1D
  * position). The P = rotary_dim / 2 pairs of a head are split between the
  * three axes by mrope_section = [s_t, s_h, s_w] (in pairs, s_t + s_h + s_w
@@ -1229,7 +1229,7 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
  * turns by pos_axis(k)(token) * inv_freq[k]. Which axis a pair follows is
  * the rule:
  *
- *   POSENC_MROPE_CONTIGUOUS  (Qwen2-VL, Qwen2.5-VL) blocks: pairs
+ *   POSENC_MROPE_CONTIGUOUS  (Qwen2-VL, Qwen2.5-VL, GLM-4V) blocks: pairs
  *       0 .. s_t-1 follow t, s_t .. s_t+s_h-1 follow h, the rest follow w.
  *       Hugging Face splits the duplicated cos/sin of length 2P by
  *       mrope_section * 2 = [s_t, s_h, s_w, s_t, s_h, s_w] and takes chunk i
@@ -1238,6 +1238,15 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
  *       the half layout get the same split, so pair k = (x[k], x[k + P])
  *       follows the axis of its block. [16, 24, 24], P = 64:
  *       TTTTTTTTTTTTTTTT HHH..(24)..HHH WWW..(24)..WWW
+ *       GLM-4V (transformers/models/glm4v/modeling_glm4v.py
+ *       recomposition_frequencies, apply_rotary_pos_emb) takes the same
+ *       blocks of pairs, repeat_interleave(2)s them and rotates x[0::2],
+ *       x[1::2] of the first rotary_dim elements only: r with
+ *       POSENC_LAYOUT_INTERLEAVED and rotary_dim < head_dim (partial
+ *       rotary), pair k = (x[2k], x[2k + 1]), the rest unchanged. [8, 12, 12],
+ *       head_dim 128, rotary_dim 64 (factor 0.5):
+ *       [t t .. (16 elements) h h .. (24) w w .. (24) | 64 unrotated]
+ *       (GLM-4.5V, glm4v_moe: the same blocks in the half layout.)
  *   POSENC_MROPE_INTERLEAVED (Qwen3-VL, mrope_interleaved) round robin:
  *       pair k follows h if k % 3 == 1 and k < 3 s_h, w if k % 3 == 2 and
  *       k < 3 s_w, t otherwise (apply_interleaved_mrope in
@@ -1269,7 +1278,7 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
 
 /* How mrope_section assigns pairs to axes (see above). */
 typedef enum posenc_mrope_rule {
-    POSENC_MROPE_CONTIGUOUS = 0,  /* blocks [t..t h..h w..w] (Qwen2-VL, Qwen2.5-VL) */
+    POSENC_MROPE_CONTIGUOUS = 0,  /* blocks [t..t h..h w..w] (Qwen2-VL, Qwen2.5-VL, GLM-4V) */
     POSENC_MROPE_INTERLEAVED = 1  /* round robin [t h w t h w .. t t] (Qwen3-VL) */
 } posenc_mrope_rule;
 

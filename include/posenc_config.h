@@ -89,7 +89,8 @@ typedef struct posenc_family_info {
     int rope_layout;         /* the posenc_layout its RoPE layers use, or -1 (no RoPE
                                 of its own: a wrapper, an encoder-decoder) */
     const char *part;        /* a wrapper: the key of its language part ("text_config") */
-    const char *part_type;   /* a wrapper: the type that part is read as */
+    const char *part_type;   /* a wrapper: the type that part is read as when it names
+                                none (NULL: the part must name its own) */
     int or_alibi;            /* 1: a key or the model size picks ALiBi instead
                                 (Falcon's alibi, Baichuan 13B) */
     int supported;           /* 0: known, but the reader refuses it */

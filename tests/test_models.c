@@ -53,7 +53,10 @@ TEST(registry_sorted_and_cited)
         if (i > 0)
             CHECK(strcmp(t[i - 1].model_type, t[i].model_type) < 0);
         CHECK(posenc__family_find(t[i].model_type) == &t[i]);
-        CHECK(t[i].nested == NULL || t[i].nested_type != NULL);
+        /* a wrapper of transformers names its part's default type; only a
+         * remote-code wrapper (InternVL chat, VILA) may leave it to the part */
+        CHECK(t[i].nested == NULL || t[i].nested_type != NULL ||
+              strncmp(t[i].source, "models/", 7) != 0);
     }
     /* the families the issue names, at least */
     static const char *const need[] = {
@@ -86,7 +89,13 @@ TEST(registry_sorted_and_cited)
     CHECK(posenc__family_find("roberta")->pos_offset == -1);
     CHECK(posenc__family_find("bloom")->scheme == POSENC_SCHEME_ALIBI);
     CHECK(posenc__family_find("t5")->scheme == POSENC_SCHEME_RELATIVE_BUCKETS);
-    CHECK(posenc__family_find("qwen2_vl")->flags & POSENC_FAMILY_MROPE);
+    CHECK(posenc__family_find("qwen2_vl")->flags & POSENC_FAMILY_PART_OPTIONAL);
+    CHECK(posenc__family_find("qwen2_vl_text")->flags & POSENC_FAMILY_MROPE);
+    CHECK(posenc__family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE_ROUND_ROBIN);
+    CHECK(!(posenc__family_find("glm4v_text")->flags & POSENC_FAMILY_MROPE_ROUND_ROBIN));
+    CHECK(posenc__family_find("glm4v_text")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc__family_find("glm4v_moe_text")->layout == POSENC_LAYOUT_HALF);
+    CHECK(strcmp(posenc__family_find("qwen2_5_omni")->nested, "thinker_config.text_config") == 0);
     CHECK(posenc__family_find("qwen3_vl_text")->flags & POSENC_FAMILY_MROPE);
     CHECK(strcmp(posenc__family_find("qwen3_vl")->nested, "text_config") == 0);
     CHECK(posenc__family_find("gemma3_text")->base_default == 1000000.0);
@@ -686,19 +695,24 @@ static const bad BAD[] = {
     {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
      "registry (posenc --models lists the known types); give --model-type TYPE"},
     /* an unknown wrapper whose part, under a name posenc does not read, is a
-     * known family: the message names the part (VibeVoice, Qwen3-ASR) */
-    {"{\"model_type\": \"vibevoice\", \"decoder_config\": {\"model_type\": \"qwen2\"}}", NULL,
-     POSENC_ERR_FORMAT, "model_type", "but its part decoder_config is model_type qwen2, a family"},
-    {"{\"model_type\": \"qwen3_asr\", \"thinker_config\": {\"audio_config\": {}, "
-     "\"text_config\": {\"model_type\": \"qwen3\"}}}",
-     NULL, POSENC_ERR_FORMAT, "model_type", "its part thinker_config.text_config is model_type qwen3"},
+     * known family: the message names the part */
+    {"{\"model_type\": \"frobvlm\", \"speech_llm\": {\"model_type\": \"qwen2\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "but its part speech_llm is model_type qwen2, a family"},
+    {"{\"model_type\": \"frobvlm\", \"audio_tower\": {\"llm\": {\"model_type\": \"qwen3\"}}}",
+     NULL, POSENC_ERR_FORMAT, "model_type", "its part audio_tower.llm is model_type qwen3"},
+    /* a remote-code wrapper whose part names no family */
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"hidden_size\": 64}}", NULL,
+     POSENC_ERR_FORMAT, "llm_config.model_type", "does not say which family"},
+    {"{\"model_type\": \"qwen2_5_omni\", \"thinker_config\": {}}", NULL, POSENC_ERR_FORMAT,
+     "thinker_config.text_config", "missing key thinker_config.text_config"},
     {"{\"model_type\": \"llama\", " L32 "}", "frobnicator", POSENC_ERR_FORMAT, "--model-type",
      "give --model-type TYPE"},
-    {"{\"model_type\": \"qwen2_vl\", \"rope_theta\": 1e6, " L32 "}", NULL, POSENC_ERR_FORMAT,
-     "rope_scaling",
-     "missing key rope_scaling (with mrope_section)"},
+    /* no mrope_section: the code's default [16, 24, 24] (modeling_qwen2_vl.py
+     * L102), which does not split head_dim 64's 32 pairs */
+    {"{\"model_type\": \"qwen2_vl\", \"rope_theta\": 1e6, " L32 "}", NULL, POSENC_ERR_RANGE,
+     "rope_scaling.mrope_section", "[16, 24, 24] does not split the 32 rotary pairs"},
     {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\"}}", NULL,
-     POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "missing key rope_scaling.mrope_section"},
+     POSENC_ERR_RANGE, "rope_scaling.mrope_section", "(the code's default; the config gives none)"},
     {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
      "\"mrope_section\": [16, 24]}}",
      NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "a list of three pair counts"},
@@ -711,9 +725,23 @@ static const bad BAD[] = {
     {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": "
      "{\"type\": \"mrope\", \"mrope_section\": [8, 12, 13]}}",
      NULL, POSENC_ERR_RANGE, "rope_scaling.mrope_section", "does not split the 32 rotary pairs"},
+    /* the rule is the family's code: Qwen2-VL's never interleaves (L137-142),
+     * Qwen3-VL's always does (modeling_qwen3_vl.py L406-415) */
     {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": "
      "{\"type\": \"mrope\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": true}}",
-     NULL, POSENC_ERR_RANGE, "rope_scaling.mrope_section", "under the interleaved rule"},
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_interleaved", "always takes the contiguous rule"},
+    {"{\"model_type\": \"qwen3_vl_text\", " L32 ", \"head_dim\": 64, \"rope_parameters\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 1e6, \"mrope_section\": [8, 12, 12], "
+     "\"mrope_interleaved\": false}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.mrope_interleaved", "always takes the interleaved"},
+    {"{\"model_type\": \"qwen3_vl_text\", " L32 ", \"head_dim\": 64, \"rope_parameters\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 1e6, \"mrope_section\": [8, 12, 12]}}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.mrope_section", "under the interleaved rule"},
+    /* GLM-4V's default section [8, 12, 12] needs 32 pairs: a full 128 head
+     * (partial factor 1, the code's default) has 64 */
+    {"{\"model_type\": \"glm4v\", \"text_config\": {\"hidden_size\": 4096, "
+     "\"num_attention_heads\": 32, \"num_hidden_layers\": 2}}",
+     NULL, POSENC_ERR_RANGE, "text_config.rope_scaling.mrope_section", "does not split the 64"},
     {"{\"num_hidden_layers\": 2}", NULL, POSENC_ERR_FORMAT, "model_type",
      "no architectures entry or RoPE key tells the family"},
     {"{\"num_hidden_layers\": 2, \"rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "hidden_size",
@@ -1038,13 +1066,17 @@ static const bad BAD[] = {
     /* the architectures list and wrappers */
     {"{\"architectures\": [3], " L32 "}", NULL, POSENC_ERR_FORMAT, "architectures",
      "architectures[0] does not name a family"},
-    {"{\"model_type\": \"internvl_chat\", \"text_config\": 5, \"llm_config\": {\"model_type\": 7}, "
+    {"{\"model_type\": \"frobvlm\", \"text_config\": 5, \"llm_config\": {\"model_type\": 7}, "
      "\"language_config\": {\"model_type\": \"frob\"}}",
-     NULL, POSENC_ERR_FORMAT, "model_type", "'internvl_chat' is not in posenc's model registry"},
-    /* an M-RoPE family inside a wrapper is read like the others: here it
-     * lacks the layer count its config class has no default for */
+     NULL, POSENC_ERR_FORMAT, "model_type", "'frobvlm' is not in posenc's model registry"},
+    /* Qwen2-VL is itself a wrapper (its text_config, or its flat keys) */
     {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"qwen2_vl\"}}", NULL,
-     POSENC_ERR_FORMAT, "llm_config.num_hidden_layers", "missing key llm_config.num_hidden_layers"},
+     POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
+    /* an M-RoPE family inside a wrapper is read like the others: here its
+     * code's default section does not fit the head */
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"qwen2_vl_text\", "
+     L32 "}}", NULL, POSENC_ERR_RANGE, "llm_config.rope_scaling.mrope_section",
+     "does not split the 32 rotary pairs"},
     {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"gemma3\"}}", NULL,
      POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
     {"{\"model_type\": \"gemma3\", \"text_config\": [1]}", NULL, POSENC_ERR_FORMAT, "text_config",
@@ -1615,6 +1647,140 @@ TEST(issue_examples)
     CHECK(group_at(&model, 0, &g) == POSENC_OK && !g->mrope);
 }
 
+/* ---- nested parts, GLM-4V's M-RoPE ------------------------------------------------------ */
+
+/* GLM-4V's rotation of one head as transformers computes it, in double:
+ * Glm4vTextRotaryEmbedding (modeling_glm4v.py L457-486: inv_freq over
+ * dim = rotary_dim, freqs per axis, recomposition_frequencies: split by
+ * section, chunk i from axis i % 3, repeat_interleave(2)), then
+ * apply_rotary_pos_emb (L489-526: q_rot * cos + rotate_half_llm(q_rot) * sin
+ * on the first rotary_dim elements, rotate_half_llm(x) = stack(-x[1::2],
+ * x[0::2]).flatten()), the rest passed through. Never posenc's pair table. */
+static void glm4v_reference(const double *x, double *out, int head_dim, int rotary_dim,
+                            double base, const uint32_t section[3], const int64_t pos[3])
+{
+    int P = rotary_dim / 2;
+    double cosv[128], sinv[128], rh[128];
+    int k = 0;
+    for (int chunk = 0; chunk < 3; chunk++)
+        for (uint32_t j = 0; j < section[chunk]; j++, k++) {
+            double inv = 1.0 / pow(base, (double)(2 * k) / rotary_dim);
+            double a = (double)pos[chunk % 3] * inv;
+            cosv[2 * k] = cosv[2 * k + 1] = cos(a);
+            sinv[2 * k] = sinv[2 * k + 1] = sin(a);
+        }
+    for (int i = 0; i < P; i++) {
+        rh[2 * i] = -x[2 * i + 1];
+        rh[2 * i + 1] = x[2 * i];
+    }
+    for (int i = 0; i < head_dim; i++)
+        out[i] = i < rotary_dim ? x[i] * cosv[i] + rh[i] * sinv[i] : x[i];
+}
+
+TEST(nested_parts_and_glm4v)
+{
+    const posenc_model_group *g;
+    posenc_rope r;
+    posenc_mrope mr;
+    /* GLM-4.1V: text_config glm4v_text, partial 0.5 of 128, interleaved
+     * pairs, sections [8, 12, 12] taken in chunks */
+    CHECK(posenc_model_from_config("tests/data/models/glm4v-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && strcmp(model.model_type, "glm4v_text") == 0);
+    CHECK(model.n_layer == 40);
+    CHECK(group_at(&model, 39, &g) == POSENC_OK && g->mrope &&
+          g->mrope_rule == POSENC_MROPE_CONTIGUOUS && g->mrope_section[0] == 8 &&
+          g->mrope_section[1] == 12 && g->mrope_section[2] == 12);
+    CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
+    CHECK(r.head_dim == 128 && r.rotary_dim == 64 && r.layout == POSENC_LAYOUT_INTERLEAVED &&
+          r.base == 10000.0);
+    CHECK(posenc_model_layer_mrope(&model, 0, &mr, NULL, NULL) == POSENC_OK);
+    /* distinct t, h, w (a video patch), and far positions */
+    static const int64_t P3[][3] = {{5, 2, 7}, {0, 11, 3}, {4096, 17, 29}, {999999, 12345, 54321}};
+    for (size_t p = 0; p < sizeof P3 / sizeof P3[0]; p++) {
+        double x[128], want[128];
+        for (int i = 0; i < 128; i++)
+            x[i] = sin(0.37 * i + 0.11 * (double)p) + 0.25;
+        glm4v_reference(x, want, 128, 64, 10000.0, g->mrope_section, P3[p]);
+        CHECK(posenc_mrope_vec_f64(&r, &mr, P3[p][0], P3[p][1], P3[p][2], POSENC_FORWARD, x) ==
+              POSENC_OK);
+        /* libm's cos/sin of a double angle against posenc's double-double
+         * angle: the angle's rounding, |p| 2^-52 relative */
+        double tol = 4e-16 * (1.0 + (double)(P3[p][0] + P3[p][1] + P3[p][2]));
+        for (int i = 0; i < 128; i++)
+            CHECK_NEAR(x[i], want[i], tol);
+    }
+    /* GLM-4.5V: the same sections in the half layout (cat(freq, freq)) */
+    CHECK(posenc_model_from_config("tests/data/models/glm4v-moe-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
+    CHECK(r.rotary_dim == 64 && r.layout == POSENC_LAYOUT_HALF);
+    /* Qwen2-Audio: a sparse text_config takes Qwen2Config's defaults
+     * (configuration_qwen2.py L62-65: 4096 hidden, 32 heads, 32 layers;
+     * rope_theta 10000) */
+    CHECK(posenc_model_from_config("tests/data/models/qwen2-audio-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "text_config") == 0 && strcmp(model.model_type, "qwen2") == 0);
+    CHECK(model.n_layer == 32 && posenc_model_layer_rope(&model, 31, 0, &r) == POSENC_OK);
+    CHECK(r.head_dim == 128 && r.rotary_dim == 128 && r.base == 10000.0);
+    /* Qwen2.5-Omni and Qwen3-Omni: thinker_config.text_config */
+    CHECK(posenc_model_from_config("tests/data/models/qwen2.5-omni-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "thinker_config.text_config") == 0 && model.n_layer == 28);
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->mrope &&
+          g->mrope_rule == POSENC_MROPE_CONTIGUOUS && g->mrope_section[0] == 16);
+    CHECK(posenc_model_from_config("tests/data/models/qwen3-omni-moe-synthetic.json", NULL,
+                                   &model, NULL) == POSENC_OK);
+    CHECK(strcmp(model.part, "thinker_config.text_config") == 0 && model.n_layer == 48);
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->mrope &&
+          g->mrope_rule == POSENC_MROPE_INTERLEAVED && g->mrope_section[1] == 20 &&
+          g->rope.base == 1000000.0);
+    /* VibeVoice's decoder_config, VILA's llm_cfg (its architectures name
+     * llama), InternVL chat's llm_config */
+    static const struct {
+        const char *file, *part, *type;
+        uint32_t layers, head_dim;
+        double base;
+    } parts[] = {
+        {"vibevoice-decoder-config-synthetic.json", "decoder_config", "qwen2", 28, 128, 1e6},
+        {"vila-llm-cfg-synthetic.json", "llm_cfg", "llama", 32, 128, 1e4},
+        {"internvl-chat-synthetic.json", "llm_config", "internlm2", 32, 128, 1e6},
+        {"kimi-k2-synthetic.json", "", "kimi_k2", 61, 64, 5e4},
+        {"minicpmv-synthetic.json", "", "minicpmv", 28, 128, 1e6},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/models/%s", parts[i].file);
+        CHECK(posenc_model_from_config(path, NULL, &model, NULL) == POSENC_OK);
+        CHECK(strcmp(model.part, parts[i].part) == 0 &&
+              strcmp(model.model_type, parts[i].type) == 0 && model.n_layer == parts[i].layers);
+        CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
+        CHECK(r.head_dim == parts[i].head_dim && r.base == parts[i].base);
+    }
+    /* Kimi K2: DeepSeek V3's interleaved qk_rope part, YaRN with
+     * beta_fast == beta_slow */
+    CHECK(posenc_model_from_config("tests/data/models/kimi-k2-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->rope.layout == POSENC_LAYOUT_INTERLEAVED &&
+          g->rope.scaling.type == POSENC_ROPE_YARN && g->rope.scaling.factor == 32.0);
+    /* Qwen2-VL flat (older) and nested (transformers 5) read alike */
+    static const char flat[] =
+        "{\"model_type\": \"qwen2_vl\", \"num_hidden_layers\": 2, \"hidden_size\": 1536, "
+        "\"num_attention_heads\": 12, \"rope_theta\": 1e6}";
+    static const char nested[] =
+        "{\"model_type\": \"qwen2_vl\", \"text_config\": {\"num_hidden_layers\": 2, "
+        "\"hidden_size\": 1536, \"num_attention_heads\": 12, \"rope_theta\": 1e6}}";
+    CHECK(posenc_model_from_config_text(flat, strlen(flat), NULL, &model, NULL) == POSENC_OK);
+    CHECK(strcmp(model.model_type, "qwen2_vl") == 0 && model.part[0] == 0);
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->mrope && g->mrope_section[0] == 16 &&
+          g->mrope_section[2] == 24 && g->rope.head_dim == 128);
+    CHECK(posenc_model_from_config_text(nested, strlen(nested), NULL, &model, NULL) ==
+          POSENC_OK);
+    CHECK(strcmp(model.model_type, "qwen2_vl_text") == 0 &&
+          strcmp(model.part, "text_config") == 0);
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->mrope && g->mrope_section[1] == 24);
+}
+
 /* ---- out of memory ------------------------------------------------------------------ */
 
 /* jansson's allocations: json_countdown >= 0 succeed, then every one fails
@@ -1912,6 +2078,7 @@ int main(void)
     RUN(reader_variants);
     RUN(lengths_follow_each_family);
     RUN(issue_examples);
+    RUN(nested_parts_and_glm4v);
     RUN(memory_runs_out_cleanly);
     return check_summary("models");
 }

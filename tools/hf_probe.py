@@ -72,6 +72,13 @@ BIG_POS = [0, 1, 2, 3, 5, 8, 13, 100, 1000, 2047, 2048, 2049, 4095, 4096, 4097, 
            8193, 10000, 16384, 32767, 32768, 65536, 131072, 131073, 262144, 500000, 999999,
            1000000]
 
+#: M-RoPE layers (Qwen2-VL ... GLM-4V): a third forward with distinct temporal,
+#: height and width rows (position_ids [3, 1, T]), as an image or video patch
+#: has, up to 10^6, against posenc.MRoPE with the layer's sections and rule.
+MROPE_POS = [[0, 1, 2, 3, 4, 5, 6, 7, 100, 1000, 4096, 50000, 999999],
+             [0, 0, 1, 1, 2, 2, 3, 3, 50, 700, 30, 40000, 12345],
+             [0, 1, 0, 1, 2, 3, 2, 3, 60, 900, 4000, 20000, 54321]]
+
 _ATTN_NAME = "posenc_probe"
 #: The largest model the probe builds (parameters after shrinking).
 MAX_PARAMS = 40_000_000
@@ -434,24 +441,35 @@ def _rotary_functions(model):
     return out
 
 
-def _from_config(text_cfg, **kw):
-    """AutoModel.from_config, or, for a text config AutoModel does not map
-    (Mllama's MllamaTextConfig), the modeling file's PreTrainedModel class
-    whose config_class it is (MllamaTextModel)."""
+def _text_model_class(text_cfg):
+    """The modeling file's text model class for a config class AutoModel does
+    not map (Mllama's MllamaTextConfig, Qwen2.5-Omni's and Qwen3-Omni's
+    thinker text models): a class whose name ends in TextModel and whose
+    config_class, or ``config`` annotation, is that config class."""
     import importlib
 
+    mod_name = type(text_cfg).__module__.replace(".configuration_", ".modeling_")
+    mod = importlib.import_module(mod_name)
+    for name, cls in sorted(vars(mod).items()):
+        if name.endswith("TextModel") and isinstance(cls, type) and (
+                getattr(cls, "config_class", None) is type(text_cfg) or
+                getattr(cls, "__annotations__", {}).get("config") is type(text_cfg)):
+            return cls
+    return None
+
+
+def _from_config(text_cfg, **kw):
+    """AutoModel.from_config, else the modeling file's text model class."""
     from transformers import AutoModel
 
     try:
         return AutoModel.from_config(text_cfg, **kw)
-    except ValueError:
-        mod = importlib.import_module(type(text_cfg).__module__.replace(".configuration_",
-                                                                        ".modeling_"))
-        for name, cls in sorted(vars(mod).items()):
-            if isinstance(cls, type) and getattr(cls, "config_class", None) is type(text_cfg) \
-                    and name.endswith("TextModel"):
-                return cls._from_config(text_cfg, **kw)
-        raise
+    except ValueError as ex:
+        cls = _text_model_class(text_cfg) if "Unrecognized configuration class" in str(ex) \
+            else None
+        if cls is None:
+            raise
+        return cls._from_config(text_cfg, **kw)
 
 
 def build_model(text_cfg, dtype=None):
@@ -521,11 +539,18 @@ def run_forward(model, positions, vocab, with_positions=True):
     _CURRENT[0] = cap
     g = torch.Generator().manual_seed(1)
     # token ids past the special ones (RoBERTa's pad id 1 would stop its count)
-    ids = torch.randint(min(3, vocab - 1), max(4, min(vocab, 128)), (1, len(positions)),
+    rows = positions if positions and isinstance(positions[0], (list, tuple)) else None
+    n_tok = len(rows[0]) if rows else len(positions)
+    ids = torch.randint(min(3, vocab - 1), max(4, min(vocab, 128)), (1, n_tok),
                         generator=g)
     kw = {"input_ids": ids}
     kw["attention_mask"] = torch.ones_like(ids)
-    if with_positions:
+    if rows and with_positions:
+        # M-RoPE: position_ids [3, batch, seq] (temporal, height, width)
+        kw["position_ids"] = torch.tensor(rows, dtype=torch.long)[:, None, :]
+        if with_positions == 2:
+            kw["cache_position"] = torch.arange(n_tok, dtype=torch.long)
+    elif with_positions:
         # cache_position too: some models read the position there (Llama 4's
         # attention temperature), as they would with a KV cache
         kw["position_ids"] = torch.tensor([positions], dtype=torch.long)
@@ -592,8 +617,14 @@ class Expect:
         self.rope = rope              # posenc.RoPE for rope layers
         self.base = float(fields.get("base", "10000"))
 
+    mrope = None                  # posenc.MRoPE of an M-RoPE layer
+    rows = None                   # its [3, T] positions in a 3-D forward, else None
+
     def cos_sin(self, positions):
-        """attention_factor * cos and sin of p f_k, float64 [n_pos, rotary_dim/2]."""
+        """attention_factor * cos and sin of p f_k, float64 [n_pos, rotary_dim/2]
+        (an M-RoPE layer in a 3-D forward: pair k at its axis' row)."""
+        if self.mrope is not None and self.rows is not None:
+            return self.mrope.cos_sin(np.asarray(self.rows, np.int64), dtype=np.float64)
         return self.rope.cos_sin(np.asarray(positions, np.int64), dtype=np.float64)
 
     def pairs(self, offset):
@@ -637,6 +668,8 @@ def expectations(config, config_path, layers, seq_len, explain):
         if scheme == "rope":
             rope = posenc.RoPE.from_config(config_path, layer=i, seq_len=seq_len)
         out[i] = Expect(scheme, fields, rope)
+        if rope is not None and rope.mrope is not None:
+            out[i].mrope = posenc.MRoPE(rope, *rope.mrope)
     return out
 
 
@@ -978,13 +1011,18 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     except Exception as ex:  # noqa: BLE001
         return Report(mt, NOT_BUILDABLE, f"build: {type(ex).__name__}: {ex}"[:300])
     vocab = getattr(text_cfg, "vocab_size", 128) or 128
+    if not assume_none and mutate is None and any("mrope_section" in v[1]
+                                                  for v in explain.values()):
+        positions = tuple(positions) + (MROPE_POS,)
     all_calls = []
     for pos in positions:
-        pos = list(pos)
+        rows = [list(r) for r in pos] if isinstance(pos[0], (list, tuple)) else None
+        pos = [max(v) for v in zip(*rows)] if rows else list(pos)
         calls = None
-        for attempt in range(4):
+        for attempt in range(2 if rows else 4):
             try:
-                calls = run_forward(model, pos, vocab, with_positions=(2, 2, 1, 0)[attempt])
+                calls = run_forward(model, rows or pos, vocab,
+                                    with_positions=(2, 2, 1, 0)[attempt])
                 break
             except Exception as ex:  # noqa: BLE001 - float32 once, then without position_ids
                 err = ex
@@ -1001,7 +1039,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                                            for i in range(keep))):
             return Report(mt, NO_POSITIONS, "no attention call reached the probe's "
                           "attention function and no rotary function was called")
-        all_calls.append((pos, calls))
+        all_calls.append((pos, calls, rows))
     f64 = dtype == torch.float64
     silent = {} if getattr(text_cfg, "is_encoder_decoder", False) else \
         _silent_layers(all_calls, keep, explain)
@@ -1012,7 +1050,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     exp_all = {}
     used = set()
     notes = set()
-    for pos, calls in all_calls:
+    for pos, calls, rows in all_calls:
         T = len(pos)
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
         if any(i is None for i in idx) or len(set(idx)) != len(idx):
@@ -1025,6 +1063,11 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
         exp_all.update({i: exp[i] for i in idx})
         for i, call in zip(idx, calls):
             e = exp[i]
+            if e is not None and e.mrope is not None and rows:
+                e.rows = rows  # pos: the largest of the three rows (tolerances)
+                used.add("3-D M-RoPE positions")
+            if e is not None and rows and e.mrope is None:
+                continue  # a layer without M-RoPE in the 3-D forward: checked above
             if e is None:
                 problems.append(f"layer {i}: posenc has no such layer")
                 layers[i] = "disagree"
@@ -1087,7 +1130,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     scheme = _scheme_summary(exp_all)
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
-           f"0..{max(max(p) for p, _ in all_calls)}, {'float64' if f64 else 'float32'}")
+           f"0..{max(max(p) for p, _, _ in all_calls)}, {'float64' if f64 else 'float32'}")
     if abs_schemes and layers:
         how += f"; attention q/k unrotated ({', '.join(abs_schemes)} outside attention)"
     if notes:

@@ -31,7 +31,7 @@ rejected call has written nothing.
 import json
 import os
 import sys
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -604,6 +604,29 @@ class RoPE:
     def max_position_embeddings(self) -> int:
         """The config's max_position_embeddings (0 when not from a config or absent)."""
         return self._c.max_position_embeddings
+
+    @property
+    def model_type(self) -> str:
+        """The registry family the config was read as (the nested part's own,
+        e.g. "qwen2" for a Qwen2-Audio config); "" for a RoPE not from a config."""
+        return self._c.model_info()[0]
+
+    @property
+    def config_part(self) -> str:
+        """The part of the config that was read: "" for the top, else its key
+        path ("text_config", "thinker_config.text_config", "llm_cfg"...)."""
+        return self._c.model_info()[1]
+
+    @property
+    def mrope(self) -> Optional[Tuple[List[int], str]]:
+        """The layer's M-RoPE as (mrope_section [s_t, s_h, s_w], rule) with
+        rule "contiguous" (Qwen2-VL, Qwen2.5-VL, GLM-4V: posenc.MRoPE's
+        "chunks") or "interleaved" (Qwen3-VL, Qwen3-Omni), sections from the
+        config or the family code's default; None for a plain RoPE layer.
+        ``posenc.MRoPE(rope, *rope.mrope)`` rotates as the model does (the
+        rule names are accepted there too)."""
+        info = self._c.model_info()[2]
+        return None if info is None else (list(info[0]), info[1])
 
     @property
     def inv_freq(self) -> np.ndarray:

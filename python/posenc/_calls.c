@@ -167,6 +167,20 @@ int pyposenc_model_copy(const posenc_model *src, posenc_model **out)
 
 void pyposenc_model_free(posenc_model *m) { posenc_model_free(m); }
 
+int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type,
+                        const char **part, uint32_t section[3], const char **rule)
+{
+    posenc_mrope mr;
+    *type = posenc_model_type(m);
+    *part = posenc_model_part(m);
+    *rule = NULL;
+    if (posenc_model_layer_mrope(m, layer, &mr, NULL, NULL) == POSENC_OK) {
+        memcpy(section, mr.section, sizeof mr.section);
+        *rule = posenc_mrope_rule_name(mr.rule);
+    }
+    return POSENC_OK;
+}
+
 int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, posenc_rope *r,
                         posenc_rope_config *c)
 {

@@ -74,6 +74,11 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posen
 int pyposenc_model_from_rope(const posenc_rope_config *c, posenc_model **m);
 /* *out = a copy of m. */
 int pyposenc_model_copy(const posenc_model *m, posenc_model **out);
+/* What the config reader read layer `layer` as: *type and *part
+ * (posenc_model_type / _part, "" when not from a config), and its M-RoPE
+ * sections and rule name (*rule NULL: the layer has no M-RoPE). */
+int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type,
+                        const char **part, uint32_t section[3], const char **rule);
 void pyposenc_model_free(posenc_model *m); /* NULL accepted */
 
 /* *r = layer's RoPE at sequence length cur_len, from the library's

@@ -691,6 +691,21 @@ static PyObject *Rope_inv_freq(RopeObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* model_info() -> (model_type, part, mrope): what the config reader read
+ * the layer as (posenc_model_type, posenc_model_part: "" for a RoPE not from
+ * a config, or a config's top), and the layer's M-RoPE as ((s_t, s_h, s_w),
+ * rule name), or None when the layer has none. */
+static PyObject *Rope_model_info(RopeObject *self, PyObject *noargs)
+{
+    (void)noargs;
+    const char *type, *part, *rule;
+    uint32_t sec[3];
+    (void)pyposenc_model_info(self->model, self->layer, &type, &part, sec, &rule);
+    if (!rule)
+        return Py_BuildValue("(ssO)", type, part, Py_None);
+    return Py_BuildValue("(ss((III)s))", type, part, sec[0], sec[1], sec[2], rule);
+}
+
 /* The one rule for a thread count, for every entry point (apply, cos_sin and
  * the torch module through apply): 1 .. POSENC_MAX_THREADS, or posenc.Error
  * naming the entry point and the value. */
@@ -1058,6 +1073,8 @@ static PyMethodDef Rope_methods[] = {
     {"with_seq_len", (PyCFunction)Rope_with_seq_len, METH_O, "with_seq_len(n)"},
     {"set_cache", (PyCFunction)Rope_set_cache, METH_O, "set_cache(max_pos); 0 drops it"},
     {"inv_freq", (PyCFunction)Rope_inv_freq, METH_VARARGS, "inv_freq(out_hi[, out_lo])"},
+    {"model_info", (PyCFunction)Rope_model_info, METH_NOARGS,
+     "model_info() -> (model_type, part, ((s_t, s_h, s_w), rule) or None)"},
     {"cos_sin", (PyCFunction)Rope_cos_sin, METH_VARARGS, "cos_sin(positions, cos, sin, threads)"},
     {"apply", (PyCFunction)(void (*)(void))Rope_apply, METH_FASTCALL,
      "apply(q, k, positions, pos0, inverse, threads, dtype, q_out, k_out)"},

@@ -1,4 +1,4 @@
-"""M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) from Python, NumPy and torch.
+"""M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, GLM-4V) from Python, NumPy and torch.
 
 Every token has three positions, temporal t, height h and width w (a text
 token has t = h = w). The P = rotary_dim / 2 pairs of a head are split
@@ -6,9 +6,14 @@ between the axes by mrope_section = [s_t, s_h, s_w] (s_t + s_h + s_w = P);
 pair k keeps its frequency inv_freq[k] (any scaling of the RoPE) and turns
 by pos_axis(k) * inv_freq[k]. The rule (posenc.h, section 2.8):
 
-  "chunks" (Qwen2-VL, Qwen2.5-VL): pairs [0, s_t) follow t, the next s_h
-      follow h, the rest w (apply_multimodal_rotary_pos_emb,
-      transformers/models/qwen2_vl/modeling_qwen2_vl.py).
+  "chunks" (Qwen2-VL, Qwen2.5-VL, GLM-4V; the library's "contiguous"):
+      pairs [0, s_t) follow t, the next s_h follow h, the rest w
+      (recomposition_frequencies, transformers/models/qwen2_vl/
+      modeling_qwen2_vl.py L137-142). GLM-4V takes the same chunks of
+      pairs in its interleaved layout, pair k = (x[2k], x[2k + 1]), over the
+      rotated part only (modeling_glm4v.py L481-526): a RoPE with layout
+      "interleaved" and rotary_dim < head_dim, e.g.
+      RoPE.from_config(glm4v_config), and MRoPE(rope, *rope.mrope).
   "interleaved" (Qwen3-VL): pair k follows h if k % 3 == 1 and k < 3 s_h,
       w if k % 3 == 2 and k < 3 s_w, t otherwise
       (transformers/models/qwen3_vl/modeling_qwen3_vl.py:405-410).
@@ -46,6 +51,8 @@ class MRoPE:
     def __init__(self, rope: RoPE, section: Sequence[int], rule: str = "chunks") -> None:
         if not isinstance(rope, RoPE):
             raise TypeError("rope must be a posenc.RoPE")
+        if rule == "contiguous":  # the library's name for chunks (RoPE.mrope)
+            rule = "chunks"
         if rule not in _RULES:
             raise ValueError(f"rule={rule!r}: 'chunks' (Qwen2-VL, Qwen2.5-VL) or 'interleaved' "
                              "(Qwen3-VL)")

@@ -27,7 +27,9 @@ transformers 5.23.0's modeling code):
   mrope        forward(x, position_ids [3, batch, seq] or [batch, seq]):
                the temporal, height and width values of each pair chosen by
                mrope_section in chunks (modeling_qwen2_5_vl.py:527-544,
-               modeling_qwen2_vl.py:125-142)
+               modeling_qwen2_vl.py:125-142); GLM-4V's (modeling_glm4v.py:
+               467-486) the same chunks, each value repeated twice in a row
+               (repeat "interleave") over its rotated part only
   mrope_interleaved  the same, pairs chosen round robin (Qwen3-VL,
                modeling_qwen3_vl.py:395-412)
   complex      forward(x, position_ids) -> complex freqs_cis [batch, seq,
@@ -317,9 +319,6 @@ class _Source:
 
 # ---- reading the config -----------------------------------------------------------
 
-# text parts of multimodal models that posenc's registry reads through their wrapper
-_WRAPPED_TEXT = {"qwen2_vl_text": "qwen2_vl", "qwen2_5_vl_text": "qwen2_5_vl",
-                 "qwen3_vl_text": "qwen3_vl", "qwen3_vl_moe_text": "qwen3_vl_moe"}
 KINDS = ("plain", "layer_type", "mrope", "mrope_interleaved", "complex")
 
 
@@ -334,16 +333,8 @@ def _config_dict(config) -> Dict[str, Any]:
 
 
 def _rope_of_layer(d: Dict[str, Any], layer: int) -> RoPE:
-    mt = d.get("model_type")
-    if mt in _WRAPPED_TEXT:
-        # read through the wrapper family: flat (Qwen2-VL, Qwen2.5-VL keep the
-        # text keys at the top) or as its text_config (Qwen3-VL)
-        try:
-            return RoPE.from_config(dict(d, model_type=_WRAPPED_TEXT[mt]), layer)
-        except Error as e:
-            if "text_config" not in str(e):
-                raise
-            return RoPE.from_config({"model_type": _WRAPPED_TEXT[mt], "text_config": d}, layer)
+    # text parts of multimodal models (qwen2_vl_text, glm4v_text...) are
+    # registry families of their own
     return RoPE.from_config(d, layer)
 
 
@@ -374,13 +365,14 @@ def _kind_of(d: Dict[str, Any]) -> str:
     types = d.get("layer_types") or []
     if isinstance(rp, dict) and any(t in rp for t in types):
         return "layer_type"
-    if _mrope_section(d) is not None:
-        mt = str(d.get("model_type", ""))
-        inter = mt.startswith("qwen3_vl") or bool(
-            (d.get("rope_parameters") or {}).get("mrope_interleaved"))
-        return "mrope_interleaved" if inter else "mrope"
     if d.get("model_type") == "llama4_text":
         return "complex"
+    # M-RoPE as the config reader reads it: the family's rule (Qwen3-VL and
+    # Qwen3-Omni round robin, Qwen2-VL and GLM-4V chunks) and the code's
+    # default mrope_section when the config has none
+    mr = _first_rope(d).mrope
+    if mr is not None:
+        return "mrope_interleaved" if mr[1] == "interleaved" else "mrope"
     return "plain"
 
 
@@ -424,6 +416,7 @@ class RotaryEmbedding(torch.nn.Module):
             raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
         # Cohere's modules repeat each pair value twice in a row (repeat_interleave,
         # modeling_cohere2.py:79-85); the others concatenate two copies
+        # and GLM-4V's M-RoPE (modeling_glm4v.py:481-486) too
         self.repeat = repeat if repeat is not None else (
             "interleave" if str(d.get("model_type", "")).startswith("cohere") else "cat")
         if self.repeat not in ("cat", "interleave"):
@@ -457,7 +450,14 @@ class RotaryEmbedding(torch.nn.Module):
         self.original_max_seq_len = self.max_seq_len_cached
         self._handles = {t: _handle(s) for t, s in self._sources.items()}
         if self.kind in ("mrope", "mrope_interleaved"):
-            sec = _mrope_section(d)
+            mr = first.rope0.mrope  # the reader's sections (the code's default included)
+            sec = mr[0] if mr is not None else _mrope_section(d)
+            if mr is not None and (mr[1] == "interleaved") != (self.kind == "mrope_interleaved"):
+                raise ValueError(f"kind={self.kind!r}, but this {d.get('model_type')!r} config's "
+                                 f"family takes the {mr[1]} M-RoPE rule")
+            if repeat is None and mr is not None and first.rope0.layout == "interleaved":
+                # GLM-4V: the pair values repeat_interleave(2)d (pairs (2k, 2k + 1))
+                self.repeat = "interleave"
             p = self.rotary_dim // 2
             if sec is None or len(sec) != 3 or sum(sec) != p:
                 raise ValueError(f"mrope_section {sec}: three sizes summing to rotary_dim / 2 "
@@ -581,6 +581,11 @@ def _repeat_of_module(module: torch.nn.Module) -> str:
     """How the module spreads the pair values over the head, from its code."""
     try:
         src = inspect.getsource(type(module).forward)
+        # M-RoPE modules compose in recomposition_frequencies (GLM-4V:
+        # repeat_interleave, modeling_glm4v.py:481-486)
+        rec = getattr(type(module), "recomposition_frequencies", None)
+        if rec is not None:
+            src += inspect.getsource(rec)
     except (OSError, TypeError):
         return "cat"
     return "interleave" if "repeat_interleave(" in src else "cat"

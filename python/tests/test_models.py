@@ -297,3 +297,47 @@ def test_from_config_longrope_switch(L):
                      for k in range(d // 2)])
     r = posenc.RoPE.from_config(cfg, seq_len=L)
     assert np.allclose(r.inv_freq, want, rtol=2e-16, atol=0)
+
+
+@needs_reader
+@pytest.mark.parametrize("name,mtype,part,mrope,layout,rd", [
+    ("glm4v-synthetic.json", "glm4v_text", "text_config", ([8, 12, 12], "contiguous"),
+     "interleaved", 64),
+    ("glm4v-moe-synthetic.json", "glm4v_moe_text", "text_config", ([8, 12, 12], "contiguous"),
+     "half", 64),
+    ("qwen2.5-omni-synthetic.json", "qwen2_5_omni_text", "thinker_config.text_config",
+     ([16, 24, 24], "contiguous"), "half", 128),
+    ("qwen3-omni-moe-synthetic.json", "qwen3_omni_moe_text", "thinker_config.text_config",
+     ([24, 20, 20], "interleaved"), "half", 128),
+    ("qwen2-audio-synthetic.json", "qwen2", "text_config", None, "half", 128),
+    ("vila-llm-cfg-synthetic.json", "llama", "llm_cfg", None, "half", 128),
+    ("vibevoice-decoder-config-synthetic.json", "qwen2", "decoder_config", None, "half", 128),
+    ("kimi-k2-synthetic.json", "kimi_k2", "", None, "interleaved", 64),
+])
+def test_from_config_says_which_part_was_read(name, mtype, part, mrope, layout, rd):
+    """The family and the nested part the reader took (EXPLAIN MODEL's type=
+    and part=), and the M-RoPE sections and rule of the family's code."""
+    r = posenc.RoPE.from_config(data(os.path.join("models", name)))
+    assert (r.model_type, r.config_part, r.mrope) == (mtype, part, mrope)
+    assert (r.layout, r.rotary_dim) == (layout, rd)
+
+
+@needs_reader
+def test_mrope_of_the_reader_rotates_as_glm4v():
+    """MRoPE(rope, *rope.mrope) on GLM-4V: pair k = (x[2k], x[2k+1]) of the
+    first 64 elements turns by its axis' position times base^(-2k/64), axes
+    in chunks [8, 12, 12] (modeling_glm4v.py L481-526); the rest unchanged."""
+    r = posenc.RoPE.from_config(data(os.path.join("models", "glm4v-synthetic.json")))
+    m = posenc.MRoPE(r, *r.mrope)
+    pos = np.array([[3, 700], [5, 11], [9, 40000]])  # t, h, w of two tokens
+    q = np.random.default_rng(0).standard_normal((2, 128)).astype(np.float32)
+    got = m.apply(q, pos)
+    axis = [0] * 8 + [1] * 12 + [2] * 12
+    for t in range(2):
+        for k in range(32):
+            a = pos[axis[k], t] * 10000.0 ** (-2 * k / 64)
+            x, y = float(q[t, 2 * k]), float(q[t, 2 * k + 1])
+            assert got[t, 2 * k] == pytest.approx(x * np.cos(a) - y * np.sin(a), abs=2e-5)
+            assert got[t, 2 * k + 1] == pytest.approx(x * np.sin(a) + y * np.cos(a), abs=2e-5)
+        assert np.array_equal(got[t, 64:], q[t, 64:])
+    assert posenc.RoPE(64).mrope is None and posenc.RoPE(64).config_part == ""

@@ -112,9 +112,12 @@ typedef struct posenc_model_family {
     uint32_t kinds_period;      /* NULL keys with these defaults (period 0: no such */
     uint32_t kinds_offset;      /* rule); offset KINDS_LAST: period - 1 */
     const char *nested;         /* a wrapper (multimodal) type: the key of the language
-                                   part, e.g. "text_config"; NULL otherwise */
+                                   part, e.g. "text_config", or a dotted path of keys
+                                   ("thinker_config.text_config"); NULL otherwise */
     const char *nested_type;    /* wrapper: the model_type its part is read as when the
-                                   part has none */
+                                   part has none (NULL: the part must name its type) */
+    uint32_t mrope_default[3];  /* MROPE: the code's mrope_section when the config has
+                                   none (all 0: the config must give it) */
     const char *refused;        /* known but not supported: why; else NULL */
     unsigned flags;             /* POSENC_FAMILY_* rules below */
     const char *source;         /* modeling file and lines the entry follows */
@@ -133,11 +136,11 @@ typedef struct posenc_model_family {
                                             ALiBi (Baichuan 13B) */
 #define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
                                             attention factor (Phi-3.5-MoE) */
-#define POSENC_FAMILY_MROPE 128u        /* M-RoPE: the RoPE block's mrope_section (required)
-                                            and mrope_interleaved split the pairs between
+#define POSENC_FAMILY_MROPE 128u        /* M-RoPE: the RoPE block's mrope_section (else the
+                                            family's mrope_default) splits the pairs between
                                             the temporal, height and width positions; rope
                                             type "mrope" means default (Qwen2-VL, Qwen2.5-VL,
-                                            Qwen3-VL) */
+                                            Qwen3-VL, GLM-4V) */
 #define POSENC_FAMILY_ROTARY_DIM 256u   /* PARTIAL: without any partial_rotary_factor, the
                                             legacy rotary_dim key gives the factor
                                             rotary_dim / head_dim (MiniMax-M2) */
@@ -185,6 +188,13 @@ typedef struct posenc_model_family {
     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "        \
     "\"full_attention\": {\"rope_type\": \"proportional\", \"partial_rotary_factor\": 0.25, " \
     "\"rope_theta\": 1000000.0}}"
+                                            #define POSENC_FAMILY_PART_OPTIONAL (1u << 13) /* a wrapper whose older configs keep the language
+                                            model's keys at the top (Qwen2-VL): without the
+                                            nested part the root is read as nested_type */
+#define POSENC_FAMILY_MROPE_ROUND_ROBIN (1u << 14) /* MROPE: the code always takes the interleaved
+                                            (round robin) rule, whatever mrope_interleaved
+                                            says (Qwen3-VL); without this flag always the
+                                            contiguous one (Qwen2-VL, GLM-4V) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

@@ -53,6 +53,13 @@
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85"},
 
+/* ---- multimodal wrappers read through text_config (the language model is a
+ * family of its own; its model_type when the part names one, else the
+ * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */
+{.model_type = "aya_vision", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
+ .nested = "text_config", .nested_type = "cohere2",
+ .source = "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"},
+
 /* ---- baichuan: one model_type, two schemes. ALiBi for 13B
  * (_get_interleave: the ALiBi paper's slopes), RoPE (rotate_half, base 10000,
  * full head) for the 7B models; chosen as vLLM does: hidden_size 4096 or
@@ -261,6 +268,10 @@
  .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
+{.model_type = "exaone4_5", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "exaone4",
+ .source = "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"},
+
 /* ---- exaone_moe: EXAONE 4's rule: q/k norms, then RoPE only where
  * sliding_window is None or the layer is sliding ("We use global NoPE for
  * hybrid attention model"); layer_types from sliding_window_pattern 4
@@ -446,6 +457,11 @@
  .partial_default = 0.5,
  .source = "models/glm4/modeling_glm4.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
 
+/* ---- glm46v (GLM-4.6V): a wrapper, see glm4v below. */
+{.model_type = "glm46v", .arch = "Glm46V", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .nested = "text_config", .nested_type = "glm4v_text",
+ .source = "models/glm46v/configuration_glm46v.py L56 (transformers 5.23.0)"},
+
 /* ---- glm4_moe: GPT-NeoX's partial rotate_half (HALF), partial factor 0.5.
  * models/glm4_moe/modular_glm4_moe.py @7b24e381 ("from
  * ..gpt_neox.modeling_gpt_neox import apply_rotary_pos_emb",
@@ -466,6 +482,78 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
            "configuration_glm4_moe_lite.py L79-113"},
+
+/* ---- glm4v, glm4v_moe, glm_image, glm_ocr (and glm46v above): wrappers; the language
+ * model is text_config (glm46v/configuration_glm46v.py L56 glm4v_text;
+ * Glm4vConfig.sub_configs_defaults configuration_glm4v.py L159-161, likewise
+ * glm4v_moe L193ff, glm_ocr, glm_image; transformers 5.23.0). */
+{.model_type = "glm4v", .arch = "Glm4v", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .nested = "text_config", .nested_type = "glm4v_text",
+ .source = "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"},
+
+{.model_type = "glm4v_moe", .arch = "Glm4vMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "glm4v_moe_text",
+ .source = "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"},
+
+/* ---- glm4v_moe_text (GLM-4.5V): GLM-4V's M-RoPE with GPT-NeoX's pairs:
+ * recomposition_frequencies takes chunks of mrope_section (default
+ * [8, 12, 12]) from t, h, w and concatenates two copies (cat([freq, freq])),
+ * rotate_half over the first int(head_dim * partial_rotary_factor) elements
+ * (default 0.5: kwargs.setdefault); rope_theta the mixin's 10000.
+ * models/glm4v_moe/modeling_glm4v_moe.py L75 (default section), L89-91
+ * (rotary dim), L112-117 (chunks, cat), L157-186 (rotate_half, partial);
+ * configuration_glm4v_moe.py L86-89 (defaults), L118 (0.5); transformers
+ * 5.23.0. */
+{.model_type = "glm4v_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .partial_default = 0.5, .base_default = 10000.0, .default_layers = 46, .default_hidden = 4096,
+ .default_heads = 96, .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/glm4v_moe/modeling_glm4v_moe.py L75, L89-91, L112-117, L157-186; "
+           "configuration_glm4v_moe.py L86-89, L118 (transformers 5.23.0)"},
+
+/* ---- glm4v_text (GLM-4.1V, GLM-4.6V): M-RoPE in GLM's interleaved pairs:
+ * the P = rotary_dim / 2 pair frequencies are split by mrope_section
+ * (default [8, 12, 12]) in chunks taken from t, h, w (the contiguous rule),
+ * then repeat_interleave(2): pair k is (x[2k], x[2k + 1]) (rotate_half_llm
+ * x[..., 0::2], x[..., 1::2]) in the first rotary_dim = int(head_dim *
+ * partial_rotary_factor) elements (rope_parameters.get(.., 1.0): the
+ * released configs give 0.5); rope_theta the mixin's 10000.
+ * models/glm4v/modeling_glm4v.py L444 (default section), L457-460 (rotary
+ * dim), L481-486 (chunks, repeat_interleave), L489-526 (rotate_half_llm,
+ * partial); configuration_glm4v.py L111-117 (defaults); transformers 5.23.0. */
+{.model_type = "glm4v_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .base_default = 10000.0, .default_layers = 40, .default_hidden = 4096, .default_heads = 32,
+ .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/glm4v/modeling_glm4v.py L444, L457-460, L481-486, L489-526; "
+           "configuration_glm4v.py L111-117 (transformers 5.23.0)"},
+
+/* ---- glm_image: a wrapper (text_config glm_image_text); its text model is
+ * GLM-4.5V's arrangement (chunks, cat([freq, freq]), rotate_half), partial
+ * factor rope_parameters.get(.., 1.0). models/glm_image/modeling_glm_image.py
+ * L67 (default section), L81-83, L104-109, L370-399; configuration_glm_image.py
+ * L123-129 (defaults); transformers 5.23.0. */
+{.model_type = "glm_image", .arch = "GlmImage", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "glm_image_text",
+ .source = "models/glm_image/configuration_glm_image.py (GlmImageConfig; transformers 5.23.0)"},
+
+{.model_type = "glm_image_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 40, .default_hidden = 4096, .default_heads = 32,
+ .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/glm_image/modeling_glm_image.py L67, L81-83, L104-109, L370-399; "
+           "configuration_glm_image.py L123-129 (transformers 5.23.0)"},
+
+/* ---- glm_ocr: a wrapper (text_config glm_ocr_text), GLM-4.1V's arrangement
+ * (chunks, repeat_interleave, rotate_half_llm). models/glm_ocr/modeling_glm_ocr.py
+ * L124-153 (rotate_half_llm, partial), L652 (default section), L666-668,
+ * L689-694; configuration_glm_ocr.py L112-118 (defaults); transformers 5.23.0. */
+{.model_type = "glm_ocr", .arch = "GlmOcr", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .nested = "text_config", .nested_type = "glm_ocr_text",
+ .source = "models/glm_ocr/configuration_glm_ocr.py (GlmOcrConfig; transformers 5.23.0)"},
+
+{.model_type = "glm_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .base_default = 10000.0, .default_layers = 16, .default_hidden = 1024, .default_heads = 16,
+ .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/glm_ocr/modeling_glm_ocr.py L124-153, L652, L666-668, L689-694; "
+           "configuration_glm_ocr.py L112-118 (transformers 5.23.0)"},
 
 /* ---- gpt2: learned absolute wpe, offset 0.
  * models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657;
@@ -626,6 +714,10 @@
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
            "configuration_hyperclovax.py L80-105"},
 
+{.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "llama",
+ .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
+
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
  * @0143463e (rotate_half, InternLM2RotaryEmbedding). */
@@ -641,6 +733,22 @@
  .default_head_dim = 128,
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L294)"},
+
+{.model_type = "internvl", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen2",
+ .source = "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"},
+
+/* ---- internvl_chat (InternVL 1.5-3 remote code): InternVLChatModel builds
+ * its language model from llm_config (architectures InternLM2ForCausalLM,
+ * Qwen2ForCausalLM, LlamaForCausalLM, Phi3ForCausalLM): read as the family
+ * llm_config names. OpenGVLab InternVL
+ * internvl_chat/internvl/model/internvl_chat/configuration_internvl_chat.py
+ * (llm_config by architectures[0]), modeling_internvl_chat.py
+ * (self.language_model by llm_config.architectures[0]). */
+{.model_type = "internvl_chat", .arch = "InternVLChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "llm_config",
+ .source = "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, "
+           "modeling_internvl_chat.py (language_model from llm_config)"},
 
 /* ---- iquestcoder: built as LlamaModel (models/auto/modeling_auto.py L297,
  * L859): llama's RoPE; IQuestCoderConfig(LlamaConfig) head_dim 128.
@@ -695,6 +803,21 @@
  .default_heads = 16,
  .source = "models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118, L136-166, L204, "
            "L229 (5.23.0); configuration_jina_embeddings_v3.py L51-69"},
+
+/* ---- kimi_k2 (Kimi K2 remote code): DeepSeek V3's model under its own
+ * model_type ("Kimi-K2 reuses the DeepseekV3CausalLM architecture ... we set
+ * model_type kimi_k2 in config.json", MoonshotAI/Kimi-K2 README.md; the
+ * checkpoints' architectures are DeepseekV3ForCausalLM): read as
+ * deepseek_v3 (MLA, the qk_rope_head_dim part interleaved; YaRN with
+ * beta_fast == beta_slow as transformers computes it, src/math/scaling.c). */
+{.model_type = "kimi_k2", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .source = "MoonshotAI/Kimi-K2 README.md (DeepseekV3CausalLM, model_type kimi_k2); "
+           "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18"},
+
+{.model_type = "kimi_k25", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .nested = "text_config", .nested_type = "deepseek_v3",
+ .source = "models/kimi_k25/configuration_kimi_k25.py L69 (text_config default deepseek_v3; transformers 5.23.0)"},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -760,6 +883,25 @@
  .no_rope_interval = 4, .qscale = POSENC_QSCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
+
+{.model_type = "llava", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "llama",
+ .source = "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"},
+
+/* ---- llava_llama (VILA remote code): LlavaLlamaModel builds its language
+ * model from llm_cfg (a config.json of its own: llama or qwen2); read as the
+ * family llm_cfg names (its model_type, else its architectures). */
+{.model_type = "llava_llama", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "llm_cfg",
+ .source = "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"},
+
+{.model_type = "llava_next", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "llama",
+ .source = "models/llava_next/configuration_llava_next.py L56 (text_config default llama; transformers 5.23.0)"},
+
+{.model_type = "llava_onevision", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen2",
+ .source = "models/llava_onevision/configuration_llava_onevision.py L74 (text_config default qwen2; transformers 5.23.0)"},
 
 /* ---- longcat_flash: two MLA attentions per decoder layer (self_attn[0],
  * [1]), each with DeepSeek V3's interleaved RoPE
@@ -830,6 +972,16 @@
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
+
+/* ---- minicpmv (MiniCPM-V 2.5 / 2.6 remote code): the language model's keys
+ * at the top (MiniCPMVConfig subclasses Qwen2Config, or LlamaConfig for
+ * MiniCPM-Llama3-V 2.5) and MiniCPMV builds self.llm = Qwen2ForCausalLM(config)
+ * (LlamaForCausalLM): llama's RoPE (rotate_half, full head), rope_theta
+ * default 10000. openbmb/MiniCPM-V-2_6 modeling_minicpmv.py (class MiniCPMV;
+ * stored port id 2011170700), configuration_minicpm.py. */
+{.model_type = "minicpmv", .arch = "MiniCPMV", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0,
+ .source = "openbmb/MiniCPM-V-2_6 modeling_minicpmv.py (MiniCPMV: self.llm = Qwen2ForCausalLM)"},
 
 /* ---- minimax: lightning (linear) attention layers and softmax attention
  * layers (layer_types, default full on even layers); the softmax layers
@@ -1031,6 +1183,10 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 2048, .pos_offset = 2,
  .source = "models/opt/modeling_opt.py @e2412028 L51-76, L314-349"},
 
+{.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "gemma",
+ .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
+
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
  * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000.
@@ -1080,20 +1236,70 @@
  .base_key = "rotary_emb_base", .head_dim_key = "kv_channels", .qscale = POSENC_QSCALE_LOGN,
  .source = "Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (copy: undefdev/Qwen-7B-Chat)"},
 
-/* ---- qwen2, qwen2_moe, qwen3, qwen3_moe: llama's RoPE (HALF, full head). */
+/* ---- qwen2, qwen2_moe, qwen3, qwen3_moe: llama's RoPE (HALF, full head).
+ * qwen2's defaults are Qwen2Config's (a sparse text_config such as
+ * Qwen2-Audio's relies on them): models/qwen2/configuration_qwen2.py L62-65
+ * (hidden 4096, layers 32, heads 32), rope_theta the mixin's default_theta
+ * 10000 (modeling_rope_utils.py L760, L785); transformers 5.23.0. */
 {.model_type = "qwen2", .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb)"},
-/* ---- qwen2_vl, qwen2_5_vl: qwen2's RoPE with M-RoPE sections (rope_scaling
- * {"type": "mrope", "mrope_section": [16, 24, 24]}): apply_multimodal_rotary_pos_emb
- * splits the duplicated cos/sin by mrope_section * 2, chunk i from axis i % 3. */
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb); "
+           "configuration_qwen2.py L62-65 (transformers 5.23.0)"},
+
+/* ---- qwen2_5_omni (Qwen2.5-Omni): the thinker's text model,
+ * thinker_config.text_config (Qwen2_5OmniConfig.get_text_config returns
+ * thinker_config.get_text_config(), configuration_qwen2_5_omni.py L586-598);
+ * qwen2_5_omni_text is Qwen2-VL's M-RoPE (chunks of mrope_section, default
+ * [16, 24, 24], cat(freq, freq), rotate_half), rope_theta 1e6.
+ * models/qwen2_5_omni/modeling_qwen2_5_omni.py L1314 (default section),
+ * L1349-1354 (chunks), L977-981 (rotate_half); configuration_qwen2_5_omni.py
+ * L151-176 (default_theta, hidden 3584, layers 28, heads 28); transformers
+ * 5.23.0. */
+{.model_type = "qwen2_5_omni", .arch = "Qwen2_5Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "thinker_config.text_config", .nested_type = "qwen2_5_omni_text",
+ .source = "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"},
+{.model_type = "qwen2_5_omni_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 28, .default_hidden = 3584, .default_heads = 28,
+ .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/qwen2_5_omni/modeling_qwen2_5_omni.py L977-981, L1314, L1349-1354; "
+           "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)"},
+{.model_type = "qwen2_5_omni_thinker", .arch = "Qwen2_5OmniThinker", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "qwen2_5_omni_text",
+ .source = "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"},
+
+/* ---- qwen2_vl, qwen2_5_vl: wrappers; the language model is text_config
+ * (qwen2_vl_text), or the top of an older config (Qwen2VLConfig moves the
+ * flat text keys into text_config, configuration_qwen2_vl.py L173-179).
+ * qwen2_vl_text: qwen2's RoPE with M-RoPE sections: the code reads
+ * rope_parameters.get("mrope_section", [16, 24, 24]), splits the pair values
+ * in chunks from t, h, w and concatenates two copies (rotate_half pairs).
+ * models/qwen2_vl/modeling_qwen2_vl.py L102 (default section), L114-116
+ * (full head), L137-142 (chunks, cat), L491 (head_dim = hidden / heads);
+ * configuration_qwen2_vl.py L68 (default_theta 1e6), L87-90 (defaults);
+ * Qwen2.5-VL the same: modeling_qwen2_5_vl.py L504, L539-544,
+ * configuration_qwen2_5_vl.py L91, L110-113, L196-201; transformers 5.23.0. */
 {.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .flags = POSENC_FAMILY_MROPE,
- .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py (apply_multimodal_rotary_pos_emb)"},
+ .nested = "text_config", .nested_type = "qwen2_5_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
+ .source = "models/qwen2_5_vl/configuration_qwen2_5_vl.py L196-201 (transformers 5.23.0)"},
+{.model_type = "qwen2_5_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 80, .default_hidden = 8192, .default_heads = 64,
+ .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
+           "L91, L110-113 (transformers 5.23.0)"},
+{.model_type = "qwen2_audio", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen2",
+ .source = "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; "
+           "transformers 5.23.0)"},
 {.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
 {.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .flags = POSENC_FAMILY_MROPE,
- .source = "models/qwen2_vl/modeling_qwen2_vl.py (apply_multimodal_rotary_pos_emb)"},
+ .nested = "text_config", .nested_type = "qwen2_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
+ .source = "models/qwen2_vl/configuration_qwen2_vl.py L157-179 (transformers 5.23.0)"},
+{.model_type = "qwen2_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 80, .default_hidden = 8192, .default_heads = 64,
+ .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/qwen2_vl/modeling_qwen2_vl.py L102, L114-116, L137-142, L491; "
+           "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
 /* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
@@ -1118,16 +1324,64 @@
  .source = "models/qwen3_next/configuration_qwen3_next.py L93-135; modeling_qwen3_next.py "
            "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)"},
 
+
+/* ---- qwen3_omni_moe (Qwen3-Omni): thinker_config.text_config
+ * (configuration_qwen3_omni_moe.py L613-625); qwen3_omni_moe_text is
+ * Qwen3-VL's interleaved M-RoPE (default section [24, 20, 20], the round
+ * robin of recomposition_frequencies whatever "interleaved" and
+ * "mrope_interleaved" say: neither is read), rotate_half, rope_theta 1e6.
+ * models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L1255 (default section),
+ * L1292-1301 (round robin), L859-863 (rotate_half), L1436 (head_dim);
+ * configuration_qwen3_omni_moe.py L131-164 (default_theta, hidden 2048,
+ * layers 28, heads 28); transformers 5.23.0. */
+{.model_type = "qwen3_omni_moe", .arch = "Qwen3OmniMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "thinker_config.text_config", .nested_type = "qwen3_omni_moe_text",
+ .source = "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"},
+
+{.model_type = "qwen3_omni_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 28,
+ .mrope_default = {24, 20, 20}, .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L859-863, L1255, L1292-1301, L1436; "
+           "configuration_qwen3_omni_moe.py L131-164 (transformers 5.23.0)"},
+
+{.model_type = "qwen3_omni_moe_thinker", .arch = "Qwen3OmniMoeThinker", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "qwen3_omni_moe_text",
+ .source = "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L222-230 (transformers 5.23.0)"},
+
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at
  * slice(1, 3 s_h, 3), w at slice(2, 3 s_w, 3), t elsewhere. */
+
+/* ---- qwen3_vl, qwen3_vl_moe: wrappers whose text_config (qwen3_vl_text,
+ * qwen3_vl_moe_text) is qwen3's RoPE with interleaved M-RoPE: the code reads
+ * rope_parameters.get("mrope_section", [24, 20, 20]) and always takes h at
+ * slice(1, 3 s_h, 3), w at slice(2, 3 s_w, 3), t elsewhere
+ * (mrope_interleaved is not read). models/qwen3_vl/modeling_qwen3_vl.py L369
+ * (default section), L406-415 (round robin); configuration_qwen3_vl.py
+ * L81-90 (default_theta 5e5, hidden 4096, layers 32, heads 32, head_dim 128);
+ * qwen3_vl_moe/modeling_qwen3_vl_moe.py L769, L806-815,
+ * configuration_qwen3_vl_moe.py L82-86, L108, L117 (head_dim = hidden /
+ * heads when absent); transformers 5.23.0. */
 {.model_type = "qwen3_vl", .arch = "Qwen3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen3_vl_text",
  .source = "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"},
-{.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
- .flags = POSENC_FAMILY_MROPE,
- .source = "models/qwen3_vl/modeling_qwen3_vl.py (apply_interleaved_mrope)"},
+{.model_type = "qwen3_vl_moe", .arch = "Qwen3VLMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_vl_moe_text",
+ .source = "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py (Qwen3VLMoeConfig; transformers "
+           "5.23.0)"},
+{.model_type = "qwen3_vl_moe_text", .arch = "Qwen3VLMoeText", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 500000.0, .default_layers = 24, .default_hidden = 2048,
+ .default_heads = 16, .mrope_default = {24, 20, 20},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/qwen3_vl_moe/modeling_qwen3_vl_moe.py L769, L806-815; "
+           "configuration_qwen3_vl_moe.py L82-86, L108, L117 (transformers 5.23.0)"},
+{.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .default_head_dim = 128, .mrope_default = {24, 20, 20},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
+           "(transformers 5.23.0)"},
 
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and
@@ -1154,6 +1408,11 @@
 {.model_type = "smollm3", .arch = "SmolLM3", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
  .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
+
+{.model_type = "smolvlm", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "llama",
+ .source = "models/smolvlm/configuration_smolvlm.py L89 (text_config default llama; transformers "
+           "5.23.0)"},
 
 /* ---- solar_open: llama's rotate_half (HALF) over int(head_dim *
  * partial_rotary_factor) (default 1: the whole head), head_dim 128,

@@ -1,12 +1,61 @@
 /* config_family.c - which family and which part of a config: model_type,
  * the architectures[] classes, wrapper types read through their language
- * part (text_config, llm_config, language_config), and a bare RoPE config
- * with no family; part of the model reader (config_read.h). */
+ * part (text_config, llm_config, thinker_config.text_config... : PARTS), and
+ * a bare RoPE config with no family; part of the model reader
+ * (config_read.h). */
 #include "config_read.h"
 
 /* ---- which family, which part ----------------------------------------------------- */
 
-static const char *const PARTS[] = {"text_config", "llm_config", "language_config", NULL};
+/* Where wrappers keep their language model, in the order tried: transformers
+ * 5.23's sub_configs (text_config in 138 config classes; thinker_config ->
+ * text_config in Qwen2.5-Omni and Qwen3-Omni-MoE), and the remote-code
+ * wrappers' names: llm_config (InternVL chat), language_config (DeepSeek-VL,
+ * Janus), decoder_config (VibeVoice's first release), llm_cfg (VILA). */
+static const char *const PARTS[] = {"text_config", "llm_config", "language_config",
+                                    "thinker_config.text_config", "decoder_config", "llm_cfg",
+                                    NULL};
+
+/* The object at a dotted path of keys below obj ("thinker_config.text_config"),
+ * or NULL when a step is missing or not an object (the last step: any value
+ * but null). */
+static const json_t *get_path(const json_t *obj, const char *path)
+{
+    char key[64];
+    while (obj && json_is_object(obj)) {
+        const char *dot = strchr(path, '.');
+        if (!dot)
+            return get(obj, path);
+        size_t n = (size_t)(dot - path);
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = 0;
+        obj = get(obj, key);
+        path = dot + 1;
+    }
+    return NULL;
+}
+
+/* The family a part names: its model_type, else (a part written without one,
+ * VILA's llm_cfg) the one family its architectures[] classes name. */
+static const posenc_model_family *part_family(const json_t *p)
+{
+    const json_t *pt = p && json_is_object(p) ? get(p, "model_type") : NULL;
+    if (pt)
+        return json_is_string(pt) ? posenc__family_find(json_string_value(pt)) : NULL;
+    const json_t *a = p && json_is_object(p) ? get(p, "architectures") : NULL;
+    const posenc_model_family *f = NULL;
+    for (size_t i = 0; a && json_is_array(a) && i < json_array_size(a); i++) {
+        const json_t *e = json_array_get(a, i);
+        const posenc_model_family *g =
+            json_is_string(e) ? posenc__family_by_arch(json_string_value(e)) : NULL;
+        if (!g || (f && f != g))
+            return NULL;
+        f = g;
+    }
+    return f;
+}
 
 /* The family the architectures[] entries name, when they agree on one. */
 static posenc_status by_architectures(mread *r, const json_t *root,
@@ -41,8 +90,9 @@ static posenc_status by_architectures(mread *r, const json_t *root,
     const posenc_model_family *t;
     size_t n = posenc__families(&t);
     for (size_t i = 0; *out && i < n; i++)
-        if (t[i].nested && strcmp(t[i].nested_type, (*out)->model_type) == 0 &&
-            json_is_object(get(root, t[i].nested))) {
+        if (t[i].nested && t[i].nested_type &&
+            strcmp(t[i].nested_type, (*out)->model_type) == 0 &&
+            json_is_object(get_path(root, t[i].nested))) {
             *out = &t[i];
             break;
         }
@@ -146,14 +196,13 @@ static posenc_status which_family(mread *r, const json_t *root, const char *over
         if (!f && !override) {
             /* an unknown wrapper whose language part is a known family */
             for (int i = 0; PARTS[i]; i++) {
-                const json_t *p = get(root, PARTS[i]);
-                const json_t *pt = p && json_typeof(p) == JSON_OBJECT ? get(p, "model_type") : NULL;
-                if (pt && json_typeof(pt) == JSON_STRING &&
-                    posenc__family_find(json_string_value(pt))) {
+                const json_t *p = get_path(root, PARTS[i]);
+                const posenc_model_family *g = part_family(p);
+                if (g) {
                     r->cfg = p;
                     snprintf(r->prefix, sizeof r->prefix, "%s.", PARTS[i]);
                     snprintf(r->m->part, sizeof r->m->part, "%s", PARTS[i]);
-                    f = posenc__family_find(json_string_value(pt));
+                    f = g;
                     break;
                 }
             }
@@ -194,7 +243,12 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
 {
     const posenc_model_family *f = *out;
     if (f->nested && !r->m->part[0]) {
-        const json_t *p = get(root, f->nested);
+        const json_t *p = get_path(root, f->nested);
+        if (!p && (f->flags & POSENC_FAMILY_PART_OPTIONAL)) {
+            /* an older config with the language model's keys at the top */
+            *out = posenc__family_find(f->nested_type);
+            return POSENC_OK;
+        }
         if (!p || json_typeof(p) != JSON_OBJECT)
             return FAIL(r, POSENC_ERR_FORMAT, f->nested,
                         "missing key %s: model_type %s keeps its language model there",
@@ -208,10 +262,14 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
         if (pt && json_typeof(pt) != JSON_STRING)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string, got %s", name,
                         posenc__cfg_type_word(pt));
-        const char *inner = pt ? json_string_value(pt) : f->nested_type;
-        const posenc_model_family *g = posenc__family_find(inner);
+        const posenc_model_family *g = pt ? posenc__family_find(json_string_value(pt)) : NULL;
+        if (!pt && !(g = f->nested_type ? posenc__family_find(f->nested_type) : part_family(p)))
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "missing key %s: the part of model_type %s does not say which family "
+                        "it is (give --model-type TYPE and the part as a config of its own)",
+                        name, f->model_type);
         if (!g)
-            return unknown_type(r, name, inner);
+            return unknown_type(r, name, json_string_value(pt));
         f = g;
     }
     *out = f;
@@ -228,6 +286,7 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     posenc_status st = which_family(r, root, override, &f, &done);
     if (st != POSENC_OK || done)
         return st;
+    const posenc_model_family *wrapper = f;
     if ((st = open_part(r, root, &f)) != POSENC_OK)
         return st;
     if (f->nested)
@@ -238,7 +297,11 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
                     "model_type %s is not supported yet: %s", f->model_type, f->refused);
     r->fam = f;
     r->m->source = f ? f->source : NULL;
-    snprintf(r->m->model_type, sizeof r->m->model_type, "%s", f->model_type);
+    /* an older flat config (Qwen2-VL's) keeps its own type in the output */
+    snprintf(r->m->model_type, sizeof r->m->model_type, "%s",
+             (wrapper->flags & POSENC_FAMILY_PART_OPTIONAL) && !r->m->part[0]
+                 ? wrapper->model_type
+                 : f->model_type);
 
     if ((st = refuse_foreign(r)) != POSENC_OK)
         return st;

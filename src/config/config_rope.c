@@ -85,42 +85,59 @@ static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *n
     return POSENC_OK;
 }
 
-/* M-RoPE (Qwen2-VL to Qwen3-VL): the sections, rule and vision settings into
- * g, and a block without them (type "mrope" read as default). */
+/* M-RoPE (Qwen2-VL to Qwen3-VL, GLM-4V): the sections, rule and vision
+ * settings into g, and a block without them (type "mrope" read as default).
+ * blk NULL: the config has no RoPE block, the family's defaults. */
 static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *blk,
                                 const char *name, json_t **own)
 {
     char key[128];
-    /* M-RoPE: mrope_section [t, h, w] (pairs) and mrope_interleaved are
-     * the multimodal rotary embedding's, not a scaling's; type "mrope"
-     * (Qwen2-VL's configs) is the default frequencies */
-    const json_t *sec = json_object_get(blk, "mrope_section");
-    const json_t *il = json_object_get(blk, "mrope_interleaved");
+    const posenc_model_family *f = r->fam;
+    /* M-RoPE: mrope_section [t, h, w] (pairs) is the multimodal rotary
+     * embedding's, not a scaling's; the code reads it as
+     * rope_parameters.get("mrope_section", <its default>) (e.g.
+     * models/qwen2_vl/modeling_qwen2_vl.py L102 [16, 24, 24],
+     * models/glm4v/modeling_glm4v.py L444 [8, 12, 12], transformers 5.23.0);
+     * type "mrope" (Qwen2-VL's configs) is the default frequencies */
+    const json_t *sec = blk ? json_object_get(blk, "mrope_section") : NULL;
+    const json_t *il = blk ? json_object_get(blk, "mrope_interleaved") : NULL;
     snprintf(key, sizeof key, "%s.mrope_section", name);
-    if (!sec)
+    int have_default = f->mrope_default[0] + f->mrope_default[1] + f->mrope_default[2] > 0;
+    if (!sec && !have_default)
         return FAIL(r, POSENC_ERR_FORMAT, key,
                     "missing key %s: family %s splits the rotary pairs between the "
                     "temporal, height and width positions by it",
-                    key, r->fam->model_type);
-    if (!json_is_array(sec) || json_array_size(sec) != 3)
+                    key, f->model_type);
+    if (sec && (!json_is_array(sec) || json_array_size(sec) != 3))
         return FAIL(r, POSENC_ERR_FORMAT, key,
                     "%s must be a list of three pair counts [t, h, w]", key);
     for (size_t i = 0; i < 3; i++) {
-        const json_t *v = json_array_get(sec, i);
-        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2))
+        const json_t *v = sec ? json_array_get(sec, i) : NULL;
+        if (sec && (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                    json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2)))
             return FAIL(r, POSENC_ERR_FORMAT, key,
                         "%s must be a list of three pair counts [t, h, w], each 0 to %u",
                         key, POSENC_ROPE_MAX_HEAD_DIM / 2);
-        g->mrope_section[i] = (uint32_t)json_integer_value(v);
+        g->mrope_section[i] = sec ? (uint32_t)json_integer_value(v) : f->mrope_default[i];
     }
     snprintf(key, sizeof key, "%s.mrope_interleaved", name);
     if (il && !json_is_boolean(il))
         return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be true or false, got %s", key,
                     posenc__cfg_type_word(il));
     g->mrope = 1;
-    g->mrope_rule = il && json_is_true(il) ? POSENC_MROPE_INTERLEAVED
-                                           : POSENC_MROPE_CONTIGUOUS;
+    /* the rule is the family's code, not the key: Qwen3-VL's
+     * recomposition_frequencies always interleaves (modeling_qwen3_vl.py
+     * L406-415), Qwen2-VL's and GLM-4V's always take chunks (L137-142,
+     * modeling_glm4v.py L481-486); a key that says otherwise is ignored
+     * there, and refused here rather than read one way or the other */
+    int round_robin = (f->flags & POSENC_FAMILY_MROPE_ROUND_ROBIN) != 0;
+    if (il && json_is_true(il) != round_robin)
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "%s is %s, but family %s's code always takes the %s rule (the key is not "
+                    "read there)",
+                    key, json_is_true(il) ? "true" : "false", f->model_type,
+                    round_robin ? "interleaved" : "contiguous");
+    g->mrope_rule = round_robin ? POSENC_MROPE_INTERLEAVED : POSENC_MROPE_CONTIGUOUS;
     /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
      * for the position ids (get_rope_index reads them from vision_config) */
     g->mrope_merge = 2;
@@ -138,10 +155,15 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
         *(i == 0 ? &g->mrope_merge : &g->mrope_tokens_per_second) =
             (uint32_t)json_integer_value(v);
     }
+    if (!blk)
+        return POSENC_OK;
     if (!(*own = json_deep_copy(blk)))
         return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
     json_object_del(*own, "mrope_section");
     json_object_del(*own, "mrope_interleaved");
+    /* Qwen3-Omni's configs also write "interleaved": true, which no code reads
+     * (ignore_keys_at_rope_validation, configuration_qwen3_omni_moe.py L158) */
+    json_object_del(*own, "interleaved");
     static const char *const tk[] = {"rope_type", "type"};
     for (int i = 0; i < 2; i++) {
         const json_t *t = json_object_get(*own, tk[i]);
@@ -157,6 +179,16 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
                                const char *name, json_t **own)
 {
     char key[128];
+    /* Ministral3Config writes rope_parameters.max_position_embeddings (a copy
+     * of the top-level key) and leaves it out of the RoPE validation; the
+     * YaRN code reads config.max_position_embeddings instead
+     * (models/ministral3/configuration_ministral3.py L72, L101;
+     * modeling_rope_utils.py L428; transformers 5.23.0) */
+    if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, "max_position_embeddings");
+    }
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
     if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
         snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
@@ -231,11 +263,16 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
     posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
-    if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE))
-        return FAIL(r, POSENC_ERR_FORMAT, name,
-                    "missing key %s (with mrope_section): family %s splits the rotary pairs "
-                    "between the temporal, height and width positions by it",
-                    name, r->fam->model_type);
+    if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE)) {
+        json_t *none = NULL;
+        if (!(r->fam->mrope_default[0] + r->fam->mrope_default[1] + r->fam->mrope_default[2]))
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "missing key %s (with mrope_section): family %s splits the rotary pairs "
+                        "between the temporal, height and width positions by it",
+                        name, r->fam->model_type);
+        if ((st = prep_mrope(r, g, NULL, name, &none)) != POSENC_OK)
+            return st;
+    }
     if (blk) {
         if (json_typeof(blk) != JSON_OBJECT)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an object or null, got %s", name,
@@ -248,19 +285,6 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         json_decref(own);
         if (st != POSENC_OK)
             return st;
-        posenc_mrope mr;
-        if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
-                                          g->mrope_rule) != POSENC_OK) {
-            char key[128];
-            snprintf(key, sizeof key, "%s.mrope_section", name);
-            return FAIL(r, POSENC_ERR_RANGE, key,
-                        "%s [%u, %u, %u] does not split the %u rotary pairs%s", key,
-                        g->mrope_section[0], g->mrope_section[1], g->mrope_section[2],
-                        c->rotary_dim / 2,
-                        g->mrope_rule == POSENC_MROPE_INTERLEAVED
-                            ? " under the interleaved rule"
-                            : " (the three must add up to rotary_dim / 2)");
-        }
         /* MiniCPM builds its cache for max_position_embeddings first: long
          * factors from the start when that exceeds the original length */
         posenc_rope_scaling *s = &c->scaling;
@@ -282,6 +306,22 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
             if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
                 memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
         }
+    }
+    posenc_mrope mr;
+    if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
+                                      g->mrope_rule) != POSENC_OK) {
+        char key[128];
+        snprintf(key, sizeof key, "%s.mrope_section", name);
+        return FAIL(r, POSENC_ERR_RANGE, key,
+                    "%s [%u, %u, %u] does not split the %u rotary pairs%s%s", key,
+                    g->mrope_section[0], g->mrope_section[1], g->mrope_section[2],
+                    c->rotary_dim / 2,
+                    g->mrope_rule == POSENC_MROPE_INTERLEAVED
+                        ? " under the interleaved rule"
+                        : " (the three must add up to rotary_dim / 2)",
+                    blk && get(blk, "mrope_section") ? ""
+                                                     : " (the code's default; the config gives "
+                                                       "none)");
     }
     g->configured = c->scaling;
     g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;

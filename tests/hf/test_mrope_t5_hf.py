@@ -63,3 +63,49 @@ def test_t5_bias_equals_compute_bias():
     got = posenc.t5_bias(w, 5, 300)
     assert torch.equal(got[None], want)
     assert np.array_equal(posenc.t5_bias(w.detach().numpy(), 5, 300), want[0].detach().numpy())
+
+
+@pytest.mark.parametrize("mt,layout", [("glm4v_text", "interleaved"),
+                                       ("glm4v_moe_text", "half"),
+                                       ("glm_ocr_text", "interleaved")])
+def test_glm4v_mrope_matches_the_modules(mt, layout):
+    # GLM-4V: chunks of mrope_section over the rotated part (partial 0.5),
+    # repeat_interleave(2) and rotate_half_llm (modeling_glm4v.py L467-526);
+    # GLM-4.5V: cat(freq, freq) and rotate_half (modeling_glm4v_moe.py L100-186)
+    import importlib
+
+    cfg = transformers.AutoConfig.for_model(
+        mt, hidden_size=256, num_attention_heads=2, num_key_value_heads=1, head_dim=128,
+        num_hidden_layers=2, intermediate_size=64, vocab_size=96,
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0,
+                         "partial_rotary_factor": 0.5, "mrope_section": [8, 12, 12]})
+    torch.manual_seed(0)
+    model = transformers.AutoModel.from_config(cfg).eval()
+    mod = model.rotary_emb
+    hf = importlib.import_module(type(mod).__module__)
+    pos = positions()  # distinct t, h, w rows
+    q = torch.randn(1, 2, 40, 128, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    hc, hs = mod(q, pos)
+    want, _ = hf.apply_rotary_pos_emb(q, q, hc, hs)
+    rope = posenc.RoPE.from_config(cfg)
+    assert rope.layout == layout and rope.rotary_dim == 64 and rope.head_dim == 128
+    assert rope.mrope == ([8, 12, 12], "contiguous")
+    got = posenc.MRoPE(rope, *rope.mrope).apply(q, pos, layout="bhsd")
+    # transformers' float32 angles (positions < 40): |q| 40 2^-22 at most
+    assert float((got - want).abs().max()) <= 4e-5
+    assert torch.equal(got[..., 64:], q[..., 64:])  # the unrotated half
+    # the drop-in: the same cos and sin composition, exact angles
+    ours = pt.RotaryEmbedding(cfg)
+    assert ours.kind == "mrope" and ours.repeat == ("interleave" if layout == "interleaved"
+                                                    else "cat")
+    oc, os_ = ours(q, pos)
+    assert oc.shape == hc.shape and float((oc - hc).abs().max()) <= 1e-5
+    assert float((os_ - hs).abs().max()) <= 1e-5
+    ids = torch.randint(1, 90, (1, 40), generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        ref = model(ids, position_ids=pos).last_hidden_state
+    report = pt.patch(model)
+    assert [r.by is not None for r in report] == [True]
+    with torch.no_grad():
+        out = model(ids, position_ids=pos).last_hidden_state
+    assert float((out - ref).abs().max()) <= 1e-4 * float(ref.abs().max())

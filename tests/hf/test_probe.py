@@ -34,7 +34,27 @@ EXPECTED = {
     "bad-bert-relative-key.json": hf_probe.REFUSED,
     "bad-llama-local-base.json": hf_probe.REFUSED,
     "bad-unknown-wrapper-known-part.json": hf_probe.REFUSED,
+    # VibeVoice's first release keeps its language model in decoder_config, as
+    # its remote code reads it (microsoft/VibeVoice configuration_vibevoice.py,
+    # sub-config decoder_config); transformers 5.23's VibeVoiceConfig reads
+    # text_config only (configuration_vibevoice.py L78-90) and builds its
+    # default Qwen2 instead: posenc follows the checkpoint's own code
+    "vibevoice-decoder-config-synthetic.json": hf_probe.DISAGREE,
 }
+
+#: Registry families probed through their config class's defaults (below)
+#: rather than a fixture: wrappers whose text part transformers builds.
+WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25", "llava",
+                    "llava_next", "llava_onevision", "paligemma", "qwen2_audio", "smolvlm",
+                    "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "glm_ocr",
+                    "ministral3", "qwen2_vl_text", "qwen2_5_vl_text", "qwen3_vl_moe_text",
+                    "glm_ocr_text"]
+#: Registry families whose config class's defaults transformers cannot run
+#: (GLM-4V's default mrope_section [8, 12, 12] does not split its full
+#: 128-element head; posenc refuses them by name) and that no fixture covers:
+#: their text part is the fixtures' (glm4v_text in glm4v-synthetic.json).
+UNBUILT_DEFAULTS = {"glm46v": "glm4v_text", "qwen2_5_omni_thinker": "qwen2_5_omni_text",
+                    "qwen3_omni_moe_thinker": "qwen3_omni_moe_text"}
 
 
 def _fixtures():
@@ -77,6 +97,9 @@ def test_fixtures_cover_the_registry():
         probed.add((d.get("text_config") or {}).get("model_type"))
     probed.update(CLASS_DEFAULTS)  # verified from their config classes' defaults (below)
     probed.update(CLASS_DEFAULTS_REFUSED)
+        probed.add(((d.get("thinker_config") or {}).get("text_config") or {}).get("model_type"))
+    probed.update(WRAPPER_DEFAULTS)
+    probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
     missing = [f for f in fams if f in CONFIG_MAPPING and f not in probed]
     assert not missing, f"registry families without a probed fixture: {missing}"
     assert len(probed) >= 40
@@ -431,4 +454,48 @@ def test_gemma_config_class_defaults(model_type):
     sets, pattern 6), Gemma3nTextConfig's (pattern 5, 15 KV-shared layers),
     VaultGemmaConfig's."""
     rep = hf_probe.probe(hf_probe.default_config(model_type))
+@pytest.mark.parametrize("model_type", WRAPPER_DEFAULTS)
+def test_wrapper_class_defaults(model_type):
+    """Multimodal wrappers read through their text part (text_config, with the
+    sub-config's default type), and the M-RoPE families with the code's
+    default mrope_section: every default of the config class written out."""
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.VERIFIED, rep
+
+
+def test_mrope_probe_uses_three_rows_and_catches_a_wrong_section():
+    """The probe's third forward gives M-RoPE layers distinct t, h, w rows
+    (position_ids [3, 1, T]); posenc's sections swapped are caught there."""
+    path = os.path.join(MODELS, "glm4v-moe-synthetic.json")
+    rep = hf_probe.probe(path)
+    assert rep.status == hf_probe.VERIFIED and "3-D M-RoPE" in rep.how, rep
+    orig = hf_probe.expectations
+
+    def swapped(*a, **k):
+        out = orig(*a, **k)
+        for e in out.values():
+            if e is not None and e.mrope is not None:
+                t, h, w = e.mrope.section
+                e.mrope = posenc.MRoPE(e.rope, [h, t, w], "chunks")
+        return out
+
+    hf_probe.expectations = swapped
+    try:
+        bad = hf_probe.probe(path)
+    finally:
+        hf_probe.expectations = orig
+    assert bad.status == hf_probe.DISAGREE, bad
+
+
+@pytest.mark.parametrize("name,hf_type", [("kimi-k2-synthetic.json", "deepseek_v3"),
+                                          ("minicpmv-synthetic.json", "qwen2")])
+def test_remote_code_families_as_their_inner_model(name, hf_type):
+    """Kimi K2 (model_type kimi_k2) runs DeepSeek V3's code and MiniCPM-V 2.6
+    Qwen2ForCausalLM on its flat keys: transformers builds that model, posenc
+    reads the config as the remote-code family."""
+    with open(os.path.join(MODELS, name)) as f:
+        d = json.load(f)
+    own = d["model_type"]
+    d["model_type"] = hf_type
+    rep = hf_probe.probe(d, model_type=own)
     assert rep.status == hf_probe.VERIFIED, rep
