@@ -17,6 +17,16 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import real_configs_check as rc  # noqa: E402
 
+
+def _have_reader():
+    import posenc
+
+    return posenc.have_config_reader()
+
+
+pytestmark = pytest.mark.skipif(not _have_reader(), reason="posenc was built without its "
+                                "config reader (POSENC_JSON=0; install libjansson-dev)")
+
 PROBE, READ, REFUSED = rc.RIGHT_PROBE, rc.RIGHT_READ, rc.REFUSED
 UNVERIFIED, WRONG = rc.UNVERIFIED, rc.WRONG
 
