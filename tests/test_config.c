@@ -192,6 +192,27 @@ TEST(rope_parameters_form)
     }
 }
 
+/* A rope_scaling block that carries its own rope_theta (gpt-oss-120b's
+ * config.json): transformers 5 takes the block as its rope_parameters, so the
+ * block's value wins over the top-level key (modeling_rope_utils.py
+ * convert_rope_params_to_dict: "Values in rope_parameters dict" first). The
+ * frequencies must be those of base 150000 computed apart: f_k =
+ * 150000^(-2k/64), the first and last pair, and the top-level 10000 must not
+ * be used. */
+TEST(rope_scaling_own_theta)
+{
+    const char *j = "{\"head_dim\": 64, \"rope_theta\": 10000, \"rope_scaling\": "
+                    "{\"rope_type\": \"linear\", \"factor\": 2.0, \"rope_theta\": 150000, "
+                    "\"partial_rotary_factor\": 0.5}}";
+    posenc_config_error err;
+    CHECK(posenc_rope_from_config_text(j, strlen(j), &cfg, &err) == POSENC_OK);
+    CHECK(cfg.base == 150000.0 && cfg.rotary_dim == 32 && cfg.scaling.type == POSENC_ROPE_LINEAR);
+    CHECK(posenc_rope_init_config(&rope, &cfg, 0) == POSENC_OK);
+    /* linear factor 2: f_k = 150000^(-2k/32) / 2 */
+    CHECK(fabs(rope.inv_freq_hi[0] - 0.5) == 0.0);
+    CHECK(fabs(rope.inv_freq_hi[15] / (pow(150000.0, -30.0 / 32.0) / 2) - 1) < 1e-15);
+}
+
 /* Gemma 4's proportional set as a bare rope_parameters block: the whole head
  * rotates and partial_rotary_factor is the scaling's p (not the rotated part);
  * the frequencies are the mpmath golden case gemma4-proportional's. */
@@ -544,6 +565,7 @@ int main(void)
     RUN(broken_configs);
     RUN(rope_parameters_form);
     RUN(proportional_form);
+    RUN(rope_scaling_own_theta);
     RUN(broken_config_texts);
     RUN(accepted_config_forms);
     RUN(config_arguments);

@@ -1151,7 +1151,7 @@ def _silent_layers(all_calls, keep, explain):
     if not keep:
         return {}
     seen = set()
-    for _pos, calls in all_calls:
+    for _pos, calls, *_rest in all_calls:
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
         if any(i is None for i in idx):
             return {}

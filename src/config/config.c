@@ -252,8 +252,12 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     /* Base. */
     double base = POSENC_DEFAULT_BASE;
     int have_base = 0;
-    if (rp && (st = posenc__cfg_number(rd, rp, "rope_theta", "rope_parameters.rope_theta", &base,
-                               &have_base)) != POSENC_OK)
+    /* transformers 5 reads a rope_scaling block as its rope_parameters: a
+     * rope_theta (or partial_rotary_factor) inside either block wins over the
+     * top-level key (modeling_rope_utils.py convert_rope_params_to_dict,
+     * "Priority for these parameters") */
+    if (rs && (st = posenc__cfg_number(rd, rs, "rope_theta", bkey(rd, "rope_theta", name, sizeof name),
+                                       &base, &have_base)) != POSENC_OK)
         return st;
     if (!have_base &&
         (st = posenc__cfg_number(rd, root, "rope_theta", "rope_theta", &base, &have_base)) != POSENC_OK)
@@ -324,12 +328,13 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     const json_t *rpt = rp ? json_object_get(rp, "rope_type") : NULL;
     if (rpt && json_is_string(rpt) && strcmp(json_string_value(rpt), "proportional") == 0)
         have_prf = 1;
-    if (!have_prf && rp && (st = posenc__cfg_number(rd, rp, "partial_rotary_factor",
-                               "rope_parameters.partial_rotary_factor", &prf, &have_prf)) !=
-                  POSENC_OK)
+    char prf_name[96];
+    if (!have_prf && rs && (st = posenc__cfg_number(rd, rs, "partial_rotary_factor",
+                               bkey(rd, "partial_rotary_factor", prf_name, sizeof prf_name),
+                               &prf, &have_prf)) != POSENC_OK)
         return st;
     if (have_prf)
-        prf_key = "rope_parameters.partial_rotary_factor";
+        prf_key = rp ? "rope_parameters.partial_rotary_factor" : "rope_scaling.partial_rotary_factor";
     if (!have_prf && (st = posenc__cfg_number(rd, root, "partial_rotary_factor", "partial_rotary_factor",
                                       &prf, &have_prf)) != POSENC_OK)
         return st;
@@ -367,16 +372,16 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     posenc_status st0 = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     if (st0 != POSENC_OK || !rs) /* a known type: only the block can fail */
         return st0;
-    return posenc__cfg_scaling(rd, rs, rp != NULL, maxpos, have_maxpos, top_orig, have_top_orig,
+    return posenc__cfg_scaling(rd, rs, maxpos, have_maxpos, top_orig, have_top_orig,
                                c);
 }
 
-/* The scaling block rs (rope_scaling, or rope_parameters when is_params:
- * then rope_theta and partial_rotary_factor inside it are skipped here) into
+/* The scaling block rs (rope_scaling or rope_parameters; the rope_theta and
+ * partial_rotary_factor inside it are the caller's to read) into
  * c->scaling and c's lists; c's dimensions are already set. maxpos and
  * top_orig: the config's max_position_embeddings and top-level
  * original_max_position_embeddings when present. */
-posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, int64_t maxpos,
+posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
                                   int have_maxpos, int64_t top_orig, int have_top_orig,
                                   posenc_rope_config *c)
 {
@@ -422,7 +427,9 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, i
     json_object_foreach((json_t *)rs, k, v) {
         if (strcmp(k, "rope_type") == 0 || strcmp(k, "type") == 0)
             continue;
-        if (is_params && (strcmp(k, "rope_theta") == 0 || strcmp(k, "partial_rotary_factor") == 0))
+        /* read by the caller, from either block (transformers 5 takes a
+         * rope_scaling block as rope_parameters) */
+        if (strcmp(k, "rope_theta") == 0 || strcmp(k, "partial_rotary_factor") == 0)
             continue;
         if (!key_in(k, keys_of(type)))
             return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),

@@ -562,6 +562,17 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
  .source = "models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657"},
 
+/* ---- gpt_bigcode (StarCoder 1, SantaCoder): learned absolute wpe, offset 0
+ * (wpe rows n_positions, position_ids 0.. plus the cache length); the
+ * attention's q/k carry no position. transformers 5.23.0
+ * models/gpt_bigcode/modeling_gpt_bigcode.py L375, L436-439, L470;
+ * configuration_gpt_bigcode.py L52-63 (attribute_map, n_positions 1024, n_embd
+ * 768, n_layer 12, n_head 12). */
+{.model_type = "gpt_bigcode", .arch = "GPTBigCode", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
+ .source = "models/gpt_bigcode/modeling_gpt_bigcode.py L375, L436-439, L470; "
+           "configuration_gpt_bigcode.py L52-63 (transformers 5.23.0)"},
+
 /* ---- gpt_neox: rotate_half over the first int(head_dim * rotary_pct)
  * elements (rotary_pct 0.25), base rotary_emb_base 10000.
  * models/gpt_neox/configuration_gpt_neox.py (partial_rotary_factor =
@@ -956,10 +967,15 @@
 
 /* ---- minicpm (remote code): MiniCPM's rotary classes (rotate_half, full
  * head); its longrope uses long_factor from the start when
- * max_position_embeddings > original_max_position_embeddings. */
+ * max_position_embeddings > original_max_position_embeddings. rope_theta
+ * omitted (MiniCPM-MoE-8x2B's config.json): 10000, MiniCPMConfig.__init__'s
+ * "rope_theta=10000.0" (openbmb configuration_minicpm.py, copy
+ * EmotioTech/EmotioLocal @d4495c13). */
 {.model_type = "minicpm", .arch = "MiniCPM", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
- .source = "openbmb MiniCPM modeling_minicpm.py (MiniCPMRotaryEmbedding, MiniCPMLongRoPE)"},
+ .base_default = 10000.0, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
+ .source = "openbmb MiniCPM modeling_minicpm.py (MiniCPMRotaryEmbedding, MiniCPMLongRoPE); "
+           "configuration_minicpm.py \"rope_theta=10000.0\" (copy EmotioTech/EmotioLocal "
+           "@d4495c13)"},
 
 /* ---- minicpm3 (remote code): MLA with RoPE on the qk_rope_head_dim part,
  * rotate_half without de-interleaving: HALF. rope_theta omitted: 10000, the

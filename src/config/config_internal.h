@@ -31,7 +31,7 @@ posenc_status posenc__cfg_count(reader *rd, const json_t *obj, const char *key, 
 posenc_status posenc__cfg_bool(reader *rd, const json_t *obj, const char *key, const char *name,
                                int *out, int *present);
 /* Reads the scaling block rs (see config.c). */
-posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int is_params, int64_t maxpos,
+posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
                                   int have_maxpos, int64_t top_orig, int have_top_orig,
                                   posenc_rope_config *c);
 /* posenc_rope_init_config(r, c, cur_len), with a message naming rd->block. */

@@ -801,7 +801,7 @@ static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *sr
                     "reads each type's base and rotary part from its own set",
                     src.bname, r->fam->model_type);
     src.single = src.per_type ? NULL : (src.rp ? src.rp : rs);
-    if ((st = rope_common_read(r, src.rp && !src.per_type ? src.rp : NULL, &src.cm)) != POSENC_OK)
+    if ((st = rope_common_read(r, src.single, &src.cm)) != POSENC_OK)
         return st;
     snprintf(src.bname, sizeof src.bname, "%s%s", r->prefix,
              src.rp ? "rope_parameters" : "rope_scaling");

@@ -280,7 +280,9 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         json_t *own = NULL;
         if ((st = prepare_block(r, g, blk, name, &own)) != POSENC_OK)
             return st;
-        st = posenc__cfg_scaling(&r->rd, own ? own : blk, is_params, cm->maxpos, cm->have_maxpos,
+        (void)is_params; /* both blocks read alike (transformers 5: rope_scaling is the
+                            rope_parameters) */
+        st = posenc__cfg_scaling(&r->rd, own ? own : blk, cm->maxpos, cm->have_maxpos,
                                  cm->top_orig, cm->have_top_orig, c);
         json_decref(own);
         if (st != POSENC_OK)
@@ -387,6 +389,16 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
     return POSENC_OK;
 }
 
+/* The name of the one RoPE block rp_single: transformers 5 reads a
+ * rope_scaling block as its rope_parameters, rope_theta and
+ * partial_rotary_factor included (modeling_rope_utils.py
+ * convert_rope_params_to_dict). */
+static const char *single_name(mread *r, const json_t *rp_single)
+{
+    return rp_single && rp_single == get(r->cfg, "rope_scaling") ? "rope_scaling"
+                                                                  : "rope_parameters";
+}
+
 /* The rotated part of each head, by the family's rule. */
 static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_common *cm)
 {
@@ -407,13 +419,15 @@ static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_commo
             cm->rotary = cm->head_dim;
             break;
         }
+        char bk[40];
+        snprintf(bk, sizeof bk, "%s.partial_rotary_factor", single_name(r, rp_single));
         if (rp_single && (st = posenc__cfg_number(&r->rd, rp_single, "partial_rotary_factor",
-                                                  kn(r, "rope_parameters.partial_rotary_factor",
-                                                     name, sizeof name),
-                                                  &prf, &have)) != POSENC_OK)
+                                                  kn(r, bk, name, sizeof name), &prf, &have)) !=
+                             POSENC_OK)
             return st;
         if (have)
-            pk = "rope_parameters.partial_rotary_factor";
+            pk = rp_single == get(r->cfg, "rope_scaling") ? "rope_scaling.partial_rotary_factor"
+                                                          : "rope_parameters.partial_rotary_factor";
         static const char *const legacy[] = {"partial_rotary_factor", "rotary_pct", NULL};
         if (!have && (st = num(r, pk, &prf, &have)) != POSENC_OK)
             return st;
@@ -485,13 +499,15 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
         note_ignored(r, "rotary_emb_base");
         have = 1;
     }
+    char bk[40];
+    snprintf(bk, sizeof bk, "%s.rope_theta", single_name(r, rp_single));
     if (!have && rp_single &&
-        (st = posenc__cfg_number(&r->rd, rp_single, "rope_theta",
-                                 kn(r, "rope_parameters.rope_theta", name, sizeof name),
+        (st = posenc__cfg_number(&r->rd, rp_single, "rope_theta", kn(r, bk, name, sizeof name),
                                  &cm->base, &have)) != POSENC_OK)
         return st;
     if (have && base_key)
-        cm->base_name = "rope_parameters.rope_theta";
+        cm->base_name = rp_single == get(r->cfg, "rope_scaling") ? "rope_scaling.rope_theta"
+                                                                 : "rope_parameters.rope_theta";
     if (!have && (st = num(r, base_key, &cm->base, &have)) != POSENC_OK)
         return st;
     for (int i = 0; !have && legacy_base[i]; i++) {
