@@ -64,6 +64,15 @@ READ = {
     "minicpm-2b-128k.json": "read: openbmb modeling_minicpm.py (copy oshersidi/OCD "
                            "@924345eb L215-258, L371-425): half layout, full head, "
                            "dynamic NTK over max_position_embeddings",
+    # MiniCPM-MoE-8x2B: the same modeling_minicpm.py with no rope_scaling:
+    # MiniCPMRotaryEmbedding over head_dim = hidden_size / heads (L371), base
+    # rope_theta, absent here: MiniCPMConfig's "rope_theta=10000.0" (openbmb
+    # configuration_minicpm.py, copy EmotioTech/EmotioLocal @d4495c13);
+    # rotate_half (L254-258). tests/hf/test_real_configs.py checks the
+    # frequencies.
+    "minicpm-moe-8x2b.json": "read: openbmb modeling_minicpm.py (copy oshersidi/OCD @924345eb "
+                             "L254-258, L371-375) and configuration_minicpm.py (rope_theta "
+                             "default 10000): half layout, full head, no scaling",
     # Qwen 1's remote code, undefdev/Qwen-7B-Chat modeling_qwen.py @04df5dd5
     # (Qwen-1_8B ships a later revision of the same file): rotary dim
     # kv_channels * rotary_pct (L151-188), base rotary_emb_base; past

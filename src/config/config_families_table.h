@@ -201,6 +201,20 @@
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
 
+/* ---- deepseek_v4: refused. Its layers mix the main MLA attention with
+ * compressed branches (layer_types compressed_sparse_attention /
+ * heavily_compressed_attention, compress_rates 4 and 128) whose compressed
+ * keys rotate by a second RoPE (compress_rope_theta 160000, YaRN), and
+ * rope_parameters is keyed by the labels main / compress, not by layer type;
+ * posenc has one RoPE per layer. transformers 5.23.0
+ * models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212. */
+{.model_type = "deepseek_v4", .arch = "DeepseekV4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .refused = "its compressed attention branches rotate their keys with a second RoPE "
+            "(compress_rope_theta, rope_parameters.compress) beside the main one: posenc has one "
+            "RoPE per layer",
+ .source = "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
+           "5.23.0)"},
+
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size /
  * heads; rope_theta 10000. transformers 5.23.0

@@ -48,7 +48,7 @@ PINNED = {
     "gemma-3-4b-it": PROBE,
     "gemma-4-26b-a4b": REFUSED,
     "gemma-4-e2b-it": REFUSED,
-    "gpt-oss-120b": REFUSED,
+    "gpt-oss-120b": PROBE,
     "internlm-7b": REFUSED,
     "lfm2.5-vl-1.6b": REFUSED,
     "llama-3-8b": PROBE,
@@ -58,7 +58,7 @@ PINNED = {
     "llama-3.2-90b-vision-instruct": REFUSED,
     "llava-1.5-7b": PROBE,
     "minicpm-2b-128k": READ,
-    "minicpm-moe-8x2b": REFUSED,
+    "minicpm-moe-8x2b": READ,
     "minicpm-v-4.6": REFUSED,
     "minicpm5-1b": PROBE,
     "mistral-7b-v0.3": PROBE,
@@ -101,7 +101,7 @@ PINNED = {
     "smollm2-360m": PROBE,
     "snowflake-arctic-embed-m": PROBE,
     "stablelm-2-zephyr-1.6b": PROBE,
-    "starcoder-1b-gpt-bigcode": REFUSED,
+    "starcoder-1b-gpt-bigcode": PROBE,
     "tinyllama-1.1b-chat-v1.0": PROBE,
     "voxtral-mini-3b-2507": PROBE,
     "yi-1.5-34b": PROBE,
@@ -195,6 +195,24 @@ def test_read_minicpm_dynamic_ntk():
         want = base ** (-np.arange(0, d, 2) / d)
         r = posenc.RoPE.from_config(path, seq_len=n)
         assert r.layout == "half" and r.rotary_dim == d
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+def test_read_minicpm_moe_default_base():
+    """MiniCPM-MoE-8x2B has no rope_theta: MiniCPMConfig's default 10000 (READ),
+    f_k = 10000^(-2k/d) over the whole head, at every length (no scaling)."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "minicpm-moe-8x2b.json")
+    with open(path) as f:
+        c = json.load(f)
+    assert "rope_theta" not in c and c.get("rope_scaling") is None
+    d = c["hidden_size"] // c["num_attention_heads"]
+    want = 10000.0 ** (-np.arange(0, d, 2) / d)
+    for n in (1000, 10 ** 6):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d and r.base == 10000.0
         assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
 
 
