@@ -182,7 +182,8 @@ _SMALL = {
     "ffn_hidden_size": 32, "n_inner": 32, "ffn_dim": 32, "d_ff": 32,
     "num_experts": 4, "num_local_experts": 4, "n_routed_experts": 4, "moe_num_experts": 4,
     "n_shared_experts": 1, "num_shared_experts": 1,
-    "num_experts_per_tok": 2, "moe_topk": 2, "top_k": 2, "n_group": 1, "topk_group": 1,
+    "num_experts_per_tok": 2, "moe_topk": 2, "top_k": 2, "top_k_experts": 2, "n_group": 1,
+    "topk_group": 1,
     "first_k_dense_replace": 0,
     # encoder-decoder stacks (BART, Whisper, T5): each stack is probed as a
     # whole, so two layers each
