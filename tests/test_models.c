@@ -692,6 +692,16 @@ typedef struct bad {
 #define L32 "\"num_hidden_layers\": 2, \"hidden_size\": 256, \"num_attention_heads\": 4"
 
 static const bad BAD[] = {
+    /* a per-type set's own partial_rotary_factor that would change the
+     * rotated part of a family whose code rotates the whole head: refused by
+     * name, never skipped */
+    {"{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4, \"head_dim\": 64, \"layer_types\": [\"sliding_attention\", "
+     "\"full_attention\"], \"rope_parameters\": {\"sliding_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1e4}, \"full_attention\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"partial_rotary_factor\": 0.5}}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention.partial_rotary_factor",
+     "would rotate 32 of 64 dimensions"},
     {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
      "registry (posenc --models lists the known types); give --model-type TYPE"},
     /* an unknown wrapper whose part, under a name posenc does not read, is a

@@ -361,6 +361,27 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
                             "the rotary dimension comes out %lld for head size %lld; it must be "
                             "even and at least 2",
                             (long long)cm.rotary, (long long)cm.head_dim);
+        } else {
+            /* a set's own partial_rotary_factor (proportional reads it as
+             * its p): only where it gives the rotated part the family's
+             * code already rotates; anything else is a rule posenc does not
+             * know for this family, refused rather than skipped */
+            const json_t *rt = get(set, "rope_type");
+            int prop = rt && json_is_string(rt) &&
+                       strcmp(json_string_value(rt), "proportional") == 0;
+            double prf = 1.0;
+            int have = 0;
+            snprintf(tkey, sizeof tkey, "%s.partial_rotary_factor", sname);
+            if (!prop && (st = posenc__cfg_number(&r->rd, set, "partial_rotary_factor", tkey,
+                                                  &prf, &have)) != POSENC_OK)
+                return st;
+            if (have && (int64_t)floor((double)cm.head_dim * prf) != cm.rotary)
+                return FAIL(r, POSENC_ERR_FORMAT, tkey,
+                            "%s %g would rotate %lld of %lld dimensions where family %s rotates "
+                            "%lld: a per-layer-type rotary part posenc does not implement for "
+                            "this family",
+                            tkey, prf, (long long)floor((double)cm.head_dim * prf),
+                            (long long)cm.head_dim, f->model_type, (long long)cm.rotary);
         }
     }
     return rope_group(r, g, &cm, base, set, 1, sname);
