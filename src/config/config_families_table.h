@@ -335,7 +335,12 @@
 /* ---- glm4_moe: GPT-NeoX's partial rotate_half (HALF), partial factor 0.5.
  * models/glm4_moe/modular_glm4_moe.py @7b24e381 ("from
  * ..gpt_neox.modeling_gpt_neox import apply_rotary_pos_emb",
- * kwargs.setdefault("partial_rotary_factor", 0.5)). */
+ * kwargs.setdefault("partial_rotary_factor", 0.5)). Glm4MoeConfig has no
+ * head_dim field (transformers 5.23.0 configuration_glm4_moe.py L92-124): its
+ * defaults give 4096 // 96 = 42 and int(42 * 0.5) = 21, from which transformers
+ * makes 11 frequencies base^(-2i/21) and rotates 22 elements
+ * (modeling_glm4_moe.py L74-76, L160-166); posenc refuses the odd rotary
+ * dimension by name. GLM-4.5's configs carry head_dim 128. */
 {.model_type = "glm4_moe", .arch = "Glm4Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.5, .base_default = 10000.0, .default_hidden = 4096, .default_heads = 96,
  .source = "models/glm4_moe/modular_glm4_moe.py @7b24e381"},
