@@ -121,6 +121,9 @@ typedef struct posenc_model_family {
                                             1; sliding_window null (no layer rotates but those),
                                             or first_k_dense_replace without layer_types, is
                                             refused (Cohere2 MoE) */
+#define POSENC_FAMILY_NTK_ALPHA 4096u   /* a "dynamic" block with alpha is static NTK-alpha:
+                                            base * alpha^(d/(d-2)) at every length, posenc's
+                                            "ntk" with factor alpha (HunYuan) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

@@ -462,9 +462,9 @@
  * head), then the query/key layernorms on the rotated q and k; rope_theta
  * 10000 (the mixin's default_theta, modeling_rope_utils.py L760). head_dim
  * null: hidden_size / heads (the rotary's "or"; the attention's getattr
- * would take None). Hunyuan's "dynamic" with alpha (ntk_alpha: base *
- * alpha^(d/(d-2))) is refused by the scaling reader ("alpha is not a
- * parameter of rope type dynamic"). transformers 5.23.0
+ * would take None). A "dynamic" block with alpha (Hunyuan-A13B's
+ * checkpoints) is ntk_alpha: base * alpha^(d/(d-2)) at every length,
+ * posenc's "ntk" with factor alpha. transformers 5.23.0
  * models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115 (rotate_half,
  * apply_rotary_pos_emb), L160, L195-198 (RoPE, then the layernorms),
  * L287-355 (rotary, ntk_alpha); configuration_hunyuan_v1_dense.py L37-56;
@@ -472,12 +472,12 @@
  * configuration_hunyuan_v1_moe.py L52-75. */
 {.model_type = "hunyuan_v1_dense", .arch = "HunYuanDenseV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
- .default_heads = 32,
+ .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
            "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56"},
 {.model_type = "hunyuan_v1_moe", .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
- .default_heads = 32,
+ .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
            "configuration_hunyuan_v1_moe.py L52-75"},
 

@@ -333,3 +333,17 @@ def test_mla_rope_interleave_false(model_type):
     """The MLA families with rope_interleave false rotate halves."""
     rep = hf_probe.probe(_defaults(model_type, rope_interleave=False))
     assert rep.status == hf_probe.VERIFIED and "half" in rep.scheme, rep
+
+
+@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+def test_hunyuan_ntk_alpha(model_type):
+    """Hunyuan-A13B's block {"type": "dynamic", "alpha": 1000}: transformers'
+    ntk_alpha, base * alpha^(d/(d-2)) at every length; without alpha it is
+    dynamic NTK. The plain base instead of the stretched one is caught."""
+    d = _defaults(model_type, head_dim=128, max_position_embeddings=32768)
+    d["rope_parameters"] = {"rope_type": "dynamic", "rope_theta": 10000.0, "alpha": 1000.0,
+                            "factor": 1.0}
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "ntk" in rep.scheme, rep
+    plain = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
+    assert plain.status == hf_probe.DISAGREE, plain
