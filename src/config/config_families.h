@@ -124,6 +124,10 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_NTK_ALPHA 4096u   /* a "dynamic" block with alpha is static NTK-alpha:
                                             base * alpha^(d/(d-2)) at every length, posenc's
                                             "ntk" with factor alpha (HunYuan) */
+#define POSENC_FAMILY_NEEDS_BLOCK 8192u /* the config class fills in its own scaled rope block
+                                            when the config has none (a top-level rope_theta
+                                            is then unread): a config without rope_parameters
+                                            or rope_scaling is refused (Apertus, CWM, Mistral 4) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

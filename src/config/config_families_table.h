@@ -38,10 +38,12 @@
 
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
- * 8192, low 1, high 4). transformers 5.23.0 models/apertus/modeling_apertus.py
+ * 8192, low 1, high 4; a rope_theta beside no block is unread: refused).
+ * transformers 5.23.0 models/apertus/modeling_apertus.py
  * L126-160, L204; configuration_apertus.py L47, L65-68, L87-95. */
 {.model_type = "apertus", .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
            "configuration_apertus.py L47-95"},
 
@@ -141,12 +143,13 @@
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
- * when the config has no rope block. transformers 5.23.0
+ * when the config has no rope block (a config without one is refused: its
+ * rope_theta would be unread). transformers 5.23.0
  * models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339;
  * configuration_cwm.py L64-110. */
 {.model_type = "cwm", .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
- .default_head_dim = 128,
+ .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
            "configuration_cwm.py L64-110"},
 
@@ -698,14 +701,15 @@
  * rope_parameters.llama_4_scaling_beta) on the whole query; head_dim =
  * qk_nope + qk_rope and partial_rotary_factor qk_rope / head_dim, so the
  * rotary's int(head_dim * factor) is qk_rope_head_dim; the class default is
- * YaRN (factor 128, original 8192, mscale 1, mscale_all_dim 1, beta 0.1).
+ * YaRN (factor 128, original 8192, mscale 1, mscale_all_dim 1, beta 0.1),
+ * filled in when the config has no rope block (such a config is refused).
  * transformers 5.23.0 models/mistral4/modeling_mistral4.py L286-360
  * (rotate_half, apply_rotary_pos_emb(_interleave), get_llama_4_attn_scale),
  * L419, L455-481; configuration_mistral4.py L76-90, L106-135. */
 {.model_type = "mistral4", .arch = "Mistral4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .qscale = POSENC_QSCALE_BETA,
  .default_layers = 36, .default_hidden = 4096, .default_heads = 32, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY | POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
            "configuration_mistral4.py L76-135"},
 

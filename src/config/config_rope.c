@@ -268,6 +268,14 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
     posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
+    if (!blk && (r->fam->flags & POSENC_FAMILY_NEEDS_BLOCK)) {
+        char key[96];
+        kn(r, "rope_parameters", key, sizeof key);
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "missing key %s (or rope_scaling): family %s's config class then fills in "
+                    "its own scaled RoPE and ignores a rope_theta beside it",
+                    key, r->fam->model_type);
+    }
     if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE))
         return FAIL(r, POSENC_ERR_FORMAT, name,
                     "missing key %s (with mrope_section): family %s splits the rotary pairs "

@@ -347,3 +347,20 @@ def test_hunyuan_ntk_alpha(model_type):
     assert rep.status == hf_probe.VERIFIED and "ntk" in rep.scheme, rep
     plain = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
     assert plain.status == hf_probe.DISAGREE, plain
+
+
+@pytest.mark.parametrize("model_type", ["apertus", "cwm", "mistral4"])
+def test_class_fills_its_rope_block(model_type):
+    """ApertusConfig, CwmConfig and Mistral4Config put their own scaled block
+    (llama3, llama3, YaRN) in place of a missing one and leave a rope_theta
+    beside it unread: posenc refuses such a config instead of plain RoPE."""
+    from transformers import CONFIG_MAPPING
+
+    d = hf_probe.default_config(model_type)
+    d.pop("rope_parameters")
+    d["rope_theta"] = 500000.0
+    with hf_probe._quiet():
+        filled = CONFIG_MAPPING[model_type].from_dict(dict(d)).rope_parameters
+    assert filled["rope_type"] != "default" and filled["rope_theta"] != 500000.0
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.REFUSED and "fills in" in rep.detail, rep
