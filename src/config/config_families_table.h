@@ -157,7 +157,9 @@
  * attn_config.rope_theta (500000); transformers 5.23.0 builds
  * DbrxRotaryEmbedding from rope_parameters (default 10000) and leaves
  * attn_config.rope_theta unread, so HF's code and the checkpoints disagree
- * and posenc reads no nested attn_config key. Layout: llama's rotate_half.
+ * and posenc reads no nested attn_config key (DbrxAttentionConfig has no
+ * rope_theta field, so the class defaults do not even build: the attention
+ * reads attn_config.rope_theta, L184). Layout: llama's rotate_half.
  * transformers 5.23.0 models/dbrx/modeling_dbrx.py L44-75, L91-121, L184,
  * L221; configuration_dbrx.py L113-150. */
 {.model_type = "dbrx", .arch = "Dbrx", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
