@@ -100,6 +100,21 @@ TEST(registry_sorted_and_cited)
     CHECK(strcmp(posenc__family_find("qwen3_vl")->nested, "text_config") == 0);
     CHECK(posenc__family_find("gemma3_text")->base_default == 1000000.0);
     CHECK(posenc__family_find("gemma3_text")->local_base_default == 10000.0);
+    /* families added from transformers 5.23.0 (issue 20; tests/hf probes them) */
+    CHECK(posenc__family_find("ernie4_5")->layout == POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc__family_find("helium")->base_default == 100000.0);
+    CHECK(posenc__family_find("nemotron")->partial_default == 0.5);
+    CHECK(posenc__family_find("minimax_m2")->flags & POSENC_FAMILY_ROTARY_DIM);
+    CHECK(posenc__family_find("mistral4")->qscale == POSENC_QSCALE_BETA);
+    CHECK(posenc__family_find("youtu")->rotary == POSENC_ROTARY_QK_ROPE);
+    CHECK(posenc__family_find("laguna")->flags & POSENC_FAMILY_TYPE_SETS);
+    CHECK(posenc__family_find("modernbert")->flags & POSENC_FAMILY_GLOBAL_EVERY_N);
+    CHECK(posenc__family_find("cohere2_moe")->full_rope == POSENC_TROPE_NONE);
+    CHECK(posenc__family_find("hunyuan_v1_moe")->flags & POSENC_FAMILY_NTK_ALPHA);
+    CHECK(posenc__family_find("dbrx")->refused != NULL);
+    CHECK(posenc__family_find("granite_swa")->refused != NULL);
+    CHECK(posenc__family_by_arch("GraniteMoeForCausalLM") == posenc__family_find("granitemoe"));
+    CHECK(posenc__family_by_arch("Ernie4_5_MoeForCausalLM") == posenc__family_find("ernie4_5_moe"));
 }
 
 TEST(registry_by_arch)

@@ -263,7 +263,9 @@ def shrink(text_cfg, keep_heads=False):
         c.num_key_value_heads = H
     if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
         hd = getattr(c, "head_dim", None)
-        D = hd if isinstance(hd, int) and hd > 0 else (hidden // H if hidden % H == 0 else None)
+        # hidden // H also when H does not divide hidden: the attention's
+        # head_dim is that floor (Glm4MoeConfig's defaults: 4096 // 96 = 42)
+        D = hd if isinstance(hd, int) and hd > 0 else hidden // H
         if D is not None:
             KV = getattr(c, "num_key_value_heads", None)
             c.num_attention_heads = 2

@@ -160,6 +160,13 @@ typedef struct posenc_model_family {
                                             1; sliding_window null (no layer rotates but those),
                                             or first_k_dense_replace without layer_types, is
                                             refused (Cohere2 MoE) */
+#define POSENC_FAMILY_NTK_ALPHA 4096u   /* a "dynamic" block with alpha is static NTK-alpha:
+                                            base * alpha^(d/(d-2)) at every length, posenc's
+                                            "ntk" with factor alpha (HunYuan) */
+#define POSENC_FAMILY_NEEDS_BLOCK 8192u /* the config class fills in its own scaled rope block
+                                            when the config has none (a top-level rope_theta
+                                            is then unread): a config without rope_parameters
+                                            or rope_scaling is refused (Apertus, CWM, Mistral 4) */
 
 #define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
                                             (LFM2's full_attn_idxs) */
@@ -179,7 +186,7 @@ typedef struct posenc_model_family {
                                             Hybrid: "ensure at least one full attention
                                             layer") */
 
-#define POSENC_FAMILY_LAST_LAYER_FULL (1u << 12) /* the last layer is full_attention whatever
+#define POSENC_FAMILY_LAST_LAYER_FULL (1u << 15) /* the last layer is full_attention whatever
                                             layer_types says (Gemma 4's __post_init__) */
 
 /* Gemma4TextConfig.__post_init__'s default_rope_params (configuration_gemma4.py
@@ -188,10 +195,11 @@ typedef struct posenc_model_family {
     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "        \
     "\"full_attention\": {\"rope_type\": \"proportional\", \"partial_rotary_factor\": 0.25, " \
     "\"rope_theta\": 1000000.0}}"
-                                            #define POSENC_FAMILY_PART_OPTIONAL (1u << 13) /* a wrapper whose older configs keep the language
+
+#define POSENC_FAMILY_PART_OPTIONAL (1u << 16) /* a wrapper whose older configs keep the language
                                             model's keys at the top (Qwen2-VL): without the
                                             nested part the root is read as nested_type */
-#define POSENC_FAMILY_MROPE_ROUND_ROBIN (1u << 14) /* MROPE: the code always takes the interleaved
+#define POSENC_FAMILY_MROPE_ROUND_ROBIN (1u << 17) /* MROPE: the code always takes the interleaved
                                             (round robin) rule, whatever mrope_interleaved
                                             says (Qwen3-VL); without this flag always the
                                             contiguous one (Qwen2-VL, GLM-4V) */

@@ -38,10 +38,12 @@
 
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
- * 8192, low 1, high 4). transformers 5.23.0 models/apertus/modeling_apertus.py
+ * 8192, low 1, high 4; a rope_theta beside no block is unread: refused).
+ * transformers 5.23.0 models/apertus/modeling_apertus.py
  * L126-160, L204; configuration_apertus.py L47, L65-68, L87-95. */
 {.model_type = "apertus", .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
            "configuration_apertus.py L47-95"},
 
@@ -163,12 +165,13 @@
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
- * when the config has no rope block. transformers 5.23.0
+ * when the config has no rope block (a config without one is refused: its
+ * rope_theta would be unread). transformers 5.23.0
  * models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339;
  * configuration_cwm.py L64-110. */
 {.model_type = "cwm", .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
- .default_head_dim = 128,
+ .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
            "configuration_cwm.py L64-110"},
 
@@ -176,7 +179,9 @@
  * attn_config.rope_theta (500000); transformers 5.23.0 builds
  * DbrxRotaryEmbedding from rope_parameters (default 10000) and leaves
  * attn_config.rope_theta unread, so HF's code and the checkpoints disagree
- * and posenc reads no nested attn_config key. Layout: llama's rotate_half.
+ * and posenc reads no nested attn_config key (DbrxAttentionConfig has no
+ * rope_theta field, so the class defaults do not even build: the attention
+ * reads attn_config.rope_theta, L184). Layout: llama's rotate_half.
  * transformers 5.23.0 models/dbrx/modeling_dbrx.py L44-75, L91-121, L184,
  * L221; configuration_dbrx.py L113-150. */
 {.model_type = "dbrx", .arch = "Dbrx", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -479,7 +484,12 @@
 /* ---- glm4_moe: GPT-NeoX's partial rotate_half (HALF), partial factor 0.5.
  * models/glm4_moe/modular_glm4_moe.py @7b24e381 ("from
  * ..gpt_neox.modeling_gpt_neox import apply_rotary_pos_emb",
- * kwargs.setdefault("partial_rotary_factor", 0.5)). */
+ * kwargs.setdefault("partial_rotary_factor", 0.5)). Glm4MoeConfig has no
+ * head_dim field (transformers 5.23.0 configuration_glm4_moe.py L92-124): its
+ * defaults give 4096 // 96 = 42 and int(42 * 0.5) = 21, from which transformers
+ * makes 11 frequencies base^(-2i/21) and rotates 22 elements
+ * (modeling_glm4_moe.py L74-76, L160-166); posenc refuses the odd rotary
+ * dimension by name. GLM-4.5's configs carry head_dim 128. */
 {.model_type = "glm4_moe", .arch = "Glm4Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.5, .base_default = 10000.0, .default_hidden = 4096, .default_heads = 96,
  .source = "models/glm4_moe/modular_glm4_moe.py @7b24e381"},
@@ -700,9 +710,9 @@
  * head), then the query/key layernorms on the rotated q and k; rope_theta
  * 10000 (the mixin's default_theta, modeling_rope_utils.py L760). head_dim
  * null: hidden_size / heads (the rotary's "or"; the attention's getattr
- * would take None). Hunyuan's "dynamic" with alpha (ntk_alpha: base *
- * alpha^(d/(d-2))) is refused by the scaling reader ("alpha is not a
- * parameter of rope type dynamic"). transformers 5.23.0
+ * would take None). A "dynamic" block with alpha (Hunyuan-A13B's
+ * checkpoints) is ntk_alpha: base * alpha^(d/(d-2)) at every length,
+ * posenc's "ntk" with factor alpha. transformers 5.23.0
  * models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115 (rotate_half,
  * apply_rotary_pos_emb), L160, L195-198 (RoPE, then the layernorms),
  * L287-355 (rotary, ntk_alpha); configuration_hunyuan_v1_dense.py L37-56;
@@ -710,13 +720,13 @@
  * configuration_hunyuan_v1_moe.py L52-75. */
 {.model_type = "hunyuan_v1_dense", .arch = "HunYuanDenseV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
- .default_heads = 32,
+ .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
            "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56"},
 
 {.model_type = "hunyuan_v1_moe", .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
- .default_heads = 32,
+ .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
            "configuration_hunyuan_v1_moe.py L52-75"},
 
@@ -1063,14 +1073,15 @@
  * rope_parameters.llama_4_scaling_beta) on the whole query; head_dim =
  * qk_nope + qk_rope and partial_rotary_factor qk_rope / head_dim, so the
  * rotary's int(head_dim * factor) is qk_rope_head_dim; the class default is
- * YaRN (factor 128, original 8192, mscale 1, mscale_all_dim 1, beta 0.1).
+ * YaRN (factor 128, original 8192, mscale 1, mscale_all_dim 1, beta 0.1),
+ * filled in when the config has no rope block (such a config is refused).
  * transformers 5.23.0 models/mistral4/modeling_mistral4.py L286-360
  * (rotate_half, apply_rotary_pos_emb(_interleave), get_llama_4_attn_scale),
  * L419, L455-481; configuration_mistral4.py L76-90, L106-135. */
 {.model_type = "mistral4", .arch = "Mistral4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .qscale = POSENC_QSCALE_BETA,
  .default_layers = 36, .default_hidden = 4096, .default_heads = 32, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY | POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
            "configuration_mistral4.py L76-135"},
 

@@ -55,6 +55,41 @@ static posenc_status prep_yarn_is_longrope(mread *r, const json_t *blk, json_t *
     return POSENC_OK;
 }
 
+/* HunYuan: 'if self.rope_type == "dynamic" and
+ * self.config.rope_parameters.get("alpha")' the frequencies are
+ * compute_ntk_alpha_rope_parameters', base * alpha^(dim/(dim-2)) for every
+ * length (factor unread): posenc's "ntk" with factor alpha. */
+static posenc_status prep_ntk_alpha(mread *r, const json_t *blk, const char *name, json_t **own)
+{
+    static const char *const tk[] = {"rope_type", "type"};
+    const json_t *a = json_object_get(blk, "alpha");
+    int dynamic = 0;
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(blk, tk[i]);
+        if (t && json_typeof(t) == JSON_STRING && strcmp(json_string_value(t), "dynamic") == 0)
+            dynamic = 1;
+    }
+    if (!dynamic || !a || json_typeof(a) == JSON_NULL ||
+        (is_number(a) && json_number_value(a) == 0.0))
+        return POSENC_OK; /* alpha falsy: transformers' dynamic NTK */
+    if (!is_number(a)) {
+        char key[128];
+        snprintf(key, sizeof key, "%s.alpha", name);
+        return FAIL(r, POSENC_ERR_FORMAT, key, "%s must be a number, got %s", key,
+                    posenc__cfg_type_word(a));
+    }
+    if (!*own && !(*own = json_deep_copy(blk)))
+        return copy_failed(r, own);
+    for (int i = 0; i < 2; i++)
+        if (json_object_get(*own, tk[i]) &&
+            json_object_set_new(*own, tk[i], json_string("ntk")) != 0)
+            return copy_failed(r, own);
+    if (json_object_set_new(*own, "factor", json_real(json_number_value(a))) != 0)
+        return copy_failed(r, own);
+    json_object_del(*own, "alpha");
+    return POSENC_OK;
+}
+
 /* Phi-3.5-MoE: short_mscale and long_mscale (equal) become the attention
  * factor. */
 static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *name, json_t **own)
@@ -238,6 +273,8 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
     *own = NULL;
     if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE)
         st = prep_yarn_is_longrope(r, blk, own);
+    if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_NTK_ALPHA))
+        st = prep_ntk_alpha(r, blk, name, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MSCALE_PAIR))
         st = prep_mscale_pair(r, blk, name, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MROPE))
@@ -263,6 +300,14 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
     posenc_status st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT);
     snprintf(r->block[r->n_block], sizeof r->block[0], "%s", name);
     r->rd.block = r->block[r->n_block++];
+    if (!blk && (r->fam->flags & POSENC_FAMILY_NEEDS_BLOCK)) {
+        char key[96];
+        kn(r, "rope_parameters", key, sizeof key);
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "missing key %s (or rope_scaling): family %s's config class then fills in "
+                    "its own scaled RoPE and ignores a rope_theta beside it",
+                    key, r->fam->model_type);
+    }
     if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE)) {
         json_t *none = NULL;
         if (!(r->fam->mrope_default[0] + r->fam->mrope_default[1] + r->fam->mrope_default[2]))

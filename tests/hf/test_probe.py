@@ -258,6 +258,10 @@ CLASS_DEFAULTS_REFUSED = {
     "dbrx": "attn_config.rope_theta",
     "granite_swa": "layer_rope_theta",
     "granitemoe_swa": "layer_rope_theta",
+    # Glm4MoeConfig has no head_dim: 4096 // 96 = 42, int(42 * 0.5) = 21 rotated
+    # elements, an odd rotary dimension (transformers rotates 22 with frequencies
+    # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
+    "glm4_moe": "rotary dimension comes out 21",
 }
 
 
@@ -499,3 +503,34 @@ def test_remote_code_families_as_their_inner_model(name, hf_type):
     d["model_type"] = hf_type
     rep = hf_probe.probe(d, model_type=own)
     assert rep.status == hf_probe.VERIFIED, rep
+
+
+@pytest.mark.parametrize("model_type", ["hunyuan_v1_dense", "hunyuan_v1_moe"])
+def test_hunyuan_ntk_alpha(model_type):
+    """Hunyuan-A13B's block {"type": "dynamic", "alpha": 1000}: transformers'
+    ntk_alpha, base * alpha^(d/(d-2)) at every length; without alpha it is
+    dynamic NTK. The plain base instead of the stretched one is caught."""
+    d = _defaults(model_type, head_dim=128, max_position_embeddings=32768)
+    d["rope_parameters"] = {"rope_type": "dynamic", "rope_theta": 10000.0, "alpha": 1000.0,
+                            "factor": 1.0}
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "ntk" in rep.scheme, rep
+    plain = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
+    assert plain.status == hf_probe.DISAGREE, plain
+
+
+@pytest.mark.parametrize("model_type", ["apertus", "cwm", "mistral4"])
+def test_class_fills_its_rope_block(model_type):
+    """ApertusConfig, CwmConfig and Mistral4Config put their own scaled block
+    (llama3, llama3, YaRN) in place of a missing one and leave a rope_theta
+    beside it unread: posenc refuses such a config instead of plain RoPE."""
+    from transformers import CONFIG_MAPPING
+
+    d = hf_probe.default_config(model_type)
+    d.pop("rope_parameters")
+    d["rope_theta"] = 500000.0
+    with hf_probe._quiet():
+        filled = CONFIG_MAPPING[model_type].from_dict(dict(d)).rope_parameters
+    assert filled["rope_type"] != "default" and filled["rope_theta"] != 500000.0
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.REFUSED and "fills in" in rep.detail, rep
