@@ -105,6 +105,23 @@
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
 
+/* ---- deepseek_v32 (DeepSeek V3.2): the MLA attention is DeepSeek V3's
+ * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part), but DeepSeek
+ * Sparse Attention's indexer, which picks the index_topk keys each query
+ * attends to, rotates its own q and k half-split (apply_rotary_pos_emb on the
+ * first qk_rope_head_dim of index_head_dim): two RoPEs in one layer, which a
+ * layer's scheme here cannot say. Refused by name rather than half read.
+ * models/deepseek_v32/modeling_deepseek_v32.py L160-222 (the indexer: "The
+ * indexer uses NON-interleaved (half-split) RoPE"), L296-330, L405-430
+ * (transformers 5.23.0). */
+{.model_type = "deepseek_v32", .arch = "DeepseekV32", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE,
+ .refused = "DeepSeek Sparse Attention's indexer rotates its own q and k half-split beside "
+            "the MLA attention's interleaved RoPE (two RoPEs in one layer); posenc describes "
+            "one per layer",
+ .source = "models/deepseek_v32/modeling_deepseek_v32.py L160-222, L296-330, L405-430 "
+           "(transformers 5.23.0)"},
+
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
  * huggingface/transformers distilbert/modeling_distilbert.py @00b326f4

@@ -49,6 +49,9 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
                     "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "glm_ocr",
                     "ministral3", "qwen2_vl_text", "qwen2_5_vl_text", "qwen3_vl_moe_text",
                     "glm_ocr_text"]
+#: Registry families posenc refuses by name (the mechanism it lacks), checked
+#: on their config class's defaults below.
+REFUSED_DEFAULTS = ["deepseek_v32"]
 #: Registry families whose config class's defaults transformers cannot run
 #: (GLM-4V's default mrope_section [8, 12, 12] does not split its full
 #: 128-element head; posenc refuses them by name) and that no fixture covers:
@@ -97,6 +100,7 @@ def test_fixtures_cover_the_registry():
         probed.add((d.get("text_config") or {}).get("model_type"))
         probed.add(((d.get("thinker_config") or {}).get("text_config") or {}).get("model_type"))
     probed.update(WRAPPER_DEFAULTS)
+    probed.update(REFUSED_DEFAULTS)
     probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
     missing = [f for f in fams if f in CONFIG_MAPPING and f not in probed]
     assert not missing, f"registry families without a probed fixture: {missing}"
@@ -279,3 +283,11 @@ def test_remote_code_families_as_their_inner_model(name, hf_type):
     d["model_type"] = hf_type
     rep = hf_probe.probe(d, model_type=own)
     assert rep.status == hf_probe.VERIFIED, rep
+
+
+@pytest.mark.parametrize("model_type", REFUSED_DEFAULTS)
+def test_refused_by_name(model_type):
+    """DeepSeek V3.2: the indexer's half-split RoPE beside MLA's interleaved one
+    is refused, naming it (never read as DeepSeek V3 alone)."""
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.REFUSED and "indexer" in rep.detail, rep
