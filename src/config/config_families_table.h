@@ -454,6 +454,23 @@
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
+/* ---- molmo2 (Molmo 2): a wrapper; text_config molmo2_text is OLMo 2's
+ * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
+ * head_dim 128), rope_theta the mixin's 10000; the scaling only on
+ * rope_scaling_layers (all layers by default; a subset with a scaled block
+ * is refused, config_schemes.c molmo2_checks).
+ * models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663;
+ * configuration_molmo2.py L125-158 (defaults), L196 (text_config);
+ * transformers 5.23.0. */
+{.model_type = "molmo2", .arch = "Molmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "molmo2_text",
+ .source = "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"},
+{.model_type = "molmo2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
+ .default_head_dim = 128,
+ .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
+           "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
+
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
  * configuration_mpt.py @3f832360 L157-175. */
