@@ -725,6 +725,13 @@ static const bad BAD[] = {
      POSENC_ERR_FORMAT, "model_type", "but its part speech_llm is model_type qwen2, a family"},
     {"{\"model_type\": \"frobvlm\", \"audio_tower\": {\"llm\": {\"model_type\": \"qwen3\"}}}",
      NULL, POSENC_ERR_FORMAT, "model_type", "its part audio_tower.llm is model_type qwen3"},
+    /* Molmo 2: a scaled block on some layers only (rope_scaling_layers) */
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [0], "
+     "\"rope_parameters\": {\"rope_type\": \"yarn\", \"rope_theta\": 1e6, \"factor\": 8.0, "
+     "\"original_max_position_embeddings\": 8192}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling_layers", "lists 1 of the 2 layers"},
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": 3}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling_layers", "must be a list of layer indices"},
     /* a remote-code wrapper whose part names no family */
     {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"hidden_size\": 64}}", NULL,
      POSENC_ERR_FORMAT, "llm_config.model_type", "does not say which family"},
@@ -1788,6 +1795,22 @@ TEST(nested_parts_and_glm4v)
                                    NULL) == POSENC_OK);
     CHECK(group_at(&model, 0, &g) == POSENC_OK && g->rope.layout == POSENC_LAYOUT_INTERLEAVED &&
           g->rope.scaling.type == POSENC_ROPE_YARN && g->rope.scaling.factor == 32.0);
+    /* Molmo 2: rope_scaling_layers listing every layer, or a subset under the
+     * default RoPE (scaled and unscaled tables agree), reads as one RoPE */
+    static const char molmo_all[] =
+        "{\"model_type\": \"molmo2\", \"text_config\": {\"num_hidden_layers\": 2, "
+        "\"rope_scaling_layers\": [1, 0], \"rope_parameters\": {\"rope_type\": \"yarn\", "
+        "\"rope_theta\": 1e6, \"factor\": 8.0, \"original_max_position_embeddings\": 8192}}}";
+    static const char molmo_default[] =
+        "{\"model_type\": \"molmo2_text\", \"num_hidden_layers\": 2, "
+        "\"rope_scaling_layers\": [1]}";
+    CHECK(posenc_model_from_config_text(molmo_all, strlen(molmo_all), NULL, &model, NULL) ==
+          POSENC_OK);
+    CHECK(group_at(&model, 0, &g) == POSENC_OK && g->rope.scaling.type == POSENC_ROPE_YARN &&
+          g->rope.head_dim == 128 && g->rope.base == 1e6);
+    CHECK(posenc_model_from_config_text(molmo_default, strlen(molmo_default), NULL, &model,
+                                        NULL) == POSENC_OK);
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->rope.base == 10000.0);
     /* Qwen2-VL flat (older) and nested (transformers 5) read alike */
     static const char flat[] =
         "{\"model_type\": \"qwen2_vl\", \"num_hidden_layers\": 2, \"hidden_size\": 1536, "

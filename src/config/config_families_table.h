@@ -206,6 +206,23 @@
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
 
+/* ---- deepseek_v32 (DeepSeek V3.2): the MLA attention is DeepSeek V3's
+ * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part), but DeepSeek
+ * Sparse Attention's indexer, which picks the index_topk keys each query
+ * attends to, rotates its own q and k half-split (apply_rotary_pos_emb on the
+ * first qk_rope_head_dim of index_head_dim): two RoPEs in one layer, which a
+ * layer's scheme here cannot say. Refused by name rather than half read.
+ * models/deepseek_v32/modeling_deepseek_v32.py L160-222 (the indexer: "The
+ * indexer uses NON-interleaved (half-split) RoPE"), L296-330, L405-430
+ * (transformers 5.23.0). */
+{.model_type = "deepseek_v32", .arch = "DeepseekV32", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE,
+ .refused = "DeepSeek Sparse Attention's indexer rotates its own q and k half-split beside "
+            "the MLA attention's interleaved RoPE (two RoPEs in one layer); posenc describes "
+            "one per layer",
+ .source = "models/deepseek_v32/modeling_deepseek_v32.py L160-222, L296-330, L405-430 "
+           "(transformers 5.23.0)"},
+
 /* ---- deepseek_v4: refused. Its layers mix the main MLA attention with
  * compressed branches (layer_types compressed_sparse_attention /
  * heavily_compressed_attention, compress_rates 4 and 128) whose compressed
@@ -1123,6 +1140,24 @@
  .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
  .source = "models/modernbert/modeling_modernbert.py L93-145, L177-208, L234-244, L269 "
            "(5.23.0); configuration_modernbert.py L77-151"},
+
+/* ---- molmo2 (Molmo 2): a wrapper; text_config molmo2_text is OLMo 2's
+ * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
+ * head_dim 128), rope_theta the mixin's 10000; the scaling only on
+ * rope_scaling_layers (all layers by default; a subset with a scaled block
+ * is refused, config_schemes.c molmo2_checks).
+ * models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663;
+ * configuration_molmo2.py L125-158 (defaults), L196 (text_config);
+ * transformers 5.23.0. */
+{.model_type = "molmo2", .arch = "Molmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "molmo2_text",
+ .source = "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"},
+
+{.model_type = "molmo2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
+ .default_head_dim = 128,
+ .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
+           "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;

@@ -343,6 +343,11 @@ posenc_status read_family(mread *r, int64_t n_layer)
         if (st != POSENC_OK)
             return st;
     }
+    if (strcmp(f->model_type, "molmo2_text") == 0) {
+        posenc_status st = molmo2_checks(r, n_layer);
+        if (st != POSENC_OK)
+            return st;
+    }
     if (f->layers == POSENC_LAYERS_ENC_DEC)
         return read_enc_dec(r);
     if (f->flags & POSENC_FAMILY_ALIBI_KEY) {

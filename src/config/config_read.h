@@ -54,6 +54,7 @@ typedef struct rope_common {
 #define add_group posenc__cfgm_add_group
 #define baichuan_rope posenc__cfgm_baichuan_rope
 #define chatglm_checks posenc__cfgm_chatglm_checks
+#define molmo2_checks posenc__cfgm_molmo2_checks
 #define count_of posenc__cfgm_count_of
 #define finish_scheme posenc__cfgm_finish_scheme
 #define kinds_layer_count posenc__cfgm_kinds_layer_count
@@ -142,6 +143,7 @@ posenc_status read_model(mread *r, const json_t *root, const char *override);
 /* config_schemes.c: the non-RoPE schemes and family checks */
 posenc_status baichuan_rope(mread *r, const json_t *root, int *rope);
 posenc_status chatglm_checks(mread *r);
+posenc_status molmo2_checks(mread *r, int64_t n_layer);
 posenc_status read_alibi(mread *r, int64_t n_layer);
 posenc_status read_enc_dec(mread *r);
 posenc_status read_learned(mread *r, int64_t n_layer);

@@ -312,3 +312,49 @@ posenc_status chatglm_checks(mread *r)
                     name);
     return POSENC_OK;
 }
+
+/* Molmo 2: the layers outside rope_scaling_layers take the same theta without
+ * the scaling (Molmo2RotaryEmbedding(config, scaled=False), "scaled" if
+ * layer_idx in config.rope_scaling_layers else "unscaled";
+ * models/molmo2/modeling_molmo2.py L98-118, L659-663; all layers when absent,
+ * configuration_molmo2.py L156-158; transformers 5.23.0). Read when every
+ * layer is listed or the block is the default RoPE (the two tables then
+ * agree); a scaled block on some layers only is refused by name. */
+posenc_status molmo2_checks(mread *r, int64_t n_layer)
+{
+    char name[96];
+    const json_t *l = get(r->cfg, "rope_scaling_layers");
+    if (!l)
+        return POSENC_OK;
+    kn(r, "rope_scaling_layers", name, sizeof name);
+    if (!json_is_array(l))
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of layer indices, got %s",
+                    name, posenc__cfg_type_word(l));
+    int64_t listed = 0;
+    for (size_t i = 0; i < json_array_size(l); i++) {
+        const json_t *v = json_array_get(l, i);
+        if (!json_is_integer(v))
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of layer indices", name);
+        json_int_t k = json_integer_value(v);
+        int dup = 0;
+        for (size_t j = 0; j < i; j++)
+            dup |= json_integer_value(json_array_get(l, j)) == k;
+        listed += !dup && k >= 0 && k < n_layer;
+    }
+    if (listed == n_layer)
+        return POSENC_OK;
+    static const char *const blocks[] = {"rope_parameters", "rope_scaling"};
+    for (int b = 0; b < 2; b++) {
+        const json_t *blk = get(r->cfg, blocks[b]);
+        const json_t *t = blk && json_is_object(blk) ? get(blk, "rope_type") : NULL;
+        if (blk && json_is_object(blk) && !t)
+            t = get(blk, "type");
+        if (t && !(json_is_string(t) && strcmp(json_string_value(t), "default") == 0))
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s lists %lld of the %lld layers: Molmo 2 scales the RoPE on those "
+                        "only (the others keep the base without the scaling), which posenc "
+                        "does not read",
+                        name, (long long)listed, (long long)n_layer);
+    }
+    return POSENC_OK;
+}

@@ -48,7 +48,10 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
                     "llava_next", "llava_onevision", "paligemma", "qwen2_audio", "smolvlm",
                     "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "glm_ocr",
                     "ministral3", "qwen2_vl_text", "qwen2_5_vl_text", "qwen3_vl_moe_text",
-                    "glm_ocr_text"]
+                    "glm_ocr_text", "molmo2", "molmo2_text"]
+#: Registry families posenc refuses by name (the mechanism it lacks), checked
+#: on their config class's defaults below.
+REFUSED_DEFAULTS = ["deepseek_v32"]
 #: Registry families whose config class's defaults transformers cannot run
 #: (GLM-4V's default mrope_section [8, 12, 12] does not split its full
 #: 128-element head; posenc refuses them by name) and that no fixture covers:
@@ -99,6 +102,7 @@ def test_fixtures_cover_the_registry():
     probed.update(CLASS_DEFAULTS_REFUSED)
         probed.add(((d.get("thinker_config") or {}).get("text_config") or {}).get("model_type"))
     probed.update(WRAPPER_DEFAULTS)
+    probed.update(REFUSED_DEFAULTS)
     probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
     missing = [f for f in fams if f in CONFIG_MAPPING and f not in probed]
     assert not missing, f"registry families without a probed fixture: {missing}"
@@ -534,3 +538,25 @@ def test_class_fills_its_rope_block(model_type):
     assert filled["rope_type"] != "default" and filled["rope_theta"] != 500000.0
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.REFUSED and "fills in" in rep.detail, rep
+@pytest.mark.parametrize("model_type", REFUSED_DEFAULTS)
+def test_refused_by_name(model_type):
+    """DeepSeek V3.2: the indexer's half-split RoPE beside MLA's interleaved one
+    is refused, naming it (never read as DeepSeek V3 alone)."""
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == hf_probe.REFUSED and "indexer" in rep.detail, rep
+
+
+def test_molmo2_scaling_layers():
+    """Molmo 2 scales the RoPE on rope_scaling_layers only: every layer listed
+    (the default) or a default block reads as one RoPE and is verified; YaRN
+    on a subset is refused by name."""
+    d = hf_probe.default_config("molmo2")
+    tc = d["text_config"]
+    tc["rope_parameters"] = {"rope_type": "yarn", "rope_theta": 1e6, "factor": 8.0,
+                             "original_max_position_embeddings": 8192}
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+    tc["rope_scaling_layers"] = [0, 2]
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.REFUSED and "rope_scaling_layers" in rep.detail, rep
+    tc["rope_parameters"] = {"rope_type": "default", "rope_theta": 1e6}
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
