@@ -233,3 +233,21 @@ def test_hybrid_reason_reaches_python():
     """RoPE.from_config on a layer without positions says why."""
     with pytest.raises(Exception, match="short convolution layer: no attention"):
         posenc.RoPE.from_config(os.path.join(MODELS, "lfm2-350m.json"), layer=0)
+
+
+#: Hybrid config classes' defaults: the outcome of each. lfm2_moe's class has
+#: no default layer_types (its model cannot be built without one): refused.
+HYBRID_DEFAULTS = {
+    "bamba": hf_probe.VERIFIED, "falcon_h1": hf_probe.VERIFIED,
+    "falcon_mamba": hf_probe.VERIFIED, "granitemoehybrid": hf_probe.VERIFIED,
+    "jamba": hf_probe.VERIFIED, "lfm2": hf_probe.VERIFIED, "lfm2_moe": hf_probe.REFUSED,
+    "mamba": hf_probe.VERIFIED, "mamba2": hf_probe.VERIFIED, "minimax": hf_probe.VERIFIED,
+    "mllama": hf_probe.VERIFIED, "nemotron_h": hf_probe.VERIFIED,
+    "olmo_hybrid": hf_probe.VERIFIED, "qwen3_next": hf_probe.VERIFIED,
+}
+
+
+@pytest.mark.parametrize("model_type", sorted(HYBRID_DEFAULTS))
+def test_hybrid_config_class_defaults(model_type):
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == HYBRID_DEFAULTS[model_type], rep
