@@ -1871,6 +1871,18 @@ TEST(hybrid_layers)
     CHECK(refused("{\"model_type\": \"mllama\", \"text_config\": {\"num_hidden_layers\": 3, " H4
                   "}}",
                   POSENC_ERR_FORMAT, "text_config.cross_attention_layers", "missing key"));
+    /* Zamba 2: layers_block_type's length is the number of layers
+     * (modeling_zamba2.py L1228); use_mem_rope (L305) refused */
+    CHECK(read_text("{\"model_type\": \"zamba2\", \"num_hidden_layers\": 54, " H4 ", "
+                    "\"layers_block_type\": [\"mamba\", \"hybrid\", \"mamba\"]}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_layer == 3 && layer_is(1, POSENC_SCHEME_NONE, "hybrid",
+                                         "mamba layer with the shared attention block, which "
+                                         "applies no rotary") &&
+          layer_is(2, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(refused("{\"model_type\": \"zamba2\", " H4 ", \"use_mem_rope\": true, "
+                  "\"layers_block_type\": [\"mamba\", \"hybrid\"]}",
+                  POSENC_ERR_FORMAT, "use_mem_rope", "is not implemented"));
     /* state-space models: no attention anywhere */
     CHECK(read_text("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_NONE && model.n_layer == 3 &&

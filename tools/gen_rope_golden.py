@@ -502,9 +502,10 @@ WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", 
 
 #: Hybrid models: whether each layer's attention rotates, as each config
 #: class's __post_init__ builds its layer kinds and the modeling file uses
-#: them (transformers 5.23.0). Attention without rotary: Jamba, Nemotron-H;
-#: no attention: Mamba, Mamba 2, FalconMamba.
-NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h")
+#: them (transformers 5.23.0). Attention without rotary: Jamba, Nemotron-H,
+#: Zamba, Zamba 2 (without use_mem_rope); no attention: Mamba, Mamba 2,
+#: FalconMamba.
+NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h", "zamba", "zamba2")
 
 
 def hybrid_rotates(t, c, n):
@@ -589,7 +590,7 @@ def model_layers(path):
         return [("alibi", dict(heads=heads, bf16=1, scale=1 / mpmath.sqrt(hd)))] * n, (t, part)
     if t in ("bloom", "mpt") or (t == "baichuan" and c.get("hidden_size") != 4096):
         return [("alibi", dict(heads=heads, bf16=0, scale=mpf(1)))] * n, (t, part)
-    if t == "nemotron_h":      # the pattern's length is the number of layers
+    if t in ("nemotron_h", "zamba", "zamba2"):   # the list's length is the number of layers
         n = len(c.get("layers_block_type") or c.get("hybrid_override_pattern") or "")
     if t in NO_ROTARY:
         return [("none", dict(qs=None))] * n, (t, part)

@@ -64,6 +64,12 @@ static const posenc_layer_kind KINDS_CROSS[] = {
     {"cross_attention", NONE("cross-attention to image tokens: no positions"), NULL},
     {"self_attention", ROPE, NULL},
     {NULL, 0, NULL, NULL}};
+/* Zamba, Zamba 2: Mamba layers, some with the shared attention block */
+static const posenc_layer_kind KINDS_ZAMBA[] = {
+    {"hybrid", NONE("mamba layer with the shared attention block, which applies no rotary"), NULL},
+    {"linear_attention", NONE(MAMBA), "mamba"},
+    {"mamba", NONE(MAMBA), "mamba"},
+    {NULL, 0, NULL, NULL}};
 /* state-space models: no attention anywhere */
 static const posenc_layer_kind KINDS_SSM[] = {
     {"mamba", NONE(MAMBA), NULL},

@@ -151,6 +151,10 @@ typedef struct posenc_model_family {
                                             Hybrid: "ensure at least one full attention
                                             layer") */
 
+#define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: use_mem_rope true (RoPE in Zamba 2's shared
+                                            attention, its base rescaled by use_long_context)
+                                            is refused: not implemented */
+
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
 size_t posenc__families(const posenc_model_family **table);

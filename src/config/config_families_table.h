@@ -611,3 +611,25 @@
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
 
+/* ---- zamba: Mamba layers; "hybrid" layers run the shared attention block
+ * (ZambaAttention: no rotary) before their Mamba mixer: no layer encodes
+ * positions. layers_block_type gives the layers (its length their number;
+ * the class default, 3 layers then a period, is written out by to_dict).
+ * transformers 5.23.0 models/zamba/configuration_zamba.py L60, L96-113;
+ * modeling_zamba.py L114-170 (ZambaAttention, no rotary), L847-860. */
+{.model_type = "zamba", .arch = "Zamba", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_ZAMBA, .flags = POSENC_FAMILY_LIST_COUNTS,
+ .source = "models/zamba/configuration_zamba.py L60, L96-113; modeling_zamba.py L114-170, "
+           "L847-860 (transformers 5.23.0)"},
+
+/* ---- zamba2: as Zamba; the shared attention rotates only with
+ * use_mem_rope (default false; refused when true: a base rescaled by
+ * use_long_context, head_dim 2 * hidden_size / heads). transformers 5.23.0
+ * models/zamba2/configuration_zamba2.py L71, L96-100, L112-140;
+ * modeling_zamba2.py L296-307 (RoPE only with use_mem_rope), L1136-1141,
+ * L1228-1240. */
+{.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_ZAMBA,
+ .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
+ .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L296-307, "
+           "L1136-1141, L1228-1240 (transformers 5.23.0)"},

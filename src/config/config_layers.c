@@ -506,6 +506,18 @@ static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, cons
     posenc_status st = kinds_of(r, n_layer, kind);
     if (st != POSENC_OK)
         return st;
+    if (f->flags & POSENC_FAMILY_MEM_ROPE) {
+        int mem_rope = 0, present;
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_mem_rope",
+                                   kn(r, "use_mem_rope", name, sizeof name), &mem_rope,
+                                   &present)) != POSENC_OK)
+            return st;
+        if (mem_rope)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s: RoPE in the shared attention blocks (its base rescaled with "
+                        "use_long_context) is not implemented",
+                        name);
+    }
     int rope_on = 1;
     if (f->flags & POSENC_FAMILY_ROPE_KEY) {
         /* "self.rotary_emb = ... if config.position_embedding_type == 'rope' else None" */
