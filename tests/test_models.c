@@ -1883,6 +1883,20 @@ TEST(hybrid_layers)
     CHECK(refused("{\"model_type\": \"zamba2\", " H4 ", \"use_mem_rope\": true, "
                   "\"layers_block_type\": [\"mamba\", \"hybrid\"]}",
                   POSENC_ERR_FORMAT, "use_mem_rope", "is not implemented"));
+    /* Kimi Linear: linear_attn_config.full_attn_layers counts from 1
+     * (configuration_kimi_linear.py L130-136) */
+    CHECK(read_text("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 ", "
+                    "\"linear_attn_config\": {\"full_attn_layers\": [3], \"kda_layers\": [1, 2]}}",
+                    NULL) == POSENC_OK);
+    CHECK(layer_is(2, POSENC_SCHEME_NONE, "full_attention",
+                   "NoPE attention layer: its MLA applies no rotary") &&
+          layer_is(0, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(refused("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 ", "
+                  "\"linear_attn_config\": {\"full_attn_layers\": [0]}}",
+                  POSENC_ERR_RANGE, "linear_attn_config.full_attn_layers",
+                  "[0] = 0 is not a layer (1..3)"));
+    CHECK(refused("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 "}",
+                  POSENC_ERR_FORMAT, "linear_attn_config.full_attn_layers", "missing key"));
     /* state-space models: no attention anywhere */
     CHECK(read_text("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_NONE && model.n_layer == 3 &&

@@ -503,9 +503,10 @@ WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", 
 #: Hybrid models: whether each layer's attention rotates, as each config
 #: class's __post_init__ builds its layer kinds and the modeling file uses
 #: them (transformers 5.23.0). Attention without rotary: Jamba, Nemotron-H,
-#: Zamba, Zamba 2 (without use_mem_rope); no attention: Mamba, Mamba 2,
+#: Zamba, Zamba 2 (without use_mem_rope), Kimi Linear's MLA; no attention: Mamba, Mamba 2,
 #: FalconMamba.
-NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h", "zamba", "zamba2")
+NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h", "zamba", "zamba2",
+             "kimi_linear")
 
 
 def hybrid_rotates(t, c, n):

@@ -288,6 +288,20 @@
  .source = "models/jamba/configuration_jamba.py L89-90, L108-113; modeling_jamba.py L153-200, "
            "L831-844 (transformers 5.23.0)"},
 
+/* ---- kimi_linear: Kimi Delta Attention (linear) layers and MLA layers
+ * whose rotary part is never rotated (KimiLinearAttention splits k_rot and
+ * calls no rotary function): no layer encodes positions. layer_types, else
+ * linear_attn_config.full_attn_layers (1-based, the rest KDA layers); the
+ * class's own default (full where i and i % 4 == 0) is written out by
+ * to_dict. transformers 5.23.0 models/kimi_linear/configuration_kimi_linear.py
+ * L109, L123-141; modeling_kimi_linear.py L203-300 (KimiLinearAttention, no
+ * rotary), L787-792. */
+{.model_type = "kimi_linear", .arch = "KimiLinear", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_KIMI_LINEAR,
+ .index_key = "linear_attn_config.full_attn_layers", .index_base = 1,
+ .source = "models/kimi_linear/configuration_kimi_linear.py L109, L123-141; "
+           "modeling_kimi_linear.py L203-300, L787-792 (transformers 5.23.0)"},
+
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.

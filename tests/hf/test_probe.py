@@ -244,7 +244,7 @@ def test_hybrid_reason_reaches_python():
 HYBRID_DEFAULTS = {
     "bamba": hf_probe.VERIFIED, "falcon_h1": hf_probe.VERIFIED,
     "falcon_mamba": hf_probe.VERIFIED, "granitemoehybrid": hf_probe.VERIFIED,
-    "jamba": hf_probe.VERIFIED, "lfm2": hf_probe.VERIFIED, "lfm2_moe": hf_probe.REFUSED,
+    "jamba": hf_probe.VERIFIED, "kimi_linear": hf_probe.VERIFIED, "lfm2": hf_probe.VERIFIED, "lfm2_moe": hf_probe.REFUSED,
     "mamba": hf_probe.VERIFIED, "mamba2": hf_probe.VERIFIED, "minimax": hf_probe.VERIFIED,
     "mllama": hf_probe.VERIFIED, "nemotron_h": hf_probe.VERIFIED,
     "olmo_hybrid": hf_probe.VERIFIED, "qwen3_next": hf_probe.VERIFIED,
