@@ -1883,6 +1883,18 @@ TEST(hybrid_layers)
     CHECK(refused("{\"model_type\": \"zamba2\", " H4 ", \"use_mem_rope\": true, "
                   "\"layers_block_type\": [\"mamba\", \"hybrid\"]}",
                   POSENC_ERR_FORMAT, "use_mem_rope", "is not implemented"));
+    /* Bailing hybrid: an MLA layer every layer_group_size (default 6,
+     * configuration_bailing_hybrid.py L143-147), interleaved RoPE on its
+     * qk_rope_head_dim part, rope_theta 6e6 */
+    CHECK(read_text("{\"model_type\": \"bailing_hybrid\", \"num_hidden_layers\": 12, " H4 ", "
+                    "\"qk_rope_head_dim\": 64}",
+                    NULL) == POSENC_OK);
+    for (uint32_t i = 0; i < 12; i++)
+        CHECK(i % 6 == 5 ? layer_is(i, POSENC_SCHEME_ROPE, "full_attention", "")
+                         : layer_is(i, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(group_at(&model, 5, &g) == POSENC_OK && g->rope.head_dim == 64 &&
+          g->rope.rotary_dim == 64 && g->rope.base == 6e6 &&
+          g->rope.layout == POSENC_LAYOUT_INTERLEAVED);
     /* Kimi Linear: linear_attn_config.full_attn_layers counts from 1
      * (configuration_kimi_linear.py L130-136) */
     CHECK(read_text("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 ", "

@@ -496,6 +496,7 @@ ROPE_FAMILIES = {
     "bamba": ("half", "rope_theta", 10000.0), "granitemoehybrid": ("half", "rope_theta", 10000.0),
     "mllama_text_model": ("half", "rope_theta", 500000.0), "falcon_h1": ("half", "rope_theta", 10000.0),
     "olmo_hybrid": ("half", "rope_theta", 10000.0),
+    "bailing_hybrid": ("interleaved", "rope_theta", 6000000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
             "mistral3": ("text_config", "mistral"), "mllama": ("text_config", "mllama_text_model")}
@@ -525,6 +526,9 @@ def hybrid_rotates(t, c, n):
         lt = ["full_attention" if i % 4 == 3 else "linear_attention" for i in range(n)]
         if "full_attention" not in lt:
             lt[-1] = "full_attention"
+    elif t == "bailing_hybrid" and lt is None:  # configuration_bailing_hybrid.py L143-147
+        k = c.get("layer_group_size", 6)
+        lt = ["full_attention" if (i + 1) % k == 0 else "linear_attention" for i in range(n)]
     elif t == "minimax" and lt is None:      # configuration_minimax.py L123-126
         lt = ["full_attention" if (i + 1) % 2 else "linear_attention" for i in range(n)]
     elif t == "bamba":                       # configuration_bamba.py L96-101
@@ -537,7 +541,7 @@ def hybrid_rotates(t, c, n):
     elif t == "mllama_text_model":           # configuration_mllama.py L144-145
         cal = c.get("cross_attention_layers") or [3, 8, 13, 18, 23, 28, 33, 38]
         return [i not in cal for i in range(n)]
-    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax", "olmo_hybrid"):
+    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax", "olmo_hybrid", "bailing_hybrid"):
         return None
     return [k in ("full_attention", "attention") for k in lt]
 
@@ -598,7 +602,7 @@ def model_layers(path):
     # ---- RoPE families
     layout, bkey, bdef = ROPE_FAMILIES[t]
     hidden = _get(c, "hidden_size", "n_embd")
-    if t in ("deepseek_v2", "deepseek_v3", "minicpm3"):
+    if t in ("deepseek_v2", "deepseek_v3", "minicpm3", "bailing_hybrid"):
         head_dim = c["qk_rope_head_dim"]
     elif t in ("qwen", "chatglm"):
         head_dim = c.get("kv_channels") or hidden // heads

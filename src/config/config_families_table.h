@@ -33,6 +33,19 @@
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
 
+/* ---- bailing_hybrid: KDA (linear attention) layers and MLA layers (every
+ * layer_group_size = 6th layer) whose qk_rope_head_dim part rotates in
+ * DeepSeek's interleaved pairs (apply_rotary_pos_emb_interleave: x[0::2],
+ * x[1::2]); rope_theta 6e6. transformers 5.23.0
+ * models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130,
+ * L143-159; modeling_bailing_hybrid.py L253-289, L372-373, L837-841. */
+{.model_type = "bailing_hybrid", .arch = "BailingHybrid", .scheme = POSENC_SCHEME_MIXED,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 6000000.0,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "layer_group_size",
+ .kinds_period = 6, .kinds_offset = KINDS_LAST,
+ .source = "models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130, L143-159; "
+           "modeling_bailing_hybrid.py L253-289, L372-373, L837-841 (transformers 5.23.0)"},
+
 /* ---- bamba: Mamba 2 layers and attention layers; attention layers
  * (attn_layer_indices; absent: none) rotate_half RoPE over
  * int(head_dim * 0.5) (partial_rotary_factor hard-coded 0.5), mamba layers

@@ -242,7 +242,7 @@ def test_hybrid_reason_reaches_python():
 #: Hybrid config classes' defaults: the outcome of each. lfm2_moe's class has
 #: no default layer_types (its model cannot be built without one): refused.
 HYBRID_DEFAULTS = {
-    "bamba": hf_probe.VERIFIED, "falcon_h1": hf_probe.VERIFIED,
+    "bailing_hybrid": hf_probe.VERIFIED, "bamba": hf_probe.VERIFIED, "falcon_h1": hf_probe.VERIFIED,
     "falcon_mamba": hf_probe.VERIFIED, "granitemoehybrid": hf_probe.VERIFIED,
     "jamba": hf_probe.VERIFIED, "kimi_linear": hf_probe.VERIFIED, "lfm2": hf_probe.VERIFIED, "lfm2_moe": hf_probe.REFUSED,
     "mamba": hf_probe.VERIFIED, "mamba2": hf_probe.VERIFIED, "minimax": hf_probe.VERIFIED,
