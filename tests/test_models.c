@@ -2103,6 +2103,44 @@ TEST(hybrid_layers)
     CHECK(refused("{\"model_type\": \"mllama\", \"text_config\": {\"num_hidden_layers\": 3, " H4
                   "}}",
                   POSENC_ERR_FORMAT, "text_config.cross_attention_layers", "missing key"));
+    /* Zamba 2: layers_block_type's length is the number of layers
+     * (modeling_zamba2.py L1228); use_mem_rope (L305) refused */
+    CHECK(read_text("{\"model_type\": \"zamba2\", \"num_hidden_layers\": 54, " H4 ", "
+                    "\"layers_block_type\": [\"mamba\", \"hybrid\", \"mamba\"]}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_layer == 3 && layer_is(1, POSENC_SCHEME_NONE, "hybrid",
+                                         "mamba layer with the shared attention block, which "
+                                         "applies no rotary") &&
+          layer_is(2, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(refused("{\"model_type\": \"zamba2\", " H4 ", \"use_mem_rope\": true, "
+                  "\"layers_block_type\": [\"mamba\", \"hybrid\"]}",
+                  POSENC_ERR_FORMAT, "use_mem_rope", "is not implemented"));
+    /* Bailing hybrid: an MLA layer every layer_group_size (default 6,
+     * configuration_bailing_hybrid.py L143-147), interleaved RoPE on its
+     * qk_rope_head_dim part, rope_theta 6e6 */
+    CHECK(read_text("{\"model_type\": \"bailing_hybrid\", \"num_hidden_layers\": 12, " H4 ", "
+                    "\"qk_rope_head_dim\": 64}",
+                    NULL) == POSENC_OK);
+    for (uint32_t i = 0; i < 12; i++)
+        CHECK(i % 6 == 5 ? layer_is(i, POSENC_SCHEME_ROPE, "full_attention", "")
+                         : layer_is(i, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(group_at(&model, 5, &g) == POSENC_OK && g->rope.head_dim == 64 &&
+          g->rope.rotary_dim == 64 && g->rope.base == 6e6 &&
+          g->rope.layout == POSENC_LAYOUT_INTERLEAVED);
+    /* Kimi Linear: linear_attn_config.full_attn_layers counts from 1
+     * (configuration_kimi_linear.py L130-136) */
+    CHECK(read_text("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 ", "
+                    "\"linear_attn_config\": {\"full_attn_layers\": [3], \"kda_layers\": [1, 2]}}",
+                    NULL) == POSENC_OK);
+    CHECK(layer_is(2, POSENC_SCHEME_NONE, "full_attention",
+                   "NoPE attention layer: its MLA applies no rotary") &&
+          layer_is(0, POSENC_SCHEME_NONE, "linear_attention", LINEAR_WHY));
+    CHECK(refused("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 ", "
+                  "\"linear_attn_config\": {\"full_attn_layers\": [0]}}",
+                  POSENC_ERR_RANGE, "linear_attn_config.full_attn_layers",
+                  "[0] = 0 is not a layer (1..3)"));
+    CHECK(refused("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 "}",
+                  POSENC_ERR_FORMAT, "linear_attn_config.full_attn_layers", "missing key"));
     /* state-space models: no attention anywhere */
     CHECK(read_text("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_NONE && model.n_layer == 3 &&

@@ -525,6 +525,7 @@ ROPE_FAMILIES = {
     "gemma3n_text": ("half", "rope_theta", 1000000.0), "vaultgemma": ("half", "rope_theta", 10000.0),
     "gemma4_text": ("half", "rope_theta", 10000.0),
     "gemma4_unified_text": ("half", "rope_theta", 10000.0),
+    "bailing_hybrid": ("interleaved", "rope_theta", 6000000.0),
 }
 WRAPPERS = {"gemma3": ("text_config", "gemma3_text"), "llama4": ("text_config", "llama4_text"),
             "mistral3": ("text_config", "mistral"), "gemma3n": ("text_config", "gemma3n_text"),
@@ -539,9 +540,11 @@ GEMMA4_DEFAULT_RP = {"sliding_attention": {"rope_type": "default", "rope_theta":
 
 #: Hybrid models: whether each layer's attention rotates, as each config
 #: class's __post_init__ builds its layer kinds and the modeling file uses
-#: them (transformers 5.23.0). Attention without rotary: Jamba, Nemotron-H;
-#: no attention: Mamba, Mamba 2, FalconMamba.
-NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h")
+#: them (transformers 5.23.0). Attention without rotary: Jamba, Nemotron-H,
+#: Zamba, Zamba 2 (without use_mem_rope), Kimi Linear's MLA; no attention: Mamba, Mamba 2,
+#: FalconMamba.
+NO_ROTARY = ("mamba", "mamba2", "falcon_mamba", "jamba", "nemotron_h", "zamba", "zamba2",
+             "kimi_linear")
 
 
 def hybrid_rotates(t, c, n):
@@ -560,6 +563,9 @@ def hybrid_rotates(t, c, n):
         lt = ["full_attention" if i % 4 == 3 else "linear_attention" for i in range(n)]
         if "full_attention" not in lt:
             lt[-1] = "full_attention"
+    elif t == "bailing_hybrid" and lt is None:  # configuration_bailing_hybrid.py L143-147
+        k = c.get("layer_group_size", 6)
+        lt = ["full_attention" if (i + 1) % k == 0 else "linear_attention" for i in range(n)]
     elif t == "minimax" and lt is None:      # configuration_minimax.py L123-126
         lt = ["full_attention" if (i + 1) % 2 else "linear_attention" for i in range(n)]
     elif t == "bamba":                       # configuration_bamba.py L96-101
@@ -572,7 +578,7 @@ def hybrid_rotates(t, c, n):
     elif t == "mllama_text_model":           # configuration_mllama.py L144-145
         cal = c.get("cross_attention_layers") or [3, 8, 13, 18, 23, 28, 33, 38]
         return [i not in cal for i in range(n)]
-    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax", "olmo_hybrid"):
+    elif t not in ("lfm2", "lfm2_moe", "qwen3_next", "minimax", "olmo_hybrid", "bailing_hybrid"):
         return None
     return [k in ("full_attention", "attention") for k in lt]
 
@@ -626,7 +632,7 @@ def model_layers(path):
         return [("alibi", dict(heads=heads, bf16=1, scale=1 / mpmath.sqrt(hd)))] * n, (t, part)
     if t in ("bloom", "mpt") or (t == "baichuan" and c.get("hidden_size") != 4096):
         return [("alibi", dict(heads=heads, bf16=0, scale=mpf(1)))] * n, (t, part)
-    if t == "nemotron_h":      # the pattern's length is the number of layers
+    if t in ("nemotron_h", "zamba", "zamba2"):   # the list's length is the number of layers
         n = len(c.get("layers_block_type") or c.get("hybrid_override_pattern") or "")
     if t in NO_ROTARY:
         return [("none", dict(qs=None))] * n, (t, part)
@@ -648,7 +654,7 @@ def model_layers(path):
     # ---- RoPE families
     layout, bkey, bdef = ROPE_FAMILIES[t]
     hidden = _get(c, "hidden_size", "n_embd")
-    if t in ("deepseek_v2", "deepseek_v3", "minicpm3"):
+    if t in ("deepseek_v2", "deepseek_v3", "minicpm3", "bailing_hybrid"):
         head_dim = c["qk_rope_head_dim"]
     elif t in ("qwen", "chatglm"):
         head_dim = c.get("kv_channels") or hidden // heads

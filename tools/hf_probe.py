@@ -324,6 +324,15 @@ def _shrink_mamba(c):
         c.num_heads = c.expand * c.hidden_size // c.head_dim
         c.time_step_rank = math.ceil(c.hidden_size / 16)
         return
+    if getattr(c, "model_type", "") in ("zamba", "zamba2"):
+        # the shared attention block's sizes follow hidden_size
+        # (configuration_zamba2.py L113-123)
+        c.attention_hidden_size = 2 * c.hidden_size
+        c.attention_head_dim = 2 * c.hidden_size // c.num_attention_heads
+        if isinstance(getattr(c, "n_mamba_heads", None), int):
+            c.mamba_headdim = int(c.mamba_expand * c.hidden_size) // c.n_mamba_heads
+            c.kv_channels = c.hidden_size // c.num_attention_heads
+        return
     nh, ex, hid = (getattr(c, k, None) for k in ("mamba_n_heads", "mamba_expand", "hidden_size"))
     if not all(isinstance(x, int) for x in (nh, ex, hid)):
         return
@@ -1056,7 +1065,8 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     for pos, calls, rows in all_calls:
         T = len(pos)
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
-        if any(i is None for i in idx) or len(set(idx)) != len(idx):
+        if any(i is None or i < 0 for i in idx) or len(set(idx)) != len(idx):
+            # (Zamba 2's shared attention block says layer_idx -1)
             idx = list(range(len(calls)))
         if "rope" not in schemes and not (schemes == {"none"} and silent):
             # no layer rotates (absolute tables, biases; encoder-decoder stacks
@@ -1156,7 +1166,7 @@ def _silent_layers(all_calls, keep, explain):
     seen = set()
     for _pos, calls, *_rest in all_calls:
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
-        if any(i is None for i in idx):
+        if any(i is None or i < 0 for i in idx):
             return {}
         seen.update(idx)
     out = {}

@@ -59,10 +59,21 @@ static const posenc_layer_kind KINDS_NEMOTRON_H[] = {
     {"-", NONE("MLP layer: no attention"), "mlp"},
     {"E", NONE("MoE layer: no attention"), "moe"},
     {NULL, 0, NULL, NULL}};
+/* Kimi Linear: MLA without rotary, and Kimi Delta Attention */
+static const posenc_layer_kind KINDS_KIMI_LINEAR[] = {
+    {"full_attention", NONE("NoPE attention layer: its MLA applies no rotary"), NULL},
+    {"linear_attention", NONE("linear attention: no positions"), NULL},
+    {NULL, 0, NULL, NULL}};
 /* Llama 3.2 Vision: the listed layers cross-attend to the image */
 static const posenc_layer_kind KINDS_CROSS[] = {
     {"cross_attention", NONE("cross-attention to image tokens: no positions"), NULL},
     {"self_attention", ROPE, NULL},
+    {NULL, 0, NULL, NULL}};
+/* Zamba, Zamba 2: Mamba layers, some with the shared attention block */
+static const posenc_layer_kind KINDS_ZAMBA[] = {
+    {"hybrid", NONE("mamba layer with the shared attention block, which applies no rotary"), NULL},
+    {"linear_attention", NONE(MAMBA), "mamba"},
+    {"mamba", NONE(MAMBA), "mamba"},
     {NULL, 0, NULL, NULL}};
 /* state-space models: no attention anywhere */
 static const posenc_layer_kind KINDS_SSM[] = {

@@ -105,8 +105,11 @@ typedef struct posenc_model_family {
     const char *pattern_key;    /* KINDS: a string, one kind letter per layer (Nemotron-H's
                                    hybrid_override_pattern), or NULL */
     const char *index_key;      /* KINDS: the layers of kinds[0], the rest kinds[1]
-                                   (cross_attention_layers); absent: see
-                                   POSENC_FAMILY_INDEX_* */
+                                   (cross_attention_layers; a dotted path reads a
+                                   nested object: linear_attn_config.full_attn_layers);
+                                   absent: see POSENC_FAMILY_INDEX_* */
+    uint32_t index_base;        /* KINDS: the number index_key gives the first layer
+                                   (0; Kimi Linear's checkpoints count from 1) */
     const char *period_key;     /* KINDS: layer i is kinds[0] when i % period == offset, */
     const char *offset_key;     /* the rest kinds[1] (attn_layer_period, _offset), or */
     uint32_t kinds_period;      /* NULL keys with these defaults (period 0: no such */
@@ -203,6 +206,9 @@ typedef struct posenc_model_family {
                                             (round robin) rule, whatever mrope_interleaved
                                             says (Qwen3-VL); without this flag always the
                                             contiguous one (Qwen2-VL, GLM-4V) */
+#define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: use_mem_rope true (RoPE in Zamba 2's shared
+                                            attention, its base rescaled by use_long_context)
+                                            is refused: not implemented */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

@@ -72,6 +72,19 @@
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
 
+/* ---- bailing_hybrid: KDA (linear attention) layers and MLA layers (every
+ * layer_group_size = 6th layer) whose qk_rope_head_dim part rotates in
+ * DeepSeek's interleaved pairs (apply_rotary_pos_emb_interleave: x[0::2],
+ * x[1::2]); rope_theta 6e6. transformers 5.23.0
+ * models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130,
+ * L143-159; modeling_bailing_hybrid.py L253-289, L372-373, L837-841. */
+{.model_type = "bailing_hybrid", .arch = "BailingHybrid", .scheme = POSENC_SCHEME_MIXED,
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 6000000.0,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "layer_group_size",
+ .kinds_period = 6, .kinds_offset = KINDS_LAST,
+ .source = "models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130, L143-159; "
+           "modeling_bailing_hybrid.py L253-289, L372-373, L837-841 (transformers 5.23.0)"},
+
 /* ---- bamba: Mamba 2 layers and attention layers; attention layers
  * (attn_layer_indices; absent: none) rotate_half RoPE over
  * int(head_dim * 0.5) (partial_rotary_factor hard-coded 0.5), mamba layers
@@ -871,6 +884,20 @@
  .nested = "text_config", .nested_type = "deepseek_v3",
  .source = "models/kimi_k25/configuration_kimi_k25.py L69 (text_config default deepseek_v3; transformers 5.23.0)"},
 
+/* ---- kimi_linear: Kimi Delta Attention (linear) layers and MLA layers
+ * whose rotary part is never rotated (KimiLinearAttention splits k_rot and
+ * calls no rotary function): no layer encodes positions. layer_types, else
+ * linear_attn_config.full_attn_layers (1-based, the rest KDA layers); the
+ * class's own default (full where i and i % 4 == 0) is written out by
+ * to_dict. transformers 5.23.0 models/kimi_linear/configuration_kimi_linear.py
+ * L109, L123-141; modeling_kimi_linear.py L203-300 (KimiLinearAttention, no
+ * rotary), L787-792. */
+{.model_type = "kimi_linear", .arch = "KimiLinear", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_KIMI_LINEAR,
+ .index_key = "linear_attn_config.full_attn_layers", .index_base = 1,
+ .source = "models/kimi_linear/configuration_kimi_linear.py L109, L123-141; "
+           "modeling_kimi_linear.py L203-300, L787-792 (transformers 5.23.0)"},
+
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
  * rope_parameters.full_attention / .sliding_attention (class defaults: full
@@ -1563,3 +1590,27 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
            "configuration_youtu.py L73-103"},
+
+
+/* ---- zamba: Mamba layers; "hybrid" layers run the shared attention block
+ * (ZambaAttention: no rotary) before their Mamba mixer: no layer encodes
+ * positions. layers_block_type gives the layers (its length their number;
+ * the class default, 3 layers then a period, is written out by to_dict).
+ * transformers 5.23.0 models/zamba/configuration_zamba.py L60, L96-113;
+ * modeling_zamba.py L114-170 (ZambaAttention, no rotary), L847-860. */
+{.model_type = "zamba", .arch = "Zamba", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_ZAMBA, .flags = POSENC_FAMILY_LIST_COUNTS,
+ .source = "models/zamba/configuration_zamba.py L60, L96-113; modeling_zamba.py L114-170, "
+           "L847-860 (transformers 5.23.0)"},
+
+/* ---- zamba2: as Zamba; the shared attention rotates only with
+ * use_mem_rope (default false; refused when true: a base rescaled by
+ * use_long_context, head_dim 2 * hidden_size / heads). transformers 5.23.0
+ * models/zamba2/configuration_zamba2.py L71, L96-100, L112-140;
+ * modeling_zamba2.py L296-307 (RoPE only with use_mem_rope), L1136-1141,
+ * L1228-1240. */
+{.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_NONE,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_ZAMBA,
+ .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
+ .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L296-307, "
+           "L1136-1141, L1228-1240 (transformers 5.23.0)"},

@@ -616,6 +616,22 @@ posenc_status kinds_layer_count(mread *r, int64_t *n)
     return POSENC_OK;
 }
 
+/* The value at a dotted path ("linear_attn_config.full_attn_layers") of
+ * obj, or NULL. */
+static const json_t *get_path(const json_t *obj, const char *path)
+{
+    char part[64];
+    const char *dot;
+    while (obj && (dot = strchr(path, '.')) != NULL) {
+        snprintf(part, sizeof part, "%.*s", (int)(dot - path), path);
+        obj = get(obj, part);
+        if (obj && json_typeof(obj) != JSON_OBJECT)
+            return NULL;
+        path = dot + 1;
+    }
+    return obj ? get(obj, path) : NULL;
+}
+
 /* kind[i] = the kind of each layer, from the first rule the config (or the
  * family's defaults) gives: the per-layer list, the pattern string, the
  * index list, the period. */
@@ -652,7 +668,7 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
         }
         return POSENC_OK;
     }
-    const json_t *idx = f->index_key ? get(r->cfg, f->index_key) : NULL;
+    const json_t *idx = f->index_key ? get_path(r->cfg, f->index_key) : NULL;
     if (idx) {
         kn(r, f->index_key, name, sizeof name);
         if (json_typeof(idx) != JSON_ARRAY)
@@ -664,10 +680,11 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
             if (json_typeof(e) != JSON_INTEGER)
                 return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%zu] must be a layer index, got %s",
                             name, j, posenc__cfg_type_word(e));
-            json_int_t li = json_integer_value(e);
+            json_int_t li = json_integer_value(e) - (json_int_t)f->index_base;
             if (li < 0 || li >= n_layer)
-                return FAIL(r, POSENC_ERR_RANGE, name, "%s[%zu] = %lld is not a layer (0..%lld)",
-                            name, j, (long long)li, (long long)n_layer - 1);
+                return FAIL(r, POSENC_ERR_RANGE, name, "%s[%zu] = %lld is not a layer (%u..%lld)",
+                            name, j, (long long)json_integer_value(e), f->index_base,
+                            (long long)n_layer - 1 + f->index_base);
             kind[li] = 0;
         }
         return POSENC_OK;
@@ -720,6 +737,18 @@ static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, cons
     posenc_status st = kinds_of(r, n_layer, kind);
     if (st != POSENC_OK)
         return st;
+    if (f->flags & POSENC_FAMILY_MEM_ROPE) {
+        int mem_rope = 0, present;
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_mem_rope",
+                                   kn(r, "use_mem_rope", name, sizeof name), &mem_rope,
+                                   &present)) != POSENC_OK)
+            return st;
+        if (mem_rope)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s: RoPE in the shared attention blocks (its base rescaled with "
+                        "use_long_context) is not implemented",
+                        name);
+    }
     int rope_on = 1;
     if (f->flags & POSENC_FAMILY_ROPE_KEY) {
         /* "self.rotary_emb = ... if config.position_embedding_type == 'rope' else None" */

@@ -40,6 +40,10 @@ EXPECTED = {
     # text_config only (configuration_vibevoice.py L78-90) and builds its
     # default Qwen2 instead: posenc follows the checkpoint's own code
     "vibevoice-decoder-config-synthetic.json": hf_probe.DISAGREE,
+    # transformers 5.23 cannot build ZambaModel from a config here: its
+    # tied-weights pattern for the shared block (modeling_zamba.py L853-858)
+    # fails the checkpoint-key check of from_config
+    "zamba-synthetic.json": hf_probe.NOT_BUILDABLE,
 }
 
 #: Registry families probed through their config class's defaults (below)
@@ -560,3 +564,22 @@ def test_molmo2_scaling_layers():
     assert rep.status == hf_probe.REFUSED and "rope_scaling_layers" in rep.detail, rep
     tc["rope_parameters"] = {"rope_type": "default", "rope_theta": 1e6}
     assert hf_probe.probe(d).status == hf_probe.VERIFIED
+
+
+#: Hybrid config classes' defaults: the outcome of each. lfm2_moe's class has
+#: no default layer_types (its model cannot be built without one): refused.
+HYBRID_DEFAULTS = {
+    "bailing_hybrid": hf_probe.VERIFIED, "bamba": hf_probe.VERIFIED, "falcon_h1": hf_probe.VERIFIED,
+    "falcon_mamba": hf_probe.VERIFIED, "granitemoehybrid": hf_probe.VERIFIED,
+    "jamba": hf_probe.VERIFIED, "kimi_linear": hf_probe.VERIFIED, "lfm2": hf_probe.VERIFIED, "lfm2_moe": hf_probe.REFUSED,
+    "mamba": hf_probe.VERIFIED, "mamba2": hf_probe.VERIFIED, "minimax": hf_probe.VERIFIED,
+    "mllama": hf_probe.VERIFIED, "nemotron_h": hf_probe.VERIFIED,
+    "olmo_hybrid": hf_probe.VERIFIED, "qwen3_next": hf_probe.VERIFIED,
+    "zamba": hf_probe.NOT_BUILDABLE, "zamba2": hf_probe.VERIFIED,
+}
+
+
+@pytest.mark.parametrize("model_type", sorted(HYBRID_DEFAULTS))
+def test_hybrid_config_class_defaults(model_type):
+    rep = hf_probe.probe(hf_probe.default_config(model_type))
+    assert rep.status == HYBRID_DEFAULTS[model_type], rep
