@@ -2166,6 +2166,11 @@ TEST(remote_code_families)
     CHECK(refused("{\"model_type\": \"phi3small\", \"rope_embedding_base\": 1e6, "
                   "\"rope_position_scale\": 1.0, " L32 "}",
                   POSENC_ERR_FORMAT, "model_type", "rope_position_scale"));
+    CHECK(refused("{\"model_type\": \"exaone\", \"num_layers\": 2, \"hidden_size\": 256, "
+                  "\"num_attention_heads\": 4}",
+                  POSENC_ERR_FORMAT, "model_type", "use_rotary_pos"));
+    CHECK(posenc__family_by_arch("Exaone4ForCausalLM") == posenc__family_find("exaone4"));
+    CHECK(posenc__family_by_arch("ExaoneForCausalLM") == posenc__family_find("exaone"));
 }
 
 int main(void)

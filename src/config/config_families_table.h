@@ -274,6 +274,22 @@
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
            "configuration_eurobert.py L69-96"},
 
+/* ---- exaone (EXAONE 3.0 / 3.5 remote code): refused. Its own
+ * modeling_exaone.py was not found to read; its configuration class (vLLM's
+ * copy of LGAI-EXAONE/EXAONE-3.0-7.8B-Instruct configuration_exaone.py,
+ * vllm-project/vllm vllm/transformers_utils/configs/exaone.py @0d8caed3)
+ * carries position keys whose use only that code settles: rotary_pct
+ * (default 0.25), use_rotary_pos (default False) against use_absolute_pos
+ * (default True), rotary_type, rotary_base (10000.0), scaling_factor and
+ * rotary_expand_length ("self.use_rotary_pos = kwargs.pop(", "if
+ * self.use_rotary_pos: self.use_absolute_pos = False"). */
+{.model_type = "exaone", .arch = "Exaone", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "EXAONE 3's own modeling_exaone.py was not read: its config class has "
+            "rotary_pct (0.25), use_rotary_pos / use_absolute_pos, rotary_type, rotary_base and "
+            "scaling_factor, whose meaning only that code settles",
+ .source = "LGAI-EXAONE configuration_exaone.py (copy vllm-project/vllm "
+           "vllm/transformers_utils/configs/exaone.py @0d8caed3); modeling_exaone.py not read"},
+
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
