@@ -766,11 +766,13 @@
  * modeling_internlm.py changed between revisions: the first builds
  * InternLMRotaryEmbedding(head_dim) with its default base 10000, reading no
  * key at all (yangulei/internlm-20b @5d2ec530 modeling_internlm.py L95-131,
- * L170, L182: rotate_half over the whole head); later ones read
- * config.rotary = {"base", "type": "origin" | "dynamic", "scaling_factor"},
- * whose config-class default is {"base": 10000, "type": "dynamic"} (a copy:
- * mindnlp's port "rotary={\"base\": 10000, \"type\": \"dynamic\"}",
- * "_init_rope"). A config.json without "rotary" (InternLM-7B's) is plain RoPE
+ * L170, L182, rotate_half over the whole head; the same in
+ * Pentahill/llm-example @278e340b L94-130, L169); later ones read
+ * config.rotary = {"base", "type": "origin" | "dynamic", "scaling_factor"}
+ * (_init_rope; InternLMDynamicNTKScalingRotaryEmbedding), whose config-class
+ * default is {"base": 10000, "type": "dynamic"} (stored copies:
+ * configuration_internlm.py id 68712516215, a port of modeling_internlm.py id
+ * 7010578984). A config.json without "rotary" (InternLM-7B's) is plain RoPE
  * under the first and dynamic NTK past max_position_embeddings under the
  * later ones; posenc cannot tell which code a checkpoint ships and reads no
  * rotary block. */
