@@ -17,6 +17,7 @@
 #include "check.h"
 #include "model_lengths.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef POSENC_HAVE_JSON
@@ -2147,6 +2148,117 @@ TEST(hybrid_layers)
           layer_is(2, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
 }
 
+/* Remote-code families (issue 20), by the numbers their own modeling code
+ * gives (src/config/config_families_table.h cites the files and lines). */
+static int freqs_are(const posenc_rope *r, double base, const double *ext, double div)
+{
+    /* inv_freq[k] = 1 / (ext[k] * base^(2k/d)) / div, within 1e-13 relative */
+    for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
+        double want = 1.0 / ((ext ? ext[k] : 1.0) * pow(base, 2.0 * k / r->rotary_dim)) / div;
+        if (fabs(r->inv_freq_hi[k] / want - 1.0) > 1e-13)
+            return 0;
+    }
+    return 1;
+}
+
+TEST(remote_code_families)
+{
+    posenc_rope r;
+    /* DeepSeek V1 (DeepSeek-MoE 16B's numbers): head 2048 / 16 = 128, whole
+     * head, rotate_half, base rope_theta */
+#define DSK "{\"model_type\": \"deepseek\", \"num_hidden_layers\": 28, \"hidden_size\": 2048, " \
+            "\"num_attention_heads\": 16, \"max_position_embeddings\": 4096, \"rope_theta\": 1e4"
+    CHECK(read_text(DSK ", \"rope_scaling\": null}", NULL) == POSENC_OK);
+    CHECK(model.n_layer == 28 && model.scheme == POSENC_SCHEME_ROPE);
+    CHECK(posenc_model_layer_rope(&model, 27, 100000, &r) == POSENC_OK);
+    CHECK(r.layout == POSENC_LAYOUT_HALF && r.head_dim == 128 && r.rotary_dim == 128 &&
+          r.base == 1e4 && r.attn_factor == 1.0 && freqs_are(&r, 1e4, NULL, 1.0));
+    /* DeepseekLinearScalingRotaryEmbedding: t / factor */
+    CHECK(read_text(DSK ", \"rope_scaling\": {\"type\": \"linear\", \"factor\": 4.0}}", NULL) ==
+          POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 1000, &r) == POSENC_OK);
+    CHECK(freqs_are(&r, 1e4, NULL, 4.0));
+    /* DeepseekDynamicNTKScalingRotaryEmbedding: past max_position_embeddings
+     * base * (f L / max_pos - (f - 1))^(d / (d - 2)); the base up to it */
+    CHECK(read_text(DSK ", \"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 2.0}}", NULL) ==
+          POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 4096, &r) == POSENC_OK);
+    CHECK(freqs_are(&r, 1e4, NULL, 1.0));
+    CHECK(posenc_model_layer_rope(&model, 0, 10000, &r) == POSENC_OK);
+    CHECK(freqs_are(&r, 1e4 * pow(2.0 * 10000 / 4096 - 1.0, 128.0 / 126.0), NULL, 1.0));
+    /* its _init_rope knows no other type */
+    CHECK(refused(DSK ", \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0, "
+                  "\"original_max_position_embeddings\": 4096}}",
+                  POSENC_ERR_FORMAT, "rope_scaling.type", "knows only the rope_scaling types "
+                  "linear dynamic"));
+    CHECK(refused(DSK ", \"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8.0}}",
+                  POSENC_ERR_FORMAT, "rope_scaling.rope_type", "'llama3'"));
+    /* no default base is vouched for */
+    CHECK(refused("{\"model_type\": \"deepseek\", " L32 "}", POSENC_ERR_FORMAT, "rope_theta",
+                  "no default posenc can vouch for"));
+#undef DSK
+    CHECK(posenc__family_by_arch("DeepseekForCausalLM") == posenc__family_find("deepseek"));
+    CHECK(posenc__family_by_arch("DeepseekV2ForCausalLM") == posenc__family_find("deepseek_v2"));
+
+    /* Orion-14B: 5120 / 40 = 128, rope_theta default 10000 (OrionConfig);
+     * no rope_scaling read */
+    CHECK(read_text("{\"model_type\": \"orion\", \"num_hidden_layers\": 40, \"hidden_size\": 5120, "
+                    "\"num_attention_heads\": 40, \"rope_scaling\": null}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 39, 8192, &r) == POSENC_OK);
+    CHECK(r.layout == POSENC_LAYOUT_HALF && r.head_dim == 128 && r.rotary_dim == 128 &&
+          r.base == 1e4 && freqs_are(&r, 1e4, NULL, 1.0));
+    CHECK(refused("{\"model_type\": \"orion\", \"rope_scaling\": {\"type\": \"linear\", "
+                  "\"factor\": 2.0}, " L32 "}",
+                  POSENC_ERR_FORMAT, "rope_scaling", "scaling code was not read"));
+
+    /* Phi-3(.5)-vision: Phi3SuScaledRotaryEmbedding. head 256 / 4 = 64, 32
+     * pairs; short factors up to original_max_position_embeddings, long past
+     * it; cos and sin times sqrt(1 + ln(131072 / 4096) / ln 4096) */
+    char cfg[4096];
+    double sf[32], lf[32];
+    int n = snprintf(cfg, sizeof cfg, "{\"model_type\": \"phi3_v\", " L32 ", "
+                     "\"max_position_embeddings\": 131072, \"original_max_position_embeddings\": "
+                     "4096, \"rope_theta\": 10000.0, \"rope_scaling\": {\"type\": \"su\"");
+    for (int list = 0; list < 2; list++) {
+        n += snprintf(cfg + n, sizeof cfg - (size_t)n, ", \"%s\": [",
+                      list ? "long_factor" : "short_factor");
+        for (int k = 0; k < 32; k++) {
+            double v = list ? 1.0 + 2.0 * k : 1.0 + 0.125 * k;
+            (list ? lf : sf)[k] = v;
+            n += snprintf(cfg + n, sizeof cfg - (size_t)n, "%s%.17g", k ? ", " : "", v);
+        }
+        n += snprintf(cfg + n, sizeof cfg - (size_t)n, "]");
+    }
+    snprintf(cfg + n, sizeof cfg - (size_t)n, "}}");
+    CHECK(read_text(cfg, NULL) == POSENC_OK);
+    double mscale = sqrt(1.0 + log(131072.0 / 4096.0) / log(4096.0));
+    CHECK(posenc_model_layer_rope(&model, 1, 4096, &r) == POSENC_OK);
+    CHECK(r.layout == POSENC_LAYOUT_HALF && r.rotary_dim == 64 && freqs_are(&r, 1e4, sf, 1.0) &&
+          fabs(r.attn_factor / mscale - 1.0) < 1e-15);
+    CHECK(posenc_model_layer_rope(&model, 1, 4097, &r) == POSENC_OK);
+    CHECK(freqs_are(&r, 1e4, lf, 1.0) && fabs(r.attn_factor / mscale - 1.0) < 1e-15);
+    /* its "yarn" (0.1 ln s + 1 on cos and sin) is not transformers' */
+    char *su = strstr(cfg, "\"su\"");
+    memcpy(su, "\"yn\"", 4);
+    CHECK(refused(cfg, POSENC_ERR_FORMAT, "rope_scaling.type", "knows only the rope_scaling "
+                  "types su"));
+    memcpy(su, "\"su\"", 4);
+    CHECK(posenc__family_by_arch("Phi3VForCausalLM") == posenc__family_find("phi3_v"));
+
+    /* refused by name: InternLM 1 (which revision's rotary), Phi-3-small */
+    CHECK(refused("{\"model_type\": \"internlm\", " L32 "}", POSENC_ERR_FORMAT, "model_type",
+                  "rotary block"));
+    CHECK(refused("{\"model_type\": \"phi3small\", \"rope_embedding_base\": 1e6, "
+                  "\"rope_position_scale\": 1.0, " L32 "}",
+                  POSENC_ERR_FORMAT, "model_type", "rope_position_scale"));
+    CHECK(refused("{\"model_type\": \"exaone\", \"num_layers\": 2, \"hidden_size\": 256, "
+                  "\"num_attention_heads\": 4}",
+                  POSENC_ERR_FORMAT, "model_type", "use_rotary_pos"));
+    CHECK(posenc__family_by_arch("Exaone4ForCausalLM") == posenc__family_find("exaone4"));
+    CHECK(posenc__family_by_arch("ExaoneForCausalLM") == posenc__family_find("exaone"));
+}
+
 int main(void)
 {
     RUN(registry_sorted_and_cited);
@@ -2165,6 +2277,7 @@ int main(void)
     RUN(lengths_follow_each_family);
     RUN(issue_examples);
     RUN(nested_parts_and_glm4v);
+    RUN(remote_code_families);
     RUN(memory_runs_out_cleanly);
     return check_summary("models");
 }

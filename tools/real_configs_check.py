@@ -83,6 +83,31 @@ READ = {
     "qwen-1.8b.json": "read: Qwen modeling_qwen.py (copy undefdev/Qwen-7B-Chat @04df5dd5 "
                       "L151-198, L328-373, L1060-1117): half layout, dynamic NTK alpha, "
                       "logn query scale",
+    # DeepSeek V1 remote code (DeepseekConfig, model_type deepseek), a copy in
+    # zhexiangzhang/ServerlessMOE modeling_deepseek.py @6e1b013e: head_dim =
+    # hidden_size / heads and base rope_theta (L445-449), rope_scaling None ->
+    # DeepseekRotaryEmbedding(head_dim) (L464-470, L123-159), rotate_half on
+    # halves (L208-232). tests/hf/test_real_configs.py recomputes the frequencies.
+    "deepseek-moe-16b.json": "read: deepseek-moe modeling_deepseek.py (copy "
+                             "zhexiangzhang/ServerlessMOE @6e1b013e L123-159, L208-232, "
+                             "L445-470): half layout, full head, base rope_theta",
+    # Orion-14B: vLLM's port vllm/model_executor/models/orion.py @0531c222
+    # ("Adapted from .../Orion-14B-Base/blob/main/modeling_orion.py"):
+    # head_dim = hidden_size // heads, get_rope(head_dim, rotary_dim=head_dim,
+    # base=rope_theta) with the default is_neox_style (half); rope_scaling null.
+    "orion-14b.json": "read: Orion modeling_orion.py through vLLM's port (vllm "
+                      "models/orion.py @0531c222, OrionAttention get_rope): half layout, "
+                      "full head, base rope_theta",
+    # Phi-3.5-vision: modeling_phi3_v.py (copy Aritra02091998/Phi-3-vision-128k-
+    # instruct-Improvised-for-QLORA-Training @16e16b08): rope_scaling type "su"
+    # -> Phi3SuScaledRotaryEmbedding (L319-333): long_factor when max(position)
+    # + 1 > original_max_position_embeddings, else short_factor, inv_freq = 1 /
+    # (ext * base^(2k/d)), cos and sin times sqrt(1 + ln s / ln original), s =
+    # max_position_embeddings / original (L132-170); rotate_half (L215-219).
+    "phi-3.5-vision-instruct.json": "read: Phi-3-vision modeling_phi3_v.py (copy "
+                                    "Aritra02091998/Phi-3-vision-128k-instruct-Improvised-"
+                                    "for-QLORA-Training @16e16b08 L102-219, L299-333): half "
+                                    "layout, su = longrope with sqrt(1 + ln s / ln orig)",
 }
 
 

@@ -121,6 +121,12 @@ typedef struct posenc_model_family {
                                    part has none (NULL: the part must name its type) */
     uint32_t mrope_default[3];  /* MROPE: the code's mrope_section when the config has
                                    none (all 0: the config must give it) */
+    const char *scaling_types;  /* remote code that knows only some rope_scaling types
+                                   (its _init_rope raises on the rest): those types,
+                                   space-separated ("linear dynamic"), checked before any
+                                   renaming; "" refuses every rope_scaling block (the
+                                   family's scaling code was not read); NULL: any type
+                                   posenc reads */
     const char *refused;        /* known but not supported: why; else NULL */
     unsigned flags;             /* POSENC_FAMILY_* rules below */
     const char *source;         /* modeling file and lines the entry follows */

@@ -204,6 +204,23 @@
  .source = "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
            "configuration_dbrx.py L113-150"},
 
+/* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
+ * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
+ * over the whole head with base rope_theta, rotate_half (HALF). _init_rope
+ * reads rope_scaling["type"] and knows only "linear" (positions / factor) and
+ * "dynamic" (past max_position_embeddings, base * (factor * L / max_pos -
+ * (factor - 1))^(d / (d - 2))), both the formulas transformers has; any other
+ * type raises there and is refused here. No rope_theta default is taken (the
+ * configuration file was not read): a config without it is refused.
+ * zhexiangzhang/ServerlessMOE modeling_deepseek.py @6e1b013e L123-159
+ * (DeepseekRotaryEmbedding), L161-179 (linear), L181-206 (dynamic), L208-232
+ * (rotate_half, apply_rotary_pos_emb), L445-449 (head_dim, rope_theta),
+ * L464-489 (_init_rope). */
+{.model_type = "deepseek", .arch = "Deepseek", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .scaling_types = "linear dynamic",
+ .source = "deepseek-moe modeling_deepseek.py (copy zhexiangzhang/ServerlessMOE @6e1b013e "
+           "L123-232, L445-449, L464-489)"},
+
 /* ---- deepseek_v2: MLA; RoPE on the last qk_rope_head_dim elements of each
  * head, view_as_complex(reshape(..., -1, 2)): interleaved.
  * models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb). */
@@ -305,6 +322,22 @@
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
            "configuration_eurobert.py L69-96"},
+
+/* ---- exaone (EXAONE 3.0 / 3.5 remote code): refused. Its own
+ * modeling_exaone.py was not found to read; its configuration class (vLLM's
+ * copy of LGAI-EXAONE/EXAONE-3.0-7.8B-Instruct configuration_exaone.py,
+ * vllm-project/vllm vllm/transformers_utils/configs/exaone.py @0d8caed3)
+ * carries position keys whose use only that code settles: rotary_pct
+ * (default 0.25), use_rotary_pos (default False) against use_absolute_pos
+ * (default True), rotary_type, rotary_base (10000.0), scaling_factor and
+ * rotary_expand_length ("self.use_rotary_pos = kwargs.pop(", "if
+ * self.use_rotary_pos: self.use_absolute_pos = False"). */
+{.model_type = "exaone", .arch = "Exaone", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "EXAONE 3's own modeling_exaone.py was not read: its config class has "
+            "rotary_pct (0.25), use_rotary_pos / use_absolute_pos, rotary_type, rotary_base and "
+            "scaling_factor, whose meaning only that code settles",
+ .source = "LGAI-EXAONE configuration_exaone.py (copy vllm-project/vllm "
+           "vllm/transformers_utils/configs/exaone.py @0d8caed3); modeling_exaone.py not read"},
 
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
@@ -782,6 +815,28 @@
 {.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "llama",
  .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
+
+/* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
+ * modeling_internlm.py changed between revisions: the first builds
+ * InternLMRotaryEmbedding(head_dim) with its default base 10000, reading no
+ * key at all (yangulei/internlm-20b @5d2ec530 modeling_internlm.py L95-131,
+ * L170, L182, rotate_half over the whole head; the same in
+ * Pentahill/llm-example @278e340b L94-130, L169); later ones read
+ * config.rotary = {"base", "type": "origin" | "dynamic", "scaling_factor"}
+ * (_init_rope; InternLMDynamicNTKScalingRotaryEmbedding), whose config-class
+ * default is {"base": 10000, "type": "dynamic"} (stored copies:
+ * configuration_internlm.py id 68712516215, a port of modeling_internlm.py id
+ * 7010578984). A config.json without "rotary" (InternLM-7B's) is plain RoPE
+ * under the first and dynamic NTK past max_position_embeddings under the
+ * later ones; posenc cannot tell which code a checkpoint ships and reads no
+ * rotary block. */
+{.model_type = "internlm", .arch = "InternLM", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "InternLM 1's remote code changed between revisions: the first fixes RoPE base "
+            "10000 and reads no key, later ones read a rotary block {base, type origin|dynamic} "
+            "defaulting to dynamic NTK; a config without rotary means either, and posenc "
+            "reads no rotary block",
+ .source = "yangulei/internlm-20b modeling_internlm.py @5d2ec530 L95-131, L170, L182; "
+           "later revisions: rotary {base, type} (_init_rope)"},
 
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
@@ -1286,6 +1341,25 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 2048, .pos_offset = 2,
  .source = "models/opt/modeling_opt.py @e2412028 L51-76, L314-349"},
 
+/* ---- orion (Orion-14B remote code): llama's attention with LayerNorm;
+ * RoPE over the whole head (head_dim = hidden_size / heads), base rope_theta,
+ * rotate_half (HALF: vLLM's port, which loads the checkpoints unchanged, calls
+ * get_rope(head_dim, rotary_dim=head_dim, base=rope_theta) with its default
+ * is_neox_style). OrionConfig's rope_theta default 10000.0; its
+ * _rope_scaling_validation admits {"type": linear|dynamic, "factor"}, but
+ * Orion's own scaling classes (modeling_orion.py) were not found to read, so
+ * every rope_scaling block is refused. vllm-project/vllm
+ * vllm/model_executor/models/orion.py @0531c222 ("Adapted from
+ * .../Orion-14B-Base/blob/main/modeling_orion.py", OrionAttention: "self.head_dim
+ * = hidden_size // self.total_num_heads", "self.rotary_emb = get_rope(");
+ * vllm/transformers_utils/configs/orion.py @864104da (OrionConfig, adapted from
+ * configuration_orion.py: "rope_theta=10000.0", "_rope_scaling_validation"). */
+{.model_type = "orion", .arch = "Orion", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .scaling_types = "",
+ .source = "OrionStarAI modeling_orion.py, port vllm-project/vllm "
+           "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
+           "configs/orion.py @864104da (rope_theta=10000.0)"},
+
 {.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "gemma",
  .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
@@ -1320,6 +1394,45 @@
 {.model_type = "phi3", .arch = "Phi3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
  .source = "models/phi3/configuration_phi3.py (su/yarn -> longrope); rope_utils L396-481"},
+
+/* ---- phi3_v (Phi-3-vision / Phi-3.5-vision remote code): the image
+ * features are spliced into the token sequence, whose positions are plain;
+ * the language model is Phi-3's attention: head_dim = hidden_size / heads,
+ * RoPE over the whole head, rotate_half (HALF), base rope_theta (Phi3VConfig
+ * default 10000.0). _init_rope reads rope_scaling["type"]: "su" is longrope
+ * (long_factor when max(position_ids) + 1 > original_max_position_embeddings,
+ * else short_factor; cos and sin times sqrt(1 + ln s / ln original), s =
+ * max_position_embeddings / original, 1 when s <= 1), transformers' longrope;
+ * "yarn" takes the same factors but times 0.1 ln s + 1, which transformers'
+ * Phi-3 (yarn read as longrope) does not: refused. Phi-3-vision-128k-instruct's
+ * files (Phi-3.5-vision ships the same rotary classes):
+ * Aritra02091998/Phi-3-vision-128k-instruct-Improvised-for-QLORA-Training
+ * @16e16b08 modeling_phi3_v.py L102-130 (Phi3RotaryEmbedding), L132-170
+ * (Phi3SuScaledRotaryEmbedding), L173-212 (yarn), L215-219 (rotate_half),
+ * L299-304, L319-333 (_init_rope); configuration_phi3_v.py L115, L130-137,
+ * L179-216. */
+{.model_type = "phi3_v", .arch = "Phi3V", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .scaling_types = "su", .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
+ .source = "microsoft Phi-3-vision modeling_phi3_v.py (copy Aritra02091998/Phi-3-vision-128k-"
+           "instruct-Improvised-for-QLORA-Training @16e16b08 L102-219, L299-333); "
+           "configuration_phi3_v.py L115-216"},
+
+/* ---- phi3small (Phi-3-small remote code): refused. Its RoPE comes from
+ * the checkpoint's own positional_embedding.py / modeling_phi3_small.py, not
+ * found to read: rope_embedding_base and rope_position_scale (vLLM's port reads
+ * the scale as a linear rope_scaling factor, an interpretation posenc cannot
+ * vouch for) and, in every layer but each dense_attention_every_n_layers-th,
+ * blocksparse attention (blocksparse_num_local_blocks, blocksparse_vert_stride).
+ * vLLM's port: stored id 50556213 (Phi3SmallSelfAttention:
+ * "self.rope_position_scale = config.rope_position_scale", get_rope(...,
+ * base=self.rope_embedding_base, rope_scaling={"rope_type": "linear", "factor":
+ * self.rope_position_scale})). */
+{.model_type = "phi3small", .arch = "Phi3Small", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "Phi-3-small's own rotary code (positional_embedding.py) was not read: "
+            "rope_embedding_base with rope_position_scale, and blocksparse attention in all "
+            "but every dense_attention_every_n_layers-th layer",
+ .source = "microsoft Phi-3-small modeling_phi3_small.py / positional_embedding.py (not "
+           "read); vLLM port phi3_small.py (stored id 50556213)"},
 
 /* ---- phimoe: longrope frequencies, cos and sin times short_mscale (long_mscale
  * past the original length) instead of the attention factor; taken when the

@@ -266,11 +266,46 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
     return POSENC_OK;
 }
 
+/* A family whose own code knows only some rope_scaling types (scaling_types):
+ * the block's type, as written (before "su" becomes longrope), must be one of
+ * them; its _init_rope raises on the rest, and posenc must not read them as
+ * transformers would. */
+static posenc_status check_scaling_types(mread *r, const json_t *blk, const char *name)
+{
+    const char *list = r->fam->scaling_types;
+    char key[128];
+    if (!list)
+        return POSENC_OK;
+    if (!*list)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s: family %s's own scaling code was not read (only a port of it): "
+                    "posenc does not vouch for any rope_scaling there",
+                    name, r->fam->model_type);
+    const json_t *t = get(blk, "type");
+    snprintf(key, sizeof key, "%s.%s", name, t ? "type" : "rope_type");
+    if (!t)
+        t = get(blk, "rope_type");
+    const char *v = t && json_typeof(t) == JSON_STRING ? json_string_value(t) : NULL;
+    size_t n = v ? strlen(v) : 0;
+    for (const char *p = list; v && *p;) {
+        size_t len = strcspn(p, " ");
+        if (len == n && strncmp(p, v, n) == 0)
+            return POSENC_OK;
+        p += len;
+        p += strspn(p, " ");
+    }
+    return FAIL(r, POSENC_ERR_FORMAT, key,
+                "%s '%.40s': family %s's own code knows only the rope_scaling types %s",
+                key, v ? v : "(none)", r->fam->model_type, list);
+}
+
 static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
                                    const char *name, json_t **own)
 {
     posenc_status st = POSENC_OK;
     *own = NULL;
+    if ((st = check_scaling_types(r, blk, name)) != POSENC_OK)
+        return st;
     if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE)
         st = prep_yarn_is_longrope(r, blk, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_NTK_ALPHA))

@@ -34,7 +34,7 @@ UNVERIFIED, WRONG = rc.UNVERIFIED, rc.WRONG
 PINNED = {
     "allam-7b-instruct-preview": PROBE,
     "codellama-7b": PROBE,
-    "deepseek-moe-16b": REFUSED,
+    "deepseek-moe-16b": READ,
     "deepseek-v2-lite": PROBE,
     "deepseek-v3.2": REFUSED,
     "deepseek-v4-284b": REFUSED,
@@ -67,12 +67,12 @@ PINNED = {
     "olmo-2-7b": PROBE,
     "olmo-3.1-32b-instruct": PROBE,
     "olmocr-2-7b-1025": PROBE,
-    "orion-14b": REFUSED,
+    "orion-14b": READ,
     "phi-1": PROBE,
     "phi-3-medium-4k-instruct": PROBE,
     "phi-3-mini-4k-instruct": PROBE,
     "phi-3-small-8k-instruct": REFUSED,
-    "phi-3.5-vision-instruct": REFUSED,
+    "phi-3.5-vision-instruct": READ,
     "phi-4-mini-instruct": PROBE,
     "phi-4": PROBE,
     "qwen-1.8b": READ,
@@ -236,6 +236,59 @@ def test_read_qwen1_dynamic_ntk():
         r = posenc.RoPE.from_config(path, seq_len=n)
         assert r.layout == "half" and r.rotary_dim == d
         assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+def _plain_read(name, d):
+    """posenc's RoPE for a remote-code config whose code builds plain RoPE
+    over head_dim = hidden_size / heads with base rope_theta, rotate_half."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, name + ".json")
+    with open(path) as f:
+        c = json.load(f)
+    assert c["hidden_size"] // c["num_attention_heads"] == d
+    want = c["rope_theta"] ** (-np.arange(0, d, 2) / d)
+    for n in (1, c["max_position_embeddings"], 4 * c["max_position_embeddings"]):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+def test_read_deepseek_v1():
+    """DeepSeek-MoE 16B (READ): DeepseekRotaryEmbedding(head_dim, base=rope_theta),
+    no rope_scaling: 2048 / 16 = 128, base 10000 at every length."""
+    _plain_read("deepseek-moe-16b", 128)
+
+
+def test_read_orion():
+    """Orion-14B (READ): 5120 / 40 = 128, base rope_theta 10000, no rope_scaling."""
+    _plain_read("orion-14b", 128)
+
+
+def test_read_phi3_v_su():
+    """Phi-3.5-vision's "su" as modeling_phi3_v.py's Phi3SuScaledRotaryEmbedding
+    computes it (READ): short factors while max(position) + 1 <= original, long
+    ones past it, cos and sin times sqrt(1 + ln s / ln original)."""
+    import math
+
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "phi-3.5-vision-instruct.json")
+    with open(path) as f:
+        c = json.load(f)
+    d = c["hidden_size"] // c["num_attention_heads"]
+    orig, mp = c["original_max_position_embeddings"], c["max_position_embeddings"]
+    scale = mp / orig
+    mscale = math.sqrt(1 + math.log(scale) / math.log(orig)) if scale > 1 else 1.0
+    for n in (100, orig, orig + 1, mp):
+        ext = np.array(c["rope_scaling"]["long_factor" if n > orig else "short_factor"])
+        want = 1.0 / (ext * c["rope_theta"] ** (np.arange(0, d, 2) / d))
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+        assert abs(r.attention_factor / mscale - 1) < 1e-15, n
 
 
 # ---- the check fails loudly --------------------------------------------------------
