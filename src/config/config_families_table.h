@@ -1112,6 +1112,16 @@
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
 
+/* ---- minicpm_ocr, minicpmv4_6, minicpmv4_7 (MiniCPM-V 4.6 / 4.7, MiniCPM-OCR):
+ * wrappers whose text_config is a Qwen3.5 text model (SubConfigSpec
+ * model_type "qwen3_5_text"). transformers 5.23.0
+ * models/minicpmv4_6/configuration_minicpmv4_6.py L86-92;
+ * models/minicpmv4_7/configuration_minicpmv4_7.py L98-100;
+ * models/minicpm_ocr/configuration_minicpm_ocr.py L79-81. */
+{.model_type = "minicpm_ocr", .arch = "MiniCPMOCR", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_5_text",
+ .source = "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"},
+
 /* ---- minicpmv (MiniCPM-V 2.5 / 2.6 remote code): the language model's keys
  * at the top (MiniCPMVConfig subclasses Qwen2Config, or LlamaConfig for
  * MiniCPM-Llama3-V 2.5) and MiniCPMV builds self.llm = Qwen2ForCausalLM(config)
@@ -1121,6 +1131,14 @@
 {.model_type = "minicpmv", .arch = "MiniCPMV", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0,
  .source = "openbmb/MiniCPM-V-2_6 modeling_minicpmv.py (MiniCPMV: self.llm = Qwen2ForCausalLM)"},
+
+/* minicpmv4_6, minicpmv4_7: see minicpm_ocr above. */
+{.model_type = "minicpmv4_6", .arch = "MiniCPMV4_6", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_5_text",
+ .source = "models/minicpmv4_6/configuration_minicpmv4_6.py L86-92 (transformers 5.23.0)"},
+{.model_type = "minicpmv4_7", .arch = "MiniCPMV4_7", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_5_text",
+ .source = "models/minicpmv4_7/configuration_minicpmv4_7.py L98-100 (transformers 5.23.0)"},
 
 /* ---- minimax: lightning (linear) attention layers and softmax attention
  * layers (layer_types, default full on even layers); the softmax layers
@@ -1518,6 +1536,44 @@
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
+/* ---- qwen3_5, qwen3_5_moe (Qwen3.5): Gated DeltaNet (linear attention)
+ * layers and attention layers (layer_types, else a full layer every
+ * full_attention_interval = 4: "linear_attention" if (i + 1) % 4 else
+ * "full_attention"); the attention rotate_half over the first
+ * int(head_dim * partial_rotary_factor) (default 0.25, head_dim 256), with
+ * Qwen3-VL's interleaved M-RoPE (round robin, H and W pairs at 1::3 and 2::3)
+ * and mrope_section [11, 11, 10] when the block has none; rope_theta default
+ * 10000 (the mixin's default_theta, modeling_rope_utils.py L760). The wrappers
+ * read text_config. transformers 5.23.0
+ * models/qwen3_5/configuration_qwen3_5.py L56, L83-103, L110-118, L171-176;
+ * modeling_qwen3_5.py L134-150 (mrope_section default), L152-172 (dim =
+ * int(head_dim * partial_rotary_factor)), L187-198 (recomposition), L667-697
+ * (partial rotate_half), L858-862 (the kind per layer);
+ * models/qwen3_5_moe/configuration_qwen3_5_moe.py L56, L90-103, L119-129,
+ * L183; modeling_qwen3_5_moe.py L146. */
+{.model_type = "qwen3_5", .arch = "Qwen3_5", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_5_text",
+ .source = "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"},
+{.model_type = "qwen3_5_moe", .arch = "Qwen3_5Moe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_5_moe_text",
+ .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"},
+{.model_type = "qwen3_5_moe_text", .arch = "Qwen3_5MoeText", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
+ .default_hidden = 2048, .default_layers = 40, .default_heads = 16,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "full_attention_interval",
+ .kinds_period = 4, .kinds_offset = KINDS_LAST, .mrope_default = {11, 11, 10},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py L56, L90-103, L119-129; "
+           "modeling_qwen3_5_moe.py L146 (transformers 5.23.0)"},
+{.model_type = "qwen3_5_text", .arch = "Qwen3_5Text", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
+ .default_hidden = 4096, .default_layers = 32, .default_heads = 16,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "full_attention_interval",
+ .kinds_period = 4, .kinds_offset = KINDS_LAST, .mrope_default = {11, 11, 10},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/qwen3_5/configuration_qwen3_5.py L56, L83-103, L110-118; modeling_qwen3_5.py "
+           "L134-198, L667-697, L858-862 (transformers 5.23.0)"},
+
 /* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
  * qwen3's 128: Qwen3MoeConfig has no head_dim field and the attention takes
  * getattr(config, "head_dim", hidden_size // num_attention_heads)

@@ -259,6 +259,10 @@ CLASS_DEFAULTS = [
     "jina_embeddings_v3", "laguna", "longcat_flash", "mellum", "mimo_v2_flash", "minimax_m2",
     "mistral4", "modernbert", "nemotron", "nomic_bert", "olmoe", "persimmon", "seed_oss",
     "solar_open", "ultrabert", "youtu",
+    # Qwen3.5 (linear-attention layers, partial interleaved M-RoPE) and the
+    # MiniCPM-V 4.6 / 4.7 / OCR wrappers around its text model
+    "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "minicpmv4_6", "minicpmv4_7",
+    "minicpm_ocr",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
