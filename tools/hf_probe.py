@@ -183,6 +183,7 @@ _SMALL = {
     "num_experts": 4, "num_local_experts": 4, "n_routed_experts": 4, "moe_num_experts": 4,
     "n_shared_experts": 1, "num_shared_experts": 1,
     "num_experts_per_tok": 2, "moe_topk": 2, "top_k": 2, "top_k_experts": 2, "n_group": 1,
+    "linear_num_key_heads": 2, "linear_num_value_heads": 2,  # Qwen3-Next / 3.5 DeltaNet (no positions)
     "topk_group": 1,
     "first_k_dense_replace": 0,
     # encoder-decoder stacks (BART, Whisper, T5): each stack is probed as a

@@ -353,6 +353,15 @@
 {.model_type = "exaone4_5", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .nested = "text_config", .nested_type = "exaone4",
  .source = "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"},
+/* ---- exaone4_5_text: EXAONE 4.5's language part as its config.json names
+ * it; Exaone4_5_Config.__post_init__ renames it exaone4 before building
+ * (transformers 5.23.0 models/exaone4_5/configuration_exaone4_5.py L80-81):
+ * EXAONE 4's entry, as written there. */
+{.model_type = "exaone4_5_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
+ .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
+ .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+ .source = "models/exaone4_5/configuration_exaone4_5.py L80-81 (read as exaone4); models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
 /* ---- exaone_moe: EXAONE 4's rule: q/k norms, then RoPE only where
  * sliding_window is None or the layer is sliding ("We use global NoPE for
