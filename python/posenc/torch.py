@@ -58,7 +58,9 @@ if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.
                       "posenc.RoPE.apply still rotates CPU tensors in place without it")
 
 from . import Error, RoPE
-from . import _tensor_view
+from . import _torch_ready
+
+_torch_ready()  # posenc._core reads tensors through DLPack from here on
 
 __all__ = ["RotaryEmbedding", "patch", "Replacement", "rotate"]
 
@@ -120,11 +122,12 @@ def _pair_index(rope: RoPE) -> Tuple[Tensor, Tensor]:
 def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> Tensor:
     """x [n_tok, n_head, head_dim] rotated by positions [n_tok] (a new tensor)."""
     rope = _lookup(handle)
-    pos = positions.detach().to("cpu", torch.int64).numpy()
+    if not positions.is_cpu:
+        positions = positions.cpu()
     if x.dtype == torch.float64:
         # x' = x c - y s, y' = x s + y c (inverse: s -> -s), c and s from the
         # library's float64 path, each product and sum rounded in float64
-        c, s = rope.cos_sin(pos, dtype=np.float64)
+        c, s = rope.cos_sin(positions, dtype=np.float64)
         c = torch.from_numpy(c)[:, None, :]
         s = torch.from_numpy(s)[:, None, :]
         if inverse:
@@ -137,9 +140,8 @@ def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> 
         return out
     src = x if x.stride(-1) == 1 else x.contiguous()
     out = torch.empty(x.shape, dtype=x.dtype)
-    xn, code = _tensor_view(src.detach(), "q")
-    on, _ = _tensor_view(out, "out")
-    rope._c.apply(xn, None, pos, 0, bool(inverse), 1, code, on, None)
+    # _core reads src, positions and writes out through their memory (DLPack)
+    rope._c.apply(src, None, positions, 0, bool(inverse), 1, -1, out, None)
     return out
 
 
