@@ -17,8 +17,9 @@ position 4000, a decode step), base 10000, half layout.
   hf cached      apply_rotary_pos_emb alone, cos/sin given: what each layer pays
   hf compiled    apply_rotary_pos_emb under torch.compile (inductor; compiled
                  once per shape before timing), cos/sin given
-  overhead       posenc.apply on one token, one head of 2 elements, cached:
-                 the cost of a call from Python with nearly no work
+  overhead       posenc.apply on one token, one head of 2 elements, cached,
+                 NumPy arrays and torch tensors: the cost of a call from Python
+                 with nearly no work
 
 The methods are timed alternately: each sample runs every method once (a loop
 of calls lasting ~20 ms, or one call when a call is longer), in turn, and each
@@ -115,10 +116,13 @@ def speed(T, dtype, samples, t_max):
 
 
 def overhead(samples):
+    """{NumPy, torch}: one token, one head of 2, cached, alternating."""
     r = posenc.RoPE(2).use_cache(8192)
     x = np.ones((1, 1, 2), np.float32)
     p = np.array([4000], np.int64)
-    return alternate({"o": lambda: r.apply(x, positions=p)}, samples)["o"]
+    xt, pt = torch.ones(1, 1, 2), torch.tensor([4000])
+    return alternate({"numpy": lambda: r.apply(x, positions=p),
+                      "torch": lambda: r.apply(xt, positions=pt)}, samples)
 
 
 def accuracy():
@@ -168,7 +172,9 @@ def main():
     cols = ["posenc", "posenc cached", "hf formula", "hf cached", "hf compiled"]
     print("times: median microseconds per call (q and k); x = hf compiled / posenc, "
           "hf compiled / posenc cached")
-    print(f"overhead (1 token, 1 head of 2, cached): {overhead(args.samples):.2f} us")
+    o = overhead(args.samples)
+    print(f"overhead (1 token, 1 head of 2, cached): NumPy {o['numpy']:.2f} us, "
+          f"torch {o['torch']:.2f} us")
     for name in args.dtypes.split(","):
         dtype = getattr(torch, name)
         print(f"-- {name}")

@@ -715,6 +715,9 @@ class RoPE:
 
                 return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)
             if lay != "bshd":
+                if inplace and (k is None or _is_tensor(k)):  # the decode step's call
+                    self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
+                    return q if k is None else (q, k)
                 return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
             # the library reads [batch, heads, seq, head_dim]: strided views
             kv = k.transpose(1, 2) if k is not None and _is_tensor(k) and k.dim() == 4 else k

@@ -432,3 +432,23 @@ def test_tensor_path_out_of_place_bf16_against_the_reference():
     want = np.concatenate([v[..., :32] * c - v[..., 32:] * s, v[..., :32] * s + v[..., 32:] * c], -1)
     got = out.double().numpy()[0]
     assert np.all(np.abs(got - want) <= 2.0 ** -8 * np.maximum(np.abs(want), 2.0 ** -126) + 1e-30)
+
+
+@needs_config
+@needs_ptorch
+def test_torch_export_of_the_rotary_module_is_exact():
+    """torch.export (what torch 2.13 names in place of torch.jit.script, which
+    it deprecates: torch/jit/_script.py L1488-1491) captures RotaryEmbedding
+    through the custom op; the exported program, run at positions other than
+    the traced ones, gives cos and sin within posenc's float32 contract."""
+    rot = ptorch.RotaryEmbedding(llama_config())
+    x = torch.zeros(1, 4, 4096)
+    ep = torch.export.export(rot, (x, torch.arange(4)[None]))
+    pid = torch.tensor([[7, 4095, 100000, 1000000]])
+    cos, sin = ep.module()(x, pid)
+    assert cos.shape == (1, 4, 128)
+    for t in range(4):
+        for k in (0, 5, 63):
+            ec, es = mp_cos_sin(int(pid[0, t]), mp_inv_freq(k, 128, 10000.0))
+            assert abs(float(cos[0, t, k]) - float(ec)) <= f32_tol(ec)
+            assert abs(float(sin[0, t, k + 64]) - float(es)) <= f32_tol(es)
