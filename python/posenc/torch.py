@@ -139,7 +139,8 @@ def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> 
         out[..., i1] = a * s + b * c
         return out
     src = x if x.stride(-1) == 1 else x.contiguous()
-    out = torch.empty(x.shape, dtype=x.dtype)
+    # the input's memory order (as the fake implementation's empty_like says)
+    out = torch.empty_like(src, memory_format=torch.preserve_format)
     # _core reads src, positions and writes out through their memory (DLPack)
     rope._c.apply(src, None, positions, 0, bool(inverse), 1, -1, out, None)
     return out
