@@ -547,6 +547,15 @@ class RotaryEmbedding(torch.nn.Module):
             sin = torch.cat((s, s), dim=-1)
         return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
 
+    def __prepare_scriptable__(self):
+        # torch.jit.script calls this first: a clear refusal instead of TorchScript's
+        # type error on the module's Python state (its table sources)
+        raise RuntimeError(
+            "posenc.torch.RotaryEmbedding cannot be scripted: torch.jit.script is deprecated "
+            "in torch 2.13 (torch/jit/_script.py), and this module calls posenc through "
+            "custom ops with Python state (tables per device, the dynamic switches); use "
+            "torch.compile (no graph break) or torch.export")
+
     def extra_repr(self) -> str:
         rep = "" if self.repeat == "cat" else f"repeat={self.repeat!r}, "
         return f"kind={self.kind!r}, {rep}" + ", ".join(

@@ -452,3 +452,17 @@ def test_torch_export_of_the_rotary_module_is_exact():
             ec, es = mp_cos_sin(int(pid[0, t]), mp_inv_freq(k, 128, 10000.0))
             assert abs(float(cos[0, t, k]) - float(ec)) <= f32_tol(ec)
             assert abs(float(sin[0, t, k + 64]) - float(es)) <= f32_tol(es)
+
+
+@needs_config
+@needs_ptorch
+def test_jit_script_is_refused_with_the_way_out():
+    """TorchScript (deprecated by torch 2.13) is refused naming torch.compile and
+    torch.export, not with TorchScript's type error on the module's state."""
+    import warnings
+
+    rot = ptorch.RotaryEmbedding(llama_config())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with pytest.raises(RuntimeError, match="torch.compile .no graph break. or torch.export"):
+            torch.jit.script(rot)
