@@ -17,8 +17,9 @@ position 4000, a decode step), base 10000, half layout.
   hf cached      apply_rotary_pos_emb alone, cos/sin given: what each layer pays
   hf compiled    apply_rotary_pos_emb under torch.compile (inductor; compiled
                  once per shape before timing), cos/sin given
-  overhead       posenc.apply on one token, one head of 2 elements, cached:
-                 the cost of a call from Python with nearly no work
+  overhead       posenc.apply on one token, one head of 2 elements, cached,
+                 NumPy arrays and torch tensors: the cost of a call from Python
+                 with nearly no work
 
 The methods are timed alternately: each sample runs every method once (a loop
 of calls lasting ~20 ms, or one call when a call is longer), in turn, and each
@@ -114,11 +115,38 @@ def speed(T, dtype, samples, t_max):
     return alternate(fns, samples)
 
 
+def where(T, dtype, samples):
+    """Where the time of T tokens goes: posenc in place (uncached, cached),
+    out of place (new tensors in q's memory order), a streaming floor
+    (q.mul_(1), k.mul_(1): one read and one write of each in place), and
+    compiled HF; alternating, medians."""
+    rope = posenc.RoPE(D, base=BASE)
+    cached = posenc.RoPE(D, base=BASE).use_cache(max(T, 4096))
+    q = (torch.rand(1, T, H_Q, D) * 2 - 1).to(dtype).transpose(1, 2)
+    k = (torch.rand(1, T, H_K, D) * 2 - 1).to(dtype).transpose(1, 2)
+    pid = torch.arange(T)[None]
+    inv_freq = 1.0 / (BASE ** (torch.arange(0, D, 2, dtype=torch.int64).float() / D))
+    cos, sin = hf_cos_sin(inv_freq, pid, dtype)
+    torch._dynamo.reset()
+    comp = torch.compile(hf_apply, dynamic=False)
+    return alternate({
+        "posenc": lambda: rope.apply(q, k, positions=pid, layout="bhsd"),
+        "posenc cached": lambda: cached.apply(q, k, positions=pid, layout="bhsd"),
+        "cached, new tensors": lambda: cached.apply(q, k, positions=pid, layout="bhsd",
+                                                    inplace=False),
+        "floor (mul_ in place)": lambda: (q.mul_(1.0), k.mul_(1.0)),
+        "hf compiled": lambda: comp(q, k, cos, sin),
+    }, samples)
+
+
 def overhead(samples):
+    """{NumPy, torch}: one token, one head of 2, cached, alternating."""
     r = posenc.RoPE(2).use_cache(8192)
     x = np.ones((1, 1, 2), np.float32)
     p = np.array([4000], np.int64)
-    return alternate({"o": lambda: r.apply(x, positions=p)}, samples)["o"]
+    xt, pt = torch.ones(1, 1, 2), torch.tensor([4000])
+    return alternate({"numpy": lambda: r.apply(x, positions=p),
+                      "torch": lambda: r.apply(xt, positions=pt)}, samples)
 
 
 def accuracy():
@@ -155,6 +183,8 @@ def main():
     ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--sizes", default="1,128,512,4096,32768")
     ap.add_argument("--dtypes", default="float32,bfloat16")
+    ap.add_argument("--where", type=int, default=0,
+                    help="only the breakdown at this T (in place, out of place, floor)")
     args = ap.parse_args()
     print(f"posenc {posenc.__version__} (kernels {posenc.isa()}), NumPy {np.__version__}, "
           f"Python {sys.version.split()[0]}, "
@@ -164,11 +194,20 @@ def main():
               "BENCH_PYTHON=build/venv/bin/python)")
         return 1
     torch.set_num_threads(1)
+    if args.where:
+        for name in args.dtypes.split(","):
+            r = where(args.where, getattr(torch, name), args.samples)
+            print(f"T = {args.where} {name}: " + ", ".join(f"{k} {v:.0f}" for k, v in r.items())
+                  + f" us; compiled / posenc {r['hf compiled'] / r['posenc']:.1f}x, / cached "
+                  f"{r['hf compiled'] / r['posenc cached']:.1f}x", flush=True)
+        return 0
     sizes = [int(t) for t in args.sizes.split(",")]
     cols = ["posenc", "posenc cached", "hf formula", "hf cached", "hf compiled"]
     print("times: median microseconds per call (q and k); x = hf compiled / posenc, "
           "hf compiled / posenc cached")
-    print(f"overhead (1 token, 1 head of 2, cached): {overhead(args.samples):.2f} us")
+    o = overhead(args.samples)
+    print(f"overhead (1 token, 1 head of 2, cached): NumPy {o['numpy']:.2f} us, "
+          f"torch {o['torch']:.2f} us")
     for name in args.dtypes.split(","):
         dtype = getattr(torch, name)
         print(f"-- {name}")

@@ -69,7 +69,7 @@ ext = Extension(
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
     extra_link_args=json_libs + ["-lm", "-pthread"] +
     shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
-    depends=objects + ["posenc/_calls.h", str(ROOT / "include" / "posenc.h")],
+    depends=objects + ["posenc/_calls.h", "posenc/_dlpack.h", str(ROOT / "include" / "posenc.h")],
 )
 
 # posenc._check: the RoPE check (posenc.check, posenc.testing), its own module.

@@ -90,11 +90,36 @@ def have_config_reader() -> bool:
 # ---- dtypes and torch ------------------------------------------------------
 
 
+# [torch.Tensor, torch.float64, torch.compiler.is_compiling] once _core reads
+# tensors (_torch_ready)
+_TORCH = []
+
+
+def _torch_ready():
+    """torch.Tensor when the program has imported torch, else None (posenc
+    never imports it). The first time, _core is given torch.Tensor and
+    to_dlpack: from then on it reads CPU tensors' memory itself."""
+    if _TORCH:
+        return _TORCH[0]
+    t = sys.modules.get("torch")
+    if t is None or not hasattr(t, "Tensor"):
+        return None
+    from torch.utils.dlpack import to_dlpack
+
+    _core.use_torch(t.Tensor, to_dlpack)
+    compiler = getattr(t, "compiler", None)  # torch >= 2.1
+    compiling = getattr(compiler, "is_compiling", None) or (lambda: False)
+    _TORCH[:] = [t.Tensor, t.float64, compiling]
+    return t.Tensor
+
+
 def _is_tensor(x):
     """Whether x is a torch tensor (never imports torch: if the program has not
     imported it, x cannot be one)."""
-    t = sys.modules.get("torch")
-    return t is not None and isinstance(x, t.Tensor)
+    if _TORCH:
+        return isinstance(x, _TORCH[0])
+    t = _torch_ready()
+    return t is not None and isinstance(x, t)
 
 
 def _is_torch_dtype(dtype):
@@ -126,30 +151,6 @@ def _rotate_code(dtype):
             return _core.DTYPE_F16
     raise TypeError(
         f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' (uint16 storage)")
-
-
-def _tensor_view(x, name):
-    """A CPU torch tensor as a NumPy array over the same memory, and its dtype code."""
-    import torch
-
-    if x.device.type != "cpu":
-        raise ValueError(
-            f"{name} is on {x.device}: posenc rotates CPU tensors in place; for a model on "
-            "another device use posenc.torch.RotaryEmbedding (exact cos/sin moved to the device)")
-    if x.requires_grad:
-        raise ValueError(
-            f"{name} requires grad: posenc changes tensors outside autograd; call it under "
-            "torch.no_grad() on tensors that do not require grad")
-    try:
-        if x.dtype == torch.float32:
-            return x.numpy(), _core.DTYPE_F32
-        if x.dtype == torch.float16:
-            return x.numpy(), _core.DTYPE_F16
-        if x.dtype == torch.bfloat16:
-            return x.view(torch.int16).numpy(), _core.DTYPE_BF16
-    except RuntimeError as e:  # conjugate/negative views, sparse, ...
-        raise TypeError(f"{name}: this tensor cannot be viewed without a copy ({e})") from None
-    raise TypeError(f"{name} is {x.dtype}; posenc rotates float32, float16 and bfloat16 tensors")
 
 
 def _positions_array(positions):
@@ -436,12 +437,9 @@ def _layout_4d(shape, positions, layout, name):
 def _needs_op(q, k):
     """Whether a torch call goes through the custom op (autograd, float64,
     torch.compile) instead of the in-place library call."""
-    import torch
-
-    if q.dtype == torch.float64 or q.requires_grad or (k is not None and k.requires_grad):
-        return True
-    compiler = getattr(torch, "compiler", None)  # torch >= 2.1
-    return bool(compiler is not None and compiler.is_compiling())
+    _, f64, compiling = _TORCH
+    return (q.requires_grad or (k is not None and k.requires_grad) or q.dtype is f64
+            or compiling())
 
 
 class RoPE:
@@ -719,15 +717,20 @@ class RoPE:
         code = -1 if dtype is None else _rotate_code(dtype)
         pos0 = 0
         if positions is not None:
-            if isinstance(positions, (int, np.integer)):
+            if _is_tensor(positions):
+                if not positions.is_cpu:
+                    positions = positions.cpu()
+                # kept a tensor: _core and the custom op read it as it is
+            elif isinstance(positions, (int, np.integer)):
                 pos0 = int(positions)
                 positions = None
-            elif _is_tensor(positions) and _is_tensor(q) and _needs_op(q, k):
-                pass  # kept a tensor: the custom op takes it as it is
             else:
                 positions = _positions_array(positions)
         if type(q) is not np.ndarray and _is_tensor(q):
-            lay = _layout_4d(tuple(q.shape), positions, layout, "q") if q.dim() == 4 else None
+            lay = None
+            if q.dim() == 4:
+                lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions,
+                                                                  layout, "q")
             if _needs_op(q, k):
                 if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
                     raise ValueError("q or k requires grad: posenc cannot change it in place "
@@ -737,6 +740,9 @@ class RoPE:
 
                 return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)
             if lay != "bshd":
+                if inplace and (k is None or _is_tensor(k)):  # the decode step's call
+                    self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
+                    return q if k is None else (q, k)
                 return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
             # the library reads [batch, heads, seq, head_dim]: strided views
             kv = k.transpose(1, 2) if k is not None and _is_tensor(k) and k.dim() == 4 else k
@@ -760,8 +766,8 @@ class RoPE:
         if inplace:
             self._c.apply(qa, ka, positions, pos0, inverse, threads, code, None, None)
             return q if k is None else (q, k)
-        qo = np.empty(qa.shape, qa.dtype)
-        ko = None if ka is None else np.empty(ka.shape, ka.dtype)
+        qo = np.empty_like(qa, subok=False)  # the inputs' memory order (order="K")
+        ko = None if ka is None else np.empty_like(ka, subok=False)
         if swap:
             qo = np.empty(qa.swapaxes(1, 2).shape, qa.dtype).swapaxes(1, 2)
             ko = None if ka is None else np.empty(ka.swapaxes(1, 2).shape, ka.dtype).swapaxes(1, 2)
@@ -772,26 +778,20 @@ class RoPE:
         return qo if k is None else (qo, ko)
 
     def _apply_torch(self, q, k, positions, pos0, inplace, inverse, threads, code):
+        # _core reads the tensors' memory (DLPack): no NumPy views, no copies
+        if k is not None and not _is_tensor(k):
+            raise TypeError("k must be a torch tensor when q is one")
+        if inplace:
+            self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
+            return q if k is None else (q, k)
         import torch
 
-        qn, qcode = _tensor_view(q, "q")
-        if code >= 0 and code != qcode:
-            raise TypeError(f"dtype does not match q's dtype {q.dtype}")
-        kn = None
-        if k is not None:
-            if not _is_tensor(k):
-                raise TypeError("k must be a torch tensor when q is one")
-            kn, kcode = _tensor_view(k, "k")
-            if kcode != qcode:
-                raise TypeError(f"q is {q.dtype} but k is {k.dtype}")
-        if inplace:
-            self._c.apply(qn, kn, positions, pos0, inverse, threads, qcode, None, None)
-            return q if k is None else (q, k)
-        qo = torch.empty(q.shape, dtype=q.dtype)
-        ko = torch.empty(k.shape, dtype=k.dtype) if k is not None else None
-        self._c.apply(qn, kn, positions, pos0, inverse, threads, qcode,
-                      _tensor_view(qo, "q_out")[0],
-                      _tensor_view(ko, "k_out")[0] if ko is not None else None)
+        # outputs in the inputs' memory order (empty_like keeps a dense view's
+        # strides): Hugging Face's [batch, heads, seq, head_dim] q is a view of
+        # token-major memory, and writing it head-major costs ~25% at T = 512
+        qo = torch.empty_like(q, memory_format=torch.preserve_format)
+        ko = torch.empty_like(k, memory_format=torch.preserve_format) if k is not None else None
+        self._c.apply(q, k, positions, pos0, inverse, threads, code, qo, ko)
         return qo if k is None else (qo, ko)
 
     def __repr__(self):

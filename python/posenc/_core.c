@@ -1,8 +1,8 @@
 /* _core.c - the C extension module posenc._core: the Python glue.
  *
- * Arrays arrive through the buffer protocol (NumPy arrays; torch tensors are
- * turned into NumPy views of the same memory by posenc/__init__.py), so
- * nothing is copied. This file checks every shape, stride and element type
+ * Arrays arrive through the buffer protocol (NumPy arrays) or, for CPU
+ * torch tensors, through torch's DLPack export (data pointer, shape,
+ * strides and dtype in one call; see _dlpack.h), so nothing is copied. This file checks every shape, stride and element type
  * and maps them to the library's views; it calls the library only through
  * _calls.h (one file to change when the C API changes). The public,
  * documented API is the Python layer in posenc/__init__.py.
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "_calls.h"
+#include "_dlpack.h"
 
 static PyObject *PosencError; /* posenc.Error, a ValueError */
 
@@ -95,6 +96,7 @@ static int get_flat(PyObject *obj, Py_buffer *b, char want, Py_ssize_t size, Py_
 typedef struct tensor {
     Py_buffer b;
     int held;
+    PyObject *capsule;        /* a torch tensor's DLPack export, kept while in use */
     char *base;               /* element (0, 0, 0, 0), after rebasing */
     int ndim;
     int dtype;                /* posenc_dtype */
@@ -109,6 +111,7 @@ static void tensor_release(tensor *t)
     if (t->held)
         PyBuffer_Release(&t->b);
     t->held = 0;
+    Py_CLEAR(t->capsule);
 }
 
 /* Whether rotating one head of t would change another head (or token, or
@@ -157,10 +160,198 @@ static int tensor_overlaps(const tensor *t, const char *name)
     return 0;
 }
 
-/* dtype_hint: -1 infer from the format, else a posenc_dtype. */
-static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, const char *name)
+/* ---- torch tensors ---------------------------------------------------------- */
+
+/* torch.Tensor and torch.utils.dlpack.to_dlpack, handed over by
+ * posenc/__init__.py (use_torch) the first time it meets a tensor: the
+ * extension never imports torch. NULL until then. */
+static PyObject *torch_tensor_type, *torch_to_dlpack;
+static PyObject *str_is_neg, *str_requires_grad; /* interned names, made once */
+
+static PyObject *m_use_torch(PyObject *m, PyObject *args)
 {
-    memset(t, 0, sizeof *t);
+    (void)m;
+    PyObject *type, *fn;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &type, &fn))
+        return NULL;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "use_torch(Tensor, to_dlpack): to_dlpack must be callable");
+        return NULL;
+    }
+    if (!str_is_neg && !(str_is_neg = PyUnicode_InternFromString("is_neg")))
+        return NULL;
+    if (!str_requires_grad && !(str_requires_grad = PyUnicode_InternFromString("requires_grad")))
+        return NULL;
+    Py_INCREF(type);
+    Py_INCREF(fn);
+    Py_XSETREF(torch_tensor_type, type);
+    Py_XSETREF(torch_to_dlpack, fn);
+    Py_RETURN_NONE;
+}
+
+static int is_torch(PyObject *obj)
+{
+    return torch_tensor_type && PyObject_TypeCheck(obj, (PyTypeObject *)torch_tensor_type);
+}
+
+/* obj.<attr> as a string for a message (a placeholder if that fails). */
+static PyObject *attr_str(PyObject *obj, const char *attr)
+{
+    PyObject *a = PyObject_GetAttrString(obj, attr), *s = a ? PyObject_Str(a) : NULL;
+    Py_XDECREF(a);
+    if (!s) {
+        PyErr_Clear();
+        s = PyUnicode_FromString("?");
+    }
+    return s;
+}
+
+/* Whether obj.<method>() is true (-1 with an exception set on failure). */
+static int call_true(PyObject *obj, PyObject *method)
+{
+    PyObject *r = PyObject_CallMethodNoArgs(obj, method);
+    if (!r)
+        return -1;
+    int yes = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return yes;
+}
+
+/* The DLPack export of a CPU torch tensor (*capsule owns it), with the
+ * checks a view of its memory needs: on the CPU, no lazy negation (its
+ * memory holds -x: torch's export does not say so), and, when it is to be
+ * written, not requiring grad. NULL with an exception naming the argument
+ * otherwise. */
+static const pydl_tensor *torch_export(PyObject *obj, PyObject **capsule, int writable,
+                                       const char *name)
+{
+    *capsule = PyObject_CallOneArg(torch_to_dlpack, obj);
+    if (!*capsule) { /* meta, sparse, ...: say where it lives or why */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *dev = attr_str(obj, "device");
+        if (PyUnicode_CompareWithASCIIString(dev, "cpu") != 0)
+            PyErr_Format(PyExc_ValueError,
+                         "%s is on %U: posenc rotates CPU tensors in place; for a model on "
+                         "another device use posenc.torch.RotaryEmbedding (exact cos/sin "
+                         "moved to the device)",
+                         name, dev);
+        else
+            PyErr_Format(PyExc_TypeError,
+                         "%s: this tensor cannot be viewed without a copy (%S)", name,
+                         value ? value : Py_None);
+        Py_DECREF(dev);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return NULL;
+    }
+    pydl_managed *m = PyCapsule_GetPointer(*capsule, "dltensor");
+    if (!m)
+        goto fail;
+    if (m->dl_tensor.device.device_type != PYDL_CPU) {
+        PyObject *dev = attr_str(obj, "device");
+        PyErr_Format(PyExc_ValueError,
+                     "%s is on %U: posenc rotates CPU tensors in place; for a model on another "
+                     "device use posenc.torch.RotaryEmbedding (exact cos/sin moved to the "
+                     "device)",
+                     name, dev);
+        Py_DECREF(dev);
+        goto fail;
+    }
+    int neg = call_true(obj, str_is_neg);
+    if (neg < 0)
+        goto fail;
+    if (neg) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: this tensor has its negative bit set (a lazy negation, e.g. the "
+                     "imaginary part of a conjugate view): pass %s.resolve_neg()",
+                     name, name);
+        goto fail;
+    }
+    if (writable) {
+        PyObject *g = PyObject_GetAttr(obj, str_requires_grad);
+        int grad = g ? PyObject_IsTrue(g) : -1;
+        Py_XDECREF(g);
+        if (grad < 0)
+            goto fail;
+        if (grad) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s requires grad: posenc changes tensors outside autograd; call it "
+                         "under torch.no_grad() on tensors that do not require grad",
+                         name);
+            goto fail;
+        }
+    }
+    return &m->dl_tensor;
+fail:
+    Py_CLEAR(*capsule);
+    return NULL;
+}
+
+/* The element address, shape and strides (elements) of a DLPack tensor of
+ * at most 4 axes (nd: its axes, whatever their number). */
+static char *dl_layout(const pydl_tensor *d, int *nd, Py_ssize_t *shape, Py_ssize_t *strides)
+{
+    *nd = d->ndim;
+    if (d->ndim < 0 || d->ndim > 4)
+        return NULL;
+    Py_ssize_t step = 1;
+    for (int i = d->ndim - 1; i >= 0; i--) {
+        shape[i] = (Py_ssize_t)d->shape[i];
+        strides[i] = d->strides ? (Py_ssize_t)d->strides[i] : step;
+        step *= shape[i];
+    }
+    return (char *)d->data + d->byte_offset;
+}
+
+static const char *dtype_torch_name(int dt)
+{
+    return dt == POSENC_DTYPE_F32    ? "torch.float32"
+           : dt == POSENC_DTYPE_BF16 ? "torch.bfloat16"
+                                     : "torch.float16";
+}
+
+/* A torch tensor's memory into t (t->capsule keeps the export): base,
+ * ndim, dtype, itemsize, and its shape and strides (elements). */
+static int torch_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint,
+                        const char *name, Py_ssize_t *sh, Py_ssize_t *st)
+{
+    const pydl_tensor *d = torch_export(obj, &t->capsule, writable, name);
+    if (!d)
+        return -1;
+    int dt = -1;
+    if (d->dtype.lanes == 1 && d->dtype.code == PYDL_FLOAT && d->dtype.bits == 32)
+        dt = POSENC_DTYPE_F32;
+    else if (d->dtype.lanes == 1 && d->dtype.code == PYDL_FLOAT && d->dtype.bits == 16)
+        dt = POSENC_DTYPE_F16;
+    else if (d->dtype.lanes == 1 && d->dtype.code == PYDL_BFLOAT && d->dtype.bits == 16)
+        dt = POSENC_DTYPE_BF16;
+    if (dt < 0 || (dtype_hint >= 0 && dt != dtype_hint)) {
+        PyObject *s = attr_str(obj, "dtype");
+        if (dt < 0)
+            PyErr_Format(PyExc_TypeError,
+                         "%s is %U; posenc rotates float32, float16 and bfloat16 tensors",
+                         name, s);
+        else
+            PyErr_Format(PyExc_TypeError, "%s is %U but %s is %s", name, s,
+                         strcmp(name, "q") == 0 ? "the dtype argument" : "q",
+                         dtype_torch_name(dtype_hint));
+        Py_DECREF(s);
+        Py_CLEAR(t->capsule);
+        return -1;
+    }
+    t->dtype = dt;
+    t->itemsize = 2 + 2 * (dt == POSENC_DTYPE_F32);
+    t->base = dl_layout(d, &t->ndim, sh, st);
+    return 0;
+}
+
+/* A NumPy array (or any buffer) into t: base, ndim, dtype, itemsize, and
+ * its shape and strides (elements). dtype_hint as get_tensor's. */
+static int buffer_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint,
+                         const char *name, Py_ssize_t *sh, Py_ssize_t *st)
+{
     int flags = PyBUF_STRIDES | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, &t->b, flags) != 0) {
         PyErr_Clear();
@@ -211,23 +402,9 @@ static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, co
     }
     t->dtype = dt;
     t->itemsize = sz;
-    if ((uintptr_t)t->b.buf % (uintptr_t)sz != 0) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s is not aligned to its %zd-byte elements; pass a copy", name, sz);
-        tensor_release(t);
-        return -1;
-    }
-    int nd = t->b.ndim;
-    if (nd < 2 || nd > 4) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s has %d dimensions; expected [n_tok, head_dim], [n_tok, n_head, "
-                     "head_dim] or [batch, n_head, seq, head_dim]",
-                     name, nd);
-        tensor_release(t);
-        return -1;
-    }
-    Py_ssize_t st[4];
-    for (int i = 0; i < nd; i++) {
+    t->base = t->b.buf;
+    t->ndim = t->b.ndim;
+    for (int i = 0; i < t->ndim && i < 4; i++) {
         Py_ssize_t s = t->b.strides[i];
         if (s % sz != 0) {
             PyErr_Format(PyExc_ValueError,
@@ -237,11 +414,38 @@ static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, co
             tensor_release(t);
             return -1;
         }
+        sh[i] = t->b.shape[i];
         st[i] = s / sz;
     }
-    const Py_ssize_t *sh = t->b.shape;
-    t->ndim = nd;
-    t->base = t->b.buf;
+    return 0;
+}
+
+/* q, k or an output as the kernels see it: a NumPy array (buffer protocol)
+ * or a CPU torch tensor (DLPack). dtype_hint: -1 infer from the array, else
+ * a posenc_dtype it must have. */
+static int get_tensor(PyObject *obj, tensor *t, int writable, int dtype_hint, const char *name)
+{
+    memset(t, 0, sizeof *t);
+    Py_ssize_t sh[4], st[4];
+    if ((is_torch(obj) ? torch_tensor : buffer_tensor)(obj, t, writable, dtype_hint, name, sh,
+                                                       st) != 0)
+        return -1;
+    Py_ssize_t sz = t->itemsize;
+    int nd = t->ndim;
+    if (nd < 2 || nd > 4) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s has %d dimensions; expected [n_tok, head_dim], [n_tok, n_head, "
+                     "head_dim] or [batch, n_head, seq, head_dim]",
+                     name, nd);
+        tensor_release(t);
+        return -1;
+    }
+    if ((uintptr_t)t->base % (uintptr_t)sz != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s is not aligned to its %zd-byte elements; pass a copy", name, sz);
+        tensor_release(t);
+        return -1;
+    }
     t->head_dim = sh[nd - 1];
     if (t->head_dim > 1 && st[nd - 1] != 1) {
         PyErr_Format(PyExc_ValueError,
@@ -328,45 +532,93 @@ static void positions_release(positions *p)
     p->owned = NULL;
 }
 
+/* A torch tensor of positions: its integer elements' address, kind and
+ * size, and shape and byte strides (at most 2 axes read). */
+static int torch_positions(PyObject *obj, const char **buf, int *nd, Py_ssize_t *shape,
+                           Py_ssize_t *strides, Py_ssize_t *sz, int *is_signed)
+{
+    PyObject *cap;
+    const pydl_tensor *d = torch_export(obj, &cap, 0, "positions");
+    if (!d)
+        return -1;
+    int ok = d->dtype.lanes == 1 && (d->dtype.code == PYDL_INT || d->dtype.code == PYDL_UINT) &&
+             (d->dtype.bits == 8 || d->dtype.bits == 16 || d->dtype.bits == 32 ||
+              d->dtype.bits == 64);
+    if (!ok) {
+        PyObject *s = attr_str(obj, "dtype");
+        PyErr_Format(PyExc_TypeError, "positions must be integers (int64), got %U", s);
+        Py_DECREF(s);
+        Py_DECREF(cap);
+        return -1;
+    }
+    Py_ssize_t st[4] = {0, 0, 0, 0};
+    *is_signed = d->dtype.code == PYDL_INT;
+    *sz = d->dtype.bits / 8;
+    *buf = dl_layout(d, nd, shape, st);
+    for (int i = 0; i < *nd && i < 2; i++)
+        strides[i] = st[i] * *sz;
+    /* the capsule goes now: its export holds no memory of its own, and the
+     * tensor (the caller's argument) keeps the elements while they are copied */
+    Py_DECREF(cap);
+    return 0;
+}
+
+/* Positions from an integer NumPy array or torch tensor of 1 or 2 axes,
+ * copied into p->owned as int64. */
 static int get_positions(PyObject *obj, positions *p)
 {
     memset(p, 0, sizeof *p);
-    if (PyObject_GetBuffer(obj, &p->b, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "positions must be an integer array, got %.80s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
+    const char *buf;
+    Py_ssize_t shape[4], strides[4], sz;
+    int is_signed, nd;
+    if (is_torch(obj)) {
+        if (torch_positions(obj, &buf, &nd, shape, strides, &sz, &is_signed) != 0)
+            return -1;
+    } else {
+        if (PyObject_GetBuffer(obj, &p->b, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "positions must be an integer array, got %.80s",
+                         Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        p->held = 1;
+        char c = format_letter(p->b.format);
+        switch (c) {
+        case 'b': case 'h': case 'i': case 'l': case 'q': is_signed = 1; break;
+        case 'B': case 'H': case 'I': case 'L': case 'Q': is_signed = 0; break;
+        default:
+            PyErr_Format(PyExc_TypeError, "positions must be integers (int64), got format '%s'",
+                         p->b.format ? p->b.format : "B");
+            positions_release(p);
+            return -1;
+        }
+        buf = p->b.buf;
+        sz = p->b.itemsize;
+        nd = p->b.ndim;
+        for (int i = 0; i < nd && i < 2; i++) {
+            shape[i] = p->b.shape[i];
+            strides[i] = p->b.strides[i];
+        }
     }
-    p->held = 1;
-    char c = format_letter(p->b.format);
-    Py_ssize_t sz = p->b.itemsize;
-    int is_signed;
-    switch (c) {
-    case 'b': case 'h': case 'i': case 'l': case 'q': is_signed = 1; break;
-    case 'B': case 'H': case 'I': case 'L': case 'Q': is_signed = 0; break;
-    default:
-        PyErr_Format(PyExc_TypeError, "positions must be integers (int64), got format '%s'",
-                     p->b.format ? p->b.format : "B");
+    if (nd < 1 || nd > 2) {
+        PyErr_Format(PyExc_ValueError, "positions must have 1 or 2 dimensions, got %d", nd);
         positions_release(p);
         return -1;
     }
-    if (p->b.ndim < 1 || p->b.ndim > 2) {
-        PyErr_Format(PyExc_ValueError, "positions must have 1 or 2 dimensions, got %d",
-                     p->b.ndim);
-        positions_release(p);
-        return -1;
-    }
-    p->ndim = p->b.ndim;
+    p->ndim = nd;
     Py_ssize_t n = 1;
     for (int i = 0; i < p->ndim; i++) {
-        p->shape[i] = p->b.shape[i];
+        p->shape[i] = shape[i];
         n *= p->shape[i];
     }
     /* Always a copy, made here under the GIL: the kernels run with the GIL
      * released, and the caller's array may alias q, k or an output (rotating
      * would rewrite positions still to be read) or be written by another
      * thread meanwhile. The copy is what gets checked and used. */
-    int contiguous = sz == 8 && is_signed && PyBuffer_IsContiguous(&p->b, 'C');
+    int contiguous = sz == 8 && is_signed &&
+                     (n <= 1 || (nd == 1 ? strides[0] == 8
+                                         : strides[1] == 8 &&
+                                               (shape[0] <= 1 || strides[0] == 8 * shape[1])));
     p->owned = malloc((size_t)(n ? n : 1) * sizeof *p->owned);
     if (!p->owned) {
         positions_release(p);
@@ -374,16 +626,17 @@ static int get_positions(PyObject *obj, positions *p)
         return -1;
     }
     if (contiguous) {
-        memcpy(p->owned, p->b.buf, (size_t)n * sizeof *p->owned);
+        if (n)
+            memcpy(p->owned, buf, (size_t)n * sizeof *p->owned);
         p->p = p->owned;
         return 0;
     }
     Py_ssize_t cols = p->ndim == 2 ? p->shape[1] : p->shape[0];
     Py_ssize_t rows = p->ndim == 2 ? p->shape[0] : 1;
-    Py_ssize_t s0 = p->ndim == 2 ? p->b.strides[0] : 0, s1 = p->b.strides[p->ndim - 1];
+    Py_ssize_t s0 = p->ndim == 2 ? strides[0] : 0, s1 = strides[p->ndim - 1];
     for (Py_ssize_t i = 0; i < rows; i++)
         for (Py_ssize_t j = 0; j < cols; j++) {
-            const char *e = (const char *)p->b.buf + i * s0 + j * s1;
+            const char *e = buf + i * s0 + j * s1;
             int64_t v;
             if (is_signed) {
                 switch (sz) {
@@ -779,21 +1032,47 @@ static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static PyObject *shares_memory; /* numpy.shares_memory, imported when first needed */
+static PyObject *numpy_ndarray, *numpy_shares; /* numpy.ndarray, numpy.shares_memory:
+                                                * imported when first needed */
 
-/* Whether the memory of a and b (which overlap in extent) shares an element. */
-static int really_shares(PyObject *a, PyObject *b)
+/* A NumPy array over t's elements ([batch, n_tok, n_head, head_dim] with
+ * its strides), on a memoryview of its extent: NumPy's own view of t. */
+static PyObject *ndarray_over(const tensor *t)
 {
-    if (!shares_memory) {
+    char *lo, *hi;
+    tensor_extent(t, &lo, &hi);
+    Py_ssize_t sz = t->itemsize;
+    PyObject *mv = PyMemoryView_FromMemory(lo, hi - lo, PyBUF_READ);
+    if (!mv)
+        return NULL;
+    PyObject *a = PyObject_CallFunction(
+        numpy_ndarray, "(nnnn)sOn(nnnn)", t->batch, t->n_tok, t->n_head, t->head_dim,
+        sz == 4 ? "u4" : "u2", mv, (Py_ssize_t)(t->base - lo), t->batch_stride * sz,
+        t->tok_stride * sz, t->head_stride * sz, sz);
+    Py_DECREF(mv);
+    return a;
+}
+
+/* Whether a and b (which overlap in extent) share an element: NumPy's exact
+ * test (numpy.shares_memory) on views of both. */
+static int really_shares(const tensor *a, const tensor *b)
+{
+    if (!numpy_shares) {
         PyObject *np = PyImport_ImportModule("numpy");
         if (!np)
             return -1;
-        shares_memory = PyObject_GetAttrString(np, "shares_memory");
+        numpy_ndarray = PyObject_GetAttrString(np, "ndarray");
+        numpy_shares = numpy_ndarray ? PyObject_GetAttrString(np, "shares_memory") : NULL;
         Py_DECREF(np);
-        if (!shares_memory)
+        if (!numpy_shares) {
+            Py_CLEAR(numpy_ndarray);
             return -1;
+        }
     }
-    PyObject *r = PyObject_CallFunctionObjArgs(shares_memory, a, b, NULL);
+    PyObject *va = ndarray_over(a), *vb = va ? ndarray_over(b) : NULL;
+    PyObject *r = vb ? PyObject_CallFunctionObjArgs(numpy_shares, va, vb, NULL) : NULL;
+    Py_XDECREF(va);
+    Py_XDECREF(vb);
     if (!r)
         return -1;
     int yes = PyObject_IsTrue(r);
@@ -929,7 +1208,7 @@ static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t 
         tensor_extent(&q, &ql, &qh);
         tensor_extent(&k, &kl, &kh);
         if (ql < kh && kl < qh) {
-            int sh = really_shares(oq, ok);
+            int sh = really_shares(&q, &k);
             if (sh < 0)
                 goto done;
             if (sh) {
@@ -1396,6 +1675,9 @@ static PyMethodDef module_methods[] = {
     {"isa", m_isa, METH_NOARGS, "instruction set of the tensor kernels"},
     {"have_config_reader", m_have_config, METH_NOARGS, "whether from_config is available"},
     {"strerror", m_strerror, METH_O, "posenc_strerror(status)"},
+    {"use_torch", m_use_torch, METH_VARARGS,
+     "use_torch(torch.Tensor, torch.utils.dlpack.to_dlpack): tensors of that type are read "
+     "through their DLPack export"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {

@@ -63,7 +63,9 @@ if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.
                       "posenc.RoPE.apply still rotates CPU tensors in place without it")
 
 from . import Error, RoPE
-from . import _tensor_view
+from . import _torch_ready
+
+_torch_ready()  # posenc._core reads tensors through DLPack from here on
 
 __all__ = ["RotaryEmbedding", "patch", "Replacement", "rotate"]
 
@@ -125,11 +127,12 @@ def _pair_index(rope: RoPE) -> Tuple[Tensor, Tensor]:
 def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> Tensor:
     """x [n_tok, n_head, head_dim] rotated by positions [n_tok] (a new tensor)."""
     rope = _lookup(handle)
-    pos = positions.detach().to("cpu", torch.int64).numpy()
+    if not positions.is_cpu:
+        positions = positions.cpu()
     if x.dtype == torch.float64:
         # x' = x c - y s, y' = x s + y c (inverse: s -> -s), c and s from the
         # library's float64 path, each product and sum rounded in float64
-        c, s = rope.cos_sin(pos, dtype=np.float64)
+        c, s = rope.cos_sin(positions, dtype=np.float64)
         c = torch.from_numpy(c)[:, None, :]
         s = torch.from_numpy(s)[:, None, :]
         if inverse:
@@ -141,10 +144,10 @@ def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> 
         out[..., i1] = a * s + b * c
         return out
     src = x if x.stride(-1) == 1 else x.contiguous()
-    out = torch.empty(x.shape, dtype=x.dtype)
-    xn, code = _tensor_view(src.detach(), "q")
-    on, _ = _tensor_view(out, "out")
-    rope._c.apply(xn, None, pos, 0, bool(inverse), 1, code, on, None)
+    # the input's memory order (as the fake implementation's empty_like says)
+    out = torch.empty_like(src, memory_format=torch.preserve_format)
+    # _core reads src, positions and writes out through their memory (DLPack)
+    rope._c.apply(src, None, positions, 0, bool(inverse), 1, -1, out, None)
     return out
 
 
@@ -547,6 +550,15 @@ class RotaryEmbedding(torch.nn.Module):
             cos = torch.cat((c, c), dim=-1)
             sin = torch.cat((s, s), dim=-1)
         return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
+
+    def __prepare_scriptable__(self):
+        # torch.jit.script calls this first: a clear refusal instead of TorchScript's
+        # type error on the module's Python state (its table sources)
+        raise RuntimeError(
+            "posenc.torch.RotaryEmbedding cannot be scripted: torch.jit.script is deprecated "
+            "in torch 2.13 (torch/jit/_script.py), and this module calls posenc through "
+            "custom ops with Python state (tables per device, the dynamic switches); use "
+            "torch.compile (no graph break) or torch.export")
 
     def extra_repr(self) -> str:
         rep = "" if self.repeat == "cat" else f"repeat={self.repeat!r}, "

@@ -99,3 +99,16 @@ def test_from_config_of_an_endless_file_stops_at_the_bound():
     with pytest.raises(posenc.Error, match=str(64 * 1024 * 1024) + " bytes"):
         posenc.RoPE.from_config("/dev/zero")
     assert time.monotonic() - t0 < 5.0
+
+
+def test_tensor_positions_that_alias_q():
+    """The same with torch tensors (read by _core through DLPack): positions
+    an int64 view of q's own memory are copied before the rotation."""
+    torch = pytest.importorskip("torch")
+    r = posenc.RoPE(HD, layout="interleaved").use_cache(64)
+    qa, _ = aliased_q(16)
+    q = torch.from_numpy(qa)
+    pos = q.reshape(-1).view(torch.int64)[:16]
+    want = r.apply(qa.copy(), positions=pos.numpy().copy())
+    r.apply(q, positions=pos)
+    assert np.array_equal(q.numpy().view(np.uint32), want.view(np.uint32))

@@ -347,3 +347,122 @@ def test_4d_tensors_need_their_layout():
     b = r.apply(x.clone(), positions=pid, layout="bshd")
     c = r.apply(x.transpose(1, 2).contiguous(), positions=pid, layout="bhsd").transpose(1, 2)
     assert torch.equal(a, b) and torch.equal(a, c)
+
+
+# ---- the tensor path: _core reads tensors through DLPack ------------------------
+
+def test_tensor_path_positions_any_integer_tensor():
+    """Positions as int32, strided, [batch, seq] and expanded tensors: the same
+    rotation as the NumPy path with int64 arrays."""
+    r = posenc.RoPE(16)
+    base = rand(2, 4, 3, 16)  # [batch, heads, seq, head_dim]
+    pid64 = np.array([[0, 7, 4096], [5, 100000, 2]], np.int64)
+    want = r.apply(base.numpy().copy(), positions=pid64, layout="bhsd")
+    for pid in (torch.from_numpy(pid64).int(),
+                torch.from_numpy(pid64.T.copy()).t(),              # strided [batch, seq]
+                torch.from_numpy(np.stack([pid64, pid64], -1))[..., 0]):  # a strided slice
+        q = base.clone()
+        r.apply(q, positions=pid, layout="bhsd")
+        assert np.array_equal(q.numpy(), want)
+    one = torch.tensor([4000, 4001, 4002])[None].expand(2, 3)  # stride-0 batch: read, not written
+    q = base.clone()
+    r.apply(q, positions=one, layout="bhsd")
+    assert np.array_equal(q.numpy(), r.apply(base.numpy().copy(), positions=np.arange(4000, 4003),
+                                             layout="bhsd"))
+    c, s = r.cos_sin(torch.tensor([3, 9], dtype=torch.int16))
+    c0, s0 = r.cos_sin(np.array([3, 9]))
+    assert np.array_equal(c, c0) and np.array_equal(s, s0)
+
+
+def test_tensor_path_refusals_name_the_argument_and_write_nothing():
+    r = posenc.RoPE(16)
+    a = rand(3, 2, 16)
+    before = a.clone()
+    # a lazily negated view (neg bit): its memory holds -x; torch's export does not say so
+    neg = torch._neg_view(a.clone())
+    assert neg.is_neg()
+    with pytest.raises(TypeError, match="q: this tensor has its negative bit set"):
+        r.apply(neg)
+    with pytest.raises(TypeError, match="positions must be integers .int64., got torch.float32"):
+        r.apply(a, positions=torch.zeros(3))
+    with pytest.raises(TypeError, match="q is torch.float32 but the dtype argument is "
+                                        "torch.float16"):
+        r.apply(a, dtype=torch.float16)
+    with pytest.raises(TypeError, match="k is torch.float16 but q is torch.float32"):
+        r.apply(a, rand(3, 2, 16, dtype=torch.float16))
+    with pytest.raises(TypeError, match="k is torch.int64"):
+        r.apply(a, torch.zeros(3, 2, 16, dtype=torch.int64))
+    with pytest.raises(ValueError, match="k requires grad"):
+        r._c.apply(a, rand(3, 2, 16).requires_grad_(), None, 0, False, 1, -1, None, None)
+    with pytest.raises(ValueError, match="positions must have shape .3."):
+        r.apply(a, positions=torch.arange(4))
+    assert torch.equal(a, before)
+
+
+def test_tensor_path_q_and_k_in_one_buffer():
+    """q and k as slices of one fused [n_tok, heads, head_dim] buffer: disjoint
+    slices rotate (the same as separate copies); overlapping ones are refused."""
+    r = posenc.RoPE(32)
+    fused = rand(5, 6, 32)  # 4 q heads, 2 k heads
+    q, k = fused[:, :4], fused[:, 4:]
+    pos = torch.tensor([1, 2, 3, 50000, 7])
+    wq, wk = r.apply(q.numpy().copy(), k.numpy().copy(), positions=pos.numpy())
+    r.apply(q, k, positions=pos)
+    assert np.array_equal(q.numpy(), wq) and np.array_equal(k.numpy(), wk)
+    before = fused.clone()
+    with pytest.raises(ValueError, match="share memory"):
+        r.apply(fused[:, :4], fused[:, 3:], positions=pos)
+    assert torch.equal(fused, before)
+
+
+def test_tensor_path_out_of_place_bf16_against_the_reference():
+    """inplace=False on bfloat16 [batch, heads, seq, head_dim] views: new
+    tensors, inputs untouched, each value the float64 rotation of the stored
+    bf16 value rounded once (2^-8 relative: half a bf16 ulp plus the
+    float32 cos/sin)."""
+    r = posenc.RoPE(64)
+    x = rand(1, 7, 4, 64, dtype=torch.bfloat16)
+    q = x.transpose(1, 2)  # [1, 4, 7, 64], token-major memory
+    before = q.clone()
+    pid = torch.tensor([[0, 1, 2, 300, 4096, 65535, 10**6]])
+    out = r.apply(q, positions=pid, inplace=False, layout="bhsd")
+    assert torch.equal(q, before) and out.dtype == torch.bfloat16 and out.shape == q.shape
+    c, s = r.cos_sin(pid[0].numpy(), dtype=np.float64)  # [7, 32]
+    v = before.double().numpy()[0]  # [4, 7, 64]
+    want = np.concatenate([v[..., :32] * c - v[..., 32:] * s, v[..., :32] * s + v[..., 32:] * c], -1)
+    got = out.double().numpy()[0]
+    assert np.all(np.abs(got - want) <= 2.0 ** -8 * np.maximum(np.abs(want), 2.0 ** -126) + 1e-30)
+
+
+@needs_config
+@needs_ptorch
+def test_torch_export_of_the_rotary_module_is_exact():
+    """torch.export (what torch 2.13 names in place of torch.jit.script, which
+    it deprecates: torch/jit/_script.py L1488-1491) captures RotaryEmbedding
+    through the custom op; the exported program, run at positions other than
+    the traced ones, gives cos and sin within posenc's float32 contract."""
+    rot = ptorch.RotaryEmbedding(llama_config())
+    x = torch.zeros(1, 4, 4096)
+    ep = torch.export.export(rot, (x, torch.arange(4)[None]))
+    pid = torch.tensor([[7, 4095, 100000, 1000000]])
+    cos, sin = ep.module()(x, pid)
+    assert cos.shape == (1, 4, 128)
+    for t in range(4):
+        for k in (0, 5, 63):
+            ec, es = mp_cos_sin(int(pid[0, t]), mp_inv_freq(k, 128, 10000.0))
+            assert abs(float(cos[0, t, k]) - float(ec)) <= f32_tol(ec)
+            assert abs(float(sin[0, t, k + 64]) - float(es)) <= f32_tol(es)
+
+
+@needs_config
+@needs_ptorch
+def test_jit_script_is_refused_with_the_way_out():
+    """TorchScript (deprecated by torch 2.13) is refused naming torch.compile and
+    torch.export, not with TorchScript's type error on the module's state."""
+    import warnings
+
+    rot = ptorch.RotaryEmbedding(llama_config())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with pytest.raises(RuntimeError, match="torch.compile .no graph break. or torch.export"):
+            torch.jit.script(rot)
