@@ -262,11 +262,12 @@ CLASS_DEFAULTS = [
     # Qwen3.5 (linear-attention layers, partial interleaved M-RoPE) and the
     # MiniCPM-V 4.6 / 4.7 / OCR wrappers around its text model
     "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "minicpmv4_6", "minicpmv4_7",
-    "minicpm_ocr",
+    "minicpm_ocr", "gpt_bigcode",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
+    "deepseek_v4": "compress_rope_theta",
     "dbrx": "attn_config.rope_theta",
     "granite_swa": "layer_rope_theta",
     "granitemoe_swa": "layer_rope_theta",
