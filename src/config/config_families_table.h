@@ -132,6 +132,16 @@
  .default_hidden = 64, .default_heads = 8,
  .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282"},
 
+/* ---- camembert: RoBERTa's embeddings (positions from padding_idx + 1,
+ * padding_idx = pad_token_id, default 1). transformers 5.23.0
+ * models/camembert/modeling_camembert.py L56-157 (CamembertEmbeddings,
+ * create_position_ids_from_input_ids); configuration_camembert.py L45-56. */
+{.model_type = "camembert", .arch = "Camembert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
+           "(transformers 5.23.0)"},
+
 /* ---- chatglm (ChatGLM2/3, GLM-4-9B remote code): head_dim = kv_channels,
  * RotaryEmbedding(rotary_dim // 2): the first half of each head rotates, in
  * interleaved pairs (x.reshape(..., rot_dim // 2, 2)), base 10000 *
@@ -187,6 +197,15 @@
  .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
            "configuration_cwm.py L64-110"},
+
+/* ---- data2vec-text: RoBERTa's embeddings (padding_idx + 1). transformers
+ * 5.23.0 models/data2vec/modeling_data2vec_text.py L55-156
+ * (Data2VecTextEmbeddings); configuration_data2vec_text.py L44-55. */
+{.model_type = "data2vec-text", .arch = "Data2VecText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/data2vec/modeling_data2vec_text.py L55-156; configuration_data2vec_text.py "
+           "L44-55 (transformers 5.23.0)"},
 
 /* ---- dbrx: refused. DBRX's checkpoints give the base as
  * attn_config.rope_theta (500000); transformers 5.23.0 builds
@@ -294,6 +313,15 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
+
+/* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
+ * table, offset 0 (the task-type table, use_task_id, is no position).
+ * transformers 5.23.0 models/ernie/modeling_ernie.py L57-129
+ * (ErnieEmbeddings); configuration_ernie.py L50-63. */
+{.model_type = "ernie", .arch = "Ernie", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/ernie/modeling_ernie.py L57-129; configuration_ernie.py L50-63 "
+           "(transformers 5.23.0)"},
 
 /* ---- ernie4_5, ernie4_5_moe: GLM's interleaved pairs (rotate_half on
  * x[..., 0::2], x[..., 1::2]; cos/sin first half repeat_interleave(2)), full
@@ -1673,6 +1701,15 @@
  .pos_offset = -1,
  .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360"},
 
+/* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1).
+ * transformers 5.23.0 models/roberta_prelayernorm/modeling_roberta_prelayernorm.py
+ * L52-154; configuration_roberta_prelayernorm.py L46-57. */
+{.model_type = "roberta-prelayernorm", .arch = "RobertaPreLayerNorm",
+ .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 768,
+ .default_heads = 12, .default_positions = 512, .pos_offset = -1,
+ .source = "models/roberta_prelayernorm/modeling_roberta_prelayernorm.py L52-154; "
+           "configuration_roberta_prelayernorm.py L46-57 (transformers 5.23.0)"},
+
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
  * models/seed_oss/modeling_seed_oss.py L86-120, L161;
@@ -1706,6 +1743,14 @@
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
            "configuration_solar_open.py L64-90"},
 
+/* ---- splinter: BERT's learned absolute table, offset 0. transformers
+ * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
+ * configuration_splinter.py L47-58. */
+{.model_type = "splinter", .arch = "Splinter", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/splinter/modeling_splinter.py L40-88; configuration_splinter.py L47-58 "
+           "(transformers 5.23.0)"},
+
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
 {.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.25,
@@ -1737,6 +1782,18 @@
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
 
+/* ---- umt5: T5's buckets (the same _relative_position_bucket arithmetic,
+ * bidirectional in the encoder, causal in the decoder), but every
+ * self-attention layer has its own relative_attention_bias table
+ * (has_relative_attention_bias=True on each). UMT5Config num_layers 8,
+ * num_heads 6, d_model 512, 32 buckets, max distance 128. transformers
+ * 5.23.0 models/umt5/modeling_umt5.py L232-288 (bucket, compute_bias),
+ * L370-380; configuration_umt5.py L44-66. */
+{.model_type = "umt5", .arch = "UMT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
+ .source = "models/umt5/modeling_umt5.py L232-288, L370-380; configuration_umt5.py L44-66 "
+           "(transformers 5.23.0)"},
+
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
  * default_theta 10000. models/vaultgemma/configuration_vaultgemma.py L68-96
@@ -1757,6 +1814,26 @@
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
+/* ---- xlm-roberta: RoBERTa's embeddings (positions from padding_idx + 1,
+ * padding_idx = pad_token_id, default 1). transformers 5.23.0
+ * models/xlm_roberta/modeling_xlm_roberta.py L56-157 (XLMRobertaEmbeddings,
+ * create_position_ids_from_input_ids); configuration_xlm_roberta.py L45-56. */
+{.model_type = "xlm-roberta", .arch = "XLMRoberta", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/xlm_roberta/modeling_xlm_roberta.py L56-157; configuration_xlm_roberta.py "
+           "L45-56 (transformers 5.23.0)"},
+
+/* ---- xlm-roberta-xl: RoBERTa's embeddings (padding_idx + 1); the config
+ * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads.
+ * transformers 5.23.0 models/xlm_roberta_xl/modeling_xlm_roberta_xl.py
+ * L61-159; configuration_xlm_roberta_xl.py L44-55. */
+{.model_type = "xlm-roberta-xl", .arch = "XLMRobertaXL", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 36, .default_hidden = 2560, .default_heads = 32, .default_positions = 514,
+ .pos_offset = -1,
+ .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
+           "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
+
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the

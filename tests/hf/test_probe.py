@@ -102,9 +102,9 @@ def test_fixtures_cover_the_registry():
             d = json.load(f)
         probed.add(d["model_type"])
         probed.add((d.get("text_config") or {}).get("model_type"))
+        probed.add(((d.get("thinker_config") or {}).get("text_config") or {}).get("model_type"))
     probed.update(CLASS_DEFAULTS)  # verified from their config classes' defaults (below)
     probed.update(CLASS_DEFAULTS_REFUSED)
-        probed.add(((d.get("thinker_config") or {}).get("text_config") or {}).get("model_type"))
     probed.update(WRAPPER_DEFAULTS)
     probed.update(REFUSED_DEFAULTS)
     probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
@@ -263,6 +263,12 @@ CLASS_DEFAULTS = [
     # MiniCPM-V 4.6 / 4.7 / OCR wrappers around its text model
     "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "minicpmv4_6", "minicpmv4_7",
     "minicpm_ocr",
+]
+# learned absolute tables, T5 buckets and sinusoids outside attention's q/k
+# (issue 20): the probe reads the position table rows each forward uses
+CLASS_DEFAULTS += [
+    "camembert", "data2vec-text", "ernie", "roberta-prelayernorm", "splinter", "umt5",
+    "xlm-roberta", "xlm-roberta-xl",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
