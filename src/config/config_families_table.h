@@ -117,6 +117,17 @@
  .source = "models/bert/configuration_bert.py @3f832360 L87-109; bert/modeling_bert.py "
            "@8ec58104 L159-220"},
 
+/* ---- biogpt: a learned table of max_position_embeddings + 2 rows read at
+ * position + 2 (BioGptLearnedPositionalEmbedding, offset 2, as OPT's);
+ * position_ids 0.. plus the cache length. transformers 5.23.0
+ * models/biogpt/modeling_biogpt.py L51-76, L334, L383-388;
+ * configuration_biogpt.py L44-51 (hidden 1024, 24 layers, 16 heads, 1024
+ * positions). */
+{.model_type = "biogpt", .arch = "BioGpt", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 24,
+ .default_hidden = 1024, .default_heads = 16, .default_positions = 1024, .pos_offset = 2,
+ .source = "models/biogpt/modeling_biogpt.py L51-76, L334, L383-388; configuration_biogpt.py "
+           "L44-51 (transformers 5.23.0)"},
+
 /* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000.
  * transformers 5.23.0 models/bitnet/modeling_bitnet.py L80-115, L158;
  * configuration_bitnet.py L42-48. */
@@ -152,6 +163,17 @@
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_HALF_HEAD, .base_key = FIXED_BASE, .base_default = 10000.0,
  .base_ratio_key = "rope_ratio", .head_dim_key = "kv_channels",
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
+
+/* ---- clip_text_model: a learned table (position_embedding) read at
+ * positions 0.. (no offset; pad_token_id unused for it); the encoder's
+ * attention carries no position. transformers 5.23.0
+ * models/clip/modeling_clip.py L221-256 (CLIPTextEmbeddings);
+ * configuration_clip.py L48-53 (hidden 512, 12 layers, 8 heads, 77
+ * positions). */
+{.model_type = "clip_text_model", .arch = "CLIPText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8, .default_positions = 77,
+ .source = "models/clip/modeling_clip.py L221-256; configuration_clip.py L48-53 "
+           "(transformers 5.23.0)"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
@@ -1097,6 +1119,15 @@
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
+/* ---- mbart: BART's learned tables in both stacks (MBartLearnedPositionalEmbedding,
+ * max_position_embeddings + 2 rows, offset 2). transformers 5.23.0
+ * models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py
+ * L50-62. */
+{.model_type = "mbart", .arch = "MBart", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
+           "(transformers 5.23.0)"},
+
 /* ---- mellum: llama's rotate_half (HALF, full head), one RoPE per layer
  * type from rope_parameters.full_attention / .sliding_attention (class
  * defaults: full theta 500000, sliding 10000); layer_types default all full.
@@ -1498,6 +1529,14 @@
  .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
+/* ---- plbart: BART's learned tables in both stacks (offset 2).
+ * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
+ * configuration_plbart.py L51-63. */
+{.model_type = "plbart", .arch = "PLBart", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
+           "L51-63 (transformers 5.23.0)"},
+
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and
  * log-n query scaling (use_logn_attn) against seq_length.
@@ -1719,6 +1758,23 @@
  .default_head_dim = 128,
  .source = "models/seed_oss/modeling_seed_oss.py L86-120, L161 (5.23.0); "
            "configuration_seed_oss.py L63-90"},
+
+/* ---- siglip2_text_model: SigLIP's text embeddings (learned table,
+ * positions 0..). transformers 5.23.0 models/siglip2/modeling_siglip2.py
+ * L218-253 (Siglip2TextEmbeddings); configuration_siglip2.py L51-55. */
+{.model_type = "siglip2_text_model", .arch = "Siglip2Text", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 64,
+ .source = "models/siglip2/modeling_siglip2.py L218-255; configuration_siglip2.py L51-55 "
+           "(transformers 5.23.0)"},
+
+/* ---- siglip_text_model: CLIP's text embeddings (learned table, positions
+ * 0.., no offset). transformers 5.23.0 models/siglip/modeling_siglip.py
+ * L189-224 (SiglipTextEmbeddings); configuration_siglip.py L48-52 (hidden
+ * 768, 12 layers, 12 heads, 64 positions). */
+{.model_type = "siglip_text_model", .arch = "SiglipText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 64,
+ .source = "models/siglip/modeling_siglip.py L189-226; configuration_siglip.py L48-52 "
+           "(transformers 5.23.0)"},
 
 /* ---- smollm3: llama's RoPE where no_rope_layers[i] is 1 (default NoPE
  * every no_rope_layer_interval = 4 layers), no query scaling.

@@ -268,7 +268,8 @@ CLASS_DEFAULTS = [
 # (issue 20): the probe reads the position table rows each forward uses
 CLASS_DEFAULTS += [
     "camembert", "data2vec-text", "ernie", "roberta-prelayernorm", "splinter", "umt5",
-    "xlm-roberta", "xlm-roberta-xl",
+    "xlm-roberta", "xlm-roberta-xl", "biogpt", "clip_text_model", "mbart", "plbart",
+    "siglip_text_model", "siglip2_text_model",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
