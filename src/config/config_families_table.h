@@ -36,6 +36,18 @@
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
            "configuration_afmoe.py L76-110"},
 
+/* ---- albert: BERT's learned table, offset 0, but embedding_size wide
+ * (nn.Embedding(max_position_embeddings, embedding_size), default 128),
+ * added before the projection to hidden_size. transformers 5.23.0
+ * models/albert/modeling_albert.py L49-109 (AlbertEmbeddings);
+ * configuration_albert.py L57-67 (embedding_size 128, hidden 4096, 12
+ * layers, 64 heads, 512 positions). */
+{.model_type = "albert", .arch = "Albert", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 4096, .default_heads = 64, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 128,
+ .source = "models/albert/modeling_albert.py L49-109; configuration_albert.py L57-67 "
+           "(transformers 5.23.0)"},
+
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
  * 8192, low 1, high 4; a rope_theta beside no block is unread: refused).
@@ -335,6 +347,17 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
+
+/* ---- electra: BERT's learned table, offset 0, embedding_size wide
+ * (default 128; embeddings_project maps it to hidden_size). transformers
+ * 5.23.0 models/electra/modeling_electra.py L56-116 (ElectraEmbeddings);
+ * configuration_electra.py L63-71 (embedding_size 128, hidden 256, 12
+ * layers, 4 heads, 512 positions). */
+{.model_type = "electra", .arch = "Electra", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 256, .default_heads = 4, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 128,
+ .source = "models/electra/modeling_electra.py L56-116; configuration_electra.py L63-71 "
+           "(transformers 5.23.0)"},
 
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
@@ -1291,6 +1314,17 @@
  .index_key = "cross_attention_layers",
  .source = "models/mllama/configuration_mllama.py L120-145; modeling_mllama.py L476-484, L548, "
            "L1022-1031 (transformers 5.23.0)"},
+
+/* ---- mobilebert: a learned table hidden_size wide (the word embeddings
+ * are embedding_size wide and go through a projection first; the position
+ * table is not), offset 0. transformers 5.23.0
+ * models/mobilebert/modeling_mobilebert.py L68-142 (MobileBertEmbeddings);
+ * configuration_mobilebert.py L62-74 (hidden 512, 24 layers, 4 heads, 512
+ * positions). */
+{.model_type = "mobilebert", .arch = "MobileBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_positions = 512,
+ .source = "models/mobilebert/modeling_mobilebert.py L68-142; configuration_mobilebert.py L62-74 "
+           "(transformers 5.23.0)"},
 
 /* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
  * fused Wqkv), one RoPE per layer type: full layers global_rope_theta

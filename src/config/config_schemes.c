@@ -128,9 +128,19 @@ posenc_status read_learned(mread *r, int64_t n_layer)
         (st = positive(r, pk, positions)) != POSENC_OK)
         return st;
     uint32_t dim = 0;
-    if ((st = embed_dim(r, &dim)) != POSENC_OK)
-        return st;
     int sinus = 0, present;
+    if (f->embed_key) {
+        /* the table is nn.Embedding(max_position_embeddings, embedding_size) */
+        int64_t w = f->embed_default;
+        if ((st = count(r, f->embed_key, &w, &present)) != POSENC_OK)
+            return st;
+        if (w < 1 || w > POSENC_MAX_DIM)
+            return FAIL(r, POSENC_ERR_DIM, kn(r, f->embed_key, name, sizeof name),
+                        "%s %lld is outside 1..%u", name, (long long)w, POSENC_MAX_DIM);
+        dim = (uint32_t)w;
+    } else if ((st = embed_dim(r, &dim)) != POSENC_OK) {
+        return st;
+    }
     if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_pos_embds",
                                kn(r, "sinusoidal_pos_embds", name, sizeof name), &sinus,
                                &present)) != POSENC_OK)
