@@ -257,6 +257,25 @@
  .source = "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
            "configuration_dbrx.py L113-150"},
 
+/* ---- deberta: refused. DisentangledSelfAttention adds content-to-position
+ * and position-to-content terms over relative positions (pos_att_type c2p /
+ * p2c, when relative_attention) to the scores. transformers 5.23.0
+ * models/deberta/modeling_deberta.py L72-99 (build_relative_position),
+ * L138-335 (DisentangledSelfAttention). */
+{.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "DeBERTa's disentangled attention (content-to-position and position-to-content "
+            "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
+ .source = "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"},
+
+/* ---- deberta-v2: refused. DeBERTa's disentangled attention over
+ * log-bucketed relative positions (position_buckets, max_relative_positions).
+ * transformers 5.23.0 models/deberta_v2/modeling_deberta_v2.py L71-128
+ * (build_relative_position, build_rpos), L131-342 (DisentangledSelfAttention). */
+{.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
+            "terms over log-bucketed relative positions, position_buckets) is not implemented",
+ .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"},
+
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
  * over the whole head with base rope_theta, rotate_half (HALF). _init_rope
@@ -1049,6 +1068,15 @@
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
            "configuration_laguna.py L93-145"},
 
+/* ---- layoutlm: refused. Beside BERT's learned table, LayoutLMEmbeddings
+ * adds 2D layout embeddings (x/y/h/w tables of max_2d_position_embeddings
+ * rows indexed by the bbox input). transformers 5.23.0
+ * models/layoutlm/modeling_layoutlm.py L48-122. */
+{.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
+            "input) to the token positions; posenc does not read them",
+ .source = "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"},
+
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
@@ -1133,6 +1161,32 @@
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
 
+/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention
+ * (blocks of local_radius + 1) or LongT5TransientGlobalAttention (plus a
+ * side bias to global_block_size block summaries): the buckets are taken
+ * inside blocks, not over the full sequence. transformers 5.23.0
+ * models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077;
+ * configuration_longt5.py L61-70. */
+{.model_type = "longt5", .arch = "LongT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "LongT5's encoder attention (local blocks of local_radius + 1, or transient-global "
+            "with a side bias over global_block_size blocks) buckets positions inside blocks; "
+            "posenc's T5 buckets describe full attention only",
+ .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077; "
+           "configuration_longt5.py L61-70 (transformers 5.23.0)"},
+
+/* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
+ * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the
+ * padding row zeroed, read at positions from padding_idx + 1 (offset 2
+ * rows added). transformers 5.23.0 models/m2m_100/modeling_m2m_100.py
+ * L80-185. */
+{.model_type = "m2m_100", .arch = "M2M100", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "M2M100's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
+            "from row padding_idx + 1 with the padding row zeroed is not implemented (posenc's "
+            "Whisper sinusoid starts at row 0)",
+ .source = "models/m2m_100/modeling_m2m_100.py L80-185 (transformers 5.23.0)"},
+
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
  * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
@@ -1141,6 +1195,14 @@
 
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
+
+/* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
+ * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
+ * models/markuplm/modeling_markuplm.py L95-208. */
+{.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
+            "position table; posenc does not read them",
+ .source = "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"},
 
 /* ---- mbart: BART's learned tables in both stacks (MBartLearnedPositionalEmbedding,
  * max_position_embeddings + 2 rows, offset 2). transformers 5.23.0
@@ -1361,6 +1423,15 @@
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
            "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
 
+/* ---- mpnet: refused. RoBERTa's learned table plus a T5-style relative
+ * bucket bias (relative_attention_num_buckets) computed once in the
+ * encoder and added in every layer. transformers 5.23.0
+ * models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850. */
+{.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
+            "by every layer) on top of a learned position table: two schemes in one layer",
+ .source = "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"},
+
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
  * configuration_mpt.py @3f832360 L157-175. */
@@ -1399,6 +1470,14 @@
  .flags = POSENC_FAMILY_LIST_COUNTS,
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
            "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
+
+/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
+ * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
+{.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
+            "from row padding_idx + 1 with the padding row zeroed is not implemented",
+ .source = "models/nllb_moe/modeling_nllb_moe.py L63-167 (transformers 5.23.0)"},
 
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
@@ -1483,6 +1562,27 @@
 {.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "gemma",
  .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
+
+/* ---- pegasus: refused. PegasusSinusoidalPositionalEmbedding: XLM's angles
+ * pos / 10000^(2 (j // 2) / dim), but sin in the first half and cos in the
+ * second (not interleaved as DistilBERT's, other frequencies than
+ * Whisper's). transformers 5.23.0 models/pegasus/modeling_pegasus.py
+ * L74-110. */
+{.model_type = "pegasus", .arch = "Pegasus", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "Pegasus's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+            "first half and cos in the second) is not one of posenc's sinusoids",
+ .source = "models/pegasus/modeling_pegasus.py L74-108 (transformers 5.23.0)"},
+
+/* ---- pegasus_x: refused. A sinusoid computed per forward in the
+ * activations' dtype (log(max_scale) / (half - 1), sin then cos halves) and
+ * an encoder of block-local attention with global tokens. transformers
+ * 5.23.0 models/pegasus_x/modeling_pegasus_x.py L94-124. */
+{.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
+            "encoder attention with global tokens are not implemented",
+ .source = "models/pegasus_x/modeling_pegasus_x.py L94-124 (transformers 5.23.0)"},
 
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
@@ -1783,6 +1883,20 @@
  .source = "models/roberta_prelayernorm/modeling_roberta_prelayernorm.py L52-154; "
            "configuration_roberta_prelayernorm.py L46-57 (transformers 5.23.0)"},
 
+/* ---- roformer: refused. Its own rotary: RoFormerSinusoidalPositionalEmbedding
+ * builds a table, apply_rotary_position_embeddings rotates q and k in
+ * interleaved pairs, and the values too when rotary_value. Not yet checked
+ * against posenc's RoPE (its attention is not the probe's). transformers
+ * 5.23.0 models/roformer/modeling_roformer.py L49-82, L115-247;
+ * configuration_roformer.py L62. */
+{.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED,
+ .refused = "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
+            "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
+            "has not been checked against posenc's RoPE",
+ .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
+           "L62 (transformers 5.23.0)"},
+
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
  * models/seed_oss/modeling_seed_oss.py L86-120, L161;
@@ -1858,6 +1972,14 @@
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
 
+/* ---- tapas: refused. Positions restart in each table cell
+ * (reset_position_index_per_cell) and row/column/rank token-type tables
+ * are added. transformers 5.23.0 models/tapas/modeling_tapas.py L67-143. */
+{.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
+            "adds row/column/rank embeddings; posenc does not read them",
+ .source = "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"},
+
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
  * (class defaults: full theta 2560000, sliding 10000). The older format
@@ -1904,6 +2026,13 @@
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
+/* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
+ * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
+{.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
+            "row padding_idx + 1 with the padding row zeroed is not implemented",
+ .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
+
 /* ---- xlm-roberta: RoBERTa's embeddings (positions from padding_idx + 1,
  * padding_idx = pad_token_id, default 1). transformers 5.23.0
  * models/xlm_roberta/modeling_xlm_roberta.py L56-157 (XLMRobertaEmbeddings,
@@ -1923,6 +2052,15 @@
  .pos_offset = -1,
  .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
            "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
+
+/* ---- xlnet: refused. Transformer-XL's relative sinusoidal encoding
+ * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
+ * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
+ * L68-95, L928-976. */
+{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
+            "rel_shift, r_w_bias/r_r_bias) is not implemented",
+ .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
 
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default

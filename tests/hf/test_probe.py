@@ -281,6 +281,14 @@ CLASS_DEFAULTS_REFUSED = {
     # elements, an odd rotary dimension (transformers rotates 22 with frequencies
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
     "glm4_moe": "rotary dimension comes out 21",
+    # positions outside attention's q/k that posenc does not express (issue 20)
+    "deberta": "disentangled attention", "deberta-v2": "disentangled attention",
+    "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
+    "m2m_100": "fairseq sinusoid", "markuplm": "XPath embeddings",
+    "mpnet": "relative bucket bias", "nllb-moe": "fairseq sinusoid",
+    "pegasus": "sinusoid", "pegasus_x": "block-local", "roformer": "own rotary",
+    "tapas": "reset_position_index_per_cell", "xglm": "fairseq sinusoid",
+    "xlnet": "Transformer-XL relative sinusoidal",
 }
 
 
