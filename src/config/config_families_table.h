@@ -117,7 +117,7 @@
  * offset = 2, rows max_position_embeddings + 2), L512-536 encoder, L657-679
  * decoder. */
 {.model_type = "bart", .arch = "Bart", .scheme = POSENC_SCHEME_LEARNED,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679"},
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
@@ -128,6 +128,17 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/bert/configuration_bert.py @3f832360 L87-109; bert/modeling_bert.py "
            "@8ec58104 L159-220"},
+
+/* ---- bigbird_pegasus: learned tables in both stacks without BART's
+ * offset (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings
+ * rows, positions 0..); the block-sparse encoder attention carries no
+ * position. transformers 5.23.0
+ * models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711;
+ * configuration_bigbird_pegasus.py L62-74. */
+{.model_type = "bigbird_pegasus", .arch = "BigBirdPegasus", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711; "
+           "configuration_bigbird_pegasus.py L62-74 (transformers 5.23.0)"},
 
 /* ---- biogpt: a learned table of max_position_embeddings + 2 rows read at
  * position + 2 (BioGptLearnedPositionalEmbedding, offset 2, as OPT's);
@@ -147,6 +158,16 @@
  .base_default = 500000.0, .default_layers = 30, .default_hidden = 2560, .default_heads = 20,
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
+
+/* ---- blenderbot-small: learned tables in both stacks without BART's
+ * offset (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings
+ * rows, positions 0..). transformers 5.23.0
+ * models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508;
+ * configuration_blenderbot_small.py L50-62. */
+{.model_type = "blenderbot-small", .arch = "BlenderbotSmall", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
+           "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
 
 /* ---- bloom: ALiBi on every layer, BLOOM's slopes (= the paper's).
  * models/bloom/modeling_bloom.py @e2412028 L54-95 (build_alibi_tensor),
@@ -1209,7 +1230,7 @@
  * models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py
  * L50-62. */
 {.model_type = "mbart", .arch = "MBart", .scheme = POSENC_SCHEME_LEARNED,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
            "(transformers 5.23.0)"},
 
@@ -1667,7 +1688,7 @@
  * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
  * configuration_plbart.py L51-63. */
 {.model_type = "plbart", .arch = "PLBart", .scheme = POSENC_SCHEME_LEARNED,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
            "L51-63 (transformers 5.23.0)"},
 

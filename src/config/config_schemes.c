@@ -248,7 +248,8 @@ posenc_status read_enc_dec(mread *r)
         d->positions = tgt;
         d->dim = (uint32_t)dm;
     } else {
-        /* BART: BartLearnedPositionalEmbedding in both stacks, offset 2 */
+        /* BART: BartLearnedPositionalEmbedding in both stacks, row of position 0
+         * the family's pos_offset (2) */
         int64_t pos, dm;
         const char *pk;
         if ((st = stack_layers(r, "encoder_layers", 0, &ne)) != POSENC_OK ||
@@ -264,7 +265,7 @@ posenc_status read_enc_dec(mread *r)
                         "%s %lld is outside 1..%u", name, (long long)dm, POSENC_MAX_DIM);
         e->scheme = d->scheme = POSENC_SCHEME_LEARNED;
         e->positions = d->positions = pos;
-        e->offset = d->offset = 2;
+        e->offset = d->offset = f->pos_offset; /* BART's 2; Blenderbot-small's 0 */
         e->dim = d->dim = (uint32_t)dm;
     }
     if (ne + nd > POSENC_MODEL_MAX_LAYERS)

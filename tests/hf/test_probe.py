@@ -270,6 +270,7 @@ CLASS_DEFAULTS += [
     "camembert", "data2vec-text", "ernie", "roberta-prelayernorm", "splinter", "umt5",
     "xlm-roberta", "xlm-roberta-xl", "biogpt", "clip_text_model", "mbart", "plbart",
     "siglip_text_model", "siglip2_text_model", "albert", "electra", "mobilebert",
+    "bigbird_pegasus", "blenderbot-small",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
