@@ -81,6 +81,10 @@ typedef struct posenc_model_family {
                                    (n_positions) is absent (0: required) */
     int32_t pos_offset;         /* LEARNED: row of position 0; -1: pad_token_id + 1
                                    (RoBERTa's padding_idx + 1) */
+    const char *embed_key;      /* LEARNED: the key of the table's width when it is not
+                                   the hidden size (ELECTRA's, ALBERT's embedding_size),
+                                   or NULL */
+    uint32_t embed_default;     /* LEARNED: its config class's default */
     posenc_layer_rule layers;   /* which layers get what */
     posenc_type_rope full_rope;    /* BY_TYPE: layers of type full_attention */
     posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */

@@ -36,6 +36,18 @@
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
            "configuration_afmoe.py L76-110"},
 
+/* ---- albert: BERT's learned table, offset 0, but embedding_size wide
+ * (nn.Embedding(max_position_embeddings, embedding_size), default 128),
+ * added before the projection to hidden_size. transformers 5.23.0
+ * models/albert/modeling_albert.py L49-109 (AlbertEmbeddings);
+ * configuration_albert.py L57-67 (embedding_size 128, hidden 4096, 12
+ * layers, 64 heads, 512 positions). */
+{.model_type = "albert", .arch = "Albert", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 4096, .default_heads = 64, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 128,
+ .source = "models/albert/modeling_albert.py L49-109; configuration_albert.py L57-67 "
+           "(transformers 5.23.0)"},
+
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
  * 8192, low 1, high 4; a rope_theta beside no block is unread: refused).
@@ -105,7 +117,7 @@
  * offset = 2, rows max_position_embeddings + 2), L512-536 encoder, L657-679
  * decoder. */
 {.model_type = "bart", .arch = "Bart", .scheme = POSENC_SCHEME_LEARNED,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679"},
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
@@ -117,6 +129,28 @@
  .source = "models/bert/configuration_bert.py @3f832360 L87-109; bert/modeling_bert.py "
            "@8ec58104 L159-220"},
 
+/* ---- bigbird_pegasus: learned tables in both stacks without BART's
+ * offset (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings
+ * rows, positions 0..); the block-sparse encoder attention carries no
+ * position. transformers 5.23.0
+ * models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711;
+ * configuration_bigbird_pegasus.py L62-74. */
+{.model_type = "bigbird_pegasus", .arch = "BigBirdPegasus", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711; "
+           "configuration_bigbird_pegasus.py L62-74 (transformers 5.23.0)"},
+
+/* ---- biogpt: a learned table of max_position_embeddings + 2 rows read at
+ * position + 2 (BioGptLearnedPositionalEmbedding, offset 2, as OPT's);
+ * position_ids 0.. plus the cache length. transformers 5.23.0
+ * models/biogpt/modeling_biogpt.py L51-76, L334, L383-388;
+ * configuration_biogpt.py L44-51 (hidden 1024, 24 layers, 16 heads, 1024
+ * positions). */
+{.model_type = "biogpt", .arch = "BioGpt", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 24,
+ .default_hidden = 1024, .default_heads = 16, .default_positions = 1024, .pos_offset = 2,
+ .source = "models/biogpt/modeling_biogpt.py L51-76, L334, L383-388; configuration_biogpt.py "
+           "L44-51 (transformers 5.23.0)"},
+
 /* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000.
  * transformers 5.23.0 models/bitnet/modeling_bitnet.py L80-115, L158;
  * configuration_bitnet.py L42-48. */
@@ -125,12 +159,32 @@
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
 
+/* ---- blenderbot-small: learned tables in both stacks without BART's
+ * offset (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings
+ * rows, positions 0..). transformers 5.23.0
+ * models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508;
+ * configuration_blenderbot_small.py L50-62. */
+{.model_type = "blenderbot-small", .arch = "BlenderbotSmall", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
+           "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
+
 /* ---- bloom: ALiBi on every layer, BLOOM's slopes (= the paper's).
  * models/bloom/modeling_bloom.py @e2412028 L54-95 (build_alibi_tensor),
  * L277-282; configuration_bloom.py @3f832360 L88-116 (n_layer 2, n_head 8). */
 {.model_type = "bloom", .arch = "Bloom", .scheme = POSENC_SCHEME_ALIBI, .default_layers = 2,
  .default_hidden = 64, .default_heads = 8,
  .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282"},
+
+/* ---- camembert: RoBERTa's embeddings (positions from padding_idx + 1,
+ * padding_idx = pad_token_id, default 1). transformers 5.23.0
+ * models/camembert/modeling_camembert.py L56-157 (CamembertEmbeddings,
+ * create_position_ids_from_input_ids); configuration_camembert.py L45-56. */
+{.model_type = "camembert", .arch = "Camembert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
+           "(transformers 5.23.0)"},
 
 /* ---- chatglm (ChatGLM2/3, GLM-4-9B remote code): head_dim = kv_channels,
  * RotaryEmbedding(rotary_dim // 2): the first half of each head rotates, in
@@ -142,6 +196,17 @@
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_HALF_HEAD, .base_key = FIXED_BASE, .base_default = 10000.0,
  .base_ratio_key = "rope_ratio", .head_dim_key = "kv_channels",
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
+
+/* ---- clip_text_model: a learned table (position_embedding) read at
+ * positions 0.. (no offset; pad_token_id unused for it); the encoder's
+ * attention carries no position. transformers 5.23.0
+ * models/clip/modeling_clip.py L221-256 (CLIPTextEmbeddings);
+ * configuration_clip.py L48-53 (hidden 512, 12 layers, 8 heads, 77
+ * positions). */
+{.model_type = "clip_text_model", .arch = "CLIPText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8, .default_positions = 77,
+ .source = "models/clip/modeling_clip.py L221-256; configuration_clip.py L48-53 "
+           "(transformers 5.23.0)"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
@@ -188,6 +253,15 @@
  .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
            "configuration_cwm.py L64-110"},
 
+/* ---- data2vec-text: RoBERTa's embeddings (padding_idx + 1). transformers
+ * 5.23.0 models/data2vec/modeling_data2vec_text.py L55-156
+ * (Data2VecTextEmbeddings); configuration_data2vec_text.py L44-55. */
+{.model_type = "data2vec-text", .arch = "Data2VecText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/data2vec/modeling_data2vec_text.py L55-156; configuration_data2vec_text.py "
+           "L44-55 (transformers 5.23.0)"},
+
 /* ---- dbrx: refused. DBRX's checkpoints give the base as
  * attn_config.rope_theta (500000); transformers 5.23.0 builds
  * DbrxRotaryEmbedding from rope_parameters (default 10000) and leaves
@@ -204,6 +278,24 @@
  .source = "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
            "configuration_dbrx.py L113-150"},
 
+/* ---- deberta: refused. DisentangledSelfAttention adds content-to-position
+ * and position-to-content terms over relative positions (pos_att_type c2p /
+ * p2c, when relative_attention) to the scores. transformers 5.23.0
+ * models/deberta/modeling_deberta.py L72-99 (build_relative_position),
+ * L138-335 (DisentangledSelfAttention). */
+{.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "DeBERTa's disentangled attention (content-to-position and position-to-content "
+            "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
+ .source = "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"},
+
+/* ---- deberta-v2: refused. DeBERTa's disentangled attention over
+ * log-bucketed relative positions (position_buckets, max_relative_positions).
+ * transformers 5.23.0 models/deberta_v2/modeling_deberta_v2.py L71-128
+ * (build_relative_position, build_rpos), L131-342 (DisentangledSelfAttention). */
+{.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
+            "terms over log-bucketed relative positions, position_buckets) is not implemented",
+ .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"},
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
  * over the whole head with base rope_theta, rotate_half (HALF). _init_rope
@@ -294,6 +386,26 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
+
+/* ---- electra: BERT's learned table, offset 0, embedding_size wide
+ * (default 128; embeddings_project maps it to hidden_size). transformers
+ * 5.23.0 models/electra/modeling_electra.py L56-116 (ElectraEmbeddings);
+ * configuration_electra.py L63-71 (embedding_size 128, hidden 256, 12
+ * layers, 4 heads, 512 positions). */
+{.model_type = "electra", .arch = "Electra", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 256, .default_heads = 4, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 128,
+ .source = "models/electra/modeling_electra.py L56-116; configuration_electra.py L63-71 "
+           "(transformers 5.23.0)"},
+
+/* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
+ * table, offset 0 (the task-type table, use_task_id, is no position).
+ * transformers 5.23.0 models/ernie/modeling_ernie.py L57-129
+ * (ErnieEmbeddings); configuration_ernie.py L50-63. */
+{.model_type = "ernie", .arch = "Ernie", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/ernie/modeling_ernie.py L57-129; configuration_ernie.py L50-63 "
+           "(transformers 5.23.0)"},
 
 /* ---- ernie4_5, ernie4_5_moe: GLM's interleaved pairs (rotate_half on
  * x[..., 0::2], x[..., 1::2]; cos/sin first half repeat_interleave(2)), full
@@ -976,6 +1088,14 @@
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
            "configuration_laguna.py L93-145"},
 
+/* ---- layoutlm: refused. Beside BERT's learned table, LayoutLMEmbeddings
+ * adds 2D layout embeddings (x/y/h/w tables of max_2d_position_embeddings
+ * rows indexed by the bbox input). transformers 5.23.0
+ * models/layoutlm/modeling_layoutlm.py L48-122. */
+{.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
+            "input) to the token positions; posenc does not read them",
+ .source = "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"},
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
@@ -1060,6 +1180,31 @@
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
 
+/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention
+ * (blocks of local_radius + 1) or LongT5TransientGlobalAttention (plus a
+ * side bias to global_block_size block summaries): the buckets are taken
+ * inside blocks, not over the full sequence. transformers 5.23.0
+ * models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077;
+ * configuration_longt5.py L61-70. */
+{.model_type = "longt5", .arch = "LongT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "LongT5's encoder attention (local blocks of local_radius + 1, or transient-global "
+            "with a side bias over global_block_size blocks) buckets positions inside blocks; "
+            "posenc's T5 buckets describe full attention only",
+ .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077; "
+           "configuration_longt5.py L61-70 (transformers 5.23.0)"},
+
+/* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
+ * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the
+ * padding row zeroed, read at positions from padding_idx + 1 (offset 2
+ * rows added). transformers 5.23.0 models/m2m_100/modeling_m2m_100.py
+ * L80-185. */
+{.model_type = "m2m_100", .arch = "M2M100", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "M2M100's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
+            "from row padding_idx + 1 with the padding row zeroed is not implemented (posenc's "
+            "Whisper sinusoid starts at row 0)",
+ .source = "models/m2m_100/modeling_m2m_100.py L80-185 (transformers 5.23.0)"},
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
  * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
@@ -1069,6 +1214,22 @@
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
+/* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
+ * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
+ * models/markuplm/modeling_markuplm.py L95-208. */
+{.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
+            "position table; posenc does not read them",
+ .source = "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"},
+
+/* ---- mbart: BART's learned tables in both stacks (MBartLearnedPositionalEmbedding,
+ * max_position_embeddings + 2 rows, offset 2). transformers 5.23.0
+ * models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py
+ * L50-62. */
+{.model_type = "mbart", .arch = "MBart", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
+ .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
+           "(transformers 5.23.0)"},
 /* ---- mellum: llama's rotate_half (HALF, full head), one RoPE per layer
  * type from rope_parameters.full_attention / .sliding_attention (class
  * defaults: full theta 500000, sliding 10000); layer_types default all full.
@@ -1233,6 +1394,16 @@
  .source = "models/mllama/configuration_mllama.py L120-145; modeling_mllama.py L476-484, L548, "
            "L1022-1031 (transformers 5.23.0)"},
 
+/* ---- mobilebert: a learned table hidden_size wide (the word embeddings
+ * are embedding_size wide and go through a projection first; the position
+ * table is not), offset 0. transformers 5.23.0
+ * models/mobilebert/modeling_mobilebert.py L68-142 (MobileBertEmbeddings);
+ * configuration_mobilebert.py L62-74 (hidden 512, 24 layers, 4 heads, 512
+ * positions). */
+{.model_type = "mobilebert", .arch = "MobileBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_positions = 512,
+ .source = "models/mobilebert/modeling_mobilebert.py L68-142; configuration_mobilebert.py L62-74 "
+           "(transformers 5.23.0)"},
 /* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
  * fused Wqkv), one RoPE per layer type: full layers global_rope_theta
  * (default_theta["global"] 160000), sliding layers local_rope_theta
@@ -1267,6 +1438,15 @@
  .default_head_dim = 128,
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
            "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
+
+/* ---- mpnet: refused. RoBERTa's learned table plus a T5-style relative
+ * bucket bias (relative_attention_num_buckets) computed once in the
+ * encoder and added in every layer. transformers 5.23.0
+ * models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850. */
+{.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
+            "by every layer) on top of a learned position table: two schemes in one layer",
+ .source = "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
@@ -1307,6 +1487,13 @@
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
            "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
 
+/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
+ * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
+{.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
+            "from row padding_idx + 1 with the padding row zeroed is not implemented",
+ .source = "models/nllb_moe/modeling_nllb_moe.py L63-167 (transformers 5.23.0)"},
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
  * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc).
@@ -1391,6 +1578,26 @@
  .nested = "text_config", .nested_type = "gemma",
  .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
 
+/* ---- pegasus: refused. PegasusSinusoidalPositionalEmbedding: XLM's angles
+ * pos / 10000^(2 (j // 2) / dim), but sin in the first half and cos in the
+ * second (not interleaved as DistilBERT's, other frequencies than
+ * Whisper's). transformers 5.23.0 models/pegasus/modeling_pegasus.py
+ * L74-110. */
+{.model_type = "pegasus", .arch = "Pegasus", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "Pegasus's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+            "first half and cos in the second) is not one of posenc's sinusoids",
+ .source = "models/pegasus/modeling_pegasus.py L74-108 (transformers 5.23.0)"},
+
+/* ---- pegasus_x: refused. A sinusoid computed per forward in the
+ * activations' dtype (log(max_scale) / (half - 1), sin then cos halves) and
+ * an encoder of block-local attention with global tokens. transformers
+ * 5.23.0 models/pegasus_x/modeling_pegasus_x.py L94-124. */
+{.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
+            "encoder attention with global tokens are not implemented",
+ .source = "models/pegasus_x/modeling_pegasus_x.py L94-124 (transformers 5.23.0)"},
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
  * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000.
@@ -1469,6 +1676,14 @@
 {.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
+
+/* ---- plbart: BART's learned tables in both stacks (offset 2).
+ * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
+ * configuration_plbart.py L51-63. */
+{.model_type = "plbart", .arch = "PLBart", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
+ .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
+           "L51-63 (transformers 5.23.0)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and
@@ -1673,6 +1888,29 @@
  .pos_offset = -1,
  .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360"},
 
+/* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1).
+ * transformers 5.23.0 models/roberta_prelayernorm/modeling_roberta_prelayernorm.py
+ * L52-154; configuration_roberta_prelayernorm.py L46-57. */
+{.model_type = "roberta-prelayernorm", .arch = "RobertaPreLayerNorm",
+ .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 768,
+ .default_heads = 12, .default_positions = 512, .pos_offset = -1,
+ .source = "models/roberta_prelayernorm/modeling_roberta_prelayernorm.py L52-154; "
+           "configuration_roberta_prelayernorm.py L46-57 (transformers 5.23.0)"},
+
+/* ---- roformer: refused. Its own rotary: RoFormerSinusoidalPositionalEmbedding
+ * builds a table, apply_rotary_position_embeddings rotates q and k in
+ * interleaved pairs, and the values too when rotary_value. Not yet checked
+ * against posenc's RoPE (its attention is not the probe's). transformers
+ * 5.23.0 models/roformer/modeling_roformer.py L49-82, L115-247;
+ * configuration_roformer.py L62. */
+{.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED,
+ .refused = "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
+            "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
+            "has not been checked against posenc's RoPE",
+ .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
+           "L62 (transformers 5.23.0)"},
+
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
  * models/seed_oss/modeling_seed_oss.py L86-120, L161;
@@ -1682,6 +1920,23 @@
  .default_head_dim = 128,
  .source = "models/seed_oss/modeling_seed_oss.py L86-120, L161 (5.23.0); "
            "configuration_seed_oss.py L63-90"},
+
+/* ---- siglip2_text_model: SigLIP's text embeddings (learned table,
+ * positions 0..). transformers 5.23.0 models/siglip2/modeling_siglip2.py
+ * L218-253 (Siglip2TextEmbeddings); configuration_siglip2.py L51-55. */
+{.model_type = "siglip2_text_model", .arch = "Siglip2Text", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 64,
+ .source = "models/siglip2/modeling_siglip2.py L218-255; configuration_siglip2.py L51-55 "
+           "(transformers 5.23.0)"},
+
+/* ---- siglip_text_model: CLIP's text embeddings (learned table, positions
+ * 0.., no offset). transformers 5.23.0 models/siglip/modeling_siglip.py
+ * L189-224 (SiglipTextEmbeddings); configuration_siglip.py L48-52 (hidden
+ * 768, 12 layers, 12 heads, 64 positions). */
+{.model_type = "siglip_text_model", .arch = "SiglipText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 64,
+ .source = "models/siglip/modeling_siglip.py L189-226; configuration_siglip.py L48-52 "
+           "(transformers 5.23.0)"},
 
 /* ---- smollm3: llama's RoPE where no_rope_layers[i] is 1 (default NoPE
  * every no_rope_layer_interval = 4 layers), no query scaling.
@@ -1706,6 +1961,14 @@
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
            "configuration_solar_open.py L64-90"},
 
+/* ---- splinter: BERT's learned absolute table, offset 0. transformers
+ * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
+ * configuration_splinter.py L47-58. */
+{.model_type = "splinter", .arch = "Splinter", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/splinter/modeling_splinter.py L40-88; configuration_splinter.py L47-58 "
+           "(transformers 5.23.0)"},
+
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
 {.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.25,
@@ -1723,6 +1986,13 @@
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
 
+/* ---- tapas: refused. Positions restart in each table cell
+ * (reset_position_index_per_cell) and row/column/rank token-type tables
+ * are added. transformers 5.23.0 models/tapas/modeling_tapas.py L67-143. */
+{.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
+            "adds row/column/rank embeddings; posenc does not read them",
+ .source = "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"},
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
  * (class defaults: full theta 2560000, sliding 10000). The older format
@@ -1737,6 +2007,17 @@
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
 
+/* ---- umt5: T5's buckets (the same _relative_position_bucket arithmetic,
+ * bidirectional in the encoder, causal in the decoder), but every
+ * self-attention layer has its own relative_attention_bias table
+ * (has_relative_attention_bias=True on each). UMT5Config num_layers 8,
+ * num_heads 6, d_model 512, 32 buckets, max distance 128. transformers
+ * 5.23.0 models/umt5/modeling_umt5.py L232-288 (bucket, compute_bias),
+ * L370-380; configuration_umt5.py L44-66. */
+{.model_type = "umt5", .arch = "UMT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
+ .source = "models/umt5/modeling_umt5.py L232-288, L370-380; configuration_umt5.py L44-66 "
+           "(transformers 5.23.0)"},
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
  * default_theta 10000. models/vaultgemma/configuration_vaultgemma.py L68-96
@@ -1757,6 +2038,41 @@
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
+/* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
+ * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
+{.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
+            "row padding_idx + 1 with the padding row zeroed is not implemented",
+ .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
+
+/* ---- xlm-roberta: RoBERTa's embeddings (positions from padding_idx + 1,
+ * padding_idx = pad_token_id, default 1). transformers 5.23.0
+ * models/xlm_roberta/modeling_xlm_roberta.py L56-157 (XLMRobertaEmbeddings,
+ * create_position_ids_from_input_ids); configuration_xlm_roberta.py L45-56. */
+{.model_type = "xlm-roberta", .arch = "XLMRoberta", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/xlm_roberta/modeling_xlm_roberta.py L56-157; configuration_xlm_roberta.py "
+           "L45-56 (transformers 5.23.0)"},
+
+/* ---- xlm-roberta-xl: RoBERTa's embeddings (padding_idx + 1); the config
+ * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads.
+ * transformers 5.23.0 models/xlm_roberta_xl/modeling_xlm_roberta_xl.py
+ * L61-159; configuration_xlm_roberta_xl.py L44-55. */
+{.model_type = "xlm-roberta-xl", .arch = "XLMRobertaXL", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 36, .default_hidden = 2560, .default_heads = 32, .default_positions = 514,
+ .pos_offset = -1,
+ .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
+           "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
+
+/* ---- xlnet: refused. Transformer-XL's relative sinusoidal encoding
+ * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
+ * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
+ * L68-95, L928-976. */
+{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
+            "rel_shift, r_w_bias/r_r_bias) is not implemented",
+ .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the

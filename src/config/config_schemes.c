@@ -128,9 +128,19 @@ posenc_status read_learned(mread *r, int64_t n_layer)
         (st = positive(r, pk, positions)) != POSENC_OK)
         return st;
     uint32_t dim = 0;
-    if ((st = embed_dim(r, &dim)) != POSENC_OK)
-        return st;
     int sinus = 0, present;
+    if (f->embed_key) {
+        /* the table is nn.Embedding(max_position_embeddings, embedding_size) */
+        int64_t w = f->embed_default;
+        if ((st = count(r, f->embed_key, &w, &present)) != POSENC_OK)
+            return st;
+        if (w < 1 || w > POSENC_MAX_DIM)
+            return FAIL(r, POSENC_ERR_DIM, kn(r, f->embed_key, name, sizeof name),
+                        "%s %lld is outside 1..%u", name, (long long)w, POSENC_MAX_DIM);
+        dim = (uint32_t)w;
+    } else if ((st = embed_dim(r, &dim)) != POSENC_OK) {
+        return st;
+    }
     if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_pos_embds",
                                kn(r, "sinusoidal_pos_embds", name, sizeof name), &sinus,
                                &present)) != POSENC_OK)
@@ -238,7 +248,8 @@ posenc_status read_enc_dec(mread *r)
         d->positions = tgt;
         d->dim = (uint32_t)dm;
     } else {
-        /* BART: BartLearnedPositionalEmbedding in both stacks, offset 2 */
+        /* BART: BartLearnedPositionalEmbedding in both stacks, row of position 0
+         * the family's pos_offset (2) */
         int64_t pos, dm;
         const char *pk;
         if ((st = stack_layers(r, "encoder_layers", 0, &ne)) != POSENC_OK ||
@@ -254,7 +265,7 @@ posenc_status read_enc_dec(mread *r)
                         "%s %lld is outside 1..%u", name, (long long)dm, POSENC_MAX_DIM);
         e->scheme = d->scheme = POSENC_SCHEME_LEARNED;
         e->positions = d->positions = pos;
-        e->offset = d->offset = 2;
+        e->offset = d->offset = f->pos_offset; /* BART's 2; Blenderbot-small's 0 */
         e->dim = d->dim = (uint32_t)dm;
     }
     if (ne + nd > POSENC_MODEL_MAX_LAYERS)

@@ -264,6 +264,14 @@ CLASS_DEFAULTS = [
     "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "minicpmv4_6", "minicpmv4_7",
     "minicpm_ocr", "gpt_bigcode",
 ]
+# learned absolute tables, T5 buckets and sinusoids outside attention's q/k
+# (issue 20): the probe reads the position table rows each forward uses
+CLASS_DEFAULTS += [
+    "camembert", "data2vec-text", "ernie", "roberta-prelayernorm", "splinter", "umt5",
+    "xlm-roberta", "xlm-roberta-xl", "biogpt", "clip_text_model", "mbart", "plbart",
+    "siglip_text_model", "siglip2_text_model", "albert", "electra", "mobilebert",
+    "bigbird_pegasus", "blenderbot-small",
+]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
@@ -275,6 +283,14 @@ CLASS_DEFAULTS_REFUSED = {
     # elements, an odd rotary dimension (transformers rotates 22 with frequencies
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
     "glm4_moe": "rotary dimension comes out 21",
+    # positions outside attention's q/k that posenc does not express (issue 20)
+    "deberta": "disentangled attention", "deberta-v2": "disentangled attention",
+    "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
+    "m2m_100": "fairseq sinusoid", "markuplm": "XPath embeddings",
+    "mpnet": "relative bucket bias", "nllb-moe": "fairseq sinusoid",
+    "pegasus": "sinusoid", "pegasus_x": "block-local", "roformer": "own rotary",
+    "tapas": "reset_position_index_per_cell", "xglm": "fairseq sinusoid",
+    "xlnet": "Transformer-XL relative sinusoidal",
 }
 
 
