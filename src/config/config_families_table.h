@@ -55,6 +55,19 @@
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85"},
 
+/* ---- aria (Aria): a wrapper (text_config aria_text); the text model is
+ * llama's rotate_half RoPE (HALF, full head, head_dim null: hidden_size /
+ * heads) on every layer, rope_theta the mixin's 10000. transformers 5.23.0
+ * models/aria/modeling_aria.py L334-364, L412, L606-618;
+ * configuration_aria.py L41-95, L118-126. */
+{.model_type = "aria", .arch = "Aria", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "aria_text",
+ .source = "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"},
+{.model_type = "aria_text", .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
+           "(transformers 5.23.0)"},
+
 /* ---- multimodal wrappers read through text_config (the language model is a
  * family of its own; its model_type when the part names one, else the
  * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */
@@ -295,6 +308,19 @@
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
 
+/* ---- emu3 (Emu3): a wrapper (text_config emu3_text_model); the text model
+ * is llama's rotate_half RoPE (HALF, full head = hidden_size / heads) on
+ * every layer, default_theta 1e6. transformers 5.23.0
+ * models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168;
+ * configuration_emu3.py L95-117, L129-137. */
+{.model_type = "emu3", .arch = "Emu3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "emu3_text_model",
+ .source = "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"},
+{.model_type = "emu3_text_model", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
+           "L95-117 (transformers 5.23.0)"},
+
 /* ---- ernie4_5, ernie4_5_moe: GLM's interleaved pairs (rotate_half on
  * x[..., 0::2], x[..., 1::2]; cos/sin first half repeat_interleave(2)), full
  * head, every layer; default_theta 500000. Ernie4_5Config head_dim 128,
@@ -313,6 +339,28 @@
  .default_heads = 20,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
            "configuration_ernie4_5_moe.py L62, L95-98"},
+
+/* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): refused. Its
+ * 3-D RoPE is neither of posenc's M-RoPE rules: the frequencies are
+ * pre-permuted (the first s_h + s_w take inv_freq[:-s_t]'s even then odd
+ * ones, the last s_t stay), h and w alternate pair by pair (stack, flatten),
+ * t takes the last s_t pairs, mrope_section default [22, 22, 20], then
+ * repeat_interleave(2) with GLM's interleaved pairs (rotate_half_text
+ * x[..., 0::2], x[..., 1::2]). transformers 5.23.0
+ * models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197;
+ * configuration_ernie4_5_vl_moe.py L81-84, L191-196. */
+{.model_type = "ernie4_5_vl_moe", .arch = "Ernie4_5_VLMoe", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED,
+ .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+            "frequencies, t the last mrope_section[2] pairs) is not implemented",
+ .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+           "5.23.0)"},
+{.model_type = "ernie4_5_vl_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED,
+ .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+            "frequencies, t the last mrope_section[2] pairs) is not implemented",
+ .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+           "5.23.0)"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. transformers 5.23.0
@@ -1176,6 +1224,16 @@
  .source = "models/minimax_m2/modeling_minimax_m2.py L174-179, L233-273, L283, L315 (5.23.0); "
            "configuration_minimax_m2.py L73-104"},
 
+/* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head; head_dim
+ * null: hidden_size / heads) on every layer; layer_types only choose the mask
+ * (sliding_window), one rotary_emb serves all layers; rope_theta the mixin's
+ * 10000. transformers 5.23.0 models/ministral/modeling_ministral.py L65-94,
+ * L144, L172, L298-325, L390; configuration_ministral.py L66-98. */
+{.model_type = "ministral", .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
+           "configuration_ministral.py L66-98"},
+
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
  * rope_parameters.llama_4_scaling_beta. models/ministral3/modeling_ministral3.py
@@ -1386,6 +1444,24 @@
  .source = "OrionStarAI modeling_orion.py, port vllm-project/vllm "
            "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
            "configs/orion.py @864104da (rope_theta=10000.0)"},
+
+/* ---- paddleocr_vl (PaddleOCR-VL): a wrapper (text_config
+ * paddleocr_vl_text; a config without text_config keeps the language keys at
+ * the top: configuration_paddleocr_vl.py L162-165, L179-184). The text model
+ * is Qwen2-VL's M-RoPE: the head_dim / 2 pair frequencies split by
+ * mrope_section (default [16, 24, 24]) in chunks from t, h, w (m[i % 3]),
+ * cat((freq, freq)) and rotate_half (HALF, full head); head_dim 128,
+ * default_theta 500000. transformers 5.23.0
+ * models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331;
+ * configuration_paddleocr_vl.py L97, L114-137. */
+{.model_type = "paddleocr_vl", .arch = "PaddleOCRVL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "paddleocr_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
+ .source = "models/paddleocr_vl/configuration_paddleocr_vl.py L162-165, L179-184 (transformers 5.23.0)"},
+{.model_type = "paddleocr_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 18, .default_hidden = 1024, .default_heads = 16,
+ .default_head_dim = 128, .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331; "
+           "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
 
 {.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "gemma",

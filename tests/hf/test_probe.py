@@ -263,6 +263,9 @@ CLASS_DEFAULTS = [
     # MiniCPM-V 4.6 / 4.7 / OCR wrappers around its text model
     "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "minicpmv4_6", "minicpmv4_7",
     "minicpm_ocr",
+    # issue 20, rotating families (h-rot)
+    "ministral", "paddleocr_vl", "paddleocr_vl_text", "aria", "aria_text", "emu3",
+    "emu3_text_model",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
@@ -274,6 +277,9 @@ CLASS_DEFAULTS_REFUSED = {
     # elements, an odd rotary dimension (transformers rotates 22 with frequencies
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
     "glm4_moe": "rotary dimension comes out 21",
+    # issue 20, rotating families (h-rot)
+    "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
+    "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
 }
 
 
