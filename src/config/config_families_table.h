@@ -466,6 +466,21 @@
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
            "configuration_flex_olmo.py L51, L73-76"},
 
+/* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim
+ * 128) on the sliding-window layers only ("Only sliding-window layers are
+ * rotary; full-attention layers use no positional encoding"); the class
+ * default layer_types (full on layers 0, 1, i % 4 == 1 and the last) is
+ * written out by to_dict, so a config without layer_types is refused
+ * (sliding_window is an int: strict configs reject null); rope_theta the
+ * mixin's 10000. transformers 5.23.0 models/flint/modeling_flint.py L161-190,
+ * L235-283, L417; configuration_flint.py L47-111. */
+{.model_type = "flint", .arch = "Flint", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 49, .default_hidden = 2048,
+ .default_heads = 32, .default_head_dim = 128,
+ .source = "models/flint/modeling_flint.py L161-190, L235-283, L417 (5.23.0); "
+           "configuration_flint.py L47-111"},
+
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
  * @7b24e381 (GemmaConfig.__init__ defaults). */
@@ -669,6 +684,25 @@
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm4v/modeling_glm4v.py L444, L457-460, L481-486, L489-526; "
            "configuration_glm4v.py L111-117 (transformers 5.23.0)"},
+
+/* ---- glm5_next, glm5_next_text (GLM-5.3-Flash): a wrapper (text_config
+ * glm5_next_text; flat text-only configs keep the text keys at the top:
+ * Glm5NextConfig.__post_init__ text_config = kwargs); the text model encodes
+ * no positions: its DSA attention layers are NoPE (position_embeddings=None,
+ * "Key change using NoPE"; validate_architecture refuses qk_rope_head_dim > 0)
+ * and the rest KDA linear attention. layer_types ("full_attention" renamed
+ * "indexed_attention"), else indexed where i % 4 == 3, linear elsewhere.
+ * transformers 5.23.0 models/glm5_next/configuration_glm5_next.py L69, L164-172,
+ * L199-227, L290-311; modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512. */
+{.model_type = "glm5_next", .arch = "Glm5Next", .scheme = POSENC_SCHEME_NONE,
+ .nested = "text_config", .nested_type = "glm5_next_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
+ .source = "models/glm5_next/configuration_glm5_next.py L290-311 (transformers 5.23.0)"},
+{.model_type = "glm5_next_text", .arch = NULL, .scheme = POSENC_SCHEME_NONE,
+ .default_layers = 45, .default_hidden = 4096, .default_heads = 64,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_GLM5_NEXT, .kinds_period = 4,
+ .kinds_offset = KINDS_LAST,
+ .source = "models/glm5_next/configuration_glm5_next.py L69, L164-172, L199-227; "
+           "modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512 (transformers 5.23.0)"},
 
 /* ---- glm_image: a wrapper (text_config glm_image_text); its text model is
  * GLM-4.5V's arrangement (chunks, cat([freq, freq]), rotate_half), partial
@@ -1009,6 +1043,20 @@
  .index_key = "linear_attn_config.full_attn_layers", .index_base = 1,
  .source = "models/kimi_linear/configuration_kimi_linear.py L109, L123-141; "
            "modeling_kimi_linear.py L203-300, L787-792 (transformers 5.23.0)"},
+
+/* ---- kolibri1: EXAONE 4's attention (Exaone4Attention): q/k norms, then
+ * rotate_half RoPE (HALF, full head, head_dim 128) only where sliding_window
+ * is None or the layer is sliding; full layers NoPE. layer_types, else full
+ * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. transformers 5.23.0
+ * models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425;
+ * configuration_kolibri1.py L41-104. */
+{.model_type = "kolibri1", .arch = "Kolibri1", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 5, .default_layers = 50,
+ .default_hidden = 2560, .default_heads = 48, .default_head_dim = 128,
+ .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+ .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
+           "configuration_kolibri1.py L41-104"},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
