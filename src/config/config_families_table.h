@@ -68,6 +68,19 @@
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
            "(transformers 5.23.0)"},
 
+/* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
+ * (64; head_dim is set to it) of each head, apply_rotary_pos_emb_interleave
+ * when rope_interleave (default true), else rotate_half; rope_theta the
+ * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale.
+ * transformers 5.23.0 models/axk1/modeling_axk1.py L99, L279-360, L366-408,
+ * L440-460; configuration_axk1.py L54-125. */
+{.model_type = "axk1", .arch = "AXK1", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 61,
+ .default_hidden = 7168, .default_heads = 64, .default_head_dim = 64,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
+           "configuration_axk1.py L54-125"},
+
 /* ---- multimodal wrappers read through text_config (the language model is a
  * family of its own; its model_type when the part names one, else the
  * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */
@@ -120,6 +133,17 @@
 {.model_type = "bart", .arch = "Bart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679"},
+
+/* ---- beam: refused. Sliding layers rotate_half RoPE (rope_parameters
+ * keyed by layer type), but its full-attention layers are NoPE with a
+ * position-dependent query scale, exp(0.1 * log1p((position + 1) / 2048)) =
+ * (1 + (position + 1) / 2048)^0.1 (scalable softmax), which posenc does not
+ * have. transformers 5.23.0 models/beam/modeling_beam.py L202-256, L492-495,
+ * L559-578; configuration_beam.py L45, L113-130. */
+{.model_type = "beam", .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
+            "(scalable softmax), which is not implemented",
+ .source = "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"},
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
  * position_embedding_type relative_key(_query) (PR #41170).
@@ -361,6 +385,16 @@
             "frequencies, t the last mrope_section[2] pairs) is not implemented",
  .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
            "5.23.0)"},
+
+/* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
+ * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
+ * rope_theta the mixin's 10000. transformers 5.23.0
+ * models/esmc/modeling_esmc.py L55-90, L118-150, L187; configuration_esmc.py
+ * L88-102; modular_esmc.py L57-95, L141-175. */
+{.model_type = "esmc", .arch = "Esmc", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 80, .default_hidden = 2560, .default_heads = 40,
+ .source = "models/esmc/modeling_esmc.py L55-90, L118-150, L187 (5.23.0); configuration_esmc.py "
+           "L88-102"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. transformers 5.23.0
@@ -859,6 +893,18 @@
  .default_head_dim = 128,
  .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
            "L42, L59-64"},
+
+/* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
+ * 128), one rotary_emb for every attention call of both recurrent stacks;
+ * num_hidden_layers counts the attention calls (HrmTextConfig.__post_init__
+ * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the
+ * key is required here; rope_theta the mixin's 10000. transformers 5.23.0
+ * models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399,
+ * L467; modular_hrm_text.py L50-130. */
+{.model_type = "hrm_text", .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
+ .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
+           "(5.23.0); modular_hrm_text.py L50-130"},
 
 /* ---- hunyuan_v1_dense, hunyuan_v1_moe: llama's rotate_half (HALF, full
  * head), then the query/key layernorms on the rotated q and k; rope_theta
@@ -1916,3 +1962,14 @@
  .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
  .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L296-307, "
            "L1136-1141, L1228-1240 (transformers 5.23.0)"},
+
+/* ---- zaya (ZAYA1): refused. Its CCA attention runs causal convolutions
+ * over q/k (conv_qk_depthwise, conv_qk_grouped) before a partial RoPE
+ * (factor 0.5) whose base comes from per-layer-type sets named "hybrid" and
+ * "hybrid_sliding" (default 5e6 and 1e4). transformers 5.23.0
+ * models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352;
+ * configuration_zaya.py L97-112. */
+{.model_type = "zaya", .arch = "Zaya", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "ZAYA's CCA attention (q/k causal convolutions before a partial RoPE, layer types "
+            "hybrid / hybrid_sliding with their own RoPE sets) is not implemented",
+ .source = "models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352 (transformers 5.23.0)"},

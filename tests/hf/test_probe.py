@@ -265,7 +265,8 @@ CLASS_DEFAULTS = [
     "minicpm_ocr",
     # issue 20, rotating families (h-rot)
     "ministral", "paddleocr_vl", "paddleocr_vl_text", "aria", "aria_text", "emu3",
-    "emu3_text_model",
+    "emu3_text_model", "glm5_next", "glm5_next_text", "kolibri1", "flint", "esmc", "hrm_text",
+    "axk1",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
@@ -280,6 +281,8 @@ CLASS_DEFAULTS_REFUSED = {
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
     "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
+    "beam": "scalable softmax",
+    "zaya": "CCA attention",
 }
 
 
