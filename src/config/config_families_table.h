@@ -332,6 +332,33 @@
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
 
+/* ---- embedding_gemma2 (EmbeddingGemma 2): a wrapper (text_config
+ * embedding_gemma2_text); the text model is Gemma 4's arrangement
+ * (bidirectional): q/k norms, rotate_half over the whole head of each layer,
+ * one RoPE per layer type (class default: sliding {default, 10000}, full
+ * {default, 1e6}); full layers' head size from per_layer_config (built from
+ * global_head_dim, default 512); layer_types from sliding_window_pattern 6,
+ * the last layer forced full. transformers 5.23.0
+ * models/embedding_gemma2/configuration_embedding_gemma2.py L52-130 (defaults,
+ * layer_types, last layer, default_rope_params, per_layer_config), L159-166;
+ * modeling_embedding_gemma2.py L70-125 (per-type rotary over
+ * per_layer_config[layer_type]), L230-260, L310-369. */
+{.model_type = "embedding_gemma2", .arch = "EmbeddingGemma2", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "embedding_gemma2_text",
+ .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers "
+           "5.23.0)"},
+{.model_type = "embedding_gemma2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
+ .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,
+ .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_head_dim = 256,
+ .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
+ .default_rope_parameters =
+     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
+     "\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0}}",
+ .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L52-130; "
+           "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)"},
+
 /* ---- emu3 (Emu3): a wrapper (text_config emu3_text_model); the text model
  * is llama's rotate_half RoPE (HALF, full head = hidden_size / heads) on
  * every layer, default_theta 1e6. transformers 5.23.0
@@ -1318,6 +1345,25 @@
  .source = "models/minimax_m2/modeling_minimax_m2.py L174-179, L233-273, L283, L315 (5.23.0); "
            "configuration_minimax_m2.py L73-104"},
 
+/* ---- minimax_m3_vl, minimax_m3_vl_text (MiniMax-M3): refused. Layers of
+ * type minimax_m3_sparse build a Lightning Indexer that rotates its own q and
+ * k (apply_rotary_pos_emb on cos[..., :index head_dim]) beside the attention's
+ * partial RoPE (two RoPEs in one layer, as DeepSeek V3.2); the rotated part
+ * is rope_parameters' partial_rotary_factor beside a rotary_dim key (64)
+ * whose use was not settled here. transformers 5.23.0
+ * models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380,
+ * L396-456, L480-553; configuration_minimax_m3_vl.py L55-160. */
+{.model_type = "minimax_m3_vl", .arch = "MiniMaxM3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+ .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+           "L480-553 (transformers 5.23.0)"},
+{.model_type = "minimax_m3_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+ .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+           "L480-553 (transformers 5.23.0)"},
+
 /* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head; head_dim
  * null: hidden_size / heads) on every layer; layer_types only choose the mask
  * (sliding_window), one rotary_emb serves all layers; rope_theta the mixin's
@@ -1884,6 +1930,27 @@
 /* ---- starcoder2: llama's RoPE. */
 {.model_type = "starcoder2", .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/starcoder2/modeling_starcoder2.py (llama apply_rotary_pos_emb)"},
+
+/* ---- step3p5 (Step 3.5/3.7's text model), step3p7 (a wrapper: text_config,
+ * whose model_type Step3p7Config pops, read as step3p5): q/k norms, then
+ * rotate_half (HALF) over the first int(head_dim * partial_rotary_factor)
+ * elements, one RoPE per layer type from rope_parameters.full_attention /
+ * .sliding_attention (the config class builds the sets from the legacy
+ * per-layer rope_theta / partial_rotary_factors lists, taking one layer of each
+ * type; a config without the sets is refused); layer_types default all full;
+ * head_dim 128. Sliding layers' own head count (num_sliding_attention_heads)
+ * does not touch positions. transformers 5.23.0
+ * models/step3p7/modeling_step3p7.py L437-490 (per-type rotary), L630-665,
+ * L668-722, L830; configuration_step3p7.py L110-160, L251-310, L316-333. */
+{.model_type = "step3p5", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 45, .default_hidden = 4096,
+ .default_heads = 64, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+ .source = "models/step3p7/modeling_step3p7.py L437-490, L630-665, L668-722, L830 (5.23.0); "
+           "configuration_step3p7.py L110-160, L251-310"},
+{.model_type = "step3p7", .arch = "Step3p7", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "step3p5",
+ .source = "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"},
 
 /* ---- t5: relative position buckets, one table per stack (layer 0 owns it,
  * every layer of the stack adds it); encoder bidirectional, decoder causal.

@@ -266,7 +266,7 @@ CLASS_DEFAULTS = [
     # issue 20, rotating families (h-rot)
     "ministral", "paddleocr_vl", "paddleocr_vl_text", "aria", "aria_text", "emu3",
     "emu3_text_model", "glm5_next", "glm5_next_text", "kolibri1", "flint", "esmc", "hrm_text",
-    "axk1",
+    "axk1", "step3p5", "step3p7", "embedding_gemma2", "embedding_gemma2_text",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
@@ -283,6 +283,8 @@ CLASS_DEFAULTS_REFUSED = {
     "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
     "beam": "scalable softmax",
     "zaya": "CCA attention",
+    "minimax_m3_vl": "Lightning Indexer",
+    "minimax_m3_vl_text": "Lightning Indexer",
 }
 
 
