@@ -850,6 +850,35 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+/* ---- granite4_vision (Granite 4 Vision): a wrapper (text_config
+ * granite4_vision_text); the text model is Granite's: llama's rotate_half
+ * RoPE (HALF, full head = hidden_size / heads) on every layer (the
+ * multipliers scale embeddings, residuals and the softmax, not positions);
+ * rope_theta the mixin's 10000. transformers 5.23.0
+ * models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290,
+ * L331-373; configuration_granite4_vision.py L45-95, L123-142. */
+{.model_type = "granite4_vision", .arch = "Granite4Vision", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "granite4_vision_text",
+ .source = "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"},
+{.model_type = "granite4_vision_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
+           "configuration_granite4_vision.py L45-95 (transformers 5.23.0)"},
+
+/* ---- granite_docling (Granite Docling): a wrapper (text_config
+ * granite_docling_text); the text model is Granite's: llama's rotate_half
+ * RoPE (HALF, full head = hidden_size / heads) on every layer; rope_theta the
+ * mixin's 10000. transformers 5.23.0
+ * models/granite_docling/modeling_granite_docling.py L117-150, L188-230,
+ * L375-405; configuration_granite_docling.py L105-160, L171-177. */
+{.model_type = "granite_docling", .arch = "GraniteDocling", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "granite_docling_text",
+ .source = "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"},
+{.model_type = "granite_docling_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
+ .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
+           "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
+
 /* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
  * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
  * default: rope_theta on every layer), one rotary per distinct base; posenc
@@ -1973,6 +2002,23 @@
  .default_heads = 32, .flags = POSENC_FAMILY_TYPE_SETS,
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
+
+/* ---- unlimited_ocr (Unlimited OCR): a wrapper (text_config
+ * unlimited_ocr_text; the original checkpoints' language_config is not read
+ * here); the text model rotates q/k with llama's rotate_half (HALF, full head;
+ * __post_init__ sets head_dim = hidden_size / heads) on every layer, one
+ * rotary_emb for all; layer_types ("reference_sliding_attention" or
+ * "full_attention") choose only the cache and mask; rope_theta the mixin's
+ * 10000. transformers 5.23.0 models/unlimited_ocr/modeling_unlimited_ocr.py
+ * L978-1010, L1024-1066, L1632-1665, L1742; configuration_unlimited_ocr.py
+ * L165-245, L277-295. */
+{.model_type = "unlimited_ocr", .arch = "UnlimitedOcr", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "unlimited_ocr_text",
+ .source = "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"},
+{.model_type = "unlimited_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 12, .default_hidden = 1280, .default_heads = 10,
+ .source = "models/unlimited_ocr/modeling_unlimited_ocr.py L978-1010, L1024-1066, L1632-1665, "
+           "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)"},
 
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
