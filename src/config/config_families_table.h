@@ -1198,6 +1198,36 @@
  .source = "models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88; modeling_lfm2_moe.py "
            "L216-224, L321, L472 (transformers 5.23.0)"},
 
+/* ---- lfm3 (LFM3): short convolution layers (no attention, no positions),
+ * sliding and full attention layers (layer_types; the class default, full
+ * where i % 4 == 2, sliding where i % 4 == 0 and i > 0, conv elsewhere, is
+ * written out by to_dict, so a config without layer_types is refused); the
+ * attention layers' q/k norms, then olmo's rotate_half over the whole head
+ * (head_dim 128), one RoPE per layer type from rope_parameters.full_attention
+ * / .sliding_attention (class default: full {proportional, 1e6, partial 0.5:
+ * zero frequencies past the rotated pairs}, sliding {default, 10000}).
+ * transformers 5.23.0 models/lfm3/modeling_lfm3.py L65-135 (per-type rotary,
+ * conv has none), L138-170, L209-260, L341, L409-440;
+ * configuration_lfm3.py L53-101; modeling_rope_utils.py L194-261
+ * (proportional). */
+{.model_type = "lfm3", .arch = "Lfm3", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 24, .default_hidden = 2048,
+ .default_heads = 16, .default_head_dim = 128,
+ .default_rope_parameters =
+     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
+     "\"full_attention\": {\"rope_type\": \"proportional\", \"rope_theta\": 1000000.0, "
+     "\"partial_rotary_factor\": 0.5}}",
+ .base_default = 10000.0, .flags = POSENC_FAMILY_CONV_TYPE,
+ .source = "models/lfm3/modeling_lfm3.py L65-170, L209-260, L341, L409-440; "
+           "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
+
+/* ---- lfm3_vl: a wrapper (text_config, default model_type lfm3).
+ * transformers 5.23.0 models/lfm3_vl/configuration_lfm3_vl.py L64-71. */
+{.model_type = "lfm3_vl", .arch = "Lfm3Vl", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "lfm3",
+ .source = "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"},
+
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
  * configuration_llama.py @26892c16 (LlamaConfig). */

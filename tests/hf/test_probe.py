@@ -268,7 +268,7 @@ CLASS_DEFAULTS = [
     "emu3_text_model", "glm5_next", "glm5_next_text", "kolibri1", "flint", "esmc", "hrm_text",
     "axk1", "step3p5", "step3p7", "embedding_gemma2", "embedding_gemma2_text",
     "granite4_vision", "granite4_vision_text", "granite_docling", "granite_docling_text",
-    "unlimited_ocr", "unlimited_ocr_text",
+    "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
