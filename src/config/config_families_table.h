@@ -212,6 +212,32 @@
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
            "configuration_cohere2_moe.py L97-160"},
 
+/* ---- cosmos3_edge (Cosmos3 Edge): a wrapper (text_config
+ * cosmos3_edge_text); the text model is Qwen3-VL's interleaved M-RoPE: the
+ * t frequencies overwritten by h at pairs 1::3 below 3 * s_h and by w at
+ * 2::3 below 3 * s_w, mrope_section default [24, 20, 20] (must sum to
+ * head_dim / 2), cat((freq, freq)) and rotate_half over the whole head
+ * (head_dim 128); default_theta 1e8; rope_type must be default.
+ * transformers 5.23.0 models/cosmos3_edge/modeling_cosmos3_edge.py L50-113,
+ * L115-145, L228; configuration_cosmos3_edge.py L43-118, L157-176. */
+{.model_type = "cosmos3_edge", .arch = "Cosmos3Edge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "cosmos3_edge_text",
+ .source = "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"},
+{.model_type = "cosmos3_edge_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 100000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 16,
+ .default_head_dim = 128, .mrope_default = {24, 20, 20},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/cosmos3_edge/modeling_cosmos3_edge.py L50-113, L115-145, L228; "
+           "configuration_cosmos3_edge.py L43-118 (transformers 5.23.0)"},
+
+/* ---- cosmos3_omni (Cosmos3 Nano): Qwen3-VL's model under its own
+ * model_type ("Model arch is identical to Qwen3-VL"): text_config
+ * qwen3_vl_text. transformers 5.23.0
+ * models/cosmos3_omni/configuration_cosmos3_omni.py L47-51. */
+{.model_type = "cosmos3_omni", .arch = "Cosmos3Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_vl_text",
+ .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
+
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
@@ -1009,6 +1035,31 @@
  .nested = "text_config", .nested_type = "llama",
  .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
 
+/* ---- inkling_mm_model, inkling_text, inkling2, inkling2_text: refused. The
+ * attention has no RoPE: it adds relative-position logits projected from the
+ * hidden states (r_proj to d_rel = 16, InklingRelativeLogits over rel_extent,
+ * the window on sliding layers), scaled on full layers by 1 + alpha *
+ * log(max((q + 1) / log_scaling_n_floor, 1)), and runs short convolutions
+ * over k and v. transformers 5.23.0 models/inkling/modeling_inkling.py
+ * L187-280; configuration_inkling.py L76-150; models/inkling2/
+ * modular_inkling2.py L444-611. */
+{.model_type = "inkling2", .arch = "Inkling2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+{.model_type = "inkling2_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+{.model_type = "inkling_mm_model", .arch = "Inkling", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+{.model_type = "inkling_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+
 /* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
  * modeling_internlm.py changed between revisions: the first builds
  * InternLMRotaryEmbedding(head_dim) with its default base 10000, reading no
@@ -1538,6 +1589,25 @@
 {.model_type = "mt5", .arch = "MT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
+
+/* ---- muse_glimmer, muse_glimmer_text, muse_spark, muse_spark_text: refused.
+ * Each layer's RoPE base comes from the per-layer list layer_rope_theta (0:
+ * NoPE; default every 4th layer from the last NoPE, the rest rope_theta), as
+ * granite_swa's layer_rope_theta. transformers 5.23.0
+ * models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760;
+ * models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581. */
+{.model_type = "muse_glimmer", .arch = "MuseGlimmer", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+{.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+{.model_type = "muse_spark", .arch = "MuseSpark", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
 
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's

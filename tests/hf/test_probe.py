@@ -268,7 +268,8 @@ CLASS_DEFAULTS = [
     "emu3_text_model", "glm5_next", "glm5_next_text", "kolibri1", "flint", "esmc", "hrm_text",
     "axk1", "step3p5", "step3p7", "embedding_gemma2", "embedding_gemma2_text",
     "granite4_vision", "granite4_vision_text", "granite_docling", "granite_docling_text",
-    "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl",
+    "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl", "cosmos3_edge", "cosmos3_edge_text",
+    "cosmos3_omni",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
@@ -287,6 +288,14 @@ CLASS_DEFAULTS_REFUSED = {
     "zaya": "CCA attention",
     "minimax_m3_vl": "Lightning Indexer",
     "minimax_m3_vl_text": "Lightning Indexer",
+    "inkling_mm_model": "relative-position logits projected",
+    "inkling_text": "relative-position logits projected",
+    "inkling2": "relative-position logits projected",
+    "inkling2_text": "relative-position logits projected",
+    "muse_glimmer": "layer_rope_theta",
+    "muse_glimmer_text": "layer_rope_theta",
+    "muse_spark": "layer_rope_theta",
+    "muse_spark_text": "layer_rope_theta",
 }
 
 
