@@ -2142,6 +2142,29 @@ TEST(hybrid_layers)
                   "[0] = 0 is not a layer (1..3)"));
     CHECK(refused("{\"model_type\": \"kimi_linear\", \"num_hidden_layers\": 3, " H4 "}",
                   POSENC_ERR_FORMAT, "linear_attn_config.full_attn_layers", "missing key"));
+    /* LFM3: conv layers beside sliding and full attention (layer_types), each
+     * attention type its own RoPE; without rope_parameters the class's sets:
+     * sliding {default, 1e4}, full {proportional, 1e6} (configuration_lfm3.py
+     * L85-101); head_dim 128 by default */
+    CHECK(read_text("{\"model_type\": \"lfm3\", \"num_hidden_layers\": 4, " H4 ", "
+                    "\"layer_types\": [\"conv\", \"sliding_attention\", \"full_attention\", "
+                    "\"conv\"]}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_layer == 4 &&
+          layer_is(0, POSENC_SCHEME_NONE, "conv", "short convolution layer: no attention") &&
+          layer_is(3, POSENC_SCHEME_NONE, "conv", "short convolution layer: no attention") &&
+          layer_is(1, POSENC_SCHEME_ROPE, "sliding_attention", "") &&
+          layer_is(2, POSENC_SCHEME_ROPE, "full_attention", ""));
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->rope.head_dim == 128 &&
+          g->rope.rotary_dim == 128 && g->rope.base == 1e4 &&
+          g->rope.layout == POSENC_LAYOUT_HALF);
+    CHECK(group_at(&model, 2, &g) == POSENC_OK && g->rope.head_dim == 128 && g->rope.base == 1e6);
+    CHECK(refused("{\"model_type\": \"lfm3\", \"num_hidden_layers\": 4, " H4 "}",
+                  POSENC_ERR_FORMAT, "layer_types", "missing key"));
+    /* "conv" is a layer type only where the family has such layers */
+    CHECK(refused("{\"model_type\": \"exaone4\", \"num_hidden_layers\": 2, " H4 ", "
+                  "\"layer_types\": [\"conv\", \"full_attention\"]}",
+                  POSENC_ERR_FORMAT, "layer_types", "is not a layer type of family exaone4"));
     /* state-space models: no attention anywhere */
     CHECK(read_text("{\"model_type\": \"mamba2\", \"num_hidden_layers\": 3}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_NONE && model.n_layer == 3 &&

@@ -64,6 +64,14 @@ static const posenc_layer_kind KINDS_KIMI_LINEAR[] = {
     {"full_attention", NONE("NoPE attention layer: its MLA applies no rotary"), NULL},
     {"linear_attention", NONE("linear attention: no positions"), NULL},
     {NULL, 0, NULL, NULL}};
+/* GLM-5.3-Flash (glm5_next_text): DSA attention without rotary (NoPE) and KDA
+ * linear attention; "full_attention" is renamed "indexed_attention" */
+static const posenc_layer_kind KINDS_GLM5_NEXT[] = {
+    {"indexed_attention", NONE("NoPE attention layer: its DSA attention applies no rotary"), NULL},
+    {"linear_attention", NONE("linear attention: no positions"), NULL},
+    {"full_attention", NONE("NoPE attention layer: its DSA attention applies no rotary"),
+     "indexed_attention"},
+    {NULL, 0, NULL, NULL}};
 /* Llama 3.2 Vision: the listed layers cross-attend to the image */
 static const posenc_layer_kind KINDS_CROSS[] = {
     {"cross_attention", NONE("cross-attention to image tokens: no positions"), NULL},

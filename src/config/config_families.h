@@ -216,6 +216,9 @@ typedef struct posenc_model_family {
                                             (round robin) rule, whatever mrope_interleaved
                                             says (Qwen3-VL); without this flag always the
                                             contiguous one (Qwen2-VL, GLM-4V) */
+#define POSENC_FAMILY_CONV_TYPE (1u << 26) /* BY_TYPE: layer_types may name "conv" layers
+                                            (short convolutions, no attention, no positions)
+                                            beside full and sliding attention (LFM3) */
 #define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: use_mem_rope true (RoPE in Zamba 2's shared
                                             attention, its base rescaled by use_long_context)
                                             is refused: not implemented */

@@ -67,6 +67,32 @@
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85"},
 
+/* ---- aria (Aria): a wrapper (text_config aria_text); the text model is
+ * llama's rotate_half RoPE (HALF, full head, head_dim null: hidden_size /
+ * heads) on every layer, rope_theta the mixin's 10000. transformers 5.23.0
+ * models/aria/modeling_aria.py L334-364, L412, L606-618;
+ * configuration_aria.py L41-95, L118-126. */
+{.model_type = "aria", .arch = "Aria", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "aria_text",
+ .source = "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"},
+
+{.model_type = "aria_text", .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
+           "(transformers 5.23.0)"},
+
+/* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
+ * (64; head_dim is set to it) of each head, apply_rotary_pos_emb_interleave
+ * when rope_interleave (default true), else rotate_half; rope_theta the
+ * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale.
+ * transformers 5.23.0 models/axk1/modeling_axk1.py L99, L279-360, L366-408,
+ * L440-460; configuration_axk1.py L54-125. */
+{.model_type = "axk1", .arch = "AXK1", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 61,
+ .default_hidden = 7168, .default_heads = 64, .default_head_dim = 64,
+ .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
+           "configuration_axk1.py L54-125"},
 /* ---- multimodal wrappers read through text_config (the language model is a
  * family of its own; its model_type when the part names one, else the
  * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */
@@ -119,6 +145,17 @@
 {.model_type = "bart", .arch = "Bart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679"},
+
+/* ---- beam: refused. Sliding layers rotate_half RoPE (rope_parameters
+ * keyed by layer type), but its full-attention layers are NoPE with a
+ * position-dependent query scale, exp(0.1 * log1p((position + 1) / 2048)) =
+ * (1 + (position + 1) / 2048)^0.1 (scalable softmax), which posenc does not
+ * have. transformers 5.23.0 models/beam/modeling_beam.py L202-256, L492-495,
+ * L559-578; configuration_beam.py L45, L113-130. */
+{.model_type = "beam", .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
+            "(scalable softmax), which is not implemented",
+ .source = "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"},
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
  * position_embedding_type relative_key(_query) (PR #41170).
@@ -239,6 +276,32 @@
  .flags = POSENC_FAMILY_DENSE_FORCE_ROPE,
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
            "configuration_cohere2_moe.py L97-160"},
+
+/* ---- cosmos3_edge (Cosmos3 Edge): a wrapper (text_config
+ * cosmos3_edge_text); the text model is Qwen3-VL's interleaved M-RoPE: the
+ * t frequencies overwritten by h at pairs 1::3 below 3 * s_h and by w at
+ * 2::3 below 3 * s_w, mrope_section default [24, 20, 20] (must sum to
+ * head_dim / 2), cat((freq, freq)) and rotate_half over the whole head
+ * (head_dim 128); default_theta 1e8; rope_type must be default.
+ * transformers 5.23.0 models/cosmos3_edge/modeling_cosmos3_edge.py L50-113,
+ * L115-145, L228; configuration_cosmos3_edge.py L43-118, L157-176. */
+{.model_type = "cosmos3_edge", .arch = "Cosmos3Edge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "cosmos3_edge_text",
+ .source = "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"},
+{.model_type = "cosmos3_edge_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 100000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 16,
+ .default_head_dim = 128, .mrope_default = {24, 20, 20},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
+ .source = "models/cosmos3_edge/modeling_cosmos3_edge.py L50-113, L115-145, L228; "
+           "configuration_cosmos3_edge.py L43-118 (transformers 5.23.0)"},
+
+/* ---- cosmos3_omni (Cosmos3 Nano): Qwen3-VL's model under its own
+ * model_type ("Model arch is identical to Qwen3-VL"): text_config
+ * qwen3_vl_text. transformers 5.23.0
+ * models/cosmos3_omni/configuration_cosmos3_omni.py L47-51. */
+{.model_type = "cosmos3_omni", .arch = "Cosmos3Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "qwen3_vl_text",
+ .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
@@ -398,6 +461,48 @@
  .source = "models/electra/modeling_electra.py L56-116; configuration_electra.py L63-71 "
            "(transformers 5.23.0)"},
 
+/* ---- embedding_gemma2 (EmbeddingGemma 2): a wrapper (text_config
+ * embedding_gemma2_text); the text model is Gemma 4's arrangement
+ * (bidirectional): q/k norms, rotate_half over the whole head of each layer,
+ * one RoPE per layer type (class default: sliding {default, 10000}, full
+ * {default, 1e6}); full layers' head size from per_layer_config (built from
+ * global_head_dim, default 512); layer_types from sliding_window_pattern 6,
+ * the last layer forced full. transformers 5.23.0
+ * models/embedding_gemma2/configuration_embedding_gemma2.py L52-130 (defaults,
+ * layer_types, last layer, default_rope_params, per_layer_config), L159-166;
+ * modeling_embedding_gemma2.py L70-125 (per-type rotary over
+ * per_layer_config[layer_type]), L230-260, L310-369. */
+{.model_type = "embedding_gemma2", .arch = "EmbeddingGemma2", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "embedding_gemma2_text",
+ .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers "
+           "5.23.0)"},
+
+{.model_type = "embedding_gemma2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
+ .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,
+ .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_head_dim = 256,
+ .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
+ .default_rope_parameters =
+     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
+     "\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0}}",
+ .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L52-130; "
+           "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)"},
+
+/* ---- emu3 (Emu3): a wrapper (text_config emu3_text_model); the text model
+ * is llama's rotate_half RoPE (HALF, full head = hidden_size / heads) on
+ * every layer, default_theta 1e6. transformers 5.23.0
+ * models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168;
+ * configuration_emu3.py L95-117, L129-137. */
+{.model_type = "emu3", .arch = "Emu3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "emu3_text_model",
+ .source = "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"},
+
+{.model_type = "emu3_text_model", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
+           "L95-117 (transformers 5.23.0)"},
+
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
  * transformers 5.23.0 models/ernie/modeling_ernie.py L57-129
@@ -425,6 +530,38 @@
  .default_heads = 20,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
            "configuration_ernie4_5_moe.py L62, L95-98"},
+
+/* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): refused. Its
+ * 3-D RoPE is neither of posenc's M-RoPE rules: the frequencies are
+ * pre-permuted (the first s_h + s_w take inv_freq[:-s_t]'s even then odd
+ * ones, the last s_t stay), h and w alternate pair by pair (stack, flatten),
+ * t takes the last s_t pairs, mrope_section default [22, 22, 20], then
+ * repeat_interleave(2) with GLM's interleaved pairs (rotate_half_text
+ * x[..., 0::2], x[..., 1::2]). transformers 5.23.0
+ * models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197;
+ * configuration_ernie4_5_vl_moe.py L81-84, L191-196. */
+{.model_type = "ernie4_5_vl_moe", .arch = "Ernie4_5_VLMoe", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED,
+ .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+            "frequencies, t the last mrope_section[2] pairs) is not implemented",
+ .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+           "5.23.0)"},
+{.model_type = "ernie4_5_vl_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED,
+ .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+            "frequencies, t the last mrope_section[2] pairs) is not implemented",
+ .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+           "5.23.0)"},
+
+/* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
+ * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
+ * rope_theta the mixin's 10000. transformers 5.23.0
+ * models/esmc/modeling_esmc.py L55-90, L118-150, L187; configuration_esmc.py
+ * L88-102; modular_esmc.py L57-95, L141-175. */
+{.model_type = "esmc", .arch = "Esmc", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 80, .default_hidden = 2560, .default_heads = 40,
+ .source = "models/esmc/modeling_esmc.py L55-90, L118-150, L187 (5.23.0); configuration_esmc.py "
+           "L88-102"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. transformers 5.23.0
@@ -529,6 +666,21 @@
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
            "configuration_flex_olmo.py L51, L73-76"},
+
+/* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim
+ * 128) on the sliding-window layers only ("Only sliding-window layers are
+ * rotary; full-attention layers use no positional encoding"); the class
+ * default layer_types (full on layers 0, 1, i % 4 == 1 and the last) is
+ * written out by to_dict, so a config without layer_types is refused
+ * (sliding_window is an int: strict configs reject null); rope_theta the
+ * mixin's 10000. transformers 5.23.0 models/flint/modeling_flint.py L161-190,
+ * L235-283, L417; configuration_flint.py L47-111. */
+{.model_type = "flint", .arch = "Flint", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 49, .default_hidden = 2048,
+ .default_heads = 32, .default_head_dim = 128,
+ .source = "models/flint/modeling_flint.py L161-190, L235-283, L417 (5.23.0); "
+           "configuration_flint.py L47-111"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -734,6 +886,25 @@
  .source = "models/glm4v/modeling_glm4v.py L444, L457-460, L481-486, L489-526; "
            "configuration_glm4v.py L111-117 (transformers 5.23.0)"},
 
+/* ---- glm5_next, glm5_next_text (GLM-5.3-Flash): a wrapper (text_config
+ * glm5_next_text; flat text-only configs keep the text keys at the top:
+ * Glm5NextConfig.__post_init__ text_config = kwargs); the text model encodes
+ * no positions: its DSA attention layers are NoPE (position_embeddings=None,
+ * "Key change using NoPE"; validate_architecture refuses qk_rope_head_dim > 0)
+ * and the rest KDA linear attention. layer_types ("full_attention" renamed
+ * "indexed_attention"), else indexed where i % 4 == 3, linear elsewhere.
+ * transformers 5.23.0 models/glm5_next/configuration_glm5_next.py L69, L164-172,
+ * L199-227, L290-311; modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512. */
+{.model_type = "glm5_next", .arch = "Glm5Next", .scheme = POSENC_SCHEME_NONE,
+ .nested = "text_config", .nested_type = "glm5_next_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
+ .source = "models/glm5_next/configuration_glm5_next.py L290-311 (transformers 5.23.0)"},
+{.model_type = "glm5_next_text", .arch = NULL, .scheme = POSENC_SCHEME_NONE,
+ .default_layers = 45, .default_hidden = 4096, .default_heads = 64,
+ .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_GLM5_NEXT, .kinds_period = 4,
+ .kinds_offset = KINDS_LAST,
+ .source = "models/glm5_next/configuration_glm5_next.py L69, L164-172, L199-227; "
+           "modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512 (transformers 5.23.0)"},
+
 /* ---- glm_image: a wrapper (text_config glm_image_text); its text model is
  * GLM-4.5V's arrangement (chunks, cat([freq, freq]), rotate_half), partial
  * factor rope_parameters.get(.., 1.0). models/glm_image/modeling_glm_image.py
@@ -819,6 +990,36 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+/* ---- granite4_vision (Granite 4 Vision): a wrapper (text_config
+ * granite4_vision_text); the text model is Granite's: llama's rotate_half
+ * RoPE (HALF, full head = hidden_size / heads) on every layer (the
+ * multipliers scale embeddings, residuals and the softmax, not positions);
+ * rope_theta the mixin's 10000. transformers 5.23.0
+ * models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290,
+ * L331-373; configuration_granite4_vision.py L45-95, L123-142. */
+{.model_type = "granite4_vision", .arch = "Granite4Vision", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "granite4_vision_text",
+ .source = "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"},
+
+{.model_type = "granite4_vision_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
+           "configuration_granite4_vision.py L45-95 (transformers 5.23.0)"},
+
+/* ---- granite_docling (Granite Docling): a wrapper (text_config
+ * granite_docling_text); the text model is Granite's: llama's rotate_half
+ * RoPE (HALF, full head = hidden_size / heads) on every layer; rope_theta the
+ * mixin's 10000. transformers 5.23.0
+ * models/granite_docling/modeling_granite_docling.py L117-150, L188-230,
+ * L375-405; configuration_granite_docling.py L105-160, L171-177. */
+{.model_type = "granite_docling", .arch = "GraniteDocling", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "granite_docling_text",
+ .source = "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"},
+
+{.model_type = "granite_docling_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
+ .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
+           "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
 /* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
  * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
  * default: rope_theta on every layer), one rotary per distinct base; posenc
@@ -890,6 +1091,18 @@
  .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
            "L42, L59-64"},
 
+/* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
+ * 128), one rotary_emb for every attention call of both recurrent stacks;
+ * num_hidden_layers counts the attention calls (HrmTextConfig.__post_init__
+ * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the
+ * key is required here; rope_theta the mixin's 10000. transformers 5.23.0
+ * models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399,
+ * L467; modular_hrm_text.py L50-130. */
+{.model_type = "hrm_text", .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
+ .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
+           "(5.23.0); modular_hrm_text.py L50-130"},
+
 /* ---- hunyuan_v1_dense, hunyuan_v1_moe: llama's rotate_half (HALF, full
  * head), then the query/key layernorms on the rotated q and k; rope_theta
  * 10000 (the mixin's default_theta, modeling_rope_utils.py L760). head_dim
@@ -937,6 +1150,33 @@
  .nested = "text_config", .nested_type = "llama",
  .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
 
+/* ---- inkling_mm_model, inkling_text, inkling2, inkling2_text: refused. The
+ * attention has no RoPE: it adds relative-position logits projected from the
+ * hidden states (r_proj to d_rel = 16, InklingRelativeLogits over rel_extent,
+ * the window on sliding layers), scaled on full layers by 1 + alpha *
+ * log(max((q + 1) / log_scaling_n_floor, 1)), and runs short convolutions
+ * over k and v. transformers 5.23.0 models/inkling/modeling_inkling.py
+ * L187-280; configuration_inkling.py L76-150; models/inkling2/
+ * modular_inkling2.py L444-611. */
+{.model_type = "inkling2", .arch = "Inkling2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+
+{.model_type = "inkling2_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+
+{.model_type = "inkling_mm_model", .arch = "Inkling", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+
+{.model_type = "inkling_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
+            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+ .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
 /* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
  * modeling_internlm.py changed between revisions: the first builds
  * InternLMRotaryEmbedding(head_dim) with its default base 10000, reading no
@@ -1074,6 +1314,19 @@
  .source = "models/kimi_linear/configuration_kimi_linear.py L109, L123-141; "
            "modeling_kimi_linear.py L203-300, L787-792 (transformers 5.23.0)"},
 
+/* ---- kolibri1: EXAONE 4's attention (Exaone4Attention): q/k norms, then
+ * rotate_half RoPE (HALF, full head, head_dim 128) only where sliding_window
+ * is None or the layer is sliding; full layers NoPE. layer_types, else full
+ * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. transformers 5.23.0
+ * models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425;
+ * configuration_kolibri1.py L41-104. */
+{.model_type = "kolibri1", .arch = "Kolibri1", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 5, .default_layers = 50,
+ .default_hidden = 2560, .default_heads = 48, .default_head_dim = 128,
+ .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+ .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
+           "configuration_kolibri1.py L41-104"},
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
  * rope_parameters.full_attention / .sliding_attention (class defaults: full
@@ -1119,6 +1372,36 @@
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV,
  .source = "models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88; modeling_lfm2_moe.py "
            "L216-224, L321, L472 (transformers 5.23.0)"},
+
+/* ---- lfm3 (LFM3): short convolution layers (no attention, no positions),
+ * sliding and full attention layers (layer_types; the class default, full
+ * where i % 4 == 2, sliding where i % 4 == 0 and i > 0, conv elsewhere, is
+ * written out by to_dict, so a config without layer_types is refused); the
+ * attention layers' q/k norms, then olmo's rotate_half over the whole head
+ * (head_dim 128), one RoPE per layer type from rope_parameters.full_attention
+ * / .sliding_attention (class default: full {proportional, 1e6, partial 0.5:
+ * zero frequencies past the rotated pairs}, sliding {default, 10000}).
+ * transformers 5.23.0 models/lfm3/modeling_lfm3.py L65-135 (per-type rotary,
+ * conv has none), L138-170, L209-260, L341, L409-440;
+ * configuration_lfm3.py L53-101; modeling_rope_utils.py L194-261
+ * (proportional). */
+{.model_type = "lfm3", .arch = "Lfm3", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 24, .default_hidden = 2048,
+ .default_heads = 16, .default_head_dim = 128,
+ .default_rope_parameters =
+     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
+     "\"full_attention\": {\"rope_type\": \"proportional\", \"rope_theta\": 1000000.0, "
+     "\"partial_rotary_factor\": 0.5}}",
+ .base_default = 10000.0, .flags = POSENC_FAMILY_CONV_TYPE,
+ .source = "models/lfm3/modeling_lfm3.py L65-170, L209-260, L341, L409-440; "
+           "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
+
+/* ---- lfm3_vl: a wrapper (text_config, default model_type lfm3).
+ * transformers 5.23.0 models/lfm3_vl/configuration_lfm3_vl.py L64-71. */
+{.model_type = "lfm3_vl", .arch = "Lfm3Vl", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .nested = "text_config", .nested_type = "lfm3",
+ .source = "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"},
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -1337,6 +1620,36 @@
  .source = "models/minimax_m2/modeling_minimax_m2.py L174-179, L233-273, L283, L315 (5.23.0); "
            "configuration_minimax_m2.py L73-104"},
 
+/* ---- minimax_m3_vl, minimax_m3_vl_text (MiniMax-M3): refused. Layers of
+ * type minimax_m3_sparse build a Lightning Indexer that rotates its own q and
+ * k (apply_rotary_pos_emb on cos[..., :index head_dim]) beside the attention's
+ * partial RoPE (two RoPEs in one layer, as DeepSeek V3.2); the rotated part
+ * is rope_parameters' partial_rotary_factor beside a rotary_dim key (64)
+ * whose use was not settled here. transformers 5.23.0
+ * models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380,
+ * L396-456, L480-553; configuration_minimax_m3_vl.py L55-160. */
+{.model_type = "minimax_m3_vl", .arch = "MiniMaxM3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+ .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+           "L480-553 (transformers 5.23.0)"},
+
+{.model_type = "minimax_m3_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+ .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+           "L480-553 (transformers 5.23.0)"},
+
+/* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head; head_dim
+ * null: hidden_size / heads) on every layer; layer_types only choose the mask
+ * (sliding_window), one rotary_emb serves all layers; rope_theta the mixin's
+ * 10000. transformers 5.23.0 models/ministral/modeling_ministral.py L65-94,
+ * L144, L172, L298-325, L390; configuration_ministral.py L66-98. */
+{.model_type = "ministral", .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
+           "configuration_ministral.py L66-98"},
+
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
  * rope_parameters.llama_4_scaling_beta. models/ministral3/modeling_ministral3.py
@@ -1462,6 +1775,27 @@
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
 
+/* ---- muse_glimmer, muse_glimmer_text, muse_spark, muse_spark_text: refused.
+ * Each layer's RoPE base comes from the per-layer list layer_rope_theta (0:
+ * NoPE; default every 4th layer from the last NoPE, the rest rope_theta), as
+ * granite_swa's layer_rope_theta. transformers 5.23.0
+ * models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760;
+ * models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581. */
+{.model_type = "muse_glimmer", .arch = "MuseGlimmer", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+
+{.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+
+{.model_type = "muse_spark", .arch = "MuseSpark", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+
+{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -1574,6 +1908,24 @@
            "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
            "configs/orion.py @864104da (rope_theta=10000.0)"},
 
+/* ---- paddleocr_vl (PaddleOCR-VL): a wrapper (text_config
+ * paddleocr_vl_text; a config without text_config keeps the language keys at
+ * the top: configuration_paddleocr_vl.py L162-165, L179-184). The text model
+ * is Qwen2-VL's M-RoPE: the head_dim / 2 pair frequencies split by
+ * mrope_section (default [16, 24, 24]) in chunks from t, h, w (m[i % 3]),
+ * cat((freq, freq)) and rotate_half (HALF, full head); head_dim 128,
+ * default_theta 500000. transformers 5.23.0
+ * models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331;
+ * configuration_paddleocr_vl.py L97, L114-137. */
+{.model_type = "paddleocr_vl", .arch = "PaddleOCRVL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "paddleocr_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
+ .source = "models/paddleocr_vl/configuration_paddleocr_vl.py L162-165, L179-184 (transformers 5.23.0)"},
+
+{.model_type = "paddleocr_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 18, .default_hidden = 1024, .default_heads = 16,
+ .default_head_dim = 128, .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+ .source = "models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331; "
+           "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
 {.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "gemma",
  .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
@@ -1978,6 +2330,27 @@
 {.model_type = "starcoder2", .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/starcoder2/modeling_starcoder2.py (llama apply_rotary_pos_emb)"},
 
+/* ---- step3p5 (Step 3.5/3.7's text model), step3p7 (a wrapper: text_config,
+ * whose model_type Step3p7Config pops, read as step3p5): q/k norms, then
+ * rotate_half (HALF) over the first int(head_dim * partial_rotary_factor)
+ * elements, one RoPE per layer type from rope_parameters.full_attention /
+ * .sliding_attention (the config class builds the sets from the legacy
+ * per-layer rope_theta / partial_rotary_factors lists, taking one layer of each
+ * type; a config without the sets is refused); layer_types default all full;
+ * head_dim 128. Sliding layers' own head count (num_sliding_attention_heads)
+ * does not touch positions. transformers 5.23.0
+ * models/step3p7/modeling_step3p7.py L437-490 (per-type rotary), L630-665,
+ * L668-722, L830; configuration_step3p7.py L110-160, L251-310, L316-333. */
+{.model_type = "step3p5", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 45, .default_hidden = 4096,
+ .default_heads = 64, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+ .source = "models/step3p7/modeling_step3p7.py L437-490, L630-665, L668-722, L830 (5.23.0); "
+           "configuration_step3p7.py L110-160, L251-310"},
+{.model_type = "step3p7", .arch = "Step3p7", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .nested = "text_config", .nested_type = "step3p5",
+ .source = "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"},
+
 /* ---- t5: relative position buckets, one table per stack (layer 0 owns it,
  * every layer of the stack adds it); encoder bidirectional, decoder causal.
  * models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786;
@@ -2018,6 +2391,24 @@
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/umt5/modeling_umt5.py L232-288, L370-380; configuration_umt5.py L44-66 "
            "(transformers 5.23.0)"},
+
+/* ---- unlimited_ocr (Unlimited OCR): a wrapper (text_config
+ * unlimited_ocr_text; the original checkpoints' language_config is not read
+ * here); the text model rotates q/k with llama's rotate_half (HALF, full head;
+ * __post_init__ sets head_dim = hidden_size / heads) on every layer, one
+ * rotary_emb for all; layer_types ("reference_sliding_attention" or
+ * "full_attention") choose only the cache and mask; rope_theta the mixin's
+ * 10000. transformers 5.23.0 models/unlimited_ocr/modeling_unlimited_ocr.py
+ * L978-1010, L1024-1066, L1632-1665, L1742; configuration_unlimited_ocr.py
+ * L165-245, L277-295. */
+{.model_type = "unlimited_ocr", .arch = "UnlimitedOcr", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .nested = "text_config", .nested_type = "unlimited_ocr_text",
+ .source = "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"},
+
+{.model_type = "unlimited_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 12, .default_hidden = 1280, .default_heads = 10,
+ .source = "models/unlimited_ocr/modeling_unlimited_ocr.py L978-1010, L1024-1066, L1632-1665, "
+           "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)"},
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
  * default_theta 10000. models/vaultgemma/configuration_vaultgemma.py L68-96
@@ -2108,3 +2499,14 @@
  .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
  .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L296-307, "
            "L1136-1141, L1228-1240 (transformers 5.23.0)"},
+
+/* ---- zaya (ZAYA1): refused. Its CCA attention runs causal convolutions
+ * over q/k (conv_qk_depthwise, conv_qk_grouped) before a partial RoPE
+ * (factor 0.5) whose base comes from per-layer-type sets named "hybrid" and
+ * "hybrid_sliding" (default 5e6 and 1e4). transformers 5.23.0
+ * models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352;
+ * configuration_zaya.py L97-112. */
+{.model_type = "zaya", .arch = "Zaya", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "ZAYA's CCA attention (q/k causal convolutions before a partial RoPE, layer types "
+            "hybrid / hybrid_sliding with their own RoPE sets) is not implemented",
+ .source = "models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352 (transformers 5.23.0)"},

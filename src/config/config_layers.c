@@ -25,6 +25,8 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
                 kind[i] = 0;
             else if (s && strcmp(s, "sliding_attention") == 0)
                 kind[i] = 1;
+            else if (s && strcmp(s, "conv") == 0 && (f->flags & POSENC_FAMILY_CONV_TYPE))
+                kind[i] = 3; /* LFM3: a short convolution layer, no attention */
             else if (s)
                 return FAIL(r, POSENC_ERR_FORMAT, name,
                             "%s[%lld] '%.40s' is not a layer type of family %s (full_attention, "
@@ -456,9 +458,16 @@ static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rop
     const json_t *sw = json_object_get(r->cfg, "sliding_window");
     int all_rope =
         (f->flags & POSENC_FAMILY_ROPE_WITHOUT_WINDOW) && sw && json_typeof(sw) == JSON_NULL;
-    int gi[3] = {-1, -1, -1};
+    int gi[4] = {-1, -1, -1, -1};
     for (int64_t i = 0; i < n_layer; i++) {
         int t = kind[i];
+        if (gi[t] < 0 && t == 3) {
+            if (r->m->n_group >= POSENC_MODEL_MAX_GROUPS)
+                return FAIL(r, POSENC_ERR_FORMAT, "", "family %s: too many layer types",
+                            f->model_type);
+            gi[t] = add_group(r->m, POSENC_SCHEME_NONE, "conv");
+            r->m->group[gi[t]].reason = "short convolution layer: no attention";
+        }
         if (gi[t] < 0) {
             posenc_type_rope rule = t == 1 ? f->sliding_rope : f->full_rope;
             if (all_rope || t == 2) /* t == 2: a full layer forced to rotate */

@@ -263,6 +263,13 @@ CLASS_DEFAULTS = [
     # MiniCPM-V 4.6 / 4.7 / OCR wrappers around its text model
     "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "minicpmv4_6", "minicpmv4_7",
     "minicpm_ocr", "gpt_bigcode",
+    # issue 20, rotating families (h-rot)
+    "ministral", "paddleocr_vl", "paddleocr_vl_text", "aria", "aria_text", "emu3",
+    "emu3_text_model", "glm5_next", "glm5_next_text", "kolibri1", "flint", "esmc", "hrm_text",
+    "axk1", "step3p5", "step3p7", "embedding_gemma2", "embedding_gemma2_text",
+    "granite4_vision", "granite4_vision_text", "granite_docling", "granite_docling_text",
+    "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl", "cosmos3_edge", "cosmos3_edge_text",
+    "cosmos3_omni",
 ]
 # learned absolute tables, T5 buckets and sinusoids outside attention's q/k
 # (issue 20): the probe reads the position table rows each forward uses
@@ -291,6 +298,21 @@ CLASS_DEFAULTS_REFUSED = {
     "pegasus": "sinusoid", "pegasus_x": "block-local", "roformer": "own rotary",
     "tapas": "reset_position_index_per_cell", "xglm": "fairseq sinusoid",
     "xlnet": "Transformer-XL relative sinusoidal",
+    # issue 20, rotating families (h-rot)
+    "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
+    "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
+    "beam": "scalable softmax",
+    "zaya": "CCA attention",
+    "minimax_m3_vl": "Lightning Indexer",
+    "minimax_m3_vl_text": "Lightning Indexer",
+    "inkling_mm_model": "relative-position logits projected",
+    "inkling_text": "relative-position logits projected",
+    "inkling2": "relative-position logits projected",
+    "inkling2_text": "relative-position logits projected",
+    "muse_glimmer": "layer_rope_theta",
+    "muse_glimmer_text": "layer_rope_theta",
+    "muse_spark": "layer_rope_theta",
+    "muse_spark_text": "layer_rope_theta",
 }
 
 
