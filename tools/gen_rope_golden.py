@@ -773,6 +773,9 @@ EXPLICIT = frozenset((
     # learned tables of other widths and offsets: the CLI cases
     # model_electra_synthetic and model_blenderbot_small_synthetic check them
     "electra-synthetic.json", "blenderbot-small-synthetic.json",
+    # a retrieval wrapper's vlm_config.text_config: the CLI case
+    # model_colqwen2_vlm_config_synthetic checks it
+    "colqwen2-vlm-config-synthetic.json",
 ))
 
 

@@ -11,10 +11,13 @@
  * 5.23's sub_configs (text_config in 138 config classes; thinker_config ->
  * text_config in Qwen2.5-Omni and Qwen3-Omni-MoE), and the remote-code
  * wrappers' names: llm_config (InternVL chat), language_config (DeepSeek-VL,
- * Janus), decoder_config (VibeVoice's first release), llm_cfg (VILA). */
+ * Janus), decoder_config (VibeVoice's first release), llm_cfg (VILA),
+ * vlm_config.text_config (ColPali, ColQwen2, ColModernVBert: retrieval
+ * wrappers around a VLM config, transformers 5.23.0
+ * models/colqwen2/configuration_colqwen2.py L42). */
 static const char *const PARTS[] = {"text_config", "llm_config", "language_config",
                                     "thinker_config.text_config", "decoder_config", "llm_cfg",
-                                    NULL};
+                                    "vlm_config.text_config", NULL};
 
 /* The object at a dotted path of keys below obj ("thinker_config.text_config"),
  * or NULL when a step is missing or not an object (the last step: any value

@@ -52,7 +52,9 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
                     "llava_next", "llava_onevision", "paligemma", "qwen2_audio", "smolvlm",
                     "qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "glm_ocr",
                     "ministral3", "qwen2_vl_text", "qwen2_5_vl_text", "qwen3_vl_moe_text",
-                    "glm_ocr_text", "molmo2", "molmo2_text"]
+                    "glm_ocr_text", "molmo2", "molmo2_text",
+                    # retrieval wrappers around a VLM (vlm_config.text_config)
+                    "colpali", "colqwen2", "colmodernvbert"]
 #: Registry families posenc refuses by name (the mechanism it lacks), checked
 #: on their config class's defaults below.
 REFUSED_DEFAULTS = ["deepseek_v32"]
