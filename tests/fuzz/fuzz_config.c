@@ -77,10 +77,18 @@ static void check_rope(const posenc_rope *r, const posenc_rope_config *c)
         abort();
     if (!(isfinite(r->attn_factor) && r->attn_factor > 0.0))
         abort();
-    for (uint32_t k = 0; k < r->rotary_dim / 2; k++)
-        if (!(isfinite(r->inv_freq_hi[k]) && r->inv_freq_hi[k] > 0.0 &&
-              isfinite(r->inv_freq_lo[k])))
+    /* every frequency finite and > 0, except proportional RoPE's pairs past
+     * its rotated part: exactly 0, a tail of the list (posenc.h) */
+    int prop = c->scaling.type == POSENC_ROPE_PROPORTIONAL, zero = 0;
+    for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
+        double f = r->inv_freq_hi[k];
+        if (!(isfinite(f) && isfinite(r->inv_freq_lo[k])))
             abort();
+        if (prop && f == 0.0 && r->inv_freq_lo[k] == 0.0)
+            zero = 1;
+        else if (zero || !(f > 0.0))
+            abort();
+    }
 }
 
 static void check_config(const posenc_rope_config *c)
