@@ -2269,12 +2269,27 @@ TEST(remote_code_families)
     memcpy(su, "\"su\"", 4);
     CHECK(posenc__family_by_arch("Phi3VForCausalLM") == posenc__family_find("phi3_v"));
 
-    /* refused by name: InternLM 1 (which revision's rotary), Phi-3-small */
+    /* refused by name: InternLM 1 (which revision's rotary) */
     CHECK(refused("{\"model_type\": \"internlm\", " L32 "}", POSENC_ERR_FORMAT, "model_type",
                   "rotary block"));
-    CHECK(refused("{\"model_type\": \"phi3small\", \"rope_embedding_base\": 1e6, "
-                  "\"rope_position_scale\": 1.0, " L32 "}",
-                  POSENC_ERR_FORMAT, "model_type", "rope_position_scale"));
+    /* Phi-3-small (positional_embedding.py): head 256 / 4 = 64, rotate_half
+     * over the whole head, base rope_embedding_base (default 10^6) and
+     * nothing else, positions times rope_position_scale (only 1 read), its
+     * LongRoPE refused */
+    CHECK(read_text("{\"model_type\": \"phi3small\", \"rope_embedding_base\": 5e5, "
+                    "\"rope_position_scale\": 1.0, " L32 "}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 1, 100000, &r) == POSENC_OK);
+    CHECK(r.layout == POSENC_LAYOUT_HALF && r.rotary_dim == 64 && r.head_dim == 64 &&
+          freqs_are(&r, 5e5, NULL, 1.0) && r.attn_factor == 1.0);
+    CHECK(read_text("{\"model_type\": \"phi3small\", \"rope_theta\": 1e4, " L32 "}", NULL) ==
+          POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_OK && freqs_are(&r, 1e6, NULL, 1.0));
+    CHECK(refused("{\"model_type\": \"phi3small\", \"rope_position_scale\": 2, " L32 "}",
+                  POSENC_ERR_FORMAT, "rope_position_scale", "only 1 is implemented"));
+    CHECK(refused("{\"model_type\": \"phi3small\", \"rope_scaling\": {\"type\": \"su\"}, " L32
+                  "}",
+                  POSENC_ERR_FORMAT, "rope_scaling", "switches with the length"));
     CHECK(refused("{\"model_type\": \"exaone\", \"num_layers\": 2, \"hidden_size\": 256, "
                   "\"num_attention_heads\": 4}",
                   POSENC_ERR_FORMAT, "model_type", "use_rotary_pos"));

@@ -104,6 +104,15 @@ READ = {
     # + 1 > original_max_position_embeddings, else short_factor, inv_freq = 1 /
     # (ext * base^(2k/d)), cos and sin times sqrt(1 + ln s / ln original), s =
     # max_position_embeddings / original (L132-170); rotate_half (L215-219).
+    # Phi-3-small-8k: its positional_embedding.py (stored file 6779687675):
+    # RotaryEmbedding.from_config (L278-288) over hidden_size // heads with base
+    # rope_embedding_base; no rope_scaling, so inv_freq = base^(-2i/d) (L157)
+    # at t = arange * rope_position_scale (1.0 here, L199-218), rotate_half
+    # (L72-94); modeling_phi3_small.py (stored file 7428361816) builds it in
+    # every attention layer.
+    "phi-3-small-8k-instruct.json": "read: Phi-3-small positional_embedding.py (stored "
+                                    "file 6779687675 L72-94, L157, L199-218, L278-288): "
+                                    "half layout, full head, base rope_embedding_base",
     "phi-3.5-vision-instruct.json": "read: Phi-3-vision modeling_phi3_v.py (copy "
                                     "Aritra02091998/Phi-3-vision-128k-instruct-Improvised-"
                                     "for-QLORA-Training @16e16b08 L102-219, L299-333): half "

@@ -73,6 +73,9 @@ typedef struct posenc_model_family {
                                    rope_ratio, default 1), or NULL */
     const char *head_dim_key;   /* RoPE: a key that gives head_dim before
                                    hidden_size / heads (kv_channels), or NULL */
+    const char *position_scale_key; /* RoPE: a key the code multiplies the positions by
+                                   (Phi-3-small's rope_position_scale, default 1): read
+                                   only when 1, any other value refused by name */
     uint32_t default_layers;    /* the config class's defaults when a key is absent */
     uint32_t default_hidden;    /* (0: the key is required) */
     uint32_t default_heads;
@@ -131,6 +134,8 @@ typedef struct posenc_model_family {
                                    renaming; "" refuses every rope_scaling block (the
                                    family's scaling code was not read); NULL: any type
                                    posenc reads */
+    const char *scaling_refused; /* every non-null rope_scaling block refused with this
+                                   reason (code read, mechanism not implemented), or NULL */
     const char *refused;        /* known but not supported: why; else NULL */
     unsigned flags;             /* POSENC_FAMILY_* rules below */
     const char *source;         /* modeling file and lines the entry follows */
@@ -198,6 +203,10 @@ typedef struct posenc_model_family {
                                             layer makes the last layer kinds[0] (OLMo
                                             Hybrid: "ensure at least one full attention
                                             layer") */
+
+#define POSENC_FAMILY_OWN_BASE_ONLY (1u << 14) /* the code reads only base_key (its default
+                                            when absent): rope_theta and rotary_emb_base
+                                            beside it are not read (Phi-3-small) */
 
 #define POSENC_FAMILY_LAST_LAYER_FULL (1u << 15) /* the last layer is full_attention whatever
                                             layer_types says (Gemma 4's __post_init__) */

@@ -2003,22 +2003,33 @@
            "instruct-Improvised-for-QLORA-Training @16e16b08 L102-219, L299-333); "
            "configuration_phi3_v.py L115-216"},
 
-/* ---- phi3small (Phi-3-small remote code): refused. Its RoPE comes from
- * the checkpoint's own positional_embedding.py / modeling_phi3_small.py, not
- * found to read: rope_embedding_base and rope_position_scale (vLLM's port reads
- * the scale as a linear rope_scaling factor, an interpretation posenc cannot
- * vouch for) and, in every layer but each dense_attention_every_n_layers-th,
- * blocksparse attention (blocksparse_num_local_blocks, blocksparse_vert_stride).
- * vLLM's port: stored id 50556213 (Phi3SmallSelfAttention:
- * "self.rope_position_scale = config.rope_position_scale", get_rope(...,
- * base=self.rope_embedding_base, rope_scaling={"rope_type": "linear", "factor":
- * self.rope_position_scale})). */
+/* ---- phi3small (Phi-3-small remote code). Its positional_embedding.py (a
+ * copy kept in the index as stored file 6779687675): RotaryEmbedding.from_config
+ * (L278-288) takes dim_model = hidden_size // num_attention_heads, base
+ * rope_embedding_base, position_scale rope_position_scale, and a LongRoPE
+ * block when rope_scaling is not None; without one, inv_freq = base^(-2i/d)
+ * (L157) and the angles of t = arange(seq_len) * position_scale (L199-218),
+ * cat(freqs, freqs) with rotate_half (L72-74, L79-94): the half layout over
+ * the whole head. Its LongRoPE (forward L235-259) scales cos and sin by
+ * short_mscale (default 1) up to the original length and by long_mscale
+ * (default sqrt(1 + ln(max / original) / ln original)) past it, and ignores
+ * position_scale: a factor that switches with the length, not implemented.
+ * modeling_phi3_small.py (stored file 7428361816): Phi3SmallSelfAttention
+ * builds RotaryEmbedding.from_config(config) in every layer and calls it with
+ * seqlen_offset = the cache's length (position_ids unused); the layers that
+ * are not every dense_attention_every_n_layers-th use blocksparse attention
+ * (a mask of local blocks and vertical strides, not a position encoding).
+ * Phi3SmallConfig's defaults: rope_embedding_base 10**6, rope_position_scale
+ * 1.0 (a configuration_phi3_small.py predecessor, stored file 21317594695). */
 {.model_type = "phi3small", .arch = "Phi3Small", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "Phi-3-small's own rotary code (positional_embedding.py) was not read: "
-            "rope_embedding_base with rope_position_scale, and blocksparse attention in all "
-            "but every dense_attention_every_n_layers-th layer",
- .source = "microsoft Phi-3-small modeling_phi3_small.py / positional_embedding.py (not "
-           "read); vLLM port phi3_small.py (stored id 50556213)"},
+ .base_key = "rope_embedding_base", .base_default = 1000000.0,
+ .position_scale_key = "rope_position_scale", .flags = POSENC_FAMILY_OWN_BASE_ONLY,
+ .scaling_refused = "Phi-3-small's LongRoPE multiplies cos and sin by short_mscale (default 1) "
+                    "up to original_max_position_embeddings and by long_mscale past it: a "
+                    "factor that switches with the length is not implemented",
+ .source = "microsoft Phi-3-small positional_embedding.py (stored file 6779687675) L72-94, "
+           "L157, L199-218, L235-259, L278-288; modeling_phi3_small.py (stored file "
+           "7428361816, Phi3SmallSelfAttention)"},
 
 /* ---- phimoe: longrope frequencies, cos and sin times short_mscale (long_mscale
  * past the original length) instead of the attention factor; taken when the

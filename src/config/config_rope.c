@@ -274,6 +274,8 @@ static posenc_status check_scaling_types(mread *r, const json_t *blk, const char
 {
     const char *list = r->fam->scaling_types;
     char key[128];
+    if (r->fam->scaling_refused)
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s: %s", name, r->fam->scaling_refused);
     if (!list)
         return POSENC_OK;
     if (!*list)
@@ -573,21 +575,32 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
     const char *base_key = posenc__family_base_key(f);
     cm->base_name = base_key ? base_key : "rope_theta";
     static const char *const legacy_base[] = {"rope_theta", "rotary_emb_base", NULL};
-    if (!base_key) {
-        /* a base fixed in the family's code: such keys are not read by it */
+    int own_only = base_key && (f->flags & POSENC_FAMILY_OWN_BASE_ONLY);
+    if (!base_key || own_only) {
+        /* a base fixed in the family's code, or read from its own key only:
+         * the usual keys are not read by it */
         note_ignored(r, "rope_theta");
         note_ignored(r, "rotary_emb_base");
+    }
+    if (!base_key)
         have = 1;
+    else if (own_only) {
+        if ((st = num(r, base_key, &cm->base, &have)) != POSENC_OK)
+            return st;
+        have = 1; /* absent: the config class's default */
     }
     char bk[40];
     snprintf(bk, sizeof bk, "%s.rope_theta", single_name(r, rp_single));
-    if (!have && rp_single &&
-        (st = posenc__cfg_number(&r->rd, rp_single, "rope_theta", kn(r, bk, name, sizeof name),
-                                 &cm->base, &have)) != POSENC_OK)
-        return st;
-    if (have && base_key)
-        cm->base_name = rp_single == get(r->cfg, "rope_scaling") ? "rope_scaling.rope_theta"
-                                                                 : "rope_parameters.rope_theta";
+    if (!have && rp_single) {
+        if ((st = posenc__cfg_number(&r->rd, rp_single, "rope_theta",
+                                     kn(r, bk, name, sizeof name), &cm->base, &have)) !=
+            POSENC_OK)
+            return st;
+        if (have)
+            cm->base_name = rp_single == get(r->cfg, "rope_scaling")
+                                ? "rope_scaling.rope_theta"
+                                : "rope_parameters.rope_theta";
+    }
     if (!have && (st = num(r, base_key, &cm->base, &have)) != POSENC_OK)
         return st;
     for (int i = 0; !have && legacy_base[i]; i++) {
@@ -602,6 +615,19 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, base_key, name, sizeof name),
                     "missing key %s (family %s: no default posenc can vouch for)", name,
                     f->model_type);
+    if (f->position_scale_key) {
+        /* positions times the key before the angles (Phi-3-small's
+         * RotaryEmbedding: t = arange(seq_len) * position_scale): only 1 is
+         * the plain RoPE posenc computes */
+        double scale = 1.0;
+        if ((st = num(r, f->position_scale_key, &scale, &have)) != POSENC_OK)
+            return st;
+        if (scale != 1.0)
+            return FAIL(r, POSENC_ERR_FORMAT, kn(r, f->position_scale_key, name, sizeof name),
+                        "%s %g: family %s multiplies every position by it before the angles; "
+                        "only 1 is implemented",
+                        name, scale, f->model_type);
+    }
     if (f->base_ratio_key) {
         double ratio = 1.0;
         if ((st = num(r, f->base_ratio_key, &ratio, &have)) != POSENC_OK)

@@ -71,7 +71,7 @@ PINNED = {
     "phi-1": PROBE,
     "phi-3-medium-4k-instruct": PROBE,
     "phi-3-mini-4k-instruct": PROBE,
-    "phi-3-small-8k-instruct": REFUSED,
+    "phi-3-small-8k-instruct": READ,
     "phi-3.5-vision-instruct": READ,
     "phi-4-mini-instruct": PROBE,
     "phi-4": PROBE,
@@ -264,6 +264,24 @@ def test_read_deepseek_v1():
 def test_read_orion():
     """Orion-14B (READ): 5120 / 40 = 128, base rope_theta 10000, no rope_scaling."""
     _plain_read("orion-14b", 128)
+
+
+def test_read_phi3small():
+    """Phi-3-small-8k (READ): 4096 / 32 = 128, base rope_embedding_base 10^6 (not
+    rope_theta), positions times rope_position_scale 1.0, no rope_scaling."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "phi-3-small-8k-instruct.json")
+    with open(path) as f:
+        c = json.load(f)
+    d = c["hidden_size"] // c["num_attention_heads"]
+    assert d == 128 and c["rope_position_scale"] == 1.0 and "rope_scaling" not in c
+    want = c["rope_embedding_base"] ** (-np.arange(0, d, 2) / d)
+    for n in (1, c["max_position_embeddings"], 10 ** 6):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
 
 
 def test_read_phi3_v_su():
