@@ -478,6 +478,46 @@ TEST(every_path_against_reference)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* Long ranges without a cache compute the fill's T(j) rows once for the
+ * range (kernels.c, T_ONCE_MIN_TOKENS) when each row fits one strip (P <=
+ * POSENC__FILL_T_PAIRS), else per block as before: the same bytes as the
+ * reference either way, on every instruction set, for a run of consecutive
+ * positions past several anchors and for positions that jump and repeat. */
+TEST(long_ranges_against_reference)
+{
+    static const uint32_t shapes[][2] = {{128, 128}, {64, 32}, {256, 256}, {9, 6}};
+    int runs = 0, bad = 0;
+    for (int isa = 0; isa < POSENC__ISA_N; isa++) {
+        if (!posenc__isa_available(isa))
+            continue;
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+            for (int layout = 0; layout < 2; layout++) {
+                posenc_rope r;
+                CHECK(posenc_rope_init(&r, shapes[si][0], shapes[si][1], B,
+                                       (posenc_layout)layout) == POSENC_OK);
+                for (int v = 0; v < 4; v++) {
+                    kcase c = {0};
+                    c.isa = isa;
+                    c.dt = v & 1 ? POSENC_DTYPE_BF16 : POSENC_DTYPE_F32;
+                    c.layout = layout;
+                    c.head_dim = shapes[si][0];
+                    c.rotary_dim = shapes[si][1];
+                    c.in_place = 1;
+                    c.pos_mode = v >> 1;
+                    c.inverse = v == 2;
+                    c.n_tok = 300;
+                    c.nq = 2;
+                    c.nk = 1;
+                    c.threads = 1;
+                    bad += !run_case(&c, NULL, &r);
+                    runs++;
+                }
+            }
+    }
+    CHECK(runs >= 2 * 4 * 4);
+    CHECK_EQ_INT(bad, 0);
+}
+
 /* Enough work for several threads (>= 64 Ki elements each): same bytes as
  * the reference, whatever the thread count, with threads started in the
  * call and with a pool of as many threads (or of 4, of which the call may
@@ -1213,6 +1253,7 @@ int main(int argc, char **argv)
     RUN(vector_bodies_special_values);
     RUN(vec_f32_equals_core);
     RUN(every_path_against_reference);
+    RUN(long_ranges_against_reference);
     RUN(threads_against_reference);
     RUN(pool_arguments);
     RUN(pool_shared_by_two_callers);

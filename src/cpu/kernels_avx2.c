@@ -68,6 +68,7 @@ static inline __m128i avx2_to_bf16(__m256 v)
     } while (0)
 #define FILL_NAME posenc__fill_avx2
 #define SINCOS_NAME posenc__sincos_avx2
+#define FILL_T_NAME posenc__fill_t_avx2
 #include "fill_body.h"
 #else
 typedef int posenc__no_avx2; /* not x86-64, or a scalar-only build */
