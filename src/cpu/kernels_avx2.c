@@ -46,6 +46,32 @@ static inline __m128i avx2_to_bf16(__m256 v)
     return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 
+/* bfloat16 two at a time, as 32-bit lanes (kernels_body.h's BF16 pair path):
+ * a lane u holds elements 2i (low half) and 2i + 1 (high half); each is a
+ * float's upper 16 bits, so the even element is u << 16 and the odd one u
+ * with its low half cleared. Back: each float rounded to nearest even in its
+ * upper half (NaN made quiet), the even result shifted down and merged. */
+#define VI __m256i
+#define V_LD_U32(p) _mm256_loadu_si256((const __m256i *)(p))
+#define V_ST_U32(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define V_BF16_EVEN(u) _mm256_castsi256_ps(_mm256_slli_epi32(u, 16))
+#define V_BF16_ODD(u) _mm256_castsi256_ps(_mm256_and_si256(u, _mm256_set1_epi32((int)0xFFFF0000u)))
+#define V_BF16_ROUND(v) avx2_bf16_round(v)
+#define V_BF16_MERGE(re, ro) \
+    _mm256_or_si256(_mm256_srli_epi32(re, 16), _mm256_and_si256(ro, _mm256_set1_epi32((int)0xFFFF0000u)))
+
+/* v rounded to bfloat16 in the upper half of each lane (the lower half is
+ * not meaningful): u + 0x7FFF + (bit 16 of u), round to nearest even; a NaN
+ * keeps its upper half with the quiet bit set (avx2_to_bf16's rule). */
+static inline __m256i avx2_bf16_round(__m256 v)
+{
+    __m256i u = _mm256_castps_si256(v);
+    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb);
+    __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    return _mm256_blendv_epi8(r, _mm256_or_si256(u, _mm256_set1_epi32(0x00400000)), nan);
+}
+
 #include "kernels_body.h"
 
 /* The cos/sin values, 4 doubles at a time (fill_body.h). */
