@@ -59,6 +59,7 @@ PINNED = {
     "gemma-4-e2b-it": PROBE,
     "gpt-oss-120b": PROBE,
     "gpt-oss-20b": PROBE,
+    "granite-3.1-1b-a400m-instruct": PROBE,
     "hunyuan-a13b-instruct": REFUSED,
     "internlm-7b": REFUSED,
     "internlm2.5-7b-chat": READ,
