@@ -129,6 +129,23 @@ READ = {
     "chatglm3-6b.json": "read: ChatGLM3 modeling_chatglm.py (czk1997/chatglm3-copy @340a2eb3 "
                         "L121-178, L750-754, L822): interleaved pairs on the first half "
                         "of the head (64 of 128), base 10000",
+    # GLM-4-9B (base, chat, chat-1m), the ChatGLM-format remote code shipped
+    # beside each config (ModelScope downloads in aifunny/Hate-Detection
+    # @aea1921d chuli/glm4-1M更新包/modeling_chatglm.py; the other two folders'
+    # RotaryEmbedding and apply_rotary_pos_emb are the same bytes):
+    # RotaryEmbedding(kv_channels // 2, rope_ratio) (L845-849), theta = 1 /
+    # (10000 * rope_ratio)^(2k / 64) (L93-131; rope_ratio defaults to 1,
+    # configuration_chatglm.py L28, L54); the first 64 of each head's 128
+    # channels rotate in adjacent pairs, the rest pass (L134-152); the cache
+    # spans seq_length positions (L891), no other scaling.
+    "glm-4-9b.json": "read: GLM-4 modeling_chatglm.py (aifunny/Hate-Detection @aea1921d "
+                     "L93-152, L845-849, L891): interleaved pairs on 64 of 128, base 10000",
+    "glm-4-9b-chat.json": "read: GLM-4 modeling_chatglm.py (aifunny/Hate-Detection @aea1921d "
+                          "L93-152, L845-849, L891): interleaved pairs on 64 of 128, base "
+                          "10000 * rope_ratio 500",
+    "glm-4-9b-chat-1m.json": "read: GLM-4 modeling_chatglm.py (aifunny/Hate-Detection @aea1921d "
+                             "L93-152, L845-849, L891): interleaved pairs on 64 of 128, base "
+                             "10000 * rope_ratio 10000",
 }
 
 

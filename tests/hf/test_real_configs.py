@@ -57,6 +57,9 @@ PINNED = {
     "gemma-3-4b-it": PROBE,
     "gemma-4-26b-a4b": PROBE,
     "gemma-4-e2b-it": PROBE,
+    "glm-4-9b": READ,
+    "glm-4-9b-chat": READ,
+    "glm-4-9b-chat-1m": READ,
     "gpt-oss-120b": PROBE,
     "gpt-oss-20b": PROBE,
     "granite-3.1-1b-a400m-instruct": PROBE,
@@ -298,6 +301,27 @@ def test_read_chatglm3():
         c = json.load(f)
     assert c["kv_channels"] == 128 and "rope_ratio" not in c
     want = 10000.0 ** (-np.arange(0, 64, 2) / 64)
+    for n in (1, c["seq_length"]):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "interleaved" and r.head_dim == 128 and r.rotary_dim == 64
+        assert r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+@pytest.mark.parametrize("name,ratio", [("glm-4-9b", 1), ("glm-4-9b-chat", 500),
+                                        ("glm-4-9b-chat-1m", 10000)])
+def test_read_glm4_rope_ratio(name, ratio):
+    """GLM-4-9B's ChatGLM-format code (READ): RotaryEmbedding(kv_channels // 2
+    = 64) with base 10000 * rope_ratio (1 when absent), adjacent pairs on the
+    first 64 of each head's 128 channels."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, name + ".json")
+    with open(path) as f:
+        c = json.load(f)
+    assert c["kv_channels"] == 128 and c.get("rope_ratio", 1) == ratio
+    want = (10000.0 * ratio) ** (-np.arange(0, 64, 2) / 64)
     for n in (1, c["seq_length"]):
         r = posenc.RoPE.from_config(path, seq_len=n)
         assert r.layout == "interleaved" and r.head_dim == 128 and r.rotary_dim == 64
