@@ -2285,6 +2285,27 @@ TEST(remote_code_families)
     CHECK(read_text("{\"model_type\": \"phi3small\", \"rope_theta\": 1e4, " L32 "}", NULL) ==
           POSENC_OK);
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_OK && freqs_are(&r, 1e6, NULL, 1.0));
+    /* Hunyuan-A13B's remote code: "dynamic" with alpha is base * alpha^(d/(d-2))
+     * at every length; with alpha null the dynamic NTK past
+     * max_position_embeddings, base * (f L / max - (f - 1))^(d/(d-2)); the
+     * block's beta_fast is read by nothing (head 256 / 4 = 64) */
+#define HY "{\"model_type\": \"hunyuan\", " L32 ", \"max_position_embeddings\": 4096, "
+    CHECK(read_text(HY "\"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 1.0, "
+                    "\"alpha\": 1000.0, \"beta_fast\": 32}}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 1, 10, &r) == POSENC_OK &&
+          freqs_are(&r, 1e4 * pow(1000.0, 64.0 / 62.0), NULL, 1.0));
+    CHECK(posenc_model_layer_rope(&model, 1, 100000, &r) == POSENC_OK &&
+          freqs_are(&r, 1e4 * pow(1000.0, 64.0 / 62.0), NULL, 1.0));
+    CHECK(read_text(HY "\"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 2.0, "
+                    "\"alpha\": null}}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 4096, &r) == POSENC_OK && freqs_are(&r, 1e4, NULL, 1.0));
+    CHECK(posenc_model_layer_rope(&model, 0, 8192, &r) == POSENC_OK &&
+          freqs_are(&r, 1e4 * pow(2.0 * 8192 / 4096 - 1.0, 64.0 / 62.0), NULL, 1.0));
+    CHECK(refused(HY "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}}",
+                  POSENC_ERR_FORMAT, "rope_scaling.type", "knows only the rope_scaling types"));
+#undef HY
     CHECK(refused("{\"model_type\": \"phi3small\", \"rope_position_scale\": 2, " L32 "}",
                   POSENC_ERR_FORMAT, "rope_position_scale", "only 1 is implemented"));
     CHECK(refused("{\"model_type\": \"phi3small\", \"rope_scaling\": {\"type\": \"su\"}, " L32

@@ -95,6 +95,15 @@ READ = {
     # ("Adapted from .../Orion-14B-Base/blob/main/modeling_orion.py"):
     # head_dim = hidden_size // heads, get_rope(head_dim, rotary_dim=head_dim,
     # base=rope_theta) with the default is_neox_style (half); rope_scaling null.
+    # Hunyuan-A13B: Tencent-Hunyuan/Hunyuan-A13B models/modeling_hunyuan.py
+    # @2798f3c8 (hunyuan.py's decoder layers): head_dim = hidden_size // heads
+    # (L544), rope_scaling "dynamic" with alpha 1000 ->
+    # HunYuanDynamicNTKAlphaRotaryEmbedding, base * alpha^(d/(d-2)) at every
+    # length (L346-370, L590-597), rotate_half (L372-404), RoPE before the q/k
+    # layernorms (L676-680).
+    "hunyuan-a13b-instruct.json": "read: Hunyuan-A13B modeling_hunyuan.py (Tencent-Hunyuan/"
+                                  "Hunyuan-A13B @2798f3c8 L346-404, L544, L572-606, "
+                                  "L676-680): half layout, full head, static NTK alpha",
     "orion-14b.json": "read: Orion modeling_orion.py through vLLM's port (vllm "
                       "models/orion.py @0531c222, OrionAttention get_rope): half layout, "
                       "full head, base rope_theta",

@@ -134,6 +134,8 @@ typedef struct posenc_model_family {
                                    renaming; "" refuses every rope_scaling block (the
                                    family's scaling code was not read); NULL: any type
                                    posenc reads */
+    const char *scaling_unread; /* keys of the RoPE block the family's code never reads
+                                   (space-separated), dropped and listed as ignored */
     const char *scaling_refused; /* every non-null rope_scaling block refused with this
                                    reason (code read, mechanism not implemented), or NULL */
     const char *refused;        /* known but not supported: why; else NULL */

@@ -1103,6 +1103,27 @@
  .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
            "(5.23.0); modular_hrm_text.py L50-130"},
 
+/* ---- hunyuan (Hunyuan-A13B's remote code: auto_map hunyuan.py, whose
+ * decoder layers come from modeling_hunyuan.py; Tencent-Hunyuan/Hunyuan-A13B
+ * @2798f3c8, the file last changed in df832ebc): head_dim = hidden_size //
+ * heads (L544; attention_head_dim is not read), rotate_half over the whole
+ * head (L372-404), RoPE then the query/key layernorms (L676-680, L787-791,
+ * L988-992 in the eager, flash and sdpa attentions). _init_rope (L572-606):
+ * no rope_scaling, base rope_theta (configuration_hunyuan.py L136, default
+ * 10000); else type, factor and alpha are all read (a missing one raises):
+ * "linear" divides positions by factor (L298-315); "dynamic" with a non-zero
+ * alpha is static NTK-alpha, base * alpha^(d/(d-2)) at every length
+ * (L346-370), and with alpha 0 or null dynamic NTK past
+ * max_position_embeddings (L317-344); any other type raises. Nothing reads
+ * the block's beta_fast, beta_slow, mscale or mscale_all_dim (A13B's config
+ * has them): ignored. */
+{.model_type = "hunyuan", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .scaling_types = "linear dynamic", .scaling_unread = "beta_fast beta_slow mscale mscale_all_dim",
+ .flags = POSENC_FAMILY_NTK_ALPHA,
+ .source = "Tencent-Hunyuan/Hunyuan-A13B models/modeling_hunyuan.py @2798f3c8 L260-404, "
+           "L544, L572-606, L676-680; configuration_hunyuan.py L136"},
+
 /* ---- hunyuan_v1_dense, hunyuan_v1_moe: llama's rotate_half (HALF, full
  * head), then the query/key layernorms on the rotated q and k; rope_theta
  * 10000 (the mixin's default_theta, modeling_rope_utils.py L760). head_dim

@@ -69,9 +69,15 @@ static posenc_status prep_ntk_alpha(mread *r, const json_t *blk, const char *nam
         if (t && json_typeof(t) == JSON_STRING && strcmp(json_string_value(t), "dynamic") == 0)
             dynamic = 1;
     }
-    if (!dynamic || !a || json_typeof(a) == JSON_NULL ||
-        (is_number(a) && json_number_value(a) == 0.0))
-        return POSENC_OK; /* alpha falsy: transformers' dynamic NTK */
+    if (!dynamic || !a)
+        return POSENC_OK;
+    if (json_typeof(a) == JSON_NULL || (is_number(a) && json_number_value(a) == 0.0)) {
+        /* alpha falsy: the code's dynamic NTK, which reads no alpha */
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, "alpha");
+        return POSENC_OK;
+    }
     if (!is_number(a)) {
         char key[128];
         snprintf(key, sizeof key, "%s.alpha", name);
@@ -110,7 +116,7 @@ static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *n
         if (get(blk, "attention_factor"))
             return FAIL(r, POSENC_ERR_FORMAT, key,
                         "%s and attention_factor both set the factor on cos and sin", key);
-        if (!(*own = json_deep_copy(blk)) ||
+        if ((!*own && !(*own = json_deep_copy(blk))) ||
             json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
                 0)
             return copy_failed(r, own);
@@ -192,7 +198,7 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
     }
     if (!blk)
         return POSENC_OK;
-    if (!(*own = json_deep_copy(blk)))
+    if (!*own && !(*own = json_deep_copy(blk)))
         return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
     json_object_del(*own, "mrope_section");
     json_object_del(*own, "mrope_interleaved");
@@ -301,13 +307,38 @@ static posenc_status check_scaling_types(mread *r, const json_t *blk, const char
                 key, v ? v : "(none)", r->fam->model_type, list);
 }
 
+/* The block's keys the family's code never reads (scaling_unread): dropped
+ * from a copy and listed as ignored ("name.key"). */
+static posenc_status drop_unread(mread *r, const json_t *blk, const char *name, json_t **own)
+{
+    char key[128];
+    for (const char *p = r->fam->scaling_unread; p && *p;) {
+        size_t len = strcspn(p, " ");
+        snprintf(key, sizeof key, "%.*s", (int)len, p);
+        p += len;
+        p += strspn(p, " ");
+        if (!json_object_get(blk, key))
+            continue;
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, key);
+        char *s = r->m->ignored;
+        size_t n = strlen(s);
+        snprintf(s + n, sizeof r->m->ignored - n, "%s%s.%s", n ? " " : "", name, key);
+    }
+    return POSENC_OK;
+}
+
 static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
                                    const char *name, json_t **own)
 {
     posenc_status st = POSENC_OK;
     *own = NULL;
-    if ((st = check_scaling_types(r, blk, name)) != POSENC_OK)
+    if ((st = check_scaling_types(r, blk, name)) != POSENC_OK ||
+        (st = drop_unread(r, blk, name, own)) != POSENC_OK)
         return st;
+    if (*own) /* the steps below read the copy without the unread keys */
+        blk = *own;
     if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE)
         st = prep_yarn_is_longrope(r, blk, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_NTK_ALPHA))

@@ -63,7 +63,7 @@ PINNED = {
     "gpt-oss-120b": PROBE,
     "gpt-oss-20b": PROBE,
     "granite-3.1-1b-a400m-instruct": PROBE,
-    "hunyuan-a13b-instruct": REFUSED,
+    "hunyuan-a13b-instruct": READ,
     "internlm-7b": REFUSED,
     "internlm2.5-7b-chat": READ,
     "lfm2-1.2b": PROBE,
@@ -350,6 +350,25 @@ def test_read_deepseek_v1():
     """DeepSeek-MoE 16B (READ): DeepseekRotaryEmbedding(head_dim, base=rope_theta),
     no rope_scaling: 2048 / 16 = 128, base 10000 at every length."""
     _plain_read("deepseek-moe-16b", 128)
+
+
+def test_read_hunyuan_a13b():
+    """Hunyuan-A13B (READ): 4096 / 32 = 128, rope_scaling dynamic with alpha 1000:
+    base 10000 * 1000^(128/126) at every length, rotate_half."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "hunyuan-a13b-instruct.json")
+    with open(path) as f:
+        c = json.load(f)
+    d = c["hidden_size"] // c["num_attention_heads"]
+    a = c["rope_scaling"]["alpha"]
+    assert d == 128 and c["rope_scaling"]["type"] == "dynamic" and a == 1000
+    want = (c["rope_theta"] * a ** (d / (d - 2))) ** (-np.arange(0, d, 2) / d)
+    for n in (1, c["max_position_embeddings"], 4 * c["max_position_embeddings"]):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-13, n
 
 
 def test_read_orion():
