@@ -73,6 +73,7 @@ typedef struct posenc_model_family {
                                    rope_ratio, default 1), or NULL */
     const char *head_dim_key;   /* RoPE: a key that gives head_dim before
                                    hidden_size / heads (kv_channels), or NULL */
+    uint32_t indexer_head_dim_default; /* INDEXER: the config class's index_head_dim */
     const char *position_scale_key; /* RoPE: a key the code multiplies the positions by
                                    (Phi-3-small's rope_position_scale, default 1): read
                                    only when 1, any other value refused by name */
@@ -187,6 +188,12 @@ typedef struct posenc_model_family {
                                             when the config has none (a top-level rope_theta
                                             is then unread): a config without rope_parameters
                                             or rope_scaling is refused (Apertus, CWM, Mistral 4) */
+
+#define POSENC_FAMILY_INDEXER (1u << 18) /* DeepSeek Sparse Attention: beside each attention
+                                            layer an indexer rotates the first rotary_dim
+                                            elements of its own q and k heads (index_head_dim,
+                                            default indexer_head_dim_default) with the layer's
+                                            cos and sin, half-split (DeepSeek V3.2) */
 
 #define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
                                             (LFM2's full_attn_idxs) */

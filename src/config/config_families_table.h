@@ -392,21 +392,20 @@
            "(apply_rotary_pos_emb_interleave)"},
 
 /* ---- deepseek_v32 (DeepSeek V3.2): the MLA attention is DeepSeek V3's
- * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part), but DeepSeek
- * Sparse Attention's indexer, which picks the index_topk keys each query
- * attends to, rotates its own q and k half-split (apply_rotary_pos_emb on the
- * first qk_rope_head_dim of index_head_dim): two RoPEs in one layer, which a
- * layer's scheme here cannot say. Refused by name rather than half read.
- * models/deepseek_v32/modeling_deepseek_v32.py L160-222 (the indexer: "The
- * indexer uses NON-interleaved (half-split) RoPE"), L296-330, L405-430
- * (transformers 5.23.0). */
+ * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part, always
+ * interleaved: no rope_interleave key is read). DeepSeek Sparse Attention's
+ * indexer, which picks the index_topk keys each query attends to, rotates its
+ * own q and k with the same cos and sin half-split: apply_rotary_pos_emb on the
+ * first qk_rope_head_dim elements of heads of index_head_dim (default 128),
+ * the rest passed through (posenc_model_layer_indexer_rope). transformers
+ * 5.23.0 models/deepseek_v32/modeling_deepseek_v32.py L160-222 (the indexer:
+ * "The indexer uses NON-interleaved (half-split) RoPE"), L296-330, L405-430;
+ * configuration_deepseek_v32.py L100, L121. */
 {.model_type = "deepseek_v32", .arch = "DeepseekV32", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE,
- .refused = "DeepSeek Sparse Attention's indexer rotates its own q and k half-split beside "
-            "the MLA attention's interleaved RoPE (two RoPEs in one layer); posenc describes "
-            "one per layer",
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .default_head_dim = 64,
+ .indexer_head_dim_default = 128, .flags = POSENC_FAMILY_INDEXER,
  .source = "models/deepseek_v32/modeling_deepseek_v32.py L160-222, L296-330, L405-430 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0); configuration_deepseek_v32.py L100, L121"},
 
 /* ---- deepseek_v4: refused. Its layers mix the main MLA attention with
  * compressed branches (layer_types compressed_sparse_attention /

@@ -703,6 +703,19 @@ posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *c
     cm->have_maxpos = mk != NULL;
     if (!cm->have_maxpos)
         cm->maxpos = 0;
+    if (f->flags & POSENC_FAMILY_INDEXER) {
+        /* the indexer's heads: index_head_dim elements, the first rotary_dim
+         * rotated (its q_rot / q_pass split) */
+        int64_t ih = f->indexer_head_dim_default;
+        int present;
+        if ((st = count(r, "index_head_dim", &ih, &present)) != POSENC_OK)
+            return st;
+        if (ih < cm->rotary || ih > POSENC_ROPE_MAX_HEAD_DIM)
+            return FAIL(r, POSENC_ERR_DIM, kn(r, "index_head_dim", name, sizeof name),
+                        "%s %lld must be from the rotated part (%lld) to %u", name,
+                        (long long)ih, (long long)cm->rotary, POSENC_ROPE_MAX_HEAD_DIM);
+        r->m->indexer_head_dim = (uint32_t)ih;
+    }
     if ((st = count(r, "original_max_position_embeddings", &cm->top_orig, &cm->have_top_orig)) !=
         POSENC_OK)
         return st;

@@ -57,7 +57,7 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
                     "colpali", "colqwen2", "colmodernvbert"]
 #: Registry families posenc refuses by name (the mechanism it lacks), checked
 #: on their config class's defaults below.
-REFUSED_DEFAULTS = ["deepseek_v32"]
+REFUSED_DEFAULTS = []
 #: Registry families whose config class's defaults transformers cannot run
 #: (GLM-4V's default mrope_section [8, 12, 12] does not split its full
 #: 128-element head; posenc refuses them by name) and that no fixture covers:
@@ -272,6 +272,8 @@ CLASS_DEFAULTS = [
     "granite4_vision", "granite4_vision_text", "granite_docling", "granite_docling_text",
     "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl", "cosmos3_edge", "cosmos3_edge_text",
     "cosmos3_omni",
+    # DeepSeek Sparse Attention (MLA's RoPE and the indexer's; also below)
+    "deepseek_v32",
 ]
 # learned absolute tables, T5 buckets and sinusoids outside attention's q/k
 # (issue 20): the probe reads the position table rows each forward uses
@@ -587,12 +589,26 @@ def test_class_fills_its_rope_block(model_type):
     assert filled["rope_type"] != "default" and filled["rope_theta"] != 500000.0
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.REFUSED and "fills in" in rep.detail, rep
-@pytest.mark.parametrize("model_type", REFUSED_DEFAULTS)
-def test_refused_by_name(model_type):
-    """DeepSeek V3.2: the indexer's half-split RoPE beside MLA's interleaved one
-    is refused, naming it (never read as DeepSeek V3 alone)."""
-    rep = hf_probe.probe(hf_probe.default_config(model_type))
-    assert rep.status == hf_probe.REFUSED and "indexer" in rep.detail, rep
+def test_deepseek_v32_indexer():
+    """DeepSeek V3.2: MLA's interleaved RoPE and, in every layer, the Sparse
+    Attention indexer's half-split RoPE of its own q and k, each compared
+    with posenc's (posenc_model_layer_indexer_rope); an indexer answer in the
+    wrong layout comes out as a disagreement in the indexer."""
+    import posenc
+
+    d = hf_probe.default_config("deepseek_v32")
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "indexer rotations" in rep.how, rep
+
+    def wrong(e):
+        r = e.rope
+        if r is None or r.layout != "half":
+            return e
+        return hf_probe.Expect("rope", e.fields, posenc.RoPE(
+            head_dim=r.head_dim, rotary_dim=r.rotary_dim, base=r.base, layout="interleaved"))
+
+    bad = hf_probe.probe(d, mutate=wrong)
+    assert bad.status == hf_probe.DISAGREE and "indexer" in bad.detail, bad
 
 
 def test_molmo2_scaling_layers():

@@ -39,7 +39,7 @@ PINNED = {
     "deepseek-moe-16b": READ,
     "deepseek-v2-lite": PROBE,
     "deepseek-v3": PROBE,
-    "deepseek-v3.2": REFUSED,
+    "deepseek-v3.2": PROBE,
     "deepseek-v4-284b": REFUSED,
     "devstral-2-123b-instruct": PROBE,
     "devstral-small-2-24b-instruct": PROBE,
