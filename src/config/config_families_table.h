@@ -986,6 +986,19 @@
  .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "models/gptj/modeling_gptj.py (rotate_every_two, create_sinusoidal_positions)"},
 
+/* ---- gradium_phonon_tts (Gradium Phonon TTS backbone): rotate_half (HALF)
+ * over the whole head, the rope block's theta (class default_theta 10000,
+ * modeling_rope_utils.py L760), head_dim null: hidden / heads. The flow
+ * head's sinusoid embeds flow times, not token positions. transformers 5.23.0
+ * models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106,
+ * L189, L340-384, L502; configuration_gradium_phonon_tts.py L143-154,
+ * L182-186 (768 hidden, 6 layers, 12 heads). */
+{.model_type = "gradium_phonon_tts", .arch = "GradiumPhononTTS", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 6, .default_hidden = 768,
+ .default_heads = 12,
+ .source = "models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106, L189, L340-384, "
+           "L502; configuration_gradium_phonon_tts.py L143-186 (transformers 5.23.0)"},
+
 /* ---- granite: llama's RoPE (HALF, full head). */
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
@@ -1090,6 +1103,20 @@
  .default_head_dim = 128,
  .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
            "L42, L59-64"},
+
+/* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
+ * head_dim 128) in every layer (the audio tokens take their own MLP and
+ * norms, not their own positions). Without a rope block the config class
+ * fills in llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5,
+ * original 1024) and a rope_theta beside it is unread: refused. A block
+ * without rope_theta takes default_theta 10000. transformers 5.23.0
+ * models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196,
+ * L333-377, L529; configuration_higgs_audio_v2.py L76-119. */
+{.model_type = "higgs_audio_v2", .arch = "HiggsAudioV2", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 28, .default_hidden = 3072,
+ .default_heads = 24, .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
+ .source = "models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196, L333-377, L529; "
+           "configuration_higgs_audio_v2.py L76-119 (transformers 5.23.0)"},
 
 /* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
  * 128), one rotary_emb for every attention call of both recurrent stacks;
@@ -1752,6 +1779,18 @@
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
            "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
 
+/* ---- moshi: the main (temporal) decoder rotates every layer with
+ * rotate_half (HALF) over the whole head, theta from the rope block (class
+ * default 10000), head_dim null: hidden / heads. Its depth decoder
+ * (depth_decoder_config) builds its layers with use_rope=False and numbers
+ * codebooks through per-codebook weights, not positions; posenc reads the
+ * top-level decoder. transformers 5.23.0 models/moshi/modeling_moshi.py
+ * L266-344, L446-470, L590-600, L735-800; configuration_moshi.py L136-164. */
+{.model_type = "moshi", .arch = "Moshi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
+           "L136-164 (transformers 5.23.0)"},
+
 /* ---- mpnet: refused. RoBERTa's learned table plus a T5-style relative
  * bucket bias (relative_attention_num_buckets) computed once in the
  * encoder and added in every layer. transformers 5.23.0
@@ -1821,6 +1860,20 @@
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
            "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
 
+/* ---- neomme (NeoMME encoder): per layer type (sliding: theta 10000, whole
+ * head; full: theta 1e6, a quarter of the head) a two-axis M-RoPE: the
+ * frequencies of pair j take the row position for even j and the column
+ * position for odd j (recomposition_frequencies), then rotate_half over
+ * the rotated part. A text token's two rows are equal (plain RoPE), but
+ * document-image patches get distinct rows, and posenc's M-RoPE has no
+ * two-axis alternating rule. transformers 5.23.0
+ * models/neomme/modeling_neomme.py L90-167, L209-249, L339, L561-586;
+ * configuration_neomme.py L72-73, L102-107, L144-151. */
+{.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
+            "per layer type) is not implemented",
+ .source = "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"},
+
 /* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
  * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
@@ -1881,6 +1934,26 @@
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
            "L64-67"},
+
+/* ---- openai_privacy_filter (OpenAI Privacy Filter, a bidirectional
+ * encoder): _apply_rotary_emb rotates x[0::2] with x[1::2] and stacks them
+ * back, interleaved pairs over the whole head_dim 64; default_theta 150000.
+ * Without a rope block the class fills in YaRN (factor 32, beta_fast 32,
+ * beta_slow 1, truncate false, original 4096) and setdefault puts the
+ * top-level rope_theta (else 150000) in it: the same here. q and k are each
+ * scaled by head_dim^-0.25 after the rotation (the softmax scale split,
+ * not a position). transformers 5.23.0
+ * models/openai_privacy_filter/modeling_openai_privacy_filter.py L62-106,
+ * L121-139, L184, L215-219; configuration_openai_privacy_filter.py L60-114;
+ * modeling_rope_utils.py L775-795 (convert_rope_params_to_dict). */
+{.model_type = "openai_privacy_filter", .arch = "OpenAIPrivacyFilter", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .base_default = 150000.0, .default_layers = 8, .default_hidden = 640,
+ .default_heads = 14, .default_head_dim = 64,
+ .default_rope_parameters = "{\"rope_type\": \"yarn\", \"factor\": 32.0, \"beta_fast\": 32.0, "
+                            "\"beta_slow\": 1.0, \"truncate\": false, "
+                            "\"original_max_position_embeddings\": 4096}",
+ .source = "models/openai_privacy_filter/modeling_openai_privacy_filter.py L62-139, L215; "
+           "configuration_openai_privacy_filter.py L60-114 (transformers 5.23.0)"},
 
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
@@ -2047,6 +2120,17 @@
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
            "L51-63 (transformers 5.23.0)"},
+
+/* ---- pocket_tts (Kyutai Pocket TTS backbone): rotate_half (HALF) over
+ * the whole head, theta from the rope block (class default 10000), head_dim
+ * null: hidden / heads. The flow head's sinusoid embeds flow times, not
+ * positions. transformers 5.23.0 models/pocket_tts/modeling_pocket_tts.py
+ * L77-107, L190, L444-488, L603; configuration_pocket_tts.py L119-156
+ * (1024 hidden, 6 layers, 16 heads). */
+{.model_type = "pocket_tts", .arch = "PocketTTS", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 6, .default_hidden = 1024, .default_heads = 16,
+ .source = "models/pocket_tts/modeling_pocket_tts.py L77-107, L190, L444-488, L603; "
+           "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and

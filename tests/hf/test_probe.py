@@ -282,6 +282,13 @@ CLASS_DEFAULTS += [
     "bigbird_pegasus", "blenderbot-small",
 ]
 
+# issue 20, rotating models posenc did not know (h-swb): Moshi's main
+# decoder, Higgs Audio v2 (the class's llama3 block), the Phonon / Pocket TTS
+# backbones, OpenAI Privacy Filter (interleaved pairs, the class's YaRN block)
+CLASS_DEFAULTS += [
+    "moshi", "higgs_audio_v2", "gradium_phonon_tts", "pocket_tts", "openai_privacy_filter",
+]
+
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
     "deepseek_v4": "compress_rope_theta",
@@ -315,6 +322,8 @@ CLASS_DEFAULTS_REFUSED = {
     "muse_glimmer_text": "layer_rope_theta",
     "muse_spark": "layer_rope_theta",
     "muse_spark_text": "layer_rope_theta",
+    # issue 20 (h-swb)
+    "neomme": "two-axis M-RoPE",
 }
 
 
@@ -628,3 +637,16 @@ HYBRID_DEFAULTS = {
 def test_hybrid_config_class_defaults(model_type):
     rep = hf_probe.probe(hf_probe.default_config(model_type))
     assert rep.status == HYBRID_DEFAULTS[model_type], rep
+
+
+def test_openai_privacy_filter_class_yarn_block():
+    """OpenAIPrivacyFilterConfig without rope_parameters fills in YaRN (factor
+    32, original 4096) and puts default_theta 150000 in it: posenc's
+    default_rope_parameters for the family reads the same block. Read as plain
+    RoPE instead (no YaRN) is caught."""
+    d = hf_probe.default_config("openai_privacy_filter")
+    d.pop("rope_parameters")
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "yarn" in rep.scheme, rep
+    plain = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
+    assert plain.status == hf_probe.DISAGREE, plain
