@@ -666,6 +666,21 @@
  .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
            "L95-117 (transformers 5.23.0)"},
 
+/* ---- encoder-decoder (EncoderDecoderModel): two models of any families
+ * joined by cross-attention, the encoder and decoder keys each a config
+ * of its own (defaults BERT and BERT; BERT2GPT2 mixes two). Both parts
+ * are text models with their own positions, and posenc reads one family
+ * per config: refused, naming the keys to read. transformers 5.23.0
+ * models/encoder_decoder/configuration_encoder_decoder.py L60-72;
+ * configuration_utils.py L252 (a part without model_type is the default
+ * type). */
+{.model_type = "encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
+ .refused = "an encoder-decoder wrapper joins two models, each with its own positions: read "
+            "its encoder and its decoder each as a config.json of its own (posenc --config "
+            "on the part, or --model-type with the part's type)",
+ .source = "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
+           "(transformers 5.23.0)"},
+
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
  * transformers 5.23.0 models/ernie/modeling_ernie.py L57-129
@@ -2609,6 +2624,17 @@
  .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
            "(transformers 5.23.0)"},
 
+/* ---- rag (retrieval-augmented generation): a question encoder
+ * (question_encoder, default DPR, a separate retrieval model) and the
+ * generator that writes the answer (generator, default BART): the
+ * language model read is the generator (its model_type, else bart as
+ * RagConfig.__post_init__ fills in); the question encoder is read as a
+ * config of its own. transformers 5.23.0 models/rag/configuration_rag.py
+ * L82-86, L114-125. */
+{.model_type = "rag", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "generator", .nested_type = "bart",
+ .source = "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"},
+
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and
  * create_position_ids_from_input_ids; models/roberta/configuration_roberta.py
@@ -2712,6 +2738,17 @@
  .default_head_dim = 128,
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
            "configuration_solar_open.py L64-90"},
+
+/* ---- speech-encoder-decoder: an audio encoder (encoder, default wav2vec2)
+ * and a text decoder (decoder, default bert with is_decoder and cross-
+ * attention): the text part is decoder, read as its own model_type (else
+ * bert, the SubConfigSpec default). transformers 5.23.0
+ * models/speech_encoder_decoder/configuration_speech_encoder_decoder.py
+ * L60-72; configuration_utils.py L252. */
+{.model_type = "speech-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "decoder", .nested_type = "bert",
+ .source = "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 "
+           "(transformers 5.23.0)"},
 
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
  * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
@@ -2843,6 +2880,17 @@
  .default_head_dim = 256,
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
            "L81-110, L274-300 (transformers 5.23.0)"},
+
+/* ---- vision-encoder-decoder: an image encoder (encoder, default vit) and a
+ * text decoder (decoder, default bert with is_decoder and cross-
+ * attention): the text part is decoder, read as its own model_type (else
+ * bert, the SubConfigSpec default). transformers 5.23.0
+ * models/vision_encoder_decoder/configuration_vision_encoder_decoder.py
+ * L60-71; configuration_utils.py L252. */
+{.model_type = "vision-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "decoder", .nested_type = "bert",
+ .source = "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 "
+           "(transformers 5.23.0)"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.

@@ -59,7 +59,10 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
 # text tower (text_config); PP-FormulaNet through its text decoder
 WRAPPER_DEFAULTS += ["aimv2", "align", "altclip", "blip", "bridgetower", "chinese_clip", "clap",
                      "clipseg", "flava", "groupvit", "metaclip_2", "owlv2", "owlvit", "xclip",
-                     "pp_formulanet"]
+                     "pp_formulanet",
+                     # the text part of composite wrappers: decoder (vision- and
+                     # speech-encoder-decoder), generator (rag)
+                     "vision-encoder-decoder", "speech-encoder-decoder", "rag"]
 #: Registry families posenc refuses by name (the mechanism it lacks), checked
 #: on their config class's defaults below.
 REFUSED_DEFAULTS = ["deepseek_v32"]
@@ -341,6 +344,7 @@ CLASS_DEFAULTS_REFUSED = {
     "neomme": "two-axis M-RoPE",
     "tipsv2": "tensor2tensor sinusoid", "tipsv2_text_model": "tensor2tensor sinusoid",
     "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
+    "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
 
 
@@ -697,3 +701,14 @@ def test_pp_formulanet_decoder_layers():
                              capture_output=True, text=True, check=True).stdout
     assert "layers=3 " in out and "offset=2" in out, out
     assert hf_probe.probe(d).status == hf_probe.VERIFIED
+
+
+def test_vision_encoder_decoder_gpt2_decoder():
+    """A ViT-GPT2 captioner (vision-encoder-decoder with a GPT-2 decoder) is read
+    through its decoder as gpt2: GPT-2's table rows 0.., verified."""
+    d = hf_probe.default_config("vision-encoder-decoder")
+    g = hf_probe.default_config("gpt2")
+    g.update(is_decoder=True, add_cross_attention=True)
+    d["decoder"] = g
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "wpe" in rep.how, rep
