@@ -1050,6 +1050,7 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
                model, dtype, interface, vocab, schemes, all_calls, masks):
     import torch
 
+    own_attention = False
     for pos in positions:
         rows = [list(r) for r in pos] if isinstance(pos[0], (list, tuple)) else None
         pos = [max(v) for v in zip(*rows)] if rows else list(pos)
@@ -1085,13 +1086,18 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
             return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
         if attempt == 3 and pos != list(range(len(pos))):
             pos = list(range(len(pos)))  # the model numbers its tokens itself
-        if not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
-                                           for i in range(keep))):
+        if not calls and schemes == {"learned"} and not assume_none:
+            # a learned table only, and attention code of the model's own (BLIP's
+            # text encoder, FLAVA, GroupViT: no AttentionInterface): the rows the
+            # table gives each position are checked below, q and k are not reached
+            own_attention = True
+        elif not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
+                                             for i in range(keep))):
             return Report(mt, NO_POSITIONS, "no attention call reached the probe's "
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls, rows))
     f64 = dtype == torch.float64
-    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) else \
+    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) or own_attention else \
         _silent_layers(all_calls, keep, explain)
     if assume_none:
         explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
@@ -1182,12 +1188,14 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
             layers.setdefault(i, "ok")
     if silent:
         used.add("layers without attention calls: none")
-    scheme = _scheme_summary(exp_all)
+    scheme = _scheme_summary(exp_all) or ("learned" if own_attention else "")
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
            f"0..{max(max(p) for p, _, _ in all_calls)}, {'float64' if f64 else 'float32'}")
     if abs_schemes and layers:
         how += f"; attention q/k unrotated ({', '.join(abs_schemes)} outside attention)"
+    if own_attention:
+        notes.add("attention q/k not reached (the model's own attention code)")
     if notes:
         how += "; " + "; ".join(sorted(notes))
     if problems:

@@ -78,6 +78,10 @@ typedef struct posenc_model_family {
                                    (Phi-3-small's rope_position_scale, default 1): read
                                    only when 1, any other value refused by name */
     uint32_t default_layers;    /* the config class's defaults when a key is absent */
+    const char *layers_key;     /* the key of the layer count in place of num_hidden_layers
+                                   and its aliases (PP-FormulaNet's text decoder:
+                                   decoder_layers, its num_hidden_layers being the
+                                   encoder's), or NULL */
     uint32_t default_hidden;    /* (0: the key is required) */
     uint32_t default_heads;
     uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */

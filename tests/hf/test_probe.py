@@ -55,6 +55,14 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
                     "glm_ocr_text", "molmo2", "molmo2_text",
                     # retrieval wrappers around a VLM (vlm_config.text_config)
                     "colpali", "colqwen2", "colmodernvbert"]
+# issue 20 (h-swb): CLIP-like and vision-language wrappers read through their
+# text tower (text_config); PP-FormulaNet through its text decoder
+WRAPPER_DEFAULTS += ["aimv2", "align", "altclip", "blip", "bridgetower", "chinese_clip", "clap",
+                     "clipseg", "flava", "groupvit", "metaclip_2", "owlv2", "owlvit", "xclip",
+                     "pp_formulanet",
+                     # the text part of composite wrappers: decoder (vision- and
+                     # speech-encoder-decoder), generator (rag)
+                     "vision-encoder-decoder", "speech-encoder-decoder", "rag"]
 #: Registry families posenc refuses by name (the mechanism it lacks), checked
 #: on their config class's defaults below.
 REFUSED_DEFAULTS = []
@@ -284,6 +292,23 @@ CLASS_DEFAULTS += [
     "bigbird_pegasus", "blenderbot-small",
 ]
 
+# issue 20, rotating models posenc did not know (h-swb): Moshi's main
+# decoder, Higgs Audio v2 (the class's llama3 block), the Phonon / Pocket TTS
+# backbones, OpenAI Privacy Filter (interleaved pairs, the class's YaRN block)
+CLASS_DEFAULTS += [
+    "moshi", "higgs_audio_v2", "gradium_phonon_tts", "pocket_tts", "openai_privacy_filter",
+]
+
+# issue 20 (h-swb): the text towers of CLIP-like and vision-language models,
+# learned tables at rows 0.. (CLIP, BERT) or from padding_idx + 1 (RoBERTa:
+# AltCLIP, BridgeTower, CLAP); PP-FormulaNet's decoder (MBart's offset 2)
+CLASS_DEFAULTS += [
+    "aimv2_text_model", "align_text_model", "altclip_text_model", "blip_text_model",
+    "bridgetower_text_model", "chinese_clip_text_model", "clap_text_model", "clipseg_text_model",
+    "flava_text_model", "groupvit_text_model", "metaclip_2_text_model", "owlv2_text_model",
+    "owlvit_text_model", "xclip_text_model", "pp_formulanet_text",
+]
+
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
     "deepseek_v4": "compress_rope_theta",
@@ -317,6 +342,11 @@ CLASS_DEFAULTS_REFUSED = {
     "muse_glimmer_text": "layer_rope_theta",
     "muse_spark": "layer_rope_theta",
     "muse_spark_text": "layer_rope_theta",
+    # issue 20 (h-swb)
+    "neomme": "two-axis M-RoPE",
+    "tipsv2": "tensor2tensor sinusoid", "tipsv2_text_model": "tensor2tensor sinusoid",
+    "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
+    "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
 
 
@@ -644,3 +674,57 @@ HYBRID_DEFAULTS = {
 def test_hybrid_config_class_defaults(model_type):
     rep = hf_probe.probe(hf_probe.default_config(model_type))
     assert rep.status == HYBRID_DEFAULTS[model_type], rep
+
+
+def test_openai_privacy_filter_class_yarn_block():
+    """OpenAIPrivacyFilterConfig without rope_parameters fills in YaRN (factor
+    32, original 4096) and puts default_theta 150000 in it: posenc's
+    default_rope_parameters for the family reads the same block. Read as plain
+    RoPE instead (no YaRN) is caught."""
+    d = hf_probe.default_config("openai_privacy_filter")
+    d.pop("rope_parameters")
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "yarn" in rep.scheme, rep
+    plain = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
+    assert plain.status == hf_probe.DISAGREE, plain
+
+
+@pytest.mark.parametrize("model_type", ["blip_text_model", "flava_text_model",
+                                        "groupvit_text_model"])
+def test_own_attention_learned_rows(model_type):
+    """Text towers whose attention is their own code (no AttentionInterface):
+    the probe checks the rows of the position table alone, and a wrong offset
+    (read as XLM-R: padding_idx + 1) is caught there."""
+    d = hf_probe.default_config(model_type)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "not reached" in rep.how, rep
+    bad = hf_probe.probe(d, model_type="xlm-roberta")
+    assert bad.status == hf_probe.DISAGREE and "offset" in bad.detail, bad
+
+
+def test_pp_formulanet_decoder_layers():
+    """PPFormulaNetTextConfig maps num_hidden_layers to encoder_layers: the text
+    decoder has decoder_layers layers, which posenc counts."""
+    import subprocess
+    import tempfile
+
+    d = hf_probe.default_config("pp_formulanet_text")
+    d.update(decoder_layers=3, encoder_layers=12)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(d, f)
+        f.flush()
+        out = subprocess.run([hf_probe._program(), "--config", f.name, "-c", "EXPLAIN MODEL"],
+                             capture_output=True, text=True, check=True).stdout
+    assert "layers=3 " in out and "offset=2" in out, out
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+
+
+def test_vision_encoder_decoder_gpt2_decoder():
+    """A ViT-GPT2 captioner (vision-encoder-decoder with a GPT-2 decoder) is read
+    through its decoder as gpt2: GPT-2's table rows 0.., verified."""
+    d = hf_probe.default_config("vision-encoder-decoder")
+    g = hf_probe.default_config("gpt2")
+    g.update(is_decoder=True, add_cross_attention=True)
+    d["decoder"] = g
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "wpe" in rep.how, rep
