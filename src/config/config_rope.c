@@ -353,9 +353,10 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
 }
 
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
- * cm with base. is_params: blk is a rope_parameters set. */
+ * cm with base. A rope_scaling block and a rope_parameters set are read alike
+ * (transformers 5: rope_scaling is the rope_parameters). */
 posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
-                                double base, const json_t *blk, int is_params, const char *name)
+                                double base, const json_t *blk, const char *name)
 {
     posenc_rope_config *c = &g->rope;
     memset(c, 0, sizeof *c);
@@ -393,8 +394,6 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         json_t *own = NULL;
         if ((st = prepare_block(r, g, blk, name, &own)) != POSENC_OK)
             return st;
-        (void)is_params; /* both blocks read alike (transformers 5: rope_scaling is the
-                            rope_parameters) */
         st = posenc__cfg_scaling(&r->rd, own ? own : blk, cm->maxpos, cm->have_maxpos,
                                  cm->top_orig, cm->have_top_orig, c);
         json_decref(own);
