@@ -142,6 +142,17 @@ void SINCOS_NAME(int64_t pos, const double *f_hi, const double *f_lo, size_t n, 
     }
 }
 
+/* Z(A) = scale * (cos Af + i sin Af) for pairs [0, mp) into zc, zs. */
+static inline void fb_anchor(int64_t anchor, const double *fh, const double *fl, size_t mp,
+                             VD vscale, double *zc, double *zs)
+{
+    fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
+    for (size_t k = 0; k < mp; k += VDW) {
+        VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
+        VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
+    }
+}
+
 /* One row: value = Z * T for pairs [0, m), stored as floats. */
 static inline void fb_row(size_t m, const double *zc, const double *zs, const double *tc,
                           const double *ts, float *crow, float *srow, int mode)
@@ -201,11 +212,7 @@ void FILL_NAME(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_l
                 int64_t p = pos0 + (int64_t)t, j = p % S;
                 if (p - j != anchor) {
                     anchor = p - j;
-                    fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
-                    for (size_t k = 0; k < mp; k += VDW) {
-                        VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
-                        VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
-                    }
+                    fb_anchor(anchor, fh, fl, mp, vscale, zc, zs);
                 }
                 if (n_pairs > FB_M && t + FB_AHEAD < r0 + n_rows) {
                     /* a strip of a wide row: ask for the lines of a later row
@@ -254,11 +261,7 @@ void FILL_T_NAME(int64_t pos0, size_t n_pos, const double *f_hi, const double *f
         int64_t p = pos0 + (int64_t)t, j = p % S;
         if (p - j != anchor) {
             anchor = p - j;
-            fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
-            for (size_t k = 0; k < mp; k += VDW) {
-                VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
-                VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
-            }
+            fb_anchor(anchor, fh, fl, mp, vscale, zc, zs);
         }
         const double *tcj = tc + (size_t)j * tld, *tsj = ts + (size_t)j * tld;
         if (mode == POSENC__FILL_ZIP)

@@ -205,25 +205,32 @@ def test_refusal_reason():
 # ---- the readings of READ, as arithmetic -------------------------------------------
 
 
-def test_read_minicpm_dynamic_ntk():
-    """MiniCPM-2B's dynamic NTK as its modeling_minicpm.py computes it (READ):
-    past max_position_embeddings, base * (f L / max_pos - (f - 1))^(d/(d-2))."""
+def _dynamic_ntk_read(name, lengths):
+    """A remote-code family's dynamic NTK as its code computes it (READ): past
+    max_position_embeddings, base * (f L / max_pos - (f - 1))^(d/(d-2)), d =
+    hidden_size / heads, over the whole head in halves; the config read."""
     import numpy as np
     import posenc
 
-    path = os.path.join(rc.REAL, "minicpm-2b-128k.json")
+    path = os.path.join(rc.REAL, name + ".json")
     with open(path) as f:
         c = json.load(f)
     d = c["hidden_size"] // c["num_attention_heads"]
     f_, mp = c["rope_scaling"]["factor"], c["max_position_embeddings"]
-    for n in (1000, mp, mp + 1, 200000, 10 ** 6):
+    for n in (1000, mp, mp + 1) + lengths:
         base = c["rope_theta"]
         if n > mp:
             base *= (f_ * n / mp - (f_ - 1)) ** (d / (d - 2))
         want = base ** (-np.arange(0, d, 2) / d)
         r = posenc.RoPE.from_config(path, seq_len=n)
-        assert r.layout == "half" and r.rotary_dim == d
+        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
         assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+    return c, d
+
+
+def test_read_minicpm_dynamic_ntk():
+    """MiniCPM-2B's dynamic NTK as its modeling_minicpm.py computes it (READ)."""
+    _dynamic_ntk_read("minicpm-2b-128k", (200000, 10 ** 6))
 
 
 def test_read_minicpm_moe_default_base():
@@ -270,23 +277,8 @@ def test_read_internlm2_dynamic_ntk():
     """InternLM2.5-7B-Chat's dynamic NTK as InternLM2's modeling_internlm2.py
     computes it (READ): past max_position_embeddings, base * (f L / max_pos -
     (f - 1))^(d/(d-2)), d = 4096 / 32 = 128, over the whole head."""
-    import numpy as np
-    import posenc
-
-    path = os.path.join(rc.REAL, "internlm2.5-7b-chat.json")
-    with open(path) as f:
-        c = json.load(f)
-    d = c["hidden_size"] // c["num_attention_heads"]
+    c, d = _dynamic_ntk_read("internlm2.5-7b-chat", (100000, 10 ** 6))
     assert d == 128 and c["rope_scaling"] == {"type": "dynamic", "factor": 2.0}
-    f_, mp = c["rope_scaling"]["factor"], c["max_position_embeddings"]
-    for n in (1000, mp, mp + 1, 100000, 10 ** 6):
-        base = c["rope_theta"]
-        if n > mp:
-            base *= (f_ * n / mp - (f_ - 1)) ** (d / (d - 2))
-        want = base ** (-np.arange(0, d, 2) / d)
-        r = posenc.RoPE.from_config(path, seq_len=n)
-        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
-        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
 
 
 def test_read_chatglm3():
