@@ -196,9 +196,10 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
     posenc_rope ir;
     if (posenc_model_n_layer(m) > 0 && posenc_model_layer_indexer_rope(m, 0, 0, &ir) == POSENC_OK)
         fprintf(st->out,
-                "indexer: rope layout=half head_dim=%u rotary_dim=%u (each layer's frequencies "
+                "indexer: rope layout=%s head_dim=%u rotary_dim=%u (each layer's frequencies "
                 "and factor, on the indexer's q and k)\n",
-                ir.head_dim, ir.rotary_dim);
+                ir.layout == POSENC_LAYOUT_HALF ? "half" : "interleaved", ir.head_dim,
+                ir.rotary_dim);
     const char *ign = posenc_model_ignored(m);
     if (ign[0]) {
         fputs("ignored keys=", st->out);

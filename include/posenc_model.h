@@ -195,7 +195,8 @@ posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int
  * heads of its own). Its q and k turn with the layer's cos and sin (the same
  * frequencies, scaling and attn_factor as posenc_model_layer_rope) on the
  * first rotary_dim elements of heads of head_dim = index_head_dim, in the
- * half layout, where the attention itself uses its own layout.
+ * indexer's own layout (half in DeepSeek V3.2, interleaved in GLM-5), which
+ * may differ from the attention's.
  * Errors: those of posenc_model_layer_rope; POSENC_ERR_RANGE also when the
  * model has no indexer. *r is untouched on error. */
 POSENC_NODISCARD

@@ -74,6 +74,8 @@ typedef struct posenc_model_family {
     const char *head_dim_key;   /* RoPE: a key that gives head_dim before
                                    hidden_size / heads (kv_channels), or NULL */
     uint32_t indexer_head_dim_default; /* INDEXER: the config class's index_head_dim */
+    posenc_layout indexer_layout; /* INDEXER: the indexer's pair layout (HALF in
+                                   DeepSeek V3.2, INTERLEAVED in GLM-5) */
     uint32_t head_dim_times;    /* RoPE: head_dim is this many times hidden_size / heads,
                                    whatever head_dim keys say (Zamba 2's shared attention:
                                    2); 0: the usual keys */
@@ -200,7 +202,7 @@ typedef struct posenc_model_family {
                                             layer an indexer rotates the first rotary_dim
                                             elements of its own q and k heads (index_head_dim,
                                             default indexer_head_dim_default) with the layer's
-                                            cos and sin, half-split (DeepSeek V3.2) */
+                                            cos and sin, in indexer_layout (DeepSeek V3.2) */
 
 #define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
                                             (LFM2's full_attn_idxs) */

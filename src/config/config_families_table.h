@@ -566,7 +566,7 @@
  * configuration_deepseek_v32.py L100, L121. */
 {.model_type = "deepseek_v32", .arch = "DeepseekV32", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .default_head_dim = 64,
- .indexer_head_dim_default = 128, .flags = POSENC_FAMILY_INDEXER,
+ .indexer_head_dim_default = 128, .indexer_layout = HALF, .flags = POSENC_FAMILY_INDEXER,
  .source = "models/deepseek_v32/modeling_deepseek_v32.py L160-222, L296-330, L405-430 "
            "(transformers 5.23.0); configuration_deepseek_v32.py L100, L121"},
 

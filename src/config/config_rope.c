@@ -728,6 +728,7 @@ posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *c
                         "%s %lld must be from the rotated part (%lld) to %u", name,
                         (long long)ih, (long long)cm->rotary, POSENC_ROPE_MAX_HEAD_DIM);
         r->m->indexer_head_dim = (uint32_t)ih;
+        r->m->indexer_layout = f->indexer_layout;
     }
     if ((st = count(r, "original_max_position_embeddings", &cm->top_orig, &cm->have_top_orig)) !=
         POSENC_OK)

@@ -68,8 +68,9 @@ struct posenc_model {
     uint8_t layer_group[POSENC_MODEL_MAX_LAYERS]; /* group of each layer */
     uint32_t indexer_head_dim; /* 0: no indexer; else DeepSeek Sparse Attention's indexer
                                heads: their first rotary_dim elements turn with each
-                               layer's frequencies, half-split
+                               layer's frequencies in indexer_layout
                                (posenc_model_layer_indexer_rope) */
+    posenc_layout indexer_layout;
     char ignored[256];      /* config keys near positions that the family's code does
                                not use for them, space-separated ("" if none) */
 };

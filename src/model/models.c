@@ -196,7 +196,7 @@ posenc_status posenc_model_layer_scaling(const posenc_model *m, uint32_t layer, 
 
 /* The RoPE of layer at cur_len: its attention's (indexer 0), or its
  * indexer's: the same frequencies, scaling and factor (the same cos and sin)
- * on heads of indexer_head_dim, half-split. */
+ * on heads of indexer_head_dim, in the indexer's layout. */
 static posenc_status layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
                                 int indexer, posenc_rope *r)
 {
@@ -211,7 +211,7 @@ static posenc_status layer_rope(const posenc_model *m, uint32_t layer, int64_t c
     const posenc_rope_config *c = &posenc__model_group(m, layer)->rope;
     return posenc_rope_init_scaled(r, indexer ? m->indexer_head_dim : c->head_dim,
                                    c->rotary_dim, c->base,
-                                   indexer ? POSENC_LAYOUT_HALF : c->layout, &s, cur_len);
+                                   indexer ? m->indexer_layout : c->layout, &s, cur_len);
 }
 
 posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
