@@ -984,8 +984,11 @@ def _learned_offsets(model, vocab, T):
     import torch
     import torch.nn.functional as F
 
+    # (I-BERT's QuantEmbedding is no nn.Embedding but reads its weight the same way
+    # when quant_mode is false)
     tables = {id(m.weight): n for n, m in model.named_modules()
-              if isinstance(m, torch.nn.Embedding) and ("pos" in n.lower() or n.endswith("wpe"))}
+              if (isinstance(m, torch.nn.Embedding) or type(m).__name__ == "QuantEmbedding")
+              and ("pos" in n.lower() or n.endswith("wpe"))}
     seen = {}
     orig = F.embedding
 
@@ -1028,6 +1031,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                                                   for v in explain.values()):
         positions = tuple(positions) + (MROPE_POS,)
     all_calls = []
+    notes = set()
     for pos in positions:
         rows = [list(r) for r in pos] if isinstance(pos[0], (list, tuple)) else None
         pos = [max(v) for v in zip(*rows)] if rows else list(pos)
@@ -1048,13 +1052,18 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
         if attempt == 3 and pos != list(range(len(pos))):
             pos = list(range(len(pos)))  # the model numbers its tokens itself
-        if not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
-                                           for i in range(keep))):
+        if not calls and "rope" not in schemes and "learned" in schemes and not assume_none:
+            # its own attention classes (no AttentionInterface) and no rotary function
+            # called: the learned table is checked below
+            notes.add("no attention call captured, no rotary function called")
+        elif not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
+                                             for i in range(keep))):
             return Report(mt, NO_POSITIONS, "no attention call reached the probe's "
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls, rows))
     f64 = dtype == torch.float64
-    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) else \
+    no_calls = all(not c for _p, c, _r in all_calls)  # learned tables, own attention
+    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) or no_calls else \
         _silent_layers(all_calls, keep, explain)
     if assume_none:
         explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
@@ -1062,7 +1071,6 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     layers = {}
     exp_all = {}
     used = set()
-    notes = set()
     for pos, calls, rows in all_calls:
         T = len(pos)
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
@@ -1141,7 +1149,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             layers.setdefault(i, "ok")
     if silent:
         used.add("layers without attention calls: none")
-    scheme = _scheme_summary(exp_all)
+    scheme = _scheme_summary(exp_all) or ", ".join(sorted(schemes - {"none"}))
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
            f"0..{max(max(p) for p, _, _ in all_calls)}, {'float64' if f64 else 'float32'}")

@@ -149,6 +149,14 @@ posenc_status read_learned(mread *r, int64_t n_layer)
         note_ignored(r, "sinusoidal_pos_embds");
         sinus = 0;
     }
+    /* XLM's and FlauBERT's key for the same sinusoid fill (create_sinusoidal_embeddings:
+     * sin even, cos odd elements of pos / 10000^(2(j//2)/dim), as DistilBERT's) */
+    if (strcmp(f->model_type, "xlm") == 0 || strcmp(f->model_type, "flaubert") == 0) {
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_embeddings",
+                                   kn(r, "sinusoidal_embeddings", name, sizeof name), &sinus,
+                                   &present)) != POSENC_OK)
+            return st;
+    }
     note_ignored(r, "n_ctx"); /* GPT-2's legacy key; the table is n_positions */
     posenc_model_group *g =
         one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, n_layer);
