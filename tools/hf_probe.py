@@ -207,8 +207,14 @@ def _prefix_len(c, n, cap=12):
     """The shortest prefix of the n layers in which every kind of layer
     (every value of every per-layer list) appears; at least 2, at most cap."""
     need = 2
-    for k in _per_layer_lists(c, n):
-        v = getattr(c, k)
+    lists = [getattr(c, k) for k in _per_layer_lists(c, n)]
+    if isinstance(getattr(type(c), "layers_block_type", None), property):
+        # a per-layer list the config class derives (RecurrentGemma: block_types
+        # repeated); the pattern it comes from is left whole
+        v = c.layers_block_type
+        if isinstance(v, list) and len(v) == n:
+            lists.append(v)
+    for v in lists:
         try:
             kinds = {json.dumps(x, sort_keys=True, default=str) for x in v}
         except TypeError:

@@ -83,6 +83,11 @@ static const posenc_layer_kind KINDS_ZAMBA[] = {
     {"linear_attention", NONE(MAMBA), "mamba"},
     {"mamba", NONE(MAMBA), "mamba"},
     {NULL, 0, NULL, NULL}};
+/* RecurrentGemma: RG-LRU recurrent blocks and local (sliding-window) attention */
+static const posenc_layer_kind KINDS_RECURRENT_GEMMA[] = {
+    {"attention", ROPE, "sliding_attention"},
+    {"recurrent", NONE("recurrent block (RG-LRU and a short convolution): no attention"), NULL},
+    {NULL, 0, NULL, NULL}};
 /* state-space models: no attention anywhere */
 static const posenc_layer_kind KINDS_SSM[] = {
     {"mamba", NONE(MAMBA), NULL},

@@ -340,6 +340,22 @@
  .nested = "text_config", .nested_type = "qwen3_vl_text",
  .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
 
+/* ---- cpmant (CPM-Ant): refused. CpmAntSegmentPositionEmbedding adds a
+ * bias to the scores (no rotary, no table): between tokens of one segment
+ * T5's bidirectional bucket of key - query (num_buckets halved, log
+ * buckets up to position_bias_max_distance), between different segments
+ * one learned bias per (query segment, key segment) pair, row
+ * num_buckets + q_seg * segment_types + k_seg; the prompt tokens are
+ * segment 0. transformers 5.23.0 models/cpmant/modeling_cpmant.py L129,
+ * L413-502, L544, L620-638; configuration_cpmant.py L56-68 (512 buckets,
+ * max distance 2048, 32 segment types). */
+{.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .refused = "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
+            "one learned bias per segment pair across segments, "
+            "CpmAntSegmentPositionEmbedding) is not implemented",
+ .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
+           "configuration_cpmant.py L56-68 (transformers 5.23.0)"},
+
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
@@ -1433,6 +1449,48 @@
  .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
            "configuration_kolibri1.py L41-104"},
+/* ---- kosmos-2: refused, like its text model kosmos_2_text_model:
+ * Kosmos2TextSinusoidalPositionalEmbedding is M2M100's fairseq sinusoid
+ * (sin then cos halves, log(10000) / (half_dim - 1)), rows
+ * max_position_embeddings + 2 with the padding row zeroed, read at
+ * positions from padding_idx + 1 (image tokens take their place in the
+ * count). transformers 5.23.0 models/kosmos2/modeling_kosmos2.py L555-660,
+ * L896-975; configuration_kosmos2.py L28-42, L101-107. */
+{.model_type = "kosmos-2", .arch = "Kosmos2", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+           "L28-42, L101-107 (transformers 5.23.0)"},
+
+/* ---- kosmos-2.5: refused, like its text model kosmos_2_5_text_model:
+ * Kosmos2_5TextSinusoidalPositionalEmbedding is Kosmos-2's, M2M100's
+ * fairseq sinusoid from row padding_idx + 1. transformers 5.23.0
+ * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
+ * configuration_kosmos2_5.py L28-42, L111. */
+{.model_type = "kosmos-2.5", .arch = "Kosmos2_5", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+           "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"},
+
+/* ---- kosmos_2_5_text_model: refused, see kosmos-2.5. */
+{.model_type = "kosmos_2_5_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+           "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"},
+
+/* ---- kosmos_2_text_model: refused, see kosmos-2. */
+{.model_type = "kosmos_2_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+           "L28-42 (transformers 5.23.0)"},
+
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
  * rope_parameters.full_attention / .sliding_attention (class defaults: full
@@ -1924,6 +1982,20 @@
 {.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
  .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+/* ---- nanochat: refused. Its rotate_half is cat(x2, -x1), the negative of
+ * llama's, so q * cos + rotate_half(q) * sin turns each (x[k], x[k + D/2])
+ * pair by -theta (theta = position * base^(-2k/D), base rope_theta 10000,
+ * whole head); every RoPE posenc describes turns by +theta. The q/k RMS
+ * norms after the rotation have no weight (a rotation keeps the norm, so
+ * their order does not matter). transformers 5.23.0
+ * models/nanochat/modeling_nanochat.py L59-103, L106-128, L169-173,
+ * L203-226; configuration_nanochat.py L54-72. */
+{.model_type = "nanochat", .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
+            "of every RoPE posenc describes), which is not implemented",
+ .source = "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
+           "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
+
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -2394,6 +2466,27 @@
  .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
            "(transformers 5.23.0)"},
 
+/* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
+ * block_types[i % len] ((block_types * 100)[:num_hidden_layers], default
+ * recurrent, recurrent, attention). Recurrent blocks (RG-LRU after a short
+ * convolution) have no attention and no position input but a state reset
+ * at position 0. Attention blocks are local (attention_window_size, a
+ * mask) and rotate the first int(head_dim * partial_rotary_factor) elements
+ * (default 0.5) with rotate_half (HALF) at base rope_theta 10000; head_dim
+ * is always hidden_size // num_attention_heads (the config class overwrites
+ * any head_dim). RecurrentGemmaRotaryEmbedding raises on any rope type but
+ * default. transformers 5.23.0
+ * models/recurrent_gemma/modeling_recurrent_gemma.py L64-111, L114-152,
+ * L197-260, L280-310, L490-497; configuration_recurrent_gemma.py L56-102. */
+{.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .partial_default = 0.5, .base_default = 10000.0, .default_layers = 26,
+ .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
+ .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types",
+ .scaling_types = "default",
+ .flags = POSENC_FAMILY_LIST_CYCLES | POSENC_FAMILY_HEAD_DIM_DERIVED,
+ .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
+           "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
+
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
  * transformers 5.23.0 models/rembert/modeling_rembert.py L47-97
@@ -2618,6 +2711,18 @@
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/visual_bert/modeling_visual_bert.py L42-170; configuration_visual_bert.py "
            "L55-69 (transformers 5.23.0)"},
+
+/* ---- vits: refused. The text encoder's attention (VitsAttention) adds
+ * windowed relative position embeddings (Shaw et al.): learned emb_rel_k
+ * and emb_rel_v rows for offsets -window_size..window_size (default 4)
+ * enter the key logits and the values; the token embeddings carry no
+ * position. transformers 5.23.0 models/vits/modeling_vits.py L841-1000
+ * (L865-867, L907-945), L1147-1170; configuration_vits.py L114-117. */
+{.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .refused = "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
+            "within window_size, added to the key logits and the values) are not implemented",
+ .source = "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
+           "(transformers 5.23.0)"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.

@@ -312,8 +312,8 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     if (f->layers != POSENC_LAYERS_ENC_DEC) {
         const char *which;
         int64_t listed = 0; /* KINDS: the per-layer list's length */
-        if (f->layers == POSENC_LAYERS_KINDS)
-            kinds_layer_count(r, &listed);
+        if (f->layers == POSENC_LAYERS_KINDS && !(f->flags & POSENC_FAMILY_LIST_CYCLES))
+            kinds_layer_count(r, &listed); /* (a repeated pattern does not count layers) */
         if ((st = need_count(r, LAYER_KEYS, listed > 0 ? listed : f->default_layers, &n_layer,
                              &which)) != POSENC_OK)
             return st;
