@@ -1058,7 +1058,8 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
         if attempt == 3 and pos != list(range(len(pos))):
             pos = list(range(len(pos)))  # the model numbers its tokens itself
-        if not calls and "rope" not in schemes and "learned" in schemes and not assume_none:
+        if not calls and "rope" not in schemes and schemes & {"learned", "sinusoid"} and \
+                not assume_none:
             # its own attention classes (no AttentionInterface) and no rotary function
             # called: the learned table is checked below
             notes.add("no attention call captured, no rotary function called")
@@ -1145,6 +1146,23 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                                 f"{rows[:4]}..., posenc's offset {sorted(offs)}")
         if seen and not problems:
             used.add("learned rows " + ", ".join(sorted(seen)))
+    if "sinusoid" in schemes and no_calls and not assume_none and not mutate:
+        # XLM, FlauBERT with sinusoidal_embeddings: _init_weights filled the
+        # nn.Embedding table with the sinusoid at build; the table against posenc's
+        posenc = _import_posenc()
+        base = float(next(v[1] for v in explain.values() if v[0] == "sinusoid").get("base", 1e4))
+        tabs = [(n, m.weight.detach().double().numpy()) for n, m in model.named_modules()
+                if isinstance(m, torch.nn.Embedding) and "pos" in n.lower()]
+        if not tabs:
+            problems.append("sinusoid: no position table (an nn.Embedding named *pos*)")
+        for name, w in tabs:
+            want = posenc.sinusoid(w.shape[0], w.shape[1], base=base, dtype=np.float64)
+            err = float(np.max(np.abs(w - want)))
+            if err > 1e-6:  # the model's table is float32-rounded
+                layers[min(explain)] = "disagree"
+                problems.append(f"sinusoid table {name}: off by {err:.3g} from posenc.sinusoid")
+            else:
+                used.add(f"sinusoid table {name} ({w.shape[0]} rows)")
     for i, why in silent.items():
         # a layer of the built prefix that made no attention call (Mamba,
         # convolution, linear attention): posenc must call it none

@@ -231,9 +231,6 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_LIST_CYCLES (1u << 30) /* KINDS: the per-layer list (kinds_key) is a pattern
                                             repeated over the layers, at most 100 times
                                             (RecurrentGemma's (block_types * 100)[:layers]) */
-#define POSENC_FAMILY_HEAD_DIM_DERIVED (1u << 31) /* head_dim is hidden_size // heads whatever
-                                            the config's head_dim says (the config class
-                                            overwrites it: RecurrentGemma) */
 #define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: use_mem_rope true (RoPE in Zamba 2's shared
                                             attention, its base rescaled by use_long_context)
                                             is refused: not implemented */

@@ -2473,9 +2473,9 @@
  * at position 0. Attention blocks are local (attention_window_size, a
  * mask) and rotate the first int(head_dim * partial_rotary_factor) elements
  * (default 0.5) with rotate_half (HALF) at base rope_theta 10000; head_dim
- * is always hidden_size // num_attention_heads (the config class overwrites
- * any head_dim). RecurrentGemmaRotaryEmbedding raises on any rope type but
- * default. transformers 5.23.0
+ * is hidden_size // num_attention_heads unless the config gives head_dim
+ * (__post_init__ sets it, then the config's own keys are set over it).
+ * RecurrentGemmaRotaryEmbedding raises on any rope type but default. transformers 5.23.0
  * models/recurrent_gemma/modeling_recurrent_gemma.py L64-111, L114-152,
  * L197-260, L280-310, L490-497; configuration_recurrent_gemma.py L56-102. */
 {.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
@@ -2483,7 +2483,7 @@
  .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
  .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types",
  .scaling_types = "default",
- .flags = POSENC_FAMILY_LIST_CYCLES | POSENC_FAMILY_HEAD_DIM_DERIVED,
+ .flags = POSENC_FAMILY_LIST_CYCLES,
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
            "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
 

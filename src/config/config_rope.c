@@ -440,18 +440,6 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
         static const char *const k[] = {"qk_rope_head_dim", NULL};
         if ((st = need_count(r, k, f->default_head_dim, &cm->head_dim, NULL)) != POSENC_OK)
             return st;
-    } else if (f->flags & POSENC_FAMILY_HEAD_DIM_DERIVED) {
-        /* "self.head_dim = self.hidden_size // self.num_attention_heads" */
-        int64_t hidden, heads;
-        const char *hk, *nk;
-        note_ignored(r, "head_dim");
-        if ((st = need_count(r, HIDDEN_KEYS, f->default_hidden, &hidden, &hk)) != POSENC_OK ||
-            (st = need_count(r, HEADS_KEYS, f->default_heads, &heads, &nk)) != POSENC_OK)
-            return st;
-        if (heads == 0)
-            return FAIL(r, POSENC_ERR_FORMAT, kn(r, nk, name, sizeof name),
-                        "%s must be at least 1", name);
-        cm->head_dim = hidden / heads;
     } else {
         const json_t *hd = json_object_get(r->cfg, "head_dim");
         if ((st = count(r, "head_dim", &cm->head_dim, &present)) != POSENC_OK)
