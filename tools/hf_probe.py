@@ -1146,6 +1146,40 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                                 f"{rows[:4]}..., posenc's offset {sorted(offs)}")
         if seen and not problems:
             used.add("learned rows " + ", ".join(sorted(seen)))
+    if "relative-buckets" in schemes and not assume_none and not mutate:
+        # T5's buckets: each attention that owns the bias table (its first
+        # layer) computes the bias it adds to the scores; against posenc.t5_bias
+        # of the same table for the stack's buckets, max_distance and direction
+        posenc = _import_posenc()
+        stacks = {v[1].get("stack", ""): v[1] for v in explain.values()
+                  if v[0] == "relative-buckets"}
+        T = 200  # exact, log and clamped distances (max_distance 128)
+        for name, m in model.named_modules():
+            if not (getattr(m, "has_relative_attention_bias", False) and
+                    hasattr(m, "compute_bias") and hasattr(m, "relative_attention_bias")):
+                continue
+            f = stacks.get("decoder" if getattr(m, "is_decoder", True) else "encoder") or \
+                next(iter(stacks.values()))
+            try:
+                with torch.no_grad():
+                    hf = m.compute_bias(T, T)[0].double()
+            except TypeError:
+                continue  # another signature (LongT5's local blocks)
+            table = m.relative_attention_bias.weight.detach().double()
+            if table.shape[0] != int(f["buckets"]):
+                problems.append(f"{name}: {table.shape[0]} buckets, posenc says {f['buckets']}")
+                layers[min(explain)] = "disagree"
+                continue
+            want = posenc.t5_bias(table, T, T, max_distance=int(f["max_distance"]),
+                                  bidirectional=f.get("bidirectional") == "true")
+            if not torch.equal(hf, want.double()):
+                problems.append(f"{name}: the model's compute_bias differs from posenc.t5_bias "
+                                f"(buckets {f['buckets']}, max_distance {f['max_distance']}, "
+                                f"bidirectional {f.get('bidirectional')})")
+                layers[min(explain)] = "disagree"
+            else:
+                used.add(f"T5 bias {'decoder' if getattr(m, 'is_decoder', True) else 'encoder'}"
+                         f" 0..{T - 1}")
     if "sinusoid" in schemes and no_calls and not assume_none and not mutate:
         # XLM, FlauBERT with sinusoidal_embeddings: _init_weights filled the
         # nn.Embedding table with the sinusoid at build; the table against posenc's

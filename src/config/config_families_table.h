@@ -2264,6 +2264,31 @@
  .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
+/* ---- pix2struct: a wrapper; its language part (text_config,
+ * pix2struct_text_model) is the decoder. The vision encoder's learned row
+ * and column embeddings of each patch (Pix2StructVisionEmbeddings) are not
+ * described. transformers 5.23.0 models/pix2struct/modeling_pix2struct.py
+ * L78-110 (vision), L926-940; configuration_pix2struct.py L168-190. */
+{.model_type = "pix2struct", .arch = "Pix2Struct", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .nested = "text_config", .nested_type = "pix2struct_text_model",
+ .source = "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; "
+           "configuration_pix2struct.py L168-190 (transformers 5.23.0)"},
+
+/* ---- pix2struct_text_model: a decoder-only stack with T5's causal
+ * bucket bias: the first layer's attention (has_relative_attention_bias
+ * for i == 0) computes compute_bias with bidirectional=False (key - query,
+ * relative_attention_num_buckets 32, relative_attention_max_distance 128)
+ * and every later layer adds the same bias; q/k carry no position.
+ * Pix2StructTextConfig attribute_map: num_hidden_layers -> num_layers.
+ * transformers 5.23.0 models/pix2struct/modeling_pix2struct.py L575-680
+ * (Pix2StructTextAttention, _relative_position_bucket as T5's), L735-750,
+ * L926-940, L1066-1095; configuration_pix2struct.py L51-81 (12 layers,
+ * hidden 768, 12 heads). */
+{.model_type = "pix2struct_text_model", .arch = NULL, .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .source = "models/pix2struct/modeling_pix2struct.py L575-680, L735-750, L926-940, L1066-1095; "
+           "configuration_pix2struct.py L51-81 (transformers 5.23.0)"},
+
 /* ---- plbart: BART's learned tables in both stacks (offset 2).
  * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
  * configuration_plbart.py L51-63. */

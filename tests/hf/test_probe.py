@@ -288,7 +288,13 @@ CLASS_DEFAULTS += [
     "gpt_neo", "openai-gpt", "megatron-bert", "big_bird", "convbert", "rembert", "xlm",
     "flaubert", "bert-generation", "ibert", "roc_bert", "visual_bert", "nystromformer", "mra",
     "yoso", "fnet", "imagegpt", "dpr", "recurrent_gemma",
+    # Pix2Struct's text decoder: T5's causal buckets (the probe compares the
+    # model's compute_bias with posenc.t5_bias)
+    "pix2struct",
 ]
+# transformers 5.23 cannot build Pix2StructTextModel from its own config
+# class's defaults (no initializer_range, which Pix2StructConfig sets on it)
+UNBUILT_DEFAULTS["pix2struct_text_model"] = "pix2struct"
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
@@ -710,3 +716,23 @@ def test_nanochat_turns_by_minus_theta():
     fwd = rope.apply(q.clone(), inplace=False, layout="bhsd")
     assert torch.allclose(hf, inv, atol=1e-5)
     assert not torch.allclose(hf, fwd, atol=1e-2)
+
+
+def test_t5_bias_checked(monkeypatch):
+    """The probe compares each bias-owning attention's compute_bias with
+    posenc.t5_bias: a bias with the direction flipped disagrees (T5's
+    encoder, Pix2Struct's causal decoder)."""
+    for path in ("pix2struct-synthetic.json", "t5-small.json"):
+        rep = hf_probe.probe(os.path.join(MODELS, path))
+        assert rep.status == hf_probe.VERIFIED and "T5 bias" in rep.how, rep
+    real = hf_probe._import_posenc()
+
+    class Flipped:
+        @staticmethod
+        def t5_bias(table, n_query, n_key, bidirectional=True, **kw):
+            return real.t5_bias(table, n_query, n_key, bidirectional=not bidirectional, **kw)
+
+    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: Flipped)
+    for path in ("pix2struct-synthetic.json", "t5-small.json"):
+        bad = hf_probe.probe(os.path.join(MODELS, path))
+        assert bad.status == hf_probe.DISAGREE and "compute_bias" in bad.detail, bad
