@@ -1069,7 +1069,9 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls, rows))
     f64 = dtype == torch.float64
-    no_calls = all(not c for _p, c, _r in all_calls)  # learned tables, own attention
+    # learned or sinusoid tables read by models with their own attention classes
+    no_calls = all(not c for _p, c, _r in all_calls) and "rope" not in schemes and \
+        bool(schemes & {"learned", "sinusoid"})
     silent = {} if getattr(text_cfg, "is_encoder_decoder", False) or no_calls else \
         _silent_layers(all_calls, keep, explain)
     if assume_none:
