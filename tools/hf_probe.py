@@ -1127,6 +1127,14 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                         first = None
                         break
                     first = first or f"{why} ({name})"
+                if first is None and e.scheme == "none":
+                    # a rotary function that moves q or k is a position step
+                    # whatever the hooks saw (NanoChat norms q and k after
+                    # rotating them: its q_norm output is already rotated)
+                    for name, pre, post in cands[key]:
+                        if name == "rotary function":
+                            why = compare_layer(e, pre, post, pos, f64, key == "q")
+                            first = f"{why} ({name})" if why else None
                 layers.setdefault(i, "ok")
                 if first:
                     layers[i] = "disagree"

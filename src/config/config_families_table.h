@@ -2492,8 +2492,9 @@
            "(transformers 5.23.0)"},
 
 /* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
- * block_types[i % len] ((block_types * 100)[:num_hidden_layers], default
- * recurrent, recurrent, attention). Recurrent blocks (RG-LRU after a short
+ * block_types[i % len] ((block_types * 100)[:num_hidden_layers]; without
+ * the key the class default recurrent, recurrent, attention: every third
+ * layer attention). Recurrent blocks (RG-LRU after a short
  * convolution) have no attention and no position input but a state reset
  * at position 0. Attention blocks are local (attention_window_size, a
  * mask) and rotate the first int(head_dim * partial_rotary_factor) elements
@@ -2506,7 +2507,8 @@
 {.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .partial_default = 0.5, .base_default = 10000.0, .default_layers = 26,
  .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
- .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types",
+ .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types", .kinds_period = 3,
+ .kinds_offset = KINDS_LAST,
  .scaling_types = "default",
  .flags = POSENC_FAMILY_LIST_CYCLES,
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "

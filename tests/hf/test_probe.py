@@ -716,6 +716,11 @@ def test_nanochat_turns_by_minus_theta():
     fwd = rope.apply(q.clone(), inplace=False, layout="bhsd")
     assert torch.allclose(hf, inv, atol=1e-5)
     assert not torch.allclose(hf, fwd, atol=1e-2)
+    # the probe sees that it rotates (its q_norm output is already rotated:
+    # the rotary function's own input and output tell)
+    nope = hf_probe.probe(hf_probe.default_config("nanochat"), assume_none=True,
+                          positions=(hf_probe.SMALL_POS,))
+    assert nope.status == hf_probe.DISAGREE and "rotary function" in nope.detail, nope
 
 
 def test_t5_bias_checked(monkeypatch):
