@@ -193,6 +193,12 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
         fprintf(st->out, ": %s%s", posenc_scheme_name(li.scheme), text);
         fprintf(st->out, why[0] ? " (%s)\n" : "\n", why);
     }
+    posenc_rope ir;
+    if (posenc_model_n_layer(m) > 0 && posenc_model_layer_indexer_rope(m, 0, 0, &ir) == POSENC_OK)
+        fprintf(st->out,
+                "indexer: rope layout=half head_dim=%u rotary_dim=%u (each layer's frequencies "
+                "and factor, on the indexer's q and k)\n",
+                ir.head_dim, ir.rotary_dim);
     const char *ign = posenc_model_ignored(m);
     if (ign[0]) {
         fputs("ignored keys=", st->out);

@@ -189,6 +189,19 @@ POSENC_NODISCARD
 posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
                                       posenc_rope *r);
 
+/* Fills *r with the RoPE of layer's indexer at sequence length cur_len, for
+ * models whose attention layers have one (DeepSeek V3.2's Sparse Attention:
+ * the indexer scores keys to pick those each query attends to, with q and k
+ * heads of its own). Its q and k turn with the layer's cos and sin (the same
+ * frequencies, scaling and attn_factor as posenc_model_layer_rope) on the
+ * first rotary_dim elements of heads of head_dim = index_head_dim, in the
+ * half layout, where the attention itself uses its own layout.
+ * Errors: those of posenc_model_layer_rope; POSENC_ERR_RANGE also when the
+ * model has no indexer. *r is untouched on error. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_indexer_rope(const posenc_model *m, uint32_t layer,
+                                              int64_t cur_len, posenc_rope *r);
+
 /* *s = the scaling layer's RoPE uses at sequence length cur_len: the
  * config's (list pointers into the model, valid while it is unchanged),
  * or the one a family's length rule gives there (Qwen 1's dynamic NTK:

@@ -478,6 +478,91 @@ TEST(every_path_against_reference)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* bfloat16 heads with the values that rounding can get wrong (NaNs, which
+ * must stay NaNs; infinities; the largest finite values, whose rotation
+ * can overflow; subnormals; ties) on every instruction set against the
+ * scalar body, bit for bit (a NaN only as a NaN: payloads are the
+ * hardware's), both layouts, forward and inverse. */
+TEST(bf16_special_values)
+{
+    enum { HD = 128, NHEAD = 3, P = HD / 2 };
+    static const uint16_t special[] = {0x7FC0, 0xFFC1, 0x7F81, 0x7F80, 0xFF80, 0x7F7F, 0xFF7F,
+                                       0x0001, 0x8001, 0x3F81, 0x3F80, 0x0000, 0x8000, 0x4049};
+    uint16_t src[NHEAD * HD], want[NHEAD * HD], got[NHEAD * HD];
+    float c[P], sn[P];
+    for (size_t i = 0; i < NHEAD * HD; i++)
+        src[i] = i % 3 ? special[i % (sizeof special / sizeof special[0])]
+                       : posenc__f32_to_bf16(rng_val());
+    for (size_t k = 0; k < P; k++) {
+        /* exact 1 and 0, an angle's, and a pair whose products tie */
+        c[k] = k % 4 == 0 ? 1.0f : k % 4 == 1 ? 0.70710677f : (float)cos(0.1 * (double)k);
+        sn[k] = k % 4 == 0 ? 0.0f : k % 4 == 1 ? 0.70710677f : (float)sin(0.1 * (double)k);
+    }
+    int bad = 0;
+    for (int isa = 0; isa < POSENC__ISA_N; isa++) {
+        if (!posenc__isa_available(isa))
+            continue;
+        for (int layout = 0; layout < 2; layout++)
+            for (int inverse = 0; inverse < 2; inverse++) {
+                posenc__heads_scalar(POSENC_DTYPE_BF16, layout, P, c, sn, inverse, src, HD, want,
+                                     HD, NHEAD);
+                posenc__isa_ops_of(isa)->heads(POSENC_DTYPE_BF16, layout, P, c, sn, inverse, src,
+                                               HD, got, HD, NHEAD);
+                for (size_t i = 0; i < NHEAD * HD; i++) {
+                    int nan_w = (want[i] & 0x7F80) == 0x7F80 && (want[i] & 0x7F);
+                    int nan_g = (got[i] & 0x7F80) == 0x7F80 && (got[i] & 0x7F);
+                    if (nan_w != nan_g || (!nan_w && want[i] != got[i])) {
+                        fprintf(stderr, "bf16 %s layout %d inverse %d: element %zu: %04x, want %04x\n",
+                                posenc__isa_name(isa), layout, inverse, i, got[i], want[i]);
+                        bad++;
+                        break;
+                    }
+                }
+            }
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+/* Long ranges without a cache compute the fill's T(j) rows once for the
+ * range (kernels.c, T_ONCE_MIN_TOKENS) when each row fits one strip (P <=
+ * POSENC__FILL_T_PAIRS), else per block as before: the same bytes as the
+ * reference either way, on every instruction set, for a run of consecutive
+ * positions past several anchors and for positions that jump and repeat. */
+TEST(long_ranges_against_reference)
+{
+    static const uint32_t shapes[][2] = {{128, 128}, {64, 32}, {256, 256}, {9, 6}};
+    int runs = 0, bad = 0;
+    for (int isa = 0; isa < POSENC__ISA_N; isa++) {
+        if (!posenc__isa_available(isa))
+            continue;
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+            for (int layout = 0; layout < 2; layout++) {
+                posenc_rope r;
+                CHECK(posenc_rope_init(&r, shapes[si][0], shapes[si][1], B,
+                                       (posenc_layout)layout) == POSENC_OK);
+                for (int v = 0; v < 4; v++) {
+                    kcase c = {0};
+                    c.isa = isa;
+                    c.dt = v & 1 ? POSENC_DTYPE_BF16 : POSENC_DTYPE_F32;
+                    c.layout = layout;
+                    c.head_dim = shapes[si][0];
+                    c.rotary_dim = shapes[si][1];
+                    c.in_place = 1;
+                    c.pos_mode = v >> 1;
+                    c.inverse = v == 2;
+                    c.n_tok = 300;
+                    c.nq = 2;
+                    c.nk = 1;
+                    c.threads = 1;
+                    bad += !run_case(&c, NULL, &r);
+                    runs++;
+                }
+            }
+    }
+    CHECK(runs >= 2 * 4 * 4);
+    CHECK_EQ_INT(bad, 0);
+}
+
 /* Enough work for several threads (>= 64 Ki elements each): same bytes as
  * the reference, whatever the thread count, with threads started in the
  * call and with a pool of as many threads (or of 4, of which the call may
@@ -1213,6 +1298,8 @@ int main(int argc, char **argv)
     RUN(vector_bodies_special_values);
     RUN(vec_f32_equals_core);
     RUN(every_path_against_reference);
+    RUN(long_ranges_against_reference);
+    RUN(bf16_special_values);
     RUN(threads_against_reference);
     RUN(pool_arguments);
     RUN(pool_shared_by_two_callers);

@@ -2269,6 +2269,36 @@ TEST(remote_code_families)
     memcpy(su, "\"su\"", 4);
     CHECK(posenc__family_by_arch("Phi3VForCausalLM") == posenc__family_find("phi3_v"));
 
+    /* DeepSeek V3.2: MLA's interleaved RoPE on qk_rope_head_dim and the
+     * indexer's on the first qk_rope_head_dim of index_head_dim, half-split,
+     * with the same frequencies and factor (YaRN here) */
+#define V32 "{\"model_type\": \"deepseek_v32\", \"num_hidden_layers\": 2, " \
+            "\"hidden_size\": 256, \"num_attention_heads\": 4, \"qk_rope_head_dim\": 64, " \
+            "\"max_position_embeddings\": 163840, \"rope_scaling\": {\"type\": \"yarn\", " \
+            "\"factor\": 40, \"original_max_position_embeddings\": 4096, \"beta_fast\": 32, " \
+            "\"beta_slow\": 1, \"mscale\": 1.0, \"mscale_all_dim\": 0.707, " \
+            "\"rope_theta\": 10000}"
+    {
+        posenc_rope a, b;
+        CHECK(read_text(V32 ", \"index_head_dim\": 128}", NULL) == POSENC_OK);
+        CHECK(posenc_model_layer_rope(&model, 1, 100000, &a) == POSENC_OK);
+        CHECK(posenc_model_layer_indexer_rope(&model, 1, 100000, &b) == POSENC_OK);
+        CHECK(a.layout == POSENC_LAYOUT_INTERLEAVED && a.head_dim == 64 && a.rotary_dim == 64);
+        CHECK(b.layout == POSENC_LAYOUT_HALF && b.head_dim == 128 && b.rotary_dim == 64);
+        CHECK(memcmp(a.inv_freq_hi, b.inv_freq_hi, 32 * sizeof(double)) == 0 &&
+              memcmp(a.inv_freq_lo, b.inv_freq_lo, 32 * sizeof(double)) == 0 &&
+              a.attn_factor == b.attn_factor && a.attn_factor != 1.0);
+        CHECK(posenc_model_layer_indexer_rope(&model, 2, 10, &b) == POSENC_ERR_RANGE);
+        CHECK(posenc_model_layer_indexer_rope(&model, 0, 10, NULL) == POSENC_ERR_NULL);
+        CHECK(read_text(V32 "}", NULL) == POSENC_OK); /* DeepseekV32Config's 128 */
+        CHECK(posenc_model_layer_indexer_rope(&model, 0, 10, &b) == POSENC_OK && b.head_dim == 128);
+        CHECK(refused(V32 ", \"index_head_dim\": 32}", POSENC_ERR_DIM, "index_head_dim",
+                      "from the rotated part"));
+        CHECK(read_text("{\"model_type\": \"llama\", " L32 "}", NULL) == POSENC_OK); /* no indexer */
+        CHECK(posenc_model_layer_indexer_rope(&model, 0, 10, &b) == POSENC_ERR_RANGE);
+    }
+#undef V32
+
     /* refused by name: InternLM 1 (which revision's rotary) */
     CHECK(refused("{\"model_type\": \"internlm\", " L32 "}", POSENC_ERR_FORMAT, "model_type",
                   "rotary block"));
@@ -2285,6 +2315,27 @@ TEST(remote_code_families)
     CHECK(read_text("{\"model_type\": \"phi3small\", \"rope_theta\": 1e4, " L32 "}", NULL) ==
           POSENC_OK);
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_OK && freqs_are(&r, 1e6, NULL, 1.0));
+    /* Hunyuan-A13B's remote code: "dynamic" with alpha is base * alpha^(d/(d-2))
+     * at every length; with alpha null the dynamic NTK past
+     * max_position_embeddings, base * (f L / max - (f - 1))^(d/(d-2)); the
+     * block's beta_fast is read by nothing (head 256 / 4 = 64) */
+#define HY "{\"model_type\": \"hunyuan\", " L32 ", \"max_position_embeddings\": 4096, "
+    CHECK(read_text(HY "\"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 1.0, "
+                    "\"alpha\": 1000.0, \"beta_fast\": 32}}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 1, 10, &r) == POSENC_OK &&
+          freqs_are(&r, 1e4 * pow(1000.0, 64.0 / 62.0), NULL, 1.0));
+    CHECK(posenc_model_layer_rope(&model, 1, 100000, &r) == POSENC_OK &&
+          freqs_are(&r, 1e4 * pow(1000.0, 64.0 / 62.0), NULL, 1.0));
+    CHECK(read_text(HY "\"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 2.0, "
+                    "\"alpha\": null}}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_rope(&model, 0, 4096, &r) == POSENC_OK && freqs_are(&r, 1e4, NULL, 1.0));
+    CHECK(posenc_model_layer_rope(&model, 0, 8192, &r) == POSENC_OK &&
+          freqs_are(&r, 1e4 * pow(2.0 * 8192 / 4096 - 1.0, 64.0 / 62.0), NULL, 1.0));
+    CHECK(refused(HY "\"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}}",
+                  POSENC_ERR_FORMAT, "rope_scaling.type", "knows only the rope_scaling types"));
+#undef HY
     CHECK(refused("{\"model_type\": \"phi3small\", \"rope_position_scale\": 2, " L32 "}",
                   POSENC_ERR_FORMAT, "rope_position_scale", "only 1 is implemented"));
     CHECK(refused("{\"model_type\": \"phi3small\", \"rope_scaling\": {\"type\": \"su\"}, " L32

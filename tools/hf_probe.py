@@ -185,6 +185,7 @@ _SMALL = {
     "num_experts_per_tok": 2, "moe_topk": 2, "top_k": 2, "top_k_experts": 2, "n_group": 1,
     "linear_num_key_heads": 2, "linear_num_value_heads": 2,  # Qwen3-Next / 3.5 DeltaNet (no positions)
     "topk_group": 1,
+    "index_n_heads": 2,  # DeepSeek V3.2's indexer heads (their head_dim kept)
     "first_k_dense_replace": 0,
     # encoder-decoder stacks (BART, Whisper, T5): each stack is probed as a
     # whole, so two layers each
@@ -372,6 +373,7 @@ class _Capture:
         self.pending = {}   # attention module -> {"q": tensor, "k": tensor}
         self.owner = {}     # submodule -> (attention module, "q" | "k")
         self.rot = []       # rotary function calls not yet given to an attention call
+        self.idx = []       # those made by an indexer module (DeepSeek Sparse Attention)
 
     def hook(self, sub, _inp, out):
         own = self.owner.get(sub)
@@ -384,13 +386,13 @@ class _Capture:
         if isinstance(out, torch.Tensor):
             self.pending.setdefault(own[0], {})[own[1]] = out.detach().clone()
 
-    def rotary(self, args, out):
+    def rotary(self, args, out, indexer=False):
         import torch
 
         ins = [a.detach().clone() for a in args[:2] if isinstance(a, torch.Tensor)]
         outs = [o.detach().clone() for o in (out if isinstance(out, tuple) else (out,))
                 if isinstance(o, torch.Tensor)]
-        self.rot.append((ins, outs))
+        (self.idx if indexer else self.rot).append((ins, outs))
 
     def rot_pairs(self):
         """The rotary calls since the last attention call as {"q": (in, out),
@@ -409,7 +411,9 @@ class _Capture:
         else:
             self.calls.append({"module": module, "q": query.detach().clone(),
                                "k": key.detach().clone(), "q_pre": pre.get("q"),
-                               "k_pre": pre.get("k"), "rot": self.rot_pairs()})
+                               "k_pre": pre.get("k"), "rot": self.rot_pairs(),
+                               "idx": self.idx})
+            self.idx = []
         mod = sys.modules.get(type(module).__module__)
         eager = getattr(mod, "eager_attention_forward", None)
         if eager is not None:
@@ -550,7 +554,10 @@ def run_forward(model, positions, vocab, with_positions=True):
 
         def wrap(*args, _fn=fn, **kw):
             out = _fn(*args, **kw)
-            cap.rotary(args, out)
+            # a call from an indexer module (DeepSeek V3.2's Sparse Attention
+            # rotates its own q and k too): kept apart from the attention's
+            caller = sys._getframe(1).f_locals.get("self")
+            cap.rotary(args, out, indexer=type(caller).__name__.endswith("Indexer"))
             return out
 
         setattr(mod, name, wrap)
@@ -1037,7 +1044,22 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                                                   for v in explain.values()):
         positions = tuple(positions) + (MROPE_POS,)
     all_calls = []
-    notes = set()
+    masks = [False]
+    try:
+        return _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_cfg,
+                          keep, model, dtype, interface, vocab, schemes, all_calls, masks)
+    finally:
+        if masks[0]:
+            from transformers.masking_utils import AttentionMaskInterface
+
+            AttentionMaskInterface._global_mapping.pop(_ATTN_NAME, None)
+
+
+def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_cfg, keep,
+               model, dtype, interface, vocab, schemes, all_calls, masks):
+    import torch
+
+    own_attention = False
     for pos in positions:
         rows = [list(r) for r in pos] if isinstance(pos[0], (list, tuple)) else None
         pos = [max(v) for v in zip(*rows)] if rows else list(pos)
@@ -1049,6 +1071,21 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                 break
             except Exception as ex:  # noqa: BLE001 - float32 once, then without position_ids
                 err = ex
+                if isinstance(ex, TypeError) and "NoneType" in str(ex) and not masks[0]:
+                    # an attention that indexes its mask (DeepSeek V3.2's
+                    # indexer): transformers gives a registered attention
+                    # function no mask unless a mask function is registered
+                    # for it too; from now on, sdpa's
+                    from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
+
+                    AttentionMaskInterface.register(_ATTN_NAME, sdpa_mask)
+                    masks[0] = True
+                    try:
+                        calls = run_forward(model, rows or pos, vocab,
+                                            with_positions=(2, 2, 1, 0)[attempt])
+                        break
+                    except Exception as ex2:  # noqa: BLE001
+                        err = ex2
                 if attempt == 0 and dtype == torch.float64:
                     try:
                         model, dtype, interface = build_model(text_cfg, torch.float32)
@@ -1058,21 +1095,19 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
         if attempt == 3 and pos != list(range(len(pos))):
             pos = list(range(len(pos)))  # the model numbers its tokens itself
-        if not calls and "rope" not in schemes and schemes & {"learned", "sinusoid"} and \
-                not assume_none:
-            # its own attention classes (no AttentionInterface) and no rotary function
-            # called: the learned table is checked below
-            notes.add("no attention call captured, no rotary function called")
+        if not calls and schemes and schemes <= {"learned", "sinusoid"} and not assume_none:
+            # a learned table only (or XLM's sinusoid-filled one), and attention
+            # code of the model's own (BLIP's text encoder, FLAVA, GroupViT, GPT-Neo,
+            # BigBird, XLM: no AttentionInterface): the rows the
+            # table gives each position are checked below, q and k are not reached
+            own_attention = True
         elif not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
                                              for i in range(keep))):
             return Report(mt, NO_POSITIONS, "no attention call reached the probe's "
                           "attention function and no rotary function was called")
         all_calls.append((pos, calls, rows))
     f64 = dtype == torch.float64
-    # learned or sinusoid tables read by models with their own attention classes
-    no_calls = all(not c for _p, c, _r in all_calls) and "rope" not in schemes and \
-        bool(schemes & {"learned", "sinusoid"})
-    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) or no_calls else \
+    silent = {} if getattr(text_cfg, "is_encoder_decoder", False) or own_attention else \
         _silent_layers(all_calls, keep, explain)
     if assume_none:
         explain = {i: explain[i] for i in range(max(1, len(all_calls[0][1])))}
@@ -1080,6 +1115,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     layers = {}
     exp_all = {}
     used = set()
+    notes = set()
     for pos, calls, rows in all_calls:
         T = len(pos)
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
@@ -1139,6 +1175,10 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
                 if first:
                     layers[i] = "disagree"
                     problems.append(f"layer {i} {key} (positions up to {max(pos)}): {first}")
+    idx_problems = _check_indexer(all_calls, path, f64, mutate, used)
+    for i, why in idx_problems:
+        layers[i] = "disagree"
+        problems.append(why)
     if "learned" in schemes and not assume_none and not mutate:
         offs = {int(v[1].get("offset", 0)) for v in explain.values() if v[0] == "learned"}
         T = 16
@@ -1190,7 +1230,7 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             else:
                 used.add(f"T5 bias {'decoder' if getattr(m, 'is_decoder', True) else 'encoder'}"
                          f" 0..{T - 1}")
-    if "sinusoid" in schemes and no_calls and not assume_none and not mutate:
+    if "sinusoid" in schemes and own_attention and not assume_none and not mutate:
         # XLM, FlauBERT with sinusoidal_embeddings: _init_weights filled the
         # nn.Embedding table with the sinusoid at build; the table against posenc's
         posenc = _import_posenc()
@@ -1217,12 +1257,15 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
             layers.setdefault(i, "ok")
     if silent:
         used.add("layers without attention calls: none")
-    scheme = _scheme_summary(exp_all) or ", ".join(sorted(schemes - {"none"}))
+    scheme = _scheme_summary(exp_all) or (", ".join(sorted(schemes - {"none"}))
+                                          if own_attention else "")
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
            f"0..{max(max(p) for p, _, _ in all_calls)}, {'float64' if f64 else 'float32'}")
     if abs_schemes and layers:
         how += f"; attention q/k unrotated ({', '.join(abs_schemes)} outside attention)"
+    if own_attention:
+        notes.add("attention q/k not reached (the model's own attention code)")
     if notes:
         how += "; " + "; ".join(sorted(notes))
     if problems:
@@ -1231,6 +1274,54 @@ def _probe_built(d, cfg, path, explain, mt, mutate, positions, assume_none=False
     if not layers and not used:
         return Report(mt, NOT_BUILDABLE, "nothing captured", layers, scheme, how)
     return Report(mt, VERIFIED, "", layers or {min(explain): "ok"}, scheme, how)
+
+
+def _check_indexer(all_calls, path, f64, mutate, used):
+    """The rotations an indexer module made (DeepSeek Sparse Attention: its own
+    q and k, beside the attention's) against posenc's indexer RoPE of the
+    layer; [(layer, problem)]. A model posenc gives no indexer must make no
+    such call, and one it gives an indexer must make them."""
+    posenc = _import_posenc()
+    out = []
+    seen = False
+    for pos, calls, rows in all_calls:
+        T = len(pos)
+        for i, call in enumerate(calls):
+            layer = getattr(call["module"], "layer_idx", None)
+            layer = i if layer is None or layer < 0 else layer
+            try:
+                r = posenc.RoPE.from_config(path, layer=layer, seq_len=max(pos) + 1, indexer=True)
+            except posenc.Error:
+                r = None
+            if not call.get("idx"):
+                if r is not None:
+                    out.append((layer, f"layer {layer}: posenc gives it an indexer RoPE, but no "
+                                "indexer rotation was captured"))
+                continue
+            if r is None:
+                out.append((layer, f"layer {layer}: an indexer rotates its own q and k, which "
+                            "posenc does not describe"))
+                continue
+            e = Expect("rope", {"base": str(r.base)}, r)
+            if mutate is not None:
+                e = mutate(e)
+            ins, outs = call["idx"][0]
+            for n, key in enumerate(("q", "k")):
+                if len(ins) <= n or len(outs) <= n:
+                    continue
+                pre, post = _heads(ins[n], T), _heads(outs[n], T)
+                if pre is None or post is None:
+                    out.append((layer, f"layer {layer} indexer {key}: shape "
+                                f"{tuple(ins[n].shape)} not read"))
+                    continue
+                why = compare_layer(e, pre, post, pos, f64, key == "q")
+                if why is not None:
+                    out.append((layer, f"layer {layer} indexer {key} (positions up to "
+                                f"{max(pos)}): {why}"))
+            seen = True
+    if seen and not out:
+        used.add("indexer rotations")
+    return out
 
 
 def _silent_layers(all_calls, keep, explain):

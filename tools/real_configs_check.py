@@ -95,6 +95,15 @@ READ = {
     # ("Adapted from .../Orion-14B-Base/blob/main/modeling_orion.py"):
     # head_dim = hidden_size // heads, get_rope(head_dim, rotary_dim=head_dim,
     # base=rope_theta) with the default is_neox_style (half); rope_scaling null.
+    # Hunyuan-A13B: Tencent-Hunyuan/Hunyuan-A13B models/modeling_hunyuan.py
+    # @2798f3c8 (hunyuan.py's decoder layers): head_dim = hidden_size // heads
+    # (L544), rope_scaling "dynamic" with alpha 1000 ->
+    # HunYuanDynamicNTKAlphaRotaryEmbedding, base * alpha^(d/(d-2)) at every
+    # length (L346-370, L590-597), rotate_half (L372-404), RoPE before the q/k
+    # layernorms (L676-680).
+    "hunyuan-a13b-instruct.json": "read: Hunyuan-A13B modeling_hunyuan.py (Tencent-Hunyuan/"
+                                  "Hunyuan-A13B @2798f3c8 L346-404, L544, L572-606, "
+                                  "L676-680): half layout, full head, static NTK alpha",
     "orion-14b.json": "read: Orion modeling_orion.py through vLLM's port (vllm "
                       "models/orion.py @0531c222, OrionAttention get_rope): half layout, "
                       "full head, base rope_theta",
@@ -117,6 +126,44 @@ READ = {
                                     "Aritra02091998/Phi-3-vision-128k-instruct-Improvised-"
                                     "for-QLORA-Training @16e16b08 L102-219, L299-333): half "
                                     "layout, su = longrope with sqrt(1 + ln s / ln orig)",
+    # InternLM2.5-7B-Chat: InternLM2's modeling_internlm2.py (copy NanSang2000/
+    # S1mpleAgent @f7dc2819; InternVL's copy IntMeGroup/HarmonyIQA @79a7bf62 has
+    # the same rotary code): head_dim = hidden_size / heads (L274), _init_rope
+    # (L295-321): rope_scaling "dynamic" -> InternLM2DynamicNTKScalingRotaryEmbedding
+    # over max_position_embeddings, base rope_theta: past it, base * (factor *
+    # seq_len / max_pos - (factor - 1))^(d / (d - 2)) (L189-215), seq_len the
+    # kv length (L362-365); rotate_half on cat(freqs, freqs) (L132-166, L218-233).
+    # tests/hf/test_real_configs.py recomputes that formula against posenc.
+    "internlm2.5-7b-chat.json": "read: InternLM2 modeling_internlm2.py (copy NanSang2000/"
+                                "S1mpleAgent @f7dc2819 L132-233, L274, L295-321, L362-365): "
+                                "half layout, full head, dynamic NTK over max_position_embeddings",
+    # ChatGLM3-6B: modeling_chatglm.py of the same copy of THUDM/chatglm3-6b
+    # (czk1997/chatglm3-copy @340a2eb3): rotary_dim = kv_channels (L750-752),
+    # RotaryEmbedding(rotary_dim // 2) (L754): theta = 1 / 10000^(2k / 64) over
+    # n_elem = 64, base fixed 10000 (L121-158); apply_rotary_pos_emb rotates
+    # the first 64 of each head's 128 in adjacent pairs (reshape(..., rot_dim
+    # // 2, 2)) and passes the rest (L160-178). The cache is built for
+    # seq_length positions (L822), no scaling.
+    "chatglm3-6b.json": "read: ChatGLM3 modeling_chatglm.py (czk1997/chatglm3-copy @340a2eb3 "
+                        "L121-178, L750-754, L822): interleaved pairs on the first half "
+                        "of the head (64 of 128), base 10000",
+    # GLM-4-9B (base, chat, chat-1m), the ChatGLM-format remote code shipped
+    # beside each config (ModelScope downloads in aifunny/Hate-Detection
+    # @aea1921d chuli/glm4-1M更新包/modeling_chatglm.py; the other two folders'
+    # RotaryEmbedding and apply_rotary_pos_emb are the same bytes):
+    # RotaryEmbedding(kv_channels // 2, rope_ratio) (L845-849), theta = 1 /
+    # (10000 * rope_ratio)^(2k / 64) (L93-131; rope_ratio defaults to 1,
+    # configuration_chatglm.py L28, L54); the first 64 of each head's 128
+    # channels rotate in adjacent pairs, the rest pass (L134-152); the cache
+    # spans seq_length positions (L891), no other scaling.
+    "glm-4-9b.json": "read: GLM-4 modeling_chatglm.py (aifunny/Hate-Detection @aea1921d "
+                     "L93-152, L845-849, L891): interleaved pairs on 64 of 128, base 10000",
+    "glm-4-9b-chat.json": "read: GLM-4 modeling_chatglm.py (aifunny/Hate-Detection @aea1921d "
+                          "L93-152, L845-849, L891): interleaved pairs on 64 of 128, base "
+                          "10000 * rope_ratio 500",
+    "glm-4-9b-chat-1m.json": "read: GLM-4 modeling_chatglm.py (aifunny/Hate-Detection @aea1921d "
+                             "L93-152, L845-849, L891): interleaved pairs on 64 of 128, base "
+                             "10000 * rope_ratio 10000",
 }
 
 

@@ -488,7 +488,8 @@ class RoPE:
         return self
 
     @classmethod
-    def from_config(cls, config: Any, layer: int = 0, *, seq_len: int = 0) -> "RoPE":
+    def from_config(cls, config: Any, layer: int = 0, *, seq_len: int = 0,
+                    indexer: bool = False) -> "RoPE":
         """The RoPE of a model from its Hugging Face config.json.
 
         config: a path to config.json, its text (str starting with "{"), a
@@ -514,6 +515,10 @@ class RoPE:
         Face's dynamic NTK, LongRoPE's short/long switch, and Qwen 1's own
         dynamic NTK (use_dynamic_ntk: base * alpha^(d/(d-2)) with
         alpha = 2^ceil(log2(seq_len / seq_length) + 1) - 1 past seq_length).
+        indexer: the RoPE of the layer's indexer instead of its attention's
+        (DeepSeek V3.2's Sparse Attention: the same frequencies and factor on
+        the first rotary_dim elements of heads of index_head_dim, half-split;
+        posenc_model_layer_indexer_rope). posenc.Error for a model without one.
 
         Needs the library's config reader (jansson): see have_config_reader().
         """
@@ -539,7 +544,8 @@ class RoPE:
                                 "PretrainedConfig")
             text = json.dumps({k: v for k, v in d.items() if v is not None},
                               default=str).encode()
-        return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len)))
+        return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len),
+                                                     bool(indexer)))
 
     def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""

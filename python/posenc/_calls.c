@@ -181,12 +181,17 @@ int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type
     return POSENC_OK;
 }
 
-int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, posenc_rope *r,
-                        posenc_rope_config *c)
+int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, int indexer,
+                        posenc_rope *r, posenc_rope_config *c)
 {
-    posenc_status st = posenc_model_layer_rope(m, layer, cur_len, r);
+    posenc_status st = indexer ? posenc_model_layer_indexer_rope(m, layer, cur_len, r)
+                               : posenc_model_layer_rope(m, layer, cur_len, r);
     if (st == POSENC_OK)
         st = posenc_model_layer_rope_config(m, layer, c);
+    if (st == POSENC_OK && indexer) { /* the indexer's heads and layout */
+        c->head_dim = r->head_dim;
+        c->layout = r->layout;
+    }
     return (int)st;
 }
 

@@ -84,9 +84,10 @@ void pyposenc_model_free(posenc_model *m); /* NULL accepted */
 /* *r = layer's RoPE at sequence length cur_len, from the library's
  * per-layer call (posenc_model_layer_rope: dynamic NTK, LongRoPE's switch
  * and the family's own length rules, e.g. Qwen 1's dynamic NTK; 0: the
- * trained length), and *c its configuration. */
-int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, posenc_rope *r,
-                        posenc_rope_config *c);
+ * trained length), and *c its configuration; indexer: the layer's indexer
+ * RoPE instead (posenc_model_layer_indexer_rope, DeepSeek V3.2). */
+int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, int indexer,
+                        posenc_rope *r, posenc_rope_config *c);
 
 /* A cos/sin cache of r for positions 0 .. max_pos - 1 (malloc'd). */
 int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache);

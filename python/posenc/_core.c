@@ -691,6 +691,7 @@ typedef struct RopeObject {
     posenc_rope_config cfg; /* the layer's configuration, for the getters */
     posenc_model *model;    /* the model the RoPE comes from (owned), and its layer */
     uint32_t layer;
+    int indexer;            /* 1: the layer's indexer RoPE (DeepSeek V3.2), not its attention's */
     posenc_rope r;          /* the layer's RoPE at seq_len, from the library's per-layer call */
     int64_t seq_len;
     CacheObject *cache; /* NULL: none */
@@ -746,7 +747,7 @@ static PyTypeObject RopeType;
 /* A RoPE object for layer `layer` of model (taken over: freed on failure)
  * at sequence length seq_len. */
 static RopeObject *rope_new_from(PyTypeObject *type, posenc_model *model, uint32_t layer,
-                                 int64_t seq_len)
+                                 int64_t seq_len, int indexer)
 {
     if (seq_len < 0) {
         pyposenc_model_free(model);
@@ -760,11 +761,17 @@ static RopeObject *rope_new_from(PyTypeObject *type, posenc_model *model, uint32
     }
     self->model = model;
     self->layer = layer;
+    self->indexer = indexer;
     self->seq_len = seq_len;
-    int st = pyposenc_model_rope(model, layer, seq_len, &self->r, &self->cfg);
+    int st = pyposenc_model_rope(model, layer, seq_len, indexer, &self->r, &self->cfg);
     if (st != POSENC_OK) {
         Py_DECREF(self);
-        return (RopeObject *)raise_status(st, "RoPE", NULL);
+        return (RopeObject *)raise_status(
+            st, "RoPE",
+            indexer && st == POSENC_ERR_RANGE
+                ? "indexer=True, but this model's layers have no indexer (DeepSeek Sparse "
+                  "Attention's, as in DeepSeek V3.2)"
+                : NULL);
     }
     return self;
 }
@@ -889,14 +896,15 @@ static PyObject *Rope_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         st = pyposenc_model_from_rope(&cfg, &m); /* one RoPE on every layer */
     if (st != POSENC_OK)
         return raise_status(st, "RoPE", detail);
-    return (PyObject *)rope_new_from(type, m, 0, seq_len);
+    return (PyObject *)rope_new_from(type, m, 0, seq_len, 0);
 }
 
 static PyObject *Rope_from_config_text(PyObject *cls, PyObject *args)
 {
     Py_buffer text;
     long long layer = 0, seq_len = 0;
-    if (!PyArg_ParseTuple(args, "y*LL", &text, &layer, &seq_len))
+    int indexer = 0;
+    if (!PyArg_ParseTuple(args, "y*LL|p", &text, &layer, &seq_len, &indexer))
         return NULL;
     posenc_model *m = NULL;
     char detail[400];
@@ -906,7 +914,7 @@ static PyObject *Rope_from_config_text(PyObject *cls, PyObject *args)
     if (st != POSENC_OK)
         return raise_status(st, "RoPE.from_config", detail);
     /* the layer's RoPE at seq_len comes from the model, family rules included */
-    return (PyObject *)rope_new_from((PyTypeObject *)cls, m, (uint32_t)layer, seq_len);
+    return (PyObject *)rope_new_from((PyTypeObject *)cls, m, (uint32_t)layer, seq_len, indexer);
 }
 
 static PyObject *Rope_with_seq_len(RopeObject *self, PyObject *arg)
@@ -918,7 +926,7 @@ static PyObject *Rope_with_seq_len(RopeObject *self, PyObject *arg)
     int st = pyposenc_model_copy(self->model, &m);
     if (st != POSENC_OK)
         return raise_status(st, "RoPE", NULL);
-    return (PyObject *)rope_new_from(Py_TYPE(self), m, self->layer, n);
+    return (PyObject *)rope_new_from(Py_TYPE(self), m, self->layer, n, self->indexer);
 }
 
 /* inv_freq(out_hi[, out_lo]): rotary_dim/2 doubles each. */

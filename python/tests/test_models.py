@@ -89,6 +89,32 @@ def test_from_config_every_layer_matches_the_golden_file(m):
 
 
 @needs_reader
+def test_from_config_deepseek_v32_indexer():
+    # DeepSeek V3.2 (modeling_deepseek_v32.py L160-222): the indexer rotates the
+    # first qk_rope_head_dim (64) of its index_head_dim (128) heads half-split
+    # with the layer's cos and sin; MLA's RoPE is interleaved on 64. Rotating a
+    # head by the indexer's RoPE is the half-split rotation by the attention's
+    # angles, the last 64 elements untouched.
+    path = data("models/real/deepseek-v3.2.json")
+    att = posenc.RoPE.from_config(path, layer=7, seq_len=200000)
+    idx = posenc.RoPE.from_config(path, layer=7, seq_len=200000, indexer=True)
+    assert (att.layout, att.head_dim, att.rotary_dim) == ("interleaved", 64, 64)
+    assert (idx.layout, idx.head_dim, idx.rotary_dim) == ("half", 128, 64)
+    assert np.array_equal(att.inv_freq, idx.inv_freq)
+    assert att.attention_factor == idx.attention_factor
+    x = np.random.default_rng(3).standard_normal((3, 128)).astype(np.float32)
+    pos = np.array([0, 4097, 150000])
+    y = idx.apply(x.copy(), positions=pos)
+    c, s = att.cos_sin(pos, dtype=np.float64)
+    a, b = x[:, :32].astype(np.float64), x[:, 32:64].astype(np.float64)
+    assert np.allclose(y[:, :32], a * c - b * s, rtol=0, atol=2e-6)
+    assert np.allclose(y[:, 32:64], a * s + b * c, rtol=0, atol=2e-6)
+    assert np.array_equal(y[:, 64:], x[:, 64:])
+    with pytest.raises(posenc.Error, match="no indexer"):
+        posenc.RoPE.from_config(data("models/real/qwen3-8b.json"), indexer=True)
+
+
+@needs_reader
 def test_from_config_gemma4_proportional():
     # Gemma 4 31B-it: sliding layers head_dim 256 plain RoPE base 10000; full
     # layers global_head_dim 512 with rope type proportional (p 0.25): pairs

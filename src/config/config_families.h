@@ -73,10 +73,15 @@ typedef struct posenc_model_family {
                                    rope_ratio, default 1), or NULL */
     const char *head_dim_key;   /* RoPE: a key that gives head_dim before
                                    hidden_size / heads (kv_channels), or NULL */
+    uint32_t indexer_head_dim_default; /* INDEXER: the config class's index_head_dim */
     const char *position_scale_key; /* RoPE: a key the code multiplies the positions by
                                    (Phi-3-small's rope_position_scale, default 1): read
                                    only when 1, any other value refused by name */
     uint32_t default_layers;    /* the config class's defaults when a key is absent */
+    const char *layers_key;     /* the key of the layer count in place of num_hidden_layers
+                                   and its aliases (PP-FormulaNet's text decoder:
+                                   decoder_layers, its num_hidden_layers being the
+                                   encoder's), or NULL */
     uint32_t default_hidden;    /* (0: the key is required) */
     uint32_t default_heads;
     uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */
@@ -134,6 +139,8 @@ typedef struct posenc_model_family {
                                    renaming; "" refuses every rope_scaling block (the
                                    family's scaling code was not read); NULL: any type
                                    posenc reads */
+    const char *scaling_unread; /* keys of the RoPE block the family's code never reads
+                                   (space-separated), dropped and listed as ignored */
     const char *scaling_refused; /* every non-null rope_scaling block refused with this
                                    reason (code read, mechanism not implemented), or NULL */
     const char *refused;        /* known but not supported: why; else NULL */
@@ -185,6 +192,12 @@ typedef struct posenc_model_family {
                                             when the config has none (a top-level rope_theta
                                             is then unread): a config without rope_parameters
                                             or rope_scaling is refused (Apertus, CWM, Mistral 4) */
+
+#define POSENC_FAMILY_INDEXER (1u << 18) /* DeepSeek Sparse Attention: beside each attention
+                                            layer an indexer rotates the first rotary_dim
+                                            elements of its own q and k heads (index_head_dim,
+                                            default indexer_head_dim_default) with the layer's
+                                            cos and sin, half-split (DeepSeek V3.2) */
 
 #define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
                                             (LFM2's full_attn_idxs) */

@@ -36,6 +36,26 @@
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
            "configuration_afmoe.py L76-110"},
 
+/* ---- aimv2: AIMv2's CLIP-style dual encoder; its text part is text_config
+ * (a part without model_type is read as aimv2_text_model, the class's
+ * sub-config). transformers 5.23.0 models/aimv2/configuration_aimv2.py
+ * L144. */
+{.model_type = "aimv2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "aimv2_text_model",
+ .source = "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"},
+
+/* ---- aimv2_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/aimv2/modeling_aimv2.py L206-241;
+ * configuration_aimv2.py L90-97 (hidden 768, 12 layers, 6 heads, 77
+ * positions). */
+{.model_type = "aimv2_text_model", .arch = "Aimv2Text", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 6,
+ .default_positions = 77,
+ .source = "models/aimv2/modeling_aimv2.py L206-241; "
+           "configuration_aimv2.py L90-97 (transformers 5.23.0)"},
+
 /* ---- albert: BERT's learned table, offset 0, but embedding_size wide
  * (nn.Embedding(max_position_embeddings, embedding_size), default 128),
  * added before the projection to hidden_size. transformers 5.23.0
@@ -47,6 +67,46 @@
  .embed_key = "embedding_size", .embed_default = 128,
  .source = "models/albert/modeling_albert.py L49-109; configuration_albert.py L57-67 "
            "(transformers 5.23.0)"},
+
+/* ---- align: ALIGN's dual encoder (a BERT text tower); its text part is
+ * text_config (a part without model_type is read as align_text_model,
+ * the class's sub-config). transformers 5.23.0
+ * models/align/configuration_align.py L192. */
+{.model_type = "align", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "align_text_model",
+ .source = "models/align/configuration_align.py L192 (transformers 5.23.0)"},
+
+/* ---- align_text_model: BERT's embeddings: a learned table
+ * (position_embeddings) read at rows 0.. (the position_ids buffer,
+ * arange), no offset (pad_token_id unused for it); no relative position
+ * in attention. transformers 5.23.0 models/align/modeling_align.py
+ * L506-559; configuration_align.py L46-61 (hidden 768, 12 layers, 12
+ * heads, 512 positions). */
+{.model_type = "align_text_model", .arch = "AlignText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .default_positions = 512,
+ .source = "models/align/modeling_align.py L506-559; "
+           "configuration_align.py L46-61 (transformers 5.23.0)"},
+
+/* ---- altclip: AltCLIP's dual encoder (an XLM-R text tower); its text part
+ * is text_config (a part without model_type is read as
+ * altclip_text_model, the class's sub-config). transformers 5.23.0
+ * models/altclip/configuration_altclip.py L155. */
+{.model_type = "altclip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "altclip_text_model",
+ .source = "models/altclip/configuration_altclip.py L155 (transformers 5.23.0)"},
+
+/* ---- altclip_text_model: RoBERTa's embeddings: a learned table read from
+ * row padding_idx + 1 (create_position_ids_from_input_ids; padding_idx =
+ * pad_token_id, default 1); no relative position in attention.
+ * transformers 5.23.0 models/altclip/modeling_altclip.py L75-174;
+ * configuration_altclip.py L50-63 (hidden 1024, 24 layers, 16 heads, 514
+ * positions). */
+{.model_type = "altclip_text_model", .arch = "AltCLIPText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 1024, .default_heads = 16,
+ .default_positions = 514, .pos_offset = -1,
+ .source = "models/altclip/modeling_altclip.py L75-174; "
+           "configuration_altclip.py L50-63 (transformers 5.23.0)"},
 
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
@@ -229,12 +289,54 @@
  .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
            "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
 
+/* ---- blip: BLIP (image-text model); its text part is text_config (a part
+ * without model_type is read as blip_text_model, the class's sub-
+ * config). transformers 5.23.0 models/blip/configuration_blip.py L146. */
+{.model_type = "blip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "blip_text_model",
+ .source = "models/blip/configuration_blip.py L146 (transformers 5.23.0)"},
+
+/* ---- blip_text_model: BERT's embeddings: a learned table
+ * (position_embeddings) read at rows 0.. (the position_ids buffer,
+ * arange), no offset (pad_token_id unused for it); no relative position
+ * in attention. * The decoder (BlipTextLMHeadModel) starts its rows at
+ * the cached * length, the same positions. transformers 5.23.0
+ * models/blip/modeling_blip_text.py L46-92; configuration_blip.py L49-67
+ * (hidden 768, 12 layers, 8 heads, 512 positions). */
+{.model_type = "blip_text_model", .arch = "BlipText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 8,
+ .default_positions = 512,
+ .source = "models/blip/modeling_blip_text.py L46-92; "
+           "configuration_blip.py L49-67 (transformers 5.23.0)"},
+
 /* ---- bloom: ALiBi on every layer, BLOOM's slopes (= the paper's).
  * models/bloom/modeling_bloom.py @e2412028 L54-95 (build_alibi_tensor),
  * L277-282; configuration_bloom.py @3f832360 L88-116 (n_layer 2, n_head 8). */
 {.model_type = "bloom", .arch = "Bloom", .scheme = POSENC_SCHEME_ALIBI, .default_layers = 2,
  .default_hidden = 64, .default_heads = 8,
  .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282"},
+
+/* ---- bridgetower: BridgeTower (its cross-modal layers take the towers'
+ * outputs, no * positions of their own); its text part is text_config (a
+ * part without model_type is read as bridgetower_text_model, the class's
+ * sub-config). transformers 5.23.0
+ * models/bridgetower/configuration_bridgetower.py L132. */
+{.model_type = "bridgetower", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "bridgetower_text_model",
+ .source = "models/bridgetower/configuration_bridgetower.py L132 (transformers 5.23.0)"},
+
+/* ---- bridgetower_text_model: RoBERTa's embeddings: a learned table read
+ * from row padding_idx + 1 (create_position_ids_from_input_ids;
+ * padding_idx = pad_token_id, default 1); no relative position in
+ * attention. transformers 5.23.0
+ * models/bridgetower/modeling_bridgetower.py L770-869;
+ * configuration_bridgetower.py L79-94 (hidden 768, 12 layers, 12 heads,
+ * 514 positions). */
+{.model_type = "bridgetower_text_model", .arch = "BridgeTowerText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .default_positions = 514, .pos_offset = -1,
+ .source = "models/bridgetower/modeling_bridgetower.py L770-869; "
+           "configuration_bridgetower.py L79-94 (transformers 5.23.0)"},
 
 /* ---- camembert: RoBERTa's embeddings (positions from padding_idx + 1,
  * padding_idx = pad_token_id, default 1). transformers 5.23.0
@@ -257,6 +359,47 @@
  .base_ratio_key = "rope_ratio", .head_dim_key = "kv_channels",
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
 
+/* ---- chinese_clip: Chinese-CLIP's dual encoder (a BERT text tower); its
+ * text part is text_config (a part without model_type is read as
+ * chinese_clip_text_model, the class's sub-config). transformers 5.23.0
+ * models/chinese_clip/configuration_chinese_clip.py L154. */
+{.model_type = "chinese_clip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "chinese_clip_text_model",
+ .source = "models/chinese_clip/configuration_chinese_clip.py L154 (transformers 5.23.0)"},
+
+/* ---- chinese_clip_text_model: BERT's embeddings: a learned table
+ * (position_embeddings) read at rows 0.. (the position_ids buffer,
+ * arange), no offset (pad_token_id unused for it); no relative position
+ * in attention. transformers 5.23.0
+ * models/chinese_clip/modeling_chinese_clip.py L76-129;
+ * configuration_chinese_clip.py L51-64 (hidden 768, 12 layers, 12 heads,
+ * 512 positions). */
+{.model_type = "chinese_clip_text_model", .arch = "ChineseCLIPText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .default_positions = 512,
+ .source = "models/chinese_clip/modeling_chinese_clip.py L76-129; "
+           "configuration_chinese_clip.py L51-64 (transformers 5.23.0)"},
+
+/* ---- clap: CLAP's audio-text dual encoder (a RoBERTa text tower); its text
+ * part is text_config (a part without model_type is read as
+ * clap_text_model, the class's sub-config). transformers 5.23.0
+ * models/clap/configuration_clap.py L173. */
+{.model_type = "clap", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "clap_text_model",
+ .source = "models/clap/configuration_clap.py L173 (transformers 5.23.0)"},
+
+/* ---- clap_text_model: RoBERTa's embeddings: a learned table read from row
+ * padding_idx + 1 (create_position_ids_from_input_ids; padding_idx =
+ * pad_token_id, default 1); no relative position in attention.
+ * transformers 5.23.0 models/clap/modeling_clap.py L924-1026;
+ * configuration_clap.py L44-60 (hidden 768, 12 layers, 12 heads, 514
+ * positions). */
+{.model_type = "clap_text_model", .arch = "ClapText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .default_positions = 514, .pos_offset = -1,
+ .source = "models/clap/modeling_clap.py L924-1026; "
+           "configuration_clap.py L44-60 (transformers 5.23.0)"},
+
 /* ---- clip_text_model: a learned table (position_embedding) read at
  * positions 0.. (no offset; pad_token_id unused for it); the encoder's
  * attention carries no position. transformers 5.23.0
@@ -267,6 +410,26 @@
  .default_layers = 12, .default_hidden = 512, .default_heads = 8, .default_positions = 77,
  .source = "models/clip/modeling_clip.py L221-256; configuration_clip.py L48-53 "
            "(transformers 5.23.0)"},
+
+/* ---- clipseg: CLIPSeg (CLIP towers and a segmentation decoder); its text
+ * part is text_config (a part without model_type is read as
+ * clipseg_text_model, the class's sub-config). transformers 5.23.0
+ * models/clipseg/configuration_clipseg.py L163. */
+{.model_type = "clipseg", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "clipseg_text_model",
+ .source = "models/clipseg/configuration_clipseg.py L163 (transformers 5.23.0)"},
+
+/* ---- clipseg_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/clipseg/modeling_clipseg.py L209-244;
+ * configuration_clipseg.py L48-65 (hidden 512, 12 layers, 8 heads, 77
+ * positions). */
+{.model_type = "clipseg_text_model", .arch = "CLIPSegText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8,
+ .default_positions = 77,
+ .source = "models/clipseg/modeling_clipseg.py L209-244; "
+           "configuration_clipseg.py L48-65 (transformers 5.23.0)"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
@@ -445,21 +608,20 @@
            "(apply_rotary_pos_emb_interleave)"},
 
 /* ---- deepseek_v32 (DeepSeek V3.2): the MLA attention is DeepSeek V3's
- * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part), but DeepSeek
- * Sparse Attention's indexer, which picks the index_topk keys each query
- * attends to, rotates its own q and k half-split (apply_rotary_pos_emb on the
- * first qk_rope_head_dim of index_head_dim): two RoPEs in one layer, which a
- * layer's scheme here cannot say. Refused by name rather than half read.
- * models/deepseek_v32/modeling_deepseek_v32.py L160-222 (the indexer: "The
- * indexer uses NON-interleaved (half-split) RoPE"), L296-330, L405-430
- * (transformers 5.23.0). */
+ * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part, always
+ * interleaved: no rope_interleave key is read). DeepSeek Sparse Attention's
+ * indexer, which picks the index_topk keys each query attends to, rotates its
+ * own q and k with the same cos and sin half-split: apply_rotary_pos_emb on the
+ * first qk_rope_head_dim elements of heads of index_head_dim (default 128),
+ * the rest passed through (posenc_model_layer_indexer_rope). transformers
+ * 5.23.0 models/deepseek_v32/modeling_deepseek_v32.py L160-222 (the indexer:
+ * "The indexer uses NON-interleaved (half-split) RoPE"), L296-330, L405-430;
+ * configuration_deepseek_v32.py L100, L121. */
 {.model_type = "deepseek_v32", .arch = "DeepseekV32", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE,
- .refused = "DeepSeek Sparse Attention's indexer rotates its own q and k half-split beside "
-            "the MLA attention's interleaved RoPE (two RoPEs in one layer); posenc describes "
-            "one per layer",
+ .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .default_head_dim = 64,
+ .indexer_head_dim_default = 128, .flags = POSENC_FAMILY_INDEXER,
  .source = "models/deepseek_v32/modeling_deepseek_v32.py L160-222, L296-330, L405-430 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0); configuration_deepseek_v32.py L100, L121"},
 
 /* ---- deepseek_v4: refused. Its layers mix the main MLA attention with
  * compressed branches (layer_types compressed_sparse_attention /
@@ -564,6 +726,21 @@
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
            "L95-117 (transformers 5.23.0)"},
+
+/* ---- encoder-decoder (EncoderDecoderModel): two models of any families
+ * joined by cross-attention, the encoder and decoder keys each a config
+ * of its own (defaults BERT and BERT; BERT2GPT2 mixes two). Both parts
+ * are text models with their own positions, and posenc reads one family
+ * per config: refused, naming the keys to read. transformers 5.23.0
+ * models/encoder_decoder/configuration_encoder_decoder.py L60-72;
+ * configuration_utils.py L252 (a part without model_type is the default
+ * type). */
+{.model_type = "encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
+ .refused = "an encoder-decoder wrapper joins two models, each with its own positions: read "
+            "its encoder and its decoder each as a config.json of its own (posenc --config "
+            "on the part, or --model-type with the part's type)",
+ .source = "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
+           "(transformers 5.23.0)"},
 
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
@@ -732,6 +909,26 @@
  .embed_key = "emb_dim", .embed_default = 2048,
  .source = "models/flaubert/modeling_flaubert.py L47-53, L677-686, L724, L750, L841-869; "
            "configuration_flaubert.py L94-118 (transformers 5.23.0)"},
+
+/* ---- flava: FLAVA (its multimodal encoder takes the towers' outputs, no
+ * positions * of its own); its text part is text_config (a part without
+ * model_type is read as flava_text_model, the class's sub-config).
+ * transformers 5.23.0 models/flava/configuration_flava.py L239. */
+{.model_type = "flava", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "flava_text_model",
+ .source = "models/flava/configuration_flava.py L239 (transformers 5.23.0)"},
+
+/* ---- flava_text_model: BERT's embeddings: a learned table
+ * (position_embeddings) read at rows 0.. (the position_ids buffer,
+ * arange), no offset (pad_token_id unused for it); no relative position
+ * in attention. transformers 5.23.0 models/flava/modeling_flava.py
+ * L370-417; configuration_flava.py L88-103 (hidden 768, 12 layers, 12
+ * heads, 512 positions). */
+{.model_type = "flava_text_model", .arch = "FlavaText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .default_positions = 512,
+ .source = "models/flava/modeling_flava.py L370-417; "
+           "configuration_flava.py L88-103 (transformers 5.23.0)"},
 
 /* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
  * llama's rotate_half: HALF, full head), default_theta 500000.
@@ -1086,6 +1283,19 @@
  .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "models/gptj/modeling_gptj.py (rotate_every_two, create_sinusoidal_positions)"},
 
+/* ---- gradium_phonon_tts (Gradium Phonon TTS backbone): rotate_half (HALF)
+ * over the whole head, the rope block's theta (class default_theta 10000,
+ * modeling_rope_utils.py L760), head_dim null: hidden / heads. The flow
+ * head's sinusoid embeds flow times, not token positions. transformers 5.23.0
+ * models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106,
+ * L189, L340-384, L502; configuration_gradium_phonon_tts.py L143-154,
+ * L182-186 (768 hidden, 6 layers, 12 heads). */
+{.model_type = "gradium_phonon_tts", .arch = "GradiumPhononTTS", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 6, .default_hidden = 768,
+ .default_heads = 12,
+ .source = "models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106, L189, L340-384, "
+           "L502; configuration_gradium_phonon_tts.py L143-186 (transformers 5.23.0)"},
+
 /* ---- granite: llama's RoPE (HALF, full head). */
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
@@ -1173,6 +1383,26 @@
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
            "(5.23.0); configuration_granitemoeshared.py L71-74"},
 
+/* ---- groupvit: GroupViT's dual encoder; its text part is text_config (a
+ * part without model_type is read as groupvit_text_model, the class's
+ * sub-config). transformers 5.23.0
+ * models/groupvit/configuration_groupvit.py L135. */
+{.model_type = "groupvit", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "groupvit_text_model",
+ .source = "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"},
+
+/* ---- groupvit_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/groupvit/modeling_groupvit.py L422-457;
+ * configuration_groupvit.py L43-58 (hidden 256, 12 layers, 4 heads, 77
+ * positions). */
+{.model_type = "groupvit_text_model", .arch = "GroupViTText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 256, .default_heads = 4,
+ .default_positions = 77,
+ .source = "models/groupvit/modeling_groupvit.py L422-457; "
+           "configuration_groupvit.py L43-58 (transformers 5.23.0)"},
+
 /* ---- gte (encoder): llama's rotate_half (HALF, full head), default_theta
  * 160000. transformers 5.23.0 models/gte/modeling_gte.py L114-115, L133-163,
  * L201, L226; configuration_gte.py L50-67. */
@@ -1191,6 +1421,20 @@
  .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
            "L42, L59-64"},
 
+/* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
+ * head_dim 128) in every layer (the audio tokens take their own MLP and
+ * norms, not their own positions). Without a rope block the config class
+ * fills in llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5,
+ * original 1024) and a rope_theta beside it is unread: refused. A block
+ * without rope_theta takes default_theta 10000. transformers 5.23.0
+ * models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196,
+ * L333-377, L529; configuration_higgs_audio_v2.py L76-119. */
+{.model_type = "higgs_audio_v2", .arch = "HiggsAudioV2", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 28, .default_hidden = 3072,
+ .default_heads = 24, .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
+ .source = "models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196, L333-377, L529; "
+           "configuration_higgs_audio_v2.py L76-119 (transformers 5.23.0)"},
+
 /* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
  * 128), one rotary_emb for every attention call of both recurrent stacks;
  * num_hidden_layers counts the attention calls (HrmTextConfig.__post_init__
@@ -1202,6 +1446,27 @@
  .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
  .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
            "(5.23.0); modular_hrm_text.py L50-130"},
+
+/* ---- hunyuan (Hunyuan-A13B's remote code: auto_map hunyuan.py, whose
+ * decoder layers come from modeling_hunyuan.py; Tencent-Hunyuan/Hunyuan-A13B
+ * @2798f3c8, the file last changed in df832ebc): head_dim = hidden_size //
+ * heads (L544; attention_head_dim is not read), rotate_half over the whole
+ * head (L372-404), RoPE then the query/key layernorms (L676-680, L787-791,
+ * L988-992 in the eager, flash and sdpa attentions). _init_rope (L572-606):
+ * no rope_scaling, base rope_theta (configuration_hunyuan.py L136, default
+ * 10000); else type, factor and alpha are all read (a missing one raises):
+ * "linear" divides positions by factor (L298-315); "dynamic" with a non-zero
+ * alpha is static NTK-alpha, base * alpha^(d/(d-2)) at every length
+ * (L346-370), and with alpha 0 or null dynamic NTK past
+ * max_position_embeddings (L317-344); any other type raises. Nothing reads
+ * the block's beta_fast, beta_slow, mscale or mscale_all_dim (A13B's config
+ * has them): ignored. */
+{.model_type = "hunyuan", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .scaling_types = "linear dynamic", .scaling_unread = "beta_fast beta_slow mscale mscale_all_dim",
+ .flags = POSENC_FAMILY_NTK_ALPHA,
+ .source = "Tencent-Hunyuan/Hunyuan-A13B models/modeling_hunyuan.py @2798f3c8 L260-404, "
+           "L544, L572-606, L676-680; configuration_hunyuan.py L136"},
 
 /* ---- hunyuan_v1_dense, hunyuan_v1_moe: llama's rotate_half (HALF, full
  * head), then the query/key layernorms on the rotated q and k; rope_theta
@@ -1701,6 +1966,26 @@
  .source = "models/mellum/modeling_mellum.py L45-99, L130-160, L208, L246, L516 (5.23.0); "
            "configuration_mellum.py L85-130"},
 
+/* ---- metaclip_2: MetaCLIP 2's dual encoder; its text part is text_config (a
+ * part without model_type is read as metaclip_2_text_model, the class's
+ * sub-config). transformers 5.23.0
+ * models/metaclip_2/configuration_metaclip_2.py L157. */
+{.model_type = "metaclip_2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "metaclip_2_text_model",
+ .source = "models/metaclip_2/configuration_metaclip_2.py L157 (transformers 5.23.0)"},
+
+/* ---- metaclip_2_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/metaclip_2/modeling_metaclip_2.py L42-77;
+ * configuration_metaclip_2.py L50-68 (hidden 512, 12 layers, 8 heads, 77
+ * positions). */
+{.model_type = "metaclip_2_text_model", .arch = "MetaClip2Text", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8,
+ .default_positions = 77,
+ .source = "models/metaclip_2/modeling_metaclip_2.py L42-77; "
+           "configuration_metaclip_2.py L50-68 (transformers 5.23.0)"},
+
 /* ---- mimo_v2_flash: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements (0.334 of head_dim 192: 64), one RoPE per
  * layer type from rope_parameters.full_attention / .sliding_attention (class
@@ -1927,6 +2212,18 @@
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
            "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
 
+/* ---- moshi: the main (temporal) decoder rotates every layer with
+ * rotate_half (HALF) over the whole head, theta from the rope block (class
+ * default 10000), head_dim null: hidden / heads. Its depth decoder
+ * (depth_decoder_config) builds its layers with use_rope=False and numbers
+ * codebooks through per-codebook weights, not positions; posenc reads the
+ * top-level decoder. transformers 5.23.0 models/moshi/modeling_moshi.py
+ * L266-344, L446-470, L590-600, L735-800; configuration_moshi.py L136-164. */
+{.model_type = "moshi", .arch = "Moshi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
+           "L136-164 (transformers 5.23.0)"},
+
 /* ---- mpnet: refused. RoBERTa's learned table plus a T5-style relative
  * bucket bias (relative_attention_num_buckets) computed once in the
  * encoder and added in every layer. transformers 5.23.0
@@ -2021,6 +2318,20 @@
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
            "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
 
+/* ---- neomme (NeoMME encoder): per layer type (sliding: theta 10000, whole
+ * head; full: theta 1e6, a quarter of the head) a two-axis M-RoPE: the
+ * frequencies of pair j take the row position for even j and the column
+ * position for odd j (recomposition_frequencies), then rotate_half over
+ * the rotated part. A text token's two rows are equal (plain RoPE), but
+ * document-image patches get distinct rows, and posenc's M-RoPE has no
+ * two-axis alternating rule. transformers 5.23.0
+ * models/neomme/modeling_neomme.py L90-167, L209-249, L339, L561-586;
+ * configuration_neomme.py L72-73, L102-107, L144-151. */
+{.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
+            "per layer type) is not implemented",
+ .source = "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"},
+
 /* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
  * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
@@ -2106,6 +2417,26 @@
  .source = "models/openai/modeling_openai.py L302, L306, L346-348, L369; "
            "configuration_openai.py L74-85 (transformers 5.23.0)"},
 
+/* ---- openai_privacy_filter (OpenAI Privacy Filter, a bidirectional
+ * encoder): _apply_rotary_emb rotates x[0::2] with x[1::2] and stacks them
+ * back, interleaved pairs over the whole head_dim 64; default_theta 150000.
+ * Without a rope block the class fills in YaRN (factor 32, beta_fast 32,
+ * beta_slow 1, truncate false, original 4096) and setdefault puts the
+ * top-level rope_theta (else 150000) in it: the same here. q and k are each
+ * scaled by head_dim^-0.25 after the rotation (the softmax scale split,
+ * not a position). transformers 5.23.0
+ * models/openai_privacy_filter/modeling_openai_privacy_filter.py L62-106,
+ * L121-139, L184, L215-219; configuration_openai_privacy_filter.py L60-114;
+ * modeling_rope_utils.py L775-795 (convert_rope_params_to_dict). */
+{.model_type = "openai_privacy_filter", .arch = "OpenAIPrivacyFilter", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .base_default = 150000.0, .default_layers = 8, .default_hidden = 640,
+ .default_heads = 14, .default_head_dim = 64,
+ .default_rope_parameters = "{\"rope_type\": \"yarn\", \"factor\": 32.0, \"beta_fast\": 32.0, "
+                            "\"beta_slow\": 1.0, \"truncate\": false, "
+                            "\"original_max_position_embeddings\": 4096}",
+ .source = "models/openai_privacy_filter/modeling_openai_privacy_filter.py L62-139, L215; "
+           "configuration_openai_privacy_filter.py L60-114 (transformers 5.23.0)"},
+
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
  * configuration_opt.py @3f832360 L89-109. */
@@ -2131,6 +2462,45 @@
  .source = "OrionStarAI modeling_orion.py, port vllm-project/vllm "
            "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
            "configs/orion.py @864104da (rope_theta=10000.0)"},
+
+/* ---- owlv2: OWLv2's detector (CLIP towers); its text part is text_config (a
+ * part without model_type is read as owlv2_text_model, the class's sub-
+ * config). transformers 5.23.0 models/owlv2/configuration_owlv2.py L107. */
+{.model_type = "owlv2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "owlv2_text_model",
+ .source = "models/owlv2/configuration_owlv2.py L107 (transformers 5.23.0)"},
+
+/* ---- owlv2_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/owlv2/modeling_owlv2.py L285-314;
+ * configuration_owlv2.py L45-59 (hidden 512, 12 layers, 8 heads, 16
+ * positions). */
+{.model_type = "owlv2_text_model", .arch = "Owlv2Text", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8,
+ .default_positions = 16,
+ .source = "models/owlv2/modeling_owlv2.py L285-314; "
+           "configuration_owlv2.py L45-59 (transformers 5.23.0)"},
+
+/* ---- owlvit: OWL-ViT's detector (CLIP towers); its text part is text_config
+ * (a part without model_type is read as owlvit_text_model, the class's
+ * sub-config). transformers 5.23.0 models/owlvit/configuration_owlvit.py
+ * L104. */
+{.model_type = "owlvit", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "owlvit_text_model",
+ .source = "models/owlvit/configuration_owlvit.py L104 (transformers 5.23.0)"},
+
+/* ---- owlvit_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/owlvit/modeling_owlvit.py L347-376;
+ * configuration_owlvit.py L44-58 (hidden 512, 12 layers, 8 heads, 16
+ * positions). */
+{.model_type = "owlvit_text_model", .arch = "OwlViTText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8,
+ .default_positions = 16,
+ .source = "models/owlvit/modeling_owlvit.py L347-376; "
+           "configuration_owlvit.py L44-58 (transformers 5.23.0)"},
 
 /* ---- paddleocr_vl (PaddleOCR-VL): a wrapper (text_config
  * paddleocr_vl_text; a config without text_config keeps the language keys at
@@ -2296,6 +2666,38 @@
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
            "L51-63 (transformers 5.23.0)"},
+
+/* ---- pocket_tts (Kyutai Pocket TTS backbone): rotate_half (HALF) over
+ * the whole head, theta from the rope block (class default 10000), head_dim
+ * null: hidden / heads. The flow head's sinusoid embeds flow times, not
+ * positions. transformers 5.23.0 models/pocket_tts/modeling_pocket_tts.py
+ * L77-107, L190, L444-488, L603; configuration_pocket_tts.py L119-156
+ * (1024 hidden, 6 layers, 16 heads). */
+{.model_type = "pocket_tts", .arch = "PocketTTS", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 6, .default_hidden = 1024, .default_heads = 16,
+ .source = "models/pocket_tts/modeling_pocket_tts.py L77-107, L190, L444-488, L603; "
+           "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
+
+/* ---- pp_formulanet: PP-FormulaNet (a vision encoder and a text decoder);
+ * its text part is text_config (a part without model_type is read as
+ * pp_formulanet_text, the class's sub-config). transformers 5.23.0
+ * models/pp_formulanet/configuration_pp_formulanet.py L133. */
+{.model_type = "pp_formulanet", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "pp_formulanet_text",
+ .source = "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"},
+
+/* ---- pp_formulanet_text: PP-FormulaNet's text decoder (the encoder is the
+ * vision model): MBart's learned table, row position + 2 (offset 2,
+ * max_position_embeddings + 2 rows); decoder_layers layers (its
+ * num_hidden_layers is encoder_layers by attribute_map). transformers
+ * 5.23.0 models/pp_formulanet/modeling_pp_formulanet.py L493-517,
+ * L800-803, L887, L914; configuration_pp_formulanet.py L95-119 (d_model
+ * 512, 8 decoder layers, 16 heads, 2560 positions). */
+{.model_type = "pp_formulanet_text", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 8, .layers_key = "decoder_layers", .default_hidden = 512,
+ .default_heads = 16, .default_positions = 2560, .pos_offset = 2,
+ .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
+           "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and
@@ -2491,6 +2893,17 @@
  .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
            "(transformers 5.23.0)"},
 
+/* ---- rag (retrieval-augmented generation): a question encoder
+ * (question_encoder, default DPR, a separate retrieval model) and the
+ * generator that writes the answer (generator, default BART): the
+ * language model read is the generator (its model_type, else bart as
+ * RagConfig.__post_init__ fills in); the question encoder is read as a
+ * config of its own. transformers 5.23.0 models/rag/configuration_rag.py
+ * L82-86, L114-125. */
+{.model_type = "rag", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "generator", .nested_type = "bart",
+ .source = "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"},
+
 /* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
  * block_types[i % len] ((block_types * 100)[:num_hidden_layers]; without
  * the key the class default recurrent, recurrent, attention: every third
@@ -2501,9 +2914,10 @@
  * (default 0.5) with rotate_half (HALF) at base rope_theta 10000; head_dim
  * is hidden_size // num_attention_heads unless the config gives head_dim
  * (__post_init__ sets it, then the config's own keys are set over it).
- * RecurrentGemmaRotaryEmbedding raises on any rope type but default. transformers 5.23.0
- * models/recurrent_gemma/modeling_recurrent_gemma.py L64-111, L114-152,
- * L197-260, L280-310, L490-497; configuration_recurrent_gemma.py L56-102. */
+ * RecurrentGemmaRotaryEmbedding raises on any rope type but default.
+ * transformers 5.23.0 models/recurrent_gemma/modeling_recurrent_gemma.py
+ * L64-111, L114-152, L197-260, L280-310, L490-497;
+ * configuration_recurrent_gemma.py L56-102. */
 {.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .partial_default = 0.5, .base_default = 10000.0, .default_layers = 26,
  .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
@@ -2568,6 +2982,28 @@
  .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
            "L62 (transformers 5.23.0)"},
 
+/* ---- sam3_lite_text: SAM 3 with the LiteText text encoder; its text part is
+ * text_config (a part without model_type is read as
+ * sam3_lite_text_text_model, the class's sub-config). transformers
+ * 5.23.0 models/sam3_lite_text/configuration_sam3_lite_text.py L178. */
+{.model_type = "sam3_lite_text", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "sam3_lite_text_text_model",
+ .source = "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"},
+
+/* ---- sam3_lite_text_text_model: a learned table of max_position_embeddings
+ * rows (Sam3LiteTextTextPositionEmbedding) resampled by bilinear
+ * interpolation to the sequence length whenever the two differ: a
+ * token's position vector depends on the length of its sequence, not a
+ * row per position. transformers 5.23.0
+ * models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338;
+ * configuration_sam3_lite_text.py L126-134. */
+{.model_type = "sam3_lite_text_text_model", .arch = "Sam3LiteTextText",
+ .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
+            "is not implemented",
+ .source = "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
+           "(transformers 5.23.0)"},
+
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
  * models/seed_oss/modeling_seed_oss.py L86-120, L161;
@@ -2617,6 +3053,17 @@
  .default_head_dim = 128,
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
            "configuration_solar_open.py L64-90"},
+
+/* ---- speech-encoder-decoder: an audio encoder (encoder, default wav2vec2)
+ * and a text decoder (decoder, default bert with is_decoder and cross-
+ * attention): the text part is decoder, read as its own model_type (else
+ * bert, the SubConfigSpec default). transformers 5.23.0
+ * models/speech_encoder_decoder/configuration_speech_encoder_decoder.py
+ * L60-72; configuration_utils.py L252. */
+{.model_type = "speech-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "decoder", .nested_type = "bert",
+ .source = "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 "
+           "(transformers 5.23.0)"},
 
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
  * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
@@ -2671,6 +3118,28 @@
  .refused = "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
             "adds row/column/rank embeddings; posenc does not read them",
  .source = "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"},
+
+/* ---- tipsv2: TIPSv2's dual encoder; its text part is text_config (a part
+ * without model_type is read as tipsv2_text_model, the class's sub-
+ * config). transformers 5.23.0 models/tipsv2/configuration_tipsv2.py
+ * L168. */
+{.model_type = "tipsv2", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
+ .nested = "text_config", .nested_type = "tipsv2_text_model",
+ .source = "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"},
+
+/* ---- tipsv2_text_model: a fixed sinusoid table
+ * (Tipsv2SinusoidalPositionalEmbedding, tensor2tensor's: sines of every
+ * pair first, then the cosines, frequencies exp(-k log(10000) /
+ * (half_dim - 1))) read at rows 0.., added to the token embeddings
+ * scaled by sqrt(hidden_size) (scale_sqrt_depth). posenc's sinusoid
+ * interleaves sin and cos with 10000^(-2k/d): refused. transformers
+ * 5.23.0 models/tipsv2/modeling_tipsv2.py L586-662;
+ * configuration_tipsv2.py L109-122. */
+{.model_type = "tipsv2_text_model", .arch = "Tipsv2Text", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "TIPSv2's tensor2tensor sinusoid (all sines, then all cosines, log(10000) / "
+            "(half_dim - 1)) is not implemented",
+ .source = "models/tipsv2/modeling_tipsv2.py L586-662 (transformers 5.23.0)"},
+
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
  * (class defaults: full theta 2560000, sliding 10000). The older format
@@ -2727,6 +3196,17 @@
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
            "L81-110, L274-300 (transformers 5.23.0)"},
 
+/* ---- vision-encoder-decoder: an image encoder (encoder, default vit) and a
+ * text decoder (decoder, default bert with is_decoder and cross-
+ * attention): the text part is decoder, read as its own model_type (else
+ * bert, the SubConfigSpec default). transformers 5.23.0
+ * models/vision_encoder_decoder/configuration_vision_encoder_decoder.py
+ * L60-71; configuration_utils.py L252. */
+{.model_type = "vision-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "decoder", .nested_type = "bert",
+ .source = "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 "
+           "(transformers 5.23.0)"},
+
 /* ---- visual_bert: the text tokens read BERT's learned table at 0..
  * (offset 0); the visual tokens appended after them read a second table,
  * visual_position_embeddings, at row 0 (or averaged rows of the first table
@@ -2758,6 +3238,27 @@
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
+
+/* ---- xclip: X-CLIP's video-text dual encoder; its text part is text_config
+ * (a part without model_type is read as xclip_text_model, the class's
+ * sub-config). transformers 5.23.0 models/x_clip/configuration_x_clip.py
+ * L138. */
+{.model_type = "xclip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
+ .nested = "text_config", .nested_type = "xclip_text_model",
+ .source = "models/x_clip/configuration_x_clip.py L138 (transformers 5.23.0)"},
+
+/* ---- xclip_text_model: CLIP's text embeddings: a learned table
+ * (position_embedding) read at rows 0.. (the position_ids buffer,
+ * arange), no offset; the encoder's attention carries no position.
+ * transformers 5.23.0 models/x_clip/modeling_x_clip.py L169-204;
+ * configuration_x_clip.py L44-58 (hidden 512, 12 layers, 8 heads, 77
+ * positions). */
+{.model_type = "xclip_text_model", .arch = "XCLIPText", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 512, .default_heads = 8,
+ .default_positions = 77,
+ .source = "models/x_clip/modeling_x_clip.py L169-204; "
+           "configuration_x_clip.py L44-58 (transformers 5.23.0)"},
+
 /* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
  * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
 {.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,

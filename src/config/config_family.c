@@ -314,8 +314,10 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
         int64_t listed = 0; /* KINDS: the per-layer list's length */
         if (f->layers == POSENC_LAYERS_KINDS && !(f->flags & POSENC_FAMILY_LIST_CYCLES))
             kinds_layer_count(r, &listed); /* (a repeated pattern does not count layers) */
-        if ((st = need_count(r, LAYER_KEYS, listed > 0 ? listed : f->default_layers, &n_layer,
-                             &which)) != POSENC_OK)
+        const char *const own_keys[] = {f->layers_key, NULL};
+        if ((st = need_count(r, f->layers_key ? own_keys : LAYER_KEYS,
+                             listed > 0 ? listed : f->default_layers, &n_layer, &which)) !=
+            POSENC_OK)
             return st;
         if (listed > 0 && (f->flags & POSENC_FAMILY_LIST_COUNTS))
             n_layer = listed; /* the list's length wins over num_hidden_layers */

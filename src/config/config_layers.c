@@ -328,8 +328,7 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
         fcm.head_dim = fcm.rotary = hd;
     }
     if (!src->per_type)
-        return rope_group(r, g, &fcm, base,
-                          rule == POSENC_TROPE_SCALED ? src->single : NULL, src->rp != NULL,
+        return rope_group(r, g, &fcm, base, rule == POSENC_TROPE_SCALED ? src->single : NULL,
                           rule == POSENC_TROPE_SCALED ? src->bname : "");
     const json_t *set = get(src->rp, tname);
     char sname[96];
@@ -386,7 +385,7 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
                             (long long)cm.head_dim, f->model_type, (long long)cm.rotary);
         }
     }
-    return rope_group(r, g, &cm, base, set, 1, sname);
+    return rope_group(r, g, &cm, base, set, sname);
 }
 
 /* Cohere2 MoE: "self.force_rope = config.mlp_layer_types[layer_idx] ==
@@ -560,7 +559,7 @@ static posenc_status nope_layers(mread *r, int64_t n_layer, uint8_t *kind, const
             gi[t] = add_group(r->m, t ? POSENC_SCHEME_NONE : POSENC_SCHEME_ROPE, "");
             if (!t)
                 st = rope_group(r, &r->m->group[gi[t]], &src->cm, src->cm.base, src->single,
-                                src->rp != NULL, src->bname);
+                                src->bname);
             else if (r->fam->qscale == POSENC_QSCALE_TEMPERATURE)
                 st = temperature(r, &r->m->group[gi[t]].qscale);
         }
@@ -803,7 +802,7 @@ static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, cons
                 if (none)
                     g->reason = why;
                 else if ((st = rope_group(r, g, &src->cm, src->cm.base, src->single,
-                                          src->rp != NULL, src->bname)) != POSENC_OK)
+                                          src->bname)) != POSENC_OK)
                     return st;
             }
         }
@@ -880,8 +879,7 @@ static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *sr
         /* every layer alike; layer_types only choose attention masks here */
         note_ignored(r, "layer_types");
         add_group(r->m, POSENC_SCHEME_ROPE, "");
-        st = rope_group(r, &r->m->group[0], &src.cm, src.cm.base, src.single, src.rp != NULL,
-                        src.bname);
+        st = rope_group(r, &r->m->group[0], &src.cm, src.cm.base, src.single, src.bname);
         break;
     }
     free(kind);

@@ -131,7 +131,7 @@ posenc_status read_family(mread *r, int64_t n_layer);
 /* config_rope.c: RoPE blocks */
 posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *cm);
 posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
-                                double base, const json_t *blk, int is_params, const char *name);
+                                double base, const json_t *blk, const char *name);
 
 /* config_layers.c: which layers get which RoPE */
 posenc_status read_rope_family(mread *r, int64_t n_layer);

@@ -69,9 +69,15 @@ static posenc_status prep_ntk_alpha(mread *r, const json_t *blk, const char *nam
         if (t && json_typeof(t) == JSON_STRING && strcmp(json_string_value(t), "dynamic") == 0)
             dynamic = 1;
     }
-    if (!dynamic || !a || json_typeof(a) == JSON_NULL ||
-        (is_number(a) && json_number_value(a) == 0.0))
-        return POSENC_OK; /* alpha falsy: transformers' dynamic NTK */
+    if (!dynamic || !a)
+        return POSENC_OK;
+    if (json_typeof(a) == JSON_NULL || (is_number(a) && json_number_value(a) == 0.0)) {
+        /* alpha falsy: the code's dynamic NTK, which reads no alpha */
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, "alpha");
+        return POSENC_OK;
+    }
     if (!is_number(a)) {
         char key[128];
         snprintf(key, sizeof key, "%s.alpha", name);
@@ -110,7 +116,7 @@ static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *n
         if (get(blk, "attention_factor"))
             return FAIL(r, POSENC_ERR_FORMAT, key,
                         "%s and attention_factor both set the factor on cos and sin", key);
-        if (!(*own = json_deep_copy(blk)) ||
+        if ((!*own && !(*own = json_deep_copy(blk))) ||
             json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
                 0)
             return copy_failed(r, own);
@@ -192,7 +198,7 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
     }
     if (!blk)
         return POSENC_OK;
-    if (!(*own = json_deep_copy(blk)))
+    if (!*own && !(*own = json_deep_copy(blk)))
         return FAIL(r, POSENC_ERR_NOMEM, "", "out of memory");
     json_object_del(*own, "mrope_section");
     json_object_del(*own, "mrope_interleaved");
@@ -301,13 +307,38 @@ static posenc_status check_scaling_types(mread *r, const json_t *blk, const char
                 key, v ? v : "(none)", r->fam->model_type, list);
 }
 
+/* The block's keys the family's code never reads (scaling_unread): dropped
+ * from a copy and listed as ignored ("name.key"). */
+static posenc_status drop_unread(mread *r, const json_t *blk, const char *name, json_t **own)
+{
+    char key[128];
+    for (const char *p = r->fam->scaling_unread; p && *p;) {
+        size_t len = strcspn(p, " ");
+        snprintf(key, sizeof key, "%.*s", (int)len, p);
+        p += len;
+        p += strspn(p, " ");
+        if (!json_object_get(blk, key))
+            continue;
+        if (!*own && !(*own = json_deep_copy(blk)))
+            return copy_failed(r, own);
+        json_object_del(*own, key);
+        char *s = r->m->ignored;
+        size_t n = strlen(s);
+        snprintf(s + n, sizeof r->m->ignored - n, "%s%s.%s", n ? " " : "", name, key);
+    }
+    return POSENC_OK;
+}
+
 static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t *blk,
                                    const char *name, json_t **own)
 {
     posenc_status st = POSENC_OK;
     *own = NULL;
-    if ((st = check_scaling_types(r, blk, name)) != POSENC_OK)
+    if ((st = check_scaling_types(r, blk, name)) != POSENC_OK ||
+        (st = drop_unread(r, blk, name, own)) != POSENC_OK)
         return st;
+    if (*own) /* the steps below read the copy without the unread keys */
+        blk = *own;
     if (r->fam->flags & POSENC_FAMILY_YARN_IS_LONGROPE)
         st = prep_yarn_is_longrope(r, blk, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_NTK_ALPHA))
@@ -322,9 +353,10 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
 }
 
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
- * cm with base. is_params: blk is a rope_parameters set. */
+ * cm with base. A rope_scaling block and a rope_parameters set are read alike
+ * (transformers 5: rope_scaling is the rope_parameters). */
 posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
-                                double base, const json_t *blk, int is_params, const char *name)
+                                double base, const json_t *blk, const char *name)
 {
     posenc_rope_config *c = &g->rope;
     memset(c, 0, sizeof *c);
@@ -362,8 +394,6 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         json_t *own = NULL;
         if ((st = prepare_block(r, g, blk, name, &own)) != POSENC_OK)
             return st;
-        (void)is_params; /* both blocks read alike (transformers 5: rope_scaling is the
-                            rope_parameters) */
         st = posenc__cfg_scaling(&r->rd, own ? own : blk, cm->maxpos, cm->have_maxpos,
                                  cm->top_orig, cm->have_top_orig, c);
         json_decref(own);
@@ -672,6 +702,19 @@ posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *c
     cm->have_maxpos = mk != NULL;
     if (!cm->have_maxpos)
         cm->maxpos = 0;
+    if (f->flags & POSENC_FAMILY_INDEXER) {
+        /* the indexer's heads: index_head_dim elements, the first rotary_dim
+         * rotated (its q_rot / q_pass split) */
+        int64_t ih = f->indexer_head_dim_default;
+        int present;
+        if ((st = count(r, "index_head_dim", &ih, &present)) != POSENC_OK)
+            return st;
+        if (ih < cm->rotary || ih > POSENC_ROPE_MAX_HEAD_DIM)
+            return FAIL(r, POSENC_ERR_DIM, kn(r, "index_head_dim", name, sizeof name),
+                        "%s %lld must be from the rotated part (%lld) to %u", name,
+                        (long long)ih, (long long)cm->rotary, POSENC_ROPE_MAX_HEAD_DIM);
+        r->m->indexer_head_dim = (uint32_t)ih;
+    }
     if ((st = count(r, "original_max_position_embeddings", &cm->top_orig, &cm->have_top_orig)) !=
         POSENC_OK)
         return st;

@@ -80,11 +80,13 @@ const char *posenc_rope_isa(void) { return posenc__isa_name(posenc__isa_selected
 const posenc__isa_ops *posenc__isa_ops_of(int isa)
 {
     static const posenc__isa_ops ops[POSENC__ISA_N] = {
-        {posenc__heads_scalar, posenc__fill_scalar, posenc__sincos_scalar, posenc__select_scalar},
+        {posenc__heads_scalar, posenc__fill_scalar, posenc__sincos_scalar, posenc__select_scalar,
+         posenc__fill_t_scalar},
 #if POSENC__HAVE_X86
-        {posenc__heads_avx2, posenc__fill_avx2, posenc__sincos_avx2, posenc__select_avx2},
+        {posenc__heads_avx2, posenc__fill_avx2, posenc__sincos_avx2, posenc__select_avx2,
+         posenc__fill_t_avx2},
         {posenc__heads_avx512, posenc__fill_avx512, posenc__sincos_avx512,
-         posenc__select_avx512},
+         posenc__select_avx512, posenc__fill_t_avx512},
 #endif
     };
 #if POSENC__HAVE_X86

@@ -55,6 +55,19 @@ typedef void (*posenc__fill_fn)(int64_t pos0, size_t n_pos, const double *f_hi,
                                 const double *f_lo, size_t n_pairs, double scale,
                                 float *cos_out, float *sin_out, size_t ld, int mode);
 
+/* Most pairs posenc__fill_t_fn takes (one strip of the fill). */
+#define POSENC__FILL_T_PAIRS 64
+
+/* The fill of posenc__fill_fn with T(j) = cos jf + i sin jf for every j <
+ * POSENC__FILL_ANCHOR_EVERY already computed by the caller (posenc__sincos_fn
+ * at position j: tc[j*tld + k], ts[j*tld + k], k < n_pairs <=
+ * POSENC__FILL_T_PAIRS): the same values, bit for bit, without computing T
+ * again on every call (the tensor kernels fill many short runs of rows). */
+typedef void (*posenc__fill_t_fn)(int64_t pos0, size_t n_pos, const double *f_hi,
+                                  const double *f_lo, size_t n_pairs, double scale,
+                                  const double *tc, const double *ts, size_t tld, float *cos_out,
+                                  float *sin_out, size_t ld, int mode);
+
 /* s[k], c[k] = sin, cos of the exact angle pos * (f_hi[k] + f_lo[k]) in
  * double, k < n (fill_body.h; the same bits as posenc__sincos_dd). */
 typedef void (*posenc__sincos_fn)(int64_t pos, const double *f_hi, const double *f_lo,
@@ -72,6 +85,7 @@ typedef struct posenc__isa_ops {
     posenc__fill_fn fill;
     posenc__sincos_fn sincos;
     posenc__select_fn select;
+    posenc__fill_t_fn fill_t;
 } posenc__isa_ops;
 
 /* The functions of each instruction set. */
@@ -85,7 +99,11 @@ typedef struct posenc__isa_ops {
     void posenc__sincos_##NAME(int64_t pos, const double *f_hi, const double *f_lo, size_t n, \
                                double *s, double *c);                                         \
     void posenc__select_##NAME(size_t n, const float *t, const float *h, const float *w,      \
-                               const uint32_t *mh, const uint32_t *mw, float *out);
+                               const uint32_t *mh, const uint32_t *mw, float *out);           \
+    void posenc__fill_t_##NAME(int64_t pos0, size_t n_pos, const double *f_hi,                \
+                               const double *f_lo, size_t n_pairs, double scale,              \
+                               const double *tc, const double *ts, size_t tld,                \
+                               float *cos_out, float *sin_out, size_t ld, int mode);
 POSENC__ISA_DECLARE(scalar)
 #if POSENC__HAVE_X86
 POSENC__ISA_DECLARE(avx2)

@@ -14,7 +14,8 @@
  *   VD_FLOOR(v)              floor, exact
  *   VD_ST_F32(p, v)          VDW floats (each lane rounded to nearest) at p
  *   VD_ST_F32_ZIP(p, a, b)   2 VDW floats at p: a0 b0 a1 b1 ...
- *   FILL_NAME, SINCOS_NAME   the functions' names
+ *   FILL_NAME, SINCOS_NAME,  the functions' names
+ *   FILL_T_NAME
  *
  * Every lane does exactly the operations of the plain C reference
  * posenc__sincos_dd (src/math/angle.c), in the same order: the only fused
@@ -141,6 +142,17 @@ void SINCOS_NAME(int64_t pos, const double *f_hi, const double *f_lo, size_t n, 
     }
 }
 
+/* Z(A) = scale * (cos Af + i sin Af) for pairs [0, mp) into zc, zs. */
+static inline void fb_anchor(int64_t anchor, const double *fh, const double *fl, size_t mp,
+                             VD vscale, double *zc, double *zs)
+{
+    fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
+    for (size_t k = 0; k < mp; k += VDW) {
+        VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
+        VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
+    }
+}
+
 /* One row: value = Z * T for pairs [0, m), stored as floats. */
 static inline void fb_row(size_t m, const double *zc, const double *zs, const double *tc,
                           const double *ts, float *crow, float *srow, int mode)
@@ -200,11 +212,7 @@ void FILL_NAME(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_l
                 int64_t p = pos0 + (int64_t)t, j = p % S;
                 if (p - j != anchor) {
                     anchor = p - j;
-                    fb_sincos_block((double)anchor, fh, fl, mp, zs, zc);
-                    for (size_t k = 0; k < mp; k += VDW) {
-                        VD_ST(zc + k, VD_MUL(VD_LD(zc + k), vscale));
-                        VD_ST(zs + k, VD_MUL(VD_LD(zs + k), vscale));
-                    }
+                    fb_anchor(anchor, fh, fl, mp, vscale, zc, zs);
                 }
                 if (n_pairs > FB_M && t + FB_AHEAD < r0 + n_rows) {
                     /* a strip of a wide row: ask for the lines of a later row
@@ -230,5 +238,35 @@ void FILL_NAME(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_l
                            sin_out + t * ld + k0, mode);
             }
         }
+    }
+}
+
+/* FILL_NAME's rows with T(j) given for every j < S (posenc__fill_t_fn):
+ * each row is Z(A) * T(j) as above, Z computed once per anchor, T read. */
+void FILL_T_NAME(int64_t pos0, size_t n_pos, const double *f_hi, const double *f_lo,
+                 size_t n_pairs, double scale, const double *tc, const double *ts, size_t tld,
+                 float *cos_out, float *sin_out, size_t ld, int mode)
+{
+    const int64_t S = FB_S;
+    double fh[FB_M], fl[FB_M], zc[FB_M], zs[FB_M];
+    VD vscale = VD_SET1(scale);
+    size_t m = n_pairs < FB_M ? n_pairs : FB_M; /* the contract: n_pairs <= FB_M */
+    size_t mp = (m + VDW - 1) / VDW * VDW;
+    for (size_t k = 0; k < mp; k++) {
+        fh[k] = k < m ? f_hi[k] : 0.0;
+        fl[k] = k < m ? f_lo[k] : 0.0;
+    }
+    int64_t anchor = -1;
+    for (size_t t = 0; t < n_pos; t++) {
+        int64_t p = pos0 + (int64_t)t, j = p % S;
+        if (p - j != anchor) {
+            anchor = p - j;
+            fb_anchor(anchor, fh, fl, mp, vscale, zc, zs);
+        }
+        const double *tcj = tc + (size_t)j * tld, *tsj = ts + (size_t)j * tld;
+        if (mode == POSENC__FILL_ZIP)
+            fb_row(m, zc, zs, tcj, tsj, NULL, sin_out + t * ld, mode);
+        else
+            fb_row(m, zc, zs, tcj, tsj, cos_out + t * ld, sin_out + t * ld, mode);
     }
 }

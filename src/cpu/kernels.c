@@ -136,6 +136,8 @@ int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
 typedef struct job {
     posenc__heads_fn fn;
     posenc__fill_fn fill;
+    posenc__fill_t_fn fill_t;
+    posenc__sincos_fn sincos;
     const posenc_rope *r;
     const posenc_rope_cache *cache;
     int dt, layout, inverse;
@@ -186,6 +188,26 @@ static void do_token(const job *j, size_t t, const float *row)
 /* Stack scratch of the no-cache path: up to SCRATCH_ROWS rows of 2P floats. */
 #define SCRATCH_FLOATS 8192u
 #define SCRATCH_ROWS 64u
+/* A range of at least this many tokens computes the fill's T(j) rows once
+ * (posenc__fill_t_fn) instead of once per block of rows: every block of
+ * SCRATCH_ROWS tokens would compute all POSENC__FILL_ANCHOR_EVERY of them
+ * again (a sincos per pair and row: about as much as the block's rows). */
+#define T_ONCE_MIN_TOKENS (2u * SCRATCH_ROWS)
+
+/* The block fill of run [p0, p0 + len) into rows of scratch: with the T rows
+ * of the range when it has them (tc != NULL), else the plain fill. */
+static void fill_run(const job *j, const double *tc, const double *ts, int64_t p0, size_t len,
+                     float *rows)
+{
+    const posenc_rope *r = j->r;
+    size_t P = j->P, row = 2 * P;
+    if (tc)
+        j->fill_t(p0, len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, tc, ts,
+                  POSENC__FILL_T_PAIRS, rows, rows + P, row, POSENC__FILL_SPLIT);
+    else
+        j->fill(p0, len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, rows, rows + P, row,
+                POSENC__FILL_SPLIT);
+}
 
 /* Tokens [t0, t1) of both tensors. Each position is read once (pos_of) and
  * only that value is used. */
@@ -208,7 +230,16 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     size_t ridx[SCRATCH_ROWS];
     int64_t pv[SCRATCH_ROWS]; /* the block's positions as read; -1: skipped */
     size_t B = SCRATCH_FLOATS / row < SCRATCH_ROWS ? SCRATCH_FLOATS / row : SCRATCH_ROWS;
-    const posenc_rope *r = j->r;
+    /* T(j) = cos jf + i sin jf, j < POSENC__FILL_ANCHOR_EVERY, for the whole
+     * range when it is long enough and each row fits one strip */
+    double tcs[2][POSENC__FILL_ANCHOR_EVERY][POSENC__FILL_T_PAIRS];
+    const double *tc = NULL, *ts = NULL;
+    if (t1 - t0 >= T_ONCE_MIN_TOKENS && P <= POSENC__FILL_T_PAIRS) {
+        for (int64_t q = 0; q < POSENC__FILL_ANCHOR_EVERY; q++)
+            j->sincos(q, j->r->inv_freq_hi, j->r->inv_freq_lo, P, tcs[1][q], tcs[0][q]);
+        tc = &tcs[0][0][0];
+        ts = &tcs[1][0][0];
+    }
     for (size_t t = t0; t < t1;) {
         size_t n = t1 - t < B ? t1 - t : B, nrow = 0, run_row = 0, run_len = 0;
         int64_t run_p0 = 0;
@@ -226,18 +257,14 @@ static void run_range(const void *arg, size_t t0, size_t t1)
                 continue;
             }
             if (run_len)
-                j->fill(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
-                        scratch + run_row * row, scratch + run_row * row + P, row,
-                        POSENC__FILL_SPLIT);
+                fill_run(j, tc, ts, run_p0, run_len, scratch + run_row * row);
             run_row = nrow;
             run_p0 = p;
             run_len = 1;
             ridx[i] = nrow++;
         }
         if (run_len)
-            j->fill(run_p0, run_len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
-                    scratch + run_row * row, scratch + run_row * row + P, row,
-                    POSENC__FILL_SPLIT);
+            fill_run(j, tc, ts, run_p0, run_len, scratch + run_row * row);
         for (size_t i = 0; i < n; i++)
             if (pv[i] >= 0)
                 do_token(j, t + i, scratch + ridx[i] * row);
@@ -277,6 +304,8 @@ posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_
     memset(&j, 0, sizeof j);
     j.fn = posenc__isa_ops_of(isa)->heads;
     j.fill = posenc__isa_ops_of(isa)->fill;
+    j.fill_t = posenc__isa_ops_of(isa)->fill_t;
+    j.sincos = posenc__isa_ops_of(isa)->sincos;
     j.r = r;
     j.cache = cache;
     j.dt = (int)dtype;

@@ -46,6 +46,36 @@ static inline __m128i avx2_to_bf16(__m256 v)
     return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 
+/* bfloat16 two at a time, as 32-bit lanes (kernels_body.h's BF16 pair path):
+ * a lane u holds elements 2i (low half) and 2i + 1 (high half); each is a
+ * float's upper 16 bits, so the even element is u << 16 and the odd one u
+ * with its low half cleared. Back: each float rounded to nearest even in its
+ * upper half (NaN made quiet), the even result shifted down and merged. */
+#define VI __m256i
+#define V_LD_U32(p) _mm256_loadu_si256((const __m256i *)(p))
+#define V_ST_U32(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define V_BF16_EVEN(u) _mm256_castsi256_ps(_mm256_slli_epi32(u, 16))
+#define V_BF16_ODD(u) _mm256_castsi256_ps(_mm256_and_si256(u, _mm256_set1_epi32((int)0xFFFF0000u)))
+#define V_BF16_ROUND(v) avx2_bf16_round(v)
+#define V_BF16_MERGE(re, ro) \
+    _mm256_or_si256(_mm256_srli_epi32(re, 16), _mm256_and_si256(ro, _mm256_set1_epi32((int)0xFFFF0000u)))
+
+/* v rounded to bfloat16 in the upper half of each lane (the lower half is
+ * not meaningful): u + 0x7FFF + (bit 16 of u), round to nearest even.
+ * Without avx2_to_bf16's NaN select, because the pair path's results are
+ * products and sums of bfloat16 inputs (low 16 bits zero) and of finite c
+ * and s: a NaN result is either an input NaN, quieted, with its low 16 bits
+ * still zero, or the default NaN 0xFFC00000 (inf * 0, inf - inf). Adding at
+ * most 0x8000 to zero low bits carries nothing into the upper half, which
+ * is then the NaN as avx2_to_bf16 gives it (its quiet bit already set).
+ * test_kernels' bf16_special_values checks this against the scalar body. */
+static inline __m256i avx2_bf16_round(__m256 v)
+{
+    __m256i u = _mm256_castps_si256(v);
+    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    return _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7FFF)), lsb);
+}
+
 #include "kernels_body.h"
 
 /* The cos/sin values, 4 doubles at a time (fill_body.h). */
@@ -68,6 +98,7 @@ static inline __m128i avx2_to_bf16(__m256 v)
     } while (0)
 #define FILL_NAME posenc__fill_avx2
 #define SINCOS_NAME posenc__sincos_avx2
+#define FILL_T_NAME posenc__fill_t_avx2
 #include "fill_body.h"
 #else
 typedef int posenc__no_avx2; /* not x86-64, or a scalar-only build */

@@ -75,6 +75,7 @@ static inline __m256i avx512_to_bf16(__m512 v)
     } while (0)
 #define FILL_NAME posenc__fill_avx512
 #define SINCOS_NAME posenc__sincos_avx512
+#define FILL_T_NAME posenc__fill_t_avx512
 #include "fill_body.h"
 #else
 typedef int posenc__no_avx512; /* not x86-64, or a scalar-only build */

@@ -15,6 +15,11 @@
  *   V_LD_MASK(p)           VW uint32 masks at p (0 or all ones), as a VF
  *   V_SEL(m, a, b)         b where m is all ones, else a (bits copied)
  *   SELECT_NAME            the M-RoPE row select's name (posenc__select_fn)
+ *   VI, V_LD_U32, V_ST_U32 optional (AVX2): bfloat16 pairs as VW 32-bit lanes;
+ *   V_BF16_EVEN/ODD(u)     the floats of each lane's low / high element;
+ *   V_BF16_ROUND(v)        v rounded to bfloat16 in each lane's upper half;
+ *   V_BF16_MERGE(re, ro)   lanes of two rounded vectors: re's result low,
+ *                          ro's high (the BF16 pair path below)
  *   HEADS_NAME             the function's name
  *
  * Per pair (x, y), with s negated for the inverse (negation is exact):
@@ -86,12 +91,88 @@ BODY_ALWAYS_INLINE void body_st(int dt, void *p, size_t i, VF v)
         body_st(dt, dp, k0 + P + (i) * VW, V_ADD(V_MUL(x_, ss[i]), V_MUL(y_, cc[i])));     \
     } while (0)
 
+#ifdef V_BF16_EVEN
+/* bfloat16 without unpacking and packing 16-bit elements: a 32-bit lane
+ * holds two neighbouring elements, so one load gives the floats of the even
+ * elements (V_BF16_EVEN) and of the odd ones (V_BF16_ODD) with one integer
+ * operation each, and one store takes both back (V_BF16_MERGE), where the
+ * widening and narrowing shuffles of V_LD_BF16 / V_ST_BF16 cost four per
+ * VW elements. Interleaved: even and odd are x and y of the pairs, c and s
+ * as given. Half: x[k..k+2VW) and y[k..k+2VW) split the same way, so the
+ * pairs' c and s are split into even and odd once per call. The arithmetic
+ * per pair is the body's (x*c - y*s, x*s + y*c, s negated for the inverse)
+ * and the rounding is V_ST_BF16's: the same bits. Needs P a multiple of VW
+ * (interleaved) or 2 VW (half). */
+BODY_ALWAYS_INLINE int bf16_pairs_fit(int layout, size_t P)
+{
+    return layout == POSENC_LAYOUT_HALF ? P % (2 * VW) == 0 : P % VW == 0;
+}
+
+static void bf16_pairs(int layout, size_t P, const float *c, const float *s, VF neg,
+                       const void *src, size_t src_hs, void *dst, size_t dst_hs, size_t n_head)
+{
+    if (layout == POSENC_LAYOUT_INTERLEAVED) {
+        for (size_t h = 0; h < n_head; h++) {
+            const uint16_t *sp = (const uint16_t *)src + h * src_hs;
+            uint16_t *dp = (uint16_t *)dst + h * dst_hs;
+            for (size_t k = 0; k < P; k += VW) {
+                VI u = V_LD_U32(sp + 2 * k);
+                VF x = V_BF16_EVEN(u), y = V_BF16_ODD(u);
+                VF cv = V_LD_F32(c + k), sv = V_XOR(V_LD_F32(s + k), neg);
+                VI rx = V_BF16_ROUND(V_SUB(V_MUL(x, cv), V_MUL(y, sv)));
+                VI ry = V_BF16_ROUND(V_ADD(V_MUL(x, sv), V_MUL(y, cv)));
+                V_ST_U32(dp + 2 * k, V_BF16_MERGE(rx, ry));
+            }
+        }
+        return;
+    }
+    /* ce[m] = c[2m], co[m] = c[2m + 1] (and s, signed): element k + 2i of a
+     * step at k is even lane i, whose pair's values are ce[k/2 + i] */
+    float ce[POSENC_ROPE_MAX_HEAD_DIM / 4], co[POSENC_ROPE_MAX_HEAD_DIM / 4];
+    float se[POSENC_ROPE_MAX_HEAD_DIM / 4], so[POSENC_ROPE_MAX_HEAD_DIM / 4];
+    float sn[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    for (size_t k = 0; k < P; k += VW)
+        V_ST_F32(sn + k, V_XOR(V_LD_F32(s + k), neg));
+    for (size_t m = 0; m < P / 2; m++) {
+        ce[m] = c[2 * m];
+        co[m] = c[2 * m + 1];
+        se[m] = sn[2 * m];
+        so[m] = sn[2 * m + 1];
+    }
+    for (size_t h = 0; h < n_head; h++) {
+        const uint16_t *sp = (const uint16_t *)src + h * src_hs;
+        uint16_t *dp = (uint16_t *)dst + h * dst_hs;
+        for (size_t k = 0; k < P; k += 2 * VW) {
+            VI ux = V_LD_U32(sp + k), uy = V_LD_U32(sp + P + k);
+            VF xe = V_BF16_EVEN(ux), xo = V_BF16_ODD(ux);
+            VF ye = V_BF16_EVEN(uy), yo = V_BF16_ODD(uy);
+            VF cE = V_LD_F32(ce + k / 2), cO = V_LD_F32(co + k / 2);
+            VF sE = V_LD_F32(se + k / 2), sO = V_LD_F32(so + k / 2);
+            /* the x results stored before the y ones are rounded: fewer
+             * live vectors than AVX2's 16 registers would otherwise need */
+            VI re = V_BF16_ROUND(V_SUB(V_MUL(xe, cE), V_MUL(ye, sE)));
+            VI ro = V_BF16_ROUND(V_SUB(V_MUL(xo, cO), V_MUL(yo, sO)));
+            V_ST_U32(dp + k, V_BF16_MERGE(re, ro));
+            re = V_BF16_ROUND(V_ADD(V_MUL(xe, sE), V_MUL(ye, cE)));
+            ro = V_BF16_ROUND(V_ADD(V_MUL(xo, sO), V_MUL(yo, cO)));
+            V_ST_U32(dp + P + k, V_BF16_MERGE(re, ro));
+        }
+    }
+}
+#endif
+
 BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c, const float *s,
                                    int inverse, const void *src, size_t src_hs, void *dst,
                                    size_t dst_hs, size_t n_head)
 {
     size_t es = posenc__dtype_size(dt);
     VF neg = V_SET1(inverse ? -0.0f : 0.0f);
+#ifdef V_BF16_EVEN
+    if (dt == POSENC_DTYPE_BF16 && bf16_pairs_fit(layout, P)) {
+        bf16_pairs(layout, P, c, s, neg, src, src_hs, dst, dst_hs, n_head);
+        return;
+    }
+#endif
     /* Interleaved: [c0 c0 c1 c1 ..] and [-s0 s0 -s1 s1 ..] (s negated for the
      * inverse) once per call, so that the loop over heads does one in-lane
      * swap per vector instead of three permutes (the swap, and the

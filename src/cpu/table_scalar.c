@@ -22,5 +22,6 @@
 #define VD_ST_F32_ZIP(p, a, b) ((p)[0] = (float)(a), (p)[1] = (float)(b))
 #define FILL_NAME posenc__fill_scalar
 #define SINCOS_NAME posenc__sincos_scalar
+#define FILL_T_NAME posenc__fill_t_scalar
 #include "fill_body.h"
 

@@ -66,6 +66,10 @@ struct posenc_model {
     uint32_t n_group;       /* 1 .. POSENC_MODEL_MAX_GROUPS (0 when empty) */
     posenc_model_group group[POSENC_MODEL_MAX_GROUPS];
     uint8_t layer_group[POSENC_MODEL_MAX_LAYERS]; /* group of each layer */
+    uint32_t indexer_head_dim; /* 0: no indexer; else DeepSeek Sparse Attention's indexer
+                               heads: their first rotary_dim elements turn with each
+                               layer's frequencies, half-split
+                               (posenc_model_layer_indexer_rope) */
     char ignored[256];      /* config keys near positions that the family's code does
                                not use for them, space-separated ("" if none) */
 };

@@ -194,8 +194,11 @@ posenc_status posenc_model_layer_scaling(const posenc_model *m, uint32_t layer, 
     return layer_scaling(g, cur_len, s);
 }
 
-posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
-                                      posenc_rope *r)
+/* The RoPE of layer at cur_len: its attention's (indexer 0), or its
+ * indexer's: the same frequencies, scaling and factor (the same cos and sin)
+ * on heads of indexer_head_dim, half-split. */
+static posenc_status layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
+                                int indexer, posenc_rope *r)
 {
     posenc_rope_scaling s;
     posenc_status st = posenc_model_layer_scaling(m, layer, cur_len, &s);
@@ -203,8 +206,24 @@ posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int
         return st;
     if (!r)
         return POSENC_ERR_NULL;
+    if (indexer && !m->indexer_head_dim)
+        return POSENC_ERR_RANGE;
     const posenc_rope_config *c = &posenc__model_group(m, layer)->rope;
-    return posenc_rope_init_scaled(r, c->head_dim, c->rotary_dim, c->base, c->layout, &s, cur_len);
+    return posenc_rope_init_scaled(r, indexer ? m->indexer_head_dim : c->head_dim,
+                                   c->rotary_dim, c->base,
+                                   indexer ? POSENC_LAYOUT_HALF : c->layout, &s, cur_len);
+}
+
+posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,
+                                      posenc_rope *r)
+{
+    return layer_rope(m, layer, cur_len, 0, r);
+}
+
+posenc_status posenc_model_layer_indexer_rope(const posenc_model *m, uint32_t layer,
+                                              int64_t cur_len, posenc_rope *r)
+{
+    return layer_rope(m, layer, cur_len, 1, r);
 }
 
 posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, int64_t pos,

@@ -203,6 +203,13 @@ FAMILIES = {
         v_head_dim=16, q_lora_rank=32, kv_lora_rank=32, n_routed_experts=4,
         num_experts_per_tok=2, moe_intermediate_size=32, first_k_dense_replace=1,
         n_group=1, topk_group=1)),
+    # MLA's interleaved RoPE and the Sparse Attention indexer's half-split one
+    # consume the same cos and sin: one patched module serves both
+    "deepseek-v3.2 (indexer)": ("real/deepseek-v3.2.json", dict(
+        num_key_value_heads=4, qk_rope_head_dim=16, qk_nope_head_dim=16, v_head_dim=16,
+        q_lora_rank=32, kv_lora_rank=32, n_routed_experts=4, num_experts_per_tok=2,
+        moe_intermediate_size=32, first_k_dense_replace=1, n_group=1, topk_group=1,
+        index_n_heads=2, index_head_dim=32, index_topk=8)),
     "smollm3 (NoPE layers)": ("smollm3-3b.json", {}),
     "cohere2 (NoPE full layers)": ("cohere2-synthetic.json", dict(
         layer_types=["sliding_attention"] * 3 + ["full_attention"])),

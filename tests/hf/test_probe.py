@@ -55,9 +55,17 @@ WRAPPER_DEFAULTS = ["aya_vision", "exaone4_5", "idefics3", "internvl", "kimi_k25
                     "glm_ocr_text", "molmo2", "molmo2_text",
                     # retrieval wrappers around a VLM (vlm_config.text_config)
                     "colpali", "colqwen2", "colmodernvbert"]
+# issue 20 (h-swb): CLIP-like and vision-language wrappers read through their
+# text tower (text_config); PP-FormulaNet through its text decoder
+WRAPPER_DEFAULTS += ["aimv2", "align", "altclip", "blip", "bridgetower", "chinese_clip", "clap",
+                     "clipseg", "flava", "groupvit", "metaclip_2", "owlv2", "owlvit", "xclip",
+                     "pp_formulanet",
+                     # the text part of composite wrappers: decoder (vision- and
+                     # speech-encoder-decoder), generator (rag)
+                     "vision-encoder-decoder", "speech-encoder-decoder", "rag"]
 #: Registry families posenc refuses by name (the mechanism it lacks), checked
 #: on their config class's defaults below.
-REFUSED_DEFAULTS = ["deepseek_v32"]
+REFUSED_DEFAULTS = []
 #: Registry families whose config class's defaults transformers cannot run
 #: (GLM-4V's default mrope_section [8, 12, 12] does not split its full
 #: 128-element head; posenc refuses them by name) and that no fixture covers:
@@ -272,6 +280,8 @@ CLASS_DEFAULTS = [
     "granite4_vision", "granite4_vision_text", "granite_docling", "granite_docling_text",
     "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl", "cosmos3_edge", "cosmos3_edge_text",
     "cosmos3_omni",
+    # DeepSeek Sparse Attention (MLA's RoPE and the indexer's; also below)
+    "deepseek_v32",
 ]
 # learned absolute tables, T5 buckets and sinusoids outside attention's q/k
 # (issue 20): the probe reads the position table rows each forward uses
@@ -295,6 +305,23 @@ CLASS_DEFAULTS += [
 # transformers 5.23 cannot build Pix2StructTextModel from its own config
 # class's defaults (no initializer_range, which Pix2StructConfig sets on it)
 UNBUILT_DEFAULTS["pix2struct_text_model"] = "pix2struct"
+
+# issue 20, rotating models posenc did not know (h-swb): Moshi's main
+# decoder, Higgs Audio v2 (the class's llama3 block), the Phonon / Pocket TTS
+# backbones, OpenAI Privacy Filter (interleaved pairs, the class's YaRN block)
+CLASS_DEFAULTS += [
+    "moshi", "higgs_audio_v2", "gradium_phonon_tts", "pocket_tts", "openai_privacy_filter",
+]
+
+# issue 20 (h-swb): the text towers of CLIP-like and vision-language models,
+# learned tables at rows 0.. (CLIP, BERT) or from padding_idx + 1 (RoBERTa:
+# AltCLIP, BridgeTower, CLAP); PP-FormulaNet's decoder (MBart's offset 2)
+CLASS_DEFAULTS += [
+    "aimv2_text_model", "align_text_model", "altclip_text_model", "blip_text_model",
+    "bridgetower_text_model", "chinese_clip_text_model", "clap_text_model", "clipseg_text_model",
+    "flava_text_model", "groupvit_text_model", "metaclip_2_text_model", "owlv2_text_model",
+    "owlvit_text_model", "xclip_text_model", "pp_formulanet_text",
+]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
@@ -334,6 +361,11 @@ CLASS_DEFAULTS_REFUSED = {
     "kosmos-2": "fairseq sinusoid", "kosmos_2_text_model": "fairseq sinusoid",
     "kosmos-2.5": "fairseq sinusoid", "kosmos_2_5_text_model": "fairseq sinusoid",
     "vits": "windowed relative position embeddings",
+    # issue 20 (h-swb)
+    "neomme": "two-axis M-RoPE",
+    "tipsv2": "tensor2tensor sinusoid", "tipsv2_text_model": "tensor2tensor sinusoid",
+    "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
+    "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
 
 
@@ -606,12 +638,26 @@ def test_class_fills_its_rope_block(model_type):
     assert filled["rope_type"] != "default" and filled["rope_theta"] != 500000.0
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.REFUSED and "fills in" in rep.detail, rep
-@pytest.mark.parametrize("model_type", REFUSED_DEFAULTS)
-def test_refused_by_name(model_type):
-    """DeepSeek V3.2: the indexer's half-split RoPE beside MLA's interleaved one
-    is refused, naming it (never read as DeepSeek V3 alone)."""
-    rep = hf_probe.probe(hf_probe.default_config(model_type))
-    assert rep.status == hf_probe.REFUSED and "indexer" in rep.detail, rep
+def test_deepseek_v32_indexer():
+    """DeepSeek V3.2: MLA's interleaved RoPE and, in every layer, the Sparse
+    Attention indexer's half-split RoPE of its own q and k, each compared
+    with posenc's (posenc_model_layer_indexer_rope); an indexer answer in the
+    wrong layout comes out as a disagreement in the indexer."""
+    import posenc
+
+    d = hf_probe.default_config("deepseek_v32")
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "indexer rotations" in rep.how, rep
+
+    def wrong(e):
+        r = e.rope
+        if r is None or r.layout != "half":
+            return e
+        return hf_probe.Expect("rope", e.fields, posenc.RoPE(
+            head_dim=r.head_dim, rotary_dim=r.rotary_dim, base=r.base, layout="interleaved"))
+
+    bad = hf_probe.probe(d, mutate=wrong)
+    assert bad.status == hf_probe.DISAGREE and "indexer" in bad.detail, bad
 
 
 def test_molmo2_scaling_layers():
@@ -652,6 +698,16 @@ def test_hybrid_config_class_defaults(model_type):
 # ---- own-attention families (issue 20, h-swa) -------------------------------------------
 
 
+class _Swap:
+    """The posenc module with some functions replaced (a planted wrong answer)."""
+
+    def __init__(self, real, **over):
+        self._real, self._over = real, over
+
+    def __getattr__(self, name):
+        return self._over[name] if name in self._over else getattr(self._real, name)
+
+
 @pytest.mark.parametrize("model_type,as_type", [("nystromformer", "megatron-bert"),
                                                 ("gpt_neo", "yoso")])
 def test_own_attention_learned_offset_is_caught(model_type, as_type):
@@ -671,13 +727,9 @@ def test_xlm_sinusoid_table_checked(monkeypatch):
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.VERIFIED and "sinusoid table" in rep.how, rep
     real = hf_probe._import_posenc()
-
-    class Off:
-        @staticmethod
-        def sinusoid(n, dim, base=10000.0, **kw):
-            return real.sinusoid(n, dim, base=base * 1.01, **kw)
-
-    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: Off)
+    off = _Swap(real, sinusoid=lambda n, dim, base=1e4, **kw:
+                real.sinusoid(n, dim, base=base * 1.01, **kw))
+    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: off)
     bad = hf_probe.probe(d)
     assert bad.status == hf_probe.DISAGREE and "sinusoid table" in bad.detail, bad
 
@@ -731,13 +783,63 @@ def test_t5_bias_checked(monkeypatch):
         rep = hf_probe.probe(os.path.join(MODELS, path))
         assert rep.status == hf_probe.VERIFIED and "T5 bias" in rep.how, rep
     real = hf_probe._import_posenc()
-
-    class Flipped:
-        @staticmethod
-        def t5_bias(table, n_query, n_key, bidirectional=True, **kw):
-            return real.t5_bias(table, n_query, n_key, bidirectional=not bidirectional, **kw)
-
-    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: Flipped)
+    flipped = _Swap(real, t5_bias=lambda table, n_query, n_key, bidirectional=True, **kw:
+                    real.t5_bias(table, n_query, n_key, bidirectional=not bidirectional, **kw))
+    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: flipped)
     for path in ("pix2struct-synthetic.json", "t5-small.json"):
         bad = hf_probe.probe(os.path.join(MODELS, path))
         assert bad.status == hf_probe.DISAGREE and "compute_bias" in bad.detail, bad
+
+
+def test_openai_privacy_filter_class_yarn_block():
+    """OpenAIPrivacyFilterConfig without rope_parameters fills in YaRN (factor
+    32, original 4096) and puts default_theta 150000 in it: posenc's
+    default_rope_parameters for the family reads the same block. Read as plain
+    RoPE instead (no YaRN) is caught."""
+    d = hf_probe.default_config("openai_privacy_filter")
+    d.pop("rope_parameters")
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "yarn" in rep.scheme, rep
+    plain = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
+    assert plain.status == hf_probe.DISAGREE, plain
+
+
+@pytest.mark.parametrize("model_type", ["blip_text_model", "flava_text_model",
+                                        "groupvit_text_model"])
+def test_own_attention_learned_rows(model_type):
+    """Text towers whose attention is their own code (no AttentionInterface):
+    the probe checks the rows of the position table alone, and a wrong offset
+    (read as XLM-R: padding_idx + 1) is caught there."""
+    d = hf_probe.default_config(model_type)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "not reached" in rep.how, rep
+    bad = hf_probe.probe(d, model_type="xlm-roberta")
+    assert bad.status == hf_probe.DISAGREE and "offset" in bad.detail, bad
+
+
+def test_pp_formulanet_decoder_layers():
+    """PPFormulaNetTextConfig maps num_hidden_layers to encoder_layers: the text
+    decoder has decoder_layers layers, which posenc counts."""
+    import subprocess
+    import tempfile
+
+    d = hf_probe.default_config("pp_formulanet_text")
+    d.update(decoder_layers=3, encoder_layers=12)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        json.dump(d, f)
+        f.flush()
+        out = subprocess.run([hf_probe._program(), "--config", f.name, "-c", "EXPLAIN MODEL"],
+                             capture_output=True, text=True, check=True).stdout
+    assert "layers=3 " in out and "offset=2" in out, out
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+
+
+def test_vision_encoder_decoder_gpt2_decoder():
+    """A ViT-GPT2 captioner (vision-encoder-decoder with a GPT-2 decoder) is read
+    through its decoder as gpt2: GPT-2's table rows 0.., verified."""
+    d = hf_probe.default_config("vision-encoder-decoder")
+    g = hf_probe.default_config("gpt2")
+    g.update(is_decoder=True, add_cross_attention=True)
+    d["decoder"] = g
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "wpe" in rep.how, rep

@@ -33,27 +33,45 @@ UNVERIFIED, WRONG = rc.UNVERIFIED, rc.WRONG
 #: Each config's outcome (file name without .json).
 PINNED = {
     "allam-7b-instruct-preview": PROBE,
+    "aya-23-8b": PROBE,
+    "chatglm3-6b": READ,
     "codellama-7b": PROBE,
     "deepseek-moe-16b": READ,
     "deepseek-v2-lite": PROBE,
-    "deepseek-v3.2": REFUSED,
+    "deepseek-v3": PROBE,
+    "deepseek-v3.2": PROBE,
     "deepseek-v4-284b": REFUSED,
     "devstral-2-123b-instruct": PROBE,
     "devstral-small-2-24b-instruct": PROBE,
+    "devstral-small-2507": PROBE,
+    "ernie-4.5-0.3b-base": PROBE,
     "exaone-4.0-32b": PROBE,
     "exaone-4.5-33b": PROBE,
     "gemma-2-27b": PROBE,
     "gemma-2-2b": PROBE,
+    "gemma-2-9b": PROBE,
+    "gemma-2b": PROBE,
+    "gemma-3-12b-it": PROBE,
+    "gemma-3-1b-it": PROBE,
     "gemma-3-27b-it": PROBE,
     "gemma-3-4b-it": PROBE,
     "gemma-4-26b-a4b": PROBE,
     "gemma-4-e2b-it": PROBE,
+    "glm-4-9b": READ,
+    "glm-4-9b-chat": READ,
+    "glm-4-9b-chat-1m": READ,
     "gpt-oss-120b": PROBE,
+    "gpt-oss-20b": PROBE,
+    "granite-3.1-1b-a400m-instruct": PROBE,
+    "hunyuan-a13b-instruct": READ,
     "internlm-7b": REFUSED,
+    "internlm2.5-7b-chat": READ,
+    "lfm2-1.2b": PROBE,
     "lfm2.5-vl-1.6b": PROBE,
     "llama-3-8b": PROBE,
     "llama-3.1-70b": PROBE,
     "llama-3.1-8b": PROBE,
+    "llama-3.2-1b": PROBE,
     "llama-3.2-3b": PROBE,
     "llama-3.2-90b-vision-instruct": PROBE,
     "llava-1.5-7b": PROBE,
@@ -63,26 +81,33 @@ PINNED = {
     "minicpm5-1b": PROBE,
     "mistral-7b-v0.3": PROBE,
     "mixtral-8x22b-instruct-v0.1": PROBE,
+    "mixtral-8x7b-instruct-v0.1": PROBE,
     "olmo-2-32b": PROBE,
     "olmo-2-7b": PROBE,
     "olmo-3.1-32b-instruct": PROBE,
     "olmocr-2-7b-1025": PROBE,
     "orion-14b": READ,
     "phi-1": PROBE,
+    "phi-2": PROBE,
     "phi-3-medium-4k-instruct": PROBE,
     "phi-3-mini-4k-instruct": PROBE,
     "phi-3-small-8k-instruct": READ,
+    "phi-3.5-mini-instruct": PROBE,
     "phi-3.5-vision-instruct": READ,
     "phi-4-mini-instruct": PROBE,
     "phi-4": PROBE,
     "qwen-1.8b": READ,
+    "qwen1.5-moe-a2.7b": PROBE,
+    "qwen2-0.5b": PROBE,
     "qwen2-72b-instruct": PROBE,
     "qwen2-7b-instruct": PROBE,
     "qwen2.5-32b-instruct": PROBE,
     "qwen2.5-3b": PROBE,
     "qwen2.5-7b-instruct": PROBE,
     "qwen2.5-vl-7b-instruct": PROBE,
+    "qwen3-0.6b": PROBE,
     "qwen3-1.7b": PROBE,
+    "qwen3-235b-a22b-thinking-2507": PROBE,
     "qwen3-30b-a3b-base": PROBE,
     "qwen3-30b-a3b-thinking-2507": PROBE,
     "qwen3-32b": PROBE,
@@ -90,6 +115,7 @@ PINNED = {
     "qwen3-8b": PROBE,
     "qwen3-coder-480b-a35b": PROBE,
     "qwen3-embedding-0.6b": PROBE,
+    "qwen3-embedding-8b": PROBE,
     "qwen3-next-80b-a3b": PROBE,
     "qwen3-vl-2b": PROBE,
     "qwen3-vl-30b-a3b": PROBE,
@@ -99,9 +125,11 @@ PINNED = {
     "qwen3.5-9b": PROBE,
     "smollm2-1.7b": PROBE,
     "smollm2-360m": PROBE,
+    "smollm3-3b": PROBE,
     "snowflake-arctic-embed-m": PROBE,
     "stablelm-2-zephyr-1.6b": PROBE,
     "starcoder-1b-gpt-bigcode": PROBE,
+    "starcoder2-7b": PROBE,
     "tinyllama-1.1b-chat-v1.0": PROBE,
     "voxtral-mini-3b-2507": PROBE,
     "yi-1.5-34b": PROBE,
@@ -177,25 +205,32 @@ def test_refusal_reason():
 # ---- the readings of READ, as arithmetic -------------------------------------------
 
 
-def test_read_minicpm_dynamic_ntk():
-    """MiniCPM-2B's dynamic NTK as its modeling_minicpm.py computes it (READ):
-    past max_position_embeddings, base * (f L / max_pos - (f - 1))^(d/(d-2))."""
+def _dynamic_ntk_read(name, lengths):
+    """A remote-code family's dynamic NTK as its code computes it (READ): past
+    max_position_embeddings, base * (f L / max_pos - (f - 1))^(d/(d-2)), d =
+    hidden_size / heads, over the whole head in halves; the config read."""
     import numpy as np
     import posenc
 
-    path = os.path.join(rc.REAL, "minicpm-2b-128k.json")
+    path = os.path.join(rc.REAL, name + ".json")
     with open(path) as f:
         c = json.load(f)
     d = c["hidden_size"] // c["num_attention_heads"]
     f_, mp = c["rope_scaling"]["factor"], c["max_position_embeddings"]
-    for n in (1000, mp, mp + 1, 200000, 10 ** 6):
+    for n in (1000, mp, mp + 1) + lengths:
         base = c["rope_theta"]
         if n > mp:
             base *= (f_ * n / mp - (f_ - 1)) ** (d / (d - 2))
         want = base ** (-np.arange(0, d, 2) / d)
         r = posenc.RoPE.from_config(path, seq_len=n)
-        assert r.layout == "half" and r.rotary_dim == d
+        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
         assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+    return c, d
+
+
+def test_read_minicpm_dynamic_ntk():
+    """MiniCPM-2B's dynamic NTK as its modeling_minicpm.py computes it (READ)."""
+    _dynamic_ntk_read("minicpm-2b-128k", (200000, 10 ** 6))
 
 
 def test_read_minicpm_moe_default_base():
@@ -238,6 +273,54 @@ def test_read_qwen1_dynamic_ntk():
         assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
 
 
+def test_read_internlm2_dynamic_ntk():
+    """InternLM2.5-7B-Chat's dynamic NTK as InternLM2's modeling_internlm2.py
+    computes it (READ): past max_position_embeddings, base * (f L / max_pos -
+    (f - 1))^(d/(d-2)), d = 4096 / 32 = 128, over the whole head."""
+    c, d = _dynamic_ntk_read("internlm2.5-7b-chat", (100000, 10 ** 6))
+    assert d == 128 and c["rope_scaling"] == {"type": "dynamic", "factor": 2.0}
+
+
+def test_read_chatglm3():
+    """ChatGLM3-6B (READ): RotaryEmbedding(kv_channels // 2 = 64), theta_k =
+    10000^(-2k/64), applied in adjacent pairs to the first 64 of each head's
+    128 channels, the rest passed through; no key changes the base."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "chatglm3-6b.json")
+    with open(path) as f:
+        c = json.load(f)
+    assert c["kv_channels"] == 128 and "rope_ratio" not in c
+    want = 10000.0 ** (-np.arange(0, 64, 2) / 64)
+    for n in (1, c["seq_length"]):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "interleaved" and r.head_dim == 128 and r.rotary_dim == 64
+        assert r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
+@pytest.mark.parametrize("name,ratio", [("glm-4-9b", 1), ("glm-4-9b-chat", 500),
+                                        ("glm-4-9b-chat-1m", 10000)])
+def test_read_glm4_rope_ratio(name, ratio):
+    """GLM-4-9B's ChatGLM-format code (READ): RotaryEmbedding(kv_channels // 2
+    = 64) with base 10000 * rope_ratio (1 when absent), adjacent pairs on the
+    first 64 of each head's 128 channels."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, name + ".json")
+    with open(path) as f:
+        c = json.load(f)
+    assert c["kv_channels"] == 128 and c.get("rope_ratio", 1) == ratio
+    want = (10000.0 * ratio) ** (-np.arange(0, 64, 2) / 64)
+    for n in (1, c["seq_length"]):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "interleaved" and r.head_dim == 128 and r.rotary_dim == 64
+        assert r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-14, n
+
+
 def _plain_read(name, d):
     """posenc's RoPE for a remote-code config whose code builds plain RoPE
     over head_dim = hidden_size / heads with base rope_theta, rotate_half."""
@@ -259,6 +342,25 @@ def test_read_deepseek_v1():
     """DeepSeek-MoE 16B (READ): DeepseekRotaryEmbedding(head_dim, base=rope_theta),
     no rope_scaling: 2048 / 16 = 128, base 10000 at every length."""
     _plain_read("deepseek-moe-16b", 128)
+
+
+def test_read_hunyuan_a13b():
+    """Hunyuan-A13B (READ): 4096 / 32 = 128, rope_scaling dynamic with alpha 1000:
+    base 10000 * 1000^(128/126) at every length, rotate_half."""
+    import numpy as np
+    import posenc
+
+    path = os.path.join(rc.REAL, "hunyuan-a13b-instruct.json")
+    with open(path) as f:
+        c = json.load(f)
+    d = c["hidden_size"] // c["num_attention_heads"]
+    a = c["rope_scaling"]["alpha"]
+    assert d == 128 and c["rope_scaling"]["type"] == "dynamic" and a == 1000
+    want = (c["rope_theta"] * a ** (d / (d - 2))) ** (-np.arange(0, d, 2) / d)
+    for n in (1, c["max_position_embeddings"], 4 * c["max_position_embeddings"]):
+        r = posenc.RoPE.from_config(path, seq_len=n)
+        assert r.layout == "half" and r.rotary_dim == d and r.attention_factor == 1.0
+        assert np.max(np.abs(r.inv_freq / want - 1)) < 1e-13, n
 
 
 def test_read_orion():
