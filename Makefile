@@ -584,4 +584,5 @@ coverage:
 # tries to remake them itself.
 %.d: ;
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(CONFIG_OBJ) $(CLI_OBJ) $(FUZZ_OBJ)) \
+         $(CONFIG_SRC:%.c=$(FUZZ_DIR)/%.d) \
          $(addsuffix .d,$(TEST_BIN) $(BENCH_BIN) $(ACCURACY))

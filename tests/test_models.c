@@ -2105,17 +2105,32 @@ TEST(hybrid_layers)
                   "}}",
                   POSENC_ERR_FORMAT, "text_config.cross_attention_layers", "missing key"));
     /* Zamba 2: layers_block_type's length is the number of layers
-     * (modeling_zamba2.py L1228); use_mem_rope (L305) refused */
+     * (modeling_zamba2.py L1228); use_mem_rope (L305): the hybrid layers'
+     * shared attention rotates, head_dim 2 * 256 / 4 = 128 whatever head_dim
+     * says (Zamba2Config.__post_init__), rotate_half, base rope_theta */
     CHECK(read_text("{\"model_type\": \"zamba2\", \"num_hidden_layers\": 54, " H4 ", "
                     "\"layers_block_type\": [\"mamba\", \"hybrid\", \"mamba\"]}",
                     NULL) == POSENC_OK);
     CHECK(model.n_layer == 3 && layer_is(1, POSENC_SCHEME_NONE, "hybrid",
                                          "mamba layer with the shared attention block, which "
-                                         "applies no rotary") &&
+                                         "applies no rotary without use_mem_rope") &&
           layer_is(2, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    CHECK(read_text("{\"model_type\": \"zamba2\", " H4 ", \"use_mem_rope\": true, "
+                    "\"head_dim\": 64, \"rope_theta\": 5e5, "
+                    "\"layers_block_type\": [\"mamba\", \"hybrid\"]}",
+                    NULL) == POSENC_OK);
+    CHECK(model.n_layer == 2 && layer_is(1, POSENC_SCHEME_ROPE, "hybrid", "") &&
+          layer_is(0, POSENC_SCHEME_NONE, "mamba", MAMBA_WHY));
+    {
+        posenc_rope zr;
+        CHECK(posenc_model_layer_rope(&model, 1, 10, &zr) == POSENC_OK && zr.head_dim == 128 &&
+              zr.rotary_dim == 128 && zr.layout == POSENC_LAYOUT_HALF &&
+              fabs(zr.inv_freq_hi[1] / pow(5e5, -2.0 / 128) - 1) < 1e-15);
+        CHECK(strstr(posenc_model_ignored(&model), "head_dim") != NULL);
+    }
     CHECK(refused("{\"model_type\": \"zamba2\", " H4 ", \"use_mem_rope\": true, "
-                  "\"layers_block_type\": [\"mamba\", \"hybrid\"]}",
-                  POSENC_ERR_FORMAT, "use_mem_rope", "is not implemented"));
+                  "\"use_long_context\": true, \"layers_block_type\": [\"mamba\", \"hybrid\"]}",
+                  POSENC_ERR_FORMAT, "use_long_context", "rescaled rope_theta"));
     /* Bailing hybrid: an MLA layer every layer_group_size (default 6,
      * configuration_bailing_hybrid.py L143-147), interleaved RoPE on its
      * qk_rope_head_dim part, rope_theta 6e6 */

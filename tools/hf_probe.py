@@ -280,6 +280,10 @@ def shrink(text_cfg, keep_heads=False):
             if isinstance(KV, int) and KV >= 1:
                 c.num_key_value_heads = 2 if KV >= H else 1
             c.hidden_size = 2 * D
+            if hasattr(c, "use_mem_rope") and hasattr(c, "attention_head_dim"):
+                # Zamba 2's shared attention: head_dim = 2 * hidden_size / heads
+                # (Zamba2Config.__post_init__), so D with 2 heads is hidden D
+                c.hidden_size = D
     _shrink_mamba(c)
     for k, v in _SMALL.items():
         cur = getattr(c, k, None)
@@ -1120,8 +1124,12 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
         T = len(pos)
         idx = [getattr(c["module"], "layer_idx", None) for c in calls]
         if any(i is None or i < 0 for i in idx) or len(set(idx)) != len(idx):
-            # (Zamba 2's shared attention block says layer_idx -1)
-            idx = list(range(len(calls)))
+            # (Zamba 2's shared attention block says layer_idx -1): the calls
+            # in order are the rotating layers when there are as many, else
+            # the layers from 0
+            rot = sorted(i for i, v in explain.items()
+                         if v[0] == "rope" and (keep is None or i < keep))
+            idx = rot if rot and len(rot) == len(calls) else list(range(len(calls)))
         if "rope" not in schemes and not (schemes == {"none"} and silent):
             # no layer rotates (absolute tables, biases; encoder-decoder stacks
             # whose calls do not number like posenc's layers): none anywhere

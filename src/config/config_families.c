@@ -88,6 +88,12 @@ static const posenc_layer_kind KINDS_RECURRENT_GEMMA[] = {
     {"attention", ROPE, "sliding_attention"},
     {"recurrent", NONE("recurrent block (RG-LRU and a short convolution): no attention"), NULL},
     {NULL, 0, NULL, NULL}};
+/* Zamba 2: the same, the shared attention block rotating with use_mem_rope */
+static const posenc_layer_kind KINDS_ZAMBA2[] = {
+    {"hybrid", ROPE, NULL},
+    {"linear_attention", NONE(MAMBA), "mamba"},
+    {"mamba", NONE(MAMBA), "mamba"},
+    {NULL, 0, NULL, NULL}};
 /* state-space models: no attention anywhere */
 static const posenc_layer_kind KINDS_SSM[] = {
     {"mamba", NONE(MAMBA), NULL},

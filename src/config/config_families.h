@@ -74,6 +74,9 @@ typedef struct posenc_model_family {
     const char *head_dim_key;   /* RoPE: a key that gives head_dim before
                                    hidden_size / heads (kv_channels), or NULL */
     uint32_t indexer_head_dim_default; /* INDEXER: the config class's index_head_dim */
+    uint32_t head_dim_times;    /* RoPE: head_dim is this many times hidden_size / heads,
+                                   whatever head_dim keys say (Zamba 2's shared attention:
+                                   2); 0: the usual keys */
     const char *position_scale_key; /* RoPE: a key the code multiplies the positions by
                                    (Phi-3-small's rope_position_scale, default 1): read
                                    only when 1, any other value refused by name */
@@ -244,9 +247,10 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_LIST_CYCLES (1u << 30) /* KINDS: the per-layer list (kinds_key) is a pattern
                                             repeated over the layers, at most 100 times
                                             (RecurrentGemma's (block_types * 100)[:layers]) */
-#define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: use_mem_rope true (RoPE in Zamba 2's shared
-                                            attention, its base rescaled by use_long_context)
-                                            is refused: not implemented */
+#define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: the kinds' RoPE only with use_mem_rope
+                                            true (default false: those layers' shared
+                                            attention applies no rotary); with
+                                            use_long_context true as well, refused (Zamba 2) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

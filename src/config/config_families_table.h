@@ -3343,17 +3343,22 @@
  .source = "models/zamba/configuration_zamba.py L60, L96-113; modeling_zamba.py L114-170, "
            "L847-860 (transformers 5.23.0)"},
 
-/* ---- zamba2: as Zamba; the shared attention rotates only with
- * use_mem_rope (default false; refused when true: a base rescaled by
- * use_long_context, head_dim 2 * hidden_size / heads). transformers 5.23.0
- * models/zamba2/configuration_zamba2.py L71, L96-100, L112-140;
- * modeling_zamba2.py L296-307 (RoPE only with use_mem_rope), L1136-1141,
+/* ---- zamba2: as Zamba, but with use_mem_rope (default false) the shared
+ * attention block of the hybrid layers rotates its q and k: rotate_half over
+ * the whole head, head_dim = attention_head_dim = 2 * hidden_size // heads
+ * (Zamba2Config.__post_init__ sets it over any key; the rotary reads
+ * config.head_dim, mapped to it), base rope_theta (the mixin's 10000), the
+ * rope block's scaling. use_long_context with it is refused: transformers
+ * 5.23 warns of a rescaled rope_theta but keeps it. transformers 5.23.0
+ * models/zamba2/configuration_zamba2.py L71, L96-140 (attribute_map,
+ * __post_init__ L115-118); modeling_zamba2.py L91-134 (rotary), L183-210
+ * (rotate_half), L296-307 (RoPE only with use_mem_rope), L1136-1141,
  * L1228-1240. */
-{.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_NONE,
- .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_ZAMBA,
- .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
- .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L296-307, "
-           "L1136-1141, L1228-1240 (transformers 5.23.0)"},
+{.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .head_dim_times = 2, .layers = POSENC_LAYERS_KINDS,
+ .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
+ .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L91-134, "
+           "L183-210, L296-307, L1136-1141, L1228-1240 (transformers 5.23.0)"},
 
 /* ---- zaya (ZAYA1): refused. Its CCA attention runs causal convolutions
  * over q/k (conv_qk_depthwise, conv_qk_grouped) before a partial RoPE

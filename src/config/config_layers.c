@@ -749,19 +749,29 @@ static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, cons
     posenc_status st = kinds_of(r, n_layer, kind);
     if (st != POSENC_OK)
         return st;
+    int rope_on = 1;
+    const char *off_why = "NoPE attention layer: position_embedding_type is not rope";
     if (f->flags & POSENC_FAMILY_MEM_ROPE) {
-        int mem_rope = 0, present;
+        /* "if self.config.use_mem_rope: ... apply_rotary_pos_emb" (the shared
+         * attention, modeling_zamba2.py L305-307) */
+        int mem_rope = 0, long_ctx = 0, present;
         if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_mem_rope",
                                    kn(r, "use_mem_rope", name, sizeof name), &mem_rope,
+                                   &present)) != POSENC_OK ||
+            (st = posenc__cfg_bool(&r->rd, r->cfg, "use_long_context",
+                                   kn(r, "use_long_context", name, sizeof name), &long_ctx,
                                    &present)) != POSENC_OK)
             return st;
-        if (mem_rope)
+        if (mem_rope && long_ctx)
             return FAIL(r, POSENC_ERR_FORMAT, name,
-                        "%s: RoPE in the shared attention blocks (its base rescaled with "
-                        "use_long_context) is not implemented",
+                        "%s with use_mem_rope: transformers 5.23 announces a rescaled rope_theta "
+                        "but keeps it (and sets max_position_embeddings 16384), where Zamba 2's "
+                        "own code rescaled the base; posenc cannot vouch for either",
                         name);
+        rope_on = mem_rope;
+        off_why = "mamba layer with the shared attention block, which applies no rotary "
+                  "without use_mem_rope";
     }
-    int rope_on = 1;
     if (f->flags & POSENC_FAMILY_ROPE_KEY) {
         /* "self.rotary_emb = ... if config.position_embedding_type == 'rope' else None" */
         const json_t *pe = get(r->cfg, "position_embedding_type");
@@ -783,9 +793,7 @@ static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, cons
             const posenc_layer_kind *lk = &f->kinds[k];
             const char *type = lk->type ? lk->type : lk->name;
             int none = lk->rope == POSENC_TROPE_NONE || !rope_on;
-            const char *why = lk->rope == POSENC_TROPE_NONE
-                                  ? lk->reason
-                                  : "NoPE attention layer: position_embedding_type is not rope";
+            const char *why = lk->rope == POSENC_TROPE_NONE ? lk->reason : off_why;
             /* a kind of the same type and rule already has a group */
             for (int j = 0; j < k && gi[k] < 0; j++) {
                 const posenc_layer_kind *o = &f->kinds[j];

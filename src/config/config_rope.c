@@ -470,6 +470,20 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
         static const char *const k[] = {"qk_rope_head_dim", NULL};
         if ((st = need_count(r, k, f->default_head_dim, &cm->head_dim, NULL)) != POSENC_OK)
             return st;
+    } else if (f->head_dim_times) {
+        /* Zamba2Config.__post_init__: attention_head_dim = 2 * hidden_size //
+         * num_attention_heads, set over any key (head_dim maps to it) */
+        int64_t hidden, heads;
+        const char *hk, *nk;
+        if ((st = need_count(r, HIDDEN_KEYS, f->default_hidden, &hidden, &hk)) != POSENC_OK ||
+            (st = need_count(r, HEADS_KEYS, f->default_heads, &heads, &nk)) != POSENC_OK)
+            return st;
+        if (heads == 0)
+            return FAIL(r, POSENC_ERR_FORMAT, kn(r, nk, name, sizeof name),
+                        "%s must be at least 1", name);
+        cm->head_dim = (int64_t)f->head_dim_times * hidden / heads;
+        note_ignored(r, "head_dim");
+        note_ignored(r, "attention_head_dim");
     } else {
         const json_t *hd = json_object_get(r->cfg, "head_dim");
         if ((st = count(r, "head_dim", &cm->head_dim, &present)) != POSENC_OK)

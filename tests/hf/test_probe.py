@@ -638,6 +638,18 @@ def test_class_fills_its_rope_block(model_type):
     assert filled["rope_type"] != "default" and filled["rope_theta"] != 500000.0
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.REFUSED and "fills in" in rep.detail, rep
+def test_zamba2_mem_rope():
+    """Zamba 2 with use_mem_rope: the hybrid layers' shared attention rotates
+    over 2 * hidden_size / heads (a scaled block too); without it, nothing."""
+    d = hf_probe.default_config("zamba2")
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+    d["use_mem_rope"] = True
+    d["rope_parameters"] = {"rope_type": "linear", "factor": 4.0, "rope_theta": 5e5}
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "hooks" in rep.how, rep
+    assert rep.scheme.startswith("rope"), rep.scheme
+
+
 def test_deepseek_v32_indexer():
     """DeepSeek V3.2: MLA's interleaved RoPE and, in every layer, the Sparse
     Attention indexer's half-split RoPE of its own q and k, each compared
