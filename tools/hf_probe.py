@@ -208,8 +208,14 @@ def _prefix_len(c, n, cap=12):
     """The shortest prefix of the n layers in which every kind of layer
     (every value of every per-layer list) appears; at least 2, at most cap."""
     need = 2
-    for k in _per_layer_lists(c, n):
-        v = getattr(c, k)
+    lists = [getattr(c, k) for k in _per_layer_lists(c, n)]
+    if isinstance(getattr(type(c), "layers_block_type", None), property):
+        # a per-layer list the config class derives (RecurrentGemma: block_types
+        # repeated); the pattern it comes from is left whole
+        v = c.layers_block_type
+        if isinstance(v, list) and len(v) == n:
+            lists.append(v)
+    for v in lists:
         try:
             kinds = {json.dumps(x, sort_keys=True, default=str) for x in v}
         except TypeError:
@@ -995,8 +1001,11 @@ def _learned_offsets(model, vocab, T):
     import torch
     import torch.nn.functional as F
 
+    # (I-BERT's QuantEmbedding is no nn.Embedding but reads its weight the same way
+    # when quant_mode is false)
     tables = {id(m.weight): n for n, m in model.named_modules()
-              if isinstance(m, torch.nn.Embedding) and ("pos" in n.lower() or n.endswith("wpe"))}
+              if (isinstance(m, torch.nn.Embedding) or type(m).__name__ == "QuantEmbedding")
+              and ("pos" in n.lower() or n.endswith("wpe"))}
     seen = {}
     orig = F.embedding
 
@@ -1090,9 +1099,10 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
             return Report(mt, NOT_BUILDABLE, f"forward: {type(err).__name__}: {err}"[:300])
         if attempt == 3 and pos != list(range(len(pos))):
             pos = list(range(len(pos)))  # the model numbers its tokens itself
-        if not calls and schemes == {"learned"} and not assume_none:
-            # a learned table only, and attention code of the model's own (BLIP's
-            # text encoder, FLAVA, GroupViT: no AttentionInterface): the rows the
+        if not calls and schemes and schemes <= {"learned", "sinusoid"} and not assume_none:
+            # a learned table only (or XLM's sinusoid-filled one), and attention
+            # code of the model's own (BLIP's text encoder, FLAVA, GroupViT, GPT-Neo,
+            # BigBird, XLM: no AttentionInterface): the rows the
             # table gives each position are checked below, q and k are not reached
             own_attention = True
         elif not calls and not (keep and all(explain.get(i, ("?",))[0] == "none"
@@ -1161,6 +1171,14 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
                         first = None
                         break
                     first = first or f"{why} ({name})"
+                if first is None and e.scheme == "none":
+                    # a rotary function that moves q or k is a position step
+                    # whatever the hooks saw (NanoChat norms q and k after
+                    # rotating them: its q_norm output is already rotated)
+                    for name, pre, post in cands[key]:
+                        if name == "rotary function":
+                            why = compare_layer(e, pre, post, pos, f64, key == "q")
+                            first = f"{why} ({name})" if why else None
                 layers.setdefault(i, "ok")
                 if first:
                     layers[i] = "disagree"
@@ -1186,6 +1204,57 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
                                 f"{rows[:4]}..., posenc's offset {sorted(offs)}")
         if seen and not problems:
             used.add("learned rows " + ", ".join(sorted(seen)))
+    if "relative-buckets" in schemes and not assume_none and not mutate:
+        # T5's buckets: each attention that owns the bias table (its first
+        # layer) computes the bias it adds to the scores; against posenc.t5_bias
+        # of the same table for the stack's buckets, max_distance and direction
+        posenc = _import_posenc()
+        stacks = {v[1].get("stack", ""): v[1] for v in explain.values()
+                  if v[0] == "relative-buckets"}
+        T = 200  # exact, log and clamped distances (max_distance 128)
+        for name, m in model.named_modules():
+            if not (getattr(m, "has_relative_attention_bias", False) and
+                    hasattr(m, "compute_bias") and hasattr(m, "relative_attention_bias")):
+                continue
+            f = stacks.get("decoder" if getattr(m, "is_decoder", True) else "encoder") or \
+                next(iter(stacks.values()))
+            try:
+                with torch.no_grad():
+                    hf = m.compute_bias(T, T)[0].double()
+            except TypeError:
+                continue  # another signature (LongT5's local blocks)
+            table = m.relative_attention_bias.weight.detach().double()
+            if table.shape[0] != int(f["buckets"]):
+                problems.append(f"{name}: {table.shape[0]} buckets, posenc says {f['buckets']}")
+                layers[min(explain)] = "disagree"
+                continue
+            want = posenc.t5_bias(table, T, T, max_distance=int(f["max_distance"]),
+                                  bidirectional=f.get("bidirectional") == "true")
+            if not torch.equal(hf, want.double()):
+                problems.append(f"{name}: the model's compute_bias differs from posenc.t5_bias "
+                                f"(buckets {f['buckets']}, max_distance {f['max_distance']}, "
+                                f"bidirectional {f.get('bidirectional')})")
+                layers[min(explain)] = "disagree"
+            else:
+                used.add(f"T5 bias {'decoder' if getattr(m, 'is_decoder', True) else 'encoder'}"
+                         f" 0..{T - 1}")
+    if "sinusoid" in schemes and own_attention and not assume_none and not mutate:
+        # XLM, FlauBERT with sinusoidal_embeddings: _init_weights filled the
+        # nn.Embedding table with the sinusoid at build; the table against posenc's
+        posenc = _import_posenc()
+        base = float(next(v[1] for v in explain.values() if v[0] == "sinusoid").get("base", 1e4))
+        tabs = [(n, m.weight.detach().double().numpy()) for n, m in model.named_modules()
+                if isinstance(m, torch.nn.Embedding) and "pos" in n.lower()]
+        if not tabs:
+            problems.append("sinusoid: no position table (an nn.Embedding named *pos*)")
+        for name, w in tabs:
+            want = posenc.sinusoid(w.shape[0], w.shape[1], base=base, dtype=np.float64)
+            err = float(np.max(np.abs(w - want)))
+            if err > 1e-6:  # the model's table is float32-rounded
+                layers[min(explain)] = "disagree"
+                problems.append(f"sinusoid table {name}: off by {err:.3g} from posenc.sinusoid")
+            else:
+                used.add(f"sinusoid table {name} ({w.shape[0]} rows)")
     for i, why in silent.items():
         # a layer of the built prefix that made no attention call (Mamba,
         # convolution, linear attention): posenc must call it none
@@ -1196,7 +1265,8 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
             layers.setdefault(i, "ok")
     if silent:
         used.add("layers without attention calls: none")
-    scheme = _scheme_summary(exp_all) or ("learned" if own_attention else "")
+    scheme = _scheme_summary(exp_all) or (", ".join(sorted(schemes - {"none"}))
+                                          if own_attention else "")
     abs_schemes = sorted(schemes - {"rope", "none"})
     how = (f"probe ({', '.join(sorted(used))}): {len(layers)} layers, positions "
            f"0..{max(max(p) for p, _, _ in all_calls)}, {'float64' if f64 else 'float32'}")

@@ -83,6 +83,11 @@ static const posenc_layer_kind KINDS_ZAMBA[] = {
     {"linear_attention", NONE(MAMBA), "mamba"},
     {"mamba", NONE(MAMBA), "mamba"},
     {NULL, 0, NULL, NULL}};
+/* RecurrentGemma: RG-LRU recurrent blocks and local (sliding-window) attention */
+static const posenc_layer_kind KINDS_RECURRENT_GEMMA[] = {
+    {"attention", ROPE, "sliding_attention"},
+    {"recurrent", NONE("recurrent block (RG-LRU and a short convolution): no attention"), NULL},
+    {NULL, 0, NULL, NULL}};
 /* Zamba 2: the same, the shared attention block rotating with use_mem_rope */
 static const posenc_layer_kind KINDS_ZAMBA2[] = {
     {"hybrid", ROPE, NULL},

@@ -246,6 +246,9 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_CONV_TYPE (1u << 26) /* BY_TYPE: layer_types may name "conv" layers
                                             (short convolutions, no attention, no positions)
                                             beside full and sliding attention (LFM3) */
+#define POSENC_FAMILY_LIST_CYCLES (1u << 30) /* KINDS: the per-layer list (kinds_key) is a pattern
+                                            repeated over the layers, at most 100 times
+                                            (RecurrentGemma's (block_types * 100)[:layers]) */
 #define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: the kinds' RoPE only with use_mem_rope
                                             true (default false: those layers' shared
                                             attention applies no rotary); with

@@ -226,6 +226,29 @@
  .source = "models/bert/configuration_bert.py @3f832360 L87-109; bert/modeling_bert.py "
            "@8ec58104 L159-220"},
 
+/* ---- bert-generation: BERT's learned table, offset 0 (position_ids
+ * 0.. plus the cache length), no token types. transformers 5.23.0
+ * models/bert_generation/modeling_bert_generation.py L394-428
+ * (BertGenerationEmbeddings: L400 table, L416 positions, L420-422 added);
+ * configuration_bert_generation.py L44-54 (hidden 1024, 24 layers, 16
+ * heads, 512 positions). */
+{.model_type = "bert-generation", .arch = "BertGeneration", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 1024, .default_heads = 16, .default_positions = 512,
+ .source = "models/bert_generation/modeling_bert_generation.py L394-428; "
+           "configuration_bert_generation.py L44-54 (transformers 5.23.0)"},
+
+/* ---- big_bird: BERT's learned table, offset 0; the block-sparse
+ * attention is a mask over key blocks (random, window and global blocks)
+ * and carries no position itself (the padding it adds to a block multiple
+ * reads pad_token_id rows for the pad tokens only). transformers 5.23.0
+ * models/big_bird/modeling_big_bird.py L70-131 (BigBirdEmbeddings: L77
+ * table, L101 positions, L124-125 added), L1743; configuration_big_bird.py
+ * L57-69 (hidden 768, 12 layers, 12 heads, 4096 positions). */
+{.model_type = "big_bird", .arch = "BigBird", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 4096,
+ .source = "models/big_bird/modeling_big_bird.py L70-131, L1743; configuration_big_bird.py "
+           "L57-69 (transformers 5.23.0)"},
+
 /* ---- bigbird_pegasus: learned tables in both stacks without BART's
  * offset (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings
  * rows, positions 0..); the block-sparse encoder attention carries no
@@ -440,6 +463,20 @@
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
            "configuration_cohere2_moe.py L97-160"},
 
+/* ---- convbert: ELECTRA's embeddings: a learned table of
+ * max_position_embeddings rows, embedding_size wide (default 768, the
+ * hidden size; embeddings_project maps it when they differ), read at
+ * positions 0..seq_len-1; the span-based convolution heads mix neighbours
+ * by a learned kernel over the sequence, not by position.
+ * transformers 5.23.0 models/convbert/modeling_convbert.py L52-105
+ * (ConvBertEmbeddings: L58 table, L82 positions, L97-100 added);
+ * configuration_convbert.py L49-63. */
+{.model_type = "convbert", .arch = "ConvBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 768,
+ .source = "models/convbert/modeling_convbert.py L52-105; configuration_convbert.py L49-63 "
+           "(transformers 5.23.0)"},
+
 /* ---- cosmos3_edge (Cosmos3 Edge): a wrapper (text_config
  * cosmos3_edge_text); the text model is Qwen3-VL's interleaved M-RoPE: the
  * t frequencies overwritten by h at pairs 1::3 below 3 * s_h and by w at
@@ -465,6 +502,22 @@
 {.model_type = "cosmos3_omni", .arch = "Cosmos3Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen3_vl_text",
  .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
+
+/* ---- cpmant (CPM-Ant): refused. CpmAntSegmentPositionEmbedding adds a
+ * bias to the scores (no rotary, no table): between tokens of one segment
+ * T5's bidirectional bucket of key - query (num_buckets halved, log
+ * buckets up to position_bias_max_distance), between different segments
+ * one learned bias per (query segment, key segment) pair, row
+ * num_buckets + q_seg * segment_types + k_seg; the prompt tokens are
+ * segment 0. transformers 5.23.0 models/cpmant/modeling_cpmant.py L129,
+ * L413-502, L544, L620-638; configuration_cpmant.py L56-68 (512 buckets,
+ * max distance 2048, 32 segment types). */
+{.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .refused = "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
+            "one learned bias per segment pair across segments, "
+            "CpmAntSegmentPositionEmbedding) is not implemented",
+ .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
+           "configuration_cpmant.py L56-68 (transformers 5.23.0)"},
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
@@ -611,6 +664,15 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
+
+/* ---- dpr: each DPR encoder is a BertModel (DPREncoder.bert_model), so
+ * BERT's learned table, offset 0. transformers 5.23.0
+ * models/dpr/modeling_dpr.py L108-118; configuration_dpr.py L44-55 (hidden
+ * 768, 12 layers, 12 heads, 512 positions). */
+{.model_type = "dpr", .arch = "DPR", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/dpr/modeling_dpr.py L108-118; configuration_dpr.py L44-55 "
+           "(transformers 5.23.0)"},
 
 /* ---- electra: BERT's learned table, offset 0, embedding_size wide
  * (default 128; embeddings_project maps it to hidden_size). transformers
@@ -835,6 +897,19 @@
  .source = "models/falcon_mamba/modeling_falcon_mamba.py (mamba mixers only; transformers "
            "5.23.0)"},
 
+/* ---- flaubert: XLM's embeddings (see xlm): a table of
+ * max_position_embeddings rows, emb_dim wide, read at positions 0..;
+ * filled with sinusoids when sinusoidal_embeddings is true. transformers
+ * 5.23.0 models/flaubert/modeling_flaubert.py L47-53
+ * (create_sinusoidal_embeddings), L677-686, L724, L750, L841-845, L869;
+ * configuration_flaubert.py L94-118 (emb_dim 2048, 12 layers, 16 heads, 512
+ * positions). */
+{.model_type = "flaubert", .arch = "Flaubert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 2048, .default_heads = 16, .default_positions = 512,
+ .embed_key = "emb_dim", .embed_default = 2048,
+ .source = "models/flaubert/modeling_flaubert.py L47-53, L677-686, L724, L750, L841-869; "
+           "configuration_flaubert.py L94-118 (transformers 5.23.0)"},
+
 /* ---- flava: FLAVA (its multimodal encoder takes the towers' outputs, no
  * positions * of its own); its text part is text_config (a part without
  * model_type is read as flava_text_model, the class's sub-config).
@@ -878,6 +953,19 @@
  .default_heads = 32, .default_head_dim = 128,
  .source = "models/flint/modeling_flint.py L161-190, L235-283, L417 (5.23.0); "
            "configuration_flint.py L47-111"},
+
+/* ---- fnet: BERT's learned table, offset 0 (positions 0..seq_len-1). Its
+ * layers have no attention: each mixes tokens by the real part of a 2-D
+ * Fourier transform over sequence and hidden axes (fixed weights, no
+ * position input), which posenc does not describe; the position encoding is
+ * the table. transformers 5.23.0 models/fnet/modeling_fnet.py L83-137
+ * (FNetEmbeddings: L89 table, L111 positions, L130-131 added), L140-180
+ * (FNetBasicFourierTransform); configuration_fnet.py L52-63 (hidden 768, 12
+ * layers, 512 positions). */
+{.model_type = "fnet", .arch = "FNet", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/fnet/modeling_fnet.py L83-137, L138-173; configuration_fnet.py L52-63 "
+           "(transformers 5.23.0)"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -1149,6 +1237,18 @@
  .source = "models/gpt_bigcode/modeling_gpt_bigcode.py L375, L436-439, L470; "
            "configuration_gpt_bigcode.py L52-63 (transformers 5.23.0)"},
 
+/* ---- gpt_neo: GPT-2's learned wpe, offset 0 (position_ids 0.. plus the
+ * cache length); the "local" layers differ from the "global" ones only by
+ * a window mask (window_size), not by position. GPTNeoConfig attribute_map:
+ * num_hidden_layers -> num_layers, num_attention_heads -> num_heads.
+ * transformers 5.23.0 models/gpt_neo/modeling_gpt_neo.py L62-67 (local
+ * mask), L384, L451-454, L464-465; configuration_gpt_neo.py L50-58 (hidden
+ * 2048, 24 layers, 16 heads, 2048 positions). */
+{.model_type = "gpt_neo", .arch = "GPTNeo", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 2048, .default_heads = 16, .default_positions = 2048,
+ .source = "models/gpt_neo/modeling_gpt_neo.py L62-67, L384, L451-465; "
+           "configuration_gpt_neo.py L50-58 (transformers 5.23.0)"},
+
 /* ---- gpt_neox: rotate_half over the first int(head_dim * rotary_pct)
  * elements (rotary_pct 0.25), base rotary_emb_base 10000.
  * models/gpt_neox/configuration_gpt_neox.py (partial_rotary_factor =
@@ -1411,9 +1511,31 @@
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
            "configuration_hyperclovax.py L80-105"},
 
+/* ---- ibert: RoBERTa's embeddings as QuantEmbedding tables (the plain
+ * table when quant_mode is false, its integer copy when true): positions
+ * from padding_idx + 1, padding_idx = pad_token_id (default 1).
+ * transformers 5.23.0 models/ibert/modeling_ibert.py L46-161
+ * (IBertEmbeddings: L76-82 table, L101-108 positions, L131 read);
+ * configuration_ibert.py L43-57. */
+{.model_type = "ibert", .arch = "IBert", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 512, .pos_offset = -1,
+ .source = "models/ibert/modeling_ibert.py L46-161; configuration_ibert.py L43-57 "
+           "(transformers 5.23.0)"},
+
 {.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "llama",
  .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
+
+/* ---- imagegpt: GPT-2's learned wpe over the raster of colour-cluster
+ * tokens, offset 0 (position_ids 0.. plus the cache length). ImageGPTConfig
+ * attribute_map: max_position_embeddings -> n_positions, hidden_size ->
+ * n_embd. transformers 5.23.0 models/imagegpt/modeling_imagegpt.py L400,
+ * L499-502, L509-510; configuration_imagegpt.py L49-60 (n_positions 1024,
+ * n_embd 512, 24 layers, 8 heads). */
+{.model_type = "imagegpt", .arch = "ImageGPT", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 512, .default_heads = 8, .default_positions = 1024,
+ .source = "models/imagegpt/modeling_imagegpt.py L400, L499-510; configuration_imagegpt.py "
+           "L49-60 (transformers 5.23.0)"},
 
 /* ---- inkling_mm_model, inkling_text, inkling2, inkling2_text: refused. The
  * attention has no RoPE: it adds relative-position logits projected from the
@@ -1592,6 +1714,48 @@
  .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
            "configuration_kolibri1.py L41-104"},
+/* ---- kosmos-2: refused, like its text model kosmos_2_text_model:
+ * Kosmos2TextSinusoidalPositionalEmbedding is M2M100's fairseq sinusoid
+ * (sin then cos halves, log(10000) / (half_dim - 1)), rows
+ * max_position_embeddings + 2 with the padding row zeroed, read at
+ * positions from padding_idx + 1 (image tokens take their place in the
+ * count). transformers 5.23.0 models/kosmos2/modeling_kosmos2.py L555-660,
+ * L896-975; configuration_kosmos2.py L28-42, L101-107. */
+{.model_type = "kosmos-2", .arch = "Kosmos2", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+           "L28-42, L101-107 (transformers 5.23.0)"},
+
+/* ---- kosmos-2.5: refused, like its text model kosmos_2_5_text_model:
+ * Kosmos2_5TextSinusoidalPositionalEmbedding is Kosmos-2's, M2M100's
+ * fairseq sinusoid from row padding_idx + 1. transformers 5.23.0
+ * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
+ * configuration_kosmos2_5.py L28-42, L111. */
+{.model_type = "kosmos-2.5", .arch = "Kosmos2_5", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+           "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"},
+
+/* ---- kosmos_2_5_text_model: refused, see kosmos-2.5. */
+{.model_type = "kosmos_2_5_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+           "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"},
+
+/* ---- kosmos_2_text_model: refused, see kosmos-2. */
+{.model_type = "kosmos_2_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+            "zeroed, which is not implemented",
+ .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+           "L28-42 (transformers 5.23.0)"},
+
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
  * rope_parameters.full_attention / .sliding_attention (class defaults: full
@@ -1778,6 +1942,17 @@
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
            "(transformers 5.23.0)"},
+/* ---- megatron-bert: BERT's learned table, offset 0 (position_ids 0..
+ * plus the cache length). transformers 5.23.0
+ * models/megatron_bert/modeling_megatron_bert.py L50-101
+ * (MegatronBertEmbeddings: L56 table, L82 positions, L92-93 added);
+ * configuration_megatron_bert.py L44-55 (hidden 1024, 24 layers, 16 heads,
+ * 512 positions). */
+{.model_type = "megatron-bert", .arch = "MegatronBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 24, .default_hidden = 1024, .default_heads = 16, .default_positions = 512,
+ .source = "models/megatron_bert/modeling_megatron_bert.py L50-101; "
+           "configuration_megatron_bert.py L44-55 (transformers 5.23.0)"},
+
 /* ---- mellum: llama's rotate_half (HALF, full head), one RoPE per layer
  * type from rope_parameters.full_attention / .sliding_attention (class
  * defaults: full theta 500000, sliding 10000); layer_types default all full.
@@ -2065,6 +2240,17 @@
  .default_hidden = 2048, .default_heads = 16,
  .source = "models/mpt/modeling_mpt.py @e2412028 L42-62, L327"},
 
+/* ---- mra: a learned table of max_position_embeddings + 2 rows read at
+ * position + 2 (position_ids = arange + 2), as OPT's; the block-sparse
+ * multi-resolution attention carries no position. transformers 5.23.0
+ * models/mra/modeling_mra.py L464-516 (MraEmbeddings: L470 table, L477 and
+ * L491 positions, L509-510 added); configuration_mra.py L54-69 (hidden 768,
+ * 12 layers, 12 heads, 512 positions). */
+{.model_type = "mra", .arch = "Mra", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 512, .pos_offset = 2,
+ .source = "models/mra/modeling_mra.py L464-516; configuration_mra.py L54-69 "
+           "(transformers 5.23.0)"},
+
 /* ---- mt5: T5's code ("Copied from transformers.models.t5"); MT5Config
  * num_layers 8, num_heads 6. models/mt5/modeling_mt5.py @e2412028,
  * configuration_mt5.py @3f832360 L71-88. */
@@ -2093,6 +2279,20 @@
 {.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
  .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+/* ---- nanochat: refused. Its rotate_half is cat(x2, -x1), the negative of
+ * llama's, so q * cos + rotate_half(q) * sin turns each (x[k], x[k + D/2])
+ * pair by -theta (theta = position * base^(-2k/D), base rope_theta 10000,
+ * whole head); every RoPE posenc describes turns by +theta. The q/k RMS
+ * norms after the rotation have no weight (a rotation keeps the norm, so
+ * their order does not matter). transformers 5.23.0
+ * models/nanochat/modeling_nanochat.py L59-103, L106-128, L169-173,
+ * L203-226; configuration_nanochat.py L54-72. */
+{.model_type = "nanochat", .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
+            "of every RoPE posenc describes), which is not implemented",
+ .source = "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
+           "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
+
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -2149,6 +2349,19 @@
  .source = "models/nomic_bert/modeling_nomic_bert.py L116-117, L135-165, L203, L227 (5.23.0); "
            "configuration_nomic_bert.py L51-74"},
 
+/* ---- nystromformer: a learned table of max_position_embeddings + 2 rows
+ * read at position + 2 (position_ids = arange + 2); the Nystrom
+ * approximation of softmax attention carries no position. transformers
+ * 5.23.0 models/nystromformer/modeling_nystromformer.py L46-100
+ * (NystromformerEmbeddings: L52 table, L59-60 and L75 positions, L93-94
+ * added); configuration_nystromformer.py L55-70 (hidden 768, 12 layers, 12
+ * heads, 510 positions). */
+{.model_type = "nystromformer", .arch = "Nystromformer", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 510,
+ .pos_offset = 2,
+ .source = "models/nystromformer/modeling_nystromformer.py L46-100; "
+           "configuration_nystromformer.py L55-70 (transformers 5.23.0)"},
+
 /* ---- olmo, olmo2: llama's RoPE. */
 {.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/olmo/modeling_olmo.py (llama apply_rotary_pos_emb)"},
@@ -2192,6 +2405,17 @@
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
            "L64-67"},
+
+/* ---- openai-gpt (GPT-1): a learned table positions_embed of n_positions
+ * rows, offset 0 (position_ids 0..seq_len-1). OpenAIGPTConfig
+ * attribute_map: max_position_embeddings -> n_positions, hidden_size ->
+ * n_embd. transformers 5.23.0 models/openai/modeling_openai.py L302, L306,
+ * L346-348, L369; configuration_openai.py L74-85 (n_positions 512, n_embd
+ * 768, 12 layers, 12 heads). */
+{.model_type = "openai-gpt", .arch = "OpenAIGPT", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/openai/modeling_openai.py L302, L306, L346-348, L369; "
+           "configuration_openai.py L74-85 (transformers 5.23.0)"},
 
 /* ---- openai_privacy_filter (OpenAI Privacy Filter, a bidirectional
  * encoder): _apply_rotary_emb rotates x[0::2] with x[1::2] and stacks them
@@ -2409,6 +2633,31 @@
 {.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
+
+/* ---- pix2struct: a wrapper; its language part (text_config,
+ * pix2struct_text_model) is the decoder. The vision encoder's learned row
+ * and column embeddings of each patch (Pix2StructVisionEmbeddings) are not
+ * described. transformers 5.23.0 models/pix2struct/modeling_pix2struct.py
+ * L78-110 (vision), L926-940; configuration_pix2struct.py L168-190. */
+{.model_type = "pix2struct", .arch = "Pix2Struct", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .nested = "text_config", .nested_type = "pix2struct_text_model",
+ .source = "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; "
+           "configuration_pix2struct.py L168-190 (transformers 5.23.0)"},
+
+/* ---- pix2struct_text_model: a decoder-only stack with T5's causal
+ * bucket bias: the first layer's attention (has_relative_attention_bias
+ * for i == 0) computes compute_bias with bidirectional=False (key - query,
+ * relative_attention_num_buckets 32, relative_attention_max_distance 128)
+ * and every later layer adds the same bias; q/k carry no position.
+ * Pix2StructTextConfig attribute_map: num_hidden_layers -> num_layers.
+ * transformers 5.23.0 models/pix2struct/modeling_pix2struct.py L575-680
+ * (Pix2StructTextAttention, _relative_position_bucket as T5's), L735-750,
+ * L926-940, L1066-1095; configuration_pix2struct.py L51-81 (12 layers,
+ * hidden 768, 12 heads). */
+{.model_type = "pix2struct_text_model", .arch = NULL, .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12,
+ .source = "models/pix2struct/modeling_pix2struct.py L575-680, L735-750, L926-940, L1066-1095; "
+           "configuration_pix2struct.py L51-81 (transformers 5.23.0)"},
 
 /* ---- plbart: BART's learned tables in both stacks (offset 2).
  * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
@@ -2655,6 +2904,42 @@
  .nested = "generator", .nested_type = "bart",
  .source = "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"},
 
+/* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
+ * block_types[i % len] ((block_types * 100)[:num_hidden_layers]; without
+ * the key the class default recurrent, recurrent, attention: every third
+ * layer attention). Recurrent blocks (RG-LRU after a short
+ * convolution) have no attention and no position input but a state reset
+ * at position 0. Attention blocks are local (attention_window_size, a
+ * mask) and rotate the first int(head_dim * partial_rotary_factor) elements
+ * (default 0.5) with rotate_half (HALF) at base rope_theta 10000; head_dim
+ * is hidden_size // num_attention_heads unless the config gives head_dim
+ * (__post_init__ sets it, then the config's own keys are set over it).
+ * RecurrentGemmaRotaryEmbedding raises on any rope type but default.
+ * transformers 5.23.0 models/recurrent_gemma/modeling_recurrent_gemma.py
+ * L64-111, L114-152, L197-260, L280-310, L490-497;
+ * configuration_recurrent_gemma.py L56-102. */
+{.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
+ .layout = HALF, .partial_default = 0.5, .base_default = 10000.0, .default_layers = 26,
+ .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
+ .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types", .kinds_period = 3,
+ .kinds_offset = KINDS_LAST,
+ .scaling_types = "default",
+ .flags = POSENC_FAMILY_LIST_CYCLES,
+ .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
+           "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
+
+/* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
+ * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
+ * transformers 5.23.0 models/rembert/modeling_rembert.py L47-97
+ * (RemBertEmbeddings: L55 table, L80 positions, L90-91 added);
+ * configuration_rembert.py L49-64 (hidden 1152, 32 layers, 18 heads, 512
+ * positions). */
+{.model_type = "rembert", .arch = "RemBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 32, .default_hidden = 1152, .default_heads = 18, .default_positions = 512,
+ .embed_key = "input_embedding_size", .embed_default = 256,
+ .source = "models/rembert/modeling_rembert.py L47-97; configuration_rembert.py L49-64 "
+           "(transformers 5.23.0)"},
+
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and
  * create_position_ids_from_input_ids; models/roberta/configuration_roberta.py
@@ -2672,6 +2957,16 @@
  .default_heads = 12, .default_positions = 512, .pos_offset = -1,
  .source = "models/roberta_prelayernorm/modeling_roberta_prelayernorm.py L52-154; "
            "configuration_roberta_prelayernorm.py L46-57 (transformers 5.23.0)"},
+
+/* ---- roc_bert: BERT's learned table, offset 0, added in both of
+ * RoCBertEmbeddings' paths (with or without map_inputs_layer; the shape and
+ * pronunciation embeddings carry no position). transformers 5.23.0
+ * models/roc_bert/modeling_roc_bert.py L50-202 (L62 table, L107 positions,
+ * L126-127 and L165-166 added); configuration_roc_bert.py L63-75. */
+{.model_type = "roc_bert", .arch = "RoCBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/roc_bert/modeling_roc_bert.py L50-202; configuration_roc_bert.py L63-75 "
+           "(transformers 5.23.0)"},
 
 /* ---- roformer: refused. Its own rotary: RoFormerSinusoidalPositionalEmbedding
  * builds a table, apply_rotary_position_embeddings rotates q and k in
@@ -2912,6 +3207,30 @@
  .source = "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 "
            "(transformers 5.23.0)"},
 
+/* ---- visual_bert: the text tokens read BERT's learned table at 0..
+ * (offset 0); the visual tokens appended after them read a second table,
+ * visual_position_embeddings, at row 0 (or averaged rows of the first table
+ * by image_text_alignment): no sequence position. transformers 5.23.0
+ * models/visual_bert/modeling_visual_bert.py L42-170 (L48 table, L90
+ * positions, L103-104 added, L120-162 visual); configuration_visual_bert.py
+ * L55-69. */
+{.model_type = "visual_bert", .arch = "VisualBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/visual_bert/modeling_visual_bert.py L42-170; configuration_visual_bert.py "
+           "L55-69 (transformers 5.23.0)"},
+
+/* ---- vits: refused. The text encoder's attention (VitsAttention) adds
+ * windowed relative position embeddings (Shaw et al.): learned emb_rel_k
+ * and emb_rel_v rows for offsets -window_size..window_size (default 4)
+ * enter the key logits and the values; the token embeddings carry no
+ * position. transformers 5.23.0 models/vits/modeling_vits.py L841-1000
+ * (L865-867, L907-945), L1147-1170; configuration_vits.py L114-117. */
+{.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .refused = "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
+            "within window_size, added to the key logits and the values) are not implemented",
+ .source = "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
+           "(transformers 5.23.0)"},
+
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.
  * models/whisper/modeling_whisper.py @e2412028 L53-62, L567-589, L202-210,
@@ -2947,6 +3266,20 @@
             "row padding_idx + 1 with the padding row zeroed is not implemented",
  .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
 
+/* ---- xlm: a table of max_position_embeddings rows, emb_dim wide
+ * (XLMConfig attribute_map: hidden_size -> emb_dim), read at positions
+ * 0..slen-1 and added to the token (and language) embeddings; with
+ * sinusoidal_embeddings true _init_weights fills it with sin (even) and
+ * cos (odd) elements of pos / 10000^(2(j//2)/dim), DistilBERT's sinusoid.
+ * transformers 5.23.0 models/xlm/modeling_xlm.py L48-54, L620-627, L701,
+ * L726, L797-799, L821; configuration_xlm.py L95-117 (emb_dim 2048, 12
+ * layers, 16 heads, 512 positions). */
+{.model_type = "xlm", .arch = "XLM", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 2048, .default_heads = 16, .default_positions = 512,
+ .embed_key = "emb_dim", .embed_default = 2048,
+ .source = "models/xlm/modeling_xlm.py L48-54, L620-627, L701, L726, L797-821; "
+           "configuration_xlm.py L95-117 (transformers 5.23.0)"},
+
 /* ---- xlm-roberta: RoBERTa's embeddings (positions from padding_idx + 1,
  * padding_idx = pad_token_id, default 1). transformers 5.23.0
  * models/xlm_roberta/modeling_xlm_roberta.py L56-157 (XLMRobertaEmbeddings,
@@ -2975,6 +3308,17 @@
  .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
             "rel_shift, r_w_bias/r_r_bias) is not implemented",
  .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
+/* ---- yoso: a learned table of max_position_embeddings + 2 rows read at
+ * position + 2 (position_ids = arange + 2); the LSH-sampled attention
+ * carries no position. transformers 5.23.0 models/yoso/modeling_yoso.py
+ * L225-279 (YosoEmbeddings: L231 table, L238-239 and L254 positions,
+ * L272-273 added); configuration_yoso.py L57-74 (hidden 768, 12 layers, 12
+ * heads, 4096 positions). */
+{.model_type = "yoso", .arch = "Yoso", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 4096, .pos_offset = 2,
+ .source = "models/yoso/modeling_yoso.py L225-279; configuration_yoso.py L57-74 "
+           "(transformers 5.23.0)"},
+
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the

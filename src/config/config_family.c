@@ -312,8 +312,8 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     if (f->layers != POSENC_LAYERS_ENC_DEC) {
         const char *which;
         int64_t listed = 0; /* KINDS: the per-layer list's length */
-        if (f->layers == POSENC_LAYERS_KINDS)
-            kinds_layer_count(r, &listed);
+        if (f->layers == POSENC_LAYERS_KINDS && !(f->flags & POSENC_FAMILY_LIST_CYCLES))
+            kinds_layer_count(r, &listed); /* (a repeated pattern does not count layers) */
         const char *const own_keys[] = {f->layers_key, NULL};
         if ((st = need_count(r, f->layers_key ? own_keys : LAYER_KEYS,
                              listed > 0 ? listed : f->default_layers, &n_layer, &which)) !=
@@ -382,6 +382,7 @@ posenc_status read_family(mread *r, int64_t n_layer)
     }
     case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
     case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);
+    case POSENC_SCHEME_RELATIVE_BUCKETS: return read_t5_decoder(r, n_layer);
     default: return read_rope_family(r, n_layer);
     }
 }

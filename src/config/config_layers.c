@@ -656,11 +656,15 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be %s, got %s", name,
                         is_pattern ? "a string" : "an array of strings", posenc__cfg_type_word(v));
         int64_t len = is_pattern ? (int64_t)json_string_length(v) : (int64_t)json_array_size(v);
-        if (len != n_layer)
-            return FAIL(r, POSENC_ERR_FORMAT, name, "%s has %lld entries for %lld layers", name,
-                        (long long)len, (long long)n_layer);
+        int cycles = !is_pattern && (f->flags & POSENC_FAMILY_LIST_CYCLES);
+        if (cycles ? len < 1 || n_layer > 100 * len : len != n_layer)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        cycles ? "%s has %lld entries, repeated 100 times, for %lld layers"
+                               : "%s has %lld entries for %lld layers",
+                        name, (long long)len, (long long)n_layer);
         for (int64_t i = 0; i < n_layer; i++) {
-            const json_t *e = is_pattern ? NULL : json_array_get(v, (size_t)i);
+            /* (RecurrentGemma: layer i is block_types[i % len]) */
+            const json_t *e = is_pattern ? NULL : json_array_get(v, (size_t)(cycles ? i % len : i));
             if (!is_pattern && json_typeof(e) != JSON_STRING)
                 return FAIL(r, POSENC_ERR_FORMAT, name, "%s[%lld] must be a string, got %s",
                             name, (long long)i, posenc__cfg_type_word(e));

@@ -65,6 +65,7 @@ typedef struct rope_common {
 #define read_enc_dec posenc__cfgm_read_enc_dec
 #define read_family posenc__cfgm_read_family
 #define read_learned posenc__cfgm_read_learned
+#define read_t5_decoder posenc__cfgm_read_t5_decoder
 #define read_model posenc__cfgm_read_model
 #define read_rope_family posenc__cfgm_read_rope_family
 #define refuse_foreign posenc__cfgm_refuse_foreign
@@ -147,5 +148,6 @@ posenc_status molmo2_checks(mread *r, int64_t n_layer);
 posenc_status read_alibi(mread *r, int64_t n_layer);
 posenc_status read_enc_dec(mread *r);
 posenc_status read_learned(mread *r, int64_t n_layer);
+posenc_status read_t5_decoder(mread *r, int64_t n_layer);
 
 #endif

@@ -149,6 +149,14 @@ posenc_status read_learned(mread *r, int64_t n_layer)
         note_ignored(r, "sinusoidal_pos_embds");
         sinus = 0;
     }
+    /* XLM's and FlauBERT's key for the same sinusoid fill (create_sinusoidal_embeddings:
+     * sin even, cos odd elements of pos / 10000^(2(j//2)/dim), as DistilBERT's) */
+    if (strcmp(f->model_type, "xlm") == 0 || strcmp(f->model_type, "flaubert") == 0) {
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_embeddings",
+                                   kn(r, "sinusoidal_embeddings", name, sizeof name), &sinus,
+                                   &present)) != POSENC_OK)
+            return st;
+    }
     note_ignored(r, "n_ctx"); /* GPT-2's legacy key; the table is n_positions */
     posenc_model_group *g =
         one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, n_layer);
@@ -184,6 +192,52 @@ static posenc_status stack_layers(mread *r, const char *key, int64_t def, int64_
     return st;
 }
 
+/* T5's bucket keys: relative_attention_num_buckets (default 32) and
+ * relative_attention_max_distance (128). */
+static posenc_status t5_buckets(mread *r, int64_t *nb, int64_t *md)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    *nb = 32;
+    *md = 128;
+    if ((st = count(r, "relative_attention_num_buckets", nb, &present)) != POSENC_OK ||
+        (st = count(r, "relative_attention_max_distance", md, &present)) != POSENC_OK)
+        return st;
+    /* the bucket formula needs (num_buckets // 2) // 2 >= 1 and
+     * max_distance > max_exact (a log of their ratio divides) */
+    if (*nb < 4 || *nb > 65536)
+        return FAIL(r, POSENC_ERR_RANGE,
+                    kn(r, "relative_attention_num_buckets", name, sizeof name),
+                    "%s %lld is outside 4..65536", name, (long long)*nb);
+    if (*md <= *nb / 4 || *md > POSENC_MAX_POS)
+        return FAIL(r, POSENC_ERR_RANGE,
+                    kn(r, "relative_attention_max_distance", name, sizeof name),
+                    "%s %lld must exceed num_buckets / 4 = %lld (and be at most %lld)", name,
+                    (long long)*md, (long long)(*nb / 4), POSENC_MAX_POS);
+    return POSENC_OK;
+}
+
+/* A decoder-only stack with T5's causal buckets (Pix2Struct's text model:
+ * compute_bias with bidirectional=False, the first layer's bias shared by
+ * every layer). */
+posenc_status read_t5_decoder(mread *r, int64_t n_layer)
+{
+    int64_t nb, md;
+    posenc_status st = t5_buckets(r, &nb, &md);
+    if (st != POSENC_OK)
+        return st;
+    note_ignored(r, "n_positions"); /* never read by the bucket code */
+    int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_BUCKETS, "decoder");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    posenc_model_group *g = &r->m->group[gi];
+    g->buckets = (uint32_t)nb;
+    g->max_distance = (uint32_t)md;
+    g->bidirectional = 0;
+    return POSENC_OK;
+}
+
 /* Encoder-decoder models: the encoder's layers, then the decoder's. */
 posenc_status read_enc_dec(mread *r)
 {
@@ -204,21 +258,9 @@ posenc_status read_enc_dec(mread *r)
         if ((st = stack_layers(r, "num_layers", f->default_layers, &ne)) != POSENC_OK ||
             (st = stack_layers(r, "num_decoder_layers", ne, &nd)) != POSENC_OK)
             return st;
-        int64_t nb = 32, md = 128;
-        if ((st = count(r, "relative_attention_num_buckets", &nb, &present)) != POSENC_OK ||
-            (st = count(r, "relative_attention_max_distance", &md, &present)) != POSENC_OK)
+        int64_t nb, md;
+        if ((st = t5_buckets(r, &nb, &md)) != POSENC_OK)
             return st;
-        /* the bucket formula needs (num_buckets // 2) // 2 >= 1 and
-         * max_distance > max_exact (a log of their ratio divides) */
-        if (nb < 4 || nb > 65536)
-            return FAIL(r, POSENC_ERR_RANGE,
-                        kn(r, "relative_attention_num_buckets", name, sizeof name),
-                        "%s %lld is outside 4..65536", name, (long long)nb);
-        if (md <= nb / 4 || md > POSENC_MAX_POS)
-            return FAIL(r, POSENC_ERR_RANGE,
-                        kn(r, "relative_attention_max_distance", name, sizeof name),
-                        "%s %lld must exceed num_buckets / 4 = %lld (and be at most %lld)", name,
-                        (long long)md, (long long)(nb / 4), POSENC_MAX_POS);
         e->scheme = d->scheme = POSENC_SCHEME_RELATIVE_BUCKETS;
         e->buckets = d->buckets = (uint32_t)nb;
         e->max_distance = d->max_distance = (uint32_t)md;

@@ -291,6 +291,20 @@ CLASS_DEFAULTS += [
     "siglip_text_model", "siglip2_text_model", "albert", "electra", "mobilebert",
     "bigbird_pegasus", "blenderbot-small",
 ]
+# issue 20, own-attention families (h-swa): learned tables read by the model's
+# embeddings (the probe sees no attention call, and no rotary function is
+# called), RecurrentGemma's partial RoPE in its attention blocks
+CLASS_DEFAULTS += [
+    "gpt_neo", "openai-gpt", "megatron-bert", "big_bird", "convbert", "rembert", "xlm",
+    "flaubert", "bert-generation", "ibert", "roc_bert", "visual_bert", "nystromformer", "mra",
+    "yoso", "fnet", "imagegpt", "dpr", "recurrent_gemma",
+    # Pix2Struct's text decoder: T5's causal buckets (the probe compares the
+    # model's compute_bias with posenc.t5_bias)
+    "pix2struct",
+]
+# transformers 5.23 cannot build Pix2StructTextModel from its own config
+# class's defaults (no initializer_range, which Pix2StructConfig sets on it)
+UNBUILT_DEFAULTS["pix2struct_text_model"] = "pix2struct"
 
 # issue 20, rotating models posenc did not know (h-swb): Moshi's main
 # decoder, Higgs Audio v2 (the class's llama3 block), the Phonon / Pocket TTS
@@ -342,6 +356,11 @@ CLASS_DEFAULTS_REFUSED = {
     "muse_glimmer_text": "layer_rope_theta",
     "muse_spark": "layer_rope_theta",
     "muse_spark_text": "layer_rope_theta",
+    # issue 20, own-attention families (h-swa)
+    "cpmant": "segment relative bias", "nanochat": "turn by -theta",
+    "kosmos-2": "fairseq sinusoid", "kosmos_2_text_model": "fairseq sinusoid",
+    "kosmos-2.5": "fairseq sinusoid", "kosmos_2_5_text_model": "fairseq sinusoid",
+    "vits": "windowed relative position embeddings",
     # issue 20 (h-swb)
     "neomme": "two-axis M-RoPE",
     "tipsv2": "tensor2tensor sinusoid", "tipsv2_text_model": "tensor2tensor sinusoid",
@@ -686,6 +705,102 @@ HYBRID_DEFAULTS = {
 def test_hybrid_config_class_defaults(model_type):
     rep = hf_probe.probe(hf_probe.default_config(model_type))
     assert rep.status == HYBRID_DEFAULTS[model_type], rep
+
+
+# ---- own-attention families (issue 20, h-swa) -------------------------------------------
+
+
+class _Swap:
+    """The posenc module with some functions replaced (a planted wrong answer)."""
+
+    def __init__(self, real, **over):
+        self._real, self._over = real, over
+
+    def __getattr__(self, name):
+        return self._over[name] if name in self._over else getattr(self._real, name)
+
+
+@pytest.mark.parametrize("model_type,as_type", [("nystromformer", "megatron-bert"),
+                                                ("gpt_neo", "yoso")])
+def test_own_attention_learned_offset_is_caught(model_type, as_type):
+    """No attention call reaches the probe (their own attention classes): the
+    table rows still decide. Nystromformer reads rows pos + 2, GPT-Neo pos."""
+    d = hf_probe.default_config(model_type)
+    assert hf_probe.probe(d).status == hf_probe.VERIFIED
+    rep = hf_probe.probe(d, model_type=as_type)
+    assert rep.status == hf_probe.DISAGREE and "posenc's offset" in rep.detail, rep
+
+
+def test_xlm_sinusoid_table_checked(monkeypatch):
+    """XLM's sinusoidal_embeddings fills its table with DistilBERT's sinusoid;
+    the probe compares the whole table with posenc.sinusoid, and a sinusoid of
+    another base disagrees."""
+    d = _defaults("xlm", sinusoidal_embeddings=True)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED and "sinusoid table" in rep.how, rep
+    real = hf_probe._import_posenc()
+    off = _Swap(real, sinusoid=lambda n, dim, base=1e4, **kw:
+                real.sinusoid(n, dim, base=base * 1.01, **kw))
+    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: off)
+    bad = hf_probe.probe(d)
+    assert bad.status == hf_probe.DISAGREE and "sinusoid table" in bad.detail, bad
+
+
+def test_recurrent_gemma_pattern_and_rotary():
+    """block_types repeats over the layers (attention at 1, 3 for [recurrent,
+    attention]); the rotated part is half the head (the config's head_dim 64,
+    which the config class keeps over hidden_size // heads = 256): the whole
+    head, or the other layout, disagrees."""
+    path = os.path.join(MODELS, "recurrent-gemma-synthetic.json")
+    rep = hf_probe.probe(path)
+    assert rep.status == hf_probe.VERIFIED, rep
+    assert "rope half 32/64" in rep.scheme, rep
+    for mut in (lambda e: _rope_like(e, rotary_dim=e.rope.head_dim) if e.rope else e,
+                MUTATIONS["other layout"]):
+        bad = hf_probe.probe(path, mutate=mut)
+        assert bad.status == hf_probe.DISAGREE, bad
+
+
+def test_nanochat_turns_by_minus_theta():
+    """Why nanochat is refused: its rotate_half is cat(x2, -x1), so its
+    apply_rotary_pos_emb equals posenc's HALF rotation run inverse (-theta),
+    and not the forward one."""
+    import torch
+    from transformers import NanoChatConfig
+    from transformers.models.nanochat import modeling_nanochat as mn
+
+    cfg = NanoChatConfig(hidden_size=64, num_attention_heads=4, num_hidden_layers=1)
+    T, D = 12, 16
+    torch.manual_seed(0)
+    q = torch.randn(1, 4, T, D, dtype=torch.float64)
+    cos, sin = mn.NanoChatRotaryEmbedding(cfg)(q, torch.arange(T)[None])
+    hf, _ = mn.apply_rotary_pos_emb(q, q, cos, sin)
+    rope = posenc.RoPE(D, base=10000.0, layout="half")
+    inv = rope.apply(q.clone(), inplace=False, inverse=True, layout="bhsd")
+    fwd = rope.apply(q.clone(), inplace=False, layout="bhsd")
+    assert torch.allclose(hf, inv, atol=1e-5)
+    assert not torch.allclose(hf, fwd, atol=1e-2)
+    # the probe sees that it rotates (its q_norm output is already rotated:
+    # the rotary function's own input and output tell)
+    nope = hf_probe.probe(hf_probe.default_config("nanochat"), assume_none=True,
+                          positions=(hf_probe.SMALL_POS,))
+    assert nope.status == hf_probe.DISAGREE and "rotary function" in nope.detail, nope
+
+
+def test_t5_bias_checked(monkeypatch):
+    """The probe compares each bias-owning attention's compute_bias with
+    posenc.t5_bias: a bias with the direction flipped disagrees (T5's
+    encoder, Pix2Struct's causal decoder)."""
+    for path in ("pix2struct-synthetic.json", "t5-small.json"):
+        rep = hf_probe.probe(os.path.join(MODELS, path))
+        assert rep.status == hf_probe.VERIFIED and "T5 bias" in rep.how, rep
+    real = hf_probe._import_posenc()
+    flipped = _Swap(real, t5_bias=lambda table, n_query, n_key, bidirectional=True, **kw:
+                    real.t5_bias(table, n_query, n_key, bidirectional=not bidirectional, **kw))
+    monkeypatch.setattr(hf_probe, "_import_posenc", lambda: flipped)
+    for path in ("pix2struct-synthetic.json", "t5-small.json"):
+        bad = hf_probe.probe(os.path.join(MODELS, path))
+        assert bad.status == hf_probe.DISAGREE and "compute_bias" in bad.detail, bad
 
 
 def test_openai_privacy_filter_class_yarn_block():
