@@ -263,17 +263,20 @@ def shrink(text_cfg, keep_heads=False):
         # null: one key/value head per query head (Nemotron's class defaults
         # leave it None and its attention divides by it)
         c.num_key_value_heads = H
-    if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
+    # CodeGen's attention splits its fused qkv into mp_num = 4 blocks of heads
+    # (models/codegen/modeling_codegen.py L150-158): it needs 4 heads
+    min_heads = 4 if getattr(c, "model_type", "") == "codegen" else 2
+    if isinstance(H, int) and isinstance(hidden, int) and H > min_heads and keep_heads is False:
         hd = getattr(c, "head_dim", None)
         # hidden // H also when H does not divide hidden: the attention's
         # head_dim is that floor (Glm4MoeConfig's defaults: 4096 // 96 = 42)
         D = hd if isinstance(hd, int) and hd > 0 else hidden // H
         if D is not None:
             KV = getattr(c, "num_key_value_heads", None)
-            c.num_attention_heads = 2
+            c.num_attention_heads = min_heads
             if isinstance(KV, int) and KV >= 1:
-                c.num_key_value_heads = 2 if KV >= H else 1
-            c.hidden_size = 2 * D
+                c.num_key_value_heads = min_heads if KV >= H else 1
+            c.hidden_size = min_heads * D
     _shrink_mamba(c)
     for k, v in _SMALL.items():
         cur = getattr(c, k, None)
@@ -281,6 +284,14 @@ def shrink(text_cfg, keep_heads=False):
             setattr(c, k, v)
         elif isinstance(cur, list) and cur and all(isinstance(x, int) for x in cur):
             setattr(c, k, [min(x, v) for x in cur])  # per layer (Gemma 3n's MLPs)
+    if "vocabulary_map" in vars(c) and c.vocabulary_map is None:
+        c.vocabulary_map = {}  # Chameleon's image-token map (no image tokens here)
+    if isinstance(getattr(c, "moe_intermediate_size", None), int) and \
+            "n_routed_experts" in vars(c) and c.n_routed_experts is None:
+        # null experts in a class default whose layers are MoE (Dots1Config)
+        c.n_routed_experts = _SMALL["n_routed_experts"]
+        if "n_shared_experts" in vars(c) and c.n_shared_experts is None:
+            c.n_shared_experts = 1
     if getattr(c, "num_experts_per_tok", 0) is None and any(
             isinstance(getattr(c, k, None), int) for k in ("num_experts", "n_routed_experts")):
         c.num_experts_per_tok = 2  # a trimmed config.json without it (DeepSeek-V2-Lite's)
@@ -507,6 +518,16 @@ def build_model(text_cfg, dtype=None):
         del meta
     except Exception:  # noqa: BLE001 - the real build below says what is wrong
         n_param = 0
+    if n_param > MAX_PARAMS and _shrink_encoders(text_cfg):
+        # a text config that holds its model's own encoders (Phi-4-multimodal's
+        # vision and audio towers, built inside its text model): one layer each
+        try:
+            with torch.device("meta"), _quiet():
+                meta = _from_config(text_cfg)
+            n_param = sum(p.numel() for p in meta.parameters())
+            del meta
+        except Exception:  # noqa: BLE001
+            n_param = 0
     if n_param > MAX_PARAMS:
         raise MemoryError(f"{n_param / 1e6:.0f}M parameters after shrinking (the probe builds "
                           f"at most {MAX_PARAMS / 1e6:.0f}M)")
@@ -523,6 +544,24 @@ def build_model(text_cfg, dtype=None):
             except Exception as ex:  # noqa: BLE001 - try float32, then eager
                 last = ex
     raise last
+
+
+def _shrink_encoders(c):
+    """The vision and audio sub-configs of c cut to one small layer, in place
+    (no positions of the text part live there). True when there were any."""
+    cut = False
+    for key in ("vision_config", "audio_config"):
+        sub = getattr(c, key, None)
+        if sub is None or isinstance(sub, dict):
+            continue
+        for k in ("num_hidden_layers", "num_blocks"):
+            if isinstance(getattr(sub, k, None), int) and getattr(sub, k) > 1:
+                setattr(sub, k, 1)
+                cut = True
+        if isinstance(getattr(sub, "intermediate_size", None), int) and sub.intermediate_size > 32:
+            sub.intermediate_size = 32
+            cut = True
+    return cut
 
 
 def run_forward(model, positions, vocab, with_positions=True):

@@ -325,6 +325,15 @@
  .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
            "(transformers 5.23.0)"},
 
+/* ---- chameleon: llama's rotate_half (HALF) over the whole head
+ * (hidden_size / heads), after the per-head q/k LayerNorm; every layer alike;
+ * the VQ image tokens take the same plain 1-D positions. transformers 5.23.0
+ * models/chameleon/modeling_chameleon.py L110-166, L261-310;
+ * configuration_chameleon.py L97-111. */
+{.model_type = "chameleon", .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/chameleon/modeling_chameleon.py L110-166, L261-310 (5.23.0); "
+           "configuration_chameleon.py L97-111"},
+
 /* ---- chatglm (ChatGLM2/3, GLM-4-9B remote code): head_dim = kv_channels,
  * RotaryEmbedding(rotary_dim // 2): the first half of each head rotates, in
  * interleaved pairs (x.reshape(..., rot_dim // 2, 2)), base 10000 *
@@ -407,6 +416,17 @@
  .default_positions = 77,
  .source = "models/clipseg/modeling_clipseg.py L209-244; "
            "configuration_clipseg.py L48-65 (transformers 5.23.0)"},
+
+/* ---- codegen: GPT-J's rotary: create_sinusoidal_positions with base 10000
+ * fixed, rotate_every_two (interleaved) on the first rotary_dim elements of
+ * each head (class default 64). rotary_dim null is not buildable by
+ * transformers (CodeGenModel's min(config.rotary_dim, ...)). transformers
+ * 5.23.0 models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286;
+ * configuration_codegen.py L50-63. */
+{.model_type = "codegen", .arch = "CodeGen", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
+ .source = "models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286 (5.23.0); "
+           "configuration_codegen.py L50-63"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
@@ -611,6 +631,14 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
+
+/* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
+ * hidden_size / heads), one rotary for every layer: layer_types only picks
+ * the sliding-window mask. transformers 5.23.0 models/dots1/modeling_dots1.py
+ * L112-141, L188-229, L467-518; configuration_dots1.py L85-125. */
+{.model_type = "dots1", .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/dots1/modeling_dots1.py L112-141, L188-229, L467-518 (5.23.0); "
+           "configuration_dots1.py L85-125"},
 
 /* ---- electra: BERT's learned table, offset 0, embedding_size wide
  * (default 128; embeddings_project maps it to hidden_size). transformers
@@ -2400,6 +2428,18 @@
  .source = "microsoft Phi-3-small positional_embedding.py (stored file 6779687675) L72-94, "
            "L157, L199-218, L235-259, L278-288; modeling_phi3_small.py (stored file "
            "7428361816, Phi3SmallSelfAttention)"},
+
+/* ---- phi4_multimodal (Phi-4-multimodal): the language model is Phi-3's:
+ * rotate_half (HALF) on the first int(head_dim * partial_rotary_factor)
+ * elements (class default 1.0; the checkpoint's 0.75), "su" and "yarn" read
+ * as longrope. The vision and audio encoders feed embeddings into the token
+ * sequence. transformers 5.23.0 models/phi4_multimodal/
+ * modeling_phi4_multimodal.py L1144-1215, L1218-1258, L1415-1452;
+ * configuration_phi4_multimodal.py L196-246. */
+{.model_type = "phi4_multimodal", .arch = "Phi4Multimodal", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
+ .source = "models/phi4_multimodal/modeling_phi4_multimodal.py L1144-1215, L1218-1258, "
+           "L1415-1452 (5.23.0); configuration_phi4_multimodal.py L196-246"},
 
 /* ---- phimoe: longrope frequencies, cos and sin times short_mscale (long_mscale
  * past the original length) instead of the attention factor; taken when the
