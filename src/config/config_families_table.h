@@ -1145,6 +1145,18 @@
  .source = "models/glm_image/modeling_glm_image.py L67, L81-83, L104-109, L370-399; "
            "configuration_glm_image.py L123-129 (transformers 5.23.0)"},
 
+/* ---- glm_moe_dsa (GLM-5's DeepSeek Sparse Attention): refused. The MLA
+ * attention rotates the qk_rope_head_dim part interleaved, as DeepSeek V3.2,
+ * but its indexer rotates its own q and k interleaved too
+ * (apply_rotary_pos_emb_interleave), where posenc's indexer reading is
+ * DeepSeek V3.2's half-split one. transformers 5.23.0
+ * models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393. */
+{.model_type = "glm_moe_dsa", .arch = "GlmMoeDsa", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .refused = "GLM-MoE-DSA's interleaved indexer RoPE (its Sparse Attention indexer rotates q "
+            "and k interleaved; posenc's indexer is DeepSeek V3.2's half-split) is not implemented",
+ .source = "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393 "
+           "(transformers 5.23.0)"},
+
 /* ---- glm_ocr: a wrapper (text_config glm_ocr_text), GLM-4.1V's arrangement
  * (chunks, repeat_interleave, rotate_half_llm). models/glm_ocr/modeling_glm_ocr.py
  * L124-153 (rotate_half_llm, partial), L652 (default section), L666-668,
@@ -1997,6 +2009,25 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY | POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
            "configuration_mistral4.py L76-135"},
+
+/* ---- mistral_large4, mistral_large4_text (Mistral Large 4): refused. Its
+ * rotary is LeRoPE: the YaRN inverse frequencies times exp(alpha), alpha a
+ * learned per-frequency buffer loaded with the weights (no config key gives
+ * it); the MLA part rotates interleaved, every no_rope_layer_interval-th
+ * layer none, and its Sparse Attention indexer rotates interleaved.
+ * transformers 5.23.0 models/mistral_large4/modeling_mistral_large4.py
+ * L74-125, L187-255, L329-431, L697; configuration_mistral_large4.py
+ * L144-170, L223-267. */
+{.model_type = "mistral_large4", .arch = "MistralLarge4", .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
+ .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+            "weights, not in config.json) is not implemented",
+ .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+           "(transformers 5.23.0); configuration_mistral_large4.py L144-170, L223-267"},
+{.model_type = "mistral_large4_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
+ .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+            "weights, not in config.json) is not implemented",
+ .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+           "(transformers 5.23.0); configuration_mistral_large4.py L144-170"},
 
 /* ---- mixtral: llama's RoPE, as mistral above. */
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,

@@ -309,6 +309,12 @@ CLASS_DEFAULTS += [
     "owlvit_text_model", "xclip_text_model", "pp_formulanet_text",
 ]
 
+# issue 20 (h-swc): Phi-4-multimodal's Phi-3 language model, CodeGen (GPT-J's
+# interleaved rotary_dim), Chameleon and dots.llm1 (llama's rotate_half)
+CLASS_DEFAULTS += [
+    "phi4_multimodal", "codegen", "chameleon", "dots1",
+]
+
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
     "deepseek_v4": "compress_rope_theta",
@@ -348,6 +354,11 @@ CLASS_DEFAULTS_REFUSED = {
     "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
     "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
+# issue 20 (h-swc)
+CLASS_DEFAULTS_REFUSED.update({
+    "mistral_large4": "LeRoPE", "mistral_large4_text": "LeRoPE",
+    "glm_moe_dsa": "interleaved indexer RoPE",
+})
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
