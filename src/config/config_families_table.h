@@ -1432,6 +1432,26 @@
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
            "configuration_hunyuan_v1_moe.py L52-75"},
 
+/* ---- hunyuan_vl, hunyuan_vl_text (HunYuan VL / HunyuanOCR): refused. The
+ * language model is HunYuan Dense V1's (rotate_half, then the q/k
+ * layernorms, ntk_alpha), but its rotary is XD-RoPE: positions_ids carry one
+ * row per entry of rope_parameters.mrope_section (legacy xdrope_section, any
+ * number of axes: HunyuanOCR's four), and the k-th chunk of the doubled
+ * frequencies takes axis k % n; the class defaults have no section, and the
+ * rotary's len(mrope_section) then fails. posenc's M-RoPE has three rows.
+ * transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
+ * L452-541, L770-790; configuration_hunyuan_vl.py L106-204, L261-267. */
+{.model_type = "hunyuan_vl", .arch = "HunYuanVL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+            "axes, chunk k taking axis k % n) is not implemented",
+ .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+           "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"},
+{.model_type = "hunyuan_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+            "axes, chunk k taking axis k % n) is not implemented",
+ .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+           "5.23.0); configuration_hunyuan_vl.py L106-204"},
+
 /* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
  * default_theta 11158840. transformers 5.23.0 models/hy_v3/modeling_hy_v3.py
  * L128-158, L206, L245; configuration_hy_v3.py L48, L82-87. */
@@ -2886,6 +2906,28 @@
 {.model_type = "t5", .arch = "T5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
+
+/* ---- t5gemma, t5gemma2 (T5Gemma, T5Gemma 2): refused. Two Gemma stacks
+ * joined by cross-attention, the encoder and decoder keys each a config of
+ * its own with its own RoPE (T5Gemma: Gemma 2's one rotary for sliding and
+ * full layers, rotate_half; T5Gemma 2: Gemma 3's per-layer-type rope sets,
+ * the encoder's under encoder.text_config, and a decoder whose self- and
+ * cross-attention are merged); posenc reads one stack per config. transformers
+ * 5.23.0 models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785;
+ * configuration_t5gemma.py L114-155; models/t5gemma2/modeling_t5gemma2.py
+ * L93-175, L262-287, L341-375; configuration_t5gemma2.py L77-92, L177-188,
+ * L315-358. */
+{.model_type = "t5gemma", .arch = "T5Gemma", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
+            "encoder and its decoder each as a config.json of its own",
+ .source = "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
+           "5.23.0); configuration_t5gemma.py L114-155"},
+{.model_type = "t5gemma2", .arch = "T5Gemma2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
+            "decoder's self- and cross-attention merged): read its encoder and its decoder each "
+            "as a config.json of its own",
+ .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
+           "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"},
 
 /* ---- tapas: refused. Positions restart in each table cell
  * (reset_position_index_per_cell) and row/column/rank token-type tables

@@ -358,6 +358,8 @@ CLASS_DEFAULTS_REFUSED = {
 CLASS_DEFAULTS_REFUSED.update({
     "mistral_large4": "LeRoPE", "mistral_large4_text": "LeRoPE",
     "glm_moe_dsa": "interleaved indexer RoPE",
+    "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
+    "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
 })
 
 
