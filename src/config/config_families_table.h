@@ -1434,7 +1434,7 @@
 
 /* ---- hunyuan_vl, hunyuan_vl_text (HunYuan VL / HunyuanOCR): refused. The
  * language model is HunYuan Dense V1's (rotate_half, then the q/k
- * layernorms, ntk_alpha), but its rotary is XD-RoPE: positions_ids carry one
+ * layernorms, ntk_alpha), but its rotary is XD-RoPE: position_ids carry one
  * row per entry of rope_parameters.mrope_section (legacy xdrope_section, any
  * number of axes: HunyuanOCR's four), and the k-th chunk of the doubled
  * frequencies takes axis k % n; the class defaults have no section, and the
