@@ -284,6 +284,19 @@ def shrink(text_cfg, keep_heads=False):
             setattr(c, k, v)
         elif isinstance(cur, list) and cur and all(isinstance(x, int) for x in cur):
             setattr(c, k, [min(x, v) for x in cur])  # per layer (Gemma 3n's MLPs)
+    if "embedding_size" in vars(c) and c.embedding_size == hidden and \
+            isinstance(hidden, int) and c.hidden_size != hidden:
+        c.embedding_size = c.hidden_size  # as wide as the hidden size (SqueezeBERT asserts it)
+    if "default_language" in vars(c) and c.default_language is None and \
+            getattr(c, "languages", None):
+        c.default_language = c.languages[0]  # X-MOD's adapters need one
+    for stack, n_key, k_sparse in (("encoder", "num_layers", "num_sparse_encoder_layers"),
+                                   ("decoder", "num_decoder_layers", "num_sparse_decoder_layers")):
+        # Switch Transformers' sparse steps (derived in __post_init__) for the
+        # cut layer counts (configuration_switch_transformers.py L97-106)
+        n_sp, n_l = getattr(c, k_sparse, None), getattr(c, n_key, None)
+        if isinstance(n_sp, int) and isinstance(n_l, int):
+            setattr(c, f"{stack}_sparse_step", n_l // n_sp if n_sp > 0 else n_l)
     if "vocabulary_map" in vars(c) and c.vocabulary_map is None:
         c.vocabulary_map = {}  # Chameleon's image-token map (no image tokens here)
     if isinstance(getattr(c, "moe_intermediate_size", None), int) and \
@@ -548,8 +561,17 @@ def build_model(text_cfg, dtype=None):
 
 def _shrink_encoders(c):
     """The vision and audio sub-configs of c cut to one small layer, in place
-    (no positions of the text part live there). True when there were any."""
+    (no positions of the text part live there); an encoder-decoder's wide
+    stacks (Blenderbot's d_model 2560) cut to 2 heads of the same head size.
+    True when anything was cut."""
     cut = False
+    H = (getattr(c, "encoder_attention_heads", None), getattr(c, "decoder_attention_heads", None))
+    d = getattr(c, "d_model", None)
+    if getattr(c, "is_encoder_decoder", False) and isinstance(d, int) and \
+            all(isinstance(h, int) and h > 2 and d % h == 0 for h in H) and H[0] == H[1]:
+        c.encoder_attention_heads = c.decoder_attention_heads = 2
+        c.d_model = 2 * (d // H[0])
+        cut = True
     for key in ("vision_config", "audio_config"):
         sub = getattr(c, key, None)
         if sub is None or isinstance(sub, dict):

@@ -256,6 +256,15 @@
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
 
+/* ---- blenderbot: BART's layout with a learned table from row 0 (no
+ * offset) in the encoder and the decoder. transformers 5.23.0
+ * models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615;
+ * configuration_blenderbot.py L47-71. */
+{.model_type = "blenderbot", .arch = "Blenderbot", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615; "
+           "configuration_blenderbot.py L47-71 (transformers 5.23.0)"},
+
 /* ---- blenderbot-small: learned tables in both stacks without BART's
  * offset (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings
  * rows, positions 0..). transformers 5.23.0
@@ -1171,6 +1180,16 @@
  .source = "models/glm_ocr/modeling_glm_ocr.py L124-153, L652, L666-668, L689-694; "
            "configuration_glm_ocr.py L112-118 (transformers 5.23.0)"},
 
+/* ---- gpt-sw3 (GPT-SW3): GPT-2's code (CONFIG_MAPPING maps it to GPT2Config,
+ * the model classes to GPT2Model): a learned table wpe from row 0.
+ * transformers 5.23.0 models/auto/configuration_auto.py L52,
+ * models/auto/modeling_auto.py L237; models/gpt2/modeling_gpt2.py L491, L574;
+ * configuration_gpt2.py L72-80. */
+{.model_type = "gpt-sw3", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
+ .source = "models/auto/configuration_auto.py L52, modeling_auto.py L237; "
+           "models/gpt2/modeling_gpt2.py L491, L574 (transformers 5.23.0)"},
+
 /* ---- gpt2: learned absolute wpe, offset 0.
  * models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657;
  * configuration_gpt2.py @3f832360 L125-138. */
@@ -1822,6 +1841,15 @@
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
+/* ---- marian: refused. Pegasus's sinusoid (XLM's angles, sin in the first
+ * half, cos in the second) in the encoder and the decoder. transformers
+ * 5.23.0 models/marian/modeling_marian.py L72-100, L447-472, L527-596. */
+{.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "Marian's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+            "first half and cos in the second) is not one of posenc's sinusoids",
+ .source = "models/marian/modeling_marian.py L72-100, L447-472, L527-596 (transformers 5.23.0)"},
+
 /* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
  * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
  * models/markuplm/modeling_markuplm.py L95-208. */
@@ -2168,6 +2196,14 @@
 {.model_type = "muse_spark", .arch = "MuseSpark", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
  .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+
+/* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
+ * encoder and the decoder. transformers 5.23.0 models/mvp/modeling_mvp.py
+ * L63-87, L502-584, L660-805; configuration_mvp.py L51-73. */
+{.model_type = "mvp", .arch = "Mvp", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
+ .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
+           "L51-73 (transformers 5.23.0)"},
 
 {.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
@@ -2861,6 +2897,19 @@
  .source = "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 "
            "(transformers 5.23.0)"},
 
+/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid
+ * (sin and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
+ * (offset 2), in the encoder (over the subsampled frames) and the decoder.
+ * transformers 5.23.0 models/speech_to_text/modeling_speech_to_text.py
+ * L103-160, L545, L634. */
+{.model_type = "speech_to_text", .arch = "Speech2Text", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "Speech2Text's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) "
+            "read from row padding_idx + 1 with the padding row zeroed is not implemented "
+            "(posenc's Whisper sinusoid starts at row 0)",
+ .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L545, L634 "
+           "(transformers 5.23.0)"},
+
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
  * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
  * configuration_splinter.py L47-58. */
@@ -2868,6 +2917,16 @@
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/splinter/modeling_splinter.py L40-88; configuration_splinter.py L47-58 "
            "(transformers 5.23.0)"},
+
+/* ---- squeezebert: BERT's learned table from row 0, embedding_size wide
+ * (class default 768, the hidden size). transformers 5.23.0
+ * models/squeezebert/modeling_squeezebert.py L51-79;
+ * configuration_squeezebert.py L65-72. */
+{.model_type = "squeezebert", .arch = "SqueezeBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 768,
+ .source = "models/squeezebert/modeling_squeezebert.py L51-79; configuration_squeezebert.py "
+           "L65-72 (transformers 5.23.0)"},
 
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
 {.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -2898,6 +2957,17 @@
 {.model_type = "step3p7", .arch = "Step3p7", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "step3p5",
  .source = "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"},
+
+/* ---- switch_transformers: T5's relative buckets (the first layer of each
+ * stack holds relative_attention_bias, the rest reuse it), encoder then
+ * decoder. transformers 5.23.0
+ * models/switch_transformers/modeling_switch_transformers.py L268-365, L425;
+ * configuration_switch_transformers.py L56-74. */
+{.model_type = "switch_transformers", .arch = "SwitchTransformers",
+ .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12,
+ .source = "models/switch_transformers/modeling_switch_transformers.py L268-365, L425; "
+           "configuration_switch_transformers.py L56-74 (transformers 5.23.0)"},
 
 /* ---- t5: relative position buckets, one table per stack (layer 0 owns it,
  * every layer of the stack adds it); encoder bidirectional, decoder causal.
@@ -3079,6 +3149,14 @@
  .pos_offset = -1,
  .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
            "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
+
+/* ---- xmod (X-MOD): RoBERTa's embeddings: a learned table whose row of
+ * position 0 is padding_idx + 1. transformers 5.23.0
+ * models/xmod/modeling_xmod.py L51-140. */
+{.model_type = "xmod", .arch = "Xmod", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/xmod/modeling_xmod.py L51-140 (transformers 5.23.0)"},
 
 /* ---- xlnet: refused. Transformer-XL's relative sinusoidal encoding
  * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in

@@ -313,6 +313,9 @@ CLASS_DEFAULTS += [
 # interleaved rotary_dim), Chameleon and dots.llm1 (llama's rotate_half)
 CLASS_DEFAULTS += [
     "phi4_multimodal", "codegen", "chameleon", "dots1",
+    # learned tables and T5 buckets: GPT-SW3 (GPT-2's code), MVP (BART's offset
+    # 2), Blenderbot (row 0), X-MOD (RoBERTa's), SqueezeBERT, Switch Transformers
+    "gpt-sw3", "mvp", "blenderbot", "xmod", "squeezebert", "switch_transformers",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
@@ -360,6 +363,7 @@ CLASS_DEFAULTS_REFUSED.update({
     "glm_moe_dsa": "interleaved indexer RoPE",
     "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
+    "marian": "not one of posenc's sinusoids", "speech_to_text": "fairseq sinusoid",
 })
 
 
