@@ -495,6 +495,16 @@
  .nested = "text_config", .nested_type = "qwen3_vl_text",
  .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
 
+/* ---- ctrl: refused. Its sinusoid pos_encoding is Pegasus's (angles
+ * pos / 10000^(2 (i // 2) / d), sin of the even ones in the first half, cos
+ * of the odd ones in the second), added to the scaled token embeddings.
+ * transformers 5.23.0 models/ctrl/modeling_ctrl.py L45-62, L229, L318;
+ * configuration_ctrl.py L47-54. */
+{.model_type = "ctrl", .arch = "CTRL", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+            "first half and cos in the second) is not one of posenc's sinusoids",
+ .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"},
+
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
@@ -915,6 +925,16 @@
  .default_heads = 32, .default_head_dim = 128,
  .source = "models/flint/modeling_flint.py L161-190, L235-283, L417 (5.23.0); "
            "configuration_flint.py L47-111"},
+
+/* ---- funnel (Funnel Transformer): refused. No absolute table: its
+ * attention adds Transformer-XL style relative sinusoidal terms, either
+ * factorized or by relative shift (attention_type), over pooled sequences.
+ * transformers 5.23.0 models/funnel/modeling_funnel.py L61-340 (the
+ * position embeds), L343-460 (FunnelRelMultiheadAttention). */
+{.model_type = "funnel", .arch = "Funnel", .scheme = POSENC_SCHEME_MIXED,
+ .refused = "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
+            "relative shift, over pooled blocks) is not implemented",
+ .source = "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -1807,6 +1827,16 @@
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
 
+/* ---- longformer: RoBERTa's embeddings: a learned table whose row of
+ * position 0 is padding_idx + 1; its sliding-window and global attention add
+ * no positions. transformers 5.23.0 models/longformer/modeling_longformer.py
+ * L368-410; configuration_longformer.py L49-62. */
+{.model_type = "longformer", .arch = "Longformer", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/longformer/modeling_longformer.py L368-410; configuration_longformer.py "
+           "L49-62 (transformers 5.23.0)"},
+
 /* ---- longt5: refused. Its encoder attention is LongT5LocalAttention
  * (blocks of local_radius + 1) or LongT5TransientGlobalAttention (plus a
  * side bias to global_block_size block summaries): the buckets are taken
@@ -2576,6 +2606,16 @@
  .default_heads = 16, .default_positions = 2560, .pos_offset = 2,
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
            "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
+
+/* ---- prophetnet: refused. A learned table in the encoder and decoder, and
+ * in the decoder's n-stream self-attention T5-style relative buckets for the
+ * main and the predicting streams (compute_all_stream_relative_buckets).
+ * transformers 5.23.0 models/prophetnet/modeling_prophetnet.py L44-115. */
+{.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "ProphetNet's n-stream self-attention (relative buckets for the main and the "
+            "predicting streams beside a learned table) is not implemented",
+ .source = "models/prophetnet/modeling_prophetnet.py L44-115 (transformers 5.23.0)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and

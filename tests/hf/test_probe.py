@@ -315,7 +315,7 @@ CLASS_DEFAULTS += [
     "phi4_multimodal", "codegen", "chameleon", "dots1",
     # learned tables and T5 buckets: GPT-SW3 (GPT-2's code), MVP (BART's offset
     # 2), Blenderbot (row 0), X-MOD (RoBERTa's), SqueezeBERT, Switch Transformers
-    "gpt-sw3", "mvp", "blenderbot", "xmod", "squeezebert", "switch_transformers",
+    "gpt-sw3", "mvp", "blenderbot", "xmod", "squeezebert", "switch_transformers", "longformer",
 ]
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
@@ -364,6 +364,8 @@ CLASS_DEFAULTS_REFUSED.update({
     "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
     "marian": "not one of posenc's sinusoids", "speech_to_text": "fairseq sinusoid",
+    "ctrl": "not one of posenc's sinusoids", "funnel": "relative sinusoidal attention",
+    "prophetnet": "n-stream self-attention",
 })
 
 
