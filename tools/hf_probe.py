@@ -565,6 +565,18 @@ def _shrink_encoders(c):
     stacks (Blenderbot's d_model 2560) cut to 2 heads of the same head size.
     True when anything was cut."""
     cut = False
+    n, nb = getattr(c, "num_hidden_layers", None), getattr(c, "num_blocks", None)
+    if isinstance(n, int) and isinstance(nb, int) and nb > n:
+        c.num_blocks = n  # xLSTM builds num_blocks blocks (its __post_init__'s copy)
+        cut = True
+    hidden = getattr(c, "hidden_size", None)
+    if not hasattr(c, "num_attention_heads") and isinstance(hidden, int) and hidden > 256:
+        # a recurrent model without attention heads (RWKV, xLSTM): a narrower
+        # hidden size, and the widths its class copied from it
+        for k in ("hidden_size", "attention_hidden_size", "embedding_dim"):
+            if getattr(c, k, None) == hidden:
+                setattr(c, k, 256)
+        cut = True
     H = (getattr(c, "encoder_attention_heads", None), getattr(c, "decoder_attention_heads", None))
     d = getattr(c, "d_model", None)
     if getattr(c, "is_encoder_decoder", False) and isinstance(d, int) and \

@@ -2854,6 +2854,14 @@
  .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
            "L62 (transformers 5.23.0)"},
 
+/* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
+ * attention, no position input): no positions. transformers 5.23.0
+ * models/rwkv/modeling_rwkv.py L206-360; configuration_rwkv.py L51-71. */
+{.model_type = "rwkv", .arch = "Rwkv", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_RWKV,
+ .default_layers = 32, .default_hidden = 4096,
+ .source = "models/rwkv/modeling_rwkv.py L206-360 (transformers 5.23.0); configuration_rwkv.py "
+           "L51-71"},
+
 /* ---- sam3_lite_text: SAM 3 with the LiteText text encoder; its text part is
  * text_config (a part without model_type is read as
  * sam3_lite_text_text_model, the class's sub-config). transformers
@@ -3189,6 +3197,15 @@
  .pos_offset = -1,
  .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
            "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
+
+/* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
+ * attention, no position input): no positions. transformers 5.23.0
+ * models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400;
+ * configuration_xlstm.py L118-157. */
+{.model_type = "xlstm", .arch = "xLSTM", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_XLSTM,
+ .default_layers = 32, .default_hidden = 4096,
+ .source = "models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400 (transformers 5.23.0); "
+           "configuration_xlstm.py L118-157"},
 
 /* ---- xmod (X-MOD): RoBERTa's embeddings: a learned table whose row of
  * position 0 is padding_idx + 1. transformers 5.23.0
