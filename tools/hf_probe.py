@@ -297,6 +297,11 @@ def shrink(text_cfg, keep_heads=False):
         n_sp, n_l = getattr(c, k_sparse, None), getattr(c, n_key, None)
         if isinstance(n_sp, int) and isinstance(n_l, int):
             setattr(c, f"{stack}_sparse_step", n_l // n_sp if n_sp > 0 else n_l)
+    if getattr(c, "model_type", "") == "deepseek_ocr2_text" and c.mlp_layer_types is None and \
+            isinstance(keep, int):
+        # the class default leaves it null and the decoder layer indexes it
+        # (modeling_deepseek_ocr2.py L1249): dense MLPs
+        c.mlp_layer_types = ["dense"] * keep
     if "vocabulary_map" in vars(c) and c.vocabulary_map is None:
         c.vocabulary_map = {}  # Chameleon's image-token map (no image tokens here)
     if isinstance(getattr(c, "moe_intermediate_size", None), int) and \
@@ -506,8 +511,10 @@ def _from_config(text_cfg, **kw):
     try:
         return AutoModel.from_config(text_cfg, **kw)
     except ValueError as ex:
-        cls = _text_model_class(text_cfg) if "Unrecognized configuration class" in str(ex) \
-            else None
+        # a config class AutoModel does not map, or maps to a class its
+        # package does not export (Voxtral Realtime's text model)
+        cls = _text_model_class(text_cfg) if "Unrecognized configuration class" in str(ex) or \
+            "Could not find" in str(ex) else None
         if cls is None:
             raise
         return cls._from_config(text_cfg, **kw)

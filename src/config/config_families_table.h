@@ -578,6 +578,16 @@
  .source = "deepseek-moe modeling_deepseek.py (copy zhexiangzhang/ServerlessMOE @6e1b013e "
            "L123-232, L445-449, L464-489)"},
 
+/* ---- deepseek_ocr2_text (DeepSeek-OCR 2's language model): DeepSeek V2's
+ * MoE with Llama's attention in place of MLA: rotate_half (HALF) over the
+ * whole head, head_dim = hidden_size / heads (its __post_init__), every layer
+ * alike. transformers 5.23.0 models/deepseek_ocr2/modeling_deepseek_ocr2.py
+ * L713-750, L996-1080, L1318; configuration_deepseek_ocr2.py L170-244
+ * (modular_deepseek_ocr2.py L557-605, L887-921). */
+{.model_type = "deepseek_ocr2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/deepseek_ocr2/modeling_deepseek_ocr2.py L713-750, L996-1080, L1318 "
+           "(transformers 5.23.0); configuration_deepseek_ocr2.py L170-244"},
+
 /* ---- deepseek_v2: MLA; RoPE on the last qk_rope_head_dim elements of each
  * head, view_as_complex(reshape(..., -1, 2)): interleaved.
  * models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb). */
@@ -3142,6 +3152,15 @@
  .nested = "decoder", .nested_type = "bert",
  .source = "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 "
            "(transformers 5.23.0)"},
+
+/* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
+ * attention, rotate_half (HALF) over the whole head (head_dim, null:
+ * hidden_size / heads), one rotary for every layer (sliding_window only masks).
+ * transformers 5.23.0 models/voxtral_realtime/modeling_voxtral_realtime.py
+ * L255-290, L612-660, L752-763; configuration_voxtral_realtime.py L26-64. */
+{.model_type = "voxtral_realtime_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/voxtral_realtime/modeling_voxtral_realtime.py L255-290, L612-660, L752-763 "
+           "(transformers 5.23.0); configuration_voxtral_realtime.py L26-64"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.

@@ -318,7 +318,13 @@ CLASS_DEFAULTS += [
     "gpt-sw3", "mvp", "blenderbot", "xmod", "squeezebert", "switch_transformers", "longformer",
     # recurrent, no attention: RWKV, xLSTM
     "rwkv", "xlstm",
+    # DeepSeek-OCR 2's language model (Llama's attention in DeepSeek V2's MoE)
+    "deepseek_ocr2_text",
 ]
+# Voxtral Realtime's text model runs only under its wrapper (its layers' ada
+# RMS norm takes the wrapper's t_cond); its attention is Mistral's
+# (MistralAttention, LlamaRotaryEmbedding): tests/cli/model_hf_voxtral_realtime_text
+UNBUILT_DEFAULTS["voxtral_realtime_text"] = "mistral"
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
