@@ -1520,6 +1520,16 @@
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
            "configuration_hyperclovax.py L80-105"},
 
+/* ---- idefics (IDEFICS): llama's rotate_half (HALF) over the whole head
+ * (hidden_size / heads) in the decoder layers' self-attention; the gated
+ * cross-attention blocks before every cross_layer_interval-th layer attend
+ * to image features without rotary (not counted in num_hidden_layers).
+ * transformers 5.23.0 models/idefics/modeling_idefics.py L359-430, L484-612,
+ * L634-700, L901-902, L1055-1056; configuration_idefics.py L131-148. */
+{.model_type = "idefics", .arch = "Idefics", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
+           "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
+
 {.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "llama",
  .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
@@ -2237,6 +2247,15 @@
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
  .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
 
+/* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
+ * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
+ * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
+ * L404-522. */
+{.model_type = "musicgen", .arch = "Musicgen", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
+            "not one of posenc's sinusoids",
+ .source = "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"},
+
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. transformers 5.23.0 models/mvp/modeling_mvp.py
  * L63-87, L502-584, L660-805; configuration_mvp.py L51-73. */
@@ -2596,6 +2615,15 @@
  .source = "models/pocket_tts/modeling_pocket_tts.py L77-107, L190, L444-488, L603; "
            "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
 
+/* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
+ * relative_attention_bias), encoder then decoder. transformers 5.23.0
+ * models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py
+ * L40-49. */
+{.model_type = "pop2piano", .arch = "Pop2Piano", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
+ .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
+           "(transformers 5.23.0)"},
+
 /* ---- pp_formulanet: PP-FormulaNet (a vision encoder and a text decoder);
  * its text part is text_config (a part without model_type is read as
  * pp_formulanet_text, the class's sub-config). transformers 5.23.0
@@ -2831,6 +2859,16 @@
 {.model_type = "rag", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
  .nested = "generator", .nested_type = "bart",
  .source = "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"},
+
+/* ---- reformer: refused. Axial position embeddings (axial_pos_shape,
+ * axial_pos_embds_dim: one learned table per axis, broadcast and
+ * concatenated) when axial_pos_embds (default), beside LSH and local
+ * attention. transformers 5.23.0 models/reformer/modeling_reformer.py
+ * L192-306. */
+{.model_type = "reformer", .arch = "Reformer", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "Reformer's axial position embeddings (a learned table per axis of "
+            "axial_pos_shape, concatenated) are not implemented",
+ .source = "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"},
 
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and

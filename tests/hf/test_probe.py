@@ -325,6 +325,13 @@ CLASS_DEFAULTS += [
 # RMS norm takes the wrapper's t_cond); its attention is Mistral's
 # (MistralAttention, LlamaRotaryEmbedding): tests/cli/model_hf_voxtral_realtime_text
 UNBUILT_DEFAULTS["voxtral_realtime_text"] = "mistral"
+# IDEFICS's text model runs only with image inputs (pixel_values or their
+# embeddings); its attention rotates with llama's rotate_half and
+# apply_rotary_pos_emb (copied): tests/cli/model_hf_idefics. Pop2Piano has no
+# model class AutoModel maps; its attention is T5Attention's copy:
+# tests/cli/model_hf_pop2piano
+UNBUILT_DEFAULTS["idefics"] = "llama"
+UNBUILT_DEFAULTS["pop2piano"] = "t5"
 
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
@@ -374,6 +381,7 @@ CLASS_DEFAULTS_REFUSED.update({
     "marian": "not one of posenc's sinusoids", "speech_to_text": "fairseq sinusoid",
     "ctrl": "not one of posenc's sinusoids", "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
+    "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
 })
 
 
