@@ -1157,6 +1157,19 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
                         break
                     except Exception as ex2:  # noqa: BLE001
                         err = ex2
+                    if isinstance(err, TypeError) and "NoneType" in str(err):
+                        # an eager attention that adds its mask unconditionally
+                        # (ModernBERT decoder's): sdpa's mask is None when
+                        # causal alone would do; eager's is always a tensor
+                        from transformers.masking_utils import eager_mask
+
+                        AttentionMaskInterface.register(_ATTN_NAME, eager_mask)
+                        try:
+                            calls = run_forward(model, rows or pos, vocab,
+                                                with_positions=(2, 2, 1, 0)[attempt])
+                            break
+                        except Exception as ex3:  # noqa: BLE001
+                            err = ex3
                 if attempt == 0 and dtype == torch.float64:
                     try:
                         model, dtype, interface = build_model(text_cfg, torch.float32)

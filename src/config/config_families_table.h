@@ -2176,6 +2176,22 @@
  .source = "models/modernbert/modeling_modernbert.py L93-145, L177-208, L234-244, L269 "
            "(5.23.0); configuration_modernbert.py L77-151"},
 
+/* ---- modernbert-decoder: ModernBERT's per-type RoPE in a causal stack:
+ * rotate_half (HALF, full head), full layers global_rope_theta (default_theta
+ * "global" 160000), sliding layers local_rope_theta (10000), or the
+ * per-type rope_parameters sets; without layer_types, layer i is full when
+ * i % global_attn_every_n_layers (3) == 0. transformers 5.23.0
+ * models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260;
+ * configuration_modernbert_decoder.py L66-140. */
+{.model_type = "modernbert-decoder", .arch = "ModernBertDecoder", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_key = "global_rope_theta", .base_default = 160000.0,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "local_rope_theta",
+ .local_base_default = 10000.0, .sliding_pattern = 3, .default_layers = 22,
+ .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
+ .source = "models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260 "
+           "(5.23.0); configuration_modernbert_decoder.py L66-140"},
+
 /* ---- molmo2 (Molmo 2): a wrapper; text_config molmo2_text is OLMo 2's
  * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
  * head_dim 128), rope_theta the mixin's 10000; the scaling only on

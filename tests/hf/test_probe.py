@@ -320,6 +320,8 @@ CLASS_DEFAULTS += [
     "rwkv", "xlstm",
     # DeepSeek-OCR 2's language model (Llama's attention in DeepSeek V2's MoE)
     "deepseek_ocr2_text",
+    # ModernBERT's per-type RoPE in a causal stack
+    "modernbert-decoder",
 ]
 # Voxtral Realtime's text model runs only under its wrapper (its layers' ada
 # RMS norm takes the wrapper's t_cond); its attention is Mistral's
