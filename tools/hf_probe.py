@@ -176,7 +176,7 @@ def _tf_version():
 #: Per-layer kinds: lists the prefix must cover, and counts of layers.
 _LAYER_COUNT_KEYS = ("num_hidden_layers",)
 _SMALL = {
-    "vocab_size": 128,
+    "vocab_size": 128, "entity_vocab_size": 128,  # LUKE's entity table
     "vocab_size_per_layer_input": 128, "hidden_size_per_layer_input": 8,  # Gemma 3n / 4 PLE
     "intermediate_size": 32, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
     "ffn_hidden_size": 32, "n_inner": 32, "ffn_dim": 32, "d_ff": 32,

@@ -1871,6 +1871,18 @@
  .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077; "
            "configuration_longt5.py L61-70 (transformers 5.23.0)"},
 
+/* ---- luke (LUKE): the word tokens take RoBERTa's embeddings: a learned
+ * table whose row of position 0 is padding_idx + 1. (Entity tokens, given
+ * only with entity_ids, average rows of their own table at the positions of
+ * their words, entity_position_ids, -1 padded; not described here.)
+ * transformers 5.23.0 models/luke/modeling_luke.py L290-360 (words),
+ * L361-400 (entities); configuration_luke.py L55-67. */
+{.model_type = "luke", .arch = "Luke", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/luke/modeling_luke.py L290-400; configuration_luke.py L55-67 (transformers "
+           "5.23.0)"},
+
 /* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
  * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the
  * padding row zeroed, read at positions from padding_idx + 1 (offset 2

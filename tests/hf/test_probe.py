@@ -316,6 +316,7 @@ CLASS_DEFAULTS += [
     # learned tables and T5 buckets: GPT-SW3 (GPT-2's code), MVP (BART's offset
     # 2), Blenderbot (row 0), X-MOD (RoBERTa's), SqueezeBERT, Switch Transformers
     "gpt-sw3", "mvp", "blenderbot", "xmod", "squeezebert", "switch_transformers", "longformer",
+    "luke",
     # recurrent, no attention: RWKV, xLSTM
     "rwkv", "xlstm",
     # DeepSeek-OCR 2's language model (Llama's attention in DeepSeek V2's MoE)
