@@ -633,6 +633,18 @@
  .source = "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
            "5.23.0)"},
 
+/* ---- dia (Dia TTS): refused. An encoder (text bytes) and a decoder (audio
+ * codebooks) joined by cross-attention, each self-attention rotating with
+ * rotate_half (HALF) by the rotary of its own sub-config (encoder_config,
+ * decoder_config, each with its own rope_parameters); posenc reads one
+ * stack per config. transformers 5.23.0 models/dia/modeling_dia.py L140-200,
+ * L258-295, L427-468, L541-611; configuration_dia.py L28-116. */
+{.model_type = "dia", .arch = "Dia", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
+            "encoder_config and its decoder_config each as a config.json of its own",
+ .source = "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
+           "5.23.0); configuration_dia.py L28-116"},
+
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size /
  * heads; rope_theta 10000. transformers 5.23.0

@@ -385,6 +385,7 @@ CLASS_DEFAULTS_REFUSED.update({
     "ctrl": "not one of posenc's sinusoids", "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
     "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
+    "dia": "each carry their own RoPE config",
 })
 
 
