@@ -1522,6 +1522,20 @@
  .source = "models/hy_v3/modeling_hy_v3.py L128-158, L206, L245 (5.23.0); configuration_hy_v3.py "
            "L48, L82-87"},
 
+/* ---- hy_v4 (HY V4): refused. DeepSeek's MLA with half-split RoPE
+ * (apply_rotary_pos_emb, rotate_half) on the qk_rope_head_dim part, and a
+ * DeepSeek Sparse Attention indexer that rotates, half-split, the LAST
+ * qk_rope_head_dim elements of its index_head_dim heads (q split [pass,
+ * rot]), where posenc's indexer reading (DeepSeek V3.2's) rotates the first.
+ * transformers 5.23.0 models/hy_v4/modeling_hy_v4.py L76-130, L156-235
+ * (HYV4Indexer: L224-230 the split), L319-425 (HYV4Attention);
+ * modular_hy_v4.py L58-130 (HYV4Config). */
+{.model_type = "hy_v4", .arch = "HYV4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "HY V4's indexer RoPE on the last qk_rope_head_dim elements of its heads "
+            "(posenc's DeepSeek Sparse Attention indexer rotates the first) is not implemented",
+ .source = "models/hy_v4/modeling_hy_v4.py L76-130, L156-235, L319-425 (transformers 5.23.0); "
+           "modular_hy_v4.py L58-130"},
+
 /* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000. transformers 5.23.0
  * models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223;

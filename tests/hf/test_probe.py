@@ -386,6 +386,7 @@ CLASS_DEFAULTS_REFUSED.update({
     "prophetnet": "n-stream self-attention",
     "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
     "dia": "each carry their own RoPE config",
+    "hy_v4": "last qk_rope_head_dim elements",
 })
 
 
