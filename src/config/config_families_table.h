@@ -2301,6 +2301,10 @@
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
  .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
 
+{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+ .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+
 /* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
  * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
  * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
@@ -2317,10 +2321,6 @@
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
            "L51-73 (transformers 5.23.0)"},
-
-{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -3309,6 +3309,15 @@
  .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
            "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
 
+/* ---- xlnet: refused. Transformer-XL's relative sinusoidal encoding
+ * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
+ * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
+ * L68-95, L928-976. */
+{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
+            "rel_shift, r_w_bias/r_r_bias) is not implemented",
+ .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
+
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
  * attention, no position input): no positions. transformers 5.23.0
  * models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400;
@@ -3325,15 +3334,6 @@
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/xmod/modeling_xmod.py L51-140 (transformers 5.23.0)"},
-
-/* ---- xlnet: refused. Transformer-XL's relative sinusoidal encoding
- * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
- * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
- * L68-95, L928-976. */
-{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
-            "rel_shift, r_w_bias/r_r_bias) is not implemented",
- .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the
