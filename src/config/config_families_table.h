@@ -2903,6 +2903,24 @@
  .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
            "(transformers 5.23.0)"},
 
+/* ---- qwen4_exp, qwen4_exp_text: refused. Qwen3.5-MoE's layers, whose
+ * attention layers pick the keys they attend to with a QSA indexer: its
+ * query rotates at the token's position, its keys are mean-pooled over blocks
+ * of compress_ratio tokens and rotated at each block's first position
+ * (group_starts). transformers 5.23.0 models/qwen4_exp/modeling_qwen4_exp.py
+ * L74-130, L670-790 (L742 the block start), L812-850;
+ * configuration_qwen4_exp.py L29, L292. */
+{.model_type = "qwen4_exp", .arch = "Qwen4Exp", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+            "each block's first position) is not implemented",
+ .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+           "5.23.0); configuration_qwen4_exp.py L29, L292"},
+{.model_type = "qwen4_exp_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+            "each block's first position) is not implemented",
+ .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+           "5.23.0); configuration_qwen4_exp.py L29"},
+
 /* ---- rag (retrieval-augmented generation): a question encoder
  * (question_encoder, default DPR, a separate retrieval model) and the
  * generator that writes the answer (generator, default BART): the

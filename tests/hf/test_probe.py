@@ -387,6 +387,7 @@ CLASS_DEFAULTS_REFUSED.update({
     "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
     "dia": "each carry their own RoPE config",
     "hy_v4": "last qk_rope_head_dim elements",
+    "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",
 })
 
 
