@@ -176,7 +176,7 @@ def _tf_version():
 #: Per-layer kinds: lists the prefix must cover, and counts of layers.
 _LAYER_COUNT_KEYS = ("num_hidden_layers",)
 _SMALL = {
-    "vocab_size": 128,
+    "vocab_size": 128, "entity_vocab_size": 128,  # LUKE's entity table
     "vocab_size_per_layer_input": 128, "hidden_size_per_layer_input": 8,  # Gemma 3n / 4 PLE
     "intermediate_size": 32, "moe_intermediate_size": 16, "shared_expert_intermediate_size": 16,
     "ffn_hidden_size": 32, "n_inner": 32, "ffn_dim": 32, "d_ff": 32,
@@ -269,21 +269,24 @@ def shrink(text_cfg, keep_heads=False):
         # null: one key/value head per query head (Nemotron's class defaults
         # leave it None and its attention divides by it)
         c.num_key_value_heads = H
-    if isinstance(H, int) and isinstance(hidden, int) and H > 2 and keep_heads is False:
+    # CodeGen's attention splits its fused qkv into mp_num = 4 blocks of heads
+    # (models/codegen/modeling_codegen.py L150-158): it needs 4 heads
+    min_heads = 4 if getattr(c, "model_type", "") == "codegen" else 2
+    if isinstance(H, int) and isinstance(hidden, int) and H > min_heads and keep_heads is False:
         hd = getattr(c, "head_dim", None)
         # hidden // H also when H does not divide hidden: the attention's
         # head_dim is that floor (Glm4MoeConfig's defaults: 4096 // 96 = 42)
         D = hd if isinstance(hd, int) and hd > 0 else hidden // H
         if D is not None:
             KV = getattr(c, "num_key_value_heads", None)
-            c.num_attention_heads = 2
+            c.num_attention_heads = min_heads
             if isinstance(KV, int) and KV >= 1:
-                c.num_key_value_heads = 2 if KV >= H else 1
-            c.hidden_size = 2 * D
+                c.num_key_value_heads = min_heads if KV >= H else 1
+            c.hidden_size = min_heads * D
             if hasattr(c, "use_mem_rope") and hasattr(c, "attention_head_dim"):
                 # Zamba 2's shared attention: head_dim = 2 * hidden_size / heads
-                # (Zamba2Config.__post_init__), so D with 2 heads is hidden D
-                c.hidden_size = D
+                # (Zamba2Config.__post_init__), so D needs hidden heads * D / 2
+                c.hidden_size = min_heads * D // 2
     _shrink_mamba(c)
     for k, v in _SMALL.items():
         cur = getattr(c, k, None)
@@ -291,6 +294,32 @@ def shrink(text_cfg, keep_heads=False):
             setattr(c, k, v)
         elif isinstance(cur, list) and cur and all(isinstance(x, int) for x in cur):
             setattr(c, k, [min(x, v) for x in cur])  # per layer (Gemma 3n's MLPs)
+    if "embedding_size" in vars(c) and c.embedding_size == hidden and \
+            isinstance(hidden, int) and c.hidden_size != hidden:
+        c.embedding_size = c.hidden_size  # as wide as the hidden size (SqueezeBERT asserts it)
+    if "default_language" in vars(c) and c.default_language is None and \
+            getattr(c, "languages", None):
+        c.default_language = c.languages[0]  # X-MOD's adapters need one
+    for stack, n_key, k_sparse in (("encoder", "num_layers", "num_sparse_encoder_layers"),
+                                   ("decoder", "num_decoder_layers", "num_sparse_decoder_layers")):
+        # Switch Transformers' sparse steps (derived in __post_init__) for the
+        # cut layer counts (configuration_switch_transformers.py L97-106)
+        n_sp, n_l = getattr(c, k_sparse, None), getattr(c, n_key, None)
+        if isinstance(n_sp, int) and isinstance(n_l, int):
+            setattr(c, f"{stack}_sparse_step", n_l // n_sp if n_sp > 0 else n_l)
+    if getattr(c, "model_type", "") == "deepseek_ocr2_text" and c.mlp_layer_types is None and \
+            isinstance(keep, int):
+        # the class default leaves it null and the decoder layer indexes it
+        # (modeling_deepseek_ocr2.py L1249): dense MLPs
+        c.mlp_layer_types = ["dense"] * keep
+    if "vocabulary_map" in vars(c) and c.vocabulary_map is None:
+        c.vocabulary_map = {}  # Chameleon's image-token map (no image tokens here)
+    if isinstance(getattr(c, "moe_intermediate_size", None), int) and \
+            "n_routed_experts" in vars(c) and c.n_routed_experts is None:
+        # null experts in a class default whose layers are MoE (Dots1Config)
+        c.n_routed_experts = _SMALL["n_routed_experts"]
+        if "n_shared_experts" in vars(c) and c.n_shared_experts is None:
+            c.n_shared_experts = 1
     if getattr(c, "num_experts_per_tok", 0) is None and any(
             isinstance(getattr(c, k, None), int) for k in ("num_experts", "n_routed_experts")):
         c.num_experts_per_tok = 2  # a trimmed config.json without it (DeepSeek-V2-Lite's)
@@ -492,8 +521,10 @@ def _from_config(text_cfg, **kw):
     try:
         return AutoModel.from_config(text_cfg, **kw)
     except ValueError as ex:
-        cls = _text_model_class(text_cfg) if "Unrecognized configuration class" in str(ex) \
-            else None
+        # a config class AutoModel does not map, or maps to a class its
+        # package does not export (Voxtral Realtime's text model)
+        cls = _text_model_class(text_cfg) if "Unrecognized configuration class" in str(ex) or \
+            "Could not find" in str(ex) else None
         if cls is None:
             raise
         return cls._from_config(text_cfg, **kw)
@@ -517,6 +548,16 @@ def build_model(text_cfg, dtype=None):
         del meta
     except Exception:  # noqa: BLE001 - the real build below says what is wrong
         n_param = 0
+    if n_param > MAX_PARAMS and _shrink_encoders(text_cfg):
+        # a text config that holds its model's own encoders (Phi-4-multimodal's
+        # vision and audio towers, built inside its text model): one layer each
+        try:
+            with torch.device("meta"), _quiet():
+                meta = _from_config(text_cfg)
+            n_param = sum(p.numel() for p in meta.parameters())
+            del meta
+        except Exception:  # noqa: BLE001
+            n_param = 0
     if n_param > MAX_PARAMS:
         raise MemoryError(f"{n_param / 1e6:.0f}M parameters after shrinking (the probe builds "
                           f"at most {MAX_PARAMS / 1e6:.0f}M)")
@@ -533,6 +574,45 @@ def build_model(text_cfg, dtype=None):
             except Exception as ex:  # noqa: BLE001 - try float32, then eager
                 last = ex
     raise last
+
+
+def _shrink_encoders(c):
+    """The vision and audio sub-configs of c cut to one small layer, in place
+    (no positions of the text part live there); an encoder-decoder's wide
+    stacks (Blenderbot's d_model 2560) cut to 2 heads of the same head size.
+    True when anything was cut."""
+    cut = False
+    n, nb = getattr(c, "num_hidden_layers", None), getattr(c, "num_blocks", None)
+    if isinstance(n, int) and isinstance(nb, int) and nb > n:
+        c.num_blocks = n  # xLSTM builds num_blocks blocks (its __post_init__'s copy)
+        cut = True
+    hidden = getattr(c, "hidden_size", None)
+    if not hasattr(c, "num_attention_heads") and isinstance(hidden, int) and hidden > 256:
+        # a recurrent model without attention heads (RWKV, xLSTM): a narrower
+        # hidden size, and the widths its class copied from it
+        for k in ("hidden_size", "attention_hidden_size", "embedding_dim"):
+            if getattr(c, k, None) == hidden:
+                setattr(c, k, 256)
+        cut = True
+    H = (getattr(c, "encoder_attention_heads", None), getattr(c, "decoder_attention_heads", None))
+    d = getattr(c, "d_model", None)
+    if getattr(c, "is_encoder_decoder", False) and isinstance(d, int) and \
+            all(isinstance(h, int) and h > 2 and d % h == 0 for h in H) and H[0] == H[1]:
+        c.encoder_attention_heads = c.decoder_attention_heads = 2
+        c.d_model = 2 * (d // H[0])
+        cut = True
+    for key in ("vision_config", "audio_config"):
+        sub = getattr(c, key, None)
+        if sub is None or isinstance(sub, dict):
+            continue
+        for k in ("num_hidden_layers", "num_blocks"):
+            if isinstance(getattr(sub, k, None), int) and getattr(sub, k) > 1:
+                setattr(sub, k, 1)
+                cut = True
+        if isinstance(getattr(sub, "intermediate_size", None), int) and sub.intermediate_size > 32:
+            sub.intermediate_size = 32
+            cut = True
+    return cut
 
 
 def run_forward(model, positions, vocab, with_positions=True):
@@ -1090,6 +1170,19 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
                         break
                     except Exception as ex2:  # noqa: BLE001
                         err = ex2
+                    if isinstance(err, TypeError) and "NoneType" in str(err):
+                        # an eager attention that adds its mask unconditionally
+                        # (ModernBERT decoder's): sdpa's mask is None when
+                        # causal alone would do; eager's is always a tensor
+                        from transformers.masking_utils import eager_mask
+
+                        AttentionMaskInterface.register(_ATTN_NAME, eager_mask)
+                        try:
+                            calls = run_forward(model, rows or pos, vocab,
+                                                with_positions=(2, 2, 1, 0)[attempt])
+                            break
+                        except Exception as ex3:  # noqa: BLE001
+                            err = ex3
                 if attempt == 0 and dtype == torch.float64:
                     try:
                         model, dtype, interface = build_model(text_cfg, torch.float32)

@@ -94,6 +94,13 @@ static const posenc_layer_kind KINDS_ZAMBA2[] = {
     {"linear_attention", NONE(MAMBA), "mamba"},
     {"mamba", NONE(MAMBA), "mamba"},
     {NULL, 0, NULL, NULL}};
+/* recurrent language models: no attention anywhere (RWKV, xLSTM) */
+static const posenc_layer_kind KINDS_RWKV[] = {
+    {"rwkv", NONE("RWKV layer: a time-mixing recurrence, no attention"), NULL},
+    {NULL, 0, NULL, NULL}};
+static const posenc_layer_kind KINDS_XLSTM[] = {
+    {"mlstm", NONE("mLSTM block: a recurrence, no attention"), NULL},
+    {NULL, 0, NULL, NULL}};
 /* state-space models: no attention anywhere */
 static const posenc_layer_kind KINDS_SSM[] = {
     {"mamba", NONE(MAMBA), NULL},

@@ -279,6 +279,15 @@
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
 
+/* ---- blenderbot: BART's layout with a learned table from row 0 (no
+ * offset) in the encoder and the decoder. transformers 5.23.0
+ * models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615;
+ * configuration_blenderbot.py L47-71. */
+{.model_type = "blenderbot", .arch = "Blenderbot", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .source = "models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615; "
+           "configuration_blenderbot.py L47-71 (transformers 5.23.0)"},
+
 /* ---- blenderbot-small: learned tables in both stacks without BART's
  * offset (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings
  * rows, positions 0..). transformers 5.23.0
@@ -347,6 +356,15 @@
  .pos_offset = -1,
  .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
            "(transformers 5.23.0)"},
+
+/* ---- chameleon: llama's rotate_half (HALF) over the whole head
+ * (hidden_size / heads), after the per-head q/k LayerNorm; every layer alike;
+ * the VQ image tokens take the same plain 1-D positions. transformers 5.23.0
+ * models/chameleon/modeling_chameleon.py L110-166, L261-310;
+ * configuration_chameleon.py L97-111. */
+{.model_type = "chameleon", .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/chameleon/modeling_chameleon.py L110-166, L261-310 (5.23.0); "
+           "configuration_chameleon.py L97-111"},
 
 /* ---- chatglm (ChatGLM2/3, GLM-4-9B remote code): head_dim = kv_channels,
  * RotaryEmbedding(rotary_dim // 2): the first half of each head rotates, in
@@ -430,6 +448,17 @@
  .default_positions = 77,
  .source = "models/clipseg/modeling_clipseg.py L209-244; "
            "configuration_clipseg.py L48-65 (transformers 5.23.0)"},
+
+/* ---- codegen: GPT-J's rotary: create_sinusoidal_positions with base 10000
+ * fixed, rotate_every_two (interleaved) on the first rotary_dim elements of
+ * each head (class default 64). rotary_dim null is not buildable by
+ * transformers (CodeGenModel's min(config.rotary_dim, ...)). transformers
+ * 5.23.0 models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286;
+ * configuration_codegen.py L50-63. */
+{.model_type = "codegen", .arch = "CodeGen", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
+ .source = "models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286 (5.23.0); "
+           "configuration_codegen.py L50-63"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
@@ -519,6 +548,16 @@
  .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
            "configuration_cpmant.py L56-68 (transformers 5.23.0)"},
 
+/* ---- ctrl: refused. Its sinusoid pos_encoding is Pegasus's (angles
+ * pos / 10000^(2 (i // 2) / d), sin of the even ones in the first half, cos
+ * of the odd ones in the second), added to the scaled token embeddings.
+ * transformers 5.23.0 models/ctrl/modeling_ctrl.py L45-62, L229, L318;
+ * configuration_ctrl.py L47-54. */
+{.model_type = "ctrl", .arch = "CTRL", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+            "first half and cos in the second) is not one of posenc's sinusoids",
+ .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"},
+
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
@@ -592,6 +631,16 @@
  .source = "deepseek-moe modeling_deepseek.py (copy zhexiangzhang/ServerlessMOE @6e1b013e "
            "L123-232, L445-449, L464-489)"},
 
+/* ---- deepseek_ocr2_text (DeepSeek-OCR 2's language model): DeepSeek V2's
+ * MoE with Llama's attention in place of MLA: rotate_half (HALF) over the
+ * whole head, head_dim = hidden_size / heads (its __post_init__), every layer
+ * alike. transformers 5.23.0 models/deepseek_ocr2/modeling_deepseek_ocr2.py
+ * L713-750, L996-1080, L1318; configuration_deepseek_ocr2.py L170-244
+ * (modular_deepseek_ocr2.py L557-605, L887-921). */
+{.model_type = "deepseek_ocr2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/deepseek_ocr2/modeling_deepseek_ocr2.py L713-750, L996-1080, L1318 "
+           "(transformers 5.23.0); configuration_deepseek_ocr2.py L170-244"},
+
 /* ---- deepseek_v2: MLA; RoPE on the last qk_rope_head_dim elements of each
  * head, view_as_complex(reshape(..., -1, 2)): interleaved.
  * models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb). */
@@ -637,6 +686,18 @@
  .source = "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
            "5.23.0)"},
 
+/* ---- dia (Dia TTS): refused. An encoder (text bytes) and a decoder (audio
+ * codebooks) joined by cross-attention, each self-attention rotating with
+ * rotate_half (HALF) by the rotary of its own sub-config (encoder_config,
+ * decoder_config, each with its own rope_parameters); posenc reads one
+ * stack per config. transformers 5.23.0 models/dia/modeling_dia.py L140-200,
+ * L258-295, L427-468, L541-611; configuration_dia.py L28-116. */
+{.model_type = "dia", .arch = "Dia", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
+            "encoder_config and its decoder_config each as a config.json of its own",
+ .source = "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
+           "5.23.0); configuration_dia.py L28-116"},
+
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size /
  * heads; rope_theta 10000. transformers 5.23.0
@@ -664,6 +725,14 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
+
+/* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
+ * hidden_size / heads), one rotary for every layer: layer_types only picks
+ * the sliding-window mask. transformers 5.23.0 models/dots1/modeling_dots1.py
+ * L112-141, L188-229, L467-518; configuration_dots1.py L85-125. */
+{.model_type = "dots1", .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/dots1/modeling_dots1.py L112-141, L188-229, L467-518 (5.23.0); "
+           "configuration_dots1.py L85-125"},
 
 /* ---- dpr: each DPR encoder is a BertModel (DPREncoder.bert_model), so
  * BERT's learned table, offset 0. transformers 5.23.0
@@ -967,6 +1036,16 @@
  .source = "models/fnet/modeling_fnet.py L83-137, L138-173; configuration_fnet.py L52-63 "
            "(transformers 5.23.0)"},
 
+/* ---- funnel (Funnel Transformer): refused. No absolute table: its
+ * attention adds Transformer-XL style relative sinusoidal terms, either
+ * factorized or by relative shift (attention_type), over pooled sequences.
+ * transformers 5.23.0 models/funnel/modeling_funnel.py L61-340 (the
+ * position embeds), L343-460 (FunnelRelMultiheadAttention). */
+{.model_type = "funnel", .arch = "Funnel", .scheme = POSENC_SCHEME_MIXED,
+ .refused = "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
+            "relative shift, over pooled blocks) is not implemented",
+ .source = "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"},
+
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
  * @7b24e381 (GemmaConfig.__init__ defaults). */
@@ -1205,6 +1284,23 @@
  .source = "models/glm_image/modeling_glm_image.py L67, L81-83, L104-109, L370-399; "
            "configuration_glm_image.py L123-129 (transformers 5.23.0)"},
 
+/* ---- glm_moe_dsa (GLM-5's DeepSeek Sparse Attention): refused. The MLA
+ * attention rotates the qk_rope_head_dim part interleaved, as DeepSeek V3.2,
+ * and its indexer rotates its own q and k interleaved too
+ * (apply_rotary_pos_emb_interleave; an indexer layout posenc carries), but
+ * only the layers whose indexer_types entry is "full" have an indexer; the
+ * "shared" ones reuse the previous full layer's top-k (L346-348), and the
+ * config class derives indexer_types from index_topk_freq /
+ * index_skip_topk_offset / index_topk_pattern (configuration_glm_moe_dsa.py
+ * L133-150): per-layer indexers are not implemented. transformers 5.23.0
+ * models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393. */
+{.model_type = "glm_moe_dsa", .arch = "GlmMoeDsa", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .refused = "GLM-MoE-DSA's Sparse Attention indexer (interleaved) exists only in the layers whose "
+            "indexer_types entry is \"full\" (the others reuse a previous layer's top-k): "
+            "per-layer indexers are not implemented",
+ .source = "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393, L346-348; "
+           "configuration_glm_moe_dsa.py L133-150 (transformers 5.23.0)"},
+
 /* ---- glm_ocr: a wrapper (text_config glm_ocr_text), GLM-4.1V's arrangement
  * (chunks, repeat_interleave, rotate_half_llm). models/glm_ocr/modeling_glm_ocr.py
  * L124-153 (rotate_half_llm, partial), L652 (default section), L666-668,
@@ -1218,6 +1314,16 @@
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm_ocr/modeling_glm_ocr.py L124-153, L652, L666-668, L689-694; "
            "configuration_glm_ocr.py L112-118 (transformers 5.23.0)"},
+
+/* ---- gpt-sw3 (GPT-SW3): GPT-2's code (CONFIG_MAPPING maps it to GPT2Config,
+ * the model classes to GPT2Model): a learned table wpe from row 0.
+ * transformers 5.23.0 models/auto/configuration_auto.py L52,
+ * models/auto/modeling_auto.py L237; models/gpt2/modeling_gpt2.py L491, L574;
+ * configuration_gpt2.py L72-80. */
+{.model_type = "gpt-sw3", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
+ .source = "models/auto/configuration_auto.py L52, modeling_auto.py L237; "
+           "models/gpt2/modeling_gpt2.py L491, L574 (transformers 5.23.0)"},
 
 /* ---- gpt2: learned absolute wpe, offset 0.
  * models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657;
@@ -1492,6 +1598,26 @@
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
            "configuration_hunyuan_v1_moe.py L52-75"},
 
+/* ---- hunyuan_vl, hunyuan_vl_text (HunYuan VL / HunyuanOCR): refused. The
+ * language model is HunYuan Dense V1's (rotate_half, then the q/k
+ * layernorms, ntk_alpha), but its rotary is XD-RoPE: position_ids carry one
+ * row per entry of rope_parameters.mrope_section (legacy xdrope_section, any
+ * number of axes: HunyuanOCR's four), and the k-th chunk of the doubled
+ * frequencies takes axis k % n; the class defaults have no section, and the
+ * rotary's len(mrope_section) then fails. posenc's M-RoPE has three rows.
+ * transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
+ * L452-541, L770-790; configuration_hunyuan_vl.py L106-204, L261-267. */
+{.model_type = "hunyuan_vl", .arch = "HunYuanVL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+            "axes, chunk k taking axis k % n) is not implemented",
+ .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+           "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"},
+{.model_type = "hunyuan_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+            "axes, chunk k taking axis k % n) is not implemented",
+ .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+           "5.23.0); configuration_hunyuan_vl.py L106-204"},
+
 /* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
  * default_theta 11158840. transformers 5.23.0 models/hy_v3/modeling_hy_v3.py
  * L128-158, L206, L245; configuration_hy_v3.py L48, L82-87. */
@@ -1500,6 +1626,20 @@
  .default_head_dim = 128,
  .source = "models/hy_v3/modeling_hy_v3.py L128-158, L206, L245 (5.23.0); configuration_hy_v3.py "
            "L48, L82-87"},
+
+/* ---- hy_v4 (HY V4): refused. DeepSeek's MLA with half-split RoPE
+ * (apply_rotary_pos_emb, rotate_half) on the qk_rope_head_dim part, and a
+ * DeepSeek Sparse Attention indexer that rotates, half-split, the LAST
+ * qk_rope_head_dim elements of its index_head_dim heads (q split [pass,
+ * rot]), where posenc's indexer reading (DeepSeek V3.2's) rotates the first.
+ * transformers 5.23.0 models/hy_v4/modeling_hy_v4.py L76-130, L156-235
+ * (HYV4Indexer: L224-230 the split), L319-425 (HYV4Attention);
+ * modular_hy_v4.py L58-130 (HYV4Config). */
+{.model_type = "hy_v4", .arch = "HYV4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .refused = "HY V4's indexer RoPE on the last qk_rope_head_dim elements of its heads "
+            "(posenc's DeepSeek Sparse Attention indexer rotates the first) is not implemented",
+ .source = "models/hy_v4/modeling_hy_v4.py L76-130, L156-235, L319-425 (transformers 5.23.0); "
+           "modular_hy_v4.py L58-130"},
 
 /* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000. transformers 5.23.0
@@ -1521,6 +1661,16 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 512, .pos_offset = -1,
  .source = "models/ibert/modeling_ibert.py L46-161; configuration_ibert.py L43-57 "
            "(transformers 5.23.0)"},
+
+/* ---- idefics (IDEFICS): llama's rotate_half (HALF) over the whole head
+ * (hidden_size / heads) in the decoder layers' self-attention; the gated
+ * cross-attention blocks before every cross_layer_interval-th layer attend
+ * to image features without rotary (not counted in num_hidden_layers).
+ * transformers 5.23.0 models/idefics/modeling_idefics.py L359-430, L484-612,
+ * L634-700, L901-902, L1055-1056; configuration_idefics.py L131-148. */
+{.model_type = "idefics", .arch = "Idefics", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
+           "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
 
 {.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "llama",
@@ -1892,6 +2042,16 @@
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
 
+/* ---- longformer: RoBERTa's embeddings: a learned table whose row of
+ * position 0 is padding_idx + 1; its sliding-window and global attention add
+ * no positions. transformers 5.23.0 models/longformer/modeling_longformer.py
+ * L368-410; configuration_longformer.py L49-62. */
+{.model_type = "longformer", .arch = "Longformer", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/longformer/modeling_longformer.py L368-410; configuration_longformer.py "
+           "L49-62 (transformers 5.23.0)"},
+
 /* ---- longt5: refused. Its encoder attention is LongT5LocalAttention
  * (blocks of local_radius + 1) or LongT5TransientGlobalAttention (plus a
  * side bias to global_block_size block summaries): the buckets are taken
@@ -1905,6 +2065,18 @@
             "posenc's T5 buckets describe full attention only",
  .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077; "
            "configuration_longt5.py L61-70 (transformers 5.23.0)"},
+
+/* ---- luke (LUKE): the word tokens take RoBERTa's embeddings: a learned
+ * table whose row of position 0 is padding_idx + 1. (Entity tokens, given
+ * only with entity_ids, average rows of their own table at the positions of
+ * their words, entity_position_ids, -1 padded; not described here.)
+ * transformers 5.23.0 models/luke/modeling_luke.py L290-360 (words),
+ * L361-400 (entities); configuration_luke.py L55-67. */
+{.model_type = "luke", .arch = "Luke", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/luke/modeling_luke.py L290-400; configuration_luke.py L55-67 (transformers "
+           "5.23.0)"},
 
 /* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
  * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the
@@ -1925,6 +2097,15 @@
 
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
+
+/* ---- marian: refused. Pegasus's sinusoid (XLM's angles, sin in the first
+ * half, cos in the second) in the encoder and the decoder. transformers
+ * 5.23.0 models/marian/modeling_marian.py L72-100, L447-472, L527-596. */
+{.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "Marian's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+            "first half and cos in the second) is not one of posenc's sinusoids",
+ .source = "models/marian/modeling_marian.py L72-100, L447-472, L527-596 (transformers 5.23.0)"},
 
 /* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
  * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
@@ -2145,6 +2326,25 @@
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
            "configuration_mistral4.py L76-135"},
 
+/* ---- mistral_large4, mistral_large4_text (Mistral Large 4): refused. Its
+ * rotary is LeRoPE: the YaRN inverse frequencies times exp(alpha), alpha a
+ * learned per-frequency buffer loaded with the weights (no config key gives
+ * it); the MLA part rotates interleaved, every no_rope_layer_interval-th
+ * layer none, and its Sparse Attention indexer rotates interleaved.
+ * transformers 5.23.0 models/mistral_large4/modeling_mistral_large4.py
+ * L74-125, L187-255, L329-431, L697; configuration_mistral_large4.py
+ * L144-170, L223-267. */
+{.model_type = "mistral_large4", .arch = "MistralLarge4", .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
+ .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+            "weights, not in config.json) is not implemented",
+ .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+           "(transformers 5.23.0); configuration_mistral_large4.py L144-170, L223-267"},
+{.model_type = "mistral_large4_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
+ .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+            "weights, not in config.json) is not implemented",
+ .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+           "(transformers 5.23.0); configuration_mistral_large4.py L144-170"},
+
 /* ---- mixtral: llama's RoPE, as mistral above. */
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
@@ -2193,6 +2393,22 @@
  .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
  .source = "models/modernbert/modeling_modernbert.py L93-145, L177-208, L234-244, L269 "
            "(5.23.0); configuration_modernbert.py L77-151"},
+
+/* ---- modernbert-decoder: ModernBERT's per-type RoPE in a causal stack:
+ * rotate_half (HALF, full head), full layers global_rope_theta (default_theta
+ * "global" 160000), sliding layers local_rope_theta (10000), or the
+ * per-type rope_parameters sets; without layer_types, layer i is full when
+ * i % global_attn_every_n_layers (3) == 0. transformers 5.23.0
+ * models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260;
+ * configuration_modernbert_decoder.py L66-140. */
+{.model_type = "modernbert-decoder", .arch = "ModernBertDecoder", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_key = "global_rope_theta", .base_default = 160000.0,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "local_rope_theta",
+ .local_base_default = 10000.0, .sliding_pattern = 3, .default_layers = 22,
+ .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
+ .source = "models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260 "
+           "(5.23.0); configuration_modernbert_decoder.py L66-140"},
 
 /* ---- molmo2 (Molmo 2): a wrapper; text_config molmo2_text is OLMo 2's
  * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
@@ -2279,6 +2495,24 @@
 {.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
  .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+
+/* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
+ * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
+ * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
+ * L404-522. */
+{.model_type = "musicgen", .arch = "Musicgen", .scheme = POSENC_SCHEME_SINUSOID,
+ .refused = "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
+            "not one of posenc's sinusoids",
+ .source = "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"},
+
+/* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
+ * encoder and the decoder. transformers 5.23.0 models/mvp/modeling_mvp.py
+ * L63-87, L502-584, L660-805; configuration_mvp.py L51-73. */
+{.model_type = "mvp", .arch = "Mvp", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
+ .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
+           "L51-73 (transformers 5.23.0)"},
+
 /* ---- nanochat: refused. Its rotate_half is cat(x2, -x1), the negative of
  * llama's, so q * cos + rotate_half(q) * sin turns each (x[k], x[k + D/2])
  * pair by -theta (theta = position * base^(-2k/D), base rope_theta 10000,
@@ -2292,7 +2526,6 @@
             "of every RoPE posenc describes), which is not implemented",
  .source = "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
            "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
-
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -2625,6 +2858,18 @@
            "L157, L199-218, L235-259, L278-288; modeling_phi3_small.py (stored file "
            "7428361816, Phi3SmallSelfAttention)"},
 
+/* ---- phi4_multimodal (Phi-4-multimodal): the language model is Phi-3's:
+ * rotate_half (HALF) on the first int(head_dim * partial_rotary_factor)
+ * elements (class default 1.0; the checkpoint's 0.75), "su" and "yarn" read
+ * as longrope. The vision and audio encoders feed embeddings into the token
+ * sequence. transformers 5.23.0 models/phi4_multimodal/
+ * modeling_phi4_multimodal.py L1144-1215, L1218-1258, L1415-1452;
+ * configuration_phi4_multimodal.py L196-246. */
+{.model_type = "phi4_multimodal", .arch = "Phi4Multimodal", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
+ .source = "models/phi4_multimodal/modeling_phi4_multimodal.py L1144-1215, L1218-1258, "
+           "L1415-1452 (5.23.0); configuration_phi4_multimodal.py L196-246"},
+
 /* ---- phimoe: longrope frequencies, cos and sin times short_mscale (long_mscale
  * past the original length) instead of the attention factor; taken when the
  * two are equal, else refused. models/phimoe/modular_phimoe.py
@@ -2678,6 +2923,15 @@
  .source = "models/pocket_tts/modeling_pocket_tts.py L77-107, L190, L444-488, L603; "
            "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
 
+/* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
+ * relative_attention_bias), encoder then decoder. transformers 5.23.0
+ * models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py
+ * L40-49. */
+{.model_type = "pop2piano", .arch = "Pop2Piano", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
+ .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
+           "(transformers 5.23.0)"},
+
 /* ---- pp_formulanet: PP-FormulaNet (a vision encoder and a text decoder);
  * its text part is text_config (a part without model_type is read as
  * pp_formulanet_text, the class's sub-config). transformers 5.23.0
@@ -2698,6 +2952,16 @@
  .default_heads = 16, .default_positions = 2560, .pos_offset = 2,
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
            "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
+
+/* ---- prophetnet: refused. A learned table in the encoder and decoder, and
+ * in the decoder's n-stream self-attention T5-style relative buckets for the
+ * main and the predicting streams (compute_all_stream_relative_buckets).
+ * transformers 5.23.0 models/prophetnet/modeling_prophetnet.py L44-115. */
+{.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "ProphetNet's n-stream self-attention (relative buckets for the main and the "
+            "predicting streams beside a learned table) is not implemented",
+ .source = "models/prophetnet/modeling_prophetnet.py L44-115 (transformers 5.23.0)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and
@@ -2893,6 +3157,24 @@
  .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
            "(transformers 5.23.0)"},
 
+/* ---- qwen4_exp, qwen4_exp_text: refused. Qwen3.5-MoE's layers, whose
+ * attention layers pick the keys they attend to with a QSA indexer: its
+ * query rotates at the token's position, its keys are mean-pooled over blocks
+ * of compress_ratio tokens and rotated at each block's first position
+ * (group_starts). transformers 5.23.0 models/qwen4_exp/modeling_qwen4_exp.py
+ * L74-130, L670-790 (L742 the block start), L812-850;
+ * configuration_qwen4_exp.py L29, L292. */
+{.model_type = "qwen4_exp", .arch = "Qwen4Exp", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+            "each block's first position) is not implemented",
+ .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+           "5.23.0); configuration_qwen4_exp.py L29, L292"},
+{.model_type = "qwen4_exp_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+            "each block's first position) is not implemented",
+ .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+           "5.23.0); configuration_qwen4_exp.py L29"},
+
 /* ---- rag (retrieval-augmented generation): a question encoder
  * (question_encoder, default DPR, a separate retrieval model) and the
  * generator that writes the answer (generator, default BART): the
@@ -2927,6 +3209,16 @@
  .flags = POSENC_FAMILY_LIST_CYCLES,
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
            "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
+
+/* ---- reformer: refused. Axial position embeddings (axial_pos_shape,
+ * axial_pos_embds_dim: one learned table per axis, broadcast and
+ * concatenated) when axial_pos_embds (default), beside LSH and local
+ * attention. transformers 5.23.0 models/reformer/modeling_reformer.py
+ * L192-306. */
+{.model_type = "reformer", .arch = "Reformer", .scheme = POSENC_SCHEME_LEARNED,
+ .refused = "Reformer's axial position embeddings (a learned table per axis of "
+            "axial_pos_shape, concatenated) are not implemented",
+ .source = "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"},
 
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
@@ -2981,6 +3273,14 @@
             "has not been checked against posenc's RoPE",
  .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
            "L62 (transformers 5.23.0)"},
+
+/* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
+ * attention, no position input): no positions. transformers 5.23.0
+ * models/rwkv/modeling_rwkv.py L206-360; configuration_rwkv.py L51-71. */
+{.model_type = "rwkv", .arch = "Rwkv", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_RWKV,
+ .default_layers = 32, .default_hidden = 4096,
+ .source = "models/rwkv/modeling_rwkv.py L206-360 (transformers 5.23.0); configuration_rwkv.py "
+           "L51-71"},
 
 /* ---- sam3_lite_text: SAM 3 with the LiteText text encoder; its text part is
  * text_config (a part without model_type is read as
@@ -3065,6 +3365,19 @@
  .source = "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 "
            "(transformers 5.23.0)"},
 
+/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid
+ * (sin and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
+ * (offset 2), in the encoder (over the subsampled frames) and the decoder.
+ * transformers 5.23.0 models/speech_to_text/modeling_speech_to_text.py
+ * L103-160, L545, L634. */
+{.model_type = "speech_to_text", .arch = "Speech2Text", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC,
+ .refused = "Speech2Text's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) "
+            "read from row padding_idx + 1 with the padding row zeroed is not implemented "
+            "(posenc's Whisper sinusoid starts at row 0)",
+ .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L545, L634 "
+           "(transformers 5.23.0)"},
+
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
  * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
  * configuration_splinter.py L47-58. */
@@ -3072,6 +3385,16 @@
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/splinter/modeling_splinter.py L40-88; configuration_splinter.py L47-58 "
            "(transformers 5.23.0)"},
+
+/* ---- squeezebert: BERT's learned table from row 0, embedding_size wide
+ * (class default 768, the hidden size). transformers 5.23.0
+ * models/squeezebert/modeling_squeezebert.py L51-79;
+ * configuration_squeezebert.py L65-72. */
+{.model_type = "squeezebert", .arch = "SqueezeBert", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .embed_key = "embedding_size", .embed_default = 768,
+ .source = "models/squeezebert/modeling_squeezebert.py L51-79; configuration_squeezebert.py "
+           "L65-72 (transformers 5.23.0)"},
 
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
 {.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -3103,6 +3426,17 @@
  .nested = "text_config", .nested_type = "step3p5",
  .source = "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"},
 
+/* ---- switch_transformers: T5's relative buckets (the first layer of each
+ * stack holds relative_attention_bias, the rest reuse it), encoder then
+ * decoder. transformers 5.23.0
+ * models/switch_transformers/modeling_switch_transformers.py L268-365, L425;
+ * configuration_switch_transformers.py L56-74. */
+{.model_type = "switch_transformers", .arch = "SwitchTransformers",
+ .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12,
+ .source = "models/switch_transformers/modeling_switch_transformers.py L268-365, L425; "
+           "configuration_switch_transformers.py L56-74 (transformers 5.23.0)"},
+
 /* ---- t5: relative position buckets, one table per stack (layer 0 owns it,
  * every layer of the stack adds it); encoder bidirectional, decoder causal.
  * models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786;
@@ -3110,6 +3444,28 @@
 {.model_type = "t5", .arch = "T5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
+
+/* ---- t5gemma, t5gemma2 (T5Gemma, T5Gemma 2): refused. Two Gemma stacks
+ * joined by cross-attention, the encoder and decoder keys each a config of
+ * its own with its own RoPE (T5Gemma: Gemma 2's one rotary for sliding and
+ * full layers, rotate_half; T5Gemma 2: Gemma 3's per-layer-type rope sets,
+ * the encoder's under encoder.text_config, and a decoder whose self- and
+ * cross-attention are merged); posenc reads one stack per config. transformers
+ * 5.23.0 models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785;
+ * configuration_t5gemma.py L114-155; models/t5gemma2/modeling_t5gemma2.py
+ * L93-175, L262-287, L341-375; configuration_t5gemma2.py L77-92, L177-188,
+ * L315-358. */
+{.model_type = "t5gemma", .arch = "T5Gemma", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
+            "encoder and its decoder each as a config.json of its own",
+ .source = "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
+           "5.23.0); configuration_t5gemma.py L114-155"},
+{.model_type = "t5gemma2", .arch = "T5Gemma2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .refused = "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
+            "decoder's self- and cross-attention merged): read its encoder and its decoder each "
+            "as a config.json of its own",
+ .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
+           "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"},
 
 /* ---- tapas: refused. Positions restart in each table cell
  * (reset_position_index_per_cell) and row/column/rank token-type tables
@@ -3231,6 +3587,15 @@
  .source = "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
            "(transformers 5.23.0)"},
 
+/* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
+ * attention, rotate_half (HALF) over the whole head (head_dim, null:
+ * hidden_size / heads), one rotary for every layer (sliding_window only masks).
+ * transformers 5.23.0 models/voxtral_realtime/modeling_voxtral_realtime.py
+ * L255-290, L612-660, L752-763; configuration_voxtral_realtime.py L26-64. */
+{.model_type = "voxtral_realtime_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .source = "models/voxtral_realtime/modeling_voxtral_realtime.py L255-290, L612-660, L752-763 "
+           "(transformers 5.23.0); configuration_voxtral_realtime.py L26-64"},
+
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.
  * models/whisper/modeling_whisper.py @e2412028 L53-62, L567-589, L202-210,
@@ -3308,6 +3673,24 @@
  .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
             "rel_shift, r_w_bias/r_r_bias) is not implemented",
  .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
+
+/* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
+ * attention, no position input): no positions. transformers 5.23.0
+ * models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400;
+ * configuration_xlstm.py L118-157. */
+{.model_type = "xlstm", .arch = "xLSTM", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_XLSTM,
+ .default_layers = 32, .default_hidden = 4096,
+ .source = "models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400 (transformers 5.23.0); "
+           "configuration_xlstm.py L118-157"},
+
+/* ---- xmod (X-MOD): RoBERTa's embeddings: a learned table whose row of
+ * position 0 is padding_idx + 1. transformers 5.23.0
+ * models/xmod/modeling_xmod.py L51-140. */
+{.model_type = "xmod", .arch = "Xmod", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .pos_offset = -1,
+ .source = "models/xmod/modeling_xmod.py L51-140 (transformers 5.23.0)"},
+
 /* ---- yoso: a learned table of max_position_embeddings + 2 rows read at
  * position + 2 (position_ids = arange + 2); the LSH-sampled attention
  * carries no position. transformers 5.23.0 models/yoso/modeling_yoso.py
@@ -3318,7 +3701,6 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 4096, .pos_offset = 2,
  .source = "models/yoso/modeling_yoso.py L225-279; configuration_yoso.py L57-74 "
            "(transformers 5.23.0)"},
-
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the

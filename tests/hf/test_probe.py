@@ -323,6 +323,33 @@ CLASS_DEFAULTS += [
     "owlvit_text_model", "xclip_text_model", "pp_formulanet_text",
 ]
 
+# issue 20 (h-swc): Phi-4-multimodal's Phi-3 language model, CodeGen (GPT-J's
+# interleaved rotary_dim), Chameleon and dots.llm1 (llama's rotate_half)
+CLASS_DEFAULTS += [
+    "phi4_multimodal", "codegen", "chameleon", "dots1",
+    # learned tables and T5 buckets: GPT-SW3 (GPT-2's code), MVP (BART's offset
+    # 2), Blenderbot (row 0), X-MOD (RoBERTa's), SqueezeBERT, Switch Transformers
+    "gpt-sw3", "mvp", "blenderbot", "xmod", "squeezebert", "switch_transformers", "longformer",
+    "luke",
+    # recurrent, no attention: RWKV, xLSTM
+    "rwkv", "xlstm",
+    # DeepSeek-OCR 2's language model (Llama's attention in DeepSeek V2's MoE)
+    "deepseek_ocr2_text",
+    # ModernBERT's per-type RoPE in a causal stack
+    "modernbert-decoder",
+]
+# Voxtral Realtime's text model runs only under its wrapper (its layers' ada
+# RMS norm takes the wrapper's t_cond); its attention is Mistral's
+# (MistralAttention, LlamaRotaryEmbedding): tests/cli/model_hf_voxtral_realtime_text
+UNBUILT_DEFAULTS["voxtral_realtime_text"] = "mistral"
+# IDEFICS's text model runs only with image inputs (pixel_values or their
+# embeddings); its attention rotates with llama's rotate_half and
+# apply_rotary_pos_emb (copied): tests/cli/model_hf_idefics. Pop2Piano has no
+# model class AutoModel maps; its attention is T5Attention's copy:
+# tests/cli/model_hf_pop2piano
+UNBUILT_DEFAULTS["idefics"] = "llama"
+UNBUILT_DEFAULTS["pop2piano"] = "t5"
+
 #: Registry entries that refuse their family, naming the mechanism posenc lacks.
 CLASS_DEFAULTS_REFUSED = {
     "deepseek_v4": "compress_rope_theta",
@@ -367,6 +394,20 @@ CLASS_DEFAULTS_REFUSED = {
     "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
     "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
+# issue 20 (h-swc)
+CLASS_DEFAULTS_REFUSED.update({
+    "mistral_large4": "LeRoPE", "mistral_large4_text": "LeRoPE",
+    "glm_moe_dsa": "per-layer indexers",
+    "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
+    "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
+    "marian": "not one of posenc's sinusoids", "speech_to_text": "fairseq sinusoid",
+    "ctrl": "not one of posenc's sinusoids", "funnel": "relative sinusoidal attention",
+    "prophetnet": "n-stream self-attention",
+    "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
+    "dia": "each carry their own RoPE config",
+    "hy_v4": "last qk_rope_head_dim elements",
+    "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",
+})
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
