@@ -153,6 +153,21 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
            "configuration_axk1.py L54-125"},
+/* ---- axk2 (A.X K2): DeepSeek V3.2's arrangement (AXK2Config derives from
+ * DeepseekV32Config): MLA's RoPE interleaved on the qk_rope_head_dim part
+ * (default 32; head_dim is set to it), and in every layer a Sparse Attention
+ * indexer rotating the first qk_rope_head_dim of its index_head_dim (128)
+ * heads half-split with the same cos and sin. transformers 5.23.0
+ * models/axk2/modeling_axk2.py L103-158 (rotary, apply_rotary_pos_emb),
+ * L183-256 (the indexer), L463-603 (MLA, interleaved), L552;
+ * configuration_axk2.py L93-138. */
+{.model_type = "axk2", .arch = "AXK2", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+ .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 48,
+ .default_hidden = 2048, .default_heads = 32, .default_head_dim = 32,
+ .indexer_head_dim_default = 128, .indexer_layout = HALF, .flags = POSENC_FAMILY_INDEXER,
+ .source = "models/axk2/modeling_axk2.py L103-158, L183-256, L463-603, L552 (5.23.0); "
+           "configuration_axk2.py L93-138"},
+
 /* ---- multimodal wrappers read through text_config (the language model is a
  * family of its own; its model_type when the part names one, else the
  * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */

@@ -281,7 +281,7 @@ CLASS_DEFAULTS = [
     "unlimited_ocr", "unlimited_ocr_text", "lfm3", "lfm3_vl", "cosmos3_edge", "cosmos3_edge_text",
     "cosmos3_omni",
     # DeepSeek Sparse Attention (MLA's RoPE and the indexer's; also below)
-    "deepseek_v32",
+    "deepseek_v32", "axk2",
 ]
 # learned absolute tables, T5 buckets and sinusoids outside attention's q/k
 # (issue 20): the probe reads the position table rows each forward uses
