@@ -1180,6 +1180,16 @@
  .source = "models/gemma4_unified/configuration_gemma4_unified.py L104-200; "
            "modeling_gemma4_unified.py L183-410 (transformers 5.23.0)"},
 
+/* ---- git (GIT, GenerativeImage2Text): its text decoder's embeddings add a
+ * learned table, position_embeddings(max_position_embeddings, hidden_size),
+ * read at positions 0.. (past the cache's length with one), the image tokens
+ * in front carrying none. transformers 5.23.0 models/git/modeling_git.py
+ * L73-110 (GitEmbeddings); configuration_git.py L87-100 (defaults: 6 layers,
+ * hidden 768, 12 heads, 1024 positions). */
+{.model_type = "git", .arch = "Git", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 6,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
+ .source = "models/git/modeling_git.py L73-110 (5.23.0); configuration_git.py L87-100"},
+
 /* ---- glm, glm4: interleaved pairs (x[..., 0::2], x[..., 1::2]) in the
  * first int(head_dim * partial_rotary_factor) elements (factor 0.5).
  * models/glm4/modeling_glm4.py (apply_rotary_pos_emb repeat_interleave,

@@ -282,6 +282,8 @@ CLASS_DEFAULTS = [
     "cosmos3_omni",
     # DeepSeek Sparse Attention (MLA's RoPE and the indexer's; also below)
     "deepseek_v32", "axk2",
+    # GIT's text decoder: a learned table
+    "git",
 ]
 # learned absolute tables, T5 buckets and sinusoids outside attention's q/k
 # (issue 20): the probe reads the position table rows each forward uses
