@@ -98,6 +98,9 @@ typedef struct posenc_model_family {
                                    the hidden size (ELECTRA's, ALBERT's embedding_size),
                                    or NULL */
     uint32_t embed_default;     /* LEARNED: its config class's default */
+    const char *sinus_key;      /* LEARNED: a boolean key that fills the table with
+                                   DistilBERT's sinusoid instead (sinusoidal_pos_embds,
+                                   XLM's sinusoidal_embeddings), or NULL */
     posenc_layer_rule layers;   /* which layers get what */
     posenc_type_rope full_rope;    /* BY_TYPE: layers of type full_attention */
     posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */

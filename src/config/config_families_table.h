@@ -729,6 +729,7 @@
  * L85-107; models/distilbert/configuration_distilbert.py @3f832360 L82-102. */
 {.model_type = "distilbert", .arch = "DistilBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 6, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .sinus_key = "sinusoidal_pos_embds",
  .source = "distilbert/modeling_distilbert.py @00b326f4 L85-107; configuration_distilbert.py "
            "@3f832360 L82-102"},
 
@@ -990,7 +991,7 @@
  * positions). */
 {.model_type = "flaubert", .arch = "Flaubert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 2048, .default_heads = 16, .default_positions = 512,
- .embed_key = "emb_dim", .embed_default = 2048,
+ .embed_key = "emb_dim", .embed_default = 2048, .sinus_key = "sinusoidal_embeddings",
  .source = "models/flaubert/modeling_flaubert.py L47-53, L677-686, L724, L750, L841-869; "
            "configuration_flaubert.py L94-118 (transformers 5.23.0)"},
 
@@ -3666,7 +3667,7 @@
  * layers, 16 heads, 512 positions). */
 {.model_type = "xlm", .arch = "XLM", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 2048, .default_heads = 16, .default_positions = 512,
- .embed_key = "emb_dim", .embed_default = 2048,
+ .embed_key = "emb_dim", .embed_default = 2048, .sinus_key = "sinusoidal_embeddings",
  .source = "models/xlm/modeling_xlm.py L48-54, L620-627, L701, L726, L797-821; "
            "configuration_xlm.py L95-117 (transformers 5.23.0)"},
 

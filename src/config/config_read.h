@@ -60,6 +60,7 @@ typedef struct rope_common {
 #define kinds_layer_count posenc__cfgm_kinds_layer_count
 #define need_count posenc__cfgm_need_count
 #define note_ignored posenc__cfgm_note_ignored
+#define note_ignored_as posenc__cfgm_note_ignored_as
 #define note_ignored_common posenc__cfgm_note_ignored_common
 #define read_alibi posenc__cfgm_read_alibi
 #define read_enc_dec posenc__cfgm_read_enc_dec
@@ -122,6 +123,7 @@ void finish_scheme(posenc_model *m);
 posenc_status need_count(mread *r, const char *const *keys, int64_t def, int64_t *out,
                                 const char **which);
 void note_ignored(mread *r, const char *key);
+void note_ignored_as(mread *r, const char *shown); /* shown appended as it is */
 void note_ignored_common(mread *r);
 posenc_status refuse_foreign(mread *r);
 

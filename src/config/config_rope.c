@@ -322,9 +322,9 @@ static posenc_status drop_unread(mread *r, const json_t *blk, const char *name, 
         if (!*own && !(*own = json_deep_copy(blk)))
             return copy_failed(r, own);
         json_object_del(*own, key);
-        char *s = r->m->ignored;
-        size_t n = strlen(s);
-        snprintf(s + n, sizeof r->m->ignored - n, "%s%s.%s", n ? " " : "", name, key);
+        char shown[256];
+        snprintf(shown, sizeof shown, "%s.%s", name, key);
+        note_ignored_as(r, shown);
     }
     return POSENC_OK;
 }
@@ -456,6 +456,23 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
     return st;
 }
 
+/* *out = times * hidden_size / heads (the family's defaults for absent keys). */
+static posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out)
+{
+    char name[96];
+    int64_t hidden, heads;
+    const char *hk, *nk;
+    posenc_status st;
+    if ((st = need_count(r, HIDDEN_KEYS, r->fam->default_hidden, &hidden, &hk)) != POSENC_OK ||
+        (st = need_count(r, HEADS_KEYS, r->fam->default_heads, &heads, &nk)) != POSENC_OK)
+        return st;
+    if (heads == 0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, nk, name, sizeof name), "%s must be at least 1",
+                    name);
+    *out = (int64_t)times * hidden / heads;
+    return POSENC_OK;
+}
+
 /* The head size, rotary part and base shared by the RoPE layers. */
 /* head_dim: qk_rope_head_dim (the rotated part of each head), else
  * head_dim, the family's key (kv_channels), its default, or hidden size /
@@ -473,15 +490,8 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
     } else if (f->head_dim_times) {
         /* Zamba2Config.__post_init__: attention_head_dim = 2 * hidden_size //
          * num_attention_heads, set over any key (head_dim maps to it) */
-        int64_t hidden, heads;
-        const char *hk, *nk;
-        if ((st = need_count(r, HIDDEN_KEYS, f->default_hidden, &hidden, &hk)) != POSENC_OK ||
-            (st = need_count(r, HEADS_KEYS, f->default_heads, &heads, &nk)) != POSENC_OK)
+        if ((st = hidden_per_head(r, f->head_dim_times, &cm->head_dim)) != POSENC_OK)
             return st;
-        if (heads == 0)
-            return FAIL(r, POSENC_ERR_FORMAT, kn(r, nk, name, sizeof name),
-                        "%s must be at least 1", name);
-        cm->head_dim = (int64_t)f->head_dim_times * hidden / heads;
         note_ignored(r, "head_dim");
         note_ignored(r, "attention_head_dim");
     } else {
@@ -495,17 +505,8 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
             cm->head_dim = f->default_head_dim;
             present = 1;
         }
-        if (!present) {
-            int64_t hidden, heads;
-            const char *hk, *nk;
-            if ((st = need_count(r, HIDDEN_KEYS, f->default_hidden, &hidden, &hk)) != POSENC_OK ||
-                (st = need_count(r, HEADS_KEYS, f->default_heads, &heads, &nk)) != POSENC_OK)
-                return st;
-            if (heads == 0)
-                return FAIL(r, POSENC_ERR_FORMAT, kn(r, nk, name, sizeof name),
-                            "%s must be at least 1", name);
-            cm->head_dim = hidden / heads;
-        }
+        if (!present && (st = hidden_per_head(r, 1, &cm->head_dim)) != POSENC_OK)
+            return st;
     }
     if (cm->head_dim < 2 || cm->head_dim > POSENC_ROPE_MAX_HEAD_DIM)
         return FAIL(r, POSENC_ERR_DIM, kn(r, "head_dim", name, sizeof name),

@@ -141,21 +141,23 @@ posenc_status read_learned(mread *r, int64_t n_layer)
     } else if ((st = embed_dim(r, &dim)) != POSENC_OK) {
         return st;
     }
-    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_pos_embds",
-                               kn(r, "sinusoidal_pos_embds", name, sizeof name), &sinus,
-                               &present)) != POSENC_OK)
+    /* the family's key for the sinusoid fill (sin even, cos odd elements of
+     * pos / 10000^(2(j//2)/dim): DistilBERT's, and XLM's and FlauBERT's
+     * create_sinusoidal_embeddings); DistilBERT's key elsewhere is read by
+     * nothing */
+    if (f->sinus_key &&
+        (st = posenc__cfg_bool(&r->rd, r->cfg, f->sinus_key,
+                               kn(r, f->sinus_key, name, sizeof name), &sinus, &present)) !=
+            POSENC_OK)
         return st;
-    if (sinus && strcmp(f->model_type, "distilbert") != 0) {
-        note_ignored(r, "sinusoidal_pos_embds");
-        sinus = 0;
-    }
-    /* XLM's and FlauBERT's key for the same sinusoid fill (create_sinusoidal_embeddings:
-     * sin even, cos odd elements of pos / 10000^(2(j//2)/dim), as DistilBERT's) */
-    if (strcmp(f->model_type, "xlm") == 0 || strcmp(f->model_type, "flaubert") == 0) {
-        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_embeddings",
-                                   kn(r, "sinusoidal_embeddings", name, sizeof name), &sinus,
+    if (!f->sinus_key || strcmp(f->sinus_key, "sinusoidal_pos_embds") != 0) {
+        int stray = 0; /* DistilBERT's key, read by no other family's code */
+        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "sinusoidal_pos_embds",
+                                   kn(r, "sinusoidal_pos_embds", name, sizeof name), &stray,
                                    &present)) != POSENC_OK)
             return st;
+        if (stray)
+            note_ignored(r, "sinusoidal_pos_embds");
     }
     note_ignored(r, "n_ctx"); /* GPT-2's legacy key; the table is n_positions */
     posenc_model_group *g =

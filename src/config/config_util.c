@@ -50,14 +50,19 @@ const char *const HEADS_KEYS[] = {"num_attention_heads", "n_head", "n_heads", NU
 const char *const MAXPOS_KEYS[] = {"max_position_embeddings", "n_positions",
                                           "seq_length", NULL};
 
+/* Appends shown to the ignored list. */
+void note_ignored_as(mread *r, const char *shown)
+{
+    char *s = r->m->ignored;
+    size_t n = strlen(s);
+    snprintf(s + n, sizeof r->m->ignored - n, "%s%s", n ? " " : "", shown);
+}
+
 /* Appends key to the ignored list when the part has it. */
 void note_ignored(mread *r, const char *key)
 {
-    if (!get(r->cfg, key))
-        return;
-    char *s = r->m->ignored;
-    size_t n = strlen(s);
-    snprintf(s + n, sizeof r->m->ignored - n, "%s%s", n ? " " : "", key);
+    if (get(r->cfg, key))
+        note_ignored_as(r, key);
 }
 
 /* Keys near positions that no family's code uses for them. */
