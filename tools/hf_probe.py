@@ -1156,33 +1156,28 @@ def _probe_run(d, cfg, path, explain, mt, mutate, positions, assume_none, text_c
             except Exception as ex:  # noqa: BLE001 - float32 once, then without position_ids
                 err = ex
                 if isinstance(ex, TypeError) and "NoneType" in str(ex) and not masks[0]:
-                    # an attention that indexes its mask (DeepSeek V3.2's
-                    # indexer): transformers gives a registered attention
-                    # function no mask unless a mask function is registered
-                    # for it too; from now on, sdpa's
-                    from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
+                    # an attention that indexes its mask: transformers gives a
+                    # registered attention function no mask unless a mask
+                    # function is registered for it too. sdpa's first (DeepSeek
+                    # V3.2's indexer); eager's, always a tensor, where sdpa's is
+                    # None when causal alone would do and the attention adds it
+                    # anyway (ModernBERT decoder's)
+                    from transformers.masking_utils import (AttentionMaskInterface, eager_mask,
+                                                            sdpa_mask)
 
-                    AttentionMaskInterface.register(_ATTN_NAME, sdpa_mask)
                     masks[0] = True
-                    try:
-                        calls = run_forward(model, rows or pos, vocab,
-                                            with_positions=(2, 2, 1, 0)[attempt])
-                        break
-                    except Exception as ex2:  # noqa: BLE001
-                        err = ex2
-                    if isinstance(err, TypeError) and "NoneType" in str(err):
-                        # an eager attention that adds its mask unconditionally
-                        # (ModernBERT decoder's): sdpa's mask is None when
-                        # causal alone would do; eager's is always a tensor
-                        from transformers.masking_utils import eager_mask
-
-                        AttentionMaskInterface.register(_ATTN_NAME, eager_mask)
+                    for fn in (sdpa_mask, eager_mask):
+                        AttentionMaskInterface.register(_ATTN_NAME, fn)
                         try:
                             calls = run_forward(model, rows or pos, vocab,
                                                 with_positions=(2, 2, 1, 0)[attempt])
                             break
-                        except Exception as ex3:  # noqa: BLE001
-                            err = ex3
+                        except Exception as ex2:  # noqa: BLE001
+                            err = ex2
+                            if not (isinstance(ex2, TypeError) and "NoneType" in str(ex2)):
+                                break
+                    if calls is not None:
+                        break
                 if attempt == 0 and dtype == torch.float64:
                     try:
                         model, dtype, interface = build_model(text_cfg, torch.float32)

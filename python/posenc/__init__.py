@@ -517,8 +517,9 @@ class RoPE:
         alpha = 2^ceil(log2(seq_len / seq_length) + 1) - 1 past seq_length).
         indexer: the RoPE of the layer's indexer instead of its attention's
         (DeepSeek V3.2's Sparse Attention: the same frequencies and factor on
-        the first rotary_dim elements of heads of index_head_dim, half-split;
-        posenc_model_layer_indexer_rope). posenc.Error for a model without one.
+        the first rotary_dim elements of heads of index_head_dim, in the
+        indexer's layout, half-split there; posenc_model_layer_indexer_rope).
+        posenc.Error for a model without one.
 
         Needs the library's config reader (jansson): see have_config_reader().
         """

@@ -50,7 +50,7 @@ static inline __m128i avx2_to_bf16(__m256 v)
  * a lane u holds elements 2i (low half) and 2i + 1 (high half); each is a
  * float's upper 16 bits, so the even element is u << 16 and the odd one u
  * with its low half cleared. Back: each float rounded to nearest even in its
- * upper half (NaN made quiet), the even result shifted down and merged. */
+ * upper half, the even result shifted down and merged. */
 #define VI __m256i
 #define V_LD_U32(p) _mm256_loadu_si256((const __m256i *)(p))
 #define V_ST_U32(p, v) _mm256_storeu_si256((__m256i *)(p), v)
