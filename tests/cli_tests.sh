@@ -68,8 +68,8 @@ explain_golden() {
         NR == 1 { if ($0 != "posenc-model-explain-golden 1") { print "bad magic"; exit 1 }; next }
         /^#/ { next }
         /^model / { m = substr($0, 7); n++; f = out "/" n; printf "" >f; print m >(out "/list"); next }
-        /^\|/ { if (f == "") { print "line " NR " outside a model"; exit 1 }
-                 print (length($0) > 1 ? substr($0, 3) : "") >>f; next }
+        /^\|( |$)/ { if (f == "") { print "line " NR " outside a model"; exit 1 }
+                     print substr($0, 3) >>f; next }
         /^end$/ { close(f); f = ""; next }
         /^total / { total = $2 + 0; next }
         { print "line " NR " unknown: " $0; exit 1 }
