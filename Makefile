@@ -246,7 +246,7 @@ GRADE_OBJ := $(BUILD)/cli/grade_cases.o $(BUILD)/cli/grade_math.o $(BUILD)/cli/g
 $(BUILD)/tests/test_grade: $(GRADE_OBJ)
 $(BUILD)/tests/test_grade: TEST_OBJ = $(GRADE_OBJ)
 $(BUILD)/tests/test_grade: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
-PLOT_TESTS := $(BUILD)/tests/test_plots
+PLOT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_plot_*.c))
 $(PLOT_TESTS): $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_OBJ = $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
@@ -257,8 +257,8 @@ $(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -I
 $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # Tests that make each allocation of the code under test fail in turn
 # (tests/fault.h).
-FAULT_TESTS   := $(BUILD)/tests/test_plots $(BUILD)/tests/test_interpreter \
-                 $(BUILD)/tests/test_models $(BUILD)/tests/test_safetensors \
+FAULT_TESTS   := $(BUILD)/tests/test_plot_draw $(BUILD)/tests/test_interpreter \
+                 $(BUILD)/tests/test_model_reader $(BUILD)/tests/test_safetensors \
                  $(BUILD)/tests/test_grade
 FAULT_LDFLAGS := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 $(FAULT_TESTS): TEST_LDFLAGS = $(FAULT_LDFLAGS)

@@ -1,11 +1,21 @@
 #!/bin/sh
 # End-to-end tests of the program, as data (zstd's cli-tests style): for each
-# case NAME in tests/cli/ there is NAME.args (the arguments, shell words)
-# and/or NAME.in (standard input), and the expected NAME.out (standard
-# output), NAME.err (standard error) and NAME.exit (exit status); a missing
-# .out/.err means empty, a missing .exit means 0. Cases run inside tests/cli.
+# case NAME in tests/cli/ or a folder of it (tests/cli/AREA/NAME, one folder
+# per area: tests/README.md lists them) there is NAME.args (the arguments,
+# shell words) and/or NAME.in (standard input), and the expected NAME.out
+# (standard output), NAME.err (standard error) and NAME.exit (exit status); a
+# missing .out/.err means empty, a missing .exit means 0. Every case runs
+# inside tests/cli itself, wherever its files are, so the files cases read
+# (table.txt, ok.pe, grade_lesson.txt, ../data/...) are named from there.
+# A case is named by its path under tests/cli: model/model_gpt2.
+#
+# Then the EXPLAIN MODEL golden loop: tests/data/model_explain_golden.txt
+# holds, for each fixture FILE it names, the exact standard output of
+#   posenc --config ../data/models/FILE -c 'EXPLAIN MODEL'
+# (run in tests/cli, exit 0, nothing on standard error); each is one check.
 prog=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(cd "$(dirname "$0")/cli" && pwd)
+golden=$(cd "$(dirname "$0")/data" && pwd)/model_explain_golden.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -13,14 +23,14 @@ failed=0
 skipped=0
 has_json=0
 "$prog" --features | grep -q '^config-json$' && has_json=1
-for f in "$dir"/*.args "$dir"/*.in; do
-    [ -e "$f" ] || continue
-    name=$(basename "${f%.*}")
-    case " $seen " in *" $name "*) continue ;; esac
-    seen="$seen $name"
+# every case, flat ones and those in folders (not the fixtures' folders:
+# a fixture is never named NAME.args or NAME.in), in one sorted order
+(cd "$dir" && find . -type f \( -name '*.args' -o -name '*.in' \) | sed 's|^\./||; s|\.[a-z]*$||' |
+    LC_ALL=C sort -u) >"$tmp/cases"
+while IFS= read -r name; do
     # config_* and model_* cases read config.json files: they need the JSON
     # reader.
-    case "$name" in config_* | model_*)
+    case "${name##*/}" in config_* | model_*)
         if [ "$has_json" = 0 ]; then
             skipped=$((skipped + 1))
             continue
@@ -49,7 +59,49 @@ for f in "$dir"/*.args "$dir"/*.in; do
         [ -f "$base.err" ] && diff "$base.err" "$tmp/err" | head -n 10 >&2
         [ -f "$base.err" ] || head -n 5 "$tmp/err" >&2
     fi
-done
+done <"$tmp/cases"
+
+# The EXPLAIN MODEL golden loop: "model FILE", its output with each line
+# written "| LINE" ("|" for an empty one), "end"; "total N" closes the file.
+explain_golden() {
+    awk -v out="$tmp/explain" '
+        NR == 1 { if ($0 != "posenc-model-explain-golden 1") { print "bad magic"; exit 1 }; next }
+        /^#/ { next }
+        /^model / { m = substr($0, 7); n++; f = out "/" n; printf "" >f; print m >(out "/list"); next }
+        /^\|( |$)/ { if (f == "") { print "line " NR " outside a model"; exit 1 }
+                     print substr($0, 3) >>f; next }
+        /^end$/ { close(f); f = ""; next }
+        /^total / { total = $2 + 0; next }
+        { print "line " NR " unknown: " $0; exit 1 }
+        END { if (f != "") print "model " m " without end"; else if (total != n) print "total " total ", read " n }
+    ' "$golden"
+}
+mkdir "$tmp/explain"
+: >"$tmp/explain/list"
+bad=$(explain_golden)
+if [ -n "$bad" ]; then
+    failed=$((failed + 1))
+    echo "FAIL cli/model_explain_golden: ${golden##*/}: $bad" >&2
+fi
+k=0
+while IFS= read -r m; do
+    k=$((k + 1))
+    if [ "$has_json" = 0 ]; then
+        skipped=$((skipped + 1))
+        continue
+    fi
+    (cd "$dir" && "$prog" --config "../data/models/$m" -c 'EXPLAIN MODEL' </dev/null \
+        >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/exit")
+    if cmp -s "$tmp/out" "$tmp/explain/$k" && [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/exit")" = 0 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL cli/model_explain_golden/$m (exit $(cat "$tmp/exit"), want 0)" >&2
+        diff "$tmp/explain/$k" "$tmp/out" | head -n 10 >&2
+        head -n 5 "$tmp/err" >&2
+    fi
+done <"$tmp/explain/list"
+
 if [ "$skipped" -gt 0 ]; then
     echo "cli: skipped $skipped cases that read config.json files: built without jansson (apt-get install libjansson-dev)"
     echo "cli: $passed passed, $failed failed, $skipped skipped"

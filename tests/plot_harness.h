@@ -1,4 +1,4 @@
-/* plot_harness.h - what tests/test_plots.c uses:
+/* plot_harness.h - what the tests of the plot module (tests/test_plot_*.c) use:
  * a temporary directory, `posenc plot` run in-process with its messages
  * captured, the words of PLOT and SET rope read by the plot module's own
  * parsers (no interpreter), PNGs read back pixel by pixel, SVG queries
@@ -22,7 +22,7 @@
 static char dir[64];
 static int have_python;
 
-static const char *path_in(const char *name)
+static inline const char *path_in(const char *name)
 {
     static char p[4][256];
     static int k;
@@ -31,7 +31,7 @@ static const char *path_in(const char *name)
     return p[k];
 }
 
-static int exists(const char *path)
+static inline int exists(const char *path)
 {
     struct stat sb;
     return lstat(path, &sb) == 0;
@@ -41,7 +41,7 @@ static int exists(const char *path)
 
 static char err_text[2048];
 
-static int run_plot_argv(int argc, char **argv)
+static inline int run_plot_argv(int argc, char **argv)
 {
     FILE *err = tmpfile();
     int rc = cli_plot_main(argc, argv, err);
@@ -54,7 +54,7 @@ static int run_plot_argv(int argc, char **argv)
 
 /* `posenc plot ARGS`: args are words separated by single spaces; "@" in a
  * word stands for the temporary directory, "_" for a space inside a word. */
-static int run_plot(const char *args)
+static inline int run_plot(const char *args)
 {
     static char buf[4096], words[80][512];
     char *argv[81];
@@ -80,7 +80,7 @@ static int run_plot(const char *args)
 /* ---- PLOT and SET rope, as the interpreter hands them to the plot module ---- */
 
 /* The words of line, split at spaces as the interpreter splits them. */
-static size_t split_words(const char *line, cli_token *t, size_t max)
+static inline size_t split_words(const char *line, cli_token *t, size_t max)
 {
     size_t n = 0;
     for (const char *p = line; *p && n < max;) {
@@ -102,7 +102,7 @@ static plot_settings settings = {POSENC_DEFAULT_BASE, POSENC_LAYOUT_INTERLEAVED,
 
 /* `SET rope WORDS...` (line without "SET rope") into settings; 1 if it
  * took, else 0 with the message in why. */
-static int set_rope(const char *words, char *why, size_t n)
+static inline int set_rope(const char *words, char *why, size_t n)
 {
     cli_token t[64];
     size_t nt = split_words(words, t, 64);
@@ -129,7 +129,7 @@ static int set_rope(const char *words, char *why, size_t n)
 
 /* `PLOT WORDS...` (line without "PLOT"): 1 if the file was written, else 0
  * with the message in why. */
-static int plot_line(const char *words, char *why, size_t n)
+static inline int plot_line(const char *words, char *why, size_t n)
 {
     static cli_token t[16];
     size_t nt = split_words(words, t, 16);
@@ -145,7 +145,7 @@ typedef struct png {
     unsigned char *data;
 } png;
 
-static int png_open(png *p, const char *path)
+static inline int png_open(png *p, const char *path)
 {
     p->data = NULL;
     p->s = cairo_image_surface_create_from_png(path);
@@ -161,7 +161,7 @@ static int png_open(png *p, const char *path)
     return 1;
 }
 
-static void pixel(const png *p, int x, int y, int rgb[3])
+static inline void pixel(const png *p, int x, int y, int rgb[3])
 {
     uint32_t v;
     memcpy(&v, p->data + (size_t)y * (size_t)p->stride + 4 * (size_t)x, 4);
@@ -171,7 +171,7 @@ static void pixel(const png *p, int x, int y, int rgb[3])
 }
 
 /* 1 if the pixel at (x, y) is the colour rgb (each channel within 1/255). */
-static int pixel_is(const png *p, double x, double y, const double rgb[3])
+static inline int pixel_is(const png *p, double x, double y, const double rgb[3])
 {
     int xi = (int)x, yi = (int)y, got[3];
     if (xi < 0 || yi < 0 || xi >= p->w || yi >= p->h)
@@ -187,7 +187,7 @@ static int pixel_is(const png *p, double x, double y, const double rgb[3])
     return 1;
 }
 
-static void svg_query(const char *mode, const char *path, char *out, size_t n)
+static inline void svg_query(const char *mode, const char *path, char *out, size_t n)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "python3 tests/plot_svg.py %s '%s'", mode, path);
@@ -206,7 +206,7 @@ static void svg_query(const char *mode, const char *path, char *out, size_t n)
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
 
-static void remove_dir(void)
+static inline void remove_dir(void)
 {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -216,7 +216,7 @@ static void remove_dir(void)
 
 /* Makes the temporary directory (a mkdtemp pattern; remove_dir() removes
  * it) and looks for python3's XML parser. 0 on failure. */
-static int harness_start(const char *prefix)
+static inline int harness_start(const char *prefix)
 {
     snprintf(dir, sizeof dir, "%s", prefix);
     if (!mkdtemp(dir)) {
@@ -226,5 +226,85 @@ static int harness_start(const char *prefix)
     have_python = system("python3 -c 'import xml.etree.ElementTree' >/dev/null 2>&1") == 0;
     return 1;
 }
+
+/* ---- refusals and colours, shared by the test files ---------------------------------- */
+
+#define TWO_PI 6.28318530717958647692
+
+/* A bad request: exit 2, a message, and no file. */
+static inline void check_refused(const char *args, const char *file, const char *message_part)
+{
+    int rc = run_plot(args);
+    CHECK_EQ_INT(rc, 2);
+    CHECK(strncmp(err_text, "posenc plot: ", 13) == 0);
+    if (!strstr(err_text, message_part)) {
+        fprintf(stderr, "  message '%s' lacks '%s'\n", err_text, message_part);
+        CHECK(0);
+    }
+    if (file)
+        CHECK(!exists(path_in(file)));
+}
+
+/* The message expected, "@" standing for the temporary directory. */
+static inline const char *expand(const char *s)
+{
+    static char out[2048];
+    size_t k = 0;
+    for (; *s && k + 70 < sizeof out; s++) {
+        if (*s == '@')
+            k += (size_t)snprintf(out + k, sizeof out - k, "%s", dir);
+        else
+            out[k++] = *s;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* `posenc plot ARGS` must exit 2 with exactly the message
+ * "posenc plot: MESSAGE\n" and leave no FILE (NULL: nothing to check). */
+#define REFUSED(args, file, message) refused(__LINE__, args, file, message)
+static inline void refused(int line, const char *args, const char *file, const char *message)
+{
+    int rc = run_plot(args);
+    char want[2048 + 16]; /* "posenc plot: " + expand()'s 2047 + "\n" */
+    snprintf(want, sizeof want, "posenc plot: %s\n", expand(message));
+    if (rc != 2 || strcmp(err_text, want) != 0) {
+        fprintf(stderr, "  line %d: plot %s\n    exit %d, message '%s'\n    want 2, '%s'\n", line,
+                args, rc, err_text, want);
+        check__failed_checks++;
+    }
+    if (file && exists(path_in(file))) {
+        fprintf(stderr, "  line %d: plot %s wrote %s\n", line, args, file);
+        check__failed_checks++;
+    }
+}
+
+/* Number of pixels in [x0, x1) x [y0, y1) that are not white. */
+static inline int ink(const png *p, int x0, int x1, int y0, int y1)
+{
+    int n = 0, c[3];
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            pixel(p, x, y, c);
+            n += c[0] != 255 || c[1] != 255 || c[2] != 255;
+        }
+    return n;
+}
+
+static inline void hex_rgb(unsigned hex, double rgb[3])
+{
+    rgb[0] = (hex >> 16 & 255) / 255.0;
+    rgb[1] = (hex >> 8 & 255) / 255.0;
+    rgb[2] = (hex & 255) / 255.0;
+}
+
+#define CHECK_COLOUR(cmap, t, hex)                                                      \
+    do {                                                                               \
+        double got_[3], want_[3];                                                      \
+        plot_cmap_colour(cmap, t, got_);                                               \
+        hex_rgb(hex, want_);                                                           \
+        for (int c_ = 0; c_ < 3; c_++)                                                 \
+            CHECK_NEAR(got_[c_], want_[c_], 1e-12);                                    \
+    } while (0)
 
 #endif

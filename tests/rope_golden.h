@@ -1,7 +1,7 @@
 /* rope_golden.h - reads tests/data/rope_golden.txt (tools/gen_rope_golden.py):
  * per case the scaling's parameters, the attention factor, each pair's
  * inverse frequency as a double-double, and a few rotations. Shared by
- * test_scalings.c, test_config.c and test_plots.c. */
+ * test_scalings.c, test_config.c and test_plot_pictures.c. */
 #ifndef POSENC_ROPE_GOLDEN_H
 #define POSENC_ROPE_GOLDEN_H
 

@@ -5,7 +5,7 @@
  * linker), and PLOT, whose
  * words the interpreter hands to the plot module with its settings (SET
  * rope, SET base ...). The words and pictures of PLOT themselves are tested
- * in tests/test_plots.c against the plot module
+ * in tests/test_plot_build.c against the plot module
  * alone; here only the hand-over. */
 #include "check.h"
 #include "model_lengths.h"

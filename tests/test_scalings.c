@@ -941,7 +941,7 @@ TEST(rope_vec_checks)
 /* ---- findings of the libFuzzer targets (tests/fuzz/), each kept as a check
  * so it cannot come back. The config.json side of the same
  * findings (tests/data/bad-fuzz-*.json) is checked by the CLI cases
- * tests/cli/config_fuzz_*, which are skipped without jansson; what is
+ * tests/cli/config/config_fuzz_*, which are skipped without jansson; what is
  * here needs only libposenc.
  *
  * fuzz_config, dynamic NTK with a huge factor: at cur_len past L,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_cli_safetensors.py - writes the two small checkpoints the CLI cases
-tests/cli/safetensors.in read (run from the repository root):
+tests/cli/tables/safetensors.in read (run from the repository root):
   tests/cli/gpt2_tiny.safetensors   wte.weight BF16 [2, 3], wpe.weight F16 [4, 3]
   tests/cli/dup_tensor.safetensors  wpe.weight twice in the header (refused)
 Every value is exact in its dtype, so LEARNED prints them as written here."""

@@ -762,7 +762,7 @@ def _qscale(q, pos):
 
 
 #: Fixtures of nested parts and M-RoPE wrappers that this generator does not
-#: read: tests/test_models.c checks each with values computed apart
+#: read: tests/test_model_reader.c checks each with values computed apart
 #: (nested_parts_and_glm4v: the part read, its RoPE, GLM-4V's rotation written
 #: out as transformers computes it).
 EXPLICIT = frozenset((

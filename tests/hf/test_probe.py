@@ -342,13 +342,13 @@ CLASS_DEFAULTS += [
 ]
 # Voxtral Realtime's text model runs only under its wrapper (its layers' ada
 # RMS norm takes the wrapper's t_cond); its attention is Mistral's
-# (MistralAttention, LlamaRotaryEmbedding): tests/cli/model_hf_voxtral_realtime_text
+# (MistralAttention, LlamaRotaryEmbedding): tests/cli/model/model_hf_voxtral_realtime_text
 UNBUILT_DEFAULTS["voxtral_realtime_text"] = "mistral"
 # IDEFICS's text model runs only with image inputs (pixel_values or their
 # embeddings); its attention rotates with llama's rotate_half and
-# apply_rotary_pos_emb (copied): tests/cli/model_hf_idefics. Pop2Piano has no
+# apply_rotary_pos_emb (copied): tests/cli/model/model_hf_idefics. Pop2Piano has no
 # model class AutoModel maps; its attention is T5Attention's copy:
-# tests/cli/model_hf_pop2piano
+# tests/cli/model/model_hf_pop2piano
 UNBUILT_DEFAULTS["idefics"] = "llama"
 UNBUILT_DEFAULTS["pop2piano"] = "t5"
 

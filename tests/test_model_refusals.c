@@ -1,0 +1,585 @@
+/* test_model_refusals.c - the model reader's refusals (src/config/config_model.c
+ * and the registry's rules): each bad config.json, inline or a file of
+ * tests/data/models/, is checked for its status, the key it names and a
+ * phrase of its message, with the model left untouched. Needs jansson. */
+#include "check.h"
+
+#ifndef POSENC_HAVE_JSON
+
+int main(void)
+{
+    (void)check__failed_checks;
+    check_skip("model_refusals", 1, "the model reader's refusals: built without jansson", "libjansson-dev");
+    return check_summary("model_refusals");
+}
+
+#else
+
+#include "model_harness.h"
+
+/* ---- refusals: status, key, a phrase of the message ---------------------------------- */
+
+typedef struct bad {
+    const char *json; /* a file under tests/data/models when it starts with '@' */
+    const char *override;
+    posenc_status st;
+    const char *key, *phrase;
+} bad;
+
+static const bad BAD[] = {
+    /* a per-type set's own partial_rotary_factor that would change the
+     * rotated part of a family whose code rotates the whole head: refused by
+     * name, never skipped */
+    {"{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4, \"head_dim\": 64, \"layer_types\": [\"sliding_attention\", "
+     "\"full_attention\"], \"rope_parameters\": {\"sliding_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1e4}, \"full_attention\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"partial_rotary_factor\": 0.5}}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention.partial_rotary_factor",
+     "would rotate 32 of 64 dimensions"},
+    {"{\"model_type\": \"frobnicator\", " L32 "}", NULL, POSENC_ERR_FORMAT, "model_type",
+     "registry (posenc --models lists the known types); give --model-type TYPE"},
+    /* an unknown wrapper whose part, under a name posenc does not read, is a
+     * known family: the message names the part */
+    {"{\"model_type\": \"frobvlm\", \"speech_llm\": {\"model_type\": \"qwen2\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "but its part speech_llm is model_type qwen2, a family"},
+    {"{\"model_type\": \"frobvlm\", \"audio_tower\": {\"llm\": {\"model_type\": \"qwen3\"}}}",
+     NULL, POSENC_ERR_FORMAT, "model_type", "its part audio_tower.llm is model_type qwen3"},
+    /* Molmo 2: a scaled block on some layers only (rope_scaling_layers) */
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [0], "
+     "\"rope_parameters\": {\"rope_type\": \"yarn\", \"rope_theta\": 1e6, \"factor\": 8.0, "
+     "\"original_max_position_embeddings\": 8192}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling_layers", "lists 1 of the 2 layers"},
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": 3}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling_layers", "must be a list of layer indices"},
+    /* a remote-code wrapper whose part names no family */
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"hidden_size\": 64}}", NULL,
+     POSENC_ERR_FORMAT, "llm_config.model_type", "does not say which family"},
+    {"{\"model_type\": \"qwen2_5_omni\", \"thinker_config\": {}}", NULL, POSENC_ERR_FORMAT,
+     "thinker_config.text_config", "missing key thinker_config.text_config"},
+    {"{\"model_type\": \"llama\", " L32 "}", "frobnicator", POSENC_ERR_FORMAT, "--model-type",
+     "give --model-type TYPE"},
+    /* no mrope_section: the code's default [16, 24, 24] (modeling_qwen2_vl.py
+     * L102), which does not split head_dim 64's 32 pairs */
+    {"{\"model_type\": \"qwen2_vl\", \"rope_theta\": 1e6, " L32 "}", NULL, POSENC_ERR_RANGE,
+     "rope_scaling.mrope_section", "[16, 24, 24] does not split the 32 rotary pairs"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\"}}", NULL,
+     POSENC_ERR_RANGE, "rope_scaling.mrope_section", "(the code's default; the config gives none)"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
+     "\"mrope_section\": [16, 24]}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "a list of three pair counts"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
+     "\"mrope_section\": [16, 24, -1]}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_section", "each 0 to 512"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": \"mrope\", "
+     "\"mrope_section\": [16, 24, 24], \"mrope_interleaved\": 1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_interleaved", "must be true or false"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": "
+     "{\"type\": \"mrope\", \"mrope_section\": [8, 12, 13]}}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling.mrope_section", "does not split the 32 rotary pairs"},
+    /* the rule is the family's code: Qwen2-VL's never interleaves (L137-142),
+     * Qwen3-VL's always does (modeling_qwen3_vl.py L406-415) */
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": "
+     "{\"type\": \"mrope\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": true}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_interleaved", "always takes the contiguous rule"},
+    {"{\"model_type\": \"qwen3_vl_text\", " L32 ", \"head_dim\": 64, \"rope_parameters\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 1e6, \"mrope_section\": [8, 12, 12], "
+     "\"mrope_interleaved\": false}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.mrope_interleaved", "always takes the interleaved"},
+    {"{\"model_type\": \"qwen3_vl_text\", " L32 ", \"head_dim\": 64, \"rope_parameters\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 1e6, \"mrope_section\": [8, 12, 12]}}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.mrope_section", "under the interleaved rule"},
+    /* GLM-4V's default section [8, 12, 12] needs 32 pairs: a full 128 head
+     * (partial factor 1, the code's default) has 64 */
+    {"{\"model_type\": \"glm4v\", \"text_config\": {\"hidden_size\": 4096, "
+     "\"num_attention_heads\": 32, \"num_hidden_layers\": 2}}",
+     NULL, POSENC_ERR_RANGE, "text_config.rope_scaling.mrope_section", "does not split the 64"},
+    {"{\"num_hidden_layers\": 2}", NULL, POSENC_ERR_FORMAT, "model_type",
+     "no architectures entry or RoPE key tells the family"},
+    {"{\"num_hidden_layers\": 2, \"rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "hidden_size",
+     "missing key hidden_size"}, /* bare: the RoPE reader's message */
+    {"@bad-roberta-base-no-model-type.json", NULL, POSENC_ERR_FORMAT, "model_type",
+     "give --model-type TYPE"},
+    {"{\"model_type\": \"RefinedWebModel\", \"alibi\": true, \"n_layer\": 2, \"n_head\": 4}",
+     NULL, POSENC_ERR_FORMAT, "alibi", "remote code's ALiBi was not read"},
+    {"{\"model_type\": \"falcon\", \"alibi\": true, \"hidden_size\": 4, \"num_attention_heads\": "
+     "8}",
+     NULL, POSENC_ERR_DIM, "num_attention_heads", "exceeds the hidden size"},
+    {"{\"architectures\": [\"LlamaForCausalLM\", \"GPT2LMHeadModel\"], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "architectures", "names two families (llama, gpt2)"},
+    {"{\"architectures\": [\"FrobForCausalLM\"], " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "architectures", "does not name a family"},
+    {"{\"architectures\": [], " L32 "}", NULL, POSENC_ERR_FORMAT, "architectures",
+     "architectures is empty"},
+    {"{\"architectures\": \"LlamaForCausalLM\", " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "architectures", "must be an array"},
+    {"{\"model_type\": 7}", NULL, POSENC_ERR_FORMAT, "model_type", "must be a string"},
+    {"[1, 2]", NULL, POSENC_ERR_FORMAT, "", "must be a JSON object"},
+    {"{\"model_type\": \"gemma3\"}", NULL, POSENC_ERR_FORMAT, "text_config",
+     "missing key text_config"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": 3}}", NULL,
+     POSENC_ERR_FORMAT, "text_config.model_type", "must be a string"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"frob\"}}", NULL,
+     POSENC_ERR_FORMAT, "text_config.model_type", "'frob' is not in posenc's model registry"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"llama4\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
+    {"{\"model_type\": \"llama\", \"rope_local_base_freq\": 10000, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "rope_local_base_freq", "not part of family llama's code"},
+    {"{\"model_type\": \"llama\", \"use_dynamic_ntk\": true, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "use_dynamic_ntk", "Qwen 1's dynamic NTK"},
+    {"{\"model_type\": \"mistral\", \"no_rope_layers\": [1, 0], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "not part of family mistral's code"},
+    {"{\"model_type\": \"ministral3\", \"llama_4_scaling_beta\": 0.1, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "llama_4_scaling_beta", "reads from rope_parameters"},
+    {"{\"model_type\": \"bert\", \"position_embedding_type\": \"relative_key\"}", NULL,
+     POSENC_ERR_FORMAT, "position_embedding_type", "'relative_key' is not implemented"},
+    {"{\"model_type\": \"roberta\", \"position_embedding_type\": 3}", NULL, POSENC_ERR_FORMAT,
+     "position_embedding_type", "an integer is not implemented"},
+    {"{\"model_type\": \"phimoe\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4, \"rope_theta\": 1e6, \"max_position_embeddings\": 131072, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": 1.2, \"long_mscale\": 1.3, "
+     "\"short_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
+     "\"long_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], "
+     "\"original_max_position_embeddings\": 4096}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"long_mscale\": 1.2, "
+     "\"attention_factor\": 1.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.long_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"long_mscale\": 1.2, "
+     "\"short_mscale\": 1.2, \"attention_factor\": 1.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "both set the factor"},
+    {"{\"model_type\": \"qwen\", \"seq_length_expansion\": 2, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "not implemented"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "missing key use_dynamic_ntk"},
+    {"{\"model_type\": \"gpt_oss\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1e4}, \"sliding_attention\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 2e4}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.sliding_attention",
+     "gives different sets per layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_parameters\": {\"chunked_attention\": {}}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.chunked_attention", "not a layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_parameters\": {\"full_attention\": {}, "
+     "\"rope_theta\": 5}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_theta", "not a layer type"},
+    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\"}, "
+     "\"rope_scaling\": {\"rope_type\": \"default\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters", "ambiguous"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\"], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "layer_types", "has 1 entries for 2 layers"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", "
+     "\"chunked_attention\"], " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "layer_types", "'chunked_attention' is not a layer type"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", 4], " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "layer_types", "[1] must be a string"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": \"full\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "layer_types", "must be an array"},
+    /* Gemma 4: the proportional set's keys, per_layer_config (issue 20) */
+    {"{\"model_type\": \"gemma4_text\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"proportional\", \"rope_theta\": 1e6, \"beta_fast\": 4}, \"sliding_attention\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 1e4}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention.beta_fast",
+     "not a parameter of rope type proportional"},
+    {"{\"model_type\": \"gemma4_text\", \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"proportional\", \"rope_theta\": 1e6, \"partial_rotary_factor\": 1.5}, "
+     "\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1e4}}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.full_attention", "out of range"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"00\": {\"head_dim\": 128}}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "per_layer_config.00", "a sliding_attention layer with its own head size"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"01\": {\"rope_theta\": 5}}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "per_layer_config.01", "a per-layer RoPE setting"},
+    {"{\"model_type\": \"gemma4_text\", \"global_head_dim\": 7, " L32 "}", NULL,
+     POSENC_ERR_DIM, "global_head_dim", "must be even"},
+    {"{\"model_type\": \"cohere2\", \"rope_theta\": 1e4, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "layer_types", "missing key layer_types"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_local_base_freq\": 0.5, " L32 "}", NULL,
+     POSENC_ERR_BASE, "rope_local_base_freq", "must be finite and > 1"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", "
+     "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": 1}}, " L32 "}",
+     NULL, POSENC_ERR_BASE, "rope_parameters.full_attention.rope_theta", "must be finite"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": [1], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "has 1 entries for 2 layers"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": 3, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "must be an array"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": [1, \"x\"], " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layers", "[1] must be 0 or 1"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layer_interval\": 0, " L32 "}", NULL,
+     POSENC_ERR_RANGE, "no_rope_layer_interval", "at least 1"},
+    {"{\"model_type\": \"llama4_text\", \"attn_temperature_tuning\": \"on\", "
+     "\"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "attn_temperature_tuning", "must be true or false"},
+    {"{\"model_type\": \"llama4_text\", \"floor_scale\": 0, \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_RANGE,
+     "floor_scale", "finite and > 0"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": true, \"use_dynamic_ntk\": false, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "use_logn_attn and use_dynamic_ntk"},
+    {"{\"model_type\": \"qwen\", \"use_dynamic_ntk\": true, \"use_logn_attn\": false, "
+     "\"seq_length\": 2048, "
+     "\"rotary_emb_base\": 1e4, \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "ambiguous"},
+    {"{\"model_type\": \"mistral\", " L32 "}", NULL, POSENC_ERR_FORMAT, "rope_theta",
+     "no default posenc can vouch for"},
+    {"{\"model_type\": \"mistral\", \"hidden_size\": 256, \"num_attention_heads\": 4, "
+     "\"rope_theta\": 1e4}",
+     NULL, POSENC_ERR_FORMAT, "num_hidden_layers", "missing key num_hidden_layers"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2000}", NULL, POSENC_ERR_RANGE,
+     "num_hidden_layers", "outside 1..1024"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"num_attention_heads\": 0}", NULL,
+     POSENC_ERR_FORMAT, "num_attention_heads", "at least 1"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"head_dim\": 4096}", NULL,
+     POSENC_ERR_DIM, "head_dim", "outside 2..1024"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 1.5, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "in (0, 1]"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 0.01, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "rotary dimension comes out 0"},
+    {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2}", NULL,
+     POSENC_ERR_FORMAT, "rotary_dim", "missing key rotary_dim"},
+    {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2, \"rotary_dim\": "
+     "128}",
+     NULL, POSENC_ERR_RANGE, "rotary_dim", "at most the head size"},
+    {"{\"model_type\": \"chatglm\", \"rope_ratio\": -1, \"num_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4}",
+     NULL, POSENC_ERR_RANGE, "rope_ratio", "finite and > 0"},
+    {"{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"factor\": 3, \"short_factor\": [1,1,1,1,1,1,1,1,1,1,"
+     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"long_factor\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,"
+     "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1], \"original_max_position_embeddings\": 4096}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.factor", "does not read this key"},
+    {"{\"model_type\": \"chatglm\", \"position_encoding_2d\": true, \"num_layers\": 28}", NULL,
+     POSENC_ERR_FORMAT, "position_encoding_2d", "2D position encoding"},
+    {"{\"model_type\": \"chatglm\", \"max_sequence_length\": 2048, \"num_layers\": 28}", NULL,
+     POSENC_ERR_FORMAT, "max_sequence_length", "ChatGLM-6B"},
+    {"{\"model_type\": \"chatglm\", \"_name_or_path\": \"THUDM/chatglm2-6b-32k\", \"rope_ratio\": 16, "
+     "\"kv_channels\": 128, \"num_layers\": 28}",
+     NULL, POSENC_ERR_FORMAT, "rope_ratio", "does not guess"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1, " L32 "}", NULL, POSENC_ERR_BASE,
+     "rope_theta", "finite and > 1"},
+    {"{\"model_type\": \"llama\", \"rope_scaling\": 5, " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_scaling", "must be an object"},
+    {"{\"model_type\": \"deepseek_v3\", \"rope_interleave\": 1, \"qk_rope_head_dim\": 64, "
+     "\"rope_theta\": 1e4, \"num_hidden_layers\": 2}",
+     NULL, POSENC_ERR_FORMAT, "rope_interleave", "true or false"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e308, \"rope_scaling\": {\"rope_type\": "
+     "\"linear\", \"factor\": 1e308}, \"head_dim\": 4, \"num_hidden_layers\": 2}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "out of range"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": \"x\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.llama_4_scaling_beta", "must be a number"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
+     "steps of that many tokens"},
+    {"{\"model_type\": \"gpt2\", \"n_positions\": 0}", NULL, POSENC_ERR_RANGE, "n_positions",
+     "outside 1.."},
+    {"{\"model_type\": \"gpt2\", \"n_embd\": 0}", NULL, POSENC_ERR_DIM, "n_embd",
+     "outside 1.."},
+    {"{\"model_type\": \"roberta\", \"pad_token_id\": 600}", NULL, POSENC_ERR_RANGE,
+     "pad_token_id", "leaves no row"},
+    {"{\"model_type\": \"distilbert\", \"sinusoidal_pos_embds\": 1}", NULL, POSENC_ERR_FORMAT,
+     "sinusoidal_pos_embds", "true or false"},
+    {"{\"model_type\": \"bloom\", \"n_head\": 0}", NULL, POSENC_ERR_DIM, "n_head",
+     "outside 1.."},
+    {"{\"model_type\": \"falcon\", \"alibi\": \"yes\"}", NULL, POSENC_ERR_FORMAT, "alibi",
+     "true or false"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 0}", NULL, POSENC_ERR_RANGE, "num_layers",
+     "outside 1..1024"},
+    {"{\"model_type\": \"t5\", \"relative_attention_num_buckets\": 2}", NULL, POSENC_ERR_RANGE,
+     "relative_attention_num_buckets", "outside 4..65536"},
+    {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": 8}", NULL, POSENC_ERR_RANGE,
+     "relative_attention_max_distance", "must exceed num_buckets / 4"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 600}", NULL, POSENC_ERR_RANGE,
+     "num_decoder_layers", "exceed 1024"},
+    {"{\"model_type\": \"whisper\", \"d_model\": 5}", NULL, POSENC_ERR_DIM, "d_model",
+     "must be even"},
+    {"{\"model_type\": \"whisper\", \"max_source_positions\": 0}", NULL, POSENC_ERR_RANGE,
+     "max_source_positions", "outside 1.."},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, "
+     "\"max_position_embeddings\": 1024}",
+     NULL, POSENC_ERR_FORMAT, "d_model", "missing key d_model"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, "
+     "\"max_position_embeddings\": 1024, \"d_model\": 0}",
+     NULL, POSENC_ERR_DIM, "d_model", "outside 1.."},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 2, \"head_dim\": 3}}",
+     NULL, POSENC_ERR_RANGE, "text_config.partial_rotary_factor", "it must be even"},
+    /* a key of the wrong type, at each place a key is read: status, key, message */
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": \"2\"}", NULL, POSENC_ERR_FORMAT,
+     "num_hidden_layers", "num_hidden_layers must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "num_hidden_layers", "num_hidden_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"deepseek_v3\", \"qk_rope_head_dim\": -1, \"num_hidden_layers\": 2}", NULL,
+     POSENC_ERR_FORMAT, "qk_rope_head_dim", "must be a non-negative integer, got -1"},
+    {"{\"model_type\": \"llama\", \"head_dim\": \"x\", " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "head_dim", "head_dim must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"head_dim\": 1, " L32 "}", NULL, POSENC_ERR_DIM, "head_dim",
+     "the head size 1 is outside 2..1024"},
+    {"{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": [128]}", NULL,
+     POSENC_ERR_FORMAT, "kv_channels", "kv_channels must be a number, got an array"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": {}}", NULL,
+     POSENC_ERR_FORMAT, "hidden_size", "hidden_size must be a number, got an object"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"hidden_size\": 256, \"n_head\": 4.5}",
+     NULL, POSENC_ERR_FORMAT, "n_head", "n_head must be a non-negative integer, got 4.5"},
+    {"{\"model_type\": \"phi\", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": "
+     "1e4, \"partial_rotary_factor\": \"half\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.partial_rotary_factor", "must be a number"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": true, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "partial_rotary_factor", "must be a number, got a boolean"},
+    {"{\"model_type\": \"gpt_neox\", \"partial_rotary_factor\": \"x\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "partial_rotary_factor", "must be a number, got a string"},
+    {"{\"model_type\": \"phi\", \"partial_rotary_factor\": 0, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "partial_rotary_factor", "must be in (0, 1], got 0"},
+    {"{\"model_type\": \"gptj\", \"n_embd\": 256, \"n_head\": 4, \"n_layer\": 2, \"rotary_dim\": "
+     "\"64\"}",
+     NULL, POSENC_ERR_FORMAT, "rotary_dim", "rotary_dim must be a number"},
+    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": "
+     "\"1e4\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_theta", "must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": \"1e4\", " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_theta", "rope_theta must be a number, got a string"},
+    {"{\"model_type\": \"qwen\", \"rope_theta\": [1], " L32 "}", NULL, POSENC_ERR_FORMAT,
+     "rope_theta", "rope_theta must be a number, got an array"},
+    {"{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": 128, \"rope_ratio\": \"2\"}",
+     NULL, POSENC_ERR_FORMAT, "rope_ratio", "rope_ratio must be a number, got a string"},
+    /* 10000 * 1e305 overflows: the product is what is checked */
+    {"{\"model_type\": \"chatglm\", \"num_layers\": 2, \"kv_channels\": 128, \"rope_ratio\": "
+     "1e305}",
+     NULL, POSENC_ERR_BASE, "rope_theta", "must be finite and > 1, got inf"},
+    /* jansson refuses a number past a double: the reader never sees inf */
+    {"{\"model_type\": \"llama4_text\", \"floor_scale\": 1e999, \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "", "real number overflow"},
+    {"{\"model_type\": \"llama\", \"max_position_embeddings\": \"4k\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "max_position_embeddings", "must be a number, got a string"},
+    {"{\"model_type\": \"llama\", \"original_max_position_embeddings\": -4, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "original_max_position_embeddings", "must be a non-negative integer"},
+    {"{\"model_type\": \"gemma3_text\", \"sliding_window_pattern\": \"6\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "sliding_window_pattern", "must be a number, got a string"},
+    {"{\"model_type\": \"gemma3_text\", \"rope_local_base_freq\": \"1e4\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "rope_local_base_freq", "must be a number, got a string"},
+    {"{\"model_type\": \"gemma3_text\", \"layer_types\": [\"full_attention\", "
+     "\"full_attention\"], \"rope_parameters\": {\"full_attention\": {\"rope_type\": "
+     "\"default\", \"rope_theta\": \"big\"}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.full_attention.rope_theta", "must be a number"},
+    /* (layer 5 is the first full layer, the one that reads rope_scaling) */
+    {"{\"model_type\": \"gemma3_text\", \"rope_scaling\": 5, \"num_hidden_layers\": 6}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling", "rope_scaling must be an object or null, got an integer"},
+    {"{\"model_type\": \"llama4_text\", \"rope_scaling\": \"x\", \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling", "must be an object or null, got a string"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layer_interval\": \"4\", " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "no_rope_layer_interval", "must be a number, got a string"},
+    {"{\"model_type\": \"llama4_text\", \"no_rope_layers\": [1, 1, 1, {}], \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "no_rope_layers", "no_rope_layers[3] must be 0 or 1, got an object"},
+    {"{\"model_type\": \"llama4_text\", \"attn_temperature_tuning\": [], \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "attn_temperature_tuning", "must be true or false, got an array"},
+    {"{\"model_type\": \"llama4_text\", \"attn_temperature_tuning\": {}, \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "attn_temperature_tuning", "must be true or false, got an object"},
+    {"{\"model_type\": \"llama4_text\", \"floor_scale\": \"8k\", \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "floor_scale", "floor_scale must be a number, got a string"},
+    {"{\"model_type\": \"llama4_text\", \"attn_scale\": \"x\", \"num_hidden_layers\": 4}", NULL,
+     POSENC_ERR_FORMAT, "attn_scale", "attn_scale must be a number, got a string"},
+    /* Qwen 1's keys */
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": 1, \"use_dynamic_ntk\": false, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_logn_attn", "must be true or false, got an integer"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": \"no\", "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_dynamic_ntk", "must be true or false, got a string"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": false, "
+     "\"max_position_embeddings\": 8192, \"seq_length\": \"2k\", \"rotary_emb_base\": 1e4, " L32
+     "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length must be a number, got a string"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": false, "
+     "\"seq_length_expansion\": \"1\", \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length_expansion", "must be a number, got a string"},
+    {"{\"model_type\": \"qwen\", \"use_dynamic_ntk\": false, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "use_logn_attn", "missing key use_logn_attn (family qwen"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": true, "
+     "\"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length (at least 2) is needed"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": true, \"use_dynamic_ntk\": false, "
+     "\"seq_length\": 1, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "seq_length", "seq_length (at least 2) is needed"},
+    {"{\"model_type\": \"qwen\", \"use_logn_attn\": false, \"use_dynamic_ntk\": true, "
+     "\"seq_length\": 2048, \"kv_channels\": 2, \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "use_dynamic_ntk", "needs a rotary dimension of at least 4"},
+    /* foreign keys in the families that read a relative of them */
+    {"{\"model_type\": \"llama4_text\", \"rope_local_base_freq\": 1e4, \"num_hidden_layers\": 4}",
+     NULL, POSENC_ERR_FORMAT, "rope_local_base_freq", "not part of family llama4_text's code"},
+    {"{\"model_type\": \"gemma3_text\", \"use_dynamic_ntk\": true, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "use_dynamic_ntk", "not part of family gemma3_text's code"},
+    {"{\"model_type\": \"cohere2\", \"rope_local_base_freq\": 1e4, \"rope_theta\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_local_base_freq", "not part of family cohere2's code"},
+    {"{\"model_type\": \"qwen\", \"no_rope_layers\": [1, 1], \"rotary_emb_base\": 1e4, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "no_rope_layers", "not part of family qwen's code"},
+    /* the architectures list and wrappers */
+    {"{\"architectures\": [3], " L32 "}", NULL, POSENC_ERR_FORMAT, "architectures",
+     "architectures[0] does not name a family"},
+    {"{\"model_type\": \"frobvlm\", \"text_config\": 5, \"llm_config\": {\"model_type\": 7}, "
+     "\"language_config\": {\"model_type\": \"frob\"}}",
+     NULL, POSENC_ERR_FORMAT, "model_type", "'frobvlm' is not in posenc's model registry"},
+    /* Qwen2-VL is itself a wrapper (its text_config, or its flat keys) */
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"qwen2_vl\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
+    /* an M-RoPE family inside a wrapper is read like the others: here its
+     * code's default section does not fit the head */
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"qwen2_vl_text\", "
+     L32 "}}", NULL, POSENC_ERR_RANGE, "llm_config.rope_scaling.mrope_section",
+     "does not split the 32 rotary pairs"},
+    {"{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": \"gemma3\"}}", NULL,
+     POSENC_ERR_FORMAT, "model_type", "itself a wrapper"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": [1]}", NULL, POSENC_ERR_FORMAT, "text_config",
+     "missing key text_config: model_type gemma3 keeps its language model there"},
+    {"{\"num_hidden_layers\": \"3\", \"head_dim\": 64}", NULL, POSENC_ERR_FORMAT,
+     "num_hidden_layers", "must be a number, got a string"},
+    {"{\"num_hidden_layers\": 5000, \"head_dim\": 64}", NULL, POSENC_ERR_RANGE,
+     "num_hidden_layers", "num_hidden_layers 5000 is outside 1..1024"},
+    /* ALiBi, learned tables, encoder-decoder stacks */
+    {"{\"model_type\": \"bloom\", \"n_head\": \"8\"}", NULL, POSENC_ERR_FORMAT, "n_head",
+     "n_head must be a number, got a string"},
+    {"{\"model_type\": \"bloom\", \"n_head\": 2000000}", NULL, POSENC_ERR_DIM, "n_head",
+     "n_head 2000000 is outside 1..1048576"},
+    {"{\"model_type\": \"falcon\", \"alibi\": true, \"hidden_size\": \"4544\"}", NULL,
+     POSENC_ERR_FORMAT, "hidden_size", "hidden_size must be a number, got a string"},
+    {"{\"model_type\": \"gpt2\", \"n_embd\": \"768\"}", NULL, POSENC_ERR_FORMAT, "n_embd",
+     "n_embd must be a number, got a string"},
+    {"{\"model_type\": \"gpt2\", \"n_embd\": 2000000}", NULL, POSENC_ERR_DIM, "n_embd",
+     "n_embd 2000000 is outside 1..1048576"},
+    {"{\"model_type\": \"gpt2\", \"n_positions\": \"1k\"}", NULL, POSENC_ERR_FORMAT, "n_positions",
+     "n_positions must be a number, got a string"},
+    {"{\"model_type\": \"gpt2\", \"n_positions\": 2147483649}", NULL, POSENC_ERR_RANGE,
+     "n_positions", "n_positions 2147483649 is outside 1..2147483648"},
+    {"{\"model_type\": \"roberta\", \"pad_token_id\": \"1\"}", NULL, POSENC_ERR_FORMAT,
+     "pad_token_id", "pad_token_id must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"num_layers\": \"6\"}", NULL, POSENC_ERR_FORMAT, "num_layers",
+     "num_layers must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"num_layers\": 1025}", NULL, POSENC_ERR_RANGE, "num_layers",
+     "num_layers 1025 is outside 1..1024"},
+    {"{\"model_type\": \"t5\", \"num_decoder_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "num_decoder_layers", "num_decoder_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"t5\", \"relative_attention_num_buckets\": \"32\"}", NULL,
+     POSENC_ERR_FORMAT, "relative_attention_num_buckets", "must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": \"128\"}", NULL,
+     POSENC_ERR_FORMAT, "relative_attention_max_distance", "must be a number, got a string"},
+    {"{\"model_type\": \"t5\", \"relative_attention_num_buckets\": 65537}", NULL, POSENC_ERR_RANGE,
+     "relative_attention_num_buckets", "65537 is outside 4..65536"},
+    {"{\"model_type\": \"t5\", \"relative_attention_max_distance\": 2147483648}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_max_distance", "(and be at most 2147483647)"},
+    {"{\"model_type\": \"whisper\", \"encoder_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "encoder_layers", "encoder_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"whisper\", \"decoder_layers\": 0}", NULL, POSENC_ERR_RANGE,
+     "decoder_layers", "decoder_layers 0 is outside 1..1024"},
+    {"{\"model_type\": \"whisper\", \"max_source_positions\": \"1500\"}", NULL, POSENC_ERR_FORMAT,
+     "max_source_positions", "must be a number, got a string"},
+    {"{\"model_type\": \"whisper\", \"max_target_positions\": \"448\"}", NULL, POSENC_ERR_FORMAT,
+     "max_target_positions", "must be a number, got a string"},
+    {"{\"model_type\": \"whisper\", \"max_target_positions\": 0}", NULL, POSENC_ERR_RANGE,
+     "max_target_positions", "max_target_positions 0 is outside 1.."},
+    {"{\"model_type\": \"whisper\", \"d_model\": \"384\"}", NULL, POSENC_ERR_FORMAT, "d_model",
+     "d_model must be a number, got a string"},
+    {"{\"model_type\": \"whisper\", \"d_model\": 2}", NULL, POSENC_ERR_DIM, "d_model",
+     "d_model 2 must be even and in 4..1048576"},
+    {"{\"model_type\": \"whisper\", \"d_model\": 2097152}", NULL, POSENC_ERR_DIM, "d_model",
+     "d_model 2097152 must be even"},
+    {"{\"model_type\": \"whisper\", \"encoder_layers\": 600, \"decoder_layers\": 600}", NULL,
+     POSENC_ERR_RANGE, "decoder_layers", "600 encoder and 600 decoder layers exceed 1024"},
+    {"{\"model_type\": \"bart\", \"decoder_layers\": 2, \"max_position_embeddings\": 1024, "
+     "\"d_model\": 16}",
+     NULL, POSENC_ERR_FORMAT, "encoder_layers", "missing key encoder_layers (family bart"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"max_position_embeddings\": 1024, "
+     "\"d_model\": 16}",
+     NULL, POSENC_ERR_FORMAT, "decoder_layers", "missing key decoder_layers"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, \"d_model\": 16}",
+     NULL, POSENC_ERR_FORMAT, "max_position_embeddings", "missing key max_position_embeddings"},
+    {"{\"model_type\": \"bart\", \"encoder_layers\": 2, \"decoder_layers\": 2, "
+     "\"max_position_embeddings\": 1024, \"d_model\": 1048577}",
+     NULL, POSENC_ERR_DIM, "d_model", "d_model 1048577 is outside 1..1048576"},
+    /* the RoPE block of a family with its own reading */
+    {"{\"model_type\": \"llama\", \"rope_scaling\": {\"rope_type\": \"frob\"}, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling", "frob"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": "
+     "\"1.2\", \"long_mscale\": \"1.2\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", \"rope_scaling\": {\"type\": \"longrope\", \"short_mscale\": "
+     "1.2, \"long_mscale\": \"1.2\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale", "must both be numbers and equal"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, \"original_max_position_embeddings\": "
+     "\"16k\"}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
+     "must be a number > 0"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": \"default\", "
+     "\"rope_theta\": 1e6, \"llama_4_scaling_beta\": 0.1, \"original_max_position_embeddings\": "
+     "0}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.original_max_position_embeddings",
+     "must be a number > 0"},
+    {"{\"model_type\": \"baichuan\", \"hidden_size\": \"4096\", \"num_attention_heads\": 32, "
+     "\"num_hidden_layers\": 2}",
+     NULL, POSENC_ERR_FORMAT, "hidden_size", "hidden_size must be a number, got a string"},
+    {"{\"model_type\": \"ministral3\", \"rope_parameters\": {\"rope_type\": 5, \"rope_theta\": 1e6, "
+     "\"llama_4_scaling_beta\": 0.1, \"original_max_position_embeddings\": 16384}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.rope_type", "must be a string, got an integer"},
+    {"{\"model_type\": \"llama\", \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": "
+     "1e6, \"llama_4_scaling_beta\": 0.1}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.llama_4_scaling_beta",
+     "not a parameter of rope type default"},
+    /* llama3 with low == high: the clean step is taken only for values the
+     * RoPE checks accept; the others are refused by them, naming the block */
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e4, \"rope_scaling\": {\"rope_type\": \"llama3\", "
+     "\"factor\": 0.5, \"low_freq_factor\": 1, \"high_freq_factor\": 1, "
+     "\"original_max_position_embeddings\": 8192}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e4, \"rope_scaling\": {\"rope_type\": \"llama3\", "
+     "\"factor\": 8, \"low_freq_factor\": 0, \"high_freq_factor\": 0, "
+     "\"original_max_position_embeddings\": 8192}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": 1e4, \"rope_scaling\": {\"rope_type\": \"llama3\", "
+     "\"factor\": 8, \"low_freq_factor\": 1, \"high_freq_factor\": 1, "
+     "\"original_max_position_embeddings\": 0.5}, " L32 "}",
+     NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
+};
+
+TEST(refusals)
+{
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        const bad *b = &BAD[i];
+        posenc_config_error err;
+        posenc_status st;
+        memset(&model, 0xA5, sizeof model);
+        if (b->json[0] == '@') {
+            char path[256];
+            snprintf(path, sizeof path, "tests/data/models/%s", b->json + 1);
+            st = posenc_model_from_config(path, b->override, &model, &err);
+        } else {
+            st = posenc_model_from_config_text(b->json, strlen(b->json), b->override, &model,
+                                               &err);
+        }
+        int ok = st == b->st && strncmp(err.key, b->key, strlen(b->key)) == 0 &&
+                 (b->key[0] || err.key[0] == 0 || b->st == POSENC_ERR_FORMAT) &&
+                 strstr(err.detail, b->phrase) != NULL;
+        if (!ok)
+            fprintf(stderr, "BAD[%zu] %.60s: status %d (want %d), key '%s' (want '%s'), detail '%s'\n",
+                    i, b->json, st, b->st, err.key, b->key, err.detail);
+        CHECK(ok);
+        /* *out untouched on failure */
+        CHECK(((unsigned char *)&model)[0] == 0xA5 &&
+              ((unsigned char *)&model)[sizeof model - 1] == 0xA5);
+        /* err NULL: the same status */
+        if (b->json[0] != '@')
+            CHECK(posenc_model_from_config_text(b->json, strlen(b->json), b->override, &model,
+                                                NULL) == b->st);
+    }
+}
+
+
+int main(void)
+{
+    RUN(refusals);
+    return check_summary("model_refusals");
+}
+
+#endif
