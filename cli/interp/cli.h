@@ -8,6 +8,7 @@
 
 #include "posenc.h"
 #include "posenc_model.h"
+#include "message.h"
 #include "words.h"
 
 #include <stdarg.h>
@@ -70,6 +71,10 @@ typedef struct cli_state {
     unsigned t5_given;
 } cli_state;
 
+/* `posenc [OPTIONS] [FILE...]` (interp_main.c): the interpreter's command
+ * line; returns the exit status (0, 1 a line failed, 2 bad options). */
+int cli_interp_main(int argc, char **argv);
+
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */
 void cli_init(cli_state *st, FILE *out, FILE *err);
 /* Releases what st owns. */
@@ -99,16 +104,8 @@ void cli_print_numbers(cli_state *st, const double *v, size_t n);
 __attribute__((format(printf, 2, 3)))
 #endif
 void cli_error(cli_state *st, const char *fmt, ...);
-/* Every message goes out through these: the formatted text is written with
- * control characters (C0, DEL, C1) and bytes that are not well-formed UTF-8
- * shown as \xHH, so that no input file, argument or pipe can drive the
- * user's terminal through posenc's messages. cli_message adds a newline. */
-void cli_write_escaped(FILE *f, const char *s, size_t n);
-void cli_vmessage(FILE *f, const char *fmt, va_list ap);
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-void cli_message(FILE *f, const char *fmt, ...);
+/* Every message goes out through the escaping printer (message.h):
+ * cli_write_escaped, cli_message, cli_fail. */
 
 /* A model's RoPE (rope_cmds.c). cli_active_rope: the active layer's RoPE
  * configuration (into st->model_cfg), or NULL when there is no model or

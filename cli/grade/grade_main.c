@@ -2,11 +2,11 @@
  * line and the report of the grader (grade.h). It asks grade_cases.c for the
  * commands, grade_run.c to run the program, grade_math.c for the numbers and
  * the mistakes, and is the only part that prints. */
-#include "cli.h"
 #include "grade.h"
+#include "message.h"
+#include "options.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,20 +41,6 @@ static void usage(FILE *f)
           "Exit status: 0 pass, 1 fail, 2 bad options, or a PROGRAM that cannot be run,\n"
           "dies, hangs, or prints another number of lines than it was sent commands.\n",
           f);
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int bad(FILE *err, const char *fmt, ...)
-{
-    fputs("posenc grade: ", err);
-    va_list ap;
-    va_start(ap, fmt);
-    cli_vmessage(err, fmt, ap);
-    va_end(ap);
-    fputs(" (try 'posenc grade --help')\n", err);
-    return 2;
 }
 
 /* An unsigned integer of digits only, at most max. */
@@ -268,54 +254,57 @@ static int grade(const grade_cases *c, const grade_run_result *r, uint64_t show,
     return n_failed == (size_t)-1 ? -1 : n_failed ? 1 : 0;
 }
 
+enum { O_HELP, O_SEED, O_CASES, O_SHOW, O_TIMEOUT };
+static const cli_option GRADE_OPTIONS[] = {
+    {"--help", "-h", 0, NULL}, {"--seed", NULL, 1, NULL},    {"--cases", NULL, 1, NULL},
+    {"--show", NULL, 1, NULL}, {"--timeout", NULL, 1, NULL},
+};
+
 int cli_grade_main(int argc, char **argv, FILE *out, FILE *err)
 {
     uint64_t seed = DEFAULT_SEED, show = DEFAULT_SHOW, timeout = DEFAULT_TIMEOUT;
     const char *cases_file = NULL;
     int prog = 0;
-    for (int i = 1; i < argc && !prog; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            prog = i + 1;
+    char why[512];
+    cli_args args;
+    cli_args_start(&args, argc, argv, 1, GRADE_OPTIONS,
+                   sizeof GRADE_OPTIONS / sizeof GRADE_OPTIONS[0]);
+    for (int r; !prog && (r = cli_args_next(&args)) != CLI_ARG_END;) {
+        const char *v = args.value;
+        switch (r) {
+        case O_HELP: usage(out); return 0;
+        case O_SEED:
+            if (!read_count(v, UINT64_MAX, &seed))
+                return cli_fail(err, "grade", 1, "--seed: '%s' is not a number from 0 to %llu", v,
+                                (unsigned long long)UINT64_MAX);
             break;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(out);
-            return 0;
-        }
-        const char *names[4] = {"--seed", "--cases", "--show", "--timeout"};
-        int which = -1;
-        const char *v = NULL;
-        for (int k = 0; k < 4; k++) {
-            size_t n = strlen(names[k]);
-            if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
-                which = k;
-                v = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        case O_CASES: cases_file = v; break;
+        case O_SHOW:
+            if (!read_count(v, GRADE_MAX_CASES, &show))
+                return cli_fail(err, "grade", 1, "--show: '%s' is not a count from 0 to %u", v,
+                                GRADE_MAX_CASES);
+            break;
+        case O_TIMEOUT:
+            if (!read_count(v, 3600, &timeout) || timeout == 0)
+                return cli_fail(err, "grade", 1,
+                                "--timeout: '%s' is not a number of seconds from 1 to 3600", v);
+            break;
+        case CLI_ARG_DASHDASH: prog = args.i; break;                /* PROGRAM follows "--" */
+        case CLI_ARG_OPERAND:
+            if (args.word[0] != '-') { /* PROGRAM itself; "-" is no program */
+                prog = args.i - 1;
+                break;
             }
+            /* fall through */
+        default:
+            cli_args_why(&args, r == CLI_ARG_NO_VALUE ? r : CLI_ARG_UNKNOWN, why, sizeof why);
+            return cli_fail(err, "grade", 1, "%s", why);
         }
-        if (which < 0 && a[0] == '-')
-            return bad(err, "unknown option '%s'", a);
-        if (which < 0) {
-            prog = i;
-            break;
-        }
-        if (!v)
-            return bad(err, "%s needs a value", names[which]);
-        if (which == 0 && !read_count(v, UINT64_MAX, &seed))
-            return bad(err, "--seed: '%s' is not a number from 0 to %llu", v,
-                       (unsigned long long)UINT64_MAX);
-        if (which == 1)
-            cases_file = v;
-        if (which == 2 && !read_count(v, GRADE_MAX_CASES, &show))
-            return bad(err, "--show: '%s' is not a count from 0 to %u", v, GRADE_MAX_CASES);
-        if (which == 3 && (!read_count(v, 3600, &timeout) || timeout == 0))
-            return bad(err, "--timeout: '%s' is not a number of seconds from 1 to 3600", v);
     }
     if (!prog || prog >= argc)
-        return bad(err, "needs the program to grade: posenc grade [options] -- PROGRAM [ARGS...]");
+        return cli_fail(err, "grade", 1, "needs the program to grade: posenc grade [options] -- PROGRAM [ARGS...]");
 
     grade_cases c = {0};
-    char why[512];
     if (cases_file) {
         size_t len = 0;
         char *text = read_file(cases_file, &len, why, sizeof why);
