@@ -22,6 +22,7 @@
  *                                  ROPE, DOT, EXPLAIN FREQS at the length in use
  *   interp/mrope_cmds.c            SET rope mrope, M-RoPE positions and commands
  *   interp/model_cmds.c            --config, SET layer, EXPLAIN MODEL, --models
+ *   interp/layer_cmds.c            what the active layer does: ROPE and DOT's one call
  *   interp/t5_cmds.c,              T5 buckets; LOAD of a safetensors table
  *     checkpoint_cmds.c
  *   interp/commands.c              the command table, HELP and the other commands

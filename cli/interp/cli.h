@@ -128,6 +128,19 @@ void cli_rope_free(cli_state *st);
  * layer; 0 when out of memory. */
 int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec);
 
+/* What the active layer does to a head (layer_cmds.c): ROPE and DOT make
+ * one call, cli_layer_rotate (st->vec, printed) or cli_layer_dot (st->vec .
+ * st->vec2); positions are p[0] except on an M-RoPE layer (t:h:w). */
+typedef enum cli_layer_kind {
+    CLI_LAYER_PLAIN, /* no model: plain RoPE of any D (SET base, SET layout) */
+    CLI_LAYER_ROPE,  /* the model's RoPE on heads of its head_dim */
+    CLI_LAYER_MROPE, /* the model's M-RoPE */
+    CLI_LAYER_NONE   /* a --config layer without RoPE: heads unchanged */
+} cli_layer_kind;
+cli_layer_kind cli_layer_kind_of(const cli_state *st);
+int cli_layer_rotate(cli_state *st, const int64_t p[3], size_t D);
+int cli_layer_dot(cli_state *st, const int64_t m[3], const int64_t n[3], size_t D);
+
 /* Multimodal RoPE (mrope_cmds.c). Positions: "t:h:w" or "p" (p:p:p) into p;
  * "row:col" for ROPE2D. The commands take the vector already in st->vec
  * (and st->vec2 for DOT; EXPLAIN ROPE uses st->vec2 as scratch, reserved by
@@ -167,13 +180,11 @@ int cli_load_checkpoint(cli_state *st, const char *text, size_t len);
  * installed as st->model; 0 with a reason on failure. This is the one
  * --config reader of the program (plots use it through rope_spec.h's
  * rope_spec_read_model). cli_layer_rotates: 0 when a model is loaded and the
- * active layer has no RoPE (ROPE and DOT then use the passthroughs). */
+ * active layer has no RoPE (ROPE and DOT then leave heads unchanged). */
 int cli_model_load(cli_state *st, const char *path, const char *model_type, int layout_given,
                    char *why, size_t n);
 int cli_set_layer(cli_state *st, cli_token t);                    /* SET layer N */
 int cli_layer_rotates(const cli_state *st);
-int cli_layer_rope_passthrough(cli_state *st, size_t D);          /* st->vec, unchanged */
-int cli_layer_dot_passthrough(cli_state *st, size_t D);           /* st->vec . st->vec2 */
 int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_model(cli_state *st, const cli_token *a, size_t n);
 /* The row of the learned table that position 0 reads: with a --config
