@@ -137,6 +137,24 @@ static void check_usage(FILE *f)
           f);
 }
 
+/* The CHECK line, a BAND line per band of positions, and a CAUSE line per
+ * cause (docs/CHECK.md). */
+static void print_result(const posenc_check_result *res)
+{
+    printf("CHECK verdict=%s dtype=%s n_tok=%zu n_head=%u max_ulp=%.4g max_abs=%.4g\n",
+           res->match ? "match" : "mismatch", dtype_word(res->dtype), res->n_tok, res->n_head,
+           res->max_ulp, res->max_abs);
+    for (size_t b = 0; b < res->n_band; b++)
+        printf("BAND pos=%lld-%lld max_ulp=%.4g max_abs=%.4g\n",
+               (long long)res->band[b].pos_lo, (long long)res->band[b].pos_hi,
+               res->band[b].max_ulp, res->band[b].max_abs);
+    if (!res->match && res->n_cause == 0)
+        printf("CAUSE name=none\n");
+    for (size_t k = 0; k < res->n_cause; k++)
+        printf("CAUSE name=%s fit_ulp=%.4g%s%s\n", posenc_check_cause_name(res->cause[k].cause),
+               res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
+}
+
 enum { O_TOL = O_SHARED };
 static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL}};
 
@@ -223,18 +241,7 @@ int cli_check_main(int argc, char **argv)
             rc = cli_fail(stderr, "check", 0, "%s: %s", dump, posenc_strerror(s));
         goto out;
     }
-    printf("CHECK verdict=%s dtype=%s n_tok=%zu n_head=%u max_ulp=%.4g max_abs=%.4g\n",
-           res->match ? "match" : "mismatch", dtype_word(res->dtype), res->n_tok, res->n_head,
-           res->max_ulp, res->max_abs);
-    for (size_t b = 0; b < res->n_band; b++)
-        printf("BAND pos=%lld-%lld max_ulp=%.4g max_abs=%.4g\n",
-               (long long)res->band[b].pos_lo, (long long)res->band[b].pos_hi,
-               res->band[b].max_ulp, res->band[b].max_abs);
-    if (!res->match && res->n_cause == 0)
-        printf("CAUSE name=none\n");
-    for (size_t k = 0; k < res->n_cause; k++)
-        printf("CAUSE name=%s fit_ulp=%.4g%s%s\n", posenc_check_cause_name(res->cause[k].cause),
-               res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
+    print_result(res);
     rc = res->match ? EXIT_MATCH : EXIT_MISMATCH;
 out:
     posenc_model_free(pm);

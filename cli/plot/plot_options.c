@@ -331,6 +331,48 @@ void plot_args_free(plot_args *pa)
     }
 }
 
+/* The model RoPEs, after every option (--dim, --base, --layout, --layer)
+ * is known, each read through the model registry at --layer. With models
+ * and no --base (reset_bases), the chart shows the models only. */
+static plot_args_status read_models(plot_args *pa, const char *const *model_opt,
+                                    const char *const *model_val, size_t n_model, uint32_t layer,
+                                    int reset_bases, char *why, size_t n)
+{
+    plot_request *rq = &pa->rq;
+    char reason[256];
+    if (n_model && reset_bases)
+        rq->n_base = 0;
+    if (n_model && !(pa->models = malloc(n_model * sizeof *pa->models))) {
+        snprintf(why, n, "out of memory");
+        return PLOT_ARGS_BAD;
+    }
+    for (size_t i = 0; i < n_model; i++) {
+        int ok;
+        if (strcmp(model_opt[i], "--config") == 0) {
+            /* the layer's RoPE comes from the model at the plot's length */
+            ok = rope_spec_load_model(model_val[i], layer, &pa->model_of[i], pa->labels[i],
+                                      sizeof pa->labels[i], reason, sizeof reason);
+            rq->rope_model[i] = pa->model_of[i];
+            rq->rope_layer[i] = layer;
+        } else if (strcmp(model_opt[i], "--mrope") == 0) {
+            ok = add_mrope(rq, model_val[i], &pa->models[i], &pa->mropes[i], pa->labels[i],
+                           sizeof pa->labels[i], reason, sizeof reason);
+            rq->mrope[i] = ok ? &pa->mropes[i] : NULL;
+        } else {
+            ok = add_rope(rq, model_val[i], &pa->models[i], reason, sizeof reason);
+            snprintf(pa->labels[i], sizeof pa->labels[i], "%s", model_val[i]);
+        }
+        if (!ok) {
+            snprintf(why, n, "%s: %s", model_opt[i], reason);
+            return PLOT_ARGS_BAD;
+        }
+        rq->rope_config[i] = rq->rope_model[i] ? NULL : &pa->models[i];
+        rq->rope_label[i] = pa->labels[i];
+    }
+    rq->n_rope = n_model;
+    return PLOT_ARGS_OK;
+}
+
 plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why, size_t n)
 {
     /* a reason for one option, then "OPTION: reason" into why */
@@ -401,40 +443,7 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     }
     if (rq->kind == PLOT_T5_BUCKETS)
         return t5_from_configs(rq, model_opt, model_val, n_model, layer, t5_given, why, n);
-    /* The model RoPEs, after every option (--dim, --base, --layout, --layer)
-     * is known, each read through the model registry at --layer. With models
-     * and no --base, the chart shows the models only. */
-    if (n_model && reset_bases)
-        rq->n_base = 0;
-    if (n_model && !(pa->models = malloc(n_model * sizeof *pa->models))) {
-        snprintf(why, n, "out of memory");
-        return PLOT_ARGS_BAD;
-    }
-    for (size_t i = 0; i < n_model; i++) {
-        int ok;
-        if (strcmp(model_opt[i], "--config") == 0) {
-            /* the layer's RoPE comes from the model at the plot's length */
-            ok = rope_spec_load_model(model_val[i], layer, &pa->model_of[i], pa->labels[i],
-                                      sizeof pa->labels[i], reason, sizeof reason);
-            rq->rope_model[i] = pa->model_of[i];
-            rq->rope_layer[i] = layer;
-        } else if (strcmp(model_opt[i], "--mrope") == 0) {
-            ok = add_mrope(rq, model_val[i], &pa->models[i], &pa->mropes[i], pa->labels[i],
-                           sizeof pa->labels[i], reason, sizeof reason);
-            rq->mrope[i] = ok ? &pa->mropes[i] : NULL;
-        } else {
-            ok = add_rope(rq, model_val[i], &pa->models[i], reason, sizeof reason);
-            snprintf(pa->labels[i], sizeof pa->labels[i], "%s", model_val[i]);
-        }
-        if (!ok) {
-            snprintf(why, n, "%s: %s", model_opt[i], reason);
-            return PLOT_ARGS_BAD;
-        }
-        rq->rope_config[i] = rq->rope_model[i] ? NULL : &pa->models[i];
-        rq->rope_label[i] = pa->labels[i];
-    }
-    rq->n_rope = n_model;
-    return PLOT_ARGS_OK;
+    return read_models(pa, model_opt, model_val, n_model, layer, reset_bases, why, n);
 }
 
 /* ---- PLOT in the command language ------------------------------------------------ */
