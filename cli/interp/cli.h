@@ -175,6 +175,10 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
  * ".safetensors", alone or followed by one more word (the tensor). */
 int cli_load_names_checkpoint(const char *text, size_t len);
 int cli_load_checkpoint(cli_state *st, const char *text, size_t len);
+/* The end of every LOAD: s's message (path, the line of a text table) and
+ * 0, or t (owned from now on) installed as the table and 1. */
+int cli_table_loaded(cli_state *st, const char *path, posenc_status s,
+                     const posenc_load_error *e, posenc_learned *t);
 /* A model from its config (model_cmds.c). cli_model_load: --config FILE
  * read as its family's code does (model_type NULL: the config's own),
  * installed as st->model; 0 with a reason on failure. This is the one

@@ -405,18 +405,9 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
     posenc_learned *t = NULL;
     posenc_load_error e;
     posenc_status s = posenc_learned_load(path, &t, &e);
-    if (s == POSENC_ERR_IO && e.line == 0)
-        cli_error(st, "cannot read '%s': %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
-    else if (s != POSENC_OK && e.line > 0)
-        cli_error(st, "%s: line %zu: %s", path, e.line, e.detail);
-    else if (s != POSENC_OK)
-        cli_error(st, "%s: %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
+    int ok = cli_table_loaded(st, path, s, &e, t);
     free(path);
-    if (s != POSENC_OK)
-        return 0;
-    posenc_learned_free(st->table);
-    st->table = t;
-    return 1;
+    return ok;
 }
 
 /* LEARNED pos and EXPLAIN LEARNED pos: row pos + offset of the table, the

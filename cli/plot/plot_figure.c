@@ -178,18 +178,26 @@ static int nomem(char *why, size_t n)
 
 static void base_text(double base, char *s, size_t n) { snprintf(s, n, "%.10g", base); }
 
+/* The PE table: row pos of out (rq->dim numbers) = PE(pos), pos < rq->positions. */
+static int pe_rows(const plot_request *rq, double *out, char *why, size_t n)
+{
+    for (uint32_t pos = 0; pos < rq->positions; pos++) {
+        posenc_status s = posenc_sinusoid_fill_f64(pos, rq->dim, rq->base[0],
+                                                   out + (size_t)pos * rq->dim);
+        if (s != POSENC_OK)
+            return fail(why, n, "PE", s);
+    }
+    return 1;
+}
+
 static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
 {
     uint32_t P = rq->positions, D = rq->dim;
     b->mem = malloc((size_t)P * D * sizeof(double));
     if (!b->mem)
         return nomem(why, n);
-    /* row pos = PE(pos) */
-    for (uint32_t pos = 0; pos < P; pos++) {
-        posenc_status s = posenc_sinusoid_fill_f64(pos, D, rq->base[0], b->mem + (size_t)pos * D);
-        if (s != POSENC_OK)
-            return fail(why, n, "PE", s);
-    }
+    if (!pe_rows(rq, b->mem, why, n))
+        return 0;
     char bt[32];
     base_text(rq->base[0], bt, sizeof bt);
     plot_figure *f = &b->f;
@@ -214,11 +222,8 @@ static int build_similarity(const plot_request *rq, built *b, char *why, size_t 
     if (!b->mem)
         return nomem(why, n);
     double *pe = b->mem, *sim = b->mem + (size_t)P * D;
-    for (uint32_t pos = 0; pos < P; pos++) {
-        posenc_status s = posenc_sinusoid_fill_f64(pos, D, rq->base[0], pe + (size_t)pos * D);
-        if (s != POSENC_OK)
-            return fail(why, n, "PE", s);
-    }
+    if (!pe_rows(rq, pe, why, n))
+        return 0;
     double vmin = INFINITY, vmax = -INFINITY;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++) {
