@@ -221,7 +221,7 @@ run: $(PROGRAM)
 # ---- tests -------------------------------------------------------------------
 # Every tests/test_*.c is one program linked with the library (and the config
 # reader's library when there is one). Those that drive the program's own
-# code also link the layer of it they test (cli/words.h documents the
+# code also link the layer of it they test (cli/common/words.h documents the
 # layers): the RoPE specification parser, the plot module (options, figure
 # builder, Cairo drawer, `posenc plot`), or the whole interpreter (every
 # object but main.o). The runner adds up their counts, the CLI cases and the
