@@ -440,8 +440,10 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
         rc = cli_fail(stderr, "golden", 0, "%s", le.detail[0] ? le.detail : posenc_strerror(s));
         goto out;
     }
-    printf("GOLDEN file=%s layer=%s n_tok=%zu n_head=%u head_dim=%zu dtype=%s seq_len=%lld\n",
-           path, layer_word, n_tok, n_head, hd, dtype_word(dt), (long long)len);
+    fputs("GOLDEN file=", stdout); /* the name as given, escaped like every echo */
+    cli_write_escaped(stdout, path, strlen(path));
+    printf(" layer=%s n_tok=%zu n_head=%u head_dim=%zu dtype=%s seq_len=%lld\n", layer_word,
+           n_tok, n_head, hd, dtype_word(dt), (long long)len);
     rc = 0;
 out:
     free(pos);

@@ -655,7 +655,7 @@ static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
     posenc_layer_info li;
     char why[512], no_rope[200];
     (void)cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &li);
-    if (!cli_layer_rotates(st)) { /* a --config model's layer without RoPE */
+    if (cli_layer_kind_of(st) == CLI_LAYER_NONE) { /* a --config layer without RoPE */
         cli_cannot_fail(posenc_model_layer(st->model, st->layer, &li)); /* SET layer checked */
         snprintf(no_rope, sizeof no_rope, "layer %u of %s has no RoPE (scheme %s)", st->layer,
                  posenc_model_type(st->model), posenc_scheme_name(li.scheme));

@@ -3,7 +3,13 @@
  * (cli_layer_kind): plain RoPE over the whole vector (SET base, SET layout;
  * no model), a model's RoPE on heads of its head_dim (SET rope, --config),
  * a model's M-RoPE (t:h:w positions), or a --config layer without RoPE
- * (heads unchanged). Every number comes from the library. */
+ * (heads unchanged). Every number comes from the library.
+ *
+ * Plain RoPE stays a kind of its own rather than a one-layer posenc_model:
+ * a model's layer fixes head_dim (at most POSENC_ROPE_MAX_HEAD_DIM) and an
+ * even rotary_dim, while plain ROPE takes vectors of any length D, with
+ * base^(2k/D) for odd D too; a library model for it would change those
+ * outputs (posenc_model.h would need a layer of any head_dim). */
 #include "cli.h"
 
 cli_layer_kind cli_layer_kind_of(const cli_state *st)
