@@ -245,7 +245,7 @@ $(BUILD)/tests/test_rope_spec: $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_OBJ = $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(CLI_INC)
 # The grader (posenc grade) alone: its cases, numbers, runner and report,
-# with the messages' escaping (output.o).
+# with the option kit and the escaping error printer (cli/common).
 GRADE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard cli/grade/*.c)) \
              $(BUILD)/cli/common/message.o $(BUILD)/cli/common/options.o
 $(BUILD)/tests/test_grade: $(GRADE_OBJ)
