@@ -163,7 +163,12 @@ CONFIG_DIRS := src/config
 SRC_INC     := $(addprefix -I,$(LIB_DIRS) $(CONFIG_DIRS))
 CONFIG_SRC := $(wildcard $(addsuffix /*.c,$(CONFIG_DIRS)))
 LIB_SRC    := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
-CLI_SRC    := $(wildcard cli/*.c)
+# The program: cli/main.c (the subcommand table) and one folder per
+# subcommand, with cli/common (the option kit, the error printer, words, the
+# RoPE specification) under them all; their headers are found by name.
+CLI_DIRS   := cli/common cli/interp cli/plot cli/grade cli/check
+CLI_INC    := $(addprefix -I,$(CLI_DIRS))
+CLI_SRC    := $(wildcard cli/*.c $(addsuffix /*.c,$(CLI_DIRS)))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CONFIG_OBJ := $(CONFIG_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -188,7 +193,7 @@ $(BUILD)/src/%.o: SRC_CFLAGS = $(SRC_INC)
 $(BUILD)/src/cpu/%_avx2.o: OBJ_CFLAGS = $(ISA_AVX2)
 $(BUILD)/src/cpu/%_avx512.o: OBJ_CFLAGS = $(ISA_AVX512)
 $(CONFIG_OBJ): OBJ_CFLAGS = $(JSON_CFLAGS)
-$(CLI_OBJ): OBJ_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) $(EDIT_CFLAGS)
+$(CLI_OBJ): OBJ_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) $(EDIT_CFLAGS) $(CLI_INC)
 
 $(STATIC): $(LIB_OBJ)
 	rm -f $@
@@ -216,7 +221,7 @@ run: $(PROGRAM)
 # ---- tests -------------------------------------------------------------------
 # Every tests/test_*.c is one program linked with the library (and the config
 # reader's library when there is one). Those that drive the program's own
-# code also link the layer of it they test (cli/words.h documents the
+# code also link the layer of it they test (cli/common/words.h documents the
 # layers): the RoPE specification parser, the plot module (options, figure
 # builder, Cairo drawer, `posenc plot`), or the whole interpreter (every
 # object but main.o). The runner adds up their counts, the CLI cases and the
@@ -224,9 +229,9 @@ run: $(PROGRAM)
 
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-ROPE_SPEC_OBJ := $(BUILD)/cli/words.o $(BUILD)/cli/rope_spec.o
-PLOT_OBJ      := $(ROPE_SPEC_OBJ) $(BUILD)/cli/plot_figure.o $(BUILD)/cli/plot_draw.o \
-                 $(BUILD)/cli/plot_options.o $(BUILD)/cli/plot_main.o
+ROPE_SPEC_OBJ := $(BUILD)/cli/common/words.o $(BUILD)/cli/common/rope_spec.o
+PLOT_OBJ      := $(ROPE_SPEC_OBJ) $(BUILD)/cli/common/message.o $(BUILD)/cli/common/options.o \
+                 $(patsubst %.c,$(BUILD)/%.o,$(wildcard cli/plot/*.c))
 INTERP_OBJ    := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(SRC_INC)
 TEST_LIBS   = $(CONFIG_LIB) $(JSON_LIBS)
@@ -238,22 +243,22 @@ $(BUILD)/tests/%: tests/%.c $(STATIC) $(CONFIG_LIB) $(STAMP)
 
 $(BUILD)/tests/test_rope_spec: $(ROPE_SPEC_OBJ)
 $(BUILD)/tests/test_rope_spec: TEST_OBJ = $(ROPE_SPEC_OBJ)
-$(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
+$(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(CLI_INC)
 # The grader (posenc grade) alone: its cases, numbers, runner and report,
-# with the messages' escaping (output.o).
-GRADE_OBJ := $(BUILD)/cli/grade_cases.o $(BUILD)/cli/grade_math.o $(BUILD)/cli/grade_run.o \
-             $(BUILD)/cli/grade_main.o $(BUILD)/cli/output.o
+# with the option kit and the escaping error printer (cli/common).
+GRADE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard cli/grade/*.c)) \
+             $(BUILD)/cli/common/message.o $(BUILD)/cli/common/options.o
 $(BUILD)/tests/test_grade: $(GRADE_OBJ)
 $(BUILD)/tests/test_grade: TEST_OBJ = $(GRADE_OBJ)
-$(BUILD)/tests/test_grade: TEST_CFLAGS = $(JSON_CFLAGS) -Itests -Icli
+$(BUILD)/tests/test_grade: TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(CLI_INC)
 PLOT_TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_plot_*.c))
 $(PLOT_TESTS): $(PLOT_OBJ)
 $(PLOT_TESTS): TEST_OBJ = $(PLOT_OBJ)
-$(PLOT_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
+$(PLOT_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests $(CLI_INC)
 $(PLOT_TESTS): TEST_LIBS = $(CONFIG_LIB) $(JSON_LIBS) $(CAIRO_LIBS)
 $(BUILD)/tests/test_interpreter: $(INTERP_OBJ)
 $(BUILD)/tests/test_interpreter: TEST_OBJ = $(INTERP_OBJ)
-$(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests -Icli
+$(BUILD)/tests/test_interpreter: TEST_CFLAGS = $(JSON_CFLAGS) $(CAIRO_CFLAGS) -Itests $(CLI_INC)
 $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # Tests that make each allocation of the code under test fail in turn
 # (tests/fault.h).
@@ -502,7 +507,7 @@ FUZZ_LIBS    ?=
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # fopen is renamed so the harness decides which files the code under test may open.
-FUZZ_CFLAGS  := $(WARN) -O1 -g -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Icli \
+FUZZ_CFLAGS  := $(WARN) -O1 -g -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude $(CLI_INC) \
                 $(FUZZ_SAN) $(if $(filter 1,$(POSENC_SCALAR_ONLY)),-DPOSENC_SCALAR_ONLY)
 FUZZ_SRC     := $(filter-out tests/fuzz/fuzz_sandbox.c,$(wildcard tests/fuzz/fuzz_*.c))
 # fuzz_config drives the optional config reader: only with jansson.

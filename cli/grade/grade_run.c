@@ -62,10 +62,12 @@ static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n,
 /* The pipes, by role: fd[IN_R], fd[IN_W] the program's standard input ... */
 enum { IN_R, IN_W, OUT_R, OUT_W, ERR_R, ERR_W, EX_R, EX_W, N_FD };
 
-int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
-              grade_run_result *r)
+/* The pipes into fd, their ends closing on exec (the child's copies on 0,
+ * 1, 2 are new descriptors, which do not: a program that closes its
+ * standard output really closes it), ours non-blocking. 0 when they cannot
+ * all be made. */
+static int open_pipes(int fd[N_FD])
 {
-    memset(r, 0, sizeof *r);
     /* Descriptors 0, 1 and 2 open (on /dev/null if they were closed), so that
      * no pipe lands there and the child's dup2 cannot clobber one. */
     int null = open("/dev/null", O_RDWR);
@@ -73,17 +75,65 @@ int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms,
         null = open("/dev/null", O_RDWR);
     if (null > 2)
         close(null);
-    int fd[N_FD] = {-1, -1, -1, -1, -1, -1, -1, -1}, made = 1;
+    int made = 1;
     for (int i = 0; i < N_FD; i += 2)
         made = made && pipe(fd + i) == 0;
-    /* Every end closes on exec (the child's copies on 0, 1, 2 are new
-     * descriptors, which do not): a program that closes its standard output
-     * really closes it. Ours never block. */
     for (int i = 0; made && i < N_FD; i++) {
         int fl = fcntl(fd[i], F_GETFL), ours = i == IN_W || i == OUT_R || i == ERR_R;
         made = fcntl(fd[i], F_SETFD, FD_CLOEXEC) == 0 &&
                (!ours || fcntl(fd[i], F_SETFL, fl | O_NONBLOCK) == 0);
     }
+    return made;
+}
+
+/* Feeds in[0..in_len) to the program and reads its output and standard
+ * error until both end, the deadline passes, it prints more than max_out
+ * bytes, or memory runs out (r says which). */
+static void pump(int fd[N_FD], const char *in, size_t in_len, long long deadline, size_t max_out,
+                 grade_run_result *r, size_t *out_cap_p)
+{
+    size_t sent = 0, out_cap = *out_cap_p, err_cap = 0;
+    char buf[65536];
+    while (fd[OUT_R] >= 0 || fd[ERR_R] >= 0) {
+        long long left = deadline - now_ms();
+        if (left <= 0) {
+            r->timed_out = 1;
+            break;
+        }
+        struct pollfd p[3] = {{fd[IN_W], POLLOUT, 0}, {fd[OUT_R], POLLIN, 0}, {fd[ERR_R], POLLIN, 0}};
+        if (poll(p, 3, (int)(left > 1000 ? 1000 : left)) <= 0)
+            continue; /* a signal, or a second more */
+        if (p[0].revents) {
+            ssize_t w = write(fd[IN_W], in + sent, in_len - sent);
+            sent += w > 0 ? (size_t)w : 0;
+            if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == in_len)
+                close_fds(&fd[IN_W], 1); /* all sent, or it stopped reading (EPIPE) */
+        }
+        for (int k = 1; k <= 2; k++) {
+            if (!p[k].revents)
+                continue;
+            int *f = &fd[k == 1 ? OUT_R : ERR_R];
+            ssize_t n = read(*f, buf, sizeof buf);
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+                close_fds(f, 1);
+            else if (n > 0 && k == 2)
+                r->oom |= !append(&r->err, &r->err_len, &err_cap, buf, (size_t)n, GRADE_ERR_KEEP);
+            else if (n > 0 && r->out_len + (size_t)n > max_out)
+                r->too_much = 1;
+            else if (n > 0)
+                r->oom |= !append(&r->out, &r->out_len, &out_cap, buf, (size_t)n, 0);
+        }
+        if (r->too_much || r->oom)
+            break;
+    }
+    *out_cap_p = out_cap;
+}
+
+int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
+              grade_run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    int fd[N_FD] = {-1, -1, -1, -1, -1, -1, -1, -1}, made = open_pipes(fd);
     struct sigaction ign, old;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
@@ -119,40 +169,8 @@ int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms,
         close_fds(fd, N_FD); /* exec failed: nothing to read */
 
     long long deadline = now_ms() + timeout_ms;
-    size_t sent = 0, out_cap = 0, err_cap = 0;
-    char buf[65536];
-    while (fd[OUT_R] >= 0 || fd[ERR_R] >= 0) {
-        long long left = deadline - now_ms();
-        if (left <= 0) {
-            r->timed_out = 1;
-            break;
-        }
-        struct pollfd p[3] = {{fd[IN_W], POLLOUT, 0}, {fd[OUT_R], POLLIN, 0}, {fd[ERR_R], POLLIN, 0}};
-        if (poll(p, 3, (int)(left > 1000 ? 1000 : left)) <= 0)
-            continue; /* a signal, or a second more */
-        if (p[0].revents) {
-            ssize_t w = write(fd[IN_W], in + sent, in_len - sent);
-            sent += w > 0 ? (size_t)w : 0;
-            if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == in_len)
-                close_fds(&fd[IN_W], 1); /* all sent, or it stopped reading (EPIPE) */
-        }
-        for (int k = 1; k <= 2; k++) {
-            if (!p[k].revents)
-                continue;
-            int *f = &fd[k == 1 ? OUT_R : ERR_R];
-            ssize_t n = read(*f, buf, sizeof buf);
-            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-                close_fds(f, 1);
-            else if (n > 0 && k == 2)
-                r->oom |= !append(&r->err, &r->err_len, &err_cap, buf, (size_t)n, GRADE_ERR_KEEP);
-            else if (n > 0 && r->out_len + (size_t)n > max_out)
-                r->too_much = 1;
-            else if (n > 0)
-                r->oom |= !append(&r->out, &r->out_len, &out_cap, buf, (size_t)n, 0);
-        }
-        if (r->too_much || r->oom)
-            break;
-    }
+    size_t out_cap = 0;
+    pump(fd, in, in_len, deadline, max_out, r, &out_cap);
     close_fds(fd, N_FD);
     /* Both pipes ended: wait for the exit, still within the deadline. */
     while (!r->timed_out && !r->too_much && !r->oom && !reaped) {

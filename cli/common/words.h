@@ -4,24 +4,31 @@
  * and, on failure, a message; none prints and none keeps state.
  *
  * Dependency order of cli/ (each file calls only those above it; no cycle:
- * tests/cycles.sh checks it on the objects):
+ * tests/cycles.sh checks it on the objects). One folder per subcommand:
  *   posenc.h, posenc_model.h       the library
- *   words.[ch]                     words, settings
- *   rope_spec.[ch]                 a RoPE from SET rope's words; the one
+ *   common/message.[ch]            the one error printer (escapes what it echoes)
+ *   common/options.[ch]            the option kit every subcommand parses argv with
+ *   common/words.[ch]              words, settings
+ *   common/rope_spec.[ch]          a RoPE from SET rope's words; the one
  *                                  config.json reader (a model, a layer)
- *   plot.h, plot_draw.c,           the plot module: figure model, Cairo drawer,
+ *   plot/plot.h, plot_draw.c,      the plot module: figure model, Cairo drawer,
  *     plot_figure.c                figure builder (they include the library only)
- *   plot_options.[ch]              argv / PLOT's words -> plot_request
- *   plot_main.c                    `posenc plot`: parse, draw, print
- *   cli.h, output.c                the interpreter's state, messages and numbers
- *   rope_cmds.c                    the model and its active layer, SET rope,
+ *   plot/plot_options.[ch]         argv / PLOT's words -> plot_request
+ *   plot/plot_main.c               `posenc plot`: parse, draw, print
+ *   grade/                         `posenc grade` (grade.h gives its layers)
+ *   check/check_main.c             `posenc check` and `posenc golden`
+ *   interp/cli.h, output.c         the interpreter's state, messages and numbers
+ *   interp/rope_cmds.c             the model and its active layer, SET rope,
  *                                  ROPE, DOT, EXPLAIN FREQS at the length in use
- *   mrope_cmds.c                   SET rope mrope, M-RoPE positions and commands
- *   model_cmds.c                   --config, SET layer, EXPLAIN MODEL, --models
- *   t5_cmds.c, checkpoint_cmds.c   T5 buckets; LOAD of a safetensors table
- *   commands.c                     the command table, HELP and the other commands
- *   input.c, terminal.c            lines of a stream or -c string; the prompt
- *   main.c                         the program: options, files, exit status */
+ *   interp/mrope_cmds.c            SET rope mrope, M-RoPE positions and commands
+ *   interp/model_cmds.c            --config, SET layer, EXPLAIN MODEL, --models
+ *   interp/layer_cmds.c            what the active layer does: ROPE and DOT's one call
+ *   interp/t5_cmds.c,              T5 buckets; LOAD of a safetensors table
+ *     checkpoint_cmds.c
+ *   interp/commands.c              the command table, HELP and the other commands
+ *   interp/input.c, terminal.c     lines of a stream or -c string; the prompt
+ *   interp/interp_main.c           the interpreter's options, files, exit status
+ *   main.c                         the program: the subcommand table */
 #ifndef POSENC_CLI_WORDS_H
 #define POSENC_CLI_WORDS_H
 

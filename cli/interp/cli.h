@@ -8,6 +8,7 @@
 
 #include "posenc.h"
 #include "posenc_model.h"
+#include "message.h"
 #include "words.h"
 
 #include <stdarg.h>
@@ -70,6 +71,10 @@ typedef struct cli_state {
     unsigned t5_given;
 } cli_state;
 
+/* `posenc [OPTIONS] [FILE...]` (interp_main.c): the interpreter's command
+ * line; returns the exit status (0, 1 a line failed, 2 bad options). */
+int cli_interp_main(int argc, char **argv);
+
 /* Initialises st with defaults (base 10000, interleaved, precision 4). */
 void cli_init(cli_state *st, FILE *out, FILE *err);
 /* Releases what st owns. */
@@ -99,16 +104,8 @@ void cli_print_numbers(cli_state *st, const double *v, size_t n);
 __attribute__((format(printf, 2, 3)))
 #endif
 void cli_error(cli_state *st, const char *fmt, ...);
-/* Every message goes out through these: the formatted text is written with
- * control characters (C0, DEL, C1) and bytes that are not well-formed UTF-8
- * shown as \xHH, so that no input file, argument or pipe can drive the
- * user's terminal through posenc's messages. cli_message adds a newline. */
-void cli_write_escaped(FILE *f, const char *s, size_t n);
-void cli_vmessage(FILE *f, const char *fmt, va_list ap);
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-void cli_message(FILE *f, const char *fmt, ...);
+/* Every message goes out through the escaping printer (message.h):
+ * cli_write_escaped, cli_message, cli_fail. */
 
 /* A model's RoPE (rope_cmds.c). cli_active_rope: the active layer's RoPE
  * configuration (into st->model_cfg), or NULL when there is no model or
@@ -130,6 +127,19 @@ void cli_rope_free(cli_state *st);
 /* Makes *spec (checked by rope_spec_parse) the model: one RoPE on one
  * layer; 0 when out of memory. */
 int cli_set_rope_config(cli_state *st, const posenc_rope_config *spec);
+
+/* What the active layer does to a head (layer_cmds.c): ROPE and DOT make
+ * one call, cli_layer_rotate (st->vec, printed) or cli_layer_dot (st->vec .
+ * st->vec2); positions are p[0] except on an M-RoPE layer (t:h:w). */
+typedef enum cli_layer_kind {
+    CLI_LAYER_PLAIN, /* no model: plain RoPE of any D (SET base, SET layout) */
+    CLI_LAYER_ROPE,  /* the model's RoPE on heads of its head_dim */
+    CLI_LAYER_MROPE, /* the model's M-RoPE */
+    CLI_LAYER_NONE   /* a --config layer without RoPE: heads unchanged */
+} cli_layer_kind;
+cli_layer_kind cli_layer_kind_of(const cli_state *st);
+int cli_layer_rotate(cli_state *st, const int64_t p[3], size_t D);
+int cli_layer_dot(cli_state *st, const int64_t m[3], const int64_t n[3], size_t D);
 
 /* Multimodal RoPE (mrope_cmds.c). Positions: "t:h:w" or "p" (p:p:p) into p;
  * "row:col" for ROPE2D. The commands take the vector already in st->vec
@@ -165,18 +175,20 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
  * ".safetensors", alone or followed by one more word (the tensor). */
 int cli_load_names_checkpoint(const char *text, size_t len);
 int cli_load_checkpoint(cli_state *st, const char *text, size_t len);
+/* The end of every LOAD: s's message (path, the line of a text table) and
+ * 0, or t (owned from now on) installed as the table and 1. */
+int cli_table_loaded(cli_state *st, const char *path, posenc_status s,
+                     const posenc_load_error *e, posenc_learned *t);
 /* A model from its config (model_cmds.c). cli_model_load: --config FILE
  * read as its family's code does (model_type NULL: the config's own),
  * installed as st->model; 0 with a reason on failure. This is the one
  * --config reader of the program (plots use it through rope_spec.h's
  * rope_spec_read_model). cli_layer_rotates: 0 when a model is loaded and the
- * active layer has no RoPE (ROPE and DOT then use the passthroughs). */
+ * active layer has no RoPE (ROPE and DOT then leave heads unchanged). */
 int cli_model_load(cli_state *st, const char *path, const char *model_type, int layout_given,
                    char *why, size_t n);
 int cli_set_layer(cli_state *st, cli_token t);                    /* SET layer N */
 int cli_layer_rotates(const cli_state *st);
-int cli_layer_rope_passthrough(cli_state *st, size_t D);          /* st->vec, unchanged */
-int cli_layer_dot_passthrough(cli_state *st, size_t D);           /* st->vec . st->vec2 */
 int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_model(cli_state *st, const cli_token *a, size_t n);
 /* The row of the learned table that position 0 reads: with a --config

@@ -1,6 +1,7 @@
 /* check_cmd.h - `posenc check` and `posenc golden` (cli/check_main.c): the
  * program's subcommands around the library's RoPE check (posenc_check.h).
- * They use words.h, rope_spec.h and the library only. */
+ * They use the option kit and printer (cli/common), words.h, rope_spec.h and
+ * the library. */
 #ifndef POSENC_CLI_CHECK_CMD_H
 #define POSENC_CLI_CHECK_CMD_H
 

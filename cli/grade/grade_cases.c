@@ -195,6 +195,50 @@ static int read_numbers(const word *w, size_t n, double *x, char *why, size_t wh
     return 1;
 }
 
+/* The vectors of ROPE, ADD and DOT (D numbers from word qs, DOT's k from
+ * word ks; nx numbers in all) into g->x, and the command's text into t. */
+static int read_vectors(const word *w, size_t n, grade_case *g, size_t D, size_t qs, size_t ks,
+                        size_t nx, size_t numbers_before, text *t, char *why, size_t why_len,
+                        size_t line_no, int *oom)
+{
+    for (size_t i = 1; i < n; i++)
+        if ((w[i].s[0] == '[' || w[i].s[0] == ']') && g->kind != GRADE_DOT)
+            return fail(why, why_len, line_no, "brackets belong to DOT's vectors only");
+    if (D > GRADE_MAX_DIM)
+        return fail(why, why_len, line_no, "a vector of %zu numbers: at most %u", D,
+                    GRADE_MAX_DIM);
+    if (numbers_before + nx > GRADE_MAX_NUMBERS)
+        return fail(why, why_len, line_no, "more than %u numbers in all the commands",
+                    GRADE_MAX_NUMBERS);
+    g->D = (uint32_t)D;
+    g->x = malloc(nx * sizeof *g->x);
+    if (!g->x) {
+        *oom = 1;
+        return fail(why, why_len, line_no, "out of memory");
+    }
+    if (!read_numbers(w + qs, D, g->x, why, why_len, line_no) ||
+        (g->kind == GRADE_DOT && !read_numbers(w + ks, D, g->x + D, why, why_len, line_no))) {
+        free(g->x);
+        g->x = NULL;
+        return 0;
+    }
+    char num[64];
+    if (g->kind == GRADE_DOT) {
+        snprintf(num, sizeof num, "DOT %lld %lld [", (long long)g->pos, (long long)g->pos2);
+        put_str(t, num);
+        put_words(t, w + qs, D, 1);
+        put_str(t, "] [");
+        put_words(t, w + ks, D, 1);
+        put_str(t, "]");
+    } else {
+        snprintf(num, sizeof num, "%s %lld", g->kind == GRADE_ADD ? "ADD" : "ROPE",
+                 (long long)g->pos);
+        put_str(t, num);
+        put_words(t, w + qs, D, 0);
+    }
+    return 1;
+}
+
 /* Parses one command of n words into *g (its x and text allocated). */
 static int parse_command(const word *w, size_t n, grade_case *g, size_t numbers_before,
                          char *why, size_t why_len, size_t line_no, int *oom)
@@ -263,42 +307,10 @@ static int parse_command(const word *w, size_t n, grade_case *g, size_t numbers_
         return fail(why, why_len, line_no, "'%s' is not a command (PE, ROPE, DOT or ADD)",
                     shown(w[0], b, sizeof b));
     }
-    if (g->kind != GRADE_PE) {
-        for (size_t i = 1; i < n; i++)
-            if ((w[i].s[0] == '[' || w[i].s[0] == ']') && g->kind != GRADE_DOT)
-                return fail(why, why_len, line_no, "brackets belong to DOT's vectors only");
-        if (D > GRADE_MAX_DIM)
-            return fail(why, why_len, line_no, "a vector of %zu numbers: at most %u", D,
-                        GRADE_MAX_DIM);
-        if (numbers_before + nx > GRADE_MAX_NUMBERS)
-            return fail(why, why_len, line_no, "more than %u numbers in all the commands",
-                        GRADE_MAX_NUMBERS);
-        g->D = (uint32_t)D;
-        g->x = malloc(nx * sizeof *g->x);
-        if (!g->x) {
-            *oom = 1;
-            return fail(why, why_len, line_no, "out of memory");
-        }
-        if (!read_numbers(w + qs, D, g->x, why, why_len, line_no) ||
-            (g->kind == GRADE_DOT && !read_numbers(w + ks, D, g->x + D, why, why_len, line_no))) {
-            free(g->x);
-            g->x = NULL;
-            return 0;
-        }
-        char num[64];
-        if (g->kind == GRADE_DOT) {
-            snprintf(num, sizeof num, "DOT %lld %lld [", (long long)g->pos, (long long)g->pos2);
-            put_str(&t, num);
-            put_words(&t, w + qs, D, 1);
-            put_str(&t, "] [");
-            put_words(&t, w + ks, D, 1);
-            put_str(&t, "]");
-        } else {
-            snprintf(num, sizeof num, "%s %lld", g->kind == GRADE_ADD ? "ADD" : "ROPE",
-                     (long long)g->pos);
-            put_str(&t, num);
-            put_words(&t, w + qs, D, 0);
-        }
+    if (g->kind != GRADE_PE &&
+        !read_vectors(w, n, g, D, qs, ks, nx, numbers_before, &t, why, why_len, line_no, oom)) {
+        free(t.s);
+        return 0;
     }
     if (t.oom) {
         free(g->x);

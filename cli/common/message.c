@@ -1,37 +1,9 @@
-/* output.c - how numbers and messages look: "%.*f", single spaces, no -0;
- * messages with every byte a terminal would act on shown escaped. */
-#include "cli.h"
+/* message.c - the program's one error printer (message.h). */
+#include "message.h"
 
-#include <math.h>
-
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *cli_format_number(cli_state *st, double v)
-{
-    /* Past 1e15 fixed notation shows digits a double does not hold (a
-     * wavelength near 1e300 would print 300 of them): exponent notation. */
-    if (isfinite(v) && fabs(v) >= 1e15)
-        snprintf(st->num, sizeof st->num, "%.*e", st->precision, v);
-    else
-        snprintf(st->num, sizeof st->num, "%.*f", st->precision, v);
-    /* A negative value that rounds to zero prints as zero: "-0.0000" would
-     * tell a learner there is a sign where there is no value. */
-    if (st->num[0] == '-' && strspn(st->num + 1, "0.") == strlen(st->num + 1))
-        return st->num + 1;
-    return st->num;
-}
-
-void cli_print_numbers(cli_state *st, const double *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(' ', st->out);
-        fputs(cli_format_number(st, v[i]), st->out);
-    }
-    fputc('\n', st->out);
-}
 
 /* Length of the well-formed UTF-8 character at s (of n bytes) that a
  * terminal shows as a glyph: 2 to 4, or 0 for a byte to escape (a malformed
@@ -111,19 +83,18 @@ void cli_message(FILE *f, const char *fmt, ...)
     fputc('\n', f);
 }
 
-void cli_error(cli_state *st, const char *fmt, ...)
+int cli_fail(FILE *f, const char *cmd, int hint, const char *fmt, ...)
 {
-    st->failed = 1;
-    if (st->source) {
-        fputs("posenc: ", st->err);
-        cli_write_escaped(st->err, st->source, strlen(st->source));
-        fprintf(st->err, ": line %zu: ", st->line_no);
-    } else {
-        fprintf(st->err, "posenc: line %zu: ", st->line_no);
-    }
+    fputs(cmd ? "posenc " : "posenc", f);
+    if (cmd)
+        cli_write_escaped(f, cmd, strlen(cmd));
+    fputs(": ", f);
     va_list ap;
     va_start(ap, fmt);
-    cli_vmessage(st->err, fmt, ap);
+    cli_vmessage(f, fmt, ap);
     va_end(ap);
-    fputc('\n', st->err);
+    if (hint)
+        fprintf(f, " (try 'posenc%s%s --help')", cmd ? " " : "", cmd ? cmd : "");
+    fputc('\n', f);
+    return CLI_EXIT_USAGE;
 }

@@ -86,7 +86,7 @@ int cli_model_load(cli_state *st, const char *path, const char *model_type, int 
     return 1;
 }
 
-/* ---- ROPE, DOT, EXPLAIN FREQS on a layer without RoPE ---------------------------- */
+/* ---- EXPLAIN FREQS on a layer without RoPE --------------------------------------- */
 
 static void why_no_rope(cli_state *st, const posenc_layer_info *li, FILE *out)
 {
@@ -94,21 +94,6 @@ static void why_no_rope(cli_state *st, const posenc_layer_info *li, FILE *out)
     fprintf(out, "layer %u of %s has no RoPE (scheme %s%s%s)", st->layer,
             posenc_model_type(st->model), posenc_scheme_name(li->scheme), why[0] ? ": " : "",
             why);
-}
-
-int cli_layer_rope_passthrough(cli_state *st, size_t D)
-{
-    cli_print_numbers(st, st->vec, D); /* the head, unchanged */
-    return 1;
-}
-
-int cli_layer_dot_passthrough(cli_state *st, size_t D)
-{
-    double dot = 0.0;
-    for (size_t i = 0; i < D; i++)
-        dot += st->vec[i] * st->vec2[i];
-    cli_print_numbers(st, &dot, 1);
-    return 1;
 }
 
 int cli_model_explain_freqs(cli_state *st, const cli_token *a, size_t n)

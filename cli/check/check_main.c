@@ -4,48 +4,21 @@
  * this file reads options, the model (--config through the registry, or
  * --rope with SET rope's words) and prints key=value lines. */
 #include "check_cmd.h"
+#include "message.h"
+#include "options.h"
 
 #include "posenc_check.h"
 #include "posenc_model.h"
 #include "rope_spec.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_WORDS 64
 
 /* Exit statuses of posenc check. */
-enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int bad(const char *cmd, const char *fmt, ...)
-{
-    fprintf(stderr, "posenc %s: ", cmd);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_BAD;
-}
-
-/* "--name=value" or "--name value". */
-static const char *opt(const char *name, int argc, char **argv, int *i)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] == '\0' && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
+enum { EXIT_MATCH = 0, EXIT_MISMATCH = 1, EXIT_BAD = CLI_EXIT_USAGE };
 
 static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
@@ -93,6 +66,57 @@ static const char *dtype_word(posenc_dtype d)
     return d == POSENC_DTYPE_F32 ? "F32" : d == POSENC_DTYPE_BF16 ? "BF16" : "F16";
 }
 
+/* ---- the options check and golden share: the model and the length ------------------ */
+
+typedef struct model_opts {
+    const char *config, *rope; /* --config FILE or --rope 'WORDS' */
+    int64_t layer;             /* --layer N (golden: -1 = every layer group) */
+    int64_t seq_len;           /* --seq-len N, or 0 */
+    posenc_layout layout;      /* --layout L (with --rope) */
+} model_opts;
+
+/* The first rows of both tables (their own rows follow, from O_SHARED on). */
+enum { O_HELP, O_CONFIG, O_ROPE, O_LAYER, O_LAYOUT, O_SEQ_LEN, O_SHARED };
+#define SHARED_OPTIONS                                                                      \
+    {"--help", "-h", 0, NULL}, {"--config", NULL, 1, NULL}, {"--rope", NULL, 1, NULL},     \
+        {"--layer", NULL, 1, NULL}, {"--layout", NULL, 1, NULL}, {"--seq-len", NULL, 1, NULL}
+
+/* A shared option r (O_CONFIG to O_SEQ_LEN) with its value v into mo;
+ * 0 after cmd's message. */
+static int shared_option(const char *cmd, int r, const char *v, model_opts *mo)
+{
+    char why[512];
+    switch (r) {
+    case O_CONFIG: mo->config = v; return 1;
+    case O_ROPE: mo->rope = v; return 1;
+    case O_LAYER:
+        if (parse_i64(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &mo->layer))
+            return 1;
+        cli_fail(stderr, cmd, 0, "--layer '%s' must be an integer from 0 to %u", v,
+                 POSENC_MODEL_MAX_LAYERS - 1);
+        return 0;
+    case O_LAYOUT:
+        if (cli_parse_layout(v, strlen(v), &mo->layout, why, sizeof why))
+            return 1;
+        cli_fail(stderr, cmd, 0, "%s", why);
+        return 0;
+    default: /* O_SEQ_LEN */
+        if (parse_i64(v, 1, POSENC_MAX_POS + 1, &mo->seq_len))
+            return 1;
+        cli_fail(stderr, cmd, 0, "--seq-len '%s' must be an integer from 1 to %lld", v,
+                 POSENC_MAX_POS + 1);
+        return 0;
+    }
+}
+
+/* The kit's message for an unknown option or a missing value, with cmd's hint. */
+static int bad_option(const char *cmd, const cli_args *args, int r)
+{
+    char why[256];
+    cli_args_why(args, r, why, sizeof why);
+    return cli_fail(stderr, cmd, 1, "%s", why);
+}
+
 /* ---- posenc check ------------------------------------------------------------------ */
 
 static void check_usage(FILE *f)
@@ -113,95 +137,10 @@ static void check_usage(FILE *f)
           f);
 }
 
-int cli_check_main(int argc, char **argv)
+/* The CHECK line, a BAND line per band of positions, and a CAUSE line per
+ * cause (docs/CHECK.md). */
+static void print_result(const posenc_check_result *res)
 {
-    const char *config = NULL, *rope = NULL, *dump = NULL, *v;
-    int64_t layer = 0, seq_len = 0;
-    double tol = 0;
-    posenc_layout layout = POSENC_LAYOUT_INTERLEAVED;
-    char why[1400];
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            check_usage(stdout);
-            return 0;
-        } else if ((v = opt("--config", argc, argv, &i))) {
-            config = v;
-        } else if ((v = opt("--rope", argc, argv, &i))) {
-            rope = v;
-        } else if ((v = opt("--layer", argc, argv, &i))) {
-            if (!parse_i64(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &layer))
-                return bad("check", "--layer '%s' must be an integer from 0 to %u", v,
-                           POSENC_MODEL_MAX_LAYERS - 1);
-        } else if ((v = opt("--layout", argc, argv, &i))) {
-            if (!cli_parse_layout(v, strlen(v), &layout, why, sizeof why))
-                return bad("check", "%s", why);
-        } else if ((v = opt("--seq-len", argc, argv, &i))) {
-            if (!parse_i64(v, 1, POSENC_MAX_POS + 1, &seq_len))
-                return bad("check", "--seq-len '%s' must be an integer from 1 to %lld", v,
-                           POSENC_MAX_POS + 1);
-        } else if ((v = opt("--tol", argc, argv, &i))) {
-            if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
-                !isfinite(tol))
-                return bad("check", "--tol '%s' must be a number > 0 (ulps)", v);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return bad("check", "unknown option '%s' (try 'posenc check --help')", argv[i]);
-        } else if (dump) {
-            return bad("check", "one DUMP only ('%s' and '%s')", dump, argv[i]);
-        } else {
-            dump = argv[i];
-        }
-    }
-    if (!dump)
-        return bad("check", "no DUMP given (try 'posenc check --help')");
-    if (!config == !rope)
-        return bad("check", "give the model: --config FILE or --rope 'WORDS' (one of them)");
-    posenc_check_input in;
-    posenc_load_error le;
-    posenc_status s = posenc_dump_load(dump, &in, &le);
-    if (s != POSENC_OK)
-        return bad("check", "%s: %s", dump, le.detail[0] ? le.detail : posenc_strerror(s));
-    posenc_rope_config *model = malloc(sizeof *model);
-    posenc_check_result *res = malloc(sizeof *res);
-    posenc_model *pm = NULL;
-    int rc = EXIT_BAD;
-    char label[256];
-    if (!model || !res) {
-        rc = bad("check", "out of memory");
-        goto out;
-    }
-    if (config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
-                                       sizeof why)
-               : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
-                             sizeof why)) {
-        rc = bad("check", "%s", why);
-        goto out;
-    }
-    if (pm) { /* the layer's RoPE at the engine's length, its family's rules included */
-        if (!seq_len)
-            for (size_t t = 0; t < in.n_tok; t++)
-                if (in.pos[t] + 1 > seq_len)
-                    seq_len = in.pos[t] + 1;
-        posenc_rope_scaling sc;
-        s = posenc_model_layer_rope_config(pm, (uint32_t)layer, model);
-        if (s == POSENC_OK)
-            s = posenc_model_layer_scaling(pm, (uint32_t)layer, seq_len, &sc);
-        if (s != POSENC_OK) {
-            rc = bad("check", "%s: the RoPE of layer %lld at length %lld: %s", config,
-                     (long long)layer, (long long)seq_len, posenc_strerror(s));
-            goto out;
-        }
-        model->scaling = sc;
-    }
-    s = posenc_check_run(model, &in, seq_len, tol, res);
-    if (s != POSENC_OK) {
-        if (s == POSENC_ERR_DIM)
-            rc = bad("check", "%s: %s %u does not fit the model (head_dim %u, rotary_dim %u)",
-                     dump, in.x ? "head_dim" : "table_dim", in.x ? in.head_dim : in.table_dim,
-                     model->head_dim, model->rotary_dim);
-        else
-            rc = bad("check", "%s: %s", dump, posenc_strerror(s));
-        goto out;
-    }
     printf("CHECK verdict=%s dtype=%s n_tok=%zu n_head=%u max_ulp=%.4g max_abs=%.4g\n",
            res->match ? "match" : "mismatch", dtype_word(res->dtype), res->n_tok, res->n_head,
            res->max_ulp, res->max_abs);
@@ -214,6 +153,95 @@ int cli_check_main(int argc, char **argv)
     for (size_t k = 0; k < res->n_cause; k++)
         printf("CAUSE name=%s fit_ulp=%.4g%s%s\n", posenc_check_cause_name(res->cause[k].cause),
                res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
+}
+
+enum { O_TOL = O_SHARED };
+static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL}};
+
+int cli_check_main(int argc, char **argv)
+{
+    model_opts mo = {NULL, NULL, 0, 0, POSENC_LAYOUT_INTERLEAVED};
+    const char *dump = NULL;
+    double tol = 0;
+    char why[1400];
+    cli_args args;
+    cli_args_start(&args, argc, argv, 1, CHECK_OPTIONS,
+                   sizeof CHECK_OPTIONS / sizeof CHECK_OPTIONS[0]);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARG_END;) {
+        const char *v = args.value;
+        if (r == O_HELP) {
+            check_usage(stdout);
+            return 0;
+        } else if (r == O_TOL) {
+            if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
+                !isfinite(tol))
+                return cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
+        } else if (r >= 0) {
+            if (!shared_option("check", r, v, &mo))
+                return EXIT_BAD;
+        } else if (r != CLI_ARG_OPERAND) { /* "--" too */
+            return bad_option("check", &args, r == CLI_ARG_NO_VALUE ? r : CLI_ARG_UNKNOWN);
+        } else if (dump) {
+            return cli_fail(stderr, "check", 0, "one DUMP only ('%s' and '%s')", dump, args.word);
+        } else {
+            dump = args.word;
+        }
+    }
+    const char *config = mo.config, *rope = mo.rope;
+    int64_t layer = mo.layer, seq_len = mo.seq_len;
+    posenc_layout layout = mo.layout;
+    if (!dump)
+        return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
+    if (!config == !rope)
+        return cli_fail(stderr, "check", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    posenc_check_input in;
+    posenc_load_error le;
+    posenc_status s = posenc_dump_load(dump, &in, &le);
+    if (s != POSENC_OK)
+        return cli_fail(stderr, "check", 0, "%s: %s", dump, le.detail[0] ? le.detail : posenc_strerror(s));
+    posenc_rope_config *model = malloc(sizeof *model);
+    posenc_check_result *res = malloc(sizeof *res);
+    posenc_model *pm = NULL;
+    int rc = EXIT_BAD;
+    char label[256];
+    if (!model || !res) {
+        rc = cli_fail(stderr, "check", 0, "out of memory");
+        goto out;
+    }
+    if (config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
+                                       sizeof why)
+               : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
+                             sizeof why)) {
+        rc = cli_fail(stderr, "check", 0, "%s", why);
+        goto out;
+    }
+    if (pm) { /* the layer's RoPE at the engine's length, its family's rules included */
+        if (!seq_len)
+            for (size_t t = 0; t < in.n_tok; t++)
+                if (in.pos[t] + 1 > seq_len)
+                    seq_len = in.pos[t] + 1;
+        posenc_rope_scaling sc;
+        s = posenc_model_layer_rope_config(pm, (uint32_t)layer, model);
+        if (s == POSENC_OK)
+            s = posenc_model_layer_scaling(pm, (uint32_t)layer, seq_len, &sc);
+        if (s != POSENC_OK) {
+            rc = cli_fail(stderr, "check", 0, "%s: the RoPE of layer %lld at length %lld: %s", config,
+                     (long long)layer, (long long)seq_len, posenc_strerror(s));
+            goto out;
+        }
+        model->scaling = sc;
+    }
+    s = posenc_check_run(model, &in, seq_len, tol, res);
+    if (s != POSENC_OK) {
+        if (s == POSENC_ERR_DIM)
+            rc = cli_fail(stderr, "check", 0, "%s: %s %u does not fit the model (head_dim %u, rotary_dim %u)",
+                     dump, in.x ? "head_dim" : "table_dim", in.x ? in.head_dim : in.table_dim,
+                     model->head_dim, model->rotary_dim);
+        else
+            rc = cli_fail(stderr, "check", 0, "%s: %s", dump, posenc_strerror(s));
+        goto out;
+    }
+    print_result(res);
     rc = res->match ? EXIT_MATCH : EXIT_MISMATCH;
 out:
     posenc_model_free(pm);
@@ -351,14 +379,14 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     int64_t *pos;
     size_t n_tok;
     if (!golden_positions(list, cfg, &pos, &n_tok, why, sizeof why))
-        return bad("golden", "%s", why);
+        return cli_fail(stderr, "golden", 0, "%s", why);
     int64_t len = seq_len ? seq_len : pos[n_tok - 1] + 1;
     posenc_rope r;
     posenc_status s = m ? posenc_model_layer_rope(m, layer, len, &r)
                         : posenc_rope_init_config(&r, cfg, len);
     if (s != POSENC_OK) {
         free(pos);
-        return bad("golden", "the model's RoPE at length %lld: %s", (long long)len,
+        return cli_fail(stderr, "golden", 0, "the model's RoPE at length %lld: %s", (long long)len,
                    posenc_strerror(s));
     }
     size_t hd = cfg->head_dim, n = n_tok * n_head * hd;
@@ -366,7 +394,7 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     double *h = malloc(hd * sizeof *h);
     int rc = EXIT_BAD;
     if (!x || !y || !h) {
-        rc = bad("golden", "out of memory for %zu elements", n);
+        rc = cli_fail(stderr, "golden", 0, "out of memory for %zu elements", n);
         goto out;
     }
     uint64_t st = seed;
@@ -409,11 +437,13 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     posenc_load_error le;
     s = posenc_dump_save(path, &in, meta, &le);
     if (s != POSENC_OK) {
-        rc = bad("golden", "%s", le.detail[0] ? le.detail : posenc_strerror(s));
+        rc = cli_fail(stderr, "golden", 0, "%s", le.detail[0] ? le.detail : posenc_strerror(s));
         goto out;
     }
-    printf("GOLDEN file=%s layer=%s n_tok=%zu n_head=%u head_dim=%zu dtype=%s seq_len=%lld\n",
-           path, layer_word, n_tok, n_head, hd, dtype_word(dt), (long long)len);
+    fputs("GOLDEN file=", stdout); /* the name as given, escaped like every echo */
+    cli_write_escaped(stdout, path, strlen(path));
+    printf(" layer=%s n_tok=%zu n_head=%u head_dim=%zu dtype=%s seq_len=%lld\n", layer_word,
+           n_tok, n_head, hd, dtype_word(dt), (long long)len);
     rc = 0;
 out:
     free(pos);
@@ -433,43 +463,38 @@ static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
         snprintf(buf, n, "%.*s-layer%u%s", (int)(dot - out), out, layer, dot);
 }
 
+enum { O_POSITIONS = O_SHARED, O_OUT, O_HEADS, O_SEED, O_DTYPE };
+static const cli_option GOLDEN_OPTIONS[] = {
+    SHARED_OPTIONS,          {"--positions", NULL, 1, NULL}, {"-o", NULL, 1, NULL},
+    {"--heads", NULL, 1, NULL}, {"--seed", NULL, 1, NULL},   {"--dtype", NULL, 1, NULL},
+};
+
 int cli_golden_main(int argc, char **argv)
 {
-    const char *config = NULL, *rope = NULL, *out = NULL, *list = NULL, *v;
-    int64_t layer = -1, seq_len = 0, heads = 4, seed = 1;
+    model_opts mo = {NULL, NULL, -1, 0, POSENC_LAYOUT_INTERLEAVED};
+    const char *out = NULL, *list = NULL;
+    int64_t heads = 4, seed = 1;
     posenc_dtype dt = POSENC_DTYPE_F32;
-    posenc_layout layout = POSENC_LAYOUT_INTERLEAVED;
     char why[1400];
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+    cli_args args;
+    cli_args_start(&args, argc, argv, 1, GOLDEN_OPTIONS,
+                   sizeof GOLDEN_OPTIONS / sizeof GOLDEN_OPTIONS[0]);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARG_END;) {
+        const char *v = args.value;
+        if (r == O_HELP) {
             golden_usage(stdout);
             return 0;
-        } else if ((v = opt("--config", argc, argv, &i))) {
-            config = v;
-        } else if ((v = opt("--rope", argc, argv, &i))) {
-            rope = v;
-        } else if ((v = opt("--positions", argc, argv, &i))) {
+        } else if (r == O_POSITIONS) {
             list = v;
-        } else if ((v = opt("-o", argc, argv, &i))) {
+        } else if (r == O_OUT) {
             out = v;
-        } else if ((v = opt("--layer", argc, argv, &i))) {
-            if (!parse_i64(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &layer))
-                return bad("golden", "--layer '%s' must be an integer from 0 to %u", v,
-                           POSENC_MODEL_MAX_LAYERS - 1);
-        } else if ((v = opt("--layout", argc, argv, &i))) {
-            if (!cli_parse_layout(v, strlen(v), &layout, why, sizeof why))
-                return bad("golden", "%s", why);
-        } else if ((v = opt("--seq-len", argc, argv, &i))) {
-            if (!parse_i64(v, 1, POSENC_MAX_POS + 1, &seq_len))
-                return bad("golden", "--seq-len '%s' must be an integer from 1 to %lld", v,
-                           POSENC_MAX_POS + 1);
-        } else if ((v = opt("--heads", argc, argv, &i))) {
+        } else if (r == O_HEADS) {
             if (!parse_i64(v, 1, 4096, &heads))
-                return bad("golden", "--heads '%s' must be an integer from 1 to 4096", v);
-        } else if ((v = opt("--seed", argc, argv, &i))) {
+                return cli_fail(stderr, "golden", 0, "--heads '%s' must be an integer from 1 to 4096", v);
+        } else if (r == O_SEED) {
             if (!parse_i64(v, 0, INT64_MAX, &seed))
-                return bad("golden", "--seed '%s' must be an integer >= 0", v);
-        } else if ((v = opt("--dtype", argc, argv, &i))) {
+                return cli_fail(stderr, "golden", 0, "--seed '%s' must be an integer >= 0", v);
+        } else if (r == O_DTYPE) {
             if (!strcmp(v, "F32"))
                 dt = POSENC_DTYPE_F32;
             else if (!strcmp(v, "F16"))
@@ -477,22 +502,30 @@ int cli_golden_main(int argc, char **argv)
             else if (!strcmp(v, "BF16"))
                 dt = POSENC_DTYPE_BF16;
             else
-                return bad("golden", "--dtype '%s' must be F32, F16 or BF16", v);
+                return cli_fail(stderr, "golden", 0, "--dtype '%s' must be F32, F16 or BF16", v);
+        } else if (r >= 0) {
+            if (!shared_option("golden", r, v, &mo))
+                return EXIT_BAD;
+        } else if (r == CLI_ARG_UNKNOWN || r == CLI_ARG_NO_VALUE) {
+            return bad_option("golden", &args, r);
         } else {
-            return bad("golden", "unknown argument '%s' (try 'posenc golden --help')", argv[i]);
+            return cli_fail(stderr, "golden", 1, "unknown argument '%s'", args.word);
         }
     }
+    const char *config = mo.config, *rope = mo.rope;
+    int64_t layer = mo.layer, seq_len = mo.seq_len;
+    posenc_layout layout = mo.layout;
     if (!out)
-        return bad("golden", "no output file: give -o FILE");
+        return cli_fail(stderr, "golden", 0, "no output file: give -o FILE");
     if (!config == !rope)
-        return bad("golden", "give the model: --config FILE or --rope 'WORDS' (one of them)");
+        return cli_fail(stderr, "golden", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
     posenc_rope_config *cfg = malloc(sizeof *cfg);
     if (!cfg)
-        return bad("golden", "out of memory");
+        return cli_fail(stderr, "golden", 0, "out of memory");
     int rc = 0;
     if (rope) {
         if (!rope_words(rope, 0, layout, cfg, why, sizeof why))
-            rc = bad("golden", "%s", why);
+            rc = cli_fail(stderr, "golden", 0, "%s", why);
         else
             rc = golden_one(out, cfg, NULL, 0, list, (uint32_t)heads, (uint64_t)seed, dt,
                             seq_len, "0");
@@ -503,7 +536,7 @@ int cli_golden_main(int argc, char **argv)
                                                why, sizeof why)
                        : !rope_spec_read_model(config, NULL, &m, why, sizeof why)) {
             free(cfg);
-            return bad("golden", "%s", why);
+            return cli_fail(stderr, "golden", 0, "%s", why);
         }
         /* every layer group with RoPE (or the one layer asked for) */
         uint32_t n = posenc_model_n_layer(m);
@@ -528,7 +561,7 @@ int cli_golden_main(int argc, char **argv)
                 break;
         }
         if (!any && rc == 0)
-            rc = bad("golden", "%s: no layer of %s has RoPE", config, rope_spec_model_type(m));
+            rc = cli_fail(stderr, "golden", 0, "%s: no layer of %s has RoPE", config, rope_spec_model_type(m));
         posenc_model_free(m);
     }
     free(cfg);

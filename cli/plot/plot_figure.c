@@ -178,18 +178,26 @@ static int nomem(char *why, size_t n)
 
 static void base_text(double base, char *s, size_t n) { snprintf(s, n, "%.10g", base); }
 
+/* The PE table: row pos of out (rq->dim numbers) = PE(pos), pos < rq->positions. */
+static int pe_rows(const plot_request *rq, double *out, char *why, size_t n)
+{
+    for (uint32_t pos = 0; pos < rq->positions; pos++) {
+        posenc_status s = posenc_sinusoid_fill_f64(pos, rq->dim, rq->base[0],
+                                                   out + (size_t)pos * rq->dim);
+        if (s != POSENC_OK)
+            return fail(why, n, "PE", s);
+    }
+    return 1;
+}
+
 static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
 {
     uint32_t P = rq->positions, D = rq->dim;
     b->mem = malloc((size_t)P * D * sizeof(double));
     if (!b->mem)
         return nomem(why, n);
-    /* row pos = PE(pos) */
-    for (uint32_t pos = 0; pos < P; pos++) {
-        posenc_status s = posenc_sinusoid_fill_f64(pos, D, rq->base[0], b->mem + (size_t)pos * D);
-        if (s != POSENC_OK)
-            return fail(why, n, "PE", s);
-    }
+    if (!pe_rows(rq, b->mem, why, n))
+        return 0;
     char bt[32];
     base_text(rq->base[0], bt, sizeof bt);
     plot_figure *f = &b->f;
@@ -214,11 +222,8 @@ static int build_similarity(const plot_request *rq, built *b, char *why, size_t 
     if (!b->mem)
         return nomem(why, n);
     double *pe = b->mem, *sim = b->mem + (size_t)P * D;
-    for (uint32_t pos = 0; pos < P; pos++) {
-        posenc_status s = posenc_sinusoid_fill_f64(pos, D, rq->base[0], pe + (size_t)pos * D);
-        if (s != POSENC_OK)
-            return fail(why, n, "PE", s);
-    }
+    if (!pe_rows(rq, pe, why, n))
+        return 0;
     double vmin = INFINITY, vmax = -INFINITY;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++) {
@@ -302,6 +307,76 @@ static int series(const plot_request *rq, built *b, int64_t cur_len, const posen
     return (int)k;
 }
 
+/* The offsets of rope-decay into x: evenly spaced on the axis (log or
+ * linear), whole tokens, each once. Returns their count. */
+static size_t decay_offsets(const plot_request *rq, double *x)
+{
+    uint32_t np = rq->points;
+    size_t cnt = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        double t = np > 1 ? (double)i / (np - 1) : 0;
+        double o = rq->linear ? round(t * (double)rq->max_offset)
+                              : round(exp(t * log((double)rq->max_offset)));
+        if (cnt == 0 || o > x[cnt - 1])
+            x[cnt++] = o;
+    }
+    return cnt;
+}
+
+/* One series' scores at the offsets x[0..cnt): yo with q = k = ones (the
+ * score over |q||k| = D, cosine similarity), yr the mean over random unit
+ * q = k (the same vectors at every offset: a smooth curve); ones and u hold
+ * head_dim numbers. *ymin lowered to the least. 0 with a reason. */
+static int decay_scores(const plot_request *rq, const posenc_rope *r, const double *x,
+                        size_t cnt, const double *ones, double *u, double *yo, double *yr,
+                        double *ymin, char *why, size_t n)
+{
+    uint32_t D = r->head_dim;
+    for (size_t i = 0; i < cnt; i++) {
+        double d;
+        posenc_status st = rope_score(r, (int64_t)x[i], ones, ones, &d);
+        if (st != POSENC_OK)
+            return fail(why, n, "DOT", st);
+        yo[i] = d / D;
+        double sum = 0;
+        uint64_t seed = rq->seed;
+        for (uint32_t v = 0; v < rq->samples; v++) {
+            random_unit(&seed, D, u);
+            st = rope_score(r, (int64_t)x[i], u, u, &d);
+            if (st != POSENC_OK)
+                return fail(why, n, "DOT", st);
+            sum += d;
+        }
+        yr[i] = rq->samples ? sum / rq->samples : 0;
+        *ymin = yo[i] < *ymin ? yo[i] : *ymin;
+        if (rq->samples)
+            *ymin = yr[i] < *ymin ? yr[i] : *ymin;
+    }
+    return 1;
+}
+
+/* The legend of a rope-decay series' q = k = ones curve. A label longer
+ * than the legend's room is cut: that is fine. */
+static void decay_label(plot_curve *c, const char *label, const posenc_rope *r,
+                        const posenc_rope_config *cfg)
+{
+    uint32_t D = r->head_dim;
+    char attn[40] = "";
+    if (r->attn_factor != 1.0)
+        snprintf(attn, sizeof attn, ", a = %.4g", r->attn_factor);
+    char type[24] = "";
+    if (cfg && cfg->scaling.type != POSENC_ROPE_DEFAULT)
+        snprintf(type, sizeof type, " (%s)", posenc_rope_type_name(cfg->scaling.type));
+    int n;
+    if (r->rotary_dim < D)
+        n = snprintf(c->label, sizeof c->label, "%s%s, D = %u (%u rotated)%s: q = k = ones",
+                     label, type, D, r->rotary_dim, attn);
+    else
+        n = snprintf(c->label, sizeof c->label, "%s%s, D = %u%s: q = k = ones", label, type, D,
+                     attn);
+    (void)n;
+}
+
 static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t n)
 {
     const posenc_rope *r[PLOT_MAX_SERIES];
@@ -318,70 +393,25 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
         maxd = r[s]->head_dim > maxd ? r[s]->head_dim : maxd;
         any_attn |= r[s]->attn_factor != 1.0;
     }
-    /* The offsets: evenly spaced on the axis (log or linear), whole tokens,
-     * each once. */
     uint32_t np = rq->points;
     b->mem = malloc(((size_t)np * (1 + 2 * (size_t)ns) + 2 * (size_t)maxd) * sizeof(double));
     if (!b->mem)
         return nomem(why, n);
     /* x[np] offsets, y[2 ns][np] curves, ones[maxd], u[maxd] */
     double *x = b->mem, *y = x + np, *ones = y + 2 * (size_t)ns * np, *u = ones + maxd;
-    size_t cnt = 0;
-    for (uint32_t i = 0; i < np; i++) {
-        double t = np > 1 ? (double)i / (np - 1) : 0;
-        double o = rq->linear ? round(t * (double)rq->max_offset)
-                              : round(exp(t * log((double)rq->max_offset)));
-        if (cnt == 0 || o > x[cnt - 1])
-            x[cnt++] = o;
-    }
+    size_t cnt = decay_offsets(rq, x);
     for (uint32_t i = 0; i < maxd; i++)
         ones[i] = 1;
     plot_figure *f = &b->f;
     size_t nc = 0;
     double ymin = 0;
     for (int s = 0; s < ns; s++) {
-        uint32_t D = r[s]->head_dim;
         double *yo = y + (size_t)(2 * s) * np, *yr = yo + np;
-        uint64_t seed = rq->seed;
-        for (size_t i = 0; i < cnt; i++) {
-            /* q = k = ones: the score over |q||k| = D (cosine similarity) */
-            double d;
-            posenc_status st = rope_score(r[s], (int64_t)x[i], ones, ones, &d);
-            if (st != POSENC_OK)
-                return fail(why, n, "DOT", st);
-            yo[i] = d / D;
-            /* the mean over random unit q = k: the same key seen offset tokens away */
-            double sum = 0;
-            seed = rq->seed; /* the same vectors at every offset: a smooth curve */
-            for (uint32_t v = 0; v < rq->samples; v++) {
-                random_unit(&seed, D, u);
-                st = rope_score(r[s], (int64_t)x[i], u, u, &d);
-                if (st != POSENC_OK)
-                    return fail(why, n, "DOT", st);
-                sum += d;
-            }
-            yr[i] = rq->samples ? sum / rq->samples : 0;
-            ymin = yo[i] < ymin ? yo[i] : ymin;
-            if (rq->samples)
-                ymin = yr[i] < ymin ? yr[i] : ymin;
-        }
+        if (!decay_scores(rq, r[s], x, cnt, ones, u, yo, yr, &ymin, why, n))
+            return 0;
         plot_curve *c = &b->curves[nc++];
         *c = (plot_curve){cnt, x, yo, s, 0, 0, ""};
-        char attn[40] = "";
-        if (r[s]->attn_factor != 1.0)
-            snprintf(attn, sizeof attn, ", a = %.4g", r[s]->attn_factor);
-        char type[24] = "";
-        if (cfg[s] && cfg[s]->scaling.type != POSENC_ROPE_DEFAULT)
-            snprintf(type, sizeof type, " (%s)", posenc_rope_type_name(cfg[s]->scaling.type));
-        /* A label longer than the legend's room is cut: that is fine. */
-        int n;
-        if (r[s]->rotary_dim < D)
-            n = snprintf(c->label, sizeof c->label, "%s%s, D = %u (%u rotated)%s: q = k = ones",
-                         label[s], type, D, r[s]->rotary_dim, attn);
-        else
-            n = snprintf(c->label, sizeof c->label, "%s%s, D = %u%s: q = k = ones", label[s],
-                         type, D, attn);
-        (void)n;
+        decay_label(c, label[s], r[s], cfg[s]);
         if (rq->samples) {
             c = &b->curves[nc++];
             *c = (plot_curve){cnt, x, yr, s, 1, 0, ""};
@@ -418,6 +448,112 @@ static int build_rope_decay(const plot_request *rq, built *b, char *why, size_t 
 static double pair_of_wavelength(double w, double base, uint32_t d)
 {
     return 0.5 * d * log(w / TWO_PI) / log(base);
+}
+
+/* An M-RoPE series: the pairs of each axis (t, h, w) as dots in a colour of
+ * their own (from colour on), into curves[0..3); the points go to q, 4 per
+ * pair. Returns q past them. */
+static double *mrope_curves(const posenc_mrope *mr, const double *x, const double *y,
+                            uint32_t np, const char *label, int colour, double *q,
+                            plot_curve *curves)
+{
+    static const char *const axis_word[3] = {"temporal", "height", "width"};
+    for (int a = 0; a < 3; a++) {
+        /* dots only: a NaN after each point breaks the line */
+        size_t m = mr->section[a], i = 0;
+        for (uint32_t k = 0; k < np; k++)
+            if (mr->axis[k] == a) {
+                q[2 * i] = x[k];
+                q[2 * m + 2 * i] = y[k];
+                q[2 * i + 1] = q[2 * m + 2 * i + 1] = NAN;
+                i++;
+            }
+        plot_curve *c = &curves[a];
+        *c = (plot_curve){2 * m, q, q + 2 * m, colour + a, 0, 1, ""};
+        snprintf(c->label, sizeof c->label, "%s: %zu pairs follow the %s position %s", label, m,
+                 axis_word[a], a == 0 ? "t" : a == 1 ? "h" : "w");
+        q += 4 * m;
+    }
+    return q;
+}
+
+/* The pairs a Llama 3 blend band or a YaRN ramp of cfg (series s, rotary_dim
+ * d) covers, shaded: a span of f. 1, or 0 with a reason. */
+static int band_span(plot_figure *f, const posenc_rope_config *cfg, const char *label, int s,
+                     uint32_t d, int frac, char *why, size_t n)
+{
+    posenc_rope_type t = cfg ? cfg->scaling.type : POSENC_ROPE_DEFAULT;
+    if ((t != POSENC_ROPE_LLAMA3 && t != POSENC_ROPE_YARN) || f->n_spans >= PLOT_MAX_HLINES)
+        return 1;
+    uint32_t np = d / 2;
+    posenc_rope_scaling sc;
+    posenc_freqs_summary sum;
+    posenc_status st = posenc_rope_config_scaling(cfg, &sc);
+    if (st == POSENC_OK)
+        st = posenc_rope_explain_freqs(d, cfg->base, &sc, 0, NULL, &sum);
+    if (st != POSENC_OK)
+        return fail(why, n, "RoPE", st);
+    double k0, k1;
+    char *sl = f->spans[f->n_spans].label;
+    size_t sn = sizeof f->spans[0].label;
+    if (t == POSENC_ROPE_LLAMA3) { /* wavelengths before scaling, in tokens */
+        k0 = pair_of_wavelength(sum.llama3_keep_below, cfg->base, d);
+        k1 = pair_of_wavelength(sum.llama3_divide_above, cfg->base, d);
+        snprintf(sl, sn,
+                 "%s: blend band, wavelengths %.6g..%.6g before scaling; "
+                 "longer ones / %.6g",
+                 label, sum.llama3_keep_below, sum.llama3_divide_above, cfg->scaling.factor);
+    } else { /* the ramp's pair range, pair indices */
+        k0 = sum.yarn_ramp_lo;
+        k1 = sum.yarn_ramp_hi;
+        snprintf(sl, sn, "%s: YaRN ramp, pairs %.4g..%.4g; later pairs / %.6g", label, k0, k1,
+                 cfg->scaling.factor);
+    }
+    k0 = k0 < 0 ? 0 : k0 > np - 1 ? np - 1 : k0;
+    k1 = k1 < 0 ? 0 : k1 > np - 1 ? np - 1 : k1;
+    f->spans[f->n_spans].lo = frac ? 2 * k0 / d : k0;
+    f->spans[f->n_spans].hi = frac ? 2 * k1 / d : k1;
+    f->spans[f->n_spans].colour = s;
+    f->n_spans++;
+    return 1;
+}
+
+/* The frame of freqs: the context line, titles, axes from lo to hi
+ * wavelengths. dashed: a series is drawn before its scaling too; mrope: an
+ * M-RoPE series; frac: x is 2k / rotary_dim; maxp: the most pairs. */
+static void freqs_frame(const plot_request *rq, plot_figure *f, int dashed, int mrope,
+                        int frac, uint32_t maxp, double lo, double hi)
+{
+    if (rq->context > 0) {
+        f->n_hlines = 1;
+        f->hline_y[0] = (double)rq->context;
+        snprintf(f->hline_label[0], sizeof f->hline_label[0],
+                 "context %lld tokens: pairs above never finish a turn",
+                 (long long)rq->context);
+        hi = (double)rq->context > hi ? (double)rq->context : hi;
+        lo = (double)rq->context < lo ? (double)rq->context : lo;
+    }
+    snprintf(f->title, sizeof f->title, "RoPE frequency bands: wavelength of every pair");
+    if (mrope)
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "wavelength = 2 pi / inv_freq(k) tokens per full turn; M-RoPE: each pair "
+                 "coloured by the position it follows (t, h or w)");
+    else if (dashed)
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "wavelength = 2 pi / inv_freq(k) tokens per full turn; dashed: before the "
+                 "scaling, shaded: the pairs it blends");
+    else
+        snprintf(f->subtitle, sizeof f->subtitle,
+                 "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per full turn");
+    f->xlabel = frac ? "pair position 2k / rotary_dim (0: fastest pair, 1: slowest)"
+                     : "pair k (dimensions 2k, 2k+1)";
+    f->ylabel = "wavelength (tokens, log scale)";
+    f->ylog = 1;
+    f->xmin = 0;
+    f->xmax = frac ? 1 : maxp > 1 ? maxp - 1 : 1;
+    f->ymin = pow(10, floor(log10(lo)));
+    f->ymax = pow(10, ceil(log10(hi * 1.0000001)));
+    f->legend_left = 1;
 }
 
 static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
@@ -473,24 +609,8 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
         }
         const posenc_mrope *mr = s >= (int)rq->n_base ? rq->mrope[s - (int)rq->n_base] : NULL;
         if (mr && mr->n_pairs == np) {
-            /* M-RoPE: the pairs of each axis (t, h, w) in a colour of their own */
-            static const char *const axis_word[3] = {"temporal", "height", "width"};
-            for (int a = 0; a < 3; a++) {
-                /* dots only: a NaN after each point breaks the line */
-                size_t m = mr->section[a], i = 0;
-                for (uint32_t k = 0; k < np; k++)
-                    if (mr->axis[k] == a) {
-                        q[2 * i] = x[k];
-                        q[2 * m + 2 * i] = y[k];
-                        q[2 * i + 1] = q[2 * m + 2 * i + 1] = NAN;
-                        i++;
-                    }
-                plot_curve *c = &b->curves[nc++];
-                *c = (plot_curve){2 * m, q, q + 2 * m, ns + 3 * (int)n_mrope + a, 0, 1, ""};
-                snprintf(c->label, sizeof c->label, "%s: %zu pairs follow the %s position %s",
-                         label[s], m, axis_word[a], a == 0 ? "t" : a == 1 ? "h" : "w");
-                q += 4 * m;
-            }
+            q = mrope_curves(mr, x, y, np, label[s], ns + 3 * (int)n_mrope, q, b->curves + nc);
+            nc += 3;
             n_mrope++;
             continue;
         }
@@ -512,72 +632,12 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
             snprintf(c->label, sizeof c->label, "%s before scaling (base %s)", label[s], bt);
         }
         /* The pairs a Llama 3 blend band or a YaRN ramp covers. */
-        posenc_rope_type t = cfg[s] ? cfg[s]->scaling.type : POSENC_ROPE_DEFAULT;
-        if ((t == POSENC_ROPE_LLAMA3 || t == POSENC_ROPE_YARN) && f->n_spans < PLOT_MAX_HLINES) {
-            posenc_rope_scaling sc;
-            posenc_freqs_summary sum;
-            posenc_status st = posenc_rope_config_scaling(cfg[s], &sc);
-            if (st == POSENC_OK)
-                st = posenc_rope_explain_freqs(d, cfg[s]->base, &sc, 0, NULL, &sum);
-            if (st != POSENC_OK)
-                return fail(why, n, "RoPE", st);
-            double k0, k1;
-            char *sl = f->spans[f->n_spans].label;
-            size_t sn = sizeof f->spans[0].label;
-            if (t == POSENC_ROPE_LLAMA3) { /* wavelengths before scaling, in tokens */
-                k0 = pair_of_wavelength(sum.llama3_keep_below, cfg[s]->base, d);
-                k1 = pair_of_wavelength(sum.llama3_divide_above, cfg[s]->base, d);
-                snprintf(sl, sn,
-                         "%s: blend band, wavelengths %.6g..%.6g before scaling; "
-                         "longer ones / %.6g",
-                         label[s], sum.llama3_keep_below, sum.llama3_divide_above,
-                         cfg[s]->scaling.factor);
-            } else { /* the ramp's pair range, pair indices */
-                k0 = sum.yarn_ramp_lo;
-                k1 = sum.yarn_ramp_hi;
-                snprintf(sl, sn, "%s: YaRN ramp, pairs %.4g..%.4g; later pairs / %.6g",
-                         label[s], k0, k1, cfg[s]->scaling.factor);
-            }
-            k0 = k0 < 0 ? 0 : k0 > np - 1 ? np - 1 : k0;
-            k1 = k1 < 0 ? 0 : k1 > np - 1 ? np - 1 : k1;
-            f->spans[f->n_spans].lo = frac ? 2 * k0 / d : k0;
-            f->spans[f->n_spans].hi = frac ? 2 * k1 / d : k1;
-            f->spans[f->n_spans].colour = s;
-            f->n_spans++;
-        }
+        if (!band_span(f, cfg[s], label[s], s, d, frac, why, n))
+            return 0;
     }
     f->n_curves = nc;
     f->curves = b->curves;
-    if (rq->context > 0) {
-        f->n_hlines = 1;
-        f->hline_y[0] = (double)rq->context;
-        snprintf(f->hline_label[0], sizeof f->hline_label[0],
-                 "context %lld tokens: pairs above never finish a turn",
-                 (long long)rq->context);
-        hi = (double)rq->context > hi ? (double)rq->context : hi;
-        lo = (double)rq->context < lo ? (double)rq->context : lo;
-    }
-    snprintf(f->title, sizeof f->title, "RoPE frequency bands: wavelength of every pair");
-    if (n_mrope)
-        snprintf(f->subtitle, sizeof f->subtitle,
-                 "wavelength = 2 pi / inv_freq(k) tokens per full turn; M-RoPE: each pair "
-                 "coloured by the position it follows (t, h or w)");
-    else if (nc > (size_t)ns)
-        snprintf(f->subtitle, sizeof f->subtitle,
-                 "wavelength = 2 pi / inv_freq(k) tokens per full turn; dashed: before the "
-                 "scaling, shaded: the pairs it blends");
-    else
-        snprintf(f->subtitle, sizeof f->subtitle,
-                 "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per full turn");
-    f->xlabel = frac ? "pair position 2k / rotary_dim (0: fastest pair, 1: slowest)"
-                     : "pair k (dimensions 2k, 2k+1)";
-    f->ylabel = "wavelength (tokens, log scale)";
-    f->ylog = 1;
-    f->xmin = 0;
-    f->xmax = frac ? 1 : maxp > 1 ? maxp - 1 : 1;
-    f->ymin = pow(10, floor(log10(lo)));
-    f->ymax = pow(10, ceil(log10(hi * 1.0000001)));
-    f->legend_left = 1;
+    freqs_frame(rq, f, nc > (size_t)ns, n_mrope != 0, frac, maxp, lo, hi);
     return 1;
 }
 

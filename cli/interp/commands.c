@@ -267,62 +267,62 @@ static int cmd_pe(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
+/* A position: t:h:w when mrope (an M-RoPE layer), else one position
+ * (p[0] = p[1] = p[2]). */
+static int parse_layer_position(cli_state *st, cli_token t, int mrope, int64_t p[3])
+{
+    if (mrope)
+        return cli_parse_mrope_position(st, t, p);
+    if (!parse_position(st, t, &p[0]))
+        return 0;
+    p[1] = p[2] = p[0];
+    return 1;
+}
+
+/* CMD POS x... (ROPE, ADD, EXPLAIN ROPE): the position and one vector into
+ * st->vec; needs says what CMD needs when the words are too few. */
+static int parse_pos_vector(cli_state *st, const char *cmd, const char *needs,
+                            const cli_token *a, size_t n, int mrope, int64_t p[3], size_t *D)
+{
+    if (n < 2) {
+        cli_error(st, "%s needs %s, got %zu argument%s", cmd, needs, n, plural(n));
+        return 0;
+    }
+    return parse_layer_position(st, a[0], mrope, p) &&
+           parse_one_vector(st, cmd, a + 1, n - 1, D);
+}
+
 static int cmd_rope(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t pos;
+    int64_t p[3];
     size_t D;
-    if (n < 2) {
-        cli_error(st, "ROPE needs a position and at least one number, got %zu argument%s", n,
-                  plural(n));
+    if (!parse_pos_vector(st, "ROPE", "a position and at least one number", a, n,
+                          cli_layer_kind_of(st) == CLI_LAYER_MROPE, p, &D))
         return 0;
-    }
-    int64_t p3[3];
-    if (st->mrope_on) {
-        if (!cli_parse_mrope_position(st, a[0], p3) ||
-            !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
-            return 0;
-        return cli_mrope_rope(st, p3, D);
-    }
-    if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ROPE", a + 1, n - 1, &D))
-        return 0;
-    if (!cli_layer_rotates(st)) /* a registry model's layer without RoPE */
-        return cli_layer_rope_passthrough(st, D);
-    if (st->model)
-        return cli_model_rope(st, pos, D);
-    cli_cannot_fail(posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
-                                      st->vec));
-    cli_print_numbers(st, st->vec, D);
-    return 1;
+    return cli_layer_rotate(st, p, D);
 }
 
 static int cmd_add(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t pos;
+    int64_t p[3];
     size_t D;
-    if (n < 2) {
-        cli_error(st, "ADD needs a position and at least one number, got %zu argument%s", n,
-                  plural(n));
+    if (!parse_pos_vector(st, "ADD", "a position and at least one number", a, n, 0, p, &D))
         return 0;
-    }
-    if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "ADD", a + 1, n - 1, &D))
-        return 0;
-    cli_cannot_fail(posenc_sinusoid_add_f64(pos, (uint32_t)D, st->base, st->vec));
+    cli_cannot_fail(posenc_sinusoid_add_f64(p[0], (uint32_t)D, st->base, st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }
 
 static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t m = 0, p = 0;
     if (n < 4) {
         cli_error(st, "DOT needs two positions and two vectors q and k, got %zu argument%s", n,
                   plural(n));
         return 0;
     }
     int64_t m3[3], p3[3];
-    if (st->mrope_on ? !cli_parse_mrope_position(st, a[0], m3) ||
-                           !cli_parse_mrope_position(st, a[1], p3)
-                     : !parse_position(st, a[0], &m) || !parse_position(st, a[1], &p))
+    int mrope = cli_layer_kind_of(st) == CLI_LAYER_MROPE;
+    if (!parse_layer_position(st, a[0], mrope, m3) || !parse_layer_position(st, a[1], mrope, p3))
         return 0;
     vec_groups g;
     if (!find_groups(st, a + 2, n - 2, &g))
@@ -359,17 +359,7 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
     if (!parse_numbers(st, a + 2 + qs, D, &st->vec, &st->vec_cap) ||
         !parse_numbers(st, a + 2 + ks, D, &st->vec2, &st->vec2_cap))
         return 0;
-    if (st->mrope_on)
-        return cli_mrope_dot(st, m3, p3, D);
-    if (!cli_layer_rotates(st))
-        return cli_layer_dot_passthrough(st, D);
-    if (st->model)
-        return cli_model_dot(st, m, p, D);
-    double dot;
-    cli_cannot_fail(posenc_rope_dot_f64(m, p, (uint32_t)D, st->base, st->layout, st->vec,
-                                    st->vec2, &dot));
-    cli_print_numbers(st, &dot, 1);
-    return 1;
+    return cli_layer_dot(st, m3, p3, D);
 }
 
 static int cmd_alibi(cli_state *st, const cli_token *a, size_t n)
@@ -415,18 +405,9 @@ static int cmd_load(cli_state *st, const char *rest, size_t len)
     posenc_learned *t = NULL;
     posenc_load_error e;
     posenc_status s = posenc_learned_load(path, &t, &e);
-    if (s == POSENC_ERR_IO && e.line == 0)
-        cli_error(st, "cannot read '%s': %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
-    else if (s != POSENC_OK && e.line > 0)
-        cli_error(st, "%s: line %zu: %s", path, e.line, e.detail);
-    else if (s != POSENC_OK)
-        cli_error(st, "%s: %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
+    int ok = cli_table_loaded(st, path, s, &e, t);
     free(path);
-    if (s != POSENC_OK)
-        return 0;
-    posenc_learned_free(st->table);
-    st->table = t;
-    return 1;
+    return ok;
 }
 
 /* LEARNED pos and EXPLAIN LEARNED pos: row pos + offset of the table, the
@@ -577,24 +558,6 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
-/* EXPLAIN ROPE t:h:w x... with an M-RoPE model: each pair's axis. */
-static int explain_mrope(cli_state *st, const cli_token *a, size_t n)
-{
-    int64_t p3[3];
-    size_t D;
-    if (n < 2) {
-        cli_error(st, "EXPLAIN ROPE needs a position t:h:w and a head of numbers, got %zu "
-                      "argument%s",
-                  n, plural(n));
-        return 0;
-    }
-    if (!cli_parse_mrope_position(st, a[0], p3) ||
-        !parse_one_vector(st, "EXPLAIN ROPE", a + 1, n - 1, &D) ||
-        !reserve(st, &st->vec2, &st->vec2_cap, D))
-        return 0;
-    return cli_mrope_explain(st, p3, D);
-}
-
 static int cmd_rope2d(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t row, col;
@@ -611,28 +574,29 @@ static int cmd_rope2d(cli_state *st, const cli_token *a, size_t n)
     return cli_rope2d(st, row, col, D);
 }
 
+/* EXPLAIN ROPE pos x...: each pair's angle, before and after (plain RoPE),
+ * or each pair's axis (an M-RoPE layer, cli_mrope_explain). */
 static int explain_rope(cli_state *st, const cli_token *a, size_t n)
 {
-    if (st->mrope_on)
-        return explain_mrope(st, a, n);
-    if (cli_active_rope(st)) {
+    cli_layer_kind kind = cli_layer_kind_of(st);
+    if (kind == CLI_LAYER_ROPE) {
         cli_error(st, "EXPLAIN ROPE traces plain RoPE: with a model RoPE active use EXPLAIN "
                       "FREQS (or SET rope off first)");
         return 0;
     }
-    int64_t pos;
+    int mrope = kind == CLI_LAYER_MROPE;
+    int64_t p[3];
     size_t D;
-    if (n < 2) {
-        cli_error(st, "EXPLAIN ROPE needs a position and at least one number, got %zu "
-                      "argument%s",
-                  n, plural(n));
+    if (!parse_pos_vector(st, "EXPLAIN ROPE",
+                          mrope ? "a position t:h:w and a head of numbers"
+                                : "a position and at least one number",
+                          a, n, mrope, p, &D) ||
+        !reserve(st, &st->vec2, &st->vec2_cap, D))
         return 0;
-    }
-    if (!parse_position(st, a[0], &pos) || !parse_one_vector(st, "EXPLAIN ROPE", a + 1, n - 1, &D))
-        return 0;
+    if (mrope)
+        return cli_mrope_explain(st, p, D);
+    int64_t pos = p[0];
     /* vec2 keeps the input so each pair can be shown before and after. */
-    if (!reserve(st, &st->vec2, &st->vec2_cap, D))
-        return 0;
     memcpy(st->vec2, st->vec, D * sizeof *st->vec);
     cli_cannot_fail(posenc_rope_apply_f64(pos, (uint32_t)D, st->base, st->layout, POSENC_FORWARD,
                                       st->vec));
@@ -691,7 +655,7 @@ static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
     posenc_layer_info li;
     char why[512], no_rope[200];
     (void)cli_t5_settings(st, &set.t5_buckets, &set.t5_max_distance, &bidir, &li);
-    if (!cli_layer_rotates(st)) { /* a --config model's layer without RoPE */
+    if (cli_layer_kind_of(st) == CLI_LAYER_NONE) { /* a --config layer without RoPE */
         cli_cannot_fail(posenc_model_layer(st->model, st->layer, &li)); /* SET layer checked */
         snprintf(no_rope, sizeof no_rope, "layer %u of %s has no RoPE (scheme %s)", st->layer,
                  posenc_model_type(st->model), posenc_scheme_name(li.scheme));

@@ -29,6 +29,22 @@ int cli_load_names_checkpoint(const char *text, size_t len)
     return w > 0 && ends_in_suffix(text, w);
 }
 
+int cli_table_loaded(cli_state *st, const char *path, posenc_status s,
+                     const posenc_load_error *e, posenc_learned *t)
+{
+    if (s == POSENC_ERR_IO && e->line == 0)
+        cli_error(st, "cannot read '%s': %s", path, e->detail[0] ? e->detail : posenc_strerror(s));
+    else if (s != POSENC_OK && e->line > 0) /* a text table's line */
+        cli_error(st, "%s: line %zu: %s", path, e->line, e->detail);
+    else if (s != POSENC_OK)
+        cli_error(st, "%s: %s", path, e->detail[0] ? e->detail : posenc_strerror(s));
+    if (s != POSENC_OK)
+        return 0;
+    posenc_learned_free(st->table);
+    st->table = t;
+    return 1;
+}
+
 int cli_load_checkpoint(cli_state *st, const char *text, size_t len)
 {
     if (ends_in_suffix(text, len)) {
@@ -55,14 +71,7 @@ int cli_load_checkpoint(cli_state *st, const char *text, size_t len)
     posenc_learned *t = NULL;
     posenc_load_error e;
     posenc_status s = posenc_learned_load_safetensors(path, name, &t, &e);
-    if (s == POSENC_ERR_IO)
-        cli_error(st, "cannot read '%s': %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
-    else if (s != POSENC_OK)
-        cli_error(st, "%s: %s", path, e.detail[0] ? e.detail : posenc_strerror(s));
+    int ok = cli_table_loaded(st, path, s, &e, t);
     free(path);
-    if (s != POSENC_OK)
-        return 0;
-    posenc_learned_free(st->table);
-    st->table = t;
-    return 1;
+    return ok;
 }

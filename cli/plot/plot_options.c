@@ -2,6 +2,7 @@
  * argv of `posenc plot` and the words of PLOT into a plot_request. Every
  * parser here returns a status and a message; nothing prints but
  * plot_print_usage, which is asked to. */
+#include "options.h"
 #include "plot_options.h"
 #include "rope_spec.h"
 
@@ -173,21 +174,20 @@ static int add_mrope(const plot_request *rq, const char *v, posenc_rope_config *
     return 1;
 }
 
-/* The options that take a value. */
-static const char *const VALUE_OPTIONS[] = {
-    "-o",        "--output", "--positions", "--dim",   "--base",  "--layout",
-    "--max-offset", "--points", "--samples", "--seed", "--context", "--heads",
-    "--title",   "--size",   "--config",    "--rope",  "--buckets", "--max-distance",
-    "--mrope",   "--layer",  "--seq-len",
+/* The options of `posenc plot`: the flags first, then those with a value
+ * (set_option reads each of those by name). */
+enum { OPT_HELP, OPT_LINEAR, OPT_LOG, OPT_NO_CAUSAL, OPT_FIRST_VALUE };
+static const cli_option PLOT_OPTIONS[] = {
+    {"--help", "-h", 0, NULL},  {"--linear", NULL, 0, NULL},    {"--log", NULL, 0, NULL},
+    {"--no-causal", NULL, 0, NULL},
+    {"-o", "--output", 1, NULL}, {"--positions", NULL, 1, NULL}, {"--dim", NULL, 1, NULL},
+    {"--base", NULL, 1, NULL},   {"--layout", NULL, 1, NULL},    {"--max-offset", NULL, 1, NULL},
+    {"--points", NULL, 1, NULL}, {"--samples", NULL, 1, NULL},   {"--seed", NULL, 1, NULL},
+    {"--context", NULL, 1, NULL}, {"--heads", NULL, 1, NULL},    {"--title", NULL, 1, NULL},
+    {"--size", NULL, 1, NULL},   {"--config", NULL, 1, NULL},    {"--rope", NULL, 1, NULL},
+    {"--buckets", NULL, 1, NULL}, {"--max-distance", NULL, 1, NULL},
+    {"--mrope", NULL, 1, NULL},  {"--layer", NULL, 1, NULL},     {"--seq-len", NULL, 1, NULL},
 };
-
-static int takes_value(const char *o)
-{
-    for (size_t i = 0; i < sizeof VALUE_OPTIONS / sizeof VALUE_OPTIONS[0]; i++)
-        if (strcmp(o, VALUE_OPTIONS[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* One option o with its value v into rq; a model option is only noted in
  * model_opt/model_val (read once every option is known). 0 with a reason. */
@@ -331,78 +331,15 @@ void plot_args_free(plot_args *pa)
     }
 }
 
-plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why, size_t n)
+/* The model RoPEs, after every option (--dim, --base, --layout, --layer)
+ * is known, each read through the model registry at --layer. With models
+ * and no --base (reset_bases), the chart shows the models only. */
+static plot_args_status read_models(plot_args *pa, const char *const *model_opt,
+                                    const char *const *model_val, size_t n_model, uint32_t layer,
+                                    int reset_bases, char *why, size_t n)
 {
-    /* a reason for one option, then "OPTION: reason" into why */
-    char reason[256];
-    int a = 1;
-    pa->models = NULL;
-    for (size_t i = 0; i < PLOT_MAX_SERIES; i++)
-        pa->model_of[i] = NULL;
-    if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0))
-        return PLOT_ARGS_HELP;
-    if (a >= argc) {
-        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs, alibi or t5-buckets "
-                         "(try 'posenc plot --help')");
-        return PLOT_ARGS_BAD;
-    }
-    int kind = plot_kind_of(argv[a], strlen(argv[a]));
-    if (kind < 0) {
-        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs, alibi or t5-buckets)",
-                 argv[a]);
-        return PLOT_ARGS_BAD;
-    }
     plot_request *rq = &pa->rq;
-    plot_request_defaults(rq, (plot_kind)kind);
-    int reset_bases = 1;
-    const char *model_opt[PLOT_MAX_SERIES], *model_val[PLOT_MAX_SERIES];
-    size_t n_model = 0;
-    uint32_t layer = 0;
-    int t5_given = 0; /* --buckets or --max-distance: they win over a T5 config */
-    for (a++; a < argc; a++) {
-        const char *o = argv[a];
-        const char *v = a + 1 < argc ? argv[a + 1] : NULL;
-        if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
-            return PLOT_ARGS_HELP;
-        if (strcmp(o, "--linear") == 0 || strcmp(o, "--log") == 0) {
-            rq->linear = o[2] == 'l' && o[3] == 'i';
-            continue;
-        }
-        if (strcmp(o, "--no-causal") == 0) {
-            rq->causal = 0;
-            continue;
-        }
-        if (!takes_value(o)) {
-            snprintf(why, n, "unknown option '%s' (try 'posenc plot --help')", o);
-            return PLOT_ARGS_BAD;
-        }
-        if (!v) {
-            snprintf(why, n, "%s needs a value", o);
-            return PLOT_ARGS_BAD;
-        }
-        reason[0] = '\0';
-        t5_given |= strcmp(o, "--buckets") == 0 || strcmp(o, "--max-distance") == 0;
-        if (!set_option(rq, o, v, &reset_bases, model_opt, model_val, &n_model, &layer, reason,
-                        sizeof reason)) {
-            snprintf(why, n, "%s: %s", o, reason);
-            return PLOT_ARGS_BAD;
-        }
-        a++;
-    }
-    if (!rq->out) {
-        snprintf(why, n, "say where to write the picture: -o FILE (.png, .svg or .pdf)");
-        return PLOT_ARGS_BAD;
-    }
-    if (strcmp(rq->out, "-") == 0) {
-        snprintf(why, n, "-o -: pictures cannot go to standard output; give a file name "
-                         "ending in .png, .svg or .pdf");
-        return PLOT_ARGS_BAD;
-    }
-    if (rq->kind == PLOT_T5_BUCKETS)
-        return t5_from_configs(rq, model_opt, model_val, n_model, layer, t5_given, why, n);
-    /* The model RoPEs, after every option (--dim, --base, --layout, --layer)
-     * is known, each read through the model registry at --layer. With models
-     * and no --base, the chart shows the models only. */
+    char reason[256];
     if (n_model && reset_bases)
         rq->n_base = 0;
     if (n_model && !(pa->models = malloc(n_model * sizeof *pa->models))) {
@@ -434,6 +371,79 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     }
     rq->n_rope = n_model;
     return PLOT_ARGS_OK;
+}
+
+plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why, size_t n)
+{
+    /* a reason for one option, then "OPTION: reason" into why */
+    char reason[256];
+    int a = 1;
+    pa->models = NULL;
+    for (size_t i = 0; i < PLOT_MAX_SERIES; i++)
+        pa->model_of[i] = NULL;
+    if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0))
+        return PLOT_ARGS_HELP;
+    if (a >= argc) {
+        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs, alibi or t5-buckets "
+                         "(try 'posenc plot --help')");
+        return PLOT_ARGS_BAD;
+    }
+    int kind = plot_kind_of(argv[a], strlen(argv[a]));
+    if (kind < 0) {
+        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs, alibi or t5-buckets)",
+                 argv[a]);
+        return PLOT_ARGS_BAD;
+    }
+    plot_request *rq = &pa->rq;
+    plot_request_defaults(rq, (plot_kind)kind);
+    int reset_bases = 1;
+    const char *model_opt[PLOT_MAX_SERIES], *model_val[PLOT_MAX_SERIES];
+    size_t n_model = 0;
+    uint32_t layer = 0;
+    int t5_given = 0; /* --buckets or --max-distance: they win over a T5 config */
+    cli_args args;
+    cli_args_start(&args, argc, argv, a + 1, PLOT_OPTIONS,
+                   sizeof PLOT_OPTIONS / sizeof PLOT_OPTIONS[0]);
+    for (int r; (r = cli_args_next(&args)) != CLI_ARG_END;) {
+        if (r == OPT_HELP)
+            return PLOT_ARGS_HELP;
+        if (r == OPT_LINEAR || r == OPT_LOG) {
+            rq->linear = r == OPT_LINEAR;
+            continue;
+        }
+        if (r == OPT_NO_CAUSAL) {
+            rq->causal = 0;
+            continue;
+        }
+        if (r < 0) {
+            /* an operand or "--" is an unknown option here too */
+            cli_args_why(&args, r == CLI_ARG_NO_VALUE ? r : CLI_ARG_UNKNOWN, why, n);
+            if (r != CLI_ARG_NO_VALUE)
+                snprintf(why + strlen(why), n - strlen(why), " (try 'posenc plot --help')");
+            return PLOT_ARGS_BAD;
+        }
+        /* by the name in the table: "--output" is "-o" */
+        const char *o = PLOT_OPTIONS[r].name, *v = args.value;
+        reason[0] = '\0';
+        t5_given |= strcmp(o, "--buckets") == 0 || strcmp(o, "--max-distance") == 0;
+        if (!set_option(rq, o, v, &reset_bases, model_opt, model_val, &n_model, &layer, reason,
+                        sizeof reason)) {
+            snprintf(why, n, "%.*s: %s", (int)strcspn(args.word, "="), args.word, reason);
+            return PLOT_ARGS_BAD;
+        }
+    }
+    if (!rq->out) {
+        snprintf(why, n, "say where to write the picture: -o FILE (.png, .svg or .pdf)");
+        return PLOT_ARGS_BAD;
+    }
+    if (strcmp(rq->out, "-") == 0) {
+        snprintf(why, n, "-o -: pictures cannot go to standard output; give a file name "
+                         "ending in .png, .svg or .pdf");
+        return PLOT_ARGS_BAD;
+    }
+    if (rq->kind == PLOT_T5_BUCKETS)
+        return t5_from_configs(rq, model_opt, model_val, n_model, layer, t5_given, why, n);
+    return read_models(pa, model_opt, model_val, n_model, layer, reset_bases, why, n);
 }
 
 /* ---- PLOT in the command language ------------------------------------------------ */
