@@ -153,7 +153,7 @@ $(STAMP): FORCE
 # folder (README.md shows the layout):
 #   libposenc         src/common (status, parsing, the internal header),
 #                     src/math (the formulas), src/cpu (the CPU layer and
-#                     kernels), src/formats (safetensors), src/model (the
+#                     kernels), src/formats (safetensors, GGUF), src/model (the
 #                     model layer), src/check (posenc check)
 #   libposenc_config  src/config (config.json and the family registry; jansson)
 # Their private headers are found through SRC_INC, only by the library's
@@ -345,7 +345,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h include/posenc_gguf.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -364,7 +364,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_model.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
-	    $(DESTDIR)$(PREFIX)/include/posenc_check.h \
+	    $(DESTDIR)$(PREFIX)/include/posenc_check.h $(DESTDIR)$(PREFIX)/include/posenc_gguf.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
