@@ -540,7 +540,13 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(JSON_INC) $(SRC_INC) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
 	    $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o $(FUZZ_READER_OBJ) $(FUZZ_LIBS) -lm -pthread
 
-fuzz: $(FUZZ_BIN)
+# Seeds written at test time rather than committed (tests/fuzz/README.md).
+FUZZ_SEEDED := $(FUZZ_DIR)/fuzz_gguf.seeded
+$(FUZZ_SEEDED): $(BUILD)/tests/test_gguf
+	@mkdir -p $(FUZZ_DIR)/corpus/fuzz_gguf
+	$(BUILD)/tests/test_gguf --seeds $(FUZZ_DIR)/corpus/fuzz_gguf && touch $@
+
+fuzz: $(FUZZ_BIN) $(FUZZ_SEEDED)
 	@$(FUZZ_SKIP) for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); d=tests/fuzz/$${n#fuzz_}.dict; \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
@@ -553,7 +559,7 @@ fuzz: $(FUZZ_BIN)
 	    grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+.*DONE' $(FUZZ_DIR)/$$n.log | tr '\n' ' '; echo; \
 	done; echo "fuzz: no findings"
 
-fuzz-merge: $(FUZZ_BIN)
+fuzz-merge: $(FUZZ_BIN) $(FUZZ_SEEDED)
 	@$(FUZZ_SKIP) for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); mkdir -p $(FUZZ_DIR)/corpus/$$n; \
 	    $$t -merge=1 -use_counters=0 -timeout=60 -max_len=8192 $(CURDIR)/tests/fuzz/corpus/$$n \
