@@ -47,6 +47,7 @@
 #define POSENC_GGUF_H
 
 #include "posenc.h"
+#include "posenc_model.h"
 
 #include <stdio.h>
 
@@ -341,6 +342,49 @@ POSENC_NODISCARD
 posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hparams *hp,
                                       uint32_t layer, uint64_t n_ctx, posenc_gguf_rope_op *op,
                                       posenc_load_error *err);
+
+/* ------------------------------------------------------------------------- */
+/* 3. The same RoPE in posenc's terms                                        */
+/* ------------------------------------------------------------------------- */
+
+/* *c = the RoPE op describes, for heads of head_dim elements
+ * (hp->n_embd_head_k), as a posenc_rope_config (posenc.h 2.3):
+ *   rotary_dim n_dims, base freq_base; layout INTERLEAVED for NORM
+ *   ([cscs]: llama.cpp's converter permutes a NORM arch's q/k rows so that
+ *   this runs the checkpoint's half-split RoPE), HALF for NEOX;
+ *   ext_factor 0: type LINEAR with factor 1 / freq_scale (DEFAULT when it is
+ *   1); ext_factor 1: type YARN with that factor, original n_ctx_orig,
+ *   beta_fast, beta_slow, truncate 1 (ggml_rope_yarn_corr_dims takes floorf
+ *   and ceilf);
+ *   attention_factor the cos/sin multiplier ggml applies: attn_factor, times
+ *   1 + 0.1 ln(1 / freq_scale) when ext_factor != 0 (ggml-cpu/ops.cpp
+ *   rope_yarn: 6187-6202), in float;
+ *   freq_factors the op's freq_factors (ggml divides each pair's angle by
+ *   its factor before the YaRN mix; posenc divides the frequency after it:
+ *   the same, the mix being linear).
+ * max_position_embeddings is 0. The result is exact mathematics; ggml's own
+ * float rounding is not part of it.
+ * Errors: POSENC_ERR_NULL; POSENC_ERR_RANGE (op does not rotate, mode
+ * MROPE, IMROPE or VISION, ext_factor neither 0 nor 1, freq_scale not in
+ * (0, 1], n_dims above head_dim or POSENC_ROPE_MAX_HEAD_DIM). *c is untouched
+ * on error. */
+POSENC_NODISCARD
+posenc_status posenc_gguf_op_config(const posenc_gguf_rope_op *op, uint32_t head_dim,
+                                    posenc_rope_config *c);
+
+/* Fills m (created by posenc_model_create, posenc_model.h) with the RoPE
+ * llama.cpp runs for g at context n_ctx: posenc_model_set_rope with
+ * posenc_gguf_op_config of layer 0 on hp->n_layer layers, when every layer
+ * runs the same op. This is what a front end calls for `--gguf FILE` before
+ * asking the model as it asks one read from config.json.
+ * Errors: those of posenc_gguf_llama_layer and posenc_gguf_op_config;
+ * POSENC_ERR_RANGE also when layers differ (sliding-window layers with a
+ * RoPE of their own, layers without RoPE: ask posenc_gguf_llama_layer per
+ * layer instead), naming the first layer that differs; those of
+ * posenc_model_set_rope. m is unchanged on error. */
+POSENC_NODISCARD
+posenc_status posenc_gguf_model(const posenc_gguf *g, const posenc_gguf_hparams *hp,
+                                uint64_t n_ctx, posenc_model *m, posenc_load_error *err);
 
 #ifdef __cplusplus
 }

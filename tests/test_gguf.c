@@ -1138,6 +1138,114 @@ TEST(mrope_sections_choose_the_type)
     }
 }
 
+/* ---- in posenc's terms ------------------------------------------------------------ */
+
+TEST(qwen2_yarn_is_hugging_faces_yarn)
+{
+    buf f = qwen2_file();
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_gguf_rope_op op;
+    posenc_rope_config c;
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(posenc_gguf_llama_layer(g, &hp, 0, 0, &op, NULL) == POSENC_OK);
+    CHECK(posenc_gguf_op_config(&op, hp.n_embd_head_k, &c) == POSENC_OK);
+    /* ggml's cos/sin multiplier: attn_factor (~1) times 1 + 0.1 ln 4: the
+     * 0.1 ln s + 1 Hugging Face's YaRN derives (ops.cpp:6198) */
+    CHECK(c.layout == POSENC_LAYOUT_HALF && c.head_dim == 128 && c.rotary_dim == 128);
+    CHECK(c.base == 1e6 && c.scaling.type == POSENC_ROPE_YARN && c.scaling.factor == 4.0);
+    CHECK(c.scaling.original_max_position_embeddings == 32768 && c.scaling.truncate == 1);
+    CHECK(c.scaling.beta_fast == 32.0 && c.scaling.beta_slow == 1.0);
+    CHECK_NEAR(c.scaling.attention_factor, 0.1 * log(4.0) + 1.0, 4e-7);
+    /* the same frequencies as posenc's own YaRN of the config.json */
+    posenc_rope_config hf = c;
+    CHECK(posenc_rope_scaling_init(&hf.scaling, POSENC_ROPE_YARN) == POSENC_OK);
+    hf.scaling.factor = 4.0;
+    hf.scaling.original_max_position_embeddings = 32768;
+    posenc_rope a, b;
+    CHECK(posenc_rope_init_config(&a, &c, 0) == POSENC_OK);
+    CHECK(posenc_rope_init_config(&b, &hf, 0) == POSENC_OK);
+    CHECK(!memcmp(a.inv_freq_hi, b.inv_freq_hi, sizeof a.inv_freq_hi));
+    CHECK_NEAR(a.attn_factor, b.attn_factor, 4e-7);
+    /* the model: 28 layers of that RoPE */
+    posenc_model *m = NULL;
+    CHECK(posenc_model_create(&m) == POSENC_OK);
+    CHECK(posenc_gguf_model(g, &hp, 0, m, NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(m) == 28);
+    posenc_rope r;
+    CHECK(posenc_model_layer_rope(m, 27, 1000, &r) == POSENC_OK);
+    CHECK(!memcmp(r.inv_freq_hi, a.inv_freq_hi, sizeof a.inv_freq_hi));
+    posenc_model_free(m);
+    posenc_gguf_free(g);
+    free(f.p);
+}
+
+TEST(llama31_and_phi3_carry_their_factors)
+{
+    buf f = llama31_file(3);
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_gguf_rope_op op;
+    posenc_rope_config c;
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(posenc_gguf_llama_layer(g, &hp, 0, 8192, &op, NULL) == POSENC_OK);
+    CHECK(posenc_gguf_op_config(&op, 128, &c) == POSENC_OK);
+    /* NORM: interleaved pairs in ggml's (permuted) order; no scaling but
+     * the 64 rope_freqs factors: inv_freq_k = 500000^(-2k/128) / f_k */
+    float want[64];
+    llama3_factors(want);
+    CHECK(c.layout == POSENC_LAYOUT_INTERLEAVED && c.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(c.scaling.n_freq_factors == 64 && c.freq_factors[40] == (double)want[40]);
+    CHECK(c.scaling.attention_factor == 1.0);
+    posenc_rope r;
+    CHECK(posenc_rope_init_config(&r, &c, 0) == POSENC_OK);
+    CHECK_NEAR(r.inv_freq_hi[63], pow(500000.0, -126.0 / 128.0) / 8.0, 1e-18);
+    posenc_gguf_free(g);
+    free(f.p);
+    f = phi3_file();
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(posenc_gguf_llama_layer(g, &hp, 0, 8192, &op, NULL) == POSENC_OK);
+    CHECK(posenc_gguf_op_config(&op, 96, &c) == POSENC_OK);
+    CHECK(c.scaling.n_freq_factors == 48 && c.freq_factors[2] == 2.0);
+    CHECK(c.scaling.attention_factor == (double)(float)sqrt(17.0 / 12.0));
+    posenc_gguf_free(g);
+    free(f.p);
+}
+
+TEST(models_with_differing_layers_are_refused)
+{
+    buf f = gemma3_file(NULL);
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_load_error e;
+    posenc_model *m = NULL;
+    CHECK(posenc_model_create(&m) == POSENC_OK);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "layer 5 runs another RoPE than layer 0 (sliding-window layers)"));
+    CHECK(posenc_model_n_layer(m) == 0);
+    posenc_gguf_free(g);
+    free(f.p);
+    /* an M-RoPE op has no posenc_rope_config */
+    posenc_gguf_rope_op op;
+    memset(&op, 0, sizeof op);
+    op.rotates = 1;
+    op.mode = POSENC_GGUF_ROPE_MROPE;
+    op.n_dims = 64;
+    op.freq_base = 10000.0f;
+    op.freq_scale = 1.0f;
+    posenc_rope_config c;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op.mode = POSENC_GGUF_ROPE_NEOX;
+    op.ext_factor = 0.5f;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op.ext_factor = 0.0f;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 32, &c), POSENC_ERR_RANGE);
+    CHECK(posenc_gguf_op_config(&op, 128, &c) == POSENC_OK && c.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK_EQ_INT(posenc_gguf_op_config(NULL, 128, &c), POSENC_ERR_NULL);
+    posenc_model_free(m);
+}
+
 /* ---- seeds for tests/fuzz/fuzz_gguf.c ---------------------------------------------- */
 
 static int write_seed(const char *dir, const char *name, buf f)
@@ -1189,5 +1297,8 @@ int main(int argc, char **argv)
     RUN(rope_tensor_refusals);
     RUN(loader_refusals_name_the_key);
     RUN(mrope_sections_choose_the_type);
+    RUN(qwen2_yarn_is_hugging_faces_yarn);
+    RUN(llama31_and_phi3_carry_their_factors);
+    RUN(models_with_differing_layers_are_refused);
     return check_summary("gguf");
 }
