@@ -13,6 +13,7 @@
 #include "posenc_gguf.h"
 
 #include "check.h"
+#include "fault.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -1246,6 +1247,40 @@ TEST(models_with_differing_layers_are_refused)
     posenc_model_free(m);
 }
 
+TEST(each_allocation_can_fail)
+{
+    buf files[2] = {llama31_file(3), phi3_file()};
+    for (int fi = 0; fi < 2; fi++) {
+        long fails = 0;
+        for (long k = 0; k < 1000; k++) {
+            posenc_gguf *g = NULL;
+            posenc_load_error e;
+            posenc_gguf_hparams hp;
+            posenc_model *m = NULL;
+            alloc_failed = 0;
+            alloc_countdown = k;
+            posenc_status s = read_buf(&files[fi], &g, &e, NULL);
+            if (s == POSENC_OK)
+                s = posenc_gguf_llama_hparams(g, &hp, &e);
+            if (s == POSENC_OK)
+                s = posenc_model_create(&m);
+            if (s == POSENC_OK)
+                s = posenc_gguf_model(g, &hp, 0, m, &e);
+            alloc_countdown = -1;
+            posenc_model_free(m);
+            posenc_gguf_free(g);
+            if (!alloc_failed) {
+                CHECK_EQ_INT(s, POSENC_OK);
+                break;
+            }
+            fails++;
+            CHECK_EQ_INT(s, POSENC_ERR_NOMEM);
+        }
+        CHECK(fails > 10);
+        free(files[fi].p);
+    }
+}
+
 /* ---- seeds for tests/fuzz/fuzz_gguf.c ---------------------------------------------- */
 
 static int write_seed(const char *dir, const char *name, buf f)
@@ -1300,5 +1335,6 @@ int main(int argc, char **argv)
     RUN(qwen2_yarn_is_hugging_faces_yarn);
     RUN(llama31_and_phi3_carry_their_factors);
     RUN(models_with_differing_layers_are_refused);
+    RUN(each_allocation_can_fail);
     return check_summary("gguf");
 }
