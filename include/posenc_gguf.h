@@ -249,7 +249,7 @@ const char *posenc_gguf_scaling_name(posenc_gguf_scaling s);
  * named arch (general.architecture): *type, and *type_mrope, the type when
  * the file's {arch}.rope.dimension_sections has its first two sections > 0
  * (equal to *type for the architectures where sections do not matter). The
- * names are a table (src/formats/gguf_archs.h).
+ * names are data (src/formats/gguf_archs.h).
  * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (not an architecture of
  * llama.cpp's table). */
 POSENC_NODISCARD
@@ -294,7 +294,6 @@ typedef struct posenc_gguf_hparams {
     uint8_t is_swa[POSENC_GGUF_MAX_LAYERS];
     int layers_modelled;                /* 1 when the arch's per-layer RoPE rules are
                                            known here (posenc_gguf_llama_layer works) */
-    const char *source;                 /* llama.cpp file of the arch's graph (static) */
 } posenc_gguf_hparams;
 
 /* Fills *hp from g as llama.cpp's loader does. Refuses, naming the key:

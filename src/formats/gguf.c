@@ -78,17 +78,21 @@ const char *posenc_gguf_factors_name(posenc_gguf_factors which)
 
 /* ---- the object ---------------------------------------------------------------- */
 
+/* A key or a tensor name and where its entry begins in the file. */
+typedef struct named {
+    char *name;
+    uint64_t at;
+} named;
+
 typedef struct kv {
-    char *key;
-    uint64_t offset; /* where the pair begins in the file */
+    named id;
     posenc_gguf_value v;
     void *owned; /* str or data */
 } kv;
 
 typedef struct tensor {
+    named id;
     posenc_gguf_tensor t;
-    char *name;
-    uint64_t at; /* where its description begins */
 } tensor;
 
 struct posenc_gguf {
@@ -105,11 +109,11 @@ void posenc_gguf_free(posenc_gguf *g)
     if (!g)
         return;
     for (uint64_t i = 0; g->kvs && i < g->n_kv; i++) {
-        free(g->kvs[i].key);
+        free(g->kvs[i].id.name);
         free(g->kvs[i].owned);
     }
     for (uint64_t i = 0; g->ts && i < g->n_tensors; i++)
-        free(g->ts[i].name);
+        free(g->ts[i].id.name);
     for (unsigned k = 0; k < N_FACTORS; k++)
         free(g->factors[k]);
     free(g->kvs);
@@ -263,11 +267,11 @@ static posenc_status read_value(rd *r, kv *e, uint32_t t)
     posenc_gguf_value *v = &e->v;
     posenc_status s;
     char what[NAME_SHOW + 64];
-    snprintf(what, sizeof what, "the value of key '%.*s%s'", NAME_ARGS(e->key));
+    snprintf(what, sizeof what, "the value of key '%.*s%s'", NAME_ARGS(e->id.name));
     if (t >= N_TYPES)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: key '%.*s%s' has value "
                                  "type %u, not a GGUF type (0..12)", ULL(r->pos - 4),
-                                 NAME_ARGS(e->key), t);
+                                 NAME_ARGS(e->id.name), t);
     v->type = (posenc_gguf_type)t;
     v->n = 1;
     if (t == POSENC_GGUF_STRING) {
@@ -291,24 +295,24 @@ static posenc_status read_value(rd *r, kv *e, uint32_t t)
         return s;
     if (et >= N_TYPES || et == POSENC_GGUF_ARRAY)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: key '%.*s%s' is an array "
-                                 "of type %u, %s", ULL(at), NAME_ARGS(e->key), et,
+                                 "of type %u, %s", ULL(at), NAME_ARGS(e->id.name), et,
                                  et == POSENC_GGUF_ARRAY ? "arrays of arrays are not GGUF"
                                                          : "not a GGUF type (0..12)");
     v->elem = (posenc_gguf_type)et;
     if (v->n > r->lim->max_array)
         return posenc__load_fail(r->err, POSENC_ERR_RANGE, "byte %llu: key '%.*s%s': array of "
                                  "%llu elements, above the limit of %llu", ULL(at),
-                                 NAME_ARGS(e->key), ULL(v->n), ULL(r->lim->max_array));
+                                 NAME_ARGS(e->id.name), ULL(v->n), ULL(r->lim->max_array));
     /* each element needs at least its size (a string its 8-byte length) */
     uint64_t least = et == POSENC_GGUF_STRING ? 8 : TYPE_SIZES[et];
     if (v->n > (r->size - r->pos) / least)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: key '%.*s%s': array of "
                                  "%llu %s runs past the end of the file (%llu bytes)", ULL(at),
-                                 NAME_ARGS(e->key), ULL(v->n), TYPE_NAMES[et], ULL(r->size));
+                                 NAME_ARGS(e->id.name), ULL(v->n), TYPE_NAMES[et], ULL(r->size));
     if (et == POSENC_GGUF_STRING) {
         for (uint64_t k = 0; k < v->n; k++) {
             uint64_t len;
-            snprintf(what, sizeof what, "string %llu of key '%.*s%s'", ULL(k), NAME_ARGS(e->key));
+            snprintf(what, sizeof what, "string %llu of key '%.*s%s'", ULL(k), NAME_ARGS(e->id.name));
             if ((s = rd_string_len(r, &len, what)) != POSENC_OK ||
                 (s = rd_bytes(r, NULL, len, what)) != POSENC_OK)
                 return s;
@@ -323,56 +327,32 @@ static posenc_status read_value(rd *r, kv *e, uint32_t t)
     return rd_bytes(r, e->owned, bytes, what);
 }
 
-static int cmp_kv(const void *a, const void *b)
+static int cmp_named(const void *a, const void *b)
 {
-    const kv *x = *(const kv *const *)a, *y = *(const kv *const *)b;
-    int c = strcmp(x->key, y->key);
-    return c ? c : (x->offset > y->offset) - (x->offset < y->offset);
-}
-static int cmp_tensor(const void *a, const void *b)
-{
-    const tensor *x = *(const tensor *const *)a, *y = *(const tensor *const *)b;
+    const named *x = *(const named *const *)a, *y = *(const named *const *)b;
     int c = strcmp(x->name, y->name);
     return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
-/* Keys with the same bytes (a key holding a NUL byte is refused before). The
- * message names the second one, as llama.cpp does (gguf.cpp:575). */
-static posenc_status check_duplicate_keys(posenc_gguf *g, posenc_load_error *err)
+/* Two of the n entries at base (stride bytes apart, each beginning with its
+ * named) with the same name (a name holding a NUL byte is refused before).
+ * The message names the second, as llama.cpp does (gguf.cpp:575, 666). */
+static posenc_status check_unique(const void *base, size_t stride, uint64_t n, const char *what,
+                                  posenc_load_error *err)
 {
-    if (g->n_kv < 2)
+    if (n < 2)
         return POSENC_OK;
-    const kv **p = malloc((size_t)g->n_kv * sizeof *p);
+    const named **p = malloc((size_t)n * sizeof *p);
     if (!p)
-        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory checking the keys");
-    for (uint64_t i = 0; i < g->n_kv; i++)
-        p[i] = &g->kvs[i];
-    qsort(p, (size_t)g->n_kv, sizeof *p, cmp_kv);
+        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory checking each %s", what);
+    for (uint64_t i = 0; i < n; i++)
+        p[i] = (const named *)(const void *)((const char *)base + i * stride);
+    qsort(p, (size_t)n, sizeof *p, cmp_named);
     posenc_status s = POSENC_OK;
-    for (uint64_t i = 1; i < g->n_kv && s == POSENC_OK; i++)
-        if (!strcmp(p[i - 1]->key, p[i]->key))
-            s = posenc__load_fail(err, POSENC_ERR_FORMAT, "byte %llu: duplicate key '%.*s%s' "
-                                  "(first at byte %llu)", ULL(p[i]->offset), NAME_ARGS(p[i]->key),
-                                  ULL(p[i - 1]->offset));
-    free(p);
-    return s;
-}
-
-static posenc_status check_duplicate_tensors(posenc_gguf *g, posenc_load_error *err)
-{
-    if (g->n_tensors < 2)
-        return POSENC_OK;
-    const tensor **p = malloc((size_t)g->n_tensors * sizeof *p);
-    if (!p)
-        return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory checking the tensors");
-    for (uint64_t i = 0; i < g->n_tensors; i++)
-        p[i] = &g->ts[i];
-    qsort(p, (size_t)g->n_tensors, sizeof *p, cmp_tensor);
-    posenc_status s = POSENC_OK;
-    for (uint64_t i = 1; i < g->n_tensors && s == POSENC_OK; i++)
+    for (uint64_t i = 1; i < n && s == POSENC_OK; i++)
         if (!strcmp(p[i - 1]->name, p[i]->name))
-            s = posenc__load_fail(err, POSENC_ERR_FORMAT, "byte %llu: duplicate tensor name "
-                                  "'%.*s%s' (first at byte %llu)", ULL(p[i]->at),
+            s = posenc__load_fail(err, POSENC_ERR_FORMAT, "byte %llu: duplicate %s '%.*s%s' "
+                                  "(first at byte %llu)", ULL(p[i]->at), what,
                                   NAME_ARGS(p[i]->name), ULL(p[i - 1]->at));
     free(p);
     return s;
@@ -386,20 +366,20 @@ static posenc_status read_kvs(rd *r, posenc_gguf *g)
         char what[64];
         uint64_t len;
         uint32_t t;
-        e->offset = r->pos;
+        e->id.at = r->pos;
         snprintf(what, sizeof what, "key %llu", ULL(i));
-        if ((s = rd_string(r, &e->key, &len, what)) != POSENC_OK)
+        if ((s = rd_string(r, &e->id.name, &len, what)) != POSENC_OK)
             return s;
         if (len == 0) /* gguf.cpp:570 */
             return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: key %llu is empty",
-                                     ULL(e->offset), ULL(i));
-        if (strlen(e->key) != len)
+                                     ULL(e->id.at), ULL(i));
+        if (strlen(e->id.name) != len)
             return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: key %llu holds a NUL "
-                                     "byte", ULL(e->offset), ULL(i));
+                                     "byte", ULL(e->id.at), ULL(i));
         if ((s = rd_u32(r, &t, "a value type")) != POSENC_OK || (s = read_value(r, e, t)) != POSENC_OK)
             return s;
     }
-    if ((s = check_duplicate_keys(g, r->err)) != POSENC_OK)
+    if ((s = check_unique(g->kvs, sizeof *g->kvs, g->n_kv, "key", r->err)) != POSENC_OK)
         return s;
     /* general.alignment: a u32 power of two (gguf.cpp:622-636) */
     g->alignment = GGUF_DEFAULT_ALIGNMENT;
@@ -428,22 +408,22 @@ static posenc_status read_tensor(rd *r, posenc_gguf *g, uint64_t i, uint64_t *ex
     posenc_status s;
     char what[64];
     uint64_t len;
-    e->at = r->pos;
+    e->id.at = r->pos;
     snprintf(what, sizeof what, "the name of tensor %llu", ULL(i));
-    if ((s = rd_string(r, &e->name, &len, what)) != POSENC_OK)
+    if ((s = rd_string(r, &e->id.name, &len, what)) != POSENC_OK)
         return s;
-    t->name = e->name;
-    if (len >= GGML_MAX_NAME || strlen(e->name) != len)
+    t->name = e->id.name;
+    if (len >= GGML_MAX_NAME || strlen(e->id.name) != len)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: tensor %llu: name of %llu "
                                  "bytes%s (ggml's names are shorter than %u bytes, without NUL)",
-                                 ULL(e->at), ULL(i), ULL(len),
-                                 strlen(e->name) != len ? " holding a NUL byte" : "", GGML_MAX_NAME);
+                                 ULL(e->id.at), ULL(i), ULL(len),
+                                 strlen(e->id.name) != len ? " holding a NUL byte" : "", GGML_MAX_NAME);
     uint64_t at = r->pos;
     if ((s = rd_u32(r, &t->n_dims, "a tensor's dimension count")) != POSENC_OK)
         return s;
     if (t->n_dims > GGML_MAX_DIMS)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: tensor '%s': %u "
-                                 "dimensions, ggml has at most %u", ULL(at), e->name, t->n_dims,
+                                 "dimensions, ggml has at most %u", ULL(at), e->id.name, t->n_dims,
                                  GGML_MAX_DIMS);
     uint64_t elems = 1;
     int zero = 0;
@@ -455,12 +435,12 @@ static posenc_status read_tensor(rd *r, posenc_gguf *g, uint64_t i, uint64_t *ex
         t->ne[d] = (int64_t)u;
         if (t->ne[d] < 0)
             return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: tensor '%s': "
-                                     "dimension %u is %lld, negative", ULL(at), e->name, d,
+                                     "dimension %u is %lld, negative", ULL(at), e->id.name, d,
                                      (long long)t->ne[d]);
         zero |= u == 0;
         if (u > 1 && elems > (uint64_t)INT64_MAX / u && !zero)
             return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: tensor '%s': the "
-                                     "element count overflows 63 bits", ULL(at), e->name);
+                                     "element count overflows 63 bits", ULL(at), e->id.name);
         elems = zero ? 0 : elems * u;
     }
     at = r->pos;
@@ -468,19 +448,19 @@ static posenc_status read_tensor(rd *r, posenc_gguf *g, uint64_t i, uint64_t *ex
         return s;
     if (t->type >= N_GGML_TYPES || GGML_TYPES[t->type].blck == 0)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: tensor '%s': ggml type "
-                                 "%u %s", ULL(at), e->name, t->type,
+                                 "%u %s", ULL(at), e->id.name, t->type,
                                  t->type >= N_GGML_TYPES ? "does not exist (0..42)"
                                                          : "was removed from GGUF");
     unsigned blck = GGML_TYPES[t->type].blck, size = GGML_TYPES[t->type].size;
     if ((uint64_t)t->ne[0] % blck != 0)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "tensor '%s': rows of %lld elements "
-                                 "are not whole blocks of %u (%s)", e->name, (long long)t->ne[0],
+                                 "are not whole blocks of %u (%s)", e->id.name, (long long)t->ne[0],
                                  blck, GGML_TYPES[t->type].name);
     /* elems / blck blocks of size bytes: below 2^63 * 292 / 256? checked */
     uint64_t blocks = elems / blck;
     if (blocks > UINT64_MAX / 2 / size)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "tensor '%s': its size in bytes "
-                                 "overflows 63 bits", e->name);
+                                 "overflows 63 bits", e->id.name);
     t->n_bytes = blocks * size;
     at = r->pos;
     if ((s = rd_u64(r, &t->offset, "a tensor's data offset")) != POSENC_OK)
@@ -488,13 +468,13 @@ static posenc_status read_tensor(rd *r, posenc_gguf *g, uint64_t i, uint64_t *ex
     if (t->offset != *expect) /* gguf.cpp:792-798 */
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: tensor '%s': data offset "
                                  "%llu, expected %llu (each tensor's data begins where the "
-                                 "previous one's ends, padded to %u)", ULL(at), e->name,
+                                 "previous one's ends, padded to %u)", ULL(at), e->id.name,
                                  ULL(t->offset), ULL(*expect), g->alignment);
     uint64_t padded = t->n_bytes + (g->alignment - t->n_bytes % g->alignment) % g->alignment;
     if (padded < t->n_bytes || padded > r->size || *expect > r->size - padded)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "tensor '%s': %llu bytes of data "
                                  "at data offset %llu do not fit in the file (%llu bytes)",
-                                 e->name, ULL(t->n_bytes), ULL(t->offset), ULL(r->size));
+                                 e->id.name, ULL(t->n_bytes), ULL(t->offset), ULL(r->size));
     *expect += padded;
     return POSENC_OK;
 }
@@ -506,7 +486,8 @@ static posenc_status read_tensors(rd *r, posenc_gguf *g)
     for (uint64_t i = 0; i < g->n_tensors; i++)
         if ((s = read_tensor(r, g, i, &expect)) != POSENC_OK)
             return s;
-    if ((s = check_duplicate_tensors(g, r->err)) != POSENC_OK)
+    if ((s = check_unique(g->ts, sizeof *g->ts, g->n_tensors, "tensor name", r->err)) !=
+        POSENC_OK)
         return s;
     /* the data section: at the next multiple of the alignment (gguf.cpp:781) */
     uint64_t pad = (g->alignment - r->pos % g->alignment) % g->alignment;
@@ -680,14 +661,14 @@ int64_t posenc_gguf_find_key(const posenc_gguf *g, const char *key)
     if (!g || !key)
         return -1;
     for (uint64_t i = 0; i < g->n_kv; i++)
-        if (g->kvs[i].key && !strcmp(g->kvs[i].key, key))
+        if (g->kvs[i].id.name && !strcmp(g->kvs[i].id.name, key))
             return (int64_t)i;
     return -1;
 }
 
 const char *posenc_gguf_key(const posenc_gguf *g, uint64_t i)
 {
-    return g && i < g->n_kv ? g->kvs[i].key : NULL;
+    return g && i < g->n_kv ? g->kvs[i].id.name : NULL;
 }
 
 posenc_status posenc_gguf_value_at(const posenc_gguf *g, uint64_t i, posenc_gguf_value *v)
@@ -705,7 +686,7 @@ int64_t posenc_gguf_find_tensor(const posenc_gguf *g, const char *name)
     if (!g || !name)
         return -1;
     for (uint64_t i = 0; i < g->n_tensors; i++)
-        if (g->ts[i].name && !strcmp(g->ts[i].name, name))
+        if (g->ts[i].id.name && !strcmp(g->ts[i].id.name, name))
             return (int64_t)i;
     return -1;
 }

@@ -35,27 +35,6 @@ const char *posenc_gguf_scaling_name(posenc_gguf_scaling s)
     return (unsigned)s < 4 ? SCALING_NAMES[s] : "unknown";
 }
 
-static const gguf_arch *find_arch(const char *name)
-{
-    for (size_t i = 0; i < N_GGUF_ARCHS; i++)
-        if (!strcmp(GGUF_ARCHS[i].name, name))
-            return &GGUF_ARCHS[i];
-    return NULL;
-}
-
-posenc_status posenc_gguf_arch_rope_type(const char *arch, posenc_gguf_rope_type *type,
-                                         posenc_gguf_rope_type *type_mrope)
-{
-    if (!arch || !type || !type_mrope)
-        return POSENC_ERR_NULL;
-    const gguf_arch *a = find_arch(arch);
-    if (!a)
-        return POSENC_ERR_RANGE;
-    *type = a->rope;
-    *type_mrope = a->rope_mrope;
-    return POSENC_OK;
-}
-
 /* ---- sliding-window rules ------------------------------------------------------- */
 
 enum { WHEN_ALWAYS, WHEN_WINDOW, WHEN_WINDOW_REQUIRED };
@@ -77,25 +56,92 @@ enum { OP_OWN, OP_MAIN, OP_PLAIN };
  *               ext_factor 0, attn_factor 1;
  *   full_rotates 0 when the full-attention layers apply no RoPE. */
 typedef struct swa_rule {
+    const char *arch;
     unsigned period;
     int when, base_train, scale_train, op, full_rotates;
 } swa_rule;
 
-static const swa_rule SWA_RULES[SWA_N_RULES] = {
-    [SWA_NONE] = {0, WHEN_ALWAYS, 1, 1, OP_MAIN, 1},
+static const swa_rule SWA_RULES[] = {
     /* src/models/gemma2.cpp:3-12 (n_swa default 4096), 79-102 */
-    [SWA_OWN_P2] = {2, WHEN_ALWAYS, 1, 1, OP_OWN, 1},
+    {"gemma2", 2, WHEN_ALWAYS, 1, 1, OP_OWN, 1},
     /* src/models/gemma3.cpp:4-12 (freq_base_swa read, else 10000), 110-145 */
-    [SWA_OWN_P6_WINDOW] = {6, WHEN_WINDOW, 0, 0, OP_OWN, 1},
+    {"gemma3", 6, WHEN_WINDOW, 0, 0, OP_OWN, 1},
     /* src/models/openai-moe.cpp:6-13, 78-105 */
-    [SWA_OWN_P2_REQ] = {2, WHEN_WINDOW_REQUIRED, 1, 1, OP_OWN, 1},
+    {"gpt-oss", 2, WHEN_WINDOW_REQUIRED, 1, 1, OP_OWN, 1},
     /* src/models/cohere2.cpp:4-11, 70-100: only SWA layers rotate, with the
      * context's arguments (freq_base_l is commented out there) */
-    [SWA_ONLY_P4] = {4, WHEN_WINDOW_REQUIRED, 1, 1, OP_MAIN, 0},
+    {"cohere2", 4, WHEN_WINDOW_REQUIRED, 1, 1, OP_MAIN, 0},
     /* src/models/olmo2.cpp:6-15, 115-135: SWA layers "regular rope with no
      * yarn rope scaling", no factors */
-    [SWA_PLAIN_P4_WINDOW] = {4, WHEN_WINDOW, 1, 0, OP_PLAIN, 1},
+    {"olmo2", 4, WHEN_WINDOW, 1, 0, OP_PLAIN, 1},
 };
+#define N_SWA_RULES (sizeof SWA_RULES / sizeof SWA_RULES[0])
+
+/* ---- an architecture ------------------------------------------------------------- */
+
+/* Mechanisms (the lists of gguf_archs.h). */
+#define GA_UNIFORM 0x01u
+#define GA_FACTORS 0x02u
+#define GA_ROT_IS_HEAD 0x04u
+#define GA_YARN_BETA 0x08u
+#define GA_YARN_EXT_ATTN 0x10u
+#define GA_YARN_LOG_MUL 0x20u
+#define GA_LOG_MUL_TENTHS 0x40u
+#define GA_MSCALE_LOG_MUL 0x80u
+
+typedef struct gguf_arch {
+    posenc_gguf_rope_type rope, rope_mrope;
+    unsigned flags;
+    const swa_rule *swa; /* NULL: no sliding-window rule */
+} gguf_arch;
+
+/* What the lists say about name; 0 when it is in none of the type lists. */
+static int find_arch(const char *name, gguf_arch *a)
+{
+    static const struct {
+        const char *const *list;
+        posenc_gguf_rope_type type;
+    } TYPES[] = {{ARCHS_NONE, POSENC_GGUF_ROPE_NONE},   {ARCHS_NORM, POSENC_GGUF_ROPE_NORM},
+                 {ARCHS_NEOX, POSENC_GGUF_ROPE_NEOX},   {ARCHS_MROPE, POSENC_GGUF_ROPE_MROPE},
+                 {ARCHS_IMROPE, POSENC_GGUF_ROPE_IMROPE}};
+    static const struct {
+        const char *const *list;
+        unsigned flag;
+    } FLAGS[] = {{ARCHS_UNIFORM, GA_UNIFORM},           {ARCHS_FACTORS, GA_FACTORS},
+                 {ARCHS_ROT_IS_HEAD, GA_ROT_IS_HEAD},   {ARCHS_YARN_BETA, GA_YARN_BETA},
+                 {ARCHS_YARN_EXT_ATTN, GA_YARN_EXT_ATTN}, {ARCHS_YARN_LOG_MUL, GA_YARN_LOG_MUL},
+                 {ARCHS_LOG_MUL_TENTHS, GA_LOG_MUL_TENTHS},
+                 {ARCHS_MSCALE_LOG_MUL, GA_MSCALE_LOG_MUL}};
+    size_t t = 0;
+    while (t < sizeof TYPES / sizeof TYPES[0] && !gguf_arch_in(TYPES[t].list, name))
+        t++;
+    if (t == sizeof TYPES / sizeof TYPES[0])
+        return 0;
+    a->rope = TYPES[t].type;
+    a->rope_mrope = gguf_arch_in(ARCHS_MROPE_IF_SECTIONS, name) ? POSENC_GGUF_ROPE_MROPE : a->rope;
+    a->flags = 0;
+    for (size_t f = 0; f < sizeof FLAGS / sizeof FLAGS[0]; f++)
+        if (gguf_arch_in(FLAGS[f].list, name))
+            a->flags |= FLAGS[f].flag;
+    a->swa = NULL;
+    for (size_t r = 0; r < N_SWA_RULES; r++)
+        if (!strcmp(SWA_RULES[r].arch, name))
+            a->swa = &SWA_RULES[r];
+    return 1;
+}
+
+posenc_status posenc_gguf_arch_rope_type(const char *arch, posenc_gguf_rope_type *type,
+                                         posenc_gguf_rope_type *type_mrope)
+{
+    if (!arch || !type || !type_mrope)
+        return POSENC_ERR_NULL;
+    gguf_arch a;
+    if (!find_arch(arch, &a))
+        return POSENC_ERR_RANGE;
+    *type = a.rope;
+    *type_mrope = a.rope_mrope;
+    return POSENC_OK;
+}
 
 /* ---- typed keys, as llama-model-loader.cpp's GKV (lines 109-172) ---------------- */
 
@@ -344,12 +390,12 @@ static posenc_status read_sections(const keys *k, posenc_gguf_hparams *hp)
  * load_swa_pattern: llama-model.cpp:3434-3441). */
 static posenc_status read_swa(const keys *k, const gguf_arch *a, posenc_gguf_hparams *hp)
 {
-    const swa_rule *rule = &SWA_RULES[a->swa];
+    const swa_rule *rule = a->swa;
     hp->freq_base_swa = 10000.0f; /* llama-hparams.h:151-153 */
     hp->freq_scale_swa = 1.0f;
     hp->swa = 0;
     memset(hp->is_swa, 0, sizeof hp->is_swa);
-    if (a->swa == SWA_NONE)
+    if (!rule)
         return POSENC_OK;
     uint32_t window = 0;
     int found;
@@ -399,7 +445,8 @@ posenc_status posenc_gguf_llama_hparams(const posenc_gguf *g, posenc_gguf_hparam
         return posenc__load_fail(err, POSENC_ERR_FORMAT, "key 'general.architecture': not an "
                                  "architecture name of llama.cpp");
     memcpy(hp.arch, v.str, (size_t)v.len + 1);
-    const gguf_arch *a = find_arch(hp.arch);
+    gguf_arch arch;
+    const gguf_arch *a = find_arch(hp.arch, &arch) ? &arch : NULL;
     if (!a)
         return posenc__load_fail(err, POSENC_ERR_RANGE, "key 'general.architecture': '%s' is not "
                                  "an architecture of llama.cpp's table (src/llama-arch.cpp)%s",
@@ -409,7 +456,6 @@ posenc_status posenc_gguf_llama_hparams(const posenc_gguf *g, posenc_gguf_hparam
         return posenc__load_fail(err, POSENC_ERR_RANGE, "key 'general.architecture': llama.cpp "
                                  "runs '%s' without RoPE (llama-model.cpp:3025-3049)", hp.arch);
     k.arch = hp.arch;
-    hp.source = a->source;
     posenc_status s;
     /* llama-model.cpp:1321-1328 */
     if ((s = get_u32(&k, "context_length", 1, &hp.n_ctx_train, NULL)) != POSENC_OK ||
@@ -429,7 +475,7 @@ posenc_status posenc_gguf_llama_hparams(const posenc_gguf *g, posenc_gguf_hparam
         return s;
     /* llama-model.cpp:1491 and the use_mrope() cases of 3023-3212 */
     hp.rope_type = hp.sections[0] > 0 && hp.sections[1] > 0 ? a->rope_mrope : a->rope;
-    hp.layers_modelled = (a->flags & GA_UNIFORM) || a->swa != SWA_NONE;
+    hp.layers_modelled = (a->flags & GA_UNIFORM) || a->swa;
     /* The factor tensors are created with shape {n_rot / 2}, n_rot =
      * hparams.n_rot() of layer 0 (llama-graph.cpp:1468; e.g.
      * src/models/llama.cpp:62-66), and checked by check_tensor_dims
@@ -464,7 +510,8 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
         memset(err, 0, sizeof *err);
     if (!g || !hp || !out)
         return POSENC_ERR_NULL;
-    const gguf_arch *a = find_arch(hp->arch);
+    gguf_arch arch;
+    const gguf_arch *a = find_arch(hp->arch, &arch) ? &arch : NULL;
     if (!a || hp->n_layer == 0 || hp->n_layer > POSENC_GGUF_MAX_LAYERS)
         return posenc__load_fail(err, POSENC_ERR_RANGE, "hp was not filled by "
                                  "posenc_gguf_llama_hparams");
@@ -473,7 +520,7 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
                                  hp->n_layer);
     if (!hp->layers_modelled)
         return posenc__load_fail(err, POSENC_ERR_RANGE, "llama.cpp's per-layer RoPE rules for "
-                                 "'%s' are not modelled here (%s)", hp->arch, a->source);
+                                 "'%s' are not modelled here (its graph: llama.cpp src/models/)", hp->arch);
     if (n_ctx > UINT32_MAX - 255)
         return posenc__load_fail(err, POSENC_ERR_POS, "n_ctx %llu is past llama.cpp's u32 context",
                                  (unsigned long long)n_ctx);
@@ -507,9 +554,9 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
     attn_factor *= hp->rope_attn_factor;                                     /* :214 */
 
     /* the layer (llama-model.cpp:2329-2350 and the arch's graph) */
-    const swa_rule *rule = &SWA_RULES[a->swa];
-    op.is_swa = hp->swa && hp->is_swa[layer];
-    op.rotates = op.is_swa || !hp->swa || rule->full_rotates;
+    const swa_rule *rule = hp->swa ? a->swa : NULL;
+    op.is_swa = rule && hp->is_swa[layer];
+    op.rotates = op.is_swa || !rule || rule->full_rotates;
     op.n_dims = (int)(hp->is_swa[0] ? hp->n_rot_swa : hp->n_rot); /* hparams.n_rot(): layer 0 */
     op.mode = (int)hp->rope_type;
     op.n_ctx_orig = (int)n_ctx_orig;

@@ -257,19 +257,30 @@ static posenc_status next_item(parser *ps, int close, int *more)
 
 static int key_is(keyref k, const char *s) { return k.len == strlen(s) && !memcmp(k.s, s, k.len); }
 
-/* An array of integers: [] allowed only when allow_empty. */
+/* The opening bracket open (what: the message without it), and *empty 1
+ * when the closing one follows at once (then consumed). */
+static posenc_status open_container(parser *ps, int open, int close, const char *what,
+                                    int *empty)
+{
+    posenc_status s = expect(ps, open, what);
+    if (s != POSENC_OK)
+        return s;
+    skip_ws(ps);
+    *empty = peek(ps) == close;
+    if (*empty)
+        ps->i++;
+    return POSENC_OK;
+}
+
+/* An array of integers, at most max of them ([] is empty). */
 static posenc_status parse_u64_array(parser *ps, uint64_t *v, size_t max, size_t *count,
                                      const char *what)
 {
-    posenc_status s = expect(ps, '[', what);
-    if (s != POSENC_OK)
-        return s;
+    int empty;
     *count = 0;
-    skip_ws(ps);
-    if (peek(ps) == ']') {
-        ps->i++;
-        return POSENC_OK;
-    }
+    posenc_status s = open_container(ps, '[', ']', what, &empty);
+    if (s != POSENC_OK || empty)
+        return s;
     for (int more = 1; more;) {
         uint64_t x = 0;
         if ((s = parse_u64(ps, &x)) != POSENC_OK)
@@ -380,14 +391,11 @@ static posenc_status parse_tensor(parser *ps, keyref name)
 
 static posenc_status parse_metadata(parser *ps)
 {
-    posenc_status s = expect(ps, '{', "__metadata__ must be an object of strings");
-    if (s != POSENC_OK)
+    int empty;
+    posenc_status s = open_container(ps, '{', '}', "__metadata__ must be an object of strings",
+                                     &empty);
+    if (s != POSENC_OK || empty)
         return s;
-    skip_ws(ps);
-    if (peek(ps) == '}') {
-        ps->i++;
-        return POSENC_OK;
-    }
     for (int more = 1; more;) {
         keyref k, v;
         if ((s = parse_string(ps, &k)) != POSENC_OK ||
