@@ -342,6 +342,28 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
                                       uint32_t layer, uint64_t n_ctx, posenc_gguf_rope_op *op,
                                       posenc_load_error *err);
 
+/* One line of text, "key=value ..." separated by single spaces and starting
+ * with a space, stating the op of layer at context n_ctx and where each part
+ * comes from, for a front end's EXPLAIN MODEL:
+ *   " arch=llama rope_type=norm n_dims=128 n_ctx_orig=131072
+ *     freq_base=500000 freq_scale=1 ext_factor=0 attn_factor=1 beta_fast=32
+ *     beta_slow=1 freq_factors=rope_freqs.weight[64] scaling=linear swa=0
+ *     rotates=1 n_ctx_seq=8192"
+ * (one line; numbers %.9g, which gives a float back exactly;
+ * freq_factors=none without a tensor; sections=[t,h,w,e] added for M-RoPE).
+ * posenc_gguf_source() names the llama.cpp code these follow.
+ * Writes at most n bytes with the NUL.
+ * Errors: those of posenc_gguf_llama_layer; POSENC_ERR_NULL (buf);
+ * POSENC_ERR_OVERFLOW (n too small; buf then holds a truncated line). */
+POSENC_NODISCARD
+posenc_status posenc_gguf_layer_describe(const posenc_gguf *g, const posenc_gguf_hparams *hp,
+                                         uint32_t layer, uint64_t n_ctx, char *buf, size_t n,
+                                         posenc_load_error *err);
+
+/* The llama.cpp version and files the rules of this header follow (a static
+ * string, for front ends to print beside the description). */
+const char *posenc_gguf_source(void);
+
 /* ------------------------------------------------------------------------- */
 /* 3. The same RoPE in posenc's terms                                        */
 /* ------------------------------------------------------------------------- */

@@ -1247,6 +1247,35 @@ TEST(models_with_differing_layers_are_refused)
     posenc_model_free(m);
 }
 
+TEST(descriptions_state_the_op)
+{
+    buf f = llama31_file(3);
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    char line[512];
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(posenc_gguf_layer_describe(g, &hp, 0, 8192, line, sizeof line, NULL) == POSENC_OK);
+    CHECK(!strcmp(line, " arch=llama rope_type=norm n_dims=128 n_ctx_orig=131072 "
+                        "freq_base=500000 freq_scale=1 ext_factor=0 attn_factor=1 beta_fast=32 "
+                        "beta_slow=1 freq_factors=rope_freqs.weight[64] scaling=linear swa=0 "
+                        "rotates=1 n_ctx_seq=8192"));
+    CHECK_EQ_INT(posenc_gguf_layer_describe(g, &hp, 0, 8192, line, 40, NULL),
+                 POSENC_ERR_OVERFLOW);
+    CHECK_EQ_INT(posenc_gguf_layer_describe(g, &hp, 0, 8192, NULL, 40, NULL), POSENC_ERR_NULL);
+    CHECK(strstr(posenc_gguf_source(), "llama-cpp-python 0.3.36") != NULL);
+    posenc_gguf_free(g);
+    free(f.p);
+    f = phi3_file();
+    CHECK(file_hp(&f, &g, &hp));
+    /* 5000 pads to 5120 > 4096: the long factors; sqrt(17/12) =
+     * 1.190238071... is the float 1.19023812 (%.9g) */
+    CHECK(posenc_gguf_layer_describe(g, &hp, 3, 5000, line, sizeof line, NULL) == POSENC_OK);
+    CHECK(has(line, " freq_factors=rope_factors_long.weight[48] ") &&
+          has(line, " attn_factor=1.19023812 ") && has(line, " n_ctx_seq=5120"));
+    posenc_gguf_free(g);
+    free(f.p);
+}
+
 TEST(each_allocation_can_fail)
 {
     buf files[2] = {llama31_file(3), phi3_file()};
@@ -1335,6 +1364,7 @@ int main(int argc, char **argv)
     RUN(qwen2_yarn_is_hugging_faces_yarn);
     RUN(llama31_and_phi3_carry_their_factors);
     RUN(models_with_differing_layers_are_refused);
+    RUN(descriptions_state_the_op);
     RUN(each_allocation_can_fail);
     return check_summary("gguf");
 }

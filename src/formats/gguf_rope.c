@@ -596,3 +596,46 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
     *out = op;
     return POSENC_OK;
 }
+
+/* ---- the description ------------------------------------------------------------ */
+
+const char *posenc_gguf_source(void)
+{
+    return "llama.cpp as vendored by llama-cpp-python 0.3.36: src/llama-model.cpp "
+           "llama_model_rope_type (3023-3212), load_hparams (1320-1491), get_rope_freq_base/"
+           "scale/factors (2329-2350); src/llama-context.cpp (105-214, 289-296); src/models/ "
+           "(per-arch keys and sliding-window layers)";
+}
+
+posenc_status posenc_gguf_layer_describe(const posenc_gguf *g, const posenc_gguf_hparams *hp,
+                                         uint32_t layer, uint64_t n_ctx, char *buf, size_t n,
+                                         posenc_load_error *err)
+{
+    if (!buf)
+        return POSENC_ERR_NULL;
+    posenc_gguf_rope_op op;
+    posenc_status s = posenc_gguf_llama_layer(g, hp, layer, n_ctx, &op, err);
+    if (s != POSENC_OK)
+        return s;
+    char factors[64] = "none", sections[64] = "";
+    if (op.freq_factors)
+        snprintf(factors, sizeof factors, "%s[%zu]", posenc_gguf_factors_name(op.factors),
+                 op.n_freq_factors);
+    if (op.mode == POSENC_GGUF_ROPE_MROPE || op.mode == POSENC_GGUF_ROPE_IMROPE)
+        snprintf(sections, sizeof sections, " sections=[%d,%d,%d,%d]", (int)op.sections[0],
+                 (int)op.sections[1], (int)op.sections[2], (int)op.sections[3]);
+    uint64_t ctx = n_ctx == 0 ? hp->n_ctx_train : n_ctx;
+    int w = snprintf(buf, n, " arch=%s rope_type=%s n_dims=%d n_ctx_orig=%d freq_base=%.9g "
+                     "freq_scale=%.9g ext_factor=%.9g attn_factor=%.9g beta_fast=%.9g "
+                     "beta_slow=%.9g freq_factors=%s scaling=%s swa=%d rotates=%d "
+                     "n_ctx_seq=%llu%s", hp->arch,
+                     posenc_gguf_rope_type_name((posenc_gguf_rope_type)op.mode), op.n_dims,
+                     op.n_ctx_orig, (double)op.freq_base, (double)op.freq_scale,
+                     (double)op.ext_factor, (double)op.attn_factor, (double)op.beta_fast,
+                     (double)op.beta_slow, factors, posenc_gguf_scaling_name(hp->scaling),
+                     op.is_swa, op.rotates, (unsigned long long)((ctx + 255) / 256 * 256),
+                     sections);
+    if (w < 0 || (size_t)w >= n)
+        return POSENC_ERR_OVERFLOW;
+    return POSENC_OK;
+}
