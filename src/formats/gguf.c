@@ -155,6 +155,9 @@ static posenc_status rd_bytes(rd *r, void *dst, uint64_t n, const char *what)
         return posenc__load_fail(r->err, POSENC_ERR_FORMAT, "byte %llu: %s needs %llu bytes, "
                                  "past the end of the file (%llu bytes)", ULL(r->pos), what,
                                  ULL(n), ULL(r->size));
+    unsigned char scratch[4096];
+    if (!dst && n <= sizeof scratch) /* short skips (a vocabulary's strings) read through */
+        dst = scratch;
     if (!dst) {
         if (fseeko(r->in, (off_t)(r->pos + n), SEEK_SET) != 0)
             return posenc__load_fail(r->err, POSENC_ERR_IO, "byte %llu: cannot seek: %s",
