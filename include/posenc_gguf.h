@@ -112,7 +112,8 @@ typedef struct posenc_gguf posenc_gguf; /* opaque: one file's metadata */
  * the alignment after the tensor descriptions, must hold every tensor
  * inside the file. The RoPE tensors rope_freqs.weight,
  * rope_factors_long.weight and rope_factors_short.weight, when present, must
- * be F32 vectors of 1 to POSENC_MAX_DIM finite values; they are read.
+ * be F32 vectors of 1 to POSENC_MAX_DIM finite values > 0 (a factor divides
+ * the angle); they are read.
  * On success *out is a new object (posenc_gguf_free). On failure *out is
  * untouched and err (may be NULL) says where and why: "byte 24: ...",
  * "key 'llama.rope.freq_base': ...", "tensor 'rope_freqs.weight': ...".
