@@ -502,34 +502,12 @@ static float get_mscale(float scale, float mscale)
     return scale <= 1.0f ? 1.0f : (0.1f * mscale * logf(scale) + 1.0f);
 }
 
-posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hparams *hp,
-                                      uint32_t layer, uint64_t n_ctx, posenc_gguf_rope_op *out,
-                                      posenc_load_error *err)
+/* What llama_context passes to every layer's ggml_rope_ext, for
+ * llama_context_default_params() (llama-context.cpp:3766-3776: every RoPE
+ * option "from the model"); line numbers of llama-context.cpp. */
+static void context_op(const gguf_arch *a, const posenc_gguf_hparams *hp, posenc_gguf_rope_op *op)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!g || !hp || !out)
-        return POSENC_ERR_NULL;
-    gguf_arch arch;
-    const gguf_arch *a = find_arch(hp->arch, &arch) ? &arch : NULL;
-    if (!a || hp->n_layer == 0 || hp->n_layer > POSENC_GGUF_MAX_LAYERS)
-        return posenc__load_fail(err, POSENC_ERR_RANGE, "hp was not filled by "
-                                 "posenc_gguf_llama_hparams");
-    if (layer >= hp->n_layer)
-        return posenc__load_fail(err, POSENC_ERR_RANGE, "layer %u: the model has %u", layer,
-                                 hp->n_layer);
-    if (!hp->layers_modelled)
-        return posenc__load_fail(err, POSENC_ERR_RANGE, "llama.cpp's per-layer RoPE rules for "
-                                 "'%s' are not modelled here (its graph: llama.cpp src/models/)", hp->arch);
-    if (n_ctx > UINT32_MAX - 255)
-        return posenc__load_fail(err, POSENC_ERR_POS, "n_ctx %llu is past llama.cpp's u32 context",
-                                 (unsigned long long)n_ctx);
-    posenc_gguf_rope_op op;
-    memset(&op, 0, sizeof op);
-    /* the context, llama_context_default_params() (llama-context.cpp
-     * 3766-3776: every RoPE option "from the model") */
-    uint32_t ctx = n_ctx == 0 ? hp->n_ctx_train : (uint32_t)n_ctx;           /* :133 */
-    uint32_t ctx_seq = (ctx + 255u) / 256u * 256u;                            /* :289-296 */
+    memset(op, 0, sizeof *op);
     float freq_base = hp->freq_base, freq_scale = hp->freq_scale;             /* :134-135 */
     uint32_t n_ctx_orig = hp->n_ctx_orig_yarn != 0 ? hp->n_ctx_orig_yarn : hp->n_ctx_train;
     if (hp->scaling == POSENC_GGUF_SCALING_NONE)                             /* :169-171 */
@@ -552,21 +530,51 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
         attn_factor *= 1.0f / (1.0f + 0.1f * logf(factor));
     }
     attn_factor *= hp->rope_attn_factor;                                     /* :214 */
+    op->n_dims = (int)(hp->is_swa[0] ? hp->n_rot_swa : hp->n_rot); /* hparams.n_rot(): layer 0 */
+    op->mode = (int)hp->rope_type;
+    op->n_ctx_orig = (int)n_ctx_orig;
+    op->freq_base = freq_base;
+    op->freq_scale = freq_scale;
+    op->ext_factor = ext_factor;
+    op->attn_factor = attn_factor;
+    op->beta_fast = hp->yarn_beta_fast;
+    op->beta_slow = hp->yarn_beta_slow;
+    memcpy(op->sections, hp->sections, sizeof op->sections);
+}
 
+posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hparams *hp,
+                                      uint32_t layer, uint64_t n_ctx, posenc_gguf_rope_op *out,
+                                      posenc_load_error *err)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!g || !hp || !out)
+        return POSENC_ERR_NULL;
+    gguf_arch arch;
+    const gguf_arch *a = find_arch(hp->arch, &arch) ? &arch : NULL;
+    if (!a || hp->n_layer == 0 || hp->n_layer > POSENC_GGUF_MAX_LAYERS)
+        return posenc__load_fail(err, POSENC_ERR_RANGE, "hp was not filled by "
+                                 "posenc_gguf_llama_hparams");
+    if (layer >= hp->n_layer)
+        return posenc__load_fail(err, POSENC_ERR_RANGE, "layer %u: the model has %u", layer,
+                                 hp->n_layer);
+    if (!hp->layers_modelled)
+        return posenc__load_fail(err, POSENC_ERR_RANGE, "llama.cpp's per-layer RoPE rules for "
+                                 "'%s' are not modelled here (its graph: llama.cpp src/models/)",
+                                 hp->arch);
+    if (n_ctx > UINT32_MAX - 255)
+        return posenc__load_fail(err, POSENC_ERR_POS, "n_ctx %llu is past llama.cpp's u32 context",
+                                 (unsigned long long)n_ctx);
+    posenc_gguf_rope_op op;
+    context_op(a, hp, &op);
     /* the layer (llama-model.cpp:2329-2350 and the arch's graph) */
     const swa_rule *rule = hp->swa ? a->swa : NULL;
     op.is_swa = rule && hp->is_swa[layer];
     op.rotates = op.is_swa || !rule || rule->full_rotates;
-    op.n_dims = (int)(hp->is_swa[0] ? hp->n_rot_swa : hp->n_rot); /* hparams.n_rot(): layer 0 */
-    op.mode = (int)hp->rope_type;
-    op.n_ctx_orig = (int)n_ctx_orig;
-    op.freq_base = freq_base;
-    op.freq_scale = freq_scale;
-    op.ext_factor = ext_factor;
-    op.attn_factor = attn_factor;
-    op.beta_fast = hp->yarn_beta_fast;
-    op.beta_slow = hp->yarn_beta_slow;
-    memcpy(op.sections, hp->sections, sizeof op.sections);
+    /* n_ctx_seq, one sequence: n_ctx rounded up to 256 (llama-context.cpp:133,
+     * 289-296) */
+    uint32_t ctx = n_ctx == 0 ? hp->n_ctx_train : (uint32_t)n_ctx;
+    uint32_t ctx_seq = (ctx + 255u) / 256u * 256u;
     if (op.is_swa && rule->op == OP_OWN) {
         op.freq_base = hp->freq_base_swa;
         op.freq_scale = hp->freq_scale_swa;
