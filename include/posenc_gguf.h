@@ -294,7 +294,11 @@ typedef struct posenc_gguf_hparams {
                                            with a RoPE of their own (is_swa below) */
     uint8_t is_swa[POSENC_GGUF_MAX_LAYERS];
     int layers_modelled;                /* 1 when the arch's per-layer RoPE rules are
-                                           known here (posenc_gguf_llama_layer works) */
+                                           known here (posenc_gguf_llama_layer works):
+                                           archs whose graph runs one op in every
+                                           layer, and gemma2, gemma3, gpt-oss,
+                                           cohere2, olmo2, llama4, afmoe, smollm3
+                                           (sliding-window and NoPE layers) */
 } posenc_gguf_hparams;
 
 /* Fills *hp from g as llama.cpp's loader does. Refuses, naming the key:

@@ -660,6 +660,96 @@ TEST(sliding_window_rules_of_other_archs)
     free(f.p);
 }
 
+/* A small file of arch with n_layer layers of 32 heads of 128 and the
+ * extra pairs added by the caller (u32 sliding_window when window >= 0). */
+static buf small_arch(const char *arch, uint32_t n_layer, long window, float base_swa)
+{
+    gw w = gw_new(3);
+    char key[96];
+    kv_str(&w, "general.architecture", arch);
+    snprintf(key, sizeof key, "%s.context_length", arch);
+    kv_u32(&w, key, 8192);
+    snprintf(key, sizeof key, "%s.embedding_length", arch);
+    kv_u32(&w, key, 4096);
+    snprintf(key, sizeof key, "%s.block_count", arch);
+    kv_u32(&w, key, n_layer);
+    snprintf(key, sizeof key, "%s.attention.head_count", arch);
+    kv_u32(&w, key, 32);
+    snprintf(key, sizeof key, "%s.rope.freq_base", arch);
+    kv_f32(&w, key, 500000.0f);
+    if (window >= 0) {
+        snprintf(key, sizeof key, "%s.attention.sliding_window", arch);
+        kv_u32(&w, key, (uint32_t)window);
+    }
+    if (base_swa > 0) {
+        snprintf(key, sizeof key, "%s.rope.freq_base_swa", arch);
+        kv_f32(&w, key, base_swa);
+    }
+    return gw_finish(&w);
+}
+
+/* Layer il of the file: rotates, is_swa, freq_base. */
+static void layer_is(const buf *f, uint32_t il, int rotates, int swa, float base, int line)
+{
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_gguf_rope_op op;
+    posenc_load_error e;
+    if (!file_hp(f, &g, &hp) || posenc_gguf_llama_layer(g, &hp, il, 0, &op, &e) != POSENC_OK ||
+        op.rotates != rotates || op.is_swa != swa || op.freq_base != base) {
+        fprintf(stderr, "%s:%d: layer %u: rotates %d swa %d base %g (want %d %d %g)\n", __FILE__,
+                line, il, op.rotates, op.is_swa, (double)op.freq_base, rotates, swa, (double)base);
+        check__failed_checks++;
+    }
+    posenc_gguf_free(g);
+}
+#define LAYER_IS(f, il, rot, swa, base) layer_is(&(f), il, rot, swa, base, __LINE__)
+
+TEST(per_layer_rules_of_more_archs)
+{
+    /* gemma2: SWA on every even layer (period 2) whatever the file, with
+     * freq_base_swa (gemma2.cpp:3-12) */
+    buf f = small_arch("gemma2", 4, -1, 10000.0f);
+    LAYER_IS(f, 0, 1, 1, 10000.0f);
+    LAYER_IS(f, 1, 1, 0, 500000.0f);
+    free(f.p);
+    /* gpt-oss: the same period, base_swa defaulting to the base */
+    f = small_arch("gpt-oss", 4, 128, 0);
+    LAYER_IS(f, 2, 1, 1, 500000.0f);
+    LAYER_IS(f, 3, 1, 0, 500000.0f);
+    free(f.p);
+    /* llama4 with chunks (no sliding_window key): layers 0-2 chunked, 3 NoPE
+     * (llama4.cpp:8-23, 142-144) */
+    f = small_arch("llama4", 8, -1, 0);
+    LAYER_IS(f, 0, 1, 1, 500000.0f);
+    LAYER_IS(f, 3, 0, 0, 500000.0f);
+    LAYER_IS(f, 6, 1, 1, 500000.0f);
+    LAYER_IS(f, 7, 0, 0, 500000.0f);
+    free(f.p);
+    /* llama4 with sliding_window 0: no chunks, step n_layer = 8, so layer 7
+     * (and only it) has no RoPE: (7 + 1) % 8 == 0 */
+    f = small_arch("llama4", 8, 0, 0);
+    LAYER_IS(f, 3, 1, 0, 500000.0f);
+    LAYER_IS(f, 6, 1, 0, 500000.0f);
+    LAYER_IS(f, 7, 0, 0, 500000.0f);
+    free(f.p);
+    /* smollm3: every 4th layer NoPE (smollm3.cpp:5, 69) */
+    f = small_arch("smollm3", 8, -1, 0);
+    LAYER_IS(f, 2, 1, 0, 500000.0f);
+    LAYER_IS(f, 3, 0, 0, 500000.0f);
+    free(f.p);
+    /* afmoe without a window: no SWA, NoPE step 4 still */
+    f = small_arch("afmoe", 8, -1, 7.0f);
+    LAYER_IS(f, 0, 1, 0, 500000.0f);
+    LAYER_IS(f, 3, 0, 0, 500000.0f);
+    free(f.p);
+    /* afmoe with one: SWA layers take freq_base_swa */
+    f = small_arch("afmoe", 8, 512, 7.0f);
+    LAYER_IS(f, 0, 1, 1, 7.0f);
+    LAYER_IS(f, 3, 0, 0, 500000.0f);
+    free(f.p);
+}
+
 /* ---- refusals ------------------------------------------------------------------- */
 
 /* A file whose header says n_t tensors and n_kv pairs, then body. */
@@ -1354,6 +1444,7 @@ int main(int argc, char **argv)
     RUN(phi3_longrope_long_or_short_by_the_padded_context);
     RUN(gemma3_sliding_layers_take_their_own_base);
     RUN(sliding_window_rules_of_other_archs);
+    RUN(per_layer_rules_of_more_archs);
     RUN(every_truncation_is_refused);
     RUN(header_refusals);
     RUN(key_value_refusals);

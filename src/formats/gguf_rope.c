@@ -35,18 +35,20 @@ const char *posenc_gguf_scaling_name(posenc_gguf_scaling s)
     return (unsigned)s < 4 ? SCALING_NAMES[s] : "unknown";
 }
 
-/* ---- sliding-window rules ------------------------------------------------------- */
+/* ---- per-layer rules: sliding windows, NoPE layers ------------------------------ */
 
-enum { WHEN_ALWAYS, WHEN_WINDOW, WHEN_WINDOW_REQUIRED };
+enum { WHEN_NEVER, WHEN_ALWAYS, WHEN_WINDOW, WHEN_WINDOW_REQUIRED, WHEN_WINDOW_NOT_ZERO };
+#define NOPE_N_LAYER 0xFFFFFFFFu
 enum { OP_OWN, OP_MAIN, OP_PLAIN };
 
-/* One arch's rule (its load_arch_hparams and graph):
+/* One arch's per-layer rule (its load_arch_hparams and graph):
  *   period      default sliding_window_pattern: layer il is SWA when
  *               il % period < period - 1 (llama-hparams.cpp:8-17);
- *   when        WHEN_ALWAYS: SWA whatever the file; WHEN_WINDOW: only when
- *               {arch}.attention.sliding_window is present and > 0;
- *               WHEN_WINDOW_REQUIRED: the key must be present (llama.cpp
- *               throws without it) and SWA is on;
+ *   when        WHEN_NEVER: no SWA; WHEN_ALWAYS: SWA whatever the file;
+ *               WHEN_WINDOW: only when {arch}.attention.sliding_window is
+ *               present and > 0; WHEN_WINDOW_REQUIRED: the key must be
+ *               present (llama.cpp throws without it) and SWA is on;
+ *               WHEN_WINDOW_NOT_ZERO: on unless the key is present and 0;
  *   base_train  freq_base_swa defaults to freq_base (1) or to 10000, the
  *               hparams default (0; llama-hparams.h:151);
  *   scale_train freq_scale_swa defaults to freq_scale (1) or to 1 (0);
@@ -54,26 +56,40 @@ enum { OP_OWN, OP_MAIN, OP_PLAIN };
  *               (llama-model.cpp:2329-2335); OP_MAIN: the context's
  *               arguments; OP_PLAIN: the context's base with freq_scale 1,
  *               ext_factor 0, attn_factor 1;
- *   full_rotates 0 when the full-attention layers apply no RoPE. */
+ *   full_rotates 0 when the full-attention layers apply no RoPE;
+ *   nope_step   k > 0: layer il applies no RoPE when (il + 1) % k == 0
+ *               (n_no_rope_layer_step, llama-hparams.h:258), 0: none;
+ *   nope_off    the step while SWA is off (NOPE_N_LAYER: n_layer, 0: the
+ *               same). */
 typedef struct swa_rule {
     const char *arch;
     unsigned period;
     int when, base_train, scale_train, op, full_rotates;
+    unsigned nope_step, nope_off;
 } swa_rule;
 
 static const swa_rule SWA_RULES[] = {
     /* src/models/gemma2.cpp:3-12 (n_swa default 4096), 79-102 */
-    {"gemma2", 2, WHEN_ALWAYS, 1, 1, OP_OWN, 1},
+    {"gemma2", 2, WHEN_ALWAYS, 1, 1, OP_OWN, 1, 0, 0},
     /* src/models/gemma3.cpp:4-12 (freq_base_swa read, else 10000), 110-145 */
-    {"gemma3", 6, WHEN_WINDOW, 0, 0, OP_OWN, 1},
+    {"gemma3", 6, WHEN_WINDOW, 0, 0, OP_OWN, 1, 0, 0},
     /* src/models/openai-moe.cpp:6-13, 78-105 */
-    {"gpt-oss", 2, WHEN_WINDOW_REQUIRED, 1, 1, OP_OWN, 1},
+    {"gpt-oss", 2, WHEN_WINDOW_REQUIRED, 1, 1, OP_OWN, 1, 0, 0},
     /* src/models/cohere2.cpp:4-11, 70-100: only SWA layers rotate, with the
      * context's arguments (freq_base_l is commented out there) */
-    {"cohere2", 4, WHEN_WINDOW_REQUIRED, 1, 1, OP_MAIN, 0},
+    {"cohere2", 4, WHEN_WINDOW_REQUIRED, 1, 1, OP_MAIN, 0, 0, 0},
     /* src/models/olmo2.cpp:6-15, 115-135: SWA layers "regular rope with no
      * yarn rope scaling", no factors */
-    {"olmo2", 4, WHEN_WINDOW, 1, 0, OP_PLAIN, 1},
+    {"olmo2", 4, WHEN_WINDOW, 1, 0, OP_PLAIN, 1, 0, 0},
+    /* src/models/llama4.cpp:8-23, 136-156: chunked layers 3 of 4; every
+     * 4th layer NoPE; without chunks (sliding_window 0) the step becomes
+     * n_layer, so the last layer has no RoPE */
+    {"llama4", 4, WHEN_WINDOW_NOT_ZERO, 1, 1, OP_OWN, 1, 4, NOPE_N_LAYER},
+    /* src/models/afmoe.cpp:11-23, 128-170: SWA 3 of 4 with its base; NoPE
+     * step 4 (the hparams default) either way */
+    {"afmoe", 4, WHEN_WINDOW, 1, 1, OP_OWN, 1, 4, 0},
+    /* src/models/smollm3.cpp:5, 69-93: every 4th layer NoPE, no SWA */
+    {"smollm3", 0, WHEN_NEVER, 1, 1, OP_MAIN, 1, 4, 0},
 };
 #define N_SWA_RULES (sizeof SWA_RULES / sizeof SWA_RULES[0])
 
@@ -395,7 +411,7 @@ static posenc_status read_swa(const keys *k, const gguf_arch *a, posenc_gguf_hpa
     hp->freq_scale_swa = 1.0f;
     hp->swa = 0;
     memset(hp->is_swa, 0, sizeof hp->is_swa);
-    if (!rule)
+    if (!rule || rule->when == WHEN_NEVER)
         return POSENC_OK;
     uint32_t window = 0;
     int found;
@@ -403,7 +419,8 @@ static posenc_status read_swa(const keys *k, const gguf_arch *a, posenc_gguf_hpa
                               &window, &found);
     if (s != POSENC_OK)
         return s;
-    if (rule->when == WHEN_WINDOW && !(found && window > 0))
+    if ((rule->when == WHEN_WINDOW && !(found && window > 0)) ||
+        (rule->when == WHEN_WINDOW_NOT_ZERO && found && window == 0))
         return POSENC_OK;
     hp->swa = 1;
     if (rule->base_train)
@@ -568,9 +585,17 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
     posenc_gguf_rope_op op;
     context_op(a, hp, &op);
     /* the layer (llama-model.cpp:2329-2350 and the arch's graph) */
-    const swa_rule *rule = hp->swa ? a->swa : NULL;
-    op.is_swa = rule && hp->is_swa[layer];
-    op.rotates = op.is_swa || !rule || rule->full_rotates;
+    const swa_rule *rule = a->swa;
+    int swa_on = rule && hp->swa;
+    op.is_swa = swa_on && hp->is_swa[layer];
+    op.rotates = op.is_swa || !swa_on || rule->full_rotates;
+    if (rule && rule->nope_step) {
+        uint32_t step = swa_on || !rule->nope_off ? rule->nope_step
+                        : rule->nope_off == NOPE_N_LAYER ? hp->n_layer
+                                                         : rule->nope_off;
+        if ((layer + 1) % step == 0)
+            op.rotates = 0;
+    }
     /* n_ctx_seq, one sequence: n_ctx rounded up to 256 (llama-context.cpp:133,
      * 289-296) */
     uint32_t ctx = n_ctx == 0 ? hp->n_ctx_train : (uint32_t)n_ctx;
