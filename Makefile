@@ -153,7 +153,7 @@ $(STAMP): FORCE
 # folder (README.md shows the layout):
 #   libposenc         src/common (status, parsing, the internal header),
 #                     src/math (the formulas), src/cpu (the CPU layer and
-#                     kernels), src/formats (safetensors), src/model (the
+#                     kernels), src/formats (safetensors, GGUF), src/model (the
 #                     model layer), src/check (posenc check)
 #   libposenc_config  src/config (config.json and the family registry; jansson)
 # Their private headers are found through SRC_INC, only by the library's
@@ -264,7 +264,7 @@ $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # (tests/fault.h).
 FAULT_TESTS   := $(BUILD)/tests/test_plot_draw $(BUILD)/tests/test_interpreter \
                  $(BUILD)/tests/test_model_reader $(BUILD)/tests/test_safetensors \
-                 $(BUILD)/tests/test_grade
+                 $(BUILD)/tests/test_grade $(BUILD)/tests/test_gguf
 FAULT_LDFLAGS := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 $(FAULT_TESTS): TEST_LDFLAGS = $(FAULT_LDFLAGS)
 
@@ -350,7 +350,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h include/posenc_gguf.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -369,7 +369,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_model.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
-	    $(DESTDIR)$(PREFIX)/include/posenc_check.h \
+	    $(DESTDIR)$(PREFIX)/include/posenc_check.h $(DESTDIR)$(PREFIX)/include/posenc_gguf.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
@@ -545,7 +545,13 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(JSON_INC) $(SRC_INC) -Itests/fuzz -fsanitize=fuzzer -o $@ $< \
 	    $(FUZZ_OBJ) $(FUZZ_DIR)/sandbox.o $(FUZZ_READER_OBJ) $(FUZZ_LIBS) -lm -pthread
 
-fuzz: $(FUZZ_BIN)
+# Seeds written at test time rather than committed (tests/fuzz/README.md).
+FUZZ_SEEDED := $(FUZZ_DIR)/fuzz_gguf.seeded
+$(FUZZ_SEEDED): $(BUILD)/tests/test_gguf
+	@mkdir -p $(FUZZ_DIR)/corpus/fuzz_gguf
+	$(BUILD)/tests/test_gguf --seeds $(FUZZ_DIR)/corpus/fuzz_gguf && touch $@
+
+fuzz: $(FUZZ_BIN) $(FUZZ_SEEDED)
 	@$(FUZZ_SKIP) for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); d=tests/fuzz/$${n#fuzz_}.dict; \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
@@ -558,7 +564,7 @@ fuzz: $(FUZZ_BIN)
 	    grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+.*DONE' $(FUZZ_DIR)/$$n.log | tr '\n' ' '; echo; \
 	done; echo "fuzz: no findings"
 
-fuzz-merge: $(FUZZ_BIN)
+fuzz-merge: $(FUZZ_BIN) $(FUZZ_SEEDED)
 	@$(FUZZ_SKIP) for t in $(FUZZ_BIN); do \
 	    n=$$(basename $$t); mkdir -p $(FUZZ_DIR)/corpus/$$n; \
 	    $$t -merge=1 -use_counters=0 -timeout=60 -max_len=8192 $(CURDIR)/tests/fuzz/corpus/$$n \

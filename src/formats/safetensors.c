@@ -3,6 +3,7 @@
  * (checked whole by the strict parser below), read alone, converted to
  * double. The format: u64 little-endian header length N, N bytes of JSON,
  * the data (https://github.com/huggingface/safetensors, "Format"). */
+#include "bytes.h"
 #include "halfs.h"
 #include "internal.h"
 
@@ -256,19 +257,30 @@ static posenc_status next_item(parser *ps, int close, int *more)
 
 static int key_is(keyref k, const char *s) { return k.len == strlen(s) && !memcmp(k.s, s, k.len); }
 
-/* An array of integers: [] allowed only when allow_empty. */
+/* The opening bracket open (what: the message without it), and *empty 1
+ * when the closing one follows at once (then consumed). */
+static posenc_status open_container(parser *ps, int open, int close, const char *what,
+                                    int *empty)
+{
+    posenc_status s = expect(ps, open, what);
+    if (s != POSENC_OK)
+        return s;
+    skip_ws(ps);
+    *empty = peek(ps) == close;
+    if (*empty)
+        ps->i++;
+    return POSENC_OK;
+}
+
+/* An array of integers, at most max of them ([] is empty). */
 static posenc_status parse_u64_array(parser *ps, uint64_t *v, size_t max, size_t *count,
                                      const char *what)
 {
-    posenc_status s = expect(ps, '[', what);
-    if (s != POSENC_OK)
-        return s;
+    int empty;
     *count = 0;
-    skip_ws(ps);
-    if (peek(ps) == ']') {
-        ps->i++;
-        return POSENC_OK;
-    }
+    posenc_status s = open_container(ps, '[', ']', what, &empty);
+    if (s != POSENC_OK || empty)
+        return s;
     for (int more = 1; more;) {
         uint64_t x = 0;
         if ((s = parse_u64(ps, &x)) != POSENC_OK)
@@ -371,28 +383,19 @@ static posenc_status parse_tensor(parser *ps, keyref name)
     e.dim0 = e.rank > 0 ? shape[0] : 0;
     e.dim1 = e.rank > 1 ? shape[1] : 0;
     e.dim2 = e.rank > 2 ? shape[2] : 0;
-    if (ps->n_ents == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 16;
-        entry *p = realloc(ps->ents, cap * sizeof *p);
-        if (!p)
-            return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
-        ps->ents = p;
-        ps->cap = cap;
-    }
+    if (!posenc__grow((void **)&ps->ents, &ps->cap, ps->n_ents, sizeof *ps->ents))
+        return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
     ps->ents[ps->n_ents++] = e;
     return POSENC_OK;
 }
 
 static posenc_status parse_metadata(parser *ps)
 {
-    posenc_status s = expect(ps, '{', "__metadata__ must be an object of strings");
-    if (s != POSENC_OK)
+    int empty;
+    posenc_status s = open_container(ps, '{', '}', "__metadata__ must be an object of strings",
+                                     &empty);
+    if (s != POSENC_OK || empty)
         return s;
-    skip_ws(ps);
-    if (peek(ps) == '}') {
-        ps->i++;
-        return POSENC_OK;
-    }
     for (int more = 1; more;) {
         keyref k, v;
         if ((s = parse_string(ps, &k)) != POSENC_OK ||
@@ -405,14 +408,8 @@ static posenc_status parse_metadata(parser *ps)
         if ((s = parse_string(ps, &v)) != POSENC_OK)
             return s;
         ps->arena_len = mark; /* values are checked, not kept */
-        if (ps->n_meta == ps->meta_cap) {
-            size_t cap = ps->meta_cap ? ps->meta_cap * 2 : 16;
-            keyref *p = realloc(ps->meta, cap * sizeof *p);
-            if (!p)
-                return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
-            ps->meta = p;
-            ps->meta_cap = cap;
-        }
+        if (!posenc__grow((void **)&ps->meta, &ps->meta_cap, ps->n_meta, sizeof *ps->meta))
+            return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
         ps->meta[ps->n_meta++] = k;
         if ((s = next_item(ps, '}', &more)) != POSENC_OK)
             return s;
@@ -518,26 +515,15 @@ static posenc_status check_tiling(parser *ps, uint64_t data_size)
 
 static double decode(unsigned dtype, const unsigned char *b)
 {
-    uint64_t u = 0;
     switch (dtype) {
-    case DT_F64: {
-        for (int k = 7; k >= 0; k--)
-            u = (u << 8) | b[k];
-        double d;
-        memcpy(&d, &u, sizeof d);
-        return d;
-    }
-    case DT_F32: {
-        uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                     (uint32_t)b[3] << 24;
-        float f;
-        memcpy(&f, &w, sizeof f);
-        return f;
-    }
+    case DT_F64:
+        return posenc__le_f64(b);
+    case DT_F32:
+        return posenc__le_f32(b);
     case DT_F16:
-        return posenc__f16_to_f32((uint16_t)(b[0] | b[1] << 8));
+        return posenc__f16_to_f32(posenc__le16(b));
     default: /* DT_BF16: the top half of a float */
-        return posenc__bf16_to_f32((uint16_t)(b[0] | b[1] << 8));
+        return posenc__bf16_to_f32(posenc__le16(b));
     }
 }
 
@@ -622,9 +608,7 @@ static posenc_status read_header(FILE *in, parser *ps_out, unsigned char **text_
                     "header length", (long long)fsize);
     if (fread(len8, 1, 8, in) != 8)
         return posenc__load_fail(err, POSENC_ERR_IO, "read error in the header length");
-    uint64_t hlen = 0;
-    for (int k = 7; k >= 0; k--)
-        hlen = (hlen << 8) | len8[k];
+    uint64_t hlen = posenc__le64(len8);
     if (hlen == 0 || hlen > POSENC_SAFETENSORS_MAX_HEADER)
         return posenc__load_fail(err, POSENC_ERR_FORMAT, "header length %llu is outside 1 .. %u bytes",
                     (unsigned long long)hlen, POSENC_SAFETENSORS_MAX_HEADER);
