@@ -152,13 +152,15 @@ $(STAMP): FORCE
 # The sources are in folders by concern, and each library is picked by
 # folder (README.md shows the layout):
 #   libposenc         src/common (status, parsing, the internal header),
-#                     src/math (the formulas), src/cpu (the CPU layer and
-#                     kernels), src/formats (safetensors), src/model (the
-#                     model layer), src/check (posenc check)
+#                     src/cpu (dispatch, threads, the per-ISA bodies),
+#                     src/math (the formulas), src/tensor (the q/k kernels,
+#                     cache, M-RoPE and ALiBi tensors), src/formats
+#                     (safetensors), src/model (the model layer), src/check
+#                     (posenc check); one-way, in this order (tests/cycles.sh)
 #   libposenc_config  src/config (config.json and the family registry; jansson)
 # Their private headers are found through SRC_INC, only by the library's
 # own objects, the tests, benchmarks and tools (never by cli/).
-LIB_DIRS    := src/common src/math src/cpu src/formats src/model src/check
+LIB_DIRS    := src/common src/cpu src/math src/tensor src/formats src/model src/check
 CONFIG_DIRS := src/config
 SRC_INC     := $(addprefix -I,$(LIB_DIRS) $(CONFIG_DIRS))
 CONFIG_SRC := $(wildcard $(addsuffix /*.c,$(CONFIG_DIRS)))

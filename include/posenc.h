@@ -885,7 +885,7 @@ posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *
                                       int64_t cur_len);
 
 /* ------------------------------------------------------------------------- */
-/* 2.4 One head: the rotation contract (src/cpu/kernels.c, rope_vec.c)         */
+/* 2.4 One head: the rotation contract (math/rope_vec.c, tensor/kernels.c)   */
 /* ------------------------------------------------------------------------- */
 
 /*
@@ -979,7 +979,7 @@ posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n
                                       const double *q, const double *k, double *out);
 
 /* ------------------------------------------------------------------------- */
-/* 2.5 The cos/sin cache (src/cpu/cache.c)                                     */
+/* 2.5 The cos/sin cache (src/tensor/cache.c)                                  */
 /* ------------------------------------------------------------------------- */
 
 /* The values c and s (see above) for positions 0 .. max_pos - 1 and every
@@ -1030,7 +1030,7 @@ posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
                                     const float **cos_row, const float **sin_row);
 
 /* ------------------------------------------------------------------------- */
-/* 2.6 q/k tensors (src/cpu/kernels.c)                                         */
+/* 2.6 q/k tensors (src/tensor/kernels.c)                                      */
 /* ------------------------------------------------------------------------- */
 
 /* Storage type of the q/k elements (arithmetic is always float32). */
@@ -1199,7 +1199,7 @@ POSENC_NODISCARD
 posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool);
 
 /* ------------------------------------------------------------------------- */
-/* 2.7 Decode: one token (src/cpu/kernels.c)                                   */
+/* 2.7 Decode: one token (src/tensor/kernels.c)                                */
 /* ------------------------------------------------------------------------- */
 
 /* Rotates one token forward, in place, at position pos: q is n_q_head dense
@@ -1218,7 +1218,7 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
                                      uint32_t n_k_head);
 
 /* ------------------------------------------------------------------------- */
-/* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/cpu/mrope.c)           */
+/* 2.8 M-RoPE and vision 2D RoPE (src/math/mrope.c, src/tensor/mrope_qk.c)   */
 /* ------------------------------------------------------------------------- */
 /*
  * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, GLM-4V): every token has three positions,

@@ -1,13 +1,14 @@
 /*
  * internal.h - shared by the library's source files, not installed.
- * Double-double arithmetic lives in dd.h, the CPU layer in cpu.h.
+ * Double-double arithmetic lives in dd.h. This is the bottom floor
+ * (src/common): it includes nothing of the folders above it; a file that
+ * needs the CPU layer includes cpu.h itself.
  */
 #ifndef POSENC_INTERNAL_H
 #define POSENC_INTERNAL_H
 
 #include "posenc.h"
 
-#include "cpu.h"
 #include "dd.h"
 
 #include <math.h>
@@ -181,6 +182,10 @@ int posenc__sincos_table_isa_f32(int isa, int64_t pos0, size_t n_pos, const doub
 /* Well-formedness of a posenc_rope (the checks of posenc_rope_init, and a
  * finite attn_factor); src/math/rope_params.c. */
 posenc_status posenc__rope_check(const posenc_rope *r);
+
+/* M-RoPE m well formed and made for r's pairs (src/math/mrope.c):
+ * POSENC_OK or POSENC_ERR_RANGE. */
+posenc_status posenc__mrope_check(const posenc_mrope *m, const posenc_rope *r);
 
 /* One pair's rotation in double. */
 static inline void posenc__rotate_f64(double *a, double *b, double s, double c)

@@ -6,6 +6,7 @@
  * instruction set: the float functions take the fill's values (the same
  * bits as tables, caches and the tensor kernels), the double ones the
  * accurate sincos of each pair. */
+#include "cpu.h"
 #include "internal.h"
 
 /* Pairs handled per block (stack: 4 x 8 KiB at most). */

@@ -3,6 +3,7 @@
  * Frequencies a block of pairs at a time (posenc__inv_freqs_dd); the double
  * values from the accurate sincos, the float ones from the fill (the same
  * bits as posenc_sinusoid_table_f32). With odd D the last pair is sine-only. */
+#include "cpu.h"
 #include "internal.h"
 
 /* Pairs per block (stack: 4 x 4 KiB). */

@@ -10,6 +10,7 @@
  * POSENC_ISA=scalar and POSENC_SCALAR_ONLY=1 reach this loop as well; every
  * path gives the same bits. The reference (posenc__sincos_table_ref_f32)
  * evaluates every value directly; tests compare the two. */
+#include "cpu.h"
 #include "internal.h"
 
 #include <string.h>

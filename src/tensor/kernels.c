@@ -1,39 +1,13 @@
-/* kernels.c - RoPE over whole q/k tensors: argument checks, the per-token
- * loop (cos/sin from the cache or filled once per run of positions),
- * and the single-vector reference posenc_rope_vec_f32. The bodies
- * (kernels_scalar.c, kernels_avx512.c, kernels_avx2.c), their choice and
- * the threads are the CPU layer's (cpu.c). */
+/* kernels.c - RoPE over whole q/k tensors: argument checks and the
+ * per-token loop (cos/sin from the cache or filled once per run of
+ * positions). The single-vector reference posenc_rope_vec_f32 is
+ * src/math/rope_vec.c; the bodies (kernels_scalar.c, kernels_avx512.c,
+ * kernels_avx2.c), their choice and the threads are the CPU layer's
+ * (src/cpu/cpu.c). */
 #include "kernels.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
-
-/* ---- the single-vector reference ---------------------------------------- */
-
-posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir, float *x)
-{
-    if (!r || !x)
-        return POSENC_ERR_NULL;
-    posenc_status st = posenc__rope_check(r);
-    if (st != POSENC_OK)
-        return st;
-    if (!posenc__direction_ok(dir))
-        return POSENC_ERR_RANGE;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
-    if (!posenc__all_finite_f32(x, r->head_dim))
-        return POSENC_ERR_NOT_FINITE;
-    size_t P = r->rotary_dim / 2;
-    float cs[POSENC_ROPE_MAX_HEAD_DIM]; /* c[0..P) then s[0..P) */
-    posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,
-                             cs + P, 2 * P);
-    for (size_t k = 0; k < P; k++) {
-        size_t i0, i1;
-        posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f32(&x[i0], &x[i1], dir == POSENC_INVERSE ? -cs[P + k] : cs[P + k], cs[k]);
-    }
-    return POSENC_OK;
-}
 
 /* ---- argument checks ------------------------------------------------------ */
 
