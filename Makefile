@@ -46,8 +46,14 @@ PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      := build
-VERSION    := 2.0.0
-SOMAJOR    := 2
+# The version is written once, in include/posenc.h (POSENC_VERSION_MAJOR,
+# _MINOR, _PATCH); the soname's number is the major one.
+VERSION    := $(shell awk '/^\#define POSENC_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $$3; s = "." } \
+                END { print v }' include/posenc.h)
+ifneq ($(words $(subst ., ,$(VERSION))),3)
+  $(error include/posenc.h: no POSENC_VERSION_MAJOR, _MINOR and _PATCH to read the version from)
+endif
+SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
 # Whether pkg-config (if there is one) knows module $(1): "1" or "".
 pc_has = $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && \

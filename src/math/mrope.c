@@ -44,15 +44,15 @@ posenc_status posenc_mrope_init(posenc_mrope *m, uint32_t n_pairs, const uint32_
         if (rule == POSENC_MROPE_CONTIGUOUS) {
             /* cos.split(mrope_section * 2): chunk i from axis i % 3, the
              * same blocks in both halves */
-            a = k < section[0] ? POSENC_AXIS_T
-                : k < section[0] + section[1] ? POSENC_AXIS_H
-                                               : POSENC_AXIS_W;
+            a = k < section[0]                ? POSENC_MROPE_AXIS_T
+                : k < section[0] + section[1] ? POSENC_MROPE_AXIS_H
+                                              : POSENC_MROPE_AXIS_W;
         } else {
             /* apply_interleaved_mrope: freqs_t[..., offset:3*section[dim]:3]
              * = freqs[dim], offset 1 for h, 2 for w; t elsewhere */
-            a = k % 3 == 1 && k < 3 * (uint64_t)section[1]   ? POSENC_AXIS_H
-                : k % 3 == 2 && k < 3 * (uint64_t)section[2] ? POSENC_AXIS_W
-                                                             : POSENC_AXIS_T;
+            a = k % 3 == 1 && k < 3 * (uint64_t)section[1]   ? POSENC_MROPE_AXIS_H
+                : k % 3 == 2 && k < 3 * (uint64_t)section[2] ? POSENC_MROPE_AXIS_W
+                                                             : POSENC_MROPE_AXIS_T;
         }
         axis[k] = a;
         count[a]++;
@@ -188,7 +188,7 @@ static posenc_status segment_shape(const posenc_mrope_segment *s, uint32_t merge
                                    uint32_t tokens_per_second, uint64_t *n_tok, int64_t *step,
                                    int64_t *span)
 {
-    if (s->kind == POSENC_SEG_TEXT) {
+    if (s->kind == POSENC_MROPE_KIND_TEXT) {
         if (s->n < 1)
             return POSENC_ERR_RANGE;
         *n_tok = s->n;
@@ -196,7 +196,7 @@ static posenc_status segment_shape(const posenc_mrope_segment *s, uint32_t merge
         *span = (int64_t)s->n - 1;
         return POSENC_OK;
     }
-    if (s->kind != POSENC_SEG_IMAGE && s->kind != POSENC_SEG_VIDEO)
+    if (s->kind != POSENC_MROPE_KIND_IMAGE && s->kind != POSENC_MROPE_KIND_VIDEO)
         return POSENC_ERR_RANGE;
     if (s->t < 1 || s->h < 1 || s->w < 1 || s->h % merge || s->w % merge)
         return POSENC_ERR_RANGE;
@@ -208,7 +208,7 @@ static posenc_status segment_shape(const posenc_mrope_segment *s, uint32_t merge
     *n_tok = (uint64_t)s->t * gh * gw;
     if (tokens_per_second == 0) {
         *step = 1; /* Qwen2-VL: temporal index ti */
-    } else if (s->kind == POSENC_SEG_IMAGE) {
+    } else if (s->kind == POSENC_MROPE_KIND_IMAGE) {
         *step = 0; /* Qwen2.5-VL: an image's second_per_grid_t is 0 */
     } else {
         double secs = trunc(s->seconds_per_grid); /* int(second_per_grid_t) */
@@ -266,7 +266,7 @@ posenc_status posenc_mrope_positions(const posenc_mrope_segment *seg, size_t n_s
         uint64_t n;
         int64_t step, span;
         (void)segment_shape(s, merge, tokens_per_second, &n, &step, &span); /* checked */
-        if (s->kind == POSENC_SEG_TEXT) {
+        if (s->kind == POSENC_MROPE_KIND_TEXT) {
             for (uint32_t k = 0; k < s->n; k++, o++)
                 pos_t[o] = pos_h[o] = pos_w[o] = st + k;
         } else {

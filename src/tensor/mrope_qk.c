@@ -243,8 +243,8 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
         ax.fh[a][ax.n[a]] = r->inv_freq_hi[kk];
         ax.fl[a][ax.n[a]] = r->inv_freq_lo[kk];
         ax.n[a]++;
-        ax.mh[kk] = ax.mh[P + kk] = a == POSENC_AXIS_H ? 0xFFFFFFFFu : 0u;
-        ax.mw[kk] = ax.mw[P + kk] = a == POSENC_AXIS_W ? 0xFFFFFFFFu : 0u;
+        ax.mh[kk] = ax.mh[P + kk] = a == POSENC_MROPE_AXIS_H ? 0xFFFFFFFFu : 0u;
+        ax.mw[kk] = ax.mw[P + kk] = a == POSENC_MROPE_AXIS_W ? 0xFFFFFFFFu : 0u;
     }
     j.fn = posenc__isa_ops_of(isa)->heads;
     j.fill = posenc__isa_ops_of(isa)->fill;
