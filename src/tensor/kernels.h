@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "pairs.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* The cache object: a copy of what identifies the frequencies, then
@@ -46,7 +47,7 @@ posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_
 posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *a, posenc_pool *pool,
                                    size_t min_elems);
 
-/* ---- shared by the tensor calls (kernels.c, mrope.c) ---------------------- */
+/* ---- shared by the tensor calls (kernels.c, mrope_qk.c) ------------------- */
 
 /* A view resolved for the loop: src == dst when in place; n_head 0 when
  * the view was NULL. */
@@ -57,17 +58,36 @@ typedef struct tensor {
     int in_place;
 } tensor;
 
-/* Checks view v (absent: *t zeroed) of n_tok tokens of heads of hd
- * elements of es bytes and resolves it into *t (the checks and errors of
- * posenc_rope_qk's views). */
-posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
-                                 tensor *t);
-
 /* A view with dst NULL and n_head 0: absent. */
 int posenc__view_absent(const posenc_rope_view *v);
 
-/* Whether cache c was built from r's frequencies, rotary_dim and attn_factor. */
-int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r);
+/* What a q/k call resolved from its arguments, read-only by its threads. */
+typedef struct qk_call {
+    posenc__isa_ops ops; /* the instruction set's functions */
+    const posenc_rope *r;
+    const posenc_rope_cache *cache; /* NULL: cos/sin filled in the call */
+    int dt, layout, inverse;
+    size_t P, head_dim;   /* P = rotary_dim / 2 */
+    unsigned n_threads;   /* what the caller allows (a pool's threads with a pool) */
+    int64_t limit;        /* positions used: [0, limit] */
+    atomic_int *bad;      /* set when a position read at use is outside it */
+    tensor t[2];          /* q, k */
+} qk_call;
+
+/* The checks posenc_rope_qk and posenc_mrope_qk share, once a->rope is
+ * known valid and q or k present, in this order: dtype, direction, n_tok
+ * and n_threads, isa (POSENC_ERR_RANGE), the views (the errors of
+ * posenc_rope_qk's views), a cache not made for a->rope (POSENC_ERR_RANGE).
+ * Fills *c, with bad as the call's flag (0). */
+posenc_status posenc__qk_begin(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
+                               atomic_int *bad, qk_call *c);
+
+/* Runs fn(job, t0, t1) over the n_tok tokens of call c on pool (NULL:
+ * threads of the call; a thread only for min_elems elements of work or
+ * more); POSENC_ERR_POS when a position was found outside [0, limit] at
+ * use (*c->bad), else POSENC_OK. */
+posenc_status posenc__qk_go(const qk_call *c, size_t n_tok, posenc_pool *pool, size_t min_elems,
+                            posenc__range_fn fn, const void *job);
 
 /* Position t of a caller's array, read exactly once where it is used and
  * checked there: a position that changes during the call (another thread
@@ -90,10 +110,9 @@ static inline int posenc__pos_in(int64_t p, int64_t limit)
     return p >= 0 && p <= limit;
 }
 
-/* Rotates token t of both tensors tv[0] (q) and tv[1] (k) with the row
- * c[0..P) s[0..P), by heads body fn, and copies the pass-through elements
+/* Rotates token t of both tensors c->t[0] (q) and c->t[1] (k) with the row
+ * c[0..P) s[0..P), by the heads body, and copies the pass-through elements
  * of an out-of-place view. */
-void posenc__qk_token(posenc__heads_fn fn, int dt, int layout, size_t P, size_t head_dim,
-                      int inverse, const tensor tv[2], size_t t, const float *row);
+void posenc__qk_token(const qk_call *c, size_t t, const float *row);
 
 #endif

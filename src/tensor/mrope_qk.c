@@ -33,19 +33,10 @@ typedef struct axes {
 } axes;
 
 typedef struct mjob {
-    posenc__heads_fn fn;
-    posenc__fill_fn fill;
-    posenc__select_fn select;
-    const posenc_rope *r;
+    qk_call c;
     const posenc_mrope *m;
     const axes *ax;
-    const posenc_rope_cache *cache;
-    int dt, layout, inverse;
-    size_t P, head_dim;
     const int64_t *pos[3];
-    int64_t limit;   /* positions used: [0, limit] */
-    atomic_int *bad; /* set when a position read at use is outside it */
-    tensor t[2];
 } mjob;
 
 /* Token t's three positions, each read once into p[3]; 0 (after flagging
@@ -55,8 +46,8 @@ static int read_token(const mjob *j, size_t t, int64_t p[3])
 {
     for (int a = 0; a < 3; a++) {
         p[a] = posenc__pos_read(j->pos[a], t);
-        if (!posenc__pos_in(p[a], j->limit)) {
-            atomic_store_explicit(j->bad, 1, memory_order_relaxed);
+        if (!posenc__pos_in(p[a], j->c.limit)) {
+            atomic_store_explicit(j->c.bad, 1, memory_order_relaxed);
             return 0;
         }
     }
@@ -89,16 +80,16 @@ static void fill_axis(const mjob *j, const int64_t *pos, const unsigned char *ok
             continue;
         }
         if (run_len)
-            j->fill(run_p0, run_len, fh, fl, na, j->r->attn_factor, out + run_row * row,
-                    out + run_row * row + na, row, POSENC__FILL_SPLIT);
+            j->c.ops.fill(run_p0, run_len, fh, fl, na, j->c.r->attn_factor, out + run_row * row,
+                          out + run_row * row + na, row, POSENC__FILL_SPLIT);
         run_row = nrow;
         run_p0 = p;
         run_len = 1;
         ridx[i] = nrow++;
     }
     if (run_len)
-        j->fill(run_p0, run_len, fh, fl, na, j->r->attn_factor, out + run_row * row,
-                out + run_row * row + na, row, POSENC__FILL_SPLIT);
+        j->c.ops.fill(run_p0, run_len, fh, fl, na, j->c.r->attn_factor, out + run_row * row,
+                      out + run_row * row + na, row, POSENC__FILL_SPLIT);
 }
 
 /* Tokens [t0, t1) of both tensors. Each position is read once
@@ -106,11 +97,11 @@ static void fill_axis(const mjob *j, const int64_t *pos, const unsigned char *ok
 static void run_range(const void *arg, size_t t0, size_t t1)
 {
     const mjob *j = arg;
-    size_t P = j->P;
+    size_t P = j->c.P;
     const uint8_t *axis = j->m->axis;
     _Alignas(64) float row[POSENC_ROPE_MAX_HEAD_DIM]; /* the token's c[0..P) s[0..P) */
-    if (j->cache) {
-        const float *table = j->cache->table;
+    if (j->c.cache) {
+        const float *table = j->c.cache->table;
         for (size_t t = t0; t < t1; t++) {
             int64_t p[3];
             if (!read_token(j, t, p))
@@ -119,13 +110,12 @@ static void run_range(const void *arg, size_t t0, size_t t1)
             for (int a = 0; a < 3; a++)
                 src[a] = table + (size_t)p[a] * 2 * P;
             if (src[0] == src[1] && src[0] == src[2]) { /* a text token: the row itself */
-                posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t,
-                                 src[0]);
+                posenc__qk_token(&j->c, t, src[0]);
                 continue;
             }
             /* row[k] = src[axis(k)][k], row[P + k] likewise: a vector select */
-            j->select(2 * P, src[0], src[1], src[2], j->ax->mh, j->ax->mw, row);
-            posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t, row);
+            j->c.ops.select(2 * P, src[0], src[1], src[2], j->ax->mh, j->ax->mw, row);
+            posenc__qk_token(&j->c, t, row);
         }
         return;
     }
@@ -155,11 +145,11 @@ static void run_range(const void *arg, size_t t0, size_t t1)
             text = text && (!ok[i] || (p[0] == p[1] && p[0] == p[2]));
         }
         if (text) {
-            fill_axis(j, pv[0], ok, n, j->r->inv_freq_hi, j->r->inv_freq_lo, P, scratch, ridx[0]);
+            fill_axis(j, pv[0], ok, n, j->c.r->inv_freq_hi, j->c.r->inv_freq_lo, P, scratch,
+                      ridx[0]);
             for (size_t i = 0; i < n; i++)
                 if (ok[i])
-                    posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t,
-                                     t + i, scratch + ridx[0][i] * 2 * P);
+                    posenc__qk_token(&j->c, t + i, scratch + ridx[0][i] * 2 * P);
             t += n;
             continue;
         }
@@ -177,8 +167,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
                 row[k] = src[a][ax->slot[k]];
                 row[P + k] = src[a][ax->n[a] + ax->slot[k]];
             }
-            posenc__qk_token(j->fn, j->dt, j->layout, P, j->head_dim, j->inverse, j->t, t + i,
-                             row);
+            posenc__qk_token(&j->c, t + i, row);
         }
         t += n;
     }
@@ -203,40 +192,22 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
         return st;
     if (!pos_h) /* text only: p means p:p:p, which is plain RoPE at p */
         return posenc__rope_qk_run(isa, a, pool, min_elems);
-    const posenc_rope_cache *cache = a->cache;
-    posenc_dtype dtype = a->dtype;
-    size_t n_tok = a->n_tok;
-    unsigned n_threads = a->n_threads ? a->n_threads : 1;
-    if (dtype != POSENC_DTYPE_F32 && dtype != POSENC_DTYPE_BF16 && dtype != POSENC_DTYPE_F16)
+    if (a->pos0 != 0)
         return POSENC_ERR_RANGE;
-    if (!posenc__direction_ok(a->direction) || a->pos0 != 0)
-        return POSENC_ERR_RANGE;
-    if (n_tok == 0 || n_threads > POSENC_MAX_THREADS)
-        return POSENC_ERR_RANGE;
-    if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
-        return POSENC_ERR_RANGE;
-    if (pool) /* the pool's threads: all of them for n_threads 0 */
-        n_threads = a->n_threads && a->n_threads < posenc__pool_threads(pool)
-                        ? a->n_threads
-                        : posenc__pool_threads(pool);
     mjob j;
-    memset(&j, 0, sizeof j);
-    size_t es = posenc__dtype_size((int)dtype);
-    if ((st = posenc__check_view(&a->q, n_tok, r->head_dim, es, &j.t[0])) != POSENC_OK ||
-        (st = posenc__check_view(&a->k, n_tok, r->head_dim, es, &j.t[1])) != POSENC_OK)
+    atomic_int bad = 0;
+    if ((st = posenc__qk_begin(isa, a, pool, &bad, &j.c)) != POSENC_OK)
         return st;
-    if (cache && !posenc__cache_matches(cache, r))
-        return POSENC_ERR_RANGE;
-    int64_t limit = cache ? cache->max_pos - 1 : POSENC_MAX_POS;
+    size_t n_tok = a->n_tok;
     const int64_t *rows[3] = {a->pos, pos_h, pos_w};
     for (int a = 0; a < 3; a++)
         for (size_t t = 0; t < n_tok; t++)
-            if (!posenc__pos_in(posenc__pos_read(rows[a], t), limit))
+            if (!posenc__pos_in(posenc__pos_read(rows[a], t), j.c.limit))
                 return POSENC_ERR_POS;
 
     axes ax; /* ~27 KiB of stack, read by every thread */
     memset(ax.n, 0, sizeof ax.n);
-    size_t P = r->rotary_dim / 2;
+    size_t P = j.c.P;
     for (size_t kk = 0; kk < P; kk++) {
         int a = m->axis[kk];
         ax.slot[kk] = ax.n[a];
@@ -246,29 +217,11 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
         ax.mh[kk] = ax.mh[P + kk] = a == POSENC_MROPE_AXIS_H ? 0xFFFFFFFFu : 0u;
         ax.mw[kk] = ax.mw[P + kk] = a == POSENC_MROPE_AXIS_W ? 0xFFFFFFFFu : 0u;
     }
-    j.fn = posenc__isa_ops_of(isa)->heads;
-    j.fill = posenc__isa_ops_of(isa)->fill;
-    j.select = posenc__isa_ops_of(isa)->select;
-    j.r = r;
     j.m = m;
     j.ax = &ax;
-    j.cache = cache;
-    j.dt = (int)dtype;
-    j.layout = (int)r->layout;
-    j.inverse = a->direction == POSENC_INVERSE;
-    j.P = P;
-    j.head_dim = r->head_dim;
     for (int a = 0; a < 3; a++)
         j.pos[a] = rows[a];
-    atomic_int bad = 0;
-    j.limit = limit;
-    j.bad = &bad;
-
-    /* threads: only for enough work, never more than tokens */
-    size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    size_t nt = posenc__threads_for(n_tok, elems, n_threads, min_elems);
-    posenc__pool_range(pool, n_tok, nt, run_range, &j); /* NULL: threads of the call */
-    return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
+    return posenc__qk_go(&j.c, n_tok, pool, min_elems, run_range, &j);
 }
 
 posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a)
