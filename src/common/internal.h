@@ -40,6 +40,11 @@ static inline int posenc__all_finite_f32(const float *x, size_t n)
             return 0;
     return 1;
 }
+/* The same for a vector of either float type (f32: float, else double). */
+static inline int posenc__all_finite(const void *x, size_t n, int f32)
+{
+    return f32 ? posenc__all_finite_f32(x, n) : posenc__all_finite_f64(x, n);
+}
 static inline int posenc__dim_ok(uint64_t D) { return D >= 1 && D <= POSENC_MAX_DIM; }
 static inline int posenc__base_ok(double base) { return isfinite(base) && base > 1.0; }
 static inline int posenc__layout_ok(posenc_layout l)
@@ -109,6 +114,13 @@ void posenc__inv_freqs_dd(uint32_t k0, uint32_t m, uint32_t d, double base, doub
  * and static NTK scalings pass ln(base') of their stretched base. */
 void posenc__inv_freqs_dd_log(uint32_t k0, uint32_t m, uint32_t d, posenc__dd log_base,
                               double *hi, double *lo);
+
+/* The frequencies of the block of pairs k0 .. k0 + m - 1 of n_pairs, m at
+ * most block (the same recipe, ln(base) given), into hi[0..m), lo[0..m);
+ * returns m. The loops over pairs a block at a time (rope.c, sinusoid.c,
+ * table.c) step k0 by block. */
+uint32_t posenc__freq_block(uint32_t k0, uint32_t n_pairs, uint32_t block, uint32_t d,
+                            posenc__dd log_base, double *hi, double *lo);
 
 /* base^(+2k/d) as a double-double: the divisor of the position. */
 posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);

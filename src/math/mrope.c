@@ -84,8 +84,12 @@ posenc_status posenc__mrope_check(const posenc_mrope *m, const posenc_rope *r)
     return POSENC_OK;
 }
 
+/* The argument check of the single-vector references, in this order:
+ * POSENC_ERR_NULL, posenc__rope_check's, posenc__mrope_check's, the
+ * direction (POSENC_ERR_RANGE), the positions (POSENC_ERR_POS), x's
+ * head_dim values (float when f32, else double) finite. */
 static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, const int64_t p[3],
-                               posenc_direction dir, const void *x)
+                               posenc_direction dir, const void *x, int f32)
 {
     if (!r || !m || !x)
         return POSENC_ERR_NULL;
@@ -99,6 +103,8 @@ static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, cons
     for (int a = 0; a < 3; a++)
         if (!posenc__pos_ok(p[a]))
             return POSENC_ERR_POS;
+    if (!posenc__all_finite(x, r->head_dim, f32))
+        return POSENC_ERR_NOT_FINITE;
     return POSENC_OK;
 }
 
@@ -108,12 +114,10 @@ posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, 
                                    int64_t ph, int64_t pw, posenc_direction dir, double *x)
 {
     const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, dir, x);
+    posenc_status st = check_vec(r, m, p, dir, x, 0);
     if (st != POSENC_OK)
         return st;
     int inverse = dir == POSENC_INVERSE;
-    if (!posenc__all_finite_f64(x, r->head_dim))
-        return POSENC_ERR_NOT_FINITE;
     size_t P = r->rotary_dim / 2;
     /* sin, cos of every pair at each axis' position (exact angle) */
     double s[3][POSENC_ROPE_MAX_HEAD_DIM / 2], c[3][POSENC_ROPE_MAX_HEAD_DIM / 2];
@@ -133,12 +137,10 @@ posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, 
                                    int64_t ph, int64_t pw, posenc_direction dir, float *x)
 {
     const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, dir, x);
+    posenc_status st = check_vec(r, m, p, dir, x, 1);
     if (st != POSENC_OK)
         return st;
     int inverse = dir == POSENC_INVERSE;
-    if (!posenc__all_finite_f32(x, r->head_dim))
-        return POSENC_ERR_NOT_FINITE;
     size_t P = r->rotary_dim / 2;
     float cs[3][POSENC_ROPE_MAX_HEAD_DIM]; /* per axis: c[0..P) then s[0..P) */
     for (int a = 0; a < 3; a++)

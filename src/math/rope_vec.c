@@ -17,8 +17,12 @@ static void scaled_sincos(const posenc_rope *r, int64_t pos, double *s, double *
     }
 }
 
-posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
-                                  double *x)
+/* The argument check of the two rotations, in this order: POSENC_ERR_NULL,
+ * posenc__rope_check's, the direction (POSENC_ERR_RANGE), the position
+ * (POSENC_ERR_POS), x's head_dim values (float when f32, else double)
+ * finite. */
+static posenc_status check_vec(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                               const void *x, int f32)
 {
     if (!r || !x)
         return POSENC_ERR_NULL;
@@ -29,8 +33,17 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_dire
         return POSENC_ERR_RANGE;
     if (!posenc__pos_ok(pos))
         return POSENC_ERR_POS;
-    if (!posenc__all_finite_f64(x, r->head_dim))
+    if (!posenc__all_finite(x, r->head_dim, f32))
         return POSENC_ERR_NOT_FINITE;
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  double *x)
+{
+    posenc_status st = check_vec(r, pos, dir, x, 0);
+    if (st != POSENC_OK)
+        return st;
     double s[POSENC_ROPE_MAX_HEAD_DIM / 2], c[POSENC_ROPE_MAX_HEAD_DIM / 2];
     scaled_sincos(r, pos, s, c);
     for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
@@ -43,17 +56,9 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_dire
 
 posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir, float *x)
 {
-    if (!r || !x)
-        return POSENC_ERR_NULL;
-    posenc_status st = posenc__rope_check(r);
+    posenc_status st = check_vec(r, pos, dir, x, 1);
     if (st != POSENC_OK)
         return st;
-    if (!posenc__direction_ok(dir))
-        return POSENC_ERR_RANGE;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
-    if (!posenc__all_finite_f32(x, r->head_dim))
-        return POSENC_ERR_NOT_FINITE;
     size_t P = r->rotary_dim / 2;
     float cs[POSENC_ROPE_MAX_HEAD_DIM]; /* c[0..P) then s[0..P) */
     posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,

@@ -317,7 +317,7 @@ posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_
 
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 {
-    return posenc__rope_qk_run(isa, a, NULL, POSENC__MIN_ELEMS_PER_THREAD);
+    return posenc__rope_qk_run(isa, a, NULL, posenc__min_elems(NULL));
 }
 
 posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
@@ -327,9 +327,7 @@ posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
 
 posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool)
 {
-    return posenc__rope_qk_run(posenc__isa_selected(), a, pool,
-                               pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD
-                                    : POSENC__MIN_ELEMS_PER_THREAD);
+    return posenc__rope_qk_run(posenc__isa_selected(), a, pool, posenc__min_elems(pool));
 }
 
 posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim)

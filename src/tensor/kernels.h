@@ -39,11 +39,15 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
 /* What the four calls above and posenc_rope_qk_pool / posenc_mrope_qk_pool
  * run: on instruction set isa, on pool's threads (NULL: threads started in
  * the call), a thread only for min_elems elements of work or more
- * (posenc__threads_for; the public calls pass POSENC__MIN_ELEMS_PER_THREAD,
- * or POSENC__MIN_ELEMS_PER_POOL_THREAD with a pool; tests pass less, to run
- * threads on small tensors). */
+ * (posenc__threads_for; the public calls pass posenc__min_elems(pool):
+ * POSENC__MIN_ELEMS_PER_THREAD, or POSENC__MIN_ELEMS_PER_POOL_THREAD with a
+ * pool; tests pass less, to run threads on small tensors). */
 posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
                                   size_t min_elems);
+static inline size_t posenc__min_elems(const posenc_pool *pool)
+{
+    return pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD : POSENC__MIN_ELEMS_PER_THREAD;
+}
 posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *a, posenc_pool *pool,
                                    size_t min_elems);
 

@@ -226,7 +226,7 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
 
 posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a)
 {
-    return posenc__mrope_qk_run(isa, a, NULL, POSENC__MIN_ELEMS_PER_THREAD);
+    return posenc__mrope_qk_run(isa, a, NULL, posenc__min_elems(NULL));
 }
 
 posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)
@@ -236,9 +236,7 @@ posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)
 
 posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *pool)
 {
-    return posenc__mrope_qk_run(posenc__isa_selected(), a, pool,
-                                pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD
-                                     : POSENC__MIN_ELEMS_PER_THREAD);
+    return posenc__mrope_qk_run(posenc__isa_selected(), a, pool, posenc__min_elems(pool));
 }
 
 /* ---- vision 2D RoPE over q/k tensors ---------------------------------------------- */
