@@ -74,6 +74,31 @@ static inline posenc_status posenc__check_vec(int64_t pos, uint64_t D, double ba
     return POSENC_OK;
 }
 
+/* The shape checks of a bias tensor [n_head, n_query, n_key] filled by
+ * n_threads threads (posenc_alibi_bias_f32, posenc_t5_bias_f32), in this
+ * order: POSENC_ERR_DIM, POSENC_ERR_RANGE when !params_ok (the caller's own
+ * parameters), POSENC_ERR_POS (queries from q_offset, keys from 0),
+ * POSENC_ERR_RANGE (n_threads outside 1 .. max_threads),
+ * POSENC_ERR_OVERFLOW (n_head * n_query * n_key elements past SIZE_MAX). */
+static inline posenc_status posenc__bias_check(uint32_t n_head, uint32_t n_query, uint32_t n_key,
+                                               int params_ok, int64_t q_offset,
+                                               unsigned n_threads, unsigned max_threads)
+{
+    if (!posenc__dim_ok(n_head) || n_query < 1 || n_key < 1)
+        return POSENC_ERR_DIM;
+    if (!params_ok)
+        return POSENC_ERR_RANGE;
+    if (q_offset < 0 || q_offset + (int64_t)n_query - 1 > POSENC_MAX_POS ||
+        (int64_t)n_key - 1 > POSENC_MAX_POS)
+        return POSENC_ERR_POS;
+    if (n_threads < 1 || n_threads > max_threads)
+        return POSENC_ERR_RANGE;
+    uint64_t rows = (uint64_t)n_head * n_query; /* may exceed a 32-bit size_t */
+    if (rows > SIZE_MAX || (size_t)rows > SIZE_MAX / n_key)
+        return POSENC_ERR_OVERFLOW;
+    return POSENC_OK;
+}
+
 /* The one layout mapping: the element indices of pair k of a rotated part of
  * 2P elements, interleaved (2k, 2k+1) or half (k, k + P). */
 static inline void posenc__pair_elems(int layout, size_t P, size_t k, size_t *i0, size_t *i1)

@@ -304,14 +304,12 @@ posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_
     posenc_status st = posenc_mrope_init(m, 2 * q, section, POSENC_MROPE_CONTIGUOUS);
     if (st != POSENC_OK)
         return st; /* not reached: the arguments are valid */
-    memset(r, 0, sizeof *r);
-    r->head_dim = head_dim;
-    r->rotary_dim = head_dim;
-    r->layout = layout;
-    r->base = base;
-    r->attn_factor = 1.0;
-    /* VisionRotaryEmbedding(dim = D/2): inv_freq[j] = base^(-2j/(D/2)), j < D/4,
-     * used by the row (pairs 0 .. D/4-1) and again by the column */
+    /* plain RoPE over the whole head (attention factor 1), then the
+     * frequencies of VisionRotaryEmbedding(dim = D/2): inv_freq[j] =
+     * base^(-2j/(D/2)), j < D/4, used by the row (pairs 0 .. D/4-1) and
+     * again by the column */
+    if ((st = posenc_rope_init(r, head_dim, head_dim, base, layout)) != POSENC_OK)
+        return st; /* not reached: the arguments are valid */
     posenc__inv_freqs_dd(0, q, head_dim / 2, base, r->inv_freq_hi, r->inv_freq_lo);
     memcpy(r->inv_freq_hi + q, r->inv_freq_hi, q * sizeof(double));
     memcpy(r->inv_freq_lo + q, r->inv_freq_lo, q * sizeof(double));

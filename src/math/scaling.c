@@ -445,6 +445,17 @@ static posenc_status scaled_freqs(const ctx *c, uint32_t P, double *hi, double *
     return POSENC_OK;
 }
 
+/* prepare, then every pair's frequency (hi, lo) or its explanation (info),
+ * as scaled_freqs: what both calls below compute. */
+static posenc_status scale(ctx *c, uint32_t rotary_dim, double base, const posenc_rope_scaling *s,
+                           int64_t cur_len, double *hi, double *lo, posenc_freq_info *info)
+{
+    posenc_status st = prepare(c, rotary_dim, base, s, cur_len);
+    if (st == POSENC_OK)
+        st = scaled_freqs(c, rotary_dim / 2, hi, lo, info);
+    return st;
+}
+
 posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                       double base, posenc_layout layout,
                                       const posenc_rope_scaling *s, int64_t cur_len)
@@ -460,11 +471,9 @@ posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_
     if (!posenc__layout_ok(layout))
         return POSENC_ERR_LAYOUT;
     ctx c;
-    posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
-    if (st != POSENC_OK)
-        return st;
     double hi[POSENC_ROPE_MAX_HEAD_DIM / 2], lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    if ((st = scaled_freqs(&c, rotary_dim / 2, hi, lo, NULL)) != POSENC_OK)
+    posenc_status st = scale(&c, rotary_dim, base, s, cur_len, hi, lo, NULL);
+    if (st != POSENC_OK)
         return st;
     memset(r, 0, sizeof *r);
     r->head_dim = head_dim;
@@ -486,11 +495,9 @@ posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
     ctx c;
-    posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
-    if (st != POSENC_OK)
-        return st;
     posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* nothing written on error */
-    if ((st = scaled_freqs(&c, rotary_dim / 2, NULL, NULL, info)) != POSENC_OK)
+    posenc_status st = scale(&c, rotary_dim, base, s, cur_len, NULL, NULL, info);
+    if (st != POSENC_OK)
         return st;
     if (pairs)
         memcpy(pairs, info, rotary_dim / 2 * sizeof info[0]);
