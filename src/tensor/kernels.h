@@ -28,7 +28,6 @@ struct posenc_rope_cache {
     float *table;      /* 64-byte aligned, inside the same allocation */
 };
 
-
 /* Test hook: posenc_rope_qk on an explicit instruction set (the rotation
  * and the cos/sin fill both; the public call uses the chosen one). */
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
@@ -44,12 +43,12 @@ posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
  * pool; tests pass less, to run threads on small tensors). */
 posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
                                   size_t min_elems);
+posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *a, posenc_pool *pool,
+                                   size_t min_elems);
 static inline size_t posenc__min_elems(const posenc_pool *pool)
 {
     return pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD : POSENC__MIN_ELEMS_PER_THREAD;
 }
-posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *a, posenc_pool *pool,
-                                   size_t min_elems);
 
 /* ---- shared by the tensor calls (kernels.c, mrope_qk.c) ------------------- */
 
