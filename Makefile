@@ -48,7 +48,8 @@ DESTDIR    ?=
 BUILD      := build
 # The version is written once, in include/posenc.h (POSENC_VERSION_MAJOR,
 # _MINOR, _PATCH); the soname's number is the major one.
-VERSION    := $(shell awk '/^\#define POSENC_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $$3; s = "." } \
+# ("." for the "#" of #define: make before 4.3 would read a comment there.)
+VERSION    := $(shell awk '/^.define POSENC_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $$3; s = "." } \
                 END { print v }' include/posenc.h)
 ifneq ($(words $(subst ., ,$(VERSION))),3)
   $(error include/posenc.h: no POSENC_VERSION_MAJOR, _MINOR and _PATCH to read the version from)
