@@ -46,8 +46,15 @@ PKG_CONFIG ?= pkg-config
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BUILD      := build
-VERSION    := 2.0.0
-SOMAJOR    := 2
+# The version is written once, in include/posenc.h (POSENC_VERSION_MAJOR,
+# _MINOR, _PATCH); the soname's number is the major one.
+# ("." for the "#" of #define: make before 4.3 would read a comment there.)
+VERSION    := $(shell awk '/^.define POSENC_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $$3; s = "." } \
+                END { print v }' include/posenc.h)
+ifneq ($(words $(subst ., ,$(VERSION))),3)
+  $(error include/posenc.h: no POSENC_VERSION_MAJOR, _MINOR and _PATCH to read the version from)
+endif
+SOMAJOR    := $(firstword $(subst ., ,$(VERSION)))
 
 # Whether pkg-config (if there is one) knows module $(1): "1" or "".
 pc_has = $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 && \
@@ -152,13 +159,16 @@ $(STAMP): FORCE
 # The sources are in folders by concern, and each library is picked by
 # folder (README.md shows the layout):
 #   libposenc         src/common (status, parsing, the internal header),
-#                     src/math (the formulas), src/cpu (the CPU layer and
-#                     kernels), src/formats (safetensors, GGUF), src/model (the
-#                     model layer), src/check (posenc check)
+#                     src/cpu (dispatch, threads, the per-ISA bodies),
+#                     src/math (the formulas), src/tensor (the q/k kernels,
+#                     cache, M-RoPE and ALiBi tensors), src/formats
+#                     (safetensors, GGUF), src/model (the model layer),
+#                     src/check (posenc check); one-way, in this order
+#                     (tests/cycles.sh)
 #   libposenc_config  src/config (config.json and the family registry; jansson)
 # Their private headers are found through SRC_INC, only by the library's
 # own objects, the tests, benchmarks and tools (never by cli/).
-LIB_DIRS    := src/common src/math src/cpu src/formats src/model src/check
+LIB_DIRS    := src/common src/cpu src/math src/tensor src/formats src/model src/check
 CONFIG_DIRS := src/config
 SRC_INC     := $(addprefix -I,$(LIB_DIRS) $(CONFIG_DIRS))
 CONFIG_SRC := $(wildcard $(addsuffix /*.c,$(CONFIG_DIRS)))

@@ -673,10 +673,10 @@ static int mrope_section(FILE *csv)
         posenc_mrope_segment seg[4 * 8];
         size_t ns = 0;
         for (size_t rep = 0; rep < reps_of[ri]; rep++) {
-            seg[ns++] = (posenc_mrope_segment){POSENC_SEG_TEXT, 256, 0, 0, 0, 0.0};
-            seg[ns++] = (posenc_mrope_segment){POSENC_SEG_IMAGE, 0, 1, 64, 64, 0.0};
-            seg[ns++] = (posenc_mrope_segment){POSENC_SEG_TEXT, 256, 0, 0, 0, 0.0};
-            seg[ns++] = (posenc_mrope_segment){POSENC_SEG_VIDEO, 0, 2, 32, 32, 1.0};
+            seg[ns++] = (posenc_mrope_segment){POSENC_MROPE_KIND_TEXT, 256, 0, 0, 0, 0.0};
+            seg[ns++] = (posenc_mrope_segment){POSENC_MROPE_KIND_IMAGE, 0, 1, 64, 64, 0.0};
+            seg[ns++] = (posenc_mrope_segment){POSENC_MROPE_KIND_TEXT, 256, 0, 0, 0, 0.0};
+            seg[ns++] = (posenc_mrope_segment){POSENC_MROPE_KIND_VIDEO, 0, 2, 32, 32, 1.0};
         }
         size_t n = 0;
         if (posenc_mrope_positions(seg, ns, 2, 0, NULL, NULL, NULL, 0, &n) != POSENC_OK)

@@ -150,6 +150,8 @@
  *   3.2 explain and trace ...... posenc_pair_trace, posenc_pair_explain
  *   3.3 version, errors, CPU ... posenc_version_number/string, posenc_strerror,
  *                                posenc_rope_isa
+ *   3.4 deprecated names ....... the 2.0 enum spellings POSENC_AXIS_*,
+ *                                POSENC_SEG_* (aliases for one release)
  *
  * ---------------------------------------------------------------------------
  * Example (compile with: cc ex.c $(pkg-config --cflags --libs posenc))
@@ -885,7 +887,7 @@ posenc_status posenc_rope_init_config(posenc_rope *r, const posenc_rope_config *
                                       int64_t cur_len);
 
 /* ------------------------------------------------------------------------- */
-/* 2.4 One head: the rotation contract (src/cpu/kernels.c, rope_vec.c)         */
+/* 2.4 One head: the rotation contract (math/rope_vec.c, tensor/kernels.c)   */
 /* ------------------------------------------------------------------------- */
 
 /*
@@ -979,7 +981,7 @@ posenc_status posenc_rope_vec_dot_f64(const posenc_rope *r, int64_t m, int64_t n
                                       const double *q, const double *k, double *out);
 
 /* ------------------------------------------------------------------------- */
-/* 2.5 The cos/sin cache (src/cpu/cache.c)                                     */
+/* 2.5 The cos/sin cache (src/tensor/cache.c)                                  */
 /* ------------------------------------------------------------------------- */
 
 /* The values c and s (see above) for positions 0 .. max_pos - 1 and every
@@ -1030,7 +1032,7 @@ posenc_status posenc_rope_cache_row(const posenc_rope_cache *cache, int64_t pos,
                                     const float **cos_row, const float **sin_row);
 
 /* ------------------------------------------------------------------------- */
-/* 2.6 q/k tensors (src/cpu/kernels.c)                                         */
+/* 2.6 q/k tensors (src/tensor/kernels.c)                                      */
 /* ------------------------------------------------------------------------- */
 
 /* Storage type of the q/k elements (arithmetic is always float32). */
@@ -1199,7 +1201,7 @@ POSENC_NODISCARD
 posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool);
 
 /* ------------------------------------------------------------------------- */
-/* 2.7 Decode: one token (src/cpu/kernels.c)                                   */
+/* 2.7 Decode: one token (src/tensor/kernels.c)                                */
 /* ------------------------------------------------------------------------- */
 
 /* Rotates one token forward, in place, at position pos: q is n_q_head dense
@@ -1218,7 +1220,7 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
                                      uint32_t n_k_head);
 
 /* ------------------------------------------------------------------------- */
-/* 2.8 Multimodal RoPE (M-RoPE) and vision 2D RoPE (src/cpu/mrope.c)           */
+/* 2.8 M-RoPE and vision 2D RoPE (src/math/mrope.c, src/tensor/mrope_qk.c)   */
 /* ------------------------------------------------------------------------- */
 /*
  * M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, GLM-4V): every token has three positions,
@@ -1284,9 +1286,9 @@ typedef enum posenc_mrope_rule {
 
 /* The three position axes; their values index posenc_mrope.axis. */
 typedef enum posenc_mrope_axis {
-    POSENC_AXIS_T = 0, /* temporal */
-    POSENC_AXIS_H = 1, /* height (row) */
-    POSENC_AXIS_W = 2  /* width (column) */
+    POSENC_MROPE_AXIS_T = 0, /* temporal */
+    POSENC_MROPE_AXIS_H = 1, /* height (row) */
+    POSENC_MROPE_AXIS_W = 2  /* width (column) */
 } posenc_mrope_axis;
 
 /* An M-RoPE description: the sections, the rule, and (filled by
@@ -1390,9 +1392,9 @@ posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *p
 
 /* One run of a multimodal sequence. */
 typedef enum posenc_mrope_kind {
-    POSENC_SEG_TEXT = 0,  /* n text tokens */
-    POSENC_SEG_IMAGE = 1, /* an image: grid t x h x w patches (t = 1 for images) */
-    POSENC_SEG_VIDEO = 2  /* a video: grid t x h x w patches, t temporal patches */
+    POSENC_MROPE_KIND_TEXT = 0,  /* n text tokens */
+    POSENC_MROPE_KIND_IMAGE = 1, /* an image: grid t x h x w patches (t = 1 for images) */
+    POSENC_MROPE_KIND_VIDEO = 2  /* a video: grid t x h x w patches, t temporal patches */
 } posenc_mrope_kind;
 
 typedef struct posenc_mrope_segment {
@@ -1544,6 +1546,25 @@ const char *posenc_strerror(posenc_status s);
  * fills) uses in this process: "avx512", "avx2" or "scalar". A static
  * string. Thread-safe. */
 const char *posenc_rope_isa(void);
+
+/* ------------------------------------------------------------------------- */
+/* 3.4 Deprecated names                                                      */
+/* ------------------------------------------------------------------------- */
+
+/* Enum values are named after their type: posenc_<type> has the values
+ * POSENC_<TYPE>_* (a trailing _type dropped: posenc_rope_type ->
+ * POSENC_ROPE_*). The 2.0 spellings below broke that rule; they still
+ * compile as aliases of the 2.x names for one release and are then
+ * removed. Define POSENC_NO_DEPRECATED to hide them now. (posenc_model.h
+ * has the same for posenc_query_scale_type.) */
+#ifndef POSENC_NO_DEPRECATED
+#define POSENC_AXIS_T POSENC_MROPE_AXIS_T       /* deprecated: POSENC_MROPE_AXIS_T */
+#define POSENC_AXIS_H POSENC_MROPE_AXIS_H       /* deprecated: POSENC_MROPE_AXIS_H */
+#define POSENC_AXIS_W POSENC_MROPE_AXIS_W       /* deprecated: POSENC_MROPE_AXIS_W */
+#define POSENC_SEG_TEXT POSENC_MROPE_KIND_TEXT   /* deprecated: POSENC_MROPE_KIND_TEXT */
+#define POSENC_SEG_IMAGE POSENC_MROPE_KIND_IMAGE /* deprecated: POSENC_MROPE_KIND_IMAGE */
+#define POSENC_SEG_VIDEO POSENC_MROPE_KIND_VIDEO /* deprecated: POSENC_MROPE_KIND_VIDEO */
+#endif
 
 #ifdef __cplusplus
 }

@@ -62,16 +62,16 @@ const char *posenc_scheme_name(posenc_scheme s);
 
 /* A position-dependent factor on the queries of some layers. */
 typedef enum posenc_query_scale_type {
-    POSENC_QSCALE_NONE = 0,
+    POSENC_QUERY_SCALE_NONE = 0,
     /* Llama 4 NoPE layers (attn_temperature_tuning): query at position pos is
      * multiplied by 1 + attn_scale * ln(1 + floor((pos + 1) / floor_scale)). */
-    POSENC_QSCALE_TEMPERATURE = 1,
+    POSENC_QUERY_SCALE_TEMPERATURE = 1,
     /* Qwen 1 (use_logn_attn): by ln(pos + 1) / ln(seq_length) when
      * pos + 1 > seq_length, else 1. */
-    POSENC_QSCALE_LOGN = 2,
+    POSENC_QUERY_SCALE_LOGN = 2,
     /* Mistral 3 / Ministral 3 (llama_4_scaling_beta), after RoPE: by
      * 1 + beta * ln(1 + floor(pos / original)). */
-    POSENC_QSCALE_BETA = 3
+    POSENC_QUERY_SCALE_BETA = 3
 } posenc_query_scale_type;
 
 /* "none", "temperature", "logn", "beta"; "unknown" outside the enum. */
@@ -307,6 +307,18 @@ posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posen
 POSENC_NODISCARD
 posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, posenc_mrope *mr,
                                        uint32_t *merge, uint32_t *tokens_per_second);
+
+/* ---- deprecated names ------------------------------------------------------ */
+
+/* The 2.0 spellings of posenc_query_scale_type's values, aliases of the
+ * 2.x names (POSENC_<TYPE>_*, posenc.h 3.4) for one release, then removed;
+ * POSENC_NO_DEPRECATED hides them now. */
+#ifndef POSENC_NO_DEPRECATED
+#define POSENC_QSCALE_NONE POSENC_QUERY_SCALE_NONE               /* deprecated */
+#define POSENC_QSCALE_TEMPERATURE POSENC_QUERY_SCALE_TEMPERATURE /* deprecated */
+#define POSENC_QSCALE_LOGN POSENC_QUERY_SCALE_LOGN               /* deprecated */
+#define POSENC_QSCALE_BETA POSENC_QUERY_SCALE_BETA               /* deprecated */
+#endif
 
 #ifdef __cplusplus
 }

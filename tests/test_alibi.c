@@ -1,4 +1,4 @@
-/* test_alibi.c - ALiBi (src/math/alibi.c, src/cpu/alibi_tensor.c): the slopes against
+/* test_alibi.c - ALiBi (src/math/alibi.c, src/tensor/alibi_tensor.c): the slopes against
  * the paper's rule and reference values, the penalties by hand, every
  * argument check, and the bias tensor against posenc_alibi_penalties. Threads
  * that cannot start are in test_resources.c. */

@@ -1,4 +1,4 @@
-/* test_cache.c - the cos/sin cache (src/cpu/cache.c): its values against the
+/* test_cache.c - the cos/sin cache (src/tensor/cache.c): its values against the
  * exact cos and sin, its size and buffer checks, and posenc_rope_qk refusing
  * a cache built for other parameters or too few positions. Its out-of-memory
  * path is in test_resources.c. */

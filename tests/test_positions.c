@@ -2,7 +2,7 @@
  *
  * posenc_rope_qk and posenc_mrope_qk check every position before they
  * write anything, then read each position once more where they use it and
- * check it there too (src/cpu/kernels.h, posenc__pos_read). A caller whose
+ * check it there too (src/tensor/kernels.h, posenc__pos_read). A caller whose
  * positions change during the call breaks the contract in posenc.h; the
  * call must still stay inside its buffers and say POSENC_ERR_POS. Two ways
  * to get there, both run under AddressSanitizer (make test SANITIZE=1) and

@@ -15,6 +15,7 @@
  *   - the public sinusoid tables: each row is posenc_sinusoid_fill_f32's,
  *     their argument checks, and no rows write nothing. */
 #include "check.h"
+#include "cpu.h"      /* white box: the instruction sets (src/cpu) */
 #include "internal.h"
 
 #include <stdint.h>

@@ -10,6 +10,7 @@
  * the layout the cos/sin are indexed by, rounds cos/sin or the positions to a
  * 16-bit float, or (angle-precision) lets each angle move inside the float32
  * envelope. */
+#include "cpu.h"
 #include "internal.h"
 #include "posenc_check.h"
 

@@ -8,18 +8,25 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline float posenc__bf16_to_f32(uint16_t h)
+/* The float whose bits are u, and the bits of f. */
+static inline float posenc__f32_of_bits(uint32_t u)
 {
-    uint32_t u = (uint32_t)h << 16;
     float f;
     memcpy(&f, &u, sizeof f);
     return f;
 }
-
-static inline uint16_t posenc__f32_to_bf16(float f)
+static inline uint32_t posenc__bits_of_f32(float f)
 {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float posenc__bf16_to_f32(uint16_t h) { return posenc__f32_of_bits((uint32_t)h << 16); }
+
+static inline uint16_t posenc__f32_to_bf16(float f)
+{
+    uint32_t u = posenc__bits_of_f32(f);
     if ((u & 0x7FFFFFFFu) > 0x7F800000u) /* NaN: keep it a quiet NaN */
         return (uint16_t)((u >> 16) | 0x40u);
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
@@ -36,15 +43,12 @@ static inline float posenc__f16_to_f32(uint16_t h)
         u = sign | 0x7F800000u | (m << 13) | (m ? 0x400000u : 0u);
     else
         u = sign | ((e + 112u) << 23) | (m << 13);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
+    return posenc__f32_of_bits(u);
 }
 
 static inline uint16_t posenc__f32_to_f16(float f)
 {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
+    uint32_t u = posenc__bits_of_f32(f);
     uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
     if (a > 0x7F800000u) /* NaN: quiet, top payload bits kept (as F16C) */
         return (uint16_t)(sign | 0x7E00u | ((a >> 13) & 0x3FFu));

@@ -1,13 +1,14 @@
 /*
  * internal.h - shared by the library's source files, not installed.
- * Double-double arithmetic lives in dd.h, the CPU layer in cpu.h.
+ * Double-double arithmetic lives in dd.h. This is the bottom floor
+ * (src/common): it includes nothing of the folders above it; a file that
+ * needs the CPU layer includes cpu.h itself.
  */
 #ifndef POSENC_INTERNAL_H
 #define POSENC_INTERNAL_H
 
 #include "posenc.h"
 
-#include "cpu.h"
 #include "dd.h"
 
 #include <math.h>
@@ -39,6 +40,11 @@ static inline int posenc__all_finite_f32(const float *x, size_t n)
             return 0;
     return 1;
 }
+/* The same for a vector of either float type (f32: float, else double). */
+static inline int posenc__all_finite(const void *x, size_t n, int f32)
+{
+    return f32 ? posenc__all_finite_f32(x, n) : posenc__all_finite_f64(x, n);
+}
 static inline int posenc__dim_ok(uint64_t D) { return D >= 1 && D <= POSENC_MAX_DIM; }
 static inline int posenc__base_ok(double base) { return isfinite(base) && base > 1.0; }
 static inline int posenc__layout_ok(posenc_layout l)
@@ -65,6 +71,31 @@ static inline posenc_status posenc__check_vec(int64_t pos, uint64_t D, double ba
         return POSENC_ERR_DIM;
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
+    return POSENC_OK;
+}
+
+/* The shape checks of a bias tensor [n_head, n_query, n_key] filled by
+ * n_threads threads (posenc_alibi_bias_f32, posenc_t5_bias_f32), in this
+ * order: POSENC_ERR_DIM, POSENC_ERR_RANGE when !params_ok (the caller's own
+ * parameters), POSENC_ERR_POS (queries from q_offset, keys from 0),
+ * POSENC_ERR_RANGE (n_threads outside 1 .. max_threads),
+ * POSENC_ERR_OVERFLOW (n_head * n_query * n_key elements past SIZE_MAX). */
+static inline posenc_status posenc__bias_check(uint32_t n_head, uint32_t n_query, uint32_t n_key,
+                                               int params_ok, int64_t q_offset,
+                                               unsigned n_threads, unsigned max_threads)
+{
+    if (!posenc__dim_ok(n_head) || n_query < 1 || n_key < 1)
+        return POSENC_ERR_DIM;
+    if (!params_ok)
+        return POSENC_ERR_RANGE;
+    if (q_offset < 0 || q_offset + (int64_t)n_query - 1 > POSENC_MAX_POS ||
+        (int64_t)n_key - 1 > POSENC_MAX_POS)
+        return POSENC_ERR_POS;
+    if (n_threads < 1 || n_threads > max_threads)
+        return POSENC_ERR_RANGE;
+    uint64_t rows = (uint64_t)n_head * n_query; /* may exceed a 32-bit size_t */
+    if (rows > SIZE_MAX || (size_t)rows > SIZE_MAX / n_key)
+        return POSENC_ERR_OVERFLOW;
     return POSENC_OK;
 }
 
@@ -108,6 +139,13 @@ void posenc__inv_freqs_dd(uint32_t k0, uint32_t m, uint32_t d, double base, doub
  * and static NTK scalings pass ln(base') of their stretched base. */
 void posenc__inv_freqs_dd_log(uint32_t k0, uint32_t m, uint32_t d, posenc__dd log_base,
                               double *hi, double *lo);
+
+/* The frequencies of the block of pairs k0 .. k0 + m - 1 of n_pairs, m at
+ * most block (the same recipe, ln(base) given), into hi[0..m), lo[0..m);
+ * returns m. The loops over pairs a block at a time (rope.c, sinusoid.c,
+ * table.c) step k0 by block. */
+uint32_t posenc__freq_block(uint32_t k0, uint32_t n_pairs, uint32_t block, uint32_t d,
+                            posenc__dd log_base, double *hi, double *lo);
 
 /* base^(+2k/d) as a double-double: the divisor of the position. */
 posenc__dd posenc__divisor_dd(uint32_t k, uint32_t d, double base);
@@ -181,6 +219,10 @@ int posenc__sincos_table_isa_f32(int isa, int64_t pos0, size_t n_pos, const doub
 /* Well-formedness of a posenc_rope (the checks of posenc_rope_init, and a
  * finite attn_factor); src/math/rope_params.c. */
 posenc_status posenc__rope_check(const posenc_rope *r);
+
+/* M-RoPE m well formed and made for r's pairs (src/math/mrope.c):
+ * POSENC_OK or POSENC_ERR_RANGE. */
+posenc_status posenc__mrope_check(const posenc_mrope *m, const posenc_rope *r);
 
 /* One pair's rotation in double. */
 static inline void posenc__rotate_f64(double *a, double *b, double s, double c)

@@ -2,7 +2,7 @@
  * the cos/sin fill (4 doubles, FMA for exact products only), compiled with
  * -mavx2 -mfma -mf16c (see the Makefile) and only called when cpuid
  * and xgetbv say the machine and the OS support it. */
-#include "kernels.h"
+#include "pairs.h"
 
 #if POSENC__HAVE_X86
 #include <immintrin.h>

@@ -161,109 +161,104 @@ static void bf16_pairs(int layout, size_t P, const float *c, const float *s, VF 
 }
 #endif
 
-BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c, const float *s,
-                                   int inverse, const void *src, size_t src_hs, void *dst,
-                                   size_t dst_hs, size_t n_head)
+/* Interleaved: [c0 c0 c1 c1 ..] and [-s0 s0 -s1 s1 ..] (s negated for the
+ * inverse) once per call, so that the loop over heads does one in-lane
+ * swap per vector instead of three permutes (the swap, and the
+ * duplication of c and of s): the interleaved layout's extra work next
+ * to half. */
+BODY_ALWAYS_INLINE void il_dup(size_t P, const float *c, const float *s, VF neg, float *cdup,
+                               float *sdup)
+{
+    VF sgn = V_XOR(V_ALT_SIGN, neg);
+    for (size_t k = 0; k + VW / 2 <= P; k += VW / 2) {
+        V_ST_F32(cdup + 2 * k, V_DUP_PAIRS(c + k));
+        V_ST_F32(sdup + 2 * k, V_XOR(V_DUP_PAIRS(s + k), sgn));
+    }
+}
+
+/* Every pair's c and s in registers (nv vectors of c, or of [c c]; at most
+ * CH_VECS): loaded once for all heads, then one load and one store per
+ * data vector of each head. */
+BODY_ALWAYS_INLINE void heads_in_regs(int dt, int layout, size_t P, size_t nv, const float *c,
+                                      const float *s, VF neg, const float *cdup,
+                                      const float *sdup, const void *src, size_t src_hs,
+                                      void *dst, size_t dst_hs, size_t n_head)
 {
     size_t es = posenc__dtype_size(dt);
-    VF neg = V_SET1(inverse ? -0.0f : 0.0f);
-#ifdef V_BF16_EVEN
-    if (dt == POSENC_DTYPE_BF16 && bf16_pairs_fit(layout, P)) {
-        bf16_pairs(layout, P, c, s, neg, src, src_hs, dst, dst_hs, n_head);
-        return;
-    }
-#endif
-    /* Interleaved: [c0 c0 c1 c1 ..] and [-s0 s0 -s1 s1 ..] (s negated for the
-     * inverse) once per call, so that the loop over heads does one in-lane
-     * swap per vector instead of three permutes (the swap, and the
-     * duplication of c and of s): the interleaved layout's extra work next
-     * to half. */
-    float cdup[POSENC_ROPE_MAX_HEAD_DIM], sdup[POSENC_ROPE_MAX_HEAD_DIM];
-    if (layout == POSENC_LAYOUT_INTERLEAVED) {
-        VF sgn = V_XOR(V_ALT_SIGN, neg);
-        for (size_t k = 0; k + VW / 2 <= P; k += VW / 2) {
-            V_ST_F32(cdup + 2 * k, V_DUP_PAIRS(c + k));
-            V_ST_F32(sdup + 2 * k, V_XOR(V_DUP_PAIRS(s + k), sgn));
-        }
-    }
-    /* Every pair's c and s fit in registers, in whole vectors (head_dim 32,
-     * 48, 64, 96, 128 with AVX-512, interleaved also 80 and 112; 16 and 32
-     * with AVX2): c and s loaded once for all heads, one load and one store
-     * per data vector. nv: vectors of c (half) or of [c c] (interleaved),
-     * 0 when P does not fill whole vectors or needs more than the registers.
-     * (Going over the heads once per chunk of pairs instead, to hold more
-     * pairs than fit, cost 1.7-2x at memory speed on Zen 3: bench/NOTES.md.) */
-    size_t nv = layout == POSENC_LAYOUT_HALF ? (P % VW == 0 && P / VW <= CH_VECS / 2 ? P / VW : 0)
-                                             : (P % (VW / 2) == 0 && 2 * P / VW <= CH_VECS
-                                                    ? 2 * P / VW
-                                                    : 0);
-    if (nv) {
-        const size_t k0 = 0;
-        VF zero = V_SET1(0.0f);
-        VF cc[CH_VECS], ss[CH_VECS]; /* constant indices only: registers */
-        if (layout == POSENC_LAYOUT_HALF) {
+    const size_t k0 = 0;
+    VF zero = V_SET1(0.0f);
+    VF cc[CH_VECS], ss[CH_VECS]; /* constant indices only: registers */
+    if (layout == POSENC_LAYOUT_HALF) {
 #define HALF_CS(i)                                                                         \
     (cc[i] = nv > (i) ? V_LD_F32(c + (i) * VW) : zero,                                     \
      ss[i] = nv > (i) ? V_XOR(V_LD_F32(s + (i) * VW), neg) : zero)
-            HALF_CS(0);
-            HALF_CS(1);
+        HALF_CS(0);
+        HALF_CS(1);
 #if CH_VECS > 4
-            HALF_CS(2);
-            HALF_CS(3);
+        HALF_CS(2);
+        HALF_CS(3);
 #endif
 #undef HALF_CS
-        } else {
+    } else {
 #define IL_CS(i)                                                                           \
     (cc[i] = nv > (i) ? V_LD_F32(cdup + (i) * VW) : zero,                                  \
      ss[i] = nv > (i) ? V_LD_F32(sdup + (i) * VW) : zero)
-            IL_CS(0);
-            IL_CS(1);
-            IL_CS(2);
-            IL_CS(3);
+        IL_CS(0);
+        IL_CS(1);
+        IL_CS(2);
+        IL_CS(3);
 #if CH_VECS > 4
-            IL_CS(4);
-            IL_CS(5);
-            IL_CS(6);
-            IL_CS(7);
+        IL_CS(4);
+        IL_CS(5);
+        IL_CS(6);
+        IL_CS(7);
 #endif
 #undef IL_CS
-        }
-        for (size_t h = 0; h < n_head; h++) {
-            const char *sp = (const char *)src + h * src_hs * es;
-            char *dp = (char *)dst + h * dst_hs * es;
-            if (layout == POSENC_LAYOUT_HALF) {
-                HALF_STEP(0);
-                if (nv > 1)
-                    HALF_STEP(1);
-#if CH_VECS > 4
-                if (nv > 2)
-                    HALF_STEP(2);
-                if (nv > 3)
-                    HALF_STEP(3);
-#endif
-            } else {
-                IL_STEP(0);
-                if (nv > 1)
-                    IL_STEP(1);
-                if (nv > 2)
-                    IL_STEP(2);
-                if (nv > 3)
-                    IL_STEP(3);
-#if CH_VECS > 4
-                if (nv > 4)
-                    IL_STEP(4);
-                if (nv > 5)
-                    IL_STEP(5);
-                if (nv > 6)
-                    IL_STEP(6);
-                if (nv > 7)
-                    IL_STEP(7);
-#endif
-            }
-        }
-        return;
     }
-    /* Otherwise head by head, c and s (or [c c], [-s s]) loaded with the data. */
+    for (size_t h = 0; h < n_head; h++) {
+        const char *sp = (const char *)src + h * src_hs * es;
+        char *dp = (char *)dst + h * dst_hs * es;
+        if (layout == POSENC_LAYOUT_HALF) {
+            HALF_STEP(0);
+            if (nv > 1)
+                HALF_STEP(1);
+#if CH_VECS > 4
+            if (nv > 2)
+                HALF_STEP(2);
+            if (nv > 3)
+                HALF_STEP(3);
+#endif
+        } else {
+            IL_STEP(0);
+            if (nv > 1)
+                IL_STEP(1);
+            if (nv > 2)
+                IL_STEP(2);
+            if (nv > 3)
+                IL_STEP(3);
+#if CH_VECS > 4
+            if (nv > 4)
+                IL_STEP(4);
+            if (nv > 5)
+                IL_STEP(5);
+            if (nv > 6)
+                IL_STEP(6);
+            if (nv > 7)
+                IL_STEP(7);
+#endif
+        }
+    }
+}
+
+/* Head by head, c and s (or [c c], [-s s]) loaded with the data; the pairs
+ * past the last whole vector one at a time (posenc__pairs_scalar). */
+BODY_ALWAYS_INLINE void heads_from_memory(int dt, int layout, size_t P, const float *c,
+                                          const float *s, int inverse, VF neg,
+                                          const float *cdup, const float *sdup, const void *src,
+                                          size_t src_hs, void *dst, size_t dst_hs,
+                                          size_t n_head)
+{
+    size_t es = posenc__dtype_size(dt);
     for (size_t h = 0; h < n_head; h++) {
         const char *sp = (const char *)src + h * src_hs * es;
         char *dp = (char *)dst + h * dst_hs * es;
@@ -304,6 +299,39 @@ BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c,
         }
         posenc__pairs_scalar(dt, layout, P, k, c, s, inverse, sp, dp);
     }
+}
+
+BODY_ALWAYS_INLINE void body_heads(int dt, int layout, size_t P, const float *c, const float *s,
+                                   int inverse, const void *src, size_t src_hs, void *dst,
+                                   size_t dst_hs, size_t n_head)
+{
+    VF neg = V_SET1(inverse ? -0.0f : 0.0f);
+#ifdef V_BF16_EVEN
+    if (dt == POSENC_DTYPE_BF16 && bf16_pairs_fit(layout, P)) {
+        bf16_pairs(layout, P, c, s, neg, src, src_hs, dst, dst_hs, n_head);
+        return;
+    }
+#endif
+    float cdup[POSENC_ROPE_MAX_HEAD_DIM], sdup[POSENC_ROPE_MAX_HEAD_DIM];
+    if (layout == POSENC_LAYOUT_INTERLEAVED)
+        il_dup(P, c, s, neg, cdup, sdup);
+    /* Every pair's c and s fit in registers, in whole vectors (head_dim 32,
+     * 48, 64, 96, 128 with AVX-512, interleaved also 80 and 112; 16 and 32
+     * with AVX2): c and s loaded once for all heads, one load and one store
+     * per data vector. nv: vectors of c (half) or of [c c] (interleaved),
+     * 0 when P does not fill whole vectors or needs more than the registers.
+     * (Going over the heads once per chunk of pairs instead, to hold more
+     * pairs than fit, cost 1.7-2x at memory speed on Zen 3: bench/NOTES.md.) */
+    size_t nv = layout == POSENC_LAYOUT_HALF ? (P % VW == 0 && P / VW <= CH_VECS / 2 ? P / VW : 0)
+                                             : (P % (VW / 2) == 0 && 2 * P / VW <= CH_VECS
+                                                    ? 2 * P / VW
+                                                    : 0);
+    if (nv)
+        heads_in_regs(dt, layout, P, nv, c, s, neg, cdup, sdup, src, src_hs, dst, dst_hs,
+                      n_head);
+    else
+        heads_from_memory(dt, layout, P, c, s, inverse, neg, cdup, sdup, src, src_hs, dst,
+                          dst_hs, n_head);
 }
 #undef IL_STEP
 #undef HALF_STEP

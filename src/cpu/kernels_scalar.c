@@ -1,8 +1,8 @@
 /* kernels_scalar.c - the tensor kernel body in plain C, the instruction
  * set every machine has. Beside kernels_avx2.c and kernels_avx512.c, it
  * is reached only through the CPU layer's table (cpu.c), so that cpu.c and
- * the public entry points of kernels.c depend on it and it on neither. */
-#include "kernels.h"
+ * the tensor calls (src/tensor/kernels.c) depend on it and it on neither. */
+#include "pairs.h"
 
 /* ---- plain C body --------------------------------------------------------- */
 

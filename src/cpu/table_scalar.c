@@ -2,6 +2,7 @@
  * per "vector". Beside kernels_avx2.c and kernels_avx512.c, it is reached
  * only through the CPU layer's table (cpu.c), so that cpu.c and the public
  * entry points of table.c depend on it and it on neither. */
+#include "cpu.h"
 #include "internal.h"
 
 /* ---- the plain C instance of fill_body.h ------------------------------- */

@@ -190,6 +190,14 @@ void posenc__inv_freqs_dd_log(uint32_t k0, uint32_t m, uint32_t d, dd log_base, 
     }
 }
 
+uint32_t posenc__freq_block(uint32_t k0, uint32_t n_pairs, uint32_t block, uint32_t d,
+                            dd log_base, double *hi, double *lo)
+{
+    uint32_t m = n_pairs - k0 < block ? n_pairs - k0 : block;
+    posenc__inv_freqs_dd_log(k0, m, d, log_base, hi, lo);
+    return m;
+}
+
 void posenc__inv_freqs_dd(uint32_t k0, uint32_t m, uint32_t d, double base, double *hi,
                           double *lo)
 {
@@ -265,14 +273,21 @@ void posenc__sincos_dd(int64_t pos, posenc__dd f, double *s, double *c)
 
 /* ---- public functions ---------------------------------------------------- */
 
-static posenc_status check_pair(uint32_t k, uint32_t D, double base)
+/* The one argument check of the pair functions below, in this order:
+ * POSENC_ERR_NULL (no place for the result: have_out 0), POSENC_ERR_DIM,
+ * POSENC_ERR_RANGE (no pair k), POSENC_ERR_BASE, POSENC_ERR_POS. */
+static posenc_status check_pair(int have_out, int64_t pos, uint32_t k, uint32_t D, double base)
 {
+    if (!have_out)
+        return POSENC_ERR_NULL;
     if (!posenc__dim_ok(D))
         return POSENC_ERR_DIM;
     if ((uint64_t)k * 2 >= (uint64_t)D) /* pair k needs element 2k */
         return POSENC_ERR_RANGE;
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
+    if (!posenc__pos_ok(pos))
+        return POSENC_ERR_POS;
     return POSENC_OK;
 }
 
@@ -296,9 +311,7 @@ posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,
 
 posenc_status posenc_inv_freq(uint32_t k, uint32_t D, double base, double *inv_freq)
 {
-    if (!inv_freq)
-        return POSENC_ERR_NULL;
-    posenc_status st = check_pair(k, D, base);
+    posenc_status st = check_pair(inv_freq != NULL, 0, k, D, base); /* no position */
     if (st != POSENC_OK)
         return st;
     *inv_freq = posenc__inv_freq_dd(k, D, base).hi;
@@ -307,13 +320,9 @@ posenc_status posenc_inv_freq(uint32_t k, uint32_t D, double base, double *inv_f
 
 posenc_status posenc_angle(int64_t pos, uint32_t k, uint32_t D, double base, double *theta)
 {
-    if (!theta)
-        return POSENC_ERR_NULL;
-    posenc_status st = check_pair(k, D, base);
+    posenc_status st = check_pair(theta != NULL, pos, k, D, base);
     if (st != POSENC_OK)
         return st;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
     posenc__dd t = dd_mul_d(posenc__inv_freq_dd(k, D, base), (double)pos);
     *theta = t.hi;
     return POSENC_OK;
@@ -322,13 +331,9 @@ posenc_status posenc_angle(int64_t pos, uint32_t k, uint32_t D, double base, dou
 posenc_status posenc_sincos(int64_t pos, uint32_t k, uint32_t D, double base,
                             double *s, double *c)
 {
-    if (!s || !c)
-        return POSENC_ERR_NULL;
-    posenc_status st = check_pair(k, D, base);
+    posenc_status st = check_pair(s && c, pos, k, D, base);
     if (st != POSENC_OK)
         return st;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
     posenc__sincos_dd(pos, posenc__inv_freq_dd(k, D, base), s, c);
     return POSENC_OK;
 }
@@ -336,13 +341,9 @@ posenc_status posenc_sincos(int64_t pos, uint32_t k, uint32_t D, double base,
 posenc_status posenc_pair_explain(int64_t pos, uint32_t k, uint32_t D, double base,
                                   posenc_pair_trace *out)
 {
-    if (!out)
-        return POSENC_ERR_NULL;
-    posenc_status st = check_pair(k, D, base);
+    posenc_status st = check_pair(out != NULL, pos, k, D, base);
     if (st != POSENC_OK)
         return st;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
     posenc__dd f = posenc__inv_freq_dd(k, D, base);
     posenc__dd div = posenc__divisor_dd(k, D, base);
     static const dd TWO_PI = {0x1.921fb54442d18p+2, 0x1.1a62633145c07p-52};

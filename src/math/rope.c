@@ -6,6 +6,7 @@
  * instruction set: the float functions take the fill's values (the same
  * bits as tables, caches and the tensor kernels), the double ones the
  * accurate sincos of each pair. */
+#include "cpu.h"
 #include "internal.h"
 
 /* Pairs handled per block (stack: 4 x 8 KiB at most). */
@@ -20,22 +21,29 @@ static posenc_status check_args(int64_t pos, uint32_t D, double base, posenc_lay
     return st;
 }
 
+/* check_args, then the direction (POSENC_ERR_RANGE). */
+static posenc_status check_apply(int64_t pos, uint32_t D, double base, posenc_layout layout,
+                                 posenc_direction dir, const void *x)
+{
+    posenc_status st = check_args(pos, D, base, layout, x);
+    if (st == POSENC_OK && !posenc__direction_ok(dir))
+        st = POSENC_ERR_RANGE;
+    return st;
+}
+
 posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base, posenc_layout layout,
                                     posenc_direction dir, double *x)
 {
-    posenc_status st = check_args(pos, D, base, layout, x);
+    posenc_status st = check_apply(pos, D, base, layout, dir, x);
     if (st != POSENC_OK)
         return st;
-    if (!posenc__direction_ok(dir))
-        return POSENC_ERR_RANGE;
     double sign = dir == POSENC_INVERSE ? -1.0 : 1.0; /* the inverse turns by -theta */
     if (!posenc__all_finite_f64(x, D))
         return POSENC_ERR_NOT_FINITE;
     posenc__dd logb = posenc__dd_log(base);
     double fh[BLOCK], fl[BLOCK], s[BLOCK], c[BLOCK];
     for (uint32_t k0 = 0; k0 < D / 2; k0 += BLOCK) {
-        uint32_t m = D / 2 - k0 < BLOCK ? D / 2 - k0 : BLOCK;
-        posenc__inv_freqs_dd_log(k0, m, D, logb, fh, fl);
+        uint32_t m = posenc__freq_block(k0, D / 2, BLOCK, D, logb, fh, fl);
         posenc__cpu()->sincos(pos, fh, fl, m, s, c);
         for (uint32_t j = 0; j < m; j++) {
             size_t i0, i1;
@@ -49,11 +57,9 @@ posenc_status posenc_rope_apply_f64(int64_t pos, uint32_t D, double base, posenc
 posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base, posenc_layout layout,
                                     posenc_direction dir, float *x)
 {
-    posenc_status st = check_args(pos, D, base, layout, x);
+    posenc_status st = check_apply(pos, D, base, layout, dir, x);
     if (st != POSENC_OK)
         return st;
-    if (!posenc__direction_ok(dir))
-        return POSENC_ERR_RANGE;
     if (!posenc__all_finite_f32(x, D))
         return POSENC_ERR_NOT_FINITE;
     /* cos and sin rounded to float as every float path takes them (the
@@ -62,8 +68,7 @@ posenc_status posenc_rope_apply_f32(int64_t pos, uint32_t D, double base, posenc
     double fh[BLOCK], fl[BLOCK];
     float cb[BLOCK], sb[BLOCK];
     for (uint32_t k0 = 0; k0 < D / 2; k0 += BLOCK) {
-        uint32_t m = D / 2 - k0 < BLOCK ? D / 2 - k0 : BLOCK;
-        posenc__inv_freqs_dd_log(k0, m, D, logb, fh, fl);
+        uint32_t m = posenc__freq_block(k0, D / 2, BLOCK, D, logb, fh, fl);
         posenc__cpu()->fill(pos, 1, fh, fl, m, 1.0, cb, sb, m, POSENC__FILL_SPLIT);
         for (uint32_t j = 0; j < m; j++) {
             size_t i0, i1;
@@ -91,8 +96,7 @@ posenc_status posenc_rope_dot_f64(int64_t m, int64_t n, uint32_t D, double base,
     double fh[BLOCK], fl[BLOCK], sm[BLOCK], cm[BLOCK], sn[BLOCK], cn[BLOCK];
     double sum = 0.0;
     for (uint32_t k0 = 0; k0 < D / 2; k0 += BLOCK) {
-        uint32_t b = D / 2 - k0 < BLOCK ? D / 2 - k0 : BLOCK;
-        posenc__inv_freqs_dd_log(k0, b, D, logb, fh, fl);
+        uint32_t b = posenc__freq_block(k0, D / 2, BLOCK, D, logb, fh, fl);
         posenc__cpu()->sincos(m, fh, fl, b, sm, cm);
         posenc__cpu()->sincos(n, fh, fl, b, sn, cn);
         for (uint32_t j = 0; j < b; j++) {

@@ -1,7 +1,9 @@
 /* rope_vec.c - one head rotated with a model's RoPE (posenc_rope): the
  * first rotary_dim elements turn at the model's (possibly scaled)
  * frequencies with cos and sin multiplied by the attention factor, the rest
- * pass through. The double reference that the tensor kernels match. */
+ * pass through. The double reference, and the float one that the tensor
+ * kernels (src/tensor/kernels.c) match bit for bit. */
+#include "cpu.h"
 #include "internal.h"
 
 /* a cos theta and a sin theta of every pair at pos (P <= 512 pairs). */
@@ -15,8 +17,12 @@ static void scaled_sincos(const posenc_rope *r, int64_t pos, double *s, double *
     }
 }
 
-posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
-                                  double *x)
+/* The argument check of the two rotations, in this order: POSENC_ERR_NULL,
+ * posenc__rope_check's, the direction (POSENC_ERR_RANGE), the position
+ * (POSENC_ERR_POS), x's head_dim values (float when f32, else double)
+ * finite. */
+static posenc_status check_vec(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                               const void *x, int f32)
 {
     if (!r || !x)
         return POSENC_ERR_NULL;
@@ -27,14 +33,40 @@ posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_dire
         return POSENC_ERR_RANGE;
     if (!posenc__pos_ok(pos))
         return POSENC_ERR_POS;
-    if (!posenc__all_finite_f64(x, r->head_dim))
+    if (!posenc__all_finite(x, r->head_dim, f32))
         return POSENC_ERR_NOT_FINITE;
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_vec_f64(const posenc_rope *r, int64_t pos, posenc_direction dir,
+                                  double *x)
+{
+    posenc_status st = check_vec(r, pos, dir, x, 0);
+    if (st != POSENC_OK)
+        return st;
     double s[POSENC_ROPE_MAX_HEAD_DIM / 2], c[POSENC_ROPE_MAX_HEAD_DIM / 2];
     scaled_sincos(r, pos, s, c);
     for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
         size_t i0, i1;
         posenc__pair_elems(r->layout, r->rotary_dim / 2, k, &i0, &i1);
         posenc__rotate_f64(&x[i0], &x[i1], dir == POSENC_INVERSE ? -s[k] : s[k], c[k]);
+    }
+    return POSENC_OK;
+}
+
+posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir, float *x)
+{
+    posenc_status st = check_vec(r, pos, dir, x, 1);
+    if (st != POSENC_OK)
+        return st;
+    size_t P = r->rotary_dim / 2;
+    float cs[POSENC_ROPE_MAX_HEAD_DIM]; /* c[0..P) then s[0..P) */
+    posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,
+                             cs + P, 2 * P);
+    for (size_t k = 0; k < P; k++) {
+        size_t i0, i1;
+        posenc__pair_elems(r->layout, P, k, &i0, &i1);
+        posenc__rotate_f32(&x[i0], &x[i1], dir == POSENC_INVERSE ? -cs[P + k] : cs[P + k], cs[k]);
     }
     return POSENC_OK;
 }

@@ -151,17 +151,11 @@ static dd yarn_dim(const ctx *c, double r)
     return dvd(mul(dd_of((double)c->d), num), mul(dd_of(2.0), ln(dd_of(c->base))));
 }
 
-static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_scaling *s,
-                             int64_t cur_len)
+/* The checks every type shares, in this order: the type, cur_len, the
+ * attention factor, the frequency factors, factor >= 1 (the types that
+ * stretch), original_max_position_embeddings (the types that read it). */
+static posenc_status check_common(const posenc_rope_scaling *p, uint32_t d, int64_t cur_len)
 {
-    memset(c, 0, sizeof *c);
-    c->d = d;
-    c->base = base;
-    if (s)
-        c->s = *s;
-    else
-        posenc__scaling_defaults(&c->s, POSENC_ROPE_DEFAULT);
-    const posenc_rope_scaling *p = &c->s;
     if ((unsigned)p->type > POSENC_ROPE_PROPORTIONAL)
         return POSENC_ERR_RANGE;
     if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
@@ -183,6 +177,108 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
     /* L is a count of tokens: at most one past the last position */
     if (needs_L && !(isfinite(L) && L >= 1.0 && L <= (double)POSENC_MAX_POS + 1.0))
         return POSENC_ERR_RANGE;
+    return POSENC_OK;
+}
+
+/* NTK and dynamic NTK: the base stretch q (ln q in c->ln_q) and base'. */
+static posenc_status prepare_ntk(ctx *c, int64_t cur_len)
+{
+    const posenc_rope_scaling *p = &c->s;
+    double s_ = p->factor, L = p->original_max_position_embeddings;
+    uint32_t d = c->d;
+    if (d < 4)
+        return POSENC_ERR_RANGE; /* d/(d-2) needs d > 2 */
+    dd q = dd_of(s_);
+    if (p->type == POSENC_ROPE_DYNAMIC) {
+        /* Lc = max(cur_len, L); q = s Lc / L - (s - 1) >= 1. At or
+         * below L, q is exactly 1: the default frequencies. */
+        double Lc = (double)cur_len > L ? (double)cur_len : L;
+        c->sum.len = (int64_t)Lc;
+        if (Lc == L)
+            q = dd_of(1.0);
+        else
+            q = sub(dvd(mul(dd_of(s_), dd_of(Lc)), dd_of(L)), sub(dd_of(s_), dd_of(1.0)));
+        /* A huge factor overflows s Lc / L: no base' to stretch to
+         * (and ln/exp of it would be NaN). */
+        if (!isfinite(q.hi))
+            return POSENC_ERR_RANGE;
+    }
+    c->stretched = cmp(q, dd_of(1.0)) != 0;
+    c->ln_q = ln(q);
+    /* base' = base q^(d/(d-2)), reported only. */
+    dd e = dvd(dd_of((double)d), dd_of((double)d - 2.0));
+    c->sum.effective_base = c->base * to_double(ex(mul(e, c->ln_q)));
+    return POSENC_OK;
+}
+
+/* YaRN: the ramp's correction range and the attention factor. */
+static posenc_status prepare_yarn(ctx *c)
+{
+    const posenc_rope_scaling *p = &c->s;
+    double s_ = p->factor;
+    /* beta_fast == beta_slow is allowed: lo == hi, and the ramp's
+     * hi += 0.001 below makes it a step (Kimi K2 ships beta_fast =
+     * beta_slow = 1; transformers' linear_ramp_factor adds the 0.001) */
+    if (!isfinite(p->beta_fast) || !isfinite(p->beta_slow) || !(p->beta_slow > 0.0) ||
+        !(p->beta_fast >= p->beta_slow))
+        return POSENC_ERR_RANGE;
+    if (!isfinite(p->mscale) || p->mscale < 0.0 || !isfinite(p->mscale_all_dim) ||
+        p->mscale_all_dim < 0.0)
+        return POSENC_ERR_RANGE;
+    dd lo = yarn_dim(c, p->beta_fast), hi = yarn_dim(c, p->beta_slow);
+    if (p->truncate) {
+        lo = dd_floor(lo);
+        hi = dd_ceil(hi);
+    }
+    if (cmp(lo, dd_of(0.0)) < 0)
+        lo = dd_of(0.0);
+    if (cmp(hi, dd_of((double)c->d - 1.0)) > 0)
+        hi = dd_of((double)c->d - 1.0);
+    if (cmp(lo, hi) == 0)
+        hi = add(hi, dd_of(0.001)); /* the paper's guard against a zero-width ramp */
+    c->ylo = lo;
+    c->yhi = hi;
+    c->sum.yarn_ramp_lo = to_double(lo);
+    c->sum.yarn_ramp_hi = to_double(hi);
+    if (p->mscale != 0.0 && p->mscale_all_dim != 0.0)
+        c->sum.attn_factor = yarn_mscale(s_, p->mscale) / yarn_mscale(s_, p->mscale_all_dim);
+    else
+        c->sum.attn_factor = yarn_mscale(s_, 1.0);
+    return POSENC_OK;
+}
+
+/* LongRoPE: the list for cur_len and the attention factor. */
+static posenc_status prepare_longrope(ctx *c, int64_t cur_len)
+{
+    const posenc_rope_scaling *p = &c->s;
+    double s_ = p->factor, L = p->original_max_position_embeddings;
+    if (!finite_pos(s_) || !(L > 1.0))
+        return POSENC_ERR_RANGE;
+    posenc_status st = check_list(p->short_factor, p->n_short_factor, c->d);
+    if (st == POSENC_OK)
+        st = check_list(p->long_factor, p->n_long_factor, c->d);
+    if (st != POSENC_OK)
+        return st;
+    c->sum.uses_long_factor = (double)cur_len > L;
+    c->ext = c->sum.uses_long_factor ? p->long_factor : p->short_factor;
+    c->sum.attn_factor = s_ <= 1.0 ? 1.0 : sqrt(1.0 + log(s_) / log(L));
+    return POSENC_OK;
+}
+
+static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_scaling *s,
+                             int64_t cur_len)
+{
+    memset(c, 0, sizeof *c);
+    c->d = d;
+    c->base = base;
+    if (s)
+        c->s = *s;
+    else
+        posenc__scaling_defaults(&c->s, POSENC_ROPE_DEFAULT);
+    const posenc_rope_scaling *p = &c->s;
+    posenc_status st = check_common(p, d, cur_len);
+    if (st != POSENC_OK)
+        return st;
 
     c->sum.attn_factor = 1.0;
     c->sum.effective_base = base;
@@ -192,92 +288,34 @@ static posenc_status prepare(ctx *c, uint32_t d, double base, const posenc_rope_
     case POSENC_ROPE_LINEAR:
         break;
     case POSENC_ROPE_NTK:
-    case POSENC_ROPE_DYNAMIC: {
-        if (d < 4)
-            return POSENC_ERR_RANGE; /* d/(d-2) needs d > 2 */
-        dd q = dd_of(s_);
-        if (p->type == POSENC_ROPE_DYNAMIC) {
-            /* Lc = max(cur_len, L); q = s Lc / L - (s - 1) >= 1. At or
-             * below L, q is exactly 1: the default frequencies. */
-            double Lc = (double)cur_len > L ? (double)cur_len : L;
-            c->sum.len = (int64_t)Lc;
-            if (Lc == L)
-                q = dd_of(1.0);
-            else
-                q = sub(dvd(mul(dd_of(s_), dd_of(Lc)), dd_of(L)), sub(dd_of(s_), dd_of(1.0)));
-            /* A huge factor overflows s Lc / L: no base' to stretch to
-             * (and ln/exp of it would be NaN). */
-            if (!isfinite(q.hi))
-                return POSENC_ERR_RANGE;
-        }
-        c->stretched = cmp(q, dd_of(1.0)) != 0;
-        c->ln_q = ln(q);
-        /* base' = base q^(d/(d-2)), reported only. */
-        dd e = dvd(dd_of((double)d), dd_of((double)d - 2.0));
-        c->sum.effective_base = base * to_double(ex(mul(e, c->ln_q)));
+    case POSENC_ROPE_DYNAMIC:
+        st = prepare_ntk(c, cur_len);
         break;
-    }
-    case POSENC_ROPE_YARN: {
-        /* beta_fast == beta_slow is allowed: lo == hi, and the ramp's
-         * hi += 0.001 below makes it a step (Kimi K2 ships beta_fast =
-         * beta_slow = 1; transformers' linear_ramp_factor adds the 0.001) */
-        if (!isfinite(p->beta_fast) || !isfinite(p->beta_slow) || !(p->beta_slow > 0.0) ||
-            !(p->beta_fast >= p->beta_slow))
-            return POSENC_ERR_RANGE;
-        if (!isfinite(p->mscale) || p->mscale < 0.0 || !isfinite(p->mscale_all_dim) ||
-            p->mscale_all_dim < 0.0)
-            return POSENC_ERR_RANGE;
-        dd lo = yarn_dim(c, p->beta_fast), hi = yarn_dim(c, p->beta_slow);
-        if (p->truncate) {
-            lo = dd_floor(lo);
-            hi = dd_ceil(hi);
-        }
-        if (cmp(lo, dd_of(0.0)) < 0)
-            lo = dd_of(0.0);
-        if (cmp(hi, dd_of((double)d - 1.0)) > 0)
-            hi = dd_of((double)d - 1.0);
-        if (cmp(lo, hi) == 0)
-            hi = add(hi, dd_of(0.001)); /* the paper's guard against a zero-width ramp */
-        c->ylo = lo;
-        c->yhi = hi;
-        c->sum.yarn_ramp_lo = to_double(lo);
-        c->sum.yarn_ramp_hi = to_double(hi);
-        if (p->mscale != 0.0 && p->mscale_all_dim != 0.0)
-            c->sum.attn_factor = yarn_mscale(s_, p->mscale) / yarn_mscale(s_, p->mscale_all_dim);
-        else
-            c->sum.attn_factor = yarn_mscale(s_, 1.0);
+    case POSENC_ROPE_YARN:
+        st = prepare_yarn(c);
         break;
-    }
     case POSENC_ROPE_LLAMA3:
         if (!finite_pos(p->low_freq_factor) || !isfinite(p->high_freq_factor) ||
             !(p->high_freq_factor > p->low_freq_factor))
             return POSENC_ERR_RANGE;
-        c->sum.llama3_keep_below = L / p->high_freq_factor;
-        c->sum.llama3_divide_above = L / p->low_freq_factor;
+        c->sum.llama3_keep_below = p->original_max_position_embeddings / p->high_freq_factor;
+        c->sum.llama3_divide_above = p->original_max_position_embeddings / p->low_freq_factor;
         break;
-    case POSENC_ROPE_LONGROPE: {
-        if (!finite_pos(s_) || !(L > 1.0))
-            return POSENC_ERR_RANGE;
-        posenc_status st = check_list(p->short_factor, p->n_short_factor, d);
-        if (st == POSENC_OK)
-            st = check_list(p->long_factor, p->n_long_factor, d);
-        if (st != POSENC_OK)
-            return st;
-        c->sum.uses_long_factor = (double)cur_len > L;
-        c->ext = c->sum.uses_long_factor ? p->long_factor : p->short_factor;
-        c->sum.attn_factor = s_ <= 1.0 ? 1.0 : sqrt(1.0 + log(s_) / log(L));
+    case POSENC_ROPE_LONGROPE:
+        st = prepare_longrope(c, cur_len);
         break;
-    }
     case POSENC_ROPE_PROPORTIONAL: {
         /* n = floor(p d / 2): transformers' int(rope_proportion * head_dim // 2),
          * the product rounded once in double as in Python, then floored */
         double prf = p->partial_rotary_factor;
-        if (!finite_pos(s_) || !(isfinite(prf) && prf > 0.0 && prf <= 1.0))
+        if (!finite_pos(p->factor) || !(isfinite(prf) && prf > 0.0 && prf <= 1.0))
             return POSENC_ERR_RANGE;
         c->n_rot = (uint32_t)floor((prf * (double)d) / 2.0);
         break;
     }
     }
+    if (st != POSENC_OK)
+        return st;
     if (p->attention_factor > 0.0)
         c->sum.attn_factor = p->attention_factor;
     if (!finite_pos(c->sum.attn_factor))
@@ -407,6 +445,17 @@ static posenc_status scaled_freqs(const ctx *c, uint32_t P, double *hi, double *
     return POSENC_OK;
 }
 
+/* prepare, then every pair's frequency (hi, lo) or its explanation (info),
+ * as scaled_freqs: what both calls below compute. */
+static posenc_status scale(ctx *c, uint32_t rotary_dim, double base, const posenc_rope_scaling *s,
+                           int64_t cur_len, double *hi, double *lo, posenc_freq_info *info)
+{
+    posenc_status st = prepare(c, rotary_dim, base, s, cur_len);
+    if (st == POSENC_OK)
+        st = scaled_freqs(c, rotary_dim / 2, hi, lo, info);
+    return st;
+}
+
 posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_t rotary_dim,
                                       double base, posenc_layout layout,
                                       const posenc_rope_scaling *s, int64_t cur_len)
@@ -422,11 +471,9 @@ posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_
     if (!posenc__layout_ok(layout))
         return POSENC_ERR_LAYOUT;
     ctx c;
-    posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
-    if (st != POSENC_OK)
-        return st;
     double hi[POSENC_ROPE_MAX_HEAD_DIM / 2], lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    if ((st = scaled_freqs(&c, rotary_dim / 2, hi, lo, NULL)) != POSENC_OK)
+    posenc_status st = scale(&c, rotary_dim, base, s, cur_len, hi, lo, NULL);
+    if (st != POSENC_OK)
         return st;
     memset(r, 0, sizeof *r);
     r->head_dim = head_dim;
@@ -448,11 +495,9 @@ posenc_status posenc_rope_explain_freqs(uint32_t rotary_dim, double base,
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
     ctx c;
-    posenc_status st = prepare(&c, rotary_dim, base, s, cur_len);
-    if (st != POSENC_OK)
-        return st;
     posenc_freq_info info[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* nothing written on error */
-    if ((st = scaled_freqs(&c, rotary_dim / 2, NULL, NULL, info)) != POSENC_OK)
+    posenc_status st = scale(&c, rotary_dim, base, s, cur_len, NULL, NULL, info);
+    if (st != POSENC_OK)
         return st;
     if (pairs)
         memcpy(pairs, info, rotary_dim / 2 * sizeof info[0]);

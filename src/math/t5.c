@@ -182,18 +182,11 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
 {
     if (!table || !out)
         return POSENC_ERR_NULL;
-    if (!posenc__dim_ok(n_head) || n_query < 1 || n_key < 1)
-        return POSENC_ERR_DIM;
-    if (!params_ok(num_buckets, max_distance, bidirectional))
-        return POSENC_ERR_RANGE;
-    if (q_offset < 0 || q_offset + (int64_t)n_query - 1 > POSENC_MAX_POS ||
-        (int64_t)n_key - 1 > POSENC_MAX_POS)
-        return POSENC_ERR_POS;
-    if (n_threads < 1 || n_threads > MAX_THREADS)
-        return POSENC_ERR_RANGE;
-    uint64_t rows = (uint64_t)n_head * n_query;
-    if (rows > SIZE_MAX || (size_t)rows > SIZE_MAX / n_key)
-        return POSENC_ERR_OVERFLOW;
+    posenc_status st =
+        posenc__bias_check(n_head, n_query, n_key, params_ok(num_buckets, max_distance, bidirectional),
+                           q_offset, n_threads, MAX_THREADS);
+    if (st != POSENC_OK)
+        return st;
     job proto = {table, num_buckets, n_head, n_query, n_key,
                  log_max_of(num_buckets, max_distance, bidirectional != 0), bidirectional != 0,
                  q_offset, out};

@@ -10,6 +10,7 @@
  * POSENC_ISA=scalar and POSENC_SCALAR_ONLY=1 reach this loop as well; every
  * path gives the same bits. The reference (posenc__sincos_table_ref_f32)
  * evaluates every value directly; tests compare the two. */
+#include "cpu.h"
 #include "internal.h"
 
 #include <string.h>
@@ -85,8 +86,7 @@ posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, 
     double f_hi[FREQ_CHUNK], f_lo[FREQ_CHUNK];
     /* row t: out[t*D + 2k] = sin, out[t*D + 2k + 1] = cos */
     for (uint32_t k0 = 0; k0 < n_full; k0 += FREQ_CHUNK) {
-        uint32_t m = n_full - k0 < FREQ_CHUNK ? n_full - k0 : FREQ_CHUNK;
-        posenc__inv_freqs_dd_log(k0, m, D, logb, f_hi, f_lo);
+        uint32_t m = posenc__freq_block(k0, n_full, FREQ_CHUNK, D, logb, f_hi, f_lo);
         posenc__cpu()->fill(pos0, n_pos, f_hi, f_lo, m, 1.0, NULL, out + 2 * (size_t)k0, D,
                             POSENC__FILL_ZIP);
     }
@@ -115,8 +115,7 @@ posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, 
     uint32_t n_pairs = (D + 1) / 2; /* the last one sine-only when D is odd */
     double f_hi[FREQ_CHUNK], f_lo[FREQ_CHUNK], s[FREQ_CHUNK], c[FREQ_CHUNK];
     for (uint32_t k0 = 0; k0 < n_pairs; k0 += FREQ_CHUNK) {
-        uint32_t m = n_pairs - k0 < FREQ_CHUNK ? n_pairs - k0 : FREQ_CHUNK;
-        posenc__inv_freqs_dd_log(k0, m, D, logb, f_hi, f_lo);
+        uint32_t m = posenc__freq_block(k0, n_pairs, FREQ_CHUNK, D, logb, f_hi, f_lo);
         for (size_t t = 0; t < n_pos; t++) {
             posenc__cpu()->sincos(pos0 + (int64_t)t, f_hi, f_lo, m, s, c);
             double *row = out + t * D;

@@ -1,39 +1,13 @@
-/* kernels.c - RoPE over whole q/k tensors: argument checks, the per-token
- * loop (cos/sin from the cache or filled once per run of positions),
- * and the single-vector reference posenc_rope_vec_f32. The bodies
- * (kernels_scalar.c, kernels_avx512.c, kernels_avx2.c), their choice and
- * the threads are the CPU layer's (cpu.c). */
+/* kernels.c - RoPE over whole q/k tensors: argument checks and the
+ * per-token loop (cos/sin from the cache or filled once per run of
+ * positions). The single-vector reference posenc_rope_vec_f32 is
+ * src/math/rope_vec.c; the bodies (kernels_scalar.c, kernels_avx512.c,
+ * kernels_avx2.c), their choice and the threads are the CPU layer's
+ * (src/cpu/cpu.c). */
 #include "kernels.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
-
-/* ---- the single-vector reference ---------------------------------------- */
-
-posenc_status posenc_rope_vec_f32(const posenc_rope *r, int64_t pos, posenc_direction dir, float *x)
-{
-    if (!r || !x)
-        return POSENC_ERR_NULL;
-    posenc_status st = posenc__rope_check(r);
-    if (st != POSENC_OK)
-        return st;
-    if (!posenc__direction_ok(dir))
-        return POSENC_ERR_RANGE;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
-    if (!posenc__all_finite_f32(x, r->head_dim))
-        return POSENC_ERR_NOT_FINITE;
-    size_t P = r->rotary_dim / 2;
-    float cs[POSENC_ROPE_MAX_HEAD_DIM]; /* c[0..P) then s[0..P) */
-    posenc__sincos_table_f32(pos, 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, cs,
-                             cs + P, 2 * P);
-    for (size_t k = 0; k < P; k++) {
-        size_t i0, i1;
-        posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f32(&x[i0], &x[i1], dir == POSENC_INVERSE ? -cs[P + k] : cs[P + k], cs[k]);
-    }
-    return POSENC_OK;
-}
 
 /* ---- argument checks ------------------------------------------------------ */
 
@@ -85,8 +59,11 @@ int posenc__view_absent(const posenc_rope_view *v)
     return !v->dst && v->n_head == 0;
 }
 
-posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
-                                 tensor *t)
+/* Checks view v (absent: *t zeroed) of n_tok tokens of heads of hd
+ * elements of es bytes and resolves it into *t (the checks and errors of
+ * posenc_rope_qk's views). */
+static posenc_status check_view(const posenc_rope_view *v, size_t n_tok, size_t hd, size_t es,
+                                tensor *t)
 {
     memset(t, 0, sizeof *t);
     if (posenc__view_absent(v))
@@ -122,7 +99,8 @@ posenc_status posenc__check_view(const posenc_rope_view *v, size_t n_tok, size_t
     return POSENC_OK;
 }
 
-int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
+/* Whether cache c was built from r's frequencies, rotary_dim and attn_factor. */
+static int cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
 {
     size_t P = r->rotary_dim / 2;
     return c->magic == POSENC__CACHE_MAGIC && c->n_pairs == P &&
@@ -131,21 +109,62 @@ int posenc__cache_matches(const posenc_rope_cache *c, const posenc_rope *r)
            memcmp(c->inv_freq_lo, r->inv_freq_lo, P * sizeof(double)) == 0;
 }
 
+posenc_status posenc__qk_begin(int isa, const posenc_rope_qk_args *a, posenc_pool *pool,
+                               atomic_int *bad, qk_call *c)
+{
+    const posenc_rope *r = a->rope;
+    posenc_dtype dtype = a->dtype;
+    unsigned n_threads = a->n_threads ? a->n_threads : 1;
+    if (dtype != POSENC_DTYPE_F32 && dtype != POSENC_DTYPE_BF16 && dtype != POSENC_DTYPE_F16)
+        return POSENC_ERR_RANGE;
+    if (!posenc__direction_ok(a->direction))
+        return POSENC_ERR_RANGE;
+    if (a->n_tok == 0 || n_threads > POSENC_MAX_THREADS)
+        return POSENC_ERR_RANGE;
+    if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
+        return POSENC_ERR_RANGE;
+    if (pool) /* the pool's threads: all of them for n_threads 0 */
+        n_threads = a->n_threads && a->n_threads < posenc__pool_threads(pool)
+                        ? a->n_threads
+                        : posenc__pool_threads(pool);
+    memset(c, 0, sizeof *c);
+    c->ops = *posenc__isa_ops_of(isa);
+    c->r = r;
+    c->cache = a->cache;
+    c->dt = (int)dtype;
+    c->layout = (int)r->layout;
+    c->inverse = a->direction == POSENC_INVERSE;
+    c->P = r->rotary_dim / 2;
+    c->head_dim = r->head_dim;
+    c->n_threads = n_threads;
+    c->bad = bad;
+    size_t es = posenc__dtype_size(c->dt);
+    posenc_status st;
+    if ((st = check_view(&a->q, a->n_tok, r->head_dim, es, &c->t[0])) != POSENC_OK ||
+        (st = check_view(&a->k, a->n_tok, r->head_dim, es, &c->t[1])) != POSENC_OK)
+        return st;
+    if (a->cache && !cache_matches(a->cache, r))
+        return POSENC_ERR_RANGE;
+    c->limit = a->cache ? a->cache->max_pos - 1 : POSENC_MAX_POS;
+    return POSENC_OK;
+}
+
+posenc_status posenc__qk_go(const qk_call *c, size_t n_tok, posenc_pool *pool, size_t min_elems,
+                            posenc__range_fn fn, const void *job)
+{
+    /* threads: only for enough work, never more than tokens */
+    size_t elems = n_tok * (c->t[0].n_head + c->t[1].n_head) * c->head_dim; /* fits: checked */
+    size_t nt = posenc__threads_for(n_tok, elems, c->n_threads, min_elems);
+    posenc__pool_range(pool, n_tok, nt, fn, job); /* NULL: threads of the call */
+    return atomic_load(c->bad) ? POSENC_ERR_POS : POSENC_OK;
+}
+
 /* ---- the per-token loop ----------------------------------------------------- */
 
 typedef struct job {
-    posenc__heads_fn fn;
-    posenc__fill_fn fill;
-    posenc__fill_t_fn fill_t;
-    posenc__sincos_fn sincos;
-    const posenc_rope *r;
-    const posenc_rope_cache *cache;
-    int dt, layout, inverse;
-    size_t es, P, head_dim;
-    const int64_t *pos;
-    int64_t pos0, limit; /* positions used: [0, limit] */
-    atomic_int *bad;     /* set when a position read at use is outside it */
-    tensor t[2];         /* q, k */
+    qk_call c;
+    const int64_t *pos; /* NULL: the run pos0, pos0 + 1, ... */
+    int64_t pos0;
 } job;
 
 /* Token t's position, read once; -1 (after flagging the call) when it is
@@ -155,34 +174,28 @@ static int64_t pos_of(const job *j, size_t t)
     if (!j->pos)
         return j->pos0 + (int64_t)t; /* a run: checked whole before */
     int64_t p = posenc__pos_read(j->pos, t);
-    if (posenc__pos_in(p, j->limit))
+    if (posenc__pos_in(p, j->c.limit))
         return p;
-    atomic_store_explicit(j->bad, 1, memory_order_relaxed);
+    atomic_store_explicit(j->c.bad, 1, memory_order_relaxed);
     return -1;
 }
 
-void posenc__qk_token(posenc__heads_fn fn, int dt, int layout, size_t P, size_t head_dim,
-                      int inverse, const tensor tv[2], size_t t, const float *row)
+void posenc__qk_token(const qk_call *c, size_t t, const float *row)
 {
-    size_t es = posenc__dtype_size(dt);
+    size_t es = posenc__dtype_size(c->dt), P = c->P;
     for (int i = 0; i < 2; i++) {
-        const tensor *v = &tv[i];
+        const tensor *v = &c->t[i];
         if (!v->n_head)
             continue;
         const char *sp = v->src + t * v->src_ts * es;
         char *dp = v->dst + t * v->dst_ts * es;
-        fn(dt, layout, P, row, row + P, inverse, sp, v->src_hs, dp, v->dst_hs, v->n_head);
-        if (!v->in_place && head_dim > 2 * P) /* pass-through elements */
+        c->ops.heads(c->dt, c->layout, P, row, row + P, c->inverse, sp, v->src_hs, dp, v->dst_hs,
+                     v->n_head);
+        if (!v->in_place && c->head_dim > 2 * P) /* pass-through elements */
             for (size_t h = 0; h < v->n_head; h++)
                 memcpy(dp + (h * v->dst_hs + 2 * P) * es, sp + (h * v->src_hs + 2 * P) * es,
-                       (head_dim - 2 * P) * es);
+                       (c->head_dim - 2 * P) * es);
     }
-}
-
-/* Token t of both tensors with row = c[0..P) s[0..P). */
-static void do_token(const job *j, size_t t, const float *row)
-{
-    posenc__qk_token(j->fn, j->dt, j->layout, j->P, j->head_dim, j->inverse, j->t, t, row);
 }
 
 /* Stack scratch of the no-cache path: up to SCRATCH_ROWS rows of 2P floats. */
@@ -199,14 +212,14 @@ static void do_token(const job *j, size_t t, const float *row)
 static void fill_run(const job *j, const double *tc, const double *ts, int64_t p0, size_t len,
                      float *rows)
 {
-    const posenc_rope *r = j->r;
-    size_t P = j->P, row = 2 * P;
+    const posenc_rope *r = j->c.r;
+    size_t P = j->c.P, row = 2 * P;
     if (tc)
-        j->fill_t(p0, len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, tc, ts,
+        j->c.ops.fill_t(p0, len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, tc, ts,
                   POSENC__FILL_T_PAIRS, rows, rows + P, row, POSENC__FILL_SPLIT);
     else
-        j->fill(p0, len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, rows, rows + P, row,
-                POSENC__FILL_SPLIT);
+        j->c.ops.fill(p0, len, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor, rows, rows + P,
+                      row, POSENC__FILL_SPLIT);
 }
 
 /* Tokens [t0, t1) of both tensors. Each position is read once (pos_of) and
@@ -214,12 +227,12 @@ static void fill_run(const job *j, const double *tc, const double *ts, int64_t p
 static void run_range(const void *arg, size_t t0, size_t t1)
 {
     const job *j = arg;
-    size_t P = j->P, row = 2 * P;
-    if (j->cache) {
+    size_t P = j->c.P, row = 2 * P;
+    if (j->c.cache) {
         for (size_t t = t0; t < t1; t++) {
             int64_t p = pos_of(j, t);
             if (p >= 0)
-                do_token(j, t, j->cache->table + (size_t)p * row);
+                posenc__qk_token(&j->c, t, j->c.cache->table + (size_t)p * row);
         }
         return;
     }
@@ -236,7 +249,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     const double *tc = NULL, *ts = NULL;
     if (t1 - t0 >= T_ONCE_MIN_TOKENS && P <= POSENC__FILL_T_PAIRS) {
         for (int64_t q = 0; q < POSENC__FILL_ANCHOR_EVERY; q++)
-            j->sincos(q, j->r->inv_freq_hi, j->r->inv_freq_lo, P, tcs[1][q], tcs[0][q]);
+            j->c.ops.sincos(q, j->c.r->inv_freq_hi, j->c.r->inv_freq_lo, P, tcs[1][q], tcs[0][q]);
         tc = &tcs[0][0][0];
         ts = &tcs[1][0][0];
     }
@@ -267,7 +280,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
             fill_run(j, tc, ts, run_p0, run_len, scratch + run_row * row);
         for (size_t i = 0; i < n; i++)
             if (pv[i] >= 0)
-                do_token(j, t + i, scratch + ridx[i] * row);
+                posenc__qk_token(&j->c, t + i, scratch + ridx[i] * row);
         t += n;
     }
 }
@@ -277,76 +290,34 @@ posenc_status posenc__rope_qk_run(int isa, const posenc_rope_qk_args *a, posenc_
 {
     if (!a || !a->rope || (posenc__view_absent(&a->q) && posenc__view_absent(&a->k)))
         return POSENC_ERR_NULL;
-    const posenc_rope *r = a->rope;
-    const posenc_rope_cache *cache = a->cache;
-    posenc_dtype dtype = a->dtype;
-    size_t n_tok = a->n_tok;
-    const int64_t *pos = a->pos;
-    int64_t pos0 = a->pos0;
-    unsigned n_threads = a->n_threads ? a->n_threads : 1;
-    posenc_status st = posenc__rope_check(r);
+    posenc_status st = posenc__rope_check(a->rope);
     if (st != POSENC_OK)
         return st;
-    if (dtype != POSENC_DTYPE_F32 && dtype != POSENC_DTYPE_BF16 && dtype != POSENC_DTYPE_F16)
-        return POSENC_ERR_RANGE;
-    if (!posenc__direction_ok(a->direction))
-        return POSENC_ERR_RANGE;
-    if (n_tok == 0 || n_threads > POSENC_MAX_THREADS)
-        return POSENC_ERR_RANGE;
-    if (isa < 0 || isa >= POSENC__ISA_N || !posenc__isa_available(isa))
-        return POSENC_ERR_RANGE;
-    if (pool) /* the pool's threads: all of them for n_threads 0 */
-        n_threads = a->n_threads && a->n_threads < posenc__pool_threads(pool)
-                        ? a->n_threads
-                        : posenc__pool_threads(pool);
-
     job j;
-    memset(&j, 0, sizeof j);
-    j.fn = posenc__isa_ops_of(isa)->heads;
-    j.fill = posenc__isa_ops_of(isa)->fill;
-    j.fill_t = posenc__isa_ops_of(isa)->fill_t;
-    j.sincos = posenc__isa_ops_of(isa)->sincos;
-    j.r = r;
-    j.cache = cache;
-    j.dt = (int)dtype;
-    j.layout = (int)r->layout;
-    j.inverse = a->direction == POSENC_INVERSE;
-    j.es = posenc__dtype_size(j.dt);
-    j.P = r->rotary_dim / 2;
-    j.head_dim = r->head_dim;
-    j.pos = pos;
-    j.pos0 = pos0;
-    if ((st = posenc__check_view(&a->q, n_tok, r->head_dim, j.es, &j.t[0])) != POSENC_OK ||
-        (st = posenc__check_view(&a->k, n_tok, r->head_dim, j.es, &j.t[1])) != POSENC_OK)
+    atomic_int bad = 0;
+    if ((st = posenc__qk_begin(isa, a, pool, &bad, &j.c)) != POSENC_OK)
         return st;
+    j.pos = a->pos;
+    j.pos0 = a->pos0;
 
     /* positions: all valid, and inside the cache */
-    int64_t limit = cache ? cache->max_pos - 1 : POSENC_MAX_POS;
-    if (cache && !posenc__cache_matches(cache, r))
-        return POSENC_ERR_RANGE;
-    if (pos) {
+    size_t n_tok = a->n_tok;
+    int64_t limit = j.c.limit, pos0 = a->pos0;
+    if (a->pos) {
         if (pos0 != 0)
             return POSENC_ERR_RANGE;
         for (size_t t = 0; t < n_tok; t++)
-            if (!posenc__pos_in(posenc__pos_read(pos, t), limit))
+            if (!posenc__pos_in(posenc__pos_read(a->pos, t), limit))
                 return POSENC_ERR_POS;
     } else if (pos0 < 0 || pos0 > limit || n_tok - 1 > (uint64_t)(limit - pos0)) {
         return POSENC_ERR_POS;
     }
-
-    /* threads: only for enough work, never more than tokens */
-    atomic_int bad = 0;
-    j.limit = limit;
-    j.bad = &bad;
-    size_t elems = n_tok * (j.t[0].n_head + j.t[1].n_head) * r->head_dim; /* fits: checked */
-    size_t nt = posenc__threads_for(n_tok, elems, n_threads, min_elems);
-    posenc__pool_range(pool, n_tok, nt, run_range, &j); /* NULL: threads of the call */
-    return atomic_load(&bad) ? POSENC_ERR_POS : POSENC_OK;
+    return posenc__qk_go(&j.c, n_tok, pool, min_elems, run_range, &j);
 }
 
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
 {
-    return posenc__rope_qk_run(isa, a, NULL, POSENC__MIN_ELEMS_PER_THREAD);
+    return posenc__rope_qk_run(isa, a, NULL, posenc__min_elems(NULL));
 }
 
 posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
@@ -356,9 +327,7 @@ posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
 
 posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool)
 {
-    return posenc__rope_qk_run(posenc__isa_selected(), a, pool,
-                               pool ? POSENC__MIN_ELEMS_PER_POOL_THREAD
-                                    : POSENC__MIN_ELEMS_PER_THREAD);
+    return posenc__rope_qk_run(posenc__isa_selected(), a, pool, posenc__min_elems(pool));
 }
 
 posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim)

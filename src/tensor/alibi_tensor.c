@@ -44,16 +44,11 @@ posenc_status posenc_alibi_bias_f32(uint32_t n_head, uint32_t n_query, uint32_t 
 {
     if (!out)
         return POSENC_ERR_NULL;
-    if (!posenc__dim_ok(n_head) || n_query < 1 || n_key < 1)
-        return POSENC_ERR_DIM;
-    if (q_offset < 0 || q_offset + (int64_t)n_query - 1 > POSENC_MAX_POS ||
-        (int64_t)n_key - 1 > POSENC_MAX_POS)
-        return POSENC_ERR_POS;
-    if (n_threads < 1 || n_threads > MAX_THREADS)
-        return POSENC_ERR_RANGE;
-    size_t rows = (size_t)n_head * n_query; /* <= 2^20 * 2^31: may exceed 32-bit size_t */
-    if ((uint64_t)n_head * n_query > SIZE_MAX || rows > SIZE_MAX / n_key)
-        return POSENC_ERR_OVERFLOW;
+    posenc_status st = posenc__bias_check(n_head, n_query, n_key, 1, q_offset, n_threads,
+                                          MAX_THREADS);
+    if (st != POSENC_OK)
+        return st;
+    size_t rows = (size_t)n_head * n_query; /* fits: checked */
 
     job jb = {n_head, n_query, n_key, q_offset, causal, out};
     posenc__parallel_range(rows, n_threads < rows ? n_threads : rows, fill_rows, &jb);
