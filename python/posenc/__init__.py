@@ -695,7 +695,8 @@ class RoPE:
         """Rotates q (and k) by their positions; returns q, or (q, k).
 
         q, k: float32, float16 or bfloat16 arrays (NumPy; bfloat16 as uint16
-        storage with dtype="bfloat16") or torch tensors (CPU; float64 too),
+        storage with dtype="bfloat16") or torch tensors (CPU; float64 too;
+        CUDA through posenc.triton when triton imports: last_apply_path()),
         shaped
             [n_tok, n_head, head_dim]          (vLLM style; any strides)
             [n_tok, head_dim]                  (one head)
