@@ -37,10 +37,15 @@ section "accuracy"):
      rounding to float32: within 1 ulp of the exact value at every position
      0 .. 2^31 - 1 (tests/triton/).
 
-The same arithmetic runs on the GPU and in the interpreter (no libdevice
-calls, whose interpreter versions differ): the interpreter's fma is an exact
-fused multiply-add (numpy emulation of one rounding, triton/runtime/
-interpreter.py create_fma).
+The same arithmetic runs on the GPU and in the interpreter. Triton 3.9.0's
+interpreter has float64 and an exact fused multiply-add (tl.fma: one rounding,
+triton/runtime/interpreter.py create_fma), but libdevice's sin and rint give
+nothing there, and its float32 -> bfloat16 conversion truncates: so the kernel
+calls no libdevice function (tl.floor, its own Taylor series) and rounds to
+bfloat16 by hand. Each launch turns fp fusion off, so the GPU build rounds
+the rotation's products like the CPU path; tests/triton/ compiles the kernel
+for sm_90 (PTX and cubin, no device needed) and checks the float64 fma are the
+three two-products and there is no float32 fma.
 
 No position is read on the host, nothing is allocated per call (the
 frequencies live in a float64 tensor cached per (RoPE, device); positions

@@ -325,3 +325,52 @@ def test_module_cos_sin_on_device_path():
     assert src.path == "cpu"
     assert np.abs(c.numpy() - c0.numpy()).max() <= 2 * 2.0**-24
     assert np.abs(s.numpy() - s0.numpy()).max() <= 2 * 2.0**-24
+
+
+# ---- the compiled kernel (no GPU needed to compile) ----------------------------
+
+_COMPILE = r"""
+import sys
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+import posenc.triton as pt
+
+names = "q_sb q_ss q_sh q_sd k_sb k_ss k_sh k_sd p_sb p_ss p_sa pos0".split()
+for arg in sys.argv[1:]:
+    dtype, flags = arg.split(":")
+    sig = {"q_ptr": "*" + dtype, "k_ptr": "*" + dtype, "pos_ptr": "*i64", "freq_ptr": "*fp64",
+           "axis_ptr": "*i32", "S": "i32", "HQ": "i32", "HK": "i32", "P": "i32",
+           **{n: "i64" for n in names}}
+    consts = dict(zip(("HAS_K", "HAS_POS", "MROPE", "INTERLEAVED", "INVERSE"),
+                      [c == "1" for c in flags]), BLOCK_P=64, BLOCK_H=16)
+    sig.update({n: "constexpr" for n in consts})
+    k = triton.compile(ASTSource(fn=pt._rope_kernel, signature=sig, constexprs=consts),
+                       target=GPUTarget("cuda", 90, 32), options={"enable_fp_fusion": False})
+    assert "cubin" in k.asm
+    sys.stdout.write(k.asm["ptx"] + "\n@@@@\n")
+"""
+
+
+def test_kernel_compiles_for_sm90_without_fused_float32():
+    """The same source compiled for an H100/H200 (sm_90: Triton's MLIR -> PTX ->
+    ptxas, no device needed; a process without the interpreter), bf16 with k,
+    positions and M-RoPE, fp32 interleaved inverse, fp16: float64 fma in the
+    three two-products only, no float32 fma (each product and sum of the
+    rotation rounded), float64 -> float32 to nearest. What the interpreter
+    cannot say about the GPU build."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    r = subprocess.run([sys.executable, "-c", _COMPILE, "bf16:11100", "fp32:00011",
+                        "fp16:10010"], env=env, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0 and "ptxas" in r.stderr:
+        pytest.skip("no ptxas: " + r.stderr.strip().splitlines()[-1])
+    assert r.returncode == 0, r.stderr[-2000:]
+    ptxs = r.stdout.split("@@@@")[:-1]
+    assert len(ptxs) == 3
+    for ptx in ptxs:
+        assert ptx.count("fma.rn.f64") == 3
+        assert "fma.rn.f32" not in ptx
+        assert "cvt.rn.f32.f64" in ptx
