@@ -361,7 +361,7 @@ def apply(rope: Any, q: Any, k: Any = None, *, positions: Any = None,
     [n_tok, n_head, head_dim], [n_tok, head_dim], [batch, n_head, seq,
     head_dim] (layout "bhsd") or [batch, seq, n_head, head_dim] ("bshd"); any
     strides; k may have fewer heads (GQA) but the same tokens; q and k must
-    not overlap. positions: None (0, 1, ..), an int p (p, p + 1, ..) or an
+    not overlap (not checked: views of one fused buffer interleave). positions: None (0, 1, ..), an int p (p, p + 1, ..) or an
     integer tensor [n_tok], [seq] or [batch, seq] (moved to q's device if it
     is elsewhere: the only copy a call may make). inverse: turn by -theta.
     Same meaning and accuracy as RoPE.apply; see the module docstring.
