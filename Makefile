@@ -403,15 +403,16 @@ distclean: clean
 
 # ---- the Hugging Face tier: transformers' own code as the oracle --------------
 #   make venv      a virtual environment (VENV, default build/venv) with the CPU
-#                  build of torch 2.13.0, transformers 5.23.0, NumPy, pytest,
-#                  mpmath; needs the Python package index (HF_BASE_PYTHON's pip)
+#                  build of torch 2.13.0, transformers 5.23.0, triton 3.9.0
+#                  (make test-triton), NumPy, pytest, mpmath; needs the Python
+#                  package index (HF_BASE_PYTHON's pip)
 #   make test-hf   the Python package's tests (torch ones included) and
 #                  tests/hf/ in that environment; without it, one line says
 #                  to run make venv and the tier counts as skipped
 VENV           ?= $(BUILD)/venv
 HF_BASE_PYTHON ?= python3
-HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 numpy pytest mpmath setuptools
-.PHONY: venv test-hf distclean
+HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 triton==3.9.0 numpy pytest mpmath setuptools
+.PHONY: venv test-hf test-triton bench-gpu distclean
 venv: $(VENV)/.installed
 $(VENV)/.installed:
 	@rm -rf $(VENV)
@@ -421,6 +422,16 @@ $(VENV)/.installed:
 
 test-hf: all
 	@POSENC_VENV='$(abspath $(VENV))' $(PY_ENV) sh tests/hf_test.sh
+
+# make test-triton: posenc.triton's kernels under Triton's interpreter
+# (TRITON_INTERPRET=1, CPU tensors) against mpmath and the CPU path, in VENV
+# (tests/triton/); make bench-gpu: the same kernels timed on a CUDA device
+# (bench/bench_gpu.py, bench/NOTES-gpu.md; refuses without one)
+test-triton: python-libs
+	@POSENC_VENV='$(abspath $(VENV))' $(PY_ENV) sh tests/triton_test.sh
+
+bench-gpu: python-libs
+	@POSENC_VENV='$(abspath $(VENV))' $(PY_ENV) sh bench/bench_gpu.sh $(BENCH_ARGS)
 
 # make test-wheel: pip wheel of a fresh clone's python/ (out of tree), installed
 # into a fresh venv (--system-site-packages: PYTHON's NumPy, pytest, mpmath),

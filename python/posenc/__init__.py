@@ -45,6 +45,7 @@ except ImportError:  # e.g. python/ itself on sys.path, where nothing is built
         "directory python/ imports the unbuilt sources") from None
 from ._core import Error
 from ._checking import check, CheckResult  # noqa: E402 (posenc check, docs/CHECK.md)
+from . import _gpu  # noqa: E402 (RoPE.apply's CUDA path: posenc.triton when it imports)
 
 __all__ = [
     "Error",
@@ -58,6 +59,7 @@ __all__ = [
     "t5_bias",
     "isa",
     "have_config_reader",
+    "last_apply_path",
     "__version__",
     "library_version",
     "MAX_POS",
@@ -75,6 +77,12 @@ MAX_POS = _core.MAX_POS
 _LAYOUTS = {"interleaved": 0, "half": 1}
 _LAYOUT_NAMES = {0: "interleaved", 1: "half"}
 _BF16 = "bfloat16"
+
+
+def last_apply_path() -> Optional[str]:
+    """The path the calling thread's last RoPE.apply took: "cpu" (the
+    library) or "triton" (posenc.triton, CUDA tensors); None before any."""
+    return _gpu.last_path()
 
 
 def isa() -> str:
@@ -687,7 +695,8 @@ class RoPE:
         """Rotates q (and k) by their positions; returns q, or (q, k).
 
         q, k: float32, float16 or bfloat16 arrays (NumPy; bfloat16 as uint16
-        storage with dtype="bfloat16") or torch tensors (CPU; float64 too),
+        storage with dtype="bfloat16") or torch tensors (CPU; float64 too;
+        CUDA through posenc.triton when triton imports: last_apply_path()),
         shaped
             [n_tok, n_head, head_dim]          (vLLM style; any strides)
             [n_tok, head_dim]                  (one head)
@@ -721,6 +730,11 @@ class RoPE:
         (posenc.Error for the library's checks) for a wrong shape, stride,
         position or overlapping q and k; nothing is written then.
         """
+        _gpu.set_path("cpu")
+        if dtype is None and _is_tensor(q) and q.is_cuda:  # posenc.triton (_gpu.py)
+            r = _gpu.apply_cuda(self, q, k, positions, inplace, inverse, layout)
+            if r is not None:
+                return r
         code = -1 if dtype is None else _rotate_code(dtype)
         pos0 = 0
         if positions is not None:
@@ -816,4 +830,4 @@ from .t5 import t5_bias, t5_bucket  # noqa: E402
 
 def __dir__():
     """The public names only (json, np, os, sys stay private)."""
-    return sorted(__all__ + ["torch", "mrope", "t5"])
+    return sorted(__all__ + ["torch", "mrope", "t5", "triton"])

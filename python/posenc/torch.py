@@ -45,8 +45,11 @@ tables without a device kernel), with a fake implementation, so
 ``torch.compile`` traces a patched model without graph breaks. RoPE.apply on
 tensors that require grad, float64 tensors or inside torch.compile goes
 through ``posenc::rope_apply``, whose backward is the inverse rotation.
-RoPE.apply itself rotates CPU tensors only (a CUDA tensor is refused with a
-message); the modules work on any device.
+RoPE.apply itself rotates CPU tensors, and CUDA tensors through posenc.triton
+when triton imports (posenc.last_apply_path() says which); the modules work
+on any device, and on CUDA compute cos and sin there with posenc.triton
+(module.last_path) except for dynamic NTK and LongRoPE, whose switch reads
+max(position_ids) on the host.
 """
 from __future__ import annotations
 
@@ -64,6 +67,7 @@ if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.
 
 from . import Error, RoPE
 from . import _torch_ready
+from . import _gpu
 
 _torch_ready()  # posenc._core reads tensors through DLPack from here on
 
@@ -306,6 +310,12 @@ class _Source:
         return ct, st
 
     def cos_sin(self, positions: Tensor) -> Tuple[Tensor, Tensor]:
+        if positions.is_cuda and self.kind not in ("dynamic", "longrope"):
+            fast = _gpu.cos_sin_cuda(self.rope0, positions.detach())  # posenc.triton
+            if fast is not None:
+                self.path = "triton"  # on the device: no host read, no table
+                return fast
+        self.path = "cpu"
         pos_cpu = positions.detach().to("cpu", torch.int64)
         if pos_cpu.numel() and int(pos_cpu.min()) < 0:
             raise ValueError(f"position_ids must be >= 0 (got {int(pos_cpu.min())})")
@@ -486,6 +496,13 @@ class RotaryEmbedding(torch.nn.Module):
     def ropes(self) -> Dict[Optional[str], RoPE]:
         """{layer_type (None for one RoPE): the RoPE it uses now}."""
         return {t: s.rope for t, s in self._sources.items()}
+
+    @property
+    def last_path(self) -> Optional[str]:
+        """Where the last forward computed cos and sin: "triton" (posenc.triton
+        on the CUDA device of position_ids), "cpu" (the library, then moved),
+        None before any call."""
+        return next((s.path for s in self._sources.values() if hasattr(s, "path")), None)
 
     def _sync(self, layer_type: Optional[str]) -> None:
         """Keeps inv_freq (and attention_scaling) what transformers' module would
