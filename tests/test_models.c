@@ -201,8 +201,8 @@ TEST(layer_rope)
 
     /* Qwen 1's dynamic NTK: alpha = max(2^ceil(log2(L / S) + 1) - 1, 1),
      * base * alpha^(128/126); inv_freq[1] = base'^(-2/128) (mpmath) */
-    model.group[0].qwen_dynamic_ntk = 1;
-    model.group[0].qwen_seq_length = 2048;
+    model.group[0].ntk_by_length = 1;
+    model.group[0].ntk_seq_length = 2048;
     CHECK(posenc_model_layer_rope(&model, 0, 2048, &r) == POSENC_OK); /* alpha 1 */
     CHECK(memcmp(r.inv_freq_hi, plain.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
     CHECK(posenc_model_layer_rope(&model, 0, 2049, &r) == POSENC_OK); /* alpha 3 */
@@ -214,9 +214,9 @@ TEST(layer_rope)
     CHECK(r.base == 10000.0 && r.inv_freq_hi[0] == 1.0);
     CHECK(posenc_model_layer_rope(&model, 0, -1, &r) == POSENC_ERR_POS);
     CHECK(posenc_model_layer_rope(&model, 0, POSENC_MAX_POS + 2, &r) == POSENC_ERR_POS);
-    model.group[0].qwen_seq_length = 0.5;
+    model.group[0].ntk_seq_length = 0.5;
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
-    model.group[0].qwen_seq_length = INFINITY;
+    model.group[0].ntk_seq_length = INFINITY;
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
 }
 
@@ -439,11 +439,11 @@ TEST(alibi_slopes)
     CHECK_NEAR(s[8], 0.70710678118654752440, 2e-16);
     CHECK_NEAR(s[11], 0.088388347648318440550, 2e-17);
     /* Falcon: bfloat16 slopes (2^-0.5 -> 181/256), divided by sqrt(64) */
-    g->alibi_bf16 = 1;
+    g->alibi_slopes_bf16 = 1;
     g->alibi_slope_scale = 0.125;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
     CHECK(s[0] == 0.0625 && s[8] == 181.0 / 256.0 * 0.125 && s[9] == 181.0 / 512.0 * 0.125);
-    g->alibi_bf16 = 0;
+    g->alibi_slopes_bf16 = 0;
     g->alibi_slope_scale = 1.0;
     /* MPT's rule with alibi_bias_max 4: H' = 4: 2^-1..2^-4 */
     g->alibi_bias_max = 4;
@@ -473,10 +473,10 @@ TEST(alibi_slopes)
      * 6 heads, H' = 8, bias_max 4: 2^-1, 2^-2, 2^-3, 2^-4, 2^-0.5 -> 181/256, 2^-1.5 -> 181/512 */
     g->alibi_bias_max = 4;
     g->n_head = 6;
-    g->alibi_bf16 = 1;
+    g->alibi_slopes_bf16 = 1;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
     CHECK(s[0] == 0.5 && s[3] == 0.0625 && s[4] == 181.0 / 256.0 && s[5] == 181.0 / 512.0);
-    g->alibi_bf16 = 0;
+    g->alibi_slopes_bf16 = 0;
     g->n_head = 4;
     g->alibi_bias_max = 0;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);
@@ -657,7 +657,7 @@ TEST(fixtures_match_golden)
                           g->offset == p2 && g->dim == p3);
                 else if (w[0] == 's')
                     CHECK(g->scheme == POSENC_SCHEME_SINUSOID && g->positions == p1 &&
-                          g->dim == p2 && g->sinusoid_whisper == p3);
+                          g->dim == p2 && g->sinusoid_split == p3);
                 else
                     CHECK(g->scheme == POSENC_SCHEME_RELATIVE_BUCKETS && g->buckets == p1 &&
                           g->max_distance == p2 && g->bidirectional == p3);
@@ -1354,7 +1354,7 @@ TEST(reader_rules)
     /* Falcon with alibi (bf16 slopes over sqrt(4544 / 71) = 8); Baichuan by class */
     CHECK(read_text("{\"model_type\": \"falcon\", \"alibi\": true}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_ALIBI && model.group[0].n_head == 71 &&
-          model.n_layer == 32 && model.group[0].alibi_bf16 &&
+          model.n_layer == 32 && model.group[0].alibi_slopes_bf16 &&
           model.group[0].alibi_slope_scale == 0.125);
     /* an old RoBERTa config without model_type, read with --model-type */
     CHECK(posenc_model_from_config("tests/data/models/bad-roberta-base-no-model-type.json",
@@ -1401,12 +1401,12 @@ TEST(reader_variants)
                     "\"use_dynamic_ntk\": true, \"seq_length\": 2048, " L32 "}",
                     NULL) == POSENC_OK);
     g = &model.group[0];
-    CHECK(g->rope.base == 2e4 && g->qwen_dynamic_ntk == 1 && g->qwen_seq_length == 2048.0 &&
+    CHECK(g->rope.base == 2e4 && g->ntk_by_length == 1 && g->ntk_seq_length == 2048.0 &&
           g->qscale.type == POSENC_QSCALE_LOGN && g->qscale.seq_length == 2048.0);
     CHECK(read_text("{\"model_type\": \"qwen\", \"rotary_emb_base\": 1e4, \"use_logn_attn\": false, "
                     "\"use_dynamic_ntk\": false, " L32 "}",
                     NULL) == POSENC_OK);
-    CHECK(model.group[0].qwen_dynamic_ntk == 0 && model.group[0].qscale.type == POSENC_QSCALE_NONE);
+    CHECK(model.group[0].ntk_by_length == 0 && model.group[0].qscale.type == POSENC_QSCALE_NONE);
     /* the rotated part: GPT-NeoX's partial_rotary_factor (a legacy name for
      * it), Phi's from rope_parameters; head 256 / 4 = 64 */
     CHECK(read_text("{\"model_type\": \"gpt_neox\", \"partial_rotary_factor\": 0.5, " L32 "}",

@@ -5,6 +5,7 @@
  * below src/transformers/; others name the model's own repository on the
  * Hugging Face Hub. docs/MODELS.md has the table in prose. */
 #include "config_families.h"
+#include "config_quirks.h"
 #include "posenc_config.h"
 
 #include <string.h>
@@ -170,7 +171,7 @@ posenc_status posenc_model_family_info(size_t i, posenc_family_info *out)
     out->rope_layout = rope ? (int)f->layout : -1;
     out->part = f->nested;
     out->part_type = f->nested ? f->nested_type : NULL;
-    out->or_alibi = (f->flags & (POSENC_FAMILY_ALIBI_KEY | POSENC_FAMILY_BAICHUAN)) != 0;
+    out->or_alibi = (f->flags & POSENC_FAMILY_ALIBI_KEY) || (f->quirks && f->quirks->may_choose_alibi);
     out->supported = f->refused == NULL;
     out->source = f->source;
     return POSENC_OK;

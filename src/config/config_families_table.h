@@ -181,7 +181,7 @@
  * class BaiChuanForCausalLM -> RoPE, else ALiBi (uncertain rule, see
  * docs/MODELS.md). jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e. */
 {.model_type = "baichuan", .arch = "Baichuan", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_key = FIXED_BASE,
- .base_default = 10000.0, .flags = POSENC_FAMILY_BAICHUAN,
+ .base_default = 10000.0, .quirks = &quirk_baichuan,
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
 
@@ -209,7 +209,7 @@
  * default 10000 (modeling_rope_utils.py L760 default_theta). */
 {.model_type = "bamba", .arch = "Bamba", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS,
- .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .flags = POSENC_FAMILY_INDEX_NONE,
+ .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .quirks = &quirk_bamba,
  .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
            "L144, L224, L851-853 (transformers 5.23.0)"},
 
@@ -389,7 +389,7 @@
  * @00f2a120 L122-159 (RotaryEmbedding), L161-179 (apply_rotary_pos_emb). */
 {.model_type = "chatglm", .arch = "ChatGLM", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_HALF_HEAD, .base_key = FIXED_BASE, .base_default = 10000.0,
- .base_ratio_key = "rope_ratio", .head_dim_key = "kv_channels",
+ .head_dim_key = "kv_channels", .quirks = &quirk_chatglm,
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
 
 /* ---- chinese_clip: Chinese-CLIP's dual encoder (a BERT text tower); its
@@ -503,7 +503,7 @@
  .layout = INTERLEAVED, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
  .default_layers = 40, .default_hidden = 8192, .default_heads = 64, .default_head_dim = 128,
- .flags = POSENC_FAMILY_DENSE_FORCE_ROPE,
+ .quirks = &quirk_cohere2_moe,
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
            "configuration_cohere2_moe.py L97-160"},
 
@@ -959,7 +959,7 @@
  * 4544, heads 71, layers 32, rope_theta 10000. */
 {.model_type = "falcon", .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4544, .default_heads = 71,
- .flags = POSENC_FAMILY_ALIBI_KEY,
+ .flags = POSENC_FAMILY_ALIBI_KEY, .quirks = &quirk_falcon,
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
            "configuration_falcon.py @3f832360 L111-130"},
 
@@ -1505,7 +1505,7 @@
  * configuration_utils.py L94-96 (legacy names). */
 {.model_type = "granitemoehybrid", .arch = "GraniteMoeHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA,
- .flags = POSENC_FAMILY_ROPE_KEY,
+ .quirks = &quirk_granitemoehybrid,
  .source = "models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95, L116-117; "
            "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)"},
 
@@ -1964,7 +1964,7 @@
 {.model_type = "lfm2", .arch = "Lfm2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV, .index_key = "full_attn_idxs",
- .flags = POSENC_FAMILY_INDEX_ALL,
+ .quirks = &quirk_lfm2,
  .source = "models/lfm2/configuration_lfm2.py L56-62, L78-88; modeling_lfm2.py L131-139, L209, "
            "L236, L387 (transformers 5.23.0)"},
 
@@ -1998,7 +1998,7 @@
      "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
      "\"full_attention\": {\"rope_type\": \"proportional\", \"rope_theta\": 1000000.0, "
      "\"partial_rotary_factor\": 0.5}}",
- .base_default = 10000.0, .flags = POSENC_FAMILY_CONV_TYPE,
+ .base_default = 10000.0, .quirks = &quirk_lfm3,
  .source = "models/lfm3/modeling_lfm3.py L65-170, L209-260, L341, L409-440; "
            "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
 
@@ -2440,7 +2440,7 @@
  * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
  * head_dim 128), rope_theta the mixin's 10000; the scaling only on
  * rope_scaling_layers (all layers by default; a subset with a scaled block
- * is refused, config_schemes.c molmo2_checks).
+ * is refused, config_quirks.c quirk_molmo2_text).
  * models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663;
  * configuration_molmo2.py L125-158 (defaults), L196 (text_config);
  * transformers 5.23.0. */
@@ -2450,7 +2450,7 @@
 
 {.model_type = "molmo2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
- .default_head_dim = 128,
+ .default_head_dim = 128, .quirks = &quirk_molmo2_text,
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
            "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
 
@@ -2479,7 +2479,7 @@
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
  * configuration_mpt.py @3f832360 L157-175. */
 {.model_type = "mpt", .arch = "Mpt", .scheme = POSENC_SCHEME_ALIBI, .default_layers = 24,
- .default_hidden = 2048, .default_heads = 16,
+ .default_hidden = 2048, .default_heads = 16, .quirks = &quirk_mpt,
  .source = "models/mpt/modeling_mpt.py @e2412028 L42-62, L327"},
 
 /* ---- mra: a learned table of max_position_embeddings + 2 rows read at
@@ -2652,7 +2652,7 @@
 {.model_type = "olmo_hybrid", .arch = "OlmoHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 3840,
  .default_heads = 30, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .kinds_period = 4,
- .kinds_offset = 3, .flags = POSENC_FAMILY_LAST_IF_NONE,
+ .kinds_offset = 3, .quirks = &quirk_olmo_hybrid,
  .source = "models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130; "
            "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)"},
 
@@ -2876,7 +2876,7 @@
  * 1.0 (a configuration_phi3_small.py predecessor, stored file 21317594695). */
 {.model_type = "phi3small", .arch = "Phi3Small", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_key = "rope_embedding_base", .base_default = 1000000.0,
- .position_scale_key = "rope_position_scale", .flags = POSENC_FAMILY_OWN_BASE_ONLY,
+ .quirks = &quirk_phi3small,
  .scaling_refused = "Phi-3-small's LongRoPE multiplies cos and sin by short_mscale (default 1) "
                     "up to original_max_position_embeddings and by long_mscale past it: a "
                     "factor that switches with the length is not implemented",
@@ -2902,7 +2902,7 @@
  * (PhimoeRotaryEmbedding: "mscale = self.long_mscale if seq_len > ..."),
  * rope_theta 1e6 (PhimoeConfig docs). */
 {.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
+ .base_default = 1000000.0, .quirks = &quirk_phimoe,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
 /* ---- pix2struct: a wrapper; its language part (text_config,
@@ -2996,6 +2996,7 @@
  * _rotate_half, QWenAttention logn_list, ntk_alpha). */
 {.model_type = "qwen", .arch = "QWen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_key = "rotary_pct",
  .base_key = "rotary_emb_base", .head_dim_key = "kv_channels", .qscale = POSENC_QSCALE_LOGN,
+ .quirks = &quirk_qwen,
  .source = "Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (copy: undefdev/Qwen-7B-Chat)"},
 
 /* ---- qwen2, qwen2_moe, qwen3, qwen3_moe: llama's RoPE (HALF, full head).
@@ -3232,7 +3233,7 @@
  .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types", .kinds_period = 3,
  .kinds_offset = KINDS_LAST,
  .scaling_types = "default",
- .flags = POSENC_FAMILY_LIST_CYCLES,
+ .quirks = &quirk_recurrent_gemma,
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
            "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
 
@@ -3627,7 +3628,7 @@
  * models/whisper/modeling_whisper.py @e2412028 L53-62, L567-589, L202-210,
  * L701-721; configuration_whisper.py @3f832360 L181-211. */
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_whisper,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
 
 /* ---- xclip: X-CLIP's video-text dual encoder; its text part is text_config
@@ -3764,7 +3765,7 @@
  * L1228-1240. */
 {.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .head_dim_times = 2, .layers = POSENC_LAYERS_KINDS,
- .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
+ .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS, .quirks = &quirk_zamba2,
  .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L91-134, "
            "L183-210, L296-307, L1136-1141, L1228-1240 (transformers 5.23.0)"},
 

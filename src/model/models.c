@@ -165,16 +165,16 @@ static posenc_status layer_scaling(const posenc_model_group *g, int64_t cur_len,
 {
     if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
         return POSENC_ERR_POS;
-    if (!g->qwen_dynamic_ntk)
+    if (!g->ntk_by_length)
         return posenc_rope_config_scaling(&g->rope, s);
-    if (!(isfinite(g->qwen_seq_length) && g->qwen_seq_length >= 1.0))
+    if (!(isfinite(g->ntk_seq_length) && g->ntk_seq_length >= 1.0))
         return POSENC_ERR_RANGE;
     /* modeling_qwen.py (Qwen/Qwen-7B-Chat, QWenModel.forward and
      * get_ntk_alpha): context_value = log(L_cur / seq_length, 2) + 1,
      * ntk_alpha = max(2^ceil(context_value) - 1, 1); the rotary embedding
      * then uses base * ntk_alpha^(dim / (dim - 2)), which is NTK scaling
      * with factor ntk_alpha. */
-    double alpha = qwen_ntk_alpha(cur_len, g->qwen_seq_length);
+    double alpha = qwen_ntk_alpha(cur_len, g->ntk_seq_length);
     posenc__scaling_defaults(s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
     s->factor = alpha;
     return POSENC_OK;
@@ -293,7 +293,7 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
     if (g->alibi_bias_max == 8.0) {
         posenc_status st2 = posenc_alibi_slopes(H, slopes);
         for (uint32_t h = 0; st2 == POSENC_OK && h < H; h++)
-            slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+            slopes[h] = (g->alibi_slopes_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
         return st2;
     }
     /* MPT: H' = 2^ceil(log2 H); m_i = 2^(-i * bias_max / H'), i = 1..H';
@@ -312,7 +312,7 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
     for (uint32_t i = 1; i <= Hp && n < H; i += 2)
         slopes[n++] = exp2(-(double)i * g->alibi_bias_max / (double)Hp);
     for (uint32_t h = 0; h < H; h++)
-        slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+        slopes[h] = (g->alibi_slopes_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
     return POSENC_OK;
 }
 
