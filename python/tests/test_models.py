@@ -282,7 +282,7 @@ def qwen_inv_freq(base, dim, seq_length, L):
 @needs_reader
 @pytest.mark.parametrize("name", ["qwen-14b-chat.json", "models/qwen-7b-chat.json"])
 @pytest.mark.parametrize("L", [2048, 2049, 8192, 16384])
-def test_from_config_ntk_by_length(name, L):
+def test_from_config_qwen_dynamic_ntk(name, L):
     r = posenc.RoPE.from_config(data(name), seq_len=L)
     want = qwen_inv_freq(10000, 128, 2048, L)
     assert np.allclose(r.inv_freq, want, rtol=2e-16, atol=0)
