@@ -107,11 +107,20 @@ static const posenc_layer_kind KINDS_SSM[] = {
     {"mamba", NONE(MAMBA), NULL},
     {NULL, 0, NULL, NULL}};
 
+/* A wrapper (a multimodal type) in one row: its language part is under key
+ * (a dotted path for a nested one), read as part_type when the part names
+ * no model_type of its own (NULL: it must). The reader reads nothing else
+ * of it; scheme is what the listing shows for the whole model. */
+#define WRAPPER(type, arch_, scheme_, key, part_type, src)                                      \
+    {.model_type = type, .arch = arch_, .scheme = POSENC_SCHEME_##scheme_, .nested = key,       \
+     .nested_type = part_type, .source = src}
+
 /* Sorted by model_type (the listing's order; tests check it). */
 static const posenc_model_family FAMILIES[] = {
 #include "config_families_table.h"
 };
 
+#undef WRAPPER
 #undef ROPE
 #undef NONE
 #undef NO_ATTENTION_ROPE

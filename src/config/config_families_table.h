@@ -36,13 +36,7 @@
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
            "configuration_afmoe.py L76-110"},
 
-/* ---- aimv2: AIMv2's CLIP-style dual encoder; its text part is text_config
- * (a part without model_type is read as aimv2_text_model, the class's
- * sub-config). transformers 5.23.0 models/aimv2/configuration_aimv2.py
- * L144. */
-{.model_type = "aimv2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "aimv2_text_model",
- .source = "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"},
+WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"),
 
 /* ---- aimv2_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -68,13 +62,7 @@
  .source = "models/albert/modeling_albert.py L49-109; configuration_albert.py L57-67 "
            "(transformers 5.23.0)"},
 
-/* ---- align: ALIGN's dual encoder (a BERT text tower); its text part is
- * text_config (a part without model_type is read as align_text_model,
- * the class's sub-config). transformers 5.23.0
- * models/align/configuration_align.py L192. */
-{.model_type = "align", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "align_text_model",
- .source = "models/align/configuration_align.py L192 (transformers 5.23.0)"},
+WRAPPER("align", NULL, LEARNED, "text_config", "align_text_model", "models/align/configuration_align.py L192 (transformers 5.23.0)"),
 
 /* ---- align_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -88,13 +76,7 @@
  .source = "models/align/modeling_align.py L506-559; "
            "configuration_align.py L46-61 (transformers 5.23.0)"},
 
-/* ---- altclip: AltCLIP's dual encoder (an XLM-R text tower); its text part
- * is text_config (a part without model_type is read as
- * altclip_text_model, the class's sub-config). transformers 5.23.0
- * models/altclip/configuration_altclip.py L155. */
-{.model_type = "altclip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "altclip_text_model",
- .source = "models/altclip/configuration_altclip.py L155 (transformers 5.23.0)"},
+WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/altclip/configuration_altclip.py L155 (transformers 5.23.0)"),
 
 /* ---- altclip_text_model: RoBERTa's embeddings: a learned table read from
  * row padding_idx + 1 (create_position_ids_from_input_ids; padding_idx =
@@ -127,15 +109,13 @@
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85"},
 
+WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"),
+
 /* ---- aria (Aria): a wrapper (text_config aria_text); the text model is
  * llama's rotate_half RoPE (HALF, full head, head_dim null: hidden_size /
  * heads) on every layer, rope_theta the mixin's 10000. transformers 5.23.0
  * models/aria/modeling_aria.py L334-364, L412, L606-618;
  * configuration_aria.py L41-95, L118-126. */
-{.model_type = "aria", .arch = "Aria", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "aria_text",
- .source = "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"},
-
 {.model_type = "aria_text", .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
@@ -153,6 +133,7 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
            "configuration_axk1.py L54-125"},
+
 /* ---- axk2 (A.X K2): DeepSeek V3.2's arrangement (AXK2Config derives from
  * DeepseekV32Config): MLA's RoPE interleaved on the qk_rope_head_dim part
  * (default 32; head_dim is set to it), and in every layer a Sparse Attention
@@ -168,12 +149,7 @@
  .source = "models/axk2/modeling_axk2.py L103-158, L183-256, L463-603, L552 (5.23.0); "
            "configuration_axk2.py L93-138"},
 
-/* ---- multimodal wrappers read through text_config (the language model is a
- * family of its own; its model_type when the part names one, else the
- * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */
-{.model_type = "aya_vision", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "cohere2",
- .source = "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"},
+WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"),
 
 /* ---- baichuan: one model_type, two schemes. ALiBi for 13B
  * (_get_interleave: the ALiBi paper's slopes), RoPE (rotate_half, base 10000,
@@ -313,12 +289,7 @@
  .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
            "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
 
-/* ---- blip: BLIP (image-text model); its text part is text_config (a part
- * without model_type is read as blip_text_model, the class's sub-
- * config). transformers 5.23.0 models/blip/configuration_blip.py L146. */
-{.model_type = "blip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "blip_text_model",
- .source = "models/blip/configuration_blip.py L146 (transformers 5.23.0)"},
+WRAPPER("blip", NULL, LEARNED, "text_config", "blip_text_model", "models/blip/configuration_blip.py L146 (transformers 5.23.0)"),
 
 /* ---- blip_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -340,14 +311,7 @@
  .default_hidden = 64, .default_heads = 8,
  .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282"},
 
-/* ---- bridgetower: BridgeTower (its cross-modal layers take the towers'
- * outputs, no * positions of their own); its text part is text_config (a
- * part without model_type is read as bridgetower_text_model, the class's
- * sub-config). transformers 5.23.0
- * models/bridgetower/configuration_bridgetower.py L132. */
-{.model_type = "bridgetower", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "bridgetower_text_model",
- .source = "models/bridgetower/configuration_bridgetower.py L132 (transformers 5.23.0)"},
+WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "models/bridgetower/configuration_bridgetower.py L132 (transformers 5.23.0)"),
 
 /* ---- bridgetower_text_model: RoBERTa's embeddings: a learned table read
  * from row padding_idx + 1 (create_position_ids_from_input_ids;
@@ -392,13 +356,7 @@
  .head_dim_key = "kv_channels", .quirks = &quirk_chatglm,
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
 
-/* ---- chinese_clip: Chinese-CLIP's dual encoder (a BERT text tower); its
- * text part is text_config (a part without model_type is read as
- * chinese_clip_text_model, the class's sub-config). transformers 5.23.0
- * models/chinese_clip/configuration_chinese_clip.py L154. */
-{.model_type = "chinese_clip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "chinese_clip_text_model",
- .source = "models/chinese_clip/configuration_chinese_clip.py L154 (transformers 5.23.0)"},
+WRAPPER("chinese_clip", NULL, LEARNED, "text_config", "chinese_clip_text_model", "models/chinese_clip/configuration_chinese_clip.py L154 (transformers 5.23.0)"),
 
 /* ---- chinese_clip_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -413,13 +371,7 @@
  .source = "models/chinese_clip/modeling_chinese_clip.py L76-129; "
            "configuration_chinese_clip.py L51-64 (transformers 5.23.0)"},
 
-/* ---- clap: CLAP's audio-text dual encoder (a RoBERTa text tower); its text
- * part is text_config (a part without model_type is read as
- * clap_text_model, the class's sub-config). transformers 5.23.0
- * models/clap/configuration_clap.py L173. */
-{.model_type = "clap", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "clap_text_model",
- .source = "models/clap/configuration_clap.py L173 (transformers 5.23.0)"},
+WRAPPER("clap", NULL, LEARNED, "text_config", "clap_text_model", "models/clap/configuration_clap.py L173 (transformers 5.23.0)"),
 
 /* ---- clap_text_model: RoBERTa's embeddings: a learned table read from row
  * padding_idx + 1 (create_position_ids_from_input_ids; padding_idx =
@@ -444,13 +396,7 @@
  .source = "models/clip/modeling_clip.py L221-256; configuration_clip.py L48-53 "
            "(transformers 5.23.0)"},
 
-/* ---- clipseg: CLIPSeg (CLIP towers and a segmentation decoder); its text
- * part is text_config (a part without model_type is read as
- * clipseg_text_model, the class's sub-config). transformers 5.23.0
- * models/clipseg/configuration_clipseg.py L163. */
-{.model_type = "clipseg", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "clipseg_text_model",
- .source = "models/clipseg/configuration_clipseg.py L163 (transformers 5.23.0)"},
+WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/clipseg/configuration_clipseg.py L163 (transformers 5.23.0)"),
 
 /* ---- clipseg_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -521,6 +467,8 @@
  .source = "models/convbert/modeling_convbert.py L52-105; configuration_convbert.py L49-63 "
            "(transformers 5.23.0)"},
 
+WRAPPER("cosmos3_edge", "Cosmos3Edge", ROPE, "text_config", "cosmos3_edge_text", "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"),
+
 /* ---- cosmos3_edge (Cosmos3 Edge): a wrapper (text_config
  * cosmos3_edge_text); the text model is Qwen3-VL's interleaved M-RoPE: the
  * t frequencies overwritten by h at pairs 1::3 below 3 * s_h and by w at
@@ -529,9 +477,6 @@
  * (head_dim 128); default_theta 1e8; rope_type must be default.
  * transformers 5.23.0 models/cosmos3_edge/modeling_cosmos3_edge.py L50-113,
  * L115-145, L228; configuration_cosmos3_edge.py L43-118, L157-176. */
-{.model_type = "cosmos3_edge", .arch = "Cosmos3Edge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "cosmos3_edge_text",
- .source = "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"},
 {.model_type = "cosmos3_edge_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 100000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 16,
  .default_head_dim = 128, .mrope_default = {24, 20, 20},
@@ -539,13 +484,7 @@
  .source = "models/cosmos3_edge/modeling_cosmos3_edge.py L50-113, L115-145, L228; "
            "configuration_cosmos3_edge.py L43-118 (transformers 5.23.0)"},
 
-/* ---- cosmos3_omni (Cosmos3 Nano): Qwen3-VL's model under its own
- * model_type ("Model arch is identical to Qwen3-VL"): text_config
- * qwen3_vl_text. transformers 5.23.0
- * models/cosmos3_omni/configuration_cosmos3_omni.py L47-51. */
-{.model_type = "cosmos3_omni", .arch = "Cosmos3Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_vl_text",
- .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
+WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"),
 
 /* ---- cpmant (CPM-Ant): refused. CpmAntSegmentPositionEmbedding adds a
  * bias to the scores (no rotary, no table): between tokens of one segment
@@ -629,6 +568,7 @@
  .refused = "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
             "terms over log-bucketed relative positions, position_buckets) is not implemented",
  .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"},
+
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
  * over the whole head with base rope_theta, rotate_half (HALF). _init_rope
@@ -770,6 +710,8 @@
  .source = "models/electra/modeling_electra.py L56-116; configuration_electra.py L63-71 "
            "(transformers 5.23.0)"},
 
+WRAPPER("embedding_gemma2", "EmbeddingGemma2", ROPE, "text_config", "embedding_gemma2_text", "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers 5.23.0)"),
+
 /* ---- embedding_gemma2 (EmbeddingGemma 2): a wrapper (text_config
  * embedding_gemma2_text); the text model is Gemma 4's arrangement
  * (bidirectional): q/k norms, rotate_half over the whole head of each layer,
@@ -781,11 +723,6 @@
  * layer_types, last layer, default_rope_params, per_layer_config), L159-166;
  * modeling_embedding_gemma2.py L70-125 (per-type rotary over
  * per_layer_config[layer_type]), L230-260, L310-369. */
-{.model_type = "embedding_gemma2", .arch = "EmbeddingGemma2", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "embedding_gemma2_text",
- .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers "
-           "5.23.0)"},
-
 {.model_type = "embedding_gemma2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,
@@ -798,15 +735,13 @@
  .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L52-130; "
            "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)"},
 
+WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"),
+
 /* ---- emu3 (Emu3): a wrapper (text_config emu3_text_model); the text model
  * is llama's rotate_half RoPE (HALF, full head = hidden_size / heads) on
  * every layer, default_theta 1e6. transformers 5.23.0
  * models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168;
  * configuration_emu3.py L95-117, L129-137. */
-{.model_type = "emu3", .arch = "Emu3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "emu3_text_model",
- .source = "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"},
-
 {.model_type = "emu3_text_model", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
@@ -923,9 +858,8 @@
  .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
-{.model_type = "exaone4_5", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "exaone4",
- .source = "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"},
+WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"),
+
 /* ---- exaone4_5_text: EXAONE 4.5's language part as its config.json names
  * it; Exaone4_5_Config.__post_init__ renames it exaone4 before building
  * (transformers 5.23.0 models/exaone4_5/configuration_exaone4_5.py L80-81):
@@ -995,13 +929,7 @@
  .source = "models/flaubert/modeling_flaubert.py L47-53, L677-686, L724, L750, L841-869; "
            "configuration_flaubert.py L94-118 (transformers 5.23.0)"},
 
-/* ---- flava: FLAVA (its multimodal encoder takes the towers' outputs, no
- * positions * of its own); its text part is text_config (a part without
- * model_type is read as flava_text_model, the class's sub-config).
- * transformers 5.23.0 models/flava/configuration_flava.py L239. */
-{.model_type = "flava", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "flava_text_model",
- .source = "models/flava/configuration_flava.py L239 (transformers 5.23.0)"},
+WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava/configuration_flava.py L239 (transformers 5.23.0)"),
 
 /* ---- flava_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -1078,12 +1006,7 @@
  .source = "models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half, Gemma2RotaryEmbedding); "
            "configuration_gemma2.py @26892c16"},
 
-/* ---- gemma3: a wrapper; the language model is text_config.
- * models/gemma3/configuration_gemma3.py @26892c16 L283-290 (Gemma3Config,
- * sub_configs text_config). */
-{.model_type = "gemma3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma3_text",
- .source = "models/gemma3/configuration_gemma3.py @26892c16 L283-290"},
+WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/configuration_gemma3.py @26892c16 L283-290"),
 
 /* ---- gemma3_text: sliding layers rope_local_base_freq (default 10000)
  * without scaling, full layers rope_theta (default 1e6) with rope_scaling;
@@ -1101,12 +1024,7 @@
  .source = "models/gemma3/configuration_gemma3.py @26892c16 L131-230; modeling_gemma3.py "
            "@16d622f0 (Gemma3RotaryEmbedding)"},
 
-/* ---- gemma3n: a wrapper; the language model is text_config.
- * models/gemma3n/configuration_gemma3n.py L430-476 (Gemma3nConfig,
- * sub_configs_defaults text_config), transformers 5.23.0. */
-{.model_type = "gemma3n", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma3n_text",
- .source = "models/gemma3n/configuration_gemma3n.py L430-476 (transformers 5.23.0)"},
+WRAPPER("gemma3n", NULL, ROPE, "text_config", "gemma3n_text", "models/gemma3n/configuration_gemma3n.py L430-476 (transformers 5.23.0)"),
 
 /* ---- gemma3n_text: as gemma3_text with every 5th layer full: sliding layers
  * rope_local_base_freq (default_theta["local"] 10000) without scaling, full
@@ -1128,12 +1046,7 @@
  .source = "models/gemma3n/configuration_gemma3n.py L97-203; modeling_gemma3n.py L1086-1240, "
            "L1514 (transformers 5.23.0)"},
 
-/* ---- gemma4: a wrapper; the language model is text_config.
- * models/gemma4/configuration_gemma4.py L322-384 (Gemma4Config,
- * sub_configs_defaults text_config), transformers 5.23.0. */
-{.model_type = "gemma4", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma4_text",
- .source = "models/gemma4/configuration_gemma4.py L322-384 (transformers 5.23.0)"},
+WRAPPER("gemma4", NULL, ROPE, "text_config", "gemma4_text", "models/gemma4/configuration_gemma4.py L322-384 (transformers 5.23.0)"),
 
 /* ---- gemma4_text: rotate_half; per layer type its own rope_parameters set
  * (class default: sliding {default, 10000}, full {proportional,
@@ -1161,6 +1074,8 @@
  .source = "models/gemma4/configuration_gemma4.py L151-252; modeling_gemma4.py L778-797, "
            "L1078-1240; modeling_rope_utils.py L194-261 (transformers 5.23.0)"},
 
+WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "models/gemma4_unified/configuration_gemma4_unified.py L283-331 (transformers 5.23.0)"),
+
 /* ---- gemma4_unified, gemma4_unified_text: Gemma 4's text model under
  * another name, the same rules. models/gemma4_unified/
  * configuration_gemma4_unified.py L104-200 (Gemma4UnifiedTextConfig: the
@@ -1169,9 +1084,6 @@
  * modeling_gemma4_unified.py L183 (Gemma4UnifiedTextRotaryEmbedding), L262
  * (apply_rotary_pos_emb), L330-410 (Gemma4UnifiedTextAttention).
  * transformers 5.23.0. */
-{.model_type = "gemma4_unified", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma4_unified_text",
- .source = "models/gemma4_unified/configuration_gemma4_unified.py L283-331 (transformers 5.23.0)"},
 {.model_type = "gemma4_unified_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
@@ -1202,10 +1114,7 @@
  .partial_default = 0.5,
  .source = "models/glm4/modeling_glm4.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
 
-/* ---- glm46v (GLM-4.6V): a wrapper, see glm4v below. */
-{.model_type = "glm46v", .arch = "Glm46V", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "glm4v_text",
- .source = "models/glm46v/configuration_glm46v.py L56 (transformers 5.23.0)"},
+WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/configuration_glm46v.py L56 (transformers 5.23.0)"),
 
 /* ---- glm4_moe: GPT-NeoX's partial rotate_half (HALF), partial factor 0.5.
  * models/glm4_moe/modular_glm4_moe.py @7b24e381 ("from
@@ -1233,17 +1142,8 @@
  .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
            "configuration_glm4_moe_lite.py L79-113"},
 
-/* ---- glm4v, glm4v_moe, glm_image, glm_ocr (and glm46v above): wrappers; the language
- * model is text_config (glm46v/configuration_glm46v.py L56 glm4v_text;
- * Glm4vConfig.sub_configs_defaults configuration_glm4v.py L159-161, likewise
- * glm4v_moe L193ff, glm_ocr, glm_image; transformers 5.23.0). */
-{.model_type = "glm4v", .arch = "Glm4v", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "glm4v_text",
- .source = "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"},
-
-{.model_type = "glm4v_moe", .arch = "Glm4vMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "glm4v_moe_text",
- .source = "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"},
+WRAPPER("glm4v", "Glm4v", ROPE, "text_config", "glm4v_text", "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"),
+WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"),
 
 /* ---- glm4v_moe_text (GLM-4.5V): GLM-4V's M-RoPE with GPT-NeoX's pairs:
  * recomposition_frequencies takes chunks of mrope_section (default
@@ -1295,15 +1195,13 @@
  .source = "models/glm5_next/configuration_glm5_next.py L69, L164-172, L199-227; "
            "modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512 (transformers 5.23.0)"},
 
+WRAPPER("glm_image", "GlmImage", ROPE, "text_config", "glm_image_text", "models/glm_image/configuration_glm_image.py (GlmImageConfig; transformers 5.23.0)"),
+
 /* ---- glm_image: a wrapper (text_config glm_image_text); its text model is
  * GLM-4.5V's arrangement (chunks, cat([freq, freq]), rotate_half), partial
  * factor rope_parameters.get(.., 1.0). models/glm_image/modeling_glm_image.py
  * L67 (default section), L81-83, L104-109, L370-399; configuration_glm_image.py
  * L123-129 (defaults); transformers 5.23.0. */
-{.model_type = "glm_image", .arch = "GlmImage", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "glm_image_text",
- .source = "models/glm_image/configuration_glm_image.py (GlmImageConfig; transformers 5.23.0)"},
-
 {.model_type = "glm_image_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 40, .default_hidden = 4096, .default_heads = 32,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
@@ -1327,14 +1225,12 @@
  .source = "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393, L346-348; "
            "configuration_glm_moe_dsa.py L133-150 (transformers 5.23.0)"},
 
+WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_ocr/configuration_glm_ocr.py (GlmOcrConfig; transformers 5.23.0)"),
+
 /* ---- glm_ocr: a wrapper (text_config glm_ocr_text), GLM-4.1V's arrangement
  * (chunks, repeat_interleave, rotate_half_llm). models/glm_ocr/modeling_glm_ocr.py
  * L124-153 (rotate_half_llm, partial), L652 (default section), L666-668,
  * L689-694; configuration_glm_ocr.py L112-118 (defaults); transformers 5.23.0. */
-{.model_type = "glm_ocr", .arch = "GlmOcr", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "glm_ocr_text",
- .source = "models/glm_ocr/configuration_glm_ocr.py (GlmOcrConfig; transformers 5.23.0)"},
-
 {.model_type = "glm_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 1024, .default_heads = 16,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
@@ -1432,6 +1328,8 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_vision_text", "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"),
+
 /* ---- granite4_vision (Granite 4 Vision): a wrapper (text_config
  * granite4_vision_text); the text model is Granite's: llama's rotate_half
  * RoPE (HALF, full head = hidden_size / heads) on every layer (the
@@ -1439,14 +1337,12 @@
  * rope_theta the mixin's 10000. transformers 5.23.0
  * models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290,
  * L331-373; configuration_granite4_vision.py L45-95, L123-142. */
-{.model_type = "granite4_vision", .arch = "Granite4Vision", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "granite4_vision_text",
- .source = "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"},
-
 {.model_type = "granite4_vision_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
            "configuration_granite4_vision.py L45-95 (transformers 5.23.0)"},
+
+WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docling_text", "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"),
 
 /* ---- granite_docling (Granite Docling): a wrapper (text_config
  * granite_docling_text); the text model is Granite's: llama's rotate_half
@@ -1454,14 +1350,11 @@
  * mixin's 10000. transformers 5.23.0
  * models/granite_docling/modeling_granite_docling.py L117-150, L188-230,
  * L375-405; configuration_granite_docling.py L105-160, L171-177. */
-{.model_type = "granite_docling", .arch = "GraniteDocling", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "granite_docling_text",
- .source = "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"},
-
 {.model_type = "granite_docling_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
+
 /* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
  * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
  * default: rope_theta on every layer), one rotary per distinct base; posenc
@@ -1486,6 +1379,7 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63"},
+
 /* granitemoe_swa: refused, see granite_swa above. */
 {.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF,
@@ -1515,13 +1409,7 @@
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
            "(5.23.0); configuration_granitemoeshared.py L71-74"},
 
-/* ---- groupvit: GroupViT's dual encoder; its text part is text_config (a
- * part without model_type is read as groupvit_text_model, the class's
- * sub-config). transformers 5.23.0
- * models/groupvit/configuration_groupvit.py L135. */
-{.model_type = "groupvit", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "groupvit_text_model",
- .source = "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"},
+WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"),
 
 /* ---- groupvit_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -1698,9 +1586,7 @@
  .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
            "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
 
-{.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
+WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- imagegpt: GPT-2's learned wpe over the raster of colour-cluster
  * tokens, offset 0 (position_ids 0.. plus the cache length). ImageGPTConfig
@@ -1740,6 +1626,7 @@
  .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
             "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
  .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+
 /* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
  * modeling_internlm.py changed between revisions: the first builds
  * InternLMRotaryEmbedding(head_dim) with its default base 10000, reading no
@@ -1778,21 +1665,8 @@
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L294)"},
 
-{.model_type = "internvl", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen2",
- .source = "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"},
-
-/* ---- internvl_chat (InternVL 1.5-3 remote code): InternVLChatModel builds
- * its language model from llm_config (architectures InternLM2ForCausalLM,
- * Qwen2ForCausalLM, LlamaForCausalLM, Phi3ForCausalLM): read as the family
- * llm_config names. OpenGVLab InternVL
- * internvl_chat/internvl/model/internvl_chat/configuration_internvl_chat.py
- * (llm_config by architectures[0]), modeling_internvl_chat.py
- * (self.language_model by llm_config.architectures[0]). */
-{.model_type = "internvl_chat", .arch = "InternVLChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "llm_config",
- .source = "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, "
-           "modeling_internvl_chat.py (language_model from llm_config)"},
+WRAPPER("internvl", NULL, ROPE, "text_config", "qwen2", "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"),
+WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, modeling_internvl_chat.py (language_model from llm_config)"),
 
 /* ---- iquestcoder: built as LlamaModel (models/auto/modeling_auto.py L297,
  * L859): llama's RoPE; IQuestCoderConfig(LlamaConfig) head_dim 128.
@@ -1859,9 +1733,7 @@
  .source = "MoonshotAI/Kimi-K2 README.md (DeepseekV3CausalLM, model_type kimi_k2); "
            "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18"},
 
-{.model_type = "kimi_k25", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "deepseek_v3",
- .source = "models/kimi_k25/configuration_kimi_k25.py L69 (text_config default deepseek_v3; transformers 5.23.0)"},
+WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/configuration_kimi_k25.py L69 (text_config default deepseek_v3; transformers 5.23.0)"),
 
 /* ---- kimi_linear: Kimi Delta Attention (linear) layers and MLA layers
  * whose rotary part is never rotated (KimiLinearAttention splits k_rot and
@@ -1890,6 +1762,7 @@
  .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
            "configuration_kolibri1.py L41-104"},
+
 /* ---- kosmos-2: refused, like its text model kosmos_2_text_model:
  * Kosmos2TextSinusoidalPositionalEmbedding is M2M100's fairseq sinusoid
  * (sin then cos halves, log(10000) / (half_dim - 1)), rows
@@ -1954,6 +1827,7 @@
  .refused = "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
             "input) to the token positions; posenc does not read them",
  .source = "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"},
+
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
@@ -2002,11 +1876,7 @@
  .source = "models/lfm3/modeling_lfm3.py L65-170, L209-260, L341, L409-440; "
            "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
 
-/* ---- lfm3_vl: a wrapper (text_config, default model_type lfm3).
- * transformers 5.23.0 models/lfm3_vl/configuration_lfm3_vl.py L64-71. */
-{.model_type = "lfm3_vl", .arch = "Lfm3Vl", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "lfm3",
- .source = "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"},
+WRAPPER("lfm3_vl", "Lfm3Vl", MIXED, "text_config", "lfm3", "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"),
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -2015,11 +1885,7 @@
  .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16"},
 
-/* ---- llama4: a wrapper; the language model is text_config.
- * models/llama4/configuration_llama4.py (Llama4Config.sub_configs). */
-{.model_type = "llama4", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "llama4_text",
- .source = "models/llama4/configuration_llama4.py (Llama4Config)"},
+WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/configuration_llama4.py (Llama4Config)"),
 
 /* ---- llama4_text: view_as_complex(reshape(..., -1, 2)): INTERLEAVED; RoPE
  * where no_rope_layers[i] (default int((i + 1) % no_rope_layer_interval != 0),
@@ -2035,24 +1901,10 @@
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
 
-{.model_type = "llava", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"},
-
-/* ---- llava_llama (VILA remote code): LlavaLlamaModel builds its language
- * model from llm_cfg (a config.json of its own: llama or qwen2); read as the
- * family llm_cfg names (its model_type, else its architectures). */
-{.model_type = "llava_llama", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "llm_cfg",
- .source = "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"},
-
-{.model_type = "llava_next", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/llava_next/configuration_llava_next.py L56 (text_config default llama; transformers 5.23.0)"},
-
-{.model_type = "llava_onevision", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen2",
- .source = "models/llava_onevision/configuration_llava_onevision.py L74 (text_config default qwen2; transformers 5.23.0)"},
+WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),
+WRAPPER("llava_next", NULL, ROPE, "text_config", "llama", "models/llava_next/configuration_llava_next.py L56 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_onevision/configuration_llava_onevision.py L74 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- longcat_flash: two MLA attentions per decoder layer (self_attn[0],
  * [1]), each with DeepSeek V3's interleaved RoPE
@@ -2115,6 +1967,7 @@
             "from row padding_idx + 1 with the padding row zeroed is not implemented (posenc's "
             "Whisper sinusoid starts at row 0)",
  .source = "models/m2m_100/modeling_m2m_100.py L80-185 (transformers 5.23.0)"},
+
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
  * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
@@ -2149,6 +2002,7 @@
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
            "(transformers 5.23.0)"},
+
 /* ---- megatron-bert: BERT's learned table, offset 0 (position_ids 0..
  * plus the cache length). transformers 5.23.0
  * models/megatron_bert/modeling_megatron_bert.py L50-101
@@ -2173,13 +2027,7 @@
  .source = "models/mellum/modeling_mellum.py L45-99, L130-160, L208, L246, L516 (5.23.0); "
            "configuration_mellum.py L85-130"},
 
-/* ---- metaclip_2: MetaCLIP 2's dual encoder; its text part is text_config (a
- * part without model_type is read as metaclip_2_text_model, the class's
- * sub-config). transformers 5.23.0
- * models/metaclip_2/configuration_metaclip_2.py L157. */
-{.model_type = "metaclip_2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "metaclip_2_text_model",
- .source = "models/metaclip_2/configuration_metaclip_2.py L157 (transformers 5.23.0)"},
+WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "models/metaclip_2/configuration_metaclip_2.py L157 (transformers 5.23.0)"),
 
 /* ---- metaclip_2_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -2232,15 +2080,7 @@
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
 
-/* ---- minicpm_ocr, minicpmv4_6, minicpmv4_7 (MiniCPM-V 4.6 / 4.7, MiniCPM-OCR):
- * wrappers whose text_config is a Qwen3.5 text model (SubConfigSpec
- * model_type "qwen3_5_text"). transformers 5.23.0
- * models/minicpmv4_6/configuration_minicpmv4_6.py L86-92;
- * models/minicpmv4_7/configuration_minicpmv4_7.py L98-100;
- * models/minicpm_ocr/configuration_minicpm_ocr.py L79-81. */
-{.model_type = "minicpm_ocr", .arch = "MiniCPMOCR", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"},
+WRAPPER("minicpm_ocr", "MiniCPMOCR", MIXED, "text_config", "qwen3_5_text", "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"),
 
 /* ---- minicpmv (MiniCPM-V 2.5 / 2.6 remote code): the language model's keys
  * at the top (MiniCPMVConfig subclasses Qwen2Config, or LlamaConfig for
@@ -2252,13 +2092,8 @@
  .base_default = 10000.0,
  .source = "openbmb/MiniCPM-V-2_6 modeling_minicpmv.py (MiniCPMV: self.llm = Qwen2ForCausalLM)"},
 
-/* minicpmv4_6, minicpmv4_7: see minicpm_ocr above. */
-{.model_type = "minicpmv4_6", .arch = "MiniCPMV4_6", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/minicpmv4_6/configuration_minicpmv4_6.py L86-92 (transformers 5.23.0)"},
-{.model_type = "minicpmv4_7", .arch = "MiniCPMV4_7", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/minicpmv4_7/configuration_minicpmv4_7.py L98-100 (transformers 5.23.0)"},
+WRAPPER("minicpmv4_6", "MiniCPMV4_6", MIXED, "text_config", "qwen3_5_text", "models/minicpmv4_6/configuration_minicpmv4_6.py L86-92 (transformers 5.23.0)"),
+WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "models/minicpmv4_7/configuration_minicpmv4_7.py L98-100 (transformers 5.23.0)"),
 
 /* ---- minimax: lightning (linear) attention layers and softmax attention
  * layers (layer_types, default full on even layers); the softmax layers
@@ -2329,10 +2164,8 @@
 {.model_type = "mistral", .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mistral/modeling_mistral.py (llama apply_rotary_pos_emb)"},
 
-/* ---- mistral3: a wrapper; text_config (mistral or ministral3). */
-{.model_type = "mistral3", .arch = "Mistral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "mistral",
- .source = "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"},
+WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"),
+
 /* ---- mistral4: DeepSeek V3's MLA (RoPE on the qk_rope_head_dim part of
  * each head; apply_rotary_pos_emb_interleave when rope_interleave, default
  * true) and ministral3's query scaling after RoPE (1 + beta * log(1 +
@@ -2375,6 +2208,8 @@
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
+WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"),
+
 /* ---- mllama (Llama 3.2 Vision): a wrapper; text_config (mllama_text_model)
  * is llama's RoPE (llama3 scaling, rope_theta 500000) on its self-attention
  * layers, and the cross_attention_layers attend to image tokens without
@@ -2382,10 +2217,6 @@
  * L120-145 (MllamaTextConfig: default_theta, cross_attention_layers default
  * [3, 8, ..., 38]), L174-182; modeling_mllama.py L476-484 (rotate_half),
  * L548 (RoPE in self-attention only), L1022-1031 (cross-attention layers). */
-{.model_type = "mllama", .arch = "Mllama", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "mllama_text_model",
- .source = "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"},
-
 {.model_type = "mllama_text_model", .arch = "MllamaText", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 500000.0, .default_layers = 40, .default_hidden = 4096,
  .default_heads = 32, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CROSS,
@@ -2403,6 +2234,7 @@
  .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_positions = 512,
  .source = "models/mobilebert/modeling_mobilebert.py L68-142; configuration_mobilebert.py L62-74 "
            "(transformers 5.23.0)"},
+
 /* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
  * fused Wqkv), one RoPE per layer type: full layers global_rope_theta
  * (default_theta["global"] 160000), sliding layers local_rope_theta
@@ -2436,6 +2268,8 @@
  .source = "models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260 "
            "(5.23.0); configuration_modernbert_decoder.py L66-140"},
 
+WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"),
+
 /* ---- molmo2 (Molmo 2): a wrapper; text_config molmo2_text is OLMo 2's
  * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
  * head_dim 128), rope_theta the mixin's 10000; the scaling only on
@@ -2444,10 +2278,6 @@
  * models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663;
  * configuration_molmo2.py L125-158 (defaults), L196 (text_config);
  * transformers 5.23.0. */
-{.model_type = "molmo2", .arch = "Molmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "molmo2_text",
- .source = "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"},
-
 {.model_type = "molmo2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128, .quirks = &quirk_molmo2_text,
@@ -2552,6 +2382,7 @@
             "of every RoPE posenc describes), which is not implemented",
  .source = "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
            "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
+
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -2598,6 +2429,7 @@
  .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
             "from row padding_idx + 1 with the padding row zeroed is not implemented",
  .source = "models/nllb_moe/modeling_nllb_moe.py L63-167 (transformers 5.23.0)"},
+
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
  * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc).
@@ -2722,12 +2554,7 @@
            "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
            "configs/orion.py @864104da (rope_theta=10000.0)"},
 
-/* ---- owlv2: OWLv2's detector (CLIP towers); its text part is text_config (a
- * part without model_type is read as owlv2_text_model, the class's sub-
- * config). transformers 5.23.0 models/owlv2/configuration_owlv2.py L107. */
-{.model_type = "owlv2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "owlv2_text_model",
- .source = "models/owlv2/configuration_owlv2.py L107 (transformers 5.23.0)"},
+WRAPPER("owlv2", NULL, LEARNED, "text_config", "owlv2_text_model", "models/owlv2/configuration_owlv2.py L107 (transformers 5.23.0)"),
 
 /* ---- owlv2_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -2741,13 +2568,7 @@
  .source = "models/owlv2/modeling_owlv2.py L285-314; "
            "configuration_owlv2.py L45-59 (transformers 5.23.0)"},
 
-/* ---- owlvit: OWL-ViT's detector (CLIP towers); its text part is text_config
- * (a part without model_type is read as owlvit_text_model, the class's
- * sub-config). transformers 5.23.0 models/owlvit/configuration_owlvit.py
- * L104. */
-{.model_type = "owlvit", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "owlvit_text_model",
- .source = "models/owlvit/configuration_owlvit.py L104 (transformers 5.23.0)"},
+WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owlvit/configuration_owlvit.py L104 (transformers 5.23.0)"),
 
 /* ---- owlvit_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -2779,9 +2600,7 @@
  .default_head_dim = 128, .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331; "
            "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
-{.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma",
- .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
+WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
 /* ---- pegasus: refused. PegasusSinusoidalPositionalEmbedding: XLM's angles
  * pos / 10000^(2 (j // 2) / dim), but sin in the first half and cos in the
@@ -2803,6 +2622,7 @@
  .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
             "encoder attention with global tokens are not implemented",
  .source = "models/pegasus_x/modeling_pegasus_x.py L94-124 (transformers 5.23.0)"},
+
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
  * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000.
@@ -2905,15 +2725,7 @@
  .base_default = 1000000.0, .quirks = &quirk_phimoe,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
-/* ---- pix2struct: a wrapper; its language part (text_config,
- * pix2struct_text_model) is the decoder. The vision encoder's learned row
- * and column embeddings of each patch (Pix2StructVisionEmbeddings) are not
- * described. transformers 5.23.0 models/pix2struct/modeling_pix2struct.py
- * L78-110 (vision), L926-940; configuration_pix2struct.py L168-190. */
-{.model_type = "pix2struct", .arch = "Pix2Struct", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .nested = "text_config", .nested_type = "pix2struct_text_model",
- .source = "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; "
-           "configuration_pix2struct.py L168-190 (transformers 5.23.0)"},
+WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct_text_model", "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; configuration_pix2struct.py L168-190 (transformers 5.23.0)"),
 
 /* ---- pix2struct_text_model: a decoder-only stack with T5's causal
  * bucket bias: the first layer's attention (has_relative_attention_bias
@@ -2958,13 +2770,7 @@
  .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
            "(transformers 5.23.0)"},
 
-/* ---- pp_formulanet: PP-FormulaNet (a vision encoder and a text decoder);
- * its text part is text_config (a part without model_type is read as
- * pp_formulanet_text, the class's sub-config). transformers 5.23.0
- * models/pp_formulanet/configuration_pp_formulanet.py L133. */
-{.model_type = "pp_formulanet", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "pp_formulanet_text",
- .source = "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"},
+WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"),
 
 /* ---- pp_formulanet_text: PP-FormulaNet's text decoder (the encoder is the
  * vision model): MBart's learned table, row position + 2 (offset 2,
@@ -3009,6 +2815,8 @@
  .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb); "
            "configuration_qwen2.py L62-65 (transformers 5.23.0)"},
 
+WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"),
+
 /* ---- qwen2_5_omni (Qwen2.5-Omni): the thinker's text model,
  * thinker_config.text_config (Qwen2_5OmniConfig.get_text_config returns
  * thinker_config.get_text_config(), configuration_qwen2_5_omni.py L586-598);
@@ -3018,17 +2826,12 @@
  * L1349-1354 (chunks), L977-981 (rotate_half); configuration_qwen2_5_omni.py
  * L151-176 (default_theta, hidden 3584, layers 28, heads 28); transformers
  * 5.23.0. */
-{.model_type = "qwen2_5_omni", .arch = "Qwen2_5Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "thinker_config.text_config", .nested_type = "qwen2_5_omni_text",
- .source = "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"},
 {.model_type = "qwen2_5_omni_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 28, .default_hidden = 3584, .default_heads = 28,
  .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen2_5_omni/modeling_qwen2_5_omni.py L977-981, L1314, L1349-1354; "
            "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)"},
-{.model_type = "qwen2_5_omni_thinker", .arch = "Qwen2_5OmniThinker", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "qwen2_5_omni_text",
- .source = "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"},
+WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"),
 
 /* ---- qwen2_vl, qwen2_5_vl: wrappers; the language model is text_config
  * (qwen2_vl_text), or the top of an older config (Qwen2VLConfig moves the
@@ -3049,10 +2852,7 @@
  .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
            "L91, L110-113 (transformers 5.23.0)"},
-{.model_type = "qwen2_audio", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen2",
- .source = "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; "
-           "transformers 5.23.0)"},
+WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
 {.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
 {.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -3065,6 +2865,9 @@
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
+WRAPPER("qwen3_5", "Qwen3_5", MIXED, "text_config", "qwen3_5_text", "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"),
+WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"),
+
 /* ---- qwen3_5, qwen3_5_moe (Qwen3.5): Gated DeltaNet (linear attention)
  * layers and attention layers (layer_types, else a full layer every
  * full_attention_interval = 4: "linear_attention" if (i + 1) % 4 else
@@ -3080,12 +2883,6 @@
  * (partial rotate_half), L858-862 (the kind per layer);
  * models/qwen3_5_moe/configuration_qwen3_5_moe.py L56, L90-103, L119-129,
  * L183; modeling_qwen3_5_moe.py L146. */
-{.model_type = "qwen3_5", .arch = "Qwen3_5", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"},
-{.model_type = "qwen3_5_moe", .arch = "Qwen3_5Moe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_moe_text",
- .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"},
 {.model_type = "qwen3_5_moe_text", .arch = "Qwen3_5MoeText", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
  .default_hidden = 2048, .default_layers = 40, .default_heads = 16,
@@ -3111,6 +2908,7 @@
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
            "in 5.23.0)"},
+
 /* ---- qwen3_next: Gated DeltaNet (linear attention) layers and attention
  * layers (layer_types, else a full layer every full_attention_interval = 4);
  * the attention rotate_half RoPE over int(head_dim * 0.25), head_dim 256.
@@ -3125,6 +2923,7 @@
  .source = "models/qwen3_next/configuration_qwen3_next.py L93-135; modeling_qwen3_next.py "
            "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)"},
 
+WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"),
 
 /* ---- qwen3_omni_moe (Qwen3-Omni): thinker_config.text_config
  * (configuration_qwen3_omni_moe.py L613-625); qwen3_omni_moe_text is
@@ -3135,24 +2934,21 @@
  * L1292-1301 (round robin), L859-863 (rotate_half), L1436 (head_dim);
  * configuration_qwen3_omni_moe.py L131-164 (default_theta, hidden 2048,
  * layers 28, heads 28); transformers 5.23.0. */
-{.model_type = "qwen3_omni_moe", .arch = "Qwen3OmniMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "thinker_config.text_config", .nested_type = "qwen3_omni_moe_text",
- .source = "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"},
-
 {.model_type = "qwen3_omni_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 28,
  .mrope_default = {24, 20, 20}, .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L859-863, L1255, L1292-1301, L1436; "
            "configuration_qwen3_omni_moe.py L131-164 (transformers 5.23.0)"},
 
-{.model_type = "qwen3_omni_moe_thinker", .arch = "Qwen3OmniMoeThinker", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "qwen3_omni_moe_text",
- .source = "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L222-230 (transformers 5.23.0)"},
+WRAPPER("qwen3_omni_moe_thinker", "Qwen3OmniMoeThinker", ROPE, "text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L222-230 (transformers 5.23.0)"),
 
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at
  * slice(1, 3 s_h, 3), w at slice(2, 3 s_w, 3), t elsewhere. */
+
+WRAPPER("qwen3_vl", "Qwen3VL", ROPE, "text_config", "qwen3_vl_text", "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"),
+WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py (Qwen3VLMoeConfig; transformers 5.23.0)"),
 
 /* ---- qwen3_vl, qwen3_vl_moe: wrappers whose text_config (qwen3_vl_text,
  * qwen3_vl_moe_text) is qwen3's RoPE with interleaved M-RoPE: the code reads
@@ -3164,13 +2960,6 @@
  * qwen3_vl_moe/modeling_qwen3_vl_moe.py L769, L806-815,
  * configuration_qwen3_vl_moe.py L82-86, L108, L117 (head_dim = hidden /
  * heads when absent); transformers 5.23.0. */
-{.model_type = "qwen3_vl", .arch = "Qwen3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_vl_text",
- .source = "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"},
-{.model_type = "qwen3_vl_moe", .arch = "Qwen3VLMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_vl_moe_text",
- .source = "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py (Qwen3VLMoeConfig; transformers "
-           "5.23.0)"},
 {.model_type = "qwen3_vl_moe_text", .arch = "Qwen3VLMoeText", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 500000.0, .default_layers = 24, .default_hidden = 2048,
  .default_heads = 16, .mrope_default = {24, 20, 20},
@@ -3202,16 +2991,7 @@
  .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
            "5.23.0); configuration_qwen4_exp.py L29"},
 
-/* ---- rag (retrieval-augmented generation): a question encoder
- * (question_encoder, default DPR, a separate retrieval model) and the
- * generator that writes the answer (generator, default BART): the
- * language model read is the generator (its model_type, else bart as
- * RagConfig.__post_init__ fills in); the question encoder is read as a
- * config of its own. transformers 5.23.0 models/rag/configuration_rag.py
- * L82-86, L114-125. */
-{.model_type = "rag", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "generator", .nested_type = "bart",
- .source = "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"},
+WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"),
 
 /* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
  * block_types[i % len] ((block_types * 100)[:num_hidden_layers]; without
@@ -3309,13 +3089,7 @@
  .source = "models/rwkv/modeling_rwkv.py L206-360 (transformers 5.23.0); configuration_rwkv.py "
            "L51-71"},
 
-/* ---- sam3_lite_text: SAM 3 with the LiteText text encoder; its text part is
- * text_config (a part without model_type is read as
- * sam3_lite_text_text_model, the class's sub-config). transformers
- * 5.23.0 models/sam3_lite_text/configuration_sam3_lite_text.py L178. */
-{.model_type = "sam3_lite_text", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "sam3_lite_text_text_model",
- .source = "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"},
+WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_model", "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"),
 
 /* ---- sam3_lite_text_text_model: a learned table of max_position_embeddings
  * rows (Sam3LiteTextTextPositionEmbedding) resampled by bilinear
@@ -3365,10 +3139,7 @@
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
  .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
 
-{.model_type = "smolvlm", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/smolvlm/configuration_smolvlm.py L89 (text_config default llama; transformers "
-           "5.23.0)"},
+WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configuration_smolvlm.py L89 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- solar_open: llama's rotate_half (HALF) over int(head_dim *
  * partial_rotary_factor) (default 1: the whole head), head_dim 128,
@@ -3381,16 +3152,7 @@
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
            "configuration_solar_open.py L64-90"},
 
-/* ---- speech-encoder-decoder: an audio encoder (encoder, default wav2vec2)
- * and a text decoder (decoder, default bert with is_decoder and cross-
- * attention): the text part is decoder, read as its own model_type (else
- * bert, the SubConfigSpec default). transformers 5.23.0
- * models/speech_encoder_decoder/configuration_speech_encoder_decoder.py
- * L60-72; configuration_utils.py L252. */
-{.model_type = "speech-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "decoder", .nested_type = "bert",
- .source = "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 "
-           "(transformers 5.23.0)"},
+WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
 /* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid
  * (sin and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
@@ -3449,9 +3211,7 @@
  .default_heads = 64, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
  .source = "models/step3p7/modeling_step3p7.py L437-490, L630-665, L668-722, L830 (5.23.0); "
            "configuration_step3p7.py L110-160, L251-310"},
-{.model_type = "step3p7", .arch = "Step3p7", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "step3p5",
- .source = "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"},
+WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"),
 
 /* ---- switch_transformers: T5's relative buckets (the first layer of each
  * stack holds relative_attention_bias, the rest reuse it), encoder then
@@ -3502,13 +3262,7 @@
             "adds row/column/rank embeddings; posenc does not read them",
  .source = "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"},
 
-/* ---- tipsv2: TIPSv2's dual encoder; its text part is text_config (a part
- * without model_type is read as tipsv2_text_model, the class's sub-
- * config). transformers 5.23.0 models/tipsv2/configuration_tipsv2.py
- * L168. */
-{.model_type = "tipsv2", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
- .nested = "text_config", .nested_type = "tipsv2_text_model",
- .source = "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"},
+WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"),
 
 /* ---- tipsv2_text_model: a fixed sinusoid table
  * (Tipsv2SinusoidalPositionalEmbedding, tensor2tensor's: sines of every
@@ -3549,6 +3303,8 @@
  .source = "models/umt5/modeling_umt5.py L232-288, L370-380; configuration_umt5.py L44-66 "
            "(transformers 5.23.0)"},
 
+WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_text", "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"),
+
 /* ---- unlimited_ocr (Unlimited OCR): a wrapper (text_config
  * unlimited_ocr_text; the original checkpoints' language_config is not read
  * here); the text model rotates q/k with llama's rotate_half (HALF, full head;
@@ -3558,14 +3314,11 @@
  * 10000. transformers 5.23.0 models/unlimited_ocr/modeling_unlimited_ocr.py
  * L978-1010, L1024-1066, L1632-1665, L1742; configuration_unlimited_ocr.py
  * L165-245, L277-295. */
-{.model_type = "unlimited_ocr", .arch = "UnlimitedOcr", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "unlimited_ocr_text",
- .source = "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"},
-
 {.model_type = "unlimited_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 1280, .default_heads = 10,
  .source = "models/unlimited_ocr/modeling_unlimited_ocr.py L978-1010, L1024-1066, L1632-1665, "
            "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)"},
+
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
  * default_theta 10000. models/vaultgemma/configuration_vaultgemma.py L68-96
@@ -3579,16 +3332,7 @@
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
            "L81-110, L274-300 (transformers 5.23.0)"},
 
-/* ---- vision-encoder-decoder: an image encoder (encoder, default vit) and a
- * text decoder (decoder, default bert with is_decoder and cross-
- * attention): the text part is decoder, read as its own model_type (else
- * bert, the SubConfigSpec default). transformers 5.23.0
- * models/vision_encoder_decoder/configuration_vision_encoder_decoder.py
- * L60-71; configuration_utils.py L252. */
-{.model_type = "vision-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "decoder", .nested_type = "bert",
- .source = "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 "
-           "(transformers 5.23.0)"},
+WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 (transformers 5.23.0)"),
 
 /* ---- visual_bert: the text tokens read BERT's learned table at 0..
  * (offset 0); the visual tokens appended after them read a second table,
@@ -3631,13 +3375,7 @@
  .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_whisper,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
 
-/* ---- xclip: X-CLIP's video-text dual encoder; its text part is text_config
- * (a part without model_type is read as xclip_text_model, the class's
- * sub-config). transformers 5.23.0 models/x_clip/configuration_x_clip.py
- * L138. */
-{.model_type = "xclip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "xclip_text_model",
- .source = "models/x_clip/configuration_x_clip.py L138 (transformers 5.23.0)"},
+WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_clip/configuration_x_clip.py L138 (transformers 5.23.0)"),
 
 /* ---- xclip_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -3728,6 +3466,7 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 4096, .pos_offset = 2,
  .source = "models/yoso/modeling_yoso.py L225-279; configuration_yoso.py L57-74 "
            "(transformers 5.23.0)"},
+
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the
@@ -3739,7 +3478,6 @@
  .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
            "configuration_youtu.py L73-103"},
-
 
 /* ---- zamba: Mamba layers; "hybrid" layers run the shared attention block
  * (ZambaAttention: no rotary) before their Mamba mixer: no layer encodes

@@ -150,7 +150,7 @@ const char *posenc_model_layer_reason(const posenc_model *m, uint32_t layer)
 
 /* Qwen 1's dynamic NTK alpha at cur_len for trained length L:
  * 2^ceil(log2(cur_len / L) + 1) - 1, at least 1; 1 while cur_len <= L. */
-static double qwen_ntk_alpha(int64_t cur_len, double L)
+static double ntk_step_alpha(int64_t cur_len, double L)
 {
     if ((double)cur_len <= L)
         return 1.0;
@@ -174,7 +174,7 @@ static posenc_status layer_scaling(const posenc_model_group *g, int64_t cur_len,
      * ntk_alpha = max(2^ceil(context_value) - 1, 1); the rotary embedding
      * then uses base * ntk_alpha^(dim / (dim - 2)), which is NTK scaling
      * with factor ntk_alpha. */
-    double alpha = qwen_ntk_alpha(cur_len, g->ntk_seq_length);
+    double alpha = ntk_step_alpha(cur_len, g->ntk_seq_length);
     posenc__scaling_defaults(s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
     s->factor = alpha;
     return POSENC_OK;
