@@ -115,12 +115,21 @@ static const posenc_layer_kind KINDS_SSM[] = {
     {.model_type = type, .arch = arch_, .scheme = POSENC_SCHEME_##scheme_, .nested = key,       \
      .nested_type = part_type, .source = src}
 
+/* A family posenc knows and refuses, in one row: why (the mechanism its code
+ * has that posenc does not implement), and what the listing shows. */
+#define REFUSED(type, arch_, scheme_, layout_, why, src)                                        \
+    {.model_type = type, .arch = arch_, .scheme = POSENC_SCHEME_##scheme_, .layout = layout_,   \
+     .refused = why, .source = src}
+#define NO_LAYOUT POSENC_LAYOUT_INTERLEAVED /* a refused family's RoPE layout: not read */
+
 /* Sorted by model_type (the listing's order; tests check it). */
 static const posenc_model_family FAMILIES[] = {
 #include "config_families_table.h"
 };
 
 #undef WRAPPER
+#undef REFUSED
+#undef NO_LAYOUT
 #undef ROPE
 #undef NONE
 #undef NO_ATTENTION_ROPE

@@ -2,12 +2,17 @@
  * config_families.c only. An entry writes only what differs from the common
  * case (config_families.h says what a field left out means: partial rotary
  * from partial_rotary_factor, default 1; the base from rope_theta).
- * Sorted by model_type (byte order). Each entry's comment cites the code it
- * follows: "models/X" is zucchini-nlp/transformers src/transformers/models/X
- * (@commit where the notes give one; L = lines, else grep anchors in quotes);
- * "rope_utils" is its src/transformers/modeling_rope_utils.py @26892c16.
- * Remote-code families cite their model repository. docs/MODELS.md lists
- * them with the values marked uncertain in the research notes. */
+ * Sorted by model_type (byte order). Three kinds of row: a wrapper
+ * (WRAPPER: the text part is under this key), a refusal (REFUSED: known,
+ * not implemented, why), and a full entry; a family's own rule is a hook in
+ * config_quirks.c, named by .quirks. Each row's .source cites the code it
+ * follows (the listing prints it); an entry's comment adds the finer line
+ * references and the reasoning: "models/X" is zucchini-nlp/transformers
+ * src/transformers/models/X (@commit where the notes give one; L = lines,
+ * else grep anchors in quotes); "rope_utils" is its
+ * src/transformers/modeling_rope_utils.py @26892c16. Remote-code families
+ * cite their model repository. docs/MODELS.md lists them with the values
+ * marked uncertain in the research notes. */
 
 /* ---- RefinedWeb / RefinedWebModel: Falcon's first remote-code configs.
  * RWConfig attribute_map num_hidden_layers -> n_layer, num_attention_heads ->
@@ -203,10 +208,10 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  * (1 + (position + 1) / 2048)^0.1 (scalable softmax), which posenc does not
  * have. transformers 5.23.0 models/beam/modeling_beam.py L202-256, L492-495,
  * L559-578; configuration_beam.py L45, L113-130. */
-{.model_type = "beam", .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
-            "(scalable softmax), which is not implemented",
- .source = "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"},
+REFUSED("beam", "Beam", MIXED, HALF,
+        "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
+        "(scalable softmax), which is not implemented",
+        "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"),
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
  * position_embedding_type relative_key(_query) (PR #41170).
@@ -495,22 +500,22 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * segment 0. transformers 5.23.0 models/cpmant/modeling_cpmant.py L129,
  * L413-502, L544, L620-638; configuration_cpmant.py L56-68 (512 buckets,
  * max distance 2048, 32 segment types). */
-{.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .refused = "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
-            "one learned bias per segment pair across segments, "
-            "CpmAntSegmentPositionEmbedding) is not implemented",
- .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
-           "configuration_cpmant.py L56-68 (transformers 5.23.0)"},
+REFUSED("cpmant", "CpmAnt", RELATIVE_BUCKETS, NO_LAYOUT,
+        "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
+        "one learned bias per segment pair across segments, "
+        "CpmAntSegmentPositionEmbedding) is not implemented",
+        "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
+        "configuration_cpmant.py L56-68 (transformers 5.23.0)"),
 
 /* ---- ctrl: refused. Its sinusoid pos_encoding is Pegasus's (angles
  * pos / 10000^(2 (i // 2) / d), sin of the even ones in the first half, cos
  * of the odd ones in the second), added to the scaled token embeddings.
  * transformers 5.23.0 models/ctrl/modeling_ctrl.py L45-62, L229, L318;
  * configuration_ctrl.py L47-54. */
-{.model_type = "ctrl", .arch = "CTRL", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-            "first half and cos in the second) is not one of posenc's sinusoids",
- .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"},
+REFUSED("ctrl", "CTRL", SINUSOID, NO_LAYOUT,
+        "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+        "first half and cos in the second) is not one of posenc's sinusoids",
+        "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"),
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
@@ -543,31 +548,31 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * reads attn_config.rope_theta, L184). Layout: llama's rotate_half.
  * transformers 5.23.0 models/dbrx/modeling_dbrx.py L44-75, L91-121, L184,
  * L221; configuration_dbrx.py L113-150. */
-{.model_type = "dbrx", .arch = "Dbrx", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "its base is attn_config.rope_theta (500000 in DBRX's checkpoints), which "
-            "transformers 5.23's DbrxRotaryEmbedding does not read (it takes rope_parameters, "
-            "default 10000); posenc reads no nested attn_config key",
- .source = "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
-           "configuration_dbrx.py L113-150"},
+REFUSED("dbrx", "Dbrx", ROPE, HALF,
+        "its base is attn_config.rope_theta (500000 in DBRX's checkpoints), which "
+        "transformers 5.23's DbrxRotaryEmbedding does not read (it takes rope_parameters, "
+        "default 10000); posenc reads no nested attn_config key",
+        "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
+        "configuration_dbrx.py L113-150"),
 
 /* ---- deberta: refused. DisentangledSelfAttention adds content-to-position
  * and position-to-content terms over relative positions (pos_att_type c2p /
  * p2c, when relative_attention) to the scores. transformers 5.23.0
  * models/deberta/modeling_deberta.py L72-99 (build_relative_position),
  * L138-335 (DisentangledSelfAttention). */
-{.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "DeBERTa's disentangled attention (content-to-position and position-to-content "
-            "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
- .source = "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"},
+REFUSED("deberta", "Deberta", LEARNED, NO_LAYOUT,
+        "DeBERTa's disentangled attention (content-to-position and position-to-content "
+        "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
+        "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"),
 
 /* ---- deberta-v2: refused. DeBERTa's disentangled attention over
  * log-bucketed relative positions (position_buckets, max_relative_positions).
  * transformers 5.23.0 models/deberta_v2/modeling_deberta_v2.py L71-128
  * (build_relative_position, build_rpos), L131-342 (DisentangledSelfAttention). */
-{.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
-            "terms over log-bucketed relative positions, position_buckets) is not implemented",
- .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"},
+REFUSED("deberta-v2", "DebertaV2", LEARNED, NO_LAYOUT,
+        "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
+        "terms over log-bucketed relative positions, position_buckets) is not implemented",
+        "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"),
 
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
@@ -634,12 +639,12 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * rope_parameters is keyed by the labels main / compress, not by layer type;
  * posenc has one RoPE per layer. transformers 5.23.0
  * models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212. */
-{.model_type = "deepseek_v4", .arch = "DeepseekV4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .refused = "its compressed attention branches rotate their keys with a second RoPE "
-            "(compress_rope_theta, rope_parameters.compress) beside the main one: posenc has one "
-            "RoPE per layer",
- .source = "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
-           "5.23.0)"},
+REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
+        "its compressed attention branches rotate their keys with a second RoPE "
+        "(compress_rope_theta, rope_parameters.compress) beside the main one: posenc has one "
+        "RoPE per layer",
+        "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
+        "5.23.0)"),
 
 /* ---- dia (Dia TTS): refused. An encoder (text bytes) and a decoder (audio
  * codebooks) joined by cross-attention, each self-attention rotating with
@@ -647,11 +652,11 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * decoder_config, each with its own rope_parameters); posenc reads one
  * stack per config. transformers 5.23.0 models/dia/modeling_dia.py L140-200,
  * L258-295, L427-468, L541-611; configuration_dia.py L28-116. */
-{.model_type = "dia", .arch = "Dia", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
-            "encoder_config and its decoder_config each as a config.json of its own",
- .source = "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
-           "5.23.0); configuration_dia.py L28-116"},
+REFUSED("dia", "Dia", MIXED, HALF,
+        "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
+        "encoder_config and its decoder_config each as a config.json of its own",
+        "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
+        "5.23.0); configuration_dia.py L28-116"),
 
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size /
@@ -755,12 +760,12 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  * models/encoder_decoder/configuration_encoder_decoder.py L60-72;
  * configuration_utils.py L252 (a part without model_type is the default
  * type). */
-{.model_type = "encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
- .refused = "an encoder-decoder wrapper joins two models, each with its own positions: read "
-            "its encoder and its decoder each as a config.json of its own (posenc --config "
-            "on the part, or --model-type with the part's type)",
- .source = "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
-           "(transformers 5.23.0)"},
+REFUSED("encoder-decoder", NULL, MIXED, NO_LAYOUT,
+        "an encoder-decoder wrapper joins two models, each with its own positions: read "
+        "its encoder and its decoder each as a config.json of its own (posenc --config "
+        "on the part, or --model-type with the part's type)",
+        "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
+        "(transformers 5.23.0)"),
 
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
@@ -799,18 +804,16 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  * x[..., 0::2], x[..., 1::2]). transformers 5.23.0
  * models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197;
  * configuration_ernie4_5_vl_moe.py L81-84, L191-196. */
-{.model_type = "ernie4_5_vl_moe", .arch = "Ernie4_5_VLMoe", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED,
- .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-            "frequencies, t the last mrope_section[2] pairs) is not implemented",
- .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-           "5.23.0)"},
-{.model_type = "ernie4_5_vl_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED,
- .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-            "frequencies, t the last mrope_section[2] pairs) is not implemented",
- .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-           "5.23.0)"},
+REFUSED("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, INTERLEAVED,
+        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+        "frequencies, t the last mrope_section[2] pairs) is not implemented",
+        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+        "5.23.0)"),
+REFUSED("ernie4_5_vl_moe_text", NULL, ROPE, INTERLEAVED,
+        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+        "frequencies, t the last mrope_section[2] pairs) is not implemented",
+        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+        "5.23.0)"),
 
 /* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
  * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
@@ -840,12 +843,12 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  * (default True), rotary_type, rotary_base (10000.0), scaling_factor and
  * rotary_expand_length ("self.use_rotary_pos = kwargs.pop(", "if
  * self.use_rotary_pos: self.use_absolute_pos = False"). */
-{.model_type = "exaone", .arch = "Exaone", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "EXAONE 3's own modeling_exaone.py was not read: its config class has "
-            "rotary_pct (0.25), use_rotary_pos / use_absolute_pos, rotary_type, rotary_base and "
-            "scaling_factor, whose meaning only that code settles",
- .source = "LGAI-EXAONE configuration_exaone.py (copy vllm-project/vllm "
-           "vllm/transformers_utils/configs/exaone.py @0d8caed3); modeling_exaone.py not read"},
+REFUSED("exaone", "Exaone", ROPE, HALF,
+        "EXAONE 3's own modeling_exaone.py was not read: its config class has "
+        "rotary_pct (0.25), use_rotary_pos / use_absolute_pos, rotary_type, rotary_base and "
+        "scaling_factor, whose meaning only that code settles",
+        "LGAI-EXAONE configuration_exaone.py (copy vllm-project/vllm "
+        "vllm/transformers_utils/configs/exaone.py @0d8caed3); modeling_exaone.py not read"),
 
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
@@ -985,10 +988,10 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  * factorized or by relative shift (attention_type), over pooled sequences.
  * transformers 5.23.0 models/funnel/modeling_funnel.py L61-340 (the
  * position embeds), L343-460 (FunnelRelMultiheadAttention). */
-{.model_type = "funnel", .arch = "Funnel", .scheme = POSENC_SCHEME_MIXED,
- .refused = "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
-            "relative shift, over pooled blocks) is not implemented",
- .source = "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"},
+REFUSED("funnel", "Funnel", MIXED, NO_LAYOUT,
+        "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
+        "relative shift, over pooled blocks) is not implemented",
+        "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"),
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -1218,12 +1221,12 @@ WRAPPER("glm_image", "GlmImage", ROPE, "text_config", "glm_image_text", "models/
  * index_skip_topk_offset / index_topk_pattern (configuration_glm_moe_dsa.py
  * L133-150): per-layer indexers are not implemented. transformers 5.23.0
  * models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393. */
-{.model_type = "glm_moe_dsa", .arch = "GlmMoeDsa", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .refused = "GLM-MoE-DSA's Sparse Attention indexer (interleaved) exists only in the layers whose "
-            "indexer_types entry is \"full\" (the others reuse a previous layer's top-k): "
-            "per-layer indexers are not implemented",
- .source = "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393, L346-348; "
-           "configuration_glm_moe_dsa.py L133-150 (transformers 5.23.0)"},
+REFUSED("glm_moe_dsa", "GlmMoeDsa", ROPE, INTERLEAVED,
+        "GLM-MoE-DSA's Sparse Attention indexer (interleaved) exists only in the layers whose "
+        "indexer_types entry is \"full\" (the others reuse a previous layer's top-k): "
+        "per-layer indexers are not implemented",
+        "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393, L346-348; "
+        "configuration_glm_moe_dsa.py L133-150 (transformers 5.23.0)"),
 
 WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_ocr/configuration_glm_ocr.py (GlmOcrConfig; transformers 5.23.0)"),
 
@@ -1363,11 +1366,11 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  * configuration_granite_swa.py L28-48, L98-122;
  * models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255,
  * L494-570; configuration_granitemoe_swa.py L30-50, L105-127. */
-{.model_type = "granite_swa", .arch = "GraniteSWA", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-            "per-layer base list posenc lacks",
- .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
-           "configuration_granite_swa.py L28-122"},
+REFUSED("granite_swa", "GraniteSWA", MIXED, HALF,
+        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
+        "per-layer base list posenc lacks",
+        "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
+        "configuration_granite_swa.py L28-122"),
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1381,12 +1384,11 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
            "configuration_granitemoe.py L60-63"},
 
 /* granitemoe_swa: refused, see granite_swa above. */
-{.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF,
- .refused = "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-            "per-layer base list posenc lacks",
- .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
-           "(5.23.0); configuration_granitemoe_swa.py L30-127"},
+REFUSED("granitemoe_swa", "GraniteMoeSWA", MIXED, HALF,
+        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
+        "per-layer base list posenc lacks",
+        "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
+        "(5.23.0); configuration_granitemoe_swa.py L30-127"),
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -1521,16 +1523,16 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * rotary's len(mrope_section) then fails. posenc's M-RoPE has three rows.
  * transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
  * L452-541, L770-790; configuration_hunyuan_vl.py L106-204, L261-267. */
-{.model_type = "hunyuan_vl", .arch = "HunYuanVL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-            "axes, chunk k taking axis k % n) is not implemented",
- .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
-           "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"},
-{.model_type = "hunyuan_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-            "axes, chunk k taking axis k % n) is not implemented",
- .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
-           "5.23.0); configuration_hunyuan_vl.py L106-204"},
+REFUSED("hunyuan_vl", "HunYuanVL", ROPE, HALF,
+        "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+        "axes, chunk k taking axis k % n) is not implemented",
+        "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+        "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"),
+REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
+        "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+        "axes, chunk k taking axis k % n) is not implemented",
+        "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+        "5.23.0); configuration_hunyuan_vl.py L106-204"),
 
 /* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
  * default_theta 11158840. transformers 5.23.0 models/hy_v3/modeling_hy_v3.py
@@ -1549,11 +1551,11 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * transformers 5.23.0 models/hy_v4/modeling_hy_v4.py L76-130, L156-235
  * (HYV4Indexer: L224-230 the split), L319-425 (HYV4Attention);
  * modular_hy_v4.py L58-130 (HYV4Config). */
-{.model_type = "hy_v4", .arch = "HYV4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "HY V4's indexer RoPE on the last qk_rope_head_dim elements of its heads "
-            "(posenc's DeepSeek Sparse Attention indexer rotates the first) is not implemented",
- .source = "models/hy_v4/modeling_hy_v4.py L76-130, L156-235, L319-425 (transformers 5.23.0); "
-           "modular_hy_v4.py L58-130"},
+REFUSED("hy_v4", "HYV4", ROPE, HALF,
+        "HY V4's indexer RoPE on the last qk_rope_head_dim elements of its heads "
+        "(posenc's DeepSeek Sparse Attention indexer rotates the first) is not implemented",
+        "models/hy_v4/modeling_hy_v4.py L76-130, L156-235, L319-425 (transformers 5.23.0); "
+        "modular_hy_v4.py L58-130"),
 
 /* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000. transformers 5.23.0
@@ -1607,25 +1609,25 @@ WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configu
  * over k and v. transformers 5.23.0 models/inkling/modeling_inkling.py
  * L187-280; configuration_inkling.py L76-150; models/inkling2/
  * modular_inkling2.py L444-611. */
-{.model_type = "inkling2", .arch = "Inkling2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+REFUSED("inkling2", "Inkling2", MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"),
 
-{.model_type = "inkling2_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+REFUSED("inkling2_text", NULL, MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"),
 
-{.model_type = "inkling_mm_model", .arch = "Inkling", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+REFUSED("inkling_mm_model", "Inkling", MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"),
 
-{.model_type = "inkling_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+REFUSED("inkling_text", NULL, MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"),
 
 /* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
  * modeling_internlm.py changed between revisions: the first builds
@@ -1641,13 +1643,13 @@ WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configu
  * under the first and dynamic NTK past max_position_embeddings under the
  * later ones; posenc cannot tell which code a checkpoint ships and reads no
  * rotary block. */
-{.model_type = "internlm", .arch = "InternLM", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "InternLM 1's remote code changed between revisions: the first fixes RoPE base "
-            "10000 and reads no key, later ones read a rotary block {base, type origin|dynamic} "
-            "defaulting to dynamic NTK; a config without rotary means either, and posenc "
-            "reads no rotary block",
- .source = "yangulei/internlm-20b modeling_internlm.py @5d2ec530 L95-131, L170, L182; "
-           "later revisions: rotary {base, type} (_init_rope)"},
+REFUSED("internlm", "InternLM", ROPE, HALF,
+        "InternLM 1's remote code changed between revisions: the first fixes RoPE base "
+        "10000 and reads no key, later ones read a rotary block {base, type origin|dynamic} "
+        "defaulting to dynamic NTK; a config without rotary means either, and posenc "
+        "reads no rotary block",
+        "yangulei/internlm-20b modeling_internlm.py @5d2ec530 L95-131, L170, L182; "
+        "later revisions: rotary {base, type} (_init_rope)"),
 
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
@@ -1770,40 +1772,40 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  * positions from padding_idx + 1 (image tokens take their place in the
  * count). transformers 5.23.0 models/kosmos2/modeling_kosmos2.py L555-660,
  * L896-975; configuration_kosmos2.py L28-42, L101-107. */
-{.model_type = "kosmos-2", .arch = "Kosmos2", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-           "L28-42, L101-107 (transformers 5.23.0)"},
+REFUSED("kosmos-2", "Kosmos2", SINUSOID, NO_LAYOUT,
+        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+        "L28-42, L101-107 (transformers 5.23.0)"),
 
 /* ---- kosmos-2.5: refused, like its text model kosmos_2_5_text_model:
  * Kosmos2_5TextSinusoidalPositionalEmbedding is Kosmos-2's, M2M100's
  * fairseq sinusoid from row padding_idx + 1. transformers 5.23.0
  * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
  * configuration_kosmos2_5.py L28-42, L111. */
-{.model_type = "kosmos-2.5", .arch = "Kosmos2_5", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-           "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"},
+REFUSED("kosmos-2.5", "Kosmos2_5", SINUSOID, NO_LAYOUT,
+        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+        "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"),
 
 /* ---- kosmos_2_5_text_model: refused, see kosmos-2.5. */
-{.model_type = "kosmos_2_5_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-           "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"},
+REFUSED("kosmos_2_5_text_model", NULL, SINUSOID, NO_LAYOUT,
+        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+        "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"),
 
 /* ---- kosmos_2_text_model: refused, see kosmos-2. */
-{.model_type = "kosmos_2_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-           "L28-42 (transformers 5.23.0)"},
+REFUSED("kosmos_2_text_model", NULL, SINUSOID, NO_LAYOUT,
+        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+        "L28-42 (transformers 5.23.0)"),
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -1823,10 +1825,10 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  * adds 2D layout embeddings (x/y/h/w tables of max_2d_position_embeddings
  * rows indexed by the bbox input). transformers 5.23.0
  * models/layoutlm/modeling_layoutlm.py L48-122. */
-{.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
-            "input) to the token positions; posenc does not read them",
- .source = "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"},
+REFUSED("layoutlm", "LayoutLM", LEARNED, NO_LAYOUT,
+        "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
+        "input) to the token positions; posenc does not read them",
+        "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"),
 
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
@@ -1989,10 +1991,10 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 /* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
  * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
  * models/markuplm/modeling_markuplm.py L95-208. */
-{.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
-            "position table; posenc does not read them",
- .source = "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"},
+REFUSED("markuplm", "MarkupLM", LEARNED, NO_LAYOUT,
+        "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
+        "position table; posenc does not read them",
+        "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"),
 
 /* ---- mbart: BART's learned tables in both stacks (MBartLearnedPositionalEmbedding,
  * max_position_embeddings + 2 rows, offset 2). transformers 5.23.0
@@ -2130,17 +2132,17 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
  * whose use was not settled here. transformers 5.23.0
  * models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380,
  * L396-456, L480-553; configuration_minimax_m3_vl.py L55-160. */
-{.model_type = "minimax_m3_vl", .arch = "MiniMaxM3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
-            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
- .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
-           "L480-553 (transformers 5.23.0)"},
+REFUSED("minimax_m3_vl", "MiniMaxM3VL", ROPE, HALF,
+        "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+        "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+        "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+        "L480-553 (transformers 5.23.0)"),
 
-{.model_type = "minimax_m3_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
-            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
- .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
-           "L480-553 (transformers 5.23.0)"},
+REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
+        "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+        "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+        "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+        "L480-553 (transformers 5.23.0)"),
 
 /* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head; head_dim
  * null: hidden_size / heads) on every layer; layer_types only choose the mask
@@ -2193,16 +2195,16 @@ WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3
  * transformers 5.23.0 models/mistral_large4/modeling_mistral_large4.py
  * L74-125, L187-255, L329-431, L697; configuration_mistral_large4.py
  * L144-170, L223-267. */
-{.model_type = "mistral_large4", .arch = "MistralLarge4", .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
-            "weights, not in config.json) is not implemented",
- .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
-           "(transformers 5.23.0); configuration_mistral_large4.py L144-170, L223-267"},
-{.model_type = "mistral_large4_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
-            "weights, not in config.json) is not implemented",
- .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
-           "(transformers 5.23.0); configuration_mistral_large4.py L144-170"},
+REFUSED("mistral_large4", "MistralLarge4", MIXED, INTERLEAVED,
+        "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+        "weights, not in config.json) is not implemented",
+        "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+        "(transformers 5.23.0); configuration_mistral_large4.py L144-170, L223-267"),
+REFUSED("mistral_large4_text", NULL, MIXED, INTERLEAVED,
+        "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+        "weights, not in config.json) is not implemented",
+        "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+        "(transformers 5.23.0); configuration_mistral_large4.py L144-170"),
 
 /* ---- mixtral: llama's RoPE, as mistral above. */
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -2300,10 +2302,10 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * bucket bias (relative_attention_num_buckets) computed once in the
  * encoder and added in every layer. transformers 5.23.0
  * models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850. */
-{.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
-            "by every layer) on top of a learned position table: two schemes in one layer",
- .source = "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"},
+REFUSED("mpnet", "MPNet", LEARNED, NO_LAYOUT,
+        "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
+        "by every layer) on top of a learned position table: two schemes in one layer",
+        "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"),
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
@@ -2336,30 +2338,30 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * granite_swa's layer_rope_theta. transformers 5.23.0
  * models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760;
  * models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581. */
-{.model_type = "muse_glimmer", .arch = "MuseGlimmer", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+REFUSED("muse_glimmer", "MuseGlimmer", MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
 
-{.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+REFUSED("muse_glimmer_text", NULL, MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
 
-{.model_type = "muse_spark", .arch = "MuseSpark", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+REFUSED("muse_spark", "MuseSpark", MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
 
-{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+REFUSED("muse_spark_text", NULL, MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
 
 /* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
  * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
  * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
  * L404-522. */
-{.model_type = "musicgen", .arch = "Musicgen", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
-            "not one of posenc's sinusoids",
- .source = "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"},
+REFUSED("musicgen", "Musicgen", SINUSOID, NO_LAYOUT,
+        "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
+        "not one of posenc's sinusoids",
+        "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"),
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. transformers 5.23.0 models/mvp/modeling_mvp.py
@@ -2377,11 +2379,11 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * their order does not matter). transformers 5.23.0
  * models/nanochat/modeling_nanochat.py L59-103, L106-128, L169-173,
  * L203-226; configuration_nanochat.py L54-72. */
-{.model_type = "nanochat", .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
-            "of every RoPE posenc describes), which is not implemented",
- .source = "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
-           "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
+REFUSED("nanochat", "NanoChat", ROPE, HALF,
+        "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
+        "of every RoPE posenc describes), which is not implemented",
+        "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
+        "configuration_nanochat.py L54-72 (transformers 5.23.0)"),
 
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
@@ -2417,10 +2419,10 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * two-axis alternating rule. transformers 5.23.0
  * models/neomme/modeling_neomme.py L90-167, L209-249, L339, L561-586;
  * configuration_neomme.py L72-73, L102-107, L144-151. */
-{.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
-            "per layer type) is not implemented",
- .source = "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"},
+REFUSED("neomme", "NeoMME", ROPE, HALF,
+        "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
+        "per layer type) is not implemented",
+        "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
 
 /* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
  * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
@@ -2980,16 +2982,16 @@ WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", 
  * (group_starts). transformers 5.23.0 models/qwen4_exp/modeling_qwen4_exp.py
  * L74-130, L670-790 (L742 the block start), L812-850;
  * configuration_qwen4_exp.py L29, L292. */
-{.model_type = "qwen4_exp", .arch = "Qwen4Exp", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
-            "each block's first position) is not implemented",
- .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
-           "5.23.0); configuration_qwen4_exp.py L29, L292"},
-{.model_type = "qwen4_exp_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
-            "each block's first position) is not implemented",
- .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
-           "5.23.0); configuration_qwen4_exp.py L29"},
+REFUSED("qwen4_exp", "Qwen4Exp", MIXED, HALF,
+        "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+        "each block's first position) is not implemented",
+        "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+        "5.23.0); configuration_qwen4_exp.py L29, L292"),
+REFUSED("qwen4_exp_text", NULL, MIXED, HALF,
+        "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+        "each block's first position) is not implemented",
+        "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+        "5.23.0); configuration_qwen4_exp.py L29"),
 
 WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"),
 
@@ -3022,10 +3024,10 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  * concatenated) when axial_pos_embds (default), beside LSH and local
  * attention. transformers 5.23.0 models/reformer/modeling_reformer.py
  * L192-306. */
-{.model_type = "reformer", .arch = "Reformer", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "Reformer's axial position embeddings (a learned table per axis of "
-            "axial_pos_shape, concatenated) are not implemented",
- .source = "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"},
+REFUSED("reformer", "Reformer", LEARNED, NO_LAYOUT,
+        "Reformer's axial position embeddings (a learned table per axis of "
+        "axial_pos_shape, concatenated) are not implemented",
+        "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"),
 
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
@@ -3073,13 +3075,12 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  * against posenc's RoPE (its attention is not the probe's). transformers
  * 5.23.0 models/roformer/modeling_roformer.py L49-82, L115-247;
  * configuration_roformer.py L62. */
-{.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED,
- .refused = "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
-            "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
-            "has not been checked against posenc's RoPE",
- .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
-           "L62 (transformers 5.23.0)"},
+REFUSED("roformer", "RoFormer", ROPE, INTERLEAVED,
+        "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
+        "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
+        "has not been checked against posenc's RoPE",
+        "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
+        "L62 (transformers 5.23.0)"),
 
 /* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
  * attention, no position input): no positions. transformers 5.23.0
@@ -3098,12 +3099,11 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
  * row per position. transformers 5.23.0
  * models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338;
  * configuration_sam3_lite_text.py L126-134. */
-{.model_type = "sam3_lite_text_text_model", .arch = "Sam3LiteTextText",
- .scheme = POSENC_SCHEME_LEARNED,
- .refused = "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
-            "is not implemented",
- .source = "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
-           "(transformers 5.23.0)"},
+REFUSED("sam3_lite_text_text_model", "Sam3LiteTextText", LEARNED, NO_LAYOUT,
+        "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
+        "is not implemented",
+        "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
+        "(transformers 5.23.0)"),
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
@@ -3242,25 +3242,25 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  * configuration_t5gemma.py L114-155; models/t5gemma2/modeling_t5gemma2.py
  * L93-175, L262-287, L341-375; configuration_t5gemma2.py L77-92, L177-188,
  * L315-358. */
-{.model_type = "t5gemma", .arch = "T5Gemma", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
-            "encoder and its decoder each as a config.json of its own",
- .source = "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
-           "5.23.0); configuration_t5gemma.py L114-155"},
-{.model_type = "t5gemma2", .arch = "T5Gemma2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
-            "decoder's self- and cross-attention merged): read its encoder and its decoder each "
-            "as a config.json of its own",
- .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
-           "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"},
+REFUSED("t5gemma", "T5Gemma", MIXED, HALF,
+        "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
+        "encoder and its decoder each as a config.json of its own",
+        "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
+        "5.23.0); configuration_t5gemma.py L114-155"),
+REFUSED("t5gemma2", "T5Gemma2", MIXED, HALF,
+        "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
+        "decoder's self- and cross-attention merged): read its encoder and its decoder each "
+        "as a config.json of its own",
+        "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
+        "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"),
 
 /* ---- tapas: refused. Positions restart in each table cell
  * (reset_position_index_per_cell) and row/column/rank token-type tables
  * are added. transformers 5.23.0 models/tapas/modeling_tapas.py L67-143. */
-{.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
-            "adds row/column/rank embeddings; posenc does not read them",
- .source = "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"},
+REFUSED("tapas", "Tapas", LEARNED, NO_LAYOUT,
+        "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
+        "adds row/column/rank embeddings; posenc does not read them",
+        "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"),
 
 WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"),
 
@@ -3272,10 +3272,10 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
  * interleaves sin and cos with 10000^(-2k/d): refused. transformers
  * 5.23.0 models/tipsv2/modeling_tipsv2.py L586-662;
  * configuration_tipsv2.py L109-122. */
-{.model_type = "tipsv2_text_model", .arch = "Tipsv2Text", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "TIPSv2's tensor2tensor sinusoid (all sines, then all cosines, log(10000) / "
-            "(half_dim - 1)) is not implemented",
- .source = "models/tipsv2/modeling_tipsv2.py L586-662 (transformers 5.23.0)"},
+REFUSED("tipsv2_text_model", "Tipsv2Text", SINUSOID, NO_LAYOUT,
+        "TIPSv2's tensor2tensor sinusoid (all sines, then all cosines, log(10000) / "
+        "(half_dim - 1)) is not implemented",
+        "models/tipsv2/modeling_tipsv2.py L586-662 (transformers 5.23.0)"),
 
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
@@ -3352,11 +3352,11 @@ WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/visi
  * enter the key logits and the values; the token embeddings carry no
  * position. transformers 5.23.0 models/vits/modeling_vits.py L841-1000
  * (L865-867, L907-945), L1147-1170; configuration_vits.py L114-117. */
-{.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .refused = "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
-            "within window_size, added to the key logits and the values) are not implemented",
- .source = "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
-           "(transformers 5.23.0)"},
+REFUSED("vits", "Vits", RELATIVE_BUCKETS, NO_LAYOUT,
+        "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
+        "within window_size, added to the key logits and the values) are not implemented",
+        "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
+        "(transformers 5.23.0)"),
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:
@@ -3391,10 +3391,10 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
 
 /* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
  * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
-{.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
-            "row padding_idx + 1 with the padding row zeroed is not implemented",
- .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
+REFUSED("xglm", "XGLM", SINUSOID, NO_LAYOUT,
+        "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
+        "row padding_idx + 1 with the padding row zeroed is not implemented",
+        "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"),
 
 /* ---- xlm: a table of max_position_embeddings rows, emb_dim wide
  * (XLMConfig attribute_map: hidden_size -> emb_dim), read at positions
@@ -3434,10 +3434,10 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
  * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
  * L68-95, L928-976. */
-{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
-            "rel_shift, r_w_bias/r_r_bias) is not implemented",
- .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
+REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
+        "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
+        "rel_shift, r_w_bias/r_r_bias) is not implemented",
+        "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"),
 
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
  * attention, no position input): no positions. transformers 5.23.0
@@ -3513,7 +3513,7 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  * "hybrid_sliding" (default 5e6 and 1e4). transformers 5.23.0
  * models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352;
  * configuration_zaya.py L97-112. */
-{.model_type = "zaya", .arch = "Zaya", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "ZAYA's CCA attention (q/k causal convolutions before a partial RoPE, layer types "
-            "hybrid / hybrid_sliding with their own RoPE sets) is not implemented",
- .source = "models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352 (transformers 5.23.0)"},
+REFUSED("zaya", "Zaya", MIXED, HALF,
+        "ZAYA's CCA attention (q/k causal convolutions before a partial RoPE, layer types "
+        "hybrid / hybrid_sliding with their own RoPE sets) is not implemented",
+        "models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352 (transformers 5.23.0)"),
