@@ -5,10 +5,11 @@
 
 /* ---- the families with their own reading ----------------------------------------- */
 
-/* One group for every layer. */
-static posenc_model_group *one_group(mread *r, posenc_scheme s, int64_t n_layer)
+/* One group for every layer, of type layer_type ("": the model has one). */
+static posenc_model_group *one_group(mread *r, posenc_scheme s, const char *layer_type,
+                                     int64_t n_layer)
 {
-    int gi = add_group(r->m, s, "");
+    int gi = add_group(r->m, s, layer_type);
     for (int64_t i = 0; i < n_layer; i++)
         r->m->layer_group[i] = (uint8_t)gi;
     return &r->m->group[gi];
@@ -30,7 +31,7 @@ posenc_status read_alibi(mread *r, int64_t n_layer)
         return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
                     "%s %lld is outside 1..%u", name, (long long)heads, POSENC_MAX_DIM);
     }
-    posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, n_layer);
+    posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, "", n_layer);
     g->n_head = (uint32_t)heads;
     g->alibi_bias_max = 8.0;
     g->alibi_slope_scale = 1.0;
@@ -137,7 +138,7 @@ posenc_status read_learned(mread *r, int64_t n_layer)
     }
     note_ignored(r, "n_ctx"); /* GPT-2's legacy key; the table is n_positions */
     posenc_model_group *g =
-        one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, n_layer);
+        one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, "", n_layer);
     g->positions = positions;
     g->dim = dim;
     if (f->pos_offset >= 0) {
@@ -206,10 +207,7 @@ posenc_status read_t5_decoder(mread *r, int64_t n_layer)
     if (st != POSENC_OK)
         return st;
     note_ignored(r, "n_positions"); /* never read by the bucket code */
-    int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_BUCKETS, "decoder");
-    for (int64_t i = 0; i < n_layer; i++)
-        r->m->layer_group[i] = (uint8_t)gi;
-    posenc_model_group *g = &r->m->group[gi];
+    posenc_model_group *g = one_group(r, POSENC_SCHEME_RELATIVE_BUCKETS, "decoder", n_layer);
     g->buckets = (uint32_t)nb;
     g->max_distance = (uint32_t)md;
     g->bidirectional = 0;
