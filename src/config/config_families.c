@@ -128,6 +128,11 @@ static const posenc_model_family FAMILIES[] = {
 };
 
 #undef WRAPPER
+#undef MLA_ROPE
+#undef GEMMA4_LAYERS
+#undef EXAONE4_LAYERS
+#undef QWEN2_VL_MROPE
+#undef TYPE_SETS_ROPE
 #undef REFUSED
 #undef NO_LAYOUT
 #undef ROPE

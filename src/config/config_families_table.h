@@ -14,6 +14,41 @@
  * cite their model repository. docs/MODELS.md lists them with the values
  * marked uncertain in the research notes. */
 
+/* Field runs that several entries share because their code is the same
+ * (each group's entries cite it). */
+/* DeepSeek V3's MLA RoPE: the qk_rope_head_dim part of each head rotates,
+ * interleaved unless rope_interleave is false (modeling_deepseek_v3.py
+ * @9bd8dd18 apply_rotary_pos_emb_interleave); its copies too. */
+#define MLA_ROPE                                                                               \
+    .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE,      \
+    .flags = POSENC_FAMILY_INTERLEAVE_KEY
+/* Gemma 4's text model: one RoPE set per layer type, full layers of head
+ * size global_head_dim, every 6th layer full and the last one forced full. */
+#define GEMMA4_LAYERS                                                                          \
+    .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,                     \
+    .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,                         \
+    .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,                                 \
+    .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,                      \
+    .flags = POSENC_FAMILY_LAST_LAYER_FULL
+/* EXAONE 4: RoPE on sliding layers only (every layer without a sliding
+ * window), every 4th layer full. */
+#define EXAONE4_LAYERS                                                                         \
+    .scheme = POSENC_SCHEME_MIXED, .layout = HALF, .base_default = 10000.0,                    \
+    .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,                           \
+    .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,                                 \
+    .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW
+/* Qwen2-VL's M-RoPE (sections 16, 24, 24 by default, base 1e6), shared by
+ * Qwen2.5-VL and Qwen2.5-Omni's thinker. */
+#define QWEN2_VL_MROPE                                                                         \
+    .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 1000000.0,                   \
+    .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE
+/* One RoPE set per layer type from rope_parameters only (Laguna, Mellum and
+ * the others below). */
+#define TYPE_SETS_ROPE                                                                         \
+    .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .layers = POSENC_LAYERS_BY_TYPE,             \
+    .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED,                     \
+    .flags = POSENC_FAMILY_TYPE_SETS
+
 /* ---- RefinedWeb / RefinedWebModel: Falcon's first remote-code configs.
  * RWConfig attribute_map num_hidden_layers -> n_layer, num_attention_heads ->
  * n_head; no rope_theta (base 10000); alibi key as Falcon. Read as falcon
@@ -132,10 +167,8 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
  * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale.
  * transformers 5.23.0 models/axk1/modeling_axk1.py L99, L279-360, L366-408,
  * L440-460; configuration_axk1.py L54-125. */
-{.model_type = "axk1", .arch = "AXK1", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 61,
+{.model_type = "axk1", .arch = "AXK1", MLA_ROPE, .base_default = 10000.0, .default_layers = 61,
  .default_hidden = 7168, .default_heads = 64, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
            "configuration_axk1.py L54-125"},
 
@@ -611,8 +644,7 @@ REFUSED("deberta-v2", "DebertaV2", LEARNED, NO_LAYOUT,
 /* ---- deepseek_v3: as V2; rope_interleave (default true) selects
  * apply_rotary_pos_emb_interleave. models/deepseek_v3/modeling_deepseek_v3.py
  * @9bd8dd18 ("if self.config.rope_interleave"). */
-{.model_type = "deepseek_v3", .arch = "DeepseekV3", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+{.model_type = "deepseek_v3", .arch = "DeepseekV3", MLA_ROPE,
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
 
@@ -728,15 +760,10 @@ WRAPPER("embedding_gemma2", "EmbeddingGemma2", ROPE, "text_config", "embedding_g
  * layer_types, last layer, default_rope_params, per_layer_config), L159-166;
  * modeling_embedding_gemma2.py L70-125 (per-type rotary over
  * per_layer_config[layer_type]), L230-260, L310-369. */
-{.model_type = "embedding_gemma2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,
- .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_head_dim = 256,
- .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
- .default_rope_parameters =
-     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
+{.model_type = "embedding_gemma2_text", .arch = NULL, GEMMA4_LAYERS, .default_layers = 24,
+ .default_hidden = 512, .default_heads = 4, .default_head_dim = 256,
+ .default_rope_parameters = "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
      "\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0}}",
- .flags = POSENC_FAMILY_LAST_LAYER_FULL,
  .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L52-130; "
            "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)"},
 
@@ -855,10 +882,8 @@ REFUSED("exaone", "Exaone", ROPE, HALF,
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
  * models/exaone4/modular_exaone4.py @26892c16 L180-215 (defaults, pattern),
  * L239-280 (head_dim, is_sliding, the NoPE rule). */
-{.model_type = "exaone4", .arch = "Exaone4", .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
- .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+{.model_type = "exaone4", .arch = "Exaone4", EXAONE4_LAYERS, .default_hidden = 4096,
+ .default_heads = 32,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
 WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"),
@@ -867,10 +892,8 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  * it; Exaone4_5_Config.__post_init__ renames it exaone4 before building
  * (transformers 5.23.0 models/exaone4_5/configuration_exaone4_5.py L80-81):
  * EXAONE 4's entry, as written there. */
-{.model_type = "exaone4_5_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
- .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+{.model_type = "exaone4_5_text", .arch = NULL, EXAONE4_LAYERS, .default_hidden = 4096,
+ .default_heads = 32,
  .source = "models/exaone4_5/configuration_exaone4_5.py L80-81 (read as exaone4); models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
 /* ---- exaone_moe: EXAONE 4's rule: q/k norms, then RoPE only where
@@ -881,11 +904,8 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  * layer_types is refused by the layer reader. transformers 5.23.0
  * models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184;
  * configuration_exaone_moe.py L89-92, L105-107, L130-138. */
-{.model_type = "exaone_moe", .arch = "ExaoneMoe", .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
- .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
- .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+{.model_type = "exaone_moe", .arch = "ExaoneMoe", EXAONE4_LAYERS, .default_layers = 32,
+ .default_hidden = 4096, .default_heads = 32,
  .source = "models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184 (5.23.0); "
            "configuration_exaone_moe.py L89-138"},
 
@@ -1068,12 +1088,9 @@ WRAPPER("gemma4", NULL, ROPE, "text_config", "gemma4_text", "models/gemma4/confi
  * L194-261 (_compute_proportional_rope_parameters). Base: the mixin's
  * default_theta 10000 (rope_utils L760) where a set has no rope_theta.
  * transformers 5.23.0. */
-{.model_type = "gemma4_text", .arch = "Gemma4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
+{.model_type = "gemma4_text", .arch = "Gemma4", GEMMA4_LAYERS, .default_layers = 30,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
- .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
- .default_rope_parameters = GEMMA4_ROPE_PARAMETERS, .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .default_rope_parameters = GEMMA4_ROPE_PARAMETERS,
  .source = "models/gemma4/configuration_gemma4.py L151-252; modeling_gemma4.py L778-797, "
            "L1078-1240; modeling_rope_utils.py L194-261 (transformers 5.23.0)"},
 
@@ -1087,12 +1104,9 @@ WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "mod
  * modeling_gemma4_unified.py L183 (Gemma4UnifiedTextRotaryEmbedding), L262
  * (apply_rotary_pos_emb), L330-410 (Gemma4UnifiedTextAttention).
  * transformers 5.23.0. */
-{.model_type = "gemma4_unified_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
+{.model_type = "gemma4_unified_text", .arch = NULL, GEMMA4_LAYERS, .default_layers = 30,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
- .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
- .default_rope_parameters = GEMMA4_ROPE_PARAMETERS, .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .default_rope_parameters = GEMMA4_ROPE_PARAMETERS,
  .source = "models/gemma4_unified/configuration_gemma4_unified.py L104-200; "
            "modeling_gemma4_unified.py L183-410 (transformers 5.23.0)"},
 
@@ -1138,10 +1152,8 @@ WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/co
  * rotate_half; rope_theta 10000; the YaRN mscale goes into the softmax
  * scale. transformers 5.23.0 models/glm4_moe_lite/modeling_glm4_moe_lite.py
  * L150-219, L278, L315-328; configuration_glm4_moe_lite.py L79, L83-113. */
-{.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0,
+{.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", MLA_ROPE, .base_default = 10000.0,
  .default_layers = 47, .default_hidden = 2048, .default_heads = 20, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
            "configuration_glm4_moe_lite.py L79-113"},
 
@@ -1730,8 +1742,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  * checkpoints' architectures are DeepseekV3ForCausalLM): read as
  * deepseek_v3 (MLA, the qk_rope_head_dim part interleaved; YaRN with
  * beta_fast == beta_slow as transformers computes it, src/math/scaling.c). */
-{.model_type = "kimi_k2", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+{.model_type = "kimi_k2", .arch = NULL, MLA_ROPE,
  .source = "MoonshotAI/Kimi-K2 README.md (DeepseekV3CausalLM, model_type kimi_k2); "
            "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18"},
 
@@ -1814,10 +1825,8 @@ REFUSED("kosmos_2_text_model", NULL, SINUSOID, NO_LAYOUT,
  * default all full. head_dim 128. transformers 5.23.0
  * models/laguna/modeling_laguna.py L66-120 (per-type rotary), L241-284,
  * L333, L378, L566; configuration_laguna.py L93-145. */
-{.model_type = "laguna", .arch = "Laguna", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 40, .default_hidden = 2048,
- .default_heads = 48, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "laguna", .arch = "Laguna", TYPE_SETS_ROPE, .default_layers = 40,
+ .default_hidden = 2048, .default_heads = 48, .default_head_dim = 128,
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
            "configuration_laguna.py L93-145"},
 
@@ -2022,10 +2031,8 @@ REFUSED("markuplm", "MarkupLM", LEARNED, NO_LAYOUT,
  * head_dim 128. transformers 5.23.0 models/mellum/modeling_mellum.py
  * L45-99 (per-type rotary), L130-160, L208, L246, L516;
  * configuration_mellum.py L85-130. */
-{.model_type = "mellum", .arch = "Mellum", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 28, .default_hidden = 2304,
- .default_heads = 32, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "mellum", .arch = "Mellum", TYPE_SETS_ROPE, .default_layers = 28,
+ .default_hidden = 2304, .default_heads = 32, .default_head_dim = 128,
  .source = "models/mellum/modeling_mellum.py L45-99, L130-160, L208, L246, L516 (5.23.0); "
            "configuration_mellum.py L85-130"},
 
@@ -2051,10 +2058,8 @@ WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "mo
  * layer_types the config is refused. transformers 5.23.0
  * models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120 (per-type rotary),
  * L245-285, L340-346, L382; configuration_mimo_v2_flash.py L79-130. */
-{.model_type = "mimo_v2_flash", .arch = "MiMoV2Flash", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .partial_default = 0.334, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 48, .default_hidden = 4096,
- .default_heads = 64, .default_head_dim = 192, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "mimo_v2_flash", .arch = "MiMoV2Flash", TYPE_SETS_ROPE, .partial_default = 0.334,
+ .default_layers = 48, .default_hidden = 4096, .default_heads = 64, .default_head_dim = 192,
  .source = "models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120, L245-285, L340-346, L382 "
            "(5.23.0); configuration_mimo_v2_flash.py L79-130"},
 
@@ -2828,9 +2833,8 @@ WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen
  * L1349-1354 (chunks), L977-981 (rotate_half); configuration_qwen2_5_omni.py
  * L151-176 (default_theta, hidden 3584, layers 28, heads 28); transformers
  * 5.23.0. */
-{.model_type = "qwen2_5_omni_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .default_layers = 28, .default_hidden = 3584, .default_heads = 28,
- .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+{.model_type = "qwen2_5_omni_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 28,
+ .default_hidden = 3584, .default_heads = 28,
  .source = "models/qwen2_5_omni/modeling_qwen2_5_omni.py L977-981, L1314, L1349-1354; "
            "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)"},
 WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"),
@@ -2849,9 +2853,8 @@ WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen
 {.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen2_5_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
  .source = "models/qwen2_5_vl/configuration_qwen2_5_vl.py L196-201 (transformers 5.23.0)"},
-{.model_type = "qwen2_5_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .default_layers = 80, .default_hidden = 8192, .default_heads = 64,
- .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+{.model_type = "qwen2_5_vl_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 80,
+ .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
            "L91, L110-113 (transformers 5.23.0)"},
 WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
@@ -2860,9 +2863,8 @@ WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/c
 {.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen2_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
  .source = "models/qwen2_vl/configuration_qwen2_vl.py L157-179 (transformers 5.23.0)"},
-{.model_type = "qwen2_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .default_layers = 80, .default_hidden = 8192, .default_heads = 64,
- .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+{.model_type = "qwen2_vl_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 80,
+ .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_vl/modeling_qwen2_vl.py L102, L114-116, L137-142, L491; "
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
@@ -3205,10 +3207,8 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
  * does not touch positions. transformers 5.23.0
  * models/step3p7/modeling_step3p7.py L437-490 (per-type rotary), L630-665,
  * L668-722, L830; configuration_step3p7.py L110-160, L251-310, L316-333. */
-{.model_type = "step3p5", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 45, .default_hidden = 4096,
- .default_heads = 64, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "step3p5", .arch = NULL, TYPE_SETS_ROPE, .default_layers = 45,
+ .default_hidden = 4096, .default_heads = 64, .default_head_dim = 128,
  .source = "models/step3p7/modeling_step3p7.py L437-490, L630-665, L668-722, L830 (5.23.0); "
            "configuration_step3p7.py L110-160, L251-310"},
 WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"),
@@ -3284,10 +3284,8 @@ REFUSED("tipsv2_text_model", "Tipsv2Text", SINUSOID, NO_LAYOUT,
  * the per-type sets and layer_types. transformers 5.23.0
  * models/ultrabert/modeling_ultrabert.py L64-116 (per-type rotary),
  * L126-156, L204, L243; configuration_ultrabert.py L59-113. */
-{.model_type = "ultrabert", .arch = "Ultrabert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 4096,
- .default_heads = 32, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "ultrabert", .arch = "Ultrabert", TYPE_SETS_ROPE, .default_layers = 32,
+ .default_hidden = 4096, .default_heads = 32,
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
 
@@ -3472,10 +3470,8 @@ REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the
  * softmax scale, not q. transformers 5.23.0 models/youtu/modeling_youtu.py
  * L187-256, L315, L352-365; configuration_youtu.py L73-86, L102-103. */
-{.model_type = "youtu", .arch = "Youtu", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 32,
- .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+{.model_type = "youtu", .arch = "Youtu", MLA_ROPE, .base_default = 10000.0,
+ .default_layers = 32, .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
  .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
            "configuration_youtu.py L73-103"},
 

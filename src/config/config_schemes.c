@@ -15,6 +15,19 @@ static posenc_model_group *one_group(mread *r, posenc_scheme s, const char *laye
     return &r->m->group[gi];
 }
 
+/* need_count, then a size in 1..POSENC_MAX_DIM (else POSENC_ERR_DIM naming
+ * the key). */
+static posenc_status need_dim(mread *r, const char *const *keys, int64_t def, int64_t *v,
+                              const char **k)
+{
+    posenc_status st = need_count(r, keys, def, v, k);
+    if (st != POSENC_OK || (*v >= 1 && *v <= POSENC_MAX_DIM))
+        return st;
+    char name[96];
+    return FAIL(r, POSENC_ERR_DIM, kn(r, *k, name, sizeof name), "%s %lld is outside 1..%u", name,
+                (long long)*v, POSENC_MAX_DIM);
+}
+
 /* ALiBi on every layer: BLOOM (modeling_bloom.py L54-95), MPT
  * (modeling_mpt.py L42-62, L327: alibi_bias_max 8 whatever attn_config
  * says, attn_config.alibi never read), Falcon with alibi, Baichuan 13B;
@@ -23,14 +36,9 @@ posenc_status read_alibi(mread *r, int64_t n_layer)
 {
     int64_t heads;
     const char *hk;
-    posenc_status st = need_count(r, HEADS_KEYS, r->fam->default_heads, &heads, &hk);
+    posenc_status st = need_dim(r, HEADS_KEYS, r->fam->default_heads, &heads, &hk);
     if (st != POSENC_OK)
         return st;
-    if (heads < 1 || heads > POSENC_MAX_DIM) {
-        char name[96];
-        return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
-                    "%s %lld is outside 1..%u", name, (long long)heads, POSENC_MAX_DIM);
-    }
     posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, "", n_layer);
     g->n_head = (uint32_t)heads;
     g->alibi_bias_max = 8.0;
@@ -60,14 +68,9 @@ posenc_status embed_dim(mread *r, uint32_t *dim)
 {
     int64_t v;
     const char *k;
-    posenc_status st = need_count(r, HIDDEN_KEYS, r->fam->default_hidden, &v, &k);
+    posenc_status st = need_dim(r, HIDDEN_KEYS, r->fam->default_hidden, &v, &k);
     if (st != POSENC_OK)
         return st;
-    if (v < 1 || v > POSENC_MAX_DIM) {
-        char name[96];
-        return FAIL(r, POSENC_ERR_DIM, kn(r, k, name, sizeof name), "%s %lld is outside 1..%u",
-                    name, (long long)v, POSENC_MAX_DIM);
-    }
     *dim = (uint32_t)v;
     return POSENC_OK;
 }
