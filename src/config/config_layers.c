@@ -20,12 +20,14 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
         for (int64_t i = 0; i < n_layer; i++) {
             const json_t *e = json_array_get(lt, (size_t)i);
             const char *s = json_typeof(e) == JSON_STRING ? json_string_value(e) : NULL;
+            /* a type of the family's own (3: no attention, LFM3's conv), else -1 */
+            int own = s && f->quirks && f->quirks->layer_type ? f->quirks->layer_type(s) : -1;
             if (s && strcmp(s, "full_attention") == 0)
                 kind[i] = 0;
             else if (s && strcmp(s, "sliding_attention") == 0)
                 kind[i] = 1;
-            else if (s && f->quirks && f->quirks->layer_type && f->quirks->layer_type(s) >= 0)
-                kind[i] = (uint8_t)f->quirks->layer_type(s); /* 3: no attention (LFM3's conv) */
+            else if (own >= 0)
+                kind[i] = (uint8_t)own;
             else if (s)
                 return FAIL(r, POSENC_ERR_FORMAT, name,
                             "%s[%lld] '%.40s' is not a layer type of family %s (full_attention, "
