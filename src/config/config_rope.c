@@ -322,6 +322,30 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
     return st;
 }
 
+/* MiniCPM builds its cache for max_position_embeddings first: long factors
+ * from the start when that exceeds the original length (MiniCPMLongRoPE:
+ * scale = max_position_embeddings / original and sqrt(1 + ln scale / ln
+ * original) on cos and sin; it reads no factor or attention_factor). */
+static posenc_status long_from_maxpos(mread *r, posenc_rope_config *c, const rope_common *cm,
+                                      const json_t *blk, const char *name)
+{
+    char key[128];
+    static const char *const unread[] = {"factor", "attention_factor"};
+    for (int i = 0; i < 2; i++)
+        if (get(blk, unread[i])) {
+            snprintf(key, sizeof key, "%s.%s", name, unread[i]);
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s: MiniCPM's longrope takes its scale from "
+                        "max_position_embeddings / original_max_position_embeddings "
+                        "and does not read this key",
+                        key);
+        }
+    const posenc_rope_scaling *s = &c->scaling;
+    if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
+        memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
+    return POSENC_OK;
+}
+
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
  * cm with base. A rope_scaling block and a rope_parameters set are read alike
  * (transformers 5: rope_scaling is the rope_parameters). */
@@ -369,27 +393,10 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         json_decref(own);
         if (st != POSENC_OK)
             return st;
-        /* MiniCPM builds its cache for max_position_embeddings first: long
-         * factors from the start when that exceeds the original length */
-        posenc_rope_scaling *s = &c->scaling;
-        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) && s->type == POSENC_ROPE_LONGROPE) {
-            /* MiniCPMLongRoPE: scale = max_position_embeddings / original and
-             * sqrt(1 + ln scale / ln original) on cos and sin; it reads no
-             * factor or attention_factor */
-            char key[128];
-            static const char *const unread[] = {"factor", "attention_factor"};
-            for (int i = 0; i < 2; i++)
-                if (get(blk, unread[i])) {
-                    snprintf(key, sizeof key, "%s.%s", name, unread[i]);
-                    return FAIL(r, POSENC_ERR_FORMAT, key,
-                                "%s: MiniCPM's longrope takes its scale from "
-                                "max_position_embeddings / original_max_position_embeddings "
-                                "and does not read this key",
-                                key);
-                }
-            if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
-                memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
-        }
+        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) &&
+            c->scaling.type == POSENC_ROPE_LONGROPE &&
+            (st = long_from_maxpos(r, c, cm, blk, name)) != POSENC_OK)
+            return st;
     }
     posenc_mrope mr;
     if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
