@@ -77,9 +77,6 @@ typedef struct posenc_model_family {
     uint32_t indexer_head_dim_default; /* INDEXER: the config class's index_head_dim */
     posenc_layout indexer_layout; /* INDEXER: the indexer's pair layout (HALF in
                                    DeepSeek V3.2, INTERLEAVED in GLM-5) */
-    uint32_t head_dim_times;    /* RoPE: head_dim is this many times hidden_size / heads,
-                                   whatever head_dim keys say (Zamba 2's shared attention:
-                                   2); 0: the usual keys */
     uint32_t default_layers;    /* the config class's defaults when a key is absent */
     const char *layers_key;     /* the key of the layer count in place of num_hidden_layers
                                    and its aliases (PP-FormulaNet's text decoder:

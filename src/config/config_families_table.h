@@ -3498,7 +3498,7 @@ REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
  * (rotate_half), L296-307 (RoPE only with use_mem_rope), L1136-1141,
  * L1228-1240. */
 {.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .base_default = 10000.0, .head_dim_times = 2, .layers = POSENC_LAYERS_KINDS,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS,
  .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS, .quirks = &quirk_zamba2,
  .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L91-134, "
            "L183-210, L296-307, L1136-1141, L1228-1240 (transformers 5.23.0)"},

@@ -505,4 +505,18 @@ static posenc_status zamba2_mem_rope(mread *r, int *rope_on, const char **off_wh
     return POSENC_OK;
 }
 
-const posenc_family_quirks quirk_zamba2 = {.name = "quirk_zamba2", .kinds_rope = zamba2_mem_rope};
+/* Zamba2Config.__post_init__: attention_head_dim = 2 * hidden_size //
+ * num_attention_heads, set over any key (head_dim maps to it)
+ * (models/zamba2/configuration_zamba2.py L115-118, transformers 5.23.0). */
+static posenc_status zamba2_head_dim(mread *r, int64_t *head_dim)
+{
+    posenc_status st = hidden_per_head(r, 2, head_dim);
+    if (st != POSENC_OK)
+        return st;
+    note_ignored(r, "head_dim");
+    note_ignored(r, "attention_head_dim");
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_zamba2 = {
+    .name = "quirk_zamba2", .head_dim = zamba2_head_dim, .kinds_rope = zamba2_mem_rope};

@@ -30,6 +30,9 @@ struct posenc_family_quirks {
     /* prepare_block (config_rope.c), after the shared steps: the RoPE block
      * blk as the family's code reads it (*own: a changed copy, or NULL). */
     posenc_status (*rope_block)(mread *r, const json_t *blk, const char *name, json_t **own);
+    /* common_head_dim (config_rope.c), in place of the usual keys: the head
+     * size by the family's own rule. */
+    posenc_status (*head_dim)(mread *r, int64_t *head_dim);
     /* common_base (config_rope.c), before the usual keys: the base read by
      * the family's own rule (*have = 1 when it decides). */
     posenc_status (*own_base)(mread *r, rope_common *cm, int *have);

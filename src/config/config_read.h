@@ -56,6 +56,7 @@ typedef struct rope_common {
 
 #define add_group posenc__cfgm_add_group
 #define block_copy_failed posenc__cfgm_block_copy_failed
+#define hidden_per_head posenc__cfgm_hidden_per_head
 #define embed_dim posenc__cfgm_embed_dim
 #define positive posenc__cfgm_positive
 #define stack_layers posenc__cfgm_stack_layers
@@ -138,6 +139,9 @@ posenc_status read_family(mread *r, int64_t n_layer);
 posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *cm);
 posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
                                 double base, const json_t *blk, const char *name);
+/* *out = times * hidden_size / num_attention_heads (the family's defaults
+ * where absent). */
+posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out);
 /* Out of memory copying or changing a RoPE block: *own dropped. */
 posenc_status block_copy_failed(mread *r, json_t **own);
 

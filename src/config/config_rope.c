@@ -434,7 +434,7 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
 }
 
 /* *out = times * hidden_size / heads (the family's defaults for absent keys). */
-static posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out)
+posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out)
 {
     char name[96];
     int64_t hidden, heads;
@@ -464,13 +464,9 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
         static const char *const k[] = {"qk_rope_head_dim", NULL};
         if ((st = need_count(r, k, f->default_head_dim, &cm->head_dim, NULL)) != POSENC_OK)
             return st;
-    } else if (f->head_dim_times) {
-        /* Zamba2Config.__post_init__: attention_head_dim = 2 * hidden_size //
-         * num_attention_heads, set over any key (head_dim maps to it) */
-        if ((st = hidden_per_head(r, f->head_dim_times, &cm->head_dim)) != POSENC_OK)
+    } else if (f->quirks && f->quirks->head_dim) {
+        if ((st = f->quirks->head_dim(r, &cm->head_dim)) != POSENC_OK)
             return st;
-        note_ignored(r, "head_dim");
-        note_ignored(r, "attention_head_dim");
     } else {
         const json_t *hd = json_object_get(r->cfg, "head_dim");
         if ((st = count(r, "head_dim", &cm->head_dim, &present)) != POSENC_OK)
