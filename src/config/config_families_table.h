@@ -63,12 +63,10 @@
  .source = "tiiuae/falcon-7b configuration_RW.py (RWConfig); models/falcon/modeling_falcon.py "
            "rotate_half"},
 
-/* ---- afmoe: q/k norms, then llama's rotate_half (HALF, full head) on
- * sliding (local) layers only; full layers NoPE. layer_types default from
+/* ---- afmoe: q/k norms, then llama's rotate_half (HALF, full head) on sliding
+ * (local) layers only; full layers NoPE. layer_types default from
  * global_attn_every_n_layers (4), a key posenc does not read: without
- * layer_types the config is refused. head_dim 128, rope_theta 10000.
- * transformers 5.23.0 models/afmoe/modeling_afmoe.py L228-258, L312,
- * L332-333, L355-361; configuration_afmoe.py L76-83, L98-110. */
+ * layer_types the config is refused. head_dim 128, rope_theta 10000. */
 {.model_type = "afmoe", .arch = "Afmoe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 2048,
@@ -132,18 +130,15 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
 
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
- * 8192, low 1, high 4; a rope_theta beside no block is unread: refused).
- * transformers 5.23.0 models/apertus/modeling_apertus.py
- * L126-160, L204; configuration_apertus.py L47, L65-68, L87-95. */
+ * 8192, low 1, high 4; a rope_theta beside no block is unread: refused). */
 {.model_type = "apertus", .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
            "configuration_apertus.py L47-95"},
 
-/* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden
- * / heads, rope_theta 10000. transformers 5.23.0 models/arcee/modeling_arcee.py
- * L131-165, L209; configuration_arcee.py L63-85. */
+/* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden /
+ * heads, rope_theta 10000. */
 {.model_type = "arcee", .arch = "Arcee", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
@@ -164,9 +159,7 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
 /* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; head_dim is set to it) of each head, apply_rotary_pos_emb_interleave
  * when rope_interleave (default true), else rotate_half; rope_theta the
- * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale.
- * transformers 5.23.0 models/axk1/modeling_axk1.py L99, L279-360, L366-408,
- * L440-460; configuration_axk1.py L54-125. */
+ * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale. */
 {.model_type = "axk1", .arch = "AXK1", MLA_ROPE, .base_default = 10000.0, .default_layers = 61,
  .default_hidden = 7168, .default_heads = 64, .default_head_dim = 64,
  .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
@@ -202,9 +195,7 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 /* ---- bailing_hybrid: KDA (linear attention) layers and MLA layers (every
  * layer_group_size = 6th layer) whose qk_rope_head_dim part rotates in
  * DeepSeek's interleaved pairs (apply_rotary_pos_emb_interleave: x[0::2],
- * x[1::2]); rope_theta 6e6. transformers 5.23.0
- * models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130,
- * L143-159; modeling_bailing_hybrid.py L253-289, L372-373, L837-841. */
+ * x[1::2]); rope_theta 6e6. */
 {.model_type = "bailing_hybrid", .arch = "BailingHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 6000000.0,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "layer_group_size",
@@ -278,12 +269,9 @@ REFUSED("beam", "Beam", MIXED, HALF,
  .source = "models/big_bird/modeling_big_bird.py L70-131, L1743; configuration_big_bird.py "
            "L57-69 (transformers 5.23.0)"},
 
-/* ---- bigbird_pegasus: learned tables in both stacks without BART's
- * offset (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings
- * rows, positions 0..); the block-sparse encoder attention carries no
- * position. transformers 5.23.0
- * models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711;
- * configuration_bigbird_pegasus.py L62-74. */
+/* ---- bigbird_pegasus: learned tables in both stacks without BART's offset
+ * (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings rows,
+ * positions 0..); the block-sparse encoder attention carries no position. */
 {.model_type = "bigbird_pegasus", .arch = "BigBirdPegasus", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711; "
@@ -300,28 +288,22 @@ REFUSED("beam", "Beam", MIXED, HALF,
  .source = "models/biogpt/modeling_biogpt.py L51-76, L334, L383-388; configuration_biogpt.py "
            "L44-51 (transformers 5.23.0)"},
 
-/* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000.
- * transformers 5.23.0 models/bitnet/modeling_bitnet.py L80-115, L158;
- * configuration_bitnet.py L42-48. */
+/* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000. */
 {.model_type = "bitnet", .arch = "BitNet", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 30, .default_hidden = 2560, .default_heads = 20,
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
 
-/* ---- blenderbot: BART's layout with a learned table from row 0 (no
- * offset) in the encoder and the decoder. transformers 5.23.0
- * models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615;
- * configuration_blenderbot.py L47-71. */
+/* ---- blenderbot: BART's layout with a learned table from row 0 (no offset)
+ * in the encoder and the decoder. */
 {.model_type = "blenderbot", .arch = "Blenderbot", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615; "
            "configuration_blenderbot.py L47-71 (transformers 5.23.0)"},
 
-/* ---- blenderbot-small: learned tables in both stacks without BART's
- * offset (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings
- * rows, positions 0..). transformers 5.23.0
- * models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508;
- * configuration_blenderbot_small.py L50-62. */
+/* ---- blenderbot-small: learned tables in both stacks without BART's offset
+ * (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings rows,
+ * positions 0..). */
 {.model_type = "blenderbot-small", .arch = "BlenderbotSmall", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
@@ -374,11 +356,9 @@ WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "
  .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
            "(transformers 5.23.0)"},
 
-/* ---- chameleon: llama's rotate_half (HALF) over the whole head
- * (hidden_size / heads), after the per-head q/k LayerNorm; every layer alike;
- * the VQ image tokens take the same plain 1-D positions. transformers 5.23.0
- * models/chameleon/modeling_chameleon.py L110-166, L261-310;
- * configuration_chameleon.py L97-111. */
+/* ---- chameleon: llama's rotate_half (HALF) over the whole head (hidden_size
+ * / heads), after the per-head q/k LayerNorm; every layer alike; the VQ image
+ * tokens take the same plain 1-D positions. */
 {.model_type = "chameleon", .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/chameleon/modeling_chameleon.py L110-166, L261-310 (5.23.0); "
            "configuration_chameleon.py L97-111"},
@@ -451,9 +431,7 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
 /* ---- codegen: GPT-J's rotary: create_sinusoidal_positions with base 10000
  * fixed, rotate_every_two (interleaved) on the first rotary_dim elements of
  * each head (class default 64). rotary_dim null is not buildable by
- * transformers (CodeGenModel's min(config.rotary_dim, ...)). transformers
- * 5.23.0 models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286;
- * configuration_codegen.py L50-63. */
+ * transformers (CodeGenModel's min(config.rotary_dim, ...)). */
 {.model_type = "codegen", .arch = "CodeGen", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286 (5.23.0); "
@@ -552,11 +530,9 @@ REFUSED("ctrl", "CTRL", SINUSOID, NO_LAYOUT,
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
- * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
- * when the config has no rope block (a config without one is refused: its
- * rope_theta would be unread). transformers 5.23.0
- * models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339;
- * configuration_cwm.py L64-110. */
+ * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192) when
+ * the config has no rope block (a config without one is refused: its
+ * rope_theta would be unread). */
 {.model_type = "cwm", .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
  .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
@@ -691,10 +667,8 @@ REFUSED("dia", "Dia", MIXED, HALF,
         "5.23.0); configuration_dia.py L28-116"),
 
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
- * differential attention splits the heads; head_dim null: hidden_size /
- * heads; rope_theta 10000. transformers 5.23.0
- * models/diffllama/modeling_diffllama.py L114-144, L203, L260;
- * configuration_diffllama.py L51-76. */
+ * differential attention splits the heads; head_dim null: hidden_size / heads;
+ * rope_theta 10000. */
 {.model_type = "diffllama", .arch = "DiffLlama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
  .source = "models/diffllama/modeling_diffllama.py L114-144, L203, L260 (5.23.0); "
@@ -703,7 +677,7 @@ REFUSED("dia", "Dia", MIXED, HALF,
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
  * huggingface/transformers distilbert/modeling_distilbert.py @00b326f4
- * L85-107; models/distilbert/configuration_distilbert.py @3f832360 L82-102. */
+ * L85-107; */
 {.model_type = "distilbert", .arch = "DistilBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 6, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .sinus_key = "sinusoidal_pos_embds",
@@ -711,18 +685,15 @@ REFUSED("dia", "Dia", MIXED, HALF,
            "@3f832360 L82-102"},
 
 /* ---- doge: llama's rotate_half (HALF, full head) before its dynamic mask
- * attention, rope_theta 10000. transformers 5.23.0
- * models/doge/modeling_doge.py L121-151, L246, L288; configuration_doge.py
- * L74-85. */
+ * attention, rope_theta 10000. */
 {.model_type = "doge", .arch = "Doge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
 
 /* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
- * hidden_size / heads), one rotary for every layer: layer_types only picks
- * the sliding-window mask. transformers 5.23.0 models/dots1/modeling_dots1.py
- * L112-141, L188-229, L467-518; configuration_dots1.py L85-125. */
+ * hidden_size / heads), one rotary for every layer: layer_types only picks the
+ * sliding-window mask. */
 {.model_type = "dots1", .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/dots1/modeling_dots1.py L112-141, L188-229, L467-518 (5.23.0); "
            "configuration_dots1.py L85-125"},
@@ -853,9 +824,7 @@ REFUSED("ernie4_5_vl_moe_text", NULL, ROPE, INTERLEAVED,
            "L88-102"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
- * null: hidden_size / heads, rope_theta 10000. transformers 5.23.0
- * models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309;
- * configuration_eurobert.py L69-96. */
+ * null: hidden_size / heads, rope_theta 10000. */
 {.model_type = "eurobert", .arch = "EuroBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
@@ -898,12 +867,10 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
 
 /* ---- exaone_moe: EXAONE 4's rule: q/k norms, then RoPE only where
  * sliding_window is None or the layer is sliding ("We use global NoPE for
- * hybrid attention model"); layer_types from sliding_window_pattern 4
- * ((i + 1) % 4 != 0: sliding), or none sliding without a window; rotate_half
- * (HALF, full head), rope_theta 10000. A string pattern ("LLLG") without
- * layer_types is refused by the layer reader. transformers 5.23.0
- * models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184;
- * configuration_exaone_moe.py L89-92, L105-107, L130-138. */
+ * hybrid attention model"); layer_types from sliding_window_pattern 4 ((i + 1)
+ * % 4 != 0: sliding), or none sliding without a window; rotate_half (HALF,
+ * full head), rope_theta 10000. A string pattern ("LLLG") without layer_types
+ * is refused by the layer reader. */
 {.model_type = "exaone_moe", .arch = "ExaoneMoe", EXAONE4_LAYERS, .default_layers = 32,
  .default_hidden = 4096, .default_heads = 32,
  .source = "models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184 (5.23.0); "
@@ -967,22 +934,18 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
            "configuration_flava.py L88-103 (transformers 5.23.0)"},
 
 /* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
- * llama's rotate_half: HALF, full head), default_theta 500000.
- * transformers 5.23.0 models/flex_olmo/modeling_flex_olmo.py L166-196, L207,
- * L248; configuration_flex_olmo.py L51, L73-76. */
+ * llama's rotate_half: HALF, full head), default_theta 500000. */
 {.model_type = "flex_olmo", .arch = "FlexOlmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
            "configuration_flex_olmo.py L51, L73-76"},
 
-/* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim
- * 128) on the sliding-window layers only ("Only sliding-window layers are
- * rotary; full-attention layers use no positional encoding"); the class
- * default layer_types (full on layers 0, 1, i % 4 == 1 and the last) is
- * written out by to_dict, so a config without layer_types is refused
- * (sliding_window is an int: strict configs reject null); rope_theta the
- * mixin's 10000. transformers 5.23.0 models/flint/modeling_flint.py L161-190,
- * L235-283, L417; configuration_flint.py L47-111. */
+/* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim 128)
+ * on the sliding-window layers only ("Only sliding-window layers are rotary;
+ * full-attention layers use no positional encoding"); the class default
+ * layer_types (full on layers 0, 1, i % 4 == 1 and the last) is written out by
+ * to_dict, so a config without layer_types is refused (sliding_window is an
+ * int: strict configs reject null); rope_theta the mixin's 10000. */
 {.model_type = "flint", .arch = "Flint", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 49, .default_hidden = 2048,
@@ -1149,9 +1112,7 @@ WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/co
 /* ---- glm4_moe_lite: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; attribute_map head_dim -> qk_rope_head_dim) of each head,
  * apply_rotary_pos_emb_interleave when rope_interleave (default true), else
- * rotate_half; rope_theta 10000; the YaRN mscale goes into the softmax
- * scale. transformers 5.23.0 models/glm4_moe_lite/modeling_glm4_moe_lite.py
- * L150-219, L278, L315-328; configuration_glm4_moe_lite.py L79, L83-113. */
+ * rotate_half; rope_theta 10000; the YaRN mscale goes into the softmax scale. */
 {.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", MLA_ROPE, .base_default = 10000.0,
  .default_layers = 47, .default_hidden = 2048, .default_heads = 20, .default_head_dim = 64,
  .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
@@ -1303,9 +1264,7 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
 
 /* ---- gpt_neox_japanese: GPT-NeoX's rotate_half (HALF) over the first
  * int(head_size * rotary_pct) elements, but rotary_pct defaults to 1.0 (not
- * gpt_neox's 0.25); base rotary_emb_base (10000). transformers 5.23.0
- * models/gpt_neox_japanese/modeling_gpt_neox_japanese.py L82-85, L103-133,
- * L141-151, L186-194; configuration_gpt_neox_japanese.py L49-51, L67-76. */
+ * gpt_neox's 0.25); base rotary_emb_base (10000). */
 {.model_type = "gpt_neox_japanese", .arch = "GPTNeoXJapanese", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .partial_key = "rotary_pct", .base_key = "rotary_emb_base",
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
@@ -1438,17 +1397,14 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "configuration_groupvit.py L43-58 (transformers 5.23.0)"},
 
 /* ---- gte (encoder): llama's rotate_half (HALF, full head), default_theta
- * 160000. transformers 5.23.0 models/gte/modeling_gte.py L114-115, L133-163,
- * L201, L226; configuration_gte.py L50-67. */
+ * 160000. */
 {.model_type = "gte", .arch = "Gte", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 160000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/gte/modeling_gte.py L114-115, L133-163, L201, L226 (5.23.0); "
            "configuration_gte.py L50-67"},
 
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
- * repeat_interleave(2)), full head, head_dim 128, default_theta 100000.
- * transformers 5.23.0 models/helium/modeling_helium.py L163-200, L208;
- * configuration_helium.py L42, L59-64. */
+ * repeat_interleave(2)), full head, head_dim 128, default_theta 100000. */
 {.model_type = "helium", .arch = "Helium", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .base_default = 100000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
  .default_head_dim = 128,
@@ -1456,13 +1412,11 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "L42, L59-64"},
 
 /* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
- * head_dim 128) in every layer (the audio tokens take their own MLP and
- * norms, not their own positions). Without a rope block the config class
- * fills in llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5,
- * original 1024) and a rope_theta beside it is unread: refused. A block
- * without rope_theta takes default_theta 10000. transformers 5.23.0
- * models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196,
- * L333-377, L529; configuration_higgs_audio_v2.py L76-119. */
+ * head_dim 128) in every layer (the audio tokens take their own MLP and norms,
+ * not their own positions). Without a rope block the config class fills in
+ * llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5, original 1024)
+ * and a rope_theta beside it is unread: refused. A block without rope_theta
+ * takes default_theta 10000. */
 {.model_type = "higgs_audio_v2", .arch = "HiggsAudioV2", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 28, .default_hidden = 3072,
  .default_heads = 24, .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
@@ -1472,10 +1426,8 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
 /* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
  * 128), one rotary_emb for every attention call of both recurrent stacks;
  * num_hidden_layers counts the attention calls (HrmTextConfig.__post_init__
- * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the
- * key is required here; rope_theta the mixin's 10000. transformers 5.23.0
- * models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399,
- * L467; modular_hrm_text.py L50-130. */
+ * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the key
+ * is required here; rope_theta the mixin's 10000. */
 {.model_type = "hrm_text", .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
  .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
@@ -1547,8 +1499,7 @@ REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
         "5.23.0); configuration_hunyuan_vl.py L106-204"),
 
 /* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
- * default_theta 11158840. transformers 5.23.0 models/hy_v3/modeling_hy_v3.py
- * L128-158, L206, L245; configuration_hy_v3.py L48, L82-87. */
+ * default_theta 11158840. */
 {.model_type = "hy_v3", .arch = "HYV3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 11158840.0, .default_layers = 80, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
@@ -1570,9 +1521,7 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
         "modular_hy_v4.py L58-130"),
 
 /* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
- * rope_theta 10000. transformers 5.23.0
- * models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223;
- * configuration_hyperclovax.py L80-105. */
+ * rope_theta 10000. */
 {.model_type = "hyperclovax", .arch = "HyperCLOVAX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128,
@@ -1592,10 +1541,8 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
 
 /* ---- idefics (IDEFICS): llama's rotate_half (HALF) over the whole head
  * (hidden_size / heads) in the decoder layers' self-attention; the gated
- * cross-attention blocks before every cross_layer_interval-th layer attend
- * to image features without rotary (not counted in num_hidden_layers).
- * transformers 5.23.0 models/idefics/modeling_idefics.py L359-430, L484-612,
- * L634-700, L901-902, L1055-1056; configuration_idefics.py L131-148. */
+ * cross-attention blocks before every cross_layer_interval-th layer attend to
+ * image features without rotary (not counted in num_hidden_layers). */
 {.model_type = "idefics", .arch = "Idefics", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
            "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
@@ -1693,8 +1640,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
            "(auto/modeling_auto.py L297)"},
 
 /* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
- * 10000. transformers 5.23.0 models/jais2/modeling_jais2.py L57-87, L135,
- * L170; configuration_jais2.py L64-81. */
+ * 10000. */
 {.model_type = "jais2", .arch = "Jais2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 3328, .default_heads = 26,
  .default_head_dim = 128,
@@ -1727,9 +1673,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
            "configuration_jetmoe.py L48-54, L75-76"},
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
- * default_theta 20000. transformers 5.23.0
- * models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118,
- * L136-166, L204, L229; configuration_jina_embeddings_v3.py L51-69. */
+ * default_theta 20000. */
 {.model_type = "jina_embeddings_v3", .arch = "JinaEmbeddingsV3", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 20000.0, .default_layers = 24, .default_hidden = 1024,
  .default_heads = 16,
@@ -1765,9 +1709,7 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
 /* ---- kolibri1: EXAONE 4's attention (Exaone4Attention): q/k norms, then
  * rotate_half RoPE (HALF, full head, head_dim 128) only where sliding_window
  * is None or the layer is sliding; full layers NoPE. layer_types, else full
- * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. transformers 5.23.0
- * models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425;
- * configuration_kolibri1.py L41-104. */
+ * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. */
 {.model_type = "kolibri1", .arch = "Kolibri1", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 5, .default_layers = 50,
@@ -1919,34 +1861,29 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 
 /* ---- longcat_flash: two MLA attentions per decoder layer (self_attn[0],
  * [1]), each with DeepSeek V3's interleaved RoPE
- * (apply_rotary_pos_emb_interleave, always) on the qk_rope_head_dim part
- * (64) of each head; default_theta 1e7. posenc's layers are the num_layers
- * decoder layers (num_hidden_layers is 2 * num_layers, the attentions' layer_idx
- * 2 l + i), both attentions of a layer alike. transformers 5.23.0
- * models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414,
- * L461; configuration_longcat_flash.py L64, L86-88, L105-109. */
+ * (apply_rotary_pos_emb_interleave, always) on the qk_rope_head_dim part (64)
+ * of each head; default_theta 1e7. posenc's layers are the num_layers decoder
+ * layers (num_hidden_layers is 2 * num_layers, the attentions' layer_idx 2 l +
+ * i), both attentions of a layer alike. */
 {.model_type = "longcat_flash", .arch = "LongcatFlash", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000000.0,
  .default_layers = 28, .default_hidden = 6144, .default_heads = 64, .default_head_dim = 64,
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
 
-/* ---- longformer: RoBERTa's embeddings: a learned table whose row of
- * position 0 is padding_idx + 1; its sliding-window and global attention add
- * no positions. transformers 5.23.0 models/longformer/modeling_longformer.py
- * L368-410; configuration_longformer.py L49-62. */
+/* ---- longformer: RoBERTa's embeddings: a learned table whose row of position
+ * 0 is padding_idx + 1; its sliding-window and global attention add no
+ * positions. */
 {.model_type = "longformer", .arch = "Longformer", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/longformer/modeling_longformer.py L368-410; configuration_longformer.py "
            "L49-62 (transformers 5.23.0)"},
 
-/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention
- * (blocks of local_radius + 1) or LongT5TransientGlobalAttention (plus a
- * side bias to global_block_size block summaries): the buckets are taken
- * inside blocks, not over the full sequence. transformers 5.23.0
- * models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077;
- * configuration_longt5.py L61-70. */
+/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention (blocks
+ * of local_radius + 1) or LongT5TransientGlobalAttention (plus a side bias to
+ * global_block_size block summaries): the buckets are taken inside blocks, not
+ * over the full sequence. */
 {.model_type = "longt5", .arch = "LongT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "LongT5's encoder attention (local blocks of local_radius + 1, or transient-global "
@@ -1968,10 +1905,8 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
            "5.23.0)"},
 
 /* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
- * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the
- * padding row zeroed, read at positions from padding_idx + 1 (offset 2
- * rows added). transformers 5.23.0 models/m2m_100/modeling_m2m_100.py
- * L80-185. */
+ * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the padding
+ * row zeroed, read at positions from padding_idx + 1 (offset 2 rows added). */
 {.model_type = "m2m_100", .arch = "M2M100", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "M2M100's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
@@ -1989,8 +1924,7 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
 /* ---- marian: refused. Pegasus's sinusoid (XLM's angles, sin in the first
- * half, cos in the second) in the encoder and the decoder. transformers
- * 5.23.0 models/marian/modeling_marian.py L72-100, L447-472, L527-596. */
+ * half, cos in the second) in the encoder and the decoder. */
 {.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "Marian's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
@@ -2005,10 +1939,9 @@ REFUSED("markuplm", "MarkupLM", LEARNED, NO_LAYOUT,
         "position table; posenc does not read them",
         "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"),
 
-/* ---- mbart: BART's learned tables in both stacks (MBartLearnedPositionalEmbedding,
- * max_position_embeddings + 2 rows, offset 2). transformers 5.23.0
- * models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py
- * L50-62. */
+/* ---- mbart: BART's learned tables in both stacks
+ * (MBartLearnedPositionalEmbedding, max_position_embeddings + 2 rows, offset
+ * 2). */
 {.model_type = "mbart", .arch = "MBart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
@@ -2149,11 +2082,10 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
         "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
         "L480-553 (transformers 5.23.0)"),
 
-/* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head; head_dim
- * null: hidden_size / heads) on every layer; layer_types only choose the mask
- * (sliding_window), one rotary_emb serves all layers; rope_theta the mixin's
- * 10000. transformers 5.23.0 models/ministral/modeling_ministral.py L65-94,
- * L144, L172, L298-325, L390; configuration_ministral.py L66-98. */
+/* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head;
+ * head_dim null: hidden_size / heads) on every layer; layer_types only choose
+ * the mask (sliding_window), one rotary_emb serves all layers; rope_theta the
+ * mixin's 10000. */
 {.model_type = "ministral", .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
@@ -2261,11 +2193,9 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
 
 /* ---- modernbert-decoder: ModernBERT's per-type RoPE in a causal stack:
  * rotate_half (HALF, full head), full layers global_rope_theta (default_theta
- * "global" 160000), sliding layers local_rope_theta (10000), or the
- * per-type rope_parameters sets; without layer_types, layer i is full when
- * i % global_attn_every_n_layers (3) == 0. transformers 5.23.0
- * models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260;
- * configuration_modernbert_decoder.py L66-140. */
+ * "global" 160000), sliding layers local_rope_theta (10000), or the per-type
+ * rope_parameters sets; without layer_types, layer i is full when i %
+ * global_attn_every_n_layers (3) == 0. */
 {.model_type = "modernbert-decoder", .arch = "ModernBertDecoder", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_key = "global_rope_theta", .base_default = 160000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
@@ -2369,8 +2299,7 @@ REFUSED("musicgen", "Musicgen", SINUSOID, NO_LAYOUT,
         "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"),
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
- * encoder and the decoder. transformers 5.23.0 models/mvp/modeling_mvp.py
- * L63-87, L502-584, L660-805; configuration_mvp.py L51-73. */
+ * encoder and the decoder. */
 {.model_type = "mvp", .arch = "Mvp", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
@@ -2429,8 +2358,7 @@ REFUSED("neomme", "NeoMME", ROPE, HALF,
         "per layer type) is not implemented",
         "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
 
-/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
- * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
+/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). */
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
@@ -2439,9 +2367,7 @@ REFUSED("neomme", "NeoMME", ROPE, HALF,
 
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
- * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc).
- * transformers 5.23.0 models/nomic_bert/modeling_nomic_bert.py L116-117,
- * L135-165, L203, L227; configuration_nomic_bert.py L51-74. */
+ * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc). */
 {.model_type = "nomic_bert", .arch = "NomicBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/nomic_bert/modeling_nomic_bert.py L116-117, L135-165, L203, L227 (5.23.0); "
@@ -2496,9 +2422,7 @@ REFUSED("neomme", "NeoMME", ROPE, HALF,
            "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)"},
 
 /* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
- * projection before it), rope_theta 10000. transformers 5.23.0
- * models/olmoe/modeling_olmoe.py L126-160, L204; configuration_olmoe.py
- * L64-67. */
+ * projection before it), rope_theta 10000. */
 {.model_type = "olmoe", .arch = "Olmoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
@@ -2620,10 +2544,9 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
             "first half and cos in the second) is not one of posenc's sinusoids",
  .source = "models/pegasus/modeling_pegasus.py L74-108 (transformers 5.23.0)"},
 
-/* ---- pegasus_x: refused. A sinusoid computed per forward in the
- * activations' dtype (log(max_scale) / (half - 1), sin then cos halves) and
- * an encoder of block-local attention with global tokens. transformers
- * 5.23.0 models/pegasus_x/modeling_pegasus_x.py L94-124. */
+/* ---- pegasus_x: refused. A sinusoid computed per forward in the activations'
+ * dtype (log(max_scale) / (half - 1), sin then cos halves) and an encoder of
+ * block-local attention with global tokens. */
 {.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
@@ -2632,9 +2555,7 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
 
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
- * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000.
- * transformers 5.23.0 models/persimmon/modeling_persimmon.py L84-87,
- * L106-136, L192-194, L258-272; configuration_persimmon.py L43-62. */
+ * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000. */
 {.model_type = "persimmon", .arch = "Persimmon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.5, .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096,
  .default_heads = 64,
@@ -2749,9 +2670,7 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
  .source = "models/pix2struct/modeling_pix2struct.py L575-680, L735-750, L926-940, L1066-1095; "
            "configuration_pix2struct.py L51-81 (transformers 5.23.0)"},
 
-/* ---- plbart: BART's learned tables in both stacks (offset 2).
- * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
- * configuration_plbart.py L51-63. */
+/* ---- plbart: BART's learned tables in both stacks (offset 2). */
 {.model_type = "plbart", .arch = "PLBart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
@@ -2769,9 +2688,7 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
            "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
 
 /* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
- * relative_attention_bias), encoder then decoder. transformers 5.23.0
- * models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py
- * L40-49. */
+ * relative_attention_bias), encoder then decoder. */
 {.model_type = "pop2piano", .arch = "Pop2Piano", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
@@ -2792,10 +2709,9 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
            "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
 
-/* ---- prophetnet: refused. A learned table in the encoder and decoder, and
- * in the decoder's n-stream self-attention T5-style relative buckets for the
- * main and the predicting streams (compute_all_stream_relative_buckets).
- * transformers 5.23.0 models/prophetnet/modeling_prophetnet.py L44-115. */
+/* ---- prophetnet: refused. A learned table in the encoder and decoder, and in
+ * the decoder's n-stream self-attention T5-style relative buckets for the main
+ * and the predicting streams (compute_all_stream_relative_buckets). */
 {.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "ProphetNet's n-stream self-attention (relative buckets for the main and the "
@@ -2997,20 +2913,17 @@ REFUSED("qwen4_exp_text", NULL, MIXED, HALF,
 
 WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"),
 
-/* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
- * block_types[i % len] ((block_types * 100)[:num_hidden_layers]; without
- * the key the class default recurrent, recurrent, attention: every third
- * layer attention). Recurrent blocks (RG-LRU after a short
- * convolution) have no attention and no position input but a state reset
- * at position 0. Attention blocks are local (attention_window_size, a
- * mask) and rotate the first int(head_dim * partial_rotary_factor) elements
- * (default 0.5) with rotate_half (HALF) at base rope_theta 10000; head_dim
- * is hidden_size // num_attention_heads unless the config gives head_dim
- * (__post_init__ sets it, then the config's own keys are set over it).
- * RecurrentGemmaRotaryEmbedding raises on any rope type but default.
- * transformers 5.23.0 models/recurrent_gemma/modeling_recurrent_gemma.py
- * L64-111, L114-152, L197-260, L280-310, L490-497;
- * configuration_recurrent_gemma.py L56-102. */
+/* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is block_types[i %
+ * len] ((block_types * 100)[:num_hidden_layers]; without the key the class
+ * default recurrent, recurrent, attention: every third layer attention).
+ * Recurrent blocks (RG-LRU after a short convolution) have no attention and no
+ * position input but a state reset at position 0. Attention blocks are local
+ * (attention_window_size, a mask) and rotate the first int(head_dim *
+ * partial_rotary_factor) elements (default 0.5) with rotate_half (HALF) at
+ * base rope_theta 10000; head_dim is hidden_size // num_attention_heads unless
+ * the config gives head_dim (__post_init__ sets it, then the config's own keys
+ * are set over it). RecurrentGemmaRotaryEmbedding raises on any rope type but
+ * default. */
 {.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .partial_default = 0.5, .base_default = 10000.0, .default_layers = 26,
  .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
@@ -3045,16 +2958,13 @@ REFUSED("reformer", "Reformer", LEARNED, NO_LAYOUT,
 
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and
- * create_position_ids_from_input_ids; models/roberta/configuration_roberta.py
- * @3f832360 L87-103. */
+ * create_position_ids_from_input_ids; */
 {.model_type = "roberta", .arch = "Roberta", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360"},
 
-/* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1).
- * transformers 5.23.0 models/roberta_prelayernorm/modeling_roberta_prelayernorm.py
- * L52-154; configuration_roberta_prelayernorm.py L46-57. */
+/* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1). */
 {.model_type = "roberta-prelayernorm", .arch = "RobertaPreLayerNorm",
  .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 768,
  .default_heads = 12, .default_positions = 512, .pos_offset = -1,
@@ -3085,8 +2995,7 @@ REFUSED("roformer", "RoFormer", ROPE, INTERLEAVED,
         "L62 (transformers 5.23.0)"),
 
 /* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
- * attention, no position input): no positions. transformers 5.23.0
- * models/rwkv/modeling_rwkv.py L206-360; configuration_rwkv.py L51-71. */
+ * attention, no position input): no positions. */
 {.model_type = "rwkv", .arch = "Rwkv", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_RWKV,
  .default_layers = 32, .default_hidden = 4096,
  .source = "models/rwkv/modeling_rwkv.py L206-360 (transformers 5.23.0); configuration_rwkv.py "
@@ -3108,9 +3017,7 @@ REFUSED("sam3_lite_text_text_model", "Sam3LiteTextText", LEARNED, NO_LAYOUT,
         "(transformers 5.23.0)"),
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
- * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
- * models/seed_oss/modeling_seed_oss.py L86-120, L161;
- * configuration_seed_oss.py L63-66, L84-90. */
+ * rope_theta 10000 (the mixin's default_theta). */
 {.model_type = "seed_oss", .arch = "SeedOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 64, .default_hidden = 4096, .default_heads = 80,
  .default_head_dim = 128,
@@ -3145,9 +3052,7 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
 
 /* ---- solar_open: llama's rotate_half (HALF) over int(head_dim *
  * partial_rotary_factor) (default 1: the whole head), head_dim 128,
- * default_theta 1e6. transformers 5.23.0
- * models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426;
- * configuration_solar_open.py L64-66, L89-90. */
+ * default_theta 1e6. */
 {.model_type = "solar_open", .arch = "SolarOpen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
@@ -3156,11 +3061,9 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
 
 WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
-/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid
- * (sin and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
- * (offset 2), in the encoder (over the subsampled frames) and the decoder.
- * transformers 5.23.0 models/speech_to_text/modeling_speech_to_text.py
- * L103-160, L545, L634. */
+/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid (sin
+ * and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
+ * (offset 2), in the encoder (over the subsampled frames) and the decoder. */
 {.model_type = "speech_to_text", .arch = "Speech2Text", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "Speech2Text's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) "
@@ -3178,9 +3081,7 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
            "(transformers 5.23.0)"},
 
 /* ---- squeezebert: BERT's learned table from row 0, embedding_size wide
- * (class default 768, the hidden size). transformers 5.23.0
- * models/squeezebert/modeling_squeezebert.py L51-79;
- * configuration_squeezebert.py L65-72. */
+ * (class default 768, the hidden size). */
 {.model_type = "squeezebert", .arch = "SqueezeBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .embed_key = "embedding_size", .embed_default = 768,
@@ -3215,9 +3116,7 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
 
 /* ---- switch_transformers: T5's relative buckets (the first layer of each
  * stack holds relative_attention_bias, the rest reuse it), encoder then
- * decoder. transformers 5.23.0
- * models/switch_transformers/modeling_switch_transformers.py L268-365, L425;
- * configuration_switch_transformers.py L56-74. */
+ * decoder. */
 {.model_type = "switch_transformers", .arch = "SwitchTransformers",
  .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12,
@@ -3358,9 +3257,8 @@ REFUSED("vits", "Vits", RELATIVE_BUCKETS, NO_LAYOUT,
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:
- * hidden_size / heads), one rotary for every layer (sliding_window only masks).
- * transformers 5.23.0 models/voxtral_realtime/modeling_voxtral_realtime.py
- * L255-290, L612-660, L752-763; configuration_voxtral_realtime.py L26-64. */
+ * hidden_size / heads), one rotary for every layer (sliding_window only
+ * masks). */
 {.model_type = "voxtral_realtime_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/voxtral_realtime/modeling_voxtral_realtime.py L255-290, L612-660, L752-763 "
            "(transformers 5.23.0); configuration_voxtral_realtime.py L26-64"},
@@ -3419,9 +3317,7 @@ REFUSED("xglm", "XGLM", SINUSOID, NO_LAYOUT,
            "L45-56 (transformers 5.23.0)"},
 
 /* ---- xlm-roberta-xl: RoBERTa's embeddings (padding_idx + 1); the config
- * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads.
- * transformers 5.23.0 models/xlm_roberta_xl/modeling_xlm_roberta_xl.py
- * L61-159; configuration_xlm_roberta_xl.py L44-55. */
+ * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads. */
 {.model_type = "xlm-roberta-xl", .arch = "XLMRobertaXL", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 36, .default_hidden = 2560, .default_heads = 32, .default_positions = 514,
  .pos_offset = -1,
@@ -3438,17 +3334,14 @@ REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
         "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"),
 
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
- * attention, no position input): no positions. transformers 5.23.0
- * models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400;
- * configuration_xlstm.py L118-157. */
+ * attention, no position input): no positions. */
 {.model_type = "xlstm", .arch = "xLSTM", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_XLSTM,
  .default_layers = 32, .default_hidden = 4096,
  .source = "models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400 (transformers 5.23.0); "
            "configuration_xlstm.py L118-157"},
 
 /* ---- xmod (X-MOD): RoBERTa's embeddings: a learned table whose row of
- * position 0 is padding_idx + 1. transformers 5.23.0
- * models/xmod/modeling_xmod.py L51-140. */
+ * position 0 is padding_idx + 1. */
 {.model_type = "xmod", .arch = "Xmod", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
@@ -3468,8 +3361,7 @@ REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the
- * softmax scale, not q. transformers 5.23.0 models/youtu/modeling_youtu.py
- * L187-256, L315, L352-365; configuration_youtu.py L73-86, L102-103. */
+ * softmax scale, not q. */
 {.model_type = "youtu", .arch = "Youtu", MLA_ROPE, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
  .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
