@@ -70,8 +70,8 @@ TEST(layer_rope)
 
     /* Qwen 1's dynamic NTK: alpha = max(2^ceil(log2(L / S) + 1) - 1, 1),
      * base * alpha^(128/126); inv_freq[1] = base'^(-2/128) (mpmath) */
-    model.group[0].qwen_dynamic_ntk = 1;
-    model.group[0].qwen_seq_length = 2048;
+    model.group[0].ntk_by_length = 1;
+    model.group[0].ntk_seq_length = 2048;
     CHECK(posenc_model_layer_rope(&model, 0, 2048, &r) == POSENC_OK); /* alpha 1 */
     CHECK(memcmp(r.inv_freq_hi, plain.inv_freq_hi, sizeof r.inv_freq_hi) == 0);
     CHECK(posenc_model_layer_rope(&model, 0, 2049, &r) == POSENC_OK); /* alpha 3 */
@@ -83,9 +83,9 @@ TEST(layer_rope)
     CHECK(r.base == 10000.0 && r.inv_freq_hi[0] == 1.0);
     CHECK(posenc_model_layer_rope(&model, 0, -1, &r) == POSENC_ERR_POS);
     CHECK(posenc_model_layer_rope(&model, 0, POSENC_MAX_POS + 2, &r) == POSENC_ERR_POS);
-    model.group[0].qwen_seq_length = 0.5;
+    model.group[0].ntk_seq_length = 0.5;
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
-    model.group[0].qwen_seq_length = INFINITY;
+    model.group[0].ntk_seq_length = INFINITY;
     CHECK(posenc_model_layer_rope(&model, 0, 10, &r) == POSENC_ERR_RANGE);
 }
 
@@ -308,11 +308,11 @@ TEST(alibi_slopes)
     CHECK_NEAR(s[8], 0.70710678118654752440, 2e-16);
     CHECK_NEAR(s[11], 0.088388347648318440550, 2e-17);
     /* Falcon: bfloat16 slopes (2^-0.5 -> 181/256), divided by sqrt(64) */
-    g->alibi_bf16 = 1;
+    g->alibi_slopes_bf16 = 1;
     g->alibi_slope_scale = 0.125;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
     CHECK(s[0] == 0.0625 && s[8] == 181.0 / 256.0 * 0.125 && s[9] == 181.0 / 512.0 * 0.125);
-    g->alibi_bf16 = 0;
+    g->alibi_slopes_bf16 = 0;
     g->alibi_slope_scale = 1.0;
     /* MPT's rule with alibi_bias_max 4: H' = 4: 2^-1..2^-4 */
     g->alibi_bias_max = 4;
@@ -342,10 +342,10 @@ TEST(alibi_slopes)
      * 6 heads, H' = 8, bias_max 4: 2^-1, 2^-2, 2^-3, 2^-4, 2^-0.5 -> 181/256, 2^-1.5 -> 181/512 */
     g->alibi_bias_max = 4;
     g->n_head = 6;
-    g->alibi_bf16 = 1;
+    g->alibi_slopes_bf16 = 1;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_OK);
     CHECK(s[0] == 0.5 && s[3] == 0.0625 && s[4] == 181.0 / 256.0 && s[5] == 181.0 / 512.0);
-    g->alibi_bf16 = 0;
+    g->alibi_slopes_bf16 = 0;
     g->n_head = 4;
     g->alibi_bias_max = 0;
     CHECK(posenc_model_alibi_slopes(&model, 1, s) == POSENC_ERR_RANGE);

@@ -116,7 +116,7 @@ TEST(reader_rules)
     /* Falcon with alibi (bf16 slopes over sqrt(4544 / 71) = 8); Baichuan by class */
     CHECK(read_text("{\"model_type\": \"falcon\", \"alibi\": true}", NULL) == POSENC_OK);
     CHECK(model.scheme == POSENC_SCHEME_ALIBI && model.group[0].n_head == 71 &&
-          model.n_layer == 32 && model.group[0].alibi_bf16 &&
+          model.n_layer == 32 && model.group[0].alibi_slopes_bf16 &&
           model.group[0].alibi_slope_scale == 0.125);
     /* an old RoBERTa config without model_type, read with --model-type */
     CHECK(posenc_model_from_config("tests/data/models/bad-roberta-base-no-model-type.json",
@@ -163,12 +163,12 @@ TEST(reader_variants)
                     "\"use_dynamic_ntk\": true, \"seq_length\": 2048, " L32 "}",
                     NULL) == POSENC_OK);
     g = &model.group[0];
-    CHECK(g->rope.base == 2e4 && g->qwen_dynamic_ntk == 1 && g->qwen_seq_length == 2048.0 &&
+    CHECK(g->rope.base == 2e4 && g->ntk_by_length == 1 && g->ntk_seq_length == 2048.0 &&
           g->qscale.type == POSENC_QSCALE_LOGN && g->qscale.seq_length == 2048.0);
     CHECK(read_text("{\"model_type\": \"qwen\", \"rotary_emb_base\": 1e4, \"use_logn_attn\": false, "
                     "\"use_dynamic_ntk\": false, " L32 "}",
                     NULL) == POSENC_OK);
-    CHECK(model.group[0].qwen_dynamic_ntk == 0 && model.group[0].qscale.type == POSENC_QSCALE_NONE);
+    CHECK(model.group[0].ntk_by_length == 0 && model.group[0].qscale.type == POSENC_QSCALE_NONE);
     /* the rotated part: GPT-NeoX's partial_rotary_factor (a legacy name for
      * it), Phi's from rope_parameters; head 256 / 4 = 64 */
     CHECK(read_text("{\"model_type\": \"gpt_neox\", \"partial_rotary_factor\": 0.5, " L32 "}",

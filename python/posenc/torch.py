@@ -373,13 +373,32 @@ def _mrope_section(d: Dict[str, Any]) -> Optional[List[int]]:
     return None
 
 
+# Registry data for the families whose rotary module is called otherwise
+# than "plain" with two concatenated copies (the torch side of the C
+# registry, src/config/config_families_table.h): model_type -> (kind,
+# repeat), None where the rule above decides. Llama 4 returns complex
+# freqs_cis (modeling_llama4.py:217-222); Cohere's modules repeat each pair
+# value twice in a row (repeat_interleave, modeling_cohere2.py:79-85; the
+# registry's other cohere types, as the former "cohere" prefix test).
+_MODULE_CONVENTIONS: Dict[str, Tuple[Optional[str], Optional[str]]] = {
+    "llama4_text": ("complex", None),
+    "cohere": (None, "interleave"),
+    "cohere2": (None, "interleave"),
+    "cohere2_moe": (None, "interleave"),
+}
+
+
+def _convention(d: Dict[str, Any]) -> Tuple[Optional[str], Optional[str]]:
+    return _MODULE_CONVENTIONS.get(str(d.get("model_type", "")), (None, None))
+
+
 def _kind_of(d: Dict[str, Any]) -> str:
     rp = d.get("rope_parameters")
     types = d.get("layer_types") or []
     if isinstance(rp, dict) and any(t in rp for t in types):
         return "layer_type"
-    if d.get("model_type") == "llama4_text":
-        return "complex"
+    if _convention(d)[0]:
+        return _convention(d)[0]
     # M-RoPE as the config reader reads it: the family's rule (Qwen3-VL and
     # Qwen3-Omni round robin, Qwen2-VL and GLM-4V chunks) and the code's
     # default mrope_section when the config has none
@@ -427,11 +446,10 @@ class RotaryEmbedding(torch.nn.Module):
         self.kind = "plain" if layer is not None else (_kind_of(d) if kind is None else kind)
         if self.kind not in KINDS:
             raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
-        # Cohere's modules repeat each pair value twice in a row (repeat_interleave,
-        # modeling_cohere2.py:79-85); the others concatenate two copies
-        # and GLM-4V's M-RoPE (modeling_glm4v.py:481-486) too
-        self.repeat = repeat if repeat is not None else (
-            "interleave" if str(d.get("model_type", "")).startswith("cohere") else "cat")
+        # Cohere's modules repeat each pair value twice in a row (the table
+        # above); the others concatenate two copies, GLM-4V's M-RoPE
+        # (modeling_glm4v.py:481-486) too
+        self.repeat = repeat if repeat is not None else (_convention(d)[1] or "cat")
         if self.repeat not in ("cat", "interleave"):
             raise ValueError(f"repeat={repeat!r}: 'cat' or 'interleave'")
         self._sources: Dict[Optional[str], _Source] = {}

@@ -57,14 +57,22 @@ const char *posenc__cfg_type_word(const json_t *v)
     return "something else";
 }
 
+/* The value at key, or NULL when absent or null; *present says which. */
+static const json_t *value_at(const json_t *obj, const char *key, int *present)
+{
+    const json_t *v = json_object_get(obj, key);
+    *present = v && !json_is_null(v);
+    return *present ? v : NULL;
+}
+
 /* A number at key (absent or null: *present = 0). name: for messages. */
 posenc_status posenc__cfg_number(reader *rd, const json_t *obj, const char *key, const char *name,
                                 double *out, int *present)
 {
-    const json_t *v = json_object_get(obj, key);
-    *present = 0;
-    if (!v || json_is_null(v))
+    const json_t *v = value_at(obj, key, present);
+    if (!v)
         return POSENC_OK;
+    *present = 0;
     if (!json_is_number(v))
         return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be a number, got %s", name,
                     posenc__cfg_type_word(v));
@@ -102,10 +110,10 @@ posenc_status posenc__cfg_count(reader *rd, const json_t *obj, const char *key, 
 posenc_status posenc__cfg_bool(reader *rd, const json_t *obj, const char *key, const char *name,
                               int *out, int *present)
 {
-    const json_t *v = json_object_get(obj, key);
-    *present = 0;
-    if (!v || json_is_null(v))
+    const json_t *v = value_at(obj, key, present);
+    if (!v)
         return POSENC_OK;
+    *present = 0;
     if (!json_is_boolean(v))
         return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "%s must be true or false, got %s", name,
                     posenc__cfg_type_word(v));
@@ -203,45 +211,33 @@ static posenc_status opt_number(reader *rd, const json_t *rs, const char *key, d
     return posenc__cfg_number(rd, rs, key, bkey(rd, key, name, sizeof name), out, &present);
 }
 
-static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_config *c)
+/* The RoPE block of a bare config: rope_parameters (new transformers) or
+ * rope_scaling, not both (*rp: rope_parameters when that is the one), with
+ * no per-layer-type sets; rd->block names it. */
+static posenc_status bare_block(reader *rd, const json_t *root, const json_t **rp,
+                                const json_t **rs)
 {
     char name[96];
-    int present;
-    posenc_status st;
-    if (!json_is_object(root))
-        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
-                    posenc__cfg_type_word(root));
-
-    /* Features that change RoPE in ways posenc does not model. */
-    static const char *const refused[] = {"rope_local_base_freq", "use_dynamic_ntk",
-                                          "use_logn_attn", NULL};
-    for (int i = 0; refused[i]; i++) {
-        const json_t *v = json_object_get(root, refused[i]);
-        if (v && !json_is_null(v) && !json_is_false(v))
-            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, refused[i],
-                        "key %s changes RoPE in a way posenc does not implement", refused[i]);
-    }
-
-    /* The RoPE block: rope_parameters (new transformers) or rope_scaling. */
-    const json_t *rp = json_object_get(root, "rope_parameters");
+    const json_t *p = json_object_get(root, "rope_parameters");
     const json_t *rsc = json_object_get(root, "rope_scaling");
-    if (rp && json_is_null(rp))
-        rp = NULL;
+    if (p && json_is_null(p))
+        p = NULL;
     if (rsc && json_is_null(rsc))
         rsc = NULL;
-    if (rp && rsc)
+    *rp = p;
+    if (p && rsc)
         return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "rope_parameters",
                     "both rope_parameters and rope_scaling are given: which one applies is "
                     "ambiguous");
-    const json_t *rs = rp ? rp : rsc;
-    rd->block = rp ? "rope_parameters" : "rope_scaling";
-    if (rs && !json_is_object(rs))
+    *rs = p ? p : rsc;
+    rd->block = p ? "rope_parameters" : "rope_scaling";
+    if (*rs && !json_is_object(*rs))
         return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, rd->block, "%s must be an object or null, got %s",
-                    rd->block, posenc__cfg_type_word(rs));
-    if (rs) {
+                    rd->block, posenc__cfg_type_word(*rs));
+    if (*rs) {
         const char *k;
         const json_t *v;
-        json_object_foreach((json_t *)rs, k, v) {
+        json_object_foreach((json_t *)*rs, k, v) {
             if (json_is_object(v))
                 return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, k, name, sizeof name),
                             "%s is an object: per-layer-type RoPE parameters are not supported",
@@ -249,7 +245,15 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
         }
     }
 
-    /* Base. */
+    return POSENC_OK;
+}
+
+/* The base of a bare config: the block's rope_theta, else the top-level
+ * rope_theta or rotary_emb_base, else posenc's default. */
+static posenc_status bare_base(reader *rd, const json_t *root, const json_t *rs, double *out)
+{
+    char name[96];
+    posenc_status st;
     double base = POSENC_DEFAULT_BASE;
     int have_base = 0;
     /* transformers 5 reads a rope_scaling block as its rope_parameters: a
@@ -268,8 +272,18 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     if (!(isfinite(base) && base > 1.0))
         return posenc__cfg_fail(rd, POSENC_ERR_BASE, "rope_theta", "rope_theta must be finite and > 1, got %g",
                     base);
+    *out = base;
+    return POSENC_OK;
+}
 
-    /* Head and rotary dimensions, layout. */
+/* The head size of a bare config (qk_rope_head_dim, head_dim, or
+ * hidden_size / num_attention_heads) and its layout (DeepSeek's
+ * qk_rope_head_dim: interleaved; rope_interleave). */
+static posenc_status bare_head(reader *rd, const json_t *root, int64_t *out,
+                               posenc_layout *layout_out)
+{
+    int present;
+    posenc_status st;
     int64_t head_dim = 0, hidden = 0, heads = 0, rope_head = 0;
     int have_head = 0, have_hidden, have_heads, have_rope_head;
     posenc_layout layout = POSENC_LAYOUT_HALF;
@@ -319,6 +333,18 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
     if (present)
         layout = interleave ? POSENC_LAYOUT_INTERLEAVED : POSENC_LAYOUT_HALF;
 
+    *out = head_dim;
+    *layout_out = layout;
+    return POSENC_OK;
+}
+
+/* The rotary dimension of a bare config: int(head_dim * the partial factor)
+ * (the block's, the top-level one or rotary_pct; rope type proportional: the
+ * whole head). */
+static posenc_status bare_rotary(reader *rd, const json_t *root, const json_t *rp,
+                                 const json_t *rs, int64_t head_dim, int64_t *out)
+{
+    posenc_status st;
     double prf = 1.0;
     const char *prf_key = "partial_rotary_factor";
     int have_prf = 0;
@@ -354,6 +380,37 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
                     "and at least 2",
                     prf_key, prf, (long long)rotary, (long long)head_dim);
 
+    *out = rotary;
+    return POSENC_OK;
+}
+
+static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_config *c)
+{
+    posenc_status st;
+    if (!json_is_object(root))
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got %s",
+                    posenc__cfg_type_word(root));
+
+    /* Features that change RoPE in ways posenc does not model. */
+    static const char *const refused[] = {"rope_local_base_freq", "use_dynamic_ntk",
+                                          "use_logn_attn", NULL};
+    for (int i = 0; refused[i]; i++) {
+        const json_t *v = json_object_get(root, refused[i]);
+        if (v && !json_is_null(v) && !json_is_false(v))
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, refused[i],
+                        "key %s changes RoPE in a way posenc does not implement", refused[i]);
+    }
+
+    const json_t *rp = NULL, *rs = NULL;
+    double base = 0.0;
+    int64_t head_dim = 0, rotary = 0;
+    posenc_layout layout = POSENC_LAYOUT_HALF;
+    if ((st = bare_block(rd, root, &rp, &rs)) != POSENC_OK ||
+        (st = bare_base(rd, root, rs, &base)) != POSENC_OK ||
+        (st = bare_head(rd, root, &head_dim, &layout)) != POSENC_OK ||
+        (st = bare_rotary(rd, root, rp, rs, head_dim, &rotary)) != POSENC_OK)
+        return st;
+
     int64_t maxpos = 0, top_orig = 0;
     int have_maxpos, have_top_orig;
     if ((st = posenc__cfg_count(rd, root, "max_position_embeddings", "max_position_embeddings", &maxpos,
@@ -376,23 +433,14 @@ static posenc_status read_config(reader *rd, const json_t *root, posenc_rope_con
                                c);
 }
 
-/* The scaling block rs (rope_scaling or rope_parameters; the rope_theta and
- * partial_rotary_factor inside it are the caller's to read) into
- * c->scaling and c's lists; c's dimensions are already set. maxpos and
- * top_orig: the config's max_position_embeddings and top-level
- * original_max_position_embeddings when present. */
-posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
-                                  int have_maxpos, int64_t top_orig, int have_top_orig,
-                                  posenc_rope_config *c)
+/* The type of the scaling block rs (rope_type, or its legacy name type;
+ * both must agree) into *type, and s initialised for it; every other key of
+ * the block must be one that type reads. */
+static posenc_status block_type(reader *rd, const json_t *rs, posenc_rope_scaling *s,
+                                posenc_rope_type *out)
 {
     char name[96];
-    int present;
     posenc_status st;
-    int64_t rotary = c->rotary_dim;
-    posenc_rope_scaling *s = &c->scaling;
-    if ((st = posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT)) != POSENC_OK)
-        return st;
-    /* The type. */
     const json_t *t1 = json_object_get(rs, "rope_type"), *t2 = json_object_get(rs, "type");
     if (t1 && json_is_null(t1))
         t1 = NULL;
@@ -438,6 +486,102 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
                         name, posenc_rope_type_name(type));
     }
 
+    *out = type;
+    return POSENC_OK;
+}
+
+/* yarn: original length (the block's, else max_position_embeddings),
+ * factor (else max / original), beta_fast, beta_slow, mscale, truncate. */
+static posenc_status yarn_keys(reader *rd, const json_t *rs, posenc_rope_scaling *s, double orig,
+                               int have_orig, int64_t maxpos, int have_maxpos)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    if (!have_orig && !have_maxpos)
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT,
+                    bkey(rd, "original_max_position_embeddings", name, sizeof name),
+                    "missing key %s (or max_position_embeddings)", name);
+    s->original_max_position_embeddings = have_orig ? orig : (double)maxpos;
+    int have_factor;
+    if ((st = posenc__cfg_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
+                         &have_factor)) != POSENC_OK)
+        return st;
+    if (!have_factor) {
+        if (!have_orig || !have_maxpos)
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
+        s->factor = (double)maxpos / orig;
+    }
+    /* transformers reads beta_fast/beta_slow with "or": 0 means the default */
+    double bf = 0, bs = 0;
+    if ((st = opt_number(rd, rs, "beta_fast", &bf)) != POSENC_OK ||
+        (st = opt_number(rd, rs, "beta_slow", &bs)) != POSENC_OK ||
+        (st = opt_number(rd, rs, "mscale", &s->mscale)) != POSENC_OK ||
+        (st = opt_number(rd, rs, "mscale_all_dim", &s->mscale_all_dim)) != POSENC_OK)
+        return st;
+    if (bf != 0.0)
+        s->beta_fast = bf;
+    if (bs != 0.0)
+        s->beta_slow = bs;
+    st = posenc__cfg_bool(rd, rs, "truncate", bkey(rd, "truncate", name, sizeof name), &s->truncate,
+                  &present);
+    return st;
+}
+
+/* longrope: the two factor lists (rotary / 2 each), the original length
+ * (the block's, Phi-3's top-level key, else max_position_embeddings) and
+ * the factor (else max / original). */
+static posenc_status longrope_keys(reader *rd, const json_t *rs, posenc_rope_config *c,
+                                   double orig, int have_orig, int64_t top_orig,
+                                   int have_top_orig, int64_t maxpos, int have_maxpos)
+{
+    char name[96];
+    posenc_status st;
+    posenc_rope_scaling *s = &c->scaling;
+    size_t n = (size_t)c->rotary_dim / 2;
+    if ((st = get_list(rd, rs, "short_factor", n, c->short_factor, &s->n_short_factor)) !=
+            POSENC_OK ||
+        (st = get_list(rd, rs, "long_factor", n, c->long_factor, &s->n_long_factor)) !=
+            POSENC_OK)
+        return st;
+    /* L: the block's, else Phi-3's top-level key, else max_position_embeddings */
+    if (have_orig)
+        s->original_max_position_embeddings = orig;
+    else if (have_top_orig)
+        s->original_max_position_embeddings = (double)top_orig;
+    else if (have_maxpos)
+        s->original_max_position_embeddings = (double)maxpos;
+    else
+        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "original_max_position_embeddings",
+                    "missing key original_max_position_embeddings (or "
+                    "max_position_embeddings)");
+    int have_factor;
+    if ((st = posenc__cfg_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
+                         &have_factor)) != POSENC_OK)
+        return st;
+    if (!have_factor)
+        s->factor = have_maxpos ? (double)maxpos / s->original_max_position_embeddings : 1.0;
+    return POSENC_OK;
+}
+
+/* The scaling block rs (rope_scaling or rope_parameters; the rope_theta and
+ * partial_rotary_factor inside it are the caller's to read) into
+ * c->scaling and c's lists; c's dimensions are already set. maxpos and
+ * top_orig: the config's max_position_embeddings and top-level
+ * original_max_position_embeddings when present. */
+posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
+                                  int have_maxpos, int64_t top_orig, int have_top_orig,
+                                  posenc_rope_config *c)
+{
+    char name[96];
+    posenc_status st;
+    posenc_rope_scaling *s = &c->scaling;
+    if ((st = posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT)) != POSENC_OK)
+        return st;
+    posenc_rope_type type = POSENC_ROPE_DEFAULT;
+    if ((st = block_type(rd, rs, s, &type)) != POSENC_OK)
+        return st;
+
     double orig = 0.0;
     int have_orig;
     if ((st = posenc__cfg_number(rd, rs, "original_max_position_embeddings",
@@ -468,36 +612,9 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
                         name, orig, (long long)maxpos);
         s->original_max_position_embeddings = (double)maxpos;
         break;
-    case POSENC_ROPE_YARN: {
-        if (!have_orig && !have_maxpos)
-            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT,
-                        bkey(rd, "original_max_position_embeddings", name, sizeof name),
-                        "missing key %s (or max_position_embeddings)", name);
-        s->original_max_position_embeddings = have_orig ? orig : (double)maxpos;
-        int have_factor;
-        if ((st = posenc__cfg_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
-                             &have_factor)) != POSENC_OK)
-            return st;
-        if (!have_factor) {
-            if (!have_orig || !have_maxpos)
-                return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "missing key %s", name);
-            s->factor = (double)maxpos / orig;
-        }
-        /* transformers reads beta_fast/beta_slow with "or": 0 means the default */
-        double bf = 0, bs = 0;
-        if ((st = opt_number(rd, rs, "beta_fast", &bf)) != POSENC_OK ||
-            (st = opt_number(rd, rs, "beta_slow", &bs)) != POSENC_OK ||
-            (st = opt_number(rd, rs, "mscale", &s->mscale)) != POSENC_OK ||
-            (st = opt_number(rd, rs, "mscale_all_dim", &s->mscale_all_dim)) != POSENC_OK)
-            return st;
-        if (bf != 0.0)
-            s->beta_fast = bf;
-        if (bs != 0.0)
-            s->beta_slow = bs;
-        st = posenc__cfg_bool(rd, rs, "truncate", bkey(rd, "truncate", name, sizeof name), &s->truncate,
-                      &present);
+    case POSENC_ROPE_YARN:
+        st = yarn_keys(rd, rs, s, orig, have_orig, maxpos, have_maxpos);
         break;
-    }
     case POSENC_ROPE_LLAMA3:
         if ((st = need_number(rd, rs, "factor", &s->factor)) != POSENC_OK ||
             (st = need_number(rd, rs, "low_freq_factor", &s->low_freq_factor)) != POSENC_OK ||
@@ -509,32 +626,10 @@ posenc_status posenc__cfg_scaling(reader *rd, const json_t *rs, int64_t maxpos,
                         "missing key %s", name);
         s->original_max_position_embeddings = orig;
         break;
-    case POSENC_ROPE_LONGROPE: {
-        size_t n = (size_t)rotary / 2;
-        if ((st = get_list(rd, rs, "short_factor", n, c->short_factor, &s->n_short_factor)) !=
-                POSENC_OK ||
-            (st = get_list(rd, rs, "long_factor", n, c->long_factor, &s->n_long_factor)) !=
-                POSENC_OK)
-            return st;
-        /* L: the block's, else Phi-3's top-level key, else max_position_embeddings */
-        if (have_orig)
-            s->original_max_position_embeddings = orig;
-        else if (have_top_orig)
-            s->original_max_position_embeddings = (double)top_orig;
-        else if (have_maxpos)
-            s->original_max_position_embeddings = (double)maxpos;
-        else
-            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, "original_max_position_embeddings",
-                        "missing key original_max_position_embeddings (or "
-                        "max_position_embeddings)");
-        int have_factor;
-        if ((st = posenc__cfg_number(rd, rs, "factor", bkey(rd, "factor", name, sizeof name), &s->factor,
-                             &have_factor)) != POSENC_OK)
-            return st;
-        if (!have_factor)
-            s->factor = have_maxpos ? (double)maxpos / s->original_max_position_embeddings : 1.0;
+    case POSENC_ROPE_LONGROPE:
+        st = longrope_keys(rd, rs, c, orig, have_orig, top_orig, have_top_orig, maxpos,
+                           have_maxpos);
         break;
-    }
     case POSENC_ROPE_PROPORTIONAL:
         /* factor: rope_parameters_dict.get("factor", 1.0); p:
          * .get("partial_rotary_factor", 1.0), both optional */
@@ -667,17 +762,24 @@ posenc_status posenc__cfg_slurp(reader *rd, const char *path, char **out, size_t
     return POSENC_OK;
 }
 
-posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
-                                      posenc_config_error *err)
+posenc_status posenc__cfg_open(const char *path, const void *out, posenc_config_error *err,
+                               const char *block, char **buf, size_t *n)
 {
+    *buf = NULL;
     if (err)
         memset(err, 0, sizeof *err);
     if (!path || !out)
         return POSENC_ERR_NULL;
-    reader rd = {err, "rope_scaling"};
+    reader rd = {err, block};
+    return posenc__cfg_slurp(&rd, path, buf, n);
+}
+
+posenc_status posenc_rope_from_config(const char *path, posenc_rope_config *out,
+                                      posenc_config_error *err)
+{
     char *buf;
     size_t n;
-    posenc_status st = posenc__cfg_slurp(&rd, path, &buf, &n);
+    posenc_status st = posenc__cfg_open(path, out, err, "rope_scaling", &buf, &n);
     if (st == POSENC_OK)
         st = posenc_rope_from_config_text(buf, n, out, err);
     free(buf);

@@ -5,6 +5,7 @@
  * below src/transformers/; others name the model's own repository on the
  * Hugging Face Hub. docs/MODELS.md has the table in prose. */
 #include "config_families.h"
+#include "config_quirks.h"
 #include "posenc_config.h"
 
 #include <string.h>
@@ -106,11 +107,34 @@ static const posenc_layer_kind KINDS_SSM[] = {
     {"mamba", NONE(MAMBA), NULL},
     {NULL, 0, NULL, NULL}};
 
+/* A wrapper (a multimodal type) in one row: its language part is under key
+ * (a dotted path for a nested one), read as part_type when the part names
+ * no model_type of its own (NULL: it must). The reader reads nothing else
+ * of it; scheme is what the listing shows for the whole model. */
+#define WRAPPER(type, arch_, scheme_, key, part_type, src)                                      \
+    {.model_type = type, .arch = arch_, .scheme = POSENC_SCHEME_##scheme_, .nested = key,       \
+     .nested_type = part_type, .source = src}
+
+/* A family posenc knows and refuses, in one row: why (the mechanism its code
+ * has that posenc does not implement), and what the listing shows. */
+#define REFUSED(type, arch_, scheme_, layout_, why, src)                                        \
+    {.model_type = type, .arch = arch_, .scheme = POSENC_SCHEME_##scheme_, .layout = layout_,   \
+     .refused = why, .source = src}
+#define NO_LAYOUT POSENC_LAYOUT_INTERLEAVED /* a refused family's RoPE layout: not read */
+
 /* Sorted by model_type (the listing's order; tests check it). */
 static const posenc_model_family FAMILIES[] = {
 #include "config_families_table.h"
 };
 
+#undef WRAPPER
+#undef MLA_ROPE
+#undef GEMMA4_LAYERS
+#undef EXAONE4_LAYERS
+#undef QWEN2_VL_MROPE
+#undef TYPE_SETS_ROPE
+#undef REFUSED
+#undef NO_LAYOUT
 #undef ROPE
 #undef NONE
 #undef NO_ATTENTION_ROPE
@@ -170,7 +194,7 @@ posenc_status posenc_model_family_info(size_t i, posenc_family_info *out)
     out->rope_layout = rope ? (int)f->layout : -1;
     out->part = f->nested;
     out->part_type = f->nested ? f->nested_type : NULL;
-    out->or_alibi = (f->flags & (POSENC_FAMILY_ALIBI_KEY | POSENC_FAMILY_BAICHUAN)) != 0;
+    out->or_alibi = (f->flags & POSENC_FAMILY_ALIBI_KEY) || (f->quirks && f->quirks->may_choose_alibi);
     out->supported = f->refused == NULL;
     out->source = f->source;
     return POSENC_OK;

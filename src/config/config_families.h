@@ -55,6 +55,9 @@ typedef struct posenc_layer_kind {
                               aliases ("attention", "full_attention") share it */
 } posenc_layer_kind;
 
+/* The rules only one family's code has: hooks in config_quirks.c. */
+typedef struct posenc_family_quirks posenc_family_quirks;
+
 /* One registry entry: what a family's modeling code does with positions.
  * Strings are static; NULL where a field does not apply. */
 typedef struct posenc_model_family {
@@ -69,19 +72,11 @@ typedef struct posenc_model_family {
     const char *base_key;       /* RoPE: key of the base (NULL: "rope_theta"; FIXED_BASE:
                                    the code fixes the base, no key is read) */
     double base_default;        /* RoPE: the config class's default base */
-    const char *base_ratio_key; /* RoPE: a key the base is multiplied by (ChatGLM's
-                                   rope_ratio, default 1), or NULL */
     const char *head_dim_key;   /* RoPE: a key that gives head_dim before
                                    hidden_size / heads (kv_channels), or NULL */
     uint32_t indexer_head_dim_default; /* INDEXER: the config class's index_head_dim */
     posenc_layout indexer_layout; /* INDEXER: the indexer's pair layout (HALF in
                                    DeepSeek V3.2, INTERLEAVED in GLM-5) */
-    uint32_t head_dim_times;    /* RoPE: head_dim is this many times hidden_size / heads,
-                                   whatever head_dim keys say (Zamba 2's shared attention:
-                                   2); 0: the usual keys */
-    const char *position_scale_key; /* RoPE: a key the code multiplies the positions by
-                                   (Phi-3-small's rope_position_scale, default 1): read
-                                   only when 1, any other value refused by name */
     uint32_t default_layers;    /* the config class's defaults when a key is absent */
     const char *layers_key;     /* the key of the layer count in place of num_hidden_layers
                                    and its aliases (PP-FormulaNet's text decoder:
@@ -127,7 +122,7 @@ typedef struct posenc_model_family {
     const char *index_key;      /* KINDS: the layers of kinds[0], the rest kinds[1]
                                    (cross_attention_layers; a dotted path reads a
                                    nested object: linear_attn_config.full_attn_layers);
-                                   absent: see POSENC_FAMILY_INDEX_* */
+                                   absent: the quirk's kinds_unlisted) */
     uint32_t index_base;        /* KINDS: the number index_key gives the first layer
                                    (0; Kimi Linear's checkpoints count from 1) */
     const char *period_key;     /* KINDS: layer i is kinds[0] when i % period == offset, */
@@ -152,11 +147,15 @@ typedef struct posenc_model_family {
     const char *scaling_refused; /* every non-null rope_scaling block refused with this
                                    reason (code read, mechanism not implemented), or NULL */
     const char *refused;        /* known but not supported: why; else NULL */
-    unsigned flags;             /* POSENC_FAMILY_* rules below */
+    unsigned flags;             /* POSENC_FAMILY_* rules below (each shared by several
+                                   families) */
+    const posenc_family_quirks *quirks; /* the family's own rules (config_quirks.h), or
+                                   NULL */
     const char *source;         /* modeling file and lines the entry follows */
 } posenc_model_family;
 
-/* posenc_model_family.flags: rules only some families' code has. */
+/* posenc_model_family.flags: rules some families' code has (a rule of one
+ * family only is a quirk hook, config_quirks.h). */
 #define POSENC_FAMILY_INTERLEAVE_KEY 1u  /* rope_interleave (default true) picks interleaved,
                                             false half (DeepSeek V3) */
 #define POSENC_FAMILY_ROPE_WITHOUT_WINDOW 2u /* sliding_window null: every layer rotates
@@ -165,10 +164,6 @@ typedef struct posenc_model_family {
 #define POSENC_FAMILY_LONG_FROM_MAXPOS 8u /* longrope uses long_factor whenever
                                             max_position_embeddings > original (MiniCPM) */
 #define POSENC_FAMILY_ALIBI_KEY 16u     /* alibi: true selects ALiBi instead of RoPE (Falcon) */
-#define POSENC_FAMILY_BAICHUAN 32u      /* hidden_size 4096 (or class BaiChuan*): RoPE; else
-                                            ALiBi (Baichuan 13B) */
-#define POSENC_FAMILY_MSCALE_PAIR 64u   /* longrope's short_mscale / long_mscale replace the
-                                            attention factor (Phi-3.5-MoE) */
 #define POSENC_FAMILY_MROPE 128u        /* M-RoPE: the RoPE block's mrope_section (else the
                                             family's mrope_default) splits the pairs between
                                             the temporal, height and width positions; rope
@@ -187,12 +182,6 @@ typedef struct posenc_model_family {
                                             sliding_pattern), else sliding; a rope_scaling block
                                             (which transformers applies to both types) is
                                             refused (ModernBERT) */
-#define POSENC_FAMILY_DENSE_FORCE_ROPE 2048u /* BY_TYPE: full layers whose mlp_layer_types
-                                            entry is "dense" rotate too (force_rope) when
-                                            prefix_dense_sliding_window_pattern (default 1) is
-                                            1; sliding_window null (no layer rotates but those),
-                                            or first_k_dense_replace without layer_types, is
-                                            refused (Cohere2 MoE) */
 #define POSENC_FAMILY_NTK_ALPHA 4096u   /* a "dynamic" block with alpha is static NTK-alpha:
                                             base * alpha^(d/(d-2)) at every length, posenc's
                                             "ntk" with factor alpha (HunYuan) */
@@ -207,27 +196,12 @@ typedef struct posenc_model_family {
                                             default indexer_head_dim_default) with the layer's
                                             cos and sin, in indexer_layout (DeepSeek V3.2) */
 
-#define POSENC_FAMILY_INDEX_ALL (1u << 20) /* KINDS: index_key absent: every layer is kinds[0]
-                                            (LFM2's full_attn_idxs) */
-#define POSENC_FAMILY_INDEX_NONE (1u << 21) /* KINDS: index_key absent: every layer is kinds[1]
-                                            (Bamba's attn_layer_indices) */
-#define POSENC_FAMILY_ROPE_KEY (1u << 22) /* KINDS: the kinds' RoPE only with
-                                            position_embedding_type "rope"; else (absent,
-                                            null) those layers are NoPE attention (Granite
-                                            4.0-H) */
 
 #define POSENC_FAMILY_LIST_COUNTS (1u << 23) /* KINDS: the per-layer list's length is the number
                                             of layers, whatever num_hidden_layers says
                                             (Nemotron-H) */
 
-#define POSENC_FAMILY_LAST_IF_NONE (1u << 24) /* KINDS: a period rule that places no kinds[0]
-                                            layer makes the last layer kinds[0] (OLMo
-                                            Hybrid: "ensure at least one full attention
-                                            layer") */
 
-#define POSENC_FAMILY_OWN_BASE_ONLY (1u << 14) /* the code reads only base_key (its default
-                                            when absent): rope_theta and rotary_emb_base
-                                            beside it are not read (Phi-3-small) */
 
 #define POSENC_FAMILY_LAST_LAYER_FULL (1u << 15) /* the last layer is full_attention whatever
                                             layer_types says (Gemma 4's __post_init__) */
@@ -246,16 +220,6 @@ typedef struct posenc_model_family {
                                             (round robin) rule, whatever mrope_interleaved
                                             says (Qwen3-VL); without this flag always the
                                             contiguous one (Qwen2-VL, GLM-4V) */
-#define POSENC_FAMILY_CONV_TYPE (1u << 26) /* BY_TYPE: layer_types may name "conv" layers
-                                            (short convolutions, no attention, no positions)
-                                            beside full and sliding attention (LFM3) */
-#define POSENC_FAMILY_LIST_CYCLES (1u << 30) /* KINDS: the per-layer list (kinds_key) is a pattern
-                                            repeated over the layers, at most 100 times
-                                            (RecurrentGemma's (block_types * 100)[:layers]) */
-#define POSENC_FAMILY_MEM_ROPE (1u << 25) /* KINDS: the kinds' RoPE only with use_mem_rope
-                                            true (default false: those layers' shared
-                                            attention applies no rotary); with
-                                            use_long_context true as well, refused (Zamba 2) */
 
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */

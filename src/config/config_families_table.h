@@ -2,12 +2,52 @@
  * config_families.c only. An entry writes only what differs from the common
  * case (config_families.h says what a field left out means: partial rotary
  * from partial_rotary_factor, default 1; the base from rope_theta).
- * Sorted by model_type (byte order). Each entry's comment cites the code it
- * follows: "models/X" is zucchini-nlp/transformers src/transformers/models/X
- * (@commit where the notes give one; L = lines, else grep anchors in quotes);
- * "rope_utils" is its src/transformers/modeling_rope_utils.py @26892c16.
- * Remote-code families cite their model repository. docs/MODELS.md lists
- * them with the values marked uncertain in the research notes. */
+ * Sorted by model_type (byte order). Three kinds of row: a wrapper
+ * (WRAPPER: the text part is under this key), a refusal (REFUSED: known,
+ * not implemented, why), and a full entry; a family's own rule is a hook in
+ * config_quirks.c, named by .quirks. Each row's .source cites the code it
+ * follows (the listing prints it); an entry's comment adds the finer line
+ * references and the reasoning: "models/X" is zucchini-nlp/transformers
+ * src/transformers/models/X (@commit where the notes give one; L = lines,
+ * else grep anchors in quotes); "rope_utils" is its
+ * src/transformers/modeling_rope_utils.py @26892c16. Remote-code families
+ * cite their model repository. docs/MODELS.md lists them with the values
+ * marked uncertain in the research notes. */
+
+/* Field runs that several entries share because their code is the same
+ * (each group's entries cite it). */
+/* DeepSeek V3's MLA RoPE: the qk_rope_head_dim part of each head rotates,
+ * interleaved unless rope_interleave is false (modeling_deepseek_v3.py
+ * @9bd8dd18 apply_rotary_pos_emb_interleave); its copies too. */
+#define MLA_ROPE                                                                               \
+    .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE,      \
+    .flags = POSENC_FAMILY_INTERLEAVE_KEY
+/* Gemma 4's text model: one RoPE set per layer type, full layers of head
+ * size global_head_dim, every 6th layer full and the last one forced full. */
+#define GEMMA4_LAYERS                                                                          \
+    .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,                     \
+    .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,                         \
+    .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,                                 \
+    .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,                      \
+    .flags = POSENC_FAMILY_LAST_LAYER_FULL
+/* EXAONE 4: RoPE on sliding layers only (every layer without a sliding
+ * window), every 4th layer full. */
+#define EXAONE4_LAYERS                                                                         \
+    .scheme = POSENC_SCHEME_MIXED, .layout = HALF, .base_default = 10000.0,                    \
+    .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,                           \
+    .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,                                 \
+    .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW
+/* Qwen2-VL's M-RoPE (sections 16, 24, 24 by default, base 1e6), shared by
+ * Qwen2.5-VL and Qwen2.5-Omni's thinker. */
+#define QWEN2_VL_MROPE                                                                         \
+    .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 1000000.0,                   \
+    .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE
+/* One RoPE set per layer type from rope_parameters only (Laguna, Mellum and
+ * the others below). */
+#define TYPE_SETS_ROPE                                                                         \
+    .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .layers = POSENC_LAYERS_BY_TYPE,             \
+    .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED,                     \
+    .flags = POSENC_FAMILY_TYPE_SETS
 
 /* ---- RefinedWeb / RefinedWebModel: Falcon's first remote-code configs.
  * RWConfig attribute_map num_hidden_layers -> n_layer, num_attention_heads ->
@@ -23,12 +63,10 @@
  .source = "tiiuae/falcon-7b configuration_RW.py (RWConfig); models/falcon/modeling_falcon.py "
            "rotate_half"},
 
-/* ---- afmoe: q/k norms, then llama's rotate_half (HALF, full head) on
- * sliding (local) layers only; full layers NoPE. layer_types default from
+/* ---- afmoe: q/k norms, then llama's rotate_half (HALF, full head) on sliding
+ * (local) layers only; full layers NoPE. layer_types default from
  * global_attn_every_n_layers (4), a key posenc does not read: without
- * layer_types the config is refused. head_dim 128, rope_theta 10000.
- * transformers 5.23.0 models/afmoe/modeling_afmoe.py L228-258, L312,
- * L332-333, L355-361; configuration_afmoe.py L76-83, L98-110. */
+ * layer_types the config is refused. head_dim 128, rope_theta 10000. */
 {.model_type = "afmoe", .arch = "Afmoe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 2048,
@@ -36,13 +74,7 @@
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
            "configuration_afmoe.py L76-110"},
 
-/* ---- aimv2: AIMv2's CLIP-style dual encoder; its text part is text_config
- * (a part without model_type is read as aimv2_text_model, the class's
- * sub-config). transformers 5.23.0 models/aimv2/configuration_aimv2.py
- * L144. */
-{.model_type = "aimv2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "aimv2_text_model",
- .source = "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"},
+WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"),
 
 /* ---- aimv2_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -68,13 +100,7 @@
  .source = "models/albert/modeling_albert.py L49-109; configuration_albert.py L57-67 "
            "(transformers 5.23.0)"},
 
-/* ---- align: ALIGN's dual encoder (a BERT text tower); its text part is
- * text_config (a part without model_type is read as align_text_model,
- * the class's sub-config). transformers 5.23.0
- * models/align/configuration_align.py L192. */
-{.model_type = "align", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "align_text_model",
- .source = "models/align/configuration_align.py L192 (transformers 5.23.0)"},
+WRAPPER("align", NULL, LEARNED, "text_config", "align_text_model", "models/align/configuration_align.py L192 (transformers 5.23.0)"),
 
 /* ---- align_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -88,13 +114,7 @@
  .source = "models/align/modeling_align.py L506-559; "
            "configuration_align.py L46-61 (transformers 5.23.0)"},
 
-/* ---- altclip: AltCLIP's dual encoder (an XLM-R text tower); its text part
- * is text_config (a part without model_type is read as
- * altclip_text_model, the class's sub-config). transformers 5.23.0
- * models/altclip/configuration_altclip.py L155. */
-{.model_type = "altclip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "altclip_text_model",
- .source = "models/altclip/configuration_altclip.py L155 (transformers 5.23.0)"},
+WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/altclip/configuration_altclip.py L155 (transformers 5.23.0)"),
 
 /* ---- altclip_text_model: RoBERTa's embeddings: a learned table read from
  * row padding_idx + 1 (create_position_ids_from_input_ids; padding_idx =
@@ -110,32 +130,27 @@
 
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
- * 8192, low 1, high 4; a rope_theta beside no block is unread: refused).
- * transformers 5.23.0 models/apertus/modeling_apertus.py
- * L126-160, L204; configuration_apertus.py L47, L65-68, L87-95. */
+ * 8192, low 1, high 4; a rope_theta beside no block is unread: refused). */
 {.model_type = "apertus", .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
            "configuration_apertus.py L47-95"},
 
-/* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden
- * / heads, rope_theta 10000. transformers 5.23.0 models/arcee/modeling_arcee.py
- * L131-165, L209; configuration_arcee.py L63-85. */
+/* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden /
+ * heads, rope_theta 10000. */
 {.model_type = "arcee", .arch = "Arcee", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85"},
+
+WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"),
 
 /* ---- aria (Aria): a wrapper (text_config aria_text); the text model is
  * llama's rotate_half RoPE (HALF, full head, head_dim null: hidden_size /
  * heads) on every layer, rope_theta the mixin's 10000. transformers 5.23.0
  * models/aria/modeling_aria.py L334-364, L412, L606-618;
  * configuration_aria.py L41-95, L118-126. */
-{.model_type = "aria", .arch = "Aria", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "aria_text",
- .source = "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"},
-
 {.model_type = "aria_text", .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
@@ -144,15 +159,12 @@
 /* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; head_dim is set to it) of each head, apply_rotary_pos_emb_interleave
  * when rope_interleave (default true), else rotate_half; rope_theta the
- * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale.
- * transformers 5.23.0 models/axk1/modeling_axk1.py L99, L279-360, L366-408,
- * L440-460; configuration_axk1.py L54-125. */
-{.model_type = "axk1", .arch = "AXK1", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 61,
+ * mixin's 10000; the YaRN mscale (mscale_all_dim) goes into the softmax scale. */
+{.model_type = "axk1", .arch = "AXK1", MLA_ROPE, .base_default = 10000.0, .default_layers = 61,
  .default_hidden = 7168, .default_heads = 64, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
            "configuration_axk1.py L54-125"},
+
 /* ---- axk2 (A.X K2): DeepSeek V3.2's arrangement (AXK2Config derives from
  * DeepseekV32Config): MLA's RoPE interleaved on the qk_rope_head_dim part
  * (default 32; head_dim is set to it), and in every layer a Sparse Attention
@@ -168,12 +180,7 @@
  .source = "models/axk2/modeling_axk2.py L103-158, L183-256, L463-603, L552 (5.23.0); "
            "configuration_axk2.py L93-138"},
 
-/* ---- multimodal wrappers read through text_config (the language model is a
- * family of its own; its model_type when the part names one, else the
- * wrapper class's default sub-config, cited): aya_vision ... smolvlm. */
-{.model_type = "aya_vision", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "cohere2",
- .source = "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"},
+WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"),
 
 /* ---- baichuan: one model_type, two schemes. ALiBi for 13B
  * (_get_interleave: the ALiBi paper's slopes), RoPE (rotate_half, base 10000,
@@ -181,16 +188,14 @@
  * class BaiChuanForCausalLM -> RoPE, else ALiBi (uncertain rule, see
  * docs/MODELS.md). jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e. */
 {.model_type = "baichuan", .arch = "Baichuan", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_key = FIXED_BASE,
- .base_default = 10000.0, .flags = POSENC_FAMILY_BAICHUAN,
+ .base_default = 10000.0, .quirks = &quirk_baichuan,
  .source = "jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave); "
            "vllm baichuan.py dispatch"},
 
 /* ---- bailing_hybrid: KDA (linear attention) layers and MLA layers (every
  * layer_group_size = 6th layer) whose qk_rope_head_dim part rotates in
  * DeepSeek's interleaved pairs (apply_rotary_pos_emb_interleave: x[0::2],
- * x[1::2]); rope_theta 6e6. transformers 5.23.0
- * models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130,
- * L143-159; modeling_bailing_hybrid.py L253-289, L372-373, L837-841. */
+ * x[1::2]); rope_theta 6e6. */
 {.model_type = "bailing_hybrid", .arch = "BailingHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 6000000.0,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "layer_group_size",
@@ -209,7 +214,7 @@
  * default 10000 (modeling_rope_utils.py L760 default_theta). */
 {.model_type = "bamba", .arch = "Bamba", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS,
- .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .flags = POSENC_FAMILY_INDEX_NONE,
+ .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .quirks = &quirk_bamba,
  .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
            "L144, L224, L851-853 (transformers 5.23.0)"},
 
@@ -227,10 +232,10 @@
  * (1 + (position + 1) / 2048)^0.1 (scalable softmax), which posenc does not
  * have. transformers 5.23.0 models/beam/modeling_beam.py L202-256, L492-495,
  * L559-578; configuration_beam.py L45, L113-130. */
-{.model_type = "beam", .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
-            "(scalable softmax), which is not implemented",
- .source = "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"},
+REFUSED("beam", "Beam", MIXED, HALF,
+        "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
+        "(scalable softmax), which is not implemented",
+        "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"),
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
  * position_embedding_type relative_key(_query) (PR #41170).
@@ -264,12 +269,9 @@
  .source = "models/big_bird/modeling_big_bird.py L70-131, L1743; configuration_big_bird.py "
            "L57-69 (transformers 5.23.0)"},
 
-/* ---- bigbird_pegasus: learned tables in both stacks without BART's
- * offset (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings
- * rows, positions 0..); the block-sparse encoder attention carries no
- * position. transformers 5.23.0
- * models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711;
- * configuration_bigbird_pegasus.py L62-74. */
+/* ---- bigbird_pegasus: learned tables in both stacks without BART's offset
+ * (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings rows,
+ * positions 0..); the block-sparse encoder attention carries no position. */
 {.model_type = "bigbird_pegasus", .arch = "BigBirdPegasus", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711; "
@@ -286,39 +288,28 @@
  .source = "models/biogpt/modeling_biogpt.py L51-76, L334, L383-388; configuration_biogpt.py "
            "L44-51 (transformers 5.23.0)"},
 
-/* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000.
- * transformers 5.23.0 models/bitnet/modeling_bitnet.py L80-115, L158;
- * configuration_bitnet.py L42-48. */
+/* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000. */
 {.model_type = "bitnet", .arch = "BitNet", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 30, .default_hidden = 2560, .default_heads = 20,
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
 
-/* ---- blenderbot: BART's layout with a learned table from row 0 (no
- * offset) in the encoder and the decoder. transformers 5.23.0
- * models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615;
- * configuration_blenderbot.py L47-71. */
+/* ---- blenderbot: BART's layout with a learned table from row 0 (no offset)
+ * in the encoder and the decoder. */
 {.model_type = "blenderbot", .arch = "Blenderbot", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615; "
            "configuration_blenderbot.py L47-71 (transformers 5.23.0)"},
 
-/* ---- blenderbot-small: learned tables in both stacks without BART's
- * offset (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings
- * rows, positions 0..). transformers 5.23.0
- * models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508;
- * configuration_blenderbot_small.py L50-62. */
+/* ---- blenderbot-small: learned tables in both stacks without BART's offset
+ * (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings rows,
+ * positions 0..). */
 {.model_type = "blenderbot-small", .arch = "BlenderbotSmall", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
            "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
 
-/* ---- blip: BLIP (image-text model); its text part is text_config (a part
- * without model_type is read as blip_text_model, the class's sub-
- * config). transformers 5.23.0 models/blip/configuration_blip.py L146. */
-{.model_type = "blip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "blip_text_model",
- .source = "models/blip/configuration_blip.py L146 (transformers 5.23.0)"},
+WRAPPER("blip", NULL, LEARNED, "text_config", "blip_text_model", "models/blip/configuration_blip.py L146 (transformers 5.23.0)"),
 
 /* ---- blip_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -340,14 +331,7 @@
  .default_hidden = 64, .default_heads = 8,
  .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282"},
 
-/* ---- bridgetower: BridgeTower (its cross-modal layers take the towers'
- * outputs, no * positions of their own); its text part is text_config (a
- * part without model_type is read as bridgetower_text_model, the class's
- * sub-config). transformers 5.23.0
- * models/bridgetower/configuration_bridgetower.py L132. */
-{.model_type = "bridgetower", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "bridgetower_text_model",
- .source = "models/bridgetower/configuration_bridgetower.py L132 (transformers 5.23.0)"},
+WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "models/bridgetower/configuration_bridgetower.py L132 (transformers 5.23.0)"),
 
 /* ---- bridgetower_text_model: RoBERTa's embeddings: a learned table read
  * from row padding_idx + 1 (create_position_ids_from_input_ids;
@@ -372,11 +356,9 @@
  .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
            "(transformers 5.23.0)"},
 
-/* ---- chameleon: llama's rotate_half (HALF) over the whole head
- * (hidden_size / heads), after the per-head q/k LayerNorm; every layer alike;
- * the VQ image tokens take the same plain 1-D positions. transformers 5.23.0
- * models/chameleon/modeling_chameleon.py L110-166, L261-310;
- * configuration_chameleon.py L97-111. */
+/* ---- chameleon: llama's rotate_half (HALF) over the whole head (hidden_size
+ * / heads), after the per-head q/k LayerNorm; every layer alike; the VQ image
+ * tokens take the same plain 1-D positions. */
 {.model_type = "chameleon", .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/chameleon/modeling_chameleon.py L110-166, L261-310 (5.23.0); "
            "configuration_chameleon.py L97-111"},
@@ -389,16 +371,10 @@
  * @00f2a120 L122-159 (RotaryEmbedding), L161-179 (apply_rotary_pos_emb). */
 {.model_type = "chatglm", .arch = "ChatGLM", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_HALF_HEAD, .base_key = FIXED_BASE, .base_default = 10000.0,
- .base_ratio_key = "rope_ratio", .head_dim_key = "kv_channels",
+ .head_dim_key = "kv_channels", .quirks = &quirk_chatglm,
  .source = "czk1997/chatglm3-copy modeling_chatglm.py @00f2a120 L122-179"},
 
-/* ---- chinese_clip: Chinese-CLIP's dual encoder (a BERT text tower); its
- * text part is text_config (a part without model_type is read as
- * chinese_clip_text_model, the class's sub-config). transformers 5.23.0
- * models/chinese_clip/configuration_chinese_clip.py L154. */
-{.model_type = "chinese_clip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "chinese_clip_text_model",
- .source = "models/chinese_clip/configuration_chinese_clip.py L154 (transformers 5.23.0)"},
+WRAPPER("chinese_clip", NULL, LEARNED, "text_config", "chinese_clip_text_model", "models/chinese_clip/configuration_chinese_clip.py L154 (transformers 5.23.0)"),
 
 /* ---- chinese_clip_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -413,13 +389,7 @@
  .source = "models/chinese_clip/modeling_chinese_clip.py L76-129; "
            "configuration_chinese_clip.py L51-64 (transformers 5.23.0)"},
 
-/* ---- clap: CLAP's audio-text dual encoder (a RoBERTa text tower); its text
- * part is text_config (a part without model_type is read as
- * clap_text_model, the class's sub-config). transformers 5.23.0
- * models/clap/configuration_clap.py L173. */
-{.model_type = "clap", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "clap_text_model",
- .source = "models/clap/configuration_clap.py L173 (transformers 5.23.0)"},
+WRAPPER("clap", NULL, LEARNED, "text_config", "clap_text_model", "models/clap/configuration_clap.py L173 (transformers 5.23.0)"),
 
 /* ---- clap_text_model: RoBERTa's embeddings: a learned table read from row
  * padding_idx + 1 (create_position_ids_from_input_ids; padding_idx =
@@ -444,13 +414,7 @@
  .source = "models/clip/modeling_clip.py L221-256; configuration_clip.py L48-53 "
            "(transformers 5.23.0)"},
 
-/* ---- clipseg: CLIPSeg (CLIP towers and a segmentation decoder); its text
- * part is text_config (a part without model_type is read as
- * clipseg_text_model, the class's sub-config). transformers 5.23.0
- * models/clipseg/configuration_clipseg.py L163. */
-{.model_type = "clipseg", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "clipseg_text_model",
- .source = "models/clipseg/configuration_clipseg.py L163 (transformers 5.23.0)"},
+WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/clipseg/configuration_clipseg.py L163 (transformers 5.23.0)"),
 
 /* ---- clipseg_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -467,9 +431,7 @@
 /* ---- codegen: GPT-J's rotary: create_sinusoidal_positions with base 10000
  * fixed, rotate_every_two (interleaved) on the first rotary_dim elements of
  * each head (class default 64). rotary_dim null is not buildable by
- * transformers (CodeGenModel's min(config.rotary_dim, ...)). transformers
- * 5.23.0 models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286;
- * configuration_codegen.py L50-63. */
+ * transformers (CodeGenModel's min(config.rotary_dim, ...)). */
 {.model_type = "codegen", .arch = "CodeGen", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286 (5.23.0); "
@@ -503,7 +465,7 @@
  .layout = INTERLEAVED, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
  .default_layers = 40, .default_hidden = 8192, .default_heads = 64, .default_head_dim = 128,
- .flags = POSENC_FAMILY_DENSE_FORCE_ROPE,
+ .quirks = &quirk_cohere2_moe,
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
            "configuration_cohere2_moe.py L97-160"},
 
@@ -521,6 +483,8 @@
  .source = "models/convbert/modeling_convbert.py L52-105; configuration_convbert.py L49-63 "
            "(transformers 5.23.0)"},
 
+WRAPPER("cosmos3_edge", "Cosmos3Edge", ROPE, "text_config", "cosmos3_edge_text", "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"),
+
 /* ---- cosmos3_edge (Cosmos3 Edge): a wrapper (text_config
  * cosmos3_edge_text); the text model is Qwen3-VL's interleaved M-RoPE: the
  * t frequencies overwritten by h at pairs 1::3 below 3 * s_h and by w at
@@ -529,9 +493,6 @@
  * (head_dim 128); default_theta 1e8; rope_type must be default.
  * transformers 5.23.0 models/cosmos3_edge/modeling_cosmos3_edge.py L50-113,
  * L115-145, L228; configuration_cosmos3_edge.py L43-118, L157-176. */
-{.model_type = "cosmos3_edge", .arch = "Cosmos3Edge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "cosmos3_edge_text",
- .source = "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"},
 {.model_type = "cosmos3_edge_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 100000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 16,
  .default_head_dim = 128, .mrope_default = {24, 20, 20},
@@ -539,13 +500,7 @@
  .source = "models/cosmos3_edge/modeling_cosmos3_edge.py L50-113, L115-145, L228; "
            "configuration_cosmos3_edge.py L43-118 (transformers 5.23.0)"},
 
-/* ---- cosmos3_omni (Cosmos3 Nano): Qwen3-VL's model under its own
- * model_type ("Model arch is identical to Qwen3-VL"): text_config
- * qwen3_vl_text. transformers 5.23.0
- * models/cosmos3_omni/configuration_cosmos3_omni.py L47-51. */
-{.model_type = "cosmos3_omni", .arch = "Cosmos3Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_vl_text",
- .source = "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"},
+WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"),
 
 /* ---- cpmant (CPM-Ant): refused. CpmAntSegmentPositionEmbedding adds a
  * bias to the scores (no rotary, no table): between tokens of one segment
@@ -556,30 +511,28 @@
  * segment 0. transformers 5.23.0 models/cpmant/modeling_cpmant.py L129,
  * L413-502, L544, L620-638; configuration_cpmant.py L56-68 (512 buckets,
  * max distance 2048, 32 segment types). */
-{.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .refused = "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
-            "one learned bias per segment pair across segments, "
-            "CpmAntSegmentPositionEmbedding) is not implemented",
- .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
-           "configuration_cpmant.py L56-68 (transformers 5.23.0)"},
+REFUSED("cpmant", "CpmAnt", RELATIVE_BUCKETS, NO_LAYOUT,
+        "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
+        "one learned bias per segment pair across segments, "
+        "CpmAntSegmentPositionEmbedding) is not implemented",
+        "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
+        "configuration_cpmant.py L56-68 (transformers 5.23.0)"),
 
 /* ---- ctrl: refused. Its sinusoid pos_encoding is Pegasus's (angles
  * pos / 10000^(2 (i // 2) / d), sin of the even ones in the first half, cos
  * of the odd ones in the second), added to the scaled token embeddings.
  * transformers 5.23.0 models/ctrl/modeling_ctrl.py L45-62, L229, L318;
  * configuration_ctrl.py L47-54. */
-{.model_type = "ctrl", .arch = "CTRL", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-            "first half and cos in the second) is not one of posenc's sinusoids",
- .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"},
+REFUSED("ctrl", "CTRL", SINUSOID, NO_LAYOUT,
+        "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
+        "first half and cos in the second) is not one of posenc's sinusoids",
+        "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"),
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
- * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192)
- * when the config has no rope block (a config without one is refused: its
- * rope_theta would be unread). transformers 5.23.0
- * models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339;
- * configuration_cwm.py L64-110. */
+ * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192) when
+ * the config has no rope block (a config without one is refused: its
+ * rope_theta would be unread). */
 {.model_type = "cwm", .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
  .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
@@ -604,31 +557,32 @@
  * reads attn_config.rope_theta, L184). Layout: llama's rotate_half.
  * transformers 5.23.0 models/dbrx/modeling_dbrx.py L44-75, L91-121, L184,
  * L221; configuration_dbrx.py L113-150. */
-{.model_type = "dbrx", .arch = "Dbrx", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "its base is attn_config.rope_theta (500000 in DBRX's checkpoints), which "
-            "transformers 5.23's DbrxRotaryEmbedding does not read (it takes rope_parameters, "
-            "default 10000); posenc reads no nested attn_config key",
- .source = "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
-           "configuration_dbrx.py L113-150"},
+REFUSED("dbrx", "Dbrx", ROPE, HALF,
+        "its base is attn_config.rope_theta (500000 in DBRX's checkpoints), which "
+        "transformers 5.23's DbrxRotaryEmbedding does not read (it takes rope_parameters, "
+        "default 10000); posenc reads no nested attn_config key",
+        "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
+        "configuration_dbrx.py L113-150"),
 
 /* ---- deberta: refused. DisentangledSelfAttention adds content-to-position
  * and position-to-content terms over relative positions (pos_att_type c2p /
  * p2c, when relative_attention) to the scores. transformers 5.23.0
  * models/deberta/modeling_deberta.py L72-99 (build_relative_position),
  * L138-335 (DisentangledSelfAttention). */
-{.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "DeBERTa's disentangled attention (content-to-position and position-to-content "
-            "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
- .source = "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"},
+REFUSED("deberta", "Deberta", LEARNED, NO_LAYOUT,
+        "DeBERTa's disentangled attention (content-to-position and position-to-content "
+        "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
+        "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"),
 
 /* ---- deberta-v2: refused. DeBERTa's disentangled attention over
  * log-bucketed relative positions (position_buckets, max_relative_positions).
  * transformers 5.23.0 models/deberta_v2/modeling_deberta_v2.py L71-128
  * (build_relative_position, build_rpos), L131-342 (DisentangledSelfAttention). */
-{.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
-            "terms over log-bucketed relative positions, position_buckets) is not implemented",
- .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"},
+REFUSED("deberta-v2", "DebertaV2", LEARNED, NO_LAYOUT,
+        "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
+        "terms over log-bucketed relative positions, position_buckets) is not implemented",
+        "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"),
+
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
  * over the whole head with base rope_theta, rotate_half (HALF). _init_rope
@@ -666,8 +620,7 @@
 /* ---- deepseek_v3: as V2; rope_interleave (default true) selects
  * apply_rotary_pos_emb_interleave. models/deepseek_v3/modeling_deepseek_v3.py
  * @9bd8dd18 ("if self.config.rope_interleave"). */
-{.model_type = "deepseek_v3", .arch = "DeepseekV3", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+{.model_type = "deepseek_v3", .arch = "DeepseekV3", MLA_ROPE,
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
            "(apply_rotary_pos_emb_interleave)"},
 
@@ -694,12 +647,12 @@
  * rope_parameters is keyed by the labels main / compress, not by layer type;
  * posenc has one RoPE per layer. transformers 5.23.0
  * models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212. */
-{.model_type = "deepseek_v4", .arch = "DeepseekV4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .refused = "its compressed attention branches rotate their keys with a second RoPE "
-            "(compress_rope_theta, rope_parameters.compress) beside the main one: posenc has one "
-            "RoPE per layer",
- .source = "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
-           "5.23.0)"},
+REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
+        "its compressed attention branches rotate their keys with a second RoPE "
+        "(compress_rope_theta, rope_parameters.compress) beside the main one: posenc has one "
+        "RoPE per layer",
+        "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
+        "5.23.0)"),
 
 /* ---- dia (Dia TTS): refused. An encoder (text bytes) and a decoder (audio
  * codebooks) joined by cross-attention, each self-attention rotating with
@@ -707,17 +660,15 @@
  * decoder_config, each with its own rope_parameters); posenc reads one
  * stack per config. transformers 5.23.0 models/dia/modeling_dia.py L140-200,
  * L258-295, L427-468, L541-611; configuration_dia.py L28-116. */
-{.model_type = "dia", .arch = "Dia", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
-            "encoder_config and its decoder_config each as a config.json of its own",
- .source = "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
-           "5.23.0); configuration_dia.py L28-116"},
+REFUSED("dia", "Dia", MIXED, HALF,
+        "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
+        "encoder_config and its decoder_config each as a config.json of its own",
+        "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
+        "5.23.0); configuration_dia.py L28-116"),
 
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
- * differential attention splits the heads; head_dim null: hidden_size /
- * heads; rope_theta 10000. transformers 5.23.0
- * models/diffllama/modeling_diffllama.py L114-144, L203, L260;
- * configuration_diffllama.py L51-76. */
+ * differential attention splits the heads; head_dim null: hidden_size / heads;
+ * rope_theta 10000. */
 {.model_type = "diffllama", .arch = "DiffLlama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
  .source = "models/diffllama/modeling_diffllama.py L114-144, L203, L260 (5.23.0); "
@@ -726,7 +677,7 @@
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
  * huggingface/transformers distilbert/modeling_distilbert.py @00b326f4
- * L85-107; models/distilbert/configuration_distilbert.py @3f832360 L82-102. */
+ * L85-107; */
 {.model_type = "distilbert", .arch = "DistilBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 6, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .sinus_key = "sinusoidal_pos_embds",
@@ -734,18 +685,15 @@
            "@3f832360 L82-102"},
 
 /* ---- doge: llama's rotate_half (HALF, full head) before its dynamic mask
- * attention, rope_theta 10000. transformers 5.23.0
- * models/doge/modeling_doge.py L121-151, L246, L288; configuration_doge.py
- * L74-85. */
+ * attention, rope_theta 10000. */
 {.model_type = "doge", .arch = "Doge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
 
 /* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
- * hidden_size / heads), one rotary for every layer: layer_types only picks
- * the sliding-window mask. transformers 5.23.0 models/dots1/modeling_dots1.py
- * L112-141, L188-229, L467-518; configuration_dots1.py L85-125. */
+ * hidden_size / heads), one rotary for every layer: layer_types only picks the
+ * sliding-window mask. */
 {.model_type = "dots1", .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/dots1/modeling_dots1.py L112-141, L188-229, L467-518 (5.23.0); "
            "configuration_dots1.py L85-125"},
@@ -770,6 +718,8 @@
  .source = "models/electra/modeling_electra.py L56-116; configuration_electra.py L63-71 "
            "(transformers 5.23.0)"},
 
+WRAPPER("embedding_gemma2", "EmbeddingGemma2", ROPE, "text_config", "embedding_gemma2_text", "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers 5.23.0)"),
+
 /* ---- embedding_gemma2 (EmbeddingGemma 2): a wrapper (text_config
  * embedding_gemma2_text); the text model is Gemma 4's arrangement
  * (bidirectional): q/k norms, rotate_half over the whole head of each layer,
@@ -781,32 +731,20 @@
  * layer_types, last layer, default_rope_params, per_layer_config), L159-166;
  * modeling_embedding_gemma2.py L70-125 (per-type rotary over
  * per_layer_config[layer_type]), L230-260, L310-369. */
-{.model_type = "embedding_gemma2", .arch = "EmbeddingGemma2", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "embedding_gemma2_text",
- .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers "
-           "5.23.0)"},
-
-{.model_type = "embedding_gemma2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6,
- .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_head_dim = 256,
- .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
- .default_rope_parameters =
-     "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
+{.model_type = "embedding_gemma2_text", .arch = NULL, GEMMA4_LAYERS, .default_layers = 24,
+ .default_hidden = 512, .default_heads = 4, .default_head_dim = 256,
+ .default_rope_parameters = "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
      "\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0}}",
- .flags = POSENC_FAMILY_LAST_LAYER_FULL,
  .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L52-130; "
            "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)"},
+
+WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"),
 
 /* ---- emu3 (Emu3): a wrapper (text_config emu3_text_model); the text model
  * is llama's rotate_half RoPE (HALF, full head = hidden_size / heads) on
  * every layer, default_theta 1e6. transformers 5.23.0
  * models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168;
  * configuration_emu3.py L95-117, L129-137. */
-{.model_type = "emu3", .arch = "Emu3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "emu3_text_model",
- .source = "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"},
-
 {.model_type = "emu3_text_model", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
@@ -820,12 +758,12 @@
  * models/encoder_decoder/configuration_encoder_decoder.py L60-72;
  * configuration_utils.py L252 (a part without model_type is the default
  * type). */
-{.model_type = "encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
- .refused = "an encoder-decoder wrapper joins two models, each with its own positions: read "
-            "its encoder and its decoder each as a config.json of its own (posenc --config "
-            "on the part, or --model-type with the part's type)",
- .source = "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
-           "(transformers 5.23.0)"},
+REFUSED("encoder-decoder", NULL, MIXED, NO_LAYOUT,
+        "an encoder-decoder wrapper joins two models, each with its own positions: read "
+        "its encoder and its decoder each as a config.json of its own (posenc --config "
+        "on the part, or --model-type with the part's type)",
+        "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
+        "(transformers 5.23.0)"),
 
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
@@ -864,18 +802,16 @@
  * x[..., 0::2], x[..., 1::2]). transformers 5.23.0
  * models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197;
  * configuration_ernie4_5_vl_moe.py L81-84, L191-196. */
-{.model_type = "ernie4_5_vl_moe", .arch = "Ernie4_5_VLMoe", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED,
- .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-            "frequencies, t the last mrope_section[2] pairs) is not implemented",
- .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-           "5.23.0)"},
-{.model_type = "ernie4_5_vl_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED,
- .refused = "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-            "frequencies, t the last mrope_section[2] pairs) is not implemented",
- .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-           "5.23.0)"},
+REFUSED("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, INTERLEAVED,
+        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+        "frequencies, t the last mrope_section[2] pairs) is not implemented",
+        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+        "5.23.0)"),
+REFUSED("ernie4_5_vl_moe_text", NULL, ROPE, INTERLEAVED,
+        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
+        "frequencies, t the last mrope_section[2] pairs) is not implemented",
+        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
+        "5.23.0)"),
 
 /* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
  * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
@@ -888,9 +824,7 @@
            "L88-102"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
- * null: hidden_size / heads, rope_theta 10000. transformers 5.23.0
- * models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309;
- * configuration_eurobert.py L69-96. */
+ * null: hidden_size / heads, rope_theta 10000. */
 {.model_type = "eurobert", .arch = "EuroBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
@@ -905,50 +839,40 @@
  * (default True), rotary_type, rotary_base (10000.0), scaling_factor and
  * rotary_expand_length ("self.use_rotary_pos = kwargs.pop(", "if
  * self.use_rotary_pos: self.use_absolute_pos = False"). */
-{.model_type = "exaone", .arch = "Exaone", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "EXAONE 3's own modeling_exaone.py was not read: its config class has "
-            "rotary_pct (0.25), use_rotary_pos / use_absolute_pos, rotary_type, rotary_base and "
-            "scaling_factor, whose meaning only that code settles",
- .source = "LGAI-EXAONE configuration_exaone.py (copy vllm-project/vllm "
-           "vllm/transformers_utils/configs/exaone.py @0d8caed3); modeling_exaone.py not read"},
+REFUSED("exaone", "Exaone", ROPE, HALF,
+        "EXAONE 3's own modeling_exaone.py was not read: its config class has "
+        "rotary_pct (0.25), use_rotary_pos / use_absolute_pos, rotary_type, rotary_base and "
+        "scaling_factor, whose meaning only that code settles",
+        "LGAI-EXAONE configuration_exaone.py (copy vllm-project/vllm "
+        "vllm/transformers_utils/configs/exaone.py @0d8caed3); modeling_exaone.py not read"),
 
 /* ---- exaone4: RoPE on sliding layers only, full layers NoPE ("We use
  * global NoPE for hybrid attention model": if self.sliding_window is None or
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
  * models/exaone4/modular_exaone4.py @26892c16 L180-215 (defaults, pattern),
  * L239-280 (head_dim, is_sliding, the NoPE rule). */
-{.model_type = "exaone4", .arch = "Exaone4", .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
- .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+{.model_type = "exaone4", .arch = "Exaone4", EXAONE4_LAYERS, .default_hidden = 4096,
+ .default_heads = 32,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
-{.model_type = "exaone4_5", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "exaone4",
- .source = "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"},
+WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"),
+
 /* ---- exaone4_5_text: EXAONE 4.5's language part as its config.json names
  * it; Exaone4_5_Config.__post_init__ renames it exaone4 before building
  * (transformers 5.23.0 models/exaone4_5/configuration_exaone4_5.py L80-81):
  * EXAONE 4's entry, as written there. */
-{.model_type = "exaone4_5_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
- .default_hidden = 4096, .default_heads = 32, .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+{.model_type = "exaone4_5_text", .arch = NULL, EXAONE4_LAYERS, .default_hidden = 4096,
+ .default_heads = 32,
  .source = "models/exaone4_5/configuration_exaone4_5.py L80-81 (read as exaone4); models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
 /* ---- exaone_moe: EXAONE 4's rule: q/k norms, then RoPE only where
  * sliding_window is None or the layer is sliding ("We use global NoPE for
- * hybrid attention model"); layer_types from sliding_window_pattern 4
- * ((i + 1) % 4 != 0: sliding), or none sliding without a window; rotate_half
- * (HALF, full head), rope_theta 10000. A string pattern ("LLLG") without
- * layer_types is refused by the layer reader. transformers 5.23.0
- * models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184;
- * configuration_exaone_moe.py L89-92, L105-107, L130-138. */
-{.model_type = "exaone_moe", .arch = "ExaoneMoe", .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
- .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
- .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
- .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
+ * hybrid attention model"); layer_types from sliding_window_pattern 4 ((i + 1)
+ * % 4 != 0: sliding), or none sliding without a window; rotate_half (HALF,
+ * full head), rope_theta 10000. A string pattern ("LLLG") without layer_types
+ * is refused by the layer reader. */
+{.model_type = "exaone_moe", .arch = "ExaoneMoe", EXAONE4_LAYERS, .default_layers = 32,
+ .default_hidden = 4096, .default_heads = 32,
  .source = "models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184 (5.23.0); "
            "configuration_exaone_moe.py L89-138"},
 
@@ -959,7 +883,7 @@
  * 4544, heads 71, layers 32, rope_theta 10000. */
 {.model_type = "falcon", .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4544, .default_heads = 71,
- .flags = POSENC_FAMILY_ALIBI_KEY,
+ .flags = POSENC_FAMILY_ALIBI_KEY, .quirks = &quirk_falcon,
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
            "configuration_falcon.py @3f832360 L111-130"},
 
@@ -995,13 +919,7 @@
  .source = "models/flaubert/modeling_flaubert.py L47-53, L677-686, L724, L750, L841-869; "
            "configuration_flaubert.py L94-118 (transformers 5.23.0)"},
 
-/* ---- flava: FLAVA (its multimodal encoder takes the towers' outputs, no
- * positions * of its own); its text part is text_config (a part without
- * model_type is read as flava_text_model, the class's sub-config).
- * transformers 5.23.0 models/flava/configuration_flava.py L239. */
-{.model_type = "flava", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "flava_text_model",
- .source = "models/flava/configuration_flava.py L239 (transformers 5.23.0)"},
+WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava/configuration_flava.py L239 (transformers 5.23.0)"),
 
 /* ---- flava_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -1016,22 +934,18 @@
            "configuration_flava.py L88-103 (transformers 5.23.0)"},
 
 /* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
- * llama's rotate_half: HALF, full head), default_theta 500000.
- * transformers 5.23.0 models/flex_olmo/modeling_flex_olmo.py L166-196, L207,
- * L248; configuration_flex_olmo.py L51, L73-76. */
+ * llama's rotate_half: HALF, full head), default_theta 500000. */
 {.model_type = "flex_olmo", .arch = "FlexOlmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
            "configuration_flex_olmo.py L51, L73-76"},
 
-/* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim
- * 128) on the sliding-window layers only ("Only sliding-window layers are
- * rotary; full-attention layers use no positional encoding"); the class
- * default layer_types (full on layers 0, 1, i % 4 == 1 and the last) is
- * written out by to_dict, so a config without layer_types is refused
- * (sliding_window is an int: strict configs reject null); rope_theta the
- * mixin's 10000. transformers 5.23.0 models/flint/modeling_flint.py L161-190,
- * L235-283, L417; configuration_flint.py L47-111. */
+/* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim 128)
+ * on the sliding-window layers only ("Only sliding-window layers are rotary;
+ * full-attention layers use no positional encoding"); the class default
+ * layer_types (full on layers 0, 1, i % 4 == 1 and the last) is written out by
+ * to_dict, so a config without layer_types is refused (sliding_window is an
+ * int: strict configs reject null); rope_theta the mixin's 10000. */
 {.model_type = "flint", .arch = "Flint", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 49, .default_hidden = 2048,
@@ -1057,10 +971,10 @@
  * factorized or by relative shift (attention_type), over pooled sequences.
  * transformers 5.23.0 models/funnel/modeling_funnel.py L61-340 (the
  * position embeds), L343-460 (FunnelRelMultiheadAttention). */
-{.model_type = "funnel", .arch = "Funnel", .scheme = POSENC_SCHEME_MIXED,
- .refused = "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
-            "relative shift, over pooled blocks) is not implemented",
- .source = "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"},
+REFUSED("funnel", "Funnel", MIXED, NO_LAYOUT,
+        "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
+        "relative shift, over pooled blocks) is not implemented",
+        "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"),
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -1078,12 +992,7 @@
  .source = "models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half, Gemma2RotaryEmbedding); "
            "configuration_gemma2.py @26892c16"},
 
-/* ---- gemma3: a wrapper; the language model is text_config.
- * models/gemma3/configuration_gemma3.py @26892c16 L283-290 (Gemma3Config,
- * sub_configs text_config). */
-{.model_type = "gemma3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma3_text",
- .source = "models/gemma3/configuration_gemma3.py @26892c16 L283-290"},
+WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/configuration_gemma3.py @26892c16 L283-290"),
 
 /* ---- gemma3_text: sliding layers rope_local_base_freq (default 10000)
  * without scaling, full layers rope_theta (default 1e6) with rope_scaling;
@@ -1101,12 +1010,7 @@
  .source = "models/gemma3/configuration_gemma3.py @26892c16 L131-230; modeling_gemma3.py "
            "@16d622f0 (Gemma3RotaryEmbedding)"},
 
-/* ---- gemma3n: a wrapper; the language model is text_config.
- * models/gemma3n/configuration_gemma3n.py L430-476 (Gemma3nConfig,
- * sub_configs_defaults text_config), transformers 5.23.0. */
-{.model_type = "gemma3n", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma3n_text",
- .source = "models/gemma3n/configuration_gemma3n.py L430-476 (transformers 5.23.0)"},
+WRAPPER("gemma3n", NULL, ROPE, "text_config", "gemma3n_text", "models/gemma3n/configuration_gemma3n.py L430-476 (transformers 5.23.0)"),
 
 /* ---- gemma3n_text: as gemma3_text with every 5th layer full: sliding layers
  * rope_local_base_freq (default_theta["local"] 10000) without scaling, full
@@ -1128,12 +1032,7 @@
  .source = "models/gemma3n/configuration_gemma3n.py L97-203; modeling_gemma3n.py L1086-1240, "
            "L1514 (transformers 5.23.0)"},
 
-/* ---- gemma4: a wrapper; the language model is text_config.
- * models/gemma4/configuration_gemma4.py L322-384 (Gemma4Config,
- * sub_configs_defaults text_config), transformers 5.23.0. */
-{.model_type = "gemma4", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma4_text",
- .source = "models/gemma4/configuration_gemma4.py L322-384 (transformers 5.23.0)"},
+WRAPPER("gemma4", NULL, ROPE, "text_config", "gemma4_text", "models/gemma4/configuration_gemma4.py L322-384 (transformers 5.23.0)"),
 
 /* ---- gemma4_text: rotate_half; per layer type its own rope_parameters set
  * (class default: sliding {default, 10000}, full {proportional,
@@ -1152,14 +1051,13 @@
  * L194-261 (_compute_proportional_rope_parameters). Base: the mixin's
  * default_theta 10000 (rope_utils L760) where a set has no rope_theta.
  * transformers 5.23.0. */
-{.model_type = "gemma4_text", .arch = "Gemma4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
+{.model_type = "gemma4_text", .arch = "Gemma4", GEMMA4_LAYERS, .default_layers = 30,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
- .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
- .default_rope_parameters = GEMMA4_ROPE_PARAMETERS, .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .default_rope_parameters = GEMMA4_ROPE_PARAMETERS,
  .source = "models/gemma4/configuration_gemma4.py L151-252; modeling_gemma4.py L778-797, "
            "L1078-1240; modeling_rope_utils.py L194-261 (transformers 5.23.0)"},
+
+WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "models/gemma4_unified/configuration_gemma4_unified.py L283-331 (transformers 5.23.0)"),
 
 /* ---- gemma4_unified, gemma4_unified_text: Gemma 4's text model under
  * another name, the same rules. models/gemma4_unified/
@@ -1169,15 +1067,9 @@
  * modeling_gemma4_unified.py L183 (Gemma4UnifiedTextRotaryEmbedding), L262
  * (apply_rotary_pos_emb), L330-410 (Gemma4UnifiedTextAttention).
  * transformers 5.23.0. */
-{.model_type = "gemma4_unified", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma4_unified_text",
- .source = "models/gemma4_unified/configuration_gemma4_unified.py L283-331 (transformers 5.23.0)"},
-{.model_type = "gemma4_unified_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 30,
+{.model_type = "gemma4_unified_text", .arch = NULL, GEMMA4_LAYERS, .default_layers = 30,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
- .full_head_dim_key = "global_head_dim", .full_head_dim_default = 512,
- .default_rope_parameters = GEMMA4_ROPE_PARAMETERS, .flags = POSENC_FAMILY_LAST_LAYER_FULL,
+ .default_rope_parameters = GEMMA4_ROPE_PARAMETERS,
  .source = "models/gemma4_unified/configuration_gemma4_unified.py L104-200; "
            "modeling_gemma4_unified.py L183-410 (transformers 5.23.0)"},
 
@@ -1202,10 +1094,7 @@
  .partial_default = 0.5,
  .source = "models/glm4/modeling_glm4.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
 
-/* ---- glm46v (GLM-4.6V): a wrapper, see glm4v below. */
-{.model_type = "glm46v", .arch = "Glm46V", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "glm4v_text",
- .source = "models/glm46v/configuration_glm46v.py L56 (transformers 5.23.0)"},
+WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/configuration_glm46v.py L56 (transformers 5.23.0)"),
 
 /* ---- glm4_moe: GPT-NeoX's partial rotate_half (HALF), partial factor 0.5.
  * models/glm4_moe/modular_glm4_moe.py @7b24e381 ("from
@@ -1223,27 +1112,14 @@
 /* ---- glm4_moe_lite: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; attribute_map head_dim -> qk_rope_head_dim) of each head,
  * apply_rotary_pos_emb_interleave when rope_interleave (default true), else
- * rotate_half; rope_theta 10000; the YaRN mscale goes into the softmax
- * scale. transformers 5.23.0 models/glm4_moe_lite/modeling_glm4_moe_lite.py
- * L150-219, L278, L315-328; configuration_glm4_moe_lite.py L79, L83-113. */
-{.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0,
+ * rotate_half; rope_theta 10000; the YaRN mscale goes into the softmax scale. */
+{.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", MLA_ROPE, .base_default = 10000.0,
  .default_layers = 47, .default_hidden = 2048, .default_heads = 20, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
  .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
            "configuration_glm4_moe_lite.py L79-113"},
 
-/* ---- glm4v, glm4v_moe, glm_image, glm_ocr (and glm46v above): wrappers; the language
- * model is text_config (glm46v/configuration_glm46v.py L56 glm4v_text;
- * Glm4vConfig.sub_configs_defaults configuration_glm4v.py L159-161, likewise
- * glm4v_moe L193ff, glm_ocr, glm_image; transformers 5.23.0). */
-{.model_type = "glm4v", .arch = "Glm4v", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "glm4v_text",
- .source = "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"},
-
-{.model_type = "glm4v_moe", .arch = "Glm4vMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "glm4v_moe_text",
- .source = "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"},
+WRAPPER("glm4v", "Glm4v", ROPE, "text_config", "glm4v_text", "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"),
+WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"),
 
 /* ---- glm4v_moe_text (GLM-4.5V): GLM-4V's M-RoPE with GPT-NeoX's pairs:
  * recomposition_frequencies takes chunks of mrope_section (default
@@ -1295,15 +1171,13 @@
  .source = "models/glm5_next/configuration_glm5_next.py L69, L164-172, L199-227; "
            "modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512 (transformers 5.23.0)"},
 
+WRAPPER("glm_image", "GlmImage", ROPE, "text_config", "glm_image_text", "models/glm_image/configuration_glm_image.py (GlmImageConfig; transformers 5.23.0)"),
+
 /* ---- glm_image: a wrapper (text_config glm_image_text); its text model is
  * GLM-4.5V's arrangement (chunks, cat([freq, freq]), rotate_half), partial
  * factor rope_parameters.get(.., 1.0). models/glm_image/modeling_glm_image.py
  * L67 (default section), L81-83, L104-109, L370-399; configuration_glm_image.py
  * L123-129 (defaults); transformers 5.23.0. */
-{.model_type = "glm_image", .arch = "GlmImage", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "glm_image_text",
- .source = "models/glm_image/configuration_glm_image.py (GlmImageConfig; transformers 5.23.0)"},
-
 {.model_type = "glm_image_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 40, .default_hidden = 4096, .default_heads = 32,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
@@ -1320,21 +1194,19 @@
  * index_skip_topk_offset / index_topk_pattern (configuration_glm_moe_dsa.py
  * L133-150): per-layer indexers are not implemented. transformers 5.23.0
  * models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393. */
-{.model_type = "glm_moe_dsa", .arch = "GlmMoeDsa", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .refused = "GLM-MoE-DSA's Sparse Attention indexer (interleaved) exists only in the layers whose "
-            "indexer_types entry is \"full\" (the others reuse a previous layer's top-k): "
-            "per-layer indexers are not implemented",
- .source = "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393, L346-348; "
-           "configuration_glm_moe_dsa.py L133-150 (transformers 5.23.0)"},
+REFUSED("glm_moe_dsa", "GlmMoeDsa", ROPE, INTERLEAVED,
+        "GLM-MoE-DSA's Sparse Attention indexer (interleaved) exists only in the layers whose "
+        "indexer_types entry is \"full\" (the others reuse a previous layer's top-k): "
+        "per-layer indexers are not implemented",
+        "models/glm_moe_dsa/modeling_glm_moe_dsa.py L114-150, L153-221, L297-393, L346-348; "
+        "configuration_glm_moe_dsa.py L133-150 (transformers 5.23.0)"),
+
+WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_ocr/configuration_glm_ocr.py (GlmOcrConfig; transformers 5.23.0)"),
 
 /* ---- glm_ocr: a wrapper (text_config glm_ocr_text), GLM-4.1V's arrangement
  * (chunks, repeat_interleave, rotate_half_llm). models/glm_ocr/modeling_glm_ocr.py
  * L124-153 (rotate_half_llm, partial), L652 (default section), L666-668,
  * L689-694; configuration_glm_ocr.py L112-118 (defaults); transformers 5.23.0. */
-{.model_type = "glm_ocr", .arch = "GlmOcr", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "glm_ocr_text",
- .source = "models/glm_ocr/configuration_glm_ocr.py (GlmOcrConfig; transformers 5.23.0)"},
-
 {.model_type = "glm_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 1024, .default_heads = 16,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
@@ -1392,9 +1264,7 @@
 
 /* ---- gpt_neox_japanese: GPT-NeoX's rotate_half (HALF) over the first
  * int(head_size * rotary_pct) elements, but rotary_pct defaults to 1.0 (not
- * gpt_neox's 0.25); base rotary_emb_base (10000). transformers 5.23.0
- * models/gpt_neox_japanese/modeling_gpt_neox_japanese.py L82-85, L103-133,
- * L141-151, L186-194; configuration_gpt_neox_japanese.py L49-51, L67-76. */
+ * gpt_neox's 0.25); base rotary_emb_base (10000). */
 {.model_type = "gpt_neox_japanese", .arch = "GPTNeoXJapanese", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .partial_key = "rotary_pct", .base_key = "rotary_emb_base",
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
@@ -1432,6 +1302,8 @@
 {.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
+WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_vision_text", "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"),
+
 /* ---- granite4_vision (Granite 4 Vision): a wrapper (text_config
  * granite4_vision_text); the text model is Granite's: llama's rotate_half
  * RoPE (HALF, full head = hidden_size / heads) on every layer (the
@@ -1439,14 +1311,12 @@
  * rope_theta the mixin's 10000. transformers 5.23.0
  * models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290,
  * L331-373; configuration_granite4_vision.py L45-95, L123-142. */
-{.model_type = "granite4_vision", .arch = "Granite4Vision", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "granite4_vision_text",
- .source = "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"},
-
 {.model_type = "granite4_vision_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
            "configuration_granite4_vision.py L45-95 (transformers 5.23.0)"},
+
+WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docling_text", "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"),
 
 /* ---- granite_docling (Granite Docling): a wrapper (text_config
  * granite_docling_text); the text model is Granite's: llama's rotate_half
@@ -1454,14 +1324,11 @@
  * mixin's 10000. transformers 5.23.0
  * models/granite_docling/modeling_granite_docling.py L117-150, L188-230,
  * L375-405; configuration_granite_docling.py L105-160, L171-177. */
-{.model_type = "granite_docling", .arch = "GraniteDocling", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "granite_docling_text",
- .source = "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"},
-
 {.model_type = "granite_docling_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
+
 /* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
  * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
  * default: rope_theta on every layer), one rotary per distinct base; posenc
@@ -1470,11 +1337,11 @@
  * configuration_granite_swa.py L28-48, L98-122;
  * models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255,
  * L494-570; configuration_granitemoe_swa.py L30-50, L105-127. */
-{.model_type = "granite_swa", .arch = "GraniteSWA", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-            "per-layer base list posenc lacks",
- .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
-           "configuration_granite_swa.py L28-122"},
+REFUSED("granite_swa", "GraniteSWA", MIXED, HALF,
+        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
+        "per-layer base list posenc lacks",
+        "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
+        "configuration_granite_swa.py L28-122"),
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1486,13 +1353,13 @@
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63"},
+
 /* granitemoe_swa: refused, see granite_swa above. */
-{.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_MIXED,
- .layout = HALF,
- .refused = "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-            "per-layer base list posenc lacks",
- .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
-           "(5.23.0); configuration_granitemoe_swa.py L30-127"},
+REFUSED("granitemoe_swa", "GraniteMoeSWA", MIXED, HALF,
+        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
+        "per-layer base list posenc lacks",
+        "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
+        "(5.23.0); configuration_granitemoe_swa.py L30-127"),
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -1505,7 +1372,7 @@
  * configuration_utils.py L94-96 (legacy names). */
 {.model_type = "granitemoehybrid", .arch = "GraniteMoeHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA,
- .flags = POSENC_FAMILY_ROPE_KEY,
+ .quirks = &quirk_granitemoehybrid,
  .source = "models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95, L116-117; "
            "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)"},
 
@@ -1515,13 +1382,7 @@
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
            "(5.23.0); configuration_granitemoeshared.py L71-74"},
 
-/* ---- groupvit: GroupViT's dual encoder; its text part is text_config (a
- * part without model_type is read as groupvit_text_model, the class's
- * sub-config). transformers 5.23.0
- * models/groupvit/configuration_groupvit.py L135. */
-{.model_type = "groupvit", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "groupvit_text_model",
- .source = "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"},
+WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"),
 
 /* ---- groupvit_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -1536,17 +1397,14 @@
            "configuration_groupvit.py L43-58 (transformers 5.23.0)"},
 
 /* ---- gte (encoder): llama's rotate_half (HALF, full head), default_theta
- * 160000. transformers 5.23.0 models/gte/modeling_gte.py L114-115, L133-163,
- * L201, L226; configuration_gte.py L50-67. */
+ * 160000. */
 {.model_type = "gte", .arch = "Gte", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 160000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/gte/modeling_gte.py L114-115, L133-163, L201, L226 (5.23.0); "
            "configuration_gte.py L50-67"},
 
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
- * repeat_interleave(2)), full head, head_dim 128, default_theta 100000.
- * transformers 5.23.0 models/helium/modeling_helium.py L163-200, L208;
- * configuration_helium.py L42, L59-64. */
+ * repeat_interleave(2)), full head, head_dim 128, default_theta 100000. */
 {.model_type = "helium", .arch = "Helium", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .base_default = 100000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
  .default_head_dim = 128,
@@ -1554,13 +1412,11 @@
            "L42, L59-64"},
 
 /* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
- * head_dim 128) in every layer (the audio tokens take their own MLP and
- * norms, not their own positions). Without a rope block the config class
- * fills in llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5,
- * original 1024) and a rope_theta beside it is unread: refused. A block
- * without rope_theta takes default_theta 10000. transformers 5.23.0
- * models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196,
- * L333-377, L529; configuration_higgs_audio_v2.py L76-119. */
+ * head_dim 128) in every layer (the audio tokens take their own MLP and norms,
+ * not their own positions). Without a rope block the config class fills in
+ * llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5, original 1024)
+ * and a rope_theta beside it is unread: refused. A block without rope_theta
+ * takes default_theta 10000. */
 {.model_type = "higgs_audio_v2", .arch = "HiggsAudioV2", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 28, .default_hidden = 3072,
  .default_heads = 24, .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
@@ -1570,10 +1426,8 @@
 /* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
  * 128), one rotary_emb for every attention call of both recurrent stacks;
  * num_hidden_layers counts the attention calls (HrmTextConfig.__post_init__
- * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the
- * key is required here; rope_theta the mixin's 10000. transformers 5.23.0
- * models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399,
- * L467; modular_hrm_text.py L50-130. */
+ * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the key
+ * is required here; rope_theta the mixin's 10000. */
 {.model_type = "hrm_text", .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
  .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
@@ -1633,20 +1487,19 @@
  * rotary's len(mrope_section) then fails. posenc's M-RoPE has three rows.
  * transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
  * L452-541, L770-790; configuration_hunyuan_vl.py L106-204, L261-267. */
-{.model_type = "hunyuan_vl", .arch = "HunYuanVL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-            "axes, chunk k taking axis k % n) is not implemented",
- .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
-           "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"},
-{.model_type = "hunyuan_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-            "axes, chunk k taking axis k % n) is not implemented",
- .source = "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
-           "5.23.0); configuration_hunyuan_vl.py L106-204"},
+REFUSED("hunyuan_vl", "HunYuanVL", ROPE, HALF,
+        "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+        "axes, chunk k taking axis k % n) is not implemented",
+        "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+        "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"),
+REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
+        "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
+        "axes, chunk k taking axis k % n) is not implemented",
+        "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
+        "5.23.0); configuration_hunyuan_vl.py L106-204"),
 
 /* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
- * default_theta 11158840. transformers 5.23.0 models/hy_v3/modeling_hy_v3.py
- * L128-158, L206, L245; configuration_hy_v3.py L48, L82-87. */
+ * default_theta 11158840. */
 {.model_type = "hy_v3", .arch = "HYV3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 11158840.0, .default_layers = 80, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
@@ -1661,16 +1514,14 @@
  * transformers 5.23.0 models/hy_v4/modeling_hy_v4.py L76-130, L156-235
  * (HYV4Indexer: L224-230 the split), L319-425 (HYV4Attention);
  * modular_hy_v4.py L58-130 (HYV4Config). */
-{.model_type = "hy_v4", .arch = "HYV4", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "HY V4's indexer RoPE on the last qk_rope_head_dim elements of its heads "
-            "(posenc's DeepSeek Sparse Attention indexer rotates the first) is not implemented",
- .source = "models/hy_v4/modeling_hy_v4.py L76-130, L156-235, L319-425 (transformers 5.23.0); "
-           "modular_hy_v4.py L58-130"},
+REFUSED("hy_v4", "HYV4", ROPE, HALF,
+        "HY V4's indexer RoPE on the last qk_rope_head_dim elements of its heads "
+        "(posenc's DeepSeek Sparse Attention indexer rotates the first) is not implemented",
+        "models/hy_v4/modeling_hy_v4.py L76-130, L156-235, L319-425 (transformers 5.23.0); "
+        "modular_hy_v4.py L58-130"),
 
 /* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
- * rope_theta 10000. transformers 5.23.0
- * models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223;
- * configuration_hyperclovax.py L80-105. */
+ * rope_theta 10000. */
 {.model_type = "hyperclovax", .arch = "HyperCLOVAX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128,
@@ -1690,17 +1541,13 @@
 
 /* ---- idefics (IDEFICS): llama's rotate_half (HALF) over the whole head
  * (hidden_size / heads) in the decoder layers' self-attention; the gated
- * cross-attention blocks before every cross_layer_interval-th layer attend
- * to image features without rotary (not counted in num_hidden_layers).
- * transformers 5.23.0 models/idefics/modeling_idefics.py L359-430, L484-612,
- * L634-700, L901-902, L1055-1056; configuration_idefics.py L131-148. */
+ * cross-attention blocks before every cross_layer_interval-th layer attend to
+ * image features without rotary (not counted in num_hidden_layers). */
 {.model_type = "idefics", .arch = "Idefics", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
            "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
 
-{.model_type = "idefics3", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"},
+WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- imagegpt: GPT-2's learned wpe over the raster of colour-cluster
  * tokens, offset 0 (position_ids 0.. plus the cache length). ImageGPTConfig
@@ -1721,25 +1568,26 @@
  * over k and v. transformers 5.23.0 models/inkling/modeling_inkling.py
  * L187-280; configuration_inkling.py L76-150; models/inkling2/
  * modular_inkling2.py L444-611. */
-{.model_type = "inkling2", .arch = "Inkling2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+REFUSED("inkling2", "Inkling2", MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"),
 
-{.model_type = "inkling2_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"},
+REFUSED("inkling2_text", NULL, MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling2/modular_inkling2.py L444-611 (transformers 5.23.0)"),
 
-{.model_type = "inkling_mm_model", .arch = "Inkling", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+REFUSED("inkling_mm_model", "Inkling", MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"),
 
-{.model_type = "inkling_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Inkling's attention adds relative-position logits projected from the hidden states "
-            "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
- .source = "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"},
+REFUSED("inkling_text", NULL, MIXED, HALF,
+        "Inkling's attention adds relative-position logits projected from the hidden states "
+        "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
+        "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"),
+
 /* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
  * modeling_internlm.py changed between revisions: the first builds
  * InternLMRotaryEmbedding(head_dim) with its default base 10000, reading no
@@ -1754,13 +1602,13 @@
  * under the first and dynamic NTK past max_position_embeddings under the
  * later ones; posenc cannot tell which code a checkpoint ships and reads no
  * rotary block. */
-{.model_type = "internlm", .arch = "InternLM", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "InternLM 1's remote code changed between revisions: the first fixes RoPE base "
-            "10000 and reads no key, later ones read a rotary block {base, type origin|dynamic} "
-            "defaulting to dynamic NTK; a config without rotary means either, and posenc "
-            "reads no rotary block",
- .source = "yangulei/internlm-20b modeling_internlm.py @5d2ec530 L95-131, L170, L182; "
-           "later revisions: rotary {base, type} (_init_rope)"},
+REFUSED("internlm", "InternLM", ROPE, HALF,
+        "InternLM 1's remote code changed between revisions: the first fixes RoPE base "
+        "10000 and reads no key, later ones read a rotary block {base, type origin|dynamic} "
+        "defaulting to dynamic NTK; a config without rotary means either, and posenc "
+        "reads no rotary block",
+        "yangulei/internlm-20b modeling_internlm.py @5d2ec530 L95-131, L170, L182; "
+        "later revisions: rotary {base, type} (_init_rope)"),
 
 /* ---- internlm2 (remote code): rotate_half with cat(freqs, freqs), full
  * head, base rope_theta. NanSang2000/S1mpleAgent modeling_internlm2.py
@@ -1778,21 +1626,8 @@
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L294)"},
 
-{.model_type = "internvl", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen2",
- .source = "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"},
-
-/* ---- internvl_chat (InternVL 1.5-3 remote code): InternVLChatModel builds
- * its language model from llm_config (architectures InternLM2ForCausalLM,
- * Qwen2ForCausalLM, LlamaForCausalLM, Phi3ForCausalLM): read as the family
- * llm_config names. OpenGVLab InternVL
- * internvl_chat/internvl/model/internvl_chat/configuration_internvl_chat.py
- * (llm_config by architectures[0]), modeling_internvl_chat.py
- * (self.language_model by llm_config.architectures[0]). */
-{.model_type = "internvl_chat", .arch = "InternVLChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "llm_config",
- .source = "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, "
-           "modeling_internvl_chat.py (language_model from llm_config)"},
+WRAPPER("internvl", NULL, ROPE, "text_config", "qwen2", "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"),
+WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, modeling_internvl_chat.py (language_model from llm_config)"),
 
 /* ---- iquestcoder: built as LlamaModel (models/auto/modeling_auto.py L297,
  * L859): llama's RoPE; IQuestCoderConfig(LlamaConfig) head_dim 128.
@@ -1805,8 +1640,7 @@
            "(auto/modeling_auto.py L297)"},
 
 /* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
- * 10000. transformers 5.23.0 models/jais2/modeling_jais2.py L57-87, L135,
- * L170; configuration_jais2.py L64-81. */
+ * 10000. */
 {.model_type = "jais2", .arch = "Jais2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 3328, .default_heads = 26,
  .default_head_dim = 128,
@@ -1839,9 +1673,7 @@
            "configuration_jetmoe.py L48-54, L75-76"},
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
- * default_theta 20000. transformers 5.23.0
- * models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118,
- * L136-166, L204, L229; configuration_jina_embeddings_v3.py L51-69. */
+ * default_theta 20000. */
 {.model_type = "jina_embeddings_v3", .arch = "JinaEmbeddingsV3", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 20000.0, .default_layers = 24, .default_hidden = 1024,
  .default_heads = 16,
@@ -1854,14 +1686,11 @@
  * checkpoints' architectures are DeepseekV3ForCausalLM): read as
  * deepseek_v3 (MLA, the qk_rope_head_dim part interleaved; YaRN with
  * beta_fast == beta_slow as transformers computes it, src/math/scaling.c). */
-{.model_type = "kimi_k2", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+{.model_type = "kimi_k2", .arch = NULL, MLA_ROPE,
  .source = "MoonshotAI/Kimi-K2 README.md (DeepseekV3CausalLM, model_type kimi_k2); "
            "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18"},
 
-{.model_type = "kimi_k25", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "deepseek_v3",
- .source = "models/kimi_k25/configuration_kimi_k25.py L69 (text_config default deepseek_v3; transformers 5.23.0)"},
+WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/configuration_kimi_k25.py L69 (text_config default deepseek_v3; transformers 5.23.0)"),
 
 /* ---- kimi_linear: Kimi Delta Attention (linear) layers and MLA layers
  * whose rotary part is never rotated (KimiLinearAttention splits k_rot and
@@ -1880,9 +1709,7 @@
 /* ---- kolibri1: EXAONE 4's attention (Exaone4Attention): q/k norms, then
  * rotate_half RoPE (HALF, full head, head_dim 128) only where sliding_window
  * is None or the layer is sliding; full layers NoPE. layer_types, else full
- * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. transformers 5.23.0
- * models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425;
- * configuration_kolibri1.py L41-104. */
+ * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. */
 {.model_type = "kolibri1", .arch = "Kolibri1", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 5, .default_layers = 50,
@@ -1890,6 +1717,7 @@
  .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
            "configuration_kolibri1.py L41-104"},
+
 /* ---- kosmos-2: refused, like its text model kosmos_2_text_model:
  * Kosmos2TextSinusoidalPositionalEmbedding is M2M100's fairseq sinusoid
  * (sin then cos halves, log(10000) / (half_dim - 1)), rows
@@ -1897,40 +1725,40 @@
  * positions from padding_idx + 1 (image tokens take their place in the
  * count). transformers 5.23.0 models/kosmos2/modeling_kosmos2.py L555-660,
  * L896-975; configuration_kosmos2.py L28-42, L101-107. */
-{.model_type = "kosmos-2", .arch = "Kosmos2", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-           "L28-42, L101-107 (transformers 5.23.0)"},
+REFUSED("kosmos-2", "Kosmos2", SINUSOID, NO_LAYOUT,
+        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+        "L28-42, L101-107 (transformers 5.23.0)"),
 
 /* ---- kosmos-2.5: refused, like its text model kosmos_2_5_text_model:
  * Kosmos2_5TextSinusoidalPositionalEmbedding is Kosmos-2's, M2M100's
  * fairseq sinusoid from row padding_idx + 1. transformers 5.23.0
  * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
  * configuration_kosmos2_5.py L28-42, L111. */
-{.model_type = "kosmos-2.5", .arch = "Kosmos2_5", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-           "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"},
+REFUSED("kosmos-2.5", "Kosmos2_5", SINUSOID, NO_LAYOUT,
+        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+        "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"),
 
 /* ---- kosmos_2_5_text_model: refused, see kosmos-2.5. */
-{.model_type = "kosmos_2_5_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-           "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"},
+REFUSED("kosmos_2_5_text_model", NULL, SINUSOID, NO_LAYOUT,
+        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+        "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"),
 
 /* ---- kosmos_2_text_model: refused, see kosmos-2. */
-{.model_type = "kosmos_2_text_model", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-            "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-            "zeroed, which is not implemented",
- .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-           "L28-42 (transformers 5.23.0)"},
+REFUSED("kosmos_2_text_model", NULL, SINUSOID, NO_LAYOUT,
+        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
+        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
+        "zeroed, which is not implemented",
+        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+        "L28-42 (transformers 5.23.0)"),
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -1939,10 +1767,8 @@
  * default all full. head_dim 128. transformers 5.23.0
  * models/laguna/modeling_laguna.py L66-120 (per-type rotary), L241-284,
  * L333, L378, L566; configuration_laguna.py L93-145. */
-{.model_type = "laguna", .arch = "Laguna", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 40, .default_hidden = 2048,
- .default_heads = 48, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "laguna", .arch = "Laguna", TYPE_SETS_ROPE, .default_layers = 40,
+ .default_hidden = 2048, .default_heads = 48, .default_head_dim = 128,
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
            "configuration_laguna.py L93-145"},
 
@@ -1950,10 +1776,11 @@
  * adds 2D layout embeddings (x/y/h/w tables of max_2d_position_embeddings
  * rows indexed by the bbox input). transformers 5.23.0
  * models/layoutlm/modeling_layoutlm.py L48-122. */
-{.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
-            "input) to the token positions; posenc does not read them",
- .source = "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"},
+REFUSED("layoutlm", "LayoutLM", LEARNED, NO_LAYOUT,
+        "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
+        "input) to the token positions; posenc does not read them",
+        "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"),
+
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
@@ -1964,7 +1791,7 @@
 {.model_type = "lfm2", .arch = "Lfm2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV, .index_key = "full_attn_idxs",
- .flags = POSENC_FAMILY_INDEX_ALL,
+ .quirks = &quirk_lfm2,
  .source = "models/lfm2/configuration_lfm2.py L56-62, L78-88; modeling_lfm2.py L131-139, L209, "
            "L236, L387 (transformers 5.23.0)"},
 
@@ -1998,15 +1825,11 @@
      "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
      "\"full_attention\": {\"rope_type\": \"proportional\", \"rope_theta\": 1000000.0, "
      "\"partial_rotary_factor\": 0.5}}",
- .base_default = 10000.0, .flags = POSENC_FAMILY_CONV_TYPE,
+ .base_default = 10000.0, .quirks = &quirk_lfm3,
  .source = "models/lfm3/modeling_lfm3.py L65-170, L209-260, L341, L409-440; "
            "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
 
-/* ---- lfm3_vl: a wrapper (text_config, default model_type lfm3).
- * transformers 5.23.0 models/lfm3_vl/configuration_lfm3_vl.py L64-71. */
-{.model_type = "lfm3_vl", .arch = "Lfm3Vl", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "lfm3",
- .source = "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"},
+WRAPPER("lfm3_vl", "Lfm3Vl", MIXED, "text_config", "lfm3", "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"),
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -2015,11 +1838,7 @@
  .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16"},
 
-/* ---- llama4: a wrapper; the language model is text_config.
- * models/llama4/configuration_llama4.py (Llama4Config.sub_configs). */
-{.model_type = "llama4", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .nested = "text_config", .nested_type = "llama4_text",
- .source = "models/llama4/configuration_llama4.py (Llama4Config)"},
+WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/configuration_llama4.py (Llama4Config)"),
 
 /* ---- llama4_text: view_as_complex(reshape(..., -1, 2)): INTERLEAVED; RoPE
  * where no_rope_layers[i] (default int((i + 1) % no_rope_layer_interval != 0),
@@ -2035,55 +1854,36 @@
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
 
-{.model_type = "llava", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"},
-
-/* ---- llava_llama (VILA remote code): LlavaLlamaModel builds its language
- * model from llm_cfg (a config.json of its own: llama or qwen2); read as the
- * family llm_cfg names (its model_type, else its architectures). */
-{.model_type = "llava_llama", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "llm_cfg",
- .source = "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"},
-
-{.model_type = "llava_next", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/llava_next/configuration_llava_next.py L56 (text_config default llama; transformers 5.23.0)"},
-
-{.model_type = "llava_onevision", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen2",
- .source = "models/llava_onevision/configuration_llava_onevision.py L74 (text_config default qwen2; transformers 5.23.0)"},
+WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),
+WRAPPER("llava_next", NULL, ROPE, "text_config", "llama", "models/llava_next/configuration_llava_next.py L56 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_onevision/configuration_llava_onevision.py L74 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- longcat_flash: two MLA attentions per decoder layer (self_attn[0],
  * [1]), each with DeepSeek V3's interleaved RoPE
- * (apply_rotary_pos_emb_interleave, always) on the qk_rope_head_dim part
- * (64) of each head; default_theta 1e7. posenc's layers are the num_layers
- * decoder layers (num_hidden_layers is 2 * num_layers, the attentions' layer_idx
- * 2 l + i), both attentions of a layer alike. transformers 5.23.0
- * models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414,
- * L461; configuration_longcat_flash.py L64, L86-88, L105-109. */
+ * (apply_rotary_pos_emb_interleave, always) on the qk_rope_head_dim part (64)
+ * of each head; default_theta 1e7. posenc's layers are the num_layers decoder
+ * layers (num_hidden_layers is 2 * num_layers, the attentions' layer_idx 2 l +
+ * i), both attentions of a layer alike. */
 {.model_type = "longcat_flash", .arch = "LongcatFlash", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000000.0,
  .default_layers = 28, .default_hidden = 6144, .default_heads = 64, .default_head_dim = 64,
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
            "(5.23.0); configuration_longcat_flash.py L64-119"},
 
-/* ---- longformer: RoBERTa's embeddings: a learned table whose row of
- * position 0 is padding_idx + 1; its sliding-window and global attention add
- * no positions. transformers 5.23.0 models/longformer/modeling_longformer.py
- * L368-410; configuration_longformer.py L49-62. */
+/* ---- longformer: RoBERTa's embeddings: a learned table whose row of position
+ * 0 is padding_idx + 1; its sliding-window and global attention add no
+ * positions. */
 {.model_type = "longformer", .arch = "Longformer", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/longformer/modeling_longformer.py L368-410; configuration_longformer.py "
            "L49-62 (transformers 5.23.0)"},
 
-/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention
- * (blocks of local_radius + 1) or LongT5TransientGlobalAttention (plus a
- * side bias to global_block_size block summaries): the buckets are taken
- * inside blocks, not over the full sequence. transformers 5.23.0
- * models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077;
- * configuration_longt5.py L61-70. */
+/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention (blocks
+ * of local_radius + 1) or LongT5TransientGlobalAttention (plus a side bias to
+ * global_block_size block summaries): the buckets are taken inside blocks, not
+ * over the full sequence. */
 {.model_type = "longt5", .arch = "LongT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "LongT5's encoder attention (local blocks of local_radius + 1, or transient-global "
@@ -2105,16 +1905,15 @@
            "5.23.0)"},
 
 /* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
- * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the
- * padding row zeroed, read at positions from padding_idx + 1 (offset 2
- * rows added). transformers 5.23.0 models/m2m_100/modeling_m2m_100.py
- * L80-185. */
+ * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the padding
+ * row zeroed, read at positions from padding_idx + 1 (offset 2 rows added). */
 {.model_type = "m2m_100", .arch = "M2M100", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "M2M100's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
             "from row padding_idx + 1 with the padding row zeroed is not implemented (posenc's "
             "Whisper sinusoid starts at row 0)",
  .source = "models/m2m_100/modeling_m2m_100.py L80-185 (transformers 5.23.0)"},
+
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
  * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
@@ -2125,8 +1924,7 @@
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
 /* ---- marian: refused. Pegasus's sinusoid (XLM's angles, sin in the first
- * half, cos in the second) in the encoder and the decoder. transformers
- * 5.23.0 models/marian/modeling_marian.py L72-100, L447-472, L527-596. */
+ * half, cos in the second) in the encoder and the decoder. */
 {.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "Marian's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
@@ -2136,19 +1934,19 @@
 /* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
  * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
  * models/markuplm/modeling_markuplm.py L95-208. */
-{.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
-            "position table; posenc does not read them",
- .source = "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"},
+REFUSED("markuplm", "MarkupLM", LEARNED, NO_LAYOUT,
+        "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
+        "position table; posenc does not read them",
+        "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"),
 
-/* ---- mbart: BART's learned tables in both stacks (MBartLearnedPositionalEmbedding,
- * max_position_embeddings + 2 rows, offset 2). transformers 5.23.0
- * models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py
- * L50-62. */
+/* ---- mbart: BART's learned tables in both stacks
+ * (MBartLearnedPositionalEmbedding, max_position_embeddings + 2 rows, offset
+ * 2). */
 {.model_type = "mbart", .arch = "MBart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
            "(transformers 5.23.0)"},
+
 /* ---- megatron-bert: BERT's learned table, offset 0 (position_ids 0..
  * plus the cache length). transformers 5.23.0
  * models/megatron_bert/modeling_megatron_bert.py L50-101
@@ -2166,20 +1964,12 @@
  * head_dim 128. transformers 5.23.0 models/mellum/modeling_mellum.py
  * L45-99 (per-type rotary), L130-160, L208, L246, L516;
  * configuration_mellum.py L85-130. */
-{.model_type = "mellum", .arch = "Mellum", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 28, .default_hidden = 2304,
- .default_heads = 32, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "mellum", .arch = "Mellum", TYPE_SETS_ROPE, .default_layers = 28,
+ .default_hidden = 2304, .default_heads = 32, .default_head_dim = 128,
  .source = "models/mellum/modeling_mellum.py L45-99, L130-160, L208, L246, L516 (5.23.0); "
            "configuration_mellum.py L85-130"},
 
-/* ---- metaclip_2: MetaCLIP 2's dual encoder; its text part is text_config (a
- * part without model_type is read as metaclip_2_text_model, the class's
- * sub-config). transformers 5.23.0
- * models/metaclip_2/configuration_metaclip_2.py L157. */
-{.model_type = "metaclip_2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "metaclip_2_text_model",
- .source = "models/metaclip_2/configuration_metaclip_2.py L157 (transformers 5.23.0)"},
+WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "models/metaclip_2/configuration_metaclip_2.py L157 (transformers 5.23.0)"),
 
 /* ---- metaclip_2_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -2201,10 +1991,8 @@
  * layer_types the config is refused. transformers 5.23.0
  * models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120 (per-type rotary),
  * L245-285, L340-346, L382; configuration_mimo_v2_flash.py L79-130. */
-{.model_type = "mimo_v2_flash", .arch = "MiMoV2Flash", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .partial_default = 0.334, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 48, .default_hidden = 4096,
- .default_heads = 64, .default_head_dim = 192, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "mimo_v2_flash", .arch = "MiMoV2Flash", TYPE_SETS_ROPE, .partial_default = 0.334,
+ .default_layers = 48, .default_hidden = 4096, .default_heads = 64, .default_head_dim = 192,
  .source = "models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120, L245-285, L340-346, L382 "
            "(5.23.0); configuration_mimo_v2_flash.py L79-130"},
 
@@ -2232,15 +2020,7 @@
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
            "63332013972)"},
 
-/* ---- minicpm_ocr, minicpmv4_6, minicpmv4_7 (MiniCPM-V 4.6 / 4.7, MiniCPM-OCR):
- * wrappers whose text_config is a Qwen3.5 text model (SubConfigSpec
- * model_type "qwen3_5_text"). transformers 5.23.0
- * models/minicpmv4_6/configuration_minicpmv4_6.py L86-92;
- * models/minicpmv4_7/configuration_minicpmv4_7.py L98-100;
- * models/minicpm_ocr/configuration_minicpm_ocr.py L79-81. */
-{.model_type = "minicpm_ocr", .arch = "MiniCPMOCR", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"},
+WRAPPER("minicpm_ocr", "MiniCPMOCR", MIXED, "text_config", "qwen3_5_text", "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"),
 
 /* ---- minicpmv (MiniCPM-V 2.5 / 2.6 remote code): the language model's keys
  * at the top (MiniCPMVConfig subclasses Qwen2Config, or LlamaConfig for
@@ -2252,13 +2032,8 @@
  .base_default = 10000.0,
  .source = "openbmb/MiniCPM-V-2_6 modeling_minicpmv.py (MiniCPMV: self.llm = Qwen2ForCausalLM)"},
 
-/* minicpmv4_6, minicpmv4_7: see minicpm_ocr above. */
-{.model_type = "minicpmv4_6", .arch = "MiniCPMV4_6", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/minicpmv4_6/configuration_minicpmv4_6.py L86-92 (transformers 5.23.0)"},
-{.model_type = "minicpmv4_7", .arch = "MiniCPMV4_7", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/minicpmv4_7/configuration_minicpmv4_7.py L98-100 (transformers 5.23.0)"},
+WRAPPER("minicpmv4_6", "MiniCPMV4_6", MIXED, "text_config", "qwen3_5_text", "models/minicpmv4_6/configuration_minicpmv4_6.py L86-92 (transformers 5.23.0)"),
+WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "models/minicpmv4_7/configuration_minicpmv4_7.py L98-100 (transformers 5.23.0)"),
 
 /* ---- minimax: lightning (linear) attention layers and softmax attention
  * layers (layer_types, default full on even layers); the softmax layers
@@ -2295,23 +2070,22 @@
  * whose use was not settled here. transformers 5.23.0
  * models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380,
  * L396-456, L480-553; configuration_minimax_m3_vl.py L55-160. */
-{.model_type = "minimax_m3_vl", .arch = "MiniMaxM3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
-            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
- .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
-           "L480-553 (transformers 5.23.0)"},
+REFUSED("minimax_m3_vl", "MiniMaxM3VL", ROPE, HALF,
+        "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+        "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+        "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+        "L480-553 (transformers 5.23.0)"),
 
-{.model_type = "minimax_m3_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
-            "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
- .source = "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
-           "L480-553 (transformers 5.23.0)"},
+REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
+        "MiniMax-M3's sparse layers' Lightning Indexer rotates its own q and k beside the "
+        "attention's RoPE (two RoPEs in one layer); posenc describes one per layer",
+        "models/minimax_m3_vl/modeling_minimax_m3_vl.py L265-300, L353-380, L396-456, "
+        "L480-553 (transformers 5.23.0)"),
 
-/* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head; head_dim
- * null: hidden_size / heads) on every layer; layer_types only choose the mask
- * (sliding_window), one rotary_emb serves all layers; rope_theta the mixin's
- * 10000. transformers 5.23.0 models/ministral/modeling_ministral.py L65-94,
- * L144, L172, L298-325, L390; configuration_ministral.py L66-98. */
+/* ---- ministral (Ministral 8B): llama's rotate_half (HALF, full head;
+ * head_dim null: hidden_size / heads) on every layer; layer_types only choose
+ * the mask (sliding_window), one rotary_emb serves all layers; rope_theta the
+ * mixin's 10000. */
 {.model_type = "ministral", .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
@@ -2329,10 +2103,8 @@
 {.model_type = "mistral", .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mistral/modeling_mistral.py (llama apply_rotary_pos_emb)"},
 
-/* ---- mistral3: a wrapper; text_config (mistral or ministral3). */
-{.model_type = "mistral3", .arch = "Mistral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "mistral",
- .source = "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"},
+WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"),
+
 /* ---- mistral4: DeepSeek V3's MLA (RoPE on the qk_rope_head_dim part of
  * each head; apply_rotary_pos_emb_interleave when rope_interleave, default
  * true) and ministral3's query scaling after RoPE (1 + beta * log(1 +
@@ -2360,20 +2132,22 @@
  * transformers 5.23.0 models/mistral_large4/modeling_mistral_large4.py
  * L74-125, L187-255, L329-431, L697; configuration_mistral_large4.py
  * L144-170, L223-267. */
-{.model_type = "mistral_large4", .arch = "MistralLarge4", .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
-            "weights, not in config.json) is not implemented",
- .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
-           "(transformers 5.23.0); configuration_mistral_large4.py L144-170, L223-267"},
-{.model_type = "mistral_large4_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = INTERLEAVED,
- .refused = "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
-            "weights, not in config.json) is not implemented",
- .source = "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
-           "(transformers 5.23.0); configuration_mistral_large4.py L144-170"},
+REFUSED("mistral_large4", "MistralLarge4", MIXED, INTERLEAVED,
+        "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+        "weights, not in config.json) is not implemented",
+        "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+        "(transformers 5.23.0); configuration_mistral_large4.py L144-170, L223-267"),
+REFUSED("mistral_large4_text", NULL, MIXED, INTERLEAVED,
+        "Mistral Large 4's LeRoPE (inverse frequencies times exp(alpha), alpha learned "
+        "weights, not in config.json) is not implemented",
+        "models/mistral_large4/modeling_mistral_large4.py L74-125, L187-255, L329-431, L697 "
+        "(transformers 5.23.0); configuration_mistral_large4.py L144-170"),
 
 /* ---- mixtral: llama's RoPE, as mistral above. */
 {.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
+
+WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"),
 
 /* ---- mllama (Llama 3.2 Vision): a wrapper; text_config (mllama_text_model)
  * is llama's RoPE (llama3 scaling, rope_theta 500000) on its self-attention
@@ -2382,10 +2156,6 @@
  * L120-145 (MllamaTextConfig: default_theta, cross_attention_layers default
  * [3, 8, ..., 38]), L174-182; modeling_mllama.py L476-484 (rotate_half),
  * L548 (RoPE in self-attention only), L1022-1031 (cross-attention layers). */
-{.model_type = "mllama", .arch = "Mllama", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "mllama_text_model",
- .source = "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"},
-
 {.model_type = "mllama_text_model", .arch = "MllamaText", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 500000.0, .default_layers = 40, .default_hidden = 4096,
  .default_heads = 32, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CROSS,
@@ -2403,6 +2173,7 @@
  .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_positions = 512,
  .source = "models/mobilebert/modeling_mobilebert.py L68-142; configuration_mobilebert.py L62-74 "
            "(transformers 5.23.0)"},
+
 /* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
  * fused Wqkv), one RoPE per layer type: full layers global_rope_theta
  * (default_theta["global"] 160000), sliding layers local_rope_theta
@@ -2422,11 +2193,9 @@
 
 /* ---- modernbert-decoder: ModernBERT's per-type RoPE in a causal stack:
  * rotate_half (HALF, full head), full layers global_rope_theta (default_theta
- * "global" 160000), sliding layers local_rope_theta (10000), or the
- * per-type rope_parameters sets; without layer_types, layer i is full when
- * i % global_attn_every_n_layers (3) == 0. transformers 5.23.0
- * models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260;
- * configuration_modernbert_decoder.py L66-140. */
+ * "global" 160000), sliding layers local_rope_theta (10000), or the per-type
+ * rope_parameters sets; without layer_types, layer i is full when i %
+ * global_attn_every_n_layers (3) == 0. */
 {.model_type = "modernbert-decoder", .arch = "ModernBertDecoder", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_key = "global_rope_theta", .base_default = 160000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
@@ -2436,21 +2205,19 @@
  .source = "models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260 "
            "(5.23.0); configuration_modernbert_decoder.py L66-140"},
 
+WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"),
+
 /* ---- molmo2 (Molmo 2): a wrapper; text_config molmo2_text is OLMo 2's
  * attention with llama's RoPE (rotate_half, cat(freqs, freqs), full head,
  * head_dim 128), rope_theta the mixin's 10000; the scaling only on
  * rope_scaling_layers (all layers by default; a subset with a scaled block
- * is refused, config_schemes.c molmo2_checks).
+ * is refused, config_quirks.c quirk_molmo2_text).
  * models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663;
  * configuration_molmo2.py L125-158 (defaults), L196 (text_config);
  * transformers 5.23.0. */
-{.model_type = "molmo2", .arch = "Molmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "molmo2_text",
- .source = "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"},
-
 {.model_type = "molmo2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
- .default_head_dim = 128,
+ .default_head_dim = 128, .quirks = &quirk_molmo2_text,
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
            "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
 
@@ -2470,16 +2237,16 @@
  * bucket bias (relative_attention_num_buckets) computed once in the
  * encoder and added in every layer. transformers 5.23.0
  * models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850. */
-{.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
-            "by every layer) on top of a learned position table: two schemes in one layer",
- .source = "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"},
+REFUSED("mpnet", "MPNet", LEARNED, NO_LAYOUT,
+        "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
+        "by every layer) on top of a learned position table: two schemes in one layer",
+        "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"),
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
  * configuration_mpt.py @3f832360 L157-175. */
 {.model_type = "mpt", .arch = "Mpt", .scheme = POSENC_SCHEME_ALIBI, .default_layers = 24,
- .default_hidden = 2048, .default_heads = 16,
+ .default_hidden = 2048, .default_heads = 16, .quirks = &quirk_mpt,
  .source = "models/mpt/modeling_mpt.py @e2412028 L42-62, L327"},
 
 /* ---- mra: a learned table of max_position_embeddings + 2 rows read at
@@ -2506,34 +2273,33 @@
  * granite_swa's layer_rope_theta. transformers 5.23.0
  * models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760;
  * models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581. */
-{.model_type = "muse_glimmer", .arch = "MuseGlimmer", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+REFUSED("muse_glimmer", "MuseGlimmer", MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
 
-{.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"},
+REFUSED("muse_glimmer_text", NULL, MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
 
-{.model_type = "muse_spark", .arch = "MuseSpark", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+REFUSED("muse_spark", "MuseSpark", MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
 
-{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
- .source = "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"},
+REFUSED("muse_spark_text", NULL, MIXED, HALF,
+        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
+        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
 
 /* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
  * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
  * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
  * L404-522. */
-{.model_type = "musicgen", .arch = "Musicgen", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
-            "not one of posenc's sinusoids",
- .source = "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"},
+REFUSED("musicgen", "Musicgen", SINUSOID, NO_LAYOUT,
+        "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
+        "not one of posenc's sinusoids",
+        "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"),
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
- * encoder and the decoder. transformers 5.23.0 models/mvp/modeling_mvp.py
- * L63-87, L502-584, L660-805; configuration_mvp.py L51-73. */
+ * encoder and the decoder. */
 {.model_type = "mvp", .arch = "Mvp", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
@@ -2547,11 +2313,12 @@
  * their order does not matter). transformers 5.23.0
  * models/nanochat/modeling_nanochat.py L59-103, L106-128, L169-173,
  * L203-226; configuration_nanochat.py L54-72. */
-{.model_type = "nanochat", .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
-            "of every RoPE posenc describes), which is not implemented",
- .source = "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
-           "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
+REFUSED("nanochat", "NanoChat", ROPE, HALF,
+        "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
+        "of every RoPE posenc describes), which is not implemented",
+        "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
+        "configuration_nanochat.py L54-72 (transformers 5.23.0)"),
+
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
  * setdefault); head_dim null: hidden_size / heads; rope_theta 10000.
@@ -2586,23 +2353,21 @@
  * two-axis alternating rule. transformers 5.23.0
  * models/neomme/modeling_neomme.py L90-167, L209-249, L339, L561-586;
  * configuration_neomme.py L72-73, L102-107, L144-151. */
-{.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .refused = "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
-            "per layer type) is not implemented",
- .source = "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"},
+REFUSED("neomme", "NeoMME", ROPE, HALF,
+        "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
+        "per layer type) is not implemented",
+        "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
 
-/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). transformers
- * 5.23.0 models/nllb_moe/modeling_nllb_moe.py L63-167. */
+/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). */
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
             "from row padding_idx + 1 with the padding row zeroed is not implemented",
  .source = "models/nllb_moe/modeling_nllb_moe.py L63-167 (transformers 5.23.0)"},
+
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
- * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc).
- * transformers 5.23.0 models/nomic_bert/modeling_nomic_bert.py L116-117,
- * L135-165, L203, L227; configuration_nomic_bert.py L51-74. */
+ * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc). */
 {.model_type = "nomic_bert", .arch = "NomicBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/nomic_bert/modeling_nomic_bert.py L116-117, L135-165, L203, L227 (5.23.0); "
@@ -2652,14 +2417,12 @@
 {.model_type = "olmo_hybrid", .arch = "OlmoHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 3840,
  .default_heads = 30, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .kinds_period = 4,
- .kinds_offset = 3, .flags = POSENC_FAMILY_LAST_IF_NONE,
+ .kinds_offset = 3, .quirks = &quirk_olmo_hybrid,
  .source = "models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130; "
            "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)"},
 
 /* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
- * projection before it), rope_theta 10000. transformers 5.23.0
- * models/olmoe/modeling_olmoe.py L126-160, L204; configuration_olmoe.py
- * L64-67. */
+ * projection before it), rope_theta 10000. */
 {.model_type = "olmoe", .arch = "Olmoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
@@ -2722,12 +2485,7 @@
            "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
            "configs/orion.py @864104da (rope_theta=10000.0)"},
 
-/* ---- owlv2: OWLv2's detector (CLIP towers); its text part is text_config (a
- * part without model_type is read as owlv2_text_model, the class's sub-
- * config). transformers 5.23.0 models/owlv2/configuration_owlv2.py L107. */
-{.model_type = "owlv2", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "owlv2_text_model",
- .source = "models/owlv2/configuration_owlv2.py L107 (transformers 5.23.0)"},
+WRAPPER("owlv2", NULL, LEARNED, "text_config", "owlv2_text_model", "models/owlv2/configuration_owlv2.py L107 (transformers 5.23.0)"),
 
 /* ---- owlv2_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -2741,13 +2499,7 @@
  .source = "models/owlv2/modeling_owlv2.py L285-314; "
            "configuration_owlv2.py L45-59 (transformers 5.23.0)"},
 
-/* ---- owlvit: OWL-ViT's detector (CLIP towers); its text part is text_config
- * (a part without model_type is read as owlvit_text_model, the class's
- * sub-config). transformers 5.23.0 models/owlvit/configuration_owlvit.py
- * L104. */
-{.model_type = "owlvit", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "owlvit_text_model",
- .source = "models/owlvit/configuration_owlvit.py L104 (transformers 5.23.0)"},
+WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owlvit/configuration_owlvit.py L104 (transformers 5.23.0)"),
 
 /* ---- owlvit_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -2779,9 +2531,7 @@
  .default_head_dim = 128, .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331; "
            "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
-{.model_type = "paligemma", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "gemma",
- .source = "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"},
+WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
 /* ---- pegasus: refused. PegasusSinusoidalPositionalEmbedding: XLM's angles
  * pos / 10000^(2 (j // 2) / dim), but sin in the first half and cos in the
@@ -2794,20 +2544,18 @@
             "first half and cos in the second) is not one of posenc's sinusoids",
  .source = "models/pegasus/modeling_pegasus.py L74-108 (transformers 5.23.0)"},
 
-/* ---- pegasus_x: refused. A sinusoid computed per forward in the
- * activations' dtype (log(max_scale) / (half - 1), sin then cos halves) and
- * an encoder of block-local attention with global tokens. transformers
- * 5.23.0 models/pegasus_x/modeling_pegasus_x.py L94-124. */
+/* ---- pegasus_x: refused. A sinusoid computed per forward in the activations'
+ * dtype (log(max_scale) / (half - 1), sin then cos halves) and an encoder of
+ * block-local attention with global tokens. */
 {.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
             "encoder attention with global tokens are not implemented",
  .source = "models/pegasus_x/modeling_pegasus_x.py L94-124 (transformers 5.23.0)"},
+
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
- * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000.
- * transformers 5.23.0 models/persimmon/modeling_persimmon.py L84-87,
- * L106-136, L192-194, L258-272; configuration_persimmon.py L43-62. */
+ * head_dim = hidden_size / heads; q/k layernorms before; rope_theta 10000. */
 {.model_type = "persimmon", .arch = "Persimmon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.5, .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096,
  .default_heads = 64,
@@ -2876,7 +2624,7 @@
  * 1.0 (a configuration_phi3_small.py predecessor, stored file 21317594695). */
 {.model_type = "phi3small", .arch = "Phi3Small", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_key = "rope_embedding_base", .base_default = 1000000.0,
- .position_scale_key = "rope_position_scale", .flags = POSENC_FAMILY_OWN_BASE_ONLY,
+ .quirks = &quirk_phi3small,
  .scaling_refused = "Phi-3-small's LongRoPE multiplies cos and sin by short_mscale (default 1) "
                     "up to original_max_position_embeddings and by long_mscale past it: a "
                     "factor that switches with the length is not implemented",
@@ -2902,18 +2650,10 @@
  * (PhimoeRotaryEmbedding: "mscale = self.long_mscale if seq_len > ..."),
  * rope_theta 1e6 (PhimoeConfig docs). */
 {.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .flags = POSENC_FAMILY_MSCALE_PAIR,
+ .base_default = 1000000.0, .quirks = &quirk_phimoe,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
-/* ---- pix2struct: a wrapper; its language part (text_config,
- * pix2struct_text_model) is the decoder. The vision encoder's learned row
- * and column embeddings of each patch (Pix2StructVisionEmbeddings) are not
- * described. transformers 5.23.0 models/pix2struct/modeling_pix2struct.py
- * L78-110 (vision), L926-940; configuration_pix2struct.py L168-190. */
-{.model_type = "pix2struct", .arch = "Pix2Struct", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .nested = "text_config", .nested_type = "pix2struct_text_model",
- .source = "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; "
-           "configuration_pix2struct.py L168-190 (transformers 5.23.0)"},
+WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct_text_model", "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; configuration_pix2struct.py L168-190 (transformers 5.23.0)"),
 
 /* ---- pix2struct_text_model: a decoder-only stack with T5's causal
  * bucket bias: the first layer's attention (has_relative_attention_bias
@@ -2930,9 +2670,7 @@
  .source = "models/pix2struct/modeling_pix2struct.py L575-680, L735-750, L926-940, L1066-1095; "
            "configuration_pix2struct.py L51-81 (transformers 5.23.0)"},
 
-/* ---- plbart: BART's learned tables in both stacks (offset 2).
- * transformers 5.23.0 models/plbart/modeling_plbart.py L90-114, L343, L511;
- * configuration_plbart.py L51-63. */
+/* ---- plbart: BART's learned tables in both stacks (offset 2). */
 {.model_type = "plbart", .arch = "PLBart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
@@ -2950,21 +2688,13 @@
            "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
 
 /* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
- * relative_attention_bias), encoder then decoder. transformers 5.23.0
- * models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py
- * L40-49. */
+ * relative_attention_bias), encoder then decoder. */
 {.model_type = "pop2piano", .arch = "Pop2Piano", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
            "(transformers 5.23.0)"},
 
-/* ---- pp_formulanet: PP-FormulaNet (a vision encoder and a text decoder);
- * its text part is text_config (a part without model_type is read as
- * pp_formulanet_text, the class's sub-config). transformers 5.23.0
- * models/pp_formulanet/configuration_pp_formulanet.py L133. */
-{.model_type = "pp_formulanet", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "pp_formulanet_text",
- .source = "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"},
+WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"),
 
 /* ---- pp_formulanet_text: PP-FormulaNet's text decoder (the encoder is the
  * vision model): MBart's learned table, row position + 2 (offset 2,
@@ -2979,10 +2709,9 @@
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
            "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
 
-/* ---- prophetnet: refused. A learned table in the encoder and decoder, and
- * in the decoder's n-stream self-attention T5-style relative buckets for the
- * main and the predicting streams (compute_all_stream_relative_buckets).
- * transformers 5.23.0 models/prophetnet/modeling_prophetnet.py L44-115. */
+/* ---- prophetnet: refused. A learned table in the encoder and decoder, and in
+ * the decoder's n-stream self-attention T5-style relative buckets for the main
+ * and the predicting streams (compute_all_stream_relative_buckets). */
 {.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "ProphetNet's n-stream self-attention (relative buckets for the main and the "
@@ -2996,6 +2725,7 @@
  * _rotate_half, QWenAttention logn_list, ntk_alpha). */
 {.model_type = "qwen", .arch = "QWen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_key = "rotary_pct",
  .base_key = "rotary_emb_base", .head_dim_key = "kv_channels", .qscale = POSENC_QSCALE_LOGN,
+ .quirks = &quirk_qwen,
  .source = "Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (copy: undefdev/Qwen-7B-Chat)"},
 
 /* ---- qwen2, qwen2_moe, qwen3, qwen3_moe: llama's RoPE (HALF, full head).
@@ -3008,6 +2738,8 @@
  .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb); "
            "configuration_qwen2.py L62-65 (transformers 5.23.0)"},
 
+WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"),
+
 /* ---- qwen2_5_omni (Qwen2.5-Omni): the thinker's text model,
  * thinker_config.text_config (Qwen2_5OmniConfig.get_text_config returns
  * thinker_config.get_text_config(), configuration_qwen2_5_omni.py L586-598);
@@ -3017,17 +2749,11 @@
  * L1349-1354 (chunks), L977-981 (rotate_half); configuration_qwen2_5_omni.py
  * L151-176 (default_theta, hidden 3584, layers 28, heads 28); transformers
  * 5.23.0. */
-{.model_type = "qwen2_5_omni", .arch = "Qwen2_5Omni", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "thinker_config.text_config", .nested_type = "qwen2_5_omni_text",
- .source = "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"},
-{.model_type = "qwen2_5_omni_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .default_layers = 28, .default_hidden = 3584, .default_heads = 28,
- .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+{.model_type = "qwen2_5_omni_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 28,
+ .default_hidden = 3584, .default_heads = 28,
  .source = "models/qwen2_5_omni/modeling_qwen2_5_omni.py L977-981, L1314, L1349-1354; "
            "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)"},
-{.model_type = "qwen2_5_omni_thinker", .arch = "Qwen2_5OmniThinker", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "qwen2_5_omni_text",
- .source = "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"},
+WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"),
 
 /* ---- qwen2_vl, qwen2_5_vl: wrappers; the language model is text_config
  * (qwen2_vl_text), or the top of an older config (Qwen2VLConfig moves the
@@ -3043,27 +2769,25 @@
 {.model_type = "qwen2_5_vl", .arch = "Qwen2_5_VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen2_5_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
  .source = "models/qwen2_5_vl/configuration_qwen2_5_vl.py L196-201 (transformers 5.23.0)"},
-{.model_type = "qwen2_5_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .default_layers = 80, .default_hidden = 8192, .default_heads = 64,
- .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+{.model_type = "qwen2_5_vl_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 80,
+ .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
            "L91, L110-113 (transformers 5.23.0)"},
-{.model_type = "qwen2_audio", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen2",
- .source = "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; "
-           "transformers 5.23.0)"},
+WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
 {.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
 {.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen2_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
  .source = "models/qwen2_vl/configuration_qwen2_vl.py L157-179 (transformers 5.23.0)"},
-{.model_type = "qwen2_vl_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 1000000.0, .default_layers = 80, .default_hidden = 8192, .default_heads = 64,
- .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
+{.model_type = "qwen2_vl_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 80,
+ .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_vl/modeling_qwen2_vl.py L102, L114-116, L137-142, L491; "
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
 {.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
+WRAPPER("qwen3_5", "Qwen3_5", MIXED, "text_config", "qwen3_5_text", "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"),
+WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"),
+
 /* ---- qwen3_5, qwen3_5_moe (Qwen3.5): Gated DeltaNet (linear attention)
  * layers and attention layers (layer_types, else a full layer every
  * full_attention_interval = 4: "linear_attention" if (i + 1) % 4 else
@@ -3079,12 +2803,6 @@
  * (partial rotate_half), L858-862 (the kind per layer);
  * models/qwen3_5_moe/configuration_qwen3_5_moe.py L56, L90-103, L119-129,
  * L183; modeling_qwen3_5_moe.py L146. */
-{.model_type = "qwen3_5", .arch = "Qwen3_5", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_text",
- .source = "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"},
-{.model_type = "qwen3_5_moe", .arch = "Qwen3_5Moe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_5_moe_text",
- .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"},
 {.model_type = "qwen3_5_moe_text", .arch = "Qwen3_5MoeText", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
  .default_hidden = 2048, .default_layers = 40, .default_heads = 16,
@@ -3110,6 +2828,7 @@
 {.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
            "in 5.23.0)"},
+
 /* ---- qwen3_next: Gated DeltaNet (linear attention) layers and attention
  * layers (layer_types, else a full layer every full_attention_interval = 4);
  * the attention rotate_half RoPE over int(head_dim * 0.25), head_dim 256.
@@ -3124,6 +2843,7 @@
  .source = "models/qwen3_next/configuration_qwen3_next.py L93-135; modeling_qwen3_next.py "
            "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)"},
 
+WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"),
 
 /* ---- qwen3_omni_moe (Qwen3-Omni): thinker_config.text_config
  * (configuration_qwen3_omni_moe.py L613-625); qwen3_omni_moe_text is
@@ -3134,24 +2854,21 @@
  * L1292-1301 (round robin), L859-863 (rotate_half), L1436 (head_dim);
  * configuration_qwen3_omni_moe.py L131-164 (default_theta, hidden 2048,
  * layers 28, heads 28); transformers 5.23.0. */
-{.model_type = "qwen3_omni_moe", .arch = "Qwen3OmniMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "thinker_config.text_config", .nested_type = "qwen3_omni_moe_text",
- .source = "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"},
-
 {.model_type = "qwen3_omni_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 28,
  .mrope_default = {24, 20, 20}, .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L859-863, L1255, L1292-1301, L1436; "
            "configuration_qwen3_omni_moe.py L131-164 (transformers 5.23.0)"},
 
-{.model_type = "qwen3_omni_moe_thinker", .arch = "Qwen3OmniMoeThinker", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "qwen3_omni_moe_text",
- .source = "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L222-230 (transformers 5.23.0)"},
+WRAPPER("qwen3_omni_moe_thinker", "Qwen3OmniMoeThinker", ROPE, "text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L222-230 (transformers 5.23.0)"),
 
 /* ---- qwen3_vl: a wrapper whose text_config (qwen3_vl_text) is qwen3's RoPE
  * with interleaved M-RoPE (rope_scaling {"mrope_interleaved": true,
  * "mrope_section": [24, 20, 20]}): apply_interleaved_mrope takes h at
  * slice(1, 3 s_h, 3), w at slice(2, 3 s_w, 3), t elsewhere. */
+
+WRAPPER("qwen3_vl", "Qwen3VL", ROPE, "text_config", "qwen3_vl_text", "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"),
+WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py (Qwen3VLMoeConfig; transformers 5.23.0)"),
 
 /* ---- qwen3_vl, qwen3_vl_moe: wrappers whose text_config (qwen3_vl_text,
  * qwen3_vl_moe_text) is qwen3's RoPE with interleaved M-RoPE: the code reads
@@ -3163,13 +2880,6 @@
  * qwen3_vl_moe/modeling_qwen3_vl_moe.py L769, L806-815,
  * configuration_qwen3_vl_moe.py L82-86, L108, L117 (head_dim = hidden /
  * heads when absent); transformers 5.23.0. */
-{.model_type = "qwen3_vl", .arch = "Qwen3VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_vl_text",
- .source = "models/qwen3_vl/modeling_qwen3_vl.py (interleaved M-RoPE)"},
-{.model_type = "qwen3_vl_moe", .arch = "Qwen3VLMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "qwen3_vl_moe_text",
- .source = "models/qwen3_vl_moe/configuration_qwen3_vl_moe.py (Qwen3VLMoeConfig; transformers "
-           "5.23.0)"},
 {.model_type = "qwen3_vl_moe_text", .arch = "Qwen3VLMoeText", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 500000.0, .default_layers = 24, .default_hidden = 2048,
  .default_heads = 16, .mrope_default = {24, 20, 20},
@@ -3190,49 +2900,37 @@
  * (group_starts). transformers 5.23.0 models/qwen4_exp/modeling_qwen4_exp.py
  * L74-130, L670-790 (L742 the block start), L812-850;
  * configuration_qwen4_exp.py L29, L292. */
-{.model_type = "qwen4_exp", .arch = "Qwen4Exp", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
-            "each block's first position) is not implemented",
- .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
-           "5.23.0); configuration_qwen4_exp.py L29, L292"},
-{.model_type = "qwen4_exp_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
-            "each block's first position) is not implemented",
- .source = "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
-           "5.23.0); configuration_qwen4_exp.py L29"},
+REFUSED("qwen4_exp", "Qwen4Exp", MIXED, HALF,
+        "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+        "each block's first position) is not implemented",
+        "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+        "5.23.0); configuration_qwen4_exp.py L29, L292"),
+REFUSED("qwen4_exp_text", NULL, MIXED, HALF,
+        "Qwen4-Exp's QSA indexer (keys mean-pooled over compress_ratio blocks, rotated at "
+        "each block's first position) is not implemented",
+        "models/qwen4_exp/modeling_qwen4_exp.py L74-130, L670-790, L812-850 (transformers "
+        "5.23.0); configuration_qwen4_exp.py L29"),
 
-/* ---- rag (retrieval-augmented generation): a question encoder
- * (question_encoder, default DPR, a separate retrieval model) and the
- * generator that writes the answer (generator, default BART): the
- * language model read is the generator (its model_type, else bart as
- * RagConfig.__post_init__ fills in); the question encoder is read as a
- * config of its own. transformers 5.23.0 models/rag/configuration_rag.py
- * L82-86, L114-125. */
-{.model_type = "rag", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "generator", .nested_type = "bart",
- .source = "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"},
+WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag.py L82-86, L114-125 (transformers 5.23.0)"),
 
-/* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is
- * block_types[i % len] ((block_types * 100)[:num_hidden_layers]; without
- * the key the class default recurrent, recurrent, attention: every third
- * layer attention). Recurrent blocks (RG-LRU after a short
- * convolution) have no attention and no position input but a state reset
- * at position 0. Attention blocks are local (attention_window_size, a
- * mask) and rotate the first int(head_dim * partial_rotary_factor) elements
- * (default 0.5) with rotate_half (HALF) at base rope_theta 10000; head_dim
- * is hidden_size // num_attention_heads unless the config gives head_dim
- * (__post_init__ sets it, then the config's own keys are set over it).
- * RecurrentGemmaRotaryEmbedding raises on any rope type but default.
- * transformers 5.23.0 models/recurrent_gemma/modeling_recurrent_gemma.py
- * L64-111, L114-152, L197-260, L280-310, L490-497;
- * configuration_recurrent_gemma.py L56-102. */
+/* ---- recurrent_gemma (RecurrentGemma / Griffin): layer i is block_types[i %
+ * len] ((block_types * 100)[:num_hidden_layers]; without the key the class
+ * default recurrent, recurrent, attention: every third layer attention).
+ * Recurrent blocks (RG-LRU after a short convolution) have no attention and no
+ * position input but a state reset at position 0. Attention blocks are local
+ * (attention_window_size, a mask) and rotate the first int(head_dim *
+ * partial_rotary_factor) elements (default 0.5) with rotate_half (HALF) at
+ * base rope_theta 10000; head_dim is hidden_size // num_attention_heads unless
+ * the config gives head_dim (__post_init__ sets it, then the config's own keys
+ * are set over it). RecurrentGemmaRotaryEmbedding raises on any rope type but
+ * default. */
 {.model_type = "recurrent_gemma", .arch = "RecurrentGemma", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .partial_default = 0.5, .base_default = 10000.0, .default_layers = 26,
  .default_hidden = 2560, .default_heads = 10, .layers = POSENC_LAYERS_KINDS,
  .kinds = KINDS_RECURRENT_GEMMA, .kinds_key = "block_types", .kinds_period = 3,
  .kinds_offset = KINDS_LAST,
  .scaling_types = "default",
- .flags = POSENC_FAMILY_LIST_CYCLES,
+ .quirks = &quirk_recurrent_gemma,
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
            "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
 
@@ -3241,10 +2939,10 @@
  * concatenated) when axial_pos_embds (default), beside LSH and local
  * attention. transformers 5.23.0 models/reformer/modeling_reformer.py
  * L192-306. */
-{.model_type = "reformer", .arch = "Reformer", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "Reformer's axial position embeddings (a learned table per axis of "
-            "axial_pos_shape, concatenated) are not implemented",
- .source = "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"},
+REFUSED("reformer", "Reformer", LEARNED, NO_LAYOUT,
+        "Reformer's axial position embeddings (a learned table per axis of "
+        "axial_pos_shape, concatenated) are not implemented",
+        "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"),
 
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
@@ -3260,16 +2958,13 @@
 
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and
- * create_position_ids_from_input_ids; models/roberta/configuration_roberta.py
- * @3f832360 L87-103. */
+ * create_position_ids_from_input_ids; */
 {.model_type = "roberta", .arch = "Roberta", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360"},
 
-/* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1).
- * transformers 5.23.0 models/roberta_prelayernorm/modeling_roberta_prelayernorm.py
- * L52-154; configuration_roberta_prelayernorm.py L46-57. */
+/* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1). */
 {.model_type = "roberta-prelayernorm", .arch = "RobertaPreLayerNorm",
  .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 768,
  .default_heads = 12, .default_positions = 512, .pos_offset = -1,
@@ -3292,29 +2987,21 @@
  * against posenc's RoPE (its attention is not the probe's). transformers
  * 5.23.0 models/roformer/modeling_roformer.py L49-82, L115-247;
  * configuration_roformer.py L62. */
-{.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
- .layout = INTERLEAVED,
- .refused = "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
-            "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
-            "has not been checked against posenc's RoPE",
- .source = "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
-           "L62 (transformers 5.23.0)"},
+REFUSED("roformer", "RoFormer", ROPE, INTERLEAVED,
+        "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
+        "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
+        "has not been checked against posenc's RoPE",
+        "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
+        "L62 (transformers 5.23.0)"),
 
 /* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
- * attention, no position input): no positions. transformers 5.23.0
- * models/rwkv/modeling_rwkv.py L206-360; configuration_rwkv.py L51-71. */
+ * attention, no position input): no positions. */
 {.model_type = "rwkv", .arch = "Rwkv", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_RWKV,
  .default_layers = 32, .default_hidden = 4096,
  .source = "models/rwkv/modeling_rwkv.py L206-360 (transformers 5.23.0); configuration_rwkv.py "
            "L51-71"},
 
-/* ---- sam3_lite_text: SAM 3 with the LiteText text encoder; its text part is
- * text_config (a part without model_type is read as
- * sam3_lite_text_text_model, the class's sub-config). transformers
- * 5.23.0 models/sam3_lite_text/configuration_sam3_lite_text.py L178. */
-{.model_type = "sam3_lite_text", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "sam3_lite_text_text_model",
- .source = "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"},
+WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_model", "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"),
 
 /* ---- sam3_lite_text_text_model: a learned table of max_position_embeddings
  * rows (Sam3LiteTextTextPositionEmbedding) resampled by bilinear
@@ -3323,17 +3010,14 @@
  * row per position. transformers 5.23.0
  * models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338;
  * configuration_sam3_lite_text.py L126-134. */
-{.model_type = "sam3_lite_text_text_model", .arch = "Sam3LiteTextText",
- .scheme = POSENC_SCHEME_LEARNED,
- .refused = "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
-            "is not implemented",
- .source = "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
-           "(transformers 5.23.0)"},
+REFUSED("sam3_lite_text_text_model", "Sam3LiteTextText", LEARNED, NO_LAYOUT,
+        "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
+        "is not implemented",
+        "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
+        "(transformers 5.23.0)"),
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
- * rope_theta 10000 (the mixin's default_theta). transformers 5.23.0
- * models/seed_oss/modeling_seed_oss.py L86-120, L161;
- * configuration_seed_oss.py L63-66, L84-90. */
+ * rope_theta 10000 (the mixin's default_theta). */
 {.model_type = "seed_oss", .arch = "SeedOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 64, .default_hidden = 4096, .default_heads = 80,
  .default_head_dim = 128,
@@ -3364,38 +3048,22 @@
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
  .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
 
-{.model_type = "smolvlm", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "llama",
- .source = "models/smolvlm/configuration_smolvlm.py L89 (text_config default llama; transformers "
-           "5.23.0)"},
+WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configuration_smolvlm.py L89 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- solar_open: llama's rotate_half (HALF) over int(head_dim *
  * partial_rotary_factor) (default 1: the whole head), head_dim 128,
- * default_theta 1e6. transformers 5.23.0
- * models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426;
- * configuration_solar_open.py L64-66, L89-90. */
+ * default_theta 1e6. */
 {.model_type = "solar_open", .arch = "SolarOpen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
            "configuration_solar_open.py L64-90"},
 
-/* ---- speech-encoder-decoder: an audio encoder (encoder, default wav2vec2)
- * and a text decoder (decoder, default bert with is_decoder and cross-
- * attention): the text part is decoder, read as its own model_type (else
- * bert, the SubConfigSpec default). transformers 5.23.0
- * models/speech_encoder_decoder/configuration_speech_encoder_decoder.py
- * L60-72; configuration_utils.py L252. */
-{.model_type = "speech-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "decoder", .nested_type = "bert",
- .source = "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 "
-           "(transformers 5.23.0)"},
+WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
-/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid
- * (sin and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
- * (offset 2), in the encoder (over the subsampled frames) and the decoder.
- * transformers 5.23.0 models/speech_to_text/modeling_speech_to_text.py
- * L103-160, L545, L634. */
+/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid (sin
+ * and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
+ * (offset 2), in the encoder (over the subsampled frames) and the decoder. */
 {.model_type = "speech_to_text", .arch = "Speech2Text", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC,
  .refused = "Speech2Text's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) "
@@ -3413,9 +3081,7 @@
            "(transformers 5.23.0)"},
 
 /* ---- squeezebert: BERT's learned table from row 0, embedding_size wide
- * (class default 768, the hidden size). transformers 5.23.0
- * models/squeezebert/modeling_squeezebert.py L51-79;
- * configuration_squeezebert.py L65-72. */
+ * (class default 768, the hidden size). */
 {.model_type = "squeezebert", .arch = "SqueezeBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .embed_key = "embedding_size", .embed_default = 768,
@@ -3442,21 +3108,15 @@
  * does not touch positions. transformers 5.23.0
  * models/step3p7/modeling_step3p7.py L437-490 (per-type rotary), L630-665,
  * L668-722, L830; configuration_step3p7.py L110-160, L251-310, L316-333. */
-{.model_type = "step3p5", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 45, .default_hidden = 4096,
- .default_heads = 64, .default_head_dim = 128, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "step3p5", .arch = NULL, TYPE_SETS_ROPE, .default_layers = 45,
+ .default_hidden = 4096, .default_heads = 64, .default_head_dim = 128,
  .source = "models/step3p7/modeling_step3p7.py L437-490, L630-665, L668-722, L830 (5.23.0); "
            "configuration_step3p7.py L110-160, L251-310"},
-{.model_type = "step3p7", .arch = "Step3p7", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .nested = "text_config", .nested_type = "step3p5",
- .source = "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"},
+WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"),
 
 /* ---- switch_transformers: T5's relative buckets (the first layer of each
  * stack holds relative_attention_bias, the rest reuse it), encoder then
- * decoder. transformers 5.23.0
- * models/switch_transformers/modeling_switch_transformers.py L268-365, L425;
- * configuration_switch_transformers.py L56-74. */
+ * decoder. */
 {.model_type = "switch_transformers", .arch = "SwitchTransformers",
  .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12,
@@ -3481,33 +3141,27 @@
  * configuration_t5gemma.py L114-155; models/t5gemma2/modeling_t5gemma2.py
  * L93-175, L262-287, L341-375; configuration_t5gemma2.py L77-92, L177-188,
  * L315-358. */
-{.model_type = "t5gemma", .arch = "T5Gemma", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
-            "encoder and its decoder each as a config.json of its own",
- .source = "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
-           "5.23.0); configuration_t5gemma.py L114-155"},
-{.model_type = "t5gemma2", .arch = "T5Gemma2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
-            "decoder's self- and cross-attention merged): read its encoder and its decoder each "
-            "as a config.json of its own",
- .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
-           "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"},
+REFUSED("t5gemma", "T5Gemma", MIXED, HALF,
+        "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
+        "encoder and its decoder each as a config.json of its own",
+        "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
+        "5.23.0); configuration_t5gemma.py L114-155"),
+REFUSED("t5gemma2", "T5Gemma2", MIXED, HALF,
+        "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
+        "decoder's self- and cross-attention merged): read its encoder and its decoder each "
+        "as a config.json of its own",
+        "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
+        "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"),
 
 /* ---- tapas: refused. Positions restart in each table cell
  * (reset_position_index_per_cell) and row/column/rank token-type tables
  * are added. transformers 5.23.0 models/tapas/modeling_tapas.py L67-143. */
-{.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
- .refused = "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
-            "adds row/column/rank embeddings; posenc does not read them",
- .source = "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"},
+REFUSED("tapas", "Tapas", LEARNED, NO_LAYOUT,
+        "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
+        "adds row/column/rank embeddings; posenc does not read them",
+        "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"),
 
-/* ---- tipsv2: TIPSv2's dual encoder; its text part is text_config (a part
- * without model_type is read as tipsv2_text_model, the class's sub-
- * config). transformers 5.23.0 models/tipsv2/configuration_tipsv2.py
- * L168. */
-{.model_type = "tipsv2", .arch = NULL, .scheme = POSENC_SCHEME_SINUSOID,
- .nested = "text_config", .nested_type = "tipsv2_text_model",
- .source = "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"},
+WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"),
 
 /* ---- tipsv2_text_model: a fixed sinusoid table
  * (Tipsv2SinusoidalPositionalEmbedding, tensor2tensor's: sines of every
@@ -3517,10 +3171,10 @@
  * interleaves sin and cos with 10000^(-2k/d): refused. transformers
  * 5.23.0 models/tipsv2/modeling_tipsv2.py L586-662;
  * configuration_tipsv2.py L109-122. */
-{.model_type = "tipsv2_text_model", .arch = "Tipsv2Text", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "TIPSv2's tensor2tensor sinusoid (all sines, then all cosines, log(10000) / "
-            "(half_dim - 1)) is not implemented",
- .source = "models/tipsv2/modeling_tipsv2.py L586-662 (transformers 5.23.0)"},
+REFUSED("tipsv2_text_model", "Tipsv2Text", SINUSOID, NO_LAYOUT,
+        "TIPSv2's tensor2tensor sinusoid (all sines, then all cosines, log(10000) / "
+        "(half_dim - 1)) is not implemented",
+        "models/tipsv2/modeling_tipsv2.py L586-662 (transformers 5.23.0)"),
 
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
@@ -3529,10 +3183,8 @@
  * the per-type sets and layer_types. transformers 5.23.0
  * models/ultrabert/modeling_ultrabert.py L64-116 (per-type rotary),
  * L126-156, L204, L243; configuration_ultrabert.py L59-113. */
-{.model_type = "ultrabert", .arch = "Ultrabert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
- .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 4096,
- .default_heads = 32, .flags = POSENC_FAMILY_TYPE_SETS,
+{.model_type = "ultrabert", .arch = "Ultrabert", TYPE_SETS_ROPE, .default_layers = 32,
+ .default_hidden = 4096, .default_heads = 32,
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
 
@@ -3548,6 +3200,8 @@
  .source = "models/umt5/modeling_umt5.py L232-288, L370-380; configuration_umt5.py L44-66 "
            "(transformers 5.23.0)"},
 
+WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_text", "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"),
+
 /* ---- unlimited_ocr (Unlimited OCR): a wrapper (text_config
  * unlimited_ocr_text; the original checkpoints' language_config is not read
  * here); the text model rotates q/k with llama's rotate_half (HALF, full head;
@@ -3557,14 +3211,11 @@
  * 10000. transformers 5.23.0 models/unlimited_ocr/modeling_unlimited_ocr.py
  * L978-1010, L1024-1066, L1632-1665, L1742; configuration_unlimited_ocr.py
  * L165-245, L277-295. */
-{.model_type = "unlimited_ocr", .arch = "UnlimitedOcr", .scheme = POSENC_SCHEME_ROPE,
- .layout = HALF, .nested = "text_config", .nested_type = "unlimited_ocr_text",
- .source = "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"},
-
 {.model_type = "unlimited_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 1280, .default_heads = 10,
  .source = "models/unlimited_ocr/modeling_unlimited_ocr.py L978-1010, L1024-1066, L1632-1665, "
            "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)"},
+
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
  * default_theta 10000. models/vaultgemma/configuration_vaultgemma.py L68-96
@@ -3578,16 +3229,7 @@
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
            "L81-110, L274-300 (transformers 5.23.0)"},
 
-/* ---- vision-encoder-decoder: an image encoder (encoder, default vit) and a
- * text decoder (decoder, default bert with is_decoder and cross-
- * attention): the text part is decoder, read as its own model_type (else
- * bert, the SubConfigSpec default). transformers 5.23.0
- * models/vision_encoder_decoder/configuration_vision_encoder_decoder.py
- * L60-71; configuration_utils.py L252. */
-{.model_type = "vision-encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "decoder", .nested_type = "bert",
- .source = "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 "
-           "(transformers 5.23.0)"},
+WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 (transformers 5.23.0)"),
 
 /* ---- visual_bert: the text tokens read BERT's learned table at 0..
  * (offset 0); the visual tokens appended after them read a second table,
@@ -3607,17 +3249,16 @@
  * enter the key logits and the values; the token embeddings carry no
  * position. transformers 5.23.0 models/vits/modeling_vits.py L841-1000
  * (L865-867, L907-945), L1147-1170; configuration_vits.py L114-117. */
-{.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .refused = "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
-            "within window_size, added to the key logits and the values) are not implemented",
- .source = "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
-           "(transformers 5.23.0)"},
+REFUSED("vits", "Vits", RELATIVE_BUCKETS, NO_LAYOUT,
+        "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
+        "within window_size, added to the key logits and the values) are not implemented",
+        "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
+        "(transformers 5.23.0)"),
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:
- * hidden_size / heads), one rotary for every layer (sliding_window only masks).
- * transformers 5.23.0 models/voxtral_realtime/modeling_voxtral_realtime.py
- * L255-290, L612-660, L752-763; configuration_voxtral_realtime.py L26-64. */
+ * hidden_size / heads), one rotary for every layer (sliding_window only
+ * masks). */
 {.model_type = "voxtral_realtime_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/voxtral_realtime/modeling_voxtral_realtime.py L255-290, L612-660, L752-763 "
            "(transformers 5.23.0); configuration_voxtral_realtime.py L26-64"},
@@ -3627,16 +3268,10 @@
  * models/whisper/modeling_whisper.py @e2412028 L53-62, L567-589, L202-210,
  * L701-721; configuration_whisper.py @3f832360 L181-211. */
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
- .layers = POSENC_LAYERS_ENC_DEC,
+ .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_whisper,
  .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
 
-/* ---- xclip: X-CLIP's video-text dual encoder; its text part is text_config
- * (a part without model_type is read as xclip_text_model, the class's
- * sub-config). transformers 5.23.0 models/x_clip/configuration_x_clip.py
- * L138. */
-{.model_type = "xclip", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED,
- .nested = "text_config", .nested_type = "xclip_text_model",
- .source = "models/x_clip/configuration_x_clip.py L138 (transformers 5.23.0)"},
+WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_clip/configuration_x_clip.py L138 (transformers 5.23.0)"),
 
 /* ---- xclip_text_model: CLIP's text embeddings: a learned table
  * (position_embedding) read at rows 0.. (the position_ids buffer,
@@ -3652,10 +3287,10 @@
 
 /* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
  * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
-{.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
-            "row padding_idx + 1 with the padding row zeroed is not implemented",
- .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
+REFUSED("xglm", "XGLM", SINUSOID, NO_LAYOUT,
+        "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
+        "row padding_idx + 1 with the padding row zeroed is not implemented",
+        "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"),
 
 /* ---- xlm: a table of max_position_embeddings rows, emb_dim wide
  * (XLMConfig attribute_map: hidden_size -> emb_dim), read at positions
@@ -3682,9 +3317,7 @@
            "L45-56 (transformers 5.23.0)"},
 
 /* ---- xlm-roberta-xl: RoBERTa's embeddings (padding_idx + 1); the config
- * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads.
- * transformers 5.23.0 models/xlm_roberta_xl/modeling_xlm_roberta_xl.py
- * L61-159; configuration_xlm_roberta_xl.py L44-55. */
+ * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads. */
 {.model_type = "xlm-roberta-xl", .arch = "XLMRobertaXL", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 36, .default_hidden = 2560, .default_heads = 32, .default_positions = 514,
  .pos_offset = -1,
@@ -3695,23 +3328,20 @@
  * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
  * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
  * L68-95, L928-976. */
-{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_SINUSOID,
- .refused = "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
-            "rel_shift, r_w_bias/r_r_bias) is not implemented",
- .source = "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"},
+REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
+        "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
+        "rel_shift, r_w_bias/r_r_bias) is not implemented",
+        "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"),
 
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
- * attention, no position input): no positions. transformers 5.23.0
- * models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400;
- * configuration_xlstm.py L118-157. */
+ * attention, no position input): no positions. */
 {.model_type = "xlstm", .arch = "xLSTM", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_XLSTM,
  .default_layers = 32, .default_hidden = 4096,
  .source = "models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400 (transformers 5.23.0); "
            "configuration_xlstm.py L118-157"},
 
 /* ---- xmod (X-MOD): RoBERTa's embeddings: a learned table whose row of
- * position 0 is padding_idx + 1. transformers 5.23.0
- * models/xmod/modeling_xmod.py L51-140. */
+ * position 0 is padding_idx + 1. */
 {.model_type = "xmod", .arch = "Xmod", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
@@ -3727,18 +3357,15 @@
  .default_hidden = 768, .default_heads = 12, .default_positions = 4096, .pos_offset = 2,
  .source = "models/yoso/modeling_yoso.py L225-279; configuration_yoso.py L57-74 "
            "(transformers 5.23.0)"},
+
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
  * true), else rotate_half; rope_theta 10000; the YaRN mscale goes into the
- * softmax scale, not q. transformers 5.23.0 models/youtu/modeling_youtu.py
- * L187-256, L315, L352-365; configuration_youtu.py L73-86, L102-103. */
-{.model_type = "youtu", .arch = "Youtu", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .default_layers = 32,
- .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
- .flags = POSENC_FAMILY_INTERLEAVE_KEY,
+ * softmax scale, not q. */
+{.model_type = "youtu", .arch = "Youtu", MLA_ROPE, .base_default = 10000.0,
+ .default_layers = 32, .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
  .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
            "configuration_youtu.py L73-103"},
-
 
 /* ---- zamba: Mamba layers; "hybrid" layers run the shared attention block
  * (ZambaAttention: no rotary) before their Mamba mixer: no layer encodes
@@ -3763,8 +3390,8 @@
  * (rotate_half), L296-307 (RoPE only with use_mem_rope), L1136-1141,
  * L1228-1240. */
 {.model_type = "zamba2", .arch = "Zamba2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .base_default = 10000.0, .head_dim_times = 2, .layers = POSENC_LAYERS_KINDS,
- .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS | POSENC_FAMILY_MEM_ROPE,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS,
+ .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS, .quirks = &quirk_zamba2,
  .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L91-134, "
            "L183-210, L296-307, L1136-1141, L1228-1240 (transformers 5.23.0)"},
 
@@ -3774,7 +3401,7 @@
  * "hybrid_sliding" (default 5e6 and 1e4). transformers 5.23.0
  * models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352;
  * configuration_zaya.py L97-112. */
-{.model_type = "zaya", .arch = "Zaya", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
- .refused = "ZAYA's CCA attention (q/k causal convolutions before a partial RoPE, layer types "
-            "hybrid / hybrid_sliding with their own RoPE sets) is not implemented",
- .source = "models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352 (transformers 5.23.0)"},
+REFUSED("zaya", "Zaya", MIXED, HALF,
+        "ZAYA's CCA attention (q/k causal convolutions before a partial RoPE, layer types "
+        "hybrid / hybrid_sliding with their own RoPE sets) is not implemented",
+        "models/zaya/modeling_zaya.py L80-90, L143-235, L313-345, L352 (transformers 5.23.0)"),

@@ -312,7 +312,7 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
     if (f->layers != POSENC_LAYERS_ENC_DEC) {
         const char *which;
         int64_t listed = 0; /* KINDS: the per-layer list's length */
-        if (f->layers == POSENC_LAYERS_KINDS && !(f->flags & POSENC_FAMILY_LIST_CYCLES))
+        if (f->layers == POSENC_LAYERS_KINDS && !(f->quirks && f->quirks->list_repeats))
             kinds_layer_count(r, &listed); /* (a repeated pattern does not count layers) */
         const char *const own_keys[] = {f->layers_key, NULL};
         if ((st = need_count(r, f->layers_key ? own_keys : LAYER_KEYS,
@@ -338,19 +338,15 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
 
 /* ---- what the family reads ------------------------------------------------------- */
 
-/* The scheme of the family (a key may choose ALiBi instead of RoPE) and its
- * reader. */
+/* The scheme of the family (a key, or the family's quirk, may choose ALiBi
+ * instead of RoPE) and its reader. */
 posenc_status read_family(mread *r, int64_t n_layer)
 {
     const posenc_model_family *f = r->fam;
-    if (strcmp(f->model_type, "chatglm") == 0) {
-        posenc_status st = chatglm_checks(r);
-        if (st != POSENC_OK)
-            return st;
-    }
-    if (strcmp(f->model_type, "molmo2_text") == 0) {
-        posenc_status st = molmo2_checks(r, n_layer);
-        if (st != POSENC_OK)
+    if (f->quirks && f->quirks->scheme) {
+        int done = 0;
+        posenc_status st = f->quirks->scheme(r, n_layer, &done);
+        if (st != POSENC_OK || done)
             return st;
     }
     if (f->layers == POSENC_LAYERS_ENC_DEC)
@@ -363,14 +359,6 @@ posenc_status read_family(mread *r, int64_t n_layer)
         if (st != POSENC_OK)
             return st;
         if (alibi)
-            return read_alibi(r, n_layer);
-    }
-    if (f->flags & POSENC_FAMILY_BAICHUAN) {
-        int rope;
-        posenc_status st = baichuan_rope(r, r->root, &rope);
-        if (st != POSENC_OK)
-            return st;
-        if (!rope)
             return read_alibi(r, n_layer);
     }
     switch (f->layers == POSENC_LAYERS_KINDS ? POSENC_SCHEME_MIXED : f->scheme) {

@@ -39,5 +39,10 @@ posenc_status posenc__cfg_usable(reader *rd, posenc_rope *r, const posenc_rope_c
                                  int64_t cur_len);
 /* Reads the file at path into a malloc'd buffer (*buf, *len); the caller frees. */
 posenc_status posenc__cfg_slurp(reader *rd, const char *path, char **buf, size_t *len);
+/* The file entry points' start: err cleared, POSENC_ERR_NULL for a NULL
+ * path or out, then the file read into *buf (NULL on failure; the caller
+ * frees), messages naming block. */
+posenc_status posenc__cfg_open(const char *path, const void *out, posenc_config_error *err,
+                               const char *block, char **buf, size_t *n);
 
 #endif

@@ -1,7 +1,6 @@
 /* config_layers.c - which layers get which RoPE: layer_types or a
- * sliding-window pattern, NoPE layers, one RoPE per layer type, and Qwen
- * 1's dynamic NTK and log-n rules; part of the model reader
- * (config_read.h). */
+ * sliding-window pattern, NoPE layers, one RoPE per layer type, hybrid
+ * models' layer kinds; part of the model reader (config_read.h). */
 #include "config_read.h"
 
 /* A layer type's name in layer_types: 0 full_attention, 1 sliding_attention. */
@@ -21,12 +20,14 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
         for (int64_t i = 0; i < n_layer; i++) {
             const json_t *e = json_array_get(lt, (size_t)i);
             const char *s = json_typeof(e) == JSON_STRING ? json_string_value(e) : NULL;
+            /* a type of the family's own (3: no attention, LFM3's conv), else -1 */
+            int own = s && f->quirks && f->quirks->layer_type ? f->quirks->layer_type(s) : -1;
             if (s && strcmp(s, "full_attention") == 0)
                 kind[i] = 0;
             else if (s && strcmp(s, "sliding_attention") == 0)
                 kind[i] = 1;
-            else if (s && strcmp(s, "conv") == 0 && (f->flags & POSENC_FAMILY_CONV_TYPE))
-                kind[i] = 3; /* LFM3: a short convolution layer, no attention */
+            else if (own >= 0)
+                kind[i] = (uint8_t)own;
             else if (s)
                 return FAIL(r, POSENC_ERR_FORMAT, name,
                             "%s[%lld] '%.40s' is not a layer type of family %s (full_attention, "
@@ -67,63 +68,6 @@ static posenc_status layer_kinds(mread *r, int64_t n_layer, uint8_t *kind)
         kind[i] = pattern > 0 && (i + 1) % pattern != 0;
     if (f->flags & POSENC_FAMILY_LAST_LAYER_FULL)
         kind[n_layer - 1] = 0;
-    return POSENC_OK;
-}
-
-/* Qwen 1: use_logn_attn (queries scaled by log(pos + 1) / log(seq_length)
- * past seq_length) and use_dynamic_ntk (its own NTK alpha) on every layer. */
-static posenc_status read_qwen(mread *r)
-{
-    char name[96];
-    int logn = 0, ntk = 0, p1, p2, ps;
-    posenc_status st;
-    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_logn_attn",
-                               kn(r, "use_logn_attn", name, sizeof name), &logn, &p1)) !=
-            POSENC_OK ||
-        (st = posenc__cfg_bool(&r->rd, r->cfg, "use_dynamic_ntk",
-                               kn(r, "use_dynamic_ntk", name, sizeof name), &ntk, &p2)) !=
-            POSENC_OK)
-        return st;
-    int64_t S = 0;
-    if ((st = count(r, "seq_length", &S, &ps)) != POSENC_OK)
-        return st;
-    double expansion = 1.0;
-    int pe;
-    if ((st = num(r, "seq_length_expansion", &expansion, &pe)) != POSENC_OK)
-        return st;
-    if (expansion != 1.0)
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length_expansion", name, sizeof name),
-                    "%s (positions divided by it in later Qwen releases) is not implemented",
-                    name);
-    /* QWenConfig's defaults for these two were not verified: required */
-    if (!p1 || !p2)
-        return FAIL(r, POSENC_ERR_FORMAT,
-                    kn(r, !p1 ? "use_logn_attn" : "use_dynamic_ntk", name, sizeof name),
-                    "missing key %s (family qwen: no default posenc can vouch for)", name);
-    if ((logn || ntk) && (!ps || S < 2))
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length", name, sizeof name),
-                    "%s (at least 2) is needed: use_logn_attn and use_dynamic_ntk scale against "
-                    "it",
-                    name);
-    for (uint32_t i = 0; i < r->m->n_group; i++) {
-        posenc_model_group *g = &r->m->group[i];
-        if (logn) {
-            g->qscale.type = POSENC_QSCALE_LOGN;
-            g->qscale.seq_length = (double)S;
-        }
-        if (ntk) {
-            if (g->rope.scaling.type != POSENC_ROPE_DEFAULT)
-                return FAIL(r, POSENC_ERR_FORMAT, kn(r, "use_dynamic_ntk", name, sizeof name),
-                            "%s and a rope_scaling both change the frequencies: which applies is "
-                            "ambiguous",
-                            name);
-            if (g->rope.rotary_dim < 4)
-                return FAIL(r, POSENC_ERR_RANGE, kn(r, "use_dynamic_ntk", name, sizeof name),
-                            "%s needs a rotary dimension of at least 4", name);
-            g->qwen_dynamic_ntk = 1;
-            g->qwen_seq_length = (double)S;
-        }
-    }
     return POSENC_OK;
 }
 
@@ -388,47 +332,6 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
     return rope_group(r, g, &cm, base, set, sname);
 }
 
-/* Cohere2 MoE: "self.force_rope = config.mlp_layer_types[layer_idx] ==
- * 'dense' and config.prefix_dense_sliding_window_pattern == 1"; RoPE "if
- * self.sliding_window is not None or self.force_rope". Marks the forced full
- * layers kind 2. */
-static posenc_status dense_forced(mread *r, int64_t n_layer, uint8_t *kind)
-{
-    char name[96];
-    const json_t *sw = json_object_get(r->cfg, "sliding_window");
-    if (sw && json_typeof(sw) == JSON_NULL)
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "sliding_window", name, sizeof name),
-                    "%s is null: family %s then rotates only its dense layers, a rule posenc "
-                    "does not implement",
-                    name, r->fam->model_type);
-    int64_t pattern = 1, k = 0;
-    int present;
-    posenc_status st = count(r, "prefix_dense_sliding_window_pattern", &pattern, &present);
-    if (st != POSENC_OK || pattern != 1)
-        return st;
-    const json_t *mlp = get(r->cfg, "mlp_layer_types");
-    if (!mlp) {
-        if ((st = count(r, "first_k_dense_replace", &k, &present)) != POSENC_OK)
-            return st;
-        if (k > 0 && !get(r->cfg, "layer_types"))
-            return FAIL(r, POSENC_ERR_FORMAT, kn(r, "layer_types", name, sizeof name),
-                        "missing key %s: family %s numbers the sliding pattern after its "
-                        "first_k_dense_replace dense layers",
-                        name, r->fam->model_type);
-    }
-    kn(r, "mlp_layer_types", name, sizeof name);
-    if (mlp && (json_typeof(mlp) != JSON_ARRAY || (int64_t)json_array_size(mlp) != n_layer))
-        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of one string per layer",
-                    name);
-    for (int64_t i = 0; i < n_layer; i++) {
-        const char *e = mlp ? json_string_value(json_array_get(mlp, (size_t)i)) : NULL;
-        int dense = mlp ? e && strcmp(e, "dense") == 0 : i < k;
-        if (dense && kind[i] == 0)
-            kind[i] = 2;
-    }
-    return POSENC_OK;
-}
-
 /* BY_TYPE: full and sliding layers (layer_types, or the family's pattern),
  * each type with the RoPE of the family's rule for it. */
 static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rope_source *src)
@@ -444,8 +347,7 @@ static posenc_status by_type(mread *r, int64_t n_layer, uint8_t *kind, const rop
                     "posenc scales only the full layers' RoPE",
                     name, f->model_type);
     }
-    if ((f->flags & POSENC_FAMILY_DENSE_FORCE_ROPE) &&
-        (st = dense_forced(r, n_layer, kind)) != POSENC_OK)
+    if (f->quirks && f->quirks->by_type && (st = f->quirks->by_type(r, n_layer, kind)) != POSENC_OK)
         return st;
     rope_source fsrc = *src;
     if (f->full_head_dim_key &&
@@ -656,12 +558,14 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
             return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be %s, got %s", name,
                         is_pattern ? "a string" : "an array of strings", posenc__cfg_type_word(v));
         int64_t len = is_pattern ? (int64_t)json_string_length(v) : (int64_t)json_array_size(v);
-        int cycles = !is_pattern && (f->flags & POSENC_FAMILY_LIST_CYCLES);
-        if (cycles ? len < 1 || n_layer > 100 * len : len != n_layer)
-            return FAIL(r, POSENC_ERR_FORMAT, name,
-                        cycles ? "%s has %lld entries, repeated 100 times, for %lld layers"
-                               : "%s has %lld entries for %lld layers",
-                        name, (long long)len, (long long)n_layer);
+        int64_t repeats = is_pattern || !f->quirks ? 0 : f->quirks->list_repeats;
+        int cycles = repeats > 0;
+        if (cycles ? len < 1 || n_layer > repeats * len : len != n_layer)
+            return cycles ? FAIL(r, POSENC_ERR_FORMAT, name,
+                                 "%s has %lld entries, repeated %lld times, for %lld layers", name,
+                                 (long long)len, (long long)repeats, (long long)n_layer)
+                          : FAIL(r, POSENC_ERR_FORMAT, name, "%s has %lld entries for %lld layers",
+                                 name, (long long)len, (long long)n_layer);
         for (int64_t i = 0; i < n_layer; i++) {
             /* (RecurrentGemma: layer i is block_types[i % len]) */
             const json_t *e = is_pattern ? NULL : json_array_get(v, (size_t)(cycles ? i % len : i));
@@ -701,8 +605,8 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
         }
         return POSENC_OK;
     }
-    if (f->index_key && (f->flags & (POSENC_FAMILY_INDEX_ALL | POSENC_FAMILY_INDEX_NONE))) {
-        memset(kind, (f->flags & POSENC_FAMILY_INDEX_ALL) ? 0 : 1, (size_t)n_layer);
+    if (f->index_key && f->quirks && f->quirks->kinds_unlisted) {
+        f->quirks->kinds_unlisted(n_layer, kind);
         return POSENC_OK;
     }
     if (f->kinds_period || f->period_key) {
@@ -729,8 +633,8 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
             kind[i] = i % period != offset;
             placed |= !kind[i];
         }
-        if (!placed && (f->flags & POSENC_FAMILY_LAST_IF_NONE))
-            kind[n_layer - 1] = 0;
+        if (f->quirks && f->quirks->kinds_by_period)
+            f->quirks->kinds_by_period(n_layer, kind, placed);
         return POSENC_OK;
     }
     kn(r, f->index_key ? f->index_key : f->kinds_key ? f->kinds_key : "layer_types", name,
@@ -745,45 +649,14 @@ static posenc_status kinds_of(mread *r, int64_t n_layer, uint8_t *kind)
 static posenc_status kinds_layers(mread *r, int64_t n_layer, uint8_t *kind, const rope_source *src)
 {
     const posenc_model_family *f = r->fam;
-    char name[96];
     posenc_status st = kinds_of(r, n_layer, kind);
     if (st != POSENC_OK)
         return st;
     int rope_on = 1;
     const char *off_why = "NoPE attention layer: position_embedding_type is not rope";
-    if (f->flags & POSENC_FAMILY_MEM_ROPE) {
-        /* "if self.config.use_mem_rope: ... apply_rotary_pos_emb" (the shared
-         * attention, modeling_zamba2.py L305-307) */
-        int mem_rope = 0, long_ctx = 0, present;
-        if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_mem_rope",
-                                   kn(r, "use_mem_rope", name, sizeof name), &mem_rope,
-                                   &present)) != POSENC_OK ||
-            (st = posenc__cfg_bool(&r->rd, r->cfg, "use_long_context",
-                                   kn(r, "use_long_context", name, sizeof name), &long_ctx,
-                                   &present)) != POSENC_OK)
-            return st;
-        if (mem_rope && long_ctx)
-            return FAIL(r, POSENC_ERR_FORMAT, name,
-                        "%s with use_mem_rope: transformers 5.23 announces a rescaled rope_theta "
-                        "but keeps it (and sets max_position_embeddings 16384), where Zamba 2's "
-                        "own code rescaled the base; posenc cannot vouch for either",
-                        name);
-        rope_on = mem_rope;
-        off_why = "mamba layer with the shared attention block, which applies no rotary "
-                  "without use_mem_rope";
-    }
-    if (f->flags & POSENC_FAMILY_ROPE_KEY) {
-        /* "self.rotary_emb = ... if config.position_embedding_type == 'rope' else None" */
-        const json_t *pe = get(r->cfg, "position_embedding_type");
-        kn(r, "position_embedding_type", name, sizeof name);
-        if (pe && json_typeof(pe) != JSON_STRING)
-            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string or null, got %s", name,
-                        posenc__cfg_type_word(pe));
-        rope_on = pe && strcmp(json_string_value(pe), "rope") == 0;
-        if (pe && !rope_on && strcmp(json_string_value(pe), "nope") != 0)
-            return FAIL(r, POSENC_ERR_FORMAT, name, "%s '%.40s' is neither rope nor nope", name,
-                        json_string_value(pe));
-    }
+    if (f->quirks && f->quirks->kinds_rope &&
+        (st = f->quirks->kinds_rope(r, &rope_on, &off_why)) != POSENC_OK)
+        return st;
     int gi[256];
     for (int k = 0; k < 256; k++)
         gi[k] = -1;
@@ -891,7 +764,7 @@ static posenc_status rope_read_family(mread *r, int64_t n_layer, rope_source *sr
         break;
     }
     free(kind);
-    if (st == POSENC_OK && r->fam->qscale == POSENC_QSCALE_LOGN)
-        st = read_qwen(r);
+    if (st == POSENC_OK && r->fam->quirks && r->fam->quirks->layers_read)
+        st = r->fam->quirks->layers_read(r);
     return st;
 }

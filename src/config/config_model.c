@@ -70,14 +70,9 @@ posenc_status posenc_model_from_config_text(const char *json, size_t len,
 posenc_status posenc_model_from_config(const char *path, const char *model_type,
                                        posenc_model *out, posenc_config_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !out)
-        return POSENC_ERR_NULL;
-    reader rd = {err, ""};
     char *buf;
     size_t n;
-    posenc_status st = posenc__cfg_slurp(&rd, path, &buf, &n);
+    posenc_status st = posenc__cfg_open(path, out, err, "", &buf, &n);
     if (st == POSENC_OK)
         st = posenc_model_from_config_text(buf, n, model_type, out, err);
     free(buf);

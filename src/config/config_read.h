@@ -5,12 +5,15 @@
  *   config_family.c   which family and which part of the config (wrappers:
  *                     text_config..., architectures[], a bare RoPE config),
  *                     and the reader its scheme takes
+ *   config_quirks.c   the rules of one family each: hooks the other files
+ *                     call at named points through the family's entry
+ *                     (config_quirks.h); they use the files below
  *   config_layers.c   which layers get which RoPE (layer_types, NoPE layers,
- *                     Qwen 1's rules)
+ *                     hybrid models' layer kinds)
  *   config_rope.c     the RoPE blocks (rope_scaling / rope_parameters and the
  *                     family's RoPE keys) into a group
  *   config_schemes.c  the other schemes (ALiBi, learned and sinusoid tables,
- *                     T5 buckets, encoder-decoder stacks) and family checks
+ *                     T5 buckets, encoder-decoder stacks)
  *   config_util.c     the helpers all of them use
  * Each file calls only those below it in this order (tests/cycles.sh).
  * The family registry itself is config_families.[ch]. The helpers keep their
@@ -52,9 +55,11 @@ typedef struct rope_common {
 } rope_common;
 
 #define add_group posenc__cfgm_add_group
-#define baichuan_rope posenc__cfgm_baichuan_rope
-#define chatglm_checks posenc__cfgm_chatglm_checks
-#define molmo2_checks posenc__cfgm_molmo2_checks
+#define block_copy_failed posenc__cfgm_block_copy_failed
+#define hidden_per_head posenc__cfgm_hidden_per_head
+#define embed_dim posenc__cfgm_embed_dim
+#define positive posenc__cfgm_positive
+#define stack_layers posenc__cfgm_stack_layers
 #define count_of posenc__cfgm_count_of
 #define finish_scheme posenc__cfgm_finish_scheme
 #define kinds_layer_count posenc__cfgm_kinds_layer_count
@@ -134,6 +139,11 @@ posenc_status read_family(mread *r, int64_t n_layer);
 posenc_status rope_common_read(mread *r, const json_t *rp_single, rope_common *cm);
 posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
                                 double base, const json_t *blk, const char *name);
+/* *out = times * hidden_size / num_attention_heads (the family's defaults
+ * where absent). */
+posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out);
+/* Out of memory copying or changing a RoPE block: *own dropped. */
+posenc_status block_copy_failed(mread *r, json_t **own);
 
 /* config_layers.c: which layers get which RoPE */
 posenc_status read_rope_family(mread *r, int64_t n_layer);
@@ -143,13 +153,19 @@ posenc_status kinds_layer_count(mread *r, int64_t *n);
 /* config_family.c: which family, which part */
 posenc_status read_model(mread *r, const json_t *root, const char *override);
 
-/* config_schemes.c: the non-RoPE schemes and family checks */
-posenc_status baichuan_rope(mread *r, const json_t *root, int *rope);
-posenc_status chatglm_checks(mread *r);
-posenc_status molmo2_checks(mread *r, int64_t n_layer);
+/* config_schemes.c: the non-RoPE schemes */
+/* the width of the embedding (hidden_size, n_embd, d_model, dim) */
+posenc_status embed_dim(mread *r, uint32_t *dim);
+/* v (the value of key) in 1..POSENC_MAX_POS + 1, else an error naming key */
+posenc_status positive(mread *r, const char *key, int64_t v);
+/* a stack's layer count at key (default def; 0: required) */
+posenc_status stack_layers(mread *r, const char *key, int64_t def, int64_t *out);
 posenc_status read_alibi(mread *r, int64_t n_layer);
 posenc_status read_enc_dec(mread *r);
 posenc_status read_learned(mread *r, int64_t n_layer);
 posenc_status read_t5_decoder(mread *r, int64_t n_layer);
+
+/* the hooks of the families with rules of their own (config_quirks.c) */
+#include "config_quirks.h"
 
 #endif

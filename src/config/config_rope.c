@@ -28,7 +28,7 @@ static posenc_status llama3_step(posenc_model_group *g)
 
 /* Out of memory copying or changing the block: the copy is dropped (a
  * change that failed must not leave the block half rewritten). */
-static posenc_status copy_failed(mread *r, json_t **own)
+posenc_status block_copy_failed(mread *r, json_t **own)
 {
     json_decref(*own);
     *own = NULL;
@@ -49,7 +49,7 @@ static posenc_status prep_yarn_is_longrope(mread *r, const json_t *blk, json_t *
         if (strcmp(v, "yarn") == 0 || strcmp(v, "su") == 0) {
             if ((!*own && !(*own = json_deep_copy(blk))) ||
                 json_object_set_new(*own, tk[i], json_string("longrope")) != 0)
-                return copy_failed(r, own);
+                return block_copy_failed(r, own);
         }
     }
     return POSENC_OK;
@@ -74,7 +74,7 @@ static posenc_status prep_ntk_alpha(mread *r, const json_t *blk, const char *nam
     if (json_typeof(a) == JSON_NULL || (is_number(a) && json_number_value(a) == 0.0)) {
         /* alpha falsy: the code's dynamic NTK, which reads no alpha */
         if (!*own && !(*own = json_deep_copy(blk)))
-            return copy_failed(r, own);
+            return block_copy_failed(r, own);
         json_object_del(*own, "alpha");
         return POSENC_OK;
     }
@@ -85,44 +85,14 @@ static posenc_status prep_ntk_alpha(mread *r, const json_t *blk, const char *nam
                     posenc__cfg_type_word(a));
     }
     if (!*own && !(*own = json_deep_copy(blk)))
-        return copy_failed(r, own);
+        return block_copy_failed(r, own);
     for (int i = 0; i < 2; i++)
         if (json_object_get(*own, tk[i]) &&
             json_object_set_new(*own, tk[i], json_string("ntk")) != 0)
-            return copy_failed(r, own);
+            return block_copy_failed(r, own);
     if (json_object_set_new(*own, "factor", json_real(json_number_value(a))) != 0)
-        return copy_failed(r, own);
+        return block_copy_failed(r, own);
     json_object_del(*own, "alpha");
-    return POSENC_OK;
-}
-
-/* Phi-3.5-MoE: short_mscale and long_mscale (equal) become the attention
- * factor. */
-static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *name, json_t **own)
-{
-    char key[128];
-    /* PhimoeRotaryEmbedding: cos and sin times long_mscale past the
-     * original length, else short_mscale, instead of the attention factor */
-    const json_t *sm = json_object_get(blk, "short_mscale"),
-                 *lm = json_object_get(blk, "long_mscale");
-    if (sm || lm) {
-        snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
-        if (!is_number(sm) || !is_number(lm) ||
-            json_number_value(sm) != json_number_value(lm))
-            return FAIL(r, POSENC_ERR_FORMAT, key,
-                        "%s: short_mscale and long_mscale must both be numbers and equal: "
-                        "a factor that switches with the length is not implemented",
-                        key);
-        if (get(blk, "attention_factor"))
-            return FAIL(r, POSENC_ERR_FORMAT, key,
-                        "%s and attention_factor both set the factor on cos and sin", key);
-        if ((!*own && !(*own = json_deep_copy(blk))) ||
-            json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
-                0)
-            return copy_failed(r, own);
-        json_object_del(*own, "short_mscale");
-        json_object_del(*own, "long_mscale");
-    }
     return POSENC_OK;
 }
 
@@ -227,7 +197,7 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
      * modeling_rope_utils.py L428; transformers 5.23.0) */
     if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
         if (!*own && !(*own = json_deep_copy(blk)))
-            return copy_failed(r, own);
+            return block_copy_failed(r, own);
         json_object_del(*own, "max_position_embeddings");
     }
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
@@ -253,7 +223,7 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
         g->qscale.beta = json_number_value(beta);
         g->qscale.original = json_number_value(orig);
         if (!*own && !(*own = json_deep_copy(blk)))
-            return copy_failed(r, own);
+            return block_copy_failed(r, own);
         json_object_del(*own, "llama_4_scaling_beta");
         const json_t *t = json_object_get(*own, "rope_type");
         if (!t)
@@ -266,7 +236,7 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
      * configuration_mistral4.py L133-135 in 5.23.0) and reads the config's own */
     if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
         if (!*own && !(*own = json_deep_copy(blk)))
-            return copy_failed(r, own);
+            return block_copy_failed(r, own);
         json_object_del(*own, "max_position_embeddings");
     }
     return POSENC_OK;
@@ -320,7 +290,7 @@ static posenc_status drop_unread(mread *r, const json_t *blk, const char *name, 
         if (!json_object_get(blk, key))
             continue;
         if (!*own && !(*own = json_deep_copy(blk)))
-            return copy_failed(r, own);
+            return block_copy_failed(r, own);
         json_object_del(*own, key);
         char shown[256];
         snprintf(shown, sizeof shown, "%s.%s", name, key);
@@ -343,13 +313,37 @@ static posenc_status prepare_block(mread *r, posenc_model_group *g, const json_t
         st = prep_yarn_is_longrope(r, blk, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_NTK_ALPHA))
         st = prep_ntk_alpha(r, blk, name, own);
-    if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MSCALE_PAIR))
-        st = prep_mscale_pair(r, blk, name, own);
+    if (st == POSENC_OK && r->fam->quirks && r->fam->quirks->rope_block)
+        st = r->fam->quirks->rope_block(r, blk, name, own);
     if (st == POSENC_OK && (r->fam->flags & POSENC_FAMILY_MROPE))
         return prep_mrope(r, g, blk, name, own);
     if (st == POSENC_OK)
         st = prep_beta(r, g, blk, name, own);
     return st;
+}
+
+/* MiniCPM builds its cache for max_position_embeddings first: long factors
+ * from the start when that exceeds the original length (MiniCPMLongRoPE:
+ * scale = max_position_embeddings / original and sqrt(1 + ln scale / ln
+ * original) on cos and sin; it reads no factor or attention_factor). */
+static posenc_status long_from_maxpos(mread *r, posenc_rope_config *c, const rope_common *cm,
+                                      const json_t *blk, const char *name)
+{
+    char key[128];
+    static const char *const unread[] = {"factor", "attention_factor"};
+    for (int i = 0; i < 2; i++)
+        if (get(blk, unread[i])) {
+            snprintf(key, sizeof key, "%s.%s", name, unread[i]);
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s: MiniCPM's longrope takes its scale from "
+                        "max_position_embeddings / original_max_position_embeddings "
+                        "and does not read this key",
+                        key);
+        }
+    const posenc_rope_scaling *s = &c->scaling;
+    if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
+        memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
+    return POSENC_OK;
 }
 
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
@@ -399,27 +393,10 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         json_decref(own);
         if (st != POSENC_OK)
             return st;
-        /* MiniCPM builds its cache for max_position_embeddings first: long
-         * factors from the start when that exceeds the original length */
-        posenc_rope_scaling *s = &c->scaling;
-        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) && s->type == POSENC_ROPE_LONGROPE) {
-            /* MiniCPMLongRoPE: scale = max_position_embeddings / original and
-             * sqrt(1 + ln scale / ln original) on cos and sin; it reads no
-             * factor or attention_factor */
-            char key[128];
-            static const char *const unread[] = {"factor", "attention_factor"};
-            for (int i = 0; i < 2; i++)
-                if (get(blk, unread[i])) {
-                    snprintf(key, sizeof key, "%s.%s", name, unread[i]);
-                    return FAIL(r, POSENC_ERR_FORMAT, key,
-                                "%s: MiniCPM's longrope takes its scale from "
-                                "max_position_embeddings / original_max_position_embeddings "
-                                "and does not read this key",
-                                key);
-                }
-            if (cm->have_maxpos && (double)cm->maxpos > s->original_max_position_embeddings)
-                memcpy(c->short_factor, c->long_factor, s->n_long_factor * sizeof(double));
-        }
+        if ((r->fam->flags & POSENC_FAMILY_LONG_FROM_MAXPOS) &&
+            c->scaling.type == POSENC_ROPE_LONGROPE &&
+            (st = long_from_maxpos(r, c, cm, blk, name)) != POSENC_OK)
+            return st;
     }
     posenc_mrope mr;
     if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
@@ -457,7 +434,7 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
 }
 
 /* *out = times * hidden_size / heads (the family's defaults for absent keys). */
-static posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out)
+posenc_status hidden_per_head(mread *r, uint32_t times, int64_t *out)
 {
     char name[96];
     int64_t hidden, heads;
@@ -487,13 +464,9 @@ static posenc_status common_head_dim(mread *r, rope_common *cm)
         static const char *const k[] = {"qk_rope_head_dim", NULL};
         if ((st = need_count(r, k, f->default_head_dim, &cm->head_dim, NULL)) != POSENC_OK)
             return st;
-    } else if (f->head_dim_times) {
-        /* Zamba2Config.__post_init__: attention_head_dim = 2 * hidden_size //
-         * num_attention_heads, set over any key (head_dim maps to it) */
-        if ((st = hidden_per_head(r, f->head_dim_times, &cm->head_dim)) != POSENC_OK)
+    } else if (f->quirks && f->quirks->head_dim) {
+        if ((st = f->quirks->head_dim(r, &cm->head_dim)) != POSENC_OK)
             return st;
-        note_ignored(r, "head_dim");
-        note_ignored(r, "attention_head_dim");
     } else {
         const json_t *hd = json_object_get(r->cfg, "head_dim");
         if ((st = count(r, "head_dim", &cm->head_dim, &present)) != POSENC_OK)
@@ -609,7 +582,7 @@ static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_commo
 }
 
 /* The base: rope_parameters.rope_theta, the family's key, legacy names
- * (times the family's ratio key). */
+ * (or the family's own rule, and its checks: quirks). */
 static posenc_status common_base(mread *r, const json_t *rp_single, rope_common *cm)
 {
     const posenc_model_family *f = r->fam;
@@ -620,19 +593,14 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
     const char *base_key = posenc__family_base_key(f);
     cm->base_name = base_key ? base_key : "rope_theta";
     static const char *const legacy_base[] = {"rope_theta", "rotary_emb_base", NULL};
-    int own_only = base_key && (f->flags & POSENC_FAMILY_OWN_BASE_ONLY);
-    if (!base_key || own_only) {
-        /* a base fixed in the family's code, or read from its own key only:
-         * the usual keys are not read by it */
+    if (!base_key) {
+        /* a base fixed in the family's code: the usual keys are not read */
         note_ignored(r, "rope_theta");
         note_ignored(r, "rotary_emb_base");
-    }
-    if (!base_key)
         have = 1;
-    else if (own_only) {
-        if ((st = num(r, base_key, &cm->base, &have)) != POSENC_OK)
-            return st;
-        have = 1; /* absent: the config class's default */
+    } else if (f->quirks && f->quirks->own_base &&
+               (st = f->quirks->own_base(r, cm, &have)) != POSENC_OK) {
+        return st;
     }
     char bk[40];
     snprintf(bk, sizeof bk, "%s.rope_theta", single_name(r, rp_single));
@@ -660,28 +628,8 @@ static posenc_status common_base(mread *r, const json_t *rp_single, rope_common 
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, base_key, name, sizeof name),
                     "missing key %s (family %s: no default posenc can vouch for)", name,
                     f->model_type);
-    if (f->position_scale_key) {
-        /* positions times the key before the angles (Phi-3-small's
-         * RotaryEmbedding: t = arange(seq_len) * position_scale): only 1 is
-         * the plain RoPE posenc computes */
-        double scale = 1.0;
-        if ((st = num(r, f->position_scale_key, &scale, &have)) != POSENC_OK)
-            return st;
-        if (scale != 1.0)
-            return FAIL(r, POSENC_ERR_FORMAT, kn(r, f->position_scale_key, name, sizeof name),
-                        "%s %g: family %s multiplies every position by it before the angles; "
-                        "only 1 is implemented",
-                        name, scale, f->model_type);
-    }
-    if (f->base_ratio_key) {
-        double ratio = 1.0;
-        if ((st = num(r, f->base_ratio_key, &ratio, &have)) != POSENC_OK)
-            return st;
-        if (!(ratio > 0))
-            return FAIL(r, POSENC_ERR_RANGE, kn(r, f->base_ratio_key, name, sizeof name),
-                        "%s must be finite and > 0, got %g", name, ratio);
-        cm->base *= ratio;
-    }
+    if (f->quirks && f->quirks->base_read && (st = f->quirks->base_read(r, cm)) != POSENC_OK)
+        return st;
     if (!(isfinite(cm->base) && cm->base > 1.0))
         return FAIL(r, POSENC_ERR_BASE, kn(r, cm->base_name, name, sizeof name),
                     "%s must be finite and > 1, got %g", name, cm->base);

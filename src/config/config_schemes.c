@@ -1,63 +1,50 @@
 /* config_schemes.c - the schemes other than RoPE (ALiBi, learned and
- * sinusoid tables, T5's relative buckets, encoder-decoder stacks) and the
- * checks some families need (Baichuan's RoPE-or-ALiBi, ChatGLM's keys);
- * part of the model reader (config_read.h). */
+ * sinusoid tables, T5's relative buckets, encoder-decoder stacks); part of
+ * the model reader (config_read.h). */
 #include "config_read.h"
 
 /* ---- the families with their own reading ----------------------------------------- */
 
-static void note_ignored_name(mread *r, const char *name)
+/* One group for every layer, of type layer_type ("": the model has one). */
+static posenc_model_group *one_group(mread *r, posenc_scheme s, const char *layer_type,
+                                     int64_t n_layer)
 {
-    char *s = r->m->ignored;
-    size_t n = strlen(s);
-    snprintf(s + n, sizeof r->m->ignored - n, "%s%s", n ? " " : "", name);
-}
-
-/* One group for every layer. */
-static posenc_model_group *one_group(mread *r, posenc_scheme s, int64_t n_layer)
-{
-    int gi = add_group(r->m, s, "");
+    int gi = add_group(r->m, s, layer_type);
     for (int64_t i = 0; i < n_layer; i++)
         r->m->layer_group[i] = (uint8_t)gi;
     return &r->m->group[gi];
 }
 
-static posenc_status embed_dim(mread *r, uint32_t *dim);
+/* need_count, then a size in 1..POSENC_MAX_DIM (else POSENC_ERR_DIM naming
+ * the key). */
+static posenc_status need_dim(mread *r, const char *const *keys, int64_t def, int64_t *v,
+                              const char **k)
+{
+    posenc_status st = need_count(r, keys, def, v, k);
+    if (st != POSENC_OK || (*v >= 1 && *v <= POSENC_MAX_DIM))
+        return st;
+    char name[96];
+    return FAIL(r, POSENC_ERR_DIM, kn(r, *k, name, sizeof name), "%s %lld is outside 1..%u", name,
+                (long long)*v, POSENC_MAX_DIM);
+}
 
 /* ALiBi on every layer: BLOOM (modeling_bloom.py L54-95), MPT
  * (modeling_mpt.py L42-62, L327: alibi_bias_max 8 whatever attn_config
- * says, attn_config.alibi never read), Falcon with alibi, Baichuan 13B. */
+ * says, attn_config.alibi never read), Falcon with alibi, Baichuan 13B;
+ * a family's own slopes are its quirk's (config_quirks.c). */
 posenc_status read_alibi(mread *r, int64_t n_layer)
 {
     int64_t heads;
     const char *hk;
-    posenc_status st = need_count(r, HEADS_KEYS, r->fam->default_heads, &heads, &hk);
+    posenc_status st = need_dim(r, HEADS_KEYS, r->fam->default_heads, &heads, &hk);
     if (st != POSENC_OK)
         return st;
-    if (heads < 1 || heads > POSENC_MAX_DIM) {
-        char name[96];
-        return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
-                    "%s %lld is outside 1..%u", name, (long long)heads, POSENC_MAX_DIM);
-    }
-    posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, n_layer);
+    posenc_model_group *g = one_group(r, POSENC_SCHEME_ALIBI, "", n_layer);
     g->n_head = (uint32_t)heads;
     g->alibi_bias_max = 8.0;
     g->alibi_slope_scale = 1.0;
-    if (strcmp(r->fam->model_type, "falcon") == 0) {
-        /* modeling_falcon.py L194: slopes cast to bfloat16; L896-903 (the
-         * SDPA path): alibi / sqrt(hidden_size // num_heads) */
-        uint32_t dim = 0;
-        if ((st = embed_dim(r, &dim)) != POSENC_OK)
-            return st;
-        if (dim / heads < 1) {
-            char name[96];
-            return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
-                        "%s %lld exceeds the hidden size %u", name, (long long)heads, dim);
-        }
-        g->alibi_bf16 = 1;
-        g->alibi_slope_scale = 1.0 / sqrt((double)(dim / heads));
-        note_ignored(r, "max_position_embeddings");
-    } else if (r->fam->flags & POSENC_FAMILY_ALIBI_KEY) {
+    const posenc_family_quirks *q = r->fam->quirks;
+    if (!(q && q->alibi) && (r->fam->flags & POSENC_FAMILY_ALIBI_KEY)) {
         char name[96];
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "alibi", name, sizeof name),
                     "%s true in a %s config: its remote code's ALiBi was not read, posenc does "
@@ -67,35 +54,28 @@ posenc_status read_alibi(mread *r, int64_t n_layer)
     const json_t *ac = get(r->cfg, "attn_config");
     if (ac && json_typeof(ac) == JSON_OBJECT) {
         if (json_object_get(ac, "alibi_bias_max"))
-            note_ignored_name(r, "attn_config.alibi_bias_max");
+            note_ignored_as(r, "attn_config.alibi_bias_max");
         if (json_object_get(ac, "alibi"))
-            note_ignored_name(r, "attn_config.alibi");
+            note_ignored_as(r, "attn_config.alibi");
     }
-    if (strcmp(r->fam->model_type, "mpt") == 0)
-        note_ignored(r, "learned_pos_emb");
-    return POSENC_OK;
+    return q && q->alibi ? q->alibi(r, g, heads, hk) : POSENC_OK;
 }
 
 static const char *const POS_KEYS[] = {"max_position_embeddings", "n_positions", NULL};
 
 /* The width of the embedding (hidden_size, n_embd, d_model, dim). */
-static posenc_status embed_dim(mread *r, uint32_t *dim)
+posenc_status embed_dim(mread *r, uint32_t *dim)
 {
     int64_t v;
     const char *k;
-    posenc_status st = need_count(r, HIDDEN_KEYS, r->fam->default_hidden, &v, &k);
+    posenc_status st = need_dim(r, HIDDEN_KEYS, r->fam->default_hidden, &v, &k);
     if (st != POSENC_OK)
         return st;
-    if (v < 1 || v > POSENC_MAX_DIM) {
-        char name[96];
-        return FAIL(r, POSENC_ERR_DIM, kn(r, k, name, sizeof name), "%s %lld is outside 1..%u",
-                    name, (long long)v, POSENC_MAX_DIM);
-    }
     *dim = (uint32_t)v;
     return POSENC_OK;
 }
 
-static posenc_status positive(mread *r, const char *key, int64_t v)
+posenc_status positive(mread *r, const char *key, int64_t v)
 {
     char name[96];
     if (v >= 1 && v <= POSENC_MAX_POS + 1)
@@ -161,7 +141,7 @@ posenc_status read_learned(mread *r, int64_t n_layer)
     }
     note_ignored(r, "n_ctx"); /* GPT-2's legacy key; the table is n_positions */
     posenc_model_group *g =
-        one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, n_layer);
+        one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, "", n_layer);
     g->positions = positions;
     g->dim = dim;
     if (f->pos_offset >= 0) {
@@ -182,7 +162,7 @@ posenc_status read_learned(mread *r, int64_t n_layer)
 }
 
 /* A stack's layer count at key (default def; 0: required). */
-static posenc_status stack_layers(mread *r, const char *key, int64_t def, int64_t *out)
+posenc_status stack_layers(mread *r, const char *key, int64_t def, int64_t *out)
 {
     const char *const keys[] = {key, NULL};
     posenc_status st = need_count(r, keys, def, out, NULL);
@@ -230,10 +210,7 @@ posenc_status read_t5_decoder(mread *r, int64_t n_layer)
     if (st != POSENC_OK)
         return st;
     note_ignored(r, "n_positions"); /* never read by the bucket code */
-    int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_BUCKETS, "decoder");
-    for (int64_t i = 0; i < n_layer; i++)
-        r->m->layer_group[i] = (uint8_t)gi;
-    posenc_model_group *g = &r->m->group[gi];
+    posenc_model_group *g = one_group(r, POSENC_SCHEME_RELATIVE_BUCKETS, "decoder", n_layer);
     g->buckets = (uint32_t)nb;
     g->max_distance = (uint32_t)md;
     g->bidirectional = 0;
@@ -248,7 +225,6 @@ posenc_status read_enc_dec(mread *r)
     posenc_status st;
     char name[96];
     int64_t ne = 0, nd = 0;
-    int present;
     int ge = add_group(m, POSENC_SCHEME_NONE, "encoder");
     int gd = add_group(m, POSENC_SCHEME_NONE, "decoder");
     posenc_model_group *e = &m->group[ge], *d = &m->group[gd];
@@ -267,30 +243,9 @@ posenc_status read_enc_dec(mread *r)
         e->buckets = d->buckets = (uint32_t)nb;
         e->max_distance = d->max_distance = (uint32_t)md;
         e->bidirectional = 1;
-    } else if (strcmp(f->model_type, "whisper") == 0) {
-        /* WhisperConfig (configuration_whisper.py L192-211): 4 + 4 layers,
-         * d_model 384, max_source_positions 1500, max_target_positions 448 */
-        int64_t src = 1500, tgt = 448, dm = 384;
-        if ((st = stack_layers(r, "encoder_layers", 4, &ne)) != POSENC_OK ||
-            (st = stack_layers(r, "decoder_layers", 4, &nd)) != POSENC_OK ||
-            (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
-            (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
-            (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
-            (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
-            (st = count(r, "d_model", &dm, &present)) != POSENC_OK)
+    } else if (f->quirks && f->quirks->stacks) {
+        if ((st = f->quirks->stacks(r, e, d, &ne, &nd)) != POSENC_OK)
             return st;
-        /* sinusoids(length, channels): channels even, channels // 2 - 1 > 0 */
-        if (dm < 4 || dm % 2 || dm > POSENC_MAX_DIM)
-            return FAIL(r, POSENC_ERR_DIM, kn(r, "d_model", name, sizeof name),
-                        "%s %lld must be even and in 4..%u (Whisper's sinusoids)", name,
-                        (long long)dm, POSENC_MAX_DIM);
-        e->scheme = POSENC_SCHEME_SINUSOID;
-        e->sinusoid_whisper = 1;
-        e->positions = src;
-        e->dim = (uint32_t)dm;
-        d->scheme = POSENC_SCHEME_LEARNED;
-        d->positions = tgt;
-        d->dim = (uint32_t)dm;
     } else {
         /* BART: BartLearnedPositionalEmbedding in both stacks, row of position 0
          * the family's pos_offset (2) */
@@ -325,91 +280,3 @@ posenc_status read_enc_dec(mread *r)
     return POSENC_OK;
 }
 
-/* Baichuan: RoPE for hidden_size 4096 or class BaiChuan* (the 7B models),
- * ALiBi otherwise (13B), as vLLM dispatches: *rope. A hidden_size that is not
- * a count is refused, not taken for "not 4096". */
-posenc_status baichuan_rope(mread *r, const json_t *root, int *rope)
-{
-    const json_t *a = get(root, "architectures");
-    *rope = 1;
-    for (size_t i = 0; a && json_typeof(a) == JSON_ARRAY && i < json_array_size(a); i++) {
-        const json_t *e = json_array_get(a, i);
-        if (json_typeof(e) == JSON_STRING && strncmp(json_string_value(e), "BaiChuan", 8) == 0)
-            return POSENC_OK;
-    }
-    int64_t hidden = 0;
-    int present;
-    posenc_status st = count(r, "hidden_size", &hidden, &present);
-    *rope = hidden == 4096;
-    return st;
-}
-
-/* ChatGLM's model_type also names ChatGLM-6B (GLM's 2D positions) and
- * ChatGLM2-6B-32k (rope_ratio divides positions): refused by their keys. */
-posenc_status chatglm_checks(mread *r)
-{
-    char name[96];
-    const json_t *p2 = get(r->cfg, "position_encoding_2d");
-    if (p2 && json_typeof(p2) != JSON_FALSE)
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "position_encoding_2d", name, sizeof name),
-                    "%s: ChatGLM-6B's 2D position encoding is not implemented", name);
-    if (!json_object_get(r->cfg, "kv_channels") && json_object_get(r->cfg, "max_sequence_length"))
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "max_sequence_length", name, sizeof name),
-                    "%s without kv_channels: a ChatGLM-6B (first release) config, whose 2D "
-                    "position encoding is not implemented",
-                    name);
-    const json_t *np = get(r->cfg, "_name_or_path");
-    if (get(r->cfg, "rope_ratio") && np && json_typeof(np) == JSON_STRING &&
-        strstr(json_string_value(np), "chatglm2"))
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_ratio", name, sizeof name),
-                    "%s in a ChatGLM2 config: its code divides positions by it, ChatGLM3's "
-                    "multiplies the base; posenc does not guess which",
-                    name);
-    return POSENC_OK;
-}
-
-/* Molmo 2: the layers outside rope_scaling_layers take the same theta without
- * the scaling (Molmo2RotaryEmbedding(config, scaled=False), "scaled" if
- * layer_idx in config.rope_scaling_layers else "unscaled";
- * models/molmo2/modeling_molmo2.py L98-118, L659-663; all layers when absent,
- * configuration_molmo2.py L156-158; transformers 5.23.0). Read when every
- * layer is listed or the block is the default RoPE (the two tables then
- * agree); a scaled block on some layers only is refused by name. */
-posenc_status molmo2_checks(mread *r, int64_t n_layer)
-{
-    char name[96];
-    const json_t *l = get(r->cfg, "rope_scaling_layers");
-    if (!l)
-        return POSENC_OK;
-    kn(r, "rope_scaling_layers", name, sizeof name);
-    if (!json_is_array(l))
-        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of layer indices, got %s",
-                    name, posenc__cfg_type_word(l));
-    int64_t listed = 0;
-    for (size_t i = 0; i < json_array_size(l); i++) {
-        const json_t *v = json_array_get(l, i);
-        if (!json_is_integer(v))
-            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of layer indices", name);
-        json_int_t k = json_integer_value(v);
-        int dup = 0;
-        for (size_t j = 0; j < i; j++)
-            dup |= json_integer_value(json_array_get(l, j)) == k;
-        listed += !dup && k >= 0 && k < n_layer;
-    }
-    if (listed == n_layer)
-        return POSENC_OK;
-    static const char *const blocks[] = {"rope_parameters", "rope_scaling"};
-    for (int b = 0; b < 2; b++) {
-        const json_t *blk = get(r->cfg, blocks[b]);
-        const json_t *t = blk && json_is_object(blk) ? get(blk, "rope_type") : NULL;
-        if (blk && json_is_object(blk) && !t)
-            t = get(blk, "type");
-        if (t && !(json_is_string(t) && strcmp(json_string_value(t), "default") == 0))
-            return FAIL(r, POSENC_ERR_FORMAT, name,
-                        "%s lists %lld of the %lld layers: Molmo 2 scales the RoPE on those "
-                        "only (the others keep the base without the scaling), which posenc "
-                        "does not read",
-                        name, (long long)listed, (long long)n_layer);
-    }
-    return POSENC_OK;
-}

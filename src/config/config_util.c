@@ -74,18 +74,29 @@ void note_ignored_common(mread *r)
         note_ignored(r, keys[i]);
 }
 
+/* Whether key is a word of the space-separated list. */
+static int listed(const char *list, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = list; p && (p = strstr(p, key)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 /* Keys that change positions in ways only some families implement: refused
- * elsewhere, by name. */
+ * elsewhere, by name. The families that read them say so by their data (a
+ * NO_ROPE layer rule, a local base key) or their quirk's own_keys. */
 posenc_status refuse_foreign(mread *r)
 {
     static const struct {
-        const char *key, *family, *what;
+        const char *key, *what;
     } keys[] = {
-        {"rope_local_base_freq", "gemma3_text", "a second RoPE base for sliding layers"},
-        {"use_dynamic_ntk", "qwen", "Qwen 1's dynamic NTK"},
-        {"use_logn_attn", "qwen", "Qwen 1's log-n query scaling"},
-        {"no_rope_layers", "llama4_text", "layers without RoPE"},
-        {"llama_4_scaling_beta", "-", "a query scaling ministral3 reads from rope_parameters"},
+        {"rope_local_base_freq", "a second RoPE base for sliding layers"},
+        {"use_dynamic_ntk", "Qwen 1's dynamic NTK"},
+        {"use_logn_attn", "Qwen 1's log-n query scaling"},
+        {"no_rope_layers", "layers without RoPE"},
+        {"llama_4_scaling_beta", "a query scaling ministral3 reads from rope_parameters"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const json_t *v = get(r->cfg, keys[i].key);
@@ -96,7 +107,7 @@ posenc_status refuse_foreign(mread *r)
         if (r->fam->layers == POSENC_LAYERS_BY_TYPE && r->fam->local_base_key &&
             strcmp(keys[i].key, r->fam->local_base_key) == 0)
             continue;
-        if (strcmp(r->fam->model_type, keys[i].family) == 0)
+        if (r->fam->quirks && listed(r->fam->quirks->own_keys, keys[i].key))
             continue;
         char name[96];
         kn(r, keys[i].key, name, sizeof name);

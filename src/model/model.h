@@ -23,20 +23,22 @@ typedef struct posenc_model_group {
                                  default with per-pair freq_factors, factor where
                                  the wavelength 2 pi / f0(k) exceeds
                                  original / low_freq_factor, else 1 */
-    int qwen_dynamic_ntk;     /* ROPE: Qwen 1's use_dynamic_ntk (see
-                                 posenc_model_layer_rope) */
-    double qwen_seq_length;   /* ROPE with qwen_dynamic_ntk: the trained length */
+    int ntk_by_length;        /* ROPE: NTK scaling whose alpha steps with the length
+                                 (2^ceil(log2(len / ntk_seq_length) + 1) - 1; Qwen 1's
+                                 use_dynamic_ntk; see posenc_model_layer_rope) */
+    double ntk_seq_length;    /* ROPE with ntk_by_length: the trained length */
     posenc_query_scale qscale;/* any scheme: a factor on the queries */
     const char *reason;       /* NONE: why the layer has no positions (static text from
                                  the registry, "mamba layer: no attention"), or NULL */
     uint32_t n_head;          /* ALIBI: heads */
     double alibi_bias_max;    /* ALIBI: slope exponent range (8: the paper's slopes) */
-    int alibi_bf16;           /* ALIBI: slopes rounded to bfloat16 (Falcon) */
+    int alibi_slopes_bf16;    /* ALIBI: slopes rounded to bfloat16 (Falcon) */
     double alibi_slope_scale; /* ALIBI: the bias is multiplied by this: 1, or Falcon's
                                  1 / sqrt(head_dim) */
-    int sinusoid_whisper;     /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
-                                 pos / 10000^(2k/dim) (the paper, DistilBERT); 1:
-                                 Whisper's, sines then cosines, of pos * 10000^(-k/(dim/2-1)) */
+    int sinusoid_split;       /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
+                                 pos / 10000^(2k/dim) (the paper, DistilBERT); 1: split
+                                 halves, sines then cosines, of pos * 10000^(-k/(dim/2-1))
+                                 (Whisper) */
     int64_t positions;        /* LEARNED, SINUSOID: rows of the table */
     int64_t offset;           /* LEARNED: row of position 0 (OPT, BART: 2) */
     int offset_from_pad;      /* LEARNED: offset is pad_token_id + 1 (RoBERTa) */

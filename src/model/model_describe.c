@@ -108,9 +108,9 @@ static posenc_status put_rope(text *t, const posenc_model_group *g)
         put_num(t, "attention_factor", g->configured.attention_factor);
     if (g->llama3_step)
         put(t, " step=clean");
-    if (g->qwen_dynamic_ntk) {
+    if (g->ntk_by_length) {
         put(t, " dynamic_ntk=qwen");
-        put_num(t, "ntk_seq_length", g->qwen_seq_length);
+        put_num(t, "ntk_seq_length", g->ntk_seq_length);
     }
     posenc_rope *r = malloc(sizeof *r); /* the attention factor the config implies */
     if (!r)
@@ -141,7 +141,7 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
     case POSENC_SCHEME_ALIBI:
         put(&t, " heads=%u", g->n_head);
         put_num(&t, "bias_max", g->alibi_bias_max);
-        if (g->alibi_bf16)
+        if (g->alibi_slopes_bf16)
             put(&t, " slopes=bf16");
         if (g->alibi_slope_scale != 1.0)
             put_num(&t, "slope_scale", g->alibi_slope_scale);
@@ -152,7 +152,7 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
         break;
     case POSENC_SCHEME_SINUSOID:
         put(&t, " positions=%lld dim=%u base=10000 %s", (long long)g->positions, g->dim,
-            g->sinusoid_whisper ? "layout=half exponent=k/(dim/2-1)"
+            g->sinusoid_split ? "layout=half exponent=k/(dim/2-1)"
                                 : "layout=interleaved exponent=2k/dim");
         break;
     case POSENC_SCHEME_RELATIVE_BUCKETS:

@@ -101,6 +101,21 @@ static posenc_status group_of(const posenc_model *m, uint32_t layer, const posen
     return *g ? POSENC_OK : POSENC_ERR_RANGE;
 }
 
+/* The group of layer into *g (group_of's errors), then POSENC_ERR_NULL when
+ * out is NULL, then POSENC_ERR_RANGE when the group's scheme is not want
+ * (ANY_SCHEME: any): the errors of every per-layer query, in that order. */
+#define ANY_SCHEME (-1)
+static posenc_status layer_of(const posenc_model *m, uint32_t layer, const void *out, int want,
+                              const posenc_model_group **g)
+{
+    posenc_status st = group_of(m, layer, g);
+    if (st != POSENC_OK)
+        return st;
+    if (!out)
+        return POSENC_ERR_NULL;
+    return want == ANY_SCHEME || (int)(*g)->scheme == want ? POSENC_OK : POSENC_ERR_RANGE;
+}
+
 const char *posenc_scheme_name(posenc_scheme s)
 {
     switch (s) {
@@ -150,7 +165,7 @@ const char *posenc_model_layer_reason(const posenc_model *m, uint32_t layer)
 
 /* Qwen 1's dynamic NTK alpha at cur_len for trained length L:
  * 2^ceil(log2(cur_len / L) + 1) - 1, at least 1; 1 while cur_len <= L. */
-static double qwen_ntk_alpha(int64_t cur_len, double L)
+static double ntk_step_alpha(int64_t cur_len, double L)
 {
     if ((double)cur_len <= L)
         return 1.0;
@@ -165,16 +180,16 @@ static posenc_status layer_scaling(const posenc_model_group *g, int64_t cur_len,
 {
     if (cur_len < 0 || cur_len > POSENC_MAX_POS + 1)
         return POSENC_ERR_POS;
-    if (!g->qwen_dynamic_ntk)
+    if (!g->ntk_by_length)
         return posenc_rope_config_scaling(&g->rope, s);
-    if (!(isfinite(g->qwen_seq_length) && g->qwen_seq_length >= 1.0))
+    if (!(isfinite(g->ntk_seq_length) && g->ntk_seq_length >= 1.0))
         return POSENC_ERR_RANGE;
     /* modeling_qwen.py (Qwen/Qwen-7B-Chat, QWenModel.forward and
      * get_ntk_alpha): context_value = log(L_cur / seq_length, 2) + 1,
      * ntk_alpha = max(2^ceil(context_value) - 1, 1); the rotary embedding
      * then uses base * ntk_alpha^(dim / (dim - 2)), which is NTK scaling
      * with factor ntk_alpha. */
-    double alpha = qwen_ntk_alpha(cur_len, g->qwen_seq_length);
+    double alpha = ntk_step_alpha(cur_len, g->ntk_seq_length);
     posenc__scaling_defaults(s, alpha > 1.0 ? POSENC_ROPE_NTK : POSENC_ROPE_DEFAULT);
     s->factor = alpha;
     return POSENC_OK;
@@ -184,13 +199,9 @@ posenc_status posenc_model_layer_scaling(const posenc_model *m, uint32_t layer, 
                                          posenc_rope_scaling *s)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, s, POSENC_SCHEME_ROPE, &g);
     if (st != POSENC_OK)
         return st;
-    if (!s)
-        return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ROPE)
-        return POSENC_ERR_RANGE;
     return layer_scaling(g, cur_len, s);
 }
 
@@ -230,11 +241,9 @@ posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, in
                                        double *scale)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, scale, ANY_SCHEME, &g);
     if (st != POSENC_OK)
         return st;
-    if (!scale)
-        return POSENC_ERR_NULL;
     if (pos < 0 || pos > POSENC_MAX_POS)
         return POSENC_ERR_POS;
     const posenc_query_scale *q = &g->qscale;
@@ -275,16 +284,20 @@ static double bf16_round(double v)
     return ldexp(q, e - 8);
 }
 
+/* The group's rounding and factor on its H slopes. */
+static void finish_slopes(const posenc_model_group *g, uint32_t H, double *slopes)
+{
+    for (uint32_t h = 0; h < H; h++)
+        slopes[h] = (g->alibi_slopes_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+}
+
 posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, double *slopes)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, slopes, POSENC_SCHEME_ALIBI, &g);
     if (st != POSENC_OK)
         return st;
-    if (!slopes)
-        return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ALIBI ||
-        !(isfinite(g->alibi_bias_max) && g->alibi_bias_max > 0) ||
+    if (!(isfinite(g->alibi_bias_max) && g->alibi_bias_max > 0) ||
         !(isfinite(g->alibi_slope_scale) && g->alibi_slope_scale > 0))
         return POSENC_ERR_RANGE;
     uint32_t H = g->n_head;
@@ -292,8 +305,8 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
         return POSENC_ERR_DIM;
     if (g->alibi_bias_max == 8.0) {
         posenc_status st2 = posenc_alibi_slopes(H, slopes);
-        for (uint32_t h = 0; st2 == POSENC_OK && h < H; h++)
-            slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+        if (st2 == POSENC_OK)
+            finish_slopes(g, H, slopes);
         return st2;
     }
     /* MPT: H' = 2^ceil(log2 H); m_i = 2^(-i * bias_max / H'), i = 1..H';
@@ -311,8 +324,7 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
         slopes[n++] = exp2(-(double)i * g->alibi_bias_max / (double)Hp);
     for (uint32_t i = 1; i <= Hp && n < H; i += 2)
         slopes[n++] = exp2(-(double)i * g->alibi_bias_max / (double)Hp);
-    for (uint32_t h = 0; h < H; h++)
-        slopes[h] = (g->alibi_bf16 ? bf16_round(slopes[h]) : slopes[h]) * g->alibi_slope_scale;
+    finish_slopes(g, H, slopes);
     return POSENC_OK;
 }
 
@@ -320,13 +332,9 @@ posenc_status posenc_model_layer_rope_config(const posenc_model *m, uint32_t lay
                                              posenc_rope_config *c)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, c, POSENC_SCHEME_ROPE, &g);
     if (st != POSENC_OK)
         return st;
-    if (!c)
-        return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ROPE)
-        return POSENC_ERR_RANGE;
     *c = g->rope;
     return POSENC_OK;
 }
@@ -335,11 +343,9 @@ posenc_status posenc_model_layer_query_scale(const posenc_model *m, uint32_t lay
                                              posenc_query_scale *q)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, q, ANY_SCHEME, &g);
     if (st != POSENC_OK)
         return st;
-    if (!q)
-        return POSENC_ERR_NULL;
     *q = g->qscale;
     return POSENC_OK;
 }
@@ -347,13 +353,9 @@ posenc_status posenc_model_layer_query_scale(const posenc_model *m, uint32_t lay
 posenc_status posenc_model_alibi_heads(const posenc_model *m, uint32_t layer, uint32_t *n_head)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, n_head, POSENC_SCHEME_ALIBI, &g);
     if (st != POSENC_OK)
         return st;
-    if (!n_head)
-        return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ALIBI)
-        return POSENC_ERR_RANGE;
     *n_head = g->n_head;
     return POSENC_OK;
 }
@@ -362,11 +364,9 @@ posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
                                        posenc_model_table *t)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, t, ANY_SCHEME, &g);
     if (st != POSENC_OK)
         return st;
-    if (!t)
-        return POSENC_ERR_NULL;
     if (g->scheme != POSENC_SCHEME_LEARNED && g->scheme != POSENC_SCHEME_SINUSOID)
         return POSENC_ERR_RANGE;
     t->positions = g->positions;
@@ -379,13 +379,9 @@ posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
 posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posenc_model_t5 *t)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, t, POSENC_SCHEME_RELATIVE_BUCKETS, &g);
     if (st != POSENC_OK)
         return st;
-    if (!t)
-        return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_RELATIVE_BUCKETS)
-        return POSENC_ERR_RANGE;
     t->buckets = g->buckets;
     t->max_distance = g->max_distance;
     t->bidirectional = g->bidirectional;
@@ -396,12 +392,10 @@ posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, po
                                        uint32_t *merge, uint32_t *tokens_per_second)
 {
     const posenc_model_group *g;
-    posenc_status st = group_of(m, layer, &g);
+    posenc_status st = layer_of(m, layer, mr, POSENC_SCHEME_ROPE, &g);
     if (st != POSENC_OK)
         return st;
-    if (!mr)
-        return POSENC_ERR_NULL;
-    if (g->scheme != POSENC_SCHEME_ROPE || !g->mrope)
+    if (!g->mrope)
         return POSENC_ERR_RANGE;
     st = posenc_mrope_init(mr, g->rope.rotary_dim / 2, g->mrope_section, g->mrope_rule);
     if (st != POSENC_OK)

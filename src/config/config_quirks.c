@@ -1,0 +1,522 @@
+/* config_quirks.c - the quirk room of the config reader: every rule that
+ * only one family's code has, as named hooks (config_quirks.h says where
+ * the reader calls each), with the file and lines of that code. The rules
+ * most families share are data in their entries (config_families.h); a
+ * family named in code anywhere else in the reader is a bug. Sorted by
+ * family. */
+#include "config_quirks.h"
+
+/* ---- baichuan ---------------------------------------------------------------------- */
+
+/* Baichuan: RoPE for hidden_size 4096 or class BaiChuan* (the 7B models),
+ * ALiBi otherwise (13B), as vLLM dispatches: *rope. A hidden_size that is not
+ * a count is refused, not taken for "not 4096". */
+static posenc_status baichuan_rope(mread *r, const json_t *root, int *rope)
+{
+    const json_t *a = get(root, "architectures");
+    *rope = 1;
+    for (size_t i = 0; a && json_typeof(a) == JSON_ARRAY && i < json_array_size(a); i++) {
+        const json_t *e = json_array_get(a, i);
+        if (json_typeof(e) == JSON_STRING && strncmp(json_string_value(e), "BaiChuan", 8) == 0)
+            return POSENC_OK;
+    }
+    int64_t hidden = 0;
+    int present;
+    posenc_status st = count(r, "hidden_size", &hidden, &present);
+    *rope = hidden == 4096;
+    return st;
+}
+
+/* jrd77/Baichuan2-13B-Chat modeling_baichuan.py @a56c793e (_get_interleave:
+ * ALiBi); vllm baichuan.py (the RoPE-or-ALiBi dispatch). */
+static posenc_status baichuan_scheme(mread *r, int64_t n_layer, int *done)
+{
+    int rope;
+    posenc_status st = baichuan_rope(r, r->root, &rope);
+    if (st != POSENC_OK || rope)
+        return st;
+    *done = 1;
+    return read_alibi(r, n_layer);
+}
+
+const posenc_family_quirks quirk_baichuan = {
+    .name = "quirk_baichuan", .scheme = baichuan_scheme, .may_choose_alibi = 1};
+
+/* ---- bamba -------------------------------------------------------------------------- */
+
+/* Without attn_layer_indices every layer is mamba: layers_block_type is
+ * "full_attention" if i in attn_layer_indices else "linear_attention"
+ * (models/bamba/configuration_bamba.py L66, L96-101, transformers 5.23.0). */
+static void bamba_unlisted(int64_t n_layer, uint8_t *kind) { memset(kind, 1, (size_t)n_layer); }
+
+const posenc_family_quirks quirk_bamba = {.name = "quirk_bamba", .kinds_unlisted = bamba_unlisted};
+
+/* ---- chatglm ------------------------------------------------------------------------ */
+
+/* ChatGLM's model_type also names ChatGLM-6B (GLM's 2D positions) and
+ * ChatGLM2-6B-32k (rope_ratio divides positions): refused by their keys. */
+static posenc_status chatglm_keys(mread *r, int64_t n_layer, int *done)
+{
+    (void)n_layer;
+    (void)done;
+    char name[96];
+    const json_t *p2 = get(r->cfg, "position_encoding_2d");
+    if (p2 && json_typeof(p2) != JSON_FALSE)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "position_encoding_2d", name, sizeof name),
+                    "%s: ChatGLM-6B's 2D position encoding is not implemented", name);
+    if (!json_object_get(r->cfg, "kv_channels") && json_object_get(r->cfg, "max_sequence_length"))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "max_sequence_length", name, sizeof name),
+                    "%s without kv_channels: a ChatGLM-6B (first release) config, whose 2D "
+                    "position encoding is not implemented",
+                    name);
+    const json_t *np = get(r->cfg, "_name_or_path");
+    if (get(r->cfg, "rope_ratio") && np && json_typeof(np) == JSON_STRING &&
+        strstr(json_string_value(np), "chatglm2"))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_ratio", name, sizeof name),
+                    "%s in a ChatGLM2 config: its code divides positions by it, ChatGLM3's "
+                    "multiplies the base; posenc does not guess which",
+                    name);
+    return POSENC_OK;
+}
+
+/* The base times rope_ratio (default 1): RotaryEmbedding's base = 10000 *
+ * rope_ratio (czk1997/chatglm3-copy modeling_chatglm.py @00f2a120
+ * L122-159; GLM-4 code the same). */
+static posenc_status chatglm_rope_ratio(mread *r, rope_common *cm)
+{
+    char name[96];
+    double ratio = 1.0;
+    int have;
+    posenc_status st = num(r, "rope_ratio", &ratio, &have);
+    if (st != POSENC_OK)
+        return st;
+    if (!(ratio > 0))
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "rope_ratio", name, sizeof name),
+                    "%s must be finite and > 0, got %g", name, ratio);
+    cm->base *= ratio;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_chatglm = {
+    .name = "quirk_chatglm", .scheme = chatglm_keys, .base_read = chatglm_rope_ratio};
+
+/* ---- cohere2_moe -------------------------------------------------------------------- */
+
+/* Cohere2 MoE: "self.force_rope = config.mlp_layer_types[layer_idx] ==
+ * 'dense' and config.prefix_dense_sliding_window_pattern == 1"; RoPE "if
+ * self.sliding_window is not None or self.force_rope". Marks the forced full
+ * layers kind 2. */
+static posenc_status dense_forced(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    char name[96];
+    const json_t *sw = json_object_get(r->cfg, "sliding_window");
+    if (sw && json_typeof(sw) == JSON_NULL)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "sliding_window", name, sizeof name),
+                    "%s is null: family %s then rotates only its dense layers, a rule posenc "
+                    "does not implement",
+                    name, r->fam->model_type);
+    int64_t pattern = 1, k = 0;
+    int present;
+    posenc_status st = count(r, "prefix_dense_sliding_window_pattern", &pattern, &present);
+    if (st != POSENC_OK || pattern != 1)
+        return st;
+    const json_t *mlp = get(r->cfg, "mlp_layer_types");
+    if (!mlp) {
+        if ((st = count(r, "first_k_dense_replace", &k, &present)) != POSENC_OK)
+            return st;
+        if (k > 0 && !get(r->cfg, "layer_types"))
+            return FAIL(r, POSENC_ERR_FORMAT, kn(r, "layer_types", name, sizeof name),
+                        "missing key %s: family %s numbers the sliding pattern after its "
+                        "first_k_dense_replace dense layers",
+                        name, r->fam->model_type);
+    }
+    kn(r, "mlp_layer_types", name, sizeof name);
+    if (mlp && (json_typeof(mlp) != JSON_ARRAY || (int64_t)json_array_size(mlp) != n_layer))
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an array of one string per layer",
+                    name);
+    for (int64_t i = 0; i < n_layer; i++) {
+        const char *e = mlp ? json_string_value(json_array_get(mlp, (size_t)i)) : NULL;
+        int dense = mlp ? e && strcmp(e, "dense") == 0 : i < k;
+        if (dense && kind[i] == 0)
+            kind[i] = 2;
+    }
+    return POSENC_OK;
+}
+
+/* (models/cohere2_moe/modeling_cohere2_moe.py L279-300, L318-319,
+ * transformers 5.23.0) */
+const posenc_family_quirks quirk_cohere2_moe = {.name = "quirk_cohere2_moe",
+                                                .by_type = dense_forced};
+
+/* ---- falcon ------------------------------------------------------------------------- */
+
+/* modeling_falcon.py @e2412028 L194: slopes cast to bfloat16; L896-903 (the
+ * SDPA path): alibi / sqrt(hidden_size // num_heads). */
+static posenc_status falcon_alibi(mread *r, posenc_model_group *g, int64_t heads,
+                                  const char *hk)
+{
+    uint32_t dim = 0;
+    posenc_status st = embed_dim(r, &dim);
+    if (st != POSENC_OK)
+        return st;
+    if (dim / heads < 1) {
+        char name[96];
+        return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
+                    "%s %lld exceeds the hidden size %u", name, (long long)heads, dim);
+    }
+    g->alibi_slopes_bf16 = 1;
+    g->alibi_slope_scale = 1.0 / sqrt((double)(dim / heads));
+    note_ignored(r, "max_position_embeddings");
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_falcon = {.name = "quirk_falcon", .alibi = falcon_alibi};
+
+/* ---- granitemoehybrid --------------------------------------------------------------- */
+
+/* "self.rotary_emb = ... if config.position_embedding_type == 'rope' else
+ * None" (models/granitemoehybrid/modeling_granitemoehybrid.py L124, L167,
+ * L1056, transformers 5.23.0): null or "nope" is NoPE attention. */
+static posenc_status granite_rope_key(mread *r, int *rope_on, const char **off_why)
+{
+    char name[96];
+    (void)off_why;
+    const json_t *pe = get(r->cfg, "position_embedding_type");
+    kn(r, "position_embedding_type", name, sizeof name);
+    if (pe && json_typeof(pe) != JSON_STRING)
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string or null, got %s", name,
+                    posenc__cfg_type_word(pe));
+    *rope_on = pe && strcmp(json_string_value(pe), "rope") == 0;
+    if (pe && !*rope_on && strcmp(json_string_value(pe), "nope") != 0)
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s '%.40s' is neither rope nor nope", name,
+                    json_string_value(pe));
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_granitemoehybrid = {.name = "quirk_granitemoehybrid",
+                                                     .kinds_rope = granite_rope_key};
+
+/* ---- lfm2, lfm3 --------------------------------------------------------------------- */
+
+/* Without full_attn_idxs every layer is attention (models/lfm2/
+ * configuration_lfm2.py L78-88, transformers 5.23.0). */
+static void lfm2_unlisted(int64_t n_layer, uint8_t *kind) { memset(kind, 0, (size_t)n_layer); }
+
+const posenc_family_quirks quirk_lfm2 = {.name = "quirk_lfm2", .kinds_unlisted = lfm2_unlisted};
+
+/* layer_types may name "conv" layers: short convolutions, no attention, no
+ * rotary (models/lfm3/modeling_lfm3.py L65-135, L409-440, transformers
+ * 5.23.0). */
+static int lfm3_layer_type(const char *name) { return strcmp(name, "conv") == 0 ? 3 : -1; }
+
+const posenc_family_quirks quirk_lfm3 = {.name = "quirk_lfm3", .layer_type = lfm3_layer_type};
+
+/* ---- molmo2_text -------------------------------------------------------------------- */
+
+/* Molmo 2: the layers outside rope_scaling_layers take the same theta without
+ * the scaling (Molmo2RotaryEmbedding(config, scaled=False), "scaled" if
+ * layer_idx in config.rope_scaling_layers else "unscaled";
+ * models/molmo2/modeling_molmo2.py L98-118, L659-663; all layers when absent,
+ * configuration_molmo2.py L156-158; transformers 5.23.0). Read when every
+ * layer is listed or the block is the default RoPE (the two tables then
+ * agree); a scaled block on some layers only is refused by name. */
+static posenc_status molmo2_scaled_layers(mread *r, int64_t n_layer, int *done)
+{
+    (void)done;
+    char name[96];
+    const json_t *l = get(r->cfg, "rope_scaling_layers");
+    if (!l)
+        return POSENC_OK;
+    kn(r, "rope_scaling_layers", name, sizeof name);
+    if (!json_is_array(l))
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of layer indices, got %s",
+                    name, posenc__cfg_type_word(l));
+    int64_t listed = 0;
+    for (size_t i = 0; i < json_array_size(l); i++) {
+        const json_t *v = json_array_get(l, i);
+        if (!json_is_integer(v))
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of layer indices", name);
+        json_int_t k = json_integer_value(v);
+        int dup = 0;
+        for (size_t j = 0; j < i; j++)
+            dup |= json_integer_value(json_array_get(l, j)) == k;
+        listed += !dup && k >= 0 && k < n_layer;
+    }
+    if (listed == n_layer)
+        return POSENC_OK;
+    static const char *const blocks[] = {"rope_parameters", "rope_scaling"};
+    for (int b = 0; b < 2; b++) {
+        const json_t *blk = get(r->cfg, blocks[b]);
+        const json_t *t = blk && json_is_object(blk) ? get(blk, "rope_type") : NULL;
+        if (blk && json_is_object(blk) && !t)
+            t = get(blk, "type");
+        if (t && !(json_is_string(t) && strcmp(json_string_value(t), "default") == 0))
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s lists %lld of the %lld layers: Molmo 2 scales the RoPE on those "
+                        "only (the others keep the base without the scaling), which posenc "
+                        "does not read",
+                        name, (long long)listed, (long long)n_layer);
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_molmo2_text = {.name = "quirk_molmo2_text",
+                                                .scheme = molmo2_scaled_layers};
+
+/* ---- mpt ---------------------------------------------------------------------------- */
+
+/* MptConfig's learned_pos_emb is read by no HF code: ALiBi only
+ * (models/mpt/modeling_mpt.py @e2412028 L42-62, L327). */
+static posenc_status mpt_alibi(mread *r, posenc_model_group *g, int64_t heads, const char *hk)
+{
+    (void)g;
+    (void)heads;
+    (void)hk;
+    note_ignored(r, "learned_pos_emb");
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_mpt = {.name = "quirk_mpt", .alibi = mpt_alibi};
+
+/* ---- olmo_hybrid -------------------------------------------------------------------- */
+
+/* "ensure at least one full attention layer": a period that places none
+ * makes the last layer full (models/olmo_hybrid/configuration_olmo_hybrid.py
+ * L121-130, transformers 5.23.0). */
+static void olmo_hybrid_by_period(int64_t n_layer, uint8_t *kind, int placed)
+{
+    if (!placed)
+        kind[n_layer - 1] = 0;
+}
+
+const posenc_family_quirks quirk_olmo_hybrid = {.name = "quirk_olmo_hybrid",
+                                                .kinds_by_period = olmo_hybrid_by_period};
+
+/* ---- phi3small ---------------------------------------------------------------------- */
+
+/* The base is rope_embedding_base only (default 1e6): rope_theta and
+ * rotary_emb_base beside it are not read (modeling_phi3_small.py, stored
+ * file 7428361816, RotaryEmbedding.from_config). */
+static posenc_status phi3small_base(mread *r, rope_common *cm, int *have)
+{
+    note_ignored(r, "rope_theta");
+    note_ignored(r, "rotary_emb_base");
+    posenc_status st = num(r, cm->base_name, &cm->base, have);
+    *have = 1; /* absent: the config class's default */
+    return st;
+}
+
+/* positions times rope_position_scale before the angles (RotaryEmbedding:
+ * t = arange(seq_len) * position_scale): only 1 is the plain RoPE posenc
+ * computes. */
+static posenc_status phi3small_position_scale(mread *r, rope_common *cm)
+{
+    char name[96];
+    double scale = 1.0;
+    int have;
+    (void)cm;
+    posenc_status st = num(r, "rope_position_scale", &scale, &have);
+    if (st != POSENC_OK)
+        return st;
+    if (scale != 1.0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_position_scale", name, sizeof name),
+                    "%s %g: family %s multiplies every position by it before the angles; "
+                    "only 1 is implemented",
+                    name, scale, r->fam->model_type);
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_phi3small = {
+    .name = "quirk_phi3small", .own_base = phi3small_base, .base_read = phi3small_position_scale};
+
+/* ---- phimoe ------------------------------------------------------------------------- */
+
+/* Phi-3.5-MoE: short_mscale and long_mscale (equal) become the attention
+ * factor. */
+static posenc_status prep_mscale_pair(mread *r, const json_t *blk, const char *name, json_t **own)
+{
+    char key[128];
+    /* PhimoeRotaryEmbedding: cos and sin times long_mscale past the
+     * original length, else short_mscale, instead of the attention factor */
+    const json_t *sm = json_object_get(blk, "short_mscale"),
+                 *lm = json_object_get(blk, "long_mscale");
+    if (sm || lm) {
+        snprintf(key, sizeof key, "%s.%s", name, sm ? "short_mscale" : "long_mscale");
+        if (!is_number(sm) || !is_number(lm) ||
+            json_number_value(sm) != json_number_value(lm))
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s: short_mscale and long_mscale must both be numbers and equal: "
+                        "a factor that switches with the length is not implemented",
+                        key);
+        if (get(blk, "attention_factor"))
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s and attention_factor both set the factor on cos and sin", key);
+        if ((!*own && !(*own = json_deep_copy(blk))) ||
+            json_object_set_new(*own, "attention_factor", json_real(json_number_value(sm))) !=
+                0)
+            return block_copy_failed(r, own);
+        json_object_del(*own, "short_mscale");
+        json_object_del(*own, "long_mscale");
+    }
+    return POSENC_OK;
+}
+
+/* (models/phimoe/modular_phimoe.py, PhimoeRotaryEmbedding) */
+const posenc_family_quirks quirk_phimoe = {.name = "quirk_phimoe", .rope_block = prep_mscale_pair};
+
+/* ---- qwen --------------------------------------------------------------------------- */
+
+/* Qwen 1: use_logn_attn (queries scaled by log(pos + 1) / log(seq_length)
+ * past seq_length) and use_dynamic_ntk (its own NTK alpha) on every layer. */
+static posenc_status qwen_logn_ntk(mread *r)
+{
+    char name[96];
+    int logn = 0, ntk = 0, p1, p2, ps;
+    posenc_status st;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_logn_attn",
+                               kn(r, "use_logn_attn", name, sizeof name), &logn, &p1)) !=
+            POSENC_OK ||
+        (st = posenc__cfg_bool(&r->rd, r->cfg, "use_dynamic_ntk",
+                               kn(r, "use_dynamic_ntk", name, sizeof name), &ntk, &p2)) !=
+            POSENC_OK)
+        return st;
+    int64_t S = 0;
+    if ((st = count(r, "seq_length", &S, &ps)) != POSENC_OK)
+        return st;
+    double expansion = 1.0;
+    int pe;
+    if ((st = num(r, "seq_length_expansion", &expansion, &pe)) != POSENC_OK)
+        return st;
+    if (expansion != 1.0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length_expansion", name, sizeof name),
+                    "%s (positions divided by it in later Qwen releases) is not implemented",
+                    name);
+    /* QWenConfig's defaults for these two were not verified: required */
+    if (!p1 || !p2)
+        return FAIL(r, POSENC_ERR_FORMAT,
+                    kn(r, !p1 ? "use_logn_attn" : "use_dynamic_ntk", name, sizeof name),
+                    "missing key %s (family qwen: no default posenc can vouch for)", name);
+    if ((logn || ntk) && (!ps || S < 2))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "seq_length", name, sizeof name),
+                    "%s (at least 2) is needed: use_logn_attn and use_dynamic_ntk scale against "
+                    "it",
+                    name);
+    for (uint32_t i = 0; i < r->m->n_group; i++) {
+        posenc_model_group *g = &r->m->group[i];
+        if (logn) {
+            g->qscale.type = POSENC_QSCALE_LOGN;
+            g->qscale.seq_length = (double)S;
+        }
+        if (ntk) {
+            if (g->rope.scaling.type != POSENC_ROPE_DEFAULT)
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, "use_dynamic_ntk", name, sizeof name),
+                            "%s and a rope_scaling both change the frequencies: which applies is "
+                            "ambiguous",
+                            name);
+            if (g->rope.rotary_dim < 4)
+                return FAIL(r, POSENC_ERR_RANGE, kn(r, "use_dynamic_ntk", name, sizeof name),
+                            "%s needs a rotary dimension of at least 4", name);
+            g->ntk_by_length = 1;
+            g->ntk_seq_length = (double)S;
+        }
+    }
+    return POSENC_OK;
+}
+
+/* (Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5: RotaryEmbedding,
+ * QWenAttention's logn_list, QWenModel.forward's ntk_alpha) */
+const posenc_family_quirks quirk_qwen = {.name = "quirk_qwen", .layers_read = qwen_logn_ntk,
+                                         .own_keys = "use_dynamic_ntk use_logn_attn"};
+
+/* ---- recurrent_gemma ---------------------------------------------------------------- */
+
+/* block_types is a pattern: (block_types * 100)[:num_hidden_layers]
+ * (models/recurrent_gemma/configuration_recurrent_gemma.py L56-102,
+ * transformers 5.23.0). */
+const posenc_family_quirks quirk_recurrent_gemma = {.name = "quirk_recurrent_gemma",
+                                                    .list_repeats = 100};
+
+/* ---- whisper ------------------------------------------------------------------------ */
+
+/* WhisperConfig (configuration_whisper.py @3f832360 L192-211): 4 + 4
+ * layers, d_model 384, max_source_positions 1500, max_target_positions 448;
+ * the encoder's fixed sinusoids (modeling_whisper.py @e2412028 L53-62:
+ * sines then cosines of pos * 10000^(-k/(channels/2-1))), the decoder's
+ * learned table (L202-210). */
+static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_model_group *d,
+                                    int64_t *ne, int64_t *nd)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    int64_t src = 1500, tgt = 448, dm = 384;
+    if ((st = stack_layers(r, "encoder_layers", 4, ne)) != POSENC_OK ||
+        (st = stack_layers(r, "decoder_layers", 4, nd)) != POSENC_OK ||
+        (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
+        (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
+        (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
+        (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
+        (st = count(r, "d_model", &dm, &present)) != POSENC_OK)
+        return st;
+    /* sinusoids(length, channels): channels even, channels // 2 - 1 > 0 */
+    if (dm < 4 || dm % 2 || dm > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, "d_model", name, sizeof name),
+                    "%s %lld must be even and in 4..%u (Whisper's sinusoids)", name,
+                    (long long)dm, POSENC_MAX_DIM);
+    e->scheme = POSENC_SCHEME_SINUSOID;
+    e->sinusoid_split = 1;
+    e->positions = src;
+    e->dim = (uint32_t)dm;
+    d->scheme = POSENC_SCHEME_LEARNED;
+    d->positions = tgt;
+    d->dim = (uint32_t)dm;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_whisper = {.name = "quirk_whisper", .stacks = whisper_stacks};
+
+/* ---- zamba2 ------------------------------------------------------------------------- */
+
+/* "if self.config.use_mem_rope: ... apply_rotary_pos_emb" (the shared
+ * attention, models/zamba2/modeling_zamba2.py L296-307, transformers
+ * 5.23.0); use_long_context beside it announces a rescaled base
+ * (configuration_zamba2.py L115-118). */
+static posenc_status zamba2_mem_rope(mread *r, int *rope_on, const char **off_why)
+{
+    char name[96];
+    int mem_rope = 0, long_ctx = 0, present;
+    posenc_status st;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_mem_rope",
+                               kn(r, "use_mem_rope", name, sizeof name), &mem_rope, &present)) !=
+            POSENC_OK ||
+        (st = posenc__cfg_bool(&r->rd, r->cfg, "use_long_context",
+                               kn(r, "use_long_context", name, sizeof name), &long_ctx,
+                               &present)) != POSENC_OK)
+        return st;
+    if (mem_rope && long_ctx)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s with use_mem_rope: transformers 5.23 announces a rescaled rope_theta "
+                    "but keeps it (and sets max_position_embeddings 16384), where Zamba 2's "
+                    "own code rescaled the base; posenc cannot vouch for either",
+                    name);
+    *rope_on = mem_rope;
+    *off_why = "mamba layer with the shared attention block, which applies no rotary "
+               "without use_mem_rope";
+    return POSENC_OK;
+}
+
+/* Zamba2Config.__post_init__: attention_head_dim = 2 * hidden_size //
+ * num_attention_heads, set over any key (head_dim maps to it)
+ * (models/zamba2/configuration_zamba2.py L115-118, transformers 5.23.0). */
+static posenc_status zamba2_head_dim(mread *r, int64_t *head_dim)
+{
+    posenc_status st = hidden_per_head(r, 2, head_dim);
+    if (st != POSENC_OK)
+        return st;
+    note_ignored(r, "head_dim");
+    note_ignored(r, "attention_head_dim");
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_zamba2 = {
+    .name = "quirk_zamba2", .head_dim = zamba2_head_dim, .kinds_rope = zamba2_mem_rope};
