@@ -1850,7 +1850,7 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
  * (Llama4TextConfig defaults and __post_init__). */
 {.model_type = "llama4_text", .arch = "Llama4", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .base_default = 500000.0, .layers = POSENC_LAYERS_NO_ROPE,
- .no_rope_interval = 4, .qscale = POSENC_QSCALE_TEMPERATURE, .default_layers = 48,
+ .no_rope_interval = 4, .qscale = POSENC_QUERY_SCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
 
@@ -2096,7 +2096,7 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
  * rope_parameters.llama_4_scaling_beta. models/ministral3/modeling_ministral3.py
  * (get_llama_4_attn_scale). */
 {.model_type = "ministral3", .arch = "Ministral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .qscale = POSENC_QSCALE_BETA,
+ .qscale = POSENC_QUERY_SCALE_BETA,
  .source = "models/ministral3/modeling_ministral3.py (get_llama_4_attn_scale)"},
 
 /* ---- mistral, mixtral: llama's RoPE (HALF, full head, every layer). */
@@ -2118,7 +2118,7 @@ WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3
  * (rotate_half, apply_rotary_pos_emb(_interleave), get_llama_4_attn_scale),
  * L419, L455-481; configuration_mistral4.py L76-90, L106-135. */
 {.model_type = "mistral4", .arch = "Mistral4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
- .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .qscale = POSENC_QSCALE_BETA,
+ .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000.0, .qscale = POSENC_QUERY_SCALE_BETA,
  .default_layers = 36, .default_hidden = 4096, .default_heads = 32, .default_head_dim = 64,
  .flags = POSENC_FAMILY_INTERLEAVE_KEY | POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
@@ -2724,7 +2724,7 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  * undefdev/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (RotaryEmbedding,
  * _rotate_half, QWenAttention logn_list, ntk_alpha). */
 {.model_type = "qwen", .arch = "QWen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_key = "rotary_pct",
- .base_key = "rotary_emb_base", .head_dim_key = "kv_channels", .qscale = POSENC_QSCALE_LOGN,
+ .base_key = "rotary_emb_base", .head_dim_key = "kv_channels", .qscale = POSENC_QUERY_SCALE_LOGN,
  .quirks = &quirk_qwen,
  .source = "Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5 (copy: undefdev/Qwen-7B-Chat)"},
 

@@ -445,7 +445,7 @@ static posenc_status temperature(mread *r, posenc_query_scale *q)
     if (!(q->floor_scale > 0))
         return FAIL(r, POSENC_ERR_RANGE, kn(r, "floor_scale", name, sizeof name),
                     "%s must be finite and > 0", name);
-    q->type = on ? POSENC_QSCALE_TEMPERATURE : POSENC_QSCALE_NONE;
+    q->type = on ? POSENC_QUERY_SCALE_TEMPERATURE : POSENC_QUERY_SCALE_NONE;
     return POSENC_OK;
 }
 
@@ -462,7 +462,7 @@ static posenc_status nope_layers(mread *r, int64_t n_layer, uint8_t *kind, const
             if (!t)
                 st = rope_group(r, &r->m->group[gi[t]], &src->cm, src->cm.base, src->single,
                                 src->bname);
-            else if (r->fam->qscale == POSENC_QSCALE_TEMPERATURE)
+            else if (r->fam->qscale == POSENC_QUERY_SCALE_TEMPERATURE)
                 st = temperature(r, &r->m->group[gi[t]].qscale);
         }
         r->m->layer_group[i] = (uint8_t)gi[t];

@@ -404,7 +404,7 @@ static posenc_status qwen_logn_ntk(mread *r)
     for (uint32_t i = 0; i < r->m->n_group; i++) {
         posenc_model_group *g = &r->m->group[i];
         if (logn) {
-            g->qscale.type = POSENC_QSCALE_LOGN;
+            g->qscale.type = POSENC_QUERY_SCALE_LOGN;
             g->qscale.seq_length = (double)S;
         }
         if (ntk) {

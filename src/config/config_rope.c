@@ -195,13 +195,13 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
      * YaRN code reads config.max_position_embeddings instead
      * (models/ministral3/configuration_ministral3.py L72, L101;
      * modeling_rope_utils.py L428; transformers 5.23.0) */
-    if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
+    if (r->fam->qscale == POSENC_QUERY_SCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
         if (!*own && !(*own = json_deep_copy(blk)))
             return block_copy_failed(r, own);
         json_object_del(*own, "max_position_embeddings");
     }
     const json_t *beta = json_object_get(blk, "llama_4_scaling_beta");
-    if (beta && r->fam->qscale == POSENC_QSCALE_BETA) {
+    if (beta && r->fam->qscale == POSENC_QUERY_SCALE_BETA) {
         snprintf(key, sizeof key, "%s.llama_4_scaling_beta", name);
         if (!is_number(beta)) {
             json_decref(*own);
@@ -219,7 +219,7 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
                         "that many tokens",
                         key);
         }
-        g->qscale.type = POSENC_QSCALE_BETA;
+        g->qscale.type = POSENC_QUERY_SCALE_BETA;
         g->qscale.beta = json_number_value(beta);
         g->qscale.original = json_number_value(orig);
         if (!*own && !(*own = json_deep_copy(blk)))
@@ -234,7 +234,7 @@ static posenc_status prep_beta(mread *r, posenc_model_group *g, const json_t *bl
     /* Mistral 4 writes max_position_embeddings into the block as well;
      * transformers drops it from validation (ignore_keys_at_rope_validation,
      * configuration_mistral4.py L133-135 in 5.23.0) and reads the config's own */
-    if (r->fam->qscale == POSENC_QSCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
+    if (r->fam->qscale == POSENC_QUERY_SCALE_BETA && json_object_get(blk, "max_position_embeddings")) {
         if (!*own && !(*own = json_deep_copy(blk)))
             return block_copy_failed(r, own);
         json_object_del(*own, "max_position_embeddings");

@@ -73,15 +73,15 @@ static void put_scaling(text *t, const posenc_rope_scaling *s)
 
 static void put_qscale(text *t, const posenc_query_scale *q)
 {
-    if (q->type == POSENC_QSCALE_NONE)
+    if (q->type == POSENC_QUERY_SCALE_NONE)
         return;
     put(t, " query_scale=%s", posenc_query_scale_name(q->type));
-    if (q->type == POSENC_QSCALE_TEMPERATURE) {
+    if (q->type == POSENC_QUERY_SCALE_TEMPERATURE) {
         put_num(t, "floor_scale", q->floor_scale);
         put_num(t, "attn_scale", q->attn_scale);
-    } else if (q->type == POSENC_QSCALE_LOGN) {
+    } else if (q->type == POSENC_QUERY_SCALE_LOGN) {
         put_num(t, "seq_length", q->seq_length);
-    } else { /* POSENC_QSCALE_BETA */
+    } else { /* POSENC_QUERY_SCALE_BETA */
         put_num(t, "beta", q->beta);
         put_num(t, "beta_original", q->original);
     }

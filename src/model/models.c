@@ -133,10 +133,10 @@ const char *posenc_scheme_name(posenc_scheme s)
 const char *posenc_query_scale_name(posenc_query_scale_type t)
 {
     switch (t) {
-    case POSENC_QSCALE_NONE: return "none";
-    case POSENC_QSCALE_TEMPERATURE: return "temperature";
-    case POSENC_QSCALE_LOGN: return "logn";
-    case POSENC_QSCALE_BETA: return "beta";
+    case POSENC_QUERY_SCALE_NONE: return "none";
+    case POSENC_QUERY_SCALE_TEMPERATURE: return "temperature";
+    case POSENC_QUERY_SCALE_LOGN: return "logn";
+    case POSENC_QUERY_SCALE_BETA: return "beta";
     }
     return "unknown";
 }
@@ -249,20 +249,20 @@ posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, in
     const posenc_query_scale *q = &g->qscale;
     double p = (double)pos, v;
     switch (q->type) {
-    case POSENC_QSCALE_NONE: v = 1.0; break;
-    case POSENC_QSCALE_TEMPERATURE:
+    case POSENC_QUERY_SCALE_NONE: v = 1.0; break;
+    case POSENC_QUERY_SCALE_TEMPERATURE:
         /* log1p(floor((pos + 1) / floor_scale)) * attn_scale + 1 */
         if (!(isfinite(q->floor_scale) && q->floor_scale > 0 && isfinite(q->attn_scale)))
             return POSENC_ERR_RANGE;
         v = log1p(floor((p + 1.0) / q->floor_scale)) * q->attn_scale + 1.0;
         break;
-    case POSENC_QSCALE_LOGN:
+    case POSENC_QUERY_SCALE_LOGN:
         /* log(pos + 1) / log(seq_length) past the trained length */
         if (!(isfinite(q->seq_length) && q->seq_length > 1.0))
             return POSENC_ERR_RANGE;
         v = p + 1.0 > q->seq_length ? log(p + 1.0) / log(q->seq_length) : 1.0;
         break;
-    case POSENC_QSCALE_BETA:
+    case POSENC_QUERY_SCALE_BETA:
         /* 1 + beta * log(1 + floor(pos / original)) */
         if (!(isfinite(q->original) && q->original > 0 && isfinite(q->beta)))
             return POSENC_ERR_RANGE;
