@@ -141,6 +141,37 @@ static float corr_dim(int n_dims, int n_ctx_orig, float beta, float base)
     return (float)n_dims * logf(q) / (2 * logf(base));
 }
 
+/* llama.cpp's converter writes Llama 3's rope_freqs tensor with float32
+ * tensor arithmetic (L/conversion/llama.py:298-326, generate_extra_tensors):
+ *     freqs = 1.0 / (base ** (arange(0, dim, 2, float32) / dim))
+ *     wavelen = 2 * pi / freq; 1 below old_len / high_freq_factor, factor
+ *     above old_len / low_freq_factor, else with
+ *     smooth = (old_len / wavelen - low) / (high - low):
+ *     1 / ((1 - smooth) / factor + smooth)
+ * (torch takes the Python scalars into float32). */
+static void llama3_rope_freqs(const posenc_rope_config *cfg, uint32_t dim, float *ff)
+{
+    const posenc_rope_scaling *s = &cfg->scaling;
+    float base = (float)cfg->base, factor = (float)s->factor;
+    float lo = (float)s->low_freq_factor, hi = (float)s->high_freq_factor;
+    double old_len = s->original_max_position_embeddings;
+    double lo_wave = old_len / s->low_freq_factor, hi_wave = old_len / s->high_freq_factor;
+    float two_pi = (float)(2 * 3.14159265358979323846);
+    for (uint32_t k = 0; k < dim / 2; k++) {
+        float freq = 1.0f / powf(base, (float)(2 * k) / (float)dim);
+        float wavelen = two_pi / freq;
+        if ((double)wavelen < hi_wave) {
+            ff[k] = 1.0f;
+        } else if ((double)wavelen > lo_wave) {
+            ff[k] = factor;
+        } else {
+            float smooth = ((float)old_len / wavelen - lo) / (hi - lo);
+            float d = (1 - smooth) / factor;
+            ff[k] = 1 / (d + smooth);
+        }
+    }
+}
+
 static void setup_ggml(hyp *h, const posenc_rope_config *cfg)
 {
     ggml_args *g = &h->g;
@@ -166,6 +197,11 @@ static void setup_ggml(hyp *h, const posenc_rope_config *cfg)
     }
     if (t == POSENC_ROPE_LINEAR)
         return;
+    if (t == POSENC_ROPE_LLAMA3 && cfg->scaling.n_freq_factors == 0) {
+        llama3_rope_freqs(cfg, R, g->ff);
+        g->has_ff = 1;
+        return;
+    }
     /* every other scaling reaches ggml as per-pair divisors (rope_freqs,
      * LongRoPE's lists, or the ratio a converter would store) */
     for (uint32_t k = 0; k < P; k++) {
