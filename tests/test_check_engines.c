@@ -216,6 +216,8 @@ static int expect(const char *what, const posenc_rope_config *c, const eng *e, p
     posenc_status s = run(c, &d, en);
     free_dump(&d);
     int ok = s == POSENC_OK && res_.match == match;
+    if (getenv("POSENC_TEST_SHOW"))
+        show(what);
     if (ok && !match) {
         ok = res_.n_cause >= 1 && res_.cause[0].cause == cause && res_.cause[0].group == 0 &&
              (!params || strncmp(res_.cause[0].params, params, strlen(params)) == 0);

@@ -315,18 +315,25 @@ static size_t explain(const finder *F, const spec *sp, posenc_check_cause *e, si
     return n;
 }
 
+/* Two explanations are equivalent when they name the same causes in the same
+ * order (their parameters aside: the best-fitting one stands for both), an
+ * engine model's angle-precision at the end not counted. */
 static int same_causes(const posenc_check_cause *a, size_t na, const posenc_check_cause *b, size_t nb)
 {
+    while (na > 1 && a[na - 1].cause == POSENC_CAUSE_ANGLE_PRECISION)
+        na--;
+    while (nb > 1 && b[nb - 1].cause == POSENC_CAUSE_ANGLE_PRECISION)
+        nb--;
     if (na != nb)
         return 0;
     for (size_t i = 0; i < na; i++)
-        if (a[i].cause != b[i].cause || strcmp(a[i].params, b[i].params) != 0)
+        if (a[i].cause != b[i].cause)
             return 0;
     return 1;
 }
 
 /* The fitting recipes of l into out->cause, each explanation a group;
- * equivalent ones once: the same causes, or the float32 envelope where an
+ * equivalent ones once (same_causes), and the float32 envelope not where an
  * engine model that forms the angles fits too. */
 static void report(const finder *F, const specs *l, posenc_check_result *out)
 {
@@ -340,12 +347,12 @@ static void report(const finder *F, const specs *l, posenc_check_result *out)
             continue;
         posenc_check_cause e[3];
         size_t n = explain(F, sp, e, 3), dup = 0;
-        for (size_t j = 0; j < out->n_cause && !dup; j++) {
+        for (size_t j = 0; j < out->n_cause && !dup;) {
             size_t nj = 0;
             while (j + nj < out->n_cause && out->cause[j + nj].group == out->cause[j].group)
                 nj++;
             dup = same_causes(&out->cause[j], nj, e, n);
-            j += nj - 1;
+            j += nj;
         }
         if (dup)
             continue;
