@@ -164,14 +164,8 @@ typedef struct finder {
 
 static int spec_push(specs *l, const mod *a, const mod *b, angle_model am)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        spec *p = realloc(l->v, cap * sizeof *p);
-        if (!p)
-            return 0;
-        l->v = p;
-        l->cap = cap;
-    }
+    if (!posenc__grow((void **)&l->v, &l->cap, l->n, sizeof *l->v))
+        return 0;
     spec *s = &l->v[l->n];
     memset(s, 0, sizeof *s);
     if (a)
@@ -218,6 +212,25 @@ static void gains(finder *F, const hyp *m)
     }
 }
 
+/* Keeps the first n recipes of l that fit on tokens idx (n_idx of them;
+ * NULL: every token), in order; their count, or -1 when out of memory. */
+static long keep_fitting(finder *F, specs *l, size_t n, const size_t *idx, size_t n_idx, hyp *h)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!posenc__materialize(&F->S, &l->v[i], h))
+            continue;
+        double fit = posenc__fit_tokens(F->c, h, idx, n_idx, NULL, NULL, F->c->tol, NULL);
+        if (fit < 0)
+            return -1;
+        if (fit <= F->c->tol) {
+            l->v[kept] = l->v[i];
+            l->v[kept++].fit = fit;
+        }
+    }
+    return (long)kept;
+}
+
 /* Fits every recipe of l: screened on the sample, the best
  * POSENC_CHECK_MAX_CAUSES refitted on every token; those that still fit
  * stay in l (sorted, best first). */
@@ -226,41 +239,17 @@ static posenc_status run_stage(finder *F, specs *l)
     hyp *h = malloc(sizeof *h);
     if (!h)
         return POSENC_ERR_NOMEM;
-    size_t n_fit = 0;
-    double tol = F->c->tol;
-    for (size_t i = 0; i < l->n; i++) {
-        if (!posenc__materialize(&F->S, &l->v[i], h))
-            continue;
-        double fit = posenc__fit_tokens(F->c, h, F->sample, F->n_s, NULL, NULL, tol, NULL);
-        if (fit < 0) {
-            free(h);
-            return POSENC_ERR_NOMEM;
-        }
-        if (fit <= tol) {
-            l->v[n_fit] = l->v[i];
-            l->v[n_fit++].fit = fit;
-        }
+    long n = keep_fitting(F, l, l->n, F->sample, F->n_s, h);
+    if (n >= 0) {
+        qsort(l->v, (size_t)n, sizeof *l->v, cmp_fit);
+        n = keep_fitting(F, l, n > (long)POSENC_CHECK_MAX_CAUSES ? POSENC_CHECK_MAX_CAUSES : (size_t)n,
+                         NULL, F->c->n_tok, h);
     }
-    qsort(l->v, n_fit, sizeof *l->v, cmp_fit);
-    if (n_fit > POSENC_CHECK_MAX_CAUSES)
-        n_fit = POSENC_CHECK_MAX_CAUSES;
-    size_t n_keep = 0;
-    for (size_t i = 0; i < n_fit; i++) {
-        if (!posenc__materialize(&F->S, &l->v[i], h))
-            continue;
-        double fit = posenc__fit_tokens(F->c, h, NULL, F->c->n_tok, NULL, NULL, tol, NULL);
-        if (fit < 0) {
-            free(h);
-            return POSENC_ERR_NOMEM;
-        }
-        if (fit <= tol) {
-            l->v[n_keep] = l->v[i];
-            l->v[n_keep++].fit = fit;
-        }
-    }
-    qsort(l->v, n_keep, sizeof *l->v, cmp_fit);
-    l->n = n_keep;
     free(h);
+    if (n < 0)
+        return POSENC_ERR_NOMEM;
+    qsort(l->v, (size_t)n, sizeof *l->v, cmp_fit);
+    l->n = (size_t)n;
     return POSENC_OK;
 }
 

@@ -162,6 +162,10 @@ typedef struct search {
     double gain_est[ANGLE_N]; /* the engine's least-squares gain under each angle model */
 } search;
 
+/* Room for one more element in the array *v of *cap elements of elem bytes
+ * holding n; 0 when out of memory (*v unchanged). */
+int posenc__grow(void **v, size_t *cap, size_t n, size_t elem);
+
 /* The single mistakes of the candidate lists (posenc_check.h), in order,
  * into *out (appended); POSENC_ERR_NOMEM. */
 posenc_status posenc__mods_build(const search *S, mod **out, size_t *n);

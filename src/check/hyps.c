@@ -87,16 +87,23 @@ typedef struct modlist {
     size_t n, cap;
 } modlist;
 
+int posenc__grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 1;
+    size_t c = *cap ? *cap * 2 : 256;
+    void *p = realloc(*v, c * elem);
+    if (!p)
+        return 0;
+    *v = p;
+    *cap = c;
+    return 1;
+}
+
 static int push(modlist *l, mod_kind kind, int a, double v, int64_t len)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        mod *p = realloc(l->v, cap * sizeof *p);
-        if (!p)
-            return 0;
-        l->v = p;
-        l->cap = cap;
-    }
+    if (!posenc__grow((void **)&l->v, &l->cap, l->n, sizeof *l->v))
+        return 0;
     l->v[l->n++] = (mod){kind, a, v, len};
     return 1;
 }
