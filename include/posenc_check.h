@@ -68,8 +68,45 @@
  *                     inv-freq-f16)
  * Candidates are first fitted on up to 256 tokens spread over the dump; the
  * best POSENC_CHECK_MAX_CAUSES of those that fit there are refitted on every
- * token, and only those that still fit are reported. n_cause 0 on a
- * mismatch means no known mistake explains it.
+ * token, and only those that still fit are reported.
+ *
+ * ENGINES. An engine model says how an engine forms its angles
+ * (src/check/engines.c cites each rule):
+ *   exact         theta = pos * inv_freq, exactly
+ *   f32-product   theta = fl32(inv_freq_f32 * fl32(pos)), inv_freq_f32 =
+ *                 1 / powf(base, fl32(2k / d)) (times the scaling's ratio):
+ *                 transformers' eager float32, a float32 cos/sin cache (vLLM);
+ *                 its angle may move 4 float32 ulps
+ *   ggml-chain    ggml's CPU chain: theta_scale = powf(base, -2/n_dims), theta
+ *                 = (float)pos then theta *= theta_scale per pair in float32,
+ *                 / freq_factor, * freq_scale, YaRN's ramp blend (corr dims
+ *                 with floorf/ceilf), with the arguments llama.cpp derives
+ *                 (freq_scale 1/factor for linear and yarn, ext_factor 1 for
+ *                 yarn, Llama 3's rope_freqs as its converter writes them,
+ *                 LongRoPE's lists, other scalings as per-pair divisors); its
+ *                 angle may move 1 float32 ulp
+ * The engine expected (posenc_check_run_engine; exact for posenc_check_run)
+ * makes the verdict: a dump matches when it matches that engine's arithmetic.
+ * A table or frequency rounded to bf16/f16 stays a dtype-rounding cause, alone
+ * or on top of an engine model.
+ *
+ * COMPOUND CAUSES. The search is staged, simplest first, and stops at the
+ * first stage where something fits:
+ *   1. each candidate above alone on the expected engine's arithmetic, and
+ *      each other engine model alone (angle-precision, params "onset=P
+ *      model=NAME"; the generic envelope is not named where a model fits);
+ *   2. each candidate on another engine model: the mistake first, then
+ *      "angle-precision onset=P model=NAME" (a planted bug in an engine whose
+ *      own float32 error shows too);
+ *   3. two candidates together, on every engine model: the layout with any
+ *      other, the base with the scaling (a layer of another type: Gemma 3's
+ *      full layer computed as a sliding one), either with the attention factor
+ *      or a position offset.
+ * The causes of one explanation share a group (posenc_check_cause.group),
+ * in that order; explanations that name the same causes in the same order
+ * collapse to the best fitting one. When nothing fits (n_cause 0 on a
+ * mismatch), nearest says which single hypothesis came nearest (on 16 of
+ * the screening tokens) and where its largest error is over every token.
  *
  * Thread-safe (no global state); allocates working memory during the call
  * (the x and y of a dump are held as float); the passes over the tokens are
