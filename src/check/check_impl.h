@@ -1,6 +1,7 @@
 /* check_impl.h - the rooms of posenc_check_run, shared inside src/check only.
  *
- *   engines.c  the engine arithmetic models: how an engine forms its angles
+ *   engines.c  the dtypes' units and roundings (the bottom of the folder), and
+ *              the engine arithmetic models: how an engine forms its angles
  *              (exact, float32 product, ggml's float32 chain) and its tables
  *   fit.c      one hypothesis' prediction of y and its error, token by token,
  *              in threads

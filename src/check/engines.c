@@ -53,6 +53,35 @@
 
 #include <string.h>
 
+/* ---- the dtypes' units (fit.c measures with them; here at the bottom of src/check) ---------------------------------------------------------- */
+
+/* ulp_dtype(v) = 2^(floor(log2 v) - (bits - 1)), v below the smallest normal
+ * counting as that normal. */
+double posenc__unit_of(double v, int bits, int emin)
+{
+    uint64_t w;
+    memcpy(&w, &v, sizeof w);
+    int e = (int)((w >> 52) & 0x7FF) - 1023; /* floor(log2 v) for a normal v > 0 */
+    if (e < emin)
+        e = emin;
+    uint64_t r = (uint64_t)(e - (bits - 1) + 1023) << 52;
+    double u;
+    memcpy(&u, &r, sizeof u);
+    return u;
+}
+
+/* v rounded to nearest-even with `bits` significand bits (subnormals below 2^emin). */
+double posenc__round_sig(double v, int bits, int emin)
+{
+    if (v == 0 || !isfinite(v))
+        return v;
+    int e = ilogb(v);
+    int q = (e < emin ? emin : e) - (bits - 1);
+    return ldexp(nearbyint(ldexp(v, -q)), q);
+}
+
+/* ---- the models ----------------------------------------------------------------- */
+
 const char *posenc__angle_model_name(angle_model m)
 {
     switch (m) {
