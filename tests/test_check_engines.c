@@ -450,6 +450,29 @@ TEST(hf_and_cache)
                  POSENC_CAUSE_POSITION_OFFSET, "c=-1", NULL));
 }
 
+/* A bf16 cos/sin table given as tables (half width), as a cache holds it. */
+TEST(cache_tables)
+{
+    posenc_rope_config qwen;
+    config(&qwen, 128, 1e6, POSENC_LAYOUT_HALF, POSENC_ROPE_DEFAULT);
+    eng e = {.k = E_HF, .neox = 1, .rd = 128, .base = 1e6f, .cs_bf16 = 1};
+    size_t n_tok = 40;
+    int64_t pos[40];
+    float cs[40 * 64], sn[40 * 64];
+    for (size_t t = 0; t < n_tok; t++) {
+        pos[t] = t < 16 ? (int64_t)t : (int64_t)(t * 25000);
+        tables(&e, pos[t], cs + t * 64, sn + t * 64);
+    }
+    posenc_check_input in = {.dtype = POSENC_DTYPE_BF16, .n_tok = n_tok, .pos = pos, .cos = cs,
+                             .sin = sn, .table_dim = 64};
+    CHECK(posenc_check_run_engine(&qwen, &in, 0, 0, POSENC_CHECK_ENGINE_CACHE_BF16, &res_) == POSENC_OK);
+    CHECK(res_.match);
+    CHECK(posenc_check_run_engine(&qwen, &in, 0, 0, POSENC_CHECK_ENGINE_EXACT, &res_) == POSENC_OK);
+    CHECK(!res_.match && res_.n_cause >= 1 && res_.cause[0].cause == POSENC_CAUSE_ANGLE_PRECISION);
+    if (res_.match || res_.n_cause == 0)
+        show("cache tables");
+}
+
 /* Two structural causes at once, and nothing that fits. */
 TEST(compound_and_none)
 {
@@ -517,6 +540,7 @@ int main(void)
     RUN(ggml_reference);
     RUN(ggml_models);
     RUN(hf_and_cache);
+    RUN(cache_tables);
     RUN(compound_and_none);
     RUN(large);
     return check_summary(FILE_);
