@@ -77,8 +77,10 @@ static void predict_table_order(ctx *c, const hyp *h, const float *x, double *o,
 }
 
 /* The best angle within each pair's envelope: turn the predicted pair
- * towards the engine's, clamped. */
-static void apply_envelope(ctx *c, const hyp *h, const float *y, double *o)
+ * towards the engine's, clamped. A pair already within half a unit (c->unit,
+ * when known) is left as it is: the turn could only make a small error
+ * smaller, and it costs an atan2, a cos and a sin. */
+static void apply_envelope(ctx *c, const hyp *h, const float *y, double *o, int units_known)
 {
     uint32_t P = h->rope.rotary_dim / 2;
     for (uint32_t k = 0; k < P; k++) {
@@ -88,6 +90,8 @@ static void apply_envelope(ctx *c, const hyp *h, const float *y, double *o)
         size_t i0, i1;
         posenc__pair_elems((int)c->layout, P, k, &i0, &i1);
         double e0 = o[i0], e1 = o[i1], u = y[i0], v = y[i1];
+        if (units_known && fabs(e0 - u) <= 0.5 * c->unit[i0] && fabs(e1 - v) <= 0.5 * c->unit[i1])
+            continue;
         double delta = atan2(e0 * v - e1 * u, e0 * u + e1 * v);
         delta = delta > env ? env : delta < -env ? -env : delta;
         double cd = cos(delta), sd = sin(delta);
@@ -96,7 +100,9 @@ static void apply_envelope(ctx *c, const hyp *h, const float *y, double *o)
     }
 }
 
-void posenc__predict(ctx *c, const hyp *h, const float *x, const float *y, uint32_t head)
+/* h's prediction; units_known: c->unit holds x's units (element_units). */
+static void predict_units(ctx *c, const hyp *h, const float *x, const float *y, uint32_t head,
+                          int units_known)
 {
     double *o = c->pred;
     for (uint32_t d = 0; d < c->hd; d++)
@@ -119,7 +125,12 @@ void posenc__predict(ctx *c, const hyp *h, const float *x, const float *y, uint3
         }
     }
     if (h->envelope || h->env_ulps > 0)
-        apply_envelope(c, h, y, o);
+        apply_envelope(c, h, y, o, units_known);
+}
+
+void posenc__predict(ctx *c, const hyp *h, const float *x, const float *y, uint32_t head)
+{
+    predict_units(c, h, x, y, head, 0);
 }
 
 /* The unit of each element: of its pair's norm in the model, and (a
@@ -167,8 +178,8 @@ double posenc__token_fit(ctx *c, const hyp *h, size_t t, double *abs_out, worst_
     for (uint32_t head = 0; head < c->n_head; head++) {
         const float *x = c->x + (t * c->n_head + head) * c->hd;
         const float *y = c->y + (t * c->n_head + head) * c->hd;
-        posenc__predict(c, h, x, y, head);
         element_units(c, h, x);
+        predict_units(c, h, x, y, head, 1);
         for (uint32_t i = 0; i < c->hd; i++) {
             double d = fabs(c->pred[i] - y[i]);
             if (d > wabs)
