@@ -391,6 +391,9 @@ TEST(ggml_models)
             e = ey; /* YaRN's mscale not cancelled: applied twice */
             e.g.attn_factor = msc;
             CHECK(expect("qwen3 mscale", &qwen3, &e, dt, E, 0, POSENC_CAUSE_ATTN_FACTOR, "factor=", mm));
+            e = eq; /* an attention factor of its own */
+            e.g.attn_factor = 1.0625f;
+            CHECK(expect("qwen2.5 gain", &qwen, &e, dt, E, 0, POSENC_CAUSE_ATTN_FACTOR, "factor=1.06", mm));
             e = ey; /* ext_factor 0: plain interpolation, no mscale */
             e.g.ext_factor = 0;
             e.g.attn_factor = 1;
@@ -483,10 +486,12 @@ TEST(compound_and_none)
     config(&slide, 256, 10000, POSENC_LAYOUT_HALF, POSENC_ROPE_DEFAULT);
     eng e = {.k = E_EXACT, .neox = 1, .rd = 256};
     CHECK(posenc_rope_init_config(&e.rope, &slide, 0) == POSENC_OK);
-    CHECK(expect("gemma3 full as sliding", &full, &e, POSENC_DTYPE_BF16, POSENC_CHECK_ENGINE_EXACT, 0,
-                 POSENC_CAUSE_BASE, "base=10000", NULL));
-    CHECK(res_.n_cause >= 2 && res_.cause[1].group == 0 && res_.cause[1].cause == POSENC_CAUSE_SCALING &&
-          strcmp(res_.cause[1].params, "what=none") == 0);
+    for (int dt = 0; dt < 3; dt++) {
+        CHECK(expect("gemma3 full as sliding", &full, &e, (posenc_dtype)dt, POSENC_CHECK_ENGINE_EXACT, 0,
+                     POSENC_CAUSE_BASE, "base=10000", NULL));
+        CHECK(res_.n_cause >= 2 && res_.cause[1].group == 0 && res_.cause[1].cause == POSENC_CAUSE_SCALING &&
+              strcmp(res_.cause[1].params, "what=none") == 0);
+    }
     /* a layout and a base: interleaved pairs on another base */
     posenc_rope_config q;
     config(&q, 64, 10000, POSENC_LAYOUT_HALF, POSENC_ROPE_DEFAULT);

@@ -67,6 +67,8 @@ static void band_bounds(size_t b, int64_t *lo, int64_t *hi)
 static int cmp_fit(const void *a, const void *b)
 {
     const spec *x = a, *y = b;
+    if (x->n_cause != y->n_cause)
+        return x->n_cause < y->n_cause ? -1 : 1;
     return x->fit < y->fit ? -1 : x->fit > y->fit ? 1 : (x->order > y->order) - (x->order < y->order);
 }
 
@@ -162,7 +164,7 @@ typedef struct finder {
     size_t n_mods;
 } finder;
 
-static int spec_push(specs *l, const mod *a, const mod *b, angle_model am)
+static int spec_push(specs *l, const mod *a, const mod *b, angle_model am, angle_model expected)
 {
     if (!posenc__grow((void **)&l->v, &l->cap, l->n, sizeof *l->v))
         return 0;
@@ -173,6 +175,7 @@ static int spec_push(specs *l, const mod *a, const mod *b, angle_model am)
     if (b)
         s->m[s->n_mod++] = *b;
     s->amodel = am;
+    s->n_cause = s->n_mod + (am != expected);
     s->order = l->n++;
     return 1;
 }
@@ -259,10 +262,10 @@ static int stage_specs(const finder *F, int stage, specs *l)
     angle_model me = F->S.model->amodel;
     if (stage == 1) {
         for (size_t i = 0; i < F->n_mods; i++)
-            if (!spec_push(l, &F->mods[i], NULL, me))
+            if (!spec_push(l, &F->mods[i], NULL, me, me))
                 return 0;
         for (int am = 0; am < ANGLE_N; am++)
-            if ((angle_model)am != me && !spec_push(l, NULL, NULL, (angle_model)am))
+            if ((angle_model)am != me && !spec_push(l, NULL, NULL, (angle_model)am, me))
                 return 0;
         return 1;
     }
@@ -272,11 +275,11 @@ static int stage_specs(const finder *F, int stage, specs *l)
         for (size_t i = 0; i < F->n_mods; i++) {
             if (F->mods[i].kind == MOD_ENVELOPE)
                 continue;
-            if (stage == 2 && !spec_push(l, &F->mods[i], NULL, (angle_model)am))
+            if (stage == 2 && !spec_push(l, &F->mods[i], NULL, (angle_model)am, me))
                 return 0;
             for (size_t j = i + 1; stage == 3 && j < F->n_mods; j++)
                 if (posenc__mods_pair(&F->mods[i], &F->mods[j]) &&
-                    !spec_push(l, &F->mods[i], &F->mods[j], (angle_model)am))
+                    !spec_push(l, &F->mods[i], &F->mods[j], (angle_model)am, me))
                     return 0;
         }
     }
@@ -291,7 +294,7 @@ static size_t explain(const finder *F, const spec *sp, posenc_check_cause *e, si
     size_t n = 0;
     for (unsigned i = 0; i < sp->n_mod && n < room; i++, n++) {
         e[n].cause = posenc__mod_cause(&sp->m[i]);
-        posenc__mod_params(&F->S, &sp->m[i], F->v.onset, e[n].params, sizeof e[n].params);
+        posenc__mod_params(&F->S, &sp->m[i], sp->amodel, F->v.onset, e[n].params, sizeof e[n].params);
     }
     if (sp->amodel != F->S.model->amodel && n < room) {
         e[n].cause = POSENC_CAUSE_ANGLE_PRECISION;

@@ -135,7 +135,9 @@ typedef enum mod_kind {
 
 typedef struct mod {
     mod_kind kind;
-    int a;                 /* SCALING: the type (-1: none); ROUND: which; LONGROPE: 1 long */
+    int a;                 /* SCALING: the type (-1: none); ROUND: which; LONGROPE: 1 long;
+                              GAIN: 1 for the engine's least-squares gain under the
+                              recipe's angle model (search.gain_est) */
     double v;              /* offset, base, factor, rotary_dim, gain */
     int64_t len;           /* DYN_LEN, LONGROPE: the length the RoPE is built for */
 } mod;
@@ -145,6 +147,8 @@ typedef struct spec {
     mod m[2];
     unsigned n_mod;
     angle_model amodel;
+    unsigned n_cause;      /* the causes it names: its mods, and the angle model when
+                              not the expected one (fewer is simpler, and first) */
     double fit;
     size_t order;          /* build order: ties keep it */
 } spec;
@@ -178,6 +182,7 @@ int posenc__mods_pair(const mod *a, const mod *b);
  * refuses its configuration (the recipe is dropped), 1 done. */
 int posenc__materialize(const search *S, const spec *sp, hyp *h);
 /* "c=1", "base=500000", ...; onset for the angle-precision words. */
-void posenc__mod_params(const search *S, const mod *m, int64_t onset, char *buf, size_t n);
+void posenc__mod_params(const search *S, const mod *m, angle_model am, int64_t onset, char *buf,
+                        size_t n);
 
 #endif

@@ -44,8 +44,13 @@
  *               linear and yarn (L/src/llama-model.cpp:1429), ext_factor 1 for
  *               yarn, else 0 (L/src/llama-context.cpp:173-175), the attention
  *               factor that with ggml's own mscale gives the model's
- *               (llama-context.cpp:177-214), and rope_freqs / LongRoPE's factor
- *               lists as freq_factors (the converter stores them as float32).
+ *               (llama-context.cpp:177-214: YaRN's get_mscale times the cancel
+ *               1 / (1 + 0.1 logf(factor)), times rope.scaling.attn_factor,
+ *               which for LongRoPE is sqrt(1 + ln(s) / ln(L)),
+ *               L/conversion/phi.py:194-202), Llama 3's rope_freqs
+ *               (llama3_rope_freqs below) and LongRoPE's lists as freq_factors
+ *               in float32 (phi.py:210-211; the long list past the original
+ *               context, L/src/llama-model.cpp:2345-2346).
  *
  * An engine model describes the angles. What an engine then rounds to a 16-bit
  * float (its cos/sin table, its inv_freq buffer) is a dtype-rounding on top. */

@@ -213,8 +213,8 @@ static int mods_rest(const search *S, modlist *l)
         int dup = !(gains[i] > 0) || !isfinite(gains[i]) || gains[i] == a;
         for (size_t j = 0; j < i; j++)
             dup |= gains[j] == gains[i];
-        if (!dup)
-            PUSH(l, MOD_GAIN, 0, gains[i], 0);
+        if (!dup) /* a = 1: the engine's gain, estimated under the recipe's angle model */
+            PUSH(l, MOD_GAIN, i == 3, gains[i], 0);
     }
     PUSH(l, MOD_DIRECTION, 0, 0, 0);
     for (int i = 0; i < 6; i++)
@@ -239,7 +239,8 @@ posenc_status posenc__mods_build(const search *S, mod **out, size_t *n)
 static const char *const ROUND_WORDS[] = {"cos-sin-bf16", "cos-sin-f16", "positions-bf16",
                                           "positions-f16", "inv-freq-bf16", "inv-freq-f16"};
 
-void posenc__mod_params(const search *S, const mod *m, int64_t onset, char *buf, size_t n)
+void posenc__mod_params(const search *S, const mod *m, angle_model am, int64_t onset, char *buf,
+                        size_t n)
 {
     posenc_layout L = S->cfg->layout;
     switch (m->kind) {
@@ -264,7 +265,7 @@ void posenc__mod_params(const search *S, const mod *m, int64_t onset, char *buf,
         return;
     case MOD_LONGROPE: snprintf(buf, n, "set=%s", m->a ? "long" : "short"); return;
     case MOD_ROTARY: snprintf(buf, n, "rotary_dim=%u", (unsigned)m->v); return;
-    case MOD_GAIN: snprintf(buf, n, "factor=%.7g", m->v); return;
+    case MOD_GAIN: snprintf(buf, n, "factor=%.7g", m->a ? S->gain_est[am] : m->v); return;
     case MOD_DIRECTION: buf[0] = '\0'; return;
     case MOD_ROUND: snprintf(buf, n, "what=%s", ROUND_WORDS[m->a]); return;
     }
@@ -301,7 +302,7 @@ static int apply_config(const search *S, const mod *m, posenc_rope_config *c2, i
 }
 
 /* The rotation's changes of m on h. */
-static void apply_rotation(const search *S, const mod *m, hyp *h)
+static void apply_rotation(const search *S, const mod *m, angle_model am, hyp *h)
 {
     posenc_layout L = S->cfg->layout;
     switch (m->kind) {
@@ -310,7 +311,7 @@ static void apply_rotation(const search *S, const mod *m, hyp *h)
     case MOD_PAIRS_OTHER: h->pairs = other(L); break;
     case MOD_ENVELOPE: h->envelope = 1; break;
     case MOD_OFFSET: h->offset = (int64_t)m->v; break;
-    case MOD_GAIN: h->gain = m->v; break;
+    case MOD_GAIN: h->gain = m->a ? S->gain_est[am] : m->v; break;
     case MOD_DIRECTION: h->sign = -1; break;
     case MOD_ROUND:
         if (m->a < 2)
@@ -357,6 +358,6 @@ int posenc__materialize(const search *S, const spec *sp, hyp *h)
             h->env_ulps = posenc__angle_model_env(sp->amodel);
     }
     for (unsigned i = 0; i < sp->n_mod; i++)
-        apply_rotation(S, &sp->m[i], h);
+        apply_rotation(S, &sp->m[i], sp->amodel, h);
     return 1;
 }
