@@ -74,7 +74,9 @@
  * (src/check/engines.c cites each rule):
  *   exact         theta = pos * inv_freq, exactly
  *   f32-product   theta = fl32(inv_freq_f32 * fl32(pos)), inv_freq_f32 =
- *                 1 / powf(base, fl32(2k / d)) (times the scaling's ratio):
+ *                 1 / powf(base, fl32(2k / d)) (Llama 3's smoothing in float32
+ *                 as transformers computes it; other scalings: times their
+ *                 exact ratio, rounded once):
  *                 transformers' eager float32, a float32 cos/sin cache (vLLM);
  *                 its angle may move 4 float32 ulps
  *   ggml-chain    ggml's CPU chain: theta_scale = powf(base, -2/n_dims), theta

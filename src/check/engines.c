@@ -246,10 +246,34 @@ static void setup_ggml(hyp *h, const posenc_rope_config *cfg)
     }
 }
 
+/* transformers' Llama 3 inv_freq, float32 tensor ops (5.23.0,
+ * modeling_rope_utils.py:643-662, _compute_llama3_parameters):
+ *     wavelen = 2 * math.pi / inv_freq
+ *     inv_freq_llama = where(wavelen > low_wavelen, inv_freq / factor, inv_freq)
+ *     smooth = (old_len / wavelen - low) / (high - low)
+ *     smoothed = (1 - smooth) * inv_freq_llama / factor + smooth * inv_freq_llama
+ *     medium (neither below high_wavelen nor above low_wavelen): smoothed. */
+static float hf_llama3(const posenc_rope_scaling *s, float inv)
+{
+    float factor = (float)s->factor, lo = (float)s->low_freq_factor, hi = (float)s->high_freq_factor;
+    double old_len = s->original_max_position_embeddings;
+    float wavelen = (float)(2 * 3.14159265358979323846) / inv;
+    float llama = (double)wavelen > old_len / s->low_freq_factor ? inv / factor : inv;
+    if ((double)wavelen < old_len / s->high_freq_factor || (double)wavelen > old_len / s->low_freq_factor)
+        return llama;
+    float smooth = ((float)old_len / wavelen - lo) / (hi - lo);
+    float a = (1 - smooth) * llama;
+    a = a / factor;
+    float b = smooth * llama;
+    return a + b;
+}
+
 static void setup_f32_product(hyp *h, const posenc_rope_config *cfg)
 {
     uint32_t R = h->rope.rotary_dim, P = R / 2;
     float base = (float)cfg->base;
+    int llama3 = cfg->scaling.type == POSENC_ROPE_LLAMA3 && cfg->scaling.n_freq_factors == 0 &&
+                 R == cfg->head_dim;
     for (uint32_t k = 0; k < P; k++) {
         /* 1.0 / (base ** (arange(0, dim, 2).float() / dim)), float32 steps */
         float ex = (float)(2 * k) / (float)R;
@@ -257,6 +281,8 @@ static void setup_f32_product(hyp *h, const posenc_rope_config *cfg)
         double f = h->rope.inv_freq_hi[k] + h->rope.inv_freq_lo[k];
         double ratio = f / plain_freq(cfg->base, k, R);
         h->inv32[k] = ratio == 1.0 ? plain : (float)((double)plain * ratio);
+        if (llama3)
+            h->inv32[k] = hf_llama3(&cfg->scaling, plain);
     }
 }
 
