@@ -16,7 +16,17 @@
  * the configuration (base, scaling, rotary dim, length), the positions, the
  * pairing, the sign, the gain or a rounding. Everything is computed in
  * double from the model's angle, which for a float32 model is the float the
- * engine would hold. */
+ * engine would hold.
+ *
+ * Adding a mistake (the way the grader's slips of issue 32 are to come here:
+ * integer exponent, single precision, one coordinate's sign, pair index
+ * shifted, odd D with D - 1, a value used after it was overwritten, the base
+ * ignored): a mod_kind, its cause (posenc__mod_cause), its room
+ * (posenc__mods_pair), its params words, and either a configuration change
+ * (apply_config: the frequencies follow from the library) or a rotation
+ * change (apply_rotation: a field of hyp that posenc__angles /
+ * posenc__predict read). The staged search, the collapse of equivalent
+ * explanations and the nearest hypothesis then work for it unchanged. */
 #ifndef POSENC_CHECK_IMPL_H
 #define POSENC_CHECK_IMPL_H
 
