@@ -358,6 +358,31 @@ static void report(const finder *F, const specs *l, posenc_check_result *out)
     }
 }
 
+/* The nearest recipe sp (its fit over every token, w where its largest
+ * error is) into out: as the causes when it fits after all (one the
+ * screening passed over), else as the nearest. */
+static void name_nearest(const finder *F, const spec *sp, const worst_at *w, posenc_check_result *out)
+{
+    posenc_check_cause e[3];
+    size_t n = explain(F, sp, e, 3);
+    if (sp->fit <= F->c->tol) {
+        for (size_t k = 0; k < n; k++)
+            out->cause[out->n_cause++] = e[k];
+        return;
+    }
+    posenc_check_nearest *nr = &out->nearest;
+    nr->valid = 1;
+    nr->cause = e[0].cause;
+    nr->fit_ulp = sp->fit;
+    snprintf(nr->params, sizeof nr->params, "%s", e[0].params);
+    if (n > 1 && e[0].cause != POSENC_CAUSE_ANGLE_PRECISION) /* + " model=NAME" */
+        snprintf(nr->params + strlen(nr->params), sizeof nr->params - strlen(nr->params), "%smodel=%s",
+                 nr->params[0] ? " " : "", posenc__angle_model_name(sp->amodel));
+    nr->pos = F->c->pos[w->t];
+    nr->pair = w->pair;
+    nr->head = w->head;
+}
+
 /* Nothing fits: the single recipe nearest on a few tokens, refitted on
  * every token, and where its error is. */
 static posenc_status nearest(finder *F, posenc_check_result *out)
@@ -389,21 +414,8 @@ static posenc_status nearest(finder *F, posenc_check_result *out)
         if (fit < 0) {
             s = POSENC_ERR_NOMEM;
         } else {
-            posenc_check_cause e[3];
             l.v[best].fit = fit;
-            size_t n = explain(F, &l.v[best], e, 3);
-            posenc_check_nearest *nr = &out->nearest;
-            nr->valid = 1;
-            nr->cause = e[0].cause;
-            nr->fit_ulp = fit;
-            snprintf(nr->params, sizeof nr->params, "%s", e[0].params);
-            if (n > 1 && e[0].cause != POSENC_CAUSE_ANGLE_PRECISION) /* + " model=NAME" */
-                snprintf(nr->params + strlen(nr->params), sizeof nr->params - strlen(nr->params),
-                         "%smodel=%s", nr->params[0] ? " " : "",
-                         posenc__angle_model_name(l.v[best].amodel));
-            nr->pos = F->c->pos[w.t];
-            nr->pair = w.pair;
-            nr->head = w.head;
+            name_nearest(F, &l.v[best], &w, out);
         }
     }
     free(h);
