@@ -479,9 +479,9 @@ static posenc_status diagnose(finder *F, const hyp *m, posenc_check_result *out)
 /* The input's own checks; *max_pos its largest position. */
 static posenc_status validate(const posenc_rope_config *model, const posenc_check_input *in,
                               int64_t seq_len, double tol_ulp, posenc_check_engine engine,
-                              int64_t *max_pos)
+                              const posenc_check_result *out, int64_t *max_pos)
 {
-    if (!model || !in || !in->pos)
+    if (!model || !in || !out || !in->pos)
         return POSENC_ERR_NULL;
     int tables = !in->x && !in->y;
     if (tables ? (!in->cos || !in->sin) : (!in->x || !in->y || in->cos || in->sin))
@@ -597,9 +597,9 @@ posenc_status posenc_check_run_engine(const posenc_rope_config *model, const pos
                                       posenc_check_result *out)
 {
     int64_t max_pos;
-    posenc_status s = validate(model, in, seq_len, tol_ulp, engine, &max_pos);
-    if (s != POSENC_OK || !out)
-        return s != POSENC_OK ? s : POSENC_ERR_NULL;
+    posenc_status s = validate(model, in, seq_len, tol_ulp, engine, out, &max_pos);
+    if (s != POSENC_OK)
+        return s;
     if (seq_len == 0)
         seq_len = max_pos + 1;
     posenc_rope_config *cfg = malloc(sizeof *cfg);
