@@ -107,8 +107,10 @@
  * The causes of one explanation share a group (posenc_check_cause.group),
  * in that order; explanations that name the same causes in the same order
  * collapse to the best fitting one. When nothing fits (n_cause 0 on a
- * mismatch), nearest says which single hypothesis came nearest (on 16 of
- * the screening tokens) and where its largest error is over every token.
+ * mismatch), nearest says which single hypothesis came nearest (the
+ * smallest root mean square error on 16 of the screening tokens; one on
+ * another engine model only when that halves it; not the least-squares
+ * attention factor) and where its largest error is over every token.
  *
  * Thread-safe (no global state); allocates working memory during the call
  * (the x and y of a dump are held as float); the passes over the tokens are

@@ -383,8 +383,9 @@ static void name_nearest(const finder *F, const spec *sp, const worst_at *w, pos
     nr->head = w->head;
 }
 
-/* Nothing fits: the single recipe nearest on a few tokens, refitted on
- * every token, and where its error is. */
+/* Nothing fits: the single recipe nearest on a few tokens (the smallest
+ * root mean square error: the largest is about the pair's norm for every
+ * wrong rotation), refitted on every token, and where its error is. */
 static posenc_status nearest(finder *F, posenc_check_result *out)
 {
     specs l = {0};
@@ -395,18 +396,27 @@ static posenc_status nearest(finder *F, posenc_check_result *out)
     hyp *h = malloc(sizeof *h);
     size_t n_few = F->n_s < 16 ? F->n_s : 16, best = l.n;
     size_t few[16];
+    double best_ms = INFINITY;
     for (size_t i = 0; i < n_few; i++)
         few[i] = F->sample[i * F->n_s / n_few];
     posenc_status s = h ? POSENC_OK : POSENC_ERR_NOMEM;
     for (size_t i = 0; s == POSENC_OK && i < l.n; i++) {
-        l.v[i].fit = INFINITY;
-        if (!posenc__materialize(&F->S, &l.v[i], h))
+        /* the engine's least-squares gain shrinks any wrong rotation towards
+         * a smaller error: it is not near for that */
+        if ((l.v[i].n_mod && l.v[i].m[0].kind == MOD_GAIN && l.v[i].m[0].a) ||
+            !posenc__materialize(&F->S, &l.v[i], h))
             continue;
-        l.v[i].fit = posenc__fit_tokens(F->c, h, few, n_few, NULL, NULL, INFINITY, NULL);
-        if (l.v[i].fit < 0)
+        worst_at w = {.err = -1};
+        if (posenc__fit_tokens(F->c, h, few, n_few, NULL, NULL, INFINITY, &w) < 0) {
             s = POSENC_ERR_NOMEM;
-        else if (best == l.n || l.v[i].fit < l.v[best].fit)
-            best = i;
+        } else if (w.n) {
+            /* on another engine model only when it halves the error */
+            double ms = w.sum2 / (double)w.n * (l.v[i].n_cause > 1 ? 4.0 : 1.0);
+            if (ms < best_ms) {
+                best_ms = ms;
+                best = i;
+            }
+        }
     }
     if (s == POSENC_OK && best < l.n && posenc__materialize(&F->S, &l.v[best], h)) {
         worst_at w = {.err = -1};

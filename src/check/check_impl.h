@@ -116,6 +116,8 @@ typedef struct worst_at {
     double err;
     size_t t;
     uint32_t head, pair;   /* pair of the model's layout (elements past the rotary part: P + i) */
+    double sum2;           /* the sum of every element's squared error (ulps) */
+    size_t n;              /* over this many elements */
 } worst_at;
 
 double posenc__unit_of(double v, int bits, int emin);

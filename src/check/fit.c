@@ -187,6 +187,10 @@ double posenc__token_fit(ctx *c, const hyp *h, size_t t, double *abs_out, worst_
             double e = d / c->unit[i];
             if (e > worst)
                 worst = e;
+            if (w) {
+                w->sum2 += e * e;
+                w->n++;
+            }
             if (w && e > w->err) {
                 w->err = e;
                 w->t = t;
@@ -264,8 +268,14 @@ double posenc__fit_tokens(const ctx *c, const hyp *h, const size_t *idx, size_t 
     double fit = 0;
     for (size_t k = 0; k < nt; k++) {
         fit = ps[k].fit > fit ? ps[k].fit : fit;
-        if (w && ps[k].w.err > w->err)
+        if (!w)
+            continue;
+        double sum2 = w->sum2 + ps[k].w.sum2;
+        size_t n_el = w->n + ps[k].w.n;
+        if (ps[k].w.err > w->err)
             *w = ps[k].w;
+        w->sum2 = sum2;
+        w->n = n_el;
     }
     free(ps);
     return fit;
