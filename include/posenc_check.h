@@ -68,8 +68,49 @@
  *                     inv-freq-f16)
  * Candidates are first fitted on up to 256 tokens spread over the dump; the
  * best POSENC_CHECK_MAX_CAUSES of those that fit there are refitted on every
- * token, and only those that still fit are reported. n_cause 0 on a
- * mismatch means no known mistake explains it.
+ * token, and only those that still fit are reported.
+ *
+ * ENGINES. An engine model says how an engine forms its angles
+ * (src/check/engines.c cites each rule):
+ *   exact         theta = pos * inv_freq, exactly
+ *   f32-product   theta = fl32(inv_freq_f32 * fl32(pos)), inv_freq_f32 =
+ *                 1 / powf(base, fl32(2k / d)) (Llama 3's smoothing in float32
+ *                 as transformers computes it; other scalings: times their
+ *                 exact ratio, rounded once):
+ *                 transformers' eager float32, a float32 cos/sin cache (vLLM);
+ *                 its angle may move 4 float32 ulps
+ *   ggml-chain    ggml's CPU chain: theta_scale = powf(base, -2/n_dims), theta
+ *                 = (float)pos then theta *= theta_scale per pair in float32,
+ *                 / freq_factor, * freq_scale, YaRN's ramp blend (corr dims
+ *                 with floorf/ceilf), with the arguments llama.cpp derives
+ *                 (freq_scale 1/factor for linear and yarn, ext_factor 1 for
+ *                 yarn, Llama 3's rope_freqs as its converter writes them,
+ *                 LongRoPE's lists, other scalings as per-pair divisors); its
+ *                 angle may move 1 float32 ulp
+ * The engine expected (posenc_check_run_engine; exact for posenc_check_run)
+ * makes the verdict: a dump matches when it matches that engine's arithmetic.
+ * A table or frequency rounded to bf16/f16 stays a dtype-rounding cause, alone
+ * or on top of an engine model.
+ *
+ * COMPOUND CAUSES. The search is staged, simplest first, and stops at the
+ * first stage where something fits:
+ *   1. each candidate above alone on the expected engine's arithmetic, and
+ *      each other engine model alone (angle-precision, params "onset=P
+ *      model=NAME"; the generic envelope is not named where a model fits);
+ *   2. each candidate on another engine model: the mistake first, then
+ *      "angle-precision onset=P model=NAME" (a planted bug in an engine whose
+ *      own float32 error shows too);
+ *   3. two candidates together, on every engine model: the layout with any
+ *      other, the base with the scaling (a layer of another type: Gemma 3's
+ *      full layer computed as a sliding one), either with the attention factor
+ *      or a position offset.
+ * The causes of one explanation share a group (posenc_check_cause.group),
+ * in that order; explanations that name the same causes in the same order
+ * collapse to the best fitting one. When nothing fits (n_cause 0 on a
+ * mismatch), nearest says which single hypothesis came nearest (the
+ * smallest root mean square error on 16 of the screening tokens; one on
+ * another engine model only when that halves it; not the least-squares
+ * attention factor) and where its largest error is over every token.
  *
  * Thread-safe (no global state); allocates working memory during the call
  * (the x and y of a dump are held as float); the passes over the tokens are
@@ -128,6 +169,29 @@ typedef enum posenc_check_cause_id {
  * "direction", "dtype-rounding"; "unknown" outside the enum. */
 const char *posenc_check_cause_name(posenc_check_cause_id id);
 
+/* The engine whose arithmetic is expected (posenc_check_run_engine): how it
+ * forms its angles and tables. Values are pinned. A dump made by that
+ * engine's arithmetic matches; each is also a hypothesis when another is
+ * expected (CAUSE angle-precision model=NAME, ENGINES above). */
+typedef enum posenc_check_engine {
+    POSENC_CHECK_ENGINE_EXACT = 0,     /* "exact": the exact angle (the default) */
+    POSENC_CHECK_ENGINE_GGML = 1,      /* "ggml": ggml's CPU float32 chain (model ggml-chain) */
+    POSENC_CHECK_ENGINE_HF = 2,        /* "hf": transformers' eager float32 (f32-product) */
+    POSENC_CHECK_ENGINE_HF_BF16 = 3,   /* "hf-bf16": the same with inv_freq in bf16
+                                          (model.to(torch.bfloat16)) */
+    POSENC_CHECK_ENGINE_CACHE_F32 = 4, /* "cache-f32": a float32 cos/sin table built once
+                                          (vLLM; f32-product) */
+    POSENC_CHECK_ENGINE_CACHE_BF16 = 5 /* "cache-bf16": that table rounded to bf16 */
+} posenc_check_engine;
+
+/* "exact", "ggml", "hf", "hf-bf16", "cache-f32", "cache-bf16"; "unknown" outside the enum. */
+const char *posenc_check_engine_name(posenc_check_engine e);
+
+/* The engine named word (the names above) into *out.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (not a name; *out untouched). */
+POSENC_NODISCARD
+posenc_status posenc_check_engine_parse(const char *word, posenc_check_engine *out);
+
 /* Errors of the tokens whose positions fall in [pos_lo, pos_hi]. */
 typedef struct posenc_check_band {
     int64_t pos_lo, pos_hi;  /* the band: 0-15, then 16*4^j .. 16*4^(j+1)-1 */
@@ -141,7 +205,24 @@ typedef struct posenc_check_cause {
     double fit_ulp;     /* the largest error of the refit, ulps as above */
     char params[96];    /* what fits, key=value words ("c=1", "base=500000",
                            "what=linear factor=8", "onset=4096"); "" if none */
+    uint32_t group;     /* the explanation this cause belongs to: causes with the
+                           same group explain the dump together (the mistake
+                           first, an engine model's angle-precision last);
+                           group 0 is the best explanation */
 } posenc_check_cause;
+
+/* When nothing fits: the nearest hypothesis and where its error is largest. */
+typedef struct posenc_check_nearest {
+    int valid;          /* 1 on a mismatch that no cause explains */
+    posenc_check_cause_id cause;
+    double fit_ulp;     /* its largest error over every token */
+    char params[96];    /* as a cause's ("model=ggml-chain" appended when on
+                           another engine model) */
+    int64_t pos;        /* the position of that error */
+    uint32_t pair;      /* its pair k in the model's layout (past the rotary
+                           part: P + the element's index past rotary_dim) */
+    uint32_t head;
+} posenc_check_nearest;
 
 /* The verdict. A plain struct the caller owns (about 3 KiB). */
 typedef struct posenc_check_result {
@@ -157,6 +238,8 @@ typedef struct posenc_check_result {
     posenc_check_band band[POSENC_CHECK_MAX_BANDS];
     size_t n_cause;         /* 0 when match, or when nothing fits */
     posenc_check_cause cause[POSENC_CHECK_MAX_CAUSES];
+    posenc_check_engine engine;  /* the engine expected */
+    posenc_check_nearest nearest; /* valid when n_cause is 0 on a mismatch */
 } posenc_check_result;
 
 /* Checks in against model (the layer's RoPE as its config says, e.g. from
@@ -175,6 +258,24 @@ typedef struct posenc_check_result {
 POSENC_NODISCARD
 posenc_status posenc_check_run(const posenc_rope_config *model, const posenc_check_input *in,
                                int64_t seq_len, double tol_ulp, posenc_check_result *out);
+
+/* posenc_check_run with engine's arithmetic expected: the verdict is whether
+ * the dump matches that engine (posenc_check_run is engine
+ * POSENC_CHECK_ENGINE_EXACT). Errors: those of posenc_check_run, and
+ * POSENC_ERR_RANGE for an engine outside the enum. */
+POSENC_NODISCARD
+posenc_status posenc_check_run_engine(const posenc_rope_config *model, const posenc_check_input *in,
+                                      int64_t seq_len, double tol_ulp, posenc_check_engine engine,
+                                      posenc_check_result *out);
+
+/* The CAUSE lines of a result, as `posenc check` prints them, into buf
+ * (NUL-terminated, cut at n - 1 bytes): on a mismatch one line per cause
+ *     CAUSE name=NAME fit_ulp=%.4g[ PARAMS]
+ * or, when nothing fits,
+ *     CAUSE name=none nearest=NAME fit_ulp=%.4g[ PARAMS] pair=K pos=P head=H
+ * and nothing on a match. Returns the length of the whole text (as snprintf).
+ * r and buf must not be NULL unless n is 0. */
+size_t posenc_check_cause_lines(const posenc_check_result *r, char *buf, size_t n);
 
 /* ---- dumps: the exchange format (src/check/dump.c) ------------------------- */
 

@@ -60,14 +60,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         posenc_check_result *r = malloc(sizeof *r);
         if (!r)
             abort();
-        s = posenc_check_run(&c, &d, 0, 0, r);
+        /* every engine's arithmetic, one per dump */
+        posenc_check_engine en = (posenc_check_engine)(d.n_tok % (POSENC_CHECK_ENGINE_CACHE_BF16 + 1));
+        s = posenc_check_run_engine(&c, &d, 0, 0, en, r);
         if (s == POSENC_OK) {
             if (r->match != (r->max_ulp <= r->tol_ulp) || (r->match && r->n_cause) ||
-                r->n_cause > POSENC_CHECK_MAX_CAUSES || r->n_band == 0)
+                r->n_cause > POSENC_CHECK_MAX_CAUSES || r->n_band == 0 || r->engine != en)
                 abort();
             for (size_t k = 0; k < r->n_cause; k++)
-                if (!(r->cause[k].fit_ulp <= r->tol_ulp))
+                if (!(r->cause[k].fit_ulp <= r->tol_ulp) || (k && r->cause[k].group < r->cause[k - 1].group))
                     abort();
+            /* nothing fits: the nearest is named, never a bare none */
+            if (!r->match && r->n_cause == 0 && (!r->nearest.valid || !(r->nearest.fit_ulp > r->tol_ulp)))
+                abort();
+            char line[64];
+            size_t len = posenc_check_cause_lines(r, line, sizeof line);
+            if (strlen(line) != (len < sizeof line ? len : sizeof line - 1) || (r->match && len))
+                abort();
         } else if (s != POSENC_ERR_DIM && s != POSENC_ERR_NOMEM) {
             abort();
         }
