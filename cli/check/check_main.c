@@ -122,7 +122,7 @@ static int bad_option(const char *cmd, const cli_args *args, int r)
 static void check_usage(FILE *f)
 {
     fputs("usage: posenc check [--config FILE [--layer N] | --rope 'WORDS' [--layout L]]\n"
-          "                    [--seq-len N] [--tol ULPS] DUMP\n"
+          "                    [--seq-len N] [--tol ULPS] [--engine E] DUMP\n"
           "DUMP: a safetensors file with positions (I64/I32 [n_tok]) and x, y (the vectors\n"
           "before and after the engine's RoPE, [n_tok, n_head, head_dim], F32/F16/BF16) or\n"
           "cos, sin ([n_tok, rotary_dim] or [n_tok, rotary_dim/2]).\n"
@@ -132,6 +132,9 @@ static void check_usage(FILE *f)
           "  --layout L     with --rope: interleaved (default) or half\n"
           "  --seq-len N    the sequence length the engine ran (default max(positions) + 1)\n"
           "  --tol ULPS     largest error of a match, ulps of the dump's dtype (default 4)\n"
+          "  --engine E     the arithmetic expected: exact (default), ggml (ggml's float32\n"
+          "                 chain), hf (transformers' eager float32), hf-bf16 (its inv_freq\n"
+          "                 in bf16), cache-f32, cache-bf16 (a cos/sin table built once)\n"
           "Prints CHECK, BAND and CAUSE lines (docs/CHECK.md). Exit status: 0 match,\n"
           "1 mismatch, 2 bad input.\n",
           f);
@@ -141,28 +144,35 @@ static void check_usage(FILE *f)
  * cause (docs/CHECK.md). */
 static void print_result(const posenc_check_result *res)
 {
-    printf("CHECK verdict=%s dtype=%s n_tok=%zu n_head=%u max_ulp=%.4g max_abs=%.4g\n",
+    printf("CHECK verdict=%s dtype=%s n_tok=%zu n_head=%u max_ulp=%.4g max_abs=%.4g",
            res->match ? "match" : "mismatch", dtype_word(res->dtype), res->n_tok, res->n_head,
            res->max_ulp, res->max_abs);
+    if (res->engine != POSENC_CHECK_ENGINE_EXACT) /* said when not the default */
+        printf(" engine=%s", posenc_check_engine_name(res->engine));
+    printf("\n");
     for (size_t b = 0; b < res->n_band; b++)
         printf("BAND pos=%lld-%lld max_ulp=%.4g max_abs=%.4g\n",
                (long long)res->band[b].pos_lo, (long long)res->band[b].pos_hi,
                res->band[b].max_ulp, res->band[b].max_abs);
-    if (!res->match && res->n_cause == 0)
-        printf("CAUSE name=none\n");
-    for (size_t k = 0; k < res->n_cause; k++)
-        printf("CAUSE name=%s fit_ulp=%.4g%s%s\n", posenc_check_cause_name(res->cause[k].cause),
-               res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
+    /* the CAUSE lines as the library writes them (posenc_check_cause_lines:
+     * one per cause, or none with the nearest hypothesis) */
+    char lines[4096];
+    size_t n = posenc_check_cause_lines(res, lines, sizeof lines);
+    fputs(lines, stdout);
+    if (n >= sizeof lines)
+        printf("\n");
 }
 
-enum { O_TOL = O_SHARED };
-static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL}};
+enum { O_TOL = O_SHARED, O_ENGINE };
+static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL},
+                                           {"--engine", NULL, 1, NULL}};
 
 int cli_check_main(int argc, char **argv)
 {
     model_opts mo = {NULL, NULL, 0, 0, POSENC_LAYOUT_INTERLEAVED};
     const char *dump = NULL;
     double tol = 0;
+    posenc_check_engine engine = POSENC_CHECK_ENGINE_EXACT;
     char why[1400];
     cli_args args;
     cli_args_start(&args, argc, argv, 1, CHECK_OPTIONS,
@@ -176,6 +186,11 @@ int cli_check_main(int argc, char **argv)
             if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
                 !isfinite(tol))
                 return cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
+        } else if (r == O_ENGINE) {
+            if (posenc_check_engine_parse(v, &engine) != POSENC_OK)
+                return cli_fail(stderr, "check", 0,
+                                "--engine '%s' is not an engine: exact, ggml, hf, hf-bf16, "
+                                "cache-f32 or cache-bf16", v);
         } else if (r >= 0) {
             if (!shared_option("check", r, v, &mo))
                 return EXIT_BAD;
@@ -231,7 +246,7 @@ int cli_check_main(int argc, char **argv)
         }
         model->scaling = sc;
     }
-    s = posenc_check_run(model, &in, seq_len, tol, res);
+    s = posenc_check_run_engine(model, &in, seq_len, tol, engine, res);
     if (s != POSENC_OK) {
         if (s == POSENC_ERR_DIM)
             rc = cli_fail(stderr, "check", 0, "%s: %s %u does not fit the model (head_dim %u, rotary_dim %u)",
