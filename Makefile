@@ -87,8 +87,10 @@ PKG_JSON  := libjansson-dev
 PKG_CAIRO := libcairo2-dev fonts-dejavu-core
 PKG_EDIT  := libedit-dev
 PKG_MPFR  := libmpfr-dev
+# No python3-torch: Debian's torch (1.13) is older than posenc.torch accepts
+# (2.4); the torch tier runs in make venv's environment (torch 2.13.0).
 PKG_PYTHON := python3-dev python3-numpy python3-pytest python3-mpmath python3-setuptools \
-              python3-pip python3-torch
+              python3-pip
 DEPS_PACKAGES := pkg-config $(PKG_JSON) $(PKG_CAIRO) $(PKG_EDIT) $(PKG_MPFR) python3 $(PKG_PYTHON)
 
 # -ffp-contract=off: no fused multiply-add behind our back; the float32
