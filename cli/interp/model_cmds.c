@@ -151,6 +151,8 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
         cli_error(st, "EXPLAIN MODEL takes no arguments");
         return 0;
     }
+    if (st->gguf)
+        return cli_gguf_explain(st);
     const posenc_model *m = st->model;
     if (!m || !st->model_from_config) {
         cli_error(st, "EXPLAIN MODEL needs a model: start posenc with --config FILE (a "
