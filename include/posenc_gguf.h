@@ -412,6 +412,61 @@ POSENC_NODISCARD
 posenc_status posenc_gguf_model(const posenc_gguf *g, const posenc_gguf_hparams *hp,
                                 uint64_t n_ctx, posenc_model *m, posenc_load_error *err);
 
+/* ------------------------------------------------------------------------- */
+/* 4. Against a config: is the conversion faithful? (src/check/gguf_convert.c) */
+/* ------------------------------------------------------------------------- */
+
+/* One difference between the RoPE llama.cpp runs for a file and the one
+ * transformers runs for the config it was converted from, named by the
+ * GGUF key or tensor that carries it. */
+typedef struct posenc_gguf_cause {
+    const char *name;  /* static: "freq-base", "freq-base-swa", "dimension-count",
+                          "rope-type", "scaling-type", "scaling-factor",
+                          "original-context", "yarn-beta-fast", "yarn-beta-slow",
+                          "attn-factor", "rope-freqs-missing", "rope-freqs",
+                          "rope-freqs-unexpected", "rope-factors-missing",
+                          "rope-factors-swapped", "rope-factors-long",
+                          "rope-factors-short", "scaling-unsupported",
+                          "block-count", "layer-with-rope", "layer-without-rope",
+                          "frequencies" (what no key explains) */
+    char key[160];     /* "{arch}.rope.freq_base", "rope_freqs.weight",
+                          "general.architecture", ... ("-" for frequencies) */
+    uint32_t layer;    /* the first layer it shows in */
+    char detail[256];  /* "got=... want=..." and what else helps */
+} posenc_gguf_cause;
+
+/* Compares, layer by layer, llama.cpp's op for g at context n_ctx (0: the
+ * file's context_length; hp from posenc_gguf_llama_hparams on g) with the
+ * RoPE of the model m (posenc_model_from_config, posenc_config.h, or any
+ * posenc_model), as llama.cpp's converter (convert_hf_to_gguf.py) writes
+ * the keys:
+ *   rope type: a family with neighbouring pairs ([cscs], interleaved) needs
+ *     NORM; a half-split family ([ccss]) runs as NEOX, or as NORM on the
+ *     rows the converter permutes (conversion/llama.py:176-181): both are
+ *     faithful. Otherwise a cause on general.architecture.
+ *   {arch}.rope.freq_base (_swa for sliding-window layers) = rope_theta as
+ *     a float; rope.dimension_count (_swa) = the rotated dimensions;
+ *   linear: rope.scaling.type linear, factor; yarn: type yarn, factor,
+ *     original_context_length, yarn_beta_fast/slow, and ggml's cos/sin
+ *     multiplier equal to transformers' attention factor (else a cause on
+ *     the key that sets it: yarn_log_multiplier, yarn_attn_factor or
+ *     attn_factor); llama3: no factor, rope_freqs.weight equal (relative
+ *     1e-5) to the converter's factors (conversion/llama.py:298-326);
+ *     longrope: rope_factors_long/short.weight equal to long_factor /
+ *     short_factor as floats, original_context_length, attn_factor
+ *     (conversion/phi.py:175-211); other scalings: scaling-unsupported.
+ *   when no key differs, the frequencies pair by pair (relative 1e-5).
+ * The causes go into causes[0 .. cap) (one per name and key, at the first
+ * layer it shows in); *n_causes is their count (0: faithful), which may
+ * exceed cap. Errors: POSENC_ERR_NULL; those of posenc_gguf_llama_layer
+ * (e.g. an arch whose layers are not modelled); POSENC_ERR_NOMEM.
+ * *n_causes is untouched on error. */
+POSENC_NODISCARD
+posenc_status posenc_gguf_compare(const posenc_gguf *g, const posenc_gguf_hparams *hp,
+                                  const posenc_model *m, uint64_t n_ctx,
+                                  posenc_gguf_cause *causes, size_t cap, size_t *n_causes,
+                                  posenc_load_error *err);
+
 #ifdef __cplusplus
 }
 #endif

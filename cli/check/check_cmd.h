@@ -5,6 +5,7 @@
 #ifndef POSENC_CLI_CHECK_CMD_H
 #define POSENC_CLI_CHECK_CMD_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* `posenc check ...` (argv[0] is "check"): prints CHECK/BAND/CAUSE lines;
@@ -14,5 +15,11 @@ int cli_check_main(int argc, char **argv);
 /* `posenc golden ...` (argv[0] is "golden"): writes reference dumps and a
  * GOLDEN line for each; returns 0, or 2 with a message on standard error. */
 int cli_golden_main(int argc, char **argv);
+
+/* `posenc check --gguf FILE --config FILE [--ctx N]` (gguf_check.c): the
+ * conversion against the config (posenc_gguf_compare); prints a CHECK
+ * line and a CAUSE line per difference; returns 0 match, 1 mismatch, 2 bad
+ * input. */
+int cli_check_gguf(const char *gguf, const char *config, uint64_t n_ctx);
 
 #endif

@@ -123,6 +123,7 @@ static void check_usage(FILE *f)
 {
     fputs("usage: posenc check [--config FILE [--layer N] | --rope 'WORDS' [--layout L]]\n"
           "                    [--seq-len N] [--tol ULPS] DUMP\n"
+          "       posenc check --gguf MODEL.gguf --config FILE [--ctx N]\n"
           "DUMP: a safetensors file with positions (I64/I32 [n_tok]) and x, y (the vectors\n"
           "before and after the engine's RoPE, [n_tok, n_head, head_dim], F32/F16/BF16) or\n"
           "cos, sin ([n_tok, rotary_dim] or [n_tok, rotary_dim/2]).\n"
@@ -132,6 +133,9 @@ static void check_usage(FILE *f)
           "  --layout L     with --rope: interleaved (default) or half\n"
           "  --seq-len N    the sequence length the engine ran (default max(positions) + 1)\n"
           "  --tol ULPS     largest error of a match, ulps of the dump's dtype (default 4)\n"
+          "  --gguf FILE    with --config: is the GGUF file a faithful conversion of it?\n"
+          "                 (the RoPE llama.cpp runs for the file against transformers')\n"
+          "  --ctx N        with --gguf: the context llama.cpp runs (default context_length)\n"
           "Prints CHECK, BAND and CAUSE lines (docs/CHECK.md). Exit status: 0 match,\n"
           "1 mismatch, 2 bad input.\n",
           f);
@@ -155,14 +159,17 @@ static void print_result(const posenc_check_result *res)
                res->cause[k].fit_ulp, res->cause[k].params[0] ? " " : "", res->cause[k].params);
 }
 
-enum { O_TOL = O_SHARED };
-static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL}};
+enum { O_TOL = O_SHARED, O_GGUF, O_CTX };
+static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL},
+                                           {"--gguf", NULL, 1, NULL}, {"--ctx", NULL, 1, NULL}};
 
 int cli_check_main(int argc, char **argv)
 {
     model_opts mo = {NULL, NULL, 0, 0, POSENC_LAYOUT_INTERLEAVED};
     const char *dump = NULL;
     double tol = 0;
+    const char *gguf = NULL;
+    int64_t ctx = 0;
     char why[1400];
     cli_args args;
     cli_args_start(&args, argc, argv, 1, CHECK_OPTIONS,
@@ -176,6 +183,12 @@ int cli_check_main(int argc, char **argv)
             if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
                 !isfinite(tol))
                 return cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
+        } else if (r == O_GGUF) {
+            gguf = v;
+        } else if (r == O_CTX) {
+            if (!parse_i64(v, 1, (int64_t)UINT32_MAX - 255, &ctx))
+                return cli_fail(stderr, "check", 0, "--ctx '%s' must be an integer from 1 to %lld",
+                                v, (long long)UINT32_MAX - 255);
         } else if (r >= 0) {
             if (!shared_option("check", r, v, &mo))
                 return EXIT_BAD;
@@ -190,6 +203,11 @@ int cli_check_main(int argc, char **argv)
     const char *config = mo.config, *rope = mo.rope;
     int64_t layer = mo.layer, seq_len = mo.seq_len;
     posenc_layout layout = mo.layout;
+    if (gguf && config && !dump && !rope)
+        return cli_check_gguf(gguf, config, (uint64_t)ctx);
+    if (gguf)
+        return cli_fail(stderr, "check", 0, "--gguf FILE takes --config FILE (the conversion "
+                                            "against its config.json) and no DUMP");
     if (!dump)
         return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
     if (!config == !rope)
