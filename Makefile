@@ -366,13 +366,15 @@ install: all
 	install -m 644 docs/posenc.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' posenc.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
+	$(if $(CONFIG_LIB),sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' posenc-config.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc-config.pc)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_model.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
 	    $(DESTDIR)$(PREFIX)/include/posenc_check.h $(DESTDIR)$(PREFIX)/include/posenc_gguf.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc-config.pc
 
 # The Python reproducers of positions changed under a call, with the
 # library and extension under AddressSanitizer+UBSan, then ThreadSanitizer
