@@ -467,6 +467,89 @@ posenc_status posenc_gguf_compare(const posenc_gguf *g, const posenc_gguf_hparam
                                   posenc_gguf_cause *causes, size_t cap, size_t *n_causes,
                                   posenc_load_error *err);
 
+/* ------------------------------------------------------------------------- */
+/* 5. Golden files for ggml engines (src/formats/gguf_golden.c)              */
+/* ------------------------------------------------------------------------- */
+
+/* The arguments of ggml_rope_ext(ctx, x, pos, freq_factors, n_dims, mode,
+ * n_ctx_orig, freq_base, freq_scale, ext_factor, attn_factor, beta_fast,
+ * beta_slow) that run a RoPE, with freq_factors held here. */
+typedef struct posenc_gguf_op_args {
+    int n_dims, mode, n_ctx_orig;
+    float freq_base, freq_scale, ext_factor, attn_factor, beta_fast, beta_slow;
+    size_t n_freq_factors; /* 0, or n_dims / 2 */
+    float freq_factors[POSENC_ROPE_MAX_HEAD_DIM / 2];
+} posenc_gguf_op_args;
+
+/* *out = ggml's arguments for the RoPE r of configuration c (r =
+ * posenc_rope_init_config(c, cur_len), or a model layer's): mode NORM for
+ * the interleaved layout ([cscs]), NEOX for half ([ccss]); n_dims
+ * rotary_dim; freq_base the base; then
+ *   default (base a float): freq_scale 1, attn_factor r->attn_factor;
+ *   linear: freq_scale 1 / factor;
+ *   yarn with truncate: freq_scale 1 / factor, ext_factor 1, n_ctx_orig,
+ *     beta_fast, beta_slow, attn_factor r->attn_factor / (1 + 0.1 ln
+ *     factor) (ggml multiplies by that; ggml-cpu/ops.cpp rope_yarn);
+ *   any other (llama3, longrope at r's length, ntk, dynamic, yarn without
+ *     truncate, per-pair factors): freq_scale 1, ext_factor 0 and
+ *     freq_factors[k] = base^(-2k/d) / inv_freq[k] (ggml divides pair k's
+ *     angle by it), so the op turns pair k by pos * inv_freq[k].
+ * Errors: POSENC_ERR_NULL; POSENC_ERR_RANGE (a pair with frequency 0, as in
+ * proportional RoPE, has no finite factor; r not a valid RoPE). */
+POSENC_NODISCARD
+posenc_status posenc_gguf_op_from_rope(const posenc_rope_config *c, const posenc_rope *r,
+                                       posenc_gguf_op_args *out);
+
+/* An upper bound of |y_engine - y_exact| for every element of a token at
+ * position pos rotated by a float32 engine that forms its angles as ggml's
+ * CPU kernel does (ggml-cpu/ops.cpp ggml_rope_cache_init: theta_scale =
+ * powf(freq_base, -2.0f / n_dims); theta = pos; per pair theta_k =
+ * theta / freq_factor[k], times freq_scale, YaRN's mix; cosf, sinf times
+ * the multiplier; theta *= theta_scale), for inputs |x| <= x_max.
+ * The bound, with u = 2^-24 (float32's unit roundoff) and
+ * theta_k = pos * freq_base^(-2k/n) / freq_factor[k] (an upper bound of
+ * the true angle): the angle's relative error is at most
+ *   u * (k * (3 + (2 / n) ln freq_base) + ops)
+ * (theta_scale's exponent rounded: k (2/n) ln(base) u through the k-th
+ * power; powf within 1 ulp: 2u per factor, k factors; the k products of the
+ * chain: u each; ops: (float)pos past 2^24, the division by freq_factor,
+ * the product by freq_scale, YaRN's 3 operations, u each), so
+ *   |dy| <= m * 2 x_max * (max_k theta_k * rel_k + 7u)
+ * (cosf and sinf within 1 ulp, the multiplier m, two products, a
+ * difference and y's rounding), doubled for second-order terms. It grows
+ * with pos: 10^4 to 10^6 ulps of y at positions 10^4 to 10^6 is ggml's
+ * own float32 arithmetic, not a bug. NAN for NULL op or pos < 0. */
+double posenc_gguf_f32_tolerance(const posenc_gguf_op_args *op, int64_t pos, double x_max);
+
+/* A golden file: positions, x and the exact y of n_tok tokens of n_head
+ * heads of head_dim floats ([n_tok][n_head][head_dim], row-major), tol[t]
+ * the bound for token t (posenc_gguf_f32_tolerance), the op, and extra
+ * string metadata meta: key, value, ..., NULL (may be NULL). */
+typedef struct posenc_gguf_golden {
+    size_t n_tok;
+    uint32_t n_head, head_dim;
+    const int64_t *pos;
+    const float *x, *y, *tol;
+    const posenc_gguf_op_args *op;
+    const char *const *meta;
+} posenc_gguf_golden;
+
+/* Writes gd as a GGUF v3 file at path (readable by posenc_gguf_read and
+ * ggml's gguf_init_from_file): general.architecture "posenc-golden",
+ * posenc.golden.version 1 (u32), posenc.rope.n_dims, mode, n_ctx_orig
+ * (i32), posenc.rope.freq_base, freq_scale, ext_factor, attn_factor,
+ * beta_fast, beta_slow (f32), posenc.golden.tol (a sentence), then meta;
+ * tensors pos (I32 [n_tok]), x and y (F32, ggml's ne {head_dim, n_head,
+ * n_tok}), tol (F32 [n_tok]) and, when the op has freq_factors,
+ * rope_freqs.weight (F32 [n_dims / 2]), each aligned to 32 bytes.
+ * Errors: POSENC_ERR_NULL; POSENC_ERR_RANGE (empty, n_dims above head_dim,
+ * head_dim above POSENC_ROPE_MAX_HEAD_DIM); POSENC_ERR_POS (a position
+ * outside int32); POSENC_ERR_IO; POSENC_ERR_NOMEM. err (may be NULL) says
+ * which. */
+POSENC_NODISCARD
+posenc_status posenc_gguf_golden_save(const char *path, const posenc_gguf_golden *gd,
+                                      posenc_load_error *err);
+
 #ifdef __cplusplus
 }
 #endif

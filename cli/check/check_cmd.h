@@ -5,6 +5,8 @@
 #ifndef POSENC_CLI_CHECK_CMD_H
 #define POSENC_CLI_CHECK_CMD_H
 
+#include "posenc_check.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,5 +23,13 @@ int cli_golden_main(int argc, char **argv);
  * line and a CAUSE line per difference; returns 0 match, 1 mismatch, 2 bad
  * input. */
 int cli_check_gguf(const char *gguf, const char *config, uint64_t n_ctx);
+
+/* posenc golden --format gguf (gguf_check.c): in's positions, x and y with
+ * the ggml op of cfg's RoPE r and the float32 bound per token
+ * (posenc_gguf_golden_save); meta: key, value, ..., NULL (written with a
+ * "posenc.golden." prefix). */
+posenc_status cli_golden_gguf_save(const char *path, const posenc_rope_config *cfg,
+                                   const posenc_rope *r, const posenc_check_input *in,
+                                   const char *const *meta, posenc_load_error *err);
 
 #endif

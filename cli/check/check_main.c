@@ -275,11 +275,12 @@ static void golden_usage(FILE *f)
 {
     fputs("usage: posenc golden (--config FILE [--layer N] | --rope 'WORDS' [--layout L])\n"
           "                     [--positions LIST] [--heads N] [--seed S] [--dtype T]\n"
-          "                     [--seq-len N] -o FILE\n"
+          "                     [--seq-len N] [--format safetensors|gguf] -o FILE\n"
           "Writes reference dumps: positions, x (random from the seed, in dtype T) and the\n"
           "exact y (correctly rounded to T), for posenc check to close the loop.\n"
-          "  --config FILE    every layer group of the model (one file each, FILE with\n"
-          "                   -layerN before its extension), or --layer N alone\n"
+          "  --config FILE    every layer group of the model: FILE when there is one,\n"
+          "                   else one file each, FILE with -layerN before its extension;\n"
+          "                   or --layer N alone (FILE)\n"
           "  --rope WORDS     SET rope's words (head_dim= is required)\n"
           "  --positions LIST comma-separated positions and ranges A-B (default: 0-16,\n"
           "                   2^k-1, 2^k, 2^k+1 for k = 5..19, the model's original and\n"
@@ -287,6 +288,9 @@ static void golden_usage(FILE *f)
           "  --heads N        heads per token (default 4)\n"
           "  --seed S         the random x's seed (default 1)\n"
           "  --dtype T        F32 (default), F16 or BF16\n"
+          "  --format F       safetensors (default) or gguf: positions, x, y, the bound\n"
+          "                   tol per token a float32 ggml engine meets, and the\n"
+          "                   ggml_rope_ext arguments (rope_freqs.weight included)\n"
           "  --seq-len N      the sequence length for length-dependent scalings (default\n"
           "                   max(positions) + 1)\n",
           f);
@@ -389,6 +393,9 @@ static int golden_positions(const char *list, const posenc_rope_config *cfg, int
 
 /* One dump for cfg at path; with a model m, the RoPE is its layer's at the
  * length (posenc_model_layer_rope: the family's length rules included). */
+/* --format gguf (0: safetensors), for golden_one. */
+static int golden_gguf;
+
 static int golden_one(const char *path, const posenc_rope_config *cfg, const posenc_model *m,
                       uint32_t layer, const char *list, uint32_t n_head, uint64_t seed,
                       posenc_dtype dt, int64_t seq_len, const char *layer_word)
@@ -453,7 +460,10 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     const char *meta[] = {"format", "posenc-golden", "layer", layer_word, "seed", seedw,
                           "seq_len", lenw, NULL};
     posenc_load_error le;
-    s = posenc_dump_save(path, &in, meta, &le);
+    if (golden_gguf)
+        s = cli_golden_gguf_save(path, cfg, &r, &in, meta, &le);
+    else
+        s = posenc_dump_save(path, &in, meta, &le);
     if (s != POSENC_OK) {
         rc = cli_fail(stderr, "golden", 0, "%s", le.detail[0] ? le.detail : posenc_strerror(s));
         goto out;
@@ -481,11 +491,28 @@ static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
         snprintf(buf, n, "%.*s-layer%u%s", (int)(dot - out), out, layer, dot);
 }
 
-enum { O_POSITIONS = O_SHARED, O_OUT, O_HEADS, O_SEED, O_DTYPE };
+enum { O_POSITIONS = O_SHARED, O_OUT, O_HEADS, O_SEED, O_DTYPE, O_FORMAT };
 static const cli_option GOLDEN_OPTIONS[] = {
     SHARED_OPTIONS,          {"--positions", NULL, 1, NULL}, {"-o", NULL, 1, NULL},
     {"--heads", NULL, 1, NULL}, {"--seed", NULL, 1, NULL},   {"--dtype", NULL, 1, NULL},
+    {"--format", NULL, 1, NULL},
 };
+
+/* The number of layer groups of m with RoPE. */
+static uint32_t rope_groups(const posenc_model *m)
+{
+    int seen[POSENC_MODEL_MAX_GROUPS] = {0};
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < posenc_model_n_layer(m); l++) {
+        posenc_layer_info li;
+        if (posenc_model_layer(m, l, &li) == POSENC_OK && li.group < POSENC_MODEL_MAX_GROUPS &&
+            li.scheme == POSENC_SCHEME_ROPE && !seen[li.group]) {
+            seen[li.group] = 1;
+            n++;
+        }
+    }
+    return n;
+}
 
 int cli_golden_main(int argc, char **argv)
 {
@@ -521,6 +548,10 @@ int cli_golden_main(int argc, char **argv)
                 dt = POSENC_DTYPE_BF16;
             else
                 return cli_fail(stderr, "golden", 0, "--dtype '%s' must be F32, F16 or BF16", v);
+        } else if (r == O_FORMAT) {
+            if (strcmp(v, "gguf") && strcmp(v, "safetensors"))
+                return cli_fail(stderr, "golden", 0, "--format '%s' must be safetensors or gguf", v);
+            golden_gguf = !strcmp(v, "gguf");
         } else if (r >= 0) {
             if (!shared_option("golden", r, v, &mo))
                 return EXIT_BAD;
@@ -535,6 +566,9 @@ int cli_golden_main(int argc, char **argv)
     posenc_layout layout = mo.layout;
     if (!out)
         return cli_fail(stderr, "golden", 0, "no output file: give -o FILE");
+    if (golden_gguf && dt != POSENC_DTYPE_F32)
+        return cli_fail(stderr, "golden", 0, "--format gguf writes F32 (ggml's float32 RoPE "
+                                             "and its tolerances): leave --dtype out");
     if (!config == !rope)
         return cli_fail(stderr, "golden", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
     posenc_rope_config *cfg = malloc(sizeof *cfg);
@@ -556,8 +590,9 @@ int cli_golden_main(int argc, char **argv)
             free(cfg);
             return cli_fail(stderr, "golden", 0, "%s", why);
         }
-        /* every layer group with RoPE (or the one layer asked for) */
-        uint32_t n = posenc_model_n_layer(m);
+        /* every layer group with RoPE (or the one layer asked for); FILE
+         * itself when there is one group */
+        uint32_t n = posenc_model_n_layer(m), groups = rope_groups(m);
         int done[POSENC_MODEL_MAX_GROUPS] = {0}, any = 0;
         for (uint32_t l = layer >= 0 ? (uint32_t)layer : 0; l < n && rc == 0; l++) {
             posenc_layer_info li;
@@ -568,7 +603,7 @@ int cli_golden_main(int argc, char **argv)
             done[li.group] = 1;
             any = 1;
             char path[4096], lw[16];
-            if (layer >= 0)
+            if (layer >= 0 || groups == 1)
                 snprintf(path, sizeof path, "%s", out);
             else
                 layer_path(out, l, path, sizeof path);

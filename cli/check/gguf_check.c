@@ -8,6 +8,7 @@
 
 #include "posenc_gguf.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,4 +66,42 @@ out:
     free(hp);
     free(causes);
     return rc;
+}
+
+posenc_status cli_golden_gguf_save(const char *path, const posenc_rope_config *cfg,
+                                   const posenc_rope *r, const posenc_check_input *in,
+                                   const char *const *meta, posenc_load_error *err)
+{
+    posenc_gguf_op_args *op = malloc(sizeof *op);
+    float *tol = malloc(in->n_tok * sizeof *tol);
+    char keys[8][64];
+    const char *kv[17];
+    size_t nk = 0;
+    posenc_status s = op && tol ? posenc_gguf_op_from_rope(cfg, r, op) : POSENC_ERR_NOMEM;
+    if (s == POSENC_ERR_RANGE)
+        snprintf(err->detail, sizeof err->detail, "this RoPE has no ggml_rope_ext arguments "
+                                                  "(a pair that does not turn)");
+    for (; meta && meta[0] && meta[1] && nk < 8; meta += 2, nk++) {
+        snprintf(keys[nk], sizeof keys[nk], "posenc.golden.%s", meta[0]);
+        kv[2 * nk] = keys[nk];
+        kv[2 * nk + 1] = meta[1];
+    }
+    kv[2 * nk] = NULL;
+    if (s == POSENC_OK) {
+        /* the bound for the largest |x| of each token */
+        size_t per = (size_t)in->n_head * in->head_dim;
+        for (size_t t = 0; t < in->n_tok; t++) {
+            double xm = 0;
+            for (size_t i = 0; i < per; i++)
+                if (fabs((double)in->x[t * per + i]) > xm)
+                    xm = fabs((double)in->x[t * per + i]);
+            tol[t] = (float)posenc_gguf_f32_tolerance(op, in->pos[t], xm);
+        }
+        posenc_gguf_golden gd = {in->n_tok, in->n_head, in->head_dim, in->pos, in->x,
+                                 in->y, tol, op, kv};
+        s = posenc_gguf_golden_save(path, &gd, err);
+    }
+    free(op);
+    free(tol);
+    return s;
 }
