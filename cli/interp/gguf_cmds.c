@@ -262,10 +262,15 @@ int cli_gguf_explain(cli_state *st)
     } else if (!put_layers(st, out)) {
         return 0;
     }
-    if (st->model) {
-        char text[1024];
-        if (posenc_model_layer_describe(st->model, st->layer, text, sizeof text) == POSENC_OK)
-            fprintf(out, "ROPE and DOT: layer %u as posenc runs it: rope%s\n", st->layer, text);
+    const posenc_rope_config *c = cli_active_rope(st);
+    char text[1024];
+    if (st->model && c &&
+        posenc_model_layer_describe(st->model, st->layer, text, sizeof text) == POSENC_OK) {
+        fprintf(out, "ROPE and DOT: layer %u as posenc runs it: rope%s", st->layer, text);
+        if (c->scaling.n_freq_factors)
+            fprintf(out, " freq_factors=%zu (each pair's frequency divided by its factor)",
+                    c->scaling.n_freq_factors);
+        fputc('\n', out);
     }
     fprintf(out, "source %s\n", posenc_gguf_source());
     return 1;
