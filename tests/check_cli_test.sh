@@ -94,8 +94,24 @@ if "$prog" --features | grep -q '^config-json$'; then
     holds golden-gguf-keys grep -q 'rope_freqs.weight' "$tmp/l31.gguf"
     expect golden-gguf-dtype 2 'writes F32' golden --config "$D/llama-3.1-8b.json" --format gguf \
         --dtype BF16 -o "$tmp/l31b.gguf"
+    # --gguf with a DUMP: the dump against llama.cpp's op for the file
+    # (written by test_gguf_convert the converter's way): Qwen2.5's YaRN runs
+    # as transformers' (NEOX, half); with the factor written wrong, the
+    # scaling is named; Llama 3.1's transformers-order dump is not llama.cpp's
+    # order (NORM runs the permuted rows)
+    writer=$(dirname "$prog")/tests/test_gguf_convert
+    if [ -x "$writer" ] && mkdir "$tmp/gguf" && (cd "$D/../.." && "$writer" --write-fixtures "$tmp/gguf"); then
+        g --config "$D/gguf/qwen2.5-7b-instruct-yarn.json" --positions 0-20,5000,40000,131071 -o "$tmp/q.st"
+        expect gguf-dump 0 '^CHECK verdict=match dtype=F32 n_tok=24 ' check --gguf "$tmp/gguf/qwen25-yarn.gguf" "$tmp/q.st"
+        expect gguf-dump-factor 1 '^CAUSE name=scaling fit_ulp=[0-9.e-]+ what=yarn factor=4$' \
+            check --gguf "$tmp/gguf/qwen25-yarn-factor.gguf" "$tmp/q.st"
+        expect gguf-dump-norm 1 '^CHECK verdict=mismatch' check --gguf "$tmp/gguf/llama31.gguf" "$tmp/l31.st"
+    else
+        failed=$((failed + 1))
+        echo "FAIL check_cli/gguf-fixtures: $writer --write-fixtures" >&2
+    fi
 else
-    skipped=$((skipped + 9))
+    skipped=$((skipped + 12))
     echo "check_cli: skipped the --config cases (apt-get install libjansson-dev)"
 fi
 if [ "$skipped" -gt 0 ]; then

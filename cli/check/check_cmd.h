@@ -24,6 +24,12 @@ int cli_golden_main(int argc, char **argv);
  * input. */
 int cli_check_gguf(const char *gguf, const char *config, uint64_t n_ctx);
 
+/* *out = the RoPE llama.cpp runs for layer of the GGUF file at path, at
+ * context n_ctx (0: its context_length), as a posenc_rope_config
+ * (posenc_gguf_op_config); 0 with a reason in why. */
+int cli_gguf_layer_config(const char *path, uint32_t layer, uint64_t n_ctx, posenc_rope_config *out,
+                          char *why, size_t n);
+
 /* posenc golden --format gguf (gguf_check.c): in's positions, x and y with
  * the ggml op of cfg's RoPE r and the float32 bound per token
  * (posenc_gguf_golden_save); meta: key, value, ..., NULL (written with a

@@ -124,6 +124,7 @@ static void check_usage(FILE *f)
     fputs("usage: posenc check [--config FILE [--layer N] | --rope 'WORDS' [--layout L]]\n"
           "                    [--seq-len N] [--tol ULPS] DUMP\n"
           "       posenc check --gguf MODEL.gguf --config FILE [--ctx N]\n"
+          "       posenc check --gguf MODEL.gguf [--layer N] [--ctx N] DUMP\n"
           "DUMP: a safetensors file with positions (I64/I32 [n_tok]) and x, y (the vectors\n"
           "before and after the engine's RoPE, [n_tok, n_head, head_dim], F32/F16/BF16) or\n"
           "cos, sin ([n_tok, rotary_dim] or [n_tok, rotary_dim/2]).\n"
@@ -134,7 +135,9 @@ static void check_usage(FILE *f)
           "  --seq-len N    the sequence length the engine ran (default max(positions) + 1)\n"
           "  --tol ULPS     largest error of a match, ulps of the dump's dtype (default 4)\n"
           "  --gguf FILE    with --config: is the GGUF file a faithful conversion of it?\n"
-          "                 (the RoPE llama.cpp runs for the file against transformers')\n"
+          "                 (the RoPE llama.cpp runs for the file against transformers');\n"
+          "                 with a DUMP: the dump against llama.cpp's op for the file's\n"
+          "                 layer --layer (NORM archs in llama.cpp's permuted q/k order)\n"
           "  --ctx N        with --gguf: the context llama.cpp runs (default context_length)\n"
           "Prints CHECK, BAND and CAUSE lines (docs/CHECK.md). Exit status: 0 match,\n"
           "1 mismatch, 2 bad input.\n",
@@ -205,12 +208,12 @@ int cli_check_main(int argc, char **argv)
     posenc_layout layout = mo.layout;
     if (gguf && config && !dump && !rope)
         return cli_check_gguf(gguf, config, (uint64_t)ctx);
-    if (gguf)
-        return cli_fail(stderr, "check", 0, "--gguf FILE takes --config FILE (the conversion "
-                                            "against its config.json) and no DUMP");
+    if (gguf && (config || rope))
+        return cli_fail(stderr, "check", 0, "--gguf FILE takes --config FILE and no DUMP (the "
+                                            "conversion), or a DUMP alone (llama.cpp's op)");
     if (!dump)
         return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
-    if (!config == !rope)
+    if (!gguf && !config == !rope)
         return cli_fail(stderr, "check", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
     posenc_check_input in;
     posenc_load_error le;
@@ -226,10 +229,11 @@ int cli_check_main(int argc, char **argv)
         rc = cli_fail(stderr, "check", 0, "out of memory");
         goto out;
     }
-    if (config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
-                                       sizeof why)
-               : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
-                             sizeof why)) {
+    if (gguf ? !cli_gguf_layer_config(gguf, (uint32_t)layer, (uint64_t)ctx, model, why, sizeof why)
+        : config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
+                                         sizeof why)
+                 : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
+                               sizeof why)) {
         rc = cli_fail(stderr, "check", 0, "%s", why);
         goto out;
     }

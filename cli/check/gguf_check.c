@@ -105,3 +105,30 @@ posenc_status cli_golden_gguf_save(const char *path, const posenc_rope_config *c
     free(tol);
     return s;
 }
+
+int cli_gguf_layer_config(const char *path, uint32_t layer, uint64_t n_ctx, posenc_rope_config *out,
+                          char *why, size_t n)
+{
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams *hp = malloc(sizeof *hp);
+    posenc_gguf_rope_op op;
+    posenc_load_error e;
+    int ok = 0;
+    if (!hp)
+        snprintf(why, n, "out of memory");
+    else if (posenc_gguf_load(path, NULL, &g, &e) != POSENC_OK ||
+             posenc_gguf_llama_hparams(g, hp, &e) != POSENC_OK ||
+             posenc_gguf_llama_layer(g, hp, layer, n_ctx, &op, &e) != POSENC_OK)
+        snprintf(why, n, "%s: %s", path, e.detail);
+    else if (!op.rotates)
+        snprintf(why, n, "%s: layer %u runs no RoPE in llama.cpp", path, layer);
+    else if (posenc_gguf_op_config(&op, hp->n_embd_head_k, out) != POSENC_OK)
+        snprintf(why, n, "%s: layer %u: llama.cpp's op (mode %s, ext_factor %g) has no posenc "
+                         "RoPE", path, layer,
+                 posenc_gguf_rope_type_name((posenc_gguf_rope_type)op.mode), (double)op.ext_factor);
+    else
+        ok = 1;
+    posenc_gguf_free(g);
+    free(hp);
+    return ok;
+}
