@@ -77,6 +77,7 @@ typedef struct cli_state {
     posenc_gguf_hparams *gguf_hp;
     uint64_t gguf_ctx;
     const char *gguf_path;
+    int gguf_per_layer; /* layers run different ops: the model is the active layer's */
 } cli_state;
 
 /* `posenc [OPTIONS] [FILE...]` (interp_main.c): the interpreter's command
@@ -217,6 +218,9 @@ void cli_model_free(cli_state *st);
  * st's file. */
 int cli_gguf_load(cli_state *st, const char *path, uint64_t n_ctx, char *why, size_t n);
 int cli_gguf_explain(cli_state *st);
+/* SET layer N on a --gguf file whose layers differ: layer's op becomes the
+ * model; 0 with a reason (the layer runs no RoPE). */
+int cli_gguf_set_layer(cli_state *st, uint32_t layer, char *why, size_t n);
 void cli_gguf_free(cli_state *st);
 
 /* Prints the HELP text (from the command table). */

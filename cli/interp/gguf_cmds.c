@@ -69,6 +69,7 @@ int cli_gguf_load(cli_state *st, const char *path, uint64_t n_ctx, char *why, si
     st->gguf_hp = hp;
     st->gguf_ctx = n_ctx;
     st->gguf_path = path;
+    st->gguf_per_layer = 0;
     if (!hp->layers_modelled) /* EXPLAIN MODEL says why; ROPE and DOT stay plain */
         return 1;
     posenc_model *m = NULL;
@@ -86,11 +87,27 @@ int cli_gguf_load(cli_state *st, const char *path, uint64_t n_ctx, char *why, si
         }
         if (!op_model(st, st->layer, &m, why, n))
             return 0;
+        st->gguf_per_layer = 1;
     }
     if (!cli_install_model(st, m, 1, why, n))
         return 0;
     const char *base = strrchr(path, '/');
     snprintf(st->model_label, sizeof st->model_label, "%s", base ? base + 1 : path);
+    return 1;
+}
+
+int cli_gguf_set_layer(cli_state *st, uint32_t layer, char *why, size_t n)
+{
+    posenc_model *m = NULL;
+    why[0] = '\0';
+    if (!op_model(st, layer, &m, why, n))
+        return 0;
+    uint32_t old = st->layer;
+    st->layer = layer;
+    if (!cli_install_model(st, m, 1, why, n)) {
+        st->layer = old;
+        return 0;
+    }
     return 1;
 }
 
