@@ -70,6 +70,8 @@ static const char *dtype_word(posenc_dtype d)
 
 typedef struct model_opts {
     const char *config, *rope; /* --config FILE or --rope 'WORDS' */
+    const char *gguf;          /* check --gguf FILE */
+    int64_t ctx;               /* check --ctx N, or 0 */
     int64_t layer;             /* --layer N (golden: -1 = every layer group) */
     int64_t seq_len;           /* --seq-len N, or 0 */
     posenc_layout layout;      /* --layout L (with --rope) */
@@ -166,32 +168,62 @@ enum { O_TOL = O_SHARED, O_GGUF, O_CTX };
 static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL},
                                            {"--gguf", NULL, 1, NULL}, {"--ctx", NULL, 1, NULL}};
 
+/* check's own options (--tol, --gguf, --ctx): 1 taken, 0 after a message,
+ * -1 not one of them. */
+static int check_option(int r, const char *v, model_opts *mo, double *tol)
+{
+    if (r == O_TOL) {
+        if (posenc_parse_number(v, strlen(v), tol) == POSENC_OK && *tol > 0 && isfinite(*tol))
+            return 1;
+        cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
+        return 0;
+    }
+    if (r == O_GGUF) {
+        mo->gguf = v;
+        return 1;
+    }
+    if (r != O_CTX)
+        return -1;
+    if (parse_i64(v, 1, (int64_t)UINT32_MAX - 255, &mo->ctx))
+        return 1;
+    cli_fail(stderr, "check", 0, "--ctx '%s' must be an integer from 1 to %lld", v,
+             (long long)UINT32_MAX - 255);
+    return 0;
+}
+
+/* The forms of check: --gguf FILE --config FILE (the conversion; its exit
+ * status), or a DUMP with one model; -1 to check the DUMP. */
+static int check_form(const model_opts *mo, const char *dump)
+{
+    if (mo->gguf && mo->config && !dump && !mo->rope)
+        return cli_check_gguf(mo->gguf, mo->config, (uint64_t)mo->ctx);
+    if (mo->gguf && (mo->config || mo->rope))
+        return cli_fail(stderr, "check", 0, "--gguf FILE takes --config FILE and no DUMP (the "
+                                            "conversion), or a DUMP alone (llama.cpp's op)");
+    if (!dump)
+        return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
+    if (!mo->gguf && !mo->config == !mo->rope)
+        return cli_fail(stderr, "check", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    return -1;
+}
+
 int cli_check_main(int argc, char **argv)
 {
-    model_opts mo = {NULL, NULL, 0, 0, POSENC_LAYOUT_INTERLEAVED};
+    model_opts mo = {NULL, NULL, NULL, 0, 0, 0, POSENC_LAYOUT_INTERLEAVED};
     const char *dump = NULL;
     double tol = 0;
-    const char *gguf = NULL;
-    int64_t ctx = 0;
     char why[1400];
     cli_args args;
     cli_args_start(&args, argc, argv, 1, CHECK_OPTIONS,
                    sizeof CHECK_OPTIONS / sizeof CHECK_OPTIONS[0]);
-    for (int r; (r = cli_args_next(&args)) != CLI_ARG_END;) {
+    for (int r, k; (r = cli_args_next(&args)) != CLI_ARG_END;) {
         const char *v = args.value;
         if (r == O_HELP) {
             check_usage(stdout);
             return 0;
-        } else if (r == O_TOL) {
-            if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
-                !isfinite(tol))
-                return cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
-        } else if (r == O_GGUF) {
-            gguf = v;
-        } else if (r == O_CTX) {
-            if (!parse_i64(v, 1, (int64_t)UINT32_MAX - 255, &ctx))
-                return cli_fail(stderr, "check", 0, "--ctx '%s' must be an integer from 1 to %lld",
-                                v, (long long)UINT32_MAX - 255);
+        } else if (r >= 0 && (k = check_option(r, v, &mo, &tol)) >= 0) {
+            if (!k)
+                return EXIT_BAD;
         } else if (r >= 0) {
             if (!shared_option("check", r, v, &mo))
                 return EXIT_BAD;
@@ -203,18 +235,12 @@ int cli_check_main(int argc, char **argv)
             dump = args.word;
         }
     }
-    const char *config = mo.config, *rope = mo.rope;
-    int64_t layer = mo.layer, seq_len = mo.seq_len;
+    const char *config = mo.config, *rope = mo.rope, *gguf = mo.gguf;
+    int64_t layer = mo.layer, seq_len = mo.seq_len, ctx = mo.ctx;
     posenc_layout layout = mo.layout;
-    if (gguf && config && !dump && !rope)
-        return cli_check_gguf(gguf, config, (uint64_t)ctx);
-    if (gguf && (config || rope))
-        return cli_fail(stderr, "check", 0, "--gguf FILE takes --config FILE and no DUMP (the "
-                                            "conversion), or a DUMP alone (llama.cpp's op)");
-    if (!dump)
-        return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
-    if (!gguf && !config == !rope)
-        return cli_fail(stderr, "check", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    int form = check_form(&mo, dump);
+    if (form >= 0)
+        return form;
     posenc_check_input in;
     posenc_load_error le;
     posenc_status s = posenc_dump_load(dump, &in, &le);
@@ -518,9 +544,29 @@ static uint32_t rope_groups(const posenc_model *m)
     return n;
 }
 
+/* --dtype T or --format F into *dt or golden_gguf; 0 after a message. */
+static int golden_word(int r, const char *v, posenc_dtype *dt)
+{
+    if (r == O_FORMAT) {
+        if (strcmp(v, "gguf") && strcmp(v, "safetensors"))
+            return !cli_fail(stderr, "golden", 0, "--format '%s' must be safetensors or gguf", v);
+        golden_gguf = !strcmp(v, "gguf");
+        return 1;
+    }
+    if (!strcmp(v, "F32"))
+        *dt = POSENC_DTYPE_F32;
+    else if (!strcmp(v, "F16"))
+        *dt = POSENC_DTYPE_F16;
+    else if (!strcmp(v, "BF16"))
+        *dt = POSENC_DTYPE_BF16;
+    else
+        return !cli_fail(stderr, "golden", 0, "--dtype '%s' must be F32, F16 or BF16", v);
+    return 1;
+}
+
 int cli_golden_main(int argc, char **argv)
 {
-    model_opts mo = {NULL, NULL, -1, 0, POSENC_LAYOUT_INTERLEAVED};
+    model_opts mo = {NULL, NULL, NULL, 0, -1, 0, POSENC_LAYOUT_INTERLEAVED};
     const char *out = NULL, *list = NULL;
     int64_t heads = 4, seed = 1;
     posenc_dtype dt = POSENC_DTYPE_F32;
@@ -543,19 +589,9 @@ int cli_golden_main(int argc, char **argv)
         } else if (r == O_SEED) {
             if (!parse_i64(v, 0, INT64_MAX, &seed))
                 return cli_fail(stderr, "golden", 0, "--seed '%s' must be an integer >= 0", v);
-        } else if (r == O_DTYPE) {
-            if (!strcmp(v, "F32"))
-                dt = POSENC_DTYPE_F32;
-            else if (!strcmp(v, "F16"))
-                dt = POSENC_DTYPE_F16;
-            else if (!strcmp(v, "BF16"))
-                dt = POSENC_DTYPE_BF16;
-            else
-                return cli_fail(stderr, "golden", 0, "--dtype '%s' must be F32, F16 or BF16", v);
-        } else if (r == O_FORMAT) {
-            if (strcmp(v, "gguf") && strcmp(v, "safetensors"))
-                return cli_fail(stderr, "golden", 0, "--format '%s' must be safetensors or gguf", v);
-            golden_gguf = !strcmp(v, "gguf");
+        } else if (r == O_DTYPE || r == O_FORMAT) {
+            if (!golden_word(r, v, &dt))
+                return EXIT_BAD;
         } else if (r >= 0) {
             if (!shared_option("golden", r, v, &mo))
                 return EXIT_BAD;
