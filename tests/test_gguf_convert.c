@@ -354,12 +354,37 @@ TEST(arguments_are_checked)
 
 /* ---- fixtures for the CLI cases ------------------------------------------------- */
 
+/* DeepSeek-V2-Lite (tests/data/deepseek-v2-lite.json) as DeepseekV2Model
+ * writes its RoPE keys (conversion/deepseek.py:372-386): an arch whose
+ * per-layer rules (MLA) posenc_gguf_llama_layer refuses by name, for the
+ * CLI's refusal cases. */
+static buf deepseek2(void)
+{
+    gw w = gw_new(3);
+    common(&w, "deepseek2", 163840, 2048, 27, 16, 1);
+    kv_u32(&w, "deepseek2.attention.key_length", 576);
+    kv_u32(&w, "deepseek2.rope.dimension_count", 64);
+    kv_f32(&w, "deepseek2.rope.freq_base", 10000.0f);
+    kv_str(&w, "deepseek2.rope.scaling.type", "yarn");
+    kv_f32(&w, "deepseek2.rope.scaling.factor", 40.0f);
+    kv_u32(&w, "deepseek2.rope.scaling.original_context_length", 4096);
+    kv_f32(&w, "deepseek2.rope.scaling.yarn_log_multiplier", 0.0707f);
+    return gw_finish(&w);
+}
+
 static int write_fixtures(const char *dir)
 {
 #ifdef POSENC_HAVE_JSON
     if (!read_phi_factors())
         return 0;
 #endif
+    char dpath[4096];
+    snprintf(dpath, sizeof dpath, "%s/deepseek2.gguf", dir);
+    buf d = deepseek2();
+    int dok = gw_save(&d, dpath);
+    free(d.p);
+    if (!dok)
+        return 0;
     for (size_t i = 0; i < N_CASES; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.gguf", dir, CASES[i].file);
