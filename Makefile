@@ -402,7 +402,7 @@ distclean: clean
 #                  to run make venv and the tier counts as skipped
 VENV           ?= $(BUILD)/venv
 HF_BASE_PYTHON ?= python3
-HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 numpy pytest mpmath setuptools
+HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 numpy pytest mpmath setuptools gguf==0.19.0
 .PHONY: venv test-hf distclean
 venv: $(VENV)/.installed
 $(VENV)/.installed:
