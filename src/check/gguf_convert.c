@@ -113,7 +113,7 @@ static void compare_freqs(cmp *x, uint32_t il, const posenc_rope_config *c)
 {
     const float *v;
     size_t n;
-    float want[POSENC_ROPE_MAX_HEAD_DIM / 2];
+    float want[POSENC_ROPE_MAX_HEAD_DIM / 2] = {0};
     if (posenc_gguf_factors_get(x->g, POSENC_GGUF_ROPE_FREQS, &v, &n) != POSENC_OK)
         v = NULL;
     if (!v) {
@@ -125,12 +125,18 @@ static void compare_freqs(cmp *x, uint32_t il, const posenc_rope_config *c)
     }
     llama3_factors(c, want);
     long k = n == c->rotary_dim / 2 ? first_diff(v, want, n, 1e-5) : 0;
-    if (k >= 0)
-        cause(x, "rope-freqs", "rope_freqs.weight", il,
-              "pair=%ld got=%.9g want=%.9g (llama3 factor=%.9g low_freq_factor=%.9g "
-              "high_freq_factor=%.9g original_max_position_embeddings=%.9g)",
-              k, (double)v[k], (double)want[k], c->scaling.factor, c->scaling.low_freq_factor,
-              c->scaling.high_freq_factor, c->scaling.original_max_position_embeddings);
+    if (k < 0)
+        return;
+    /* the file's factor: its largest value (the low-frequency pairs') */
+    float top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = v[i] > top ? v[i] : top;
+    cause(x, "rope-freqs", "rope_freqs.weight", il,
+          "pair=%ld got=%.9g want=%.9g file_factor=%.9g (llama3 factor=%.9g low_freq_factor=%.9g "
+          "high_freq_factor=%.9g original_max_position_embeddings=%.9g)",
+          k, n ? (double)v[k] : 0.0, (double)want[k], (double)top, c->scaling.factor,
+          c->scaling.low_freq_factor, c->scaling.high_freq_factor,
+          c->scaling.original_max_position_embeddings);
 }
 
 static void compare_longrope(cmp *x, uint32_t il, const posenc_rope_config *c)
