@@ -4,7 +4,8 @@
 #   make run              the lesson's worked traces (examples/lesson.pe)
 #   make test             every test; the last line is "N passed, 0 failed[, K skipped]"
 #   make deps             installs the Debian packages of every optional part
-#   make install PREFIX=/usr/local [DESTDIR=...] [INSTALL_STRIP=0]
+#   make install PREFIX=/usr/local [DESTDIR=...] [INSTALL_STRIP=0]  (posenc.pc, and
+#                         posenc-config.pc for the config reader when built with jansson)
 #   make bench, make accuracy, make plots, make fuzz, make coverage: see below
 #   make python, make bench-python: the Python package (python/README.md)
 #
