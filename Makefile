@@ -4,7 +4,8 @@
 #   make run              the lesson's worked traces (examples/lesson.pe)
 #   make test             every test; the last line is "N passed, 0 failed[, K skipped]"
 #   make deps             installs the Debian packages of every optional part
-#   make install PREFIX=/usr/local [DESTDIR=...] [INSTALL_STRIP=0]
+#   make install PREFIX=/usr/local [DESTDIR=...] [INSTALL_STRIP=0]  (posenc.pc, and
+#                         posenc-config.pc for the config reader when built with jansson)
 #   make bench, make accuracy, make plots, make fuzz, make coverage: see below
 #   make python, make bench-python: the Python package (python/README.md)
 #
@@ -378,13 +379,15 @@ install: all
 	install -m 644 docs/posenc.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' posenc.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
+	$(if $(CONFIG_LIB),sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' posenc-config.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc-config.pc)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/posenc.h $(DESTDIR)$(PREFIX)/include/posenc_model.h $(DESTDIR)$(PREFIX)/include/posenc_config.h \
 	    $(DESTDIR)$(PREFIX)/include/posenc_check.h $(DESTDIR)$(PREFIX)/include/posenc_gguf.h \
 	    $(DESTDIR)$(PREFIX)/lib/libposenc.* $(DESTDIR)$(PREFIX)/lib/libposenc_config.a \
 	    $(DESTDIR)$(PREFIX)/bin/posenc $(DESTDIR)$(PREFIX)/share/man/man1/posenc.1 \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/posenc-config.pc
 
 # The Python reproducers of positions changed under a call, with the
 # library and extension under AddressSanitizer+UBSan, then ThreadSanitizer
@@ -413,7 +416,8 @@ distclean: clean
 #                  to run make venv and the tier counts as skipped
 VENV           ?= $(BUILD)/venv
 HF_BASE_PYTHON ?= python3
-HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 triton==3.9.0 numpy pytest mpmath setuptools
+HF_PACKAGES    := torch==2.13.0 transformers==5.23.0 triton==3.9.0 numpy pytest mpmath setuptools \
+                  gguf==0.19.0
 .PHONY: venv test-hf test-triton bench-gpu distclean
 venv: $(VENV)/.installed
 $(VENV)/.installed:

@@ -412,6 +412,144 @@ POSENC_NODISCARD
 posenc_status posenc_gguf_model(const posenc_gguf *g, const posenc_gguf_hparams *hp,
                                 uint64_t n_ctx, posenc_model *m, posenc_load_error *err);
 
+/* ------------------------------------------------------------------------- */
+/* 4. Against a config: is the conversion faithful? (src/check/gguf_convert.c) */
+/* ------------------------------------------------------------------------- */
+
+/* One difference between the RoPE llama.cpp runs for a file and the one
+ * transformers runs for the config it was converted from, named by the
+ * GGUF key or tensor that carries it. */
+typedef struct posenc_gguf_cause {
+    const char *name;  /* static: "freq-base", "freq-base-swa", "dimension-count",
+                          "rope-type", "scaling-type", "scaling-factor",
+                          "original-context", "yarn-beta-fast", "yarn-beta-slow",
+                          "attn-factor", "rope-freqs-missing", "rope-freqs",
+                          "rope-freqs-unexpected", "rope-factors-missing",
+                          "rope-factors-swapped", "rope-factors-long",
+                          "rope-factors-short", "scaling-unsupported",
+                          "block-count", "layer-with-rope", "layer-without-rope",
+                          "frequencies" (what no key explains) */
+    char key[160];     /* "{arch}.rope.freq_base", "rope_freqs.weight",
+                          "general.architecture", ... ("-" for frequencies) */
+    uint32_t layer;    /* the first layer it shows in */
+    char detail[256];  /* "got=... want=..." and what else helps */
+} posenc_gguf_cause;
+
+/* Compares, layer by layer, llama.cpp's op for g at context n_ctx (0: the
+ * file's context_length; hp from posenc_gguf_llama_hparams on g) with the
+ * RoPE of the model m (posenc_model_from_config, posenc_config.h, or any
+ * posenc_model), as llama.cpp's converter (convert_hf_to_gguf.py) writes
+ * the keys:
+ *   rope type: a family with neighbouring pairs ([cscs], interleaved) needs
+ *     NORM; a half-split family ([ccss]) runs as NEOX, or as NORM on the
+ *     rows the converter permutes (conversion/llama.py:176-181): both are
+ *     faithful. Otherwise a cause on general.architecture.
+ *   {arch}.rope.freq_base (_swa for sliding-window layers) = rope_theta as
+ *     a float; rope.dimension_count (_swa) = the rotated dimensions;
+ *   linear: rope.scaling.type linear, factor; yarn: type yarn, factor,
+ *     original_context_length, yarn_beta_fast/slow, and ggml's cos/sin
+ *     multiplier equal to transformers' attention factor (else a cause on
+ *     the key that sets it: yarn_log_multiplier, yarn_attn_factor or
+ *     attn_factor); llama3: no factor, rope_freqs.weight equal (relative
+ *     1e-5) to the converter's factors (conversion/llama.py:298-326);
+ *     longrope: rope_factors_long/short.weight equal to long_factor /
+ *     short_factor as floats, original_context_length, attn_factor
+ *     (conversion/phi.py:175-211); other scalings: scaling-unsupported.
+ *   when no key differs, the frequencies pair by pair (relative 1e-5).
+ * The causes go into causes[0 .. cap) (one per name and key, at the first
+ * layer it shows in); *n_causes is their count (0: faithful), which may
+ * exceed cap. Errors: POSENC_ERR_NULL; those of posenc_gguf_llama_layer
+ * (e.g. an arch whose layers are not modelled); POSENC_ERR_NOMEM.
+ * *n_causes is untouched on error. */
+POSENC_NODISCARD
+posenc_status posenc_gguf_compare(const posenc_gguf *g, const posenc_gguf_hparams *hp,
+                                  const posenc_model *m, uint64_t n_ctx,
+                                  posenc_gguf_cause *causes, size_t cap, size_t *n_causes,
+                                  posenc_load_error *err);
+
+/* ------------------------------------------------------------------------- */
+/* 5. Golden files for ggml engines (src/formats/gguf_golden.c)              */
+/* ------------------------------------------------------------------------- */
+
+/* The arguments of ggml_rope_ext(ctx, x, pos, freq_factors, n_dims, mode,
+ * n_ctx_orig, freq_base, freq_scale, ext_factor, attn_factor, beta_fast,
+ * beta_slow) that run a RoPE, with freq_factors held here. */
+typedef struct posenc_gguf_op_args {
+    int n_dims, mode, n_ctx_orig;
+    float freq_base, freq_scale, ext_factor, attn_factor, beta_fast, beta_slow;
+    size_t n_freq_factors; /* 0, or n_dims / 2 */
+    float freq_factors[POSENC_ROPE_MAX_HEAD_DIM / 2];
+} posenc_gguf_op_args;
+
+/* *out = ggml's arguments for the RoPE r of configuration c (r =
+ * posenc_rope_init_config(c, cur_len), or a model layer's): mode NORM for
+ * the interleaved layout ([cscs]), NEOX for half ([ccss]); n_dims
+ * rotary_dim; freq_base the base; then
+ *   default (base a float): freq_scale 1, attn_factor r->attn_factor;
+ *   linear: freq_scale 1 / factor;
+ *   yarn with truncate: freq_scale 1 / factor, ext_factor 1, n_ctx_orig,
+ *     beta_fast, beta_slow, attn_factor r->attn_factor / (1 + 0.1 ln
+ *     factor) (ggml multiplies by that; ggml-cpu/ops.cpp rope_yarn);
+ *   any other (llama3, longrope at r's length, ntk, dynamic, yarn without
+ *     truncate, per-pair factors): freq_scale 1, ext_factor 0 and
+ *     freq_factors[k] = base^(-2k/d) / inv_freq[k] (ggml divides pair k's
+ *     angle by it), so the op turns pair k by pos * inv_freq[k].
+ * Errors: POSENC_ERR_NULL; POSENC_ERR_RANGE (a pair with frequency 0, as in
+ * proportional RoPE, has no finite factor; r not a valid RoPE). */
+POSENC_NODISCARD
+posenc_status posenc_gguf_op_from_rope(const posenc_rope_config *c, const posenc_rope *r,
+                                       posenc_gguf_op_args *out);
+
+/* An upper bound of |y_engine - y_exact| for every element of a token at
+ * position pos rotated by a float32 engine that forms its angles as ggml's
+ * CPU kernel does (ggml-cpu/ops.cpp ggml_rope_cache_init: theta_scale =
+ * powf(freq_base, -2.0f / n_dims); theta = pos; per pair theta_k =
+ * theta / freq_factor[k], times freq_scale, YaRN's mix; cosf, sinf times
+ * the multiplier; theta *= theta_scale), for inputs |x| <= x_max.
+ * The bound, with u = 2^-24 (float32's unit roundoff) and
+ * theta_k = pos * freq_base^(-2k/n) / freq_factor[k] (an upper bound of
+ * the true angle): the angle's relative error is at most
+ *   u * (k * (3 + (2 / n) ln freq_base) + ops)
+ * (theta_scale's exponent rounded: k (2/n) ln(base) u through the k-th
+ * power; powf within 1 ulp: 2u per factor, k factors; the k products of the
+ * chain: u each; ops: (float)pos past 2^24, the division by freq_factor,
+ * the product by freq_scale, YaRN's 3 operations, u each), so
+ *   |dy| <= m * 2 x_max * (max_k theta_k * rel_k + 7u)
+ * (cosf and sinf within 1 ulp, the multiplier m, two products, a
+ * difference and y's rounding), doubled for second-order terms. It grows
+ * with pos: 10^4 to 10^6 ulps of y at positions 10^4 to 10^6 is ggml's
+ * own float32 arithmetic, not a bug. NAN for NULL op or pos < 0. */
+double posenc_gguf_f32_tolerance(const posenc_gguf_op_args *op, int64_t pos, double x_max);
+
+/* A golden file: positions, x and the exact y of n_tok tokens of n_head
+ * heads of head_dim floats ([n_tok][n_head][head_dim], row-major), tol[t]
+ * the bound for token t (posenc_gguf_f32_tolerance), the op, and extra
+ * string metadata meta: key, value, ..., NULL (may be NULL). */
+typedef struct posenc_gguf_golden {
+    size_t n_tok;
+    uint32_t n_head, head_dim;
+    const int64_t *pos;
+    const float *x, *y, *tol;
+    const posenc_gguf_op_args *op;
+    const char *const *meta;
+} posenc_gguf_golden;
+
+/* Writes gd as a GGUF v3 file at path (readable by posenc_gguf_read and
+ * ggml's gguf_init_from_file): general.architecture "posenc-golden",
+ * posenc.golden.version 1 (u32), posenc.rope.n_dims, mode, n_ctx_orig
+ * (i32), posenc.rope.freq_base, freq_scale, ext_factor, attn_factor,
+ * beta_fast, beta_slow (f32), posenc.golden.tol (a sentence), then meta;
+ * tensors pos (I32 [n_tok]), x and y (F32, ggml's ne {head_dim, n_head,
+ * n_tok}), tol (F32 [n_tok]) and, when the op has freq_factors,
+ * rope_freqs.weight (F32 [n_dims / 2]), each aligned to 32 bytes.
+ * Errors: POSENC_ERR_NULL; POSENC_ERR_RANGE (empty, n_dims above head_dim,
+ * head_dim above POSENC_ROPE_MAX_HEAD_DIM); POSENC_ERR_POS (a position
+ * outside int32); POSENC_ERR_IO; POSENC_ERR_NOMEM. err (may be NULL) says
+ * which. */
+POSENC_NODISCARD
+posenc_status posenc_gguf_golden_save(const char *path, const posenc_gguf_golden *gd,
+                                      posenc_load_error *err);
+
 #ifdef __cplusplus
 }
 #endif

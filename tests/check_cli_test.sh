@@ -32,6 +32,13 @@ expect() {
     fi
 }
 
+# holds NAME TEST...: one check that the command TEST succeeds.
+holds() {
+    name=$1
+    shift
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL check_cli/$name" >&2; fi
+}
+
 g() { "$prog" golden "$@" >/dev/null 2>"$tmp/gerr" || { cat "$tmp/gerr" >&2; failed=$((failed + 1)); }; }
 
 # a plain RoPE, half layout, partial rotary (48 of 64), three dtypes
@@ -75,18 +82,46 @@ if "$prog" --features | grep -q '^config-json$'; then
     D=$(cd "$(dirname "$0")/data" && pwd)
     g --config "$D/llama-3.1-8b.json" --dtype BF16 -o "$tmp/l31.st"
     expect llama31-exact 0 '^CHECK verdict=match dtype=BF16 n_tok=64 n_head=4 ' \
-        check --config "$D/llama-3.1-8b.json" "$tmp/l31-layer0.st"
+        check --config "$D/llama-3.1-8b.json" "$tmp/l31.st"
     # Llama 2's RoPE where Llama 3.1's belongs: the base and the scaling
-    expect llama31-vs-2 1 '^CAUSE name=none nearest=base fit_ulp=[0-9.e+-]+ base=500000 pair=[0-9]+ pos=[0-9]+ head=[0-9]+$' check --config "$D/llama-2-7b.json" "$tmp/l31-layer0.st"
+    expect llama31-vs-2 1 '^CAUSE name=none nearest=base fit_ulp=[0-9.e+-]+ base=500000 pair=[0-9]+ pos=[0-9]+ head=[0-9]+$' check --config "$D/llama-2-7b.json" "$tmp/l31.st"
     # Llama 3.1 without its llama3 scaling: the scaling left out
     g --rope 'default head_dim=128 base=500000' --layout half --positions 0-20,9000,100000 -o "$tmp/nos.st"
     expect llama31-no-scaling 1 '^CAUSE name=scaling fit_ulp=[0-9.e-]+ what=none$' \
         check --config "$D/llama-3.1-8b.json" "$tmp/nos.st"
-    # gpt-oss: two layer groups? one file per group with RoPE
+    # gpt-oss: its sliding and full layers run one RoPE: one group, FILE itself
     g --config "$D/gpt-oss-20b.json" --positions 0-3 -o "$tmp/oss.st"
-    expect oss-layer 0 '^CHECK verdict=match' check --config "$D/gpt-oss-20b.json" "$tmp/oss-layer0.st"
+    expect oss-layer 0 '^CHECK verdict=match' check --config "$D/gpt-oss-20b.json" "$tmp/oss.st"
+    # Gemma 3: two RoPE groups (sliding, full): FILE-layerN for each
+    g --config "$D/models/gemma3-text-gemma-3-1b-it.json" --positions 0-3 -o "$tmp/gem.st"
+    holds two-groups test -f "$tmp/gem-layer0.st" -a -f "$tmp/gem-layer5.st" -a ! -e "$tmp/gem.st"
+    # -o FILE is FILE itself for a model with one RoPE group (Llama 3.1)
+    holds one-group test -f "$tmp/l31.st" -a ! -e "$tmp/l31-layer0.st"
+    # --format gguf: a GGUF file with the op's arguments and rope_freqs
+    # (tests/test_gguf_golden.c reads one back value by value)
+    g --config "$D/llama-3.1-8b.json" --format gguf --positions 0-9,1000000 -o "$tmp/l31.gguf"
+    holds golden-gguf test "$(head -c 4 "$tmp/l31.gguf")" = GGUF
+    holds golden-gguf-keys grep -q 'rope_freqs.weight' "$tmp/l31.gguf"
+    expect golden-gguf-dtype 2 'writes F32' golden --config "$D/llama-3.1-8b.json" --format gguf \
+        --dtype BF16 -o "$tmp/l31b.gguf"
+    # --gguf with a DUMP: the dump against llama.cpp's op for the file
+    # (written by test_gguf_convert the converter's way): Qwen2.5's YaRN runs
+    # as transformers' (NEOX, half); with the factor written wrong, the
+    # scaling is named; Llama 3.1's transformers-order dump is not llama.cpp's
+    # order (NORM runs the permuted rows)
+    writer=$(dirname "$prog")/tests/test_gguf_convert
+    if [ -x "$writer" ] && mkdir "$tmp/gguf" && (cd "$D/../.." && "$writer" --write-fixtures "$tmp/gguf"); then
+        g --config "$D/gguf/qwen2.5-7b-instruct-yarn.json" --positions 0-20,5000,40000,131071 -o "$tmp/q.st"
+        expect gguf-dump 0 '^CHECK verdict=match dtype=F32 n_tok=24 ' check --gguf "$tmp/gguf/qwen25-yarn.gguf" "$tmp/q.st"
+        expect gguf-dump-factor 1 '^CAUSE name=scaling fit_ulp=[0-9.e-]+ what=yarn factor=4$' \
+            check --gguf "$tmp/gguf/qwen25-yarn-factor.gguf" "$tmp/q.st"
+        expect gguf-dump-norm 1 '^CHECK verdict=mismatch' check --gguf "$tmp/gguf/llama31.gguf" "$tmp/l31.st"
+    else
+        failed=$((failed + 1))
+        echo "FAIL check_cli/gguf-fixtures: $writer --write-fixtures" >&2
+    fi
 else
-    skipped=$((skipped + 4))
+    skipped=$((skipped + 12))
     echo "check_cli: skipped the --config cases (apt-get install libjansson-dev)"
 fi
 if [ "$skipped" -gt 0 ]; then

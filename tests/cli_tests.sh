@@ -13,6 +13,14 @@
 # holds, for each fixture FILE it names, the exact standard output of
 #   posenc --config ../data/models/FILE -c 'EXPLAIN MODEL'
 # (run in tests/cli, exit 0, nothing on standard error); each is one check.
+#
+# GGUF files are not kept in the repository: the cases of tests/cli/gguf/
+# name them "$GGUF/NAME.gguf", written here first by the C test program
+# that writes them the way llama.cpp's converter does
+# (build/tests/test_gguf_convert --write-fixtures DIR). gguf_* cases are
+# skipped when that program is not built, gguf_check_* also without the
+# config reader. The fixtures' folder is written "$GGUF" in the expected
+# output of a case that echoes a file's path.
 prog=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(cd "$(dirname "$0")/cli" && pwd)
 golden=$(cd "$(dirname "$0")/data" && pwd)/model_explain_golden.txt
@@ -23,6 +31,12 @@ failed=0
 skipped=0
 has_json=0
 "$prog" --features | grep -q '^config-json$' && has_json=1
+GGUF=""
+writer=$(dirname "$prog")/tests/test_gguf_convert
+if [ -x "$writer" ] && mkdir "$tmp/gguf" && (cd "$dir/../.." && "$writer" --write-fixtures "$tmp/gguf"); then
+    GGUF=$tmp/gguf
+fi
+export GGUF
 # every case, flat ones and those in folders (not the fixtures' folders:
 # a fixture is never named NAME.args or NAME.in), in one sorted order
 (cd "$dir" && find . -type f \( -name '*.args' -o -name '*.in' \) | sed 's|^\./||; s|\.[a-z]*$||' |
@@ -30,8 +44,14 @@ has_json=0
 while IFS= read -r name; do
     # config_* and model_* cases read config.json files: they need the JSON
     # reader.
-    case "${name##*/}" in config_* | model_*)
+    case "${name##*/}" in config_* | model_* | gguf_check_*)
         if [ "$has_json" = 0 ]; then
+            skipped=$((skipped + 1))
+            continue
+        fi ;;
+    esac
+    case "${name##*/}" in gguf_*)
+        if [ -z "$GGUF" ]; then
             skipped=$((skipped + 1))
             continue
         fi ;;
@@ -44,6 +64,11 @@ while IFS= read -r name; do
     rm -f "$tmp/out" "$tmp/err"
     (cd "$dir" && eval "set -- $args" && "$prog" "$@" <"$input" \
         >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/exit")
+    if [ -n "$GGUF" ]; then # the fixtures' folder echoed as the case names it
+        for f in out err; do
+            sed "s|$GGUF|\$GGUF|g" "$tmp/$f" >"$tmp/$f.g" && mv "$tmp/$f.g" "$tmp/$f"
+        done
+    fi
     want_exit=0
     [ -f "$base.exit" ] && want_exit=$(cat "$base.exit")
     ok=1

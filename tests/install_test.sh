@@ -73,5 +73,22 @@ if [ -e "$prefix/lib/libposenc_config.a" ]; then
         || fail "example_model does not build against the installed libraries"
     out=$(env -u LD_LIBRARY_PATH "$tmp/exm") || fail "example_model exited with an error"
     [ "$out" = "llama4_text 48 none rope interleaved" ] || fail "example_model printed '$out'"
+    # examples/rope_from_config.c, built as its comment says (pkg-config
+    # posenc-config: -lposenc_config -ljansson -lposenc -lm), run on Llama
+    # 3.1's config, its numbers against an independent reference in awk
+    if command -v "${PKG_CONFIG:-pkg-config}" >/dev/null 2>&1; then
+        [ -e "$prefix/lib/pkgconfig/posenc-config.pc" ] || fail "missing lib/pkgconfig/posenc-config.pc"
+        # shellcheck disable=SC2046,SC2086
+        "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror $extra -o "$tmp/rfc" examples/rope_from_config.c \
+            $(${PKG_CONFIG:-pkg-config} --cflags --libs posenc-config) "-Wl,-rpath,$prefix/lib" \
+            || fail "examples/rope_from_config.c does not build with pkg-config posenc-config"
+        env -u LD_LIBRARY_PATH "$tmp/rfc" tests/data/llama-3.1-8b.json 0 4096 >"$tmp/rfc.out" \
+            || fail "rope_from_config exited with an error"
+        head -n 1 "$tmp/rfc.out" | grep -q '^layer 0 of llama: layout=half head_dim=128 rotary_dim=128 base=500000 ' \
+            || fail "rope_from_config printed '$(head -n 1 "$tmp/rfc.out")'"
+        awk -v base=500000 -v factor=8 -v low=1 -v high=4 -v orig=8192 -v d=128 \
+            -f tests/install/rope_reference.awk "$tmp/rfc.out" >"$tmp/rfc.ref" \
+            || fail "rope_from_config against the reference: $(cat "$tmp/rfc.ref")"
+    fi
 fi
 echo "install: 1 passed, 0 failed"

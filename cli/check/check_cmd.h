@@ -5,6 +5,9 @@
 #ifndef POSENC_CLI_CHECK_CMD_H
 #define POSENC_CLI_CHECK_CMD_H
 
+#include "posenc_check.h"
+
+#include <stdint.h>
 #include <stdio.h>
 
 /* `posenc check ...` (argv[0] is "check"): prints CHECK/BAND/CAUSE lines;
@@ -14,5 +17,25 @@ int cli_check_main(int argc, char **argv);
 /* `posenc golden ...` (argv[0] is "golden"): writes reference dumps and a
  * GOLDEN line for each; returns 0, or 2 with a message on standard error. */
 int cli_golden_main(int argc, char **argv);
+
+/* `posenc check --gguf FILE --config FILE [--ctx N]` (gguf_check.c): the
+ * conversion against the config (posenc_gguf_compare); prints a CHECK
+ * line and a CAUSE line per difference; returns 0 match, 1 mismatch, 2 bad
+ * input. */
+int cli_check_gguf(const char *gguf, const char *config, uint64_t n_ctx);
+
+/* *out = the RoPE llama.cpp runs for layer of the GGUF file at path, at
+ * context n_ctx (0: its context_length), as a posenc_rope_config
+ * (posenc_gguf_op_config); 0 with a reason in why. */
+int cli_gguf_layer_config(const char *path, uint32_t layer, uint64_t n_ctx, posenc_rope_config *out,
+                          char *why, size_t n);
+
+/* posenc golden --format gguf (gguf_check.c): in's positions, x and y with
+ * the ggml op of cfg's RoPE r and the float32 bound per token
+ * (posenc_gguf_golden_save); meta: key, value, ..., NULL (written with a
+ * "posenc.golden." prefix). */
+posenc_status cli_golden_gguf_save(const char *path, const posenc_rope_config *cfg,
+                                   const posenc_rope *r, const posenc_check_input *in,
+                                   const char *const *meta, posenc_load_error *err);
 
 #endif

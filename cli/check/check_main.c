@@ -70,6 +70,8 @@ static const char *dtype_word(posenc_dtype d)
 
 typedef struct model_opts {
     const char *config, *rope; /* --config FILE or --rope 'WORDS' */
+    const char *gguf;          /* check --gguf FILE */
+    int64_t ctx;               /* check --ctx N, or 0 */
     int64_t layer;             /* --layer N (golden: -1 = every layer group) */
     int64_t seq_len;           /* --seq-len N, or 0 */
     posenc_layout layout;      /* --layout L (with --rope) */
@@ -123,6 +125,8 @@ static void check_usage(FILE *f)
 {
     fputs("usage: posenc check [--config FILE [--layer N] | --rope 'WORDS' [--layout L]]\n"
           "                    [--seq-len N] [--tol ULPS] [--engine E] DUMP\n"
+          "       posenc check --gguf MODEL.gguf --config FILE [--ctx N]\n"
+          "       posenc check --gguf MODEL.gguf [--layer N] [--ctx N] [--engine E] DUMP\n"
           "DUMP: a safetensors file with positions (I64/I32 [n_tok]) and x, y (the vectors\n"
           "before and after the engine's RoPE, [n_tok, n_head, head_dim], F32/F16/BF16) or\n"
           "cos, sin ([n_tok, rotary_dim] or [n_tok, rotary_dim/2]).\n"
@@ -135,6 +139,11 @@ static void check_usage(FILE *f)
           "  --engine E     the arithmetic expected: exact (default), ggml (ggml's float32\n"
           "                 chain), hf (transformers' eager float32), hf-bf16 (its inv_freq\n"
           "                 in bf16), cache-f32, cache-bf16 (a cos/sin table built once)\n"
+          "  --gguf FILE    with --config: is the GGUF file a faithful conversion of it?\n"
+          "                 (the RoPE llama.cpp runs for the file against transformers');\n"
+          "                 with a DUMP: the dump against llama.cpp's op for the file's\n"
+          "                 layer --layer (NORM archs in llama.cpp's permuted q/k order)\n"
+          "  --ctx N        with --gguf: the context llama.cpp runs (default context_length)\n"
           "Prints CHECK, BAND and CAUSE lines (docs/CHECK.md). Exit status: 0 match,\n"
           "1 mismatch, 2 bad input.\n",
           f);
@@ -163,13 +172,62 @@ static void print_result(const posenc_check_result *res)
         printf("\n");
 }
 
-enum { O_TOL = O_SHARED, O_ENGINE };
+enum { O_TOL = O_SHARED, O_GGUF, O_CTX, O_ENGINE };
 static const cli_option CHECK_OPTIONS[] = {SHARED_OPTIONS, {"--tol", NULL, 1, NULL},
+                                           {"--gguf", NULL, 1, NULL}, {"--ctx", NULL, 1, NULL},
                                            {"--engine", NULL, 1, NULL}};
+
+/* check's own options (--tol, --gguf, --ctx, --engine): 1 taken, 0 after a
+ * message, -1 not one of them. */
+static int check_option(int r, const char *v, model_opts *mo, double *tol,
+                        posenc_check_engine *engine)
+{
+    if (r == O_ENGINE) {
+        if (posenc_check_engine_parse(v, engine) == POSENC_OK)
+            return 1;
+        cli_fail(stderr, "check", 0,
+                 "--engine '%s' is not an engine: exact, ggml, hf, hf-bf16, cache-f32 or cache-bf16",
+                 v);
+        return 0;
+    }
+    if (r == O_TOL) {
+        if (posenc_parse_number(v, strlen(v), tol) == POSENC_OK && *tol > 0 && isfinite(*tol))
+            return 1;
+        cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
+        return 0;
+    }
+    if (r == O_GGUF) {
+        mo->gguf = v;
+        return 1;
+    }
+    if (r != O_CTX)
+        return -1;
+    if (parse_i64(v, 1, (int64_t)UINT32_MAX - 255, &mo->ctx))
+        return 1;
+    cli_fail(stderr, "check", 0, "--ctx '%s' must be an integer from 1 to %lld", v,
+             (long long)UINT32_MAX - 255);
+    return 0;
+}
+
+/* The forms of check: --gguf FILE --config FILE (the conversion; its exit
+ * status), or a DUMP with one model; -1 to check the DUMP. */
+static int check_form(const model_opts *mo, const char *dump)
+{
+    if (mo->gguf && mo->config && !dump && !mo->rope)
+        return cli_check_gguf(mo->gguf, mo->config, (uint64_t)mo->ctx);
+    if (mo->gguf && (mo->config || mo->rope))
+        return cli_fail(stderr, "check", 0, "--gguf FILE takes --config FILE and no DUMP (the "
+                                            "conversion), or a DUMP alone (llama.cpp's op)");
+    if (!dump)
+        return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
+    if (!mo->gguf && !mo->config == !mo->rope)
+        return cli_fail(stderr, "check", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    return -1;
+}
 
 int cli_check_main(int argc, char **argv)
 {
-    model_opts mo = {NULL, NULL, 0, 0, POSENC_LAYOUT_INTERLEAVED};
+    model_opts mo = {NULL, NULL, NULL, 0, 0, 0, POSENC_LAYOUT_INTERLEAVED};
     const char *dump = NULL;
     double tol = 0;
     posenc_check_engine engine = POSENC_CHECK_ENGINE_EXACT;
@@ -177,20 +235,14 @@ int cli_check_main(int argc, char **argv)
     cli_args args;
     cli_args_start(&args, argc, argv, 1, CHECK_OPTIONS,
                    sizeof CHECK_OPTIONS / sizeof CHECK_OPTIONS[0]);
-    for (int r; (r = cli_args_next(&args)) != CLI_ARG_END;) {
+    for (int r, k; (r = cli_args_next(&args)) != CLI_ARG_END;) {
         const char *v = args.value;
         if (r == O_HELP) {
             check_usage(stdout);
             return 0;
-        } else if (r == O_TOL) {
-            if (posenc_parse_number(v, strlen(v), &tol) != POSENC_OK || !(tol > 0) ||
-                !isfinite(tol))
-                return cli_fail(stderr, "check", 0, "--tol '%s' must be a number > 0 (ulps)", v);
-        } else if (r == O_ENGINE) {
-            if (posenc_check_engine_parse(v, &engine) != POSENC_OK)
-                return cli_fail(stderr, "check", 0,
-                                "--engine '%s' is not an engine: exact, ggml, hf, hf-bf16, "
-                                "cache-f32 or cache-bf16", v);
+        } else if (r >= 0 && (k = check_option(r, v, &mo, &tol, &engine)) >= 0) {
+            if (!k)
+                return EXIT_BAD;
         } else if (r >= 0) {
             if (!shared_option("check", r, v, &mo))
                 return EXIT_BAD;
@@ -202,13 +254,12 @@ int cli_check_main(int argc, char **argv)
             dump = args.word;
         }
     }
-    const char *config = mo.config, *rope = mo.rope;
-    int64_t layer = mo.layer, seq_len = mo.seq_len;
+    const char *config = mo.config, *rope = mo.rope, *gguf = mo.gguf;
+    int64_t layer = mo.layer, seq_len = mo.seq_len, ctx = mo.ctx;
     posenc_layout layout = mo.layout;
-    if (!dump)
-        return cli_fail(stderr, "check", 0, "no DUMP given (try 'posenc check --help')");
-    if (!config == !rope)
-        return cli_fail(stderr, "check", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
+    int form = check_form(&mo, dump);
+    if (form >= 0)
+        return form;
     posenc_check_input in;
     posenc_load_error le;
     posenc_status s = posenc_dump_load(dump, &in, &le);
@@ -223,10 +274,11 @@ int cli_check_main(int argc, char **argv)
         rc = cli_fail(stderr, "check", 0, "out of memory");
         goto out;
     }
-    if (config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
-                                       sizeof why)
-               : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
-                             sizeof why)) {
+    if (gguf ? !cli_gguf_layer_config(gguf, (uint32_t)layer, (uint64_t)ctx, model, why, sizeof why)
+        : config ? !rope_spec_load_model(config, (uint32_t)layer, &pm, label, sizeof label, why,
+                                         sizeof why)
+                 : !rope_words(rope, in.x ? in.head_dim : in.table_dim, layout, model, why,
+                               sizeof why)) {
         rc = cli_fail(stderr, "check", 0, "%s", why);
         goto out;
     }
@@ -272,11 +324,12 @@ static void golden_usage(FILE *f)
 {
     fputs("usage: posenc golden (--config FILE [--layer N] | --rope 'WORDS' [--layout L])\n"
           "                     [--positions LIST] [--heads N] [--seed S] [--dtype T]\n"
-          "                     [--seq-len N] -o FILE\n"
+          "                     [--seq-len N] [--format safetensors|gguf] -o FILE\n"
           "Writes reference dumps: positions, x (random from the seed, in dtype T) and the\n"
           "exact y (correctly rounded to T), for posenc check to close the loop.\n"
-          "  --config FILE    every layer group of the model (one file each, FILE with\n"
-          "                   -layerN before its extension), or --layer N alone\n"
+          "  --config FILE    every layer group of the model: FILE when there is one,\n"
+          "                   else one file each, FILE with -layerN before its extension;\n"
+          "                   or --layer N alone (FILE)\n"
           "  --rope WORDS     SET rope's words (head_dim= is required)\n"
           "  --positions LIST comma-separated positions and ranges A-B (default: 0-16,\n"
           "                   2^k-1, 2^k, 2^k+1 for k = 5..19, the model's original and\n"
@@ -284,6 +337,9 @@ static void golden_usage(FILE *f)
           "  --heads N        heads per token (default 4)\n"
           "  --seed S         the random x's seed (default 1)\n"
           "  --dtype T        F32 (default), F16 or BF16\n"
+          "  --format F       safetensors (default) or gguf: positions, x, y, the bound\n"
+          "                   tol per token a float32 ggml engine meets, and the\n"
+          "                   ggml_rope_ext arguments (rope_freqs.weight included)\n"
           "  --seq-len N      the sequence length for length-dependent scalings (default\n"
           "                   max(positions) + 1)\n",
           f);
@@ -386,6 +442,9 @@ static int golden_positions(const char *list, const posenc_rope_config *cfg, int
 
 /* One dump for cfg at path; with a model m, the RoPE is its layer's at the
  * length (posenc_model_layer_rope: the family's length rules included). */
+/* --format gguf (0: safetensors), for golden_one. */
+static int golden_gguf;
+
 static int golden_one(const char *path, const posenc_rope_config *cfg, const posenc_model *m,
                       uint32_t layer, const char *list, uint32_t n_head, uint64_t seed,
                       posenc_dtype dt, int64_t seq_len, const char *layer_word)
@@ -450,7 +509,10 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     const char *meta[] = {"format", "posenc-golden", "layer", layer_word, "seed", seedw,
                           "seq_len", lenw, NULL};
     posenc_load_error le;
-    s = posenc_dump_save(path, &in, meta, &le);
+    if (golden_gguf)
+        s = cli_golden_gguf_save(path, cfg, &r, &in, meta, &le);
+    else
+        s = posenc_dump_save(path, &in, meta, &le);
     if (s != POSENC_OK) {
         rc = cli_fail(stderr, "golden", 0, "%s", le.detail[0] ? le.detail : posenc_strerror(s));
         goto out;
@@ -478,15 +540,52 @@ static void layer_path(const char *out, uint32_t layer, char *buf, size_t n)
         snprintf(buf, n, "%.*s-layer%u%s", (int)(dot - out), out, layer, dot);
 }
 
-enum { O_POSITIONS = O_SHARED, O_OUT, O_HEADS, O_SEED, O_DTYPE };
+enum { O_POSITIONS = O_SHARED, O_OUT, O_HEADS, O_SEED, O_DTYPE, O_FORMAT };
 static const cli_option GOLDEN_OPTIONS[] = {
     SHARED_OPTIONS,          {"--positions", NULL, 1, NULL}, {"-o", NULL, 1, NULL},
     {"--heads", NULL, 1, NULL}, {"--seed", NULL, 1, NULL},   {"--dtype", NULL, 1, NULL},
+    {"--format", NULL, 1, NULL},
 };
+
+/* The number of layer groups of m with RoPE. */
+static uint32_t rope_groups(const posenc_model *m)
+{
+    int seen[POSENC_MODEL_MAX_GROUPS] = {0};
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < posenc_model_n_layer(m); l++) {
+        posenc_layer_info li;
+        if (posenc_model_layer(m, l, &li) == POSENC_OK && li.group < POSENC_MODEL_MAX_GROUPS &&
+            li.scheme == POSENC_SCHEME_ROPE && !seen[li.group]) {
+            seen[li.group] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* --dtype T or --format F into *dt or golden_gguf; 0 after a message. */
+static int golden_word(int r, const char *v, posenc_dtype *dt)
+{
+    if (r == O_FORMAT) {
+        if (strcmp(v, "gguf") && strcmp(v, "safetensors"))
+            return !cli_fail(stderr, "golden", 0, "--format '%s' must be safetensors or gguf", v);
+        golden_gguf = !strcmp(v, "gguf");
+        return 1;
+    }
+    if (!strcmp(v, "F32"))
+        *dt = POSENC_DTYPE_F32;
+    else if (!strcmp(v, "F16"))
+        *dt = POSENC_DTYPE_F16;
+    else if (!strcmp(v, "BF16"))
+        *dt = POSENC_DTYPE_BF16;
+    else
+        return !cli_fail(stderr, "golden", 0, "--dtype '%s' must be F32, F16 or BF16", v);
+    return 1;
+}
 
 int cli_golden_main(int argc, char **argv)
 {
-    model_opts mo = {NULL, NULL, -1, 0, POSENC_LAYOUT_INTERLEAVED};
+    model_opts mo = {NULL, NULL, NULL, 0, -1, 0, POSENC_LAYOUT_INTERLEAVED};
     const char *out = NULL, *list = NULL;
     int64_t heads = 4, seed = 1;
     posenc_dtype dt = POSENC_DTYPE_F32;
@@ -509,15 +608,9 @@ int cli_golden_main(int argc, char **argv)
         } else if (r == O_SEED) {
             if (!parse_i64(v, 0, INT64_MAX, &seed))
                 return cli_fail(stderr, "golden", 0, "--seed '%s' must be an integer >= 0", v);
-        } else if (r == O_DTYPE) {
-            if (!strcmp(v, "F32"))
-                dt = POSENC_DTYPE_F32;
-            else if (!strcmp(v, "F16"))
-                dt = POSENC_DTYPE_F16;
-            else if (!strcmp(v, "BF16"))
-                dt = POSENC_DTYPE_BF16;
-            else
-                return cli_fail(stderr, "golden", 0, "--dtype '%s' must be F32, F16 or BF16", v);
+        } else if (r == O_DTYPE || r == O_FORMAT) {
+            if (!golden_word(r, v, &dt))
+                return EXIT_BAD;
         } else if (r >= 0) {
             if (!shared_option("golden", r, v, &mo))
                 return EXIT_BAD;
@@ -532,6 +625,9 @@ int cli_golden_main(int argc, char **argv)
     posenc_layout layout = mo.layout;
     if (!out)
         return cli_fail(stderr, "golden", 0, "no output file: give -o FILE");
+    if (golden_gguf && dt != POSENC_DTYPE_F32)
+        return cli_fail(stderr, "golden", 0, "--format gguf writes F32 (ggml's float32 RoPE "
+                                             "and its tolerances): leave --dtype out");
     if (!config == !rope)
         return cli_fail(stderr, "golden", 0, "give the model: --config FILE or --rope 'WORDS' (one of them)");
     posenc_rope_config *cfg = malloc(sizeof *cfg);
@@ -553,8 +649,9 @@ int cli_golden_main(int argc, char **argv)
             free(cfg);
             return cli_fail(stderr, "golden", 0, "%s", why);
         }
-        /* every layer group with RoPE (or the one layer asked for) */
-        uint32_t n = posenc_model_n_layer(m);
+        /* every layer group with RoPE (or the one layer asked for); FILE
+         * itself when there is one group */
+        uint32_t n = posenc_model_n_layer(m), groups = rope_groups(m);
         int done[POSENC_MODEL_MAX_GROUPS] = {0}, any = 0;
         for (uint32_t l = layer >= 0 ? (uint32_t)layer : 0; l < n && rc == 0; l++) {
             posenc_layer_info li;
@@ -565,7 +662,7 @@ int cli_golden_main(int argc, char **argv)
             done[li.group] = 1;
             any = 1;
             char path[4096], lw[16];
-            if (layer >= 0)
+            if (layer >= 0 || groups == 1)
                 snprintf(path, sizeof path, "%s", out);
             else
                 layer_path(out, l, path, sizeof path);

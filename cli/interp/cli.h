@@ -7,6 +7,7 @@
 #define POSENC_CLI_H
 
 #include "posenc.h"
+#include "posenc_gguf.h"
 #include "posenc_model.h"
 #include "message.h"
 #include "words.h"
@@ -69,6 +70,14 @@ typedef struct cli_state {
     uint32_t t5_buckets, t5_max_distance;
     int t5_bidirectional;
     unsigned t5_given;
+    /* --gguf FILE (gguf_cmds.c): the file, llama.cpp's hyperparameters of
+     * it, the context size (--ctx N, 0 = the file's context_length), and
+     * its name as given; EXPLAIN MODEL states the file's RoPE */
+    posenc_gguf *gguf;
+    posenc_gguf_hparams *gguf_hp;
+    uint64_t gguf_ctx;
+    const char *gguf_path;
+    int gguf_per_layer; /* layers run different ops: the model is the active layer's */
 } cli_state;
 
 /* `posenc [OPTIONS] [FILE...]` (interp_main.c): the interpreter's command
@@ -200,6 +209,19 @@ int64_t cli_learned_offset(const cli_state *st, posenc_model_table *t, int *has)
 void cli_explain_learned_offset(cli_state *st, const posenc_model_table *t, int has);
 void cli_list_models(FILE *out);                                  /* posenc --models */
 void cli_model_free(cli_state *st);
+
+/* A GGUF file (gguf_cmds.c). cli_gguf_load: --gguf FILE read as
+ * llama.cpp's loader reads it (posenc_gguf.h), st->gguf set, and the RoPE
+ * llama.cpp runs installed as the model: every layer's when all layers run
+ * one op, else the op of the active layer (--layer); 0 with a reason on
+ * failure. cli_gguf_explain: EXPLAIN MODEL for it. cli_gguf_free: releases
+ * st's file. */
+int cli_gguf_load(cli_state *st, const char *path, uint64_t n_ctx, char *why, size_t n);
+int cli_gguf_explain(cli_state *st);
+/* SET layer N on a --gguf file whose layers differ: layer's op becomes the
+ * model; 0 with a reason (the layer runs no RoPE). */
+int cli_gguf_set_layer(cli_state *st, uint32_t layer, char *why, size_t n);
+void cli_gguf_free(cli_state *st);
 
 /* Prints the HELP text (from the command table). */
 void cli_print_help(FILE *out);

@@ -854,6 +854,7 @@ void cli_free(cli_state *st)
     posenc_learned_free(st->table);
     cli_rope_free(st);
     cli_model_free(st);
+    cli_gguf_free(st);
     free(st->tok);
     free(st->vec);
     free(st->vec2);

@@ -30,6 +30,11 @@ static void usage(FILE *out)
           "                    (read through the model registry when it names a model_type:\n"
           "                    the family's layout and per-layer RoPE; EXPLAIN MODEL)\n"
           "  --model-type TYPE read the --config as family TYPE (see --models)\n"
+          "  --gguf FILE       use the RoPE llama.cpp runs for a GGUF file (its metadata\n"
+          "                    and rope_freqs / rope_factors_* tensors); EXPLAIN MODEL\n"
+          "                    states the keys and llama.cpp's arguments per layer\n"
+          "  --ctx N           with --gguf: the context size llama.cpp runs with (its -c;\n"
+          "                    default the file's context_length)\n"
           "  --layer N         the model layer ROPE, DOT, EXPLAIN FREQS, PLOT, LEARNED\n"
           "                    (its offset) and T5BUCKET (its stack) use (default 0)\n"
           "  --models          list the model registry: type, scheme, layout, source\n"
@@ -50,7 +55,7 @@ static void usage(FILE *out)
  * them; the -c strings then run in order. */
 enum {
     O_HELP, O_VERSION, O_MODELS, O_FEATURES, O_MODEL_TYPE, O_LAYER, O_CONFIG, O_U, O_C,
-    O_BASE, O_LAYOUT, O_PRECISION
+    O_BASE, O_LAYOUT, O_PRECISION, O_GGUF, O_CTX
 };
 static const cli_option INTERP_OPTIONS[] = {
     {"--help", "-h", 0, NULL},
@@ -65,6 +70,8 @@ static const cli_option INTERP_OPTIONS[] = {
     {"--base", NULL, 1, "%s: needs a value"},
     {"--layout", NULL, 1, "%s: needs a value"},
     {"--precision", NULL, 1, "%s: needs a value"},
+    {"--gguf", NULL, 1, "%s needs a file name"},
+    {"--ctx", NULL, 1, "%s: needs a value"},
 };
 #define N_INTERP_OPTIONS (sizeof INTERP_OPTIONS / sizeof INTERP_OPTIONS[0])
 
@@ -115,7 +122,7 @@ static void print_features(void)
 typedef struct interp_opts {
     int first_file; /* argv index of the first FILE (argc: none) */
     int layout_given;
-    const char *config, *model_type, *layer;
+    const char *config, *model_type, *layer, *gguf, *ctx;
 } interp_opts;
 
 /* One setting (--base, --layout, --precision) into st; 0 after its message. */
@@ -151,6 +158,8 @@ static int read_settings(cli_state *st, interp_opts *o, int argc, char **argv)
         case O_MODEL_TYPE: o->model_type = v; break;
         case O_LAYER: o->layer = v; break;
         case O_CONFIG: o->config = v; break;
+        case O_GGUF: o->gguf = v; break;
+        case O_CTX: o->ctx = v; break;
         case O_U: st->flush_each = 1; break;
         case O_C: break; /* run in the second pass */
         case O_BASE:
@@ -167,6 +176,33 @@ static int read_settings(cli_state *st, interp_opts *o, int argc, char **argv)
         }
     }
     return -1;
+}
+
+/* --gguf FILE and --ctx N (after --layer). 0 after a message. */
+static int load_gguf(cli_state *st, const interp_opts *o)
+{
+    char why[1400];
+    int64_t ctx = 0;
+    if (o->ctx && (posenc_parse_int64(o->ctx, strlen(o->ctx), &ctx) != POSENC_OK || ctx < 1 ||
+                   ctx > (int64_t)UINT32_MAX - 255)) {
+        cli_message(stderr, "posenc: --ctx: must be an integer from 1 to %lld, got '%s'",
+                    (long long)UINT32_MAX - 255, o->ctx);
+        return 0;
+    }
+    if (o->ctx && !o->gguf) {
+        cli_fail(stderr, NULL, 1, "%s needs --gguf FILE", "--ctx");
+        return 0;
+    }
+    if (o->gguf && o->config) {
+        cli_fail(stderr, NULL, 1, "--gguf and --config name two models: give one "
+                                  "(posenc check --gguf FILE --config FILE compares them)");
+        return 0;
+    }
+    if (o->gguf && !cli_gguf_load(st, o->gguf, (uint64_t)ctx, why, sizeof why)) {
+        cli_message(stderr, "posenc: --gguf: %s", why);
+        return 0;
+    }
+    return 1;
 }
 
 /* --layer and --config, once every setting is known. 0 after a message. */
@@ -192,7 +228,7 @@ static int load_model(cli_state *st, const interp_opts *o)
         cli_message(stderr, "posenc: --config: %s", why);
         return 0;
     }
-    return 1;
+    return load_gguf(st, o);
 }
 
 static int worst(int a, int b) { return a > b ? a : b; }
@@ -215,7 +251,7 @@ int cli_interp_main(int argc, char **argv)
 {
     cli_state st;
     cli_init(&st, stdout, stderr);
-    interp_opts o = {argc, 0, NULL, NULL, NULL};
+    interp_opts o = {argc, 0, NULL, NULL, NULL, NULL, NULL};
     int status = read_settings(&st, &o, argc, argv), ran_string = 0;
     if (status >= 0 || !load_model(&st, &o)) {
         cli_free(&st);

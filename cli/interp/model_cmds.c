@@ -47,6 +47,13 @@ int cli_set_layer(cli_state *st, cli_token t)
                   (long long)v, nl, nl - 1);
         return 0;
     }
+    if (st->gguf && st->gguf_per_layer) {
+        if (!cli_gguf_set_layer(st, (uint32_t)v, why, sizeof why)) {
+            cli_error(st, "SET layer: %s", why);
+            return 0;
+        }
+        return 1;
+    }
     st->layer = (uint32_t)v;
     if (!st->model || !st->model_from_config)
         return 1; /* kept for a model loaded later; SET rope's is on every layer */
@@ -151,6 +158,8 @@ int cli_explain_model(cli_state *st, const cli_token *a, size_t n)
         cli_error(st, "EXPLAIN MODEL takes no arguments");
         return 0;
     }
+    if (st->gguf)
+        return cli_gguf_explain(st);
     const posenc_model *m = st->model;
     if (!m || !st->model_from_config) {
         cli_error(st, "EXPLAIN MODEL needs a model: start posenc with --config FILE (a "
