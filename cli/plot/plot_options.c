@@ -6,6 +6,7 @@
 #include "plot_options.h"
 #include "rope_spec.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,57 @@ static const cli_option PLOT_OPTIONS[] = {
     {"--mrope", NULL, 1, NULL},  {"--layer", NULL, 1, NULL},     {"--seq-len", NULL, 1, NULL},
 };
 
+/* The options that take an integer: its range, where it goes in the
+ * request (a field of 4 or 8 bytes; LAYER_FIELD: the --layer argument), and
+ * the refusal (printf: the value, then the largest allowed, as long long). */
+#define LAYER_FIELD ((size_t)-1)
+typedef struct {
+    const char *name;
+    int64_t lo, hi;
+    size_t offset, size;
+    const char *refusal;
+} int_option;
+#define FIELD(f) offsetof(plot_request, f), sizeof(((plot_request *)0)->f)
+static const int_option INT_OPTIONS[] = {
+    {"--positions", 1, 1 << 20, FIELD(positions), "'%s' is not a count of positions (1 to %lld)"},
+    {"--dim", 1, POSENC_MAX_DIM, FIELD(dim), "D = %s: D must be from 1 to %lld"},
+    {"--max-offset", 1, POSENC_MAX_POS, FIELD(max_offset), "'%s' is not an offset (1 to %lld)"},
+    {"--points", 2, PLOT_MAX_POINTS, FIELD(points), "'%s': points must be from 2 to %lld"},
+    {"--samples", 0, PLOT_MAX_SAMPLES, FIELD(samples), "'%s': samples must be from 0 to %lld"},
+    {"--seed", 0, INT64_MAX, FIELD(seed), "'%s' is not a seed (a non-negative integer)"},
+    {"--context", 0, POSENC_MAX_POS, FIELD(context), "'%s' is not a context length (0 to %lld)"},
+    {"--heads", 1, PLOT_MAX_HEADS, FIELD(heads), "'%s': heads must be from 1 to %lld"},
+    {"--buckets", 4, POSENC_T5_MAX_BUCKETS, FIELD(t5_buckets),
+     "'%s': buckets must be from 4 to %lld"},
+    {"--max-distance", 2, POSENC_MAX_POS, FIELD(t5_max_distance),
+     "'%s': max distance must be from 2 to %lld"},
+    {"--seq-len", 0, POSENC_MAX_POS + 1, FIELD(cur_len),
+     "'%s' is not a sequence length (0 to %lld)"},
+    {"--layer", 0, POSENC_MODEL_MAX_LAYERS - 1, LAYER_FIELD, 4,
+     "'%s': the layer must be an integer from 0 to %lld"},
+};
+#undef FIELD
+
+static const int_option *int_option_named(const char *o)
+{
+    for (size_t i = 0; i < sizeof INT_OPTIONS / sizeof INT_OPTIONS[0]; i++)
+        if (strcmp(o, INT_OPTIONS[i].name) == 0)
+            return &INT_OPTIONS[i];
+    return NULL;
+}
+
+/* x (within the option's range, so it fits) into its field. */
+static void store_int(plot_request *rq, uint32_t *layer, const int_option *io, int64_t x)
+{
+    void *field = io->offset == LAYER_FIELD ? (void *)layer : (void *)((char *)rq + io->offset);
+    if (io->size == sizeof(uint32_t)) {
+        uint32_t u = (uint32_t)x;
+        memcpy(field, &u, sizeof u);
+    } else {
+        memcpy(field, &x, sizeof x);
+    }
+}
+
 /* One option o with its value v into rq; a model option is only noted in
  * model_opt/model_val (read once every option is known). 0 with a reason. */
 static int set_option(plot_request *rq, const char *o, const char *v, int *reset_bases,
@@ -197,62 +249,19 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
 {
     int64_t x = 0;
     int ok = 1;
+    const int_option *io;
     if (strcmp(o, "-o") == 0 || strcmp(o, "--output") == 0) {
         rq->out = v;
-    } else if (strcmp(o, "--positions") == 0) {
-        ok = arg_int(v, 1, 1 << 20, &x);
-        rq->positions = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s' is not a count of positions (1 to %d)", v, 1 << 20);
-    } else if (strcmp(o, "--dim") == 0) {
-        ok = arg_int(v, 1, POSENC_MAX_DIM, &x);
-        rq->dim = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "D = %s: D must be from 1 to %u", v, POSENC_MAX_DIM);
+    } else if ((io = int_option_named(o)) != NULL) {
+        ok = arg_int(v, io->lo, io->hi, &x);
+        if (ok)
+            store_int(rq, layer, io, x);
+        else
+            snprintf(why, n, io->refusal, v, (long long)io->hi);
     } else if (strcmp(o, "--base") == 0) {
         ok = add_bases(rq, reset_bases, v, why, n);
     } else if (strcmp(o, "--layout") == 0) {
         ok = cli_parse_layout(v, strlen(v), &rq->layout, why, n);
-    } else if (strcmp(o, "--max-offset") == 0) {
-        ok = arg_int(v, 1, POSENC_MAX_POS, &x);
-        rq->max_offset = x;
-        if (!ok)
-            snprintf(why, n, "'%s' is not an offset (1 to %lld)", v, POSENC_MAX_POS);
-    } else if (strcmp(o, "--points") == 0) {
-        ok = arg_int(v, 2, PLOT_MAX_POINTS, &x);
-        rq->points = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s': points must be from 2 to %u", v, PLOT_MAX_POINTS);
-    } else if (strcmp(o, "--samples") == 0) {
-        ok = arg_int(v, 0, PLOT_MAX_SAMPLES, &x);
-        rq->samples = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s': samples must be from 0 to %u", v, PLOT_MAX_SAMPLES);
-    } else if (strcmp(o, "--seed") == 0) {
-        ok = arg_int(v, 0, INT64_MAX, &x);
-        rq->seed = (uint64_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s' is not a seed (a non-negative integer)", v);
-    } else if (strcmp(o, "--context") == 0) {
-        ok = arg_int(v, 0, POSENC_MAX_POS, &x);
-        rq->context = x;
-        if (!ok)
-            snprintf(why, n, "'%s' is not a context length (0 to %lld)", v, POSENC_MAX_POS);
-    } else if (strcmp(o, "--heads") == 0) {
-        ok = arg_int(v, 1, PLOT_MAX_HEADS, &x);
-        rq->heads = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s': heads must be from 1 to %u", v, PLOT_MAX_HEADS);
-    } else if (strcmp(o, "--buckets") == 0) {
-        ok = arg_int(v, 4, POSENC_T5_MAX_BUCKETS, &x);
-        rq->t5_buckets = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s': buckets must be from 4 to %u", v, POSENC_T5_MAX_BUCKETS);
-    } else if (strcmp(o, "--max-distance") == 0) {
-        ok = arg_int(v, 2, POSENC_MAX_POS, &x);
-        rq->t5_max_distance = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s': max distance must be from 2 to %lld", v, POSENC_MAX_POS);
     } else if (strcmp(o, "--config") == 0 || strcmp(o, "--rope") == 0 ||
                strcmp(o, "--mrope") == 0) {
         ok = *n_model < PLOT_MAX_SERIES;
@@ -263,17 +272,6 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
             snprintf(why, n, "at most %d model RoPEs", PLOT_MAX_SERIES);
     } else if (strcmp(o, "--title") == 0) {
         rq->title = v;
-    } else if (strcmp(o, "--seq-len") == 0) {
-        ok = arg_int(v, 0, POSENC_MAX_POS + 1, &x);
-        rq->cur_len = x;
-        if (!ok)
-            snprintf(why, n, "'%s' is not a sequence length (0 to %lld)", v, POSENC_MAX_POS + 1);
-    } else if (strcmp(o, "--layer") == 0) {
-        ok = arg_int(v, 0, POSENC_MODEL_MAX_LAYERS - 1, &x);
-        *layer = (uint32_t)x;
-        if (!ok)
-            snprintf(why, n, "'%s': the layer must be an integer from 0 to %u", v,
-                     POSENC_MODEL_MAX_LAYERS - 1);
     } else { /* --size */
         int w, h;
         char extra;
