@@ -56,6 +56,19 @@ while IFS= read -r name; do
             continue
         fi ;;
     esac
+    # NAME.needs: features the case needs beyond its name's (words of
+    # posenc --features, e.g. config-json where a fixture is written from a
+    # config.json); skipped when one is missing
+    if [ -f "$dir/$name.needs" ]; then
+        missing=0
+        for feature in $(cat "$dir/$name.needs"); do
+            "$prog" --features | grep -qx "$feature" || missing=1
+        done
+        if [ "$missing" = 1 ]; then
+            skipped=$((skipped + 1))
+            continue
+        fi
+    fi
     base="$dir/$name"
     args=""
     [ -f "$base.args" ] && args=$(cat "$base.args")
