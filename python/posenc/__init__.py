@@ -28,7 +28,6 @@ Errors from the library are raised as ``posenc.Error`` (a ValueError whose
 rejected call has written nothing.
 """
 
-import json
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -44,6 +43,8 @@ except ImportError:  # e.g. python/ itself on sys.path, where nothing is built
         "(make python, then PYTHONPATH=build/python); running from inside the source "
         "directory python/ imports the unbuilt sources") from None
 from ._core import Error
+from . import _args
+from ._args import positions as _positions_array
 from ._checking import check, CheckResult  # noqa: E402 (posenc check, docs/CHECK.md)
 
 __all__ = [
@@ -153,25 +154,6 @@ def _rotate_code(dtype):
         f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' (uint16 storage)")
 
 
-def _positions_array(positions):
-    """Positions as a NumPy integer array (no copy for an int64 array); the
-    one rule for every entry point: integers, or TypeError naming the dtype."""
-    if isinstance(positions, np.ndarray):
-        if positions.dtype.kind not in "iu" and positions.size:
-            raise TypeError(f"positions must be integers, got {positions.dtype}")
-        return positions
-    if _is_tensor(positions):
-        import torch
-
-        return positions.detach().to("cpu", torch.int64).numpy()
-    a = np.asarray(positions)
-    if a.dtype.kind not in "iu":
-        if a.size == 0:
-            return a.astype(np.int64)
-        raise TypeError(f"positions must be integers, got {a.dtype}")
-    return a
-
-
 def _f32_to_bf16_bits(a):
     """float32 -> bfloat16 bit patterns (uint16), rounded to nearest even."""
     a = np.ascontiguousarray(a, dtype=np.float32)
@@ -270,7 +252,8 @@ def sinusoid(n_pos: int, d: int, base: float = 10000.0, pos0: int = 0, dtype: An
     >>> sinusoid(3, 4, dtype=np.float64)[2].round(4).tolist()
     [0.9093, -0.4161, 0.02, 0.9998]
     """
-    n_pos, d, pos0 = int(n_pos), int(d), int(pos0)
+    n_pos, d = _args.length(n_pos, "n_pos"), _args.dim(d, "d")
+    pos0 = _args.position(pos0, "pos0")
     kind = _float_kind(dtype, "sinusoid")
     np_dtype = np.float64 if kind == "d" else np.float32
     plain = not _is_torch_dtype(dtype) and not (isinstance(dtype, str) and dtype == _BF16) \
@@ -295,8 +278,8 @@ def alibi_slopes(n_head: int) -> np.ndarray:
     >>> alibi_slopes(4).tolist()
     [0.25, 0.0625, 0.015625, 0.00390625]
     """
-    n_head = int(n_head)
-    out = np.empty(max(n_head, 0), np.float64)
+    n_head = _args.dim(n_head, "n_head")
+    out = np.empty(n_head, np.float64)
     _core.alibi_slopes(n_head, out)
     return out
 
@@ -315,9 +298,11 @@ def alibi_bias(n_head: int, n_query: int, n_key: Optional[int] = None, q_offset:
     >>> alibi_bias(1, 2, 2)[0].tolist()
     [[-0.0, -0.00390625], [-0.00390625, -0.0]]
     """
-    n_head, n_query, q_offset = int(n_head), int(n_query), int(q_offset)
-    n_key = q_offset + n_query if n_key is None else int(n_key)
-    shape = (max(n_head, 0), max(n_query, 0), max(n_key, 0))
+    n_head, n_query = _args.dim(n_head, "n_head"), _args.length(n_query, "n_query", lo=1)
+    q_offset = _args.position(q_offset, "q_offset")
+    n_key = _args.length(q_offset + n_query if n_key is None else n_key, "n_key", lo=1)
+    threads = _args.threads(threads)
+    shape = (n_head, n_query, n_key)
     target = _direct_out(out, np.float32, shape)
     if target is None and _is_tensor(out):
         import torch
@@ -326,7 +311,7 @@ def alibi_bias(n_head: int, n_query: int, n_key: Optional[int] = None, q_offset:
                 and tuple(out.shape) == shape and not out.requires_grad:
             target = out.numpy()
     result = target if target is not None else np.empty(shape, np.float32)
-    _core.alibi_bias(n_head, n_query, n_key, q_offset, bool(causal), int(threads), result)
+    _core.alibi_bias(n_head, n_query, n_key, q_offset, bool(causal), threads, result)
     if out is None:
         return result
     if target is not None:
@@ -476,10 +461,16 @@ class RoPE:
     def __init__(self, head_dim: int, rotary_dim: Optional[int] = None, base: float = 10000.0,
                  layout: str = "half", scaling: Optional[Dict[str, Any]] = None, *,
                  seq_len: int = 0) -> None:
-        head_dim = int(head_dim)
-        rotary_dim = head_dim if rotary_dim is None else int(rotary_dim)
+        head_dim = _args.integer(head_dim, "head_dim", 1, _core.ROPE_MAX_HEAD_DIM,
+                                 why=" (the largest head dimension posenc rotates)",
+                                 status=_core.ERR_DIM)
+        rotary_dim = head_dim if rotary_dim is None else \
+            _args.integer(rotary_dim, "rotary_dim", 0, head_dim, why=" (head_dim)")
+        if rotary_dim % 2 or rotary_dim == 0:
+            raise _args.refusal(f"RoPE: argument out of range: rotary_dim must be even, 2 .. "
+                                f"{head_dim} (head_dim), got {rotary_dim}")
         self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
-                             _norm_scaling(scaling), int(seq_len))
+                             _norm_scaling(scaling), _args.length(seq_len, "seq_len"))
 
     @classmethod
     def _wrap(cls, c):
@@ -523,34 +514,14 @@ class RoPE:
 
         Needs the library's config reader (jansson): see have_config_reader().
         """
-        if isinstance(config, (bytes, bytearray)):
-            text = bytes(config)
-        elif isinstance(config, str) and config.lstrip().startswith("{"):
-            text = config.encode()
-        elif isinstance(config, (str, os.PathLike)):
-            # bounded like every reader of outside data: /dev/zero or a huge
-            # file stops at the bound instead of filling memory
-            bound = _core.CONFIG_MAX_BYTES
-            with open(config, "rb") as f:
-                text = f.read(bound + 1)
-            if len(text) > bound:
-                raise Error(f"{os.fspath(config)}: a config.json larger than {bound} bytes "
-                            "(posenc reads at most that much)")
-        else:
-            d = config
-            if not isinstance(d, dict) and hasattr(d, "to_dict"):
-                d = d.to_dict()
-            if not isinstance(d, dict):
-                raise TypeError("config must be a path, JSON text, a dict or a "
-                                "PretrainedConfig")
-            text = json.dumps({k: v for k, v in d.items() if v is not None},
-                              default=str).encode()
-        return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len),
+        layer, seq_len = _args.layer(layer), _args.length(seq_len, "seq_len")
+        text = _args.config_text(config)
+        return cls._wrap(_core.Rope.from_config_text(text, layer, seq_len,
                                                      bool(indexer)))
 
     def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
-        return RoPE._wrap(self._c.with_seq_len(int(seq_len)))
+        return RoPE._wrap(self._c.with_seq_len(_args.length(seq_len, "seq_len")))
 
     def use_cache(self, max_pos: int) -> "RoPE":
         """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
@@ -562,7 +533,7 @@ class RoPE:
         rotary_dim * 4 bytes (8 MiB for rotary_dim 128 and 16384 positions),
         built once here. Returns self.
         """
-        self._c.set_cache(int(max_pos))
+        self._c.set_cache(_args.length(max_pos, "max_pos"))
         return self
 
     @property
@@ -664,16 +635,15 @@ class RoPE:
         library's double path); float16 / "bfloat16" (uint16 storage): the
         float32 values rounded to nearest even; a torch dtype: CPU tensors.
         """
-        pos = _positions_array(positions)
+        pos = _args.positions_int64(positions)
         shape = pos.shape
-        flat = np.ascontiguousarray(pos.reshape(-1), dtype=np.int64) \
-            if pos.dtype != np.int64 or not pos.flags.c_contiguous else pos.reshape(-1)
+        flat = pos.reshape(-1)
         P = self._c.rotary_dim // 2
         kind = _float_kind(dtype, "cos_sin")
         np_dtype = np.float64 if kind == "d" else np.float32
         c = np.empty((flat.size, P), np_dtype)
         s = np.empty((flat.size, P), np_dtype)
-        self._c.cos_sin(flat, c, s, int(threads))
+        self._c.cos_sin(flat, c, s, _args.threads(threads))
         c = c.reshape(shape + (P,))
         s = s.reshape(shape + (P,))
         if _is_torch_dtype(dtype) or (isinstance(dtype, str) and dtype == _BF16) or \
@@ -723,13 +693,15 @@ class RoPE:
         """
         code = -1 if dtype is None else _rotate_code(dtype)
         pos0 = 0
+        threads = _args.threads(threads)
         if positions is not None:
             if _is_tensor(positions):
+                _args.torch_positions_dtype(positions)
                 if not positions.is_cpu:
                     positions = positions.cpu()
                 # kept a tensor: _core and the custom op read it as it is
-            elif isinstance(positions, (int, np.integer)):
-                pos0 = int(positions)
+            elif isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
+                pos0 = _args.position(positions, "positions")
                 positions = None
             else:
                 positions = _positions_array(positions)

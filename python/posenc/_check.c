@@ -25,11 +25,10 @@ static PyObject *run(PyObject *self, PyObject *args)
     Py_buffer bx, by, bp;
     const char *json;
     Py_ssize_t json_len;
-    unsigned int layer;
-    long long seq_len;
+    long long layer, seq_len; /* int64: checked here before any narrowing */
     double tol;
     int dtype, tables;
-    if (!PyArg_ParseTuple(args, "y*y*y*y#ILdip", &bx, &by, &bp, &json, &json_len, &layer,
+    if (!PyArg_ParseTuple(args, "y*y*y*y#LLdip", &bx, &by, &bp, &json, &json_len, &layer,
                           &seq_len, &tol, &dtype, &tables))
         return NULL;
     PyObject *ret = NULL;
@@ -45,9 +44,21 @@ static PyObject *run(PyObject *self, PyObject *args)
     posenc_config_error err;
     memset(&err, 0, sizeof err);
     posenc_status s = posenc_model_from_config_text(json, (size_t)json_len, NULL, m, &err);
+    if (s == POSENC_OK && (layer < 0 || layer >= (long long)posenc_model_n_layer(m))) {
+        uint32_t nl = posenc_model_n_layer(m);
+        PyErr_Format(PyExc_ValueError,
+                     "posenc.check: layer %lld does not exist: the model has %u layers (0 to %u)",
+                     layer, nl, nl - 1);
+        goto out;
+    }
+    if (seq_len < 0 || seq_len > POSENC_MAX_POS + 1) {
+        PyErr_Format(PyExc_ValueError, "posenc.check: seq_len must be 1 .. %lld, got %lld",
+                     POSENC_MAX_POS + 1, seq_len);
+        goto out;
+    }
     posenc_layer_info li;
     if (s == POSENC_OK)
-        s = posenc_model_layer(m, layer, &li);
+        s = posenc_model_layer(m, (uint32_t)layer, &li);
     if (s != POSENC_OK || li.scheme != POSENC_SCHEME_ROPE) {
         PyErr_Format(PyExc_ValueError, "posenc.check: config: %s",
                      s != POSENC_OK ? (err.detail[0] ? err.detail : posenc_strerror(s))
@@ -59,13 +70,13 @@ static PyObject *run(PyObject *self, PyObject *args)
     if (seq_len <= 0) {
         const int64_t *pp = (const int64_t *)bp.buf;
         for (Py_ssize_t t = 0; t < bp.len / 8; t++)
-            if (pp[t] + 1 > seq_len)
+            if (pp[t] >= 0 && pp[t] <= POSENC_MAX_POS && pp[t] + 1 > seq_len)
                 seq_len = pp[t] + 1;
     }
     posenc_rope_scaling sc;
-    s = posenc_model_layer_rope_config(m, layer, &cfg);
+    s = posenc_model_layer_rope_config(m, (uint32_t)layer, &cfg);
     if (s == POSENC_OK)
-        s = posenc_model_layer_scaling(m, layer, (int64_t)seq_len, &sc);
+        s = posenc_model_layer_scaling(m, (uint32_t)layer, (int64_t)seq_len, &sc);
     if (s != POSENC_OK) {
         PyErr_Format(PyExc_ValueError, "posenc.check: the layer's RoPE at length %lld: %s",
                      seq_len, posenc_strerror(s));

@@ -19,6 +19,7 @@
 #include "_dlpack.h"
 
 static PyObject *PosencError; /* posenc.Error, a ValueError */
+static int check_threads(long threads, const char *who);
 
 /* Raises the exception for status st: posenc.Error (a ValueError) with a
  * status attribute, MemoryError for POSENC_ERR_NOMEM, OSError for
@@ -47,6 +48,28 @@ static PyObject *raise_status(int st, const char *what, const char *detail)
         }
     }
     Py_DECREF(msg);
+    return NULL;
+}
+
+/* posenc.Error (status st) "what: name must be lo .. hi<why>, got v": an
+ * argument outside its range, said before the library would narrow it. */
+static PyObject *raise_range(int st, const char *what, const char *name, long long v,
+                             long long lo, long long hi, const char *why)
+{
+    char d[200];
+    snprintf(d, sizeof d, "%s must be %lld .. %lld%s, got %lld", name, lo, hi, why, v);
+    PyObject *msg = PyUnicode_FromFormat("%s: %s", what, d);
+    if (!msg)
+        return NULL;
+    PyObject *exc = PyObject_CallOneArg(PosencError, msg);
+    Py_DECREF(msg);
+    if (exc) {
+        PyObject *code = PyLong_FromLong(st);
+        if (code && PyObject_SetAttrString(exc, "status", code) == 0)
+            PyErr_SetObject(PosencError, exc);
+        Py_XDECREF(code);
+        Py_DECREF(exc);
+    }
     return NULL;
 }
 
@@ -546,7 +569,10 @@ static int torch_positions(PyObject *obj, const char **buf, int *nd, Py_ssize_t 
               d->dtype.bits == 64);
     if (!ok) {
         PyObject *s = attr_str(obj, "dtype");
-        PyErr_Format(PyExc_TypeError, "positions must be integers (int64), got %U", s);
+        PyErr_Format(PyExc_TypeError,
+                     "positions must be integers (int64), got %U: those are not token "
+                     "positions (posenc never truncates)",
+                     s);
         Py_DECREF(s);
         Py_DECREF(cap);
         return -1;
@@ -587,7 +613,9 @@ static int get_positions(PyObject *obj, positions *p)
         case 'b': case 'h': case 'i': case 'l': case 'q': is_signed = 1; break;
         case 'B': case 'H': case 'I': case 'L': case 'Q': is_signed = 0; break;
         default:
-            PyErr_Format(PyExc_TypeError, "positions must be integers (int64), got format '%s'",
+            PyErr_Format(PyExc_TypeError,
+                         "positions must be integers (int64), got format '%s': those are not "
+                         "token positions (posenc never truncates)",
                          p->b.format ? p->b.format : "B");
             positions_release(p);
             return -1;
@@ -839,8 +867,12 @@ static PyObject *Rope_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LLdi|OL", kw, &head_dim, &rotary_dim, &base,
                                      &layout, &scaling, &seq_len))
         return NULL;
-    if (head_dim < 0 || head_dim > UINT32_MAX || rotary_dim < 0 || rotary_dim > UINT32_MAX)
-        return raise_status(POSENC_ERR_DIM, "RoPE", "head_dim and rotary_dim must be >= 0");
+    if (head_dim < 1 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return raise_range(POSENC_ERR_DIM, "RoPE", "head_dim", head_dim, 1,
+                           POSENC_ROPE_MAX_HEAD_DIM, " (the largest head dimension posenc rotates)");
+    if (rotary_dim < 0 || rotary_dim > head_dim)
+        return raise_range(POSENC_ERR_DIM, "RoPE", "rotary_dim", rotary_dim, 0, head_dim,
+                           " (head_dim)");
     static double lists[3][POSENC_ROPE_MAX_HEAD_DIM / 2]; /* under the GIL */
     pyposenc_scaling_in s;
     memset(&s, 0, sizeof s);
@@ -1462,12 +1494,13 @@ static PyTypeObject LearnedType = {
 
 /* ---- module functions ----------------------------------------------------------- */
 
-static int check_u32(long long v, const char *name, int st_code, const char *what)
+/* Whether lo <= v <= hi, else posenc.Error naming the argument and its range
+ * (checked before v is narrowed to the library's uint32_t). */
+static int check_u32(long long v, const char *name, int st_code, const char *what,
+                     long long lo, long long hi)
 {
-    if (v < 0 || v > (long long)UINT32_MAX) {
-        char d[100];
-        snprintf(d, sizeof d, "%s = %lld is out of range", name, v);
-        raise_status(st_code, what, d);
+    if (v < lo || v > hi) {
+        raise_range(st_code, what, name, v, lo, hi, "");
         return -1;
     }
     return 0;
@@ -1484,7 +1517,7 @@ static PyObject *m_sinusoid(PyObject *m, PyObject *args)
         return NULL;
     if (n_pos < 0)
         return raise_status(POSENC_ERR_RANGE, "sinusoid", "n_pos is negative");
-    if (check_u32(d, "d", POSENC_ERR_DIM, "sinusoid"))
+    if (check_u32(d, "d", POSENC_ERR_DIM, "sinusoid", 1, POSENC_MAX_DIM))
         return NULL;
     Py_buffer b;
     if (PyObject_GetBuffer(out, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0)
@@ -1510,7 +1543,7 @@ static PyObject *m_alibi_slopes(PyObject *m, PyObject *args)
     PyObject *out;
     if (!PyArg_ParseTuple(args, "LO", &h, &out))
         return NULL;
-    if (check_u32(h, "n_head", POSENC_ERR_DIM, "alibi_slopes"))
+    if (check_u32(h, "n_head", POSENC_ERR_DIM, "alibi_slopes", 1, POSENC_MAX_DIM))
         return NULL;
     Py_buffer b;
     if (get_flat(out, &b, 'd', 8, (Py_ssize_t)h, 1, "out"))
@@ -1527,21 +1560,23 @@ static PyObject *m_alibi_bias(PyObject *m, PyObject *args)
     (void)m;
     long long h, nq, nk, q_offset;
     int causal;
-    unsigned threads;
+    long threads;
     PyObject *out;
-    if (!PyArg_ParseTuple(args, "LLLLpIO", &h, &nq, &nk, &q_offset, &causal, &threads, &out))
+    if (!PyArg_ParseTuple(args, "LLLLplO", &h, &nq, &nk, &q_offset, &causal, &threads, &out))
         return NULL;
-    if (check_u32(h, "n_head", POSENC_ERR_DIM, "alibi_bias") ||
-        check_u32(nq, "n_query", POSENC_ERR_DIM, "alibi_bias") ||
-        check_u32(nk, "n_key", POSENC_ERR_DIM, "alibi_bias"))
+    if (check_threads(threads, "alibi_bias") != 0)
+        return NULL;
+    if (check_u32(h, "n_head", POSENC_ERR_DIM, "alibi_bias", 1, POSENC_MAX_DIM) ||
+        check_u32(nq, "n_query", POSENC_ERR_DIM, "alibi_bias", 1, UINT32_MAX) ||
+        check_u32(nk, "n_key", POSENC_ERR_DIM, "alibi_bias", 1, UINT32_MAX))
         return NULL;
     Py_buffer b;
     if (get_flat(out, &b, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out"))
         return NULL;
     int st;
     Py_BEGIN_ALLOW_THREADS
-    st = pyposenc_alibi_bias((uint32_t)h, (uint32_t)nq, (uint32_t)nk, q_offset, causal, threads,
-                             b.buf);
+    st = pyposenc_alibi_bias((uint32_t)h, (uint32_t)nq, (uint32_t)nk, q_offset, causal,
+                             (unsigned)threads, b.buf);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&b);
     if (st != POSENC_OK)
@@ -1558,15 +1593,17 @@ static PyObject *m_t5_bias(PyObject *m, PyObject *args)
     PyObject *table, *out;
     long long nb, h, md, nq, nk, q_offset;
     int bidir;
-    unsigned threads;
-    if (!PyArg_ParseTuple(args, "OLLLpLLLIO", &table, &nb, &h, &md, &bidir, &nq, &nk, &q_offset,
+    long threads;
+    if (!PyArg_ParseTuple(args, "OLLLpLLLlO", &table, &nb, &h, &md, &bidir, &nq, &nk, &q_offset,
                           &threads, &out))
         return NULL;
-    if (check_u32(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bias") ||
-        check_u32(h, "n_head", POSENC_ERR_DIM, "t5_bias") ||
-        check_u32(md, "max_distance", POSENC_ERR_RANGE, "t5_bias") ||
-        check_u32(nq, "n_query", POSENC_ERR_DIM, "t5_bias") ||
-        check_u32(nk, "n_key", POSENC_ERR_DIM, "t5_bias"))
+    if (check_threads(threads, "t5_bias") != 0)
+        return NULL;
+    if (check_u32(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bias", 1, POSENC_T5_MAX_BUCKETS) ||
+        check_u32(h, "n_head", POSENC_ERR_DIM, "t5_bias", 1, POSENC_MAX_DIM) ||
+        check_u32(md, "max_distance", POSENC_ERR_RANGE, "t5_bias", 1, UINT32_MAX) ||
+        check_u32(nq, "n_query", POSENC_ERR_DIM, "t5_bias", 1, UINT32_MAX) ||
+        check_u32(nk, "n_key", POSENC_ERR_DIM, "t5_bias", 1, UINT32_MAX))
         return NULL;
     Py_buffer tb, ob;
     if (get_flat(table, &tb, 'f', 4, (Py_ssize_t)(nb * h), 0, "table"))
@@ -1578,7 +1615,7 @@ static PyObject *m_t5_bias(PyObject *m, PyObject *args)
     int st;
     Py_BEGIN_ALLOW_THREADS
     st = pyposenc_t5_bias(tb.buf, (uint32_t)nb, (uint32_t)h, (uint32_t)md, bidir, (uint32_t)nq,
-                          (uint32_t)nk, q_offset, threads, ob.buf);
+                          (uint32_t)nk, q_offset, (unsigned)threads, ob.buf);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&tb);
     PyBuffer_Release(&ob);
@@ -1598,8 +1635,8 @@ static PyObject *m_t5_buckets(PyObject *m, PyObject *args)
     int bidir;
     if (!PyArg_ParseTuple(args, "OOnLLpO", &qp, &kp, &n, &nb, &md, &bidir, &out))
         return NULL;
-    if (check_u32(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bucket") ||
-        check_u32(md, "max_distance", POSENC_ERR_RANGE, "t5_bucket"))
+    if (check_u32(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bucket", 1, POSENC_T5_MAX_BUCKETS) ||
+        check_u32(md, "max_distance", POSENC_ERR_RANGE, "t5_bucket", 1, UINT32_MAX))
         return NULL;
     const char i64 = sizeof(long) == 8 ? 'l' : 'q'; /* NumPy's int64 format letter */
     Py_buffer qb, kb, ob;
@@ -1627,12 +1664,15 @@ static PyObject *m_t5_buckets(PyObject *m, PyObject *args)
 static PyObject *m_pair_index(PyObject *m, PyObject *args)
 {
     (void)m;
-    unsigned k, d;
+    long long k, d;
     int layout;
-    if (!PyArg_ParseTuple(args, "IIi", &k, &d, &layout))
+    if (!PyArg_ParseTuple(args, "LLi", &k, &d, &layout))
+        return NULL;
+    if (check_u32(d, "d", POSENC_ERR_DIM, "pair_index", 1, POSENC_MAX_DIM) ||
+        check_u32(k, "k", POSENC_ERR_RANGE, "pair_index", 0, d - 1))
         return NULL;
     uint32_t i0, i1;
-    int st = pyposenc_pair_index(k, d, (posenc_layout)layout, &i0, &i1);
+    int st = pyposenc_pair_index((uint32_t)k, (uint32_t)d, (posenc_layout)layout, &i0, &i1);
     if (st != POSENC_OK)
         return raise_status(st, "pair_index", NULL);
     return Py_BuildValue("(II)", i0, i1);
@@ -1714,6 +1754,13 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddIntConstant(m, "MAX_POS", (long)POSENC_MAX_POS) < 0 ||
         PyModule_AddIntConstant(m, "CONFIG_MAX_BYTES", (long)POSENC_CONFIG_MAX_BYTES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_THREADS", (long)POSENC_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_DIM", (long)POSENC_MAX_DIM) < 0 ||
+        PyModule_AddIntConstant(m, "ROPE_MAX_HEAD_DIM", (long)POSENC_ROPE_MAX_HEAD_DIM) < 0 ||
+        PyModule_AddIntConstant(m, "MODEL_MAX_LAYERS", (long)POSENC_MODEL_MAX_LAYERS) < 0 ||
+        PyModule_AddIntConstant(m, "ERR_DIM", POSENC_ERR_DIM) < 0 ||
+        PyModule_AddIntConstant(m, "ERR_POS", POSENC_ERR_POS) < 0 ||
+        PyModule_AddIntConstant(m, "ERR_RANGE", POSENC_ERR_RANGE) < 0 ||
+        PyModule_AddIntConstant(m, "ERR_FORMAT", POSENC_ERR_FORMAT) < 0 ||
         PyModule_AddIntConstant(m, "DTYPE_F32", POSENC_DTYPE_F32) < 0 ||
         PyModule_AddIntConstant(m, "DTYPE_BF16", POSENC_DTYPE_BF16) < 0 ||
         PyModule_AddIntConstant(m, "DTYPE_F16", POSENC_DTYPE_F16) < 0) {

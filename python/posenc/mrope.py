@@ -29,7 +29,7 @@ from typing import Any, Sequence, Tuple
 
 import numpy as np
 
-from . import (RoPE, _f32_to_bf16_bits, _is_tensor, _is_torch_dtype, _layout_4d,
+from . import (RoPE, _args, _f32_to_bf16_bits, _is_tensor, _is_torch_dtype, _layout_4d,
                _positions_array)
 
 __all__ = ["MRoPE"]
@@ -56,7 +56,7 @@ class MRoPE:
         if rule not in _RULES:
             raise ValueError(f"rule={rule!r}: 'chunks' (Qwen2-VL, Qwen2.5-VL) or 'interleaved' "
                              "(Qwen3-VL)")
-        sec = [int(v) for v in section]
+        sec = [_args.integer(v, "section", 0, 2**31) for v in section]
         p = rope.rotary_dim // 2
         if len(sec) != 3 or min(sec) < 0 or sum(sec) != p:
             raise ValueError(f"section {list(section)}: three sizes (t, h, w) in pairs summing "

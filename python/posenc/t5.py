@@ -14,9 +14,20 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _core, _is_tensor, _positions_array
+from . import _args, _core, _is_tensor
 
 __all__ = ["t5_bucket", "t5_bias"]
+
+
+def _buckets(v):
+    return _args.integer(v, "num_buckets", 2, _T5_MAX_BUCKETS)
+
+
+def _max_distance(v):
+    return _args.integer(v, "max_distance", 1, 2**32 - 1)
+
+
+_T5_MAX_BUCKETS = 1048576  # posenc.h's POSENC_T5_MAX_BUCKETS
 
 
 def t5_bucket(query_pos: Any, key_pos: Any, num_buckets: int = 32, max_distance: int = 128,
@@ -33,13 +44,13 @@ def t5_bucket(query_pos: Any, key_pos: Any, num_buckets: int = 32, max_distance:
     >>> int(t5_bucket(0, 20))   # posenc.h's worked example
     26
     """
-    qp = np.asarray(_positions_array(query_pos), dtype=np.int64)
-    kp = np.asarray(_positions_array(key_pos), dtype=np.int64)
+    qp = _args.positions_int64(query_pos, "query_pos")
+    kp = _args.positions_int64(key_pos, "key_pos")
     qb, kb = np.broadcast_arrays(qp, kp)
     qf, kf = np.ascontiguousarray(qb).reshape(-1), np.ascontiguousarray(kb).reshape(-1)
     out = np.empty(qf.size, np.int64)
-    _core.t5_buckets(qf, kf, qf.size, int(num_buckets), int(max_distance), bool(bidirectional),
-                     out)
+    _core.t5_buckets(qf, kf, qf.size, _buckets(num_buckets), _max_distance(max_distance),
+                     bool(bidirectional), out)
     out = out.reshape(qb.shape)
     if _is_tensor(query_pos):
         import torch
@@ -64,8 +75,10 @@ def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int
     library's buckets index the table on its device, so the result is
     differentiable in the table (training) and any dtype works.
     """
-    n_query, q_offset = int(n_query), int(q_offset)
-    n_key = q_offset + n_query if n_key is None else int(n_key)
+    n_query = _args.length(n_query, "n_query", lo=1)
+    q_offset = _args.position(q_offset, "q_offset")
+    n_key = _args.length(q_offset + n_query if n_key is None else n_key, "n_key", lo=1)
+    threads, max_distance = _args.threads(threads), _max_distance(max_distance)
     if _is_tensor(table):
         import torch
 
@@ -84,7 +97,7 @@ def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int
         raise TypeError(f"table is {t.dtype}: float32 (or a torch tensor of any float dtype)")
     t = np.ascontiguousarray(t)
     nb, n_head = t.shape
-    out = np.empty((n_head, max(n_query, 0), max(n_key, 0)), np.float32)
-    _core.t5_bias(t.reshape(-1), nb, n_head, int(max_distance), bool(bidirectional), n_query,
-                  n_key, q_offset, int(threads), out)
+    out = np.empty((n_head, n_query, n_key), np.float32)
+    _core.t5_bias(t.reshape(-1), nb, n_head, max_distance, bool(bidirectional), n_query,
+                  n_key, q_offset, threads, out)
     return out

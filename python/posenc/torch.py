@@ -63,7 +63,7 @@ if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.
                       "posenc.RoPE.apply still rotates CPU tensors in place without it")
 
 from . import Error, RoPE
-from . import _torch_ready
+from . import _args, _torch_ready
 
 _torch_ready()  # posenc._core reads tensors through DLPack from here on
 
@@ -193,6 +193,7 @@ def rotate(rope: RoPE, x: Tensor, positions: Tensor, inverse: bool = False) -> T
     """x [n_tok, n_head, head_dim] (or [n_tok, head_dim]) rotated by positions
     [n_tok]: a new tensor, differentiable (RotateFunction), traceable by
     torch.compile (the op posenc::rope_apply has a fake implementation)."""
+    _args.torch_positions_dtype(positions)
     x3 = x.unsqueeze(1) if x.dim() == 2 else x
     y = RotateFunction.apply(x3, positions.to(torch.int64), _handle(rope), bool(inverse))
     return y.squeeze(1) if x.dim() == 2 else y
@@ -230,7 +231,8 @@ def _rotate_any(rope, x, positions, pos0, inverse, layout4, name):
     pos = None
     if positions is not None:
         pos = positions if torch.is_tensor(positions) else torch.from_numpy(
-            np.asarray(positions, dtype=np.int64))
+            _args.positions_int64(positions))
+        _args.torch_positions_dtype(pos)
         pos = pos.to(device="cpu", dtype=torch.int64)
     if x.dim() in (2, 3):
         n = x.shape[0]
@@ -440,7 +442,7 @@ class RotaryEmbedding(torch.nn.Module):
                     src.rope0.inv_freq, dtype=torch.float32, device=device), persistent=False)
                 setattr(self, f"{t}_attention_scaling", src.rope0.attention_factor)
         else:
-            src = _Source(_first_rope(d) if layer is None else _rope_of_layer(d, int(layer)),
+            src = _Source(_first_rope(d) if layer is None else _rope_of_layer(d, _args.layer(layer)),
                           max_table)
             self._sources[None] = src
             self.rope_type = src.kind
