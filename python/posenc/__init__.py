@@ -88,39 +88,19 @@ def have_config_reader() -> bool:
     return _core.have_config_reader()
 
 
-# ---- dtypes and torch ------------------------------------------------------
+# ---- dtypes; torch tensors ------------------------------------------------------
+# posenc never imports torch, and every line that calls torch is in
+# posenc/torch.py: these few words only ask whether the program's torch is in
+# play, and hand a tensor or a torch dtype over to posenc.torch.
 
 
-# [torch.Tensor, torch.float64, torch.compiler.is_compiling] once _core reads
-# tensors (_torch_ready)
-_TORCH = []
-
-
-def _torch_ready():
-    """torch.Tensor when the program has imported torch, else None (posenc
-    never imports it). The first time, _core is given torch.Tensor and
-    to_dlpack: from then on it reads CPU tensors' memory itself."""
-    if _TORCH:
-        return _TORCH[0]
-    t = sys.modules.get("torch")
-    if t is None or not hasattr(t, "Tensor"):
-        return None
-    from torch.utils.dlpack import to_dlpack
-
-    _core.use_torch(t.Tensor, to_dlpack)
-    compiler = getattr(t, "compiler", None)  # torch >= 2.1
-    compiling = getattr(compiler, "is_compiling", None) or (lambda: False)
-    _TORCH[:] = [t.Tensor, t.float64, compiling]
-    return t.Tensor
+_torch = _args.torch_module  # posenc.torch, imported when first needed
 
 
 def _is_tensor(x):
     """Whether x is a torch tensor (never imports torch: if the program has not
     imported it, x cannot be one)."""
-    if _TORCH:
-        return isinstance(x, _TORCH[0])
-    t = _torch_ready()
-    return t is not None and isinstance(x, t)
+    return _args.torch_of(x) is not None
 
 
 def _is_torch_dtype(dtype):
@@ -134,24 +114,20 @@ def _rotate_code(dtype):
         return -1
     if isinstance(dtype, str) and dtype == _BF16:
         return _core.DTYPE_BF16
+    code = None
     if _is_torch_dtype(dtype):
-        import torch
-
-        codes = {torch.float32: _core.DTYPE_F32, torch.float16: _core.DTYPE_F16,
-                 torch.bfloat16: _core.DTYPE_BF16}
-        if dtype in codes:
-            return codes[dtype]
+        code = _torch()._dtype_code(dtype)
     else:
         try:
             d = np.dtype(dtype)
         except TypeError:
             d = None
-        if d == np.float32:
-            return _core.DTYPE_F32
-        if d == np.float16:
-            return _core.DTYPE_F16
-    raise TypeError(
-        f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' (uint16 storage)")
+        code = {np.float32: _core.DTYPE_F32, np.float16: _core.DTYPE_F16}.get(
+            d.type if d is not None else None)
+    if code is None:
+        raise TypeError(f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' "
+                        "(uint16 storage)")
+    return code
 
 
 def _f32_to_bf16_bits(a):
@@ -168,9 +144,7 @@ def _f32_to_bf16_bits(a):
 def _convert_out(f32_or_f64, dtype):
     """A float32 (or float64) result in the requested dtype (NumPy or torch)."""
     if _is_torch_dtype(dtype):
-        import torch
-
-        return torch.from_numpy(f32_or_f64).to(dtype)
+        return _torch()._from_numpy(f32_or_f64, dtype)
     if isinstance(dtype, str) and dtype == _BF16:
         return _f32_to_bf16_bits(f32_or_f64)
     return f32_or_f64.astype(dtype, copy=False)
@@ -181,13 +155,7 @@ def _float_kind(dtype, what):
     if isinstance(dtype, str) and dtype == _BF16:
         return "f"
     if _is_torch_dtype(dtype):
-        import torch
-
-        if dtype == torch.float64:
-            return "d"
-        if dtype in (torch.float32, torch.float16, torch.bfloat16):
-            return "f"
-        raise TypeError(f"{what}: unsupported dtype {dtype}")
+        return _torch()._float_kind(dtype, what)
     try:
         d = np.dtype(dtype)
     except TypeError:
@@ -202,15 +170,7 @@ def _float_kind(dtype, what):
 def _store(result, out, what):
     """Puts result into out (NumPy array or torch tensor) and returns out."""
     if _is_tensor(out):
-        import torch
-
-        src = torch.from_numpy(result)  # float32/float64: copy_ rounds to out's dtype
-        if tuple(out.shape) != tuple(src.shape):
-            raise ValueError(f"{what}: out has shape {tuple(out.shape)}, "
-                             f"expected {tuple(src.shape)}")
-        with torch.no_grad():
-            out.copy_(src)
-        return out
+        return _torch()._store(result, out, what)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{what}: out must be a NumPy array or a torch tensor")
     if out.shape != result.shape:
@@ -305,11 +265,7 @@ def alibi_bias(n_head: int, n_query: int, n_key: Optional[int] = None, q_offset:
     shape = (n_head, n_query, n_key)
     target = _direct_out(out, np.float32, shape)
     if target is None and _is_tensor(out):
-        import torch
-
-        if out.dtype == torch.float32 and out.device.type == "cpu" and out.is_contiguous() \
-                and tuple(out.shape) == shape and not out.requires_grad:
-            target = out.numpy()
+        target = _torch()._direct_out(out, shape)
     result = target if target is not None else np.empty(shape, np.float32)
     _core.alibi_bias(n_head, n_query, n_key, q_offset, bool(causal), threads, result)
     if out is None:
@@ -419,12 +375,17 @@ def _layout_4d(shape, positions, layout, name):
                      f"of {name} {tuple(shape)}")
 
 
-def _needs_op(q, k):
-    """Whether a torch call goes through the custom op (autograd, float64,
-    torch.compile) instead of the in-place library call."""
-    _, f64, compiling = _TORCH
-    return (q.requires_grad or (k is not None and k.requires_grad) or q.dtype is f64
-            or compiling())
+def _positions_or_first(positions):
+    """(positions, pos0) for apply: None -> (None, 0); an int p -> (None, p),
+    checked; a torch tensor kept as it is (on the CPU: _core reads it); else
+    an integer NumPy array (floats and bools refused by name)."""
+    if positions is None:
+        return None, 0
+    if _is_tensor(positions):
+        return _torch()._cpu_positions(positions), 0
+    if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
+        return None, _args.position(positions, "positions")
+    return _positions_array(positions), 0
 
 
 class RoPE:
@@ -692,48 +653,17 @@ class RoPE:
         position or overlapping q and k; nothing is written then.
         """
         code = -1 if dtype is None else _rotate_code(dtype)
-        pos0 = 0
         threads = _args.threads(threads)
-        if positions is not None:
-            if _is_tensor(positions):
-                _args.torch_positions_dtype(positions)
-                if not positions.is_cpu:
-                    positions = positions.cpu()
-                # kept a tensor: _core and the custom op read it as it is
-            elif isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
-                pos0 = _args.position(positions, "positions")
-                positions = None
-            else:
-                positions = _positions_array(positions)
+        positions, pos0 = _positions_or_first(positions)
         if type(q) is not np.ndarray and _is_tensor(q):
-            lay = None
-            if q.dim() == 4:
-                lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions,
-                                                                  layout, "q")
-            if _needs_op(q, k):
-                if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
-                    raise ValueError("q or k requires grad: posenc cannot change it in place "
-                                     "under autograd; call apply(..., inplace=False), which "
-                                     "is differentiable (posenc.torch, torch >= 2.4)")
-                from .torch import _apply_op
-
-                return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)
-            if lay != "bshd":
-                if inplace and (k is None or _is_tensor(k)):  # the decode step's call
-                    self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
-                    return q if k is None else (q, k)
-                return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
-            # the library reads [batch, heads, seq, head_dim]: strided views
-            kv = k.transpose(1, 2) if k is not None and _is_tensor(k) and k.dim() == 4 else k
-            r = self._apply_torch(q.transpose(1, 2), kv, positions, pos0, inplace, inverse,
-                                  threads, code)
-            if inplace:
-                return q if k is None else (q, k)
-            if k is None:
-                return r.transpose(1, 2)
-            return r[0].transpose(1, 2), (r[1].transpose(1, 2) if kv is not k else r[1])
+            return _torch()._apply(self, q, k, positions, pos0, inplace, inverse, threads, code,
+                                   layout)
         if k is not None and type(k) is not np.ndarray and _is_tensor(k):
             raise TypeError("q is not a torch tensor but k is: pass two tensors or two arrays")
+        return self._apply_arrays(q, k, positions, pos0, inplace, inverse, threads, code, layout)
+
+    def _apply_arrays(self, q, k, positions, pos0, inplace, inverse, threads, code, layout):
+        """apply() on NumPy arrays (or anything np.asarray takes)."""
         qa = q if isinstance(q, np.ndarray) else np.asarray(q)
         ka = k if k is None or isinstance(k, np.ndarray) else np.asarray(k)
         swap = qa.ndim == 4 and _layout_4d(qa.shape, positions, layout, "q") == "bshd"
@@ -743,34 +673,19 @@ class RoPE:
             qa = qa.swapaxes(1, 2)
             ka = ka.swapaxes(1, 2) if ka is not None and ka.ndim == 4 else ka
         if inplace:
-            self._c.apply(qa, ka, positions, pos0, inverse, threads, code, None, None)
+            self._c.apply(qa, ka, positions=positions, pos0=pos0, inverse=inverse,
+                          threads=threads, dtype=code)
             return q if k is None else (q, k)
         qo = np.empty_like(qa, subok=False)  # the inputs' memory order (order="K")
         ko = None if ka is None else np.empty_like(ka, subok=False)
         if swap:
             qo = np.empty(qa.swapaxes(1, 2).shape, qa.dtype).swapaxes(1, 2)
             ko = None if ka is None else np.empty(ka.swapaxes(1, 2).shape, ka.dtype).swapaxes(1, 2)
-        self._c.apply(qa, ka, positions, pos0, inverse, threads, code, qo, ko)
+        self._c.apply(qa, ka, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+                      dtype=code, q_out=qo, k_out=ko)
         if swap:
             qo = qo.swapaxes(1, 2)
             ko = None if ko is None else ko.swapaxes(1, 2)
-        return qo if k is None else (qo, ko)
-
-    def _apply_torch(self, q, k, positions, pos0, inplace, inverse, threads, code):
-        # _core reads the tensors' memory (DLPack): no NumPy views, no copies
-        if k is not None and not _is_tensor(k):
-            raise TypeError("k must be a torch tensor when q is one")
-        if inplace:
-            self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
-            return q if k is None else (q, k)
-        import torch
-
-        # outputs in the inputs' memory order (empty_like keeps a dense view's
-        # strides): Hugging Face's [batch, heads, seq, head_dim] q is a view of
-        # token-major memory, and writing it head-major costs ~25% at T = 512
-        qo = torch.empty_like(q, memory_format=torch.preserve_format)
-        ko = torch.empty_like(k, memory_format=torch.preserve_format) if k is not None else None
-        self._c.apply(q, k, positions, pos0, inverse, threads, code, qo, ko)
         return qo if k is None else (qo, ko)
 
     def __repr__(self):

@@ -87,25 +87,30 @@ def layer(value):
                    why=f" (a model has at most {MAX_LAYERS} layers)")
 
 
-def _is_torch_tensor(x):
+_TORCH = []  # [posenc.torch] once imported
+
+
+def torch_module():
+    """posenc.torch, imported the first time a tensor or a torch dtype is met
+    (it hands torch.Tensor to _core, which then reads CPU tensors' memory
+    itself). Every line of posenc that calls torch is there."""
+    if not _TORCH:
+        from . import torch as posenc_torch
+
+        _TORCH.append(posenc_torch)
+    return _TORCH[0]
+
+
+def torch_of(x):
+    """posenc.torch when x is a torch tensor, else None. posenc never imports
+    torch: if the program has not imported it, x cannot be a tensor."""
     t = sys.modules.get("torch")
-    return t is not None and isinstance(x, t.Tensor)
+    return torch_module() if t is not None and isinstance(x, t.Tensor) else None
 
 
-def _not_positions(dtype, name, torch_words=False):
-    if torch_words:
-        return TypeError(f"{name} must be integers (int64), got {dtype}: those are not token "
-                         "positions (posenc never truncates)")
+def _not_positions(dtype, name):
     return TypeError(f"{name} must be integers, got {dtype}: those are not token positions "
                      "(posenc never truncates)")
-
-
-def torch_positions_dtype(t, name="positions"):
-    """Refuses a torch tensor of floats, complex numbers or bools as positions."""
-    import torch
-
-    if t.is_floating_point() or t.is_complex() or t.dtype == torch.bool:
-        raise _not_positions(t.dtype, name, torch_words=True)
 
 
 def positions(value, name="positions"):
@@ -115,11 +120,9 @@ def positions(value, name="positions"):
         if value.dtype.kind not in "iu" and value.size:
             raise _not_positions(value.dtype, name)
         return value
-    if _is_torch_tensor(value):
-        import torch
-
-        torch_positions_dtype(value, name)
-        return value.detach().to("cpu", torch.int64).numpy()
+    pt = torch_of(value)
+    if pt is not None:
+        return pt._positions_numpy(value, name)
     if isinstance(value, (bool, np.bool_)):
         raise _not_positions("bool", name)
     a = np.asarray(value)

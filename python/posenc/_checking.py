@@ -80,10 +80,9 @@ class CheckResult:
 def _as_f32(a, what):
     """(float32 C-contiguous ndarray, dtype word) from a NumPy array or a torch tensor."""
     word = "F32"
-    if hasattr(a, "detach") and hasattr(a, "dtype"):  # a torch tensor
-        name = str(a.dtype)
-        word = {"torch.bfloat16": "BF16", "torch.float16": "F16"}.get(name, "F32")
-        a = a.detach().to("cpu").float().numpy()
+    pt = _args.torch_of(a)
+    if pt is not None:  # a torch tensor
+        a, word = pt._float32_numpy(a)
     else:
         a = np.asarray(a)
         if a.dtype == np.float16:

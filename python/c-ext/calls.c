@@ -1,6 +1,7 @@
-/* _calls.c - every call of the Python extension into libposenc (see
- * _calls.h). Nothing here knows about Python. */
-#include "_calls.h"
+/* calls.c - every call of the Python extensions (posenc._core and
+ * posenc._check) into libposenc (see calls.h). Nothing here knows about
+ * Python. */
+#include "calls.h"
 
 #ifdef POSENC_HAVE_JSON
 #include <posenc_config.h>
@@ -198,7 +199,7 @@ int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, 
 /* NumPy and PyTorch know each array's extent, so the order is read from its
  * strides: tokens outer when one token's heads fit in tok_stride, else heads
  * outer ([batch][n_head][seq][head_dim]); the library checks either. With one
- * token the token stride is never used (_core.c passes 0): it is set to the
+ * token the token stride is never used (rope.c passes 0): it is set to the
  * token's extent. */
 static size_t heads_extent(size_t n_head, size_t hd, size_t hs)
 {
@@ -241,22 +242,21 @@ int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cac
 
 void pyposenc_rope_cache_free(void *cache) { posenc_rope_cache_free(cache); }
 
-int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
-                     const int64_t *pos, int64_t pos0, const pyposenc_view *q,
-                     const pyposenc_view *k, int inverse, unsigned n_threads)
+int pyposenc_rope_qk(const pyposenc_qk_args *p)
 {
+    const posenc_rope *r = p->rope;
     posenc_rope_qk_args a = {.rope = r,
-                             .cache = cache,
-                             .dtype = dtype,
-                             .n_tok = n_tok,
-                             .pos = pos,
-                             .pos0 = pos0,
-                             .direction = inverse ? POSENC_INVERSE : POSENC_FORWARD,
-                             .n_threads = n_threads};
-    if (q)
-        a.q = to_view(q, r->head_dim, n_tok);
-    if (k)
-        a.k = to_view(k, r->head_dim, n_tok);
+                             .cache = p->cache,
+                             .dtype = p->dtype,
+                             .n_tok = p->n_tok,
+                             .pos = p->pos,
+                             .pos0 = p->pos0,
+                             .direction = p->inverse ? POSENC_INVERSE : POSENC_FORWARD,
+                             .n_threads = p->n_threads};
+    if (p->q)
+        a.q = to_view(p->q, r->head_dim, p->n_tok);
+    if (p->k)
+        a.k = to_view(p->k, r->head_dim, p->n_tok);
     return posenc_rope_qk(&a);
 }
 
@@ -399,4 +399,27 @@ int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t
         out[i] = (int64_t)b;
     }
     return POSENC_OK;
+}
+
+int pyposenc_layer_config_at(const posenc_model *m, uint32_t layer, int64_t seq_len,
+                             posenc_rope_config *cfg)
+{
+    posenc_rope_scaling sc;
+    posenc_status st = posenc_model_layer_rope_config(m, layer, cfg);
+    if (st == POSENC_OK)
+        st = posenc_model_layer_scaling(m, layer, seq_len, &sc);
+    if (st == POSENC_OK)
+        cfg->scaling = sc;
+    return (int)st;
+}
+
+int pyposenc_check_run(const posenc_rope_config *cfg, const posenc_check_input *in,
+                       int64_t seq_len, double tol, posenc_check_result *res)
+{
+    return (int)posenc_check_run(cfg, in, seq_len, tol, res);
+}
+
+const char *pyposenc_check_cause_name(int cause)
+{
+    return posenc_check_cause_name((posenc_check_cause_id)cause);
 }
