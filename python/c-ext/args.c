@@ -46,13 +46,21 @@ PyObject *pyp_raise_range(int st, const char *what, const char *name, long long 
                                               name, lo, hi, why, v));
 }
 
-int pyp_check_range(long long v, const char *name, int st, const char *what, long long lo,
-                    long long hi)
+int pyp_check_ranges(const char *what, const pyp_range *r, size_t n)
 {
-    if (v >= lo && v <= hi)
-        return 0;
-    pyp_raise_range(st, what, name, v, lo, hi, "");
-    return -1;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].v < r[i].lo || r[i].v > r[i].hi) {
+            pyp_raise_range(r[i].st, what, r[i].name, r[i].v, r[i].lo, r[i].hi, "");
+            return -1;
+        }
+    return 0;
+}
+
+PyObject *pyp_result(int st, const char *what)
+{
+    if (st != POSENC_OK)
+        return pyp_raise_status(st, what, NULL);
+    Py_RETURN_NONE;
 }
 
 int pyp_check_threads(long threads, const char *who)

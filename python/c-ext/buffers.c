@@ -46,6 +46,33 @@ int pyp_get_flat(PyObject *obj, Py_buffer *b, char want, Py_ssize_t size, Py_ssi
     return 0;
 }
 
+int pyp_get_flats(const pyp_flat *f, Py_buffer *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (pyp_get_flat(f[i].obj, &b[i], f[i].want, f[i].size, f[i].n, f[i].writable,
+                         f[i].name) != 0) {
+            pyp_release_flats(b, i);
+            return -1;
+        }
+    return 0;
+}
+
+void pyp_release_flats(Py_buffer *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        PyBuffer_Release(&b[i]);
+}
+
+int pyp_float_kind(PyObject *out, int *f64)
+{
+    Py_buffer b;
+    if (PyObject_GetBuffer(out, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0)
+        return -1;
+    *f64 = pyp_format_letter(b.format) == 'd';
+    PyBuffer_Release(&b);
+    return 0;
+}
+
 
 void pyp_tensor_release(pyp_tensor *t)
 {
@@ -67,27 +94,21 @@ static int tensor_overlaps(const pyp_tensor *t, const char *name)
     Py_ssize_t nt = t->n_tok, nh = t->n_head;
     if (nt == 0 || nh == 0 || t->batch == 0 || hd == 0)
         return 0;
-    if (nh > 1 && hs == 0) {
-        PyErr_Format(pyp_Error,
-                     "%s: its %zd heads share the same memory (head stride 0: an expanded or "
-                     "broadcast view); rotating one would rotate all: pass a copy",
-                     name, nh);
-        return -1;
-    }
-    if (nt > 1 && ts == 0) {
-        PyErr_Format(pyp_Error,
-                     "%s: its %zd tokens share the same memory (token stride 0: an expanded or "
-                     "broadcast view); pass a copy",
-                     name, nt);
-        return -1;
-    }
-    if (t->batch > 1 && t->batch_stride == 0) {
-        PyErr_Format(pyp_Error,
-                     "%s: its %zd batch entries share the same memory (batch stride 0); pass a "
-                     "copy",
-                     name, t->batch);
-        return -1;
-    }
+    /* an axis of stride 0 (an expanded or broadcast view) */
+    const struct {
+        Py_ssize_t n, stride;
+        const char *what, *why, *then;
+    } axes[] = {
+        {nh, hs, "heads", "head stride 0: an expanded or broadcast view",
+         "; rotating one would rotate all:"},
+        {nt, ts, "tokens", "token stride 0: an expanded or broadcast view", ";"},
+        {t->batch, t->batch_stride, "batch entries", "batch stride 0", ";"}};
+    for (int i = 0; i < 3; i++)
+        if (axes[i].n > 1 && axes[i].stride == 0) {
+            PyErr_Format(pyp_Error, "%s: its %zd %s share the same memory (%s)%s pass a copy",
+                         name, axes[i].n, axes[i].what, axes[i].why, axes[i].then);
+            return -1;
+        }
     int tokens_outer = (nh == 1 || hs >= hd) && (nt == 1 || ts >= (nh - 1) * hs + hd);
     int heads_outer = (nt == 1 || ts >= hd) && (nh == 1 || hs >= (nt - 1) * ts + hd);
     if (!tokens_outer && !heads_outer) {
@@ -275,6 +296,61 @@ void pyp_positions_release(pyp_positions *p)
     p->owned = NULL;
 }
 
+/* The integer elements of a positions buffer (p->b, held): address, kind
+ * and size, and shape and byte strides (at most 2 axes read). -1 with a
+ * TypeError naming a format that is not an integer's. */
+static int buffer_positions(PyObject *obj, pyp_positions *p, const char **buf, int *nd,
+                            Py_ssize_t *shape, Py_ssize_t *strides, Py_ssize_t *sz,
+                            int *is_signed)
+{
+    if (PyObject_GetBuffer(obj, &p->b, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "positions must be an integer array, got %.80s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    p->held = 1;
+    switch (pyp_format_letter(p->b.format)) {
+    case 'b': case 'h': case 'i': case 'l': case 'q': *is_signed = 1; break;
+    case 'B': case 'H': case 'I': case 'L': case 'Q': *is_signed = 0; break;
+    default:
+        PyErr_Format(PyExc_TypeError,
+                     "positions must be integers (int64), got format '%s': those are not "
+                     "token positions (posenc never truncates)",
+                     p->b.format ? p->b.format : "B");
+        return -1;
+    }
+    *buf = p->b.buf;
+    *sz = p->b.itemsize;
+    *nd = p->b.ndim;
+    for (int i = 0; i < *nd && i < 2; i++) {
+        shape[i] = p->b.shape[i];
+        strides[i] = p->b.strides[i];
+    }
+    return 0;
+}
+
+/* Element e (sz bytes, signed or not) as int64; an unsigned value past
+ * INT64_MAX becomes -1, which every position check refuses. */
+static int64_t int64_at(const char *e, Py_ssize_t sz, int is_signed)
+{
+    if (is_signed)
+        switch (sz) {
+        case 1: return *(const int8_t *)e;
+        case 2: return *(const int16_t *)e;
+        case 4: return *(const int32_t *)e;
+        default: return *(const int64_t *)e;
+        }
+    uint64_t u;
+    switch (sz) {
+    case 1: u = *(const uint8_t *)e; break;
+    case 2: u = *(const uint16_t *)e; break;
+    case 4: u = *(const uint32_t *)e; break;
+    default: u = *(const uint64_t *)e; break;
+    }
+    return u > (uint64_t)INT64_MAX ? -1 : (int64_t)u;
+}
+
 /* Positions from an integer NumPy array or torch tensor of 1 or 2 axes,
  * copied into p->owned as int64. */
 int pyp_get_positions(PyObject *obj, pyp_positions *p)
@@ -283,36 +359,11 @@ int pyp_get_positions(PyObject *obj, pyp_positions *p)
     const char *buf;
     Py_ssize_t shape[4], strides[4], sz;
     int is_signed, nd;
-    if (pyp_is_torch(obj)) {
-        if (pyp_torch_positions(obj, &buf, &nd, shape, strides, &sz, &is_signed) != 0)
-            return -1;
-    } else {
-        if (PyObject_GetBuffer(obj, &p->b, PyBUF_STRIDES | PyBUF_FORMAT) != 0) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "positions must be an integer array, got %.80s",
-                         Py_TYPE(obj)->tp_name);
-            return -1;
-        }
-        p->held = 1;
-        char c = pyp_format_letter(p->b.format);
-        switch (c) {
-        case 'b': case 'h': case 'i': case 'l': case 'q': is_signed = 1; break;
-        case 'B': case 'H': case 'I': case 'L': case 'Q': is_signed = 0; break;
-        default:
-            PyErr_Format(PyExc_TypeError,
-                         "positions must be integers (int64), got format '%s': those are not "
-                         "token positions (posenc never truncates)",
-                         p->b.format ? p->b.format : "B");
-            pyp_positions_release(p);
-            return -1;
-        }
-        buf = p->b.buf;
-        sz = p->b.itemsize;
-        nd = p->b.ndim;
-        for (int i = 0; i < nd && i < 2; i++) {
-            shape[i] = p->b.shape[i];
-            strides[i] = p->b.strides[i];
-        }
+    if ((pyp_is_torch(obj) ? pyp_torch_positions(obj, &buf, &nd, shape, strides, &sz, &is_signed)
+                           : buffer_positions(obj, p, &buf, &nd, shape, strides, &sz,
+                                              &is_signed)) != 0) {
+        pyp_positions_release(p);
+        return -1;
     }
     if (nd < 1 || nd > 2) {
         PyErr_Format(PyExc_ValueError, "positions must have 1 or 2 dimensions, got %d", nd);
@@ -339,39 +390,18 @@ int pyp_get_positions(PyObject *obj, pyp_positions *p)
         PyErr_NoMemory();
         return -1;
     }
+    p->p = p->owned;
     if (contiguous) {
         if (n)
             memcpy(p->owned, buf, (size_t)n * sizeof *p->owned);
-        p->p = p->owned;
         return 0;
     }
     Py_ssize_t cols = p->ndim == 2 ? p->shape[1] : p->shape[0];
     Py_ssize_t rows = p->ndim == 2 ? p->shape[0] : 1;
     Py_ssize_t s0 = p->ndim == 2 ? strides[0] : 0, s1 = strides[p->ndim - 1];
     for (Py_ssize_t i = 0; i < rows; i++)
-        for (Py_ssize_t j = 0; j < cols; j++) {
-            const char *e = buf + i * s0 + j * s1;
-            int64_t v;
-            if (is_signed) {
-                switch (sz) {
-                case 1: v = *(const int8_t *)e; break;
-                case 2: v = *(const int16_t *)e; break;
-                case 4: v = *(const int32_t *)e; break;
-                default: v = *(const int64_t *)e; break;
-                }
-            } else {
-                uint64_t u;
-                switch (sz) {
-                case 1: u = *(const uint8_t *)e; break;
-                case 2: u = *(const uint16_t *)e; break;
-                case 4: u = *(const uint32_t *)e; break;
-                default: u = *(const uint64_t *)e; break;
-                }
-                v = u > (uint64_t)INT64_MAX ? -1 : (int64_t)u;
-            }
-            p->owned[i * cols + j] = v;
-        }
-    p->p = p->owned;
+        for (Py_ssize_t j = 0; j < cols; j++)
+            p->owned[i * cols + j] = int64_at(buf + i * s0 + j * s1, sz, is_signed);
     return 0;
 }
 static PyObject *numpy_ndarray, *numpy_shares; /* numpy.ndarray, numpy.shares_memory:

@@ -49,9 +49,7 @@ static PyObject *Learned_rows(LearnedObject *self, PyObject *out)
         return NULL;
     int st = pyposenc_learned_rows(self->t, b.buf);
     PyBuffer_Release(&b);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "learned_table", NULL);
-    Py_RETURN_NONE;
+    return pyp_result(st, "learned_table");
 }
 
 static PyObject *Learned_shape(LearnedObject *self, void *c)

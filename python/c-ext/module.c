@@ -16,15 +16,12 @@ static PyObject *m_sinusoid(PyObject *m, PyObject *args)
     PyObject *out;
     if (!PyArg_ParseTuple(args, "LLLdO", &pos0, &n_pos, &d, &base, &out))
         return NULL;
-    if (n_pos < 0)
-        return pyp_raise_status(POSENC_ERR_RANGE, "sinusoid", "n_pos is negative");
-    if (pyp_check_range(d, "d", POSENC_ERR_DIM, "sinusoid", 1, POSENC_MAX_DIM))
+    const pyp_range r[] = {{"n_pos", n_pos, 0, POSENC_MAX_POS + 1, POSENC_ERR_RANGE},
+                           {"d", d, 1, POSENC_MAX_DIM, POSENC_ERR_DIM}};
+    int f64;
+    if (pyp_check_ranges("sinusoid", r, 2) || pyp_float_kind(out, &f64))
         return NULL;
     Py_buffer b;
-    if (PyObject_GetBuffer(out, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0)
-        return NULL;
-    int f64 = pyp_format_letter(b.format) == 'd';
-    PyBuffer_Release(&b);
     if (pyp_get_flat(out, &b, f64 ? 'd' : 'f', f64 ? 8 : 4, (Py_ssize_t)(n_pos * d), 1, "out"))
         return NULL;
     int st;
@@ -32,9 +29,7 @@ static PyObject *m_sinusoid(PyObject *m, PyObject *args)
     st = pyposenc_sinusoid_table(pos0, (size_t)n_pos, (uint32_t)d, base, f64, b.buf);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&b);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "sinusoid", NULL);
-    Py_RETURN_NONE;
+    return pyp_result(st, "sinusoid");
 }
 
 static PyObject *m_alibi_slopes(PyObject *m, PyObject *args)
@@ -44,18 +39,18 @@ static PyObject *m_alibi_slopes(PyObject *m, PyObject *args)
     PyObject *out;
     if (!PyArg_ParseTuple(args, "LO", &h, &out))
         return NULL;
-    if (pyp_check_range(h, "n_head", POSENC_ERR_DIM, "alibi_slopes", 1, POSENC_MAX_DIM))
-        return NULL;
+    const pyp_range r[] = {{"n_head", h, 1, POSENC_MAX_DIM, POSENC_ERR_DIM}};
     Py_buffer b;
-    if (pyp_get_flat(out, &b, 'd', 8, (Py_ssize_t)h, 1, "out"))
+    if (pyp_check_ranges("alibi_slopes", r, 1) ||
+        pyp_get_flat(out, &b, 'd', 8, (Py_ssize_t)h, 1, "out"))
         return NULL;
     int st = pyposenc_alibi_slopes((uint32_t)h, b.buf);
     PyBuffer_Release(&b);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "alibi_slopes", NULL);
-    Py_RETURN_NONE;
+    return pyp_result(st, "alibi_slopes");
 }
 
+/* alibi_bias(n_head, n_query, n_key, q_offset, causal, threads, out): out
+ * float32 [n_head * n_query * n_key] (C-contiguous, written). */
 static PyObject *m_alibi_bias(PyObject *m, PyObject *args)
 {
     (void)m;
@@ -65,14 +60,12 @@ static PyObject *m_alibi_bias(PyObject *m, PyObject *args)
     PyObject *out;
     if (!PyArg_ParseTuple(args, "LLLLplO", &h, &nq, &nk, &q_offset, &causal, &threads, &out))
         return NULL;
-    if (pyp_check_threads(threads, "alibi_bias") != 0)
-        return NULL;
-    if (pyp_check_range(h, "n_head", POSENC_ERR_DIM, "alibi_bias", 1, POSENC_MAX_DIM) ||
-        pyp_check_range(nq, "n_query", POSENC_ERR_DIM, "alibi_bias", 1, UINT32_MAX) ||
-        pyp_check_range(nk, "n_key", POSENC_ERR_DIM, "alibi_bias", 1, UINT32_MAX))
-        return NULL;
+    const pyp_range r[] = {{"n_head", h, 1, POSENC_MAX_DIM, POSENC_ERR_DIM},
+                           {"n_query", nq, 1, UINT32_MAX, POSENC_ERR_DIM},
+                           {"n_key", nk, 1, UINT32_MAX, POSENC_ERR_DIM}};
     Py_buffer b;
-    if (pyp_get_flat(out, &b, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out"))
+    if (pyp_check_threads(threads, "alibi_bias") || pyp_check_ranges("alibi_bias", r, 3) ||
+        pyp_get_flat(out, &b, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out"))
         return NULL;
     int st;
     Py_BEGIN_ALLOW_THREADS
@@ -80,9 +73,7 @@ static PyObject *m_alibi_bias(PyObject *m, PyObject *args)
                              (unsigned)threads, b.buf);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&b);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "alibi_bias", NULL);
-    Py_RETURN_NONE;
+    return pyp_result(st, "alibi_bias");
 }
 
 /* t5_bias(table, num_buckets, n_head, max_distance, bidirectional, n_query,
@@ -98,31 +89,25 @@ static PyObject *m_t5_bias(PyObject *m, PyObject *args)
     if (!PyArg_ParseTuple(args, "OLLLpLLLlO", &table, &nb, &h, &md, &bidir, &nq, &nk, &q_offset,
                           &threads, &out))
         return NULL;
-    if (pyp_check_threads(threads, "t5_bias") != 0)
+    const pyp_range r[] = {{"num_buckets", nb, 1, POSENC_T5_MAX_BUCKETS, POSENC_ERR_RANGE},
+                           {"n_head", h, 1, POSENC_MAX_DIM, POSENC_ERR_DIM},
+                           {"max_distance", md, 1, UINT32_MAX, POSENC_ERR_RANGE},
+                           {"n_query", nq, 1, UINT32_MAX, POSENC_ERR_DIM},
+                           {"n_key", nk, 1, UINT32_MAX, POSENC_ERR_DIM}};
+    if (pyp_check_threads(threads, "t5_bias") || pyp_check_ranges("t5_bias", r, 5))
         return NULL;
-    if (pyp_check_range(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bias", 1, POSENC_T5_MAX_BUCKETS) ||
-        pyp_check_range(h, "n_head", POSENC_ERR_DIM, "t5_bias", 1, POSENC_MAX_DIM) ||
-        pyp_check_range(md, "max_distance", POSENC_ERR_RANGE, "t5_bias", 1, UINT32_MAX) ||
-        pyp_check_range(nq, "n_query", POSENC_ERR_DIM, "t5_bias", 1, UINT32_MAX) ||
-        pyp_check_range(nk, "n_key", POSENC_ERR_DIM, "t5_bias", 1, UINT32_MAX))
+    const pyp_flat f[] = {{table, 'f', 4, (Py_ssize_t)(nb * h), 0, "table"},
+                          {out, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out"}};
+    Py_buffer b[2];
+    if (pyp_get_flats(f, b, 2))
         return NULL;
-    Py_buffer tb, ob;
-    if (pyp_get_flat(table, &tb, 'f', 4, (Py_ssize_t)(nb * h), 0, "table"))
-        return NULL;
-    if (pyp_get_flat(out, &ob, 'f', 4, (Py_ssize_t)(h * nq * nk), 1, "out")) {
-        PyBuffer_Release(&tb);
-        return NULL;
-    }
     int st;
     Py_BEGIN_ALLOW_THREADS
-    st = pyposenc_t5_bias(tb.buf, (uint32_t)nb, (uint32_t)h, (uint32_t)md, bidir, (uint32_t)nq,
-                          (uint32_t)nk, q_offset, (unsigned)threads, ob.buf);
+    st = pyposenc_t5_bias(b[0].buf, (uint32_t)nb, (uint32_t)h, (uint32_t)md, bidir,
+                          (uint32_t)nq, (uint32_t)nk, q_offset, (unsigned)threads, b[1].buf);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&tb);
-    PyBuffer_Release(&ob);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "t5_bias", NULL);
-    Py_RETURN_NONE;
+    pyp_release_flats(b, 2);
+    return pyp_result(st, "t5_bias");
 }
 
 /* t5_buckets(query_pos, key_pos, n, num_buckets, max_distance, bidirectional,
@@ -136,30 +121,19 @@ static PyObject *m_t5_buckets(PyObject *m, PyObject *args)
     int bidir;
     if (!PyArg_ParseTuple(args, "OOnLLpO", &qp, &kp, &n, &nb, &md, &bidir, &out))
         return NULL;
-    if (pyp_check_range(nb, "num_buckets", POSENC_ERR_RANGE, "t5_bucket", 1, POSENC_T5_MAX_BUCKETS) ||
-        pyp_check_range(md, "max_distance", POSENC_ERR_RANGE, "t5_bucket", 1, UINT32_MAX))
-        return NULL;
+    const pyp_range r[] = {{"num_buckets", nb, 1, POSENC_T5_MAX_BUCKETS, POSENC_ERR_RANGE},
+                           {"max_distance", md, 1, UINT32_MAX, POSENC_ERR_RANGE}};
     const char i64 = sizeof(long) == 8 ? 'l' : 'q'; /* NumPy's int64 format letter */
-    Py_buffer qb, kb, ob;
-    if (pyp_get_flat(qp, &qb, i64, 8, n, 0, "query_pos"))
+    const pyp_flat f[] = {{qp, i64, 8, n, 0, "query_pos"},
+                          {kp, i64, 8, n, 0, "key_pos"},
+                          {out, i64, 8, n, 1, "out"}};
+    Py_buffer b[3];
+    if (pyp_check_ranges("t5_bucket", r, 2) || pyp_get_flats(f, b, 3))
         return NULL;
-    if (pyp_get_flat(kp, &kb, i64, 8, n, 0, "key_pos")) {
-        PyBuffer_Release(&qb);
-        return NULL;
-    }
-    if (pyp_get_flat(out, &ob, i64, 8, n, 1, "out")) {
-        PyBuffer_Release(&qb);
-        PyBuffer_Release(&kb);
-        return NULL;
-    }
-    int st = pyposenc_t5_buckets(qb.buf, kb.buf, (size_t)n, (uint32_t)nb, (uint32_t)md, bidir,
-                                 ob.buf);
-    PyBuffer_Release(&qb);
-    PyBuffer_Release(&kb);
-    PyBuffer_Release(&ob);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "t5_bucket", NULL);
-    Py_RETURN_NONE;
+    int st = pyposenc_t5_buckets(b[0].buf, b[1].buf, (size_t)n, (uint32_t)nb, (uint32_t)md,
+                                 bidir, b[2].buf);
+    pyp_release_flats(b, 3);
+    return pyp_result(st, "t5_bucket");
 }
 
 static PyObject *m_pair_index(PyObject *m, PyObject *args)
@@ -169,8 +143,9 @@ static PyObject *m_pair_index(PyObject *m, PyObject *args)
     int layout;
     if (!PyArg_ParseTuple(args, "LLi", &k, &d, &layout))
         return NULL;
-    if (pyp_check_range(d, "d", POSENC_ERR_DIM, "pair_index", 1, POSENC_MAX_DIM) ||
-        pyp_check_range(k, "k", POSENC_ERR_RANGE, "pair_index", 0, d - 1))
+    const pyp_range r[] = {{"d", d, 1, POSENC_MAX_DIM, POSENC_ERR_DIM},
+                           {"k", k, 0, d - 1, POSENC_ERR_RANGE}};
+    if (pyp_check_ranges("pair_index", r, 2))
         return NULL;
     uint32_t i0, i1;
     int st = pyposenc_pair_index((uint32_t)k, (uint32_t)d, (posenc_layout)layout, &i0, &i1);

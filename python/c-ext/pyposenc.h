@@ -43,9 +43,18 @@ PyObject *pyp_raise_status(int st, const char *what, const char *detail);
 PyObject *pyp_raise_range(int st, const char *what, const char *name, long long v,
                           long long lo, long long hi, const char *why);
 
-/* 0 when lo <= v <= hi, else -1 with pyp_raise_range's error. */
-int pyp_check_range(long long v, const char *name, int st, const char *what, long long lo,
-                    long long hi);
+/* An integer argument and its range (st: the status of a refusal). */
+typedef struct pyp_range {
+    const char *name;
+    long long v, lo, hi;
+    int st;
+} pyp_range;
+/* 0 when every r[i].v is in r[i].lo .. r[i].hi, else -1 with
+ * pyp_raise_range's error for the first that is not. */
+int pyp_check_ranges(const char *what, const pyp_range *r, size_t n);
+
+/* None for POSENC_OK, else pyp_raise_status(st, what, NULL). */
+PyObject *pyp_result(int st, const char *what);
 
 /* The one rule for a thread count (apply, cos_sin, alibi_bias, t5_bias):
  * 1 .. POSENC_MAX_THREADS, else -1 with posenc.Error naming who and the value. */
@@ -69,6 +78,22 @@ char pyp_format_letter(const char *fmt);
  * letter want (element size size). On error raises and returns -1. */
 int pyp_get_flat(PyObject *obj, Py_buffer *b, char want, Py_ssize_t size, Py_ssize_t n,
                  int writable, const char *name);
+
+/* Several pyp_get_flat buffers at once: all of them (0), or none (-1, the
+ * ones already taken released). */
+typedef struct pyp_flat {
+    PyObject *obj;
+    char want;
+    Py_ssize_t size, n;
+    int writable;
+    const char *name;
+} pyp_flat;
+int pyp_get_flats(const pyp_flat *f, Py_buffer *b, int n);
+void pyp_release_flats(Py_buffer *b, int n);
+
+/* *f64 = whether out (a writable C-contiguous buffer) holds float64 ('d'),
+ * else float32 is asked of it. -1 with the buffer's error. */
+int pyp_float_kind(PyObject *out, int *f64);
 
 /* A q or k tensor as the kernels see it: batch x [n_tok tokens, n_head
  * heads, head_dim elements], strides in elements. */

@@ -237,19 +237,15 @@ static PyObject *Rope_inv_freq(RopeObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O|O", &ohi, &olo))
         return NULL;
     Py_ssize_t P = self->r.rotary_dim / 2;
-    Py_buffer bh, bl;
-    if (pyp_get_flat(ohi, &bh, 'd', 8, P, 1, "out") != 0)
+    const pyp_flat f[] = {{ohi, 'd', 8, P, 1, "out"}, {olo, 'd', 8, P, 1, "out_lo"}};
+    const double *v[] = {self->r.inv_freq_hi, self->r.inv_freq_lo};
+    int n = olo != Py_None ? 2 : 1;
+    Py_buffer b[2];
+    if (pyp_get_flats(f, b, n) != 0)
         return NULL;
-    if (olo != Py_None && pyp_get_flat(olo, &bl, 'd', 8, P, 1, "out_lo") != 0) {
-        PyBuffer_Release(&bh);
-        return NULL;
-    }
-    memcpy(bh.buf, self->r.inv_freq_hi, (size_t)P * sizeof(double));
-    PyBuffer_Release(&bh);
-    if (olo != Py_None) {
-        memcpy(bl.buf, self->r.inv_freq_lo, (size_t)P * sizeof(double));
-        PyBuffer_Release(&bl);
-    }
+    for (int i = 0; i < n; i++)
+        memcpy(b[i].buf, v[i], (size_t)P * sizeof(double));
+    pyp_release_flats(b, n);
     Py_RETURN_NONE;
 }
 
@@ -272,57 +268,41 @@ static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
 {
     PyObject *opos, *oc, *os;
     long threads = 1;
-    if (!PyArg_ParseTuple(args, "OOOl", &opos, &oc, &os, &threads))
-        return NULL;
-    if (pyp_check_threads(threads, "RoPE.cos_sin") != 0)
+    int f64;
+    if (!PyArg_ParseTuple(args, "OOOl", &opos, &oc, &os, &threads) ||
+        pyp_check_threads(threads, "RoPE.cos_sin") != 0 || pyp_float_kind(oc, &f64) != 0)
         return NULL;
     pyp_positions p;
     if (pyp_get_positions(opos, &p) != 0)
         return NULL;
     Py_ssize_t n = p.shape[0] * (p.ndim == 2 ? p.shape[1] : 1);
-    Py_ssize_t P = self->r.rotary_dim / 2;
-    Py_buffer bc;
-    if (PyObject_GetBuffer(oc, &bc, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) != 0) {
-        pyp_positions_release(&p);
-        return NULL;
-    }
-    char c = pyp_format_letter(bc.format);
-    PyBuffer_Release(&bc);
-    int f64 = c == 'd';
-    Py_buffer bs;
-    if (pyp_get_flat(oc, &bc, f64 ? 'd' : 'f', f64 ? 8 : 4, n * P, 1, "cos") != 0) {
-        pyp_positions_release(&p);
-        return NULL;
-    }
-    if (pyp_get_flat(os, &bs, f64 ? 'd' : 'f', f64 ? 8 : 4, n * P, 1, "sin") != 0) {
-        PyBuffer_Release(&bc);
+    Py_ssize_t P = self->r.rotary_dim / 2, sz = f64 ? 8 : 4;
+    const pyp_flat f[] = {{oc, f64 ? 'd' : 'f', sz, n * P, 1, "cos"},
+                          {os, f64 ? 'd' : 'f', sz, n * P, 1, "sin"}};
+    Py_buffer b[2];
+    if (pyp_get_flats(f, b, 2) != 0) {
         pyp_positions_release(&p);
         return NULL;
     }
     int st = POSENC_OK;
-    if (n > 0) {
-        size_t chunk = n < 1024 ? (size_t)n : 1024;
-        void *scratch = malloc((f64 ? 1 : chunk) * self->r.head_dim * (f64 ? 8 : 4));
-        if (!scratch) {
-            st = POSENC_ERR_NOMEM;
-        } else {
-            Py_BEGIN_ALLOW_THREADS
-            if (f64)
-                st = pyposenc_rope_cos_sin_f64(&self->r, (size_t)n, p.p, bc.buf, bs.buf,
-                                               scratch);
-            else
-                st = pyposenc_rope_cos_sin_f32(&self->r, (size_t)n, p.p, bc.buf, bs.buf,
-                                               scratch, chunk, (unsigned)threads);
-            Py_END_ALLOW_THREADS
-            free(scratch);
-        }
+    size_t chunk = n < 1024 ? (size_t)n : 1024;
+    void *scratch = n > 0 ? malloc((f64 ? 1 : chunk) * self->r.head_dim * (size_t)sz) : NULL;
+    if (n > 0 && !scratch) {
+        st = POSENC_ERR_NOMEM;
+    } else if (n > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        if (f64)
+            st = pyposenc_rope_cos_sin_f64(&self->r, (size_t)n, p.p, b[0].buf, b[1].buf,
+                                           scratch);
+        else
+            st = pyposenc_rope_cos_sin_f32(&self->r, (size_t)n, p.p, b[0].buf, b[1].buf,
+                                           scratch, chunk, (unsigned)threads);
+        Py_END_ALLOW_THREADS
     }
-    PyBuffer_Release(&bc);
-    PyBuffer_Release(&bs);
+    free(scratch);
+    pyp_release_flats(b, 2);
     pyp_positions_release(&p);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "RoPE.cos_sin", NULL);
-    Py_RETURN_NONE;
+    return pyp_result(st, "RoPE.cos_sin");
 }
 
 /* One call of apply: its operands as the kernels see them. */
@@ -549,11 +529,7 @@ static PyObject *Rope_apply(RopeObject *self, PyObject *const *args, Py_ssize_t 
         apply_positions(&c, v[POS] ? v[POS] : Py_None) == 0 && apply_disjoint(&c) == 0)
         st = apply_rotate(self, &c, &a);
     apply_release(&c);
-    if (st != POSENC_OK)
-        return pyp_raise_status(st, "RoPE.apply", NULL);
-    if (PyErr_Occurred())
-        return NULL;
-    Py_RETURN_NONE;
+    return PyErr_Occurred() ? NULL : pyp_result(st, "RoPE.apply");
 }
 
 static PyObject *Rope_get_head_dim(RopeObject *s, void *c) { (void)c; return PyLong_FromUnsignedLong(s->r.head_dim); }

@@ -28,6 +28,7 @@ Errors from the library are raised as ``posenc.Error`` (a ValueError whose
 rejected call has written nothing.
 """
 
+import operator
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -375,6 +376,11 @@ def _layout_4d(shape, positions, layout, name):
                      f"of {name} {tuple(shape)}")
 
 
+def _core_value(name, doc):
+    """A read-only property of RoPE: the C object's attribute `name`."""
+    return property(operator.attrgetter("_c." + name), doc=doc)
+
+
 def _positions_or_first(positions):
     """(positions, pos0) for apply: None -> (None, 0); an int p -> (None, p),
     checked; a torch tensor kept as it is (on the CPU: _core reads it); else
@@ -497,50 +503,26 @@ class RoPE:
         self._c.set_cache(_args.length(max_pos, "max_pos"))
         return self
 
-    @property
-    def cache_len(self) -> int:
-        """Positions the cos/sin cache covers (0: no cache; see use_cache)."""
-        return self._c.cache_len
-
-    @property
-    def head_dim(self) -> int:
-        """Elements per head."""
-        return self._c.head_dim
-
-    @property
-    def rotary_dim(self) -> int:
-        """Leading elements of each head that rotate."""
-        return self._c.rotary_dim
-
-    @property
-    def base(self) -> float:
-        """The base (rope_theta) the frequencies come from."""
-        return self._c.base
+    # the numbers of the C object, read as they are
+    cache_len = _core_value("cache_len", "Positions the cos/sin cache covers (0: no cache; "
+                            "see use_cache).")
+    head_dim = _core_value("head_dim", "Elements per head.")
+    rotary_dim = _core_value("rotary_dim", "Leading elements of each head that rotate.")
+    base = _core_value("base", "The base (rope_theta) the frequencies come from.")
+    attention_factor = _core_value("attention_factor", "The factor on cos and sin (YaRN's "
+                                   "mscale, LongRoPE's; 1 for plain RoPE).")
+    seq_len = _core_value("seq_len", "The sequence length the frequencies are for (0: the "
+                          "trained length).")
+    scaling = _core_value("scaling", "The scaling's parameters as a dict (\"type\" and the "
+                          "posenc_rope_scaling fields).")
+    max_position_embeddings = _core_value("max_position_embeddings", "The config's "
+                                          "max_position_embeddings (0 when not from a config "
+                                          "or absent).")
 
     @property
     def layout(self) -> str:
         """"half" or "interleaved"."""
         return _LAYOUT_NAMES[self._c.layout_code]
-
-    @property
-    def attention_factor(self) -> float:
-        """The factor on cos and sin (YaRN's mscale, LongRoPE's; 1 for plain RoPE)."""
-        return self._c.attention_factor
-
-    @property
-    def seq_len(self) -> int:
-        """The sequence length the frequencies are for (0: the trained length)."""
-        return self._c.seq_len
-
-    @property
-    def scaling(self) -> Dict[str, Any]:
-        """The scaling's parameters as a dict ("type" and the posenc_rope_scaling fields)."""
-        return self._c.scaling
-
-    @property
-    def max_position_embeddings(self) -> int:
-        """The config's max_position_embeddings (0 when not from a config or absent)."""
-        return self._c.max_position_embeddings
 
     @property
     def model_type(self) -> str:

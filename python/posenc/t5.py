@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _args, _core, _is_tensor
+from . import _args, _core
 
 __all__ = ["t5_bucket", "t5_bias"]
 
@@ -52,11 +52,8 @@ def t5_bucket(query_pos: Any, key_pos: Any, num_buckets: int = 32, max_distance:
     _core.t5_buckets(qf, kf, qf.size, _buckets(num_buckets), _max_distance(max_distance),
                      bool(bidirectional), out)
     out = out.reshape(qb.shape)
-    if _is_tensor(query_pos):
-        import torch
-
-        return torch.from_numpy(out).to(query_pos.device)
-    return out
+    pt = _args.torch_of(query_pos)
+    return out if pt is None else pt._on_device_of(out, query_pos)
 
 
 def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int = 0,
@@ -79,17 +76,13 @@ def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int
     q_offset = _args.position(q_offset, "q_offset")
     n_key = _args.length(q_offset + n_query if n_key is None else n_key, "n_key", lo=1)
     threads, max_distance = _args.threads(threads), _max_distance(max_distance)
-    if _is_tensor(table):
-        import torch
-
+    pt = _args.torch_of(table)
+    if pt is not None:
         if table.dim() != 2:
             raise ValueError(f"table has shape {tuple(table.shape)}: give [num_buckets, n_head]")
-        nb = table.shape[0]
-        q = torch.arange(q_offset, q_offset + n_query)[:, None]
-        k = torch.arange(n_key)[None, :]
-        b = t5_bucket(q.numpy(), k.numpy(), nb, max_distance, bidirectional)
-        idx = torch.from_numpy(b).to(table.device)
-        return table[idx].permute(2, 0, 1)  # [n_query, n_key, n_head] -> [n_head, ...]
+        q = np.arange(q_offset, q_offset + n_query)[:, None]
+        b = t5_bucket(q, np.arange(n_key)[None, :], table.shape[0], max_distance, bidirectional)
+        return pt._t5_gather(table, b)
     t = np.asarray(table)
     if t.ndim != 2:
         raise ValueError(f"table has shape {t.shape}: give [num_buckets, n_head]")

@@ -144,6 +144,40 @@ def _float32_numpy(t: Tensor) -> Tuple[np.ndarray, str]:
     return t.detach().to("cpu").float().numpy(), word
 
 
+def _on_device_of(a: np.ndarray, like: Tensor) -> Tensor:
+    """A NumPy result as a tensor on like's device (t5_bucket)."""
+    return torch.from_numpy(a).to(like.device)
+
+
+def _t5_gather(table: Tensor, buckets: np.ndarray) -> Tensor:
+    """T5's bias from a torch table [num_buckets, n_head] and the library's
+    buckets [n_query, n_key]: table[buckets] as [n_head, n_query, n_key], on
+    the table's device and differentiable in it (posenc.t5_bias)."""
+    idx = torch.from_numpy(buckets).to(table.device)
+    return table[idx].permute(2, 0, 1)  # [n_query, n_key, n_head] -> [n_head, ...]
+
+
+def _mrope_rotate(rope: RoPE, q: Tensor, c: np.ndarray, s: np.ndarray) -> Tensor:
+    """q rotated by cos c and sin s (NumPy, already per pair and broadcast to
+    q's axes; posenc.MRoPE.apply), on q's device, in q's dtype, differentiable
+    in q: x' = x c - y s, y' = x s + y c, each product and sum rounded in
+    float32 (float64 for a float64 q)."""
+    p = rope.rotary_dim // 2
+    k = torch.arange(p)
+    i0, i1 = (k, k + p) if rope.layout == "half" else (2 * k, 2 * k + 1)
+    ct = torch.from_numpy(c).to(q.device)
+    st = torch.from_numpy(s).to(q.device)
+    x = q.to(torch.float64 if q.dtype == torch.float64 else torch.float32)
+    a, b = x[..., i0], x[..., i1]
+    if rope.layout == "half":
+        out = torch.cat((a * ct - b * st, a * st + b * ct, x[..., 2 * p:]), -1)
+    else:
+        out = torch.stack((a * ct - b * st, a * st + b * ct), -1).flatten(-2)
+        if rope.rotary_dim < q.shape[-1]:
+            out = torch.cat((out, x[..., rope.rotary_dim:]), -1)
+    return out.to(q.dtype)
+
+
 def _needs_op(q: Tensor, k: Optional[Tensor]) -> bool:
     """Whether a torch call goes through the custom op (autograd, float64,
     torch.compile) instead of the in-place library call."""
