@@ -28,7 +28,6 @@ Errors from the library are raised as ``posenc.Error`` (a ValueError whose
 rejected call has written nothing.
 """
 
-import operator
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -378,7 +377,10 @@ def _layout_4d(shape, positions, layout, name):
 
 def _core_value(name, doc):
     """A read-only property of RoPE: the C object's attribute `name`."""
-    return property(operator.attrgetter("_c." + name), doc=doc)
+    def get(self):
+        return getattr(self._c, name)
+
+    return property(get, doc=doc)
 
 
 def _positions_or_first(positions):
