@@ -26,11 +26,16 @@ static PyObject *set_error(int st, PyObject *msg)
 
 PyObject *pyp_raise_status(int st, const char *what, const char *detail)
 {
+    return pyp_raise_said(st, what, pyposenc_strerror(st), detail);
+}
+
+PyObject *pyp_raise_said(int st, const char *what, const char *said, const char *detail)
+{
     PyObject *msg;
     if (detail && detail[0])
-        msg = PyUnicode_FromFormat("%s: %s: %s", what, pyposenc_strerror(st), detail);
+        msg = PyUnicode_FromFormat("%s: %s: %s", what, said, detail);
     else
-        msg = PyUnicode_FromFormat("%s: %s", what, pyposenc_strerror(st));
+        msg = PyUnicode_FromFormat("%s: %s", what, said);
     if (msg && (st == POSENC_ERR_NOMEM || st == POSENC_ERR_IO)) {
         PyErr_SetObject(st == POSENC_ERR_NOMEM ? PyExc_MemoryError : PyExc_OSError, msg);
         Py_DECREF(msg);

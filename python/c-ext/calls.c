@@ -90,6 +90,86 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
     return POSENC_OK;
 }
 
+/* The scaling numbers a refusal can blame: a valid value to try in their
+ * place, and their ranges as posenc.h states them (posenc_rope_scaling). */
+static const struct {
+    const char *name;
+    size_t off;
+    double valid;
+    const char *range;
+} blame_numbers[] = {
+    {"factor", offsetof(posenc_rope_scaling, factor), 1.0,
+     "factor >= 1; > 0 for longrope and proportional"},
+    {"original_max_position_embeddings",
+     offsetof(posenc_rope_scaling, original_max_position_embeddings), 4096.0,
+     "L finite, >= 1; > 1 for longrope; 0: absent"},
+    {"beta_fast", offsetof(posenc_rope_scaling, beta_fast), 32.0,
+     "finite, beta_fast >= beta_slow > 0"},
+    {"beta_slow", offsetof(posenc_rope_scaling, beta_slow), 1.0,
+     "finite, beta_fast >= beta_slow > 0"},
+    {"mscale", offsetof(posenc_rope_scaling, mscale), 0.0, "mscale finite, >= 0"},
+    {"mscale_all_dim", offsetof(posenc_rope_scaling, mscale_all_dim), 0.0, "mscale_all_dim finite, >= 0"},
+    {"attention_factor", offsetof(posenc_rope_scaling, attention_factor), 0.0,
+     "attention_factor finite, > 0; 0: derived"},
+    {"low_freq_factor", offsetof(posenc_rope_scaling, low_freq_factor), 1.0,
+     "finite, 0 < low_freq_factor < high_freq_factor"},
+    {"high_freq_factor", offsetof(posenc_rope_scaling, high_freq_factor), 4.0,
+     "finite, 0 < low_freq_factor < high_freq_factor"},
+    {"partial_rotary_factor", offsetof(posenc_rope_scaling, partial_rotary_factor), 1.0,
+     "finite, 0 < partial_rotary_factor <= 1"},
+};
+
+static int config_ok(const posenc_rope_config *c)
+{
+    posenc_rope r;
+    return posenc_rope_init_config(&r, c, 0) == POSENC_OK;
+}
+
+void pyposenc_config_blame(const posenc_rope_config *c, char *detail, size_t detail_size)
+{
+    const char *type = posenc_rope_type_name(c->scaling.type);
+    posenc_rope_config *t = malloc(sizeof *t); /* 12 KiB: not on the stack */
+    detail[0] = 0;
+    if (!t)
+        return;
+    for (size_t i = 0; i < sizeof blame_numbers / sizeof blame_numbers[0]; i++) {
+        *t = *c;
+        double *v = (double *)((char *)&t->scaling + blame_numbers[i].off);
+        *v = blame_numbers[i].valid;
+        if (config_ok(t)) {
+            snprintf(detail, detail_size, "scaling['%s'] = %.17g is out of range for the %s "
+                     "scaling (%s)",
+                     blame_numbers[i].name,
+                     *(const double *)((const char *)&c->scaling + blame_numbers[i].off), type,
+                     blame_numbers[i].range);
+            free(t);
+            return;
+        }
+    }
+    /* the lists: every value finite and > 0 */
+    const char *lists[] = {"short_factor", "long_factor", "freq_factors"};
+    for (int i = 0; i < 3; i++) {
+        *t = *c;
+        double *l = i == 0 ? t->short_factor : i == 1 ? t->long_factor : t->freq_factors;
+        for (size_t j = 0; j < POSENC_ROPE_MAX_HEAD_DIM / 2; j++)
+            l[j] = 1.0;
+        if (config_ok(t)) {
+            snprintf(detail, detail_size, "scaling['%s'] holds a value that is not finite "
+                     "and > 0", lists[i]);
+            free(t);
+            return;
+        }
+    }
+    *t = *c; /* ntk and dynamic need 4 rotated elements or more */
+    t->rotary_dim = t->head_dim;
+    if (config_ok(t))
+        snprintf(detail, detail_size, "rotary_dim = %u: the %s scaling takes an even rotary_dim "
+                 "from %u to head_dim %u", c->rotary_dim, type,
+                 c->scaling.type == POSENC_ROPE_NTK || c->scaling.type == POSENC_ROPE_DYNAMIC
+                     ? 4u : 2u, c->head_dim);
+    free(t);
+}
+
 int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posenc_model **out,
                               char *detail, size_t detail_size)
 {

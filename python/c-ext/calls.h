@@ -61,6 +61,12 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
                           double base, posenc_layout layout, const pyposenc_scaling_in *s,
                           char *detail, size_t detail_size);
 
+/* After pyposenc_model_from_rope refused c with POSENC_ERR_RANGE: the
+ * argument to blame, in detail ("scaling['factor'] = 0.5: the linear scaling
+ * takes ..."), found by putting one argument at a time back to a valid
+ * value; "" when none alone explains it. */
+void pyposenc_config_blame(const posenc_rope_config *c, char *detail, size_t detail_size);
+
 /* *m = the model a config.json text (json, len bytes) describes, read
  * through the model registry as the program's --config reads it
  * (posenc_model_from_config_text: the family's layout, per-layer bases,

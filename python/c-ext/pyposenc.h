@@ -36,6 +36,8 @@ extern PyObject *pyp_Error; /* posenc.Error, a ValueError (set by PyInit__core) 
  * POSENC_ERR_IO. The message is "what: <posenc_strerror>[: detail]".
  * Returns NULL. */
 PyObject *pyp_raise_status(int st, const char *what, const char *detail);
+/* The same with `said` in place of posenc_strerror(st). */
+PyObject *pyp_raise_said(int st, const char *what, const char *said, const char *detail);
 
 /* posenc.Error (status st) "what: name must be lo .. hi<why>, got v": an
  * argument outside its range, said before the library would narrow it.

@@ -195,6 +195,8 @@ static PyObject *Rope_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     posenc_model *m = NULL;
     if (st == POSENC_OK)
         st = pyposenc_model_from_rope(&cfg, &m); /* one RoPE on every layer */
+    if (st == POSENC_ERR_RANGE && !detail[0]) /* say which argument */
+        pyposenc_config_blame(&cfg, detail, sizeof detail);
     if (st != POSENC_OK)
         return pyp_raise_status(st, "RoPE", detail);
     return (PyObject *)rope_new_from(type, m, 0, seq_len, 0);
@@ -212,6 +214,8 @@ static PyObject *Rope_from_config_text(PyObject *cls, PyObject *args)
     int st = pyposenc_config_from_text(text.buf, (size_t)text.len, layer, &m, detail,
                                        sizeof detail);
     PyBuffer_Release(&text);
+    if (st == POSENC_ERR_FORMAT) /* a dict or a PretrainedConfig is no file */
+        return pyp_raise_said(st, "RoPE.from_config", "malformed config", detail);
     if (st != POSENC_OK)
         return pyp_raise_status(st, "RoPE.from_config", detail);
     /* the layer's RoPE at seq_len comes from the model, family rules included */

@@ -287,3 +287,35 @@ def test_torch_positions_must_be_integers():
     want = r.apply(np.ones((3, 2, 16), np.float32), positions=[0, 1, MAX_POS], inplace=False)
     assert np.array_equal(y.detach().numpy(), want)
     assert math.isfinite(float(y.detach().sum()))
+
+
+# ---- refusals that name the argument ----------------------------------------------
+
+
+@pytest.mark.parametrize("scaling, rotary_dim, words", [
+    ({"rope_type": "linear", "factor": 0.5}, 16,
+     r"scaling\['factor'\] = 0.5 is out of range for the linear scaling \(factor >= 1"),
+    ({"rope_type": "yarn", "factor": 4, "beta_fast": -1,
+      "original_max_position_embeddings": 100}, 16, r"scaling\['beta_fast'\] = -1"),
+    ({"rope_type": "yarn", "factor": 4}, 16, r"scaling\['original_max_position_embeddings'\]"),
+    ({"rope_type": "llama3", "factor": 4, "low_freq_factor": 5, "high_freq_factor": 4,
+      "original_max_position_embeddings": 100}, 16, r"scaling\['low_freq_factor'\] = 5"),
+    ({"rope_type": "ntk", "factor": 4}, 2, r"rotary_dim = 2: the ntk scaling takes an even "
+                                           r"rotary_dim from 4"),
+])
+def test_scaling_refusals_name_the_argument(scaling, rotary_dim, words):
+    with pytest.raises(posenc.Error, match=words) as e:
+        posenc.RoPE(16, rotary_dim=rotary_dim, scaling=scaling)
+    assert e.value.status == 6 and "argument out of range" in str(e.value)
+    # the boundary beside it is accepted: linear at factor 1 is plain RoPE (mpmath)
+    r = posenc.RoPE(16, scaling={"rope_type": "linear", "factor": 1.0})
+    c, s = r.cos_sin([70000], dtype=np.float64)
+    ec, es = mp_cos_sin(70000, mp_inv_freq(3, 16, 10000.0))
+    assert abs(c[0, 3] - float(ec)) <= 1e-15 and abs(s[0, 3] - float(es)) <= 1e-15
+
+
+@needs_config
+def test_a_config_that_is_no_file_is_not_called_a_file():
+    with pytest.raises(posenc.Error, match="RoPE.from_config: malformed config: rope_theta"):
+        posenc.RoPE.from_config({"model_type": "llama", "rope_theta": "abc", "hidden_size": 64,
+                                 "num_attention_heads": 4})
