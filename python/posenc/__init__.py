@@ -292,6 +292,8 @@ def learned_table(path: Union[str, "os.PathLike[str]"],
     or one that is not a 2-D float table (the message names the line, or the
     tensor and the problem).
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or os.PathLike), got {type(path).__name__}")
     t = _core.Learned(os.fspath(path), tensor)
     out = np.empty(t.shape, np.float64)
     t.rows(out)
@@ -373,6 +375,17 @@ def _layout_4d(shape, positions, layout, name):
     raise ValueError(f"positions of shape {ps} ({seq} tokens) fit neither [batch, heads, seq, "
                      f"head_dim] ({a2} tokens) nor [batch, seq, heads, head_dim] ({a1} tokens) "
                      f"of {name} {tuple(shape)}")
+
+
+def _has_memory(x):
+    """Whether x exposes its own memory (a NumPy array or any buffer)."""
+    if isinstance(x, np.ndarray):
+        return True
+    try:
+        memoryview(x).release()
+    except TypeError:
+        return False
+    return True
 
 
 def _core_value(name, doc):
@@ -647,7 +660,13 @@ class RoPE:
         return self._apply_arrays(q, k, positions, pos0, inplace, inverse, threads, code, layout)
 
     def _apply_arrays(self, q, k, positions, pos0, inplace, inverse, threads, code, layout):
-        """apply() on NumPy arrays (or anything np.asarray takes)."""
+        """apply() on NumPy arrays (or, out of place, anything np.asarray takes)."""
+        if inplace:  # np.asarray of a list would rotate a copy, and say nothing
+            for x, name in ((q, "q"), (k, "k")):
+                if (x is not None or name == "q") and not _has_memory(x):
+                    raise TypeError(f"{name} must be a NumPy array or a torch tensor to be "
+                                    f"rotated in place, got {type(x).__name__} "
+                                    "(inplace=False returns a new array)")
         qa = q if isinstance(q, np.ndarray) else np.asarray(q)
         ka = k if k is None or isinstance(k, np.ndarray) else np.asarray(k)
         swap = qa.ndim == 4 and _layout_4d(qa.shape, positions, layout, "q") == "bshd"

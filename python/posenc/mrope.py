@@ -59,8 +59,8 @@ class MRoPE:
         sec = [_args.integer(v, "section", 0, 2**31) for v in section]
         p = rope.rotary_dim // 2
         if len(sec) != 3 or min(sec) < 0 or sum(sec) != p:
-            raise ValueError(f"section {list(section)}: three sizes (t, h, w) in pairs summing "
-                             f"to rotary_dim / 2 = {p}")
+            raise ValueError(f"section {_args._shown(sec)}: three sizes (t, h, w) in pairs "
+                             f"summing to rotary_dim / 2 = {p}")
         axis = np.zeros(p, np.int64)  # axis[k]: 0 t, 1 h, 2 w
         if rule == "chunks":
             axis[sec[0]:sec[0] + sec[1]] = 1

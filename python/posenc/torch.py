@@ -188,6 +188,8 @@ def _needs_op(q: Tensor, k: Optional[Tensor]) -> bool:
 def _apply(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool, inverse: bool,
            threads: int, code: int, layout: Optional[str]):
     """RoPE.apply for a torch q (its arguments checked by RoPE.apply)."""
+    if k is not None and not isinstance(k, Tensor):
+        raise TypeError(f"k must be a torch tensor when q is one, got {type(k).__name__}")
     lay = None
     if q.dim() == 4:
         lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions, layout, "q")
@@ -214,8 +216,6 @@ def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool
                    inverse: bool, threads: int, code: int):
     """The library's rotation on tensors: _core reads their memory (DLPack),
     no NumPy views, no copies."""
-    if k is not None and not isinstance(k, Tensor):
-        raise TypeError("k must be a torch tensor when q is one")
     if inplace:  # the decode step's call
         rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
                       dtype=code)
@@ -352,6 +352,10 @@ def rotate(rope: RoPE, x: Tensor, positions: Tensor, inverse: bool = False) -> T
     """x [n_tok, n_head, head_dim] (or [n_tok, head_dim]) rotated by positions
     [n_tok]: a new tensor, differentiable (RotateFunction), traceable by
     torch.compile (the op posenc::rope_apply has a fake implementation)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"x must be a torch tensor, got {type(x).__name__}")
+    if not isinstance(positions, Tensor):
+        positions = torch.from_numpy(_args.positions_int64(positions))
     _check_positions(positions)
     x3 = x.unsqueeze(1) if x.dim() == 2 else x
     y = RotateFunction.apply(x3, positions.to(torch.int64), _handle(rope), bool(inverse))

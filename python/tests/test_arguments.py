@@ -319,3 +319,31 @@ def test_a_config_that_is_no_file_is_not_called_a_file():
     with pytest.raises(posenc.Error, match="RoPE.from_config: malformed config: rope_theta"):
         posenc.RoPE.from_config({"model_type": "llama", "rope_theta": "abc", "hidden_size": 64,
                                  "num_attention_heads": 4})
+
+
+def test_wrong_objects_are_type_errors_that_name_the_argument():
+    r = posenc.RoPE(16)
+    for q in (None, "abc", [[np.float32(1)] * 16]):
+        with pytest.raises(TypeError, match="q must be a NumPy array or a torch tensor to be "
+                                            "rotated in place"):
+            r.apply(q)
+    with pytest.raises(ValueError, match=r"section \[0, 1, 2, .*\.\.\.: three sizes"):
+        posenc.MRoPE(r, np.arange(100))
+    with pytest.raises(TypeError, match="path must be a file name"):
+        posenc.learned_table(5)
+
+
+def test_torch_wrong_objects_are_type_errors():
+    torch = pytest.importorskip("torch")
+    try:
+        import posenc.torch as ptorch
+    except ImportError:
+        pytest.skip("posenc.torch needs torch >= 2.4")
+    r = posenc.RoPE(16)
+    with pytest.raises(TypeError, match="k must be a torch tensor when q is one, got ndarray"):
+        r.apply(torch.ones(2, 16), np.ones((2, 16), np.float32))
+    with pytest.raises(TypeError, match="x must be a torch tensor, got ndarray"):
+        ptorch.rotate(r, np.ones((2, 16), np.float32), torch.arange(2))
+    # positions as a list are integers like any other
+    y = ptorch.rotate(r, torch.ones(2, 16), [0, MAX_POS])
+    assert torch.equal(y, ptorch.rotate(r, torch.ones(2, 16), torch.tensor([0, MAX_POS])))
