@@ -513,9 +513,13 @@ class RoPE:
         for bit, much faster for decode steps (one token at a time) and when
         the same positions are rotated layer after layer. Costs max_pos *
         rotary_dim * 4 bytes (8 MiB for rotary_dim 128 and 16384 positions),
-        built once here. Returns self.
+        built once here; a cache larger than the machine's memory is refused
+        (MemoryError) before anything is allocated. Returns self.
         """
-        self._c.set_cache(_args.length(max_pos, "max_pos"))
+        max_pos = _args.length(max_pos, "max_pos")
+        _args.fits_in_memory(max_pos * self._c.rotary_dim * 4, f"max_pos: a cos/sin cache of "
+                             f"{max_pos} positions (max_pos * rotary_dim * 4 bytes)")
+        self._c.set_cache(max_pos)
         return self
 
     # the numbers of the C object, read as they are

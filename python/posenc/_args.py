@@ -7,6 +7,7 @@ config file is read with the library's bound. Each refusal names the
 argument and its limit, as the program's options do (cli/check_main.c).
 """
 import json
+import math
 import operator
 import os
 import sys
@@ -57,6 +58,31 @@ def integer(value, name, lo, hi, *, why="", status=_core.ERR_RANGE):
     if v < lo or v > hi:
         raise refusal(f"{name} must be {lo} .. {hi}{why}, got {v}", status)
     return v
+
+
+def positive(value, name, unit):
+    """A finite real number > 0 (a tolerance): a bool, a string or a complex
+    number is a TypeError, zero, a negative, inf or NaN posenc.Error."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+        raise TypeError(f"{name} must be a number ({unit}), got {type(value).__name__} "
+                        f"{_shown(value)}")
+    v = float(value)
+    if not (math.isfinite(v) and v > 0):
+        raise refusal(f"{name} must be a finite number of {unit} > 0, got {value!r}")
+    return v
+
+
+def fits_in_memory(n_bytes, what):
+    """MemoryError saying what needs n_bytes when that is more than the
+    machine's physical memory (nothing is allocated to find out)."""
+    try:
+        mem = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return
+    if mem > 0 and n_bytes > mem:
+        raise MemoryError(f"{what} needs {n_bytes / 2**30:.1f} GiB, more than this machine's "
+                          f"{mem / 2**30:.1f} GiB of memory")
 
 
 def threads(value):

@@ -114,7 +114,8 @@ def check(x, y, positions, config, layer=0, *, seq_len=None, tol=None, dtype=Non
     positions: n_tok integer positions. config: the model's config.json (a
     path, its text, a dict or a transformers PretrainedConfig), read through
     posenc's model registry; layer: its layer. seq_len: the length the
-    engine ran, 1 .. MAX_POS + 1 (default max(positions) + 1). tol: ulps (default 4). dtype:
+    engine ran, 1 .. MAX_POS + 1 (default max(positions) + 1). tol: ulps, a
+    finite number > 0 (default 4). dtype:
     "F32", "F16" or "BF16", the precision the engine worked in (default:
     the dtype of y: torch bfloat16 is "BF16", float16 "F16").
 
@@ -133,10 +134,11 @@ def check(x, y, positions, config, layer=0, *, seq_len=None, tol=None, dtype=Non
             raise ValueError(f"x {xa.shape} and y {ya.shape} differ in shape")
     layer = _args.layer(layer)
     seq_len = 0 if seq_len is None else _args.length(seq_len, "seq_len", lo=1)
+    tol = 0.0 if tol is None else _args.positive(tol, "tol", "ulps")
     pos = _args.positions_int64(positions).reshape(-1)
     if pos.shape[0] != xa.shape[0]:
         raise ValueError(f"{pos.shape[0]} positions for {xa.shape[0]} tokens")
     d = _check.run(np.ascontiguousarray(xa), np.ascontiguousarray(ya), pos,
-                   _args.config_text(config), layer, seq_len, float(tol or 0),
+                   _args.config_text(config), layer, seq_len, tol,
                    _DTYPES[word], bool(tables))
     return CheckResult(d, word)

@@ -74,6 +74,16 @@ def test_check_seq_len_out_of_range_is_refused(seq_len):
 
 
 @needs_config
+@pytest.mark.parametrize("tol, exc", [(-1, posenc.Error), (0, posenc.Error),
+                                      (float("nan"), posenc.Error), (float("inf"), posenc.Error),
+                                      ("4", TypeError), (True, TypeError)])
+def test_check_tol_must_be_a_positive_number(tol, exc):
+    x = ones()
+    with pytest.raises(exc, match="tol must be"):
+        posenc.check(x, x, np.arange(16), LLAMA2, tol=tol)
+
+
+@needs_config
 @pytest.mark.parametrize("pos", [np.arange(16) + 0.9, (np.arange(16) + 0.9).tolist(),
                                  np.arange(16).astype(np.float32), np.ones(16, bool)])
 def test_check_float_or_bool_positions_are_refused(pos):
@@ -192,6 +202,15 @@ def test_apply_first_position_range():
         assert abs(y[0, 0, k + 8] - want1) <= 2 * f32_tol(want1)
     with pytest.raises(posenc.Error, match=f"positions: {2**63} is past MAX_POS"):
         r.cos_sin(np.array([2**63], np.uint64))
+
+
+def test_use_cache_past_the_memory_is_refused_before_allocating():
+    r = posenc.RoPE(1024)
+    with pytest.raises(MemoryError, match=r"max_pos: a cos/sin cache of 2147483648 positions "
+                                          r"\(max_pos \* rotary_dim \* 4 bytes\) needs 8192.0 GiB"):
+        r.use_cache(2**31)
+    assert r.cache_len == 0
+    assert r.use_cache(4096).cache_len == 4096  # a small one is made
 
 
 @pytest.mark.parametrize("max_pos", [-1, MAX_POS + 2, 2**70])
