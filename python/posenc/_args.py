@@ -121,8 +121,12 @@ def torch_module():
     (it hands torch.Tensor to _core, which then reads CPU tensors' memory
     itself). Every line of posenc that calls torch is there."""
     if not _TORCH:
-        from . import torch as posenc_torch
-
+        try:
+            from . import torch as posenc_torch
+        except ImportError as e:  # torch < 2.4: its tensor helpers only
+            posenc_torch = getattr(e, "tensors_only", None)
+            if posenc_torch is None:
+                raise
         _TORCH.append(posenc_torch)
     return _TORCH[0]
 

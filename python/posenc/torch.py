@@ -52,15 +52,12 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import sys
 import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 import torch
-
-if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.4
-    raise ImportError(f"posenc.torch needs torch >= 2.4 (this is {torch.__version__}): "
-                      "posenc reads torch tensors through it (NumPy arrays need no torch)")
 
 from torch.utils.dlpack import to_dlpack
 
@@ -72,9 +69,13 @@ _core.use_torch(torch.Tensor, to_dlpack)
 __all__ = ["RotaryEmbedding", "patch", "Replacement", "rotate"]
 
 Tensor = torch.Tensor
-_compiling = torch.compiler.is_compiling
+_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
+# the custom ops, the modules and patch need torch.library.custom_op (torch 2.4)
+_HAVE_OPS = hasattr(torch.library, "custom_op")
+_TOO_OLD = (f"posenc.torch needs torch >= 2.4 (this is {torch.__version__}); "
+            "posenc.RoPE.apply still rotates CPU tensors in place without it")
 
-# ---- tensors in posenc's own functions ------------------------------------------
+# ---- tensors in posenc's own functions (any torch) ------------------------------
 # posenc/__init__.py hands every torch tensor and torch dtype here (it never
 # imports torch itself).
 
@@ -198,6 +199,8 @@ def _apply(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool, invers
             raise ValueError("q or k requires grad: posenc cannot change it in place under "
                              "autograd; call apply(..., inplace=False), which is "
                              "differentiable (posenc.torch, torch >= 2.4)")
+        if not _HAVE_OPS:
+            raise ImportError(_TOO_OLD)
         return _apply_op(rope, q, k, positions, pos0, inplace, inverse, lay)
     if lay != "bshd":
         return _apply_tensors(rope, q, k, positions, pos0, inplace, inverse, threads, code)
@@ -229,6 +232,15 @@ def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool
                   dtype=code, q_out=qo, k_out=ko)
     return qo if k is None else (qo, ko)
 
+
+# ---- torch >= 2.4 from here on -----------------------------------------------------
+# An older torch stops the import here: `import posenc.torch` fails with
+# _TOO_OLD, and posenc's own functions keep the helpers above (the error
+# carries this module as it stands, see posenc/_args.py torch_module).
+if not _HAVE_OPS:
+    _error = ImportError(_TOO_OLD)
+    _error.tensors_only = sys.modules[__name__]
+    raise _error
 
 # ---- the custom ops -------------------------------------------------------------
 # The ops take an int handle for Python objects (a RoPE, a table source): custom
