@@ -59,30 +59,35 @@ if json_on:
     objects.insert(0, str(build / "libposenc_config.a"))
     macros.append(("POSENC_HAVE_JSON", "1"))
 
+# The C sources are laid out by type in c-ext/ (c-ext/pyposenc.h says which
+# file holds what); calls.c is the only one that calls the library.
+CEXT = ["args", "buffers", "dlpack", "rope", "cache", "learned", "module", "calls"]
+HEADERS = ["c-ext/pyposenc.h", "c-ext/calls.h", "c-ext/dlpack.h"]
+
 ext = Extension(
     "posenc._core",
-    sources=["posenc/_core.c", "posenc/_calls.c"],
-    include_dirs=[str(ROOT / "include")],
+    sources=[f"c-ext/{name}.c" for name in CEXT],
+    include_dirs=[str(ROOT / "include"), "c-ext"],
     define_macros=macros,
     extra_objects=objects,
     libraries=[],
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
     extra_link_args=json_libs + ["-lm", "-pthread"] +
     shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
-    depends=objects + ["posenc/_calls.h", "posenc/_dlpack.h", str(ROOT / "include" / "posenc.h")],
+    depends=objects + HEADERS + [str(ROOT / "include" / "posenc.h")],
 )
 
 # posenc._check: the RoPE check (posenc.check, posenc.testing), its own module.
 check_ext = Extension(
     "posenc._check",
-    sources=["posenc/_check.c"],
-    include_dirs=[str(ROOT / "include")],
+    sources=["c-ext/check.c", "c-ext/calls.c"],
+    include_dirs=[str(ROOT / "include"), "c-ext"],
     define_macros=macros,
     extra_objects=objects,
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
     extra_link_args=json_libs + ["-lm", "-pthread"] +
     shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
-    depends=objects + [str(ROOT / "include" / "posenc_check.h")],
+    depends=objects + ["c-ext/calls.h", str(ROOT / "include" / "posenc_check.h")],
 )
 
 os.chdir(HERE)

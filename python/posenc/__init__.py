@@ -28,7 +28,6 @@ Errors from the library are raised as ``posenc.Error`` (a ValueError whose
 rejected call has written nothing.
 """
 
-import json
 import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -44,6 +43,8 @@ except ImportError:  # e.g. python/ itself on sys.path, where nothing is built
         "(make python, then PYTHONPATH=build/python); running from inside the source "
         "directory python/ imports the unbuilt sources") from None
 from ._core import Error
+from . import _args
+from ._args import positions as _positions_array
 from ._checking import check, CheckResult  # noqa: E402 (posenc check, docs/CHECK.md)
 from . import _gpu  # noqa: E402 (RoPE.apply's CUDA path: posenc.triton when it imports)
 
@@ -95,39 +96,19 @@ def have_config_reader() -> bool:
     return _core.have_config_reader()
 
 
-# ---- dtypes and torch ------------------------------------------------------
+# ---- dtypes; torch tensors ------------------------------------------------------
+# posenc never imports torch, and every line that calls torch is in
+# posenc/torch.py: these few words only ask whether the program's torch is in
+# play, and hand a tensor or a torch dtype over to posenc.torch.
 
 
-# [torch.Tensor, torch.float64, torch.compiler.is_compiling] once _core reads
-# tensors (_torch_ready)
-_TORCH = []
-
-
-def _torch_ready():
-    """torch.Tensor when the program has imported torch, else None (posenc
-    never imports it). The first time, _core is given torch.Tensor and
-    to_dlpack: from then on it reads CPU tensors' memory itself."""
-    if _TORCH:
-        return _TORCH[0]
-    t = sys.modules.get("torch")
-    if t is None or not hasattr(t, "Tensor"):
-        return None
-    from torch.utils.dlpack import to_dlpack
-
-    _core.use_torch(t.Tensor, to_dlpack)
-    compiler = getattr(t, "compiler", None)  # torch >= 2.1
-    compiling = getattr(compiler, "is_compiling", None) or (lambda: False)
-    _TORCH[:] = [t.Tensor, t.float64, compiling]
-    return t.Tensor
+_torch = _args.torch_module  # posenc.torch, imported when first needed
 
 
 def _is_tensor(x):
     """Whether x is a torch tensor (never imports torch: if the program has not
     imported it, x cannot be one)."""
-    if _TORCH:
-        return isinstance(x, _TORCH[0])
-    t = _torch_ready()
-    return t is not None and isinstance(x, t)
+    return _args.torch_of(x) is not None
 
 
 def _is_torch_dtype(dtype):
@@ -141,43 +122,20 @@ def _rotate_code(dtype):
         return -1
     if isinstance(dtype, str) and dtype == _BF16:
         return _core.DTYPE_BF16
+    code = None
     if _is_torch_dtype(dtype):
-        import torch
-
-        codes = {torch.float32: _core.DTYPE_F32, torch.float16: _core.DTYPE_F16,
-                 torch.bfloat16: _core.DTYPE_BF16}
-        if dtype in codes:
-            return codes[dtype]
+        code = _torch()._dtype_code(dtype)
     else:
         try:
             d = np.dtype(dtype)
         except TypeError:
             d = None
-        if d == np.float32:
-            return _core.DTYPE_F32
-        if d == np.float16:
-            return _core.DTYPE_F16
-    raise TypeError(
-        f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' (uint16 storage)")
-
-
-def _positions_array(positions):
-    """Positions as a NumPy integer array (no copy for an int64 array); the
-    one rule for every entry point: integers, or TypeError naming the dtype."""
-    if isinstance(positions, np.ndarray):
-        if positions.dtype.kind not in "iu" and positions.size:
-            raise TypeError(f"positions must be integers, got {positions.dtype}")
-        return positions
-    if _is_tensor(positions):
-        import torch
-
-        return positions.detach().to("cpu", torch.int64).numpy()
-    a = np.asarray(positions)
-    if a.dtype.kind not in "iu":
-        if a.size == 0:
-            return a.astype(np.int64)
-        raise TypeError(f"positions must be integers, got {a.dtype}")
-    return a
+        code = {np.float32: _core.DTYPE_F32, np.float16: _core.DTYPE_F16}.get(
+            d.type if d is not None else None)
+    if code is None:
+        raise TypeError(f"dtype {dtype!r}: posenc rotates float32, float16 and 'bfloat16' "
+                        "(uint16 storage)")
+    return code
 
 
 def _f32_to_bf16_bits(a):
@@ -194,9 +152,7 @@ def _f32_to_bf16_bits(a):
 def _convert_out(f32_or_f64, dtype):
     """A float32 (or float64) result in the requested dtype (NumPy or torch)."""
     if _is_torch_dtype(dtype):
-        import torch
-
-        return torch.from_numpy(f32_or_f64).to(dtype)
+        return _torch()._from_numpy(f32_or_f64, dtype)
     if isinstance(dtype, str) and dtype == _BF16:
         return _f32_to_bf16_bits(f32_or_f64)
     return f32_or_f64.astype(dtype, copy=False)
@@ -207,13 +163,7 @@ def _float_kind(dtype, what):
     if isinstance(dtype, str) and dtype == _BF16:
         return "f"
     if _is_torch_dtype(dtype):
-        import torch
-
-        if dtype == torch.float64:
-            return "d"
-        if dtype in (torch.float32, torch.float16, torch.bfloat16):
-            return "f"
-        raise TypeError(f"{what}: unsupported dtype {dtype}")
+        return _torch()._float_kind(dtype, what)
     try:
         d = np.dtype(dtype)
     except TypeError:
@@ -228,15 +178,7 @@ def _float_kind(dtype, what):
 def _store(result, out, what):
     """Puts result into out (NumPy array or torch tensor) and returns out."""
     if _is_tensor(out):
-        import torch
-
-        src = torch.from_numpy(result)  # float32/float64: copy_ rounds to out's dtype
-        if tuple(out.shape) != tuple(src.shape):
-            raise ValueError(f"{what}: out has shape {tuple(out.shape)}, "
-                             f"expected {tuple(src.shape)}")
-        with torch.no_grad():
-            out.copy_(src)
-        return out
+        return _torch()._store(result, out, what)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{what}: out must be a NumPy array or a torch tensor")
     if out.shape != result.shape:
@@ -278,7 +220,8 @@ def sinusoid(n_pos: int, d: int, base: float = 10000.0, pos0: int = 0, dtype: An
     >>> sinusoid(3, 4, dtype=np.float64)[2].round(4).tolist()
     [0.9093, -0.4161, 0.02, 0.9998]
     """
-    n_pos, d, pos0 = int(n_pos), int(d), int(pos0)
+    n_pos, d = _args.length(n_pos, "n_pos"), _args.dim(d, "d")
+    pos0 = _args.position(pos0, "pos0")
     kind = _float_kind(dtype, "sinusoid")
     np_dtype = np.float64 if kind == "d" else np.float32
     plain = not _is_torch_dtype(dtype) and not (isinstance(dtype, str) and dtype == _BF16) \
@@ -303,8 +246,8 @@ def alibi_slopes(n_head: int) -> np.ndarray:
     >>> alibi_slopes(4).tolist()
     [0.25, 0.0625, 0.015625, 0.00390625]
     """
-    n_head = int(n_head)
-    out = np.empty(max(n_head, 0), np.float64)
+    n_head = _args.dim(n_head, "n_head")
+    out = np.empty(n_head, np.float64)
     _core.alibi_slopes(n_head, out)
     return out
 
@@ -323,18 +266,16 @@ def alibi_bias(n_head: int, n_query: int, n_key: Optional[int] = None, q_offset:
     >>> alibi_bias(1, 2, 2)[0].tolist()
     [[-0.0, -0.00390625], [-0.00390625, -0.0]]
     """
-    n_head, n_query, q_offset = int(n_head), int(n_query), int(q_offset)
-    n_key = q_offset + n_query if n_key is None else int(n_key)
-    shape = (max(n_head, 0), max(n_query, 0), max(n_key, 0))
+    n_head, n_query = _args.dim(n_head, "n_head"), _args.length(n_query, "n_query", lo=1)
+    q_offset = _args.position(q_offset, "q_offset")
+    n_key = _args.length(q_offset + n_query if n_key is None else n_key, "n_key", lo=1)
+    threads = _args.threads(threads)
+    shape = (n_head, n_query, n_key)
     target = _direct_out(out, np.float32, shape)
     if target is None and _is_tensor(out):
-        import torch
-
-        if out.dtype == torch.float32 and out.device.type == "cpu" and out.is_contiguous() \
-                and tuple(out.shape) == shape and not out.requires_grad:
-            target = out.numpy()
+        target = _torch()._direct_out(out, shape)
     result = target if target is not None else np.empty(shape, np.float32)
-    _core.alibi_bias(n_head, n_query, n_key, q_offset, bool(causal), int(threads), result)
+    _core.alibi_bias(n_head, n_query, n_key, q_offset, bool(causal), threads, result)
     if out is None:
         return result
     if target is not None:
@@ -359,6 +300,8 @@ def learned_table(path: Union[str, "os.PathLike[str]"],
     or one that is not a 2-D float table (the message names the line, or the
     tensor and the problem).
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or os.PathLike), got {type(path).__name__}")
     t = _core.Learned(os.fspath(path), tensor)
     out = np.empty(t.shape, np.float64)
     t.rows(out)
@@ -442,12 +385,36 @@ def _layout_4d(shape, positions, layout, name):
                      f"of {name} {tuple(shape)}")
 
 
-def _needs_op(q, k):
-    """Whether a torch call goes through the custom op (autograd, float64,
-    torch.compile) instead of the in-place library call."""
-    _, f64, compiling = _TORCH
-    return (q.requires_grad or (k is not None and k.requires_grad) or q.dtype is f64
-            or compiling())
+def _has_memory(x):
+    """Whether x exposes its own memory (a NumPy array or any buffer)."""
+    if isinstance(x, np.ndarray):
+        return True
+    try:
+        memoryview(x).release()
+    except TypeError:
+        return False
+    return True
+
+
+def _core_value(name, doc):
+    """A read-only property of RoPE: the C object's attribute `name`."""
+    def get(self):
+        return getattr(self._c, name)
+
+    return property(get, doc=doc)
+
+
+def _positions_or_first(positions):
+    """(positions, pos0) for apply: None -> (None, 0); an int p -> (None, p),
+    checked; a torch tensor kept as it is (on the CPU: _core reads it); else
+    an integer NumPy array (floats and bools refused by name)."""
+    if positions is None:
+        return None, 0
+    if _is_tensor(positions):
+        return _torch()._cpu_positions(positions), 0
+    if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
+        return None, _args.position(positions, "positions")
+    return _positions_array(positions), 0
 
 
 class RoPE:
@@ -484,10 +451,16 @@ class RoPE:
     def __init__(self, head_dim: int, rotary_dim: Optional[int] = None, base: float = 10000.0,
                  layout: str = "half", scaling: Optional[Dict[str, Any]] = None, *,
                  seq_len: int = 0) -> None:
-        head_dim = int(head_dim)
-        rotary_dim = head_dim if rotary_dim is None else int(rotary_dim)
+        head_dim = _args.integer(head_dim, "head_dim", 1, _core.ROPE_MAX_HEAD_DIM,
+                                 why=" (the largest head dimension posenc rotates)",
+                                 status=_core.ERR_DIM)
+        rotary_dim = head_dim if rotary_dim is None else \
+            _args.integer(rotary_dim, "rotary_dim", 0, head_dim, why=" (head_dim)")
+        if rotary_dim % 2 or rotary_dim == 0:
+            raise _args.refusal(f"RoPE: argument out of range: rotary_dim must be even, 2 .. "
+                                f"{head_dim} (head_dim), got {rotary_dim}")
         self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
-                             _norm_scaling(scaling), int(seq_len))
+                             _norm_scaling(scaling), _args.length(seq_len, "seq_len"))
 
     @classmethod
     def _wrap(cls, c):
@@ -531,34 +504,14 @@ class RoPE:
 
         Needs the library's config reader (jansson): see have_config_reader().
         """
-        if isinstance(config, (bytes, bytearray)):
-            text = bytes(config)
-        elif isinstance(config, str) and config.lstrip().startswith("{"):
-            text = config.encode()
-        elif isinstance(config, (str, os.PathLike)):
-            # bounded like every reader of outside data: /dev/zero or a huge
-            # file stops at the bound instead of filling memory
-            bound = _core.CONFIG_MAX_BYTES
-            with open(config, "rb") as f:
-                text = f.read(bound + 1)
-            if len(text) > bound:
-                raise Error(f"{os.fspath(config)}: a config.json larger than {bound} bytes "
-                            "(posenc reads at most that much)")
-        else:
-            d = config
-            if not isinstance(d, dict) and hasattr(d, "to_dict"):
-                d = d.to_dict()
-            if not isinstance(d, dict):
-                raise TypeError("config must be a path, JSON text, a dict or a "
-                                "PretrainedConfig")
-            text = json.dumps({k: v for k, v in d.items() if v is not None},
-                              default=str).encode()
-        return cls._wrap(_core.Rope.from_config_text(text, int(layer), int(seq_len),
+        layer, seq_len = _args.layer(layer), _args.length(seq_len, "seq_len")
+        text = _args.config_text(config)
+        return cls._wrap(_core.Rope.from_config_text(text, layer, seq_len,
                                                      bool(indexer)))
 
     def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
-        return RoPE._wrap(self._c.with_seq_len(int(seq_len)))
+        return RoPE._wrap(self._c.with_seq_len(_args.length(seq_len, "seq_len")))
 
     def use_cache(self, max_pos: int) -> "RoPE":
         """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
@@ -568,55 +521,35 @@ class RoPE:
         for bit, much faster for decode steps (one token at a time) and when
         the same positions are rotated layer after layer. Costs max_pos *
         rotary_dim * 4 bytes (8 MiB for rotary_dim 128 and 16384 positions),
-        built once here. Returns self.
+        built once here; a cache larger than the machine's memory is refused
+        (MemoryError) before anything is allocated. Returns self.
         """
-        self._c.set_cache(int(max_pos))
+        max_pos = _args.length(max_pos, "max_pos")
+        _args.fits_in_memory(max_pos * self._c.rotary_dim * 4, f"max_pos: a cos/sin cache of "
+                             f"{max_pos} positions (max_pos * rotary_dim * 4 bytes)")
+        self._c.set_cache(max_pos)
         return self
 
-    @property
-    def cache_len(self) -> int:
-        """Positions the cos/sin cache covers (0: no cache; see use_cache)."""
-        return self._c.cache_len
-
-    @property
-    def head_dim(self) -> int:
-        """Elements per head."""
-        return self._c.head_dim
-
-    @property
-    def rotary_dim(self) -> int:
-        """Leading elements of each head that rotate."""
-        return self._c.rotary_dim
-
-    @property
-    def base(self) -> float:
-        """The base (rope_theta) the frequencies come from."""
-        return self._c.base
+    # the numbers of the C object, read as they are
+    cache_len = _core_value("cache_len", "Positions the cos/sin cache covers (0: no cache; "
+                            "see use_cache).")
+    head_dim = _core_value("head_dim", "Elements per head.")
+    rotary_dim = _core_value("rotary_dim", "Leading elements of each head that rotate.")
+    base = _core_value("base", "The base (rope_theta) the frequencies come from.")
+    attention_factor = _core_value("attention_factor", "The factor on cos and sin (YaRN's "
+                                   "mscale, LongRoPE's; 1 for plain RoPE).")
+    seq_len = _core_value("seq_len", "The sequence length the frequencies are for (0: the "
+                          "trained length).")
+    scaling = _core_value("scaling", "The scaling's parameters as a dict (\"type\" and the "
+                          "posenc_rope_scaling fields).")
+    max_position_embeddings = _core_value("max_position_embeddings", "The config's "
+                                          "max_position_embeddings (0 when not from a config "
+                                          "or absent).")
 
     @property
     def layout(self) -> str:
         """"half" or "interleaved"."""
         return _LAYOUT_NAMES[self._c.layout_code]
-
-    @property
-    def attention_factor(self) -> float:
-        """The factor on cos and sin (YaRN's mscale, LongRoPE's; 1 for plain RoPE)."""
-        return self._c.attention_factor
-
-    @property
-    def seq_len(self) -> int:
-        """The sequence length the frequencies are for (0: the trained length)."""
-        return self._c.seq_len
-
-    @property
-    def scaling(self) -> Dict[str, Any]:
-        """The scaling's parameters as a dict ("type" and the posenc_rope_scaling fields)."""
-        return self._c.scaling
-
-    @property
-    def max_position_embeddings(self) -> int:
-        """The config's max_position_embeddings (0 when not from a config or absent)."""
-        return self._c.max_position_embeddings
 
     @property
     def model_type(self) -> str:
@@ -672,16 +605,15 @@ class RoPE:
         library's double path); float16 / "bfloat16" (uint16 storage): the
         float32 values rounded to nearest even; a torch dtype: CPU tensors.
         """
-        pos = _positions_array(positions)
+        pos = _args.positions_int64(positions)
         shape = pos.shape
-        flat = np.ascontiguousarray(pos.reshape(-1), dtype=np.int64) \
-            if pos.dtype != np.int64 or not pos.flags.c_contiguous else pos.reshape(-1)
+        flat = pos.reshape(-1)
         P = self._c.rotary_dim // 2
         kind = _float_kind(dtype, "cos_sin")
         np_dtype = np.float64 if kind == "d" else np.float32
         c = np.empty((flat.size, P), np_dtype)
         s = np.empty((flat.size, P), np_dtype)
-        self._c.cos_sin(flat, c, s, int(threads))
+        self._c.cos_sin(flat, c, s, _args.threads(threads))
         c = c.reshape(shape + (P,))
         s = s.reshape(shape + (P,))
         if _is_torch_dtype(dtype) or (isinstance(dtype, str) and dtype == _BF16) or \
@@ -736,46 +668,23 @@ class RoPE:
             if r is not None:
                 return r
         code = -1 if dtype is None else _rotate_code(dtype)
-        pos0 = 0
-        if positions is not None:
-            if _is_tensor(positions):
-                if not positions.is_cpu:
-                    positions = positions.cpu()
-                # kept a tensor: _core and the custom op read it as it is
-            elif isinstance(positions, (int, np.integer)):
-                pos0 = int(positions)
-                positions = None
-            else:
-                positions = _positions_array(positions)
+        threads = _args.threads(threads)
+        positions, pos0 = _positions_or_first(positions)
         if type(q) is not np.ndarray and _is_tensor(q):
-            lay = None
-            if q.dim() == 4:
-                lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions,
-                                                                  layout, "q")
-            if _needs_op(q, k):
-                if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
-                    raise ValueError("q or k requires grad: posenc cannot change it in place "
-                                     "under autograd; call apply(..., inplace=False), which "
-                                     "is differentiable (posenc.torch, torch >= 2.4)")
-                from .torch import _apply_op
-
-                return _apply_op(self, q, k, positions, pos0, inplace, inverse, lay)
-            if lay != "bshd":
-                if inplace and (k is None or _is_tensor(k)):  # the decode step's call
-                    self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
-                    return q if k is None else (q, k)
-                return self._apply_torch(q, k, positions, pos0, inplace, inverse, threads, code)
-            # the library reads [batch, heads, seq, head_dim]: strided views
-            kv = k.transpose(1, 2) if k is not None and _is_tensor(k) and k.dim() == 4 else k
-            r = self._apply_torch(q.transpose(1, 2), kv, positions, pos0, inplace, inverse,
-                                  threads, code)
-            if inplace:
-                return q if k is None else (q, k)
-            if k is None:
-                return r.transpose(1, 2)
-            return r[0].transpose(1, 2), (r[1].transpose(1, 2) if kv is not k else r[1])
+            return _torch()._apply(self, q, k, positions, pos0, inplace, inverse, threads, code,
+                                   layout)
         if k is not None and type(k) is not np.ndarray and _is_tensor(k):
             raise TypeError("q is not a torch tensor but k is: pass two tensors or two arrays")
+        return self._apply_arrays(q, k, positions, pos0, inplace, inverse, threads, code, layout)
+
+    def _apply_arrays(self, q, k, positions, pos0, inplace, inverse, threads, code, layout):
+        """apply() on NumPy arrays (or, out of place, anything np.asarray takes)."""
+        if inplace:  # np.asarray of a list would rotate a copy, and say nothing
+            for x, name in ((q, "q"), (k, "k")):
+                if (x is not None or name == "q") and not _has_memory(x):
+                    raise TypeError(f"{name} must be a NumPy array or a torch tensor to be "
+                                    f"rotated in place, got {type(x).__name__} "
+                                    "(inplace=False returns a new array)")
         qa = q if isinstance(q, np.ndarray) else np.asarray(q)
         ka = k if k is None or isinstance(k, np.ndarray) else np.asarray(k)
         swap = qa.ndim == 4 and _layout_4d(qa.shape, positions, layout, "q") == "bshd"
@@ -785,34 +694,19 @@ class RoPE:
             qa = qa.swapaxes(1, 2)
             ka = ka.swapaxes(1, 2) if ka is not None and ka.ndim == 4 else ka
         if inplace:
-            self._c.apply(qa, ka, positions, pos0, inverse, threads, code, None, None)
+            self._c.apply(qa, ka, positions=positions, pos0=pos0, inverse=inverse,
+                          threads=threads, dtype=code)
             return q if k is None else (q, k)
         qo = np.empty_like(qa, subok=False)  # the inputs' memory order (order="K")
         ko = None if ka is None else np.empty_like(ka, subok=False)
         if swap:
             qo = np.empty(qa.swapaxes(1, 2).shape, qa.dtype).swapaxes(1, 2)
             ko = None if ka is None else np.empty(ka.swapaxes(1, 2).shape, ka.dtype).swapaxes(1, 2)
-        self._c.apply(qa, ka, positions, pos0, inverse, threads, code, qo, ko)
+        self._c.apply(qa, ka, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+                      dtype=code, q_out=qo, k_out=ko)
         if swap:
             qo = qo.swapaxes(1, 2)
             ko = None if ko is None else ko.swapaxes(1, 2)
-        return qo if k is None else (qo, ko)
-
-    def _apply_torch(self, q, k, positions, pos0, inplace, inverse, threads, code):
-        # _core reads the tensors' memory (DLPack): no NumPy views, no copies
-        if k is not None and not _is_tensor(k):
-            raise TypeError("k must be a torch tensor when q is one")
-        if inplace:
-            self._c.apply(q, k, positions, pos0, inverse, threads, code, None, None)
-            return q if k is None else (q, k)
-        import torch
-
-        # outputs in the inputs' memory order (empty_like keeps a dense view's
-        # strides): Hugging Face's [batch, heads, seq, head_dim] q is a view of
-        # token-major memory, and writing it head-major costs ~25% at T = 512
-        qo = torch.empty_like(q, memory_format=torch.preserve_format)
-        ko = torch.empty_like(k, memory_format=torch.preserve_format) if k is not None else None
-        self._c.apply(q, k, positions, pos0, inverse, threads, code, qo, ko)
         return qo if k is None else (qo, ko)
 
     def __repr__(self):

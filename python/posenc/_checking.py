@@ -5,12 +5,9 @@ engine's y is compared with the exact rotation of x by the model's RoPE, in
 ulps of the engine's dtype relative to each pair's norm, and on a mismatch
 each known mistake is refitted and those that fit are named, best first.
 """
-import json
-import os
-
 import numpy as np
 
-from . import _check
+from . import _args, _check
 
 __all__ = ["check", "CheckResult", "Cause", "CAUSES"]
 
@@ -80,29 +77,12 @@ class CheckResult:
     __repr__ = __str__
 
 
-def _config_text(config):
-    if isinstance(config, (bytes, bytearray)):
-        return bytes(config)
-    if isinstance(config, str) and config.lstrip().startswith("{"):
-        return config.encode()
-    if isinstance(config, (str, os.PathLike)):
-        with open(config, "rb") as f:
-            return f.read()
-    d = config
-    if not isinstance(d, dict) and hasattr(d, "to_dict"):
-        d = d.to_dict()
-    if not isinstance(d, dict):
-        raise TypeError("config must be a path, JSON text, a dict or a PretrainedConfig")
-    return json.dumps({k: v for k, v in d.items() if v is not None}, default=str).encode()
-
-
 def _as_f32(a, what):
     """(float32 C-contiguous ndarray, dtype word) from a NumPy array or a torch tensor."""
     word = "F32"
-    if hasattr(a, "detach") and hasattr(a, "dtype"):  # a torch tensor
-        name = str(a.dtype)
-        word = {"torch.bfloat16": "BF16", "torch.float16": "F16"}.get(name, "F32")
-        a = a.detach().to("cpu").float().numpy()
+    pt = _args.torch_of(a)
+    if pt is not None:  # a torch tensor
+        a, word = pt._float32_numpy(a)
     else:
         a = np.asarray(a)
         if a.dtype == np.float16:
@@ -134,7 +114,8 @@ def check(x, y, positions, config, layer=0, *, seq_len=None, tol=None, dtype=Non
     positions: n_tok integer positions. config: the model's config.json (a
     path, its text, a dict or a transformers PretrainedConfig), read through
     posenc's model registry; layer: its layer. seq_len: the length the
-    engine ran (default max(positions) + 1). tol: ulps (default 4). dtype:
+    engine ran, 1 .. MAX_POS + 1 (default max(positions) + 1). tol: ulps, a
+    finite number > 0 (default 4). dtype:
     "F32", "F16" or "BF16", the precision the engine worked in (default:
     the dtype of y: torch bfloat16 is "BF16", float16 "F16").
 
@@ -151,10 +132,13 @@ def check(x, y, positions, config, layer=0, *, seq_len=None, tol=None, dtype=Non
         xa, ya = _shape3(xa, "x"), _shape3(ya, "y")
         if xa.shape != ya.shape:
             raise ValueError(f"x {xa.shape} and y {ya.shape} differ in shape")
-    pos = np.ascontiguousarray(np.asarray(positions).reshape(-1), dtype=np.int64)
+    layer = _args.layer(layer)
+    seq_len = 0 if seq_len is None else _args.length(seq_len, "seq_len", lo=1)
+    tol = 0.0 if tol is None else _args.positive(tol, "tol", "ulps")
+    pos = _args.positions_int64(positions).reshape(-1)
     if pos.shape[0] != xa.shape[0]:
         raise ValueError(f"{pos.shape[0]} positions for {xa.shape[0]} tokens")
     d = _check.run(np.ascontiguousarray(xa), np.ascontiguousarray(ya), pos,
-                   _config_text(config), int(layer), int(seq_len or 0), float(tol or 0),
+                   _args.config_text(config), layer, seq_len, tol,
                    _DTYPES[word], bool(tables))
     return CheckResult(d, word)

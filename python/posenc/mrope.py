@@ -29,8 +29,8 @@ from typing import Any, Sequence, Tuple
 
 import numpy as np
 
-from . import (RoPE, _f32_to_bf16_bits, _is_tensor, _is_torch_dtype, _layout_4d,
-               _positions_array)
+from . import (RoPE, _args, _f32_to_bf16_bits, _is_torch_dtype, _layout_4d, _positions_array,
+               _torch)
 
 __all__ = ["MRoPE"]
 
@@ -56,11 +56,11 @@ class MRoPE:
         if rule not in _RULES:
             raise ValueError(f"rule={rule!r}: 'chunks' (Qwen2-VL, Qwen2.5-VL) or 'interleaved' "
                              "(Qwen3-VL)")
-        sec = [int(v) for v in section]
+        sec = [_args.integer(v, "section", 0, 2**31) for v in section]
         p = rope.rotary_dim // 2
         if len(sec) != 3 or min(sec) < 0 or sum(sec) != p:
-            raise ValueError(f"section {list(section)}: three sizes (t, h, w) in pairs summing "
-                             f"to rotary_dim / 2 = {p}")
+            raise ValueError(f"section {_args._shown(sec)}: three sizes (t, h, w) in pairs "
+                             f"summing to rotary_dim / 2 = {p}")
         axis = np.zeros(p, np.int64)  # axis[k]: 0 t, 1 h, 2 w
         if rule == "chunks":
             axis[sec[0]:sec[0] + sec[1]] = 1
@@ -96,9 +96,7 @@ class MRoPE:
         c = np.take_along_axis(c3, idx, axis=0)[0]
         s = np.take_along_axis(s3, idx, axis=0)[0]
         if torch_dtype is not None:
-            import torch
-
-            return torch.from_numpy(c).to(torch_dtype), torch.from_numpy(s).to(torch_dtype)
+            return _torch()._from_numpy(c, torch_dtype), _torch()._from_numpy(s, torch_dtype)
         return c, s
 
     def apply(self, q: Any, positions: Any, *, inverse: bool = False,
@@ -136,25 +134,14 @@ class MRoPE:
         else:
             raise ValueError(f"q has shape {shape}: [n_tok, n_head, head_dim], [n_tok, "
                              "head_dim] or 4-D with its layout")
-        want64 = _is_tensor(q) and str(q.dtype) == "torch.float64"
+        pt = _args.torch_of(q)
+        want64 = pt is not None and str(q.dtype) == "torch.float64"
         c, s = self.cos_sin(pos, dtype=np.float64 if want64 else np.float32)
         if inverse:
             s = -s
+        if pt is not None:
+            return pt._mrope_rotate(self.rope, q, c[expand], s[expand])
         i0, i1 = _pairs(self.rope)
-        if _is_tensor(q):
-            import torch
-
-            ct = torch.from_numpy(c[expand]).to(q.device)
-            st = torch.from_numpy(s[expand]).to(q.device)
-            x = q.to(torch.float64 if want64 else torch.float32)
-            a, bb = x[..., i0], x[..., i1]
-            # x' = x c - y s, y' = x s + y c, each product and sum rounded
-            out = torch.cat((a * ct - bb * st, a * st + bb * ct, x[..., 2 * len(i0):]), -1) \
-                if self.rope.layout == "half" else \
-                torch.stack((a * ct - bb * st, a * st + bb * ct), -1).flatten(-2)
-            if self.rope.layout != "half" and self.rope.rotary_dim < d:
-                out = torch.cat((out, x[..., self.rope.rotary_dim:]), -1)
-            return out.to(q.dtype)
         x = np.asarray(q)
         if isinstance(dtype, str) and dtype == "bfloat16":
             if x.dtype != np.uint16:

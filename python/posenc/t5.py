@@ -14,9 +14,20 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _core, _is_tensor, _positions_array
+from . import _args, _core
 
 __all__ = ["t5_bucket", "t5_bias"]
+
+
+def _buckets(v):
+    return _args.integer(v, "num_buckets", 2, _T5_MAX_BUCKETS)
+
+
+def _max_distance(v):
+    return _args.integer(v, "max_distance", 1, 2**32 - 1)
+
+
+_T5_MAX_BUCKETS = 1048576  # posenc.h's POSENC_T5_MAX_BUCKETS
 
 
 def t5_bucket(query_pos: Any, key_pos: Any, num_buckets: int = 32, max_distance: int = 128,
@@ -33,19 +44,16 @@ def t5_bucket(query_pos: Any, key_pos: Any, num_buckets: int = 32, max_distance:
     >>> int(t5_bucket(0, 20))   # posenc.h's worked example
     26
     """
-    qp = np.asarray(_positions_array(query_pos), dtype=np.int64)
-    kp = np.asarray(_positions_array(key_pos), dtype=np.int64)
+    qp = _args.positions_int64(query_pos, "query_pos")
+    kp = _args.positions_int64(key_pos, "key_pos")
     qb, kb = np.broadcast_arrays(qp, kp)
     qf, kf = np.ascontiguousarray(qb).reshape(-1), np.ascontiguousarray(kb).reshape(-1)
     out = np.empty(qf.size, np.int64)
-    _core.t5_buckets(qf, kf, qf.size, int(num_buckets), int(max_distance), bool(bidirectional),
-                     out)
+    _core.t5_buckets(qf, kf, qf.size, _buckets(num_buckets), _max_distance(max_distance),
+                     bool(bidirectional), out)
     out = out.reshape(qb.shape)
-    if _is_tensor(query_pos):
-        import torch
-
-        return torch.from_numpy(out).to(query_pos.device)
-    return out
+    pt = _args.torch_of(query_pos)
+    return out if pt is None else pt._on_device_of(out, query_pos)
 
 
 def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int = 0,
@@ -64,19 +72,17 @@ def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int
     library's buckets index the table on its device, so the result is
     differentiable in the table (training) and any dtype works.
     """
-    n_query, q_offset = int(n_query), int(q_offset)
-    n_key = q_offset + n_query if n_key is None else int(n_key)
-    if _is_tensor(table):
-        import torch
-
+    n_query = _args.length(n_query, "n_query", lo=1)
+    q_offset = _args.position(q_offset, "q_offset")
+    n_key = _args.length(q_offset + n_query if n_key is None else n_key, "n_key", lo=1)
+    threads, max_distance = _args.threads(threads), _max_distance(max_distance)
+    pt = _args.torch_of(table)
+    if pt is not None:
         if table.dim() != 2:
             raise ValueError(f"table has shape {tuple(table.shape)}: give [num_buckets, n_head]")
-        nb = table.shape[0]
-        q = torch.arange(q_offset, q_offset + n_query)[:, None]
-        k = torch.arange(n_key)[None, :]
-        b = t5_bucket(q.numpy(), k.numpy(), nb, max_distance, bidirectional)
-        idx = torch.from_numpy(b).to(table.device)
-        return table[idx].permute(2, 0, 1)  # [n_query, n_key, n_head] -> [n_head, ...]
+        q = np.arange(q_offset, q_offset + n_query)[:, None]
+        b = t5_bucket(q, np.arange(n_key)[None, :], table.shape[0], max_distance, bidirectional)
+        return pt._t5_gather(table, b)
     t = np.asarray(table)
     if t.ndim != 2:
         raise ValueError(f"table has shape {t.shape}: give [num_buckets, n_head]")
@@ -84,7 +90,7 @@ def t5_bias(table: Any, n_query: int, n_key: Optional[int] = None, q_offset: int
         raise TypeError(f"table is {t.dtype}: float32 (or a torch tensor of any float dtype)")
     t = np.ascontiguousarray(t)
     nb, n_head = t.shape
-    out = np.empty((n_head, max(n_query, 0), max(n_key, 0)), np.float32)
-    _core.t5_bias(t.reshape(-1), nb, n_head, int(max_distance), bool(bidirectional), n_query,
-                  n_key, q_offset, int(threads), out)
+    out = np.empty((n_head, n_query, n_key), np.float32)
+    _core.t5_bias(t.reshape(-1), nb, n_head, max_distance, bool(bidirectional), n_query,
+                  n_key, q_offset, threads, out)
     return out

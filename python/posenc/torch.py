@@ -55,25 +55,195 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import sys
 import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 import torch
 
-if not hasattr(torch.library, "custom_op"):  # torch.library.custom_op: torch 2.4
-    raise ImportError(f"posenc.torch needs torch >= 2.4 (this is {torch.__version__}); "
-                      "posenc.RoPE.apply still rotates CPU tensors in place without it")
+from torch.utils.dlpack import to_dlpack
 
-from . import Error, RoPE
-from . import _torch_ready
-from . import _gpu
+from . import Error, RoPE, _args, _core, _gpu, _layout_4d
 
-_torch_ready()  # posenc._core reads tensors through DLPack from here on
+# posenc._core reads CPU tensors' memory through their DLPack export from here on
+_core.use_torch(torch.Tensor, to_dlpack)
 
 __all__ = ["RotaryEmbedding", "patch", "Replacement", "rotate"]
 
 Tensor = torch.Tensor
+_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
+# the custom ops, the modules and patch need torch.library.custom_op (torch 2.4)
+_HAVE_OPS = hasattr(torch.library, "custom_op")
+_TOO_OLD = (f"posenc.torch needs torch >= 2.4 (this is {torch.__version__}); "
+            "posenc.RoPE.apply still rotates CPU tensors in place without it")
+
+# ---- tensors in posenc's own functions (any torch) ------------------------------
+# posenc/__init__.py hands every torch tensor and torch dtype here (it never
+# imports torch itself).
+
+_DTYPE_CODES = {torch.float32: _core.DTYPE_F32, torch.float16: _core.DTYPE_F16,
+                torch.bfloat16: _core.DTYPE_BF16}
+
+
+def _dtype_code(dtype) -> Optional[int]:
+    """The posenc_dtype code of a torch dtype for the rotation (None: not one)."""
+    return _DTYPE_CODES.get(dtype)
+
+
+def _float_kind(dtype, what: str) -> str:
+    """'d' for torch.float64, 'f' for the other float dtypes posenc fills."""
+    if dtype == torch.float64:
+        return "d"
+    if dtype in _DTYPE_CODES:
+        return "f"
+    raise TypeError(f"{what}: unsupported dtype {dtype}")
+
+
+def _from_numpy(a: np.ndarray, dtype) -> Tensor:
+    """A float32 (or float64) NumPy result as a CPU tensor of dtype."""
+    return torch.from_numpy(a).to(dtype)
+
+
+def _store(result: np.ndarray, out: Tensor, what: str) -> Tensor:
+    """result copied into the tensor out (copy_ rounds to out's dtype)."""
+    src = torch.from_numpy(result)
+    if tuple(out.shape) != tuple(src.shape):
+        raise ValueError(f"{what}: out has shape {tuple(out.shape)}, expected {tuple(src.shape)}")
+    with torch.no_grad():
+        out.copy_(src)
+    return out
+
+
+def _direct_out(out: Tensor, shape) -> Optional[np.ndarray]:
+    """A NumPy view of out when the library can fill it directly, else None."""
+    if out.dtype == torch.float32 and out.device.type == "cpu" and out.is_contiguous() \
+            and tuple(out.shape) == shape and not out.requires_grad:
+        return out.numpy()
+    return None
+
+
+def _check_positions(t: Tensor, name: str = "positions") -> None:
+    """Refuses a tensor of floats, complex numbers or bools as positions (by name)."""
+    if t.is_floating_point() or t.is_complex() or t.dtype == torch.bool:
+        raise TypeError(f"{name} must be integers (int64), got {t.dtype}: those are not token "
+                        "positions (posenc never truncates)")
+
+
+def _positions_numpy(t: Tensor, name: str = "positions") -> np.ndarray:
+    """Integer positions as an int64 NumPy array (a CPU copy)."""
+    _check_positions(t, name)
+    return t.detach().to("cpu", torch.int64).numpy()
+
+
+def _cpu_positions(t: Tensor) -> Tensor:
+    """apply()'s positions tensor, checked, on the CPU (_core reads it as it is)."""
+    _check_positions(t)
+    return t if t.is_cpu else t.cpu()
+
+
+def _float32_numpy(t: Tensor) -> Tuple[np.ndarray, str]:
+    """(float32 NumPy copy, the dtype word of posenc.check) of a tensor."""
+    word = {torch.bfloat16: "BF16", torch.float16: "F16"}.get(t.dtype, "F32")
+    return t.detach().to("cpu").float().numpy(), word
+
+
+def _on_device_of(a: np.ndarray, like: Tensor) -> Tensor:
+    """A NumPy result as a tensor on like's device (t5_bucket)."""
+    return torch.from_numpy(a).to(like.device)
+
+
+def _t5_gather(table: Tensor, buckets: np.ndarray) -> Tensor:
+    """T5's bias from a torch table [num_buckets, n_head] and the library's
+    buckets [n_query, n_key]: table[buckets] as [n_head, n_query, n_key], on
+    the table's device and differentiable in it (posenc.t5_bias)."""
+    idx = torch.from_numpy(buckets).to(table.device)
+    return table[idx].permute(2, 0, 1)  # [n_query, n_key, n_head] -> [n_head, ...]
+
+
+def _mrope_rotate(rope: RoPE, q: Tensor, c: np.ndarray, s: np.ndarray) -> Tensor:
+    """q rotated by cos c and sin s (NumPy, already per pair and broadcast to
+    q's axes; posenc.MRoPE.apply), on q's device, in q's dtype, differentiable
+    in q: x' = x c - y s, y' = x s + y c, each product and sum rounded in
+    float32 (float64 for a float64 q)."""
+    p = rope.rotary_dim // 2
+    k = torch.arange(p)
+    i0, i1 = (k, k + p) if rope.layout == "half" else (2 * k, 2 * k + 1)
+    ct = torch.from_numpy(c).to(q.device)
+    st = torch.from_numpy(s).to(q.device)
+    x = q.to(torch.float64 if q.dtype == torch.float64 else torch.float32)
+    a, b = x[..., i0], x[..., i1]
+    if rope.layout == "half":
+        out = torch.cat((a * ct - b * st, a * st + b * ct, x[..., 2 * p:]), -1)
+    else:
+        out = torch.stack((a * ct - b * st, a * st + b * ct), -1).flatten(-2)
+        if rope.rotary_dim < q.shape[-1]:
+            out = torch.cat((out, x[..., rope.rotary_dim:]), -1)
+    return out.to(q.dtype)
+
+
+def _needs_op(q: Tensor, k: Optional[Tensor]) -> bool:
+    """Whether a torch call goes through the custom op (autograd, float64,
+    torch.compile) instead of the in-place library call."""
+    return (q.requires_grad or (k is not None and k.requires_grad) or
+            q.dtype == torch.float64 or _compiling())
+
+
+def _apply(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool, inverse: bool,
+           threads: int, code: int, layout: Optional[str]):
+    """RoPE.apply for a torch q (its arguments checked by RoPE.apply)."""
+    if k is not None and not isinstance(k, Tensor):
+        raise TypeError(f"k must be a torch tensor when q is one, got {type(k).__name__}")
+    lay = None
+    if q.dim() == 4:
+        lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions, layout, "q")
+    if _needs_op(q, k):
+        if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
+            raise ValueError("q or k requires grad: posenc cannot change it in place under "
+                             "autograd; call apply(..., inplace=False), which is "
+                             "differentiable (posenc.torch, torch >= 2.4)")
+        if not _HAVE_OPS:
+            raise ImportError(_TOO_OLD)
+        return _apply_op(rope, q, k, positions, pos0, inplace, inverse, lay)
+    if lay != "bshd":
+        return _apply_tensors(rope, q, k, positions, pos0, inplace, inverse, threads, code)
+    # the library reads [batch, heads, seq, head_dim]: strided views
+    kv = k.transpose(1, 2) if isinstance(k, Tensor) and k.dim() == 4 else k
+    r = _apply_tensors(rope, q.transpose(1, 2), kv, positions, pos0, inplace, inverse, threads,
+                       code)
+    if inplace:
+        return q if k is None else (q, k)
+    if k is None:
+        return r.transpose(1, 2)
+    return r[0].transpose(1, 2), (r[1].transpose(1, 2) if kv is not k else r[1])
+
+
+def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool,
+                   inverse: bool, threads: int, code: int):
+    """The library's rotation on tensors: _core reads their memory (DLPack),
+    no NumPy views, no copies."""
+    if inplace:  # the decode step's call
+        rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+                      dtype=code)
+        return q if k is None else (q, k)
+    # outputs in the inputs' memory order (empty_like keeps a dense view's
+    # strides): Hugging Face's [batch, heads, seq, head_dim] q is a view of
+    # token-major memory, and writing it head-major costs ~25% at T = 512
+    qo = torch.empty_like(q, memory_format=torch.preserve_format)
+    ko = torch.empty_like(k, memory_format=torch.preserve_format) if k is not None else None
+    rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+                  dtype=code, q_out=qo, k_out=ko)
+    return qo if k is None else (qo, ko)
+
+
+# ---- torch >= 2.4 from here on -----------------------------------------------------
+# An older torch stops the import here: `import posenc.torch` fails with
+# _TOO_OLD, and posenc's own functions keep the helpers above (the error
+# carries this module as it stands, see posenc/_args.py torch_module).
+if not _HAVE_OPS:
+    _error = ImportError(_TOO_OLD)
+    _error.tensors_only = sys.modules[__name__]
+    raise _error
 
 # ---- the custom ops -------------------------------------------------------------
 # The ops take an int handle for Python objects (a RoPE, a table source): custom
@@ -151,7 +321,7 @@ def _rope_apply_op(x: Tensor, positions: Tensor, handle: int, inverse: bool) -> 
     # the input's memory order (as the fake implementation's empty_like says)
     out = torch.empty_like(src, memory_format=torch.preserve_format)
     # _core reads src, positions and writes out through their memory (DLPack)
-    rope._c.apply(src, None, positions, 0, bool(inverse), 1, -1, out, None)
+    rope._c.apply(src, positions=positions, inverse=bool(inverse), q_out=out)
     return out
 
 
@@ -197,6 +367,11 @@ def rotate(rope: RoPE, x: Tensor, positions: Tensor, inverse: bool = False) -> T
     """x [n_tok, n_head, head_dim] (or [n_tok, head_dim]) rotated by positions
     [n_tok]: a new tensor, differentiable (RotateFunction), traceable by
     torch.compile (the op posenc::rope_apply has a fake implementation)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"x must be a torch tensor, got {type(x).__name__}")
+    if not isinstance(positions, Tensor):
+        positions = torch.from_numpy(_args.positions_int64(positions))
+    _check_positions(positions)
     x3 = x.unsqueeze(1) if x.dim() == 2 else x
     y = RotateFunction.apply(x3, positions.to(torch.int64), _handle(rope), bool(inverse))
     return y.squeeze(1) if x.dim() == 2 else y
@@ -234,7 +409,8 @@ def _rotate_any(rope, x, positions, pos0, inverse, layout4, name):
     pos = None
     if positions is not None:
         pos = positions if torch.is_tensor(positions) else torch.from_numpy(
-            np.asarray(positions, dtype=np.int64))
+            _args.positions_int64(positions))
+        _check_positions(pos)
         pos = pos.to(device="cpu", dtype=torch.int64)
     if x.dim() in (2, 3):
         n = x.shape[0]
@@ -468,7 +644,7 @@ class RotaryEmbedding(torch.nn.Module):
                     src.rope0.inv_freq, dtype=torch.float32, device=device), persistent=False)
                 setattr(self, f"{t}_attention_scaling", src.rope0.attention_factor)
         else:
-            src = _Source(_first_rope(d) if layer is None else _rope_of_layer(d, int(layer)),
+            src = _Source(_first_rope(d) if layer is None else _rope_of_layer(d, _args.layer(layer)),
                           max_table)
             self._sources[None] = src
             self.rope_type = src.kind

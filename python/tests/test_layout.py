@@ -1,33 +1,54 @@
-"""The extension's structure: every call into the C library is in _calls.c."""
+"""The extensions' structure: C sources laid out by type in python/c-ext/,
+every call into the C library in calls.c (the one door, also for check.c),
+and every line that calls torch in posenc/torch.py."""
 import os
 import re
 
 from conftest import ROOT
 
 SRC = os.path.join(ROOT, "python", "posenc")
+CEXT = os.path.join(ROOT, "python", "c-ext")
 
 
-def test_core_calls_the_library_only_through_calls_c():
-    with open(os.path.join(SRC, "_core.c")) as f:
-        core = f.read()
-    core = re.sub(r"/\*.*?\*/", "", core, flags=re.S)  # comments and strings may name them
-    core = re.sub(r'"(\\.|[^"\\])*"', '""', core)
-    calls = sorted(set(re.findall(r"\bposenc_[a-z0-9_]+(?=\s*\()", core)))
-    assert calls == [], f"_core.c calls the library directly: {calls}"
-    with open(os.path.join(SRC, "_calls.c")) as f:
+def _code(path):
+    """The C text of path without comments and strings (they may name functions)."""
+    with open(path) as f:
+        text = f.read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r'"(\\.|[^"\\])*"', '""', text)
+
+
+def test_only_calls_c_calls_the_library():
+    names = sorted(os.listdir(CEXT))
+    assert "calls.c" in names and "check.c" in names and "rope.c" in names
+    for name in names:
+        if not name.endswith(".c") or name == "calls.c":
+            continue
+        calls = sorted(set(re.findall(r"\bposenc_[a-z0-9_]+(?=\s*\()", _code(os.path.join(CEXT, name)))))
+        assert calls == [], f"{name} calls the library directly: {calls}"
+    with open(os.path.join(CEXT, "calls.c")) as f:
         calls_c = f.read()
-    assert "posenc_rope_qk(" in calls_c and '#include "_calls.h"' in calls_c
+    assert "posenc_rope_qk(" in calls_c and '#include "calls.h"' in calls_c
+    assert not [n for n in os.listdir(SRC) if n.endswith((".c", ".h"))]
 
 
-def test_only_the_public_header_is_used():
-    for name in ("_core.c", "_calls.c", "_calls.h", "_dlpack.h"):
-        with open(os.path.join(SRC, name)) as f:
+def test_only_the_public_headers_are_used():
+    own = {"calls.h", "dlpack.h", "pyposenc.h"}
+    public = {"posenc.h", "posenc_model.h", "posenc_config.h", "posenc_check.h"}
+    system = {"Python.h", "stddef.h", "stdint.h", "stdlib.h", "string.h", "stdio.h"}
+    for name in os.listdir(CEXT):
+        with open(os.path.join(CEXT, name)) as f:
             includes = re.findall(r'#include\s+[<"]([^>"]+)[>"]', f.read())
-        assert not [i for i in includes if i.startswith("src/") or
-                    (i.endswith(".h") and i not in ("posenc.h", "posenc_model.h", "posenc_config.h", "_calls.h", "_dlpack.h",
-                                                    "Python.h",
-                                                    "stddef.h", "stdint.h", "stdlib.h",
-                                                    "string.h", "stdio.h"))], (name, includes)
+        assert not [i for i in includes if i not in own | public | system], (name, includes)
+
+
+def test_torch_is_called_in_torch_py_only():
+    for name in os.listdir(SRC):
+        if name.endswith(".py") and name != "torch.py":
+            with open(os.path.join(SRC, name)) as f:
+                text = f.read()
+            assert not re.search(r"^\s*(import torch|from torch)|\btorch\.(from_numpy|"
+                                 r"empty|no_grad|arange|cat|stack)", text, flags=re.M), name
 
 
 def test_the_package_under_test_is_the_one_expected():

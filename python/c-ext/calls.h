@@ -1,11 +1,12 @@
-/* _calls.h - the Python extension's only door into libposenc.
+/* calls.h - the Python extensions' only door into libposenc.
  *
- * Every call from the extension into the C library goes through the small
- * functions declared here and defined in _calls.c, so that a change of the
- * C API (posenc_rope_qk's parameter struct, the direction enum, the opaque
- * model) is made in one file. _core.c (the Python glue) uses posenc.h and
- * posenc_model.h for their types and macros only and never calls a
- * posenc_* function itself.
+ * Every call from posenc._core (rope.c, cache.c, learned.c, module.c...)
+ * and posenc._check (check.c) into the C library goes through the small
+ * functions declared here and defined in calls.c, so that a change of the C
+ * API (posenc_rope_qk's parameter struct, the direction enum, the opaque
+ * model) is made in one file. The other files use posenc.h, posenc_model.h
+ * and posenc_check.h for their types and macros only and never call a
+ * posenc_* function themselves (python/tests/test_layout.py checks it).
  *
  * Each function returns a posenc_status value (0 = success); where a
  * function can say more than the status (the config reader, the table
@@ -15,12 +16,13 @@
 #define PYPOSENC_CALLS_H
 
 #include <posenc.h>
+#include <posenc_check.h>
 #include <posenc_model.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* One strided view of q or k, in elements (the extension's own struct, so
- * that the library's view type can change without touching _core.c). */
+ * that the library's view type can change without touching rope.c). */
 typedef struct pyposenc_view {
     void *dst;
     const void *src; /* NULL: in place */
@@ -59,6 +61,12 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
                           double base, posenc_layout layout, const pyposenc_scaling_in *s,
                           char *detail, size_t detail_size);
 
+/* After pyposenc_model_from_rope refused c with POSENC_ERR_RANGE: the
+ * argument to blame, in detail ("scaling['factor'] = 0.5: the linear scaling
+ * takes ..."), found by putting one argument at a time back to a valid
+ * value; "" when none alone explains it. */
+void pyposenc_config_blame(const posenc_rope_config *c, char *detail, size_t detail_size);
+
 /* *m = the model a config.json text (json, len bytes) describes, read
  * through the model registry as the program's --config reads it
  * (posenc_model_from_config_text: the family's layout, per-layer bases,
@@ -93,12 +101,23 @@ int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, 
 int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cache);
 void pyposenc_rope_cache_free(void *cache);
 
-/* posenc_rope_qk: cache (NULL: none, else from pyposenc_rope_cache_create
- * for r, covering every position), dtype, n_tok tokens at pos[] (or pos0 +
- * t when pos is NULL), q and/or k, inverse 0/1, n_threads. */
-int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
-                     const int64_t *pos, int64_t pos0, const pyposenc_view *q,
-                     const pyposenc_view *k, int inverse, unsigned n_threads);
+/* posenc_rope_qk's arguments (posenc_rope_qk_args, field for field) in the
+ * extension's words: the keyword arguments of Rope.apply land here. */
+typedef struct pyposenc_qk_args {
+    const posenc_rope *rope;
+    const void *cache;     /* NULL: none, else from pyposenc_rope_cache_create for
+                            * rope, covering every position */
+    posenc_dtype dtype;
+    size_t n_tok;
+    const int64_t *pos;    /* n_tok positions, or NULL: pos0, pos0 + 1, ... */
+    int64_t pos0;
+    const pyposenc_view *q, *k; /* NULL: absent (not both) */
+    int inverse;           /* 1: posenc_rope_qk_args.direction = POSENC_INVERSE */
+    unsigned n_threads;
+} pyposenc_qk_args;
+
+/* posenc_rope_qk on a's tensors. */
+int pyposenc_rope_qk(const pyposenc_qk_args *a);
 
 /* cos[t][k] and sin[t][k] (k < rotary_dim/2, attention factor included)
  * as doubles for the n positions pos[]: posenc_rope_vec_f64 on unit pairs.
@@ -145,5 +164,18 @@ int pyposenc_t5_bias(const float *table, uint32_t num_buckets, uint32_t n_head,
 int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t n,
                         uint32_t num_buckets, uint32_t max_distance, int bidirectional,
                         int64_t *out);
+
+/* ---- posenc._check (check.c) ---- */
+
+/* *cfg = layer `layer`'s RoPE configuration with its scaling at length
+ * seq_len (posenc_model_layer_rope_config, posenc_model_layer_scaling: the
+ * family's length rules included, e.g. Qwen 1's dynamic NTK): what
+ * posenc_check_run compares with. cfg's lists point into m. */
+int pyposenc_layer_config_at(const posenc_model *m, uint32_t layer, int64_t seq_len,
+                             posenc_rope_config *cfg);
+/* posenc_check_run; and the name of cause id (posenc_check_cause_name). */
+int pyposenc_check_run(const posenc_rope_config *cfg, const posenc_check_input *in,
+                       int64_t seq_len, double tol, posenc_check_result *res);
+const char *pyposenc_check_cause_name(int cause);
 
 #endif

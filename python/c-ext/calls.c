@@ -1,6 +1,7 @@
-/* _calls.c - every call of the Python extension into libposenc (see
- * _calls.h). Nothing here knows about Python. */
-#include "_calls.h"
+/* calls.c - every call of the Python extensions (posenc._core and
+ * posenc._check) into libposenc (see calls.h). Nothing here knows about
+ * Python. */
+#include "calls.h"
 
 #ifdef POSENC_HAVE_JSON
 #include <posenc_config.h>
@@ -87,6 +88,86 @@ int pyposenc_config_build(posenc_rope_config *c, uint32_t head_dim, uint32_t rot
                         s->n_freq_factors, "freq_factors", detail, detail_size)) != POSENC_OK)
         return st;
     return POSENC_OK;
+}
+
+/* The scaling numbers a refusal can blame: a valid value to try in their
+ * place, and their ranges as posenc.h states them (posenc_rope_scaling). */
+static const struct {
+    const char *name;
+    size_t off;
+    double valid;
+    const char *range;
+} blame_numbers[] = {
+    {"factor", offsetof(posenc_rope_scaling, factor), 1.0,
+     "factor >= 1; > 0 for longrope and proportional"},
+    {"original_max_position_embeddings",
+     offsetof(posenc_rope_scaling, original_max_position_embeddings), 4096.0,
+     "L finite, >= 1; > 1 for longrope; 0: absent"},
+    {"beta_fast", offsetof(posenc_rope_scaling, beta_fast), 32.0,
+     "finite, beta_fast >= beta_slow > 0"},
+    {"beta_slow", offsetof(posenc_rope_scaling, beta_slow), 1.0,
+     "finite, beta_fast >= beta_slow > 0"},
+    {"mscale", offsetof(posenc_rope_scaling, mscale), 0.0, "mscale finite, >= 0"},
+    {"mscale_all_dim", offsetof(posenc_rope_scaling, mscale_all_dim), 0.0, "mscale_all_dim finite, >= 0"},
+    {"attention_factor", offsetof(posenc_rope_scaling, attention_factor), 0.0,
+     "attention_factor finite, > 0; 0: derived"},
+    {"low_freq_factor", offsetof(posenc_rope_scaling, low_freq_factor), 1.0,
+     "finite, 0 < low_freq_factor < high_freq_factor"},
+    {"high_freq_factor", offsetof(posenc_rope_scaling, high_freq_factor), 4.0,
+     "finite, 0 < low_freq_factor < high_freq_factor"},
+    {"partial_rotary_factor", offsetof(posenc_rope_scaling, partial_rotary_factor), 1.0,
+     "finite, 0 < partial_rotary_factor <= 1"},
+};
+
+static int config_ok(const posenc_rope_config *c)
+{
+    posenc_rope r;
+    return posenc_rope_init_config(&r, c, 0) == POSENC_OK;
+}
+
+void pyposenc_config_blame(const posenc_rope_config *c, char *detail, size_t detail_size)
+{
+    const char *type = posenc_rope_type_name(c->scaling.type);
+    posenc_rope_config *t = malloc(sizeof *t); /* 12 KiB: not on the stack */
+    detail[0] = 0;
+    if (!t)
+        return;
+    for (size_t i = 0; i < sizeof blame_numbers / sizeof blame_numbers[0]; i++) {
+        *t = *c;
+        double *v = (double *)((char *)&t->scaling + blame_numbers[i].off);
+        *v = blame_numbers[i].valid;
+        if (config_ok(t)) {
+            snprintf(detail, detail_size, "scaling['%s'] = %.17g is out of range for the %s "
+                     "scaling (%s)",
+                     blame_numbers[i].name,
+                     *(const double *)((const char *)&c->scaling + blame_numbers[i].off), type,
+                     blame_numbers[i].range);
+            free(t);
+            return;
+        }
+    }
+    /* the lists: every value finite and > 0 */
+    const char *lists[] = {"short_factor", "long_factor", "freq_factors"};
+    for (int i = 0; i < 3; i++) {
+        *t = *c;
+        double *l = i == 0 ? t->short_factor : i == 1 ? t->long_factor : t->freq_factors;
+        for (size_t j = 0; j < POSENC_ROPE_MAX_HEAD_DIM / 2; j++)
+            l[j] = 1.0;
+        if (config_ok(t)) {
+            snprintf(detail, detail_size, "scaling['%s'] holds a value that is not finite "
+                     "and > 0", lists[i]);
+            free(t);
+            return;
+        }
+    }
+    *t = *c; /* ntk and dynamic need 4 rotated elements or more */
+    t->rotary_dim = t->head_dim;
+    if (config_ok(t))
+        snprintf(detail, detail_size, "rotary_dim = %u: the %s scaling takes an even rotary_dim "
+                 "from %u to head_dim %u", c->rotary_dim, type,
+                 c->scaling.type == POSENC_ROPE_NTK || c->scaling.type == POSENC_ROPE_DYNAMIC
+                     ? 4u : 2u, c->head_dim);
+    free(t);
 }
 
 int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posenc_model **out,
@@ -198,7 +279,7 @@ int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, 
 /* NumPy and PyTorch know each array's extent, so the order is read from its
  * strides: tokens outer when one token's heads fit in tok_stride, else heads
  * outer ([batch][n_head][seq][head_dim]); the library checks either. With one
- * token the token stride is never used (_core.c passes 0): it is set to the
+ * token the token stride is never used (rope.c passes 0): it is set to the
  * token's extent. */
 static size_t heads_extent(size_t n_head, size_t hd, size_t hs)
 {
@@ -241,22 +322,21 @@ int pyposenc_rope_cache_create(const posenc_rope *r, int64_t max_pos, void **cac
 
 void pyposenc_rope_cache_free(void *cache) { posenc_rope_cache_free(cache); }
 
-int pyposenc_rope_qk(const posenc_rope *r, const void *cache, posenc_dtype dtype, size_t n_tok,
-                     const int64_t *pos, int64_t pos0, const pyposenc_view *q,
-                     const pyposenc_view *k, int inverse, unsigned n_threads)
+int pyposenc_rope_qk(const pyposenc_qk_args *p)
 {
+    const posenc_rope *r = p->rope;
     posenc_rope_qk_args a = {.rope = r,
-                             .cache = cache,
-                             .dtype = dtype,
-                             .n_tok = n_tok,
-                             .pos = pos,
-                             .pos0 = pos0,
-                             .direction = inverse ? POSENC_INVERSE : POSENC_FORWARD,
-                             .n_threads = n_threads};
-    if (q)
-        a.q = to_view(q, r->head_dim, n_tok);
-    if (k)
-        a.k = to_view(k, r->head_dim, n_tok);
+                             .cache = p->cache,
+                             .dtype = p->dtype,
+                             .n_tok = p->n_tok,
+                             .pos = p->pos,
+                             .pos0 = p->pos0,
+                             .direction = p->inverse ? POSENC_INVERSE : POSENC_FORWARD,
+                             .n_threads = p->n_threads};
+    if (p->q)
+        a.q = to_view(p->q, r->head_dim, p->n_tok);
+    if (p->k)
+        a.k = to_view(p->k, r->head_dim, p->n_tok);
     return posenc_rope_qk(&a);
 }
 
@@ -399,4 +479,27 @@ int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t
         out[i] = (int64_t)b;
     }
     return POSENC_OK;
+}
+
+int pyposenc_layer_config_at(const posenc_model *m, uint32_t layer, int64_t seq_len,
+                             posenc_rope_config *cfg)
+{
+    posenc_rope_scaling sc;
+    posenc_status st = posenc_model_layer_rope_config(m, layer, cfg);
+    if (st == POSENC_OK)
+        st = posenc_model_layer_scaling(m, layer, seq_len, &sc);
+    if (st == POSENC_OK)
+        cfg->scaling = sc;
+    return (int)st;
+}
+
+int pyposenc_check_run(const posenc_rope_config *cfg, const posenc_check_input *in,
+                       int64_t seq_len, double tol, posenc_check_result *res)
+{
+    return (int)posenc_check_run(cfg, in, seq_len, tol, res);
+}
+
+const char *pyposenc_check_cause_name(int cause)
+{
+    return posenc_check_cause_name((posenc_check_cause_id)cause);
 }
