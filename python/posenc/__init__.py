@@ -664,7 +664,7 @@ class RoPE:
         """
         _gpu.set_path("cpu")
         if dtype is None and _is_tensor(q) and q.is_cuda:  # posenc.triton (_gpu.py)
-            r = _gpu.apply_cuda(self, q, k, positions, inplace, inverse, layout)
+            r = _torch()._apply_cuda(self, q, k, positions, inplace, inverse, layout)
             if r is not None:
                 return r
         code = -1 if dtype is None else _rotate_code(dtype)

@@ -189,6 +189,29 @@ def _needs_op(q: Tensor, k: Optional[Tensor]) -> bool:
             q.dtype == torch.float64 or _compiling())
 
 
+def _apply_cuda(rope: Any, q: Any, k: Any, positions: Any, inplace: bool, inverse: bool,
+               layout: Optional[str]) -> Any:
+    """RoPE.apply for a CUDA q through posenc.triton; None where that path does
+    not serve the call (no triton, float64, autograd, torch.compile tracing,
+    NumPy arguments): the caller's path then answers as before."""
+    if q.dtype not in (torch.float32, torch.bfloat16, torch.float16) or q.requires_grad:
+        return None
+    if k is not None and (not torch.is_tensor(k) or k.requires_grad or k.dtype is torch.float64):
+        return None
+    compiler = getattr(torch, "compiler", None)  # torch >= 2.1
+    if compiler is not None and compiler.is_compiling():
+        return None
+    mod = _gpu.triton_module()
+    if mod is None:
+        return None
+    if not inplace:
+        q = q.clone(memory_format=torch.preserve_format)
+        k = None if k is None else k.clone(memory_format=torch.preserve_format)
+    r = mod.apply(rope, q, k, positions=positions, inverse=inverse, layout=layout)
+    _gpu.set_path("triton")
+    return r
+
+
 def _apply(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool, inverse: bool,
            threads: int, code: int, layout: Optional[str]):
     """RoPE.apply for a torch q (its arguments checked by RoPE.apply)."""

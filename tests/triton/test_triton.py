@@ -37,9 +37,12 @@ _CS = {}
 
 
 def exact_cs(rope, pos, k):
-    key = (id(rope), pos, k)
+    # keyed by the values, not id(rope): a freed RoPE's id is reused by the
+    # next one, whose cos/sin would then be another base's
+    f = exact_freq(rope, k)
+    key = (str(f), float(rope.attention_factor), pos)
     if key not in _CS:
-        th = pos * exact_freq(rope, k)
+        th = pos * f
         af = mpmath.mpf(rope.attention_factor)
         _CS[key] = (af * mpmath.cos(th), af * mpmath.sin(th))
     return _CS[key]
@@ -301,16 +304,19 @@ def test_no_allocation_per_call_frequencies_cached():
 
 
 def test_dispatch_reports_the_path():
+    import posenc.torch as ptorch
+
+    ptorch_apply_cuda = ptorch._apply_cuda  # RoPE.apply's CUDA branch (torch code in torch.py)
     rope = posenc.RoPE(8)
     q = torch.randn(3, 2, 8)
     q2 = q.clone()
     rope.apply(q, None, torch.tensor([4, 5, 6]))
     assert posenc.last_apply_path() == "cpu"  # CPU tensors: the library, unchanged
     # the CUDA branch of RoPE.apply, called with CPU tensors (the interpreter)
-    r = _gpu.apply_cuda(rope, q2, None, torch.tensor([4, 5, 6]), False, False, None)
+    r = ptorch_apply_cuda(rope, q2, None, torch.tensor([4, 5, 6]), False, False, None)
     assert posenc.last_apply_path() == "triton"
     assert r is not q2 and np.abs(f64(r) - f64(q)).max() <= 4 * 2.0**-23 * 4
-    assert _gpu.apply_cuda(rope, q2.double(), None, None, True, False, None) is None
+    assert ptorch_apply_cuda(rope, q2.double(), None, None, True, False, None) is None
     assert _gpu.triton_module() is pt
 
 
