@@ -21,6 +21,21 @@ posenc_status posenc__load_fail(posenc_load_error *err, posenc_status s, const c
 #endif
     ;
 
+/* The first step of every reader and loader: *err cleared (when err is not
+ * NULL), then POSENC_ERR_NULL when a required argument is missing
+ * (args_ok == 0), else POSENC_OK. status.c. */
+posenc_status posenc__load_start(posenc_load_error *err, int args_ok);
+
+/* A reader of an open file: the FILE * form of a loader, arg its own
+ * arguments. */
+typedef posenc_status posenc__file_read_fn(FILE *f, void *arg, posenc_load_error *err);
+
+/* The path form of a loader: posenc__load_start(err, path && args_ok), then
+ * path opened for reading (POSENC_ERR_IO, strerror(errno) in err->detail,
+ * when it cannot be), read(f, arg, err), and the file closed. status.c. */
+posenc_status posenc__load_path(const char *path, int args_ok, posenc__file_read_fn *read,
+                                void *arg, posenc_load_error *err);
+
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
 

@@ -646,14 +646,12 @@ static posenc_status read_header(FILE *in, parser *ps_out, unsigned char **text_
 posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
                                               posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !name || !out)
-        return POSENC_ERR_NULL;
     parser ps;
     unsigned char *text;
     uint64_t hlen;
-    posenc_status s = read_header(in, &ps, &text, &hlen, err);
+    posenc_status s = posenc__load_start(err, in && name && out);
+    if (s == POSENC_OK)
+        s = read_header(in, &ps, &text, &hlen, err);
     if (s != POSENC_OK)
         return s;
     size_t k = 0;
@@ -682,19 +680,23 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
     return s;
 }
 
+/* posenc_learned_load_safetensors' arguments for its FILE * form */
+typedef struct {
+    const char *name;
+    posenc_learned **out;
+} load_args;
+
+static posenc_status read_open(FILE *f, void *arg, posenc_load_error *err)
+{
+    const load_args *a = arg;
+    return posenc_learned_read_safetensors(f, a->name, a->out, err);
+}
+
 posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
                                               posenc_learned **out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !name || !out)
-        return POSENC_ERR_NULL;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
-    posenc_status s = posenc_learned_read_safetensors(f, name, out, err);
-    fclose(f);
-    return s;
+    load_args a = {name, out};
+    return posenc__load_path(path, name && out, read_open, &a, err);
 }
 
 /* ---- the index for other readers (src/check/dump.c) --------------------------- */
@@ -702,14 +704,12 @@ posenc_status posenc_learned_load_safetensors(const char *path, const char *name
 posenc_status posenc__safetensors_find(FILE *in, size_t n, const char *const *names,
                                        posenc__st_tensor *out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || (n && (!names || !out)))
-        return POSENC_ERR_NULL;
     parser ps;
     unsigned char *text;
     uint64_t hlen;
-    posenc_status s = read_header(in, &ps, &text, &hlen, err);
+    posenc_status s = posenc__load_start(err, in && (!n || (names && out)));
+    if (s == POSENC_OK)
+        s = read_header(in, &ps, &text, &hlen, err);
     if (s != POSENC_OK)
         return s;
     for (size_t i = 0; i < n; i++) {

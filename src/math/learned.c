@@ -2,7 +2,6 @@
  * with the hard edge at the table's length. */
 #include "internal.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,12 +146,11 @@ static posenc_status read_rows(FILE *in, builder *b, posenc_load_error *err)
 
 posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !out)
-        return POSENC_ERR_NULL;
+    posenc_status st = posenc__load_start(err, in && out);
+    if (st != POSENC_OK)
+        return st;
     builder b = {0};
-    posenc_status st = read_rows(in, &b, err);
+    st = read_rows(in, &b, err);
     if (st == POSENC_OK && b.n_rows == 0) {
         set_error(err, 0, "the table has no rows");
         st = POSENC_ERR_FORMAT;
@@ -176,21 +174,15 @@ posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_er
     return POSENC_OK;
 }
 
+static posenc_status read_open(FILE *f, void *out, posenc_load_error *err)
+{
+    return posenc_learned_read(f, out, err);
+}
+
 posenc_status posenc_learned_load(const char *path, posenc_learned **out,
                                   posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !out)
-        return POSENC_ERR_NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        set_error(err, 0, strerror(errno));
-        return POSENC_ERR_IO;
-    }
-    posenc_status st = posenc_learned_read(f, out, err);
-    fclose(f);
-    return st;
+    return posenc__load_path(path, out != NULL, read_open, out, err);
 }
 
 posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out)
