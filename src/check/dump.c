@@ -217,14 +217,11 @@ posenc_status posenc_dump_read(FILE *in, posenc_check_input *out, posenc_load_er
     return s == POSENC_OK ? load_file(in, out, err) : s;
 }
 
-static posenc_status read_open(FILE *f, void *out, posenc_load_error *err)
-{
-    return load_file(f, out, err);
-}
-
 posenc_status posenc_dump_load(const char *path, posenc_check_input *out, posenc_load_error *err)
 {
-    return posenc__load_path(path, out != NULL, read_open, out, err);
+    FILE *f;
+    posenc_status s = posenc__load_open(path, out != NULL, &f, err);
+    return s == POSENC_OK ? posenc__load_close(f, load_file(f, out, err)) : s;
 }
 
 void posenc_dump_free(posenc_check_input *in)

@@ -26,15 +26,15 @@ posenc_status posenc__load_fail(posenc_load_error *err, posenc_status s, const c
  * (args_ok == 0), else POSENC_OK. status.c. */
 posenc_status posenc__load_start(posenc_load_error *err, int args_ok);
 
-/* A reader of an open file: the FILE * form of a loader, arg its own
- * arguments. */
-typedef posenc_status posenc__file_read_fn(FILE *f, void *arg, posenc_load_error *err);
-
-/* The path form of a loader: posenc__load_start(err, path && args_ok), then
+/* The path form of a loader, in two steps around its FILE * form:
+ *     FILE *f;
+ *     posenc_status s = posenc__load_open(path, out != NULL, &f, err);
+ *     return s == POSENC_OK ? posenc__load_close(f, read(f, ..., err)) : s;
+ * posenc__load_open: posenc__load_start(err, path && args_ok), then *f =
  * path opened for reading (POSENC_ERR_IO, strerror(errno) in err->detail,
- * when it cannot be), read(f, arg, err), and the file closed. status.c. */
-posenc_status posenc__load_path(const char *path, int args_ok, posenc__file_read_fn *read,
-                                void *arg, posenc_load_error *err);
+ * when it cannot be). posenc__load_close: closes f, returns s. status.c. */
+posenc_status posenc__load_open(const char *path, int args_ok, FILE **f, posenc_load_error *err);
+posenc_status posenc__load_close(FILE *f, posenc_status s);
 
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
@@ -87,6 +87,24 @@ static inline posenc_status posenc__check_vec(int64_t pos, uint64_t D, double ba
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
     return POSENC_OK;
+}
+
+/* The last two checks of other entry points: POSENC_ERR_BASE, then
+ * POSENC_ERR_POS (the tables of table.c, the pair functions of angle.c). */
+static inline posenc_status posenc__check_base_pos(double base, int64_t pos)
+{
+    if (!posenc__base_ok(base))
+        return POSENC_ERR_BASE;
+    return posenc__pos_ok(pos) ? POSENC_OK : POSENC_ERR_POS;
+}
+
+/* The same with POSENC_ERR_LAYOUT last (the RoPE inits of scaling.c and
+ * mrope.c). */
+static inline posenc_status posenc__check_base_layout(double base, posenc_layout layout)
+{
+    if (!posenc__base_ok(base))
+        return POSENC_ERR_BASE;
+    return posenc__layout_ok(layout) ? POSENC_OK : POSENC_ERR_LAYOUT;
 }
 
 /* The shape checks of a bias tensor [n_head, n_query, n_key] filled by

@@ -57,16 +57,18 @@ posenc_status posenc__load_start(posenc_load_error *err, int args_ok)
     return args_ok ? POSENC_OK : POSENC_ERR_NULL;
 }
 
-posenc_status posenc__load_path(const char *path, int args_ok, posenc__file_read_fn *read,
-                                void *arg, posenc_load_error *err)
+posenc_status posenc__load_open(const char *path, int args_ok, FILE **f, posenc_load_error *err)
 {
     posenc_status s = posenc__load_start(err, path && args_ok);
     if (s != POSENC_OK)
         return s;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (!(*f = fopen(path, "rb")))
         return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
-    s = read(f, arg, err);
+    return POSENC_OK;
+}
+
+posenc_status posenc__load_close(FILE *f, posenc_status s)
+{
     fclose(f);
     return s;
 }

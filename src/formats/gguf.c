@@ -635,23 +635,12 @@ posenc_status posenc_gguf_read(FILE *in, const posenc_gguf_limits *lim, posenc_g
     return POSENC_OK;
 }
 
-/* posenc_gguf_load's arguments for posenc_gguf_read */
-typedef struct {
-    const posenc_gguf_limits *lim;
-    posenc_gguf **out;
-} load_args;
-
-static posenc_status read_open(FILE *f, void *arg, posenc_load_error *err)
-{
-    const load_args *a = arg;
-    return posenc_gguf_read(f, a->lim, a->out, err);
-}
-
 posenc_status posenc_gguf_load(const char *path, const posenc_gguf_limits *lim, posenc_gguf **out,
                                posenc_load_error *err)
 {
-    load_args a = {lim, out};
-    return posenc__load_path(path, out != NULL, read_open, &a, err);
+    FILE *f;
+    posenc_status s = posenc__load_open(path, out != NULL, &f, err);
+    return s == POSENC_OK ? posenc__load_close(f, posenc_gguf_read(f, lim, out, err)) : s;
 }
 
 /* ---- queries -------------------------------------------------------------------- */

@@ -680,23 +680,13 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
     return s;
 }
 
-/* posenc_learned_load_safetensors' arguments for its FILE * form */
-typedef struct {
-    const char *name;
-    posenc_learned **out;
-} load_args;
-
-static posenc_status read_open(FILE *f, void *arg, posenc_load_error *err)
-{
-    const load_args *a = arg;
-    return posenc_learned_read_safetensors(f, a->name, a->out, err);
-}
-
 posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
                                               posenc_learned **out, posenc_load_error *err)
 {
-    load_args a = {name, out};
-    return posenc__load_path(path, name && out, read_open, &a, err);
+    FILE *f;
+    posenc_status s = posenc__load_open(path, name && out, &f, err);
+    return s == POSENC_OK ? posenc__load_close(f, posenc_learned_read_safetensors(f, name, out, err))
+                          : s;
 }
 
 /* ---- the index for other readers (src/check/dump.c) --------------------------- */

@@ -284,11 +284,7 @@ static posenc_status check_pair(int have_out, int64_t pos, uint32_t k, uint32_t 
         return POSENC_ERR_DIM;
     if ((uint64_t)k * 2 >= (uint64_t)D) /* pair k needs element 2k */
         return POSENC_ERR_RANGE;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__pos_ok(pos))
-        return POSENC_ERR_POS;
-    return POSENC_OK;
+    return posenc__check_base_pos(base, pos);
 }
 
 posenc_status posenc_pair_index(uint32_t k, uint32_t D, posenc_layout layout,

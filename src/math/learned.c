@@ -174,15 +174,12 @@ posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_er
     return POSENC_OK;
 }
 
-static posenc_status read_open(FILE *f, void *out, posenc_load_error *err)
-{
-    return posenc_learned_read(f, out, err);
-}
-
 posenc_status posenc_learned_load(const char *path, posenc_learned **out,
                                   posenc_load_error *err)
 {
-    return posenc__load_path(path, out != NULL, read_open, out, err);
+    FILE *f;
+    posenc_status st = posenc__load_open(path, out != NULL, &f, err);
+    return st == POSENC_OK ? posenc__load_close(f, posenc_learned_read(f, out, err)) : st;
 }
 
 posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out)

@@ -295,14 +295,12 @@ posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_
         return POSENC_ERR_NULL;
     if (head_dim < 4 || head_dim > POSENC_ROPE_MAX_HEAD_DIM || head_dim % 4)
         return POSENC_ERR_DIM;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__layout_ok(layout))
-        return POSENC_ERR_LAYOUT;
+    posenc_status st = posenc__check_base_layout(base, layout);
+    if (st != POSENC_OK)
+        return st;
     uint32_t q = head_dim / 4; /* pairs per axis */
     const uint32_t section[3] = {0, q, q};
-    posenc_status st = posenc_mrope_init(m, 2 * q, section, POSENC_MROPE_CONTIGUOUS);
-    if (st != POSENC_OK)
+    if ((st = posenc_mrope_init(m, 2 * q, section, POSENC_MROPE_CONTIGUOUS)) != POSENC_OK)
         return st; /* not reached: the arguments are valid */
     /* plain RoPE over the whole head (attention factor 1), then the
      * frequencies of VisionRotaryEmbedding(dim = D/2): inv_freq[j] =
