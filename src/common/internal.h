@@ -12,6 +12,7 @@
 #include "dd.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* The failure of a binary file reader (dump.c, safetensors.c): err->detail
  * from fmt (when err is not NULL), err->line 0; returns s. status.c. */
@@ -35,6 +36,25 @@ posenc_status posenc__load_start(posenc_load_error *err, int args_ok);
  * when it cannot be). posenc__load_close: closes f, returns s. status.c. */
 posenc_status posenc__load_open(const char *path, int args_ok, FILE **f, posenc_load_error *err);
 posenc_status posenc__load_close(FILE *f, posenc_status s);
+
+/* Makes room for one more element of size bytes in the array *p holding n
+ * of *cap: doubles the capacity (first elements at first) when full. Returns
+ * 0 when out of memory (the array is then unchanged), else 1. safetensors.c,
+ * learned.c. */
+static inline int posenc__grow(void **p, size_t *cap, size_t n, size_t first, size_t size)
+{
+    if (n < *cap)
+        return 1;
+    size_t c = *cap ? *cap * 2 : first;
+    if (c > SIZE_MAX / size)
+        return 0;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
 
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }

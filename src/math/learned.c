@@ -34,19 +34,13 @@ static posenc_status push_value(builder *b, double v)
         return POSENC_ERR_OVERFLOW;
     if (b->row_len >= POSENC_MAX_DIM)
         return POSENC_ERR_DIM;
-    if (b->len == b->cap) {
-        /* 1024 doubled lands exactly on the limit: len < cap <= the limit */
-        _Static_assert(POSENC_LEARNED_MAX_ELEMS % 1024 == 0 &&
-                           ((POSENC_LEARNED_MAX_ELEMS / 1024) &
-                            (POSENC_LEARNED_MAX_ELEMS / 1024 - 1)) == 0,
-                       "POSENC_LEARNED_MAX_ELEMS must be 1024 times a power of two");
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        double *p = realloc(b->data, cap * sizeof *p);
-        if (!p)
-            return POSENC_ERR_NOMEM;
-        b->data = p;
-        b->cap = cap;
-    }
+    /* 1024 doubled lands exactly on the limit: len < cap <= the limit */
+    _Static_assert(POSENC_LEARNED_MAX_ELEMS % 1024 == 0 &&
+                       ((POSENC_LEARNED_MAX_ELEMS / 1024) &
+                        (POSENC_LEARNED_MAX_ELEMS / 1024 - 1)) == 0,
+                   "POSENC_LEARNED_MAX_ELEMS must be 1024 times a power of two");
+    if (!posenc__grow((void **)&b->data, &b->cap, b->len, 1024, sizeof *b->data))
+        return POSENC_ERR_NOMEM;
     b->data[b->len++] = v;
     b->row_len++;
     return POSENC_OK;
