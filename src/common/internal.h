@@ -109,6 +109,18 @@ static inline posenc_status posenc__check_vec(int64_t pos, uint64_t D, double ba
     return POSENC_OK;
 }
 
+/* The dimensions of a RoPE, in this order: POSENC_ERR_DIM (head_dim outside
+ * 1 .. POSENC_ROPE_MAX_HEAD_DIM), POSENC_ERR_RANGE (rotary_dim odd or
+ * outside 2 .. head_dim). posenc_rope_init_scaled and posenc__rope_check. */
+static inline posenc_status posenc__rope_dims_check(uint32_t head_dim, uint32_t rotary_dim)
+{
+    if (head_dim < 1 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return POSENC_ERR_DIM;
+    if (rotary_dim < 2 || rotary_dim > head_dim || rotary_dim % 2)
+        return POSENC_ERR_RANGE;
+    return POSENC_OK;
+}
+
 /* The last two checks of other entry points: POSENC_ERR_BASE, then
  * POSENC_ERR_POS (the tables of table.c, the pair functions of angle.c). */
 static inline posenc_status posenc__check_base_pos(double base, int64_t pos)
@@ -116,15 +128,6 @@ static inline posenc_status posenc__check_base_pos(double base, int64_t pos)
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
     return posenc__pos_ok(pos) ? POSENC_OK : POSENC_ERR_POS;
-}
-
-/* The same with POSENC_ERR_LAYOUT last (the RoPE inits of scaling.c and
- * mrope.c). */
-static inline posenc_status posenc__check_base_layout(double base, posenc_layout layout)
-{
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    return posenc__layout_ok(layout) ? POSENC_OK : POSENC_ERR_LAYOUT;
 }
 
 /* The shape checks of a bias tensor [n_head, n_query, n_key] filled by

@@ -295,18 +295,17 @@ posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_
         return POSENC_ERR_NULL;
     if (head_dim < 4 || head_dim > POSENC_ROPE_MAX_HEAD_DIM || head_dim % 4)
         return POSENC_ERR_DIM;
-    posenc_status st = posenc__check_base_layout(base, layout);
+    /* plain RoPE over the whole head (attention factor 1; its checks left:
+     * POSENC_ERR_BASE, then POSENC_ERR_LAYOUT, with nothing written), then
+     * the frequencies of VisionRotaryEmbedding(dim = D/2): inv_freq[j] =
+     * base^(-2j/(D/2)), j < D/4, used by the row (pairs 0 .. D/4-1) and
+     * again by the column */
+    posenc_status st = posenc_rope_init(r, head_dim, head_dim, base, layout);
     if (st != POSENC_OK)
         return st;
     uint32_t q = head_dim / 4; /* pairs per axis */
     const uint32_t section[3] = {0, q, q};
     if ((st = posenc_mrope_init(m, 2 * q, section, POSENC_MROPE_CONTIGUOUS)) != POSENC_OK)
-        return st; /* not reached: the arguments are valid */
-    /* plain RoPE over the whole head (attention factor 1), then the
-     * frequencies of VisionRotaryEmbedding(dim = D/2): inv_freq[j] =
-     * base^(-2j/(D/2)), j < D/4, used by the row (pairs 0 .. D/4-1) and
-     * again by the column */
-    if ((st = posenc_rope_init(r, head_dim, head_dim, base, layout)) != POSENC_OK)
         return st; /* not reached: the arguments are valid */
     posenc__inv_freqs_dd(0, q, head_dim / 2, base, r->inv_freq_hi, r->inv_freq_lo);
     memcpy(r->inv_freq_hi + q, r->inv_freq_hi, q * sizeof(double));
