@@ -110,49 +110,51 @@ static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, cons
 
 /* ---- the single-vector references -------------------------------------------- */
 
-posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
-                                   int64_t ph, int64_t pw, posenc_direction dir, double *x)
+/* Both references: pair k turned by the angle of its axis m->axis[k]; the
+ * double path with the exact sin, cos of every pair at each axis' position
+ * times attn_factor, the float one with the fill's rows (attn_factor
+ * applied), as every float path takes them. */
+static posenc_status vec(const posenc_rope *r, const posenc_mrope *m, const int64_t p[3],
+                         posenc_direction dir, void *x, int f32)
 {
-    const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, dir, x, 0);
+    posenc_status st = check_vec(r, m, p, dir, x, f32);
     if (st != POSENC_OK)
         return st;
     int inverse = dir == POSENC_INVERSE;
     size_t P = r->rotary_dim / 2;
-    /* sin, cos of every pair at each axis' position (exact angle) */
     double s[3][POSENC_ROPE_MAX_HEAD_DIM / 2], c[3][POSENC_ROPE_MAX_HEAD_DIM / 2];
+    float cs[3][POSENC_ROPE_MAX_HEAD_DIM]; /* per axis: c[0..P) then s[0..P) */
     for (int a = 0; a < 3; a++)
-        posenc__cpu()->sincos(p[a], r->inv_freq_hi, r->inv_freq_lo, P, s[a], c[a]);
+        if (f32)
+            posenc__sincos_table_f32(p[a], 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
+                                     cs[a], cs[a] + P, 2 * P);
+        else
+            posenc__cpu()->sincos(p[a], r->inv_freq_hi, r->inv_freq_lo, P, s[a], c[a]);
     for (size_t k = 0; k < P; k++) {
         int a = m->axis[k];
-        double sk = r->attn_factor * s[a][k], ck = r->attn_factor * c[a][k];
         size_t i0, i1;
         posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f64(&x[i0], &x[i1], inverse ? -sk : sk, ck);
+        if (f32) {
+            float sk = cs[a][P + k], ck = cs[a][k];
+            posenc__rotate_f32((float *)x + i0, (float *)x + i1, inverse ? -sk : sk, ck);
+        } else {
+            double sk = r->attn_factor * s[a][k], ck = r->attn_factor * c[a][k];
+            posenc__rotate_f64((double *)x + i0, (double *)x + i1, inverse ? -sk : sk, ck);
+        }
     }
     return POSENC_OK;
+}
+
+posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
+                                   int64_t ph, int64_t pw, posenc_direction dir, double *x)
+{
+    return vec(r, m, (const int64_t[3]){pt, ph, pw}, dir, x, 0);
 }
 
 posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
                                    int64_t ph, int64_t pw, posenc_direction dir, float *x)
 {
-    const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, dir, x, 1);
-    if (st != POSENC_OK)
-        return st;
-    int inverse = dir == POSENC_INVERSE;
-    size_t P = r->rotary_dim / 2;
-    float cs[3][POSENC_ROPE_MAX_HEAD_DIM]; /* per axis: c[0..P) then s[0..P) */
-    for (int a = 0; a < 3; a++)
-        posenc__sincos_table_f32(p[a], 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
-                                 cs[a], cs[a] + P, 2 * P);
-    for (size_t k = 0; k < P; k++) {
-        const float *row = cs[m->axis[k]];
-        size_t i0, i1;
-        posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f32(&x[i0], &x[i1], inverse ? -row[P + k] : row[P + k], row[k]);
-    }
-    return POSENC_OK;
+    return vec(r, m, (const int64_t[3]){pt, ph, pw}, dir, x, 1);
 }
 
 posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope *m,
