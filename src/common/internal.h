@@ -41,7 +41,7 @@ posenc_status posenc__load_close(FILE *f, posenc_status s);
  * of *cap: doubles the capacity (first elements at first) when full. Returns
  * 0 when out of memory (the array is then unchanged), else 1. safetensors.c,
  * learned.c. */
-static inline int posenc__grow(void **p, size_t *cap, size_t n, size_t first, size_t size)
+static inline int posenc__array_grow(void **p, size_t *cap, size_t n, size_t first, size_t size)
 {
     if (n < *cap)
         return 1;

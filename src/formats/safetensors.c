@@ -383,7 +383,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
     e.dim0 = e.rank > 0 ? shape[0] : 0;
     e.dim1 = e.rank > 1 ? shape[1] : 0;
     e.dim2 = e.rank > 2 ? shape[2] : 0;
-    if (!posenc__grow((void **)&ps->ents, &ps->cap, ps->n_ents, 16, sizeof *ps->ents))
+    if (!posenc__array_grow((void **)&ps->ents, &ps->cap, ps->n_ents, 16, sizeof *ps->ents))
         return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
     ps->ents[ps->n_ents++] = e;
     return POSENC_OK;
@@ -408,7 +408,8 @@ static posenc_status parse_metadata(parser *ps)
         if ((s = parse_string(ps, &v)) != POSENC_OK)
             return s;
         ps->arena_len = mark; /* values are checked, not kept */
-        if (!posenc__grow((void **)&ps->meta, &ps->meta_cap, ps->n_meta, 16, sizeof *ps->meta))
+        if (!posenc__array_grow((void **)&ps->meta, &ps->meta_cap, ps->n_meta, 16,
+                                sizeof *ps->meta))
             return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
         ps->meta[ps->n_meta++] = k;
         if ((s = next_item(ps, '}', &more)) != POSENC_OK)

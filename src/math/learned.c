@@ -39,7 +39,7 @@ static posenc_status push_value(builder *b, double v)
                        ((POSENC_LEARNED_MAX_ELEMS / 1024) &
                         (POSENC_LEARNED_MAX_ELEMS / 1024 - 1)) == 0,
                    "POSENC_LEARNED_MAX_ELEMS must be 1024 times a power of two");
-    if (!posenc__grow((void **)&b->data, &b->cap, b->len, 1024, sizeof *b->data))
+    if (!posenc__array_grow((void **)&b->data, &b->cap, b->len, 1024, sizeof *b->data))
         return POSENC_ERR_NOMEM;
     b->data[b->len++] = v;
     b->row_len++;
