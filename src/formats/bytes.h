@@ -1,5 +1,6 @@
 /* bytes.h - the binary readers' shared helpers (safetensors.c, gguf.c):
- * little-endian numbers from bytes, and a growing array. Not installed. */
+ * little-endian numbers from bytes (the growing array is posenc__array_grow,
+ * internal.h). Not installed. */
 #ifndef POSENC_FORMATS_BYTES_H
 #define POSENC_FORMATS_BYTES_H
 
