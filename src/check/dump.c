@@ -213,25 +213,15 @@ static posenc_status load_file(FILE *f, posenc_check_input *in, posenc_load_erro
 
 posenc_status posenc_dump_read(FILE *in, posenc_check_input *out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !out)
-        return POSENC_ERR_NULL;
-    return load_file(in, out, err);
+    posenc_status s = posenc__load_start(err, in && out);
+    return s == POSENC_OK ? load_file(in, out, err) : s;
 }
 
 posenc_status posenc_dump_load(const char *path, posenc_check_input *out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !out)
-        return POSENC_ERR_NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
-    posenc_status s = load_file(f, out, err);
-    fclose(f);
-    return s;
+    FILE *f;
+    posenc_status s = posenc__load_open(path, out != NULL, &f, err);
+    return s == POSENC_OK ? posenc__load_close(f, load_file(f, out, err)) : s;
 }
 
 void posenc_dump_free(posenc_check_input *in)
@@ -288,10 +278,9 @@ static int put_floats(FILE *f, const float *v, size_t n, posenc_dtype d)
 posenc_status posenc_dump_save(const char *path, const posenc_check_input *in,
                                const char *const *meta, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !in || !in->pos)
-        return POSENC_ERR_NULL;
+    posenc_status s = posenc__load_start(err, path && in && in->pos);
+    if (s != POSENC_OK)
+        return s;
     int tables = !in->x;
     if ((tables && (!in->cos || !in->sin)) || (!tables && !in->y))
         return POSENC_ERR_NULL;

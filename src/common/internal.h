@@ -12,6 +12,7 @@
 #include "dd.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* The failure of a binary file reader (dump.c, safetensors.c): err->detail
  * from fmt (when err is not NULL), err->line 0; returns s. status.c. */
@@ -20,6 +21,40 @@ posenc_status posenc__load_fail(posenc_load_error *err, posenc_status s, const c
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The first step of every reader and loader: *err cleared (when err is not
+ * NULL), then POSENC_ERR_NULL when a required argument is missing
+ * (args_ok == 0), else POSENC_OK. status.c. */
+posenc_status posenc__load_start(posenc_load_error *err, int args_ok);
+
+/* The path form of a loader, in two steps around its FILE * form:
+ *     FILE *f;
+ *     posenc_status s = posenc__load_open(path, out != NULL, &f, err);
+ *     return s == POSENC_OK ? posenc__load_close(f, read(f, ..., err)) : s;
+ * posenc__load_open: posenc__load_start(err, path && args_ok), then *f =
+ * path opened for reading (POSENC_ERR_IO, strerror(errno) in err->detail,
+ * when it cannot be). posenc__load_close: closes f, returns s. status.c. */
+posenc_status posenc__load_open(const char *path, int args_ok, FILE **f, posenc_load_error *err);
+posenc_status posenc__load_close(FILE *f, posenc_status s);
+
+/* Makes room for one more element of size bytes in the array *p holding n
+ * of *cap: doubles the capacity (first elements at first) when full. Returns
+ * 0 when out of memory (the array is then unchanged), else 1. safetensors.c,
+ * learned.c. */
+static inline int posenc__array_grow(void **p, size_t *cap, size_t n, size_t first, size_t size)
+{
+    if (n < *cap)
+        return 1;
+    size_t c = *cap ? *cap * 2 : first;
+    if (c > SIZE_MAX / size)
+        return 0;
+    void *q = realloc(*p, c * size);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
 
 /* Status checks shared by every entry point. */
 static inline int posenc__pos_ok(int64_t pos) { return pos >= 0 && pos <= POSENC_MAX_POS; }
@@ -72,6 +107,27 @@ static inline posenc_status posenc__check_vec(int64_t pos, uint64_t D, double ba
     if (!posenc__base_ok(base))
         return POSENC_ERR_BASE;
     return POSENC_OK;
+}
+
+/* The dimensions of a RoPE, in this order: POSENC_ERR_DIM (head_dim outside
+ * 1 .. POSENC_ROPE_MAX_HEAD_DIM), POSENC_ERR_RANGE (rotary_dim odd or
+ * outside 2 .. head_dim). posenc_rope_init_scaled and posenc__rope_check. */
+static inline posenc_status posenc__rope_dims_check(uint32_t head_dim, uint32_t rotary_dim)
+{
+    if (head_dim < 1 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
+        return POSENC_ERR_DIM;
+    if (rotary_dim < 2 || rotary_dim > head_dim || rotary_dim % 2)
+        return POSENC_ERR_RANGE;
+    return POSENC_OK;
+}
+
+/* The last two checks of other entry points: POSENC_ERR_BASE, then
+ * POSENC_ERR_POS (the tables of table.c, the pair functions of angle.c). */
+static inline posenc_status posenc__check_base_pos(double base, int64_t pos)
+{
+    if (!posenc__base_ok(base))
+        return POSENC_ERR_BASE;
+    return posenc__pos_ok(pos) ? POSENC_OK : POSENC_ERR_POS;
 }
 
 /* The shape checks of a bias tensor [n_head, n_query, n_key] filled by

@@ -1,8 +1,10 @@
 /* status.c - status messages and the library version. */
 #include "internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #define POSENC__STR2(x) #x
 #define POSENC__STR(x) POSENC__STR2(x)
@@ -45,5 +47,28 @@ posenc_status posenc__load_fail(posenc_load_error *err, posenc_status s, const c
         va_end(ap);
         err->line = 0;
     }
+    return s;
+}
+
+posenc_status posenc__load_start(posenc_load_error *err, int args_ok)
+{
+    if (err)
+        memset(err, 0, sizeof *err);
+    return args_ok ? POSENC_OK : POSENC_ERR_NULL;
+}
+
+posenc_status posenc__load_open(const char *path, int args_ok, FILE **f, posenc_load_error *err)
+{
+    posenc_status s = posenc__load_start(err, path && args_ok);
+    if (s != POSENC_OK)
+        return s;
+    if (!(*f = fopen(path, "rb")))
+        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
+    return POSENC_OK;
+}
+
+posenc_status posenc__load_close(FILE *f, posenc_status s)
+{
+    fclose(f);
     return s;
 }

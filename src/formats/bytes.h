@@ -1,5 +1,6 @@
 /* bytes.h - the binary readers' shared helpers (safetensors.c, gguf.c):
- * little-endian numbers from bytes, and a growing array. Not installed. */
+ * little-endian numbers from bytes (the growing array is posenc__array_grow,
+ * internal.h). Not installed. */
 #ifndef POSENC_FORMATS_BYTES_H
 #define POSENC_FORMATS_BYTES_H
 
@@ -35,24 +36,6 @@ static inline double posenc__le_f64(const unsigned char *b)
     double d;
     memcpy(&d, &w, sizeof d);
     return d;
-}
-
-/* Makes room for one more element of size bytes in the array *p holding n
- * of *cap: doubles the capacity (16 at first) when full. Returns 0 when out
- * of memory (the array is then unchanged), else 1. */
-static inline int posenc__grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 1;
-    size_t c = *cap ? *cap * 2 : 16;
-    if (c > SIZE_MAX / size)
-        return 0;
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = c;
-    return 1;
 }
 
 #endif

@@ -605,10 +605,9 @@ static posenc_status read_header(rd *r, posenc_gguf *g)
 posenc_status posenc_gguf_read(FILE *in, const posenc_gguf_limits *lim, posenc_gguf **out,
                                posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !out)
-        return POSENC_ERR_NULL;
+    posenc_status s = posenc__load_start(err, in && out);
+    if (s != POSENC_OK)
+        return s;
     posenc_gguf_limits def;
     if (!lim && posenc_gguf_limits_default(&def) == POSENC_OK)
         lim = &def;
@@ -621,7 +620,7 @@ posenc_status posenc_gguf_read(FILE *in, const posenc_gguf_limits *lim, posenc_g
     posenc_gguf *g = calloc(1, sizeof *g);
     if (!g)
         return posenc__load_fail(err, POSENC_ERR_NOMEM, "out of memory");
-    posenc_status s = read_header(&r, g);
+    s = read_header(&r, g);
     if (s == POSENC_OK)
         s = read_kvs(&r, g);
     if (s == POSENC_OK)
@@ -639,16 +638,9 @@ posenc_status posenc_gguf_read(FILE *in, const posenc_gguf_limits *lim, posenc_g
 posenc_status posenc_gguf_load(const char *path, const posenc_gguf_limits *lim, posenc_gguf **out,
                                posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !out)
-        return POSENC_ERR_NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
-    posenc_status s = posenc_gguf_read(f, lim, out, err);
-    fclose(f);
-    return s;
+    FILE *f;
+    posenc_status s = posenc__load_open(path, out != NULL, &f, err);
+    return s == POSENC_OK ? posenc__load_close(f, posenc_gguf_read(f, lim, out, err)) : s;
 }
 
 /* ---- queries -------------------------------------------------------------------- */

@@ -67,12 +67,11 @@ static int same_op(const posenc_gguf_rope_op *a, const posenc_gguf_rope_op *b)
 posenc_status posenc_gguf_model(const posenc_gguf *g, const posenc_gguf_hparams *hp,
                                 uint64_t n_ctx, posenc_model *m, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!g || !hp || !m)
-        return POSENC_ERR_NULL;
+    posenc_status s = posenc__load_start(err, g && hp && m);
+    if (s != POSENC_OK)
+        return s;
     posenc_gguf_rope_op op0, op;
-    posenc_status s = posenc_gguf_llama_layer(g, hp, 0, n_ctx, &op0, err);
+    s = posenc_gguf_llama_layer(g, hp, 0, n_ctx, &op0, err);
     if (s != POSENC_OK)
         return s;
     for (uint32_t il = 1; il < hp->n_layer; il++) {

@@ -445,10 +445,9 @@ static posenc_status read_swa(const keys *k, const gguf_arch *a, posenc_gguf_hpa
 posenc_status posenc_gguf_llama_hparams(const posenc_gguf *g, posenc_gguf_hparams *out,
                                         posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!g || !out)
-        return POSENC_ERR_NULL;
+    posenc_status s = posenc__load_start(err, g && out);
+    if (s != POSENC_OK)
+        return s;
     posenc_gguf_hparams hp;
     memset(&hp, 0, sizeof hp);
     keys k = {g, NULL, err};
@@ -473,7 +472,6 @@ posenc_status posenc_gguf_llama_hparams(const posenc_gguf *g, posenc_gguf_hparam
         return posenc__load_fail(err, POSENC_ERR_RANGE, "key 'general.architecture': llama.cpp "
                                  "runs '%s' without RoPE (llama-model.cpp:3025-3049)", hp.arch);
     k.arch = hp.arch;
-    posenc_status s;
     /* llama-model.cpp:1321-1328 */
     if ((s = get_u32(&k, "context_length", 1, &hp.n_ctx_train, NULL)) != POSENC_OK ||
         (s = get_u32(&k, "embedding_length", 1, &hp.n_embd, NULL)) != POSENC_OK ||
@@ -563,10 +561,9 @@ posenc_status posenc_gguf_llama_layer(const posenc_gguf *g, const posenc_gguf_hp
                                       uint32_t layer, uint64_t n_ctx, posenc_gguf_rope_op *out,
                                       posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!g || !hp || !out)
-        return POSENC_ERR_NULL;
+    posenc_status s = posenc__load_start(err, g && hp && out);
+    if (s != POSENC_OK)
+        return s;
     gguf_arch arch;
     const gguf_arch *a = find_arch(hp->arch, &arch) ? &arch : NULL;
     if (!a || hp->n_layer == 0 || hp->n_layer > POSENC_GGUF_MAX_LAYERS)

@@ -383,7 +383,7 @@ static posenc_status parse_tensor(parser *ps, keyref name)
     e.dim0 = e.rank > 0 ? shape[0] : 0;
     e.dim1 = e.rank > 1 ? shape[1] : 0;
     e.dim2 = e.rank > 2 ? shape[2] : 0;
-    if (!posenc__grow((void **)&ps->ents, &ps->cap, ps->n_ents, sizeof *ps->ents))
+    if (!posenc__array_grow((void **)&ps->ents, &ps->cap, ps->n_ents, 16, sizeof *ps->ents))
         return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
     ps->ents[ps->n_ents++] = e;
     return POSENC_OK;
@@ -408,7 +408,8 @@ static posenc_status parse_metadata(parser *ps)
         if ((s = parse_string(ps, &v)) != POSENC_OK)
             return s;
         ps->arena_len = mark; /* values are checked, not kept */
-        if (!posenc__grow((void **)&ps->meta, &ps->meta_cap, ps->n_meta, sizeof *ps->meta))
+        if (!posenc__array_grow((void **)&ps->meta, &ps->meta_cap, ps->n_meta, 16,
+                                sizeof *ps->meta))
             return posenc__load_fail(ps->err, POSENC_ERR_NOMEM, "out of memory reading the header");
         ps->meta[ps->n_meta++] = k;
         if ((s = next_item(ps, '}', &more)) != POSENC_OK)
@@ -646,14 +647,12 @@ static posenc_status read_header(FILE *in, parser *ps_out, unsigned char **text_
 posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc_learned **out,
                                               posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !name || !out)
-        return POSENC_ERR_NULL;
     parser ps;
     unsigned char *text;
     uint64_t hlen;
-    posenc_status s = read_header(in, &ps, &text, &hlen, err);
+    posenc_status s = posenc__load_start(err, in && name && out);
+    if (s == POSENC_OK)
+        s = read_header(in, &ps, &text, &hlen, err);
     if (s != POSENC_OK)
         return s;
     size_t k = 0;
@@ -685,16 +684,10 @@ posenc_status posenc_learned_read_safetensors(FILE *in, const char *name, posenc
 posenc_status posenc_learned_load_safetensors(const char *path, const char *name,
                                               posenc_learned **out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !name || !out)
-        return POSENC_ERR_NULL;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return posenc__load_fail(err, POSENC_ERR_IO, "%s", strerror(errno));
-    posenc_status s = posenc_learned_read_safetensors(f, name, out, err);
-    fclose(f);
-    return s;
+    FILE *f;
+    posenc_status s = posenc__load_open(path, name && out, &f, err);
+    return s == POSENC_OK ? posenc__load_close(f, posenc_learned_read_safetensors(f, name, out, err))
+                          : s;
 }
 
 /* ---- the index for other readers (src/check/dump.c) --------------------------- */
@@ -702,14 +695,12 @@ posenc_status posenc_learned_load_safetensors(const char *path, const char *name
 posenc_status posenc__safetensors_find(FILE *in, size_t n, const char *const *names,
                                        posenc__st_tensor *out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || (n && (!names || !out)))
-        return POSENC_ERR_NULL;
     parser ps;
     unsigned char *text;
     uint64_t hlen;
-    posenc_status s = read_header(in, &ps, &text, &hlen, err);
+    posenc_status s = posenc__load_start(err, in && (!n || (names && out)));
+    if (s == POSENC_OK)
+        s = read_header(in, &ps, &text, &hlen, err);
     if (s != POSENC_OK)
         return s;
     for (size_t i = 0; i < n; i++) {

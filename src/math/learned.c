@@ -2,7 +2,6 @@
  * with the hard edge at the table's length. */
 #include "internal.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,19 +34,13 @@ static posenc_status push_value(builder *b, double v)
         return POSENC_ERR_OVERFLOW;
     if (b->row_len >= POSENC_MAX_DIM)
         return POSENC_ERR_DIM;
-    if (b->len == b->cap) {
-        /* 1024 doubled lands exactly on the limit: len < cap <= the limit */
-        _Static_assert(POSENC_LEARNED_MAX_ELEMS % 1024 == 0 &&
-                           ((POSENC_LEARNED_MAX_ELEMS / 1024) &
-                            (POSENC_LEARNED_MAX_ELEMS / 1024 - 1)) == 0,
-                       "POSENC_LEARNED_MAX_ELEMS must be 1024 times a power of two");
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        double *p = realloc(b->data, cap * sizeof *p);
-        if (!p)
-            return POSENC_ERR_NOMEM;
-        b->data = p;
-        b->cap = cap;
-    }
+    /* 1024 doubled lands exactly on the limit: len < cap <= the limit */
+    _Static_assert(POSENC_LEARNED_MAX_ELEMS % 1024 == 0 &&
+                       ((POSENC_LEARNED_MAX_ELEMS / 1024) &
+                        (POSENC_LEARNED_MAX_ELEMS / 1024 - 1)) == 0,
+                   "POSENC_LEARNED_MAX_ELEMS must be 1024 times a power of two");
+    if (!posenc__array_grow((void **)&b->data, &b->cap, b->len, 1024, sizeof *b->data))
+        return POSENC_ERR_NOMEM;
     b->data[b->len++] = v;
     b->row_len++;
     return POSENC_OK;
@@ -147,12 +140,11 @@ static posenc_status read_rows(FILE *in, builder *b, posenc_load_error *err)
 
 posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!in || !out)
-        return POSENC_ERR_NULL;
+    posenc_status st = posenc__load_start(err, in && out);
+    if (st != POSENC_OK)
+        return st;
     builder b = {0};
-    posenc_status st = read_rows(in, &b, err);
+    st = read_rows(in, &b, err);
     if (st == POSENC_OK && b.n_rows == 0) {
         set_error(err, 0, "the table has no rows");
         st = POSENC_ERR_FORMAT;
@@ -179,18 +171,9 @@ posenc_status posenc_learned_read(FILE *in, posenc_learned **out, posenc_load_er
 posenc_status posenc_learned_load(const char *path, posenc_learned **out,
                                   posenc_load_error *err)
 {
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!path || !out)
-        return POSENC_ERR_NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        set_error(err, 0, strerror(errno));
-        return POSENC_ERR_IO;
-    }
-    posenc_status st = posenc_learned_read(f, out, err);
-    fclose(f);
-    return st;
+    FILE *f;
+    posenc_status st = posenc__load_open(path, out != NULL, &f, err);
+    return st == POSENC_OK ? posenc__load_close(f, posenc_learned_read(f, out, err)) : st;
 }
 
 posenc_status posenc__learned_adopt(double *data, size_t n_pos, size_t dim, posenc_learned **out)

@@ -110,49 +110,51 @@ static posenc_status check_vec(const posenc_rope *r, const posenc_mrope *m, cons
 
 /* ---- the single-vector references -------------------------------------------- */
 
-posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
-                                   int64_t ph, int64_t pw, posenc_direction dir, double *x)
+/* Both references: pair k turned by the angle of its axis m->axis[k]; the
+ * double path with the exact sin, cos of every pair at each axis' position
+ * times attn_factor, the float one with the fill's rows (attn_factor
+ * applied), as every float path takes them. */
+static posenc_status vec(const posenc_rope *r, const posenc_mrope *m, const int64_t p[3],
+                         posenc_direction dir, void *x, int f32)
 {
-    const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, dir, x, 0);
+    posenc_status st = check_vec(r, m, p, dir, x, f32);
     if (st != POSENC_OK)
         return st;
     int inverse = dir == POSENC_INVERSE;
     size_t P = r->rotary_dim / 2;
-    /* sin, cos of every pair at each axis' position (exact angle) */
     double s[3][POSENC_ROPE_MAX_HEAD_DIM / 2], c[3][POSENC_ROPE_MAX_HEAD_DIM / 2];
+    float cs[3][POSENC_ROPE_MAX_HEAD_DIM]; /* per axis: c[0..P) then s[0..P) */
     for (int a = 0; a < 3; a++)
-        posenc__cpu()->sincos(p[a], r->inv_freq_hi, r->inv_freq_lo, P, s[a], c[a]);
+        if (f32)
+            posenc__sincos_table_f32(p[a], 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
+                                     cs[a], cs[a] + P, 2 * P);
+        else
+            posenc__cpu()->sincos(p[a], r->inv_freq_hi, r->inv_freq_lo, P, s[a], c[a]);
     for (size_t k = 0; k < P; k++) {
         int a = m->axis[k];
-        double sk = r->attn_factor * s[a][k], ck = r->attn_factor * c[a][k];
         size_t i0, i1;
         posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f64(&x[i0], &x[i1], inverse ? -sk : sk, ck);
+        if (f32) {
+            float sk = cs[a][P + k], ck = cs[a][k];
+            posenc__rotate_f32((float *)x + i0, (float *)x + i1, inverse ? -sk : sk, ck);
+        } else {
+            double sk = r->attn_factor * s[a][k], ck = r->attn_factor * c[a][k];
+            posenc__rotate_f64((double *)x + i0, (double *)x + i1, inverse ? -sk : sk, ck);
+        }
     }
     return POSENC_OK;
+}
+
+posenc_status posenc_mrope_vec_f64(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
+                                   int64_t ph, int64_t pw, posenc_direction dir, double *x)
+{
+    return vec(r, m, (const int64_t[3]){pt, ph, pw}, dir, x, 0);
 }
 
 posenc_status posenc_mrope_vec_f32(const posenc_rope *r, const posenc_mrope *m, int64_t pt,
                                    int64_t ph, int64_t pw, posenc_direction dir, float *x)
 {
-    const int64_t p[3] = {pt, ph, pw};
-    posenc_status st = check_vec(r, m, p, dir, x, 1);
-    if (st != POSENC_OK)
-        return st;
-    int inverse = dir == POSENC_INVERSE;
-    size_t P = r->rotary_dim / 2;
-    float cs[3][POSENC_ROPE_MAX_HEAD_DIM]; /* per axis: c[0..P) then s[0..P) */
-    for (int a = 0; a < 3; a++)
-        posenc__sincos_table_f32(p[a], 1, r->inv_freq_hi, r->inv_freq_lo, P, r->attn_factor,
-                                 cs[a], cs[a] + P, 2 * P);
-    for (size_t k = 0; k < P; k++) {
-        const float *row = cs[m->axis[k]];
-        size_t i0, i1;
-        posenc__pair_elems(r->layout, P, k, &i0, &i1);
-        posenc__rotate_f32(&x[i0], &x[i1], inverse ? -row[P + k] : row[P + k], row[k]);
-    }
-    return POSENC_OK;
+    return vec(r, m, (const int64_t[3]){pt, ph, pw}, dir, x, 1);
 }
 
 posenc_status posenc_mrope_vec_dot_f64(const posenc_rope *r, const posenc_mrope *m,
@@ -295,20 +297,17 @@ posenc_status posenc_rope2d_init(posenc_rope *r, posenc_mrope *m, uint32_t head_
         return POSENC_ERR_NULL;
     if (head_dim < 4 || head_dim > POSENC_ROPE_MAX_HEAD_DIM || head_dim % 4)
         return POSENC_ERR_DIM;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__layout_ok(layout))
-        return POSENC_ERR_LAYOUT;
-    uint32_t q = head_dim / 4; /* pairs per axis */
-    const uint32_t section[3] = {0, q, q};
-    posenc_status st = posenc_mrope_init(m, 2 * q, section, POSENC_MROPE_CONTIGUOUS);
-    if (st != POSENC_OK)
-        return st; /* not reached: the arguments are valid */
-    /* plain RoPE over the whole head (attention factor 1), then the
-     * frequencies of VisionRotaryEmbedding(dim = D/2): inv_freq[j] =
+    /* plain RoPE over the whole head (attention factor 1; its checks left:
+     * POSENC_ERR_BASE, then POSENC_ERR_LAYOUT, with nothing written), then
+     * the frequencies of VisionRotaryEmbedding(dim = D/2): inv_freq[j] =
      * base^(-2j/(D/2)), j < D/4, used by the row (pairs 0 .. D/4-1) and
      * again by the column */
-    if ((st = posenc_rope_init(r, head_dim, head_dim, base, layout)) != POSENC_OK)
+    posenc_status st = posenc_rope_init(r, head_dim, head_dim, base, layout);
+    if (st != POSENC_OK)
+        return st;
+    uint32_t q = head_dim / 4; /* pairs per axis */
+    const uint32_t section[3] = {0, q, q};
+    if ((st = posenc_mrope_init(m, 2 * q, section, POSENC_MROPE_CONTIGUOUS)) != POSENC_OK)
         return st; /* not reached: the arguments are valid */
     posenc__inv_freqs_dd(0, q, head_dim / 2, base, r->inv_freq_hi, r->inv_freq_lo);
     memcpy(r->inv_freq_hi + q, r->inv_freq_hi, q * sizeof(double));

@@ -13,10 +13,9 @@ posenc_status posenc__rope_check(const posenc_rope *r)
 {
     if (!r)
         return POSENC_ERR_NULL;
-    if (r->head_dim < 1 || r->head_dim > POSENC_ROPE_MAX_HEAD_DIM)
-        return POSENC_ERR_DIM;
-    if (r->rotary_dim < 2 || r->rotary_dim > r->head_dim || r->rotary_dim % 2)
-        return POSENC_ERR_RANGE;
+    posenc_status st = posenc__rope_dims_check(r->head_dim, r->rotary_dim);
+    if (st != POSENC_OK)
+        return st;
     if (!posenc__layout_ok(r->layout))
         return POSENC_ERR_LAYOUT;
     if (!isfinite(r->attn_factor))

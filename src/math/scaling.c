@@ -462,18 +462,16 @@ posenc_status posenc_rope_init_scaled(posenc_rope *r, uint32_t head_dim, uint32_
 {
     if (!r)
         return POSENC_ERR_NULL;
-    if (head_dim < 1 || head_dim > POSENC_ROPE_MAX_HEAD_DIM)
-        return POSENC_ERR_DIM;
-    if (rotary_dim < 2 || rotary_dim > head_dim || rotary_dim % 2)
-        return POSENC_ERR_RANGE;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__layout_ok(layout))
-        return POSENC_ERR_LAYOUT;
+    posenc_status st = posenc__rope_dims_check(head_dim, rotary_dim);
+    if (st == POSENC_OK && !posenc__base_ok(base))
+        st = POSENC_ERR_BASE;
+    if (st == POSENC_OK && !posenc__layout_ok(layout))
+        st = POSENC_ERR_LAYOUT;
+    if (st != POSENC_OK)
+        return st;
     ctx c;
     double hi[POSENC_ROPE_MAX_HEAD_DIM / 2], lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
-    posenc_status st = scale(&c, rotary_dim, base, s, cur_len, hi, lo, NULL);
-    if (st != POSENC_OK)
+    if ((st = scale(&c, rotary_dim, base, s, cur_len, hi, lo, NULL)) != POSENC_OK)
         return st;
     memset(r, 0, sizeof *r);
     r->head_dim = head_dim;

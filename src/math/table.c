@@ -59,12 +59,9 @@ static posenc_status check_table(int64_t pos0, size_t n_pos, uint32_t D, double 
         return POSENC_ERR_NULL;
     if (!posenc__dim_ok(D))
         return POSENC_ERR_DIM;
-    if (!posenc__base_ok(base))
-        return POSENC_ERR_BASE;
-    if (!posenc__pos_ok(pos0))
-        return POSENC_ERR_POS;
-    if (n_pos == 0)
-        return POSENC_OK;
+    posenc_status st = posenc__check_base_pos(base, pos0);
+    if (st != POSENC_OK || n_pos == 0)
+        return st;
     if ((uint64_t)n_pos - 1 > (uint64_t)(POSENC_MAX_POS - pos0))
         return POSENC_ERR_POS;
     if (n_pos > SIZE_MAX / D)

@@ -180,6 +180,29 @@ static int64_t pos_of(const job *j, size_t t)
     return -1;
 }
 
+size_t posenc__pos_runs(const int64_t *pos, size_t n, size_t *ridx, int64_t *p0, size_t *len)
+{
+    size_t n_run = 0, nrow = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t p = pos[i];
+        if (p < 0)
+            continue;
+        size_t k = n_run - 1; /* the current run, when n_run > 0 */
+        if (n_run && p == p0[k] + (int64_t)len[k] - 1) { /* the previous row */
+            ridx[i] = nrow - 1;
+            continue;
+        }
+        if (n_run && p == p0[k] + (int64_t)len[k]) {
+            len[k]++;
+        } else {
+            p0[n_run] = p;
+            len[n_run++] = 1;
+        }
+        ridx[i] = nrow++;
+    }
+    return n_run;
+}
+
 void posenc__qk_token(const qk_call *c, size_t t, const float *row)
 {
     size_t es = posenc__dtype_size(c->dt), P = c->P;
@@ -242,6 +265,8 @@ static void run_range(const void *arg, size_t t0, size_t t1)
     float scratch[SCRATCH_FLOATS];
     size_t ridx[SCRATCH_ROWS];
     int64_t pv[SCRATCH_ROWS]; /* the block's positions as read; -1: skipped */
+    int64_t run_p0[SCRATCH_ROWS];
+    size_t run_len[SCRATCH_ROWS];
     size_t B = SCRATCH_FLOATS / row < SCRATCH_ROWS ? SCRATCH_FLOATS / row : SCRATCH_ROWS;
     /* T(j) = cos jf + i sin jf, j < POSENC__FILL_ANCHOR_EVERY, for the whole
      * range when it is long enough and each row fits one strip */
@@ -254,30 +279,12 @@ static void run_range(const void *arg, size_t t0, size_t t1)
         ts = &tcs[1][0][0];
     }
     for (size_t t = t0; t < t1;) {
-        size_t n = t1 - t < B ? t1 - t : B, nrow = 0, run_row = 0, run_len = 0;
-        int64_t run_p0 = 0;
-        for (size_t i = 0; i < n; i++) {
-            int64_t p = pv[i] = pos_of(j, t + i);
-            if (p < 0)
-                continue;
-            if (run_len && p == run_p0 + (int64_t)run_len - 1) { /* the previous row */
-                ridx[i] = nrow - 1;
-                continue;
-            }
-            if (run_len && p == run_p0 + (int64_t)run_len) {
-                ridx[i] = nrow++;
-                run_len++;
-                continue;
-            }
-            if (run_len)
-                fill_run(j, tc, ts, run_p0, run_len, scratch + run_row * row);
-            run_row = nrow;
-            run_p0 = p;
-            run_len = 1;
-            ridx[i] = nrow++;
-        }
-        if (run_len)
-            fill_run(j, tc, ts, run_p0, run_len, scratch + run_row * row);
+        size_t n = t1 - t < B ? t1 - t : B;
+        for (size_t i = 0; i < n; i++)
+            pv[i] = pos_of(j, t + i);
+        size_t n_run = posenc__pos_runs(pv, n, ridx, run_p0, run_len);
+        for (size_t k = 0, r0 = 0; k < n_run; r0 += run_len[k++])
+            fill_run(j, tc, ts, run_p0[k], run_len[k], scratch + r0 * row);
         for (size_t i = 0; i < n; i++)
             if (pv[i] >= 0)
                 posenc__qk_token(&j->c, t + i, scratch + ridx[i] * row);
@@ -320,14 +327,14 @@ posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a)
     return posenc__rope_qk_run(isa, a, NULL, posenc__min_elems(NULL));
 }
 
-posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
-{
-    return posenc__rope_qk_isa(posenc__isa_selected(), a);
-}
-
 posenc_status posenc_rope_qk_pool(const posenc_rope_qk_args *a, posenc_pool *pool)
 {
     return posenc__rope_qk_run(posenc__isa_selected(), a, pool, posenc__min_elems(pool));
+}
+
+posenc_status posenc_rope_qk(const posenc_rope_qk_args *a)
+{
+    return posenc_rope_qk_pool(a, NULL);
 }
 
 posenc_rope_view posenc_rope_view_dense(void *data, uint32_t n_head, uint32_t head_dim)

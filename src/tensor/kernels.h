@@ -32,11 +32,8 @@ struct posenc_rope_cache {
  * and the cos/sin fill both; the public call uses the chosen one). */
 posenc_status posenc__rope_qk_isa(int isa, const posenc_rope_qk_args *a);
 
-/* Test hook: posenc_mrope_qk on an explicit instruction set. */
-posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a);
-
-/* What the four calls above and posenc_rope_qk_pool / posenc_mrope_qk_pool
- * run: on instruction set isa, on pool's threads (NULL: threads started in
+/* What the call above, posenc_rope_qk, posenc_mrope_qk and
+ * posenc_rope_qk_pool / posenc_mrope_qk_pool run: on instruction set isa, on pool's threads (NULL: threads started in
  * the call), a thread only for min_elems elements of work or more
  * (posenc__threads_for; the public calls pass posenc__min_elems(pool):
  * POSENC__MIN_ELEMS_PER_THREAD, or POSENC__MIN_ELEMS_PER_POOL_THREAD with a
@@ -117,5 +114,12 @@ static inline int posenc__pos_in(int64_t p, int64_t limit)
  * c[0..P) s[0..P), by the heads body, and copies the pass-through elements
  * of an out-of-place view. */
 void posenc__qk_token(const qk_call *c, size_t t, const float *row);
+
+/* The rows of a block of n tokens at positions pos[0..n) (pos[i] < 0: token
+ * i is skipped), one block fill per run of consecutive positions, a token at
+ * the position of the previous row sharing it: run k is len[k] rows at
+ * positions p0[k], p0[k] + 1, ..., right after the rows of run k - 1, and
+ * ridx[i] = the row of token i. Returns the number of runs (at most n). */
+size_t posenc__pos_runs(const int64_t *pos, size_t n, size_t *ridx, int64_t *p0, size_t *len);
 
 #endif

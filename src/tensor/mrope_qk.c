@@ -59,37 +59,17 @@ static int read_token(const mjob *j, size_t t, int64_t p[3])
 
 /* Rows for the n positions pos[0..n) of one axis (na pairs, frequencies fh,
  * fl) into out (rows of 2 na floats: c then s), one fill per run of
- * consecutive positions, a repeated position sharing the previous row;
- * ridx[i] = the row of position i. Tokens with ok[i] == 0 are skipped. */
-static void fill_axis(const mjob *j, const int64_t *pos, const unsigned char *ok, size_t n,
-                      const double *fh, const double *fl, size_t na, float *out, size_t *ridx)
+ * consecutive positions (posenc__pos_runs); ridx[i] = the row of position i.
+ * Tokens with pos[i] < 0 are skipped. */
+static void fill_axis(const mjob *j, const int64_t *pos, size_t n, const double *fh,
+                      const double *fl, size_t na, float *out, size_t *ridx)
 {
-    size_t row = 2 * na, nrow = 0, run_row = 0, run_len = 0;
-    int64_t run_p0 = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t p = pos[i];
-        if (!ok[i])
-            continue;
-        if (run_len && p == run_p0 + (int64_t)run_len - 1) { /* the previous row */
-            ridx[i] = nrow - 1;
-            continue;
-        }
-        if (run_len && p == run_p0 + (int64_t)run_len) {
-            ridx[i] = nrow++;
-            run_len++;
-            continue;
-        }
-        if (run_len)
-            j->c.ops.fill(run_p0, run_len, fh, fl, na, j->c.r->attn_factor, out + run_row * row,
-                          out + run_row * row + na, row, POSENC__FILL_SPLIT);
-        run_row = nrow;
-        run_p0 = p;
-        run_len = 1;
-        ridx[i] = nrow++;
-    }
-    if (run_len)
-        j->c.ops.fill(run_p0, run_len, fh, fl, na, j->c.r->attn_factor, out + run_row * row,
-                      out + run_row * row + na, row, POSENC__FILL_SPLIT);
+    int64_t run_p0[SCRATCH_ROWS];
+    size_t run_len[SCRATCH_ROWS], row = 2 * na;
+    size_t n_run = posenc__pos_runs(pos, n, ridx, run_p0, run_len);
+    for (size_t k = 0, r0 = 0; k < n_run; r0 += run_len[k++])
+        j->c.ops.fill(run_p0[k], run_len[k], fh, fl, na, j->c.r->attn_factor, out + r0 * row,
+                      out + r0 * row + na, row, POSENC__FILL_SPLIT);
 }
 
 /* Tokens [t0, t1) of both tensors. Each position is read once
@@ -123,7 +103,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
      * (B rows of 2 n[a] floats), then every token's row gathered. */
     float scratch[SCRATCH_FLOATS];
     size_t ridx[3][SCRATCH_ROWS];
-    int64_t pv[3][SCRATCH_ROWS]; /* the block's positions as read */
+    int64_t pv[3][SCRATCH_ROWS]; /* the block's positions as read; -1: skipped */
     unsigned char ok[SCRATCH_ROWS];
     size_t B = SCRATCH_FLOATS / (2 * P) < SCRATCH_ROWS ? SCRATCH_FLOATS / (2 * P) : SCRATCH_ROWS;
     const axes *ax = j->ax;
@@ -141,12 +121,11 @@ static void run_range(const void *arg, size_t t0, size_t t1)
             int64_t p[3];
             ok[i] = (unsigned char)read_token(j, t + i, p);
             for (int a = 0; a < 3; a++)
-                pv[a][i] = p[a];
+                pv[a][i] = ok[i] ? p[a] : -1;
             text = text && (!ok[i] || (p[0] == p[1] && p[0] == p[2]));
         }
         if (text) {
-            fill_axis(j, pv[0], ok, n, j->c.r->inv_freq_hi, j->c.r->inv_freq_lo, P, scratch,
-                      ridx[0]);
+            fill_axis(j, pv[0], n, j->c.r->inv_freq_hi, j->c.r->inv_freq_lo, P, scratch, ridx[0]);
             for (size_t i = 0; i < n; i++)
                 if (ok[i])
                     posenc__qk_token(&j->c, t + i, scratch + ridx[0][i] * 2 * P);
@@ -155,7 +134,7 @@ static void run_range(const void *arg, size_t t0, size_t t1)
         }
         for (int a = 0; a < 3; a++)
             if (ax->n[a])
-                fill_axis(j, pv[a], ok, n, ax->fh[a], ax->fl[a], ax->n[a], part[a], ridx[a]);
+                fill_axis(j, pv[a], n, ax->fh[a], ax->fl[a], ax->n[a], part[a], ridx[a]);
         for (size_t i = 0; i < n; i++) {
             if (!ok[i])
                 continue;
@@ -224,19 +203,14 @@ posenc_status posenc__mrope_qk_run(int isa, const posenc_mrope_qk_args *ma, pose
     return posenc__qk_go(&j.c, n_tok, pool, min_elems, run_range, &j);
 }
 
-posenc_status posenc__mrope_qk_isa(int isa, const posenc_mrope_qk_args *a)
+posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *pool)
 {
-    return posenc__mrope_qk_run(isa, a, NULL, posenc__min_elems(NULL));
+    return posenc__mrope_qk_run(posenc__isa_selected(), a, pool, posenc__min_elems(pool));
 }
 
 posenc_status posenc_mrope_qk(const posenc_mrope_qk_args *a)
 {
-    return posenc__mrope_qk_isa(posenc__isa_selected(), a);
-}
-
-posenc_status posenc_mrope_qk_pool(const posenc_mrope_qk_args *a, posenc_pool *pool)
-{
-    return posenc__mrope_qk_run(posenc__isa_selected(), a, pool, posenc__min_elems(pool));
+    return posenc_mrope_qk_pool(a, NULL);
 }
 
 /* ---- vision 2D RoPE over q/k tensors ---------------------------------------------- */
