@@ -154,4 +154,33 @@ int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms,
               grade_run_result *r);
 void grade_run_free(grade_run_result *r);
 
+/* ---- the lines of the runs (grade_lines.c) ---------------------------------- */
+
+/* What the program printed for each case, from its runs. */
+typedef struct {
+    const char **at;     /* case i's line in a run's output (NULL: not answered) */
+    size_t *len;
+    unsigned char *skip; /* not graded: its function is not written, or SET base refused */
+    char missing[128];   /* "sinusoid,rotate": the functions the program says are left */
+    int base_refused;    /* the other bases' cases skipped: SET base not accepted */
+} grade_lines;
+
+/* The input of one run: the commands of the lesson's base (other_bases 0),
+ * or those of other bases with a `SET base B` line before each change.
+ * *line_case[j] is the case of input line j + 1 (SIZE_MAX for a SET line).
+ * NULL when out of memory. */
+char *grade_run_text(const grade_cases *c, int other_bases, size_t *len, size_t **line_case,
+                     size_t *n_lines);
+
+/* Reads the run's standard error: "line N: NAME() is not written yet"
+ * skips the command of line N and lists NAME in L->missing; a message on a
+ * SET line (or naming SET) sets *set_refused. Returns how many lines of
+ * numbers the run owes (its commands not skipped). */
+size_t grade_lines_read_err(const grade_run_result *r, const size_t *line_case, size_t n_lines,
+                            grade_lines *L, int *set_refused);
+
+/* Gives each command of the run not skipped the next line of its output. */
+void grade_lines_take_out(const grade_run_result *r, const size_t *line_case, size_t n_lines,
+                          grade_lines *L);
+
 #endif

@@ -430,7 +430,7 @@ static size_t variants(int rotation, variant *v)
     side s;
     first_round(rotation, v, &n);
     s = RIGHT, s.exponent = EXP_INT;
-    add(v, &n, POSENC_SLIP_INTEGER_EXPONENT, F_EXP, s, "exponent=2*k/D in int");
+    add(v, &n, POSENC_SLIP_INTEGER_EXPONENT, F_EXP, s, "exponent=int(2*k/D)");
     static const struct {
         double shift;
         const char *what;
@@ -448,7 +448,7 @@ static size_t variants(int rotation, variant *v)
         s.sign = SIGN_FIRST;
         add(v, &n, POSENC_SLIP_COORDINATE_SIGN, F_SIGN, s, "x[2k]=a*cos+b*sin");
         s = RIGHT, s.overwrite = 1;
-        add(v, &n, POSENC_SLIP_OVERWRITTEN, F_OVER, s, "x[2k+1] from the new x[2k]");
+        add(v, &n, POSENC_SLIP_OVERWRITTEN, F_OVER, s, "b-from=new-x[2k]");
     }
     s = RIGHT, s.dim = -1;
     add(v, &n, POSENC_SLIP_ODD_D_EXPONENT, F_DIM, s, "exponent=2k/(D-1)");
