@@ -151,6 +151,71 @@ if [ "$rc" = 1 ] &&
     ! grep -q '^CASE' "$tmp/out"; then ok
 else bad "the half-written program: want verdict=incomplete missing=rotate (status $rc)"; fi
 
+# 5. Containment: programs that fork, setsid(), sleep, print without end and
+# write files, compiled here; no process of theirs is left when grade
+# returns, they ran in a directory of their own, removed after.
+cat >"$tmp/bad.c" <<'BAD'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+static void note(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (f) { fprintf(f, "%d\n", (int)getpid()); fclose(f); }
+}
+int main(int argc, char **argv)
+{
+    const char *dir = argv[1], *what = argv[2];
+    char line[65536], cwd[512];
+    if (getcwd(cwd, sizeof cwd)) { FILE *f = fopen("here.txt", "w"); if (f) fclose(f);
+        char p[600]; snprintf(p, sizeof p, "%s/cwd", dir); f = fopen(p, "w");
+        if (f) { fprintf(f, "%s\n", cwd); fclose(f); } }
+    if (fork() == 0) { /* a child that outlives its parent */
+        note(dir, "child.pid");
+        for (;;) sleep(1);
+    }
+    if (fork() == 0) { /* a grandchild in a session of its own */
+        setsid();
+        if (fork() == 0) { note(dir, "daemon.pid"); for (;;) sleep(1); }
+        _exit(0);
+    }
+    if (strcmp(what, "sleep") == 0)
+        for (;;) sleep(1);
+    if (strcmp(what, "spew") == 0)
+        for (;;) fputs("0.0000 0.0000 0.0000\n", stdout);
+    if (strcmp(what, "file") == 0) { /* a file without end: the file size limit stops it */
+        FILE *f = fopen("big.bin", "w");
+        memset(line, 'x', sizeof line);
+        for (;;) fwrite(line, 1, sizeof line, f);
+    }
+    while (fgets(line, sizeof line, stdin)) puts("0");
+    return 0;
+}
+BAD
+if $cc -o "$tmp/bad" "$tmp/bad.c" 2>"$tmp/cc.log"; then
+    printf 'PE 1 1\n' >"$tmp/one.txt"
+    for what in exit sleep spew file; do
+        mkdir -p "$tmp/run-$what"
+        "$prog" grade --timeout 1 --cases "$tmp/one.txt" -- "$tmp/bad" "$tmp/run-$what" "$what" \
+            >"$tmp/out" 2>"$tmp/err"
+        sleep 0.2
+        left=""
+        for f in "$tmp/run-$what"/*.pid; do
+            [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null && left="$left $(cat "$f")"
+        done
+        wd=$(cat "$tmp/run-$what/cwd" 2>/dev/null)
+        if [ -z "$left" ] && [ -f "$tmp/run-$what/child.pid" ] && [ -n "$wd" ] &&
+            [ "$wd" != "$(pwd)" ] && [ ! -e "$wd" ]; then ok
+        else
+            bad "containment ($what): left running:$left; ran in '$wd'"
+            for p in $left; do kill -9 "$p" 2>/dev/null; done
+        fi
+    done
+else bad "the containment test program does not build"; cat "$tmp/cc.log" >&2; fi
+
 if [ "$skipped" -gt 0 ]; then
     echo "exercise: $passed passed, $failed failed, $skipped skipped"
 else

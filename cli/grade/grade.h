@@ -128,6 +128,9 @@ size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned 
 /* ---- the learner's program (grade_run.c) ------------------------------------ */
 
 #define GRADE_ERR_KEEP 16384u /* bytes of standard error kept: the last ones */
+#define GRADE_MAX_MEMORY (2048ul << 20) /* bytes of address space of the program */
+#define GRADE_MAX_FILE (64ul << 20)     /* bytes a file it writes may grow to */
+#define GRADE_MAX_PROCS 64              /* processes it may start */
 
 typedef struct {
     int started;        /* 0: it could not be run; exec_errno says why */

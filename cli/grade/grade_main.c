@@ -25,9 +25,14 @@ static void usage(FILE *f)
           "PE, ROPE, DOT and ADD commands on its standard input, one per line (the lesson's\n"
           "worked examples, then generated cases), reads one line of numbers per command,\n"
           "compares them with posenc's at 4 decimals, and prints\n"
-          "  GRADE verdict=pass|fail cases=N failed=M\n"
+          "  GRADE verdict=pass|fail|incomplete cases=N failed=M [missing=F,...]\n"
           "  CASE cmd=\"...\" got=\"...\" want=\"...\"      (K failed cases, shortest first)\n"
           "  MISTAKE name=NAME explains=X/M ...          (the mistakes that explain them)\n"
+          "Commands under other bases (SET base B) run in a run of their own. A command\n"
+          "the program answers on standard error with 'line N: F() is not written yet'\n"
+          "is not graded, and F is listed as missing. PROGRAM runs contained: a session\n"
+          "of its own, a private working directory, limits on CPU time, memory,\n"
+          "processes and file size, and every process it started killed at the end.\n"
           "\n"
           "Options:\n"
           "  --seed N      seed of the generated cases (default 1)\n"
@@ -37,9 +42,12 @@ static void usage(FILE *f)
           "  -h, --help    show this help\n"
           "\n"
           "Mistakes: element-index, exponent-k-over-d, rotation-sign, sin-cos-swapped,\n"
-          "odd-d, layout, position-offset, model-dim, base.\n"
-          "Exit status: 0 pass, 1 fail, 2 bad options, or a PROGRAM that cannot be run,\n"
-          "dies, hangs, or prints another number of lines than it was sent commands.\n",
+          "odd-d, layout, position-offset, model-dim, base, integer-exponent, pair-shift,\n"
+          "multiply-not-divide, coordinate-sign, used-after-overwrite, odd-d-exponent,\n"
+          "base-ignored, single-precision.\n"
+          "Exit status: 0 pass, 1 fail or incomplete, 2 bad options, or a PROGRAM that\n"
+          "cannot be run, dies, hangs, or prints another number of lines than it was\n"
+          "sent commands.\n",
           f);
 }
 
@@ -225,7 +233,10 @@ static void print_where(const grade_cases *c, const grade_lines *L, const grade_
     posenc_lesson_localize(c->v, c->n, got, L->skip, failed, &w);
     char k[64], p[64];
     kinds_words(w.kinds, k, sizeof k);
-    fprintf(out, "  What your numbers show: the failed cases are %s", k);
+    unsigned fns = ((w.kinds & (1u << GRADE_PE | 1u << GRADE_ADD)) ? 1u : 0u) |
+                   ((w.kinds & (1u << GRADE_ROPE | 1u << GRADE_DOT)) ? 2u : 0u);
+    fprintf(out, "  What your numbers show: the failed cases are %s (%s)", k,
+            fns == 3 ? "both functions" : fns == 1 ? "your sinusoid()" : "your rotate()");
     if (w.kinds_passed) {
         kinds_words(w.kinds_passed, p, sizeof p);
         fprintf(out, " (every %s is right)", p);
