@@ -215,8 +215,12 @@ $(BUILD)/libposenc_config.a: $(CONFIG_OBJ)
 $(PROGRAM): $(CLI_OBJ) $(STATIC) $(CONFIG_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(OPT_LIBS) $(STATIC) $(LIBS)
 
+# (the build quiet; each result printed under the comment that says what it is)
+ifeq ($(MAKECMDGOALS),run)
+.SILENT:
+endif
 run: $(PROGRAM)
-	$(PROGRAM) examples/lesson.pe
+	$(PROGRAM) --comments examples/lesson.pe
 
 # ---- tests -------------------------------------------------------------------
 # Every tests/test_*.c is one program linked with the library (and the config

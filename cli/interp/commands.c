@@ -963,8 +963,26 @@ void cli_print_help(FILE *out)
 
 /* ---- dispatch ----------------------------------------------------------------- */
 
+/* --comments: a comment line (its first word starts with '#') or a blank
+ * line printed as it is, so that each result shows under what says what it
+ * is. */
+static void show_comment(cli_state *st, const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    while (len > i && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--;
+    if (i == len || line[i] == '#') {
+        fwrite(line, 1, len, st->out);
+        fputc('\n', st->out);
+    }
+}
+
 int cli_run_line(cli_state *st, const char *line, size_t len)
 {
+    if (st->show_comments && !memchr(line, '\0', len))
+        show_comment(st, line, len);
     long n = tokenize(st, line, len);
     if (n < 0)
         return 1;
