@@ -223,6 +223,36 @@ static void kinds_words(unsigned kinds, char *buf, size_t len)
         }
 }
 
+/* The line of the lesson's formula the differing elements point at. */
+static const char *formula_line(const posenc_lesson_where *w, unsigned fns)
+{
+    unsigned e = w->where & (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD);
+    unsigned lone = w->where & POSENC_LESSON_AT_LONE;
+    if (w->base_only)
+        return "theta = pos / base^(2k/D): the base passed in";
+    if (w->where == POSENC_LESSON_AT_LONE)
+        return fns == 2 ? "of the lone last element of an odd D: it stays as it is"
+                        : "of the lone last element of an odd D: PE[D-1] = sin(theta(pos, (D-1)/2))";
+    if (!lone && (w->where & POSENC_LESSON_AT_LATER) && !(w->where & POSENC_LESSON_AT_FIRST) &&
+        e == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD))
+        return "theta = pos / base^(2k/D), the exponent: pair 0 (exponent 0) is right, the "
+               "later pairs are not";
+    if (fns == 1 && e == POSENC_LESSON_AT_EVEN)
+        return "PE[2k] = sin(theta)";
+    if (fns == 1 && e == POSENC_LESSON_AT_ODD)
+        return "PE[2k+1] = cos(theta)";
+    if (fns == 2 && e == POSENC_LESSON_AT_EVEN)
+        return "x[2k] = a cos(theta) - b sin(theta)";
+    if (fns == 2 && e == POSENC_LESSON_AT_ODD)
+        return "x[2k+1] = a sin(theta) + b cos(theta)";
+    if (fns == 2)
+        return "of the rotation: theta = pos / base^(2k/D), then (a, b) -> (a cos - b sin, "
+               "a sin + b cos) with a and b taken before either is written";
+    if (fns == 1)
+        return "of the sinusoid: theta = pos / base^(2k/D), PE[2k] = sin, PE[2k+1] = cos";
+    return "theta = pos / base^(2k/D), which both functions use";
+}
+
 /* Where the failed numbers differ, in plain words, when no slip explains
  * them: the command, the elements, the positions, the relation, and the
  * line of the formula to look at. */
@@ -248,7 +278,7 @@ static void print_where(const grade_cases *c, const grade_lines *L, const grade_
     if (w.odd_only)
         fputs("  Only odd D fails: look at the lone last element and at D in the exponent.\n",
               out);
-    if (w.max_passed_pos >= 0 && w.min_failed_pos > w.max_passed_pos)
+    if (w.max_passed_pos >= 0 && w.min_failed_pos > w.max_passed_pos && w.min_failed_pos >= 100)
         fprintf(out, "  Only positions of %lld and more fail: the angle is large there; "
                      "compute it in double.\n", (long long)w.min_failed_pos);
     if (w.count_wrong)
@@ -271,21 +301,16 @@ static void print_where(const grade_cases *c, const grade_lines *L, const grade_
         fputs(".\n", out);
     }
     if (w.relation & POSENC_LESSON_REL_SIGN)
-        fputs("  Each wrong number is the right one with the sign flipped: look at the signs "
-              "in x[2k] = a cos - b sin, x[2k+1] = a sin + b cos.\n", out);
+        fputs("  Each wrong number is the right one with the sign flipped.\n", out);
     else if (w.relation & POSENC_LESSON_REL_SWAP)
-        fputs("  The wrong numbers are their pair partners' right ones: sin and cos, or the "
-              "two elements of a pair, are swapped.\n", out);
+        fputs("  The wrong numbers are their pair partners' right ones: the two elements of a "
+              "pair are swapped.\n", out);
     else if (w.relation & POSENC_LESSON_REL_SCALE)
-        fprintf(out, "  Each wrong number is the right one times %.4g: look for a factor in "
-                     "the formula or an addition of x.\n", w.scale);
+        fprintf(out, "  Each wrong number is the right one times %.4g.\n", w.scale);
     else if (w.relation & POSENC_LESSON_REL_ROUND)
         fputs("  The wrong numbers are off by rounding only: compute theta, pow, sin and cos "
               "in double.\n", out);
-    else
-        fputs("  Compare the CASE lines with theta = pos / base^(2k/D), PE[2k] = sin, "
-              "PE[2k+1] = cos, (a, b) -> (a cos - b sin, a sin + b cos) (docs/LANGUAGE.md).\n",
-              out);
+    fprintf(out, "  Look at the line %s.\n", formula_line(&w, fns));
 }
 
 /* The MISTAKE lines for the n_failed failed cases: the slips that

@@ -175,7 +175,7 @@ enum { SIGN_RIGHT, SIGN_BOTH, SIGN_SECOND, SIGN_FIRST };
 typedef struct {
     int exponent;  /* EXP_* */
     double base;   /* fixed base; 0: the case's */
-    double dim;    /* the exponent's D; 0: the vector's; -1: D rounded down to even */
+    double dim;    /* the exponent's D; 0: the vector's; -1: D rounded down to even; -2: D / 2 */
     double offset; /* added to the position */
     double shift;  /* added to the exponent's numerator (2: pair k+1) */
     int layout;    /* 1: half pairs (rotation), sines then cosines (sinusoid) */
@@ -191,7 +191,10 @@ static const side RIGHT = {EXP_2K, 0, 0, 0, 0, 0, SIGN_RIGHT, 0, ODD_RIGHT, 0, 0
 
 static double theta(const side *s, const posenc_lesson_case *c, int64_t pos, double num)
 {
-    double d = s->dim > 0 ? s->dim : s->dim < 0 ? (double)(c->D - c->D % 2) : (double)c->D;
+    double d = s->dim > 0    ? s->dim
+               : s->dim == -1 ? (double)(c->D - c->D % 2) /* D rounded down to even */
+               : s->dim == -2 ? (double)(c->D / 2)        /* the pair count */
+                              : (double)c->D;
     double b = s->base > 0 ? s->base : posenc_lesson_base(c);
     double e = s->exponent == EXP_INT ? 0 : (num + s->shift) / d;
     double p = (double)pos + s->offset;
@@ -414,12 +417,18 @@ static void first_round(int rotation, variant *v, size_t *n)
         snprintf(what, sizeof what, "D=%.0f", widths[i]);
         add(v, n, POSENC_SLIP_MODEL_DIM, F_DIM, s, what);
     }
+    s = RIGHT, s.dim = -2; /* the count of pairs D / 2 (integer) where D belongs */
+    add(v, n, POSENC_SLIP_MODEL_DIM, F_DIM, s, "D=D/2");
     static const double bases[] = {10, 100, 1000, 5000, 20000, 100000, 500000, 1e6, 1e7, 1e8};
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
         s = RIGHT, s.base = bases[i];
         snprintf(what, sizeof what, "base=%.0f", bases[i]);
         add(v, n, POSENC_SLIP_BASE, F_BASE, s, what);
     }
+    s = RIGHT, s.base = 2.718281828459045; /* exp(2k/D) where base^(2k/D) belongs */
+    add(v, n, POSENC_SLIP_BASE, F_BASE, s, "base=e");
+    s = RIGHT, s.base = 2;
+    add(v, n, POSENC_SLIP_BASE, F_BASE, s, "base=2");
 }
 
 /* The variants of the sinusoid (rotation = 0) or the rotation, in the order
@@ -753,7 +762,7 @@ static unsigned relations(const posenc_lesson_case *c, const double *got, const 
     if (c->kind != POSENC_LESSON_DOT && partner < len && !(c->D % 2 && j == c->D - 1) &&
         posenc_lesson_close(got[j], want[partner]))
         r |= POSENC_LESSON_REL_SWAP;
-    if (fabs(want[j]) > 1e-3) {
+    if (fabs(want[j]) > 0.05) {
         *ratio = got[j] / want[j];
         r |= POSENC_LESSON_REL_SCALE;
     }
@@ -777,7 +786,7 @@ void posenc_lesson_localize(const posenc_lesson_case *c, size_t n, const posenc_
     for (size_t i = 0; i < n; i++)
         if (c[i].D > max_d)
             max_d = c[i].D;
-    double *want = malloc((max_d + 1) * sizeof *want), scale = 0;
+    double *want = malloc(2 * (max_d + 1) * sizeof *want), scale = 0;
     int have_scale = 0, any_diff = 0;
     for (size_t i = 0; i < n; i++) {
         if (skip && skip[i])
@@ -799,8 +808,16 @@ void posenc_lesson_localize(const posenc_lesson_case *c, size_t n, const posenc_
         }
         if (!want || !posenc_lesson_answer(&c[i], want))
             continue;
+        double *g = want + max_d + 1; /* the learner's numbers, ADD's x taken off */
         for (size_t j = 0; j < len; j++) {
-            int diff = !posenc_lesson_close(got[i].v[j], want[j]);
+            g[j] = got[i].v[j];
+            if (c[i].kind == POSENC_LESSON_ADD) { /* the sinusoid's part of both */
+                want[j] -= c[i].x[j];
+                g[j] -= c[i].x[j];
+            }
+        }
+        for (size_t j = 0; j < len; j++) {
+            int diff = !posenc_lesson_close(g[j], want[j]);
             if (c[i].kind != POSENC_LESSON_DOT)
                 *(diff ? &w->where : &w->where_right) |= element_at((uint32_t)j, c[i].D);
             w->elements_checked++;
@@ -808,12 +825,16 @@ void posenc_lesson_localize(const posenc_lesson_case *c, size_t n, const posenc_
                 continue;
             any_diff = 1;
             double ratio = 0;
-            unsigned r = relations(&c[i], got[i].v, want, j, len, &ratio);
+            unsigned r = relations(&c[i], g, want, j, len, &ratio);
             if (r & POSENC_LESSON_REL_SCALE) {
                 if (!have_scale)
                     scale = ratio, have_scale = 1;
-                else if (fabs(ratio - scale) > 1e-3 * (1 + fabs(scale)))
+                else if (fabs(g[j] - scale * want[j]) > 2e-4 + 1e-3 * fabs(g[j]))
                     r &= ~(unsigned)POSENC_LESSON_REL_SCALE;
+            } else if (have_scale && fabs(g[j] - scale * want[j]) <= 2e-4 + 1e-3 * fabs(g[j])) {
+                r |= POSENC_LESSON_REL_SCALE; /* small, but scaled alike */
+            } else if (fabs(want[j]) <= 0.05 && !have_scale) {
+                r |= POSENC_LESSON_REL_SCALE; /* too small to tell yet */
             }
             w->relation &= r;
         }
