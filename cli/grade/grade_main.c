@@ -265,11 +265,11 @@ static void print_where(const grade_cases *c, const grade_lines *L, const grade_
     kinds_words(w.kinds, k, sizeof k);
     unsigned fns = ((w.kinds & (1u << GRADE_PE | 1u << GRADE_ADD)) ? 1u : 0u) |
                    ((w.kinds & (1u << GRADE_ROPE | 1u << GRADE_DOT)) ? 2u : 0u);
-    fprintf(out, "  What your numbers show: the failed cases are %s (%s)", k,
+    fprintf(out, "  What your numbers show: the failed cases are %s, %s", k,
             fns == 3 ? "both functions" : fns == 1 ? "your sinusoid()" : "your rotate()");
     if (w.kinds_passed) {
         kinds_words(w.kinds_passed, p, sizeof p);
-        fprintf(out, " (every %s is right)", p);
+        fprintf(out, "; every %s is right", p);
     }
     fputs(".\n", out);
     if (w.base_only)
