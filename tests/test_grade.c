@@ -203,13 +203,16 @@ TEST(default_cases)
     for (size_t i = 0; i < a.n && i < b.n; i++) {
         same &= strcmp(a.v[i].text, b.v[i].text) == 0;
         differ |= strcmp(a.v[i].text, c.v[i].text) != 0;
-        CHECK(a.v[i].D >= 1 && a.v[i].D <= 64);
-        CHECK(a.v[i].pos <= 100000 && a.v[i].pos2 <= 100000);
+        /* the edges go to D 1024 and position 999999, the generated to 64 and 10^5 */
+        CHECK(a.v[i].D >= 1 && a.v[i].D <= 1024);
+        CHECK(a.v[i].pos <= 999999 && a.v[i].pos2 <= 999999);
         (a.v[i].D % 2 ? odd : even)[a.v[i].kind]++;
         at_max |= a.v[i].pos == 100000;
         at_zero |= a.v[i].pos == 0;
-        /* no pair of a generated vector (the last 88 cases) is all zeros */
-        if (i + 88 >= a.n && a.v[i].x)
+        /* no pair of a generated vector (the 88 cases before the 7 of other
+         * bases, which come last) is all zeros */
+        CHECK((i + 7 >= a.n) == (a.v[i].base > 0));
+        if (i + 88 + 7 >= a.n && i + 7 < a.n && a.v[i].x)
             for (uint32_t k = 0; k + 1 < a.v[i].D; k += 2)
                 CHECK(a.v[i].x[k] != 0 || a.v[i].x[k + 1] != 0);
     }
@@ -376,6 +379,41 @@ TEST(mistakes_more)
     CHECK(!e.partial && !e.oom);
 }
 
+/* The second round's slips, each on hand-worked lines (docs/EXERCISE.md). */
+TEST(new_slips_named)
+{
+    grade_explanation e;
+    /* 2 * k / D in int: every pair turns by pos */
+    const char *integer[] = {"0.9093 -0.4161 0.9093 -0.4161"};
+    CHECK_EQ_INT(explain("PE 2 4\n", integer, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_INTEGER_EXPONENT);
+    /* k + 1: pair 0 has pair 1's numbers */
+    const char *shift[] = {"0.0200 0.9998 0.0002 1.0000"};
+    CHECK_EQ_INT(explain("PE 2 4\n", shift, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_PAIR_SHIFT && strcmp(e.fit[0].what, "exponent=2(k+1)/D") == 0);
+    /* pos * base^(2k/D): pair 1 of PE 2 4 turns by 200 */
+    const char *mult[] = {"0.9093 -0.4161 -0.8733 0.4872"};
+    CHECK_EQ_INT(explain("PE 2 4\n", mult, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_MULTIPLY);
+    /* x[2k+1] from the new x[2k]; the second coordinate's sign */
+    const char *over[] = {"0.5403 0.4546", "-0.3012 0.2869"};
+    CHECK_EQ_INT(explain("ROPE 1 1 0\nROPE 1 1 1\n", over, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_OVERWRITTEN && e.fit[0].explains == 2);
+    const char *sign[] = {"0.5403 -0.8415", "-0.3012 -0.3012"};
+    CHECK_EQ_INT(explain("ROPE 1 1 0\nROPE 1 1 1\n", sign, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_COORDINATE_SIGN && e.fit[0].in == GRADE_ROTATION);
+    /* odd D over D - 1 */
+    const char *odd[] = {"0.9093 -0.4161 0.0200 0.9998 0.0002", "0.9093 -0.4161 0.0200 0.9998",
+                         "0.9093 -0.4161 0.0002"};
+    CHECK_EQ_INT(explain("PE 2 5\nPE 2 4\nPE 2 3\n", odd, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_ODD_D_EXPONENT);
+    /* SET base 100 ignored */
+    const char *ignored[] = {"0.9093 -0.4161 0.0200 0.9998", "0.8415 0.5403 0.0100 1.0000"};
+    CHECK_EQ_INT(explain("PE 2 4\nSET base 100\nPE 1 4\n", ignored, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_BASE_IGNORED && e.fit[0].explains == 1);
+    CHECK(strcmp(grade_mistake_name(POSENC_SLIP_SINGLE_PRECISION), "single-precision") == 0);
+}
+
 /* The search stops after max_work numbers, and says so. */
 TEST(search_work_cap)
 {
@@ -504,7 +542,7 @@ TEST(whole_grader)
                      "exit 4",
                      NULL};
     CHECK_EQ_INT(grade_main(noisy, 5, out, err, sizeof out), 2);
-    CHECK(strstr(err, "exited with status 4 after 0 lines for 107 commands\n"
+    CHECK(strstr(err, "exited with status 4 after 0 lines for 111 commands\n"
                       "posenc grade: its standard error:\n  noise 2980\n") != NULL);
     CHECK(strstr(err, "  noise 2999\n") != NULL && !strstr(err, "noise 2979"));
     /* more than the 16 KiB kept in one read: its end */
@@ -633,6 +671,7 @@ int main(void)
     RUN(answers_are_the_lesson_traces);
     RUN(format_close_read);
     RUN(mistakes_named);
+    RUN(new_slips_named);
     RUN(mistakes_more);
     RUN(search_work_cap);
     RUN(out_of_memory);
