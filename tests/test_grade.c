@@ -475,7 +475,7 @@ TEST(out_of_memory)
 
 /* ---- the whole grader, in-process: cli_grade_main ------------------------------- */
 
-static char tmp_cases[64], tmp_answers[64];
+static char tmp_cases[64], tmp_answers[64], tmp_answers_base[64];
 
 static void write_file(char *path, const char *text)
 {
@@ -564,19 +564,22 @@ TEST(whole_grader)
 static void inverse_under(int unused)
 {
     (void)unused;
-    char cat[96], out[8192], err[4096];
-    snprintf(cat, sizeof cat, "cat %s", tmp_answers);
+    char cat[256], out[8192], err[4096];
+    /* the run of other bases (SET base lines) answered from its own file */
+    snprintf(cat, sizeof cat, "if grep -q SET; then cat %s; else cat %s; fi", tmp_answers_base,
+             tmp_answers);
     char *argv[] = {"grade", "--show", "2", "--", "sh", "-c", cat, NULL};
     int status = grade_main(argv, 7, out, err, sizeof out);
     if (alloc_failed && status == 2) {
         CHECK(strstr(err, "out of memory") != NULL);
     } else {
         CHECK_EQ_INT(status, 1);
-        CHECK(strncmp(out, "GRADE verdict=fail cases=107 failed=", 36) == 0);
-        /* the two shortest failed commands: the lesson's, then ROPE 2 -1 2 */
+        CHECK(strncmp(out, "GRADE verdict=fail cases=118 failed=", 36) == 0);
+        /* the two shortest failed commands: the lesson's, then ROPE 1 1 1 (turned by
+         * -1: (cos 1 + sin 1, cos 1 - sin 1)) */
         CHECK(strstr(out, "\nCASE cmd=\"ROPE 1 1 0\" got=\"0.5403 -0.8415\" want=\"0.5403 "
-                          "0.8415\"\nCASE cmd=\"ROPE 2 -1 2\" got=\"2.2347 0.0770\" "
-                          "want=\"-1.4024 -1.7416\"\nMISTAKE name=rotation-sign ") != NULL);
+                          "0.8415\"\nCASE cmd=\"ROPE 1 1 1\" got=\"1.3818 -0.3012\" "
+                          "want=\"-0.3012 1.3818\"\nMISTAKE name=rotation-sign ") != NULL);
     }
 }
 
@@ -585,23 +588,24 @@ TEST(whole_grader_generated)
     grade_cases c;
     memset(&c, 0, sizeof c);
     CHECK(grade_cases_default(1, &c));
-    size_t cap = 1u << 20, len = 0;
-    char *text = malloc(cap);
-    double v[1 + 2 * 64];
-    for (size_t i = 0; text && i < c.n; i++) {
+    size_t cap = 1u << 20, len[2] = {0, 0};
+    char *text[2] = {malloc(cap), malloc(cap)}; /* the lesson's base; the other bases */
+    double *v = malloc((1 + 2 * GRADE_MAX_DIM) * sizeof *v);
+    for (size_t i = 0; text[0] && text[1] && v && i < c.n; i++) {
         const grade_case *g = &c.v[i];
+        double base = posenc_lesson_base(g);
+        int t = g->base > 0;
         CHECK(grade_answer(g, v));
         if (g->kind == GRADE_ROPE || g->kind == GRADE_DOT) {
             double *q = v + 1, *k = q + g->D;
             memcpy(q, g->x, (g->kind == GRADE_DOT ? 2u : 1u) * g->D * sizeof *v);
-            CHECK(posenc_rope_apply_f64(g->pos, g->D, POSENC_DEFAULT_BASE,
-                                        POSENC_LAYOUT_INTERLEAVED, POSENC_INVERSE, q) == POSENC_OK);
+            CHECK(posenc_rope_apply_f64(g->pos, g->D, base, POSENC_LAYOUT_INTERLEAVED,
+                                        POSENC_INVERSE, q) == POSENC_OK);
             if (g->kind == GRADE_ROPE)
                 memmove(v, q, g->D * sizeof *v);
             if (g->kind == GRADE_DOT) {
-                CHECK(posenc_rope_apply_f64(g->pos2, g->D, POSENC_DEFAULT_BASE,
-                                            POSENC_LAYOUT_INTERLEAVED, POSENC_INVERSE,
-                                            k) == POSENC_OK);
+                CHECK(posenc_rope_apply_f64(g->pos2, g->D, base, POSENC_LAYOUT_INTERLEAVED,
+                                            POSENC_INVERSE, k) == POSENC_OK);
                 v[0] = 0;
                 for (uint32_t j = 0; j < g->D; j++)
                     v[0] += q[j] * k[j];
@@ -610,19 +614,22 @@ TEST(whole_grader_generated)
         for (size_t j = 0; j < grade_answer_len(g); j++) {
             char num[64];
             grade_format(v[j], num, sizeof num);
-            len += (size_t)snprintf(text + len, cap - len, "%s%s", j ? " " : "", num);
+            len[t] += (size_t)snprintf(text[t] + len[t], cap - len[t], "%s%s", j ? " " : "", num);
         }
-        len += (size_t)snprintf(text + len, cap - len, "\n");
+        len[t] += (size_t)snprintf(text[t] + len[t], cap - len[t], "\n");
     }
     grade_cases_free(&c);
-    if (text)
-        write_file(tmp_answers, text);
-    free(text);
+    if (text[0] && text[1]) {
+        write_file(tmp_answers, text[0]);
+        write_file(tmp_answers_base, text[1]);
+    }
+    free(text[0]), free(text[1]), free(v);
     /* ROPE 2 -1 2 turned by -2: (a cos + b sin, -a sin + b cos) = (-cos 2 + 2 sin 2,
      * sin 2 + 2 cos 2) = (2.2347, 0.0770); by +2, the lesson's: (-cos 2 - 2 sin 2,
      * -sin 2 + 2 cos 2) = (-1.4024, -1.7416) */
     CHECK(each_allocation(inverse_under) > 5);
     unlink(tmp_answers);
+    unlink(tmp_answers_base);
 }
 
 /* No descriptors left for the pipes: grade_run says so; and with its
