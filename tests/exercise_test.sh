@@ -131,6 +131,11 @@ element-index|s|int k = i / 2;|int k = i;|
 exponent-k-over-d|s|2\.0 \* k / D|1.0 * k / D|g
 position-offset|s|pos / pow|(pos + 1) / pow|g
 odd-d|s|i < D; i++|i < D - D % 2; i++|
+sin-cos-swapped|s|x\[2 \* k + 1\] = a \* sin(theta) + b \* cos(theta);|x[2 * k + 1] = a * cos(theta) + b * sin(theta);|
+multiply-not-divide|s|double theta = pos / pow(base, 2\.0 \* k / D); /\* R-ANGLE|double theta = pow(base, 2.0 * k / D) / pos; /* R-ANGLE|
+base|s|pow(base, 2\.0 \* k / D)|exp(2.0 * k / D * log10(base))|g
+model-dim|s|2\.0 \* k / D|2.0 * k / (D / 2)|g
+base|s|pow(base, 2\.0 \* k / D)|exp(2.0 * k / D)|g
 SLIPS
 # the half-written program: sinusoid() right, rotate() the shipped stub
 rm -rf "$tmp/l"

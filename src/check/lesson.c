@@ -94,7 +94,8 @@ const char *posenc_lesson_mistake_sentence(posenc_lesson_mistake m)
         "with itself cannot show it: the angle between the two turns is the same either way).",
         /* sin-cos-swapped */
         "Sine and cosine are swapped: PE[2k] = sin(theta) and PE[2k+1] = cos(theta), so "
-        "PE 2 4 starts with sin 2 = 0.9093.",
+        "PE 2 4 starts with sin 2 = 0.9093; in the rotation x[2k] = a cos - b sin and "
+        "x[2k+1] = a sin + b cos, so ROPE 1 1 0 is 0.5403 0.8415.",
         /* odd-d */
         "With odd D the last element is the sine of a pair that lost its cosine: "
         "PE(pos)[D-1] = sin(pos / base^((D-1)/D)), so PE 2 5 ends with 0.0013; ROPE "
@@ -123,8 +124,9 @@ const char *posenc_lesson_mistake_sentence(posenc_lesson_mistake m)
         "With k+1, pair 0 of PE 2 4 turns by 2 / 10000^(2/4) = 0.02 instead of 2 (its sine "
         "0.0200, not 0.9093).",
         /* multiply-not-divide */
-        "The position is multiplied by base^(2k/D) where the lesson divides: "
-        "theta = pos / base^(2k/D), the later pairs turning ever slower.\n"
+        "The position and the divisor are combined the wrong way: theta = pos / base^(2k/D), "
+        "the position divided by the divisor (not multiplied by it, nor the divisor divided "
+        "by the position), the later pairs turning ever slower.\n"
         "PE 2 4's pair 1 turns by 2 / 100 = 0.02, not 2 * 100 = 200.",
         /* coordinate-sign */
         "One coordinate of the rotation has a sine term with the wrong sign: the pair (a, b) "
@@ -180,14 +182,16 @@ typedef struct {
     double shift;  /* added to the exponent's numerator (2: pair k+1) */
     int layout;    /* 1: half pairs (rotation), sines then cosines (sinusoid) */
     int sign;      /* SIGN_* */
-    int swap;      /* 1: cos at 2k, sin at 2k+1 */
+    int swap;      /* sinusoid 1: cos at 2k, sin at 2k+1; rotation: bit 0 the first line's
+                      sin and cos swapped, bit 1 the second's */
     int odd;       /* ODD_*: the lone element of an odd D */
-    int multiply;  /* 1: pos * base^(num/D) */
+    int multiply;  /* 1: pos * base^(num/D); 2: base^(num/D) / pos */
+    int log10_base; /* 1: exp(e * log10(base)) where exp(e * log(base)) belongs */
     int overwrite; /* 1: x[2k+1] from the new x[2k] */
     int single;    /* 1: the angle in float (a tolerance, not one rounding) */
 } side;
 
-static const side RIGHT = {EXP_2K, 0, 0, 0, 0, 0, SIGN_RIGHT, 0, ODD_RIGHT, 0, 0, 0};
+static const side RIGHT = {EXP_2K, 0, 0, 0, 0, 0, SIGN_RIGHT, 0, ODD_RIGHT, 0, 0, 0, 0};
 
 static double theta(const side *s, const posenc_lesson_case *c, int64_t pos, double num)
 {
@@ -196,9 +200,11 @@ static double theta(const side *s, const posenc_lesson_case *c, int64_t pos, dou
                : s->dim == -2 ? (double)(c->D / 2)        /* the pair count */
                               : (double)c->D;
     double b = s->base > 0 ? s->base : posenc_lesson_base(c);
+    if (s->log10_base)
+        b = exp(log10(b));
     double e = s->exponent == EXP_INT ? 0 : (num + s->shift) / d;
     double p = (double)pos + s->offset;
-    return s->multiply ? p * pow(b, e) : p / pow(b, e);
+    return s->multiply == 1 ? p * pow(b, e) : s->multiply == 2 ? pow(b, e) / p : p / pow(b, e);
 }
 
 static double numerator(const side *s, uint32_t j, uint32_t k)
@@ -246,10 +252,16 @@ static void model_rotation(const side *s, const posenc_lesson_case *c, int64_t p
             t = -t;
         uint32_t i0 = s->layout ? k : 2 * k, i1 = s->layout ? k + h : 2 * k + 1;
         double a = x[i0], b = x[i1], co = cos(t), sn = sin(t);
-        x[i0] = s->sign == SIGN_FIRST ? a * co + b * sn : a * co - b * sn;
+        if (s->swap & 1) /* sin and cos swapped in a line of the rotation */
+            x[i0] = a * sn - b * co;
+        else
+            x[i0] = s->sign == SIGN_FIRST ? a * co + b * sn : a * co - b * sn;
         if (s->overwrite)
             a = x[i0];
-        x[i1] = s->sign == SIGN_SECOND ? -a * sn + b * co : a * sn + b * co;
+        if (s->swap & 2)
+            x[i1] = a * co + b * sn;
+        else
+            x[i1] = s->sign == SIGN_SECOND ? -a * sn + b * co : a * sn + b * co;
     }
     if (D % 2 && s->odd == ODD_ZERO)
         x[D - 1] = 0;
@@ -354,7 +366,7 @@ typedef struct {
 } variant;
 
 enum { F_EXP = 1, F_BASE = 2, F_DIM = 4, F_OFFSET = 8, F_LAYOUT = 16, F_SIGN = 32, F_SWAP = 64,
-       F_ODD = 128, F_SHIFT = 256, F_MULT = 512, F_OVER = 1024, F_SINGLE = 2048 };
+       F_ODD = 128, F_SHIFT = 256, F_MULT = 512, F_OVER = 1024, F_SINGLE = 2048, F_LOG10 = 4096 };
 
 #define MAX_VARIANTS 200
 
@@ -451,7 +463,17 @@ static size_t variants(int rotation, variant *v)
     }
     s = RIGHT, s.multiply = 1;
     add(v, &n, POSENC_SLIP_MULTIPLY, F_MULT, s, "theta=pos*base^(2k/D)");
+    s.multiply = 2;
+    add(v, &n, POSENC_SLIP_MULTIPLY, F_MULT, s, "theta=base^(2k/D)/pos");
+    s = RIGHT, s.log10_base = 1; /* exp(-2k/D * log10(base)): another base, base-dependent */
+    add(v, &n, POSENC_SLIP_BASE, F_LOG10, s, "base=e^log10(base)");
     if (rotation) {
+        static const char *const swaps[] = {"", "x[2k]=a*sin-b*cos", "x[2k+1]=a*cos+b*sin",
+                                            "both-lines"};
+        for (int sw = 3; sw >= 1; sw--) {
+            s = RIGHT, s.swap = sw;
+            add(v, &n, POSENC_SLIP_SIN_COS_SWAPPED, F_SWAP, s, swaps[sw]);
+        }
         s = RIGHT, s.sign = SIGN_SECOND;
         add(v, &n, POSENC_SLIP_COORDINATE_SIGN, F_SIGN, s, "x[2k+1]=-a*sin+b*cos");
         s.sign = SIGN_FIRST;
@@ -487,6 +509,7 @@ static side combine(const variant *v, const size_t *idx, size_t n)
         case F_MULT: s.multiply = t->multiply; break;
         case F_OVER: s.overwrite = t->overwrite; break;
         case F_SINGLE: s.single = t->single; break;
+        case F_LOG10: s.log10_base = t->log10_base; break;
         }
     }
     return s;
