@@ -116,6 +116,8 @@ typedef struct {
     posenc_lesson_fit fit[POSENC_LESSON_MAX_FITS];
     int partial; /* the search stopped at max_work before trying every combination */
     int oom;
+    unsigned unexplained; /* the functions (POSENC_LESSON_SINUSOID, _ROTATION) with failed
+                             cases no combination explains; fit[] holds the other's slips */
 } posenc_lesson_explanation;
 
 /* Which slips explain what the learner printed for the n cases (got[i] for
@@ -124,6 +126,8 @@ typedef struct {
  * failed ones). A combination (one slip, else two, else three per function,
  * the sinusoid's (PE, ADD) and the rotation's (ROPE, DOT) found apart)
  * explains when recomputing every case under it gives what was printed.
+ * When one function's failures are explained and the other's are not, the
+ * first's slips are in e->fit and the second is in e->unexplained.
  * Returns e->n. max_work 0 means POSENC_LESSON_MAX_WORK numbers. */
 size_t posenc_lesson_explain(const posenc_lesson_case *c, size_t n, const posenc_lesson_got *got,
                              const unsigned char *skip, const unsigned char *failed,

@@ -256,19 +256,19 @@ static const char *formula_line(const posenc_lesson_where *w, unsigned fns)
 /* Where the failed numbers differ, in plain words, when no slip explains
  * them: the command, the elements, the positions, the relation, and the
  * line of the formula to look at. */
-static void print_where(const grade_cases *c, const grade_lines *L, const grade_got *got,
-                        const unsigned char *failed, FILE *out)
+static void print_where_in(const grade_cases *c, const unsigned char *skip, const grade_got *got,
+                           const unsigned char *failed, unsigned kinds_passed, FILE *out)
 {
     posenc_lesson_where w;
-    posenc_lesson_localize(c->v, c->n, got, L->skip, failed, &w);
+    posenc_lesson_localize(c->v, c->n, got, skip, failed, &w);
     char k[64], p[64];
     kinds_words(w.kinds, k, sizeof k);
     unsigned fns = ((w.kinds & (1u << GRADE_PE | 1u << GRADE_ADD)) ? 1u : 0u) |
                    ((w.kinds & (1u << GRADE_ROPE | 1u << GRADE_DOT)) ? 2u : 0u);
     fprintf(out, "  What your numbers show: the failed cases are %s, %s", k,
             fns == 3 ? "both functions" : fns == 1 ? "your sinusoid()" : "your rotate()");
-    if (w.kinds_passed) {
-        kinds_words(w.kinds_passed, p, sizeof p);
+    if (kinds_passed) {
+        kinds_words(kinds_passed, p, sizeof p);
         fprintf(out, "; every %s is right", p);
     }
     fputs(".\n", out);
@@ -313,6 +313,35 @@ static void print_where(const grade_cases *c, const grade_lines *L, const grade_
     fprintf(out, "  Look at the line %s.\n", formula_line(&w, fns));
 }
 
+/* print_where_in for the cases of the functions fns (GRADE_SINUSOID,
+ * GRADE_ROTATION) only, one function at a time. 0 when out of memory. */
+static int print_where(const grade_cases *c, const grade_lines *L, const grade_got *got,
+                       const unsigned char *failed, unsigned fns, FILE *out)
+{
+    unsigned char *skip = malloc(c->n + 1);
+    if (!skip)
+        return 0;
+    unsigned ran = 0, bad = 0; /* the commands graded, those with a failed case */
+    for (size_t i = 0; i < c->n; i++) {
+        ran |= L->skip[i] ? 0u : 1u << c->v[i].kind;
+        bad |= !L->skip[i] && failed[i] ? 1u << c->v[i].kind : 0u;
+    }
+    for (unsigned fn = GRADE_SINUSOID; fn <= GRADE_ROTATION; fn <<= 1) {
+        if (!(fns & fn))
+            continue;
+        size_t left = 0;
+        for (size_t i = 0; i < c->n; i++) {
+            int rot = c->v[i].kind == GRADE_ROPE || c->v[i].kind == GRADE_DOT;
+            skip[i] = L->skip[i] || (rot ? GRADE_ROTATION : GRADE_SINUSOID) != fn;
+            left += !skip[i] && failed[i];
+        }
+        if (left)
+            print_where_in(c, skip, got, failed, ran & ~bad, out);
+    }
+    free(skip);
+    return 1;
+}
+
 /* The MISTAKE lines for the n_failed failed cases: the slips that
  * explain them, or where the numbers differ. 0 when out of memory. */
 static int print_mistakes(const grade_cases *c, const grade_lines *L, const grade_got *got,
@@ -330,7 +359,7 @@ static int print_mistakes(const grade_cases *c, const grade_lines *L, const grad
         else
             fputs("  No mistake of the lesson's list, alone or with others, gives these "
                   "numbers.\n", out);
-        print_where(c, L, got, failed, out);
+        oom = !print_where(c, L, got, failed, e.unexplained ? e.unexplained : 3u, out);
     }
     for (size_t f = 0; f < e.n; f++) {
         const grade_fit *x = &e.fit[f];
@@ -343,6 +372,12 @@ static int print_mistakes(const grade_cases *c, const grade_lines *L, const grad
                 : x->in == GRADE_SINUSOID                  ? "sinusoid"
                                                            : "rotation");
         put_indented(out, grade_mistake_sentence(x->m));
+    }
+    if (!oom && e.n > 0 && e.unexplained) { /* one function named, the other not */
+        fprintf(out, "MISTAKE name=none explains=0/%zu in=%s\n", n_failed,
+                e.unexplained == GRADE_SINUSOID ? "sinusoid" : "rotation");
+        fputs("  No mistake of the lesson's list gives the numbers of this function.\n", out);
+        oom = !print_where(c, L, got, failed, e.unexplained, out);
     }
     return !oom;
 }

@@ -695,6 +695,7 @@ size_t posenc_lesson_explain(const posenc_lesson_case *c, size_t n, const posenc
 {
     e->n = 0;
     e->partial = e->oom = 0;
+    e->unexplained = 0;
     size_t max_d = 1;
     for (size_t i = 0; i < n; i++)
         if (c[i].D > max_d)
@@ -736,6 +737,13 @@ size_t posenc_lesson_explain(const posenc_lesson_case *c, size_t n, const posenc
         n_found[r] = explain_side(&q[r], r ? vr : vs, r ? nvr : nvs, found[r]);
     }
     e->partial = work > q[0].max_work;
+    for (int r = 0; r < 2; r++)
+        if (!n_found[r])
+            e->unexplained |= r ? POSENC_LESSON_ROTATION : POSENC_LESSON_SINUSOID;
+    if (n_found[0] && !n_found[1])
+        add_fits(e, &q[0], vs, &found[0][0], POSENC_LESSON_SINUSOID);
+    if (!n_found[0] && n_found[1])
+        add_fits(e, &q[1], vr, &found[1][0], POSENC_LESSON_ROTATION);
     if (n_found[0] && n_found[1]) {
         size_t best_a = 0, best_b = 0;
         unsigned best = ~0u;
@@ -750,13 +758,13 @@ size_t posenc_lesson_explain(const posenc_lesson_case *c, size_t n, const posenc
             }
         add_fits(e, &q[0], vs, &found[0][best_a], POSENC_LESSON_SINUSOID);
         add_fits(e, &q[1], vr, &found[1][best_b], POSENC_LESSON_ROTATION);
-        for (size_t i = 1; i < e->n; i++)
-            for (size_t j = i; j > 0 && e->fit[j].m < e->fit[j - 1].m; j--) {
-                posenc_lesson_fit t = e->fit[j];
-                e->fit[j] = e->fit[j - 1];
-                e->fit[j - 1] = t;
-            }
     }
+    for (size_t i = 1; i < e->n; i++) /* in the list's order: the likelier slip first */
+        for (size_t j = i; j > 0 && e->fit[j].m < e->fit[j - 1].m; j--) {
+            posenc_lesson_fit t = e->fit[j];
+            e->fit[j] = e->fit[j - 1];
+            e->fit[j - 1] = t;
+        }
     free(vs);
     free(buf);
     free(order);
