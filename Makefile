@@ -354,7 +354,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h include/posenc_gguf.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h include/posenc_lesson.h include/posenc_gguf.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
