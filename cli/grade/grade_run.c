@@ -251,40 +251,62 @@ static void remove_dir(const char *dir)
     }
 }
 
-/* Kills and reaps every process that is our child now: those the program
- * left behind came to us as orphans (we are a subreaper), whatever group or
- * session they moved to; their own children come next, round after round. */
-static void kill_orphans(void)
+#define MAX_KNOWN 256 /* children of ours from before the run, left alone */
+
+/* Our children now (up to max) from /proc/self/task/T/children; 0 where
+ * there is no /proc. */
+static size_t children(long *pid, size_t max)
 {
+    size_t n = 0;
 #if defined(__linux__)
-    for (int round = 0; round < 400; round++) {
-        int found = 0;
-        DIR *d = opendir("/proc/self/task");
-        struct dirent *t;
-        while (d && (t = readdir(d)) != NULL) {
-            if (t->d_name[0] == '.')
-                continue;
-            char path[64];
-            snprintf(path, sizeof path, "/proc/self/task/%.20s/children", t->d_name);
-            FILE *f = fopen(path, "r");
-            long child;
-            while (f && fscanf(f, "%ld", &child) == 1) {
-                kill((pid_t)child, SIGKILL);
-                found = 1;
-            }
-            if (f)
-                fclose(f);
-        }
-        if (d)
-            closedir(d);
-        int st;
-        while (waitpid(-1, &st, WNOHANG) > 0)
-            ;
-        if (!found)
-            break;
-        poll(NULL, 0, 5); /* their children come to us meanwhile */
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *t;
+    while (d && (t = readdir(d)) != NULL) {
+        if (t->d_name[0] == '.')
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/children", t->d_name);
+        FILE *f = fopen(path, "r");
+        long child;
+        while (f && n < max && fscanf(f, "%ld", &child) == 1)
+            pid[n++] = child;
+        if (f)
+            fclose(f);
     }
+    if (d)
+        closedir(d);
+#else
+    (void)pid, (void)max;
 #endif
+    return n;
+}
+
+/* Kills and reaps every child of ours that was not one before the run
+ * (known[0..n_known)): what the program left behind came to us as an
+ * orphan (we are a subreaper), whatever group or session it moved to; its
+ * own children come to us when it dies, so round after round. */
+static void kill_orphans(const long *known, size_t n_known)
+{
+    long now[MAX_KNOWN];
+    for (int round = 0; round < 400; round++) {
+        size_t n = children(now, MAX_KNOWN), killed = 0;
+        for (size_t i = 0; i < n; i++) {
+            int old = 0;
+            for (size_t j = 0; j < n_known && !old; j++)
+                old = known[j] == now[i];
+            if (old)
+                continue;
+            kill((pid_t)now[i], SIGKILL);
+            now[killed++] = now[i];
+        }
+        for (size_t i = 0; i < killed; i++) {
+            int st;
+            while (waitpid((pid_t)now[i], &st, 0) < 0 && errno == EINTR)
+                ;
+        }
+        if (killed == 0)
+            break;
+    }
 }
 
 int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
@@ -303,7 +325,8 @@ int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms,
     char **args = absolute_args(argv);
     if (args)
         argv = args;
-    long nproc = process_count() + GRADE_MAX_PROCS;
+    long nproc = process_count() + GRADE_MAX_PROCS, known[MAX_KNOWN];
+    size_t n_known = children(known, MAX_KNOWN);
     int fd[N_FD] = {-1, -1, -1, -1, -1, -1, -1, -1}, made = open_pipes(fd);
     struct sigaction ign, old;
     memset(&ign, 0, sizeof ign);
@@ -362,7 +385,7 @@ int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms,
             ;
     }
     kill(-pid, SIGKILL); /* whatever it left in its group, on every path */
-    kill_orphans();
+    kill_orphans(known, n_known);
     remove_dir(dir);
     free_args(args);
     sigaction(SIGPIPE, &old, NULL);
