@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define DEFAULT_SEED 1
-#define DEFAULT_SHOW 5
+#define DEFAULT_SHOW GRADE_MAX_CASES /* every failed case */
 #define DEFAULT_TIMEOUT 10
 #define MAX_OUT (8u << 20)  /* bytes the program may print */
 #define MAX_SHOWN 200u      /* bytes of a command or an answer in a CASE line */
@@ -26,7 +26,7 @@ static void usage(FILE *f)
           "worked examples, then generated cases), reads one line of numbers per command,\n"
           "compares them with posenc's at 4 decimals, and prints\n"
           "  GRADE verdict=pass|fail|incomplete cases=N failed=M [missing=F,...]\n"
-          "  CASE cmd=\"...\" got=\"...\" want=\"...\"      (K failed cases, shortest first)\n"
+          "  CASE cmd=\"...\" got=\"...\" want=\"...\"      (each failed case; --show K)\n"
           "  MISTAKE name=NAME explains=X/M ...          (the mistakes that explain them)\n"
           "Commands under other bases (SET base B) run in a run of their own. A command\n"
           "the program answers on standard error with 'line N: F() is not written yet'\n"
@@ -37,7 +37,7 @@ static void usage(FILE *f)
           "Options:\n"
           "  --seed N      seed of the generated cases (default 1)\n"
           "  --cases FILE  grade on the commands of FILE instead (one per line)\n"
-          "  --show K      show at most K failed cases (default 5)\n"
+          "  --show K      show at most K failed cases, the shortest (default: all)\n"
           "  --timeout S   seconds PROGRAM may take (1 to 3600, default 10)\n"
           "  -h, --help    show this help\n"
           "\n"
