@@ -136,6 +136,9 @@ multiply-not-divide|s|double theta = pos / pow(base, 2\.0 \* k / D); /\* R-ANGLE
 base|s|pow(base, 2\.0 \* k / D)|exp(2.0 * k / D * log10(base))|g
 model-dim|s|2\.0 \* k / D|2.0 * k / (D / 2)|g
 base|s|pow(base, 2\.0 \* k / D)|exp(2.0 * k / D)|g
+used-after-overwrite|s|x\[2 \* k\] = a \* cos(theta) - b \* sin(theta);     /\* R-FIRST \*/|x[2 * k + 1] = a * sin(theta) + b * cos(theta); x[2 * k] = a * cos(theta) - x[2 * k + 1] * sin(theta);|; /R-SECOND/d
+model-dim|s|2\.0 \* k / D|2.0 * k / (D - 1)|g
+odd-d-exponent|s|2\.0 \* k / D); /\* S-ANGLE|2.0 * k / (D + D % 2)); /* S-ANGLE|
 SLIPS
 # the half-written program: sinusoid() right, rotate() the shipped stub
 rm -rf "$tmp/l"

@@ -134,8 +134,9 @@ const char *posenc_lesson_mistake_sentence(posenc_lesson_mistake m)
         "ROPE 1 1 0 is 0.5403 0.8415 (with the sign wrong in the second coordinate it prints "
         "0.5403 -0.8415); the first coordinate alone stays right when b = 0.",
         /* used-after-overwrite */
-        "x[2k+1] is computed from x[2k] after x[2k] was already overwritten: take "
-        "a = x[2k] and b = x[2k+1] first, then write both.\n"
+        "One coordinate of the pair is computed from the other after it was already "
+        "overwritten (x[2k+1] from the new x[2k], or the other way): take a = x[2k] and "
+        "b = x[2k+1] first, then write both.\n"
         "ROPE 1 1 1: a cos 1 - b sin 1 = -0.3012 is right, but then -0.3012 sin 1 + cos 1 = "
         "0.2869 where a sin 1 + b cos 1 = 1.3818.",
         /* odd-d-exponent */
@@ -177,7 +178,8 @@ enum { SIGN_RIGHT, SIGN_BOTH, SIGN_SECOND, SIGN_FIRST };
 typedef struct {
     int exponent;  /* EXP_* */
     double base;   /* fixed base; 0: the case's */
-    double dim;    /* the exponent's D; 0: the vector's; -1: D rounded down to even; -2: D / 2 */
+    double dim;    /* the exponent's D; 0: the vector's; -1: D rounded down to even;
+                      -2: D / 2; -3: D - 1; -4: D rounded up to even */
     double offset; /* added to the position */
     double shift;  /* added to the exponent's numerator (2: pair k+1) */
     int layout;    /* 1: half pairs (rotation), sines then cosines (sinusoid) */
@@ -187,7 +189,7 @@ typedef struct {
     int odd;       /* ODD_*: the lone element of an odd D */
     int multiply;  /* 1: pos * base^(num/D); 2: base^(num/D) / pos */
     int log10_base; /* 1: exp(e * log10(base)) where exp(e * log(base)) belongs */
-    int overwrite; /* 1: x[2k+1] from the new x[2k] */
+    int overwrite; /* 1: x[2k+1] from the new x[2k]; 2: x[2k] from the new x[2k+1] */
     int single;    /* 1: the angle in float (a tolerance, not one rounding) */
 } side;
 
@@ -198,6 +200,8 @@ static double theta(const side *s, const posenc_lesson_case *c, int64_t pos, dou
     double d = s->dim > 0    ? s->dim
                : s->dim == -1 ? (double)(c->D - c->D % 2) /* D rounded down to even */
                : s->dim == -2 ? (double)(c->D / 2)        /* the pair count */
+               : s->dim == -3 ? (double)c->D - 1          /* D - 1 for every D */
+               : s->dim == -4 ? (double)(c->D + c->D % 2) /* D rounded up to even */
                               : (double)c->D;
     double b = s->base > 0 ? s->base : posenc_lesson_base(c);
     if (s->log10_base)
@@ -256,6 +260,11 @@ static void model_rotation(const side *s, const posenc_lesson_case *c, int64_t p
             x[i0] = a * sn - b * co;
         else
             x[i0] = s->sign == SIGN_FIRST ? a * co + b * sn : a * co - b * sn;
+        if (s->overwrite == 2) { /* the second line first, the first from its result */
+            x[i1] = a * sn + b * co;
+            x[i0] = a * co - x[i1] * sn;
+            continue;
+        }
         if (s->overwrite)
             a = x[i0];
         if (s->swap & 2)
@@ -431,6 +440,8 @@ static void first_round(int rotation, variant *v, size_t *n)
     }
     s = RIGHT, s.dim = -2; /* the count of pairs D / 2 (integer) where D belongs */
     add(v, n, POSENC_SLIP_MODEL_DIM, F_DIM, s, "D=D/2");
+    s.dim = -3; /* D - 1 for every D */
+    add(v, n, POSENC_SLIP_MODEL_DIM, F_DIM, s, "D=D-1");
     static const double bases[] = {10, 100, 1000, 5000, 20000, 100000, 500000, 1e6, 1e7, 1e8};
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
         s = RIGHT, s.base = bases[i];
@@ -480,9 +491,13 @@ static size_t variants(int rotation, variant *v)
         add(v, &n, POSENC_SLIP_COORDINATE_SIGN, F_SIGN, s, "x[2k]=a*cos+b*sin");
         s = RIGHT, s.overwrite = 1;
         add(v, &n, POSENC_SLIP_OVERWRITTEN, F_OVER, s, "b-from=new-x[2k]");
+        s.overwrite = 2;
+        add(v, &n, POSENC_SLIP_OVERWRITTEN, F_OVER, s, "a-from=new-x[2k+1]");
     }
     s = RIGHT, s.dim = -1;
     add(v, &n, POSENC_SLIP_ODD_D_EXPONENT, F_DIM, s, "exponent=2k/(D-1)");
+    s.dim = -4;
+    add(v, &n, POSENC_SLIP_ODD_D_EXPONENT, F_DIM, s, "exponent=2k/(D+1)");
     s = RIGHT, s.base = 10000;
     add(v, &n, POSENC_SLIP_BASE_IGNORED, F_BASE, s, "base=10000");
     s = RIGHT, s.single = 1;
