@@ -165,7 +165,9 @@ typedef struct {
     size_t *len;
     unsigned char *skip; /* not graded: its function is not written, or SET base refused */
     char missing[128];   /* "sinusoid,rotate": the functions the program says are left */
-    int base_refused;    /* the other bases' cases skipped: SET base not accepted */
+    int base_refused;    /* the other bases' cases skipped: 1 SET base not accepted, 2 that
+                            run failed (base_why says how) */
+    char base_why[400];
 } grade_lines;
 
 /* The input of one run: the commands of the lesson's base (other_bases 0),

@@ -441,10 +441,13 @@ static int grade(const grade_cases *c, const grade_lines *L, uint64_t show, FILE
                      "were not graded\n",
                 L->missing, strchr(L->missing, ',') ? "are" : "is",
                 strchr(L->missing, ',') ? "them" : "it");
-    if (L->base_refused)
+    if (L->base_refused == 1)
         fputs("NOTE the cases with other bases were skipped: the program does not accept "
               "`SET base B` (it says so on its standard error); pe.c of the starter reads it\n",
               out);
+    else if (L->base_refused == 2)
+        fprintf(out, "NOTE the cases with other bases (after `SET base B`) were skipped: in "
+                     "their run of their own, %s\n", L->base_why);
     show_cases(c, L, failed, pick, show, want, out);
     if (n_failed && !print_mistakes(c, L, got, failed, n_failed, out))
         n_failed = (size_t)-1; /* out of memory */
@@ -574,6 +577,29 @@ static int run_failed(const grade_run_result *r, const char *name, uint64_t time
     return 1;
 }
 
+/* Whether the run of other bases failed (run_failed's reasons); then
+ * L->base_why holds why, for the NOTE: the cases of other bases are
+ * skipped rather than the whole grading failing (a program that stops at a
+ * SET line it does not know). */
+static int base_run_failed(const grade_run_result *r, const char *name, const grade_options *o,
+                           size_t owed, grade_lines *L)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return 0;
+    int failed = run_failed(r, name, o->timeout, owed, f);
+    fclose(f);
+    if (failed && text) {
+        const char *why = strncmp(text, "posenc grade: ", 14) == 0 ? text + 14 : text;
+        snprintf(L->base_why, sizeof L->base_why, "%.*s", (int)strcspn(why, "\n"), why);
+        L->base_refused = 2;
+    }
+    free(text);
+    return failed;
+}
+
 /* One run: the cases of the lesson's base, or (other_bases) those of other
  * bases. Fills L for its cases. Returns 0 when it was graded (or had no
  * cases, or refused SET base), 2 when it cannot be, -1 out of memory. */
@@ -604,6 +630,10 @@ static int one_run(const grade_options *o, char **argv, const grade_cases *c, in
                 if (line_case[j] != SIZE_MAX)
                     L->skip[line_case[j]] = 1;
             L->base_refused = 1;
+        } else if (other_bases && r->started && !r->oom && base_run_failed(r, name, o, owed, L)) {
+            for (size_t j = 0; j < n_lines; j++) /* skipped, and the NOTE says why */
+                if (line_case[j] != SIZE_MAX)
+                    L->skip[line_case[j]] = 1;
         } else if (run_failed(r, name, o->timeout, owed, err)) {
             status = 2;
             if (r->started && !r->oom)
