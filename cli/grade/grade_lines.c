@@ -76,6 +76,8 @@ static void add_missing(grade_lines *L, const char *name, size_t len)
         snprintf(L->missing + have, sizeof L->missing - have, "%s%s", have ? "," : "", item);
 }
 
+static int is_letter(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+
 /* One line of standard error: a "line N: NAME() is not written yet", or a
  * word on a SET line. */
 static void read_err_line(const char *s, size_t n, const size_t *line_case, size_t n_lines,
@@ -91,8 +93,9 @@ static void read_err_line(const char *s, size_t n, const size_t *line_case, size
     while (p && p < s + n && *p >= '0' && *p <= '9' && no < SIZE_MAX / 10)
         no = no * 10 + (size_t)(*p++ - '0');
     int on_set = at && no >= 1 && no <= n_lines && line_case[no - 1] == SIZE_MAX;
-    for (size_t i = 0; i + 3 <= n; i++)
-        if (memcmp(s + i, "SET", 3) == 0)
+    for (size_t i = 0; i + 3 <= n; i++) /* the word SET (not RESET, OFFSET, SETTING) */
+        if (memcmp(s + i, "SET", 3) == 0 && (i == 0 || !is_letter(s[i - 1])) &&
+            (i + 3 == n || !is_letter(s[i + 3])))
             on_set = 1;
     const char *t = NULL;
     for (size_t i = 0; i + sizeof tail - 1 <= n && !t; i++)
