@@ -885,17 +885,14 @@ void posenc_lesson_localize(const posenc_lesson_case *c, size_t n, const posenc_
             w->relation &= r;
         }
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) { /* the passed cases: of the commands that failed, and */
         int64_t p = c[i].pos > c[i].pos2 ? c[i].pos : c[i].pos2;
-        if (!(skip && skip[i]) && !failed[i] && (w->kinds >> c[i].kind) & 1u) {
-            w->kinds_passed |= 0; /* (kinds with every case passed: below) */
-            if (p > w->max_passed_pos)
-                w->max_passed_pos = p;
-        }
+        if (skip && skip[i])
+            continue;
+        if (!failed[i] && (w->kinds >> c[i].kind) & 1u && p > w->max_passed_pos)
+            w->max_passed_pos = p;
+        w->kinds_passed |= 1u << c[i].kind; /* the commands with none failed (below) */
     }
-    for (size_t i = 0; i < n; i++)
-        if (!(skip && skip[i]))
-            w->kinds_passed |= 1u << c[i].kind;
     w->kinds_passed &= ~w->kinds;
     if (!any_diff)
         w->relation = 0;
