@@ -414,6 +414,33 @@ TEST(new_slips_named)
     CHECK(strcmp(grade_mistake_name(POSENC_SLIP_SINGLE_PRECISION), "single-precision") == 0);
 }
 
+/* Where the failed numbers differ when no slip fits: the command, the
+ * elements, the relation. */
+TEST(localize_plain_words)
+{
+    grade_cases c;
+    CHECK(parse("PE 2 4\nROPE 1 1 0\n", &c));
+    /* PE 2 4 with its sines times 1.5 (0.9093 * 1.5 = 1.3639, 0.0200 * 1.5 = 0.0300) */
+    double pe[4] = {1.3639, -0.4161, 0.0300, 0.9998}, rope[2] = {0.5403, 0.8415};
+    grade_got got[2] = {{pe, 4}, {rope, 2}};
+    unsigned char failed[2] = {1, 0};
+    posenc_lesson_where w;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_PE && w.kinds_passed == 1u << GRADE_ROPE);
+    CHECK(w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_FIRST | POSENC_LESSON_AT_LATER));
+    CHECK((w.relation & POSENC_LESSON_REL_SCALE) && fabs(w.scale - 1.5) < 1e-3);
+    CHECK(!(w.relation & POSENC_LESSON_REL_SIGN) && !w.count_wrong && !w.odd_only);
+    /* the second coordinate negated: a sign, at odd elements */
+    double neg[2] = {0.5403, -0.8415};
+    got[1].v = neg;
+    failed[0] = 0, failed[1] = 1;
+    got[0].v = (double[]){0.9093, -0.4161, 0.0200, 0.9998};
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.where == (POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST));
+    CHECK(w.relation & POSENC_LESSON_REL_SIGN);
+    grade_cases_free(&c);
+}
+
 /* The search stops after max_work numbers, and says so. */
 TEST(search_work_cap)
 {
@@ -679,6 +706,7 @@ int main(void)
     RUN(format_close_read);
     RUN(mistakes_named);
     RUN(new_slips_named);
+    RUN(localize_plain_words);
     RUN(mistakes_more);
     RUN(search_work_cap);
     RUN(out_of_memory);
