@@ -228,8 +228,12 @@ $(BUILD)/libposenc_config.a: $(CONFIG_OBJ)
 $(PROGRAM): $(CLI_OBJ) $(STATIC) $(CONFIG_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(OPT_LIBS) $(STATIC) $(LIBS)
 
+# (the build quiet; each result printed under the comment that says what it is)
+ifeq ($(MAKECMDGOALS),run)
+.SILENT:
+endif
 run: $(PROGRAM)
-	$(PROGRAM) examples/lesson.pe
+	$(PROGRAM) --comments examples/lesson.pe
 
 # ---- tests -------------------------------------------------------------------
 # Every tests/test_*.c is one program linked with the library (and the config
@@ -363,7 +367,7 @@ deps:
 
 INSTALL_STRIP ?= 1
 strip_if = $(if $(filter 1,$(INSTALL_STRIP)),$(STRIP) $(1) $(2))
-HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h include/posenc_gguf.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
+HEADERS := include/posenc.h include/posenc_model.h include/posenc_check.h include/posenc_lesson.h include/posenc_gguf.h $(if $(filter 1,$(JSON)),$(wildcard include/posenc_config.h))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -203,13 +203,16 @@ TEST(default_cases)
     for (size_t i = 0; i < a.n && i < b.n; i++) {
         same &= strcmp(a.v[i].text, b.v[i].text) == 0;
         differ |= strcmp(a.v[i].text, c.v[i].text) != 0;
-        CHECK(a.v[i].D >= 1 && a.v[i].D <= 64);
-        CHECK(a.v[i].pos <= 100000 && a.v[i].pos2 <= 100000);
+        /* the edges go to D 1024 and position 999999, the generated to 64 and 10^5 */
+        CHECK(a.v[i].D >= 1 && a.v[i].D <= 1024);
+        CHECK(a.v[i].pos <= 999999 && a.v[i].pos2 <= 999999);
         (a.v[i].D % 2 ? odd : even)[a.v[i].kind]++;
         at_max |= a.v[i].pos == 100000;
         at_zero |= a.v[i].pos == 0;
-        /* no pair of a generated vector (the last 88 cases) is all zeros */
-        if (i + 88 >= a.n && a.v[i].x)
+        /* no pair of a generated vector (the 88 cases before the 7 of other
+         * bases, which come last) is all zeros */
+        CHECK((i + 7 >= a.n) == (a.v[i].base > 0));
+        if (i + 88 + 7 >= a.n && i + 7 < a.n && a.v[i].x)
             for (uint32_t k = 0; k + 1 < a.v[i].D; k += 2)
                 CHECK(a.v[i].x[k] != 0 || a.v[i].x[k + 1] != 0);
     }
@@ -376,6 +379,68 @@ TEST(mistakes_more)
     CHECK(!e.partial && !e.oom);
 }
 
+/* The second round's slips, each on hand-worked lines (docs/EXERCISE.md). */
+TEST(new_slips_named)
+{
+    grade_explanation e;
+    /* 2 * k / D in int: every pair turns by pos */
+    const char *integer[] = {"0.9093 -0.4161 0.9093 -0.4161"};
+    CHECK_EQ_INT(explain("PE 2 4\n", integer, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_INTEGER_EXPONENT);
+    /* k + 1: pair 0 has pair 1's numbers */
+    const char *shift[] = {"0.0200 0.9998 0.0002 1.0000"};
+    CHECK_EQ_INT(explain("PE 2 4\n", shift, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_PAIR_SHIFT && strcmp(e.fit[0].what, "exponent=2(k+1)/D") == 0);
+    /* pos * base^(2k/D): pair 1 of PE 2 4 turns by 200 */
+    const char *mult[] = {"0.9093 -0.4161 -0.8733 0.4872"};
+    CHECK_EQ_INT(explain("PE 2 4\n", mult, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_MULTIPLY);
+    /* x[2k+1] from the new x[2k]; the second coordinate's sign */
+    const char *over[] = {"0.5403 0.4546", "-0.3012 0.2869"};
+    CHECK_EQ_INT(explain("ROPE 1 1 0\nROPE 1 1 1\n", over, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_OVERWRITTEN && e.fit[0].explains == 2);
+    const char *sign[] = {"0.5403 -0.8415", "-0.3012 -0.3012"};
+    CHECK_EQ_INT(explain("ROPE 1 1 0\nROPE 1 1 1\n", sign, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_COORDINATE_SIGN && e.fit[0].in == GRADE_ROTATION);
+    /* odd D over D - 1 */
+    const char *odd[] = {"0.9093 -0.4161 0.0200 0.9998 0.0002", "0.9093 -0.4161 0.0200 0.9998",
+                         "0.9093 -0.4161 0.0002"};
+    CHECK_EQ_INT(explain("PE 2 5\nPE 2 4\nPE 2 3\n", odd, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_ODD_D_EXPONENT);
+    /* SET base 100 ignored */
+    const char *ignored[] = {"0.9093 -0.4161 0.0200 0.9998", "0.8415 0.5403 0.0100 1.0000"};
+    CHECK_EQ_INT(explain("PE 2 4\nSET base 100\nPE 1 4\n", ignored, &e), 1);
+    CHECK(e.fit[0].m == POSENC_SLIP_BASE_IGNORED && e.fit[0].explains == 1);
+    CHECK(strcmp(grade_mistake_name(POSENC_SLIP_SINGLE_PRECISION), "single-precision") == 0);
+}
+
+/* Where the failed numbers differ when no slip fits: the command, the
+ * elements, the relation. */
+TEST(localize_plain_words)
+{
+    grade_cases c;
+    CHECK(parse("PE 2 4\nROPE 1 1 0\n", &c));
+    /* PE 2 4 with its sines times 1.5 (0.9093 * 1.5 = 1.3639, 0.0200 * 1.5 = 0.0300) */
+    double pe[4] = {1.3639, -0.4161, 0.0300, 0.9998}, rope[2] = {0.5403, 0.8415};
+    grade_got got[2] = {{pe, 4}, {rope, 2}};
+    unsigned char failed[2] = {1, 0};
+    posenc_lesson_where w;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_PE && w.kinds_passed == 1u << GRADE_ROPE);
+    CHECK(w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_FIRST | POSENC_LESSON_AT_LATER));
+    CHECK((w.relation & POSENC_LESSON_REL_SCALE) && fabs(w.scale - 1.5) < 1e-3);
+    CHECK(!(w.relation & POSENC_LESSON_REL_SIGN) && !w.count_wrong && !w.odd_only);
+    /* the second coordinate negated: a sign, at odd elements */
+    double neg[2] = {0.5403, -0.8415};
+    got[1].v = neg;
+    failed[0] = 0, failed[1] = 1;
+    got[0].v = (double[]){0.9093, -0.4161, 0.0200, 0.9998};
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.where == (POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST));
+    CHECK(w.relation & POSENC_LESSON_REL_SIGN);
+    grade_cases_free(&c);
+}
+
 /* The search stops after max_work numbers, and says so. */
 TEST(search_work_cap)
 {
@@ -437,7 +502,7 @@ TEST(out_of_memory)
 
 /* ---- the whole grader, in-process: cli_grade_main ------------------------------- */
 
-static char tmp_cases[64], tmp_answers[64];
+static char tmp_cases[64], tmp_answers[64], tmp_answers_base[64];
 
 static void write_file(char *path, const char *text)
 {
@@ -504,7 +569,7 @@ TEST(whole_grader)
                      "exit 4",
                      NULL};
     CHECK_EQ_INT(grade_main(noisy, 5, out, err, sizeof out), 2);
-    CHECK(strstr(err, "exited with status 4 after 0 lines for 107 commands\n"
+    CHECK(strstr(err, "exited with status 4 after 0 lines for 111 commands\n"
                       "posenc grade: its standard error:\n  noise 2980\n") != NULL);
     CHECK(strstr(err, "  noise 2999\n") != NULL && !strstr(err, "noise 2979"));
     /* more than the 16 KiB kept in one read: its end */
@@ -526,19 +591,22 @@ TEST(whole_grader)
 static void inverse_under(int unused)
 {
     (void)unused;
-    char cat[96], out[8192], err[4096];
-    snprintf(cat, sizeof cat, "cat %s", tmp_answers);
+    char cat[256], out[8192], err[4096];
+    /* the run of other bases (SET base lines) answered from its own file */
+    snprintf(cat, sizeof cat, "if grep -q SET; then cat %s; else cat %s; fi", tmp_answers_base,
+             tmp_answers);
     char *argv[] = {"grade", "--show", "2", "--", "sh", "-c", cat, NULL};
     int status = grade_main(argv, 7, out, err, sizeof out);
     if (alloc_failed && status == 2) {
         CHECK(strstr(err, "out of memory") != NULL);
     } else {
         CHECK_EQ_INT(status, 1);
-        CHECK(strncmp(out, "GRADE verdict=fail cases=107 failed=", 36) == 0);
-        /* the two shortest failed commands: the lesson's, then ROPE 2 -1 2 */
+        CHECK(strncmp(out, "GRADE verdict=fail cases=118 failed=", 36) == 0);
+        /* the two shortest failed commands: the lesson's, then ROPE 1 1 1 (turned by
+         * -1: (cos 1 + sin 1, cos 1 - sin 1)) */
         CHECK(strstr(out, "\nCASE cmd=\"ROPE 1 1 0\" got=\"0.5403 -0.8415\" want=\"0.5403 "
-                          "0.8415\"\nCASE cmd=\"ROPE 2 -1 2\" got=\"2.2347 0.0770\" "
-                          "want=\"-1.4024 -1.7416\"\nMISTAKE name=rotation-sign ") != NULL);
+                          "0.8415\"\nCASE cmd=\"ROPE 1 1 1\" got=\"1.3818 -0.3012\" "
+                          "want=\"-0.3012 1.3818\"\nMISTAKE name=rotation-sign ") != NULL);
     }
 }
 
@@ -547,23 +615,24 @@ TEST(whole_grader_generated)
     grade_cases c;
     memset(&c, 0, sizeof c);
     CHECK(grade_cases_default(1, &c));
-    size_t cap = 1u << 20, len = 0;
-    char *text = malloc(cap);
-    double v[1 + 2 * 64];
-    for (size_t i = 0; text && i < c.n; i++) {
+    size_t cap = 1u << 20, len[2] = {0, 0};
+    char *text[2] = {malloc(cap), malloc(cap)}; /* the lesson's base; the other bases */
+    double *v = malloc((1 + 2 * GRADE_MAX_DIM) * sizeof *v);
+    for (size_t i = 0; text[0] && text[1] && v && i < c.n; i++) {
         const grade_case *g = &c.v[i];
+        double base = posenc_lesson_base(g);
+        int t = g->base > 0;
         CHECK(grade_answer(g, v));
         if (g->kind == GRADE_ROPE || g->kind == GRADE_DOT) {
             double *q = v + 1, *k = q + g->D;
             memcpy(q, g->x, (g->kind == GRADE_DOT ? 2u : 1u) * g->D * sizeof *v);
-            CHECK(posenc_rope_apply_f64(g->pos, g->D, POSENC_DEFAULT_BASE,
-                                        POSENC_LAYOUT_INTERLEAVED, POSENC_INVERSE, q) == POSENC_OK);
+            CHECK(posenc_rope_apply_f64(g->pos, g->D, base, POSENC_LAYOUT_INTERLEAVED,
+                                        POSENC_INVERSE, q) == POSENC_OK);
             if (g->kind == GRADE_ROPE)
                 memmove(v, q, g->D * sizeof *v);
             if (g->kind == GRADE_DOT) {
-                CHECK(posenc_rope_apply_f64(g->pos2, g->D, POSENC_DEFAULT_BASE,
-                                            POSENC_LAYOUT_INTERLEAVED, POSENC_INVERSE,
-                                            k) == POSENC_OK);
+                CHECK(posenc_rope_apply_f64(g->pos2, g->D, base, POSENC_LAYOUT_INTERLEAVED,
+                                            POSENC_INVERSE, k) == POSENC_OK);
                 v[0] = 0;
                 for (uint32_t j = 0; j < g->D; j++)
                     v[0] += q[j] * k[j];
@@ -572,19 +641,22 @@ TEST(whole_grader_generated)
         for (size_t j = 0; j < grade_answer_len(g); j++) {
             char num[64];
             grade_format(v[j], num, sizeof num);
-            len += (size_t)snprintf(text + len, cap - len, "%s%s", j ? " " : "", num);
+            len[t] += (size_t)snprintf(text[t] + len[t], cap - len[t], "%s%s", j ? " " : "", num);
         }
-        len += (size_t)snprintf(text + len, cap - len, "\n");
+        len[t] += (size_t)snprintf(text[t] + len[t], cap - len[t], "\n");
     }
     grade_cases_free(&c);
-    if (text)
-        write_file(tmp_answers, text);
-    free(text);
+    if (text[0] && text[1]) {
+        write_file(tmp_answers, text[0]);
+        write_file(tmp_answers_base, text[1]);
+    }
+    free(text[0]), free(text[1]), free(v);
     /* ROPE 2 -1 2 turned by -2: (a cos + b sin, -a sin + b cos) = (-cos 2 + 2 sin 2,
      * sin 2 + 2 cos 2) = (2.2347, 0.0770); by +2, the lesson's: (-cos 2 - 2 sin 2,
      * -sin 2 + 2 cos 2) = (-1.4024, -1.7416) */
     CHECK(each_allocation(inverse_under) > 5);
     unlink(tmp_answers);
+    unlink(tmp_answers_base);
 }
 
 /* No descriptors left for the pipes: grade_run says so; and with its
@@ -633,6 +705,8 @@ int main(void)
     RUN(answers_are_the_lesson_traces);
     RUN(format_close_read);
     RUN(mistakes_named);
+    RUN(new_slips_named);
+    RUN(localize_plain_words);
     RUN(mistakes_more);
     RUN(search_work_cap);
     RUN(out_of_memory);

@@ -16,6 +16,7 @@
 #define POSENC_CLI_GRADE_H
 
 #include "posenc.h"
+#include "posenc_lesson.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -35,17 +36,13 @@ int cli_grade_main(int argc, char **argv, FILE *out, FILE *err);
 #define GRADE_MAX_NUMBER_WORD 64u    /* bytes of one number of a --cases file */
 #define GRADE_MAX_ABS 1e6            /* largest |x| of a vector element */
 
-typedef enum { GRADE_PE, GRADE_ROPE, GRADE_DOT, GRADE_ADD } grade_kind;
-
-/* One command. PE pos D; ROPE pos x[0..D); ADD pos x[0..D);
- * DOT m n q[0..D) k[0..D) with m = pos, n = pos2, x = q then k. */
-typedef struct {
-    grade_kind kind;
-    int64_t pos, pos2;
-    uint32_t D;
-    double *x;  /* NULL for PE */
-    char *text; /* the command as sent, without its newline */
-} grade_case;
+/* One command: the library's (posenc_lesson.h), its text the line as sent. */
+typedef posenc_lesson_kind grade_kind;
+#define GRADE_PE POSENC_LESSON_PE
+#define GRADE_ROPE POSENC_LESSON_ROPE
+#define GRADE_DOT POSENC_LESSON_DOT
+#define GRADE_ADD POSENC_LESSON_ADD
+typedef posenc_lesson_case grade_case;
 
 typedef struct {
     grade_case *v;
@@ -100,78 +97,40 @@ int grade_close(double got, double want);
  * counts on), or -1 when a word is not a number. */
 long grade_read_line(const char *line, size_t len, double *out, size_t max);
 
-/* ---- the mistakes (grade_math.c) ------------------------------------------- */
+/* ---- the mistakes (the library's, posenc_lesson.h) ---------------------------- */
 
-/* The lesson's list of common mistakes, in the order a fit is preferred
- * when several explain the same numbers (the likelier slip first; see
- * docs/EXERCISE.md). */
-typedef enum {
-    GRADE_ELEMENT_INDEX,     /* the element index i in the exponent, not k = i // 2 */
-    GRADE_EXPONENT_K_OVER_D, /* k / D instead of 2k / D */
-    GRADE_ROTATION_SIGN,     /* the rotation's signs swapped */
-    GRADE_SIN_COS_SWAPPED,   /* cos at 2k and sin at 2k+1 */
-    GRADE_ODD_D,             /* the lone element of an odd D missing or wrong */
-    GRADE_LAYOUT,            /* half pairs (or sines then cosines) */
-    GRADE_POSITION_OFFSET,   /* pos + 1 or pos - 1 */
-    GRADE_MODEL_DIM,         /* the exponent's D fixed to another number */
-    GRADE_BASE,              /* another base */
-    GRADE_MISTAKES
-} grade_mistake;
+/* The names of the first round, kept for the callers of the grader. */
+typedef posenc_lesson_mistake grade_mistake;
+#define GRADE_ELEMENT_INDEX POSENC_SLIP_ELEMENT_INDEX
+#define GRADE_EXPONENT_K_OVER_D POSENC_SLIP_EXPONENT_K_OVER_D
+#define GRADE_ROTATION_SIGN POSENC_SLIP_ROTATION_SIGN
+#define GRADE_SIN_COS_SWAPPED POSENC_SLIP_SIN_COS_SWAPPED
+#define GRADE_ODD_D POSENC_SLIP_ODD_D
+#define GRADE_LAYOUT POSENC_SLIP_LAYOUT
+#define GRADE_POSITION_OFFSET POSENC_SLIP_POSITION_OFFSET
+#define GRADE_MODEL_DIM POSENC_SLIP_MODEL_DIM
+#define GRADE_BASE POSENC_SLIP_BASE
+#define GRADE_MISTAKES POSENC_SLIPS
+#define GRADE_SINUSOID POSENC_LESSON_SINUSOID
+#define GRADE_ROTATION POSENC_LESSON_ROTATION
+typedef posenc_lesson_got grade_got;
+typedef posenc_lesson_fit grade_fit;
+typedef posenc_lesson_explanation grade_explanation;
+#define GRADE_MAX_WORK POSENC_LESSON_MAX_WORK
 
-/* "element-index", "exponent-k-over-d", ... as the report prints them. */
 const char *grade_mistake_name(grade_mistake m);
-/* The sentence for a learner, pointing at the lesson's formula. */
 const char *grade_mistake_sentence(grade_mistake m);
 
-/* What the learner printed for one command. */
-typedef struct {
-    double *v; /* the numbers read (up to the answer's length + 1) */
-    long n;    /* how many; -1 when a word is not a number */
-} grade_got;
-
-/* The learner's two functions each compute under their own settings; the
- * right ones are exponent 2k, base 10000, the vector's D, no offset,
- * adjacent pairs, the right signs and order, the lone sine. */
-enum { GRADE_SINUSOID = 1, GRADE_ROTATION = 2 };
-
-/* One mistake of an explanation: in which function(s) and what fits. */
-typedef struct {
-    grade_mistake m;
-    unsigned in;     /* GRADE_SINUSOID | GRADE_ROTATION */
-    char what[64];   /* "base=1000", "D=512", "offset=+1", "exponent=2i/D" or "" */
-    size_t explains; /* failed cases it is needed for */
-} grade_fit;
-
-#define GRADE_MAX_FITS 6
-
-typedef struct {
-    size_t n; /* 0: none fits */
-    grade_fit fit[GRADE_MAX_FITS];
-    int partial; /* the search stopped at GRADE_MAX_WORK before trying every combination */
-    int oom;     /* out of memory: nothing searched */
-} grade_explanation;
-
-/* The most numbers the search recomputes (a few seconds); large --cases files
- * may need more, and then get no name rather than a wait. */
-#define GRADE_MAX_WORK 300000000u
-
-/* Which mistakes explain what the learner printed. A combination (one
- * mistake, else two, else three per function, the sinusoid's and the
- * rotation's found apart: PE and ADD show the sinusoid, ROPE and DOT the
- * rotation) explains when recomputing every case under it gives what the
- * learner printed, at the printed precision, for the failed cases and the
- * passed ones alike. Among those of the fewest mistakes the one with the
- * fewest names, then the earliest in grade_mistake's order, wins. failed[i]
- * is nonzero for the cases that failed. Cases are recomputed the smallest
- * first, the failed ones before the passed ones. Returns e->n (0: none fits,
- * or e->partial: the search stopped after max_work numbers recomputed, 0
- * meaning GRADE_MAX_WORK; or e->oom). */
+/* posenc_lesson_explain over c's cases (skip may be NULL). */
 size_t grade_explain(const grade_cases *c, const grade_got *got, const unsigned char *failed,
                      size_t max_work, grade_explanation *e);
 
 /* ---- the learner's program (grade_run.c) ------------------------------------ */
 
 #define GRADE_ERR_KEEP 16384u /* bytes of standard error kept: the last ones */
+#define GRADE_MAX_MEMORY (2048ul << 20) /* bytes of address space of the program */
+#define GRADE_MAX_FILE (64ul << 20)     /* bytes a file it writes may grow to */
+#define GRADE_MAX_PROCS 64              /* processes it may start */
 
 typedef struct {
     int started;        /* 0: it could not be run; exec_errno says why */
@@ -197,5 +156,36 @@ typedef struct {
 int grade_run(char *const argv[], const char *in, size_t in_len, int timeout_ms, size_t max_out,
               grade_run_result *r);
 void grade_run_free(grade_run_result *r);
+
+/* ---- the lines of the runs (grade_lines.c) ---------------------------------- */
+
+/* What the program printed for each case, from its runs. */
+typedef struct {
+    const char **at;     /* case i's line in a run's output (NULL: not answered) */
+    size_t *len;
+    unsigned char *skip; /* not graded: its function is not written, or SET base refused */
+    char missing[128];   /* "sinusoid,rotate": the functions the program says are left */
+    int base_refused;    /* the other bases' cases skipped: 1 SET base not accepted, 2 that
+                            run failed (base_why says how) */
+    char base_why[400];
+} grade_lines;
+
+/* The input of one run: the commands of the lesson's base (other_bases 0),
+ * or those of other bases with a `SET base B` line before each change.
+ * *line_case[j] is the case of input line j + 1 (SIZE_MAX for a SET line).
+ * NULL when out of memory. */
+char *grade_run_text(const grade_cases *c, int other_bases, size_t *len, size_t **line_case,
+                     size_t *n_lines);
+
+/* Reads the run's standard error: "line N: NAME() is not written yet"
+ * skips the command of line N and lists NAME in L->missing; a message on a
+ * SET line (or naming SET) sets *set_refused. Returns how many lines of
+ * numbers the run owes (its commands not skipped). */
+size_t grade_lines_read_err(const grade_run_result *r, const size_t *line_case, size_t n_lines,
+                            grade_lines *L, int *set_refused);
+
+/* Gives each command of the run not skipped the next line of its output. */
+void grade_lines_take_out(const grade_run_result *r, const size_t *line_case, size_t n_lines,
+                          grade_lines *L);
 
 #endif

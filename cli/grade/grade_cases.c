@@ -323,6 +323,17 @@ static int parse_command(const word *w, size_t n, grade_case *g, size_t numbers_
     return 1;
 }
 
+/* SET base B (B a number above 1, at most 1e12). */
+static int read_set(const word *w, size_t n, double *base, char *why, size_t why_len,
+                    size_t line_no)
+{
+    double b = 0;
+    if (n != 3 || !word_is(w[1], "BASE") || !read_number(w[2], &b) || !(b > 1))
+        return fail(why, why_len, line_no, "SET needs base and a number above 1: SET base 500000");
+    *base = b;
+    return 1;
+}
+
 int grade_cases_parse(const char *s, size_t len, grade_cases *c, char *why, size_t why_len)
 {
     if (why_len)
@@ -330,6 +341,7 @@ int grade_cases_parse(const char *s, size_t len, grade_cases *c, char *why, size
     word *w = NULL;
     size_t w_cap = 0, line_no = 0, start = 0;
     int ok = 1;
+    double base = POSENC_DEFAULT_BASE;
     while (ok && start < len) {
         const char *nl = memchr(s + start, '\n', len - start);
         size_t end = nl ? (size_t)(nl - s) : len, n = end - start;
@@ -369,12 +381,20 @@ int grade_cases_parse(const char *s, size_t len, grade_cases *c, char *why, size
             c->v = v;
             c->cap = cap;
         }
+        if (word_is(w[0], "SET")) { /* SET base B: the base of the commands after it */
+            if (!read_set(w, nw, &base, why, why_len, line_no)) {
+                ok = 0;
+                break;
+            }
+            continue;
+        }
         int oom = 0;
         grade_case g;
         if (!parse_command(w, nw, &g, c->numbers, why, why_len, line_no, &oom)) {
             ok = 0;
             break;
         }
+        g.base = base == POSENC_DEFAULT_BASE ? 0 : base;
         c->numbers += g.kind == GRADE_DOT ? 2u * g.D : g.kind == GRADE_PE ? 0u : g.D;
         c->v[c->n++] = g;
     }
@@ -449,7 +469,22 @@ int grade_cases_default(uint64_t seed, grade_cases *c)
                                 "ROPE 1 1 2 0 0\n"
                                 "ADD 0 0.5 0.5 0.5\n"
                                 "DOT 100000 0 [1 0.5 -0.25 2] [0.5 1 1.5 -2]\n"
-                                "DOT 3 3 [1 2 3] [-1 0.5 2]\n";
+                                "DOT 3 3 [1 2 3] [-1 0.5 2]\n"
+                                "ROPE 1 1 1\n"
+                                "PE 7 1024\n"
+                                "PE 999999 8\n"
+                                "ROPE 500000 1 2 3 4 5\n";
+    /* Other bases (run apart: a program may not know SET base). */
+    static const char bases[] = "SET base 100\n"
+                                "PE 1 4\n"
+                                "ROPE 3 1 0.5 -1 2\n"
+                                "SET base 500000\n"
+                                "PE 1000 8\n"
+                                "ADD 50 1 1 1 1 1\n"
+                                "DOT 40 10 [1 0.5 -0.25 2] [0.5 1 1.5 -2]\n"
+                                "SET base 10\n"
+                                "PE 3 6\n"
+                                "ROPE 2 1 2 3 4 5 6\n";
     text t = {0};
     char why[256];
     put_str(&t, lesson);
@@ -484,6 +519,7 @@ int grade_cases_default(uint64_t seed, grade_cases *c)
         put_vector(&t, &s, D);
         put_str(&t, "\n");
     }
+    put_str(&t, bases);
     int ok = !t.oom && grade_cases_parse(t.s, t.n, c, why, sizeof why);
     free(t.s);
     return ok;

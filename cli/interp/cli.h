@@ -30,6 +30,7 @@ typedef struct cli_state {
     /* where output and messages go */
     FILE *out, *err;
     int flush_each; /* -u: flush after every command */
+    int show_comments; /* --comments: comment and blank lines printed as they are */
     /* the current line, for messages */
     const char *source; /* file name, or NULL for standard input and -c */
     size_t line_no;

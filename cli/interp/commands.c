@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "plot_options.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -313,15 +314,16 @@ static int cmd_add(cli_state *st, const cli_token *a, size_t n)
     return 1;
 }
 
-static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
+/* DOT's words: two positions (t:h:w when mrope) and two vectors, q into
+ * st->vec, k into st->vec2, *D their length. */
+static int parse_dot(cli_state *st, const cli_token *a, size_t n, int mrope, int64_t m3[3],
+                     int64_t p3[3], size_t *D_out)
 {
     if (n < 4) {
         cli_error(st, "DOT needs two positions and two vectors q and k, got %zu argument%s", n,
                   plural(n));
         return 0;
     }
-    int64_t m3[3], p3[3];
-    int mrope = cli_layer_kind_of(st) == CLI_LAYER_MROPE;
     if (!parse_layer_position(st, a[0], mrope, m3) || !parse_layer_position(st, a[1], mrope, p3))
         return 0;
     vec_groups g;
@@ -359,7 +361,16 @@ static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
     if (!parse_numbers(st, a + 2 + qs, D, &st->vec, &st->vec_cap) ||
         !parse_numbers(st, a + 2 + ks, D, &st->vec2, &st->vec2_cap))
         return 0;
-    return cli_layer_dot(st, m3, p3, D);
+    *D_out = D;
+    return 1;
+}
+
+static int cmd_dot(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t m3[3], p3[3];
+    size_t D;
+    int mrope = cli_layer_kind_of(st) == CLI_LAYER_MROPE;
+    return parse_dot(st, a, n, mrope, m3, p3, &D) && cli_layer_dot(st, m3, p3, D);
 }
 
 static int cmd_alibi(cli_state *st, const cli_token *a, size_t n)
@@ -521,12 +532,19 @@ static int cmd_set(cli_state *st, const cli_token *a, size_t n)
 /* A number in "%g" style for headers (base = 10000, not 10000.0000). */
 static void print_base(cli_state *st) { fprintf(st->out, "base=%.17g", st->base); }
 
-static void print_trace(cli_state *st, const posenc_pair_trace *tr)
+/* A pair's divisor, angle, sin and (with_cos) cos. */
+static void print_trace_of(cli_state *st, const posenc_pair_trace *tr, int with_cos)
 {
     fprintf(st->out, " divisor=%s", cli_format_number(st, tr->divisor));
     fprintf(st->out, " angle=%s", cli_format_number(st, tr->angle));
     fprintf(st->out, " sin=%s", cli_format_number(st, tr->sin_angle));
-    fprintf(st->out, " cos=%s", cli_format_number(st, tr->cos_angle));
+    if (with_cos)
+        fprintf(st->out, " cos=%s", cli_format_number(st, tr->cos_angle));
+}
+
+static void print_trace(cli_state *st, const posenc_pair_trace *tr)
+{
+    print_trace_of(st, tr, 1);
 }
 
 static int explain_pe(cli_state *st, const cli_token *a, size_t n)
@@ -550,11 +568,137 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
             fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
         else
             fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
-        print_trace(st, &tr);
+        print_trace_of(st, &tr, 2 * k + 1 < D); /* the lone sine has no cosine */
         fputc('\n', st->out);
     }
     fputs("result: ", st->out);
     cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+/* EXPLAIN ADD pos x...: the embedding step x + PE(pos), pair by pair. */
+static int explain_add(cli_state *st, const cli_token *a, size_t n)
+{
+    int64_t p[3];
+    size_t D;
+    if (!parse_pos_vector(st, "EXPLAIN ADD", "a position and at least one number", a, n, 0, p,
+                          &D) ||
+        !reserve(st, &st->vec2, &st->vec2_cap, D))
+        return 0;
+    int64_t pos = p[0];
+    cli_cannot_fail(posenc_sinusoid_fill_f64(pos, (uint32_t)D, st->base, st->vec2));
+    fprintf(st->out, "ADD pos=%lld D=%zu ", (long long)pos, D);
+    print_base(st);
+    fputs(": x + PE(pos), D = the length of x; pair k = elements 2k, 2k+1 gets "
+          "(sin(angle), cos(angle)) added, angle = pos / base^(2k/D)\n",
+          st->out);
+    for (uint32_t k = 0; 2 * k < D; k++) {
+        posenc_pair_trace tr;
+        int lone = 2 * k + 1 >= D;
+        cli_cannot_fail(posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr));
+        if (lone)
+            fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
+        else
+            fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
+        print_trace_of(st, &tr, !lone);
+        fprintf(st->out, " x=(%s", cli_format_number(st, st->vec[2 * k]));
+        if (!lone)
+            fprintf(st->out, ", %s", cli_format_number(st, st->vec[2 * k + 1]));
+        fprintf(st->out, ") sum=(%s", cli_format_number(st, st->vec[2 * k] + st->vec2[2 * k]));
+        if (!lone)
+            fprintf(st->out, ", %s",
+                    cli_format_number(st, st->vec[2 * k + 1] + st->vec2[2 * k + 1]));
+        fputs(")\n", st->out);
+    }
+    for (size_t i = 0; i < D; i++)
+        st->vec[i] += st->vec2[i];
+    fputs("result: ", st->out);
+    cli_print_numbers(st, st->vec, D);
+    return 1;
+}
+
+/* EXPLAIN DOT m n q k: each pair's contribution to ROPE(m, q) . ROPE(n, k),
+ * which is (q0 k0 + q1 k1) cos((m - n) f) + (q0 k1 - q1 k0) sin((m - n) f):
+ * only m - n enters (plain RoPE, the base and layout of SET). */
+static int explain_dot(cli_state *st, const cli_token *a, size_t n)
+{
+    if (cli_layer_kind_of(st) != CLI_LAYER_PLAIN) {
+        cli_error(st, "EXPLAIN DOT traces plain RoPE: SET rope off first (DOT itself uses "
+                      "the model's RoPE)");
+        return 0;
+    }
+    int64_t m3[3], p3[3];
+    size_t D;
+    if (!parse_dot(st, a, n, 0, m3, p3, &D))
+        return 0;
+    int64_t m = m3[0], p = p3[0];
+    const double *q = st->vec, *k = st->vec2;
+    fprintf(st->out, "DOT m=%lld n=%lld D=%zu ", (long long)m, (long long)p, D);
+    print_base(st);
+    fprintf(st->out, " layout=%s: ROPE(m, q) . ROPE(n, k); pair k turns q by m f and k by n f, "
+                     "f = 1 / base^(2k/D), and contributes (q0 k0 + q1 k1) cos((m - n) f) + "
+                     "(q0 k1 - q1 k0) sin((m - n) f): only m - n = %lld enters\n",
+            st->layout == POSENC_LAYOUT_HALF ? "half" : "interleaved", (long long)(m - p));
+    double sum = 0;
+    for (uint32_t j = 0; j < D / 2; j++) {
+        posenc_pair_trace tr;
+        uint32_t i0, i1;
+        cli_cannot_fail(posenc_pair_explain(1, j, (uint32_t)D, st->base, &tr));
+        cli_cannot_fail(posenc_pair_index(j, (uint32_t)D, st->layout, &i0, &i1));
+        double f = tr.angle; /* the angle at position 1: the frequency */
+        double d = (double)(m - p) * f;
+        double same = q[i0] * k[i0] + q[i1] * k[i1], cross = q[i0] * k[i1] - q[i1] * k[i0];
+        double c = same * cos(d) + cross * sin(d);
+        sum += c;
+        fprintf(st->out, "k=%u elements %u,%u f=%s", j, i0, i1, cli_format_number(st, f));
+        fprintf(st->out, " m*f=%s", cli_format_number(st, (double)m * f));
+        fprintf(st->out, " n*f=%s", cli_format_number(st, (double)p * f));
+        fprintf(st->out, " (m-n)*f=%s", cli_format_number(st, d));
+        fprintf(st->out, " q.k=%s", cli_format_number(st, same));
+        fprintf(st->out, " qxk=%s", cli_format_number(st, cross));
+        fprintf(st->out, " contribution=%s\n", cli_format_number(st, c));
+    }
+    if (D % 2) {
+        double c = q[D - 1] * k[D - 1];
+        sum += c;
+        fprintf(st->out, "element %zu has no partner (odd D): unturned, q*k=%s\n", D - 1,
+                cli_format_number(st, c));
+    }
+    fprintf(st->out, "sum: the same for every m, n with m - n = %lld (DOT %lld %lld gives it too)\n",
+            (long long)(m - p), (long long)(m >= p ? m - p : 0), (long long)(m >= p ? 0 : p - m));
+    fputs("result: ", st->out);
+    cli_print_numbers(st, &sum, 1);
+    return 1;
+}
+
+/* EXPLAIN ALIBI H i j: each head's slope and penalty -m_h |i - j|. */
+static int explain_alibi(cli_state *st, const cli_token *a, size_t n)
+{
+    uint32_t H;
+    int64_t i, j;
+    if (!need_args(st, n, 3, "EXPLAIN ALIBI needs a head count H and positions i and j") ||
+        !parse_dim(st, a[0], "head count", &H) || !parse_position(st, a[1], &i) ||
+        !parse_position(st, a[2], &j) || !reserve(st, &st->vec, &st->vec_cap, H) ||
+        !reserve(st, &st->vec2, &st->vec2_cap, H))
+        return 0;
+    cli_cannot_fail(posenc_alibi_slopes(H, st->vec2));
+    cli_cannot_fail(posenc_alibi_penalties(H, i, j, st->vec));
+    uint32_t pow2 = 1;
+    while (pow2 * 2 <= H)
+        pow2 *= 2;
+    int64_t dist = i > j ? i - j : j - i;
+    fprintf(st->out, "ALIBI H=%u i=%lld j=%lld: distance |i - j| = %lld; head h of H gets slope "
+                     "m_h = 2^(-8h/H)%s; penalty -m_h |i - j| added to the score\n",
+            H, (long long)i, (long long)j, (long long)dist,
+            pow2 == H ? "" : " for H a power of two; here H is not: the first heads take "
+                             "the slopes of the power of two below, the rest every other "
+                             "slope of twice that");
+    for (uint32_t h = 0; h < H; h++) {
+        fprintf(st->out, "h=%u slope=%s", h + 1, cli_format_number(st, st->vec2[h]));
+        fprintf(st->out, " penalty=%s\n", cli_format_number(st, st->vec[h]));
+    }
+    fputs("result: ", st->out);
+    cli_print_numbers(st, st->vec, H);
     return 1;
 }
 
@@ -637,8 +781,8 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
     if (n == 0)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
-        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, FREQS, MODEL, "
-                      "T5BUCKET and LEARNED)",
+        cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, DOT, ADD, ALIBI, FREQS, "
+                      "MODEL, T5BUCKET and LEARNED)",
                   SHOW(a[0]));
     return 0;
 }
@@ -720,6 +864,12 @@ static const cli_command COMMANDS[] = {
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
     {"EXPLAIN ROPE", explain_rope,
      "  EXPLAIN ROPE pos x...  worked trace of ROPE, one line per pair\n"},
+    {"EXPLAIN DOT", explain_dot,
+     "  EXPLAIN DOT m n q k    each pair's share of DOT: only m - n enters\n"},
+    {"EXPLAIN ADD", explain_add,
+     "  EXPLAIN ADD pos x...   worked trace of x + PE(pos), one line per pair\n"},
+    {"EXPLAIN ALIBI", explain_alibi,
+     "  EXPLAIN ALIBI H i j    each head's slope and penalty\n"},
     {"PLOT", cmd_plot,
      "  PLOT KIND ... FILE     draw a picture (.png, .svg, .pdf; needs Cairo):\n"
      "    PLOT pe POSITIONS D FILE, PLOT similarity POSITIONS D FILE,\n"
@@ -728,7 +878,8 @@ static const cli_command COMMANDS[] = {
      "    (base, layout and the T5 settings from SET)\n"},
     {"EXPLAIN FREQS", cli_model_explain_freqs,
      "  EXPLAIN FREQS [len]    the model RoPE's frequencies per pair: base and scaled\n"
-     "                         frequency, wavelength, band or ramp (plain: FREQS D)\n"},
+     "                         frequency, wavelength, band or ramp (EXPLAIN FREQS D:\n"
+     "                         plain RoPE over D elements)\n"},
     {"SET base", NULL,
      "  SET base B             base of the frequencies (finite, > 1; default 10000)\n"},
     {"SET layout", NULL,
@@ -812,8 +963,26 @@ void cli_print_help(FILE *out)
 
 /* ---- dispatch ----------------------------------------------------------------- */
 
+/* --comments: a comment line (its first word starts with '#') or a blank
+ * line printed as it is, so that each result shows under what says what it
+ * is. */
+static void show_comment(cli_state *st, const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    while (len > i && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--;
+    if (i == len || line[i] == '#') {
+        fwrite(line, 1, len, st->out);
+        fputc('\n', st->out);
+    }
+}
+
 int cli_run_line(cli_state *st, const char *line, size_t len)
 {
+    if (st->show_comments && !memchr(line, '\0', len))
+        show_comment(st, line, len);
     long n = tokenize(st, line, len);
     if (n < 0)
         return 1;

@@ -40,6 +40,8 @@ static void usage(FILE *out)
           "  --models          list the model registry: type, scheme, layout, source\n"
           "  --features        list optional parts built in (config-json, plot, line-editing)\n"
           "  -u                flush standard output after every command\n"
+          "  --comments        print the comment lines ('#') and blank lines of the input\n"
+          "                    as they come, each result under the comment above it\n"
           "  -h, --help        show this help and the command summary\n"
           "  -V, --version     show the version\n"
           "\n"
@@ -55,7 +57,7 @@ static void usage(FILE *out)
  * them; the -c strings then run in order. */
 enum {
     O_HELP, O_VERSION, O_MODELS, O_FEATURES, O_MODEL_TYPE, O_LAYER, O_CONFIG, O_U, O_C,
-    O_BASE, O_LAYOUT, O_PRECISION, O_GGUF, O_CTX
+    O_BASE, O_LAYOUT, O_PRECISION, O_GGUF, O_CTX, O_COMMENTS
 };
 static const cli_option INTERP_OPTIONS[] = {
     {"--help", "-h", 0, NULL},
@@ -72,6 +74,7 @@ static const cli_option INTERP_OPTIONS[] = {
     {"--precision", NULL, 1, "%s: needs a value"},
     {"--gguf", NULL, 1, "%s needs a file name"},
     {"--ctx", NULL, 1, "%s: needs a value"},
+    {"--comments", NULL, 0, NULL},
 };
 #define N_INTERP_OPTIONS (sizeof INTERP_OPTIONS / sizeof INTERP_OPTIONS[0])
 
@@ -161,6 +164,7 @@ static int read_settings(cli_state *st, interp_opts *o, int argc, char **argv)
         case O_GGUF: o->gguf = v; break;
         case O_CTX: o->ctx = v; break;
         case O_U: st->flush_each = 1; break;
+        case O_COMMENTS: st->show_comments = 1; break;
         case O_C: break; /* run in the second pass */
         case O_BASE:
         case O_LAYOUT:

@@ -204,7 +204,7 @@ static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
     snprintf(f->title, sizeof f->title, "Sinusoidal position encoding PE(pos), D = %u, base %s",
              D, bt);
     snprintf(f->subtitle, sizeof f->subtitle,
-             "even i: sin(pos / base^(i/D)), odd i: cos; fast turns on the left, slow on the right");
+             "pair k = i // 2: PE[2k] = sin(pos / base^(2k/D)), PE[2k+1] = cos; fast on the left");
     f->xlabel = "dimension i";
     f->ylabel = "position pos";
     b->maps[0] = (plot_heatmap){P, D, b->mem, NULL, ""};

@@ -12,10 +12,16 @@
  *   in, never a fixed "model" size). Element i belongs to pair k = i / 2
  *   (integer division), and pair k's angle at position pos is
  *
- *       theta(pos, k) = pos / base^(2k / D)          (base = 10000)
+ *       theta(pos, k) = pos / base^(2k / D)
  *
- *   so pair 0 turns 1 radian per position, and later pairs ever slower.
- *   Compute in double: pow(base, 2.0 * k / D), sin() and cos() of <math.h>.
+ *   with base the argument you are given (10000, the lesson's, unless a
+ *   `SET base B` line changed it), so pair 0 turns 1 radian per position,
+ *   and later pairs ever slower. Compute in double: pow(base, 2.0 * k / D)
+ *   (2.0, not 2: 2 * k / D in int is 0), sin() and cos() of <math.h>.
+ *
+ * One function at a time: while a function returns NOT_WRITTEN, the
+ * commands that need it print nothing and pe says on standard error that it
+ * is not written yet; `posenc grade` grades the rest and names what is left.
  */
 #include "exercise.h"
 

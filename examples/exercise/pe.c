@@ -6,11 +6,18 @@
  *   ROPE pos x0 x1 ...         x rotated by position pos   (your rotation)
  *   DOT m n [q...] [k...]      ROPE(m, q) . ROPE(n, k)     (built on your rotation)
  *   ADD pos x0 x1 ...          x + PE(pos)                 (built on your sinusoid)
+ *   SET base B                 the base of the commands after it (10000 before)
  *
  * Names are case-insensitive, numbers are separated by spaces, tabs or
  * commas, DOT's vectors are bracketed (or an even count split in half),
  * '#' starts a comment. A line it cannot run prints a message on standard
- * error and nothing on standard output. You write only mine.c. */
+ * error and nothing on standard output. You write only mine.c.
+ *
+ * One function at a time: a command whose function is not written yet (it
+ * returns NOT_WRITTEN) prints nothing on standard output and the line
+ *   pe: line N: rotate() is not written yet
+ * on standard error; the others run. `posenc grade` grades what is written
+ * and names what is left (docs/EXERCISE.md). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* getline */
 #endif
@@ -21,11 +28,12 @@
 #include <string.h>
 #include <strings.h>
 
-#define BASE 10000.0
 #define MAX_D 4096           /* the longest vector a line may hold */
 #define MAX_WORDS (2 * MAX_D + 8)
 
 static long line_no;
+static double base = 10000.0; /* SET base B changes it */
+static int sinusoid_left, rotate_left; /* a command found the function unwritten */
 
 static int complain(const char *what)
 {
@@ -90,12 +98,14 @@ static int split(char *line, char **w)
     return n;
 }
 
-static void must(int status)
+/* 1 when the function (named fn) ran; 0 after saying it is not written yet. */
+static int written(int status, const char *fn, int *left)
 {
-    if (status == NOT_WRITTEN) {
-        fprintf(stderr, "pe: a function of mine.c returned NOT_WRITTEN\n");
-        exit(2);
-    }
+    if (status != NOT_WRITTEN)
+        return 1;
+    fprintf(stderr, "pe: line %ld: %s() is not written yet\n", line_no, fn);
+    *left = 1;
+    return 0;
 }
 
 static int run_pe(char **w, int n)
@@ -104,7 +114,8 @@ static int run_pe(char **w, int n)
     static double out[MAX_D];
     if (n != 2 || !read_position(w[0], &pos) || !read_position(w[1], &D) || D < 1 || D > MAX_D)
         return complain("PE needs a position and a dimension from 1 to 4096");
-    must(sinusoid(pos, (int)D, BASE, out));
+    if (!written(sinusoid(pos, (int)D, base, out), "sinusoid", &sinusoid_left))
+        return 0;
     print_numbers(out, (int)D);
     return 1;
 }
@@ -117,11 +128,13 @@ static int run_rope_or_add(char **w, int n, int add)
     if (n < 2 || D > MAX_D || !read_position(w[0], &pos) || !read_numbers(w + 1, D, x))
         return complain("ROPE and ADD need a position and 1 to 4096 numbers");
     if (add) { /* the embedding step: x + PE(pos), D = the length of x */
-        must(sinusoid(pos, D, BASE, pe));
+        if (!written(sinusoid(pos, D, base, pe), "sinusoid", &sinusoid_left))
+            return 0;
         for (int i = 0; i < D; i++)
             x[i] += pe[i];
     } else {
-        must(rotate(pos, D, BASE, x));
+        if (!written(rotate(pos, D, base, x), "rotate", &rotate_left))
+            return 0;
     }
     print_numbers(x, D);
     return 1;
@@ -157,8 +170,9 @@ static int run_dot(char **w, int n)
     if (D < 1 || D > MAX_D || !read_numbers(qw, D, q) || !read_numbers(kw, D, k))
         return complain("DOT needs two vectors of 1 to 4096 numbers");
     /* ROPE(m, q) . ROPE(n, k), with your rotation */
-    must(rotate(m, D, BASE, q));
-    must(rotate(p, D, BASE, k));
+    if (!written(rotate(m, D, base, q), "rotate", &rotate_left) ||
+        !written(rotate(p, D, base, k), "rotate", &rotate_left))
+        return 0;
     double dot = 0;
     for (int i = 0; i < D; i++)
         dot += q[i] * k[i];
@@ -166,28 +180,19 @@ static int run_dot(char **w, int n)
     return 1;
 }
 
-/* Which of the two functions are still to write: a call on a tiny input. */
-static int check_written(void)
+/* SET base B: the base of the commands that follow. */
+static int run_set(char **w, int n)
 {
-    double v[2] = {1, 0};
-    int pe_todo = sinusoid(0, 2, BASE, v) == NOT_WRITTEN;
-    v[0] = 1, v[1] = 0;
-    int rope_todo = rotate(0, 2, BASE, v) == NOT_WRITTEN;
-    if (!pe_todo && !rope_todo)
-        return 1;
-    fprintf(stderr, "pe: write %s in mine.c (the formulas and the lesson's worked trace are in "
-                    "the comments above %s), then make and grade again\n",
-            pe_todo && rope_todo ? "sinusoid() and rotate()"
-            : pe_todo            ? "sinusoid()"
-                                 : "rotate()",
-            pe_todo && rope_todo ? "them" : "it");
-    return 0;
+    char *end;
+    double b = n == 2 && strcasecmp(w[0], "base") == 0 ? strtod(w[1], &end) : 0;
+    if (n != 2 || strcasecmp(w[0], "base") != 0 || *end != '\0' || !(b > 1 && b < 1e300))
+        return complain("SET needs base and a number above 1: SET base 10000");
+    base = b;
+    return 1;
 }
 
 int main(void)
 {
-    if (!check_written())
-        return 2;
     static char *w[MAX_WORDS];
     char *line = NULL;
     size_t cap = 0;
@@ -208,10 +213,19 @@ int main(void)
             run_rope_or_add(w + 1, n - 1, 1);
         else if (strcasecmp(w[0], "DOT") == 0)
             run_dot(w + 1, n - 1);
+        else if (strcasecmp(w[0], "SET") == 0)
+            run_set(w + 1, n - 1);
         else
-            complain("unknown command: the exercise runs PE, ROPE, DOT and ADD");
+            complain("unknown command: the exercise runs PE, ROPE, DOT, ADD and SET base");
         fflush(stdout);
     }
     free(line);
+    if (sinusoid_left || rotate_left)
+        fprintf(stderr, "pe: write %s in mine.c (the formulas and the lesson's worked trace are "
+                        "in the comments above %s), then make and grade again\n",
+                sinusoid_left && rotate_left ? "sinusoid() and rotate()"
+                : sinusoid_left              ? "sinusoid()"
+                                             : "rotate()",
+                sinusoid_left && rotate_left ? "them" : "it");
     return 0;
 }
