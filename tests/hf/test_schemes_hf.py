@@ -1,0 +1,164 @@
+"""The checkpoints' other schemes of include/posenc.h 1.7-1.11 (sinusoid layouts,
+MPNet and DeBERTa relative ids, XLNet's relative sinusoid, RoFormer's rotation)
+against transformers' own code, through the C library (ctypes: the Python
+package has no bindings for them yet)."""
+import ctypes
+import os
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", minversion="2.4")
+transformers = pytest.importorskip("transformers")
+
+_build = os.environ.get("POSENC_BUILD", os.path.join(os.getcwd(), "build"))
+_path = os.path.join(_build, "libposenc.so")
+if not os.path.exists(_path):
+    pytest.skip("no build/libposenc.so", allow_module_level=True)
+lib = ctypes.CDLL(_path)
+
+
+class Spec(ctypes.Structure):
+    _fields_ = [("order", ctypes.c_int), ("freqs", ctypes.c_int), ("arith", ctypes.c_int),
+                ("base", ctypes.c_double), ("offset", ctypes.c_int64)]
+
+
+LESSON, MARIAN, CTRL, FAIRSEQ, MUSICGEN = range(5)
+i64p = ctypes.POINTER(ctypes.c_int64)
+
+
+def spec(family, offset=0):
+    s = Spec()
+    assert lib.posenc_sinusoid_family_spec(family, ctypes.c_int64(offset), ctypes.byref(s)) == 0
+    return s
+
+
+def fill(s, positions, d, f32=True):
+    pos = np.ascontiguousarray(positions, dtype=np.int64)
+    out = np.empty((len(pos), d), dtype=np.float32 if f32 else np.float64)
+    fn = lib.posenc_sinusoid_layout_fill_f32 if f32 else lib.posenc_sinusoid_layout_fill_f64
+    st = fn(ctypes.byref(s), pos.ctypes.data_as(i64p), ctypes.c_size_t(len(pos)),
+            ctypes.c_uint32(d), out.ctypes.data_as(ctypes.c_void_p))
+    assert st == 0
+    return out
+
+
+def assert_torch_floats(ours, ref, pos):
+    """posenc forms torch's float angles with correctly rounded expf/powf and
+    takes correctly rounded sinf/cosf; torch's vectorised (SLEEF) functions are
+    within an ulp of those: sin/cos differ by an ulp in about 4% of values, and
+    expf at a few frequencies (k = 24 of 32, k = 96, 126, 239, 401 of 512 on an
+    AVX-512 machine), whose ulp moves the angle by up to |pos| ulp(w)."""
+    assert ours.shape == ref.shape
+    ulp = np.spacing(np.abs(ref).astype(np.float32))
+    tol = ulp + np.abs(np.asarray(pos, dtype=np.float64))[:, None] * 2.0 ** -24
+    assert (np.abs(ours - ref) <= tol).all()
+    assert (ours == ref).mean() > 0.9
+
+
+@pytest.mark.parametrize("d", [8, 64, 512, 7])
+def test_marian_pegasus_roformer_tables(d):
+    # marian L78-91 (Pegasus and RoFormer have the same create_weight)
+    from transformers.models.marian.modeling_marian import MarianSinusoidalPositionalEmbedding
+    m = MarianSinusoidalPositionalEmbedding(1100, d)
+    ref = m.create_weight().numpy()
+    ours = fill(spec(MARIAN), np.arange(1100), d)
+    assert np.abs(ours - ref).max() <= 2.0 ** -24  # each a rounding of the float64 value
+    assert (ours != ref).mean() < 1e-3
+
+
+@pytest.mark.parametrize("d", [16, 1024, 9])
+def test_fairseq_tables_with_the_padding_offset(d):
+    # m2m_100 L107-118 get_embedding; positions from padding_idx + 1 (L162-165)
+    from transformers.models.m2m_100.modeling_m2m_100 import M2M100SinusoidalPositionalEmbedding
+    pad = 1
+    ref = M2M100SinusoidalPositionalEmbedding.get_embedding(2100, d, pad).numpy()
+    ours = fill(spec(FAIRSEQ, pad + 1), np.arange(2000), d)
+    want = ref[pad + 1: pad + 1 + 2000]
+    assert_torch_floats(ours, want, np.arange(2000) + pad + 1)
+    exact = fill(spec(FAIRSEQ, pad + 1), np.arange(2000), d, f32=False)
+    # beside the exact value: the roundings of w (1 ulp with torch's expf) and of
+    # the angle p * w, each up to p 2^-24 at p <= 2001, and of the value
+    assert np.abs(exact - want).max() <= 4 * 2001 * 2.0 ** -24
+
+
+def test_musicgen_cosines_first():
+    from transformers.models.musicgen.modeling_musicgen import MusicgenSinusoidalPositionalEmbedding
+    ref = MusicgenSinusoidalPositionalEmbedding.get_embedding(500, 64).numpy()
+    ours = fill(spec(MUSICGEN), np.arange(500), 64)
+    assert_torch_floats(ours, ref, np.arange(500))
+
+
+def test_ctrl_table():
+    from transformers.models.ctrl.modeling_ctrl import positional_encoding
+    ref = positional_encoding(1000, 128, torch.float).numpy()
+    ours = fill(spec(CTRL), np.arange(1000), 128)
+    assert_torch_floats(ours, ref, np.arange(1000))
+
+
+@pytest.mark.parametrize("attn_type,clamp", [("bi", -1), ("uni", -1), ("bi", 3)])
+def test_xlnet_relative_sinusoid(attn_type, clamp):
+    cfg = transformers.XLNetConfig(d_model=32, n_layer=1, n_head=2, d_inner=64,
+                                   attn_type=attn_type, clamp_len=clamp)
+    model = transformers.XLNetModel(cfg)
+    ref = model.relative_positional_encoding(5, 9)[:, 0, :].numpy()  # [klen + qlen or klen + 1, d]
+    n = ctypes.c_size_t()
+    buf = (ctypes.c_int64 * 64)()
+    assert lib.posenc_xlnet_rel_positions(ctypes.c_uint32(5), ctypes.c_uint32(9),
+                                          1 if attn_type == "bi" else 0, ctypes.c_int64(clamp),
+                                          buf, ctypes.c_size_t(64), ctypes.byref(n)) == 0
+    pos = np.array(buf[: n.value], dtype=np.int64)
+    ours = fill(spec(CTRL), pos, 32)
+    assert_torch_floats(ours, ref, pos)
+
+
+def test_mpnet_buckets():
+    from transformers.models.mpnet.modeling_mpnet import MPNetEncoder
+    q = torch.arange(300)[:, None]
+    k = torch.arange(300)[None, :]
+    ref = MPNetEncoder.relative_position_bucket(k - q).numpy()
+    b = ctypes.c_uint32()
+    for i in range(0, 300, 7):
+        for j in range(300):
+            assert lib.posenc_mpnet_bucket(ctypes.c_int64(i), ctypes.c_int64(j), 32, 128,
+                                           ctypes.byref(b)) == 0
+            assert b.value == ref[i, j]
+
+
+@pytest.mark.parametrize("bs,mp", [(256, 512), (32, 128), (0, 0)])
+def test_deberta_relative_ids(bs, mp):
+    from transformers.models.deberta_v2.modeling_deberta_v2 import build_relative_position
+    nq, nk = 700, 650
+    ref = build_relative_position(torch.zeros(nq, 1), torch.zeros(nk, 1), bs if bs else -1,
+                                  mp if mp else -1)[0].numpy()
+    out = np.empty((nq, nk), dtype=np.int64)
+    assert lib.posenc_deberta_relative_ids(nq, nk, bs, mp, out.ctypes.data_as(i64p)) == 0
+    assert np.array_equal(out, ref)
+
+
+def test_deberta_v1_relative_ids():
+    from transformers.models.deberta.modeling_deberta import build_relative_position
+    ref = build_relative_position(torch.zeros(40, 1), torch.zeros(55, 1))[0].numpy()
+    out = np.empty((40, 55), dtype=np.int64)
+    assert lib.posenc_deberta_relative_ids(40, 55, 0, 0, out.ctypes.data_as(i64p)) == 0
+    assert np.array_equal(out, ref)
+
+
+def test_roformer_rotation():
+    from transformers.models.roformer.modeling_roformer import (
+        RoFormerSelfAttention, RoFormerSinusoidalPositionalEmbedding)
+    d, n = 64, 300
+    emb = RoFormerSinusoidalPositionalEmbedding(n, d)
+    with torch.no_grad():
+        emb.weight.copy_(emb.create_weight())
+    sp = emb((1, n))[None, None]
+    g = torch.Generator().manual_seed(3)
+    q = torch.randn(1, 1, n, d, generator=g)
+    rq, _ = RoFormerSelfAttention.apply_rotary_position_embeddings(sp, q, q.clone())
+    ours = q[0, 0].numpy().copy()
+    f32p = ctypes.POINTER(ctypes.c_float)
+    for p in range(n):
+        row = ours[p]
+        assert lib.posenc_roformer_rotate_f32(ctypes.c_int64(p), ctypes.c_uint32(d),
+                                              ctypes.c_double(10000.0), row.ctypes.data_as(f32p)) == 0
+    assert np.array_equal(ours, rq[0, 0].numpy())
