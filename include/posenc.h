@@ -127,9 +127,11 @@
  *   1.7 sinusoid layouts ....... posenc_sinusoid_spec, posenc_sinusoid_family_spec,
  *                                posenc_sinusoid_layout_fill_f32/_f64 ([scsc],
  *                                [sscc], [ccss]; fairseq, CTRL, MusicGen)
- *   1.8 MPNet, DeBERTa ......... posenc_mpnet_bucket, posenc_deberta_log_bucket
- *                                (+ _explain), posenc_deberta_relative_ids
- *   1.9 XLNet .................. posenc_xlnet_rel_positions
+ *   1.8 MPNet, CPM-Ant, DeBERTa  posenc_mpnet_bucket, posenc_cpmant_bucket,
+ *                                posenc_deberta_log_bucket (+ _explain),
+ *                                posenc_deberta_relative_ids
+ *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
+ *                                posenc_funnel_rel_positions
  *   1.10 RoFormer .............. posenc_roformer_rotate_f32/_f64
  *   1.11 2D boxes .............. posenc_box2d_ids (LayoutLM)
  *
@@ -731,8 +733,8 @@ posenc_status posenc_sinusoid_layout_fill_f32(const posenc_sinusoid_spec *spec,
                                               float *out);
 
 /* ------------------------------------------------------------------------- */
-/* 1.8 Relative position ids beyond T5: MPNet, DeBERTa (src/math/mpnet.c,    */
-/*     src/math/deberta.c)                                                    */
+/* 1.8 Relative position ids beyond T5: MPNet, CPM-Ant, DeBERTa             */
+/*     (src/math/mpnet.c, src/math/cpmant.c, src/math/deberta.c)             */
 /* ------------------------------------------------------------------------- */
 
 /* MPNet's bucket of (query, key): transformers' MPNet relative_position_bucket
@@ -744,6 +746,18 @@ posenc_status posenc_sinusoid_layout_fill_f32(const posenc_sinusoid_spec *spec,
 POSENC_NODISCARD
 posenc_status posenc_mpnet_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
                                   uint32_t max_distance, uint32_t *bucket);
+
+/* CPM-Ant's bucket of (query, key) with their segments: inside one segment
+ * (query_segment == key_segment) T5's bidirectional bucket of key - query,
+ * posenc_t5_bucket(query_pos, key_pos, num_buckets, max_distance, 1);
+ * across segments num_buckets + query_segment * num_segments + key_segment
+ * (config position_bias_num_buckets, position_bias_max_distance,
+ * segment_types). Valid: posenc_t5_bucket's ranges, segments <
+ * num_segments. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE. */
+POSENC_NODISCARD
+posenc_status posenc_cpmant_bucket(int64_t query_pos, int64_t key_pos, uint32_t query_segment,
+                                   uint32_t key_segment, uint32_t num_buckets,
+                                   uint32_t max_distance, uint32_t num_segments, uint32_t *bucket);
 
 /* DeBERTa-v2/v3's log bucket of the relative position rel = query - key
  * (make_log_bucket_position, bucket_size = config position_buckets,
@@ -797,7 +811,7 @@ posenc_status posenc_deberta_relative_ids(uint32_t n_query, uint32_t n_key, uint
                                           uint32_t max_position, int64_t *out);
 
 /* ------------------------------------------------------------------------- */
-/* 1.9 XLNet's relative sinusoid (src/math/xlnet.c)                          */
+/* 1.9 Relative sinusoids: XLNet, Funnel (src/math/xlnet.c, src/math/funnel.c) */
 /* ------------------------------------------------------------------------- */
 
 /* The distances XLNet's relative attention reads, in its order:
@@ -818,6 +832,27 @@ POSENC_NODISCARD
 posenc_status posenc_xlnet_rel_positions(uint32_t qlen, uint32_t klen, int bidirectional,
                                          int64_t clamp_len, int64_t *out, size_t cap,
                                          size_t *n_out);
+
+/* Funnel Transformer's relative distances (attention_type "relative_shift")
+ * for block `block` (0-based) of a sequence of seq_len tokens, in its
+ * order: pooling = 0 the distances of its attention among the block's own
+ * (pooled) positions, pooling = 1 (block >= 1) those of the first layer's
+ * pooled queries against the previous block's keys. The positions pool as
+ * Funnel's config says: separate_cls keeps the <cls> token at 1 - 2^b,
+ * truncate_seq drops the last token before each pooling. Their vectors are
+ * posenc_sinusoid_layout_fill_f32 with POSENC_SINUSOID_CTRL's spec and D =
+ * d_model (src/math/funnel.c). The "factorized" attention type uses the
+ * same sinusoid at positions 0 .. seq_len - 1. *n_out is always set; out
+ * may be NULL with cap 0 to ask for the count.
+ * Valid: 1 <= seq_len <= POSENC_FUNNEL_MAX_LEN, block <= POSENC_FUNNEL_MAX_BLOCKS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (seq_len), POSENC_ERR_RANGE (block,
+ * pooling at block 0, cap < *n_out). */
+#define POSENC_FUNNEL_MAX_LEN 16777216u
+#define POSENC_FUNNEL_MAX_BLOCKS 24u
+POSENC_NODISCARD
+posenc_status posenc_funnel_rel_positions(uint32_t seq_len, uint32_t block, int pooling,
+                                          int separate_cls, int truncate_seq, int64_t *out,
+                                          size_t cap, size_t *n_out);
 
 /* ------------------------------------------------------------------------- */
 /* 1.10 RoFormer's rotation (src/math/roformer.c)                             */

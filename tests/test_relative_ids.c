@@ -9,7 +9,8 @@
  *     running transformers 5.23.0 over every distance within 300000 for four
  *     settings: posenc agreed on all 2.4 million);
  *   - DeBERTa's plain and bucketed relative id matrices;
- *   - XLNet's relative positions; LayoutLM's box rows. */
+ *   - CPM-Ant's segment buckets; XLNet's and Funnel's relative positions;
+ *     LayoutLM's box rows. */
 #include "check.h"
 #include "posenc.h"
 
@@ -273,6 +274,67 @@ TEST(xlnet_relative_positions)
     CHECK(pe[7 * 8] == (float)sin(-2.0)); /* distance -2 */
 }
 
+/* ---- CPM-Ant ---------------------------------------------------------------- */
+
+TEST(cpmant_buckets)
+{
+    /* defaults: 512 buckets, max_distance 2048, 32 segment types */
+    uint32_t b;
+    CHECK(posenc_cpmant_bucket(0, 5, 0, 0, 512, 2048, 32, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, 256 + 5); /* key after query: the upper half; 5 < max_exact 128 */
+    CHECK(posenc_cpmant_bucket(5, 0, 3, 3, 512, 2048, 32, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, 5);
+    CHECK(posenc_cpmant_bucket(0, 5, 1, 2, 512, 2048, 32, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, 512 + 1 * 32 + 2); /* across segments */
+    for (int64_t q = 0; q < 300; q += 11)
+        for (int64_t k = 0; k < 3000; k += 13) {
+            uint32_t t;
+            CHECK(posenc_cpmant_bucket(q, k, 4, 4, 512, 2048, 32, &b) == POSENC_OK);
+            CHECK(posenc_t5_bucket(q, k, 512, 2048, 1, &t) == POSENC_OK);
+            CHECK_EQ_INT(b, t);
+        }
+    CHECK(posenc_cpmant_bucket(0, 5, 32, 0, 512, 2048, 32, &b) == POSENC_ERR_RANGE);
+    CHECK(posenc_cpmant_bucket(0, 5, 0, 0, 512, 2048, 0, &b) == POSENC_ERR_RANGE);
+    CHECK(posenc_cpmant_bucket(-1, 5, 0, 0, 512, 2048, 32, &b) == POSENC_ERR_POS);
+    CHECK(posenc_cpmant_bucket(0, 5, 0, 0, 512, 2048, 32, NULL) == POSENC_ERR_NULL);
+}
+
+/* ---- Funnel ----------------------------------------------------------------- */
+
+static void check_funnel(uint32_t n, uint32_t block, int pooling, int64_t first, int64_t step,
+                         size_t count)
+{
+    int64_t o[64];
+    size_t got = 0;
+    CHECK(posenc_funnel_rel_positions(n, block, pooling, 1, 1, o, 64, &got) == POSENC_OK);
+    CHECK_EQ_INT(got, count);
+    for (size_t i = 0; i < got && i < count; i++)
+        CHECK_EQ_INT(o[i], first - (int64_t)i * step);
+}
+
+TEST(funnel_relative_positions)
+{
+    /* n = 7, separate_cls, truncate_seq (modeling_funnel.py L186-216):
+     * block 0: pos 0..6, max 0 + 7 = 7, min 0 - 6: 7, 6, .., -6;
+     * block 1: pooled [-1, 1, 3, 5]; pooling type ref -1, max -1 + 2*4 = 7,
+     *   min -1 - 6 = -7: 7 .. -7; plain type stride 2: 8, 6, .., -6;
+     * block 2: pooled [-3, 3]; pooling type stride 2, ref -2, max -2 + 2*2*2
+     *   = 6, min -3 - 5 = -8: 6, 4, .., -8; plain stride 4: 8, 4, 0, -4. */
+    check_funnel(7, 0, 0, 7, 1, 14);
+    check_funnel(7, 1, 1, 7, 1, 15);
+    check_funnel(7, 1, 0, 8, 2, 8);
+    check_funnel(7, 2, 1, 6, 2, 8);
+    check_funnel(7, 2, 0, 8, 4, 4);
+    size_t n;
+    CHECK(posenc_funnel_rel_positions(7, 0, 0, 1, 1, NULL, 0, &n) == POSENC_OK);
+    CHECK_EQ_INT(n, 14);
+    int64_t o[4];
+    CHECK(posenc_funnel_rel_positions(7, 0, 0, 1, 1, o, 4, &n) == POSENC_ERR_RANGE);
+    CHECK(posenc_funnel_rel_positions(7, 0, 1, 1, 1, o, 4, &n) == POSENC_ERR_RANGE);
+    CHECK(posenc_funnel_rel_positions(0, 0, 0, 1, 1, o, 4, &n) == POSENC_ERR_POS);
+    CHECK(posenc_funnel_rel_positions(7, 0, 0, 1, 1, o, 4, NULL) == POSENC_ERR_NULL);
+}
+
 /* ---- LayoutLM --------------------------------------------------------------- */
 
 TEST(layoutlm_box_rows)
@@ -306,6 +368,8 @@ int main(void)
     RUN(deberta_trace_and_arguments);
     RUN(deberta_relative_id_matrices);
     RUN(xlnet_relative_positions);
+    RUN(cpmant_buckets);
+    RUN(funnel_relative_positions);
     RUN(layoutlm_box_rows);
     return check_summary("relative_ids");
 }

@@ -162,3 +162,67 @@ def test_roformer_rotation():
         assert lib.posenc_roformer_rotate_f32(ctypes.c_int64(p), ctypes.c_uint32(d),
                                               ctypes.c_double(10000.0), row.ctypes.data_as(f32p)) == 0
     assert np.array_equal(ours, rq[0, 0].numpy())
+
+
+@pytest.mark.parametrize("separate_cls,truncate_seq", [(True, True), (True, False), (False, True)])
+def test_funnel_relative_positions(separate_cls, truncate_seq):
+    # modeling_funnel.py L152-216, the lists of get_position_embeds' loop
+    from transformers.models.funnel.modeling_funnel import FunnelAttentionStructure
+    for n in (1, 2, 3, 7, 16, 33, 128):
+        cfg = transformers.FunnelConfig(block_sizes=[1, 1, 1, 1], d_model=8, n_head=1, d_head=8,
+                                        separate_cls=separate_cls, truncate_seq=truncate_seq)
+        st = FunnelAttentionStructure(cfg)
+        pos = list(range(n))
+        pooled_pos = pos
+        for b in range(cfg.num_blocks):
+            want = {}
+            if b > 0:
+                pooled_pos = st.stride_pool_pos(pos, b)
+                want[1] = st.relative_pos(pos, 2 ** (b - 1), pooled_pos, shift=2).tolist()
+            pos = pooled_pos
+            want[0] = st.relative_pos(pos, 2 ** b).tolist()
+            for pooling, w in want.items():
+                buf = (ctypes.c_int64 * 4096)()
+                cnt = ctypes.c_size_t()
+                assert lib.posenc_funnel_rel_positions(n, b, pooling, int(separate_cls),
+                                                       int(truncate_seq), buf, ctypes.c_size_t(4096),
+                                                       ctypes.byref(cnt)) == 0
+                assert list(buf[: cnt.value]) == w, (n, b, pooling)
+
+
+def test_funnel_sinusoid_is_ctrls():
+    from transformers.models.funnel.modeling_funnel import FunnelAttentionStructure
+    cfg = transformers.FunnelConfig(d_model=64, n_head=1, d_head=64, hidden_dropout=0.0)
+    st = FunnelAttentionStructure(cfg).eval()
+    n = 50
+    d = cfg.d_model
+    freq_seq = torch.arange(0, d // 2, 1.0, dtype=torch.int64).float()
+    inv_freq = 1 / (10000 ** (freq_seq / (d // 2)))  # L141-142
+    rel = torch.arange(-n * 2, n * 2, 1.0, dtype=torch.int64).float()
+    s = rel[:, None] * inv_freq[None]
+    ref = torch.cat([torch.sin(s), torch.cos(s)], dim=-1).numpy()  # L144-149
+    ours = fill(spec(CTRL), np.arange(-n * 2, n * 2), d)
+    assert_torch_floats(ours, ref, np.arange(-n * 2, n * 2))
+
+
+def test_cpmant_buckets():
+    cfg = transformers.CpmAntConfig(hidden_size=16, num_attention_heads=1, dim_head=16,
+                                    num_hidden_layers=1, dim_ff=16)
+    from transformers.models.cpmant.modeling_cpmant import CpmAntSegmentPositionEmbedding
+    m = CpmAntSegmentPositionEmbedding(cfg)
+    n = 40
+    seg = torch.tensor([[0] * 15 + [1] * 10 + [2] * 15])
+    pos = torch.arange(n)[None]
+    with torch.no_grad():
+        m.relative_attention_bias.copy_(torch.arange(m.relative_attention_bias.numel()).float()
+                                        .view_as(m.relative_attention_bias))
+        bias = m(pos, pos, seg, seg)[0, 0].long().numpy()  # the table row index = the bucket
+    b = ctypes.c_uint32()
+    for i in range(n):
+        for j in range(n):
+            assert lib.posenc_cpmant_bucket(ctypes.c_int64(i), ctypes.c_int64(j),
+                                            int(seg[0, i]), int(seg[0, j]),
+                                            cfg.position_bias_num_buckets,
+                                            cfg.position_bias_max_distance, cfg.segment_types,
+                                            ctypes.byref(b)) == 0
+            assert b.value == bias[i, j], (i, j)
