@@ -133,7 +133,8 @@
  *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
  *                                posenc_funnel_rel_positions
  *   1.10 RoFormer .............. posenc_roformer_rotate_f32/_f64
- *   1.11 2D boxes .............. posenc_box2d_ids (LayoutLM)
+ *   1.11 other position ids .... posenc_box2d_ids (LayoutLM), posenc_tapas_positions,
+ *                                posenc_axial_ids (Reformer)
  *
  *   TIER 2 - THE MODEL: a model's RoPE over its q/k tensors
  *   2.1 a model's RoPE object .. posenc_rope, posenc_rope_init
@@ -876,7 +877,8 @@ POSENC_NODISCARD
 posenc_status posenc_roformer_rotate_f64(int64_t pos, uint32_t head_dim, double base, double *x);
 
 /* ------------------------------------------------------------------------- */
-/* 1.11 2D box positions: LayoutLM (src/math/box2d.c)                         */
+/* 1.11 Other position ids: LayoutLM boxes, TAPAS cells, Reformer's axes     */
+/*      (src/math/box2d.c, src/math/tapas.c, src/math/axial.c)               */
 /* ------------------------------------------------------------------------- */
 
 /* Indices into ids[6] of posenc_box2d_ids. */
@@ -897,6 +899,28 @@ enum {
  * coordinate outside the tables, or a negative height or width). */
 POSENC_NODISCARD
 posenc_status posenc_box2d_ids(const int64_t box[4], uint32_t max_2d, int64_t ids[6]);
+
+/* TAPAS's position ids with reset_position_index_per_cell: token t of a
+ * table's sequence sits in cell (column[t], row[t]) (token_type_ids[..., 1]
+ * and [..., 2]; the question is cell (0, 0)); its position is its distance
+ * from the cell's first token, capped at max_position_embeddings - 1:
+ *     out[t] = min(max_position_embeddings - 1, t - min{s : cell(s) = cell(t)})
+ * (src/math/tapas.c). O(n_tok^2) at worst; no allocation.
+ * Valid: n_tok <= POSENC_TAPAS_MAX_TOKENS, max_position_embeddings >= 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE, POSENC_ERR_POS (n_tok). */
+#define POSENC_TAPAS_MAX_TOKENS 65536u
+POSENC_NODISCARD
+posenc_status posenc_tapas_positions(const uint32_t *column, const uint32_t *row, size_t n_tok,
+                                     uint32_t max_position_embeddings, int64_t *out);
+
+/* Reformer's axial position embedding: with axial_pos_shape (h, w), position
+ * pos reads *row = pos / w of the first axis's table and *col = pos % w of
+ * the second's, and the vector is their concatenation [first | second]
+ * (axial_pos_embds_dim (d0, d1)) (src/math/axial.c).
+ * Valid: h, w >= 1, 0 <= pos < h * w.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (h or w 0), POSENC_ERR_POS. */
+POSENC_NODISCARD
+posenc_status posenc_axial_ids(int64_t pos, uint32_t h, uint32_t w, int64_t *row, int64_t *col);
 
 /* ========================================================================= */
 /* TIER 2 - THE MODEL: a model's RoPE over its q/k tensors                 */

@@ -10,7 +10,7 @@
  *     settings: posenc agreed on all 2.4 million);
  *   - DeBERTa's plain and bucketed relative id matrices;
  *   - CPM-Ant's segment buckets; XLNet's and Funnel's relative positions;
- *     LayoutLM's box rows. */
+ *     LayoutLM's box rows, TAPAS's cell positions, Reformer's axial rows. */
 #include "check.h"
 #include "posenc.h"
 
@@ -335,6 +335,41 @@ TEST(funnel_relative_positions)
     CHECK(posenc_funnel_rel_positions(7, 0, 0, 1, 1, o, 4, NULL) == POSENC_ERR_NULL);
 }
 
+/* ---- TAPAS, Reformer ----------------------------------------------------- */
+
+TEST(tapas_positions_reset_per_cell)
+{
+    /* question (cell 0,0) tokens 0-3; cell (1,1) 4-5; (2,1) 6; (1,2) 7-9;
+     * token 10 back in cell (0,0): its distance from token 0 */
+    static const uint32_t col[] = {0, 0, 0, 0, 1, 1, 2, 1, 1, 1, 0};
+    static const uint32_t row[] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 0};
+    static const int64_t want[] = {0, 1, 2, 3, 0, 1, 0, 0, 1, 2, 10};
+    static const int64_t want3[] = {0, 1, 2, 2, 0, 1, 0, 0, 1, 2, 2};
+    int64_t o[11];
+    CHECK(posenc_tapas_positions(col, row, 11, 1024, o) == POSENC_OK);
+    for (int i = 0; i < 11; i++)
+        CHECK_EQ_INT(o[i], want[i]);
+    CHECK(posenc_tapas_positions(col, row, 11, 3, o) == POSENC_OK);
+    for (int i = 0; i < 11; i++)
+        CHECK_EQ_INT(o[i], want3[i]);
+    CHECK(posenc_tapas_positions(col, NULL, 11, 3, o) == POSENC_ERR_NULL);
+    CHECK(posenc_tapas_positions(NULL, NULL, 0, 3, NULL) == POSENC_OK);
+    CHECK(posenc_tapas_positions(col, row, 11, 0, o) == POSENC_ERR_RANGE);
+}
+
+TEST(reformer_axial_ids)
+{
+    int64_t r, c;
+    CHECK(posenc_axial_ids(130, 64, 64, &r, &c) == POSENC_OK);
+    CHECK(r == 2 && c == 2);
+    CHECK(posenc_axial_ids(4095, 64, 64, &r, &c) == POSENC_OK);
+    CHECK(r == 63 && c == 63);
+    CHECK(posenc_axial_ids(4096, 64, 64, &r, &c) == POSENC_ERR_POS);
+    CHECK(posenc_axial_ids(-1, 64, 64, &r, &c) == POSENC_ERR_POS);
+    CHECK(posenc_axial_ids(0, 0, 64, &r, &c) == POSENC_ERR_RANGE);
+    CHECK(posenc_axial_ids(0, 64, 64, NULL, &c) == POSENC_ERR_NULL);
+}
+
 /* ---- LayoutLM --------------------------------------------------------------- */
 
 TEST(layoutlm_box_rows)
@@ -370,6 +405,8 @@ int main(void)
     RUN(xlnet_relative_positions);
     RUN(cpmant_buckets);
     RUN(funnel_relative_positions);
+    RUN(tapas_positions_reset_per_cell);
+    RUN(reformer_axial_ids);
     RUN(layoutlm_box_rows);
     return check_summary("relative_ids");
 }

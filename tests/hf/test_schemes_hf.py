@@ -226,3 +226,51 @@ def test_cpmant_buckets():
                                             cfg.position_bias_max_distance, cfg.segment_types,
                                             ctypes.byref(b)) == 0
             assert b.value == bias[i, j], (i, j)
+
+
+def test_tapas_positions_reset_per_cell():
+    # modeling_tapas.py L105-121: capture the ids TapasEmbeddings looks up
+    cfg = transformers.TapasConfig(hidden_size=8, num_attention_heads=1, num_hidden_layers=1,
+                                   intermediate_size=8, max_position_embeddings=6,
+                                   reset_position_index_per_cell=True)
+    from transformers.models.tapas.modeling_tapas import TapasEmbeddings
+    emb = TapasEmbeddings(cfg)
+    seen = {}
+    real = emb.position_embeddings
+
+    class Spy(torch.nn.Module):
+        def forward(self, ids):
+            seen["ids"] = ids.clone()
+            return real(ids)
+
+    emb.position_embeddings = Spy()
+    col = [0, 0, 0, 0, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0]
+    row = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 0]
+    n = len(col)
+    tt = torch.zeros(1, n, 7, dtype=torch.long)
+    tt[0, :, 1] = torch.tensor(col)
+    tt[0, :, 2] = torch.tensor(row)
+    emb(input_ids=torch.ones(1, n, dtype=torch.long), token_type_ids=tt)
+    c = np.array(col, dtype=np.uint32)
+    r = np.array(row, dtype=np.uint32)
+    out = np.empty(n, dtype=np.int64)
+    u32p = ctypes.POINTER(ctypes.c_uint32)
+    assert lib.posenc_tapas_positions(c.ctypes.data_as(u32p), r.ctypes.data_as(u32p),
+                                      ctypes.c_size_t(n), 6, out.ctypes.data_as(i64p)) == 0
+    assert out.tolist() == seen["ids"][0].tolist()
+
+
+def test_reformer_axial_rows():
+    # modeling_reformer.py L213-290: first axis's row p // w, second's p % w
+    from transformers.models.reformer.modeling_reformer import AxialPositionEmbeddings
+    cfg = transformers.ReformerConfig(axial_pos_shape=(8, 16), axial_pos_embds_dim=(1, 1),
+                                      hidden_size=2, attn_layers=["local"], local_attn_chunk_length=4)
+    m = AxialPositionEmbeddings(cfg).eval()
+    with torch.no_grad():
+        m.weights[0].copy_(torch.arange(8).float().view(8, 1, 1))
+        m.weights[1].copy_(torch.arange(16).float().view(1, 16, 1))
+        out = m(torch.arange(128)[None])[0].long().numpy()
+    rr, cc = ctypes.c_int64(), ctypes.c_int64()
+    for p in range(128):
+        assert lib.posenc_axial_ids(ctypes.c_int64(p), 8, 16, ctypes.byref(rr), ctypes.byref(cc)) == 0
+        assert (rr.value, cc.value) == tuple(out[p])
