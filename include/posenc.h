@@ -770,7 +770,11 @@ posenc_status posenc_cpmant_bucket(int64_t query_pos, int64_t key_pos, uint32_t 
  * transformers' own. Not clamped: |result| grows past bucket_size for
  * |rel| >= max_position (the attention clamps its index later).
  * Valid: |rel| <= POSENC_MAX_POS, 2 <= bucket_size <= POSENC_DEBERTA_MAX_BUCKETS,
- * bucket_size / 2 < max_position - 1, max_position <= POSENC_MAX_POS.
+ * 2 <= max_position <= POSENC_MAX_POS, and the float ln((max_position - 1) / mid)
+ * not 0 (max_position - 1 == mid divides by zero in transformers too). With
+ * max_position - 1 < mid the logarithm is negative and so are some buckets of
+ * positive rel, as in transformers (deberta-v2 defaults max_relative_positions
+ * to max_position_embeddings; the registry passes what the model passes).
  * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE. */
 #define POSENC_DEBERTA_MAX_BUCKETS 1048576u
 POSENC_NODISCARD

@@ -6,8 +6,8 @@
  *     make_log_bucket_position (float steps as volatile floats, the logs in
  *     long double rounded to float), hand values, and the values where
  *     transformers' float32 result differs from the exact formula (found by
- *     running transformers 5.23.0 over every distance within 300000 for four
- *     settings: posenc agreed on all 2.4 million);
+ *     running transformers 5.23.0 over every distance within 300000 for seven
+ *     settings: posenc agreed on all 4.2 million);
  *   - DeBERTa's plain and bucketed relative id matrices;
  *   - CPM-Ant's segment buckets; XLNet's and Funnel's relative positions;
  *     LayoutLM's box rows, TAPAS's cell positions, Reformer's axial rows. */
@@ -165,7 +165,7 @@ TEST(deberta_keeps_transformers_float_results_where_exact_differs)
 TEST(deberta_matches_the_reference_at_every_distance)
 {
     static const uint32_t set[][2] = {{256, 512}, {32, 128}, {64, 256}, {256, 1024}, {2, 3},
-                                      {512, 4096}};
+                                      {512, 4096}, {256, 100}};
     long diff_exact = 0;
     for (size_t s = 0; s < sizeof set / sizeof set[0]; s++)
         for (int64_t r = -300000; r <= 300000; r++) {
@@ -181,7 +181,7 @@ TEST(deberta_matches_the_reference_at_every_distance)
             diff_exact += b != exact_deberta(r, set[s][0], set[s][1]);
         }
     printf("relative_ids: DeBERTa's float32 buckets differ from the exact formula at %ld of "
-           "3.6 million distances\n", diff_exact);
+           "4.2 million distances\n", diff_exact);
     CHECK(diff_exact > 0);
 }
 
@@ -205,6 +205,11 @@ TEST(deberta_trace_and_arguments)
     CHECK(posenc_deberta_log_bucket(0, 1, 512, &b) == POSENC_ERR_RANGE);     /* mid 0 */
     CHECK(posenc_deberta_log_bucket(0, 256, 129, &b) == POSENC_ERR_RANGE);   /* ln 1 = 0 */
     CHECK(posenc_deberta_log_bucket(0, 256, 130, &b) == POSENC_OK);
+    /* max_position - 1 < mid: a negative logarithm, transformers' odd buckets */
+    CHECK(posenc_deberta_log_bucket(200, 256, 100, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, -92);
+    CHECK(posenc_deberta_log_bucket(-5000, 256, 100, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, 1683);
     CHECK(posenc_deberta_log_bucket(POSENC_MAX_POS + 1, 256, 512, &b) == POSENC_ERR_POS);
     CHECK(posenc_deberta_log_bucket(-POSENC_MAX_POS, 256, 512, &b) == POSENC_OK);
 }

@@ -28,16 +28,27 @@
 
 #include <string.h>
 
+/* (float)log((float)((max_position - 1) / mid)): the divisor of L65. */
+static float log_max_of(uint32_t bucket_size, uint32_t max_position)
+{
+    double mid = (double)(bucket_size / 2);
+    float arg = (float)(((double)max_position - 1.0) / mid); /* torch.tensor(float) */
+    return (float)log((double)arg);
+}
+
 static posenc_status check_params(uint32_t bucket_size, uint32_t max_position)
 {
-    uint32_t mid = bucket_size / 2;
     if (bucket_size < 2 || bucket_size > POSENC_DEBERTA_MAX_BUCKETS)
         return POSENC_ERR_RANGE;
-    /* log((max_position - 1) / mid) must be > 0: the divisor of L65 */
-    if (max_position < 2 || max_position - 1 <= mid || max_position > POSENC_MAX_POS)
+    if (max_position < 2 || max_position > POSENC_MAX_POS)
+        return POSENC_ERR_RANGE;
+    /* the divisor of L65 must not be 0: max_position - 1 == mid (or its
+     * float quotient rounding to 1) would divide by zero */
+    if (log_max_of(bucket_size, max_position) == 0.0f)
         return POSENC_ERR_RANGE;
     return POSENC_OK;
 }
+
 
 static int64_t bucket_steps(int64_t rel, uint32_t bucket_size, uint32_t max_position,
                             posenc_deberta_trace *t)
@@ -47,8 +58,7 @@ static int64_t bucket_steps(int64_t rel, uint32_t bucket_size, uint32_t max_posi
     int64_t abs_pos = (rel < mid && rel > -mid) ? mid - 1 : (rel < 0 ? -rel : rel); /* L59 */
     float ratio = (float)abs_pos / (float)mid;                           /* L65 */
     float log_ratio = (float)log((double)ratio);                         /* L65 */
-    float lmax_arg = (float)((double)(max_position - 1) / (double)mid);  /* L65 torch.tensor */
-    float log_max = (float)log((double)lmax_arg);                        /* L65 */
+    float log_max = log_max_of(bucket_size, max_position);               /* L65 */
     float q = log_ratio / log_max;                                       /* L65 */
     float scaled = q * (float)(mid - 1);                                 /* L65 */
     float log_pos = ceilf(scaled) + (float)mid;                          /* L65 */
