@@ -127,7 +127,8 @@
  *   1.7 sinusoid layouts ....... posenc_sinusoid_spec, posenc_sinusoid_family_spec,
  *                                posenc_sinusoid_layout_fill_f32/_f64 ([scsc],
  *                                [sscc], [ccss]; fairseq, CTRL, MusicGen)
- *   1.8 MPNet, CPM-Ant, DeBERTa  posenc_mpnet_bucket, posenc_cpmant_bucket,
+ *   1.8 MPNet, CPM-Ant, LongT5,  posenc_mpnet_bucket, posenc_cpmant_bucket,
+ *       DeBERTa                  posenc_longt5_side_positions,
  *                                posenc_deberta_log_bucket (+ _explain),
  *                                posenc_deberta_relative_ids
  *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
@@ -734,8 +735,8 @@ posenc_status posenc_sinusoid_layout_fill_f32(const posenc_sinusoid_spec *spec,
                                               float *out);
 
 /* ------------------------------------------------------------------------- */
-/* 1.8 Relative position ids beyond T5: MPNet, CPM-Ant, DeBERTa             */
-/*     (src/math/mpnet.c, src/math/cpmant.c, src/math/deberta.c)             */
+/* 1.8 Relative position ids beyond T5: MPNet, CPM-Ant, LongT5, DeBERTa     */
+/*     (src/math/mpnet.c, cpmant.c, longt5.c, deberta.c)                     */
 /* ------------------------------------------------------------------------- */
 
 /* MPNet's bucket of (query, key): transformers' MPNet relative_position_bucket
@@ -759,6 +760,23 @@ POSENC_NODISCARD
 posenc_status posenc_cpmant_bucket(int64_t query_pos, int64_t key_pos, uint32_t query_segment,
                                    uint32_t key_segment, uint32_t num_buckets,
                                    uint32_t max_distance, uint32_t num_segments, uint32_t *bucket);
+
+/* LongT5's transient-global side positions (encoder, no padding): for token
+ * t of n_tok and global block k < *n_global = n_tok / global_block_size,
+ *     out[t * *n_global + k] = k - min(t / global_block_size, *n_global - 1)
+ * (a last partial block's tokens join the block before it); the side bias
+ * is T5's bucket of it, posenc_t5_bucket(0, out[..], num_buckets,
+ * max_distance, 1) read from global_relative_attention_bias. The local
+ * attention's buckets are posenc_t5_bucket(block_length + i, j, ...) for
+ * query i < block_length = local_radius + 1 and key j < 3 block_length of
+ * its window (src/math/longt5.c). *n_global is always set; out may be NULL
+ * with cap 0 to ask for the count.
+ * Valid: global_block_size >= 1, n_tok <= POSENC_MAX_POS + 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (global_block_size 0, cap too
+ * small), POSENC_ERR_POS, POSENC_ERR_OVERFLOW. */
+POSENC_NODISCARD
+posenc_status posenc_longt5_side_positions(uint32_t n_tok, uint32_t global_block_size, int64_t *out,
+                                           size_t cap, size_t *n_global);
 
 /* DeBERTa-v2/v3's log bucket of the relative position rel = query - key
  * (make_log_bucket_position, bucket_size = config position_buckets,

@@ -9,7 +9,7 @@
  *     running transformers 5.23.0 over every distance within 300000 for seven
  *     settings: posenc agreed on all 4.2 million);
  *   - DeBERTa's plain and bucketed relative id matrices;
- *   - CPM-Ant's segment buckets; XLNet's and Funnel's relative positions;
+ *   - CPM-Ant's segment buckets; LongT5's side positions; XLNet's and Funnel's relative positions;
  *     LayoutLM's box rows, TAPAS's cell positions, Reformer's axial rows. */
 #include "check.h"
 #include "posenc.h"
@@ -340,6 +340,27 @@ TEST(funnel_relative_positions)
     CHECK(posenc_funnel_rel_positions(7, 0, 0, 1, 1, o, 4, NULL) == POSENC_ERR_NULL);
 }
 
+/* ---- LongT5 ----------------------------------------------------------------- */
+
+TEST(longt5_side_positions)
+{
+    /* 40 tokens, global blocks of 16: 2 global blocks; tokens 32-39 (a last
+     * partial block) join block 1 (modeling_longt5.py L194-199) */
+    int64_t o[40 * 2];
+    size_t ng = 0;
+    CHECK(posenc_longt5_side_positions(40, 16, o, 80, &ng) == POSENC_OK);
+    CHECK_EQ_INT(ng, 2);
+    CHECK(o[0] == 0 && o[1] == 1);            /* token 0, block 0 */
+    CHECK(o[15 * 2] == 0 && o[15 * 2 + 1] == 1);
+    CHECK(o[16 * 2] == -1 && o[16 * 2 + 1] == 0); /* token 16, block 1 */
+    CHECK(o[39 * 2] == -1 && o[39 * 2 + 1] == 0); /* token 39: block 2 -> 1 */
+    CHECK(posenc_longt5_side_positions(5, 16, NULL, 0, &ng) == POSENC_OK);
+    CHECK_EQ_INT(ng, 0);
+    CHECK(posenc_longt5_side_positions(40, 16, o, 79, &ng) == POSENC_ERR_RANGE);
+    CHECK(posenc_longt5_side_positions(40, 0, o, 80, &ng) == POSENC_ERR_RANGE);
+    CHECK(posenc_longt5_side_positions(40, 16, o, 80, NULL) == POSENC_ERR_NULL);
+}
+
 /* ---- TAPAS, Reformer ----------------------------------------------------- */
 
 TEST(tapas_positions_reset_per_cell)
@@ -410,6 +431,7 @@ int main(void)
     RUN(xlnet_relative_positions);
     RUN(cpmant_buckets);
     RUN(funnel_relative_positions);
+    RUN(longt5_side_positions);
     RUN(tapas_positions_reset_per_cell);
     RUN(reformer_axial_ids);
     RUN(layoutlm_box_rows);

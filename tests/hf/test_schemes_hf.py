@@ -274,3 +274,36 @@ def test_reformer_axial_rows():
     for p in range(128):
         assert lib.posenc_axial_ids(ctypes.c_int64(p), 8, 16, ctypes.byref(rr), ctypes.byref(cc)) == 0
         assert (rr.value, cc.value) == tuple(out[p])
+
+
+@pytest.mark.parametrize("g", [16, 3, 7])
+def test_longt5_side_positions(g):
+    from transformers.models.longt5.modeling_longt5 import _make_side_relative_position_ids
+    for n in (1, 5, 16, 17, 40, 100, 1000):
+        ref = _make_side_relative_position_ids(torch.ones(1, n), g)[0].numpy()
+        cnt = ctypes.c_size_t()
+        assert lib.posenc_longt5_side_positions(n, g, None, ctypes.c_size_t(0), ctypes.byref(cnt)) == 0
+        out = np.empty((n, cnt.value), dtype=np.int64)
+        assert lib.posenc_longt5_side_positions(n, g, out.ctypes.data_as(i64p),
+                                                ctypes.c_size_t(out.size), ctypes.byref(cnt)) == 0
+        assert out.shape == ref.shape and np.array_equal(out, ref)
+
+
+def test_longt5_local_buckets_are_t5s():
+    # modeling_longt5.py L606-620: the bias of query i, key j of the window
+    from transformers.models.longt5.modeling_longt5 import LongT5LocalAttention
+    cfg = transformers.LongT5Config(d_model=8, d_kv=8, num_heads=1, local_radius=5,
+                                    encoder_attention_type="local")
+    att = LongT5LocalAttention(cfg, has_relative_attention_bias=True)
+    with torch.no_grad():
+        att.relative_attention_bias.weight.copy_(
+            torch.arange(cfg.relative_attention_num_buckets).float()[:, None])
+        bias = att.compute_bias(6)[0, 0, 0].long().numpy()  # [block_length, 3 block_length]
+    b = ctypes.c_uint32()
+    for i in range(6):
+        for j in range(18):
+            assert lib.posenc_t5_bucket(ctypes.c_int64(6 + i), ctypes.c_int64(j),
+                                        cfg.relative_attention_num_buckets,
+                                        cfg.relative_attention_max_distance, 1,
+                                        ctypes.byref(b)) == 0
+            assert b.value == bias[i, j]
