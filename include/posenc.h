@@ -128,7 +128,7 @@
  *                                posenc_sinusoid_layout_fill_f32/_f64 ([scsc],
  *                                [sscc], [ccss]; fairseq, CTRL, MusicGen)
  *   1.8 MPNet, CPM-Ant, LongT5,  posenc_mpnet_bucket, posenc_cpmant_bucket,
- *       DeBERTa                  posenc_longt5_side_positions,
+ *       VITS, DeBERTa            posenc_longt5_side_positions, posenc_window_rel_index,
  *                                posenc_deberta_log_bucket (+ _explain),
  *                                posenc_deberta_relative_ids
  *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
@@ -735,8 +735,9 @@ posenc_status posenc_sinusoid_layout_fill_f32(const posenc_sinusoid_spec *spec,
                                               float *out);
 
 /* ------------------------------------------------------------------------- */
-/* 1.8 Relative position ids beyond T5: MPNet, CPM-Ant, LongT5, DeBERTa     */
-/*     (src/math/mpnet.c, cpmant.c, longt5.c, deberta.c)                     */
+/* 1.8 Relative position ids beyond T5: MPNet, CPM-Ant, LongT5, VITS,       */
+/*     DeBERTa (src/math/mpnet.c, cpmant.c, longt5.c, window_rel.c,          */
+/*     deberta.c)                                                            */
 /* ------------------------------------------------------------------------- */
 
 /* MPNet's bucket of (query, key): transformers' MPNet relative_position_bucket
@@ -777,6 +778,17 @@ posenc_status posenc_cpmant_bucket(int64_t query_pos, int64_t key_pos, uint32_t 
 POSENC_NODISCARD
 posenc_status posenc_longt5_side_positions(uint32_t n_tok, uint32_t global_block_size, int64_t *out,
                                            size_t cap, size_t *n_global);
+
+/* VITS's windowed relative positions (Shaw et al.): key key_pos of query
+ * query_pos reads *row = (key_pos - query_pos) + window_size of its learned
+ * tables emb_rel_k and emb_rel_v (2 window_size + 1 rows, config
+ * window_size, 4 by default), or nothing (*row = -1: a zero vector) when
+ * |key_pos - query_pos| > window_size (src/math/window_rel.c).
+ * Valid: positions 0 .. POSENC_MAX_POS, 1 <= window_size <= POSENC_MAX_POS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE. */
+POSENC_NODISCARD
+posenc_status posenc_window_rel_index(int64_t query_pos, int64_t key_pos, uint32_t window_size,
+                                      int64_t *row);
 
 /* DeBERTa-v2/v3's log bucket of the relative position rel = query - key
  * (make_log_bucket_position, bucket_size = config position_buckets,

@@ -9,7 +9,7 @@
  *     running transformers 5.23.0 over every distance within 300000 for seven
  *     settings: posenc agreed on all 4.2 million);
  *   - DeBERTa's plain and bucketed relative id matrices;
- *   - CPM-Ant's segment buckets; LongT5's side positions; XLNet's and Funnel's relative positions;
+ *   - CPM-Ant's segment buckets; LongT5's side positions; VITS's window rows; XLNet's and Funnel's relative positions;
  *     LayoutLM's box rows, TAPAS's cell positions, Reformer's axial rows. */
 #include "check.h"
 #include "posenc.h"
@@ -361,6 +361,26 @@ TEST(longt5_side_positions)
     CHECK(posenc_longt5_side_positions(40, 16, o, 80, NULL) == POSENC_ERR_NULL);
 }
 
+/* ---- VITS ------------------------------------------------------------------- */
+
+TEST(vits_window_rows)
+{
+    int64_t r;
+    CHECK(posenc_window_rel_index(10, 10, 4, &r) == POSENC_OK);
+    CHECK_EQ_INT(r, 4);  /* distance 0: the middle row */
+    CHECK(posenc_window_rel_index(10, 14, 4, &r) == POSENC_OK);
+    CHECK_EQ_INT(r, 8);  /* key 4 after: the last row */
+    CHECK(posenc_window_rel_index(10, 6, 4, &r) == POSENC_OK);
+    CHECK_EQ_INT(r, 0);
+    CHECK(posenc_window_rel_index(10, 15, 4, &r) == POSENC_OK);
+    CHECK_EQ_INT(r, -1); /* outside the window: nothing */
+    CHECK(posenc_window_rel_index(10, 5, 4, &r) == POSENC_OK);
+    CHECK_EQ_INT(r, -1);
+    CHECK(posenc_window_rel_index(10, 5, 0, &r) == POSENC_ERR_RANGE);
+    CHECK(posenc_window_rel_index(-1, 5, 4, &r) == POSENC_ERR_POS);
+    CHECK(posenc_window_rel_index(1, 5, 4, NULL) == POSENC_ERR_NULL);
+}
+
 /* ---- TAPAS, Reformer ----------------------------------------------------- */
 
 TEST(tapas_positions_reset_per_cell)
@@ -432,6 +452,7 @@ int main(void)
     RUN(cpmant_buckets);
     RUN(funnel_relative_positions);
     RUN(longt5_side_positions);
+    RUN(vits_window_rows);
     RUN(tapas_positions_reset_per_cell);
     RUN(reformer_axial_ids);
     RUN(layoutlm_box_rows);

@@ -307,3 +307,25 @@ def test_longt5_local_buckets_are_t5s():
                                         cfg.relative_attention_max_distance, 1,
                                         ctypes.byref(b)) == 0
             assert b.value == bias[i, j]
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 12])
+def test_vits_window_rows(n):
+    # modeling_vits.py L907-911, L960-982: the key side's bias of query i, key j,
+    # with row r of emb_rel_k = (r + 1, 0, ...) and q = (1, 0, ...)
+    from transformers.models.vits.modeling_vits import VitsAttention
+    cfg = transformers.VitsConfig(hidden_size=8, num_attention_heads=1, window_size=4)
+    att = VitsAttention(cfg)
+    with torch.no_grad():
+        att.emb_rel_k.zero_()
+        att.emb_rel_k[0, :, 0] = torch.arange(1, 10).float()
+    rel = att._get_relative_embeddings(att.emb_rel_k, n)
+    q = torch.zeros(1, n, 8)
+    q[..., 0] = 1
+    bias = att._relative_position_to_absolute_position(torch.matmul(q, rel.transpose(-2, -1)))[0]
+    r = ctypes.c_int64()
+    for i in range(n):
+        for j in range(n):
+            assert lib.posenc_window_rel_index(ctypes.c_int64(i), ctypes.c_int64(j), 4,
+                                               ctypes.byref(r)) == 0
+            assert r.value + 1 == int(bias[i, j])
