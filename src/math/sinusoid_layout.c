@@ -63,10 +63,8 @@ static void places(const posenc_sinusoid_spec *s, uint32_t D, uint32_t k, int64_
         *is = first + k < D ? (int64_t)(first + k) : -1;
         break;
     }
-    /* fairseq with odd D: the last column stays 0 (filled by the caller). */
-    if (s->freqs == POSENC_SINUSOID_FREQ_FAIRSEQ && s->order == POSENC_SINUSOID_INTERLEAVED &&
-        *ic >= (int64_t)(2 * (D / 2)))
-        *ic = -1;
+    /* fairseq with odd D: F = D/2 frequencies fill columns 0 .. D - 2 in
+     * every order; column D - 1 stays 0 (written by fill()). */
 }
 
 static posenc_status check(const posenc_sinusoid_spec *s, const int64_t *pos, size_t n_pos,
