@@ -329,3 +329,11 @@ def test_vits_window_rows(n):
             assert lib.posenc_window_rel_index(ctypes.c_int64(i), ctypes.c_int64(j), 4,
                                                ctypes.byref(r)) == 0
             assert r.value + 1 == int(bias[i, j])
+
+
+def test_pegasus_x_is_fairseq_from_zero():
+    # pegasus_x L113-120: fairseq's frequencies and order, positions from 0
+    from transformers.models.pegasus_x.modeling_pegasus_x import PegasusXSinusoidalPositionalEmbedding
+    ref = PegasusXSinusoidalPositionalEmbedding(64)(torch.zeros(1, 700, 64))[0].numpy()
+    ours = fill(spec(FAIRSEQ, 0), np.arange(700), 64)
+    assert_torch_floats(ours, ref, np.arange(700))
