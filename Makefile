@@ -265,6 +265,13 @@ $(BUILD)/tests/test_rope_spec: TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(CLI_INC)
 # with the option kit and the escaping error printer (cli/common).
 GRADE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard cli/grade/*.c)) \
              $(BUILD)/cli/common/message.o $(BUILD)/cli/common/options.o
+# The checkpoints' sinusoid layouts are checked against GNU MPFR when it is
+# found (else against long double, with a looser bound and a skip line).
+MPFR_TESTS := $(BUILD)/tests/test_sinusoid_layout
+ifeq ($(MPFR),1)
+$(MPFR_TESTS): TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(SRC_INC) $(MPFR_CFLAGS) -DPOSENC_TEST_MPFR
+$(MPFR_TESTS): TEST_LIBS = $(CONFIG_LIB) $(JSON_LIBS) $(MPFR_LIBS)
+endif
 $(BUILD)/tests/test_grade: $(GRADE_OBJ)
 $(BUILD)/tests/test_grade: TEST_OBJ = $(GRADE_OBJ)
 $(BUILD)/tests/test_grade: TEST_CFLAGS = $(JSON_CFLAGS) -Itests $(CLI_INC)

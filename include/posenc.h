@@ -124,6 +124,18 @@
  *                                checkpoints: posenc_learned_load_safetensors
  *   1.6 T5 relative buckets .... posenc_t5_bucket, posenc_t5_bucket_explain, and
  *                                the bias tensor posenc_t5_bias_f32
+ *   1.7 sinusoid layouts ....... posenc_sinusoid_spec, posenc_sinusoid_family_spec,
+ *                                posenc_sinusoid_layout_fill_f32/_f64 ([scsc],
+ *                                [sscc], [ccss]; fairseq, CTRL, MusicGen)
+ *   1.8 MPNet, CPM-Ant, LongT5,  posenc_mpnet_bucket, posenc_cpmant_bucket,
+ *       VITS, DeBERTa            posenc_longt5_side_positions, posenc_window_rel_index,
+ *                                posenc_deberta_log_bucket (+ _explain),
+ *                                posenc_deberta_relative_ids
+ *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
+ *                                posenc_funnel_rel_positions
+ *   1.10 RoFormer .............. posenc_roformer_rotate_f32/_f64
+ *   1.11 other position ids .... posenc_box2d_ids (LayoutLM), posenc_tapas_positions,
+ *                                posenc_axial_ids (Reformer)
  *
  *   TIER 2 - THE MODEL: a model's RoPE over its q/k tensors
  *   2.1 a model's RoPE object .. posenc_rope, posenc_rope_init
@@ -607,6 +619,342 @@ posenc_status posenc_t5_bias_f32(const float *table, uint32_t num_buckets, uint3
                                  uint32_t max_distance, int bidirectional, uint32_t n_query,
                                  uint32_t n_key, int64_t q_offset, unsigned n_threads,
                                  float *out);
+
+/* ------------------------------------------------------------------------- */
+/* 1.7 Sinusoids as checkpoints lay them out (src/math/sinusoid_layout.c)    */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * The sinusoid of 1.2 in the layouts, frequency rules, offsets and float
+ * arithmetic of real checkpoints. Position p (an integer, negative allowed:
+ * XLNet's distances) reads p + offset; frequency k is w_k; s_k = sin(p w_k),
+ * c_k = cos(p w_k). A row of D elements (F = number of frequencies):
+ *
+ *   INTERLEAVED [scsc..]  out[2k] = s_k, out[2k+1] = c_k        (the lesson)
+ *   SIN_COS     [ss..cc]  out[k] = s_k (k < F), out[F + k] = c_k (Marian,
+ *                         Pegasus, RoFormer's table, CTRL, XLNet, fairseq)
+ *   COS_SIN     [cc..ss]  out[k] = c_k, out[F + k] = s_k         (MusicGen)
+ *
+ *   FREQ_POWER    w_k = base^(-2k/D), F = ceil(D/2); odd D: the first block
+ *                 has F entries, the second F - 1 (Marian's "sentinel").
+ *   FREQ_FAIRSEQ  w_k = exp(-k ln(base) / (D/2 - 1)), F = D/2 (note the
+ *                 divisor D/2 - 1, not D); odd D: out[D-1] = 0. D >= 4.
+ *
+ * e.g. D = 6, FREQ_POWER: INTERLEAVED [s0 c0 s1 c1 s2 c2], SIN_COS
+ * [s0 s1 s2 c0 c1 c2]; D = 7, FAIRSEQ, SIN_COS [s0 s1 s2 c0 c1 c2 0].
+ *
+ * Arithmetic of the _f32 output (the _f64 output is always the exact value,
+ * within 2 ulps):
+ *   ROUND_ONCE  the exact value rounded once to float: numpy float64 then
+ *               torch.FloatTensor (Marian, Pegasus, RoFormer), the lesson.
+ *   TORCH_F32   the float32 steps of the family's torch code: for
+ *               FREQ_POWER CTRL's and XLNet's e = (float)(2k) / D,
+ *               w = 1 / powf(base, e), a = (float)p * w; for FREQ_FAIRSEQ
+ *               fairseq's c = ln(base) / (D/2 - 1) in double,
+ *               w = expf((float)k * (float)-c), a = (float)p * w; then
+ *               sinf(a), cosf(a). Each float function here is the correctly
+ *               rounded one; a is as torch forms it, so at large positions
+ *               the value follows torch's float angle, not the exact one.
+ *               torch's vectorised (SLEEF) functions on CPU are within an ulp
+ *               of these: sinf/cosf differ by 1 ulp in about 4% of values,
+ *               and expf at a few k (24 of 32; 96, 126, 239, 401 of 512),
+ *               which moves those columns by up to |p| ulp(w_k)
+ *               (tests/hf/test_schemes_hf.py measures both).
+ * Family citations are in src/math/sinusoid_layout.c.
+ */
+typedef enum posenc_sinusoid_order {
+    POSENC_SINUSOID_INTERLEAVED = 0, /* [scsc..] */
+    POSENC_SINUSOID_SIN_COS = 1,     /* [ss..cc] */
+    POSENC_SINUSOID_COS_SIN = 2      /* [cc..ss] */
+} posenc_sinusoid_order;
+
+typedef enum posenc_sinusoid_freqs {
+    POSENC_SINUSOID_FREQ_POWER = 0,  /* base^(-2k/D) */
+    POSENC_SINUSOID_FREQ_FAIRSEQ = 1 /* exp(-k ln(base) / (D/2 - 1)) */
+} posenc_sinusoid_freqs;
+
+typedef enum posenc_sinusoid_arith {
+    POSENC_SINUSOID_ROUND_ONCE = 0, /* exact, rounded once to float */
+    POSENC_SINUSOID_TORCH_F32 = 1   /* the family's float32 steps */
+} posenc_sinusoid_arith;
+
+typedef struct posenc_sinusoid_spec {
+    posenc_sinusoid_order order;
+    posenc_sinusoid_freqs freqs;
+    posenc_sinusoid_arith arith;
+    double base;    /* 10000 in every family (Pegasus-X: max_scale) */
+    int64_t offset; /* added to each position: fairseq's padding_idx + 1
+                       (M2M100, NLLB, XGLM, Speech2Text, Kosmos-2), else 0 */
+} posenc_sinusoid_spec;
+
+/* The families' specs (base 10000, the given offset):
+ *   LESSON    INTERLEAVED, POWER,   ROUND_ONCE  (posenc_sinusoid_fill's values)
+ *   MARIAN    SIN_COS,     POWER,   ROUND_ONCE  (Marian/Opus-MT, Pegasus,
+ *                                                RoFormer's table)
+ *   CTRL      SIN_COS,     POWER,   TORCH_F32   (CTRL; XLNet's relative
+ *                                                sinusoid, at its distances)
+ *   FAIRSEQ   SIN_COS,     FAIRSEQ, TORCH_F32   (M2M100, NLLB-MoE, XGLM,
+ *                                                Speech2Text, Kosmos-2 with
+ *                                                offset padding_idx + 1;
+ *                                                Pegasus-X with offset 0 and
+ *                                                base max_scale, even D)
+ *   MUSICGEN  COS_SIN,     FAIRSEQ, TORCH_F32   (offset 0) */
+typedef enum posenc_sinusoid_family {
+    POSENC_SINUSOID_LESSON = 0,
+    POSENC_SINUSOID_MARIAN = 1,
+    POSENC_SINUSOID_CTRL = 2,
+    POSENC_SINUSOID_FAIRSEQ = 3,
+    POSENC_SINUSOID_MUSICGEN = 4
+} posenc_sinusoid_family;
+
+/* *spec = the family's spec with the given offset.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (unknown family), POSENC_ERR_POS
+ * (|offset| > POSENC_MAX_POS). */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_family_spec(posenc_sinusoid_family family, int64_t offset,
+                                          posenc_sinusoid_spec *spec);
+
+/* out is row-major [n_pos, D]: row t is the vector at pos[t] + spec->offset
+ * in spec's layout (above). pos[t] are the token indices before the offset
+ * (fairseq's row padding_idx, zeroed in its table, is never read at offsets
+ * past it). n_pos = 0 writes nothing (pos and out may then be NULL).
+ * Valid: |pos[t]|, |spec->offset|, |pos[t] + offset| <= POSENC_MAX_POS;
+ * 1 <= D <= POSENC_MAX_DIM (D >= 4 for FREQ_FAIRSEQ); base finite > 1.
+ * Thread-safe; no allocation.
+ * Errors, in this order: POSENC_ERR_NULL, POSENC_ERR_LAYOUT (an enum of
+ * spec out of range), POSENC_ERR_DIM, POSENC_ERR_BASE, POSENC_ERR_POS,
+ * POSENC_ERR_OVERFLOW (n_pos * D). */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_layout_fill_f64(const posenc_sinusoid_spec *spec,
+                                              const int64_t *pos, size_t n_pos, uint32_t D,
+                                              double *out);
+/* The same in float, with spec->arith's arithmetic. */
+POSENC_NODISCARD
+posenc_status posenc_sinusoid_layout_fill_f32(const posenc_sinusoid_spec *spec,
+                                              const int64_t *pos, size_t n_pos, uint32_t D,
+                                              float *out);
+
+/* ------------------------------------------------------------------------- */
+/* 1.8 Relative position ids beyond T5: MPNet, CPM-Ant, LongT5, VITS,       */
+/*     DeBERTa (src/math/mpnet.c, cpmant.c, longt5.c, window_rel.c,          */
+/*     deberta.c)                                                            */
+/* ------------------------------------------------------------------------- */
+
+/* MPNet's bucket of (query, key): transformers' MPNet relative_position_bucket
+ * (num_buckets 32, max_distance 128 in every checkpoint) is T5's
+ * bidirectional bucket line for line (src/math/mpnet.c), so this is
+ * posenc_t5_bucket(query_pos, key_pos, num_buckets, max_distance, 1):
+ * buckets 0 .. 15 for keys at or before the query, 16 .. 31 after it.
+ * Ranges and errors: posenc_t5_bucket's. */
+POSENC_NODISCARD
+posenc_status posenc_mpnet_bucket(int64_t query_pos, int64_t key_pos, uint32_t num_buckets,
+                                  uint32_t max_distance, uint32_t *bucket);
+
+/* CPM-Ant's bucket of (query, key) with their segments: inside one segment
+ * (query_segment == key_segment) T5's bidirectional bucket of key - query,
+ * posenc_t5_bucket(query_pos, key_pos, num_buckets, max_distance, 1);
+ * across segments num_buckets + query_segment * num_segments + key_segment
+ * (config position_bias_num_buckets, position_bias_max_distance,
+ * segment_types). Valid: posenc_t5_bucket's ranges, segments <
+ * num_segments. Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE. */
+POSENC_NODISCARD
+posenc_status posenc_cpmant_bucket(int64_t query_pos, int64_t key_pos, uint32_t query_segment,
+                                   uint32_t key_segment, uint32_t num_buckets,
+                                   uint32_t max_distance, uint32_t num_segments, uint32_t *bucket);
+
+/* LongT5's transient-global side positions (encoder, no padding): for token
+ * t of n_tok and global block k < *n_global = n_tok / global_block_size,
+ *     out[t * *n_global + k] = k - min(t / global_block_size, *n_global - 1)
+ * (a last partial block's tokens join the block before it); the side bias
+ * is T5's bucket of it, posenc_t5_bucket(0, out[..], num_buckets,
+ * max_distance, 1) read from global_relative_attention_bias. The local
+ * attention's buckets are posenc_t5_bucket(block_length + i, j, ...) for
+ * query i < block_length = local_radius + 1 and key j < 3 block_length of
+ * its window (src/math/longt5.c). *n_global is always set; out may be NULL
+ * with cap 0 to ask for the count.
+ * Valid: global_block_size >= 1, n_tok <= POSENC_MAX_POS + 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (global_block_size 0, cap too
+ * small), POSENC_ERR_POS, POSENC_ERR_OVERFLOW. */
+POSENC_NODISCARD
+posenc_status posenc_longt5_side_positions(uint32_t n_tok, uint32_t global_block_size, int64_t *out,
+                                           size_t cap, size_t *n_global);
+
+/* VITS's windowed relative positions (Shaw et al.): key key_pos of query
+ * query_pos reads *row = (key_pos - query_pos) + window_size of its learned
+ * tables emb_rel_k and emb_rel_v (2 window_size + 1 rows, config
+ * window_size, 4 by default), or nothing (*row = -1: a zero vector) when
+ * |key_pos - query_pos| > window_size (src/math/window_rel.c).
+ * Valid: positions 0 .. POSENC_MAX_POS, 1 <= window_size <= POSENC_MAX_POS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE. */
+POSENC_NODISCARD
+posenc_status posenc_window_rel_index(int64_t query_pos, int64_t key_pos, uint32_t window_size,
+                                      int64_t *row);
+
+/* DeBERTa-v2/v3's log bucket of the relative position rel = query - key
+ * (make_log_bucket_position, bucket_size = config position_buckets,
+ * max_position = max_relative_positions), mid = bucket_size / 2:
+ *     |rel| <= mid:  rel
+ *     otherwise:     sign(rel) * (ceil(ln(|rel| / mid) / ln((max_position - 1)
+ *                    / mid) * (mid - 1)) + mid)
+ * in transformers' float32 steps (src/math/deberta.c), so the integers are
+ * transformers' own. Not clamped: |result| grows past bucket_size for
+ * |rel| >= max_position (the attention clamps its index later).
+ * Valid: |rel| <= POSENC_MAX_POS, 2 <= bucket_size <= POSENC_DEBERTA_MAX_BUCKETS,
+ * 2 <= max_position <= POSENC_MAX_POS, and the float ln((max_position - 1) / mid)
+ * not 0 (max_position - 1 == mid divides by zero in transformers too). With
+ * max_position - 1 < mid the logarithm is negative and so are some buckets of
+ * positive rel, as in transformers (deberta-v2 defaults max_relative_positions
+ * to max_position_embeddings; the registry passes what the model passes).
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE. */
+#define POSENC_DEBERTA_MAX_BUCKETS 1048576u
+POSENC_NODISCARD
+posenc_status posenc_deberta_log_bucket(int64_t rel, uint32_t bucket_size, uint32_t max_position,
+                                        int64_t *bucket);
+
+/* Every step of one log bucket, for worked traces. */
+typedef struct posenc_deberta_trace {
+    int64_t relative_position; /* rel = query - key */
+    uint32_t mid;              /* bucket_size / 2 */
+    int64_t abs_pos;           /* mid - 1 if |rel| < mid, else |rel| */
+    int is_small;              /* abs_pos <= mid: the bucket is rel itself */
+    /* float32 steps, set when !is_small: */
+    float ratio;               /* abs_pos / mid */
+    float log_ratio;           /* ln(ratio) */
+    float log_max;             /* ln((float)((max_position - 1) / mid)) */
+    float scaled;              /* log_ratio / log_max * (mid - 1) */
+    float log_pos;             /* ceil(scaled) + mid */
+    double exact_scaled;       /* the same quantity in exact arithmetic (double) */
+    int64_t bucket;            /* the result, as posenc_deberta_log_bucket */
+} posenc_deberta_trace;
+
+/* Fills *out with the steps of posenc_deberta_log_bucket for the same
+ * arguments. Same ranges and errors. */
+POSENC_NODISCARD
+posenc_status posenc_deberta_log_bucket_explain(int64_t rel, uint32_t bucket_size,
+                                                uint32_t max_position, posenc_deberta_trace *out);
+
+/* build_relative_position of DeBERTa (v1 and v2): out is row-major
+ * [n_query, n_key], out[i * n_key + j] = i - j (query i, key j, both from
+ * 0), log-bucketed as above when bucket_size > 0 and max_position > 0 (v2
+ * with position_buckets > 0), else the plain distance (v1; v2 with
+ * position_buckets <= 0: pass 0, 0).
+ * Valid: n_query, n_key <= POSENC_MAX_POS + 1; bucket parameters as above.
+ * Errors: POSENC_ERR_NULL (out NULL with n_query * n_key > 0), POSENC_ERR_POS,
+ * POSENC_ERR_RANGE, POSENC_ERR_OVERFLOW. */
+POSENC_NODISCARD
+posenc_status posenc_deberta_relative_ids(uint32_t n_query, uint32_t n_key, uint32_t bucket_size,
+                                          uint32_t max_position, int64_t *out);
+
+/* ------------------------------------------------------------------------- */
+/* 1.9 Relative sinusoids: XLNet, Funnel (src/math/xlnet.c, src/math/funnel.c) */
+/* ------------------------------------------------------------------------- */
+
+/* The distances XLNet's relative attention reads, in its order:
+ *     bidirectional (attn_type "bi"):  klen, klen - 1, ..., -qlen + 1
+ *                                      (*n_out = klen + qlen)
+ *     unidirectional ("uni"):          klen, klen - 1, ..., 0
+ *                                      (*n_out = klen + 1)
+ * each clamped to [-clamp_len, clamp_len] when clamp_len > 0. Their vectors
+ * are posenc_sinusoid_layout_fill_f32 with
+ * posenc_sinusoid_family_spec(POSENC_SINUSOID_CTRL, 0) and D = d_model:
+ * [sin | cos] of pos / 10000^(2k/d) in float32 steps. bi_data's second,
+ * negated sequence (pretraining only) is not produced.
+ * *n_out is always set; out may be NULL with cap 0 to ask for the count.
+ * Valid: 1 <= qlen, qlen and klen <= POSENC_MAX_POS, clamp_len <= POSENC_MAX_POS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_RANGE (cap < *n_out,
+ * clamp_len too large). */
+POSENC_NODISCARD
+posenc_status posenc_xlnet_rel_positions(uint32_t qlen, uint32_t klen, int bidirectional,
+                                         int64_t clamp_len, int64_t *out, size_t cap,
+                                         size_t *n_out);
+
+/* Funnel Transformer's relative distances (attention_type "relative_shift")
+ * for block `block` (0-based) of a sequence of seq_len tokens, in its
+ * order: pooling = 0 the distances of its attention among the block's own
+ * (pooled) positions, pooling = 1 (block >= 1) those of the first layer's
+ * pooled queries against the previous block's keys. The positions pool as
+ * Funnel's config says: separate_cls keeps the <cls> token at 1 - 2^b,
+ * truncate_seq drops the last token before each pooling. Their vectors are
+ * posenc_sinusoid_layout_fill_f32 with POSENC_SINUSOID_CTRL's spec and D =
+ * d_model (src/math/funnel.c). The "factorized" attention type uses the
+ * same sinusoid at positions 0 .. seq_len - 1. *n_out is always set; out
+ * may be NULL with cap 0 to ask for the count.
+ * Valid: 1 <= seq_len <= POSENC_FUNNEL_MAX_LEN, block <= POSENC_FUNNEL_MAX_BLOCKS.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS (seq_len), POSENC_ERR_RANGE (block,
+ * pooling at block 0, cap < *n_out). */
+#define POSENC_FUNNEL_MAX_LEN 16777216u
+#define POSENC_FUNNEL_MAX_BLOCKS 24u
+POSENC_NODISCARD
+posenc_status posenc_funnel_rel_positions(uint32_t seq_len, uint32_t block, int pooling,
+                                          int separate_cls, int truncate_seq, int64_t *out,
+                                          size_t cap, size_t *n_out);
+
+/* ------------------------------------------------------------------------- */
+/* 1.10 RoFormer's rotation (src/math/roformer.c)                             */
+/* ------------------------------------------------------------------------- */
+
+/* Rotates x[0..head_dim) in place as RoFormer does (queries, keys, and
+ * values when rotary_value): for each pair k < head_dim / 2,
+ *     x'[2k]   = x[2k] c_k - x[2k+1] s_k
+ *     x'[2k+1] = x[2k+1] c_k + x[2k] s_k,   theta_k = pos * base^(-2k/head_dim)
+ * i.e. interleaved RoPE [cscs]: _f64 is posenc_rope_apply_f64(pos, head_dim,
+ * base, POSENC_LAYOUT_INTERLEAVED, POSENC_FORWARD, x). _f32 takes c_k, s_k
+ * from RoFormer's float table (exact values rounded once) and rounds each
+ * product, then the sum, in float, as transformers' three tensor operations
+ * do. RoFormer's base is 10000.
+ * Valid: 0 <= pos <= POSENC_MAX_POS, head_dim even, 2 <= head_dim <=
+ * POSENC_MAX_DIM, base finite > 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_POS, POSENC_ERR_DIM, POSENC_ERR_BASE. */
+POSENC_NODISCARD
+posenc_status posenc_roformer_rotate_f32(int64_t pos, uint32_t head_dim, double base, float *x);
+POSENC_NODISCARD
+posenc_status posenc_roformer_rotate_f64(int64_t pos, uint32_t head_dim, double base, double *x);
+
+/* ------------------------------------------------------------------------- */
+/* 1.11 Other position ids: LayoutLM boxes, TAPAS cells, Reformer's axes     */
+/*      (src/math/box2d.c, src/math/tapas.c, src/math/axial.c)               */
+/* ------------------------------------------------------------------------- */
+
+/* Indices into ids[6] of posenc_box2d_ids. */
+enum {
+    POSENC_BOX2D_X0 = 0, /* row of x_position_embeddings: left */
+    POSENC_BOX2D_Y0 = 1, /* row of y_position_embeddings: upper */
+    POSENC_BOX2D_X1 = 2, /* row of x_position_embeddings: right */
+    POSENC_BOX2D_Y1 = 3, /* row of y_position_embeddings: lower */
+    POSENC_BOX2D_H = 4,  /* row of h_position_embeddings: y1 - y0 */
+    POSENC_BOX2D_W = 5   /* row of w_position_embeddings: x1 - x0 */
+};
+
+/* The six learned-table rows a word's box (x0, y0, x1, y1), in LayoutLM's
+ * 0..1000 page units, reads; the word's 2D embedding is the sum of those
+ * rows. Valid: 0 <= box[i] < max_2d (max_2d_position_embeddings, 1024),
+ * x0 <= x1, y0 <= y1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (max_2d = 0), POSENC_ERR_POS (a
+ * coordinate outside the tables, or a negative height or width). */
+POSENC_NODISCARD
+posenc_status posenc_box2d_ids(const int64_t box[4], uint32_t max_2d, int64_t ids[6]);
+
+/* TAPAS's position ids with reset_position_index_per_cell: token t of a
+ * table's sequence sits in cell (column[t], row[t]) (token_type_ids[..., 1]
+ * and [..., 2]; the question is cell (0, 0)); its position is its distance
+ * from the cell's first token, capped at max_position_embeddings - 1:
+ *     out[t] = min(max_position_embeddings - 1, t - min{s : cell(s) = cell(t)})
+ * (src/math/tapas.c). O(n_tok^2) at worst; no allocation.
+ * Valid: n_tok <= POSENC_TAPAS_MAX_TOKENS, max_position_embeddings >= 1.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE, POSENC_ERR_POS (n_tok). */
+#define POSENC_TAPAS_MAX_TOKENS 65536u
+POSENC_NODISCARD
+posenc_status posenc_tapas_positions(const uint32_t *column, const uint32_t *row, size_t n_tok,
+                                     uint32_t max_position_embeddings, int64_t *out);
+
+/* Reformer's axial position embedding: with axial_pos_shape (h, w), position
+ * pos reads *row = pos / w of the first axis's table and *col = pos % w of
+ * the second's, and the vector is their concatenation [first | second]
+ * (axial_pos_embds_dim (d0, d1)) (src/math/axial.c).
+ * Valid: h, w >= 1, 0 <= pos < h * w.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (h or w 0), POSENC_ERR_POS. */
+POSENC_NODISCARD
+posenc_status posenc_axial_ids(int64_t pos, uint32_t h, uint32_t w, int64_t *row, int64_t *col);
 
 /* ========================================================================= */
 /* TIER 2 - THE MODEL: a model's RoPE over its q/k tensors                 */
