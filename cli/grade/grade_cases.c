@@ -447,6 +447,20 @@ static void put_vector(text *t, uint64_t *s, unsigned D)
     }
 }
 
+/* count random lines "<cmd> pos x_0 .. x_D-1" (ROPE, ADD), D alternately
+ * even and odd. */
+static void put_vector_cases(text *t, uint64_t *s, const char *cmd, int count)
+{
+    char head[64];
+    for (int i = 0; i < count; i++) {
+        unsigned D = dimension(s, i % 2);
+        snprintf(head, sizeof head, "%s %lld", cmd, (long long)position(s));
+        put_str(t, head);
+        put_vector(t, s, D);
+        put_str(t, "\n");
+    }
+}
+
 int grade_cases_default(uint64_t seed, grade_cases *c)
 {
     /* The lesson's worked examples (examples/lesson.pe). */
@@ -495,13 +509,7 @@ int grade_cases_default(uint64_t seed, grade_cases *c)
         snprintf(head, sizeof head, "PE %lld %u\n", (long long)position(&s), dimension(&s, i % 2));
         put_str(&t, head);
     }
-    for (int i = 0; i < 24; i++) {
-        unsigned D = dimension(&s, i % 2);
-        snprintf(head, sizeof head, "ROPE %lld", (long long)position(&s));
-        put_str(&t, head);
-        put_vector(&t, &s, D);
-        put_str(&t, "\n");
-    }
+    put_vector_cases(&t, &s, "ROPE", 24);
     for (int i = 0; i < 24; i++) {
         unsigned D = dimension(&s, i % 2);
         int64_t m = position(&s), n = position(&s);
@@ -512,13 +520,7 @@ int grade_cases_default(uint64_t seed, grade_cases *c)
         put_vector(&t, &s, D);
         put_str(&t, " ]\n");
     }
-    for (int i = 0; i < 16; i++) {
-        unsigned D = dimension(&s, i % 2);
-        snprintf(head, sizeof head, "ADD %lld", (long long)position(&s));
-        put_str(&t, head);
-        put_vector(&t, &s, D);
-        put_str(&t, "\n");
-    }
+    put_vector_cases(&t, &s, "ADD", 16);
     put_str(&t, bases);
     int ok = !t.oom && grade_cases_parse(t.s, t.n, c, why, sizeof why);
     free(t.s);
