@@ -561,6 +561,22 @@ static void print_trace(cli_state *st, const posenc_pair_trace *tr)
     print_trace_of(st, tr, 1);
 }
 
+/* EXPLAIN PE's and EXPLAIN ADD's pair k of PE(pos) of D elements: which
+ * elements, then the trace; returns whether it is the lone sine of an odd D
+ * (which has no cosine). */
+static int explain_pair(cli_state *st, int64_t pos, uint32_t k, uint32_t D)
+{
+    posenc_pair_trace tr;
+    int lone = 2 * k + 1 >= D;
+    cli_cannot_fail(posenc_pair_explain(pos, k, D, st->base, &tr));
+    if (lone)
+        fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
+    else
+        fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
+    print_trace_of(st, &tr, !lone);
+    return lone;
+}
+
 static int explain_pe(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos;
@@ -573,13 +589,7 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
           "PE[2k] = sin(angle), PE[2k+1] = cos(angle)\n",
           st->out);
     for (uint32_t k = 0; 2 * k < D; k++) {
-        posenc_pair_trace tr;
-        cli_cannot_fail(posenc_pair_explain(pos, k, D, st->base, &tr));
-        if (2 * k + 1 < D)
-            fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
-        else
-            fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
-        print_trace_of(st, &tr, 2 * k + 1 < D); /* the lone sine has no cosine */
+        explain_pair(st, pos, k, D);
         fputc('\n', st->out);
     }
     fputs("result: ", st->out);
@@ -604,14 +614,7 @@ static int explain_add(cli_state *st, const cli_token *a, size_t n)
           "(sin(angle), cos(angle)) added, angle = pos / base^(2k/D)\n",
           st->out);
     for (uint32_t k = 0; 2 * k < D; k++) {
-        posenc_pair_trace tr;
-        int lone = 2 * k + 1 >= D;
-        cli_cannot_fail(posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr));
-        if (lone)
-            fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
-        else
-            fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
-        print_trace_of(st, &tr, !lone);
+        int lone = explain_pair(st, pos, k, (uint32_t)D);
         fprintf(st->out, " x=(%s", cli_format_number(st, st->vec[2 * k]));
         if (!lone)
             fprintf(st->out, ", %s", cli_format_number(st, st->vec[2 * k + 1]));

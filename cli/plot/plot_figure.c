@@ -200,6 +200,18 @@ static void title_dim_base(plot_figure *f, const char *what, const plot_request 
     snprintf(f->title, sizeof f->title, "%s, D = %u, base %s", what, rq->dim, bt);
 }
 
+/* A figure of one heatmap: rows x cols values from data, axes x and y,
+ * colour map cmap. */
+static void one_map(built *b, uint32_t rows, uint32_t cols, const double *data, const char *x,
+                    const char *y, int cmap)
+{
+    b->maps[0] = (plot_heatmap){rows, cols, data, NULL, ""};
+    b->f.n_maps = 1;
+    b->f.xlabel = x;
+    b->f.ylabel = y;
+    b->f.cmap = cmap;
+}
+
 static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
 {
     uint32_t P = rq->positions, D = rq->dim;
@@ -209,11 +221,7 @@ static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
     title_dim_base(f, "Sinusoidal position encoding PE(pos)", rq);
     snprintf(f->subtitle, sizeof f->subtitle,
              "pair k = i // 2: PE[2k] = sin(pos / base^(2k/D)), PE[2k+1] = cos; fast on the left");
-    f->xlabel = "dimension i";
-    f->ylabel = "position pos";
-    b->maps[0] = (plot_heatmap){P, D, b->mem, NULL, ""};
-    f->n_maps = 1;
-    f->cmap = PLOT_CMAP_DIVERGING;
+    one_map(b, P, D, b->mem, "dimension i", "position pos", PLOT_CMAP_DIVERGING);
     f->vmax = 1;
     f->cbar_label = "PE(pos)[i]";
     return 1;
@@ -239,11 +247,7 @@ static int build_similarity(const plot_request *rq, built *b, char *why, size_t 
     title_dim_base(f, "Similarity of positions PE(i) . PE(j)", rq);
     snprintf(f->subtitle, sizeof f->subtitle,
              "largest on the diagonal (D/2): near positions look alike, far ones less");
-    f->xlabel = "position j";
-    f->ylabel = "position i";
-    b->maps[0] = (plot_heatmap){P, P, sim, NULL, ""};
-    f->n_maps = 1;
-    f->cmap = PLOT_CMAP_SEQUENTIAL;
+    one_map(b, P, P, sim, "position j", "position i", PLOT_CMAP_SEQUENTIAL);
     f->vmin = vmin;
     f->vmax = vmax > vmin ? vmax : vmin + 1;
     f->cbar_label = "PE(i) . PE(j)";
