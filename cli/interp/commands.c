@@ -561,6 +561,15 @@ static void print_trace(cli_state *st, const posenc_pair_trace *tr)
     print_trace_of(st, tr, 1);
 }
 
+/* EXPLAIN PE's and EXPLAIN ADD's first line: "<cmd> pos=.. D=.. base..", then
+ * how, which says what the pairs below show. */
+static void explain_head(cli_state *st, const char *cmd, int64_t pos, size_t D, const char *how)
+{
+    fprintf(st->out, "%s pos=%lld D=%zu ", cmd, (long long)pos, D);
+    print_base(st);
+    fputs(how, st->out);
+}
+
 /* EXPLAIN PE's and EXPLAIN ADD's pair k of PE(pos) of D elements: which
  * elements, then the trace; returns whether it is the lone sine of an odd D
  * (which has no cosine). */
@@ -583,11 +592,9 @@ static int explain_pe(cli_state *st, const cli_token *a, size_t n)
     uint32_t D;
     if (!pe_row(st, a, n, "EXPLAIN PE", &pos, &D))
         return 0;
-    fprintf(st->out, "PE pos=%lld D=%u ", (long long)pos, D);
-    print_base(st);
-    fputs(": pair k = elements 2k, 2k+1; angle = pos / divisor, divisor = base^(2k/D); "
-          "PE[2k] = sin(angle), PE[2k+1] = cos(angle)\n",
-          st->out);
+    explain_head(st, "PE", pos, D,
+                 ": pair k = elements 2k, 2k+1; angle = pos / divisor, divisor = base^(2k/D); "
+                 "PE[2k] = sin(angle), PE[2k+1] = cos(angle)\n");
     for (uint32_t k = 0; 2 * k < D; k++) {
         explain_pair(st, pos, k, D);
         fputc('\n', st->out);
@@ -608,11 +615,9 @@ static int explain_add(cli_state *st, const cli_token *a, size_t n)
         return 0;
     int64_t pos = p[0];
     cli_cannot_fail(posenc_sinusoid_fill_f64(pos, (uint32_t)D, st->base, st->vec2));
-    fprintf(st->out, "ADD pos=%lld D=%zu ", (long long)pos, D);
-    print_base(st);
-    fputs(": x + PE(pos), D = the length of x; pair k = elements 2k, 2k+1 gets "
-          "(sin(angle), cos(angle)) added, angle = pos / base^(2k/D)\n",
-          st->out);
+    explain_head(st, "ADD", pos, D,
+                 ": x + PE(pos), D = the length of x; pair k = elements 2k, 2k+1 gets "
+                 "(sin(angle), cos(angle)) added, angle = pos / base^(2k/D)\n");
     for (uint32_t k = 0; 2 * k < D; k++) {
         int lone = explain_pair(st, pos, k, (uint32_t)D);
         fprintf(st->out, " x=(%s", cli_format_number(st, st->vec[2 * k]));
