@@ -24,13 +24,13 @@ int cli_check_gguf(const char *gguf, const char *config, uint64_t n_ctx)
 {
     posenc_gguf *g = NULL;
     posenc_gguf_hparams *hp = malloc(sizeof *hp);
-    posenc_gguf_cause *causes = malloc(MAX_CAUSES * sizeof *causes);
+    posenc_gguf_cause causes[MAX_CAUSES]; /* 14 KiB */
     posenc_model *m = NULL;
     posenc_load_error e;
     char why[1400];
     size_t n = 0;
     int rc = CLI_EXIT_USAGE;
-    if (!hp || !causes) {
+    if (!hp) {
         cli_fail(stderr, "check", 0, "out of memory");
         goto out;
     }
@@ -64,7 +64,6 @@ out:
     posenc_model_free(m);
     posenc_gguf_free(g);
     free(hp);
-    free(causes);
     return rc;
 }
 

@@ -142,43 +142,13 @@ static int read_number(word w, double *x)
            *x >= -GRADE_MAX_ABS;
 }
 
-/* A growing string. */
-typedef struct {
-    char *s;
-    size_t n, cap;
-    int oom;
-} text;
-
-static void put(text *t, const char *s, size_t n)
-{
-    if (t->oom)
-        return;
-    if (t->n + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 64;
-        while (cap < t->n + n + 1)
-            cap *= 2;
-        char *p = realloc(t->s, cap);
-        if (!p) {
-            t->oom = 1;
-            return;
-        }
-        t->s = p;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->n, s, n);
-    t->n += n;
-    t->s[t->n] = '\0';
-}
-
-static void put_str(text *t, const char *s) { put(t, s, strlen(s)); }
-
 /* The n words, each after a space but the first when tight is set. */
-static void put_words(text *t, const word *w, size_t n, int tight)
+static void put_words(FILE *t, const word *w, size_t n, int tight)
 {
     for (size_t i = 0; i < n; i++) {
         if (i || !tight)
-            put(t, " ", 1);
-        put(t, w[i].s, w[i].len);
+            fputc(' ', t);
+        fwrite(w[i].s, 1, w[i].len, t);
     }
 }
 
@@ -196,10 +166,10 @@ static int read_numbers(const word *w, size_t n, double *x, char *why, size_t wh
 }
 
 /* The vectors of ROPE, ADD and DOT (D numbers from word qs, DOT's k from
- * word ks; nx numbers in all) into g->x, and the command's text into t. */
+ * word ks; nx numbers in all) into g->x. */
 static int read_vectors(const word *w, size_t n, grade_case *g, size_t D, size_t qs, size_t ks,
-                        size_t nx, size_t numbers_before, text *t, char *why, size_t why_len,
-                        size_t line_no, int *oom)
+                        size_t nx, size_t numbers_before, char *why, size_t why_len, size_t line_no,
+                        int *oom)
 {
     for (size_t i = 1; i < n; i++)
         if ((w[i].s[0] == '[' || w[i].s[0] == ']') && g->kind != GRADE_DOT)
@@ -222,21 +192,34 @@ static int read_vectors(const word *w, size_t n, grade_case *g, size_t D, size_t
         g->x = NULL;
         return 0;
     }
-    char num[64];
-    if (g->kind == GRADE_DOT) {
-        snprintf(num, sizeof num, "DOT %lld %lld [", (long long)g->pos, (long long)g->pos2);
-        put_str(t, num);
+    return 1;
+}
+
+/* g->text: the command of the words w as the program gets it (the vectors
+ * from word qs and ks, D numbers each, as written); 0 when out of memory. */
+static int command_text(grade_case *g, const word *w, size_t D, size_t qs, size_t ks)
+{
+    size_t len;
+    FILE *t = open_memstream(&g->text, &len);
+    if (!t)
+        return 0;
+    if (g->kind == GRADE_PE) {
+        fprintf(t, "PE %lld %u", (long long)g->pos, g->D);
+    } else if (g->kind == GRADE_DOT) {
+        fprintf(t, "DOT %lld %lld [", (long long)g->pos, (long long)g->pos2);
         put_words(t, w + qs, D, 1);
-        put_str(t, "] [");
+        fputs("] [", t);
         put_words(t, w + ks, D, 1);
-        put_str(t, "]");
+        fputc(']', t);
     } else {
-        snprintf(num, sizeof num, "%s %lld", g->kind == GRADE_ADD ? "ADD" : "ROPE",
-                 (long long)g->pos);
-        put_str(t, num);
+        fprintf(t, "%s %lld", g->kind == GRADE_ADD ? "ADD" : "ROPE", (long long)g->pos);
         put_words(t, w + qs, D, 0);
     }
-    return 1;
+    if (fclose(t) == 0)
+        return 1;
+    free(g->text);
+    g->text = NULL;
+    return 0;
 }
 
 /* Parses one command of n words into *g (its x and text allocated). */
@@ -244,7 +227,6 @@ static int parse_command(const word *w, size_t n, grade_case *g, size_t numbers_
                          char *why, size_t why_len, size_t line_no, int *oom)
 {
     char b[48];
-    text t = {0};
     size_t nx = 0, qs = 0, ks = 0, D = 0;
     memset(g, 0, sizeof *g);
     if (word_is(w[0], "PE")) {
@@ -260,9 +242,6 @@ static int parse_command(const word *w, size_t n, grade_case *g, size_t numbers_
             return fail(why, why_len, line_no, "'%s' is not a dimension (1 to %u)",
                         shown(w[2], b, sizeof b), GRADE_MAX_DIM);
         g->D = (uint32_t)d;
-        char num[64];
-        snprintf(num, sizeof num, "PE %lld %u", (long long)g->pos, g->D);
-        put_str(&t, num);
     } else if (word_is(w[0], "ROPE") || word_is(w[0], "ADD")) {
         int add = word_is(w[0], "ADD");
         g->kind = add ? GRADE_ADD : GRADE_ROPE;
@@ -308,18 +287,14 @@ static int parse_command(const word *w, size_t n, grade_case *g, size_t numbers_
                     shown(w[0], b, sizeof b));
     }
     if (g->kind != GRADE_PE &&
-        !read_vectors(w, n, g, D, qs, ks, nx, numbers_before, &t, why, why_len, line_no, oom)) {
-        free(t.s);
+        !read_vectors(w, n, g, D, qs, ks, nx, numbers_before, why, why_len, line_no, oom))
         return 0;
-    }
-    if (t.oom) {
+    if (!command_text(g, w, D, qs, ks)) {
         free(g->x);
-        free(t.s);
         g->x = NULL;
         *oom = 1;
         return fail(why, why_len, line_no, "out of memory");
     }
-    g->text = t.s;
     return 1;
 }
 
@@ -435,7 +410,7 @@ static unsigned dimension(uint64_t *s, int odd)
 /* D numbers of two decimals in [-2, 2]: every pair has a nonzero element
  * and both elements of most pairs are nonzero, so that a turn either way,
  * and a pairing of other elements, changes the numbers. */
-static void put_vector(text *t, uint64_t *s, unsigned D)
+static void put_vector(FILE *t, uint64_t *s, unsigned D)
 {
     for (unsigned i = 0; i < D; i++) {
         int v = (int)below(s, 400) - 200;
@@ -443,7 +418,21 @@ static void put_vector(text *t, uint64_t *s, unsigned D)
             v = 1 + (int)below(s, 100);
         char num[16];
         snprintf(num, sizeof num, " %s%d.%02d", v < 0 ? "-" : "", abs(v) / 100, abs(v) % 100);
-        put_str(t, num);
+        fputs(num, t);
+    }
+}
+
+/* count random lines "<cmd> pos x_0 .. x_D-1" (ROPE, ADD), D alternately
+ * even and odd. */
+static void put_vector_cases(FILE *t, uint64_t *s, const char *cmd, int count)
+{
+    char head[64];
+    for (int i = 0; i < count; i++) {
+        unsigned D = dimension(s, i % 2);
+        snprintf(head, sizeof head, "%s %lld", cmd, (long long)position(s));
+        fputs(head, t);
+        put_vector(t, s, D);
+        fputc('\n', t);
     }
 }
 
@@ -485,42 +474,33 @@ int grade_cases_default(uint64_t seed, grade_cases *c)
                                 "SET base 10\n"
                                 "PE 3 6\n"
                                 "ROPE 2 1 2 3 4 5 6\n";
-    text t = {0};
-    char why[256];
-    put_str(&t, lesson);
-    put_str(&t, edges);
+    char *text = NULL, why[256];
+    size_t len = 0;
+    FILE *t = open_memstream(&text, &len);
+    if (!t)
+        return 0;
+    fputs(lesson, t);
+    fputs(edges, t);
     uint64_t s = seed;
     char head[64];
     for (int i = 0; i < 24; i++) {
         snprintf(head, sizeof head, "PE %lld %u\n", (long long)position(&s), dimension(&s, i % 2));
-        put_str(&t, head);
+        fputs(head, t);
     }
-    for (int i = 0; i < 24; i++) {
-        unsigned D = dimension(&s, i % 2);
-        snprintf(head, sizeof head, "ROPE %lld", (long long)position(&s));
-        put_str(&t, head);
-        put_vector(&t, &s, D);
-        put_str(&t, "\n");
-    }
+    put_vector_cases(t, &s, "ROPE", 24);
     for (int i = 0; i < 24; i++) {
         unsigned D = dimension(&s, i % 2);
         int64_t m = position(&s), n = position(&s);
         snprintf(head, sizeof head, "DOT %lld %lld [", (long long)m, (long long)n);
-        put_str(&t, head);
-        put_vector(&t, &s, D);
-        put_str(&t, " ] [");
-        put_vector(&t, &s, D);
-        put_str(&t, " ]\n");
+        fputs(head, t);
+        put_vector(t, &s, D);
+        fputs(" ] [", t);
+        put_vector(t, &s, D);
+        fputs(" ]\n", t);
     }
-    for (int i = 0; i < 16; i++) {
-        unsigned D = dimension(&s, i % 2);
-        snprintf(head, sizeof head, "ADD %lld", (long long)position(&s));
-        put_str(&t, head);
-        put_vector(&t, &s, D);
-        put_str(&t, "\n");
-    }
-    put_str(&t, bases);
-    int ok = !t.oom && grade_cases_parse(t.s, t.n, c, why, sizeof why);
-    free(t.s);
+    put_vector_cases(t, &s, "ADD", 16);
+    fputs(bases, t);
+    int ok = fclose(t) == 0 && grade_cases_parse(text, len, c, why, sizeof why);
+    free(text);
     return ok;
 }

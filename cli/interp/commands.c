@@ -255,15 +255,26 @@ static int need_args(cli_state *st, size_t got, size_t want, const char *what)
     return 0;
 }
 
+/* "PE pos D" and "EXPLAIN PE pos D": the arguments, and the row PE(pos) in
+ * st->vec. */
+static int pe_row(cli_state *st, const cli_token *a, size_t n, const char *cmd, int64_t *pos,
+                  uint32_t *D)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s needs a position and a dimension", cmd);
+    if (!need_args(st, n, 2, what) || !parse_position(st, a[0], pos) ||
+        !parse_dim(st, a[1], "dimension", D) || !reserve(st, &st->vec, &st->vec_cap, *D))
+        return 0;
+    cli_cannot_fail(posenc_sinusoid_fill_f64(*pos, *D, st->base, st->vec));
+    return 1;
+}
+
 static int cmd_pe(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos;
     uint32_t D;
-    if (!need_args(st, n, 2, "PE needs a position and a dimension") ||
-        !parse_position(st, a[0], &pos) || !parse_dim(st, a[1], "dimension", &D) ||
-        !reserve(st, &st->vec, &st->vec_cap, D))
+    if (!pe_row(st, a, n, "PE", &pos, &D))
         return 0;
-    cli_cannot_fail(posenc_sinusoid_fill_f64(pos, D, st->base, st->vec));
     cli_print_numbers(st, st->vec, D);
     return 1;
 }
@@ -461,31 +472,34 @@ static int learned_row(cli_state *st, const cli_token *a, size_t n, const char *
     return 1;
 }
 
-static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
+/* LEARNED pos, and with explain set EXPLAIN LEARNED pos: the row, with
+ * where it comes from before it. */
+static int learned(cli_state *st, const cli_token *a, size_t n, int explain)
 {
     int64_t pos, row;
     posenc_model_table t;
     int has;
-    if (!learned_row(st, a, n, "LEARNED", &pos, &row, &t, &has))
+    if (!learned_row(st, a, n, explain ? "EXPLAIN LEARNED" : "LEARNED", &pos, &row, &t, &has))
         return 0;
+    if (explain) {
+        fprintf(st->out, "LEARNED pos=%lld row=%lld offset=%lld rows=%zu dim=%zu\n",
+                (long long)pos, (long long)row, (long long)(row - pos),
+                posenc_learned_n_pos(st->table), posenc_learned_dim(st->table));
+        cli_explain_learned_offset(st, &t, has);
+        fputs("result: ", st->out);
+    }
     cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
     return 1;
 }
 
+static int cmd_learned(cli_state *st, const cli_token *a, size_t n)
+{
+    return learned(st, a, n, 0);
+}
+
 static int explain_learned(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t pos, row;
-    posenc_model_table t;
-    int has;
-    if (!learned_row(st, a, n, "EXPLAIN LEARNED", &pos, &row, &t, &has))
-        return 0;
-    fprintf(st->out, "LEARNED pos=%lld row=%lld offset=%lld rows=%zu dim=%zu\n", (long long)pos,
-            (long long)row, (long long)(row - pos), posenc_learned_n_pos(st->table),
-            posenc_learned_dim(st->table));
-    cli_explain_learned_offset(st, &t, has);
-    fputs("result: ", st->out);
-    cli_print_numbers(st, st->vec, posenc_learned_dim(st->table));
-    return 1;
+    return learned(st, a, n, 1);
 }
 
 /* ---- settings ----------------------------------------------------------------- */
@@ -547,28 +561,42 @@ static void print_trace(cli_state *st, const posenc_pair_trace *tr)
     print_trace_of(st, tr, 1);
 }
 
+/* EXPLAIN PE's and EXPLAIN ADD's first line: "<cmd> pos=.. D=.. base..", then
+ * how, which says what the pairs below show. */
+static void explain_head(cli_state *st, const char *cmd, int64_t pos, size_t D, const char *how)
+{
+    fprintf(st->out, "%s pos=%lld D=%zu ", cmd, (long long)pos, D);
+    print_base(st);
+    fputs(how, st->out);
+}
+
+/* EXPLAIN PE's and EXPLAIN ADD's pair k of PE(pos) of D elements: which
+ * elements, then the trace; returns whether it is the lone sine of an odd D
+ * (which has no cosine). */
+static int explain_pair(cli_state *st, int64_t pos, uint32_t k, uint32_t D)
+{
+    posenc_pair_trace tr;
+    int lone = 2 * k + 1 >= D;
+    cli_cannot_fail(posenc_pair_explain(pos, k, D, st->base, &tr));
+    if (lone)
+        fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
+    else
+        fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
+    print_trace_of(st, &tr, !lone);
+    return lone;
+}
+
 static int explain_pe(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t pos;
     uint32_t D;
-    if (!need_args(st, n, 2, "EXPLAIN PE needs a position and a dimension") ||
-        !parse_position(st, a[0], &pos) || !parse_dim(st, a[1], "dimension", &D) ||
-        !reserve(st, &st->vec, &st->vec_cap, D))
+    if (!pe_row(st, a, n, "EXPLAIN PE", &pos, &D))
         return 0;
-    cli_cannot_fail(posenc_sinusoid_fill_f64(pos, D, st->base, st->vec));
-    fprintf(st->out, "PE pos=%lld D=%u ", (long long)pos, D);
-    print_base(st);
-    fputs(": pair k = elements 2k, 2k+1; angle = pos / divisor, divisor = base^(2k/D); "
-          "PE[2k] = sin(angle), PE[2k+1] = cos(angle)\n",
-          st->out);
+    explain_head(st, "PE", pos, D,
+                 ": pair k = elements 2k, 2k+1; angle = pos / divisor, divisor = base^(2k/D); "
+                 "PE[2k] = sin(angle), PE[2k+1] = cos(angle)\n");
     for (uint32_t k = 0; 2 * k < D; k++) {
-        posenc_pair_trace tr;
-        cli_cannot_fail(posenc_pair_explain(pos, k, D, st->base, &tr));
-        if (2 * k + 1 < D)
-            fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
-        else
-            fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
-        print_trace_of(st, &tr, 2 * k + 1 < D); /* the lone sine has no cosine */
+        explain_pair(st, pos, k, D);
         fputc('\n', st->out);
     }
     fputs("result: ", st->out);
@@ -587,20 +615,11 @@ static int explain_add(cli_state *st, const cli_token *a, size_t n)
         return 0;
     int64_t pos = p[0];
     cli_cannot_fail(posenc_sinusoid_fill_f64(pos, (uint32_t)D, st->base, st->vec2));
-    fprintf(st->out, "ADD pos=%lld D=%zu ", (long long)pos, D);
-    print_base(st);
-    fputs(": x + PE(pos), D = the length of x; pair k = elements 2k, 2k+1 gets "
-          "(sin(angle), cos(angle)) added, angle = pos / base^(2k/D)\n",
-          st->out);
+    explain_head(st, "ADD", pos, D,
+                 ": x + PE(pos), D = the length of x; pair k = elements 2k, 2k+1 gets "
+                 "(sin(angle), cos(angle)) added, angle = pos / base^(2k/D)\n");
     for (uint32_t k = 0; 2 * k < D; k++) {
-        posenc_pair_trace tr;
-        int lone = 2 * k + 1 >= D;
-        cli_cannot_fail(posenc_pair_explain(pos, k, (uint32_t)D, st->base, &tr));
-        if (lone)
-            fprintf(st->out, "k=%u element %u (sine only: odd D)", k, 2 * k);
-        else
-            fprintf(st->out, "k=%u elements %u,%u", k, 2 * k, 2 * k + 1);
-        print_trace_of(st, &tr, !lone);
+        int lone = explain_pair(st, pos, k, (uint32_t)D);
         fprintf(st->out, " x=(%s", cli_format_number(st, st->vec[2 * k]));
         if (!lone)
             fprintf(st->out, ", %s", cli_format_number(st, st->vec[2 * k + 1]));

@@ -219,21 +219,20 @@ static void print_header(cli_state *st, const posenc_rope_config *c, const posen
     fprintf(st->out, "FREQS type=%s head_dim=%u rotary_dim=%u base=%.17g layout=%s",
             posenc_rope_type_name(s->type), c->head_dim, c->rotary_dim, c->base,
             layout_name(c->layout));
-    switch (s->type) {
-    case POSENC_ROPE_DEFAULT: break;
-    case POSENC_ROPE_LINEAR: print_setting(st, "factor", s->factor); break;
-    case POSENC_ROPE_NTK:
+    if (s->type != POSENC_ROPE_DEFAULT) /* every scaling has a factor: first */
         print_setting(st, "factor", s->factor);
+    switch (s->type) {
+    case POSENC_ROPE_DEFAULT:
+    case POSENC_ROPE_LINEAR: break;
+    case POSENC_ROPE_NTK:
         print_value(st, "stretched_base", sum->effective_base);
         break;
     case POSENC_ROPE_DYNAMIC:
-        print_setting(st, "factor", s->factor);
         print_setting(st, "original", s->original_max_position_embeddings);
         fprintf(st->out, " len=%lld", (long long)sum->len);
         print_value(st, "stretched_base", sum->effective_base);
         break;
     case POSENC_ROPE_YARN:
-        print_setting(st, "factor", s->factor);
         print_setting(st, "original", s->original_max_position_embeddings);
         print_setting(st, "beta_fast", s->beta_fast);
         print_setting(st, "beta_slow", s->beta_slow);
@@ -244,19 +243,16 @@ static void print_header(cli_state *st, const posenc_rope_config *c, const posen
             print_setting(st, "mscale_all_dim", s->mscale_all_dim);
         break;
     case POSENC_ROPE_LLAMA3:
-        print_setting(st, "factor", s->factor);
         print_setting(st, "low_freq_factor", s->low_freq_factor);
         print_setting(st, "high_freq_factor", s->high_freq_factor);
         print_setting(st, "original", s->original_max_position_embeddings);
         break;
     case POSENC_ROPE_LONGROPE:
-        print_setting(st, "factor", s->factor);
         print_setting(st, "original", s->original_max_position_embeddings);
         fprintf(st->out, " len=%lld factors=%s", (long long)sum->len,
                 sum->uses_long_factor ? "long" : "short");
         break;
     case POSENC_ROPE_PROPORTIONAL:
-        print_setting(st, "factor", s->factor);
         print_setting(st, "partial_rotary_factor", s->partial_rotary_factor);
         break;
     }

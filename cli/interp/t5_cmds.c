@@ -155,18 +155,29 @@ static int settings(cli_state *st, const char *cmd, uint32_t *nb, uint32_t *md, 
     return 0;
 }
 
+/* What T5BUCKET and EXPLAIN T5BUCKET read: the two positions, then the
+ * settings in force and whether they come from the config. */
+typedef struct {
+    int64_t i, j;
+    uint32_t nb, md;
+    int bidir, from_config;
+    posenc_layer_info g;
+} t5_query;
+
+static int read_query(cli_state *st, const char *cmd, const cli_token *a, size_t n, t5_query *q)
+{
+    return two_positions(st, cmd, a, n, &q->i, &q->j) &&
+           settings(st, cmd, &q->nb, &q->md, &q->bidir, &q->g, &q->from_config);
+}
+
 int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t i, j;
-    uint32_t b = 0, nb, md;
-    int bidir;
-    posenc_layer_info g;
-    int from;
-    if (!two_positions(st, "T5BUCKET", a, n, &i, &j) ||
-        !settings(st, "T5BUCKET", &nb, &md, &bidir, &g, &from))
+    t5_query q;
+    uint32_t b = 0;
+    if (!read_query(st, "T5BUCKET", a, n, &q))
         return 0;
     /* settings() tried these values and two_positions() checked i and j */
-    cli_cannot_fail(posenc_t5_bucket(i, j, nb, md, bidir, &b));
+    cli_cannot_fail(posenc_t5_bucket(q.i, q.j, q.nb, q.md, q.bidir, &b));
     fprintf(st->out, "%u\n", b);
     return 1;
 }
@@ -191,24 +202,19 @@ static void put_sources(cli_state *st, const posenc_layer_info *g)
 
 int cli_explain_t5(cli_state *st, const cli_token *a, size_t n)
 {
-    int64_t i, j;
+    t5_query q;
     posenc_t5_trace t;
-    uint32_t nb, md;
-    int bidir;
-    posenc_layer_info g;
-    int from;
-    if (!two_positions(st, "EXPLAIN T5BUCKET", a, n, &i, &j) ||
-        !settings(st, "EXPLAIN T5BUCKET", &nb, &md, &bidir, &g, &from))
+    if (!read_query(st, "EXPLAIN T5BUCKET", a, n, &q))
         return 0;
     /* settings() tried these values and two_positions() checked i and j */
-    cli_cannot_fail(posenc_t5_bucket_explain(i, j, nb, md, bidir, &t));
+    cli_cannot_fail(posenc_t5_bucket_explain(q.i, q.j, q.nb, q.md, q.bidir, &t));
     FILE *o = st->out;
     fprintf(o, "T5BUCKET query=%lld key=%lld buckets=%u max_distance=%u bidirectional=%s\n",
-            (long long)i, (long long)j, nb, md, yes_no(bidir));
-    if (from)
-        put_sources(st, &g);
+            (long long)q.i, (long long)q.j, q.nb, q.md, yes_no(q.bidir));
+    if (q.from_config)
+        put_sources(st, &q.g);
     fprintf(o, "relative position: r = key - query = %lld\n", (long long)t.relative_position);
-    if (bidir)
+    if (q.bidir)
         fprintf(o, "direction: bidirectional, %u buckets a side (buckets / 2); the key is %s "
                    "the query: offset %u; distance n = |r| = %lld\n",
                 t.side_buckets, t.relative_position > 0 ? "after" : "at or before", t.offset,

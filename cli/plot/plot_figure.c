@@ -34,24 +34,16 @@ const char *plot_kind_name(plot_kind kind)
 
 void plot_request_defaults(plot_request *rq, plot_kind kind)
 {
-    memset(rq, 0, sizeof *rq);
-    rq->kind = kind;
-    rq->base[0] = POSENC_DEFAULT_BASE;
-    rq->n_base = 1;
-    rq->layout = POSENC_LAYOUT_INTERLEAVED;
-    rq->dim = 128;
-    rq->positions = 128;
-    rq->width = 900;
-    rq->height = 600;
-    rq->max_offset = 32768;
-    rq->samples = 64;
-    rq->points = 400;
-    rq->seed = 1;
-    rq->context = 4096;
-    rq->heads = 8;
-    rq->causal = 1;
-    rq->t5_buckets = 32;
-    rq->t5_max_distance = 128;
+    /* every field not named here is 0 */
+    *rq = (plot_request){
+        .kind = kind,
+        .base = {POSENC_DEFAULT_BASE}, .n_base = 1, .layout = POSENC_LAYOUT_INTERLEAVED,
+        .dim = 128, .positions = 128,
+        .width = 900, .height = 600,
+        .max_offset = 32768, .samples = 64, .points = 400, .seed = 1,
+        .context = 4096, .heads = 8, .causal = 1,
+        .t5_buckets = 32, .t5_max_distance = 128,
+    };
     switch (kind) {
     case PLOT_PE:
         rq->height = 640;
@@ -190,26 +182,46 @@ static int pe_rows(const plot_request *rq, double *out, char *why, size_t n)
     return 1;
 }
 
+/* b->mem: the P x D rows PE(pos) of rq's first base, then extra doubles
+ * for the caller. */
+static int alloc_pe_rows(const plot_request *rq, built *b, size_t extra, char *why, size_t n)
+{
+    b->mem = malloc(((size_t)rq->positions * rq->dim + extra) * sizeof(double));
+    if (!b->mem)
+        return nomem(why, n);
+    return pe_rows(rq, b->mem, why, n);
+}
+
+/* The title "<what>, D = <dim>, base <first base>". */
+static void title_dim_base(plot_figure *f, const char *what, const plot_request *rq)
+{
+    char bt[32];
+    base_text(rq->base[0], bt, sizeof bt);
+    snprintf(f->title, sizeof f->title, "%s, D = %u, base %s", what, rq->dim, bt);
+}
+
+/* A figure of one heatmap: rows x cols values from data, axes x and y,
+ * colour map cmap. */
+static void one_map(built *b, uint32_t rows, uint32_t cols, const double *data, const char *x,
+                    const char *y, int cmap)
+{
+    b->maps[0] = (plot_heatmap){rows, cols, data, NULL, ""};
+    b->f.n_maps = 1;
+    b->f.xlabel = x;
+    b->f.ylabel = y;
+    b->f.cmap = cmap;
+}
+
 static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
 {
     uint32_t P = rq->positions, D = rq->dim;
-    b->mem = malloc((size_t)P * D * sizeof(double));
-    if (!b->mem)
-        return nomem(why, n);
-    if (!pe_rows(rq, b->mem, why, n))
+    if (!alloc_pe_rows(rq, b, 0, why, n))
         return 0;
-    char bt[32];
-    base_text(rq->base[0], bt, sizeof bt);
     plot_figure *f = &b->f;
-    snprintf(f->title, sizeof f->title, "Sinusoidal position encoding PE(pos), D = %u, base %s",
-             D, bt);
+    title_dim_base(f, "Sinusoidal position encoding PE(pos)", rq);
     snprintf(f->subtitle, sizeof f->subtitle,
              "pair k = i // 2: PE[2k] = sin(pos / base^(2k/D)), PE[2k+1] = cos; fast on the left");
-    f->xlabel = "dimension i";
-    f->ylabel = "position pos";
-    b->maps[0] = (plot_heatmap){P, D, b->mem, NULL, ""};
-    f->n_maps = 1;
-    f->cmap = PLOT_CMAP_DIVERGING;
+    one_map(b, P, D, b->mem, "dimension i", "position pos", PLOT_CMAP_DIVERGING);
     f->vmax = 1;
     f->cbar_label = "PE(pos)[i]";
     return 1;
@@ -218,12 +230,9 @@ static int build_pe(const plot_request *rq, built *b, char *why, size_t n)
 static int build_similarity(const plot_request *rq, built *b, char *why, size_t n)
 {
     uint32_t P = rq->positions, D = rq->dim;
-    b->mem = malloc(((size_t)P * D + (size_t)P * P) * sizeof(double));
-    if (!b->mem)
-        return nomem(why, n);
-    double *pe = b->mem, *sim = b->mem + (size_t)P * D;
-    if (!pe_rows(rq, pe, why, n))
+    if (!alloc_pe_rows(rq, b, (size_t)P * P, why, n))
         return 0;
+    double *pe = b->mem, *sim = b->mem + (size_t)P * D;
     double vmin = INFINITY, vmax = -INFINITY;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = 0; j < P; j++) {
@@ -234,18 +243,11 @@ static int build_similarity(const plot_request *rq, built *b, char *why, size_t 
             vmin = d < vmin ? d : vmin;
             vmax = d > vmax ? d : vmax;
         }
-    char bt[32];
-    base_text(rq->base[0], bt, sizeof bt);
     plot_figure *f = &b->f;
-    snprintf(f->title, sizeof f->title, "Similarity of positions PE(i) . PE(j), D = %u, base %s",
-             D, bt);
+    title_dim_base(f, "Similarity of positions PE(i) . PE(j)", rq);
     snprintf(f->subtitle, sizeof f->subtitle,
              "largest on the diagonal (D/2): near positions look alike, far ones less");
-    f->xlabel = "position j";
-    f->ylabel = "position i";
-    b->maps[0] = (plot_heatmap){P, P, sim, NULL, ""};
-    f->n_maps = 1;
-    f->cmap = PLOT_CMAP_SEQUENTIAL;
+    one_map(b, P, P, sim, "position j", "position i", PLOT_CMAP_SEQUENTIAL);
     f->vmin = vmin;
     f->vmax = vmax > vmin ? vmax : vmin + 1;
     f->cbar_label = "PE(i) . PE(j)";

@@ -83,14 +83,20 @@ static int64_t bucket_steps(int64_t rel, uint32_t bucket_size, uint32_t max_posi
     return bucket;
 }
 
+/* One relative position rel and its settings, as the two entry points take them. */
+static posenc_status check_rel(int64_t rel, uint32_t bucket_size, uint32_t max_position)
+{
+    if (rel < -POSENC_MAX_POS || rel > POSENC_MAX_POS)
+        return POSENC_ERR_POS;
+    return check_params(bucket_size, max_position);
+}
+
 posenc_status posenc_deberta_log_bucket(int64_t rel, uint32_t bucket_size, uint32_t max_position,
                                         int64_t *bucket)
 {
     if (!bucket)
         return POSENC_ERR_NULL;
-    if (rel < -POSENC_MAX_POS || rel > POSENC_MAX_POS)
-        return POSENC_ERR_POS;
-    posenc_status st = check_params(bucket_size, max_position);
+    posenc_status st = check_rel(rel, bucket_size, max_position);
     if (st != POSENC_OK)
         return st;
     *bucket = bucket_steps(rel, bucket_size, max_position, NULL);
@@ -102,9 +108,7 @@ posenc_status posenc_deberta_log_bucket_explain(int64_t rel, uint32_t bucket_siz
 {
     if (!out)
         return POSENC_ERR_NULL;
-    if (rel < -POSENC_MAX_POS || rel > POSENC_MAX_POS)
-        return POSENC_ERR_POS;
-    posenc_status st = check_params(bucket_size, max_position);
+    posenc_status st = check_rel(rel, bucket_size, max_position);
     if (st != POSENC_OK)
         return st;
     bucket_steps(rel, bucket_size, max_position, out);

@@ -72,13 +72,9 @@ static posenc_status check_table(int64_t pos0, size_t n_pos, uint32_t D, double 
 /* Pairs whose frequencies are derived at a time (stack: 8 KiB). */
 #define FREQ_CHUNK 512u
 
-posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
-                                        float *out)
+/* The rows of a checked, non-empty float table; logb = log(base). */
+static void table_f32(int64_t pos0, size_t n_pos, uint32_t D, posenc__dd logb, float *out)
 {
-    posenc_status st = check_table(pos0, n_pos, D, base, out);
-    if (st != POSENC_OK || n_pos == 0)
-        return st;
-    posenc__dd logb = posenc__dd_log(base);
     uint32_t n_full = D / 2; /* pairs with both sin and cos */
     double f_hi[FREQ_CHUNK], f_lo[FREQ_CHUNK];
     /* row t: out[t*D + 2k] = sin, out[t*D + 2k + 1] = cos */
@@ -99,16 +95,11 @@ posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, 
                 out[(t0 + t) * D + D - 1] = sb[t];
         }
     }
-    return POSENC_OK;
 }
 
-posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
-                                        double *out)
+/* The rows of a checked, non-empty double table; logb = log(base). */
+static void table_f64(int64_t pos0, size_t n_pos, uint32_t D, posenc__dd logb, double *out)
 {
-    posenc_status st = check_table(pos0, n_pos, D, base, out);
-    if (st != POSENC_OK || n_pos == 0)
-        return st;
-    posenc__dd logb = posenc__dd_log(base);
     uint32_t n_pairs = (D + 1) / 2; /* the last one sine-only when D is odd */
     double f_hi[FREQ_CHUNK], f_lo[FREQ_CHUNK], s[FREQ_CHUNK], c[FREQ_CHUNK];
     for (uint32_t k0 = 0; k0 < n_pairs; k0 += FREQ_CHUNK) {
@@ -124,5 +115,32 @@ posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, 
             }
         }
     }
+}
+
+/* The two public tables: one check, one log(base), then the rows in the
+ * caller's type (o32 or o64, the other NULL). */
+static posenc_status table(int64_t pos0, size_t n_pos, uint32_t D, double base, float *o32,
+                           double *o64)
+{
+    posenc_status st = check_table(pos0, n_pos, D, base, o32 ? (const void *)o32 : o64);
+    if (st != POSENC_OK || n_pos == 0)
+        return st;
+    posenc__dd logb = posenc__dd_log(base);
+    if (o32)
+        table_f32(pos0, n_pos, D, logb, o32);
+    else
+        table_f64(pos0, n_pos, D, logb, o64);
     return POSENC_OK;
+}
+
+posenc_status posenc_sinusoid_table_f32(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        float *out)
+{
+    return table(pos0, n_pos, D, base, out, NULL);
+}
+
+posenc_status posenc_sinusoid_table_f64(int64_t pos0, size_t n_pos, uint32_t D, double base,
+                                        double *out)
+{
+    return table(pos0, n_pos, D, base, NULL, out);
 }

@@ -83,19 +83,16 @@ static posenc_status check_view(const posenc_rope_view *v, size_t n_tok, size_t 
     t->dst_ts = v->tok_stride;
     t->dst_hs = v->head_stride;
     t->in_place = !v->src || v->src == v->dst;
-    if (t->in_place) {
-        t->src = v->dst;
-        t->src_ts = v->tok_stride;
-        t->src_hs = v->head_stride;
-    } else {
+    if (!t->in_place) {
         st = check_strides(v->src_order, n_tok, v->n_head, hd, es, v->src_tok_stride,
                            v->src_head_stride);
         if (st != POSENC_OK)
             return st;
-        t->src = v->src;
-        t->src_ts = v->src_tok_stride;
-        t->src_hs = v->src_head_stride;
     }
+    /* in place, the source is the destination, strides and all */
+    t->src = t->in_place ? v->dst : v->src;
+    t->src_ts = t->in_place ? v->tok_stride : v->src_tok_stride;
+    t->src_hs = t->in_place ? v->head_stride : v->src_head_stride;
     return POSENC_OK;
 }
 
