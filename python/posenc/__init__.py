@@ -446,7 +446,7 @@ class RoPE:
     share one; apply releases the GIL for calls of 16384 elements or more.
     """
 
-    __slots__ = ("_c", "__weakref__")
+    __slots__ = ("_c", "_make", "__weakref__")
 
     def __init__(self, head_dim: int, rotary_dim: Optional[int] = None, base: float = 10000.0,
                  layout: str = "half", scaling: Optional[Dict[str, Any]] = None, *,
@@ -459,14 +459,25 @@ class RoPE:
         if rotary_dim % 2 or rotary_dim == 0:
             raise _args.refusal(f"RoPE: argument out of range: rotary_dim must be even, 2 .. "
                                 f"{head_dim} (head_dim), got {rotary_dim}")
+        seq_len = _args.length(seq_len, "seq_len")
         self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
-                             _norm_scaling(scaling), _args.length(seq_len, "seq_len"))
+                             _norm_scaling(scaling), seq_len)
+        # what rebuilds it (pickle, copy): the checked arguments
+        self._make = ("new", (head_dim, rotary_dim, float(base), layout,
+                              None if scaling is None else dict(scaling), seq_len))
 
     @classmethod
-    def _wrap(cls, c):
+    def _wrap(cls, c, make):
         self = cls.__new__(cls)
         self._c = c
+        self._make = make
         return self
+
+    def __reduce__(self):
+        """Pickles (and copies) by its parameters: the constructor's arguments or
+        the config text and layer it was read from, and its cache length; the
+        C object is rebuilt on load."""
+        return (_rope_rebuild, (self._make, self._c.cache_len))
 
     @classmethod
     def from_config(cls, config: Any, layer: int = 0, *, seq_len: int = 0,
@@ -506,12 +517,15 @@ class RoPE:
         """
         layer, seq_len = _args.layer(layer), _args.length(seq_len, "seq_len")
         text = _args.config_text(config)
-        return cls._wrap(_core.Rope.from_config_text(text, layer, seq_len,
-                                                     bool(indexer)))
+        return cls._wrap(_core.Rope.from_config_text(text, layer, seq_len, bool(indexer)),
+                         ("config", (text, layer, seq_len, bool(indexer))))
 
     def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
-        return RoPE._wrap(self._c.with_seq_len(_args.length(seq_len, "seq_len")))
+        seq_len = _args.length(seq_len, "seq_len")
+        how, a = self._make
+        a = a[:-1] + (seq_len,) if how == "new" else (a[0], a[1], seq_len, a[3])
+        return RoPE._wrap(self._c.with_seq_len(seq_len), (how, a))
 
     def use_cache(self, max_pos: int) -> "RoPE":
         """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
@@ -716,6 +730,20 @@ class RoPE:
             extra += f", attention_factor={self.attention_factor!r}"
         return (f"RoPE(head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, "
                 f"base={self.base!r}, layout={self.layout!r}{extra})")
+
+
+def _rope_rebuild(make, cache_len):
+    """A RoPE from what RoPE.__reduce__ saved."""
+    how, a = make
+    if how == "new":
+        r = RoPE(*a[:5], seq_len=a[5])
+    elif how == "config":
+        r = RoPE.from_config(a[0], a[1], seq_len=a[2], indexer=a[3])
+    else:
+        raise ValueError(f"posenc: cannot rebuild a RoPE from {how!r}")
+    if cache_len:
+        r.use_cache(cache_len)
+    return r
 
 
 from .mrope import MRoPE  # noqa: E402  (they use RoPE and the helpers above)
