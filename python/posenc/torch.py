@@ -499,7 +499,7 @@ class _Source:
         return self.rope
 
     def table(self, rope: RoPE, n: int, device) -> Tuple[Tensor, Tensor]:
-        key = (rope.seq_len, rope.attention_factor, str(device))
+        key = (rope.seq_len, rope.attention_factor, device)
         hit = self.tables.get(key)
         if hit is not None and hit[0] >= n:
             return hit[1], hit[2]
@@ -513,31 +513,42 @@ class _Source:
         # a negative position -p turns by -theta: cos(-a) = cos(a), sin(-a) =
         # -sin(a), the values transformers' module takes of inv_freq * pos
         # (modeling_llama.py:108-116 computes the product of any int64 id)
-        positions = positions.detach().to(torch.int64)
-        mag = positions.abs()
-        c, s = self._cos_sin_of(positions, mag)
-        return c, torch.where((positions < 0).unsqueeze(-1), -s, s)
-
-    def _cos_sin_of(self, positions: Tensor, mag: Tensor) -> Tuple[Tensor, Tensor]:
+        if positions.dtype != torch.int64:
+            positions = positions.to(torch.int64)
         if positions.is_cuda and self.kind not in ("dynamic", "longrope"):
-            fast = _gpu.cos_sin_cuda(self.rope0, mag)  # posenc.triton
+            fast = _gpu.cos_sin_cuda(self.rope0, positions.abs())  # posenc.triton
             if fast is not None:
                 self.path = "triton"  # on the device: no host read, no table
-                return fast
+                c, s = fast
+                return c, torch.where((positions < 0).unsqueeze(-1), -s, s)
         self.path = "cpu"
-        pos_cpu = positions.to("cpu")
-        mag_cpu = pos_cpu.abs()
+        pos_cpu = positions if positions.is_cpu else positions.cpu()
+        numel = pos_cpu.numel()
+        if numel == 1:  # a decode step: one read
+            lo = hi = int(pos_cpu.reshape(()))
+        elif numel:
+            lo, hi = (int(v) for v in torch.aminmax(pos_cpu))
+        else:
+            lo = hi = -1
         # the switch reads max(position_ids) + 1 as dynamic_rope_update does
-        seq_len = int(pos_cpu.max()) + 1 if pos_cpu.numel() else 0
-        rope = self.rope_for(seq_len)
-        n = int(mag_cpu.max()) + 1 if mag_cpu.numel() else 0
+        rope = self.rope_for(hi + 1) if self.kind in ("dynamic", "longrope") else self.rope
+        n = max(hi, -lo) + 1
+        neg = lo < 0
+        mag = positions.abs() if neg else positions
         if n > self.max_table or (self.kind == "dynamic" and rope is not self.rope0):
-            c, s = rope.cos_sin(mag_cpu.numpy())
-            return (torch.from_numpy(c).to(positions.device),
+            c, s = rope.cos_sin((pos_cpu.abs() if neg else pos_cpu).numpy())
+            c, s = (torch.from_numpy(c).to(positions.device),
                     torch.from_numpy(s).to(positions.device))
-        ct, st = self.table(rope, n, positions.device)
-        idx = mag.to(device=ct.device)
-        return ct[idx], st[idx]
+        else:
+            key = (rope.seq_len, rope.attention_factor, positions.device)
+            hit = self.tables.get(key)
+            if hit is None or hit[0] < n:
+                self.table(rope, n, positions.device)
+                hit = self.tables[key]
+            c, s = hit[1][mag], hit[2][mag]
+        if neg:
+            s = torch.where((positions < 0).unsqueeze(-1), -s, s)
+        return c, s
 
 
 # ---- reading the config -----------------------------------------------------------
@@ -782,9 +793,16 @@ class RotaryEmbedding(torch.nn.Module):
         setattr(self, f"{prefix}attention_scaling", src.rope.attention_factor)
 
     def _pairs(self, position_ids: Tensor, layer_type: Optional[str]) -> Tuple[Tensor, Tensor]:
-        h = self._handles[layer_type]
+        src = self._sources[layer_type]
+        if type(position_ids) is Tensor and position_ids.device.type != "meta" and \
+                not _compiling():
+            # eager, real tensors: the op's own function, without the op's
+            # dispatch (a decode step's cost is mostly that)
+            return src.cos_sin(position_ids)
+        # torch.compile, fake and meta tensors: the op (its fake implementation
+        # gives the shapes; nothing is read)
         # per layer type: Gemma 4's full layers have their own head size
-        return _cos_sin_op(position_ids, h, self._sources[layer_type].rope0.rotary_dim // 2)
+        return _cos_sin_op(position_ids, self._handles[layer_type], src.rope0.rotary_dim // 2)
 
     @torch.no_grad()
     def forward(self, x: Tensor, position_ids: Tensor, layer_type: Optional[str] = None):
