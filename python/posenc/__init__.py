@@ -404,6 +404,19 @@ def _core_value(name, doc):
     return property(get, doc=doc)
 
 
+def _dense_copy(x):
+    """A dense copy of a torch tensor x when it is a broadcast view (an axis of
+    size > 1 with stride 0: expand), else None: torch's rule, an expanded
+    tensor is read as its values out of place."""
+    if x is None:
+        return None
+    if _is_tensor(x):
+        if any(n > 1 and st == 0 for n, st in zip(x.shape, x.stride())):
+            return x.contiguous()
+        return None
+    return None  # NumPy arrays: refused, as before (tests/test_rope.py)
+
+
 def _positions_or_first(positions):
     """(positions, pos0) for apply: None -> (None, 0); an int p -> (None, p),
     checked; a torch tensor kept as it is (on the CPU: _core reads it); else
@@ -684,6 +697,16 @@ class RoPE:
         code = -1 if dtype is None else _rotate_code(dtype)
         threads = _args.threads(threads)
         positions, pos0 = _positions_or_first(positions)
+        if not inplace:
+            # a broadcast (stride-0) torch view cannot be rotated where it lies,
+            # but out of place it is only read: rotate a dense copy of it instead
+            qc, kc = _dense_copy(q), _dense_copy(k)
+            if qc is not None or kc is not None:
+                q = q if qc is None else qc
+                k = k if kc is None else kc
+                if not (_is_tensor(q) and q.requires_grad) and \
+                        not (k is not None and _is_tensor(k) and k.requires_grad):
+                    inplace = True  # the copies are ours
         if type(q) is not np.ndarray and _is_tensor(q):
             return _torch()._apply(self, q, k, positions, pos0, inplace, inverse, threads, code,
                                    layout)

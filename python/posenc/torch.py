@@ -186,8 +186,10 @@ def _mrope_rotate(rope: RoPE, q: Tensor, c: np.ndarray, s: np.ndarray) -> Tensor
 def _needs_op(q: Tensor, k: Optional[Tensor]) -> bool:
     """Whether a torch call goes through the custom op (autograd, float64,
     torch.compile) instead of the in-place library call."""
-    return (q.requires_grad or (k is not None and k.requires_grad) or
-            q.dtype == torch.float64 or _compiling())
+    # torch's own rule: inside torch.no_grad() a tensor that requires grad may
+    # be changed in place (nothing is recorded), so it takes the plain path
+    grad = torch.is_grad_enabled() and (q.requires_grad or (k is not None and k.requires_grad))
+    return grad or q.dtype == torch.float64 or _compiling()
 
 
 def _apply_cuda(rope: Any, q: Any, k: Any, positions: Any, inplace: bool, inverse: bool,
@@ -222,7 +224,8 @@ def _apply(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool, invers
     if q.dim() == 4:
         lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions, layout, "q")
     if _needs_op(q, k):
-        if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
+        if inplace and torch.is_grad_enabled() and \
+                (q.requires_grad or (k is not None and k.requires_grad)):
             raise ValueError("q or k requires grad: posenc cannot change it in place under "
                              "autograd; call apply(..., inplace=False), which is "
                              "differentiable (posenc.torch, torch >= 2.4)")
@@ -246,8 +249,11 @@ def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool
                    inverse: bool, threads: int, code: int):
     """The library's rotation on tensors: _core reads their memory (DLPack),
     no NumPy views, no copies."""
+    # a tensor that requires grad comes here inside torch.no_grad() only: its memory
+    qd = q.detach() if q.requires_grad else q
+    kd = k.detach() if k is not None and k.requires_grad else k
     if inplace:  # the decode step's call
-        rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+        rope._c.apply(qd, kd, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
                       dtype=code)
         return q if k is None else (q, k)
     # outputs in the inputs' memory order (empty_like keeps a dense view's
@@ -255,7 +261,7 @@ def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool
     # token-major memory, and writing it head-major costs ~25% at T = 512
     qo = torch.empty_like(q, memory_format=torch.preserve_format)
     ko = torch.empty_like(k, memory_format=torch.preserve_format) if k is not None else None
-    rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+    rope._c.apply(qd, kd, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
                   dtype=code, q_out=qo, k_out=ko)
     return qo if k is None else (qo, ko)
 
@@ -404,7 +410,7 @@ def rotate(rope: RoPE, x: Tensor, positions: Tensor, inverse: bool = False) -> T
 def _apply_op(rope: RoPE, q, k, positions, pos0: int, inplace: bool, inverse: bool,
               layout4: Optional[str]):
     """RoPE.apply for tensors that need autograd, float64 or torch.compile."""
-    grad = q.requires_grad or (k is not None and k.requires_grad)
+    grad = torch.is_grad_enabled() and (q.requires_grad or (k is not None and k.requires_grad))
     if inplace and grad:
         raise ValueError("q or k requires grad: posenc cannot change it in place under "
                          "autograd; call apply(..., inplace=False), which is differentiable")
