@@ -602,6 +602,15 @@ class RoPE:
         return None if info is None else (list(info[0]), info[1])
 
     @property
+    def hf_module(self) -> str:
+        """How the family's transformers rotary module is called (the
+        registry's posenc_model_hf_module_convention): "plain" (cos, sin as
+        cat(f, f): Llama's), "complex" (freqs_cis: Llama 4), "interleave"
+        (each value twice in a row: Cohere); "plain" for a RoPE not from a
+        config."""
+        return self._c.model_info()[3]
+
+    @property
     def inv_freq(self) -> np.ndarray:
         """Inverse frequencies of the rotary_dim/2 pairs, radians per token (float64).
 

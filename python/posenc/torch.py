@@ -600,23 +600,18 @@ def _mrope_section(d: Dict[str, Any]) -> Optional[List[int]]:
     return None
 
 
-# Registry data for the families whose rotary module is called otherwise
-# than "plain" with two concatenated copies (the torch side of the C
-# registry, src/config/config_families_table.h): model_type -> (kind,
-# repeat), None where the rule above decides. Llama 4 returns complex
-# freqs_cis (modeling_llama4.py:217-222); Cohere's modules repeat each pair
-# value twice in a row (repeat_interleave, modeling_cohere2.py:79-85; the
-# registry's other cohere types, as the former "cohere" prefix test).
-_MODULE_CONVENTIONS: Dict[str, Tuple[Optional[str], Optional[str]]] = {
-    "llama4_text": ("complex", None),
-    "cohere": (None, "interleave"),
-    "cohere2": (None, "interleave"),
-    "cohere2_moe": (None, "interleave"),
-}
-
-
 def _convention(d: Dict[str, Any]) -> Tuple[Optional[str], Optional[str]]:
-    return _MODULE_CONVENTIONS.get(str(d.get("model_type", "")), (None, None))
+    """(kind, repeat) of the family's transformers module where the registry
+    says it differs from Llama's (posenc_model_hf_module_convention: Llama
+    4's complex freqs_cis, modeling_llama4.py:219; Cohere's
+    repeat_interleave, modeling_cohere2.py:81), None where the rules here
+    decide."""
+    try:
+        conv = _first_rope(d).hf_module
+    except (Error, ValueError):
+        return None, None
+    return {"complex": ("complex", None), "interleave": (None, "interleave")}.get(conv,
+                                                                               (None, None))
 
 
 def _kind_of(d: Dict[str, Any]) -> str:
@@ -624,8 +619,9 @@ def _kind_of(d: Dict[str, Any]) -> str:
     types = d.get("layer_types") or []
     if isinstance(rp, dict) and any(t in rp for t in types):
         return "layer_type"
-    if _convention(d)[0]:
-        return _convention(d)[0]
+    kind = _convention(d)[0]
+    if kind:
+        return kind
     # M-RoPE as the config reader reads it: the family's rule (Qwen3-VL and
     # Qwen3-Omni round robin, Qwen2-VL and GLM-4V chunks) and the code's
     # default mrope_section when the config has none
@@ -647,9 +643,9 @@ class RotaryEmbedding(torch.nn.Module):
     call convention (see the module's docstring), read from the config when
     None: rope_parameters keyed by layer type -> "layer_type"; an
     mrope_section -> "mrope" ("mrope_interleaved" for Qwen3-VL); llama4_text
-    -> "complex"; else "plain". repeat: "cat" (two copies of the pair values)
-    or "interleave" (each twice in a row: Cohere), read from model_type when
-    None. layer: the RoPE of that one layer (0-based) as a "plain" module;
+    -> "complex" (the registry's hf_module); else "plain". repeat: "cat" (two
+    copies of the pair values) or "interleave" (each twice in a row: Cohere),
+    from the registry (RoPE.hf_module) when None. layer: the RoPE of that one layer (0-based) as a "plain" module;
     a layer without RoPE raises posenc.Error naming it. device: where the
     inv_freq buffers go (the
     cos and sin follow position_ids' device). max_table: positions below it
@@ -675,8 +671,8 @@ class RotaryEmbedding(torch.nn.Module):
         self.kind = "plain" if layer is not None else (_kind_of(d) if kind is None else kind)
         if self.kind not in KINDS:
             raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
-        # Cohere's modules repeat each pair value twice in a row (the table
-        # above); the others concatenate two copies, GLM-4V's M-RoPE
+        # Cohere's modules repeat each pair value twice in a row (the
+        # registry's hf_module); the others concatenate two copies, GLM-4V's M-RoPE
         # (modeling_glm4v.py:481-486) too
         self.repeat = repeat if repeat is not None else (_convention(d)[1] or "cat")
         if self.repeat not in ("cat", "interleave"):

@@ -183,3 +183,34 @@ def test_meta_model_patched_runs_and_loads():
     assert torch.equal(logits(m), logits(ref))
     pt.unpatch(m)  # the stock module comes back built on the CPU
     assert torch.equal(logits(m), logits(stock()))
+
+
+# ---- the registry's module convention ---------------------------------------------------
+
+
+@pytest.mark.parametrize("model_type,module,want", [
+    ("llama", "models.llama.modeling_llama.LlamaRotaryEmbedding", "plain"),
+    ("cohere", "models.cohere.modeling_cohere.CohereRotaryEmbedding", "interleave"),
+    ("cohere2", "models.cohere2.modeling_cohere2.Cohere2RotaryEmbedding", "interleave"),
+    ("cohere2_moe", "models.cohere2_moe.modeling_cohere2_moe.Cohere2MoeRotaryEmbedding",
+     "interleave"),
+    ("llama4_text", "models.llama4.modeling_llama4.Llama4TextRotaryEmbedding", "complex"),
+])
+def test_registry_module_convention_is_transformers(model_type, module, want):
+    """posenc_model_hf_module_convention (the registry's hf_module) against
+    what transformers' own module does, read from its code."""
+    import importlib
+    d = {"model_type": model_type, "hidden_size": 64, "num_attention_heads": 4,
+         "num_hidden_layers": 4, "max_position_embeddings": 4096, "rope_theta": 10000.0}
+    if model_type in ("cohere2", "cohere2_moe"):
+        d["layer_types"] = ["sliding_attention"] * 4
+    rope = posenc.RoPE.from_config(d)
+    assert rope.hf_module == want
+    path, _, cls = module.rpartition(".")
+    cls = getattr(importlib.import_module("transformers." + path), cls)
+    cfg = transformers.AutoConfig.for_model(**d)
+    m = cls(cfg)
+    kind, repeat = pt._kind_of_module(m), pt._repeat_of_module(m)
+    got = "complex" if kind == "complex" else ("interleave" if repeat == "interleave" else
+                                               "plain")
+    assert got == want
