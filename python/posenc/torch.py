@@ -1061,6 +1061,7 @@ def patch(model: torch.nn.Module, *, check: bool = True,
     ValueError when no rotary module is or could be replaced (an unsupported
     family, or a model without RoPE), naming the modules found.
     """
+    _check_model(model, "patch")
     found = []
     report = PatchReport()
     already = []
@@ -1107,6 +1108,12 @@ def patch(model: torch.nn.Module, *, check: bool = True,
     return report
 
 
+def _check_model(model: Any, what: str) -> None:
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"posenc.torch.{what}: model must be a torch.nn.Module (a transformers "
+                        f"model), got {type(model).__name__}")
+
+
 def _set_submodule(model: torch.nn.Module, name: str, module: torch.nn.Module) -> None:
     parent_name, _, attr = name.rpartition(".")
     parent = model.get_submodule(parent_name) if parent_name else model
@@ -1120,6 +1127,7 @@ def unpatch(model: torch.nn.Module) -> PatchReport:
     left on the meta device); a RotaryEmbedding made by hand (not by patch)
     stays and is listed. A model without posenc's modules gives an empty report.
     """
+    _check_model(model, "unpatch")
     report = PatchReport()
     for name, module in list(model.named_modules()):
         if not isinstance(module, RotaryEmbedding):

@@ -214,3 +214,9 @@ def test_registry_module_convention_is_transformers(model_type, module, want):
     got = "complex" if kind == "complex" else ("interleave" if repeat == "interleave" else
                                                "plain")
     assert got == want
+
+
+def test_not_a_model_is_refused_by_name():
+    for f in (pt.patch, pt.unpatch):
+        with pytest.raises(TypeError, match="model must be a torch.nn.Module"):
+            f(config())
