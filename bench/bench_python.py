@@ -149,6 +149,36 @@ def overhead(samples):
                       "torch": lambda: r.apply(xt, positions=pt)}, samples)
 
 
+def module_rows(samples):
+    """[(T, posenc us, stock us)]: the rotary module's forward, posenc.torch's
+    RotaryEmbedding against transformers' LlamaRotaryEmbedding (Llama 3.1's
+    llama3 scaling, head_dim 128), x float32 [1, T, 4096], position_ids [1, T]
+    (T = 1: position 4000, a decode step; T = 2048: 0 .. 2047); None without
+    transformers or posenc.torch."""
+    try:
+        import transformers
+        import posenc.torch as pt
+    except ImportError:
+        return None
+    cfg = transformers.LlamaConfig(
+        hidden_size=4096, num_attention_heads=32, num_key_value_heads=8, num_hidden_layers=1,
+        max_position_embeddings=131072, rope_parameters={
+            "rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
+            "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 8192})
+    stock = transformers.models.llama.modeling_llama.LlamaRotaryEmbedding(cfg)
+    mine = pt.RotaryEmbedding(cfg)
+    rows = []
+    for T in (1, 2048):
+        x = torch.zeros(1, T, 4096)
+        pid = torch.tensor([[4000]]) if T == 1 else torch.arange(T)[None]
+        with torch.no_grad():
+            r = alternate({"posenc": lambda: mine(x, pid), "stock": lambda: stock(x, pid)},
+                          samples)
+        rows.append((T, r["posenc"], r["stock"]))
+    return rows
+
+
 def accuracy():
     import mpmath
 
@@ -208,6 +238,16 @@ def main():
     o = overhead(args.samples)
     print(f"overhead (1 token, 1 head of 2, cached): NumPy {o['numpy']:.2f} us, "
           f"torch {o['torch']:.2f} us")
+    rows = module_rows(args.samples)
+    if rows is None:
+        print("-- rotary module: skipped (needs transformers and posenc.torch)")
+    else:
+        print("-- rotary module forward (x float32 [1, T, 4096], Llama 3.1 llama3, head_dim "
+              "128): median microseconds per call, posenc.torch.RotaryEmbedding vs "
+              "transformers' LlamaRotaryEmbedding, same run")
+        for T, mine, stock in rows:
+            print(f"{T:>6} posenc {mine:9.1f}  stock {stock:9.1f}  posenc / stock "
+                  f"{mine / stock:5.2f}x", flush=True)
     for name in args.dtypes.split(","):
         dtype = getattr(torch, name)
         print(f"-- {name}")

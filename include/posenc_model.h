@@ -140,6 +140,13 @@ const char *posenc_model_ignored(const posenc_model *m);
 /* The modeling file and lines the family's registry entry follows, or NULL
  * (a model not read through the registry). A static string. */
 const char *posenc_model_source(const posenc_model *m);
+/* How the family's transformers rotary module (the language model's) is
+ * called and what it returns: "plain" (forward(x, position_ids) -> cos, sin,
+ * each the rotary_dim / 2 pair values twice, cat(f, f): Llama's), "complex"
+ * (complex freqs_cis [batch, seq, rotary_dim / 2]: Llama 4), "interleave"
+ * (each pair value twice in a row, repeat_interleave: Cohere). A static
+ * string; "plain" for a model not read through the registry or m NULL. */
+const char *posenc_model_hf_module_convention(const posenc_model *m);
 
 /* ------------------------------------------------------------------------- */
 /* Per-layer queries                                                         */

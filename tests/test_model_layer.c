@@ -111,6 +111,7 @@ TEST(model_object)
     CHECK(posenc_model_scheme(NULL) == POSENC_SCHEME_NONE);
     CHECK(strcmp(posenc_model_type(NULL), "") == 0 && strcmp(posenc_model_part(NULL), "") == 0);
     CHECK(strcmp(posenc_model_ignored(NULL), "") == 0 && posenc_model_source(NULL) == NULL);
+    CHECK(strcmp(posenc_model_hf_module_convention(NULL), "plain") == 0);
     /* one RoPE on every layer */
     memset(&c, 0, sizeof c);
     c.head_dim = c.rotary_dim = 128;

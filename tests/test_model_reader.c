@@ -52,12 +52,16 @@ TEST(reader_rules)
     CHECK(read_text("{\"architectures\": [\"Llama4ForCausalLM\"], \"num_hidden_layers\": 8}", NULL) ==
           POSENC_OK);
     CHECK(model.part[0] == 0 && strcmp(model.model_type, "llama4_text") == 0);
+    /* the family's transformers module: Llama 4's complex freqs_cis */
+    CHECK(strcmp(posenc_model_hf_module_convention(&model), "complex") == 0);
     /* an unknown wrapper whose llm_config is a known family */
     CHECK(read_text("{\"model_type\": \"internvl_chat\", \"llm_config\": {\"model_type\": "
                     "\"internlm2\", \"rope_theta\": 1e6, " L32 "}}",
                     NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "llm_config") == 0 && strcmp(model.model_type, "internlm2") == 0);
     CHECK(model.group[0].rope.base == 1e6);
+    CHECK(strcmp(posenc_model_hf_module_convention(&model), "plain") == 0);
+    CHECK(strcmp(posenc_model_hf_module_convention(NULL), "plain") == 0);
     /* MiniCPM3 without rope_theta: its config class's default 10000
      * (RotaryEmbeddingConfigMixin.default_theta), on the 32-element RoPE part */
     CHECK(read_text("{\"model_type\": \"minicpm3\", \"qk_rope_head_dim\": 32, "
@@ -368,6 +372,7 @@ TEST(issue_examples)
     CHECK(posenc_model_from_config("tests/data/models/llama4-scout-synthetic.json", NULL, &model,
                                    NULL) == POSENC_OK);
     CHECK(strcmp(model.part, "text_config") == 0 && model.scheme == POSENC_SCHEME_MIXED);
+    CHECK(strcmp(posenc_model_hf_module_convention(&model), "complex") == 0);
     CHECK(posenc_model_layer_rope(&model, 0, 0, &r) == POSENC_OK);
     CHECK(r.layout == POSENC_LAYOUT_INTERLEAVED);
     CHECK(group_at(&model, 0, &g) == POSENC_OK && g->llama3_step &&
@@ -376,6 +381,10 @@ TEST(issue_examples)
     CHECK(r.inv_freq_hi[0] == 1.0);
     CHECK_NEAR(r.inv_freq_hi[63], pow(500000.0, -126.0 / 128.0) / 16.0, 1e-22);
     CHECK(posenc_model_layer_rope(&model, 3, 0, &r) == POSENC_ERR_RANGE);
+    /* Cohere: repeat_interleave in its rotary module (modeling_cohere.py L107) */
+    CHECK(posenc_model_from_config("tests/data/models/cohere-synthetic.json", NULL, &model,
+                                   NULL) == POSENC_OK);
+    CHECK(strcmp(posenc_model_hf_module_convention(&model), "interleave") == 0);
     /* ChatGLM3: 64 of 128 rotate, interleaved, base 10000 */
     CHECK(posenc_model_from_config("tests/data/models/chatglm3-6b.json", NULL, &model, NULL) ==
           POSENC_OK);

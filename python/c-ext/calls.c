@@ -249,11 +249,13 @@ int pyposenc_model_copy(const posenc_model *src, posenc_model **out)
 void pyposenc_model_free(posenc_model *m) { posenc_model_free(m); }
 
 int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type,
-                        const char **part, uint32_t section[3], const char **rule)
+                        const char **part, uint32_t section[3], const char **rule,
+                        const char **hf_module)
 {
     posenc_mrope mr;
     *type = posenc_model_type(m);
     *part = posenc_model_part(m);
+    *hf_module = posenc_model_hf_module_convention(m);
     *rule = NULL;
     if (posenc_model_layer_mrope(m, layer, &mr, NULL, NULL) == POSENC_OK) {
         memcpy(section, mr.section, sizeof mr.section);

@@ -83,10 +83,12 @@ int pyposenc_model_from_rope(const posenc_rope_config *c, posenc_model **m);
 /* *out = a copy of m. */
 int pyposenc_model_copy(const posenc_model *m, posenc_model **out);
 /* What the config reader read layer `layer` as: *type and *part
- * (posenc_model_type / _part, "" when not from a config), and its M-RoPE
- * sections and rule name (*rule NULL: the layer has no M-RoPE). */
+ * (posenc_model_type / _part, "" when not from a config), its M-RoPE
+ * sections and rule name (*rule NULL: the layer has no M-RoPE), and the
+ * family's transformers module convention (posenc_model_hf_module_convention). */
 int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type,
-                        const char **part, uint32_t section[3], const char **rule);
+                        const char **part, uint32_t section[3], const char **rule,
+                        const char **hf_module);
 void pyposenc_model_free(posenc_model *m); /* NULL accepted */
 
 /* *r = layer's RoPE at sequence length cur_len, from the library's

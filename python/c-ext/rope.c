@@ -253,19 +253,21 @@ static PyObject *Rope_inv_freq(RopeObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* model_info() -> (model_type, part, mrope): what the config reader read
- * the layer as (posenc_model_type, posenc_model_part: "" for a RoPE not from
- * a config, or a config's top), and the layer's M-RoPE as ((s_t, s_h, s_w),
- * rule name), or None when the layer has none. */
+/* model_info() -> (model_type, part, mrope, hf_module): what the config
+ * reader read the layer as (posenc_model_type, posenc_model_part: "" for a
+ * RoPE not from a config, or a config's top), the layer's M-RoPE as
+ * ((s_t, s_h, s_w), rule name), or None when the layer has none, and the
+ * family's transformers module convention
+ * (posenc_model_hf_module_convention: "plain", "complex", "interleave"). */
 static PyObject *Rope_model_info(RopeObject *self, PyObject *noargs)
 {
     (void)noargs;
-    const char *type, *part, *rule;
+    const char *type, *part, *rule, *hf;
     uint32_t sec[3];
-    (void)pyposenc_model_info(self->model, self->layer, &type, &part, sec, &rule);
+    (void)pyposenc_model_info(self->model, self->layer, &type, &part, sec, &rule, &hf);
     if (!rule)
-        return Py_BuildValue("(ssO)", type, part, Py_None);
-    return Py_BuildValue("(ss((III)s))", type, part, sec[0], sec[1], sec[2], rule);
+        return Py_BuildValue("(ssOs)", type, part, Py_None, hf);
+    return Py_BuildValue("(ss((III)s)s)", type, part, sec[0], sec[1], sec[2], rule, hf);
 }
 
 static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
@@ -616,7 +618,7 @@ static PyMethodDef Rope_methods[] = {
     {"set_cache", (PyCFunction)Rope_set_cache, METH_O, "set_cache(max_pos); 0 drops it"},
     {"inv_freq", (PyCFunction)Rope_inv_freq, METH_VARARGS, "inv_freq(out_hi[, out_lo])"},
     {"model_info", (PyCFunction)Rope_model_info, METH_NOARGS,
-     "model_info() -> (model_type, part, ((s_t, s_h, s_w), rule) or None)"},
+     "model_info() -> (model_type, part, ((s_t, s_h, s_w), rule) or None, hf_module)"},
     {"cos_sin", (PyCFunction)Rope_cos_sin, METH_VARARGS, "cos_sin(positions, cos, sin, threads)"},
     {"apply", (PyCFunction)(void (*)(void))Rope_apply, METH_FASTCALL | METH_KEYWORDS,
      "apply(q, k=None, positions=None, pos0=0, inverse=False, threads=1, dtype=-1, "

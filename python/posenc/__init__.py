@@ -404,6 +404,19 @@ def _core_value(name, doc):
     return property(get, doc=doc)
 
 
+def _dense_copy(x):
+    """A dense copy of a torch tensor x when it is a broadcast view (an axis of
+    size > 1 with stride 0: expand), else None: torch's rule, an expanded
+    tensor is read as its values out of place."""
+    if x is None:
+        return None
+    if _is_tensor(x):
+        if any(n > 1 and st == 0 for n, st in zip(x.shape, x.stride())):
+            return x.contiguous()
+        return None
+    return None  # NumPy arrays: refused, as before (tests/test_rope.py)
+
+
 def _positions_or_first(positions):
     """(positions, pos0) for apply: None -> (None, 0); an int p -> (None, p),
     checked; a torch tensor kept as it is (on the CPU: _core reads it); else
@@ -446,7 +459,7 @@ class RoPE:
     share one; apply releases the GIL for calls of 16384 elements or more.
     """
 
-    __slots__ = ("_c", "__weakref__")
+    __slots__ = ("_c", "_make", "__weakref__")
 
     def __init__(self, head_dim: int, rotary_dim: Optional[int] = None, base: float = 10000.0,
                  layout: str = "half", scaling: Optional[Dict[str, Any]] = None, *,
@@ -459,14 +472,25 @@ class RoPE:
         if rotary_dim % 2 or rotary_dim == 0:
             raise _args.refusal(f"RoPE: argument out of range: rotary_dim must be even, 2 .. "
                                 f"{head_dim} (head_dim), got {rotary_dim}")
+        seq_len = _args.length(seq_len, "seq_len")
         self._c = _core.Rope(head_dim, rotary_dim, float(base), _layout_code(layout),
-                             _norm_scaling(scaling), _args.length(seq_len, "seq_len"))
+                             _norm_scaling(scaling), seq_len)
+        # what rebuilds it (pickle, copy): the checked arguments
+        self._make = ("new", (head_dim, rotary_dim, float(base), layout,
+                              None if scaling is None else dict(scaling), seq_len))
 
     @classmethod
-    def _wrap(cls, c):
+    def _wrap(cls, c, make):
         self = cls.__new__(cls)
         self._c = c
+        self._make = make
         return self
+
+    def __reduce__(self):
+        """Pickles (and copies) by its parameters: the constructor's arguments or
+        the config text and layer it was read from, and its cache length; the
+        C object is rebuilt on load."""
+        return (_rope_rebuild, (self._make, self._c.cache_len))
 
     @classmethod
     def from_config(cls, config: Any, layer: int = 0, *, seq_len: int = 0,
@@ -506,12 +530,15 @@ class RoPE:
         """
         layer, seq_len = _args.layer(layer), _args.length(seq_len, "seq_len")
         text = _args.config_text(config)
-        return cls._wrap(_core.Rope.from_config_text(text, layer, seq_len,
-                                                     bool(indexer)))
+        return cls._wrap(_core.Rope.from_config_text(text, layer, seq_len, bool(indexer)),
+                         ("config", (text, layer, seq_len, bool(indexer))))
 
     def with_seq_len(self, seq_len: int) -> "RoPE":
         """This RoPE at another current sequence length (dynamic NTK, LongRoPE)."""
-        return RoPE._wrap(self._c.with_seq_len(_args.length(seq_len, "seq_len")))
+        seq_len = _args.length(seq_len, "seq_len")
+        how, a = self._make
+        a = a[:-1] + (seq_len,) if how == "new" else (a[0], a[1], seq_len, a[3])
+        return RoPE._wrap(self._c.with_seq_len(seq_len), (how, a))
 
     def use_cache(self, max_pos: int) -> "RoPE":
         """Keeps a cos/sin cache for positions 0 .. max_pos - 1 (0: drops it).
@@ -573,6 +600,15 @@ class RoPE:
         rule names are accepted there too)."""
         info = self._c.model_info()[2]
         return None if info is None else (list(info[0]), info[1])
+
+    @property
+    def hf_module(self) -> str:
+        """How the family's transformers rotary module is called (the
+        registry's posenc_model_hf_module_convention): "plain" (cos, sin as
+        cat(f, f): Llama's), "complex" (freqs_cis: Llama 4), "interleave"
+        (each value twice in a row: Cohere); "plain" for a RoPE not from a
+        config."""
+        return self._c.model_info()[3]
 
     @property
     def inv_freq(self) -> np.ndarray:
@@ -670,6 +706,16 @@ class RoPE:
         code = -1 if dtype is None else _rotate_code(dtype)
         threads = _args.threads(threads)
         positions, pos0 = _positions_or_first(positions)
+        if not inplace:
+            # a broadcast (stride-0) torch view cannot be rotated where it lies,
+            # but out of place it is only read: rotate a dense copy of it instead
+            qc, kc = _dense_copy(q), _dense_copy(k)
+            if qc is not None or kc is not None:
+                q = q if qc is None else qc
+                k = k if kc is None else kc
+                if not (_is_tensor(q) and q.requires_grad) and \
+                        not (k is not None and _is_tensor(k) and k.requires_grad):
+                    inplace = True  # the copies are ours
         if type(q) is not np.ndarray and _is_tensor(q):
             return _torch()._apply(self, q, k, positions, pos0, inplace, inverse, threads, code,
                                    layout)
@@ -716,6 +762,20 @@ class RoPE:
             extra += f", attention_factor={self.attention_factor!r}"
         return (f"RoPE(head_dim={self.head_dim}, rotary_dim={self.rotary_dim}, "
                 f"base={self.base!r}, layout={self.layout!r}{extra})")
+
+
+def _rope_rebuild(make, cache_len):
+    """A RoPE from what RoPE.__reduce__ saved."""
+    how, a = make
+    if how == "new":
+        r = RoPE(*a[:5], seq_len=a[5])
+    elif how == "config":
+        r = RoPE.from_config(a[0], a[1], seq_len=a[2], indexer=a[3])
+    else:
+        raise ValueError(f"posenc: cannot rebuild a RoPE from {how!r}")
+    if cache_len:
+        r.use_cache(cache_len)
+    return r
 
 
 from .mrope import MRoPE  # noqa: E402  (they use RoPE and the helpers above)

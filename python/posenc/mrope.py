@@ -73,6 +73,10 @@ class MRoPE:
                                  "counts (3 * s_h and 3 * s_w must fit in the pairs)")
         self.rope, self.section, self.rule, self.axis = rope, sec, rule, axis
 
+    def __reduce__(self):
+        """Pickles (and copies) by its parameters, rebuilt (checked) on load."""
+        return (MRoPE, (self.rope, list(self.section), self.rule))
+
     def cos_sin(self, positions: Any, dtype: Any = np.float32) -> Tuple[Any, Any]:
         """cos and sin of every pair, each of shape positions.shape[1:] + (P,).
 

@@ -56,6 +56,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import sys
+import warnings
 import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
@@ -69,7 +70,7 @@ from . import Error, RoPE, _args, _core, _gpu, _layout_4d
 # posenc._core reads CPU tensors' memory through their DLPack export from here on
 _core.use_torch(torch.Tensor, to_dlpack)
 
-__all__ = ["RotaryEmbedding", "patch", "Replacement", "rotate"]
+__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate"]
 
 Tensor = torch.Tensor
 _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
@@ -185,8 +186,10 @@ def _mrope_rotate(rope: RoPE, q: Tensor, c: np.ndarray, s: np.ndarray) -> Tensor
 def _needs_op(q: Tensor, k: Optional[Tensor]) -> bool:
     """Whether a torch call goes through the custom op (autograd, float64,
     torch.compile) instead of the in-place library call."""
-    return (q.requires_grad or (k is not None and k.requires_grad) or
-            q.dtype == torch.float64 or _compiling())
+    # torch's own rule: inside torch.no_grad() a tensor that requires grad may
+    # be changed in place (nothing is recorded), so it takes the plain path
+    grad = torch.is_grad_enabled() and (q.requires_grad or (k is not None and k.requires_grad))
+    return grad or q.dtype == torch.float64 or _compiling()
 
 
 def _apply_cuda(rope: Any, q: Any, k: Any, positions: Any, inplace: bool, inverse: bool,
@@ -221,7 +224,8 @@ def _apply(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool, invers
     if q.dim() == 4:
         lay = "bhsd" if layout == "bhsd" else _layout_4d(tuple(q.shape), positions, layout, "q")
     if _needs_op(q, k):
-        if inplace and (q.requires_grad or (k is not None and k.requires_grad)):
+        if inplace and torch.is_grad_enabled() and \
+                (q.requires_grad or (k is not None and k.requires_grad)):
             raise ValueError("q or k requires grad: posenc cannot change it in place under "
                              "autograd; call apply(..., inplace=False), which is "
                              "differentiable (posenc.torch, torch >= 2.4)")
@@ -245,8 +249,11 @@ def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool
                    inverse: bool, threads: int, code: int):
     """The library's rotation on tensors: _core reads their memory (DLPack),
     no NumPy views, no copies."""
+    # a tensor that requires grad comes here inside torch.no_grad() only: its memory
+    qd = q.detach() if q.requires_grad else q
+    kd = k.detach() if k is not None and k.requires_grad else k
     if inplace:  # the decode step's call
-        rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+        rope._c.apply(qd, kd, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
                       dtype=code)
         return q if k is None else (q, k)
     # outputs in the inputs' memory order (empty_like keeps a dense view's
@@ -254,7 +261,7 @@ def _apply_tensors(rope: RoPE, q: Tensor, k, positions, pos0: int, inplace: bool
     # token-major memory, and writing it head-major costs ~25% at T = 512
     qo = torch.empty_like(q, memory_format=torch.preserve_format)
     ko = torch.empty_like(k, memory_format=torch.preserve_format) if k is not None else None
-    rope._c.apply(q, k, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
+    rope._c.apply(qd, kd, positions=positions, pos0=pos0, inverse=inverse, threads=threads,
                   dtype=code, q_out=qo, k_out=ko)
     return qo if k is None else (qo, ko)
 
@@ -403,7 +410,7 @@ def rotate(rope: RoPE, x: Tensor, positions: Tensor, inverse: bool = False) -> T
 def _apply_op(rope: RoPE, q, k, positions, pos0: int, inplace: bool, inverse: bool,
               layout4: Optional[str]):
     """RoPE.apply for tensors that need autograd, float64 or torch.compile."""
-    grad = q.requires_grad or (k is not None and k.requires_grad)
+    grad = torch.is_grad_enabled() and (q.requires_grad or (k is not None and k.requires_grad))
     if inplace and grad:
         raise ValueError("q or k requires grad: posenc cannot change it in place under "
                          "autograd; call apply(..., inplace=False), which is differentiable")
@@ -498,7 +505,7 @@ class _Source:
         return self.rope
 
     def table(self, rope: RoPE, n: int, device) -> Tuple[Tensor, Tensor]:
-        key = (rope.seq_len, rope.attention_factor, str(device))
+        key = (rope.seq_len, rope.attention_factor, device)
         hit = self.tables.get(key)
         if hit is not None and hit[0] >= n:
             return hit[1], hit[2]
@@ -509,24 +516,45 @@ class _Source:
         return ct, st
 
     def cos_sin(self, positions: Tensor) -> Tuple[Tensor, Tensor]:
+        # a negative position -p turns by -theta: cos(-a) = cos(a), sin(-a) =
+        # -sin(a), the values transformers' module takes of inv_freq * pos
+        # (modeling_llama.py:108-116 computes the product of any int64 id)
+        if positions.dtype != torch.int64:
+            positions = positions.to(torch.int64)
         if positions.is_cuda and self.kind not in ("dynamic", "longrope"):
-            fast = _gpu.cos_sin_cuda(self.rope0, positions.detach())  # posenc.triton
+            fast = _gpu.cos_sin_cuda(self.rope0, positions.abs())  # posenc.triton
             if fast is not None:
                 self.path = "triton"  # on the device: no host read, no table
-                return fast
+                c, s = fast
+                return c, torch.where((positions < 0).unsqueeze(-1), -s, s)
         self.path = "cpu"
-        pos_cpu = positions.detach().to("cpu", torch.int64)
-        if pos_cpu.numel() and int(pos_cpu.min()) < 0:
-            raise ValueError(f"position_ids must be >= 0 (got {int(pos_cpu.min())})")
-        seq_len = int(pos_cpu.max()) + 1 if pos_cpu.numel() else 0
-        rope = self.rope_for(seq_len)
-        if seq_len > self.max_table or (self.kind == "dynamic" and rope is not self.rope0):
-            c, s = rope.cos_sin(pos_cpu.numpy())
-            return (torch.from_numpy(c).to(positions.device),
+        pos_cpu = positions if positions.is_cpu else positions.cpu()
+        numel = pos_cpu.numel()
+        if numel == 1:  # a decode step: one read
+            lo = hi = int(pos_cpu.reshape(()))
+        elif numel:
+            lo, hi = (int(v) for v in torch.aminmax(pos_cpu))
+        else:
+            lo = hi = -1
+        # the switch reads max(position_ids) + 1 as dynamic_rope_update does
+        rope = self.rope_for(hi + 1) if self.kind in ("dynamic", "longrope") else self.rope
+        n = max(hi, -lo) + 1
+        neg = lo < 0
+        mag = positions.abs() if neg else positions
+        if n > self.max_table or (self.kind == "dynamic" and rope is not self.rope0):
+            c, s = rope.cos_sin((pos_cpu.abs() if neg else pos_cpu).numpy())
+            c, s = (torch.from_numpy(c).to(positions.device),
                     torch.from_numpy(s).to(positions.device))
-        ct, st = self.table(rope, seq_len, positions.device)
-        idx = positions.to(device=ct.device, dtype=torch.int64)
-        return ct[idx], st[idx]
+        else:
+            key = (rope.seq_len, rope.attention_factor, positions.device)
+            hit = self.tables.get(key)
+            if hit is None or hit[0] < n:
+                self.table(rope, n, positions.device)
+                hit = self.tables[key]
+            c, s = hit[1][mag], hit[2][mag]
+        if neg:
+            s = torch.where((positions < 0).unsqueeze(-1), -s, s)
+        return c, s
 
 
 # ---- reading the config -----------------------------------------------------------
@@ -572,23 +600,18 @@ def _mrope_section(d: Dict[str, Any]) -> Optional[List[int]]:
     return None
 
 
-# Registry data for the families whose rotary module is called otherwise
-# than "plain" with two concatenated copies (the torch side of the C
-# registry, src/config/config_families_table.h): model_type -> (kind,
-# repeat), None where the rule above decides. Llama 4 returns complex
-# freqs_cis (modeling_llama4.py:217-222); Cohere's modules repeat each pair
-# value twice in a row (repeat_interleave, modeling_cohere2.py:79-85; the
-# registry's other cohere types, as the former "cohere" prefix test).
-_MODULE_CONVENTIONS: Dict[str, Tuple[Optional[str], Optional[str]]] = {
-    "llama4_text": ("complex", None),
-    "cohere": (None, "interleave"),
-    "cohere2": (None, "interleave"),
-    "cohere2_moe": (None, "interleave"),
-}
-
-
 def _convention(d: Dict[str, Any]) -> Tuple[Optional[str], Optional[str]]:
-    return _MODULE_CONVENTIONS.get(str(d.get("model_type", "")), (None, None))
+    """(kind, repeat) of the family's transformers module where the registry
+    says it differs from Llama's (posenc_model_hf_module_convention: Llama
+    4's complex freqs_cis, modeling_llama4.py:219; Cohere's
+    repeat_interleave, modeling_cohere2.py:81), None where the rules here
+    decide."""
+    try:
+        conv = _first_rope(d).hf_module
+    except (Error, ValueError):
+        return None, None
+    return {"complex": ("complex", None), "interleave": (None, "interleave")}.get(conv,
+                                                                               (None, None))
 
 
 def _kind_of(d: Dict[str, Any]) -> str:
@@ -596,8 +619,9 @@ def _kind_of(d: Dict[str, Any]) -> str:
     types = d.get("layer_types") or []
     if isinstance(rp, dict) and any(t in rp for t in types):
         return "layer_type"
-    if _convention(d)[0]:
-        return _convention(d)[0]
+    kind = _convention(d)[0]
+    if kind:
+        return kind
     # M-RoPE as the config reader reads it: the family's rule (Qwen3-VL and
     # Qwen3-Omni round robin, Qwen2-VL and GLM-4V chunks) and the code's
     # default mrope_section when the config has none
@@ -619,9 +643,9 @@ class RotaryEmbedding(torch.nn.Module):
     call convention (see the module's docstring), read from the config when
     None: rope_parameters keyed by layer type -> "layer_type"; an
     mrope_section -> "mrope" ("mrope_interleaved" for Qwen3-VL); llama4_text
-    -> "complex"; else "plain". repeat: "cat" (two copies of the pair values)
-    or "interleave" (each twice in a row: Cohere), read from model_type when
-    None. layer: the RoPE of that one layer (0-based) as a "plain" module;
+    -> "complex" (the registry's hf_module); else "plain". repeat: "cat" (two
+    copies of the pair values) or "interleave" (each twice in a row: Cohere),
+    from the registry (RoPE.hf_module) when None. layer: the RoPE of that one layer (0-based) as a "plain" module;
     a layer without RoPE raises posenc.Error naming it. device: where the
     inv_freq buffers go (the
     cos and sin follow position_ids' device). max_table: positions below it
@@ -637,6 +661,8 @@ class RotaryEmbedding(torch.nn.Module):
                  max_table: int = 131072):
         super().__init__()
         self.config = config
+        # what rebuilds it (pickle, deepcopy): the arguments, never the tables
+        self._init = (kind, repeat, layer, max_table)
         d = _config_dict(config)
         if layer is not None and kind not in (None, "plain"):
             raise ValueError(f"layer={layer} gives one layer's RoPE: kind must be 'plain' "
@@ -645,8 +671,8 @@ class RotaryEmbedding(torch.nn.Module):
         self.kind = "plain" if layer is not None else (_kind_of(d) if kind is None else kind)
         if self.kind not in KINDS:
             raise ValueError(f"kind={kind!r}: one of {', '.join(KINDS)}")
-        # Cohere's modules repeat each pair value twice in a row (the table
-        # above); the others concatenate two copies, GLM-4V's M-RoPE
+        # Cohere's modules repeat each pair value twice in a row (the
+        # registry's hf_module); the others concatenate two copies, GLM-4V's M-RoPE
         # (modeling_glm4v.py:481-486) too
         self.repeat = repeat if repeat is not None else (_convention(d)[1] or "cat")
         if self.repeat not in ("cat", "interleave"):
@@ -703,7 +729,41 @@ class RotaryEmbedding(torch.nn.Module):
                 # k = 1 mod 3, k < 3 s_h; width for k = 2 mod 3, k < 3 s_w
                 for a, off in ((1, 1), (2, 2)):
                     axis[off:3 * sec[a]:3] = a
+            self._mrope_axis_cpu = axis
             self.register_buffer("mrope_axis", axis.to(device), persistent=False)
+
+    def __getstate__(self):
+        # pickle, deepcopy, torch.save: the config and arguments; the RoPEs,
+        # handles and tables are made again on load (__setstate__). The stock
+        # module patch() replaced (for unpatch) travels too.
+        bufs = [b for b in self.buffers()]
+        return {"config": self.config, "init": self._init, "training": self.training,
+                "device": str(bufs[0].device) if bufs else None,
+                "original": self.__dict__.get("_posenc_original")}
+
+    def __setstate__(self, state):
+        kind, repeat, layer, max_table = state["init"]
+        self.__init__(state["config"], device=state["device"], kind=kind, repeat=repeat,
+                      layer=layer, max_table=max_table)
+        self.train(state["training"])
+        if state.get("original") is not None:
+            self.__dict__["_posenc_original"] = state["original"]
+
+    def _apply(self, fn, recurse=True):
+        # .to(), .cuda(), .half(), to_empty(): the buffers are posenc's values
+        # again afterwards (to_empty leaves them uninitialized; a cast rounds
+        # them as it rounds the stock module's); forward reads none of them
+        # but mrope_axis
+        r = super()._apply(fn, recurse)
+        with torch.no_grad():
+            for t, src in self._sources.items():
+                buf = getattr(self, "inv_freq" if t is None else f"{t}_inv_freq")
+                if buf.device.type != "meta":
+                    buf.copy_(torch.from_numpy(src.rope.inv_freq))
+            axis = getattr(self, "mrope_axis", None)
+            if axis is not None and axis.device.type != "meta":
+                axis.copy_(self._mrope_axis_cpu)
+        return r
 
     @property
     def rope(self) -> RoPE:
@@ -735,9 +795,16 @@ class RotaryEmbedding(torch.nn.Module):
         setattr(self, f"{prefix}attention_scaling", src.rope.attention_factor)
 
     def _pairs(self, position_ids: Tensor, layer_type: Optional[str]) -> Tuple[Tensor, Tensor]:
-        h = self._handles[layer_type]
+        src = self._sources[layer_type]
+        if type(position_ids) is Tensor and position_ids.device.type != "meta" and \
+                not _compiling():
+            # eager, real tensors: the op's own function, without the op's
+            # dispatch (a decode step's cost is mostly that)
+            return src.cos_sin(position_ids)
+        # torch.compile, fake and meta tensors: the op (its fake implementation
+        # gives the shapes; nothing is read)
         # per layer type: Gemma 4's full layers have their own head size
-        return _cos_sin_op(position_ids, h, self._sources[layer_type].rope0.rotary_dim // 2)
+        return _cos_sin_op(position_ids, self._handles[layer_type], src.rope0.rotary_dim // 2)
 
     @torch.no_grad()
     def forward(self, x: Tensor, position_ids: Tensor, layer_type: Optional[str] = None):
@@ -763,7 +830,9 @@ class RotaryEmbedding(torch.nn.Module):
                 raise ValueError(f"position_ids of shape {tuple(position_ids.shape)}: M-RoPE "
                                  "takes [3, batch, seq] (temporal, height, width) or [batch, seq]")
             c3, s3 = self._pairs(position_ids, None)  # [3, batch, seq, P]
-            idx = self.mrope_axis.to(c3.device).view(1, 1, 1, -1).expand(
+            axis = self.mrope_axis if self.mrope_axis.device == c3.device else \
+                self._mrope_axis_cpu.to(c3.device)
+            idx = axis.view(1, 1, 1, -1).expand(
                 1, c3.shape[1], c3.shape[2], -1)
             c, s = c3.gather(0, idx)[0], s3.gather(0, idx)[0]
         else:
@@ -813,7 +882,8 @@ class Replacement(NamedTuple):
     def __str__(self) -> str:
         if self.by is None:
             return f"{self.name}: {self.replaced} left as it is ({self.why})"
-        return f"{self.name}: {self.replaced} -> posenc {self.by}"
+        note = f" ({self.why})" if self.why else ""
+        return f"{self.name}: {self.replaced} -> posenc {self.by}{note}"
 
 
 class PatchReport(list):
@@ -863,35 +933,102 @@ def _probe_positions(kind: str, device) -> Tensor:
     return p.to(device)
 
 
-def _check_against(new: RotaryEmbedding, old: torch.nn.Module, kind: str, name: str):
-    """Refuses a replacement whose cos/sin differ from the module's own beyond
-    its float32 rounding (angle error up to about pos * 2^-21)."""
+def _module_device(module: torch.nn.Module):
     try:
-        dev = next(iter(old.buffers())).device
+        return next(iter(module.buffers())).device
     except StopIteration:
-        dev = torch.device("cpu")
+        return torch.device("cpu")
+
+
+def _stock_twin(old: torch.nn.Module) -> Optional[torch.nn.Module]:
+    """A fresh float32 CPU copy of the stock module, built from its config as
+    the model builds it (transformers' rotary modules take (config, device));
+    its buffers are the family's formula in float32, whatever happened to the
+    module's own since (a cast, the meta device). None where it cannot be built."""
+    try:
+        return _build_stock(type(old), old.config, torch.device("cpu")).float()
+    except Exception:  # a user's module with another constructor
+        return None
+
+
+def _build_stock(cls, config, device) -> torch.nn.Module:
+    """transformers' rotary module cls built from config on device (its
+    __init__ takes (config) or (config, device=None): modeling_llama.py,
+    modeling_gemma3.py)."""
+    with torch.device(device):
+        return cls(config).to(device)
+
+
+def _differences(new: RotaryEmbedding, old: torch.nn.Module, kind: str):
+    """[(over tolerance, max error, its position, "cos" or "sin", layer type)]
+    of old's cos/sin against new's (posenc's, within 1 ulp of the float64
+    value), on the CPU; the tolerance is the module's float32 rounding of
+    the angle (about pos * 2^-21)."""
+    dev = _module_device(old)
     pos = _probe_positions(kind, dev)
     x = torch.zeros(1, dtype=torch.float32, device=dev)
     types = sorted(new._sources) if kind == "layer_type" else [None]
-    tpos = pos.max(dim=0).values if pos.dim() == 3 else pos
-    tol = (2.0 ** -20 + tpos.double().cpu() * 2.0 ** -20)[..., None]
+    tpos = (pos.max(dim=0).values if pos.dim() == 3 else pos).cpu()
+    tol = (2.0 ** -20 + tpos.double() * 2.0 ** -20)[..., None]
+    out = []
     for t in types:
         args = (x, pos) if t is None else (x, pos, t)
         with torch.no_grad():
             want = old(*args)
-            got = new(*args)
+            got = new(*tuple(a.cpu() if torch.is_tensor(a) else a for a in args))
         if kind == "complex":
             want, got = (want.real, want.imag), (got.real, got.imag)
         for w, g, what in zip(want, got, ("cos", "sin")):
             w, g = w.double().cpu(), g.double().cpu()
+            if w.shape != g.shape:
+                out.append((True, float("nan"), None, what, t, (tuple(w.shape), tuple(g.shape))))
+                continue
             scale = max(1.0, float(w.abs().max()))
-            if w.shape != g.shape or bool(((w - g).abs() > tol * scale).any()):
-                err = float((w - g).abs().max()) if w.shape == g.shape else float("nan")
-                raise ValueError(
-                    f"posenc.torch.patch: {name} ({type(old).__name__}"
-                    f"{'' if t is None else ', layer_type ' + repr(t)}): posenc's {what} "
-                    f"differs from the module's own ({tuple(w.shape)} vs {tuple(g.shape)}, "
-                    f"max error {err:.3g}); this family is not supported as configured")
+            d = (w - g).abs()
+            at = int(d.reshape(-1).argmax())
+            p = int(tpos.reshape(-1)[(at // d.shape[-1]) % tpos.numel()])
+            out.append((bool((d > tol * scale).any()), float(d.max()), p, what, t, None))
+    return out
+
+
+def _check_against(new: RotaryEmbedding, old: torch.nn.Module, kind: str, name: str) -> str:
+    """Checks the family: the stock module's formula (a fresh float32 twin of
+    it, see _stock_twin) against posenc's values; refuses (ValueError) a
+    family posenc reads differently. Then compares the module being replaced
+    (unless on the meta device) and returns what it got wrong ("" if
+    nothing): after model.to(torch.bfloat16) its inv_freq is rounded to
+    bfloat16, which the replacement fixes."""
+    twin = _stock_twin(old)
+    meta = _module_device(old).type == "meta"
+    if twin is None and meta:
+        return "not checked: a module on the meta device that cannot be rebuilt on the CPU"
+    for over, err, p, what, t, shapes in _differences(new, old if twin is None else twin, kind):
+        if over:
+            lt = "" if t is None else ", layer_type " + repr(t)
+            sh = f"shapes {shapes[0]} vs {shapes[1]}" if shapes else f"max error {err:.3g} " \
+                f"at position {p}"
+            raise ValueError(f"posenc.torch.patch: {name} ({type(old).__name__}{lt}): posenc's "
+                             f"{what} differs from the family's own formula ({sh}); this "
+                             "family is not supported as configured")
+    if twin is None or meta:
+        return ""
+    worst = None
+    for over, err, p, what, t, _ in _differences(new, old, kind):
+        if over and (worst is None or err > worst[0]):
+            worst = (err, p, what)
+    if worst is None:
+        return ""
+    dts = sorted({str(b.dtype).replace("torch.", "") for b in old.buffers()
+                  if b.is_floating_point() and b.dtype != torch.float32})
+    if not dts:
+        # float32 buffers that are not what the config says: changed on
+        # purpose, perhaps; posenc would compute something else: refused
+        raise ValueError(f"posenc.torch.patch: {name} ({type(old).__name__}): posenc's "
+                         f"{worst[2]} differs from the module's own (max error {worst[0]:.3g} at "
+                         f"position {worst[1]}), and the module's float32 buffers are not "
+                         "what its config gives: not patched")
+    return (f"the stock module's inv_freq was {'/'.join(dts)}: its {worst[2]} off by "
+            f"{worst[0]:.3g} at position {worst[1]}; posenc's are exact")
 
 
 def patch(model: torch.nn.Module, *, check: bool = True,
@@ -901,22 +1038,38 @@ def patch(model: torch.nn.Module, *, check: bool = True,
     Finds the submodules whose class name ends in "RotaryEmbedding" and that
     take (x, position_ids[, layer_type]), as the language models' modules of
     transformers 5 do; builds each replacement from the module's own config
-    (module.config) with the module's call convention, and (check=True)
-    compares its cos and sin with the module's own at positions 0..63, 1000,
-    2047 and 4000 for every layer type, within the module's float32 rounding:
-    a family posenc reads differently is refused, not patched. Vision
-    rotary modules (forward(seqlen) and the like) are left and listed.
+    (module.config) with the module's call convention, on the module's device
+    (the meta device too: the tables are made on first use on a real device).
+
+    check=True checks the family: the stock module's formula (a fresh float32
+    CPU module of the same class from the same config) against posenc's cos
+    and sin at positions 0..63, 1000, 2047 and 4000 for every layer type,
+    within float32's rounding of the angle: a family posenc reads differently
+    is refused (ValueError), not patched. Then it compares the module being
+    replaced: where that one is off because a cast rounded its buffers
+    (model.to(torch.bfloat16), .half()), the model is patched all the same and
+    the Replacement's why (and a warning) says what the stock module got
+    wrong, e.g. "inv_freq was bfloat16: its cos off by 1.97 at position 4000";
+    float32 buffers that differ from what the config gives are refused.
+
+    Left as they are and listed: vision rotary modules (forward(seqlen) and
+    the like), a module without .config (a user's own), and modules already
+    replaced ("already patched": patching twice changes nothing). The stock
+    module is kept (not in the state_dict) for unpatch(model).
 
     Returns the PatchReport (one Replacement per module found). Raises
-    ValueError when no rotary module could be replaced (an unsupported
+    ValueError when no rotary module is or could be replaced (an unsupported
     family, or a model without RoPE), naming the modules found.
     """
+    _check_model(model, "patch")
     found = []
-    for name, module in model.named_modules():
-        if type(module).__name__.endswith("RotaryEmbedding") and \
-                not isinstance(module, RotaryEmbedding):
-            found.append((name, module))
     report = PatchReport()
+    already = []
+    for name, module in model.named_modules():
+        if isinstance(module, RotaryEmbedding):
+            already.append(Replacement(name, type(module).__name__, None, "already patched"))
+        elif type(module).__name__.endswith("RotaryEmbedding"):
+            found.append((name, module))
     todo = []
     for name, module in found:
         kind = _kind_of_module(module)
@@ -931,25 +1084,64 @@ def patch(model: torch.nn.Module, *, check: bool = True,
             continue
         cfg = getattr(module, "config", None)
         if cfg is None:
-            raise ValueError(f"posenc.torch.patch: {name} ({cls}) has no config")
-        try:
-            dev = next(iter(module.buffers())).device
-        except StopIteration:
-            dev = None
+            report.append(Replacement(name, cls, None, "no .config to build posenc's module "
+                                      "from (a module of your own?)"))
+            continue
+        dev = _module_device(module) if any(True for _ in module.buffers()) else None
         try:
             new = RotaryEmbedding(cfg, device=dev, kind=kind, repeat=_repeat_of_module(module),
                                   max_table=max_table)
         except (Error, ValueError, TypeError) as e:
             raise ValueError(f"posenc.torch.patch: {name} ({cls}): unsupported: {e}") from None
-        if check:
-            _check_against(new, module, kind, name)
+        note = _check_against(new, module, kind, name) if check else ""
+        if note:
+            warnings.warn(f"posenc.torch.patch: {name}: {note}", stacklevel=2)
+        new.__dict__["_posenc_original"] = module  # not a submodule: no state_dict keys
         todo.append((name, new))
-        report.append(Replacement(name, cls, f"RotaryEmbedding({new.extra_repr()})"))
-    if not todo:
+        report.append(Replacement(name, cls, f"RotaryEmbedding({new.extra_repr()})", note))
+    report.extend(already)
+    if not todo and not already:
         raise ValueError("posenc.torch.patch: no rotary module of this model can be replaced "
                          f"(found: {[(n, type(m).__name__) for n, m in found] or 'none'})")
     for name, new in todo:
-        parent_name, _, attr = name.rpartition(".")
-        parent = model.get_submodule(parent_name) if parent_name else model
-        setattr(parent, attr, new)
+        _set_submodule(model, name, new)
+    return report
+
+
+def _check_model(model: Any, what: str) -> None:
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"posenc.torch.{what}: model must be a torch.nn.Module (a transformers "
+                        f"model), got {type(model).__name__}")
+
+
+def _set_submodule(model: torch.nn.Module, name: str, module: torch.nn.Module) -> None:
+    parent_name, _, attr = name.rpartition(".")
+    parent = model.get_submodule(parent_name) if parent_name else model
+    setattr(parent, attr, module)
+
+
+def unpatch(model: torch.nn.Module) -> PatchReport:
+    """Puts back the stock modules patch() replaced; returns what it restored
+    (a Replacement per module: by is the stock class). The stock module goes
+    to the device of the replacement (rebuilt from its config when it was
+    left on the meta device); a RotaryEmbedding made by hand (not by patch)
+    stays and is listed. A model without posenc's modules gives an empty report.
+    """
+    _check_model(model, "unpatch")
+    report = PatchReport()
+    for name, module in list(model.named_modules()):
+        if not isinstance(module, RotaryEmbedding):
+            continue
+        orig = module.__dict__.get("_posenc_original")
+        if orig is None:
+            report.append(Replacement(name, type(module).__name__, None,
+                                      "not made by patch(): no stock module to restore"))
+            continue
+        dev = _module_device(module)
+        if _module_device(orig).type == "meta" and dev.type != "meta":
+            orig = _build_stock(type(orig), orig.config, dev)
+        else:
+            orig = orig.to(dev)
+        _set_submodule(model, name, orig)
+        report.append(Replacement(name, type(module).__name__, type(orig).__name__))
     return report

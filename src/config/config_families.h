@@ -152,6 +152,12 @@ typedef struct posenc_model_family {
     const posenc_family_quirks *quirks; /* the family's own rules (config_quirks.h), or
                                    NULL */
     const char *source;         /* modeling file and lines the entry follows */
+    const char *hf_module;      /* how transformers' rotary module of the family is
+                                   called when not the Llama one (forward(x,
+                                   position_ids) -> cos, sin as cat(f, f)): "complex"
+                                   (complex freqs_cis [batch, seq, rotary_dim / 2]),
+                                   "interleave" (each pair value twice in a row,
+                                   repeat_interleave); NULL: the Llama convention */
 } posenc_model_family;
 
 /* posenc_model_family.flags: rules some families' code has (a rule of one

@@ -442,7 +442,9 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  * (id 2603556805) CohereRotaryEmbedding. */
 {.model_type = "cohere", .arch = "Cohere", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .source = "models/cohere/modeling_cohere.py (CohereRotaryEmbedding repeat_interleave, "
-           "rotate_half)"},
+           "rotate_half)",
+ /* models/cohere/modeling_cohere.py L107 (5.23.0): repeat_interleave(freqs, 2) */
+ .hf_module = "interleave"},
 
 /* ---- cohere2: interleaved RoPE on sliding layers only, full layers NoPE.
  * models/cohere2/modular_cohere2.py (Cohere2Attention: sliding_window only
@@ -450,7 +452,9 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
 {.model_type = "cohere2", .arch = "Cohere2", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED,
- .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)"},
+ .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)",
+ /* models/cohere2/modeling_cohere2.py L81 (5.23.0): repeat_interleave(freqs, 2) */
+ .hf_module = "interleave"},
 
 /* ---- cohere2_moe: Cohere's interleaved RoPE (rotate_half on x[..., ::2],
  * x[..., 1::2], in float32) on sliding layers, and on full layers only where
@@ -467,7 +471,9 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  .default_layers = 40, .default_hidden = 8192, .default_heads = 64, .default_head_dim = 128,
  .quirks = &quirk_cohere2_moe,
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
-           "configuration_cohere2_moe.py L97-160"},
+           "configuration_cohere2_moe.py L97-160",
+ /* models/cohere2_moe/modeling_cohere2_moe.py L443 (5.23.0): repeat_interleave(freqs, 2) */
+ .hf_module = "interleave"},
 
 /* ---- convbert: ELECTRA's embeddings: a learned table of
  * max_position_embeddings rows, embedding_size wide (default 768, the
@@ -1852,7 +1858,9 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
  .layout = INTERLEAVED, .base_default = 500000.0, .layers = POSENC_LAYERS_NO_ROPE,
  .no_rope_interval = 4, .qscale = POSENC_QUERY_SCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
- .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387"},
+ .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387",
+ /* models/llama4/modeling_llama4.py L219 (5.23.0): freqs_cis = torch.polar(1, freqs) */
+ .hf_module = "complex"},
 
 WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),

@@ -300,6 +300,7 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
                     "model_type %s is not supported yet: %s", f->model_type, f->refused);
     r->fam = f;
     r->m->source = f ? f->source : NULL;
+    r->m->hf_module = f ? f->hf_module : NULL;
     /* an older flat config (Qwen2-VL's) keeps its own type in the output */
     snprintf(r->m->model_type, sizeof r->m->model_type, "%s",
              (wrapper->flags & POSENC_FAMILY_PART_OPTIONAL) && !r->m->part[0]

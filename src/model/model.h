@@ -57,10 +57,11 @@ typedef struct posenc_model_group {
                                  (Qwen2.5-VL's video rule; 0 when absent) */
 } posenc_model_group;
 
-/* One checkpoint (about 50 KiB). It holds no pointer but source and the
- * groups' reason (static text), so posenc_model_copy is a plain copy. */
+/* One checkpoint (about 50 KiB). It holds no pointer but source, hf_module
+ * and the groups' reason (static text), so posenc_model_copy is a plain copy. */
 struct posenc_model {
     const char *source;     /* the registry entry's cited code, or NULL */
+    const char *hf_module;  /* the entry's hf_module (config_families.h), or NULL */
     char model_type[64];    /* the type read (of the part when nested) */
     char part[32];          /* the config part used ("text_config"...), "" for the top */
     uint32_t n_layer;       /* 0 (empty) .. POSENC_MODEL_MAX_LAYERS */

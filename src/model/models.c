@@ -82,6 +82,10 @@ const char *posenc_model_type(const posenc_model *m) { return m ? m->model_type 
 const char *posenc_model_part(const posenc_model *m) { return m ? m->part : ""; }
 const char *posenc_model_ignored(const posenc_model *m) { return m ? m->ignored : ""; }
 const char *posenc_model_source(const posenc_model *m) { return m ? m->source : NULL; }
+const char *posenc_model_hf_module_convention(const posenc_model *m)
+{
+    return m && m->hf_module ? m->hf_module : "plain";
+}
 
 const posenc_model_group *posenc__model_group(const posenc_model *m, uint32_t layer)
 {
