@@ -273,10 +273,11 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
 /* An absolute table (LEARNED or SINUSOID layer). */
 typedef struct posenc_model_table {
     int64_t positions;  /* rows of the table */
-    int64_t offset;     /* LEARNED: the row position 0 reads (OPT, BART: 2), else 0 */
+    int64_t offset;     /* the row position 0 reads (OPT, BART: 2; fairseq's sinusoid
+                           in M2M100, NLLB, Speech2Text: pad_token_id + 1; XGLM's: 2) */
     uint32_t dim;       /* width of the embedding */
-    int offset_from_pad;/* LEARNED: 1 when offset is the config's pad_token_id + 1
-                           (RoBERTa: the embedding's padding_idx + 1) */
+    int offset_from_pad;/* 1 when offset is the config's pad_token_id + 1 (RoBERTa:
+                           the embedding's padding_idx + 1; fairseq's sinusoid) */
 } posenc_model_table;
 
 /* *t = the table of a LEARNED or SINUSOID layer.
@@ -284,6 +285,20 @@ typedef struct posenc_model_table {
 POSENC_NODISCARD
 posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
                                        posenc_model_table *t);
+
+/* *spec = the sinusoid of a SINUSOID layer (posenc.h 1.7): its layout,
+ * frequency rule, float arithmetic, base and offset (the position row 0 of
+ * the sequence reads). posenc_sinusoid_layout_fill_f32(spec, pos, n, dim)
+ * with dim from posenc_model_layer_table gives the vectors the family's code
+ * adds at token indices pos: DistilBERT's and XLM's the lesson's layout,
+ * Whisper's encoder fairseq halves from 0, Marian's and Pegasus's power
+ * halves, M2M100's, NLLB-MoE's and Speech2Text's fairseq halves from
+ * pad_token_id + 1, XGLM's from 2, CTRL's power halves in float32.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (spec),
+ * POSENC_ERR_RANGE (another scheme). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_sinusoid(const posenc_model *m, uint32_t layer,
+                                          posenc_sinusoid_spec *spec);
 
 /* T5's relative buckets (RELATIVE_BUCKETS layer; posenc_t5_bucket). */
 typedef struct posenc_model_t5 {

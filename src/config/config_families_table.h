@@ -518,15 +518,18 @@ REFUSED("cpmant", "CpmAnt", RELATIVE_BUCKETS, NO_LAYOUT,
         "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
         "configuration_cpmant.py L56-68 (transformers 5.23.0)"),
 
-/* ---- ctrl: refused. Its sinusoid pos_encoding is Pegasus's (angles
- * pos / 10000^(2 (i // 2) / d), sin of the even ones in the first half, cos
- * of the odd ones in the second), added to the scaled token embeddings.
- * transformers 5.23.0 models/ctrl/modeling_ctrl.py L45-62, L229, L318;
- * configuration_ctrl.py L47-54. */
-REFUSED("ctrl", "CTRL", SINUSOID, NO_LAYOUT,
-        "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-        "first half and cos in the second) is not one of posenc's sinusoids",
-        "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"),
+/* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
+ * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
+ * torch.float steps, sin of the even ones in the first half, cos of the
+ * odd ones in the second), read at rows past_length.. (L294) and added to
+ * the scaled token embeddings. transformers 5.23.0
+ * models/ctrl/modeling_ctrl.py L45-62, L229, L294, L318;
+ * configuration_ctrl.py L47-57 (48 layers, n_embd 1280, n_positions 256). */
+{.model_type = "ctrl", .arch = "CTRL", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_CTRL, .default_layers = 48, .default_hidden = 1280,
+ .default_positions = 256,
+ .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L294, L318; configuration_ctrl.py "
+           "L47-57 (transformers 5.23.0)"},
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
@@ -1904,15 +1907,18 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .source = "models/luke/modeling_luke.py L290-400; configuration_luke.py L55-67 (transformers "
            "5.23.0)"},
 
-/* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
- * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the padding
- * row zeroed, read at positions from padding_idx + 1 (offset 2 rows added). */
+/* ---- m2m_100: M2M100SinusoidalPositionalEmbedding in both stacks:
+ * fairseq's sinusoid (sin then cos halves of pos * exp(-k ln(10000) /
+ * (half_dim - 1)), torch float32), its padding row zeroed, read at
+ * positions from padding_idx + 1 = pad_token_id + 1 (L169-182; the table's
+ * extra offset of 2 rows only sizes it, L85-89); 12 + 12 layers, d_model
+ * 1024, max_position_embeddings 1024, pad_token_id 1
+ * (configuration_m2m_100.py L50-69). */
 {.model_type = "m2m_100", .arch = "M2M100", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "M2M100's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
-            "from row padding_idx + 1 with the padding row zeroed is not implemented (posenc's "
-            "Whisper sinusoid starts at row 0)",
- .source = "models/m2m_100/modeling_m2m_100.py L80-185 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/m2m_100/modeling_m2m_100.py L80-185, L525-536, L614-625 "
+           "(transformers 5.23.0)"},
 
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
@@ -1923,13 +1929,15 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
-/* ---- marian: refused. Pegasus's sinusoid (XLM's angles, sin in the first
- * half, cos in the second) in the encoder and the decoder. */
+/* ---- marian: MarianSinusoidalPositionalEmbedding in both stacks: XLM's
+ * angles pos / 10000^(2 (j // 2) / dim) in numpy float64, sin in the first
+ * half, cos in the second (the exact value rounded once), read at rows
+ * past.. (L95-103, L569); 12 + 12 layers, d_model 1024,
+ * max_position_embeddings 1024 (configuration_marian.py L56-68). */
 {.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "Marian's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-            "first half and cos in the second) is not one of posenc's sinusoids",
- .source = "models/marian/modeling_marian.py L72-100, L447-472, L527-596 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_MARIAN, .default_layers = 12,
+ .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/marian/modeling_marian.py L72-103, L447-472, L527-596 (transformers 5.23.0)"},
 
 /* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
  * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
@@ -2358,12 +2366,14 @@ REFUSED("neomme", "NeoMME", ROPE, HALF,
         "per layer type) is not implemented",
         "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
 
-/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). */
+/* ---- nllb-moe: M2M100's fairseq sinusoid (see m2m_100) from row
+ * pad_token_id + 1 (L152-165), in both stacks (L684-695); 12 + 12 layers,
+ * d_model 1024, max_position_embeddings 1024, pad_token_id 1
+ * (configuration_nllb_moe.py L82-115). */
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
-            "from row padding_idx + 1 with the padding row zeroed is not implemented",
- .source = "models/nllb_moe/modeling_nllb_moe.py L63-167 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/nllb_moe/modeling_nllb_moe.py L63-167, L684-695 (transformers 5.23.0)"},
 
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
@@ -2533,16 +2543,15 @@ WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owl
            "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
 WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
-/* ---- pegasus: refused. PegasusSinusoidalPositionalEmbedding: XLM's angles
- * pos / 10000^(2 (j // 2) / dim), but sin in the first half and cos in the
- * second (not interleaved as DistilBERT's, other frequencies than
- * Whisper's). transformers 5.23.0 models/pegasus/modeling_pegasus.py
- * L74-110. */
+/* ---- pegasus: PegasusSinusoidalPositionalEmbedding in both stacks: Marian's
+ * (XLM's angles in numpy float64, sin in the first half, cos in the second,
+ * not interleaved as DistilBERT's), rows past..; 12 + 12 layers, d_model
+ * 1024, max_position_embeddings 1024 (configuration_pegasus.py L50-62).
+ * transformers 5.23.0 models/pegasus/modeling_pegasus.py L74-110. */
 {.model_type = "pegasus", .arch = "Pegasus", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "Pegasus's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-            "first half and cos in the second) is not one of posenc's sinusoids",
- .source = "models/pegasus/modeling_pegasus.py L74-108 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_MARIAN, .default_layers = 12,
+ .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/pegasus/modeling_pegasus.py L74-110 (transformers 5.23.0)"},
 
 /* ---- pegasus_x: refused. A sinusoid computed per forward in the activations'
  * dtype (log(max_scale) / (half - 1), sin then cos halves) and an encoder of
@@ -3061,15 +3070,13 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
 
 WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
-/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid (sin
- * and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
- * (offset 2), in the encoder (over the subsampled frames) and the decoder. */
+/* ---- speech_to_text (Speech2Text): M2M100's fairseq sinusoid, rows from
+ * padding_idx + 1, in the encoder (max_source_positions rows, over the
+ * subsampled frames) and the decoder (max_target_positions); quirk. */
 {.model_type = "speech_to_text", .arch = "Speech2Text", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "Speech2Text's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) "
-            "read from row padding_idx + 1 with the padding row zeroed is not implemented "
-            "(posenc's Whisper sinusoid starts at row 0)",
- .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L545, L634 "
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .quirks = &quirk_speech_to_text,
+ .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L539-576, L628-634 "
            "(transformers 5.23.0)"},
 
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
@@ -3285,12 +3292,15 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .source = "models/x_clip/modeling_x_clip.py L169-204; "
            "configuration_x_clip.py L44-58 (transformers 5.23.0)"},
 
-/* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
- * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
-REFUSED("xglm", "XGLM", SINUSOID, NO_LAYOUT,
-        "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
-        "row padding_idx + 1 with the padding row zeroed is not implemented",
-        "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"),
+/* ---- xglm: M2M100's fairseq sinusoid, read at position_ids + self.offset
+ * with offset 2 always (L58, L96), whatever pad_token_id is (its table
+ * zeroes row pad_token_id, read only when pad_token_id >= 2); 24 layers,
+ * d_model 1024, max_position_embeddings 2048 (configuration_xglm.py
+ * L46-65). transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
+{.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = 2, .default_layers = 24,
+ .default_hidden = 1024, .default_positions = 2048,
+ .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
 
 /* ---- xlm: a table of max_position_embeddings rows, emb_dim wide
  * (XLMConfig attribute_map: hidden_size -> emb_dim), read at positions

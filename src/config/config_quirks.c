@@ -464,7 +464,9 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
                     "%s %lld must be even and in 4..%u (Whisper's sinusoids)", name,
                     (long long)dm, POSENC_MAX_DIM);
     e->scheme = POSENC_SCHEME_SINUSOID;
-    e->sinusoid_split = 1;
+    /* fairseq's halves and frequencies, from row 0 */
+    if ((st = posenc_sinusoid_family_spec(POSENC_SINUSOID_FAIRSEQ, 0, &e->sinusoid)) != POSENC_OK)
+        return st;
     e->positions = src;
     e->dim = (uint32_t)dm;
     d->scheme = POSENC_SCHEME_LEARNED;
@@ -474,6 +476,44 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
 }
 
 const posenc_family_quirks quirk_whisper = {.name = "quirk_whisper", .stacks = whisper_stacks};
+
+/* ---- speech_to_text ----------------------------------------------------------------- */
+
+/* Speech2TextConfig (configuration_speech_to_text.py L67-89): 12 encoder and
+ * 6 decoder layers, d_model 256, max_source_positions 6000,
+ * max_target_positions 1024, pad_token_id 1. Both stacks add M2M100's
+ * fairseq sinusoid from row padding_idx + 1 (modeling_speech_to_text.py
+ * L103-160, L545, L634); the encoder numbers the frames through
+ * padding_mask = attention_mask.ne(1) (L572-576), whose 0s count as tokens
+ * only when padding_idx is not 0. */
+static posenc_status s2t_stacks(mread *r, posenc_model_group *e, posenc_model_group *d,
+                                int64_t *ne, int64_t *nd)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    int64_t src = 6000, tgt = 1024, dm = 256, pad = 1;
+    if ((st = stack_layers(r, "encoder_layers", 12, ne)) != POSENC_OK ||
+        (st = stack_layers(r, "decoder_layers", 6, nd)) != POSENC_OK ||
+        (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
+        (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
+        (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
+        (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
+        (st = count(r, "d_model", &dm, &present)) != POSENC_OK ||
+        (st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
+        return st;
+    if (pad == 0)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                    "%s 0: Speech2Text's encoder then reads every frame as padding "
+                    "(its padding mask is 0 at frames) and adds the zeroed row", name);
+    if ((st = sinusoid_table(r, e, src, dm, "d_model")) != POSENC_OK ||
+        (st = sinusoid_table(r, d, tgt, dm, "d_model")) != POSENC_OK)
+        return st;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_speech_to_text = {.name = "quirk_speech_to_text",
+                                                   .stacks = s2t_stacks};
 
 /* ---- zamba2 ------------------------------------------------------------------------- */
 

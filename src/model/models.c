@@ -369,10 +369,22 @@ posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
         return st;
     if (g->scheme != POSENC_SCHEME_LEARNED && g->scheme != POSENC_SCHEME_SINUSOID)
         return POSENC_ERR_RANGE;
+    int learned = g->scheme == POSENC_SCHEME_LEARNED;
     t->positions = g->positions;
-    t->offset = g->scheme == POSENC_SCHEME_LEARNED ? g->offset : 0;
+    t->offset = learned ? g->offset : g->sinusoid.offset;
     t->dim = g->dim;
-    t->offset_from_pad = g->scheme == POSENC_SCHEME_LEARNED && g->offset_from_pad;
+    t->offset_from_pad = learned ? g->offset_from_pad : g->sinusoid_pad_offset;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_sinusoid(const posenc_model *m, uint32_t layer,
+                                          posenc_sinusoid_spec *spec)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, spec, POSENC_SCHEME_SINUSOID, &g);
+    if (st != POSENC_OK)
+        return st;
+    *spec = g->sinusoid;
     return POSENC_OK;
 }
 

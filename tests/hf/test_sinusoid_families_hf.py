@@ -1,0 +1,142 @@
+"""The fairseq-sinusoid families posenc's registry reads (Marian, Pegasus,
+M2M100, NLLB-MoE, Speech2Text, XGLM, CTRL): `posenc golden --config F
+--layer N` against what transformers 5.23's model adds at each token. The
+model is built from a tiny config (random weights), a forward hook on its
+embed_positions module (CTRL: its pos_encoding buffer, read at rows
+0..T-1, modeling_ctrl.py L294-318) catches the vectors, and posenc's pe at
+the token indices 0..T-1 must equal them within torch's float rounding
+(tests/hf/test_schemes_hf.py's bound). Also T5's bucket golden against
+compute_bias's buckets."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", minversion="2.4")
+transformers = pytest.importorskip("transformers")
+st_numpy = pytest.importorskip("safetensors.numpy")
+
+PROGRAM = os.environ.get("POSENC_PROGRAM", os.path.join(os.getcwd(), "build", "posenc"))
+if not os.path.exists(PROGRAM):
+    pytest.skip("no build/posenc", allow_module_level=True)
+
+T = 9  # tokens per sequence
+
+#: model_type: (tiny config, the layers whose golden is compared: encoder first)
+FAMILIES = {
+    "marian": dict(d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                   decoder_attention_heads=2, encoder_ffn_dim=8, decoder_ffn_dim=8,
+                   vocab_size=64, max_position_embeddings=64, pad_token_id=5,
+                   decoder_start_token_id=5),
+    "pegasus": dict(d_model=18, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                    decoder_attention_heads=2, encoder_ffn_dim=8, decoder_ffn_dim=8,
+                    vocab_size=64, max_position_embeddings=64, pad_token_id=0),
+    "m2m_100": dict(d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                    decoder_attention_heads=2, encoder_ffn_dim=8, decoder_ffn_dim=8,
+                    vocab_size=64, max_position_embeddings=64, pad_token_id=1),
+    "nllb-moe": dict(d_model=16, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                     decoder_attention_heads=2, encoder_ffn_dim=8, decoder_ffn_dim=8,
+                     vocab_size=64, max_position_embeddings=64, pad_token_id=3, num_experts=2,
+                     expert_capacity=4, encoder_sparse_step=0, decoder_sparse_step=0),
+    "xglm": dict(d_model=16, num_layers=1, attention_heads=2, ffn_dim=8, vocab_size=64,
+                 max_position_embeddings=64, pad_token_id=1),
+    "ctrl": dict(n_embd=16, n_layer=1, n_head=2, dff=8, vocab_size=64, n_positions=64),
+}
+
+
+def _golden(tmp_path, d, layer, positions):
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps(d))
+    out = tmp_path / f"g{layer}.safetensors"
+    r = subprocess.run([PROGRAM, "golden", "--config", str(cfg), "--layer", str(layer),
+                        "--positions", positions, "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return st_numpy.load_file(str(out))
+
+
+def _close(ours, ref, pos):
+    """within an ulp of the value plus |pos| ulp(w) (torch's SLEEF expf/sinf)"""
+    assert ours.shape == ref.shape, (ours.shape, ref.shape)
+    ulp = np.spacing(np.abs(ref).astype(np.float32))
+    tol = ulp + (np.abs(np.asarray(pos, dtype=np.float64))[:, None] + 4) * 2.0 ** -24
+    assert (np.abs(ours - ref) <= tol).all(), np.abs(ours - ref).max()
+
+
+def _build(model_type, d):
+    cfg = transformers.AutoConfig.for_model(model_type, **{k: v for k, v in d.items() if k != "model_type"})
+    torch.manual_seed(0)
+    return transformers.AutoModel.from_config(cfg).eval()
+
+
+def _caught(model, **inputs):
+    seen = {}
+    hooks = [m.register_forward_hook(lambda mod, a, o, n=name: seen.setdefault(n, o))
+             for name, m in model.named_modules() if name.endswith("embed_positions")]
+    try:
+        with torch.no_grad():
+            model(**inputs)
+    finally:
+        for h in hooks:
+            h.remove()
+    return {k: v.detach().float().reshape(-1, v.shape[-1]).numpy()[-T:] for k, v in seen.items()}
+
+
+@pytest.mark.parametrize("model_type", sorted(FAMILIES))
+def test_family_golden_equals_the_model(model_type, tmp_path):
+    d = dict(FAMILIES[model_type], model_type=model_type)
+    model = _build(model_type, d)
+    ids = torch.arange(10, 10 + T).unsqueeze(0)  # no padding token
+    if model_type == "ctrl":
+        ref = {"0": model.pos_encoding[:T].float().numpy()}
+        layers = {"0": 0}
+    else:
+        inputs = {"input_ids": ids}
+        if model.config.is_encoder_decoder:
+            inputs["decoder_input_ids"] = ids
+        got = _caught(model, **inputs)
+        ref = {k: v for k, v in got.items()}
+        n_enc = d.get("encoder_layers", 0)
+        layers = {k: (0 if "encoder" in k else n_enc) for k in ref}
+    assert ref
+    for name, layer in layers.items():
+        g = _golden(tmp_path, d, layer, f"0-{T - 1}")
+        assert (g["positions"] == np.arange(T)).all()
+        _close(g["pe"], ref[name], np.arange(T) + 4)
+
+
+def test_speech_to_text_golden_equals_the_model(tmp_path):
+    d = dict(model_type="speech_to_text", d_model=16, encoder_layers=1, decoder_layers=1,
+             encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=8,
+             decoder_ffn_dim=8, vocab_size=64, max_source_positions=64,
+             max_target_positions=64, pad_token_id=1, num_conv_layers=1,
+             conv_channels=8, input_feat_per_channel=4, input_channels=1,
+             conv_kernel_sizes=[3])
+    model = _build("speech_to_text", d)
+    frames = 2 * T  # one stride-2 convolution: T positions
+    feats = torch.randn(1, frames, 4)
+    got = _caught(model, input_features=feats, decoder_input_ids=torch.arange(10, 10 + T)[None])
+    assert len(got) == 2
+    for name, v in got.items():
+        layer = 0 if "encoder" in name else 1
+        g = _golden(tmp_path, d, layer, f"0-{v.shape[0] - 1}")
+        _close(g["pe"], v, np.arange(v.shape[0]) + 2)
+
+
+def test_t5_bucket_golden_equals_compute_bias(tmp_path):
+    d = dict(model_type="t5", d_model=16, d_kv=8, d_ff=8, num_layers=1, num_decoder_layers=1,
+             num_heads=2, vocab_size=64, relative_attention_num_buckets=8,
+             relative_attention_max_distance=20)
+    from transformers.models.t5.modeling_t5 import T5Attention
+    cfg = transformers.T5Config(**{k: v for k, v in d.items() if k != "model_type"})
+    for layer, bidir in ((0, True), (1, False)):
+        g = _golden(tmp_path, d, layer, "0-40")
+        q = torch.arange(41)[:, None]
+        rel = torch.arange(41)[None, :] - q
+        want = T5Attention._relative_position_bucket(rel, bidirectional=bidir,
+                                                      num_buckets=cfg.relative_attention_num_buckets,
+                                                      max_distance=cfg.relative_attention_max_distance)
+        assert (g["bucket"] == want.numpy()).all()
+        assert (g["q_pos"] == np.arange(41)).all() and (g["k_pos"] == np.arange(41)).all()
