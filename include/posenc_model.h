@@ -280,7 +280,8 @@ typedef struct posenc_model_table {
                            the embedding's padding_idx + 1; fairseq's sinusoid) */
 } posenc_model_table;
 
-/* *t = the table of a LEARNED or SINUSOID layer.
+/* *t = the table of a LEARNED or SINUSOID layer, or of a RELATIVE_BUCKETS
+ * layer that adds a learned table too (MPNet, DeBERTa's position_biased_input).
  * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme). */
 POSENC_NODISCARD
 posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
@@ -307,10 +308,27 @@ typedef struct posenc_model_t5 {
     int bidirectional;     /* 1 in the encoder stack, 0 in the decoder's */
 } posenc_model_t5;
 
-/* *t = the bucket settings of a RELATIVE_BUCKETS layer.
- * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme). */
+/* *t = the bucket settings of a RELATIVE_BUCKETS layer with T5's buckets
+ * (T5, LongT5's decoder, Pix2Struct, MPNet: 32 buckets, 128, bidirectional).
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme, or
+ * DeBERTa's relative ids: posenc_model_layer_deberta). */
 POSENC_NODISCARD
 posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posenc_model_t5 *t);
+
+/* DeBERTa's relative ids (a RELATIVE_BUCKETS layer of deberta or
+ * deberta-v2 with relative_attention): the id of query i and key j is
+ * i - j, log-bucketed by posenc_deberta_log_bucket(i - j, *bucket_size,
+ * *max_position) when *bucket_size > 0 (deberta-v2's position_buckets),
+ * as transformers' build_relative_position returns it (posenc_deberta_
+ * relative_ids). *max_position: max_relative_positions, or
+ * max_position_embeddings when that is below 1. A layer whose input also
+ * takes a learned table (position_biased_input; MPNet's RoBERTa table
+ * beside T5's buckets) answers posenc_model_layer_table too.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (not DeBERTa's). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_deberta(const posenc_model *m, uint32_t layer,
+                                         uint32_t *bucket_size, uint32_t *max_position);
 
 /* The M-RoPE of a multimodal RoPE layer: *mr initialised
  * (posenc_mrope_init) with the layer's sections and rule over rotary_dim / 2

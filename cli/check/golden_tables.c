@@ -179,8 +179,11 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
         }
         free(pe);
     } else if (li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
-        posenc_model_t5 t5;
-        cli_cannot_fail(posenc_model_layer_t5(m, layer, &t5));
+        posenc_model_t5 t5 = {0, 0, 0};
+        uint32_t dbs = 0, dmp = 0;
+        int deberta = posenc_model_layer_deberta(m, layer, &dbs, &dmp) == POSENC_OK;
+        if (!deberta)
+            cli_cannot_fail(posenc_model_layer_t5(m, layer, &t5));
         if (!golden_list(list, 16, &pos, &n))
             return EXIT_BAD;
         if (n > 4096) {
@@ -195,21 +198,33 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < n; j++) {
                 uint32_t v;
-                cli_cannot_fail(posenc_t5_bucket(pos[i], pos[j], t5.buckets, t5.max_distance,
-                                                 t5.bidirectional, &v));
-                b[i * n + j] = v;
+                if (deberta && dbs > 0) /* build_relative_position: query - key, bucketed */
+                    cli_cannot_fail(posenc_deberta_log_bucket(pos[i] - pos[j], dbs, dmp,
+                                                              &b[i * n + j]));
+                else if (deberta)
+                    b[i * n + j] = pos[i] - pos[j];
+                else {
+                    cli_cannot_fail(posenc_t5_bucket(pos[i], pos[j], t5.buckets,
+                                                     t5.max_distance, t5.bidirectional, &v));
+                    b[i * n + j] = v;
+                }
             }
         gtensor t[3] = {{"q_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
                         {"k_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
                         {"bucket", "I64", {n, n}, 2, b, n * n * sizeof *b}};
         const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme",
-                              "relative-buckets", NULL};
+                              deberta ? "relative-ids-deberta" : "relative-buckets", NULL};
         if (st_write(path, t, 3, meta)) {
             golden_file(path);
-                printf(" layer=%s scheme=relative-buckets n_q=%zu n_k=%zu "
-                   "buckets=%u max_distance=%u bidirectional=%s\n",
-                   lw, n, n, t5.buckets, t5.max_distance,
-                   t5.bidirectional ? "true" : "false");
+            if (deberta)
+                printf(" layer=%s scheme=relative-buckets ids=deberta n_q=%zu n_k=%zu "
+                       "position_buckets=%u max_relative_positions=%u\n",
+                       lw, n, n, dbs, dmp);
+            else
+                printf(" layer=%s scheme=relative-buckets n_q=%zu n_k=%zu buckets=%u "
+                       "max_distance=%u bidirectional=%s\n",
+                       lw, n, n, t5.buckets, t5.max_distance,
+                       t5.bidirectional ? "true" : "false");
             rc = 0;
         }
         free(b);

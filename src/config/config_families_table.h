@@ -567,24 +567,27 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
         "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
         "configuration_dbrx.py L113-150"),
 
-/* ---- deberta: refused. DisentangledSelfAttention adds content-to-position
- * and position-to-content terms over relative positions (pos_att_type c2p /
- * p2c, when relative_attention) to the scores. transformers 5.23.0
- * models/deberta/modeling_deberta.py L72-99 (build_relative_position),
- * L138-335 (DisentangledSelfAttention). */
-REFUSED("deberta", "Deberta", LEARNED, NO_LAYOUT,
-        "DeBERTa's disentangled attention (content-to-position and position-to-content "
-        "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
-        "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"),
+/* ---- deberta: a learned table at rows 0.. (position_biased_input) and,
+ * with relative_attention, DisentangledSelfAttention's content-to-position
+ * and position-to-content terms over the relative ids query - key
+ * (build_relative_position); quirk. transformers 5.23.0
+ * models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541;
+ * configuration_deberta.py L62-79. */
+{.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 12, .quirks = &quirk_deberta,
+ .source = "models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541 "
+           "(transformers 5.23.0)"},
 
-/* ---- deberta-v2: refused. DeBERTa's disentangled attention over
- * log-bucketed relative positions (position_buckets, max_relative_positions).
- * transformers 5.23.0 models/deberta_v2/modeling_deberta_v2.py L71-128
- * (build_relative_position, build_rpos), L131-342 (DisentangledSelfAttention). */
-REFUSED("deberta-v2", "DebertaV2", LEARNED, NO_LAYOUT,
-        "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
-        "terms over log-bucketed relative positions, position_buckets) is not implemented",
-        "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"),
+/* ---- deberta-v2 (and v3): DeBERTa's disentangled attention over relative
+ * ids log-bucketed by position_buckets (make_log_bucket_position) up to
+ * max_relative_positions; the learned table when position_biased_input
+ * (v3's configs: false); quirk. transformers 5.23.0
+ * models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521,
+ * L560-600; configuration_deberta_v2.py L62-79. */
+{.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 24, .quirks = &quirk_deberta_v2,
+ .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521, L560-600 "
+           "(transformers 5.23.0)"},
 
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
@@ -2241,14 +2244,15 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
            "L136-164 (transformers 5.23.0)"},
 
-/* ---- mpnet: refused. RoBERTa's learned table plus a T5-style relative
- * bucket bias (relative_attention_num_buckets) computed once in the
- * encoder and added in every layer. transformers 5.23.0
- * models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850. */
-REFUSED("mpnet", "MPNet", LEARNED, NO_LAYOUT,
-        "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
-        "by every layer) on top of a learned position table: two schemes in one layer",
-        "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"),
+/* ---- mpnet: RoBERTa's learned table (padding_idx 1: rows from 2) plus T5's
+ * bidirectional buckets (32, 128, fixed in the code) computed once in the
+ * encoder and added in every layer; quirk. transformers 5.23.0
+ * models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858;
+ * configuration_mpnet.py L48-59. */
+{.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 12, .quirks = &quirk_mpnet,
+ .source = "models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858 (transformers "
+           "5.23.0)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;

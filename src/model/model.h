@@ -49,6 +49,15 @@ typedef struct posenc_model_group {
     uint32_t buckets;         /* RELATIVE_BUCKETS: num_buckets */
     uint32_t max_distance;    /* RELATIVE_BUCKETS: relative_attention_max_distance */
     int bidirectional;        /* RELATIVE_BUCKETS: 1 encoder, 0 decoder */
+    int deberta;              /* RELATIVE_BUCKETS: DeBERTa's relative ids (query - key,
+                                 log-bucketed when deberta_buckets > 0;
+                                 posenc_deberta_log_bucket) in place of T5's buckets */
+    uint32_t deberta_buckets; /* RELATIVE_BUCKETS with deberta: position_buckets (0: none) */
+    uint32_t deberta_max_position; /* RELATIVE_BUCKETS with deberta: max_relative_positions
+                                 (max_position_embeddings when below 1) */
+    int table_beside;         /* RELATIVE_BUCKETS: a learned absolute table (positions,
+                                 offset, dim) is added to the input as well (MPNet;
+                                 DeBERTa with position_biased_input) */
     int mrope;                /* ROPE: multimodal (M-RoPE; posenc_mrope_init with
                                  the two fields below and rope.rotary_dim / 2 pairs) */
     uint32_t mrope_section[3];/* ROPE with mrope: pairs per axis t, h, w */

@@ -169,8 +169,16 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
         break;
     }
     case POSENC_SCHEME_RELATIVE_BUCKETS:
-        put(&t, " buckets=%u max_distance=%u bidirectional=%s", g->buckets, g->max_distance,
-            g->bidirectional ? "true" : "false");
+        if (g->deberta) {
+            put(&t, " ids=deberta position_buckets=%u max_relative_positions=%u",
+                g->deberta_buckets, g->deberta_max_position);
+        } else {
+            put(&t, " buckets=%u max_distance=%u bidirectional=%s", g->buckets,
+                g->max_distance, g->bidirectional ? "true" : "false");
+        }
+        if (g->table_beside)
+            put(&t, " table_positions=%lld table_offset=%lld table_dim=%u",
+                (long long)g->positions, (long long)g->offset, g->dim);
         break;
     default: break;
     }

@@ -96,10 +96,11 @@ def _fixtures():
 
 FIXTURES = _fixtures()
 
-#: Sinusoid families whose tables `posenc golden` writes, compared with the
+#: Sinusoid and relative-id families whose tables and buckets `posenc golden` writes, compared with the
 #: built model's embed_positions in tests/hf/test_sinusoid_families_hf.py
 #: (the probe sees no rotary call in them and checks only XLM's table)
-GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text"}
+GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text",
+                 "mpnet", "deberta", "deberta-v2"}
 
 
 def test_fixtures_cover_the_registry():
@@ -369,10 +370,8 @@ CLASS_DEFAULTS_REFUSED = {
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
     "glm4_moe": "rotary dimension comes out 21",
     # positions outside attention's q/k that posenc does not express (issue 20)
-    "deberta": "disentangled attention", "deberta-v2": "disentangled attention",
     "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
     "markuplm": "XPath embeddings",
-    "mpnet": "relative bucket bias",
     "pegasus_x": "block-local", "roformer": "own rotary",
     "tapas": "reset_position_index_per_cell",
     "xlnet": "Transformer-XL relative sinusoidal",

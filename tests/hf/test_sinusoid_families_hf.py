@@ -140,3 +140,53 @@ def test_t5_bucket_golden_equals_compute_bias(tmp_path):
                                                       max_distance=cfg.relative_attention_max_distance)
         assert (g["bucket"] == want.numpy()).all()
         assert (g["q_pos"] == np.arange(41)).all() and (g["k_pos"] == np.arange(41)).all()
+
+
+def test_mpnet_bucket_golden_equals_the_model(tmp_path):
+    # compute_position_bias (modeling_mpnet.py L312-330): the buckets the
+    # relative_attention_bias table is read at, caught at its input
+    d = dict(model_type="mpnet", hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+             intermediate_size=8, vocab_size=64, max_position_embeddings=300,
+             relative_attention_num_buckets=64)
+    model = _build("mpnet", d)
+    seen = []
+    h = model.encoder.relative_attention_bias.register_forward_hook(
+        lambda mod, a, o: seen.append(a[0]))
+    n = 200  # past max_distance 128: the log buckets
+    with torch.no_grad():
+        model(input_ids=torch.full((1, n), 7))
+    h.remove()
+    g = _golden(tmp_path, d, 0, f"0-{n - 1}")
+    assert (g["bucket"] == seen[0].reshape(n, n).numpy()).all()
+
+
+@pytest.mark.parametrize("v2,extra", [
+    (True, dict(position_buckets=8, max_relative_positions=32)),   # v3-style log buckets
+    (True, dict(position_buckets=256, max_relative_positions=-1)),
+    (True, dict()),                                                # plain q - k
+    (False, dict(max_relative_positions=16)),
+])
+def test_deberta_relative_id_golden_equals_the_model(v2, extra, tmp_path, monkeypatch):
+    mt = "deberta-v2" if v2 else "deberta"
+    d = dict(model_type=mt, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+             intermediate_size=8, vocab_size=64, max_position_embeddings=512,
+             relative_attention=True, pos_att_type=["p2c", "c2p"], **extra)
+    model = _build(mt, d)
+    if v2:
+        from transformers.models.deberta_v2 import modeling_deberta_v2 as mod
+    else:
+        from transformers.models.deberta import modeling_deberta as mod
+    seen = []
+    real = mod.build_relative_position
+
+    def spy(*a, **kw):
+        out = real(*a, **kw)
+        seen.append(out)
+        return out
+    monkeypatch.setattr(mod, "build_relative_position", spy)
+    n = 300
+    with torch.no_grad():
+        model(input_ids=torch.full((1, n), 7))
+    assert seen
+    g = _golden(tmp_path, d, 0, f"0-{n - 1}")
+    assert (g["bucket"] == seen[0].reshape(n, n).numpy()).all()
