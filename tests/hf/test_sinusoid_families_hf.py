@@ -190,3 +190,40 @@ def test_deberta_relative_id_golden_equals_the_model(v2, extra, tmp_path, monkey
     assert seen
     g = _golden(tmp_path, d, 0, f"0-{n - 1}")
     assert (g["bucket"] == seen[0].reshape(n, n).numpy()).all()
+
+
+@pytest.mark.parametrize("model_type", ["m2m_100", "marian", "xglm"])
+def test_python_sinusoid_table_equals_the_model(model_type):
+    posenc_schemes = pytest.importorskip("posenc.schemes")
+    d = dict(FAMILIES[model_type], model_type=model_type)
+    model = _build(model_type, d)
+    ids = torch.arange(10, 10 + T).unsqueeze(0)
+    inputs = {"input_ids": ids}
+    if model.config.is_encoder_decoder:
+        inputs["decoder_input_ids"] = ids
+    got = _caught(model, **inputs)
+    enc = next(v for k, v in got.items() if "decoder" not in k)
+    pe = posenc_schemes.sinusoid_table(d, layer=0, positions=range(T))
+    assert pe.dtype == np.float32 and pe.shape == (T, d["d_model"])
+    _close(pe, enc, np.arange(T) + 4)
+
+
+def test_python_relative_buckets_equal_the_model(monkeypatch):
+    posenc_schemes = pytest.importorskip("posenc.schemes")
+    from transformers.models.deberta_v2 import modeling_deberta_v2 as mod
+    d = dict(model_type="deberta-v2", hidden_size=16, num_hidden_layers=1,
+             num_attention_heads=2, intermediate_size=8, vocab_size=64,
+             relative_attention=True, position_buckets=16, max_relative_positions=64,
+             pos_att_type=["p2c", "c2p"], position_biased_input=False)
+    model = _build("deberta-v2", d)
+    seen = []
+    real = mod.build_relative_position
+    monkeypatch.setattr(mod, "build_relative_position",
+                        lambda *a, **kw: seen.append(real(*a, **kw)) or seen[-1])
+    n = 120
+    with torch.no_grad():
+        model(input_ids=torch.full((1, n), 7))
+    b = posenc_schemes.relative_buckets(d, layer=0, positions=range(n))
+    assert b.dtype == np.int64 and (b == seen[0].reshape(n, n).numpy()).all()
+    with pytest.raises(ValueError, match="relative buckets, not a sinusoid"):
+        posenc_schemes.sinusoid_table(d, layer=0)
