@@ -143,8 +143,10 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
         cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
         if (!golden_list(list, tb.positions < 32 ? tb.positions : 32, &pos, &n))
             return EXIT_BAD;
-        /* fairseq's table grows past its rows (make_weights); the others end */
-        int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ && spec.offset > 0;
+        /* fairseq's and MusicGen's tables grow past their rows (make_weights);
+         * Marian's, CTRL's, Whisper's and DistilBERT's end there */
+        int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
+                    (spec.offset > 0 || spec.order == POSENC_SINUSOID_COS_SIN);
         for (size_t i = 0; i < n && !grows; i++)
             if (pos[i] + spec.offset >= tb.positions) {
                 rc = cli_fail(stderr, "golden", 0,

@@ -1724,47 +1724,38 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
            "configuration_kolibri1.py L41-104"},
 
-/* ---- kosmos-2: refused, like its text model kosmos_2_text_model:
- * Kosmos2TextSinusoidalPositionalEmbedding is M2M100's fairseq sinusoid
- * (sin then cos halves, log(10000) / (half_dim - 1)), rows
- * max_position_embeddings + 2 with the padding row zeroed, read at
- * positions from padding_idx + 1 (image tokens take their place in the
- * count). transformers 5.23.0 models/kosmos2/modeling_kosmos2.py L555-660,
- * L896-975; configuration_kosmos2.py L28-42, L101-107. */
-REFUSED("kosmos-2", "Kosmos2", SINUSOID, NO_LAYOUT,
-        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-        "L28-42, L101-107 (transformers 5.23.0)"),
+/* ---- kosmos-2: its text model kosmos_2_text_model (text_config). */
+WRAPPER("kosmos-2", "Kosmos2", SINUSOID, "text_config", "kosmos_2_text_model",
+        "models/kosmos2/configuration_kosmos2.py L101-107 (transformers 5.23.0)"),
 
-/* ---- kosmos-2.5: refused, like its text model kosmos_2_5_text_model:
- * Kosmos2_5TextSinusoidalPositionalEmbedding is Kosmos-2's, M2M100's
- * fairseq sinusoid from row padding_idx + 1. transformers 5.23.0
+/* ---- kosmos-2.5: its text model kosmos_2_5_text_model (text_config). */
+WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_model",
+        "models/kosmos2_5/configuration_kosmos2_5.py L111 (transformers 5.23.0)"),
+
+/* ---- kosmos_2_5_text_model: Kosmos-2's text sinusoid (M2M100's fairseq
+ * halves from padding_idx + 1 = pad_token_id + 1); embed_dim 1536, 24
+ * layers, 4096 positions. transformers 5.23.0
  * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
- * configuration_kosmos2_5.py L28-42, L111. */
-REFUSED("kosmos-2.5", "Kosmos2_5", SINUSOID, NO_LAYOUT,
-        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-        "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"),
+ * configuration_kosmos2_5.py L28-53. */
+{.model_type = "kosmos_2_5_text_model", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1, .layers_key = "layers",
+ .default_layers = 24, .embed_key = "embed_dim", .embed_default = 1536,
+ .default_positions = 4096,
+ .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+           "configuration_kosmos2_5.py L28-53 (transformers 5.23.0)"},
 
-/* ---- kosmos_2_5_text_model: refused, see kosmos-2.5. */
-REFUSED("kosmos_2_5_text_model", NULL, SINUSOID, NO_LAYOUT,
-        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-        "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"),
-
-/* ---- kosmos_2_text_model: refused, see kosmos-2. */
-REFUSED("kosmos_2_text_model", NULL, SINUSOID, NO_LAYOUT,
-        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-        "L28-42 (transformers 5.23.0)"),
+/* ---- kosmos_2_text_model: Kosmos2TextSinusoidalPositionalEmbedding, M2M100's
+ * fairseq halves read at positions from padding_idx + 1 = pad_token_id + 1
+ * (L555-667, L911-916; image tokens take their places in the count);
+ * embed_dim 2048, 24 layers, 2048 positions. transformers 5.23.0
+ * models/kosmos2/modeling_kosmos2.py L555-667, L896-975;
+ * configuration_kosmos2.py L28-53. */
+{.model_type = "kosmos_2_text_model", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1, .layers_key = "layers",
+ .default_layers = 24, .embed_key = "embed_dim", .embed_default = 2048,
+ .default_positions = 2048,
+ .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+           "L28-53 (transformers 5.23.0)"},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -2301,14 +2292,19 @@ REFUSED("muse_spark_text", NULL, MIXED, HALF,
         "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
         "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
 
-/* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
- * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
- * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
- * L404-522. */
-REFUSED("musicgen", "Musicgen", SINUSOID, NO_LAYOUT,
-        "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
-        "not one of posenc's sinusoids",
-        "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"),
+/* ---- musicgen: its decoder (musicgen_decoder, the decoder part). */
+WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
+        "models/musicgen/configuration_musicgen.py L131-140 (transformers 5.23.0)"),
+
+/* ---- musicgen_decoder: MusicgenSinusoidalPositionalEmbedding, fairseq's
+ * frequencies with the cosine half first, then the sine (get_embedding
+ * L123-136, torch float32), read at rows past.. (forward L138-145, L522);
+ * 24 layers, hidden 1024, 2048 positions (configuration_musicgen.py L31-43). */
+{.model_type = "musicgen_decoder", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_MUSICGEN, .default_layers = 24, .default_hidden = 1024,
+ .default_positions = 2048,
+ .source = "models/musicgen/modeling_musicgen.py L106-145, L404-522; configuration_musicgen.py "
+           "L31-43 (transformers 5.23.0)"},
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. */

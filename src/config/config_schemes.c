@@ -214,12 +214,20 @@ posenc_status read_sinusoid(mread *r, int64_t n_layer)
     const char *pk;
     uint32_t dim;
     posenc_status st;
-    if ((st = need_count(r, POS_KEYS, r->fam->default_positions, &positions, &pk)) !=
-            POSENC_OK ||
-        (st = positive(r, pk, positions)) != POSENC_OK || (st = embed_dim(r, &dim)) != POSENC_OK)
+    const posenc_model_family *f = r->fam;
+    if ((st = need_count(r, POS_KEYS, f->default_positions, &positions, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, positions)) != POSENC_OK)
+        return st;
+    int64_t w = f->embed_default;
+    int present;
+    if (f->embed_key) /* Kosmos-2's embed_dim */
+        st = count(r, f->embed_key, &w, &present);
+    else if ((st = embed_dim(r, &dim)) == POSENC_OK)
+        w = dim;
+    if (st != POSENC_OK)
         return st;
     posenc_model_group *g = one_group(r, POSENC_SCHEME_SINUSOID, "", n_layer);
-    return sinusoid_table(r, g, positions, dim, "d_model");
+    return sinusoid_table(r, g, positions, w, f->embed_key ? f->embed_key : "d_model");
 }
 
 /* A stack's layer count at key (default def; 0: required). */

@@ -100,7 +100,8 @@ FIXTURES = _fixtures()
 #: built model's embed_positions in tests/hf/test_sinusoid_families_hf.py
 #: (the probe sees no rotary call in them and checks only XLM's table)
 GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text",
-                 "mpnet", "deberta", "deberta-v2"}
+                 "mpnet", "deberta", "deberta-v2", "kosmos-2", "kosmos_2_text_model",
+                 "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder"}
 
 
 def test_fixtures_cover_the_registry():
@@ -392,8 +393,6 @@ CLASS_DEFAULTS_REFUSED = {
     "muse_spark_text": "layer_rope_theta",
     # issue 20, own-attention families (h-swa)
     "cpmant": "segment relative bias", "nanochat": "turn by -theta",
-    "kosmos-2": "fairseq sinusoid", "kosmos_2_text_model": "fairseq sinusoid",
-    "kosmos-2.5": "fairseq sinusoid", "kosmos_2_5_text_model": "fairseq sinusoid",
     "vits": "windowed relative position embeddings",
     # issue 20 (h-swb)
     "neomme": "two-axis M-RoPE",
@@ -409,7 +408,7 @@ CLASS_DEFAULTS_REFUSED.update({
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
     "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
-    "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
+    "reformer": "axial position embeddings",
     "dia": "each carry their own RoPE config",
     "hy_v4": "last qk_rope_head_dim elements",
     "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",

@@ -227,3 +227,46 @@ def test_python_relative_buckets_equal_the_model(monkeypatch):
     assert b.dtype == np.int64 and (b == seen[0].reshape(n, n).numpy()).all()
     with pytest.raises(ValueError, match="relative buckets, not a sinusoid"):
         posenc_schemes.sinusoid_table(d, layer=0)
+
+
+@pytest.mark.parametrize("pad", [1, 4])
+def test_kosmos2_text_golden_equals_the_model(pad, tmp_path):
+    # Kosmos2TextSinusoidalPositionalEmbedding (modeling_kosmos2.py L555-667):
+    # the wrapper's text_config, read at positions from pad_token_id + 1
+    from transformers.models.kosmos2.configuration_kosmos2 import Kosmos2TextConfig
+    from transformers.models.kosmos2.modeling_kosmos2 import Kosmos2TextModel
+    text = dict(embed_dim=16, layers=1, attention_heads=2, ffn_dim=8, vocab_size=64,
+                max_position_embeddings=64, pad_token_id=pad)
+    torch.manual_seed(0)
+    model = Kosmos2TextModel(Kosmos2TextConfig(**text)).eval()
+    got = _caught(model, input_ids=torch.arange(10, 10 + T)[None])
+    g = _golden(tmp_path, {"model_type": "kosmos-2", "text_config": text}, 0, f"0-{T - 1}")
+    _close(g["pe"], next(iter(got.values())), np.arange(T) + pad + 1)
+
+
+def test_kosmos2_5_text_golden_equals_the_model(tmp_path):
+    from transformers.models.kosmos2_5 import modeling_kosmos2_5 as mod
+    from transformers.models.kosmos2_5.configuration_kosmos2_5 import Kosmos2_5TextConfig
+    text = dict(embed_dim=16, layers=1, attention_heads=2, ffn_dim=8, vocab_size=64,
+                max_position_embeddings=64, pad_token_id=1)
+    emb = mod.Kosmos2_5TextSinusoidalPositionalEmbedding(64, 16, padding_idx=1)
+    ids = torch.arange(10, 10 + T)[None]
+    with torch.no_grad():
+        ref = emb(input_ids=ids).reshape(T, 16).float().numpy()
+    assert Kosmos2_5TextConfig(**text).pad_token_id == 1
+    g = _golden(tmp_path, {"model_type": "kosmos-2.5", "text_config": text}, 0, f"0-{T - 1}")
+    _close(g["pe"], ref, np.arange(T) + 2)
+
+
+def test_musicgen_decoder_golden_equals_the_model(tmp_path):
+    # MusicgenSinusoidalPositionalEmbedding (modeling_musicgen.py L106-145):
+    # cosines first, rows from past_key_values_length, grown past its rows
+    from transformers.models.musicgen.modeling_musicgen import MusicgenSinusoidalPositionalEmbedding
+    emb = MusicgenSinusoidalPositionalEmbedding(8, 16)
+    n = 20  # past the 8 rows: make_weights grows the table
+    with torch.no_grad():
+        ref = emb(torch.zeros(1, 4, n, dtype=torch.long)).reshape(n, 16).float().numpy()
+    cfg = {"model_type": "musicgen", "decoder": {"hidden_size": 16, "num_hidden_layers": 1,
+                                                 "max_position_embeddings": 8}}
+    g = _golden(tmp_path, cfg, 0, f"0-{n - 1}")
+    _close(g["pe"], ref, np.arange(n))
