@@ -2553,14 +2553,21 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  .default_hidden = 1024, .default_positions = 1024,
  .source = "models/pegasus/modeling_pegasus.py L74-110 (transformers 5.23.0)"},
 
-/* ---- pegasus_x: refused. A sinusoid computed per forward in the activations'
- * dtype (log(max_scale) / (half - 1), sin then cos halves) and an encoder of
- * block-local attention with global tokens. */
+/* ---- pegasus_x: PegasusXSinusoidalPositionalEmbedding in both stacks (L749,
+ * L780, L930): fairseq's sin|cos halves of pos * exp(-k ln(max_scale) /
+ * (half - 1)), max_scale 10000 (never set from the config), rows past..,
+ * computed per forward in the activations' dtype (float32 here; a bf16 run
+ * rounds each step to bf16). The encoder's block-local attention and its
+ * global tokens (which take no position) do not change the vectors the
+ * tokens get. An odd d_model fails in its code (the halves differ in width);
+ * posenc gives fairseq's zero last column. 16 + 16 layers, d_model 1024,
+ * 16384 positions (configuration_pegasus_x.py L58-70). transformers 5.23.0
+ * models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043. */
 {.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
-            "encoder attention with global tokens are not implemented",
- .source = "models/pegasus_x/modeling_pegasus_x.py L94-124 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .default_layers = 16,
+ .default_hidden = 1024, .default_positions = 16384,
+ .source = "models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043 "
+           "(transformers 5.23.0)"},
 
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);

@@ -101,7 +101,7 @@ FIXTURES = _fixtures()
 #: (the probe sees no rotary call in them and checks only XLM's table)
 GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text",
                  "mpnet", "deberta", "deberta-v2", "kosmos-2", "kosmos_2_text_model",
-                 "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder"}
+                 "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder", "pegasus_x"}
 
 
 def test_fixtures_cover_the_registry():
@@ -373,7 +373,7 @@ CLASS_DEFAULTS_REFUSED = {
     # positions outside attention's q/k that posenc does not express (issue 20)
     "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
     "markuplm": "XPath embeddings",
-    "pegasus_x": "block-local", "roformer": "own rotary",
+    "roformer": "own rotary",
     "tapas": "reset_position_index_per_cell",
     "xlnet": "Transformer-XL relative sinusoidal",
     # issue 20, rotating families (h-rot)
