@@ -280,17 +280,33 @@ posenc_status posenc_model_alibi_slopes(const posenc_model *m, uint32_t layer, d
 /* An absolute table (LEARNED or SINUSOID layer). */
 typedef struct posenc_model_table {
     int64_t positions;  /* rows of the table */
-    int64_t offset;     /* LEARNED: the row position 0 reads (OPT, BART: 2), else 0 */
+    int64_t offset;     /* the row position 0 reads (OPT, BART: 2; fairseq's sinusoid
+                           in M2M100, NLLB, Speech2Text: pad_token_id + 1; XGLM's: 2) */
     uint32_t dim;       /* width of the embedding */
-    int offset_from_pad;/* LEARNED: 1 when offset is the config's pad_token_id + 1
-                           (RoBERTa: the embedding's padding_idx + 1) */
+    int offset_from_pad;/* 1 when offset is the config's pad_token_id + 1 (RoBERTa:
+                           the embedding's padding_idx + 1; fairseq's sinusoid) */
 } posenc_model_table;
 
-/* *t = the table of a LEARNED or SINUSOID layer.
+/* *t = the table of a LEARNED or SINUSOID layer, or of a RELATIVE_BUCKETS
+ * layer that adds a learned table too (MPNet, DeBERTa's position_biased_input).
  * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme). */
 POSENC_NODISCARD
 posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
                                        posenc_model_table *t);
+
+/* *spec = the sinusoid of a SINUSOID layer (posenc.h 1.7): its layout,
+ * frequency rule, float arithmetic, base and offset (the position row 0 of
+ * the sequence reads). posenc_sinusoid_layout_fill_f32(spec, pos, n, dim)
+ * with dim from posenc_model_layer_table gives the vectors the family's code
+ * adds at token indices pos: DistilBERT's and XLM's the lesson's layout,
+ * Whisper's encoder fairseq halves from 0, Marian's and Pegasus's power
+ * halves, M2M100's, NLLB-MoE's and Speech2Text's fairseq halves from
+ * pad_token_id + 1, XGLM's from 2, CTRL's power halves in float32.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (spec),
+ * POSENC_ERR_RANGE (another scheme). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_sinusoid(const posenc_model *m, uint32_t layer,
+                                          posenc_sinusoid_spec *spec);
 
 /* T5's relative buckets (RELATIVE_BUCKETS layer; posenc_t5_bucket). */
 typedef struct posenc_model_t5 {
@@ -299,10 +315,27 @@ typedef struct posenc_model_t5 {
     int bidirectional;     /* 1 in the encoder stack, 0 in the decoder's */
 } posenc_model_t5;
 
-/* *t = the bucket settings of a RELATIVE_BUCKETS layer.
- * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme). */
+/* *t = the bucket settings of a RELATIVE_BUCKETS layer with T5's buckets
+ * (T5, LongT5's decoder, Pix2Struct, MPNet: 32 buckets, 128, bidirectional).
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (another scheme, or
+ * DeBERTa's relative ids: posenc_model_layer_deberta). */
 POSENC_NODISCARD
 posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posenc_model_t5 *t);
+
+/* DeBERTa's relative ids (a RELATIVE_BUCKETS layer of deberta or
+ * deberta-v2 with relative_attention): the id of query i and key j is
+ * i - j, log-bucketed by posenc_deberta_log_bucket(i - j, *bucket_size,
+ * *max_position) when *bucket_size > 0 (deberta-v2's position_buckets),
+ * as transformers' build_relative_position returns it (posenc_deberta_
+ * relative_ids). *max_position: max_relative_positions, or
+ * max_position_embeddings when that is below 1. A layer whose input also
+ * takes a learned table (position_biased_input; MPNet's RoBERTa table
+ * beside T5's buckets) answers posenc_model_layer_table too.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (not DeBERTa's). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_deberta(const posenc_model *m, uint32_t layer,
+                                         uint32_t *bucket_size, uint32_t *max_position);
 
 /* The M-RoPE of a multimodal RoPE layer: *mr initialised
  * (posenc_mrope_init) with the layer's sections and rule over rotary_dim / 2

@@ -90,6 +90,20 @@ check_ext = Extension(
     depends=objects + ["c-ext/calls.h", str(ROOT / "include" / "posenc_check.h")],
 )
 
+# posenc._schemes: a config's sinusoid tables and relative buckets
+# (posenc.schemes), its own module.
+schemes_ext = Extension(
+    "posenc._schemes",
+    sources=["c-ext/schemes.c", "c-ext/calls.c"],
+    include_dirs=[str(ROOT / "include"), "c-ext"],
+    define_macros=macros,
+    extra_objects=objects,
+    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
+    extra_link_args=json_libs + ["-lm", "-pthread"] +
+    shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
+    depends=objects + ["c-ext/calls.h", str(ROOT / "include" / "posenc_model.h")],
+)
+
 os.chdir(HERE)
 # Out of tree: setuptools' scratch (build/, *.egg-info) goes to the
 # repository's ignored build directory (POSENC_SCRATCH to choose another;
@@ -97,7 +111,7 @@ os.chdir(HERE)
 # as it was.
 scratch = Path(os.environ.get("POSENC_SCRATCH") or (build / "pip"))
 scratch.mkdir(parents=True, exist_ok=True)
-setup(version=library_version(), packages=["posenc"], ext_modules=[ext, check_ext],
+setup(version=library_version(), packages=["posenc"], ext_modules=[ext, check_ext, schemes_ext],
       package_data={"posenc": ["py.typed"]},
       options={"build": {"build_base": str(scratch / "build")},
                "egg_info": {"egg_base": str(scratch)}})

@@ -275,7 +275,7 @@ TEST(fixtures_match_golden)
                           g->offset == p2 && g->dim == p3);
                 else if (w[0] == 's')
                     CHECK(g->scheme == POSENC_SCHEME_SINUSOID && g->positions == p1 &&
-                          g->dim == p2 && g->sinusoid_split == p3);
+                          g->dim == p2 && (long long)g->sinusoid.order == p3);
                 else
                     CHECK(g->scheme == POSENC_SCHEME_RELATIVE_BUCKETS && g->buckets == p1 &&
                           g->max_distance == p2 && g->bidirectional == p3);

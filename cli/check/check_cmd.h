@@ -18,6 +18,14 @@ int cli_check_main(int argc, char **argv);
  * GOLDEN line for each; returns 0, or 2 with a message on standard error. */
 int cli_golden_main(int argc, char **argv);
 
+/* `posenc golden --config F --layer N -o FILE` for a layer that does not
+ * rotate (golden_tables.c): a sinusoid layer's positions and pe, a
+ * relative-bucket layer's q_pos, k_pos and bucket, at the positions of list
+ * (NULL: the default). Returns 0, or 2 with a message on standard error. */
+struct posenc_model;
+int cli_golden_table(const char *path, const struct posenc_model *m, uint32_t layer,
+                     const char *list);
+
 /* `posenc check --gguf FILE --config FILE [--ctx N]` (gguf_check.c): the
  * conversion against the config (posenc_gguf_compare); prints a CHECK
  * line and a CAUSE line per difference; returns 0 match, 1 mismatch, 2 bad

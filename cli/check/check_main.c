@@ -341,7 +341,11 @@ static void golden_usage(FILE *f)
           "                   tol per token a float32 ggml engine meets, and the\n"
           "                   ggml_rope_ext arguments (rope_freqs.weight included)\n"
           "  --seq-len N      the sequence length for length-dependent scalings (default\n"
-          "                   max(positions) + 1)\n",
+          "                   max(positions) + 1)\n"
+          "A --layer N without RoPE: a sinusoid layer writes positions (I64 [n], the token\n"
+          "indices before any offset) and pe (F32 [n, dim], the vectors its family adds,\n"
+          "offset applied; default positions 0-31); a relative-bucket layer writes q_pos,\n"
+          "k_pos (I64 [n]) and bucket (I64 [n, n]; default 0-15).\n",
           f);
 }
 
@@ -643,6 +647,19 @@ int cli_golden_main(int argc, char **argv)
     } else {
         posenc_model *m = NULL;
         char label[256];
+        posenc_layer_info li0;
+        if (layer >= 0 && rope_spec_read_model(config, NULL, &m, why, sizeof why) &&
+            posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
+            (li0.scheme == POSENC_SCHEME_SINUSOID ||
+             li0.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)) {
+            /* a sinusoid table or relative buckets (golden_tables.c) */
+            rc = cli_golden_table(out, m, (uint32_t)layer, list);
+            posenc_model_free(m);
+            free(cfg);
+            return rc;
+        }
+        posenc_model_free(m);
+        m = NULL;
         if (layer >= 0 ? !rope_spec_load_model(config, (uint32_t)layer, &m, label, sizeof label,
                                                why, sizeof why)
                        : !rope_spec_read_model(config, NULL, &m, why, sizeof why)) {

@@ -179,6 +179,10 @@ int cli_t5_settings(const cli_state *st, uint32_t *buckets, uint32_t *max_distan
 int cli_set_t5(cli_state *st, const cli_token *a, size_t n);
 int cli_t5_bucket(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
+/* scheme_cmds.c: EXPLAIN SINUSOID pos, EXPLAIN DEBERTA i j (a --config model's
+ * sinusoid layer, DeBERTa's relative ids) */
+int cli_explain_sinusoid(cli_state *st, const cli_token *a, size_t n);
+int cli_explain_deberta(cli_state *st, const cli_token *a, size_t n);
 
 /* LOAD file.safetensors TENSOR (checkpoint_cmds.c): text is LOAD's rest of
  * the line, trimmed. cli_load_names_checkpoint: 1 when it ends in

@@ -801,7 +801,7 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
         cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, DOT, ADD, ALIBI, FREQS, "
-                      "MODEL, T5BUCKET and LEARNED)",
+                      "MODEL, T5BUCKET, SINUSOID, DEBERTA and LEARNED)",
                   SHOW(a[0]));
     return 0;
 }
@@ -879,6 +879,12 @@ static const cli_command COMMANDS[] = {
      "  T5BUCKET i j           T5's relative position bucket of query i, key j\n"},
     {"EXPLAIN T5BUCKET", cli_explain_t5,
      "  EXPLAIN T5BUCKET i j   its steps: direction, exact or log branch, float32\n"},
+    {"EXPLAIN SINUSOID", cli_explain_sinusoid,
+     "  EXPLAIN SINUSOID pos   a --config sinusoid layer's vector at token pos: its\n"
+     "                         layout, frequencies and offset (fairseq, Marian, CTRL)\n"},
+    {"EXPLAIN DEBERTA", cli_explain_deberta,
+     "  EXPLAIN DEBERTA i j    a --config DeBERTa layer's relative id of query i, key j\n"
+     "                         (i - j, log-bucketed by position_buckets: the steps)\n"},
     {"EXPLAIN PE", explain_pe,
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
     {"EXPLAIN ROPE", explain_rope,

@@ -505,3 +505,101 @@ const char *pyposenc_check_cause_name(int cause)
 {
     return posenc_check_cause_name((posenc_check_cause_id)cause);
 }
+
+/* ---- posenc._schemes (schemes.c): sinusoid tables and relative buckets ---- */
+
+int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                           size_t n, int *kind, uint32_t *width, void **out, char *detail,
+                           size_t detail_size)
+{
+    detail[0] = 0;
+    *out = NULL;
+#ifdef POSENC_HAVE_JSON
+    posenc_config_error err;
+    posenc_layer_info li;
+    posenc_model *m;
+    memset(&err, 0, sizeof err);
+    int st = posenc_model_create(&m);
+    if (st != POSENC_OK)
+        return st;
+    st = posenc_model_from_config_text(json, len, NULL, m, &err);
+    if (st != POSENC_OK) {
+        snprintf(detail, detail_size, "%s", err.detail);
+    } else if (layer < 0 || layer >= (int64_t)posenc_model_n_layer(m) ||
+               posenc_model_layer(m, (uint32_t)layer, &li) != POSENC_OK) {
+        snprintf(detail, detail_size, "layer %lld does not exist: the model has %u layers",
+                 (long long)layer, posenc_model_n_layer(m));
+        st = POSENC_ERR_RANGE;
+    } else if (li.scheme == POSENC_SCHEME_SINUSOID) {
+        /* the vectors the family adds (posenc golden's pe) */
+        posenc_sinusoid_spec spec;
+        posenc_model_table tb;
+        if ((st = posenc_model_layer_sinusoid(m, (uint32_t)layer, &spec)) == POSENC_OK &&
+            (st = posenc_model_layer_table(m, (uint32_t)layer, &tb)) == POSENC_OK) {
+            float *o = n ? malloc(n * tb.dim * sizeof *o) : NULL;
+            if (n && !o)
+                st = POSENC_ERR_NOMEM;
+            else if ((st = posenc_sinusoid_layout_fill_f32(&spec, pos, n, tb.dim, o)) !=
+                     POSENC_OK)
+                free(o);
+            else {
+                *kind = 1;
+                *width = tb.dim;
+                *out = o;
+            }
+        }
+    } else if (li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
+        /* T5's buckets (T5, MPNet) or DeBERTa's relative ids (posenc golden's bucket) */
+        uint32_t dbs = 0, dmp = 0;
+        posenc_model_t5 t5 = {0, 0, 0};
+        int deberta = posenc_model_layer_deberta(m, (uint32_t)layer, &dbs, &dmp) == POSENC_OK;
+        if (!deberta)
+            st = posenc_model_layer_t5(m, (uint32_t)layer, &t5);
+        int64_t *o = st == POSENC_OK && n ? malloc(n * n * sizeof *o) : NULL;
+        if (st == POSENC_OK && n && !o)
+            st = POSENC_ERR_NOMEM;
+        for (size_t i = 0; i < n && st == POSENC_OK; i++)
+            for (size_t j = 0; j < n && st == POSENC_OK; j++) {
+                uint32_t v = 0;
+                if (deberta && dbs > 0) {
+                    st = posenc_deberta_log_bucket(pos[i] - pos[j], dbs, dmp, &o[i * n + j]);
+                } else if (deberta) {
+                    o[i * n + j] = pos[i] - pos[j];
+                } else {
+                    st = posenc_t5_bucket(pos[i], pos[j], t5.buckets, t5.max_distance,
+                                          t5.bidirectional, &v);
+                    o[i * n + j] = v;
+                }
+            }
+        if (st != POSENC_OK) {
+            free(o);
+        } else {
+            *kind = 2;
+            *width = (uint32_t)n;
+            *out = o;
+        }
+    } else {
+        snprintf(detail, detail_size,
+                 "layer %lld's scheme is %s: these calls give sinusoid tables and relative "
+                 "buckets",
+                 (long long)layer, posenc_scheme_name(li.scheme));
+        st = POSENC_ERR_RANGE;
+    }
+    if (st != POSENC_OK && !detail[0])
+        snprintf(detail, detail_size, "%s", posenc_strerror(st));
+    posenc_model_free(m);
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)pos;
+    (void)n;
+    (void)kind;
+    (void)width;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}

@@ -180,4 +180,12 @@ int pyposenc_check_run(const posenc_rope_config *cfg, const posenc_check_input *
                        int64_t seq_len, double tol, posenc_check_result *res);
 const char *pyposenc_check_cause_name(int cause);
 
+/* posenc._schemes: layer of the config's model at the n positions pos: a
+ * sinusoid layer's vectors (*kind 1, *out float32 [n, *width]) or a
+ * relative-bucket layer's ids (*kind 2, *out int64 [n, n], *width n), as
+ * posenc golden writes them; *out is malloc'd (the caller frees it). */
+int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                           size_t n, int *kind, uint32_t *width, void **out, char *detail,
+                           size_t detail_size);
+
 #endif

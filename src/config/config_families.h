@@ -96,6 +96,10 @@ typedef struct posenc_model_family {
     const char *sinus_key;      /* LEARNED: a boolean key that fills the table with
                                    DistilBERT's sinusoid instead (sinusoidal_pos_embds,
                                    XLM's sinusoidal_embeddings), or NULL */
+    posenc_sinusoid_family sinusoid; /* SINUSOID: the family's layout, frequency rule and
+                                   float arithmetic (posenc.h 1.7; LESSON by default), its
+                                   offset pos_offset (-1: pad_token_id + 1, fairseq's
+                                   padding_idx + 1) */
     posenc_layer_rule layers;   /* which layers get what */
     posenc_type_rope full_rope;    /* BY_TYPE: layers of type full_attention */
     posenc_type_rope sliding_rope; /* BY_TYPE: layers of type sliding_attention */

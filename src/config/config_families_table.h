@@ -524,15 +524,18 @@ REFUSED("cpmant", "CpmAnt", RELATIVE_BUCKETS, NO_LAYOUT,
         "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
         "configuration_cpmant.py L56-68 (transformers 5.23.0)"),
 
-/* ---- ctrl: refused. Its sinusoid pos_encoding is Pegasus's (angles
- * pos / 10000^(2 (i // 2) / d), sin of the even ones in the first half, cos
- * of the odd ones in the second), added to the scaled token embeddings.
- * transformers 5.23.0 models/ctrl/modeling_ctrl.py L45-62, L229, L318;
- * configuration_ctrl.py L47-54. */
-REFUSED("ctrl", "CTRL", SINUSOID, NO_LAYOUT,
-        "CTRL's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-        "first half and cos in the second) is not one of posenc's sinusoids",
-        "models/ctrl/modeling_ctrl.py L45-62, L229, L318 (transformers 5.23.0)"),
+/* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
+ * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
+ * torch.float steps, sin of the even ones in the first half, cos of the
+ * odd ones in the second), read at rows past_length.. (L294) and added to
+ * the scaled token embeddings. transformers 5.23.0
+ * models/ctrl/modeling_ctrl.py L45-62, L229, L294, L318;
+ * configuration_ctrl.py L47-57 (48 layers, n_embd 1280, n_positions 256). */
+{.model_type = "ctrl", .arch = "CTRL", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_CTRL, .default_layers = 48, .default_hidden = 1280,
+ .default_positions = 256,
+ .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L294, L318; configuration_ctrl.py "
+           "L47-57 (transformers 5.23.0)"},
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
@@ -570,24 +573,27 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
         "models/dbrx/modeling_dbrx.py L44-75, L91-121, L184, L221 (5.23.0); "
         "configuration_dbrx.py L113-150"),
 
-/* ---- deberta: refused. DisentangledSelfAttention adds content-to-position
- * and position-to-content terms over relative positions (pos_att_type c2p /
- * p2c, when relative_attention) to the scores. transformers 5.23.0
- * models/deberta/modeling_deberta.py L72-99 (build_relative_position),
- * L138-335 (DisentangledSelfAttention). */
-REFUSED("deberta", "Deberta", LEARNED, NO_LAYOUT,
-        "DeBERTa's disentangled attention (content-to-position and position-to-content "
-        "terms over relative positions, pos_att_type c2p/p2c) is not implemented",
-        "models/deberta/modeling_deberta.py L72-99, L138-335 (transformers 5.23.0)"),
+/* ---- deberta: a learned table at rows 0.. (position_biased_input) and,
+ * with relative_attention, DisentangledSelfAttention's content-to-position
+ * and position-to-content terms over the relative ids query - key
+ * (build_relative_position); quirk. transformers 5.23.0
+ * models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541;
+ * configuration_deberta.py L62-79. */
+{.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 12, .quirks = &quirk_deberta,
+ .source = "models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541 "
+           "(transformers 5.23.0)"},
 
-/* ---- deberta-v2: refused. DeBERTa's disentangled attention over
- * log-bucketed relative positions (position_buckets, max_relative_positions).
- * transformers 5.23.0 models/deberta_v2/modeling_deberta_v2.py L71-128
- * (build_relative_position, build_rpos), L131-342 (DisentangledSelfAttention). */
-REFUSED("deberta-v2", "DebertaV2", LEARNED, NO_LAYOUT,
-        "DeBERTa-v2's disentangled attention (content-to-position and position-to-content "
-        "terms over log-bucketed relative positions, position_buckets) is not implemented",
-        "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342 (transformers 5.23.0)"),
+/* ---- deberta-v2 (and v3): DeBERTa's disentangled attention over relative
+ * ids log-bucketed by position_buckets (make_log_bucket_position) up to
+ * max_relative_positions; the learned table when position_biased_input
+ * (v3's configs: false); quirk. transformers 5.23.0
+ * models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521,
+ * L560-600; configuration_deberta_v2.py L62-79. */
+{.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 24, .quirks = &quirk_deberta_v2,
+ .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521, L560-600 "
+           "(transformers 5.23.0)"},
 
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
@@ -1724,47 +1730,38 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
            "configuration_kolibri1.py L41-104"},
 
-/* ---- kosmos-2: refused, like its text model kosmos_2_text_model:
- * Kosmos2TextSinusoidalPositionalEmbedding is M2M100's fairseq sinusoid
- * (sin then cos halves, log(10000) / (half_dim - 1)), rows
- * max_position_embeddings + 2 with the padding row zeroed, read at
- * positions from padding_idx + 1 (image tokens take their place in the
- * count). transformers 5.23.0 models/kosmos2/modeling_kosmos2.py L555-660,
- * L896-975; configuration_kosmos2.py L28-42, L101-107. */
-REFUSED("kosmos-2", "Kosmos2", SINUSOID, NO_LAYOUT,
-        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-        "L28-42, L101-107 (transformers 5.23.0)"),
+/* ---- kosmos-2: its text model kosmos_2_text_model (text_config). */
+WRAPPER("kosmos-2", "Kosmos2", SINUSOID, "text_config", "kosmos_2_text_model",
+        "models/kosmos2/configuration_kosmos2.py L101-107 (transformers 5.23.0)"),
 
-/* ---- kosmos-2.5: refused, like its text model kosmos_2_5_text_model:
- * Kosmos2_5TextSinusoidalPositionalEmbedding is Kosmos-2's, M2M100's
- * fairseq sinusoid from row padding_idx + 1. transformers 5.23.0
+/* ---- kosmos-2.5: its text model kosmos_2_5_text_model (text_config). */
+WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_model",
+        "models/kosmos2_5/configuration_kosmos2_5.py L111 (transformers 5.23.0)"),
+
+/* ---- kosmos_2_5_text_model: Kosmos-2's text sinusoid (M2M100's fairseq
+ * halves from padding_idx + 1 = pad_token_id + 1); embed_dim 1536, 24
+ * layers, 4096 positions. transformers 5.23.0
  * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
- * configuration_kosmos2_5.py L28-42, L111. */
-REFUSED("kosmos-2.5", "Kosmos2_5", SINUSOID, NO_LAYOUT,
-        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-        "configuration_kosmos2_5.py L28-42, L111 (transformers 5.23.0)"),
+ * configuration_kosmos2_5.py L28-53. */
+{.model_type = "kosmos_2_5_text_model", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1, .layers_key = "layers",
+ .default_layers = 24, .embed_key = "embed_dim", .embed_default = 1536,
+ .default_positions = 4096,
+ .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
+           "configuration_kosmos2_5.py L28-53 (transformers 5.23.0)"},
 
-/* ---- kosmos_2_5_text_model: refused, see kosmos-2.5. */
-REFUSED("kosmos_2_5_text_model", NULL, SINUSOID, NO_LAYOUT,
-        "Kosmos-2.5's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-        "configuration_kosmos2_5.py L28-42 (transformers 5.23.0)"),
-
-/* ---- kosmos_2_text_model: refused, see kosmos-2. */
-REFUSED("kosmos_2_text_model", NULL, SINUSOID, NO_LAYOUT,
-        "Kosmos-2's text model uses M2M100's fairseq sinusoid (sin and cos halves, "
-        "log(10000) / (half_dim - 1)) read from row padding_idx + 1 with the padding row "
-        "zeroed, which is not implemented",
-        "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-        "L28-42 (transformers 5.23.0)"),
+/* ---- kosmos_2_text_model: Kosmos2TextSinusoidalPositionalEmbedding, M2M100's
+ * fairseq halves read at positions from padding_idx + 1 = pad_token_id + 1
+ * (L555-667, L911-916; image tokens take their places in the count);
+ * embed_dim 2048, 24 layers, 2048 positions. transformers 5.23.0
+ * models/kosmos2/modeling_kosmos2.py L555-667, L896-975;
+ * configuration_kosmos2.py L28-53. */
+{.model_type = "kosmos_2_text_model", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1, .layers_key = "layers",
+ .default_layers = 24, .embed_key = "embed_dim", .embed_default = 2048,
+ .default_positions = 2048,
+ .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
+           "L28-53 (transformers 5.23.0)"},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -1912,15 +1909,18 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .source = "models/luke/modeling_luke.py L290-400; configuration_luke.py L55-67 (transformers "
            "5.23.0)"},
 
-/* ---- m2m_100: refused. M2M100SinusoidalPositionalEmbedding: fairseq's
- * sinusoid (log(10000) / (half_dim - 1), sin then cos halves) with the padding
- * row zeroed, read at positions from padding_idx + 1 (offset 2 rows added). */
+/* ---- m2m_100: M2M100SinusoidalPositionalEmbedding in both stacks:
+ * fairseq's sinusoid (sin then cos halves of pos * exp(-k ln(10000) /
+ * (half_dim - 1)), torch float32), its padding row zeroed, read at
+ * positions from padding_idx + 1 = pad_token_id + 1 (L169-182; the table's
+ * extra offset of 2 rows only sizes it, L85-89); 12 + 12 layers, d_model
+ * 1024, max_position_embeddings 1024, pad_token_id 1
+ * (configuration_m2m_100.py L50-69). */
 {.model_type = "m2m_100", .arch = "M2M100", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "M2M100's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
-            "from row padding_idx + 1 with the padding row zeroed is not implemented (posenc's "
-            "Whisper sinusoid starts at row 0)",
- .source = "models/m2m_100/modeling_m2m_100.py L80-185 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/m2m_100/modeling_m2m_100.py L80-185, L525-536, L614-625 "
+           "(transformers 5.23.0)"},
 
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
@@ -1931,13 +1931,15 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
  .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
 
-/* ---- marian: refused. Pegasus's sinusoid (XLM's angles, sin in the first
- * half, cos in the second) in the encoder and the decoder. */
+/* ---- marian: MarianSinusoidalPositionalEmbedding in both stacks: XLM's
+ * angles pos / 10000^(2 (j // 2) / dim) in numpy float64, sin in the first
+ * half, cos in the second (the exact value rounded once), read at rows
+ * past.. (L95-103, L569); 12 + 12 layers, d_model 1024,
+ * max_position_embeddings 1024 (configuration_marian.py L56-68). */
 {.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "Marian's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-            "first half and cos in the second) is not one of posenc's sinusoids",
- .source = "models/marian/modeling_marian.py L72-100, L447-472, L527-596 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_MARIAN, .default_layers = 12,
+ .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/marian/modeling_marian.py L72-103, L447-472, L527-596 (transformers 5.23.0)"},
 
 /* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
  * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
@@ -2241,14 +2243,15 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
            "L136-164 (transformers 5.23.0)"},
 
-/* ---- mpnet: refused. RoBERTa's learned table plus a T5-style relative
- * bucket bias (relative_attention_num_buckets) computed once in the
- * encoder and added in every layer. transformers 5.23.0
- * models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850. */
-REFUSED("mpnet", "MPNet", LEARNED, NO_LAYOUT,
-        "MPNet adds a T5-style relative bucket bias (relative_attention_num_buckets, shared "
-        "by every layer) on top of a learned position table: two schemes in one layer",
-        "models/mpnet/modeling_mpnet.py L74, L270, L312-350, L850 (transformers 5.23.0)"),
+/* ---- mpnet: RoBERTa's learned table (padding_idx 1: rows from 2) plus T5's
+ * bidirectional buckets (32, 128, fixed in the code) computed once in the
+ * encoder and added in every layer; quirk. transformers 5.23.0
+ * models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858;
+ * configuration_mpnet.py L48-59. */
+{.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 12, .quirks = &quirk_mpnet,
+ .source = "models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858 (transformers "
+           "5.23.0)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
@@ -2297,14 +2300,19 @@ REFUSED("muse_spark_text", NULL, MIXED, HALF,
         "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
         "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
 
-/* ---- musicgen: refused. Its decoder adds a fairseq-style sinusoid laid out
- * cos half first, then sin (log(10000) / (half_dim - 1)), from row 0.
- * transformers 5.23.0 models/musicgen/modeling_musicgen.py L106-140,
- * L404-522. */
-REFUSED("musicgen", "Musicgen", SINUSOID, NO_LAYOUT,
-        "MusicGen's sinusoid (cos half first, then sin, log(10000) / (half_dim - 1)) is "
-        "not one of posenc's sinusoids",
-        "models/musicgen/modeling_musicgen.py L106-140, L404-522 (transformers 5.23.0)"),
+/* ---- musicgen: its decoder (musicgen_decoder, the decoder part). */
+WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
+        "models/musicgen/configuration_musicgen.py L131-140 (transformers 5.23.0)"),
+
+/* ---- musicgen_decoder: MusicgenSinusoidalPositionalEmbedding, fairseq's
+ * frequencies with the cosine half first, then the sine (get_embedding
+ * L123-136, torch float32), read at rows past.. (forward L138-145, L522);
+ * 24 layers, hidden 1024, 2048 positions (configuration_musicgen.py L31-43). */
+{.model_type = "musicgen_decoder", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_MUSICGEN, .default_layers = 24, .default_hidden = 1024,
+ .default_positions = 2048,
+ .source = "models/musicgen/modeling_musicgen.py L106-145, L404-522; configuration_musicgen.py "
+           "L31-43 (transformers 5.23.0)"},
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. */
@@ -2366,12 +2374,14 @@ REFUSED("neomme", "NeoMME", ROPE, HALF,
         "per layer type) is not implemented",
         "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
 
-/* ---- nllb-moe: refused, M2M100's sinusoid (see m2m_100). */
+/* ---- nllb-moe: M2M100's fairseq sinusoid (see m2m_100) from row
+ * pad_token_id + 1 (L152-165), in both stacks (L684-695); 12 + 12 layers,
+ * d_model 1024, max_position_embeddings 1024, pad_token_id 1
+ * (configuration_nllb_moe.py L82-115). */
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "NLLB-MoE's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read "
-            "from row padding_idx + 1 with the padding row zeroed is not implemented",
- .source = "models/nllb_moe/modeling_nllb_moe.py L63-167 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/nllb_moe/modeling_nllb_moe.py L63-167, L684-695 (transformers 5.23.0)"},
 
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
@@ -2541,25 +2551,31 @@ WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owl
            "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
 WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
-/* ---- pegasus: refused. PegasusSinusoidalPositionalEmbedding: XLM's angles
- * pos / 10000^(2 (j // 2) / dim), but sin in the first half and cos in the
- * second (not interleaved as DistilBERT's, other frequencies than
- * Whisper's). transformers 5.23.0 models/pegasus/modeling_pegasus.py
- * L74-110. */
+/* ---- pegasus: PegasusSinusoidalPositionalEmbedding in both stacks: Marian's
+ * (XLM's angles in numpy float64, sin in the first half, cos in the second,
+ * not interleaved as DistilBERT's), rows past..; 12 + 12 layers, d_model
+ * 1024, max_position_embeddings 1024 (configuration_pegasus.py L50-62).
+ * transformers 5.23.0 models/pegasus/modeling_pegasus.py L74-110. */
 {.model_type = "pegasus", .arch = "Pegasus", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "Pegasus's sinusoid (XLM's angles pos / 10000^(2 (j // 2) / dim) with sin in the "
-            "first half and cos in the second) is not one of posenc's sinusoids",
- .source = "models/pegasus/modeling_pegasus.py L74-108 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_MARIAN, .default_layers = 12,
+ .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/pegasus/modeling_pegasus.py L74-110 (transformers 5.23.0)"},
 
-/* ---- pegasus_x: refused. A sinusoid computed per forward in the activations'
- * dtype (log(max_scale) / (half - 1), sin then cos halves) and an encoder of
- * block-local attention with global tokens. */
+/* ---- pegasus_x: PegasusXSinusoidalPositionalEmbedding in both stacks (L749,
+ * L780, L930): fairseq's sin|cos halves of pos * exp(-k ln(max_scale) /
+ * (half - 1)), max_scale 10000 (never set from the config), rows past..,
+ * computed per forward in the activations' dtype (float32 here; a bf16 run
+ * rounds each step to bf16). The encoder's block-local attention and its
+ * global tokens (which take no position) do not change the vectors the
+ * tokens get. An odd d_model fails in its code (the halves differ in width);
+ * posenc gives fairseq's zero last column. 16 + 16 layers, d_model 1024,
+ * 16384 positions (configuration_pegasus_x.py L58-70). transformers 5.23.0
+ * models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043. */
 {.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "PEGASUS-X's sinusoid computed in the activations' dtype and its block-local "
-            "encoder attention with global tokens are not implemented",
- .source = "models/pegasus_x/modeling_pegasus_x.py L94-124 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .default_layers = 16,
+ .default_hidden = 1024, .default_positions = 16384,
+ .source = "models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043 "
+           "(transformers 5.23.0)"},
 
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
@@ -3069,15 +3085,13 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
 
 WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
-/* ---- speech_to_text (Speech2Text): refused. M2M100's fairseq sinusoid (sin
- * and cos halves, log(10000) / (half_dim - 1)), rows from padding_idx + 1
- * (offset 2), in the encoder (over the subsampled frames) and the decoder. */
+/* ---- speech_to_text (Speech2Text): M2M100's fairseq sinusoid, rows from
+ * padding_idx + 1, in the encoder (max_source_positions rows, over the
+ * subsampled frames) and the decoder (max_target_positions); quirk. */
 {.model_type = "speech_to_text", .arch = "Speech2Text", .scheme = POSENC_SCHEME_SINUSOID,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "Speech2Text's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) "
-            "read from row padding_idx + 1 with the padding row zeroed is not implemented "
-            "(posenc's Whisper sinusoid starts at row 0)",
- .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L545, L634 "
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .quirks = &quirk_speech_to_text,
+ .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L539-576, L628-634 "
            "(transformers 5.23.0)"},
 
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
@@ -3293,12 +3307,15 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .source = "models/x_clip/modeling_x_clip.py L169-204; "
            "configuration_x_clip.py L44-58 (transformers 5.23.0)"},
 
-/* ---- xglm: refused, M2M100's fairseq sinusoid (see m2m_100).
- * transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
-REFUSED("xglm", "XGLM", SINUSOID, NO_LAYOUT,
-        "XGLM's fairseq sinusoid (sin and cos halves, log(10000) / (half_dim - 1)) read from "
-        "row padding_idx + 1 with the padding row zeroed is not implemented",
-        "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"),
+/* ---- xglm: M2M100's fairseq sinusoid, read at position_ids + self.offset
+ * with offset 2 always (L58, L96), whatever pad_token_id is (its table
+ * zeroes row pad_token_id, read only when pad_token_id >= 2); 24 layers,
+ * d_model 1024, max_position_embeddings 2048 (configuration_xglm.py
+ * L46-65). transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
+{.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = 2, .default_layers = 24,
+ .default_hidden = 1024, .default_positions = 2048,
+ .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
 
 /* ---- xlm: a table of max_position_embeddings rows, emb_dim wide
  * (XLMConfig attribute_map: hidden_size -> emb_dim), read at positions

@@ -372,6 +372,7 @@ posenc_status read_family(mread *r, int64_t n_layer)
     case POSENC_SCHEME_LEARNED: return read_learned(r, n_layer);
     case POSENC_SCHEME_ALIBI: return read_alibi(r, n_layer);
     case POSENC_SCHEME_RELATIVE_BUCKETS: return read_t5_decoder(r, n_layer);
+    case POSENC_SCHEME_SINUSOID: return read_sinusoid(r, n_layer);
     default: return read_rope_family(r, n_layer);
     }
 }

@@ -464,7 +464,9 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
                     "%s %lld must be even and in 4..%u (Whisper's sinusoids)", name,
                     (long long)dm, POSENC_MAX_DIM);
     e->scheme = POSENC_SCHEME_SINUSOID;
-    e->sinusoid_split = 1;
+    /* fairseq's halves and frequencies, from row 0 */
+    if ((st = posenc_sinusoid_family_spec(POSENC_SINUSOID_FAIRSEQ, 0, &e->sinusoid)) != POSENC_OK)
+        return st;
     e->positions = src;
     e->dim = (uint32_t)dm;
     d->scheme = POSENC_SCHEME_LEARNED;
@@ -474,6 +476,198 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
 }
 
 const posenc_family_quirks quirk_whisper = {.name = "quirk_whisper", .stacks = whisper_stacks};
+
+/* ---- mpnet ------------------------------------------------------------------------- */
+
+/* MPNet: RoBERTa's learned table with padding_idx 1 fixed (rows from 2;
+ * modeling_mpnet.py L61-74, L850-858) and, in every layer, one bias of T5's
+ * bidirectional buckets over the token indices (compute_position_bias,
+ * L281, L312-330: num_buckets=32, max_distance=128 whatever
+ * relative_attention_num_buckets says; that key only sizes the bias
+ * table). MPNetConfig (configuration_mpnet.py L48-59): 12 layers, hidden
+ * 768, 512 positions. */
+static posenc_status mpnet_scheme(mread *r, int64_t n_layer, int *done)
+{
+    int64_t positions, dim;
+    const char *pk, *dk;
+    posenc_status st;
+    if ((st = need_count(r, MAXPOS_KEYS, 512, &positions, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, positions)) != POSENC_OK ||
+        (st = need_count(r, HIDDEN_KEYS, 768, &dim, &dk)) != POSENC_OK)
+        return st;
+    char name[96];
+    if (dim < 1 || dim > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)dim, POSENC_MAX_DIM);
+    if (positions <= 2)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, pk, name, sizeof name),
+                    "%s %lld leaves no row of MPNet's table (rows from padding_idx + 1 = 2)",
+                    name, (long long)positions);
+    note_ignored(r, "relative_attention_num_buckets");
+    note_ignored(r, "pad_token_id"); /* the embeddings' padding_idx is 1 whatever it says */
+    int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_BUCKETS, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    posenc_model_group *g = &r->m->group[gi];
+    g->buckets = 32;
+    g->max_distance = 128;
+    g->bidirectional = 1;
+    g->table_beside = 1;
+    g->positions = positions;
+    g->offset = 2;
+    g->dim = (uint32_t)dim;
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_mpnet = {.name = "quirk_mpnet", .scheme = mpnet_scheme};
+
+/* ---- deberta, deberta-v2 ------------------------------------------------------------ */
+
+/* DeBERTa (modeling_deberta.py) and DeBERTa-v2/v3 (modeling_deberta_v2.py):
+ * the embeddings add a learned table at rows 0.. when position_biased_input
+ * (default true; deberta L342-349, L377, L391; v2 L510-521), width
+ * embedding_size (default hidden_size); with relative_attention (default
+ * false) every layer's disentangled attention reads relative ids
+ * build_relative_position: query - key (deberta L72-99), log-bucketed by
+ * position_buckets > 0 with max_relative_positions (< 1: max_position_embeddings)
+ * in v2 (v2 L71-128, L159-168, L566-573). Neither: no positions. */
+static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
+{
+    char name[96];
+    int rel = 0, biased = 1, present;
+    int64_t positions, hidden, width, mrp = -1, pb = -1;
+    const char *pk, *hk;
+    posenc_status st;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "relative_attention",
+                               kn(r, "relative_attention", name, sizeof name), &rel,
+                               &present)) != POSENC_OK ||
+        (st = posenc__cfg_bool(&r->rd, r->cfg, "position_biased_input",
+                               kn(r, "position_biased_input", name, sizeof name), &biased,
+                               &present)) != POSENC_OK ||
+        (st = need_count(r, MAXPOS_KEYS, 512, &positions, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, positions)) != POSENC_OK ||
+        (st = need_count(r, HIDDEN_KEYS, v2 ? 1536 : 768, &hidden, &hk)) != POSENC_OK)
+        return st;
+    width = hidden;
+    if ((st = count(r, "embedding_size", &width, &present)) != POSENC_OK)
+        return st;
+    if (width < 1 || width > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, present ? "embedding_size" : hk, name, sizeof name),
+                    "%s %lld is outside 1..%u", name, (long long)width, POSENC_MAX_DIM);
+    /* max_relative_positions and position_buckets: any integer, negatives meaning
+     * "not set" as in the code */
+    const json_t *v = get(r->cfg, "max_relative_positions");
+    if (v && json_is_integer(v))
+        mrp = json_integer_value(v);
+    else if (v && !json_is_null(v))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "max_relative_positions", name, sizeof name),
+                    "%s must be an integer", name);
+    v = get(r->cfg, "position_buckets");
+    if (v && json_is_integer(v))
+        pb = json_integer_value(v);
+    else if (v && !json_is_null(v))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "position_buckets", name, sizeof name),
+                    "%s must be an integer", name);
+    if (!v2 || !rel)
+        note_ignored(r, "position_buckets");
+    if (!rel) {
+        note_ignored(r, "max_relative_positions");
+        note_ignored(r, "pos_att_type");
+    }
+    if (mrp < 1)
+        mrp = positions;
+    if (!v2 || pb < 0)
+        pb = 0;
+    if (mrp > POSENC_MAX_POS || pb > (int64_t)POSENC_DEBERTA_MAX_BUCKETS)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "max_relative_positions", name, sizeof name),
+                    "%s %lld or position_buckets %lld out of range", name, (long long)mrp,
+                    (long long)pb);
+    if (rel && pb > 0) {
+        /* posenc_deberta_log_bucket's ranges (a zero logarithm divides by zero in
+         * transformers too) */
+        int64_t b;
+        if (pb < 2 || mrp < 2 || mrp - 1 == pb / 2 ||
+            posenc_deberta_log_bucket(pb, (uint32_t)pb, (uint32_t)mrp, &b) != POSENC_OK)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, "position_buckets", name, sizeof name),
+                        "%s %lld with max_relative_positions %lld: the log bucket's "
+                        "logarithm ln((max - 1) / (buckets / 2)) is not defined or zero",
+                        name, (long long)pb, (long long)mrp);
+    }
+    posenc_scheme s = rel      ? POSENC_SCHEME_RELATIVE_BUCKETS
+                      : biased ? POSENC_SCHEME_LEARNED
+                               : POSENC_SCHEME_NONE;
+    int gi = add_group(r->m, s, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    posenc_model_group *g = &r->m->group[gi];
+    if (s == POSENC_SCHEME_NONE)
+        g->reason = "DeBERTa without relative_attention and without position_biased_input: "
+                    "no position information";
+    g->deberta = rel;
+    g->deberta_buckets = (uint32_t)pb;
+    g->deberta_max_position = (uint32_t)mrp;
+    g->table_beside = rel && biased;
+    if (biased) {
+        g->positions = positions;
+        g->offset = 0;
+        g->dim = (uint32_t)width;
+    }
+    *done = 1;
+    return POSENC_OK;
+}
+
+static posenc_status deberta_scheme(mread *r, int64_t n_layer, int *done)
+{
+    return deberta_read(r, n_layer, done, 0);
+}
+
+static posenc_status deberta_v2_scheme(mread *r, int64_t n_layer, int *done)
+{
+    return deberta_read(r, n_layer, done, 1);
+}
+
+const posenc_family_quirks quirk_deberta = {.name = "quirk_deberta", .scheme = deberta_scheme};
+const posenc_family_quirks quirk_deberta_v2 = {.name = "quirk_deberta_v2",
+                                               .scheme = deberta_v2_scheme};
+
+/* ---- speech_to_text ----------------------------------------------------------------- */
+
+/* Speech2TextConfig (configuration_speech_to_text.py L67-89): 12 encoder and
+ * 6 decoder layers, d_model 256, max_source_positions 6000,
+ * max_target_positions 1024, pad_token_id 1. Both stacks add M2M100's
+ * fairseq sinusoid from row padding_idx + 1 (modeling_speech_to_text.py
+ * L103-160, L545, L634); the encoder numbers the frames through
+ * padding_mask = attention_mask.ne(1) (L572-576), whose 0s count as tokens
+ * only when padding_idx is not 0. */
+static posenc_status s2t_stacks(mread *r, posenc_model_group *e, posenc_model_group *d,
+                                int64_t *ne, int64_t *nd)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    int64_t src = 6000, tgt = 1024, dm = 256, pad = 1;
+    if ((st = stack_layers(r, "encoder_layers", 12, ne)) != POSENC_OK ||
+        (st = stack_layers(r, "decoder_layers", 6, nd)) != POSENC_OK ||
+        (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
+        (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
+        (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
+        (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
+        (st = count(r, "d_model", &dm, &present)) != POSENC_OK ||
+        (st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
+        return st;
+    if (pad == 0)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                    "%s 0: Speech2Text's encoder then reads every frame as padding "
+                    "(its padding mask is 0 at frames) and adds the zeroed row", name);
+    if ((st = sinusoid_table(r, e, src, dm, "d_model")) != POSENC_OK ||
+        (st = sinusoid_table(r, d, tgt, dm, "d_model")) != POSENC_OK)
+        return st;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_speech_to_text = {.name = "quirk_speech_to_text",
+                                                   .stacks = s2t_stacks};
 
 /* ---- zamba2 ------------------------------------------------------------------------- */
 

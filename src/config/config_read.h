@@ -72,6 +72,8 @@ typedef struct rope_common {
 #define read_family posenc__cfgm_read_family
 #define read_learned posenc__cfgm_read_learned
 #define read_t5_decoder posenc__cfgm_read_t5_decoder
+#define read_sinusoid posenc__cfgm_read_sinusoid
+#define sinusoid_table posenc__cfgm_sinusoid_table
 #define read_model posenc__cfgm_read_model
 #define read_rope_family posenc__cfgm_read_rope_family
 #define refuse_foreign posenc__cfgm_refuse_foreign
@@ -164,6 +166,11 @@ posenc_status read_alibi(mread *r, int64_t n_layer);
 posenc_status read_enc_dec(mread *r);
 posenc_status read_learned(mread *r, int64_t n_layer);
 posenc_status read_t5_decoder(mread *r, int64_t n_layer);
+posenc_status read_sinusoid(mread *r, int64_t n_layer);
+/* g: the family's sinusoid table (f->sinusoid, offset pos_offset or
+ * pad_token_id + 1), positions rows of width dim (read from key dk). */
+posenc_status sinusoid_table(mread *r, posenc_model_group *g, int64_t positions, int64_t dim,
+                             const char *dk);
 
 /* the hooks of the families with rules of their own (config_quirks.c) */
 #include "config_quirks.h"

@@ -144,6 +144,10 @@ posenc_status read_learned(mread *r, int64_t n_layer)
         one_group(r, sinus ? POSENC_SCHEME_SINUSOID : POSENC_SCHEME_LEARNED, "", n_layer);
     g->positions = positions;
     g->dim = dim;
+    /* DistilBERT's, XLM's: the lesson's layout from row 0 */
+    if (sinus && (st = posenc_sinusoid_family_spec(POSENC_SINUSOID_LESSON, 0, &g->sinusoid)) !=
+                     POSENC_OK)
+        return st;
     if (f->pos_offset >= 0) {
         g->offset = f->pos_offset;
     } else {
@@ -159,6 +163,71 @@ posenc_status read_learned(mread *r, int64_t n_layer)
                         name, (long long)pad, (long long)positions);
     }
     return POSENC_OK;
+}
+
+/* A fixed sinusoid table of the family's kind (f->sinusoid) on g: rows
+ * positions, width dim (the key dk, for messages), offset f->pos_offset, or
+ * pad_token_id + 1 when it is -1 (fairseq's create_position_ids_from_input_ids:
+ * "Position numbers begin at padding_idx+1", m2m_100/modeling_m2m_100.py
+ * L169-182; the same in nllb_moe L152-165, speech_to_text, kosmos2). */
+posenc_status sinusoid_table(mread *r, posenc_model_group *g, int64_t positions, int64_t dim,
+                             const char *dk)
+{
+    const posenc_model_family *f = r->fam;
+    char name[96];
+    posenc_status st;
+    int64_t offset = f->pos_offset >= 0 ? f->pos_offset : 0;
+    int from_pad = f->pos_offset < 0;
+    if (from_pad) {
+        int64_t pad = 1, lim = POSENC_MAX_POS / 2;
+        int present;
+        if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
+            return st;
+        if (pad > lim)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                        "%s %lld is past %lld (the sinusoid's rows start at padding_idx + 1)",
+                        name, (long long)pad, (long long)lim);
+        offset = pad + 1;
+    }
+    /* FAIRSEQ divides by dim / 2 - 1 (get_embedding's half_dim - 1) */
+    uint32_t least = f->sinusoid == POSENC_SINUSOID_FAIRSEQ ||
+                             f->sinusoid == POSENC_SINUSOID_MUSICGEN
+                         ? 4
+                         : 1;
+    if (dim < least || dim > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name),
+                    "%s %lld is outside %u..%u (%s's sinusoid)", name, (long long)dim, least,
+                    POSENC_MAX_DIM, f->model_type);
+    if ((st = posenc_sinusoid_family_spec(f->sinusoid, offset, &g->sinusoid)) != POSENC_OK)
+        return st;
+    g->scheme = POSENC_SCHEME_SINUSOID;
+    g->sinusoid_pad_offset = from_pad;
+    g->positions = positions;
+    g->dim = (uint32_t)dim;
+    return POSENC_OK;
+}
+
+/* A decoder-only stack with a fixed sinusoid (XGLM, CTRL). */
+posenc_status read_sinusoid(mread *r, int64_t n_layer)
+{
+    int64_t positions;
+    const char *pk;
+    uint32_t dim;
+    posenc_status st;
+    const posenc_model_family *f = r->fam;
+    if ((st = need_count(r, POS_KEYS, f->default_positions, &positions, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, positions)) != POSENC_OK)
+        return st;
+    int64_t w = f->embed_default;
+    int present;
+    if (f->embed_key) /* Kosmos-2's embed_dim */
+        st = count(r, f->embed_key, &w, &present);
+    else if ((st = embed_dim(r, &dim)) == POSENC_OK)
+        w = dim;
+    if (st != POSENC_OK)
+        return st;
+    posenc_model_group *g = one_group(r, POSENC_SCHEME_SINUSOID, "", n_layer);
+    return sinusoid_table(r, g, positions, w, f->embed_key ? f->embed_key : "d_model");
 }
 
 /* A stack's layer count at key (default def; 0: required). */
@@ -245,6 +314,20 @@ posenc_status read_enc_dec(mread *r)
         e->bidirectional = 1;
     } else if (f->quirks && f->quirks->stacks) {
         if ((st = f->quirks->stacks(r, e, d, &ne, &nd)) != POSENC_OK)
+            return st;
+    } else if (f->scheme == POSENC_SCHEME_SINUSOID) {
+        /* Marian, Pegasus, M2M100, NLLB-MoE: one sinusoid of max_position_embeddings
+         * rows in both stacks (the entry cites each family's code) */
+        int64_t pos, dm;
+        const char *pk;
+        static const char *const dk[] = {"d_model", NULL};
+        if ((st = stack_layers(r, "encoder_layers", f->default_layers, &ne)) != POSENC_OK ||
+            (st = stack_layers(r, "decoder_layers", f->default_layers, &nd)) != POSENC_OK ||
+            (st = need_count(r, POS_KEYS, f->default_positions, &pos, &pk)) != POSENC_OK ||
+            (st = positive(r, pk, pos)) != POSENC_OK ||
+            (st = need_count(r, dk, f->default_hidden, &dm, NULL)) != POSENC_OK ||
+            (st = sinusoid_table(r, e, pos, dm, "d_model")) != POSENC_OK ||
+            (st = sinusoid_table(r, d, pos, dm, "d_model")) != POSENC_OK)
             return st;
     } else {
         /* BART: BartLearnedPositionalEmbedding in both stacks, row of position 0

@@ -35,10 +35,13 @@ typedef struct posenc_model_group {
     int alibi_slopes_bf16;    /* ALIBI: slopes rounded to bfloat16 (Falcon) */
     double alibi_slope_scale; /* ALIBI: the bias is multiplied by this: 1, or Falcon's
                                  1 / sqrt(head_dim) */
-    int sinusoid_split;       /* SINUSOID: 0: PE[2k], PE[2k+1] = sin, cos of
-                                 pos / 10000^(2k/dim) (the paper, DistilBERT); 1: split
-                                 halves, sines then cosines, of pos * 10000^(-k/(dim/2-1))
-                                 (Whisper) */
+    posenc_sinusoid_spec sinusoid; /* SINUSOID: layout, frequency rule, arithmetic, base
+                                 and offset (posenc.h 1.7): DistilBERT's the lesson's,
+                                 Whisper's fairseq halves from row 0, Marian's and
+                                 Pegasus's power halves, M2M100's fairseq halves from
+                                 pad_token_id + 1 */
+    int sinusoid_pad_offset;  /* SINUSOID: the offset is the config's pad_token_id + 1
+                                 (fairseq's padding_idx + 1) */
     int64_t positions;        /* LEARNED, SINUSOID: rows of the table */
     int64_t offset;           /* LEARNED: row of position 0 (OPT, BART: 2) */
     int offset_from_pad;      /* LEARNED: offset is pad_token_id + 1 (RoBERTa) */
@@ -46,6 +49,15 @@ typedef struct posenc_model_group {
     uint32_t buckets;         /* RELATIVE_BUCKETS: num_buckets */
     uint32_t max_distance;    /* RELATIVE_BUCKETS: relative_attention_max_distance */
     int bidirectional;        /* RELATIVE_BUCKETS: 1 encoder, 0 decoder */
+    int deberta;              /* RELATIVE_BUCKETS: DeBERTa's relative ids (query - key,
+                                 log-bucketed when deberta_buckets > 0;
+                                 posenc_deberta_log_bucket) in place of T5's buckets */
+    uint32_t deberta_buckets; /* RELATIVE_BUCKETS with deberta: position_buckets (0: none) */
+    uint32_t deberta_max_position; /* RELATIVE_BUCKETS with deberta: max_relative_positions
+                                 (max_position_embeddings when below 1) */
+    int table_beside;         /* RELATIVE_BUCKETS: a learned absolute table (positions,
+                                 offset, dim) is added to the input as well (MPNet;
+                                 DeBERTa with position_biased_input) */
     int mrope;                /* ROPE: multimodal (M-RoPE; posenc_mrope_init with
                                  the two fields below and rope.rotary_dim / 2 pairs) */
     uint32_t mrope_section[3];/* ROPE with mrope: pairs per axis t, h, w */

@@ -150,14 +150,35 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
         put(&t, " positions=%lld offset=%lld dim=%u", (long long)g->positions,
             (long long)g->offset, g->dim);
         break;
-    case POSENC_SCHEME_SINUSOID:
-        put(&t, " positions=%lld dim=%u base=10000 %s", (long long)g->positions, g->dim,
-            g->sinusoid_split ? "layout=half exponent=k/(dim/2-1)"
-                                : "layout=interleaved exponent=2k/dim");
+    case POSENC_SCHEME_SINUSOID: {
+        const posenc_sinusoid_spec *sp = &g->sinusoid;
+        put(&t, " positions=%lld dim=%u", (long long)g->positions, g->dim);
+        put_num(&t, "base", sp->base);
+        put(&t, " layout=%s exponent=%s",
+            sp->order == POSENC_SINUSOID_INTERLEAVED ? "interleaved"
+            : sp->order == POSENC_SINUSOID_SIN_COS   ? "half"
+                                                     : "half_cos_first",
+            sp->freqs == POSENC_SINUSOID_FREQ_POWER ? "2k/dim" : "k/(dim/2-1)");
+        if (sp->offset || g->sinusoid_pad_offset)
+            put(&t, " offset=%lld%s", (long long)sp->offset,
+                g->sinusoid_pad_offset ? " offset_from=pad_token_id+1" : "");
+        /* the arithmetic when it is not the frequency rule's usual one (fairseq's
+         * torch float32 steps, the exact value rounded once for the power rule) */
+        if ((sp->arith == POSENC_SINUSOID_TORCH_F32) != (sp->freqs == POSENC_SINUSOID_FREQ_FAIRSEQ))
+            put(&t, " arith=%s", sp->arith == POSENC_SINUSOID_TORCH_F32 ? "f32" : "exact");
         break;
+    }
     case POSENC_SCHEME_RELATIVE_BUCKETS:
-        put(&t, " buckets=%u max_distance=%u bidirectional=%s", g->buckets, g->max_distance,
-            g->bidirectional ? "true" : "false");
+        if (g->deberta) {
+            put(&t, " ids=deberta position_buckets=%u max_relative_positions=%u",
+                g->deberta_buckets, g->deberta_max_position);
+        } else {
+            put(&t, " buckets=%u max_distance=%u bidirectional=%s", g->buckets,
+                g->max_distance, g->bidirectional ? "true" : "false");
+        }
+        if (g->table_beside)
+            put(&t, " table_positions=%lld table_offset=%lld table_dim=%u",
+                (long long)g->positions, (long long)g->offset, g->dim);
         break;
     default: break;
     }

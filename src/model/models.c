@@ -371,12 +371,25 @@ posenc_status posenc_model_layer_table(const posenc_model *m, uint32_t layer,
     posenc_status st = layer_of(m, layer, t, ANY_SCHEME, &g);
     if (st != POSENC_OK)
         return st;
-    if (g->scheme != POSENC_SCHEME_LEARNED && g->scheme != POSENC_SCHEME_SINUSOID)
+    if (g->scheme != POSENC_SCHEME_LEARNED && g->scheme != POSENC_SCHEME_SINUSOID &&
+        !(g->scheme == POSENC_SCHEME_RELATIVE_BUCKETS && g->table_beside))
         return POSENC_ERR_RANGE;
+    int learned = g->scheme != POSENC_SCHEME_SINUSOID;
     t->positions = g->positions;
-    t->offset = g->scheme == POSENC_SCHEME_LEARNED ? g->offset : 0;
+    t->offset = learned ? g->offset : g->sinusoid.offset;
     t->dim = g->dim;
-    t->offset_from_pad = g->scheme == POSENC_SCHEME_LEARNED && g->offset_from_pad;
+    t->offset_from_pad = learned ? g->offset_from_pad : g->sinusoid_pad_offset;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_sinusoid(const posenc_model *m, uint32_t layer,
+                                          posenc_sinusoid_spec *spec)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, spec, POSENC_SCHEME_SINUSOID, &g);
+    if (st != POSENC_OK)
+        return st;
+    *spec = g->sinusoid;
     return POSENC_OK;
 }
 
@@ -386,9 +399,27 @@ posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posen
     posenc_status st = layer_of(m, layer, t, POSENC_SCHEME_RELATIVE_BUCKETS, &g);
     if (st != POSENC_OK)
         return st;
+    if (g->deberta)
+        return POSENC_ERR_RANGE;
     t->buckets = g->buckets;
     t->max_distance = g->max_distance;
     t->bidirectional = g->bidirectional;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_deberta(const posenc_model *m, uint32_t layer,
+                                         uint32_t *bucket_size, uint32_t *max_position)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, bucket_size, POSENC_SCHEME_RELATIVE_BUCKETS, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!max_position)
+        return POSENC_ERR_NULL;
+    if (!g->deberta)
+        return POSENC_ERR_RANGE;
+    *bucket_size = g->deberta_buckets;
+    *max_position = g->deberta_max_position;
     return POSENC_OK;
 }
 

@@ -96,6 +96,13 @@ def _fixtures():
 
 FIXTURES = _fixtures()
 
+#: Sinusoid and relative-id families whose tables and buckets `posenc golden` writes, compared with the
+#: built model's embed_positions in tests/hf/test_sinusoid_families_hf.py
+#: (the probe sees no rotary call in them and checks only XLM's table)
+GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text",
+                 "mpnet", "deberta", "deberta-v2", "kosmos-2", "kosmos_2_text_model",
+                 "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder", "pegasus_x"}
+
 
 def test_fixtures_cover_the_registry():
     """Every registry family transformers 5.23 can build has a probed fixture."""
@@ -115,6 +122,7 @@ def test_fixtures_cover_the_registry():
         probed.add(((d.get("thinker_config") or {}).get("text_config") or {}).get("model_type"))
     probed.update(CLASS_DEFAULTS)  # verified from their config classes' defaults (below)
     probed.update(CLASS_DEFAULTS_REFUSED)
+    probed.update(GOLDEN_TESTED)
     probed.update(WRAPPER_DEFAULTS)
     probed.update(REFUSED_DEFAULTS)
     probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
@@ -363,12 +371,10 @@ CLASS_DEFAULTS_REFUSED = {
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
     "glm4_moe": "rotary dimension comes out 21",
     # positions outside attention's q/k that posenc does not express (issue 20)
-    "deberta": "disentangled attention", "deberta-v2": "disentangled attention",
     "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
-    "m2m_100": "fairseq sinusoid", "markuplm": "XPath embeddings",
-    "mpnet": "relative bucket bias", "nllb-moe": "fairseq sinusoid",
-    "pegasus": "sinusoid", "pegasus_x": "block-local", "roformer": "own rotary",
-    "tapas": "reset_position_index_per_cell", "xglm": "fairseq sinusoid",
+    "markuplm": "XPath embeddings",
+    "roformer": "own rotary",
+    "tapas": "reset_position_index_per_cell",
     "xlnet": "Transformer-XL relative sinusoidal",
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
@@ -387,8 +393,6 @@ CLASS_DEFAULTS_REFUSED = {
     "muse_spark_text": "layer_rope_theta",
     # issue 20, own-attention families (h-swa)
     "cpmant": "segment relative bias", "nanochat": "turn by -theta",
-    "kosmos-2": "fairseq sinusoid", "kosmos_2_text_model": "fairseq sinusoid",
-    "kosmos-2.5": "fairseq sinusoid", "kosmos_2_5_text_model": "fairseq sinusoid",
     "vits": "windowed relative position embeddings",
     # issue 20 (h-swb)
     "neomme": "two-axis M-RoPE",
@@ -402,10 +406,9 @@ CLASS_DEFAULTS_REFUSED.update({
     "glm_moe_dsa": "per-layer indexers",
     "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
-    "marian": "not one of posenc's sinusoids", "speech_to_text": "fairseq sinusoid",
-    "ctrl": "not one of posenc's sinusoids", "funnel": "relative sinusoidal attention",
+    "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
-    "musicgen": "not one of posenc's sinusoids", "reformer": "axial position embeddings",
+    "reformer": "axial position embeddings",
     "dia": "each carry their own RoPE config",
     "hy_v4": "last qk_rope_head_dim elements",
     "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",

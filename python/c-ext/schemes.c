@@ -1,0 +1,72 @@
+/* schemes.c - posenc._schemes: the registry's non-rotary schemes for Python
+ * (posenc/schemes.py): a sinusoid layer's vectors and a relative-bucket
+ * layer's bucket ids from a config, as `posenc golden --config F --layer N`
+ * writes them (cli/check/golden_tables.c). Its own module, like _check;
+ * positions come in as a contiguous int64 buffer, results go out as bytes
+ * that schemes.py views with NumPy. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "calls.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* layer_values(json_bytes, layer, positions_bytes) -> (kind, width, data):
+ * kind "sinusoid" (data: float32 [n, width]) or "buckets" (int64 [n, n],
+ * width n); positions: native int64. Raises ValueError with the reader's
+ * or the library's sentence. */
+static PyObject *layer_values(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb;
+    Py_ssize_t jlen, plen;
+    long long layer;
+    if (!PyArg_ParseTuple(args, "y#Ly#", &json, &jlen, &layer, &pb, &plen))
+        return NULL;
+    size_t n = (size_t)plen / sizeof(int64_t);
+    if (n > 16384) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+        return NULL;
+    }
+    int64_t *pos = n ? malloc(n * sizeof *pos) : NULL;
+    if (n && !pos)
+        return PyErr_NoMemory();
+    if (n)
+        memcpy(pos, pb, n * sizeof *pos);
+    int kind = 0;
+    uint32_t width = 0;
+    void *out = NULL;
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_scheme_values(json, (size_t)jlen, layer, pos, n, &kind, &width, &out, detail,
+                                sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (st != 0) {
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    size_t bytes = kind == 1 ? n * width * sizeof(float) : n * n * sizeof(int64_t);
+    PyObject *b = PyBytes_FromStringAndSize(out ? (const char *)out : "", (Py_ssize_t)bytes);
+    free(out);
+    if (!b)
+        return NULL;
+    return Py_BuildValue("(sIN)", kind == 1 ? "sinusoid" : "buckets", width, b);
+}
+
+static PyMethodDef methods[] = {
+    {"layer_values", layer_values, METH_VARARGS,
+     "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "posenc._schemes",
+                                    "A config's sinusoid tables and relative buckets.", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__schemes(void)
+{
+    return PyModule_Create(&module);
+}
