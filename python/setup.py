@@ -77,32 +77,27 @@ ext = Extension(
     depends=objects + HEADERS + [str(ROOT / "include" / "posenc.h")],
 )
 
-# posenc._check: the RoPE check (posenc.check, posenc.testing), its own module.
-check_ext = Extension(
-    "posenc._check",
-    sources=["c-ext/check.c", "c-ext/calls.c"],
-    include_dirs=[str(ROOT / "include"), "c-ext"],
-    define_macros=macros,
-    extra_objects=objects,
-    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
-    extra_link_args=json_libs + ["-lm", "-pthread"] +
-    shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
-    depends=objects + ["c-ext/calls.h", str(ROOT / "include" / "posenc_check.h")],
-)
+def small_module(name, source, header):
+    """An extension module of its own beside posenc._core: its C file and the
+    one door to the library (calls.c), linked like _core."""
+    return Extension(
+        name,
+        sources=[source, "c-ext/calls.c"],
+        include_dirs=[str(ROOT / "include"), "c-ext"],
+        define_macros=macros,
+        extra_objects=objects,
+        extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
+        extra_link_args=json_libs + ["-lm", "-pthread"] +
+        shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
+        depends=objects + ["c-ext/calls.h", str(ROOT / "include" / header)],
+    )
 
+
+# posenc._check: the RoPE check (posenc.check, posenc.testing), its own module.
+check_ext = small_module("posenc._check", "c-ext/check.c", "posenc_check.h")
 # posenc._schemes: a config's sinusoid tables and relative buckets
 # (posenc.schemes), its own module.
-schemes_ext = Extension(
-    "posenc._schemes",
-    sources=["c-ext/schemes.c", "c-ext/calls.c"],
-    include_dirs=[str(ROOT / "include"), "c-ext"],
-    define_macros=macros,
-    extra_objects=objects,
-    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-ffp-contract=off"],
-    extra_link_args=json_libs + ["-lm", "-pthread"] +
-    shlex.split(os.environ.get("POSENC_LDFLAGS", "")),
-    depends=objects + ["c-ext/calls.h", str(ROOT / "include" / "posenc_model.h")],
-)
+schemes_ext = small_module("posenc._schemes", "c-ext/schemes.c", "posenc_model.h")
 
 os.chdir(HERE)
 # Out of tree: setuptools' scratch (build/, *.egg-info) goes to the

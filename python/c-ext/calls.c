@@ -170,18 +170,17 @@ void pyposenc_config_blame(const posenc_rope_config *c, char *detail, size_t det
     free(t);
 }
 
-int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posenc_model **out,
-                              char *detail, size_t detail_size)
-{
-    detail[0] = 0;
 #ifdef POSENC_HAVE_JSON
-    /* Through the model registry, as the program's --config: the family's
-     * layout, and layer `layer`'s RoPE (per-layer bases, scalings and length
-     * rules), asked of the model at each length. */
+/* The model of a config.json text and the description of its layer `layer`
+ * (*m owned by the caller on success; freed here on failure, with detail
+ * saying why: the reader's line and column, or the layer's range). */
+static int model_layer_at(const char *json, size_t len, int64_t layer, posenc_model **out,
+                          posenc_layer_info *li, char *detail, size_t detail_size)
+{
     posenc_config_error err;
-    posenc_layer_info li;
     posenc_model *m;
     memset(&err, 0, sizeof err);
+    detail[0] = 0;
     int st = posenc_model_create(&m);
     if (st != POSENC_OK)
         return st;
@@ -193,22 +192,41 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posen
         else
             snprintf(detail, detail_size, "%s", err.detail);
     } else if (layer < 0 || layer >= (int64_t)posenc_model_n_layer(m) ||
-               posenc_model_layer(m, (uint32_t)layer, &li) != POSENC_OK) {
+               posenc_model_layer(m, (uint32_t)layer, li) != POSENC_OK) {
         uint32_t nl = posenc_model_n_layer(m);
         snprintf(detail, detail_size, "layer %lld does not exist: the model has %u layers (0 to %u)",
                  (long long)layer, nl, nl - 1);
-        st = POSENC_ERR_RANGE;
-    } else if (li.scheme != POSENC_SCHEME_ROPE) {
-        const char *type = posenc_model_type(m);
-        const char *why = posenc_model_layer_reason(m, (uint32_t)layer);
-        snprintf(detail, detail_size, "layer %lld of %s has no RoPE (scheme %s%s%s)",
-                 (long long)layer, type[0] ? type : "the model", posenc_scheme_name(li.scheme),
-                 why[0] ? ": " : "", why);
         st = POSENC_ERR_RANGE;
     }
     if (st != POSENC_OK) {
         posenc_model_free(m);
         return st;
+    }
+    *out = m;
+    return POSENC_OK;
+}
+#endif
+
+int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posenc_model **out,
+                              char *detail, size_t detail_size)
+{
+#ifdef POSENC_HAVE_JSON
+    /* Through the model registry, as the program's --config: the family's
+     * layout, and layer `layer`'s RoPE (per-layer bases, scalings and length
+     * rules), asked of the model at each length. */
+    posenc_layer_info li;
+    posenc_model *m;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    if (li.scheme != POSENC_SCHEME_ROPE) {
+        const char *type = posenc_model_type(m);
+        const char *why = posenc_model_layer_reason(m, (uint32_t)layer);
+        snprintf(detail, detail_size, "layer %lld of %s has no RoPE (scheme %s%s%s)",
+                 (long long)layer, type[0] ? type : "the model", posenc_scheme_name(li.scheme),
+                 why[0] ? ": " : "", why);
+        posenc_model_free(m);
+        return POSENC_ERR_RANGE;
     }
     *out = m;
     return POSENC_OK;
@@ -512,25 +530,14 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
                            size_t n, int *kind, uint32_t *width, void **out, char *detail,
                            size_t detail_size)
 {
-    detail[0] = 0;
     *out = NULL;
 #ifdef POSENC_HAVE_JSON
-    posenc_config_error err;
     posenc_layer_info li;
     posenc_model *m;
-    memset(&err, 0, sizeof err);
-    int st = posenc_model_create(&m);
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
     if (st != POSENC_OK)
         return st;
-    st = posenc_model_from_config_text(json, len, NULL, m, &err);
-    if (st != POSENC_OK) {
-        snprintf(detail, detail_size, "%s", err.detail);
-    } else if (layer < 0 || layer >= (int64_t)posenc_model_n_layer(m) ||
-               posenc_model_layer(m, (uint32_t)layer, &li) != POSENC_OK) {
-        snprintf(detail, detail_size, "layer %lld does not exist: the model has %u layers",
-                 (long long)layer, posenc_model_n_layer(m));
-        st = POSENC_ERR_RANGE;
-    } else if (li.scheme == POSENC_SCHEME_SINUSOID) {
+    if (li.scheme == POSENC_SCHEME_SINUSOID) {
         /* the vectors the family adds (posenc golden's pe) */
         posenc_sinusoid_spec spec;
         posenc_model_table tb;

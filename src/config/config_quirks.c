@@ -438,6 +438,25 @@ const posenc_family_quirks quirk_recurrent_gemma = {.name = "quirk_recurrent_gem
 
 /* ---- whisper ------------------------------------------------------------------------ */
 
+/* The sizes a speech encoder-decoder's config gives (Whisper, Speech2Text):
+ * its stacks' layers (defaults enc, dec), max_source_positions and
+ * max_target_positions (positive; *src, *tgt hold the defaults) and d_model
+ * (*dm the default). */
+static posenc_status speech_sizes(mread *r, int64_t enc, int64_t dec, int64_t *ne, int64_t *nd,
+                                  int64_t *src, int64_t *tgt, int64_t *dm)
+{
+    int present;
+    posenc_status st;
+    if ((st = stack_layers(r, "encoder_layers", enc, ne)) != POSENC_OK ||
+        (st = stack_layers(r, "decoder_layers", dec, nd)) != POSENC_OK ||
+        (st = count(r, "max_source_positions", src, &present)) != POSENC_OK ||
+        (st = positive(r, "max_source_positions", *src)) != POSENC_OK ||
+        (st = count(r, "max_target_positions", tgt, &present)) != POSENC_OK ||
+        (st = positive(r, "max_target_positions", *tgt)) != POSENC_OK)
+        return st;
+    return count(r, "d_model", dm, &present);
+}
+
 /* WhisperConfig (configuration_whisper.py @3f832360 L192-211): 4 + 4
  * layers, d_model 384, max_source_positions 1500, max_target_positions 448;
  * the encoder's fixed sinusoids (modeling_whisper.py @e2412028 L53-62:
@@ -447,16 +466,9 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
                                     int64_t *ne, int64_t *nd)
 {
     char name[96];
-    int present;
     posenc_status st;
     int64_t src = 1500, tgt = 448, dm = 384;
-    if ((st = stack_layers(r, "encoder_layers", 4, ne)) != POSENC_OK ||
-        (st = stack_layers(r, "decoder_layers", 4, nd)) != POSENC_OK ||
-        (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
-        (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
-        (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
-        (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
-        (st = count(r, "d_model", &dm, &present)) != POSENC_OK)
+    if ((st = speech_sizes(r, 4, 4, ne, nd, &src, &tgt, &dm)) != POSENC_OK)
         return st;
     /* sinusoids(length, channels): channels even, channels // 2 - 1 > 0 */
     if (dm < 4 || dm % 2 || dm > POSENC_MAX_DIM)
@@ -647,13 +659,7 @@ static posenc_status s2t_stacks(mread *r, posenc_model_group *e, posenc_model_gr
     int present;
     posenc_status st;
     int64_t src = 6000, tgt = 1024, dm = 256, pad = 1;
-    if ((st = stack_layers(r, "encoder_layers", 12, ne)) != POSENC_OK ||
-        (st = stack_layers(r, "decoder_layers", 6, nd)) != POSENC_OK ||
-        (st = count(r, "max_source_positions", &src, &present)) != POSENC_OK ||
-        (st = positive(r, "max_source_positions", src)) != POSENC_OK ||
-        (st = count(r, "max_target_positions", &tgt, &present)) != POSENC_OK ||
-        (st = positive(r, "max_target_positions", tgt)) != POSENC_OK ||
-        (st = count(r, "d_model", &dm, &present)) != POSENC_OK ||
+    if ((st = speech_sizes(r, 12, 6, ne, nd, &src, &tgt, &dm)) != POSENC_OK ||
         (st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
         return st;
     if (pad == 0)
