@@ -942,6 +942,76 @@ TEST(rope_tensor_refusals)
     free(f.p);
 }
 
+TEST(queries_on_null_and_out_of_range)
+{
+    /* every query of a NULL object answers 0, NULL, -1 or POSENC_ERR_NULL */
+    CHECK(posenc_gguf_version(NULL) == 0 && posenc_gguf_alignment(NULL) == 0 &&
+          posenc_gguf_data_offset(NULL) == 0 && posenc_gguf_n_kv(NULL) == 0 &&
+          posenc_gguf_n_tensors(NULL) == 0);
+    CHECK(posenc_gguf_find_key(NULL, "a") == -1 && posenc_gguf_key(NULL, 0) == NULL &&
+          posenc_gguf_find_tensor(NULL, "a") == -1);
+    posenc_gguf_value v;
+    posenc_gguf_tensor t;
+    const float *vals;
+    size_t n;
+    CHECK_EQ_INT(posenc_gguf_value_at(NULL, 0, &v), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_tensor_at(NULL, 0, &t), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_factors_get(NULL, POSENC_GGUF_ROPE_FREQS, &vals, &n), POSENC_ERR_NULL);
+    CHECK(!strcmp(posenc_gguf_factors_name((posenc_gguf_factors)3), "unknown"));
+    CHECK(!strcmp(posenc_gguf_factors_name(POSENC_GGUF_ROPE_FACTORS_SHORT),
+                  "rope_factors_short.weight"));
+    buf f = llama31_file(3);
+    posenc_gguf *g = NULL;
+    posenc_load_error e;
+    CHECK(read_buf(&f, &g, &e, NULL) == POSENC_OK);
+    CHECK(posenc_gguf_find_key(g, NULL) == -1 && posenc_gguf_find_key(g, "llama.nonesuch") == -1);
+    CHECK(posenc_gguf_find_tensor(g, NULL) == -1 && posenc_gguf_find_tensor(g, "output.weight") == -1);
+    CHECK(posenc_gguf_key(g, posenc_gguf_n_kv(g)) == NULL);
+    CHECK_EQ_INT(posenc_gguf_value_at(g, 0, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_value_at(g, posenc_gguf_n_kv(g), &v), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_gguf_tensor_at(g, 0, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_tensor_at(g, 2, &t), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_gguf_factors_get(g, POSENC_GGUF_ROPE_FREQS, NULL, &n), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_factors_get(g, POSENC_GGUF_ROPE_FREQS, &vals, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_factors_get(g, (posenc_gguf_factors)3, &vals, &n), POSENC_ERR_RANGE);
+    CHECK(posenc_gguf_factors_get(g, POSENC_GGUF_ROPE_FACTORS_LONG, &vals, &n) == POSENC_OK &&
+          vals == NULL && n == 0);
+    posenc_gguf_free(g);
+    /* reading: NULL arguments, and a limit of 0 */
+    FILE *in = fmemopen(f.p, f.n, "r");
+    CHECK(in != NULL);
+    CHECK_EQ_INT(posenc_gguf_read(NULL, NULL, &g, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_read(in, NULL, NULL, &e), POSENC_ERR_NULL);
+    posenc_gguf_limits lim;
+    static const int which[4] = {0, 1, 2, 3};
+    for (int k = 0; k < 4; k++) {
+        CHECK(posenc_gguf_limits_default(&lim) == POSENC_OK);
+        uint64_t *field = which[k] == 0 ? &lim.max_kv : which[k] == 1 ? &lim.max_tensors
+                          : which[k] == 2 ? &lim.max_string : &lim.max_array;
+        *field = 0;
+        g = NULL;
+        CHECK_EQ_INT(posenc_gguf_read(in, &lim, &g, &e), POSENC_ERR_RANGE);
+        CHECK(g == NULL);
+    }
+    CHECK_EQ_INT(posenc_gguf_limits_default(NULL), POSENC_ERR_NULL);
+    fclose(in);
+    free(f.p);
+    /* a factor tensor of three dimensions, or of four, or longer than
+     * POSENC_MAX_DIM, is refused by its shape */
+    int64_t ne3[3] = {4, 1, 2};
+    f = one_tensor("rope_freqs.weight", 3, ne3, 0, 0, 32);
+    REFUSED(f, POSENC_ERR_FORMAT, "tensor 'rope_freqs.weight' has shape [4, 1, 2, 1]");
+    free(f.p);
+    int64_t ne4[4] = {4, 1, 1, 2};
+    f = one_tensor("rope_freqs.weight", 4, ne4, 0, 0, 32);
+    REFUSED(f, POSENC_ERR_FORMAT, "tensor 'rope_freqs.weight' has shape [4, 1, 1, 2]");
+    free(f.p);
+    int64_t big[1] = {(int64_t)POSENC_MAX_DIM + 1};
+    f = one_tensor("rope_freqs.weight", 1, big, 0, 0, 4 * ((size_t)POSENC_MAX_DIM + 1));
+    REFUSED(f, POSENC_ERR_FORMAT, "tensor 'rope_freqs.weight' has shape [1048577, 1, 1, 1]");
+    free(f.p);
+}
+
 /* The llama file with one key replaced (NULL value: removed). */
 static buf llama_with(const char *key, int type, double value, const char *str)
 {
@@ -1711,5 +1781,6 @@ int main(int argc, char **argv)
     RUN(sliding_window_keys_and_patterns);
     RUN(layer_queries_refused);
     RUN(op_config_refuses_each_op_it_cannot_state);
+    RUN(queries_on_null_and_out_of_range);
     return check_summary("gguf");
 }
