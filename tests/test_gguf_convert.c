@@ -401,6 +401,51 @@ static buf deepseek2(void)
     return gw_finish(&w);
 }
 
+/* Files for the CLI's refusals and EXPLAIN MODEL's key listing (none is a
+ * conversion): a scaling type llama.cpp does not know (refused by the
+ * loader, llama-model.cpp:1417-1420); grok with yarn_ext_factor 0.5, an op
+ * (ext_factor neither 0 nor 1) that has no posenc_rope_config; qwen2vl
+ * (M-RoPE, its layers not modelled here) with rope keys of every type
+ * EXPLAIN MODEL prints, those llama.cpp does not read included. */
+static buf bad_scaling(void)
+{
+    gw w = gw_new(3);
+    common(&w, "qwen2", 32768, 3584, 28, 28, 4);
+    kv_str(&w, "qwen2.rope.scaling.type", "su");
+    return gw_finish(&w);
+}
+
+static buf grok_ext(void)
+{
+    gw w = gw_new(3);
+    common(&w, "grok", 8192, 6144, 4, 48, 8);
+    kv_f32(&w, "grok.rope.freq_base", 10000.0f);
+    kv_str(&w, "grok.rope.scaling.type", "yarn");
+    kv_f32(&w, "grok.rope.scaling.factor", 4.0f);
+    kv_f32(&w, "grok.rope.scaling.yarn_ext_factor", 0.5f);
+    return gw_finish(&w);
+}
+
+static buf qwen2vl_keys(void)
+{
+    gw w = gw_new(2);
+    common(&w, "qwen2vl", 32768, 3584, 28, 28, 4);
+    kv_f32(&w, "qwen2vl.rope.freq_base", 1000000.0f);
+    int32_t sec[4] = {16, 24, 24, 0}, nine[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    kv_arr_i32(&w, "qwen2vl.rope.dimension_sections", sec, 4);
+    kv_arr_i32(&w, "qwen2vl.rope.note_i32s", nine, 9);
+    kv_bool(&w, "qwen2vl.rope.note_bool", 1);
+    kv_bool(&w, "qwen2vl.rope.note_off", 0);
+    kv_f64(&w, "qwen2vl.rope.note_f64", 0.25);
+    kv_u64(&w, "qwen2vl.rope.note_u64", 12345678901ull);
+    kv_head(&w, "qwen2vl.rope.note_i32", 5);
+    put_u32(&w.kv, (uint32_t)-7);
+    kv_str(&w, "qwen2vl.rope.note_str", "a b");
+    kv_str(&w, "qwen2vl.tokenizer_note", "not a rope key");
+    kv_str(&w, "qwen2.rope.other_arch", "not this arch");
+    return gw_finish(&w);
+}
+
 static int write_fixtures(const char *dir)
 {
 #ifdef POSENC_HAVE_JSON
@@ -408,12 +453,15 @@ static int write_fixtures(const char *dir)
         return 0;
 #endif
     char dpath[4096];
-    snprintf(dpath, sizeof dpath, "%s/deepseek2.gguf", dir);
-    buf d = deepseek2();
-    int dok = gw_save(&d, dpath);
-    free(d.p);
-    if (!dok)
-        return 0;
+    static const char *const extra[] = {"deepseek2", "bad-scaling", "grok-ext", "qwen2vl-keys"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(dpath, sizeof dpath, "%s/%s.gguf", dir, extra[i]);
+        buf d = i == 0 ? deepseek2() : i == 1 ? bad_scaling() : i == 2 ? grok_ext() : qwen2vl_keys();
+        int dok = gw_save(&d, dpath);
+        free(d.p);
+        if (!dok)
+            return 0;
+    }
     for (size_t i = 0; i < N_CASES; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.gguf", dir, CASES[i].file);
