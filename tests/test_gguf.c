@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gguf_writer.h"
 
@@ -1523,6 +1524,67 @@ TEST(op_config_refuses_each_op_it_cannot_state)
     CHECK_NEAR(c.scaling.attention_factor, 1.0 + 0.1 * log(2.0), 1e-6);
 }
 
+TEST(models_of_files_whose_layers_differ_or_do_not_map)
+{
+    posenc_model *m = NULL;
+    CHECK(posenc_model_create(&m) == POSENC_OK);
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_load_error e;
+    /* SmolLM3: layer 3 has no RoPE (smollm3.cpp:5, 69) */
+    buf f = small_arch("smollm3", 8, -1, 0);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "layer 3 runs another RoPE than layer 0 (layers without RoPE)"));
+    posenc_gguf_free(g);
+    free(f.p);
+    /* grok with yarn_ext_factor 0.5: one op in every layer, but one that is
+     * neither linear nor YaRN */
+    gw w = arch_base("grok", 2, 1);
+    kv_f32(&w, "grok.rope.scaling.factor", 4.0f);
+    kv_f32(&w, "grok.rope.scaling.yarn_ext_factor", 0.5f);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "llama.cpp's RoPE for 'grok' (mode neox, ext_factor 0.5) has no "
+                        "posenc_rope_config"));
+    CHECK(posenc_model_n_layer(m) == 0);
+    /* NULL arguments; an arch whose layers are not modelled */
+    CHECK_EQ_INT(posenc_gguf_model(NULL, &hp, 0, m, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_model(g, NULL, 0, m, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, NULL, &e), POSENC_ERR_NULL);
+    posenc_gguf_free(g);
+    free(f.p);
+    w = arch_base("qwen2vl", 2, 1);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "'qwen2vl' are not modelled here"));
+    posenc_gguf_free(g);
+    free(f.p);
+    /* a file that is one op: the model has its layers */
+    w = arch_base("qwen2", 3, 1);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(posenc_gguf_model(g, &hp, 0, m, &e) == POSENC_OK && posenc_model_n_layer(m) == 3);
+    posenc_gguf_free(g);
+    free(f.p);
+    posenc_model_free(m);
+    /* a stream that cannot seek (a pipe) is an I/O error */
+    int fd[2];
+    CHECK(pipe(fd) == 0);
+    FILE *in = fdopen(fd[0], "r");
+    CHECK(in != NULL);
+    if (in) {
+        CHECK(write(fd[1], "GGUF", 4) == 4);
+        g = NULL;
+        CHECK_EQ_INT(posenc_gguf_read(in, NULL, &g, &e), POSENC_ERR_IO);
+        CHECK(g == NULL);
+        fclose(in);
+    }
+    close(fd[1]);
+}
+
 TEST(mrope_sections_choose_the_type)
 {
     /* glm4: NORM, or MROPE when sections [0] and [1] are > 0 */
@@ -1782,5 +1844,6 @@ int main(int argc, char **argv)
     RUN(layer_queries_refused);
     RUN(op_config_refuses_each_op_it_cannot_state);
     RUN(queries_on_null_and_out_of_range);
+    RUN(models_of_files_whose_layers_differ_or_do_not_map);
     return check_summary("gguf");
 }
