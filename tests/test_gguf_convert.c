@@ -378,6 +378,39 @@ TEST(arguments_are_checked)
     memset(&hp, 0, sizeof hp);
     CHECK(posenc_gguf_compare(NULL, &hp, NULL, 0, NULL, 0, &n, NULL) == POSENC_ERR_NULL);
     CHECK_EQ_INT((long long)n, 7);
+    /* with a real file and model: each NULL, and causes counted past cap */
+    buf f = llama31("base");
+    posenc_gguf *g = NULL;
+    posenc_load_error e;
+    posenc_config_error ce;
+    posenc_model *m = NULL;
+    FILE *in = fmemopen(f.p, f.n, "r");
+    int ok = in && posenc_gguf_read(in, NULL, &g, &e) == POSENC_OK &&
+             posenc_gguf_llama_hparams(g, &hp, &e) == POSENC_OK &&
+             posenc_model_create(&m) == POSENC_OK &&
+             posenc_model_from_config(LLAMA, NULL, m, &ce) == POSENC_OK;
+    if (in)
+        fclose(in);
+    CHECK(ok);
+    if (ok) {
+        posenc_gguf_cause one;
+        CHECK_EQ_INT(posenc_gguf_compare(g, NULL, m, 0, &one, 1, &n, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT(posenc_gguf_compare(g, &hp, NULL, 0, &one, 1, &n, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT(posenc_gguf_compare(g, &hp, m, 0, &one, 1, NULL, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT(posenc_gguf_compare(g, &hp, m, 0, NULL, 1, &n, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT((long long)n, 7);
+        /* cap 0: the cause counted, none stored (past cap the causes
+         * cannot be told apart, so the count is at least one: here one per
+         * layer the base shows in) */
+        CHECK(posenc_gguf_compare(g, &hp, m, 0, NULL, 0, &n, NULL) == POSENC_OK);
+        CHECK(n >= 1 && n <= 32);
+        /* at a context of 8192 the same cause */
+        CHECK(posenc_gguf_compare(g, &hp, m, 8192, &one, 1, &n, &e) == POSENC_OK);
+        CHECK(n == 1 && !strcmp(one.name, "freq-base") && !strcmp(one.key, "llama.rope.freq_base"));
+    }
+    posenc_model_free(m);
+    posenc_gguf_free(g);
+    free(f.p);
 }
 #endif
 
