@@ -116,12 +116,21 @@ if "$prog" --features | grep -q '^config-json$'; then
         expect gguf-dump-factor 1 '^CAUSE name=scaling fit_ulp=[0-9.e-]+ what=yarn factor=4$' \
             check --gguf "$tmp/gguf/qwen25-yarn-factor.gguf" "$tmp/q.st"
         expect gguf-dump-norm 1 '^CHECK verdict=mismatch' check --gguf "$tmp/gguf/llama31.gguf" "$tmp/l31.st"
+        # refusals of --gguf with a DUMP: a layer llama.cpp runs without RoPE
+        # (SmolLM3's every 4th), an op with no posenc RoPE (grok's
+        # yarn_ext_factor 0.5), a file llama.cpp's loader refuses
+        expect gguf-dump-nope 2 'smollm3.gguf: layer 3 runs no RoPE in llama.cpp$' \
+            check --gguf "$tmp/gguf/smollm3.gguf" --layer 3 "$tmp/q.st"
+        expect gguf-dump-ext 2 "grok-ext.gguf: layer 0: llama.cpp's op \\(mode neox, ext_factor 0.5\\) has no posenc RoPE" \
+            check --gguf "$tmp/gguf/grok-ext.gguf" "$tmp/q.st"
+        expect gguf-dump-loader 2 "bad-scaling.gguf: key 'qwen2.rope.scaling.type': 'su' is not a scaling type" \
+            check --gguf "$tmp/gguf/bad-scaling.gguf" "$tmp/q.st"
     else
         failed=$((failed + 1))
         echo "FAIL check_cli/gguf-fixtures: $writer --write-fixtures" >&2
     fi
 else
-    skipped=$((skipped + 12))
+    skipped=$((skipped + 15))
     echo "check_cli: skipped the --config cases (apt-get install libjansson-dev)"
 fi
 if [ "$skipped" -gt 0 ]; then

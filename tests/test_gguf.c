@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gguf_writer.h"
 
@@ -942,6 +943,76 @@ TEST(rope_tensor_refusals)
     free(f.p);
 }
 
+TEST(queries_on_null_and_out_of_range)
+{
+    /* every query of a NULL object answers 0, NULL, -1 or POSENC_ERR_NULL */
+    CHECK(posenc_gguf_version(NULL) == 0 && posenc_gguf_alignment(NULL) == 0 &&
+          posenc_gguf_data_offset(NULL) == 0 && posenc_gguf_n_kv(NULL) == 0 &&
+          posenc_gguf_n_tensors(NULL) == 0);
+    CHECK(posenc_gguf_find_key(NULL, "a") == -1 && posenc_gguf_key(NULL, 0) == NULL &&
+          posenc_gguf_find_tensor(NULL, "a") == -1);
+    posenc_gguf_value v;
+    posenc_gguf_tensor t;
+    const float *vals;
+    size_t n;
+    CHECK_EQ_INT(posenc_gguf_value_at(NULL, 0, &v), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_tensor_at(NULL, 0, &t), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_factors_get(NULL, POSENC_GGUF_ROPE_FREQS, &vals, &n), POSENC_ERR_NULL);
+    CHECK(!strcmp(posenc_gguf_factors_name((posenc_gguf_factors)3), "unknown"));
+    CHECK(!strcmp(posenc_gguf_factors_name(POSENC_GGUF_ROPE_FACTORS_SHORT),
+                  "rope_factors_short.weight"));
+    buf f = llama31_file(3);
+    posenc_gguf *g = NULL;
+    posenc_load_error e;
+    CHECK(read_buf(&f, &g, &e, NULL) == POSENC_OK);
+    CHECK(posenc_gguf_find_key(g, NULL) == -1 && posenc_gguf_find_key(g, "llama.nonesuch") == -1);
+    CHECK(posenc_gguf_find_tensor(g, NULL) == -1 && posenc_gguf_find_tensor(g, "output.weight") == -1);
+    CHECK(posenc_gguf_key(g, posenc_gguf_n_kv(g)) == NULL);
+    CHECK_EQ_INT(posenc_gguf_value_at(g, 0, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_value_at(g, posenc_gguf_n_kv(g), &v), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_gguf_tensor_at(g, 0, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_tensor_at(g, 2, &t), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_gguf_factors_get(g, POSENC_GGUF_ROPE_FREQS, NULL, &n), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_factors_get(g, POSENC_GGUF_ROPE_FREQS, &vals, NULL), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_factors_get(g, (posenc_gguf_factors)3, &vals, &n), POSENC_ERR_RANGE);
+    CHECK(posenc_gguf_factors_get(g, POSENC_GGUF_ROPE_FACTORS_LONG, &vals, &n) == POSENC_OK &&
+          vals == NULL && n == 0);
+    posenc_gguf_free(g);
+    /* reading: NULL arguments, and a limit of 0 */
+    FILE *in = fmemopen(f.p, f.n, "r");
+    CHECK(in != NULL);
+    CHECK_EQ_INT(posenc_gguf_read(NULL, NULL, &g, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_read(in, NULL, NULL, &e), POSENC_ERR_NULL);
+    posenc_gguf_limits lim;
+    static const int which[4] = {0, 1, 2, 3};
+    for (int k = 0; k < 4; k++) {
+        CHECK(posenc_gguf_limits_default(&lim) == POSENC_OK);
+        uint64_t *field = which[k] == 0 ? &lim.max_kv : which[k] == 1 ? &lim.max_tensors
+                          : which[k] == 2 ? &lim.max_string : &lim.max_array;
+        *field = 0;
+        g = NULL;
+        CHECK_EQ_INT(posenc_gguf_read(in, &lim, &g, &e), POSENC_ERR_RANGE);
+        CHECK(g == NULL);
+    }
+    CHECK_EQ_INT(posenc_gguf_limits_default(NULL), POSENC_ERR_NULL);
+    fclose(in);
+    free(f.p);
+    /* a factor tensor of three dimensions, or of four, or longer than
+     * POSENC_MAX_DIM, is refused by its shape */
+    int64_t ne3[3] = {4, 1, 2};
+    f = one_tensor("rope_freqs.weight", 3, ne3, 0, 0, 32);
+    REFUSED(f, POSENC_ERR_FORMAT, "tensor 'rope_freqs.weight' has shape [4, 1, 2, 1]");
+    free(f.p);
+    int64_t ne4[4] = {4, 1, 1, 2};
+    f = one_tensor("rope_freqs.weight", 4, ne4, 0, 0, 32);
+    REFUSED(f, POSENC_ERR_FORMAT, "tensor 'rope_freqs.weight' has shape [4, 1, 1, 2]");
+    free(f.p);
+    int64_t big[1] = {(int64_t)POSENC_MAX_DIM + 1};
+    f = one_tensor("rope_freqs.weight", 1, big, 0, 0, 4 * ((size_t)POSENC_MAX_DIM + 1));
+    REFUSED(f, POSENC_ERR_FORMAT, "tensor 'rope_freqs.weight' has shape [1048577, 1, 1, 1]");
+    free(f.p);
+}
+
 /* The llama file with one key replaced (NULL value: removed). */
 static buf llama_with(const char *key, int type, double value, const char *str)
 {
@@ -1061,6 +1132,457 @@ TEST(loader_refusals_name_the_key)
     HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key 'qwen2.rope.dimension_count': 63 rotated");
     posenc_gguf_hparams hp;
     CHECK_EQ_INT(posenc_gguf_llama_hparams(NULL, &hp, NULL), POSENC_ERR_NULL);
+}
+
+/* ---- more loader keys, rules and refusals ------------------------------------------- */
+
+/* "{arch}.suffix" (four rotating buffers, enough for one call's keys). */
+static const char *ak(const char *arch, const char *suffix)
+{
+    static char k[4][160];
+    static int i;
+    i = (i + 1) % 4;
+    snprintf(k[i], sizeof k[i], "%s.%s", arch, suffix);
+    return k[i];
+}
+
+/* The required keys of arch: context 8192, width 4096, n_layer blocks and
+ * (heads != 0) 32 heads, so heads of 4096 / 32 = 128. */
+static gw arch_base(const char *arch, uint32_t n_layer, int heads)
+{
+    gw w = gw_new(3);
+    kv_str(&w, "general.architecture", arch);
+    kv_u32(&w, ak(arch, "context_length"), 8192);
+    kv_u32(&w, ak(arch, "embedding_length"), 4096);
+    kv_u32(&w, ak(arch, "block_count"), n_layer);
+    if (heads)
+        kv_u32(&w, ak(arch, "attention.head_count"), 32);
+    return w;
+}
+
+/* An array of n f32 values (not an integer array llama.cpp takes). */
+static void kv_arr_f32(gw *w, const char *key, const float *v, size_t n)
+{
+    kv_head(w, key, 9);
+    put_u32(&w->kv, 6);
+    put_u64(&w->kv, n);
+    for (size_t i = 0; i < n; i++)
+        put_f32(&w->kv, v[i]);
+}
+
+#define WRONG(arch, suffix, got, want)                                                       \
+    "key '" arch "." suffix "' has wrong type " got " but llama.cpp expects " want
+
+TEST(every_key_of_the_loader_checks_its_type)
+{
+    gw w;
+    /* one key of the wrong type at each place the loader reads one */
+    w = arch_base("qwen2", 2, 1);
+    kv_u32(&w, "qwen2.rope.scaling.type", 2);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("qwen2", "rope.scaling.type", "u32", "str"));
+    w = arch_base("qwen2", 2, 1);
+    kv_f32(&w, "qwen2.rope.scaling.original_context_length", 4096.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("qwen2", "rope.scaling.original_context_length", "f32", "u32"));
+    w = arch_base("qwen2", 2, 1);
+    kv_u32(&w, "qwen2.rope.scale_linear", 4);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("qwen2", "rope.scale_linear", "u32", "f32"));
+    w = arch_base("qwen2", 2, 1);
+    kv_u32(&w, "qwen2.rope.scaling.attn_factor", 2);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("qwen2", "rope.scaling.attn_factor", "u32", "f32"));
+    w = arch_base("grok", 2, 1);
+    kv_u32(&w, "grok.rope.scaling.yarn_ext_factor", 1);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("grok", "rope.scaling.yarn_ext_factor", "u32", "f32"));
+    w = arch_base("grok", 2, 1);
+    kv_u32(&w, "grok.rope.scaling.yarn_attn_factor", 1);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("grok", "rope.scaling.yarn_attn_factor", "u32", "f32"));
+    w = arch_base("mistral3", 2, 1);
+    kv_u32(&w, "mistral3.rope.scaling.yarn_beta_fast", 32);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("mistral3", "rope.scaling.yarn_beta_fast", "u32", "f32"));
+    w = arch_base("mistral3", 2, 1);
+    kv_u32(&w, "mistral3.rope.scaling.yarn_beta_slow", 1);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("mistral3", "rope.scaling.yarn_beta_slow", "u32", "f32"));
+    w = arch_base("mistral3", 2, 1);
+    kv_u32(&w, "mistral3.rope.scaling.yarn_log_multiplier", 1);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("mistral3", "rope.scaling.yarn_log_multiplier", "u32", "f32"));
+    w = arch_base("qwen2", 2, 0);
+    kv_f32(&w, "qwen2.attention.head_count", 32.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("qwen2", "attention.head_count", "f32", "u32"));
+    w = arch_base("qwen2", 2, 1);
+    kv_f32(&w, "qwen2.attention.key_length", 128.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("qwen2", "attention.key_length", "f32", "u32"));
+    w = arch_base("qwen2", 2, 1);
+    kv_f32(&w, "qwen2.rope.dimension_count", 64.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("qwen2", "rope.dimension_count", "f32", "u32"));
+    w = arch_base("qwen2", 2, 1);
+    kv_f32(&w, "qwen2.rope.dimension_count_swa", 64.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("qwen2", "rope.dimension_count_swa", "f32", "u32"));
+    w = arch_base("qwen2vl", 2, 1);
+    kv_f32(&w, "qwen2vl.rope.dimension_sections", 16.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("qwen2vl", "rope.dimension_sections", "f32", "u32"));
+    w = arch_base("qwen2", 2, 1);
+    kv_f32(&w, "qwen2.embedding_length", 4096.0f); /* a second pair of that name: refused */
+    buf dup = gw_finish(&w);
+    posenc_gguf *g = NULL;
+    posenc_load_error e;
+    CHECK_EQ_INT(read_buf(&dup, &g, &e, NULL), POSENC_ERR_FORMAT);
+    free(dup.p);
+    w = gw_new(3);
+    kv_str(&w, "general.architecture", "qwen2");
+    kv_u32(&w, "qwen2.context_length", 8192);
+    kv_f32(&w, "qwen2.embedding_length", 4096.0f);
+    kv_u32(&w, "qwen2.block_count", 2);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("qwen2", "embedding_length", "f32", "u32"));
+    /* the required keys, each missing */
+    w = gw_new(3);
+    kv_str(&w, "general.architecture", "qwen2");
+    kv_u32(&w, "qwen2.context_length", 8192);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key not found: 'qwen2.embedding_length'");
+    w = gw_new(3);
+    kv_str(&w, "general.architecture", "qwen2");
+    kv_u32(&w, "qwen2.context_length", 8192);
+    kv_u32(&w, "qwen2.embedding_length", 4096);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key not found: 'qwen2.block_count'");
+    /* 513 layers: above LLAMA_MAX_LAYERS */
+    w = arch_base("qwen2", 513, 1);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               "key 'qwen2.block_count': 513 layers, llama.cpp takes 1 .. 512");
+    /* an architecture name of 64 bytes does not fit llama.cpp's names */
+    w = gw_new(3);
+    kv_str(&w, "general.architecture",
+           "llamallamallamallamallamallamallamallamallamallamallamallamallam");
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               "key 'general.architecture': not an architecture name of llama.cpp");
+}
+
+TEST(integer_arrays_as_llama_cpp_takes_them)
+{
+    gw w;
+    /* head_count: strings, f32 and over 512 elements are refused */
+    static const char *const s2[] = {"32", "32"};
+    w = arch_base("qwen2", 2, 0);
+    kv_arr_str(&w, "qwen2.attention.head_count", s2, 2);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key 'qwen2.attention.head_count' has wrong array "
+               "element type str (llama.cpp expects bool, u32 or i32)");
+    static const float f2[] = {32.0f, 32.0f};
+    w = arch_base("qwen2", 2, 0);
+    kv_arr_f32(&w, "qwen2.attention.head_count", f2, 2);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "wrong array element type f32");
+    static int32_t many[513];
+    for (int i = 0; i < 513; i++)
+        many[i] = 32;
+    w = arch_base("qwen2", 2, 0);
+    kv_arr_i32(&w, "qwen2.attention.head_count", many, 513);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key 'qwen2.attention.head_count': array of 513 "
+               "elements, llama.cpp takes at most 512");
+    /* an i32 array of n_layer: layer 0's count is the graph's, 4096 / 16 = 256 */
+    int32_t h[2] = {16, 32};
+    w = arch_base("qwen2", 2, 0);
+    kv_arr_i32(&w, "qwen2.attention.head_count", h, 2);
+    buf f = gw_finish(&w);
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(hp.n_head == 16 && hp.n_embd_head_k == 256 && hp.n_rot == 256);
+    posenc_gguf_free(g);
+    free(f.p);
+    /* M-RoPE sections: a scalar fills all four; an array must hold four */
+    w = arch_base("qwen2vl", 2, 1);
+    kv_u32(&w, "qwen2vl.rope.dimension_sections", 16);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(hp.sections[0] == 16 && hp.sections[1] == 16 && hp.sections[2] == 16 &&
+          hp.sections[3] == 16 && hp.rope_type == POSENC_GGUF_ROPE_MROPE);
+    /* qwen2vl's graph is not modelled here: its layers are refused, named */
+    char line[512];
+    posenc_load_error e;
+    CHECK_EQ_INT(posenc_gguf_layer_describe(g, &hp, 0, 0, line, sizeof line, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "rules for 'qwen2vl' are not modelled here"));
+    posenc_gguf_free(g);
+    free(f.p);
+    int32_t sec3[3] = {16, 24, 24};
+    w = arch_base("qwen2vl", 2, 1);
+    kv_arr_i32(&w, "qwen2vl.rope.dimension_sections", sec3, 3);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key 'qwen2vl.rope.dimension_sections' has wrong "
+               "array length; expected 4, got 3");
+    /* rotary dimensions: above the head, and 0 for the SWA layers */
+    w = arch_base("qwen2", 2, 1);
+    kv_u32(&w, "qwen2.rope.dimension_count", 256);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key 'qwen2.rope.dimension_count': 256 rotated "
+               "dimensions; RoPE needs an even number in 2 .. the head size 128");
+    w = arch_base("qwen2", 2, 1);
+    kv_u32(&w, "qwen2.rope.dimension_count_swa", 0);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key 'qwen2.rope.dimension_count_swa': 0 rotated");
+}
+
+/* The op of layer il of file f at context n_ctx (0 on failure). */
+static int op_of(const buf *f, uint32_t il, uint64_t n_ctx, posenc_gguf_rope_op *op)
+{
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_load_error e;
+    e.detail[0] = 0;
+    int ok = file_hp(f, &g, &hp) && posenc_gguf_llama_layer(g, &hp, il, n_ctx, op, &e) == POSENC_OK;
+    if (!ok)
+        fprintf(stderr, "  layer: %s\n", e.detail);
+    posenc_gguf_free(g);
+    return ok;
+}
+
+TEST(scaling_keys_reach_the_op)
+{
+    gw w;
+    buf f;
+    posenc_gguf_rope_op op;
+    /* rope.scale_linear 4 when scaling.factor is absent: freq_scale 1/4;
+     * scaling.attn_factor 2 multiplies attn_factor (llama-context.cpp:214) */
+    w = arch_base("qwen2", 2, 1);
+    kv_f32(&w, "qwen2.rope.scale_linear", 4.0f);
+    kv_f32(&w, "qwen2.rope.scaling.attn_factor", 2.0f);
+    f = gw_finish(&w);
+    CHECK(op_of(&f, 1, 0, &op) && op.freq_scale == 0.25f && op.ext_factor == 0.0f &&
+          op.attn_factor == 2.0f && op.mode == POSENC_GGUF_ROPE_NEOX);
+    free(f.p);
+    /* scaling type "none": freq_scale 1 whatever the factor (:169-171) */
+    w = arch_base("qwen2", 2, 1);
+    kv_str(&w, "qwen2.rope.scaling.type", "none");
+    kv_f32(&w, "qwen2.rope.scaling.factor", 4.0f);
+    f = gw_finish(&w);
+    CHECK(op_of(&f, 0, 0, &op) && op.freq_scale == 1.0f && op.ext_factor == 0.0f);
+    free(f.p);
+    /* grok reads yarn_ext_factor and yarn_attn_factor: an ext_factor of 0.5
+     * set in the file is passed as is, with attn_factor
+     * get_mscale(4, 1) / (1 + 0.1 ln 4) = 1 (:177-212) */
+    w = arch_base("grok", 2, 1);
+    kv_f32(&w, "grok.rope.scaling.factor", 4.0f);
+    kv_f32(&w, "grok.rope.scaling.yarn_ext_factor", 0.5f);
+    kv_f32(&w, "grok.rope.scaling.yarn_attn_factor", 3.0f);
+    f = gw_finish(&w);
+    CHECK(op_of(&f, 0, 0, &op) && op.ext_factor == 0.5f && op.freq_scale == 0.25f);
+    CHECK_NEAR(op.attn_factor, 1.0, 1e-6);
+    free(f.p);
+    /* phi3 without any factor tensor: no freq_factors at either context */
+    w = arch_base("phi3", 2, 1);
+    kv_str(&w, "phi3.rope.scaling.type", "longrope");
+    kv_u32(&w, "phi3.rope.scaling.original_context_length", 4096);
+    f = gw_finish(&w);
+    CHECK(op_of(&f, 0, 8192, &op) && op.freq_factors == NULL && op.n_freq_factors == 0);
+    CHECK(op_of(&f, 0, 1000, &op) && op.freq_factors == NULL);
+    free(f.p);
+}
+
+TEST(sliding_window_keys_and_patterns)
+{
+    gw w;
+    buf f;
+    posenc_gguf_rope_op op;
+    /* gpt-oss requires attention.sliding_window (gpt-oss.cpp) */
+    w = arch_base("gpt-oss", 4, 1);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, "key not found: 'gpt-oss.attention.sliding_window'");
+    w = arch_base("gpt-oss", 4, 1);
+    kv_f32(&w, "gpt-oss.attention.sliding_window", 128.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("gpt-oss", "attention.sliding_window", "f32", "u32"));
+    w = arch_base("gpt-oss", 4, 1);
+    kv_u32(&w, "gpt-oss.attention.sliding_window", 128);
+    kv_u32(&w, "gpt-oss.rope.freq_base_swa", 10000);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT, WRONG("gpt-oss", "rope.freq_base_swa", "u32", "f32"));
+    w = arch_base("gpt-oss", 4, 1);
+    kv_u32(&w, "gpt-oss.attention.sliding_window", 128);
+    kv_f32(&w, "gpt-oss.attention.sliding_window_pattern", 2.0f);
+    HP_REFUSED(gw_finish(&w), POSENC_ERR_FORMAT,
+               WRONG("gpt-oss", "attention.sliding_window_pattern", "f32", "u32"));
+    /* a pattern array names the SWA layers (load_swa_pattern); layers past
+     * its end are full */
+    unsigned char pat[3] = {0, 1, 1};
+    w = arch_base("gpt-oss", 4, 1);
+    kv_u32(&w, "gpt-oss.attention.sliding_window", 128);
+    kv_f32(&w, "gpt-oss.rope.freq_base_swa", 7.0f);
+    kv_arr_bool(&w, "gpt-oss.attention.sliding_window_pattern", pat, 3);
+    f = gw_finish(&w);
+    LAYER_IS(f, 0, 1, 0, 10000.0f);
+    LAYER_IS(f, 1, 1, 1, 7.0f);
+    LAYER_IS(f, 2, 1, 1, 7.0f);
+    LAYER_IS(f, 3, 1, 0, 10000.0f);
+    free(f.p);
+    /* a scalar pattern 0: every layer SWA */
+    w = arch_base("gpt-oss", 4, 1);
+    kv_u32(&w, "gpt-oss.attention.sliding_window", 128);
+    kv_u32(&w, "gpt-oss.attention.sliding_window_pattern", 0);
+    f = gw_finish(&w);
+    LAYER_IS(f, 3, 1, 1, 10000.0f);
+    free(f.p);
+    /* gemma3 with sliding_window 0: no SWA layers */
+    w = arch_base("gemma3", 6, 1);
+    kv_u32(&w, "gemma3.attention.sliding_window", 0);
+    f = gw_finish(&w);
+    LAYER_IS(f, 0, 1, 0, 10000.0f);
+    free(f.p);
+    /* olmo2 with a window: its SWA layers (period 4: 0-2) run the plain
+     * RoPE, freq_scale 1, no YaRN, attn 1; layer 3 the scaled one */
+    w = arch_base("olmo2", 4, 1);
+    kv_u32(&w, "olmo2.attention.sliding_window", 4096);
+    kv_str(&w, "olmo2.rope.scaling.type", "yarn");
+    kv_f32(&w, "olmo2.rope.scaling.factor", 8.0f);
+    f = gw_finish(&w);
+    CHECK(op_of(&f, 0, 0, &op) && op.is_swa && op.rotates && op.freq_scale == 1.0f &&
+          op.ext_factor == 0.0f && op.attn_factor == 1.0f);
+    CHECK(op_of(&f, 3, 0, &op) && !op.is_swa && op.freq_scale == 0.125f && op.ext_factor == 1.0f);
+    free(f.p);
+}
+
+TEST(layer_queries_refused)
+{
+    buf f = qwen2_file();
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_gguf_rope_op op;
+    posenc_load_error e;
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, &hp, 28, 0, &op, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "layer 28: the model has 28"));
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, &hp, 0, 4294967296ull, &op, &e), POSENC_ERR_POS);
+    CHECK(has(e.detail, "n_ctx 4294967296 is past llama.cpp's u32 context"));
+    CHECK(posenc_gguf_llama_layer(g, &hp, 0, 4294967040ull, &op, &e) == POSENC_OK);
+    char line[512];
+    CHECK_EQ_INT(posenc_gguf_layer_describe(g, &hp, 0, 4294967296ull, line, sizeof line, &e),
+                 POSENC_ERR_POS);
+    posenc_gguf_hparams bad = hp;
+    strcpy(bad.arch, "nonesuch");
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, &bad, 0, 0, &op, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "hp was not filled by posenc_gguf_llama_hparams"));
+    bad = hp;
+    bad.n_layer = 0;
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, &bad, 0, 0, &op, &e), POSENC_ERR_RANGE);
+    bad.n_layer = 513;
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, &bad, 0, 0, &op, &e), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, NULL, 0, 0, &op, &e), POSENC_ERR_NULL);
+    bad = hp;
+    bad.layers_modelled = 0;
+    CHECK_EQ_INT(posenc_gguf_llama_layer(g, &bad, 0, 0, &op, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "llama.cpp's per-layer RoPE rules for 'qwen2' are not modelled here"));
+    posenc_gguf_free(g);
+    free(f.p);
+    /* names outside the enums; NULL arguments */
+    CHECK(!strcmp(posenc_gguf_rope_type_name((posenc_gguf_rope_type)5), "unknown"));
+    CHECK(!strcmp(posenc_gguf_rope_type_name(POSENC_GGUF_ROPE_VISION), "vision"));
+    CHECK(!strcmp(posenc_gguf_rope_type_name(POSENC_GGUF_ROPE_IMROPE), "imrope"));
+    CHECK(!strcmp(posenc_gguf_rope_type_name(POSENC_GGUF_ROPE_NONE), "none"));
+    CHECK(!strcmp(posenc_gguf_scaling_name((posenc_gguf_scaling)4), "unknown"));
+    CHECK(!strcmp(posenc_gguf_scaling_name((posenc_gguf_scaling)-1), "unknown"));
+    CHECK(!strcmp(posenc_gguf_scaling_name(POSENC_GGUF_SCALING_LONGROPE), "longrope"));
+    posenc_gguf_rope_type t, tm;
+    CHECK_EQ_INT(posenc_gguf_arch_rope_type(NULL, &t, &tm), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_arch_rope_type("llama", NULL, &tm), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_arch_rope_type("llama", &t, NULL), POSENC_ERR_NULL);
+    CHECK(posenc_gguf_arch_rope_type("qwen2vl", &t, &tm) == POSENC_OK &&
+          tm == POSENC_GGUF_ROPE_MROPE);
+}
+
+TEST(op_config_refuses_each_op_it_cannot_state)
+{
+    posenc_gguf_rope_op ok, op;
+    memset(&ok, 0, sizeof ok);
+    ok.rotates = 1;
+    ok.mode = POSENC_GGUF_ROPE_NORM;
+    ok.n_dims = 64;
+    ok.freq_base = 10000.0f;
+    ok.freq_scale = 0.5f;
+    ok.attn_factor = 1.0f;
+    posenc_rope_config c;
+    CHECK(posenc_gguf_op_config(&ok, 128, &c) == POSENC_OK && c.scaling.type == POSENC_ROPE_LINEAR &&
+          c.layout == POSENC_LAYOUT_INTERLEAVED && c.rotary_dim == 64);
+    CHECK_NEAR(c.scaling.factor, 2.0, 0);
+    CHECK_EQ_INT(posenc_gguf_op_config(&ok, 128, NULL), POSENC_ERR_NULL);
+    op = ok, op.rotates = 0;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op = ok, op.mode = POSENC_GGUF_ROPE_VISION;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op = ok, op.freq_scale = 0.0f;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op = ok, op.freq_scale = 1.5f;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op = ok, op.n_dims = 0;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    op = ok, op.n_dims = 2048;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 4096, &c), POSENC_ERR_RANGE);
+    static const float ff[31] = {1.0f};
+    op = ok, op.freq_factors = ff, op.n_freq_factors = 31;
+    CHECK_EQ_INT(posenc_gguf_op_config(&op, 128, &c), POSENC_ERR_RANGE);
+    /* YaRN: factor 2, ggml's multiplier 1 + 0.1 ln 2 on attn_factor */
+    op = ok, op.ext_factor = 1.0f, op.n_ctx_orig = 4096, op.beta_fast = 32, op.beta_slow = 1;
+    CHECK(posenc_gguf_op_config(&op, 128, &c) == POSENC_OK && c.scaling.type == POSENC_ROPE_YARN &&
+          c.scaling.original_max_position_embeddings == 4096 && c.scaling.truncate == 1);
+    CHECK_NEAR(c.scaling.attention_factor, 1.0 + 0.1 * log(2.0), 1e-6);
+}
+
+TEST(models_of_files_whose_layers_differ_or_do_not_map)
+{
+    posenc_model *m = NULL;
+    CHECK(posenc_model_create(&m) == POSENC_OK);
+    posenc_gguf *g = NULL;
+    posenc_gguf_hparams hp;
+    posenc_load_error e;
+    /* SmolLM3: layer 3 has no RoPE (smollm3.cpp:5, 69) */
+    buf f = small_arch("smollm3", 8, -1, 0);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "layer 3 runs another RoPE than layer 0 (layers without RoPE)"));
+    posenc_gguf_free(g);
+    free(f.p);
+    /* grok with yarn_ext_factor 0.5: one op in every layer, but one that is
+     * neither linear nor YaRN */
+    gw w = arch_base("grok", 2, 1);
+    kv_f32(&w, "grok.rope.scaling.factor", 4.0f);
+    kv_f32(&w, "grok.rope.scaling.yarn_ext_factor", 0.5f);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "llama.cpp's RoPE for 'grok' (mode neox, ext_factor 0.5) has no "
+                        "posenc_rope_config"));
+    CHECK(posenc_model_n_layer(m) == 0);
+    /* NULL arguments; an arch whose layers are not modelled */
+    CHECK_EQ_INT(posenc_gguf_model(NULL, &hp, 0, m, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_model(g, NULL, 0, m, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, NULL, &e), POSENC_ERR_NULL);
+    posenc_gguf_free(g);
+    free(f.p);
+    w = arch_base("qwen2vl", 2, 1);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK_EQ_INT(posenc_gguf_model(g, &hp, 0, m, &e), POSENC_ERR_RANGE);
+    CHECK(has(e.detail, "'qwen2vl' are not modelled here"));
+    posenc_gguf_free(g);
+    free(f.p);
+    /* a file that is one op: the model has its layers */
+    w = arch_base("qwen2", 3, 1);
+    f = gw_finish(&w);
+    CHECK(file_hp(&f, &g, &hp));
+    CHECK(posenc_gguf_model(g, &hp, 0, m, &e) == POSENC_OK && posenc_model_n_layer(m) == 3);
+    posenc_gguf_free(g);
+    free(f.p);
+    posenc_model_free(m);
+    /* a stream that cannot seek (a pipe) is an I/O error */
+    int fd[2];
+    CHECK(pipe(fd) == 0);
+    FILE *in = fdopen(fd[0], "r");
+    CHECK(in != NULL);
+    if (in) {
+        CHECK(write(fd[1], "GGUF", 4) == 4);
+        g = NULL;
+        CHECK_EQ_INT(posenc_gguf_read(in, NULL, &g, &e), POSENC_ERR_IO);
+        CHECK(g == NULL);
+        fclose(in);
+    }
+    close(fd[1]);
 }
 
 TEST(mrope_sections_choose_the_type)
@@ -1315,5 +1837,13 @@ int main(int argc, char **argv)
     RUN(models_with_differing_layers_are_refused);
     RUN(descriptions_state_the_op);
     RUN(each_allocation_can_fail);
+    RUN(every_key_of_the_loader_checks_its_type);
+    RUN(integer_arrays_as_llama_cpp_takes_them);
+    RUN(scaling_keys_reach_the_op);
+    RUN(sliding_window_keys_and_patterns);
+    RUN(layer_queries_refused);
+    RUN(op_config_refuses_each_op_it_cannot_state);
+    RUN(queries_on_null_and_out_of_range);
+    RUN(models_of_files_whose_layers_differ_or_do_not_map);
     return check_summary("gguf");
 }

@@ -86,7 +86,7 @@ static buf llama31(const char *bug)
 static buf qwen25_yarn(const char *bug)
 {
     gw w = gw_new(3);
-    common(&w, "qwen2", 32768, 3584, 28, 28, 4);
+    common(&w, "qwen2", 32768, 3584, is(bug, "blocks") ? 27 : 28, 28, 4);
     kv_f32(&w, "qwen2.rope.freq_base", 1000000.0f);
     if (!is(bug, "no-scaling")) {
         kv_str(&w, "qwen2.rope.scaling.type", is(bug, "type") ? "linear" : "yarn");
@@ -124,7 +124,10 @@ static buf phi35(const char *bug, const double *lo, const double *sh)
     }
     if (is(bug, "long-wrong"))
         l[20] *= 2.0f;
-    tensor_f32(&w, "rope_factors_long.weight", l, n);
+    if (is(bug, "short-wrong"))
+        s[7] *= 2.0f;
+    if (!is(bug, "long-missing"))
+        tensor_f32(&w, "rope_factors_long.weight", l, n);
     if (!is(bug, "short-missing"))
         tensor_f32(&w, "rope_factors_short.weight", s, n);
     return gw_finish(&w);
@@ -145,7 +148,7 @@ static buf ministral3(const char *bug)
     kv_f32(&w, "mistral3.rope.scaling.factor", 16.0f);
     kv_u32(&w, "mistral3.rope.scaling.original_context_length", 16384);
     kv_f32(&w, "mistral3.rope.scaling.yarn_beta_fast", is(bug, "beta") ? 64.0f : 32.0f);
-    kv_f32(&w, "mistral3.rope.scaling.yarn_beta_slow", 1.0f);
+    kv_f32(&w, "mistral3.rope.scaling.yarn_beta_slow", is(bug, "beta-slow") ? 2.0f : 1.0f);
     if (!is(bug, "log-mul"))
         kv_f32(&w, "mistral3.rope.scaling.yarn_log_multiplier", 1.0f);
     return gw_finish(&w);
@@ -188,6 +191,21 @@ static buf cohere(const char *bug)
     return gw_finish(&w);
 }
 
+/* SmolLM3 3B (tests/data/models/smollm3-3b.json) as SmolLM3Model writes
+ * it: llama.cpp's smollm3 graph skips RoPE in every 4th layer
+ * (smollm3.cpp:5, 69) as the config's no_rope_layers do; as a bug, the
+ * arch written as llama, whose graph turns every layer. */
+static buf smollm3(const char *bug)
+{
+    gw w = gw_new(3);
+    const char *arch = is(bug, "arch") ? "llama" : "smollm3";
+    char k[96];
+    common(&w, arch, 65536, 2048, 36, 16, 4);
+    snprintf(k, sizeof k, "%s.rope.freq_base", arch);
+    kv_f32(&w, k, 5000000.0f);
+    return gw_finish(&w);
+}
+
 /* ---- the cases -------------------------------------------------------------------- */
 
 typedef struct conv_case {
@@ -205,6 +223,7 @@ typedef struct conv_case {
 #define MIN3 "tests/data/models/mistral3-ministral-3-3b-reasoning-2512.json"
 #define GEM3 "tests/data/models/gemma3-gemma-3-12b-it.json"
 #define COH "tests/data/models/cohere-synthetic.json"
+#define SMOL "tests/data/models/smollm3-3b.json"
 
 static const conv_case CASES[] = {
     {"llama31", LLAMA, "llama31", NULL, NULL, NULL},
@@ -224,9 +243,14 @@ static const conv_case CASES[] = {
     {"qwen25-yarn-orig", QWEN, "qwen25", "orig", "original-context",
      "qwen2.rope.scaling.original_context_length"},
     {"qwen25-yarn-attn", QWEN, "qwen25", "attn", "attn-factor", "qwen2.rope.scaling.attn_factor"},
+    {"qwen25-yarn-blocks", QWEN, "qwen25", "blocks", "block-count", "qwen2.block_count"},
     {"phi35", PHI, "phi35", NULL, NULL, NULL},
     {"phi35-swapped", PHI, "phi35", "swapped", "rope-factors-swapped", "rope_factors_long.weight"},
     {"phi35-short-missing", PHI, "phi35", "short-missing", "rope-factors-missing",
+     "rope_factors_short.weight"},
+    {"phi35-long-missing", PHI, "phi35", "long-missing", "rope-factors-missing",
+     "rope_factors_long.weight"},
+    {"phi35-short-wrong", PHI, "phi35", "short-wrong", "rope-factors-short",
      "rope_factors_short.weight"},
     {"phi35-long-wrong", PHI, "phi35", "long-wrong", "rope-factors-long",
      "rope_factors_long.weight"},
@@ -239,6 +263,8 @@ static const conv_case CASES[] = {
      "mistral3.rope.scaling.yarn_log_multiplier"},
     {"ministral3-beta", MIN3, "ministral3", "beta", "yarn-beta-fast",
      "mistral3.rope.scaling.yarn_beta_fast"},
+    {"ministral3-beta-slow", MIN3, "ministral3", "beta-slow", "yarn-beta-slow",
+     "mistral3.rope.scaling.yarn_beta_slow"},
     {"gemma3", GEM3, "gemma3", NULL, NULL, NULL},
     {"gemma3-swa-base", GEM3, "gemma3", "swa-base", "freq-base-swa", "gemma3.rope.freq_base_swa"},
     {"gemma3-no-linear", GEM3, "gemma3", "no-linear", "scaling-factor",
@@ -246,6 +272,8 @@ static const conv_case CASES[] = {
     {"gemma3-no-swa-key", GEM3, "gemma3", "no-swa-key", NULL, NULL}, /* llama.cpp's 10000 */
     {"cohere", COH, "cohere", NULL, NULL, NULL},
     {"cohere-arch", COH, "cohere", "arch", "rope-type", "general.architecture"},
+    {"smollm3", SMOL, "smollm3", NULL, NULL, NULL},
+    {"smollm3-arch", SMOL, "smollm3", "arch", "layer-with-rope", "general.architecture"},
 };
 #define N_CASES (sizeof CASES / sizeof CASES[0])
 
@@ -280,6 +308,7 @@ static buf write_case(const conv_case *k)
            : !strcmp(f, "phi35")      ? phi35(k->bug, phi_long, phi_short)
            : !strcmp(f, "ministral3") ? ministral3(k->bug)
            : !strcmp(f, "gemma3")     ? gemma3(k->bug)
+           : !strcmp(f, "smollm3")    ? smollm3(k->bug)
                                       : cohere(k->bug);
 }
 
@@ -349,6 +378,39 @@ TEST(arguments_are_checked)
     memset(&hp, 0, sizeof hp);
     CHECK(posenc_gguf_compare(NULL, &hp, NULL, 0, NULL, 0, &n, NULL) == POSENC_ERR_NULL);
     CHECK_EQ_INT((long long)n, 7);
+    /* with a real file and model: each NULL, and causes counted past cap */
+    buf f = llama31("base");
+    posenc_gguf *g = NULL;
+    posenc_load_error e;
+    posenc_config_error ce;
+    posenc_model *m = NULL;
+    FILE *in = fmemopen(f.p, f.n, "r");
+    int ok = in && posenc_gguf_read(in, NULL, &g, &e) == POSENC_OK &&
+             posenc_gguf_llama_hparams(g, &hp, &e) == POSENC_OK &&
+             posenc_model_create(&m) == POSENC_OK &&
+             posenc_model_from_config(LLAMA, NULL, m, &ce) == POSENC_OK;
+    if (in)
+        fclose(in);
+    CHECK(ok);
+    if (ok) {
+        posenc_gguf_cause one;
+        CHECK_EQ_INT(posenc_gguf_compare(g, NULL, m, 0, &one, 1, &n, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT(posenc_gguf_compare(g, &hp, NULL, 0, &one, 1, &n, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT(posenc_gguf_compare(g, &hp, m, 0, &one, 1, NULL, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT(posenc_gguf_compare(g, &hp, m, 0, NULL, 1, &n, &e), POSENC_ERR_NULL);
+        CHECK_EQ_INT((long long)n, 7);
+        /* cap 0: the cause counted, none stored (past cap the causes
+         * cannot be told apart, so the count is at least one: here one per
+         * layer the base shows in) */
+        CHECK(posenc_gguf_compare(g, &hp, m, 0, NULL, 0, &n, NULL) == POSENC_OK);
+        CHECK(n >= 1 && n <= 32);
+        /* at a context of 8192 the same cause */
+        CHECK(posenc_gguf_compare(g, &hp, m, 8192, &one, 1, &n, &e) == POSENC_OK);
+        CHECK(n == 1 && !strcmp(one.name, "freq-base") && !strcmp(one.key, "llama.rope.freq_base"));
+    }
+    posenc_model_free(m);
+    posenc_gguf_free(g);
+    free(f.p);
 }
 #endif
 
@@ -372,6 +434,51 @@ static buf deepseek2(void)
     return gw_finish(&w);
 }
 
+/* Files for the CLI's refusals and EXPLAIN MODEL's key listing (none is a
+ * conversion): a scaling type llama.cpp does not know (refused by the
+ * loader, llama-model.cpp:1417-1420); grok with yarn_ext_factor 0.5, an op
+ * (ext_factor neither 0 nor 1) that has no posenc_rope_config; qwen2vl
+ * (M-RoPE, its layers not modelled here) with rope keys of every type
+ * EXPLAIN MODEL prints, those llama.cpp does not read included. */
+static buf bad_scaling(void)
+{
+    gw w = gw_new(3);
+    common(&w, "qwen2", 32768, 3584, 28, 28, 4);
+    kv_str(&w, "qwen2.rope.scaling.type", "su");
+    return gw_finish(&w);
+}
+
+static buf grok_ext(void)
+{
+    gw w = gw_new(3);
+    common(&w, "grok", 8192, 6144, 4, 48, 8);
+    kv_f32(&w, "grok.rope.freq_base", 10000.0f);
+    kv_str(&w, "grok.rope.scaling.type", "yarn");
+    kv_f32(&w, "grok.rope.scaling.factor", 4.0f);
+    kv_f32(&w, "grok.rope.scaling.yarn_ext_factor", 0.5f);
+    return gw_finish(&w);
+}
+
+static buf qwen2vl_keys(void)
+{
+    gw w = gw_new(2);
+    common(&w, "qwen2vl", 32768, 3584, 28, 28, 4);
+    kv_f32(&w, "qwen2vl.rope.freq_base", 1000000.0f);
+    int32_t sec[4] = {16, 24, 24, 0}, nine[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    kv_arr_i32(&w, "qwen2vl.rope.dimension_sections", sec, 4);
+    kv_arr_i32(&w, "qwen2vl.rope.note_i32s", nine, 9);
+    kv_bool(&w, "qwen2vl.rope.note_bool", 1);
+    kv_bool(&w, "qwen2vl.rope.note_off", 0);
+    kv_f64(&w, "qwen2vl.rope.note_f64", 0.25);
+    kv_u64(&w, "qwen2vl.rope.note_u64", 12345678901ull);
+    kv_head(&w, "qwen2vl.rope.note_i32", 5);
+    put_u32(&w.kv, (uint32_t)-7);
+    kv_str(&w, "qwen2vl.rope.note_str", "a b");
+    kv_str(&w, "qwen2vl.tokenizer_note", "not a rope key");
+    kv_str(&w, "qwen2.rope.other_arch", "not this arch");
+    return gw_finish(&w);
+}
+
 static int write_fixtures(const char *dir)
 {
 #ifdef POSENC_HAVE_JSON
@@ -379,12 +486,15 @@ static int write_fixtures(const char *dir)
         return 0;
 #endif
     char dpath[4096];
-    snprintf(dpath, sizeof dpath, "%s/deepseek2.gguf", dir);
-    buf d = deepseek2();
-    int dok = gw_save(&d, dpath);
-    free(d.p);
-    if (!dok)
-        return 0;
+    static const char *const extra[] = {"deepseek2", "bad-scaling", "grok-ext", "qwen2vl-keys"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(dpath, sizeof dpath, "%s/%s.gguf", dir, extra[i]);
+        buf d = i == 0 ? deepseek2() : i == 1 ? bad_scaling() : i == 2 ? grok_ext() : qwen2vl_keys();
+        int dok = gw_save(&d, dpath);
+        free(d.p);
+        if (!dok)
+            return 0;
+    }
     for (size_t i = 0; i < N_CASES; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s.gguf", dir, CASES[i].file);

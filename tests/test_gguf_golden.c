@@ -316,6 +316,132 @@ TEST(refusals)
     CHECK(isnan(posenc_gguf_f32_tolerance(NULL, 0, 1)));
 }
 
+TEST(op_arguments_of_every_other_rope)
+{
+    posenc_rope_config *c = malloc(sizeof *c);
+    posenc_rope r;
+    posenc_gguf_op_args a;
+    /* a base that is no float (10000.1): not plain, so per-pair factors base'^(-2k/d)
+     * / inv_freq[k] with base' = (float)base, factor 0 = 1 exactly */
+    config(c, POSENC_ROPE_DEFAULT, 10000.1, POSENC_LAYOUT_HALF);
+    CHECK(posenc_rope_init_config(&r, c, 4096) == POSENC_OK);
+    CHECK(posenc_gguf_op_from_rope(c, &r, &a) == POSENC_OK);
+    CHECK(a.n_freq_factors == HD / 2 && a.freq_factors[0] == 1.0f && a.freq_scale == 1.0f &&
+          a.mode == POSENC_GGUF_ROPE_NEOX);
+    CHECK_NEAR(a.freq_factors[HD / 2 - 1],
+               pow((double)10000.1f, -2.0 * 63 / HD) / pow(10000.1, -2.0 * 63 / HD), 1e-6);
+    /* YaRN without truncation is not ggml's: factors, ext_factor 0 */
+    config(c, POSENC_ROPE_YARN, 1000000, POSENC_LAYOUT_HALF);
+    c->scaling.truncate = 0;
+    CHECK(posenc_rope_init_config(&r, c, 4096) == POSENC_OK);
+    CHECK(posenc_gguf_op_from_rope(c, &r, &a) == POSENC_OK);
+    CHECK(a.n_freq_factors == HD / 2 && a.ext_factor == 0.0f && a.freq_scale == 1.0f);
+    /* linear with factor 8: freq_scale 1/8, no factors */
+    config(c, POSENC_ROPE_LINEAR, 10000, POSENC_LAYOUT_INTERLEAVED);
+    CHECK(posenc_rope_init_config(&r, c, 4096) == POSENC_OK);
+    CHECK(posenc_gguf_op_from_rope(c, &r, &a) == POSENC_OK);
+    CHECK(a.freq_scale == 0.125f && a.n_freq_factors == 0 && a.mode == POSENC_GGUF_ROPE_NORM);
+    /* a pair that does not turn has no finite factor */
+    config(c, POSENC_ROPE_LLAMA3, 500000, POSENC_LAYOUT_HALF);
+    CHECK(posenc_rope_init_config(&r, c, 4096) == POSENC_OK);
+    posenc_rope z = r;
+    z.inv_freq_hi[5] = 0.0;
+    z.inv_freq_lo[5] = 0.0;
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, &z, &a), POSENC_ERR_RANGE);
+    /* r not a valid RoPE; NULL arguments */
+    z = r, z.rotary_dim = 0;
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, &z, &a), POSENC_ERR_RANGE);
+    z = r, z.rotary_dim = POSENC_ROPE_MAX_HEAD_DIM + 2;
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, &z, &a), POSENC_ERR_RANGE);
+    z = r, z.base = 1.0;
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, &z, &a), POSENC_ERR_RANGE);
+    z = r, z.layout = (posenc_layout)7;
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, &z, &a), POSENC_ERR_RANGE);
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(NULL, &r, &a), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, NULL, &a), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_op_from_rope(c, &r, NULL), POSENC_ERR_NULL);
+    free(c);
+    /* the bound is NAN outside its domain */
+    memset(&a, 0, sizeof a);
+    a.n_dims = HD;
+    a.freq_base = 10000;
+    a.freq_scale = 1;
+    a.attn_factor = 1;
+    CHECK(posenc_gguf_f32_tolerance(&a, 10, 1.0) > 0);
+    CHECK(isnan(posenc_gguf_f32_tolerance(&a, -1, 1.0)));
+    CHECK(isnan(posenc_gguf_f32_tolerance(&a, 10, NAN)));
+    CHECK(isnan(posenc_gguf_f32_tolerance(&a, 10, -1.0)));
+    a.n_dims = 1;
+    CHECK(isnan(posenc_gguf_f32_tolerance(&a, 10, 1.0)));
+}
+
+TEST(golden_save_refusals)
+{
+    posenc_gguf_op_args op;
+    memset(&op, 0, sizeof op);
+    op.n_dims = HD;
+    op.freq_base = 10000;
+    int64_t pos[2] = {0, 1};
+    static float v[2 * HD];
+    float tol[2] = {1, 1};
+    posenc_gguf_golden ok = {2, 1, HD, pos, v, v, tol, &op, NULL}, gd;
+    posenc_load_error e;
+    const char *never = "/tmp/posenc-never-written.gguf";
+    gd = ok, gd.op = NULL;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_NULL);
+    gd = ok, gd.pos = NULL;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_NULL);
+    gd = ok, gd.x = NULL;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_NULL);
+    gd = ok, gd.y = NULL;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_NULL);
+    gd = ok, gd.tol = NULL;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_NULL);
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, NULL, NULL), POSENC_ERR_NULL);
+    gd = ok, gd.n_tok = 0;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_RANGE);
+    CHECK(strstr(e.detail, "empty dump, or n_dims 128 above head_dim 128") != NULL);
+    gd = ok, gd.n_head = 0;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_RANGE);
+    gd = ok, gd.head_dim = 0;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_RANGE);
+    gd = ok, gd.head_dim = POSENC_ROPE_MAX_HEAD_DIM + 2;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_RANGE);
+    gd = ok, gd.head_dim = 64;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_RANGE);
+    CHECK(strstr(e.detail, "n_dims 128 above head_dim 64") != NULL);
+    int64_t neg[2] = {0, -1};
+    gd = ok, gd.pos = neg;
+    CHECK_EQ_INT(posenc_gguf_golden_save(never, &gd, &e), POSENC_ERR_POS);
+    CHECK(strstr(e.detail, "position -1: ggml's positions are int32") != NULL);
+    CHECK(access(never, F_OK) != 0);
+    /* a folder that does not exist: POSENC_ERR_IO naming the path */
+    CHECK_EQ_INT(posenc_gguf_golden_save("/nonexistent-posenc/g.gguf", &ok, &e), POSENC_ERR_IO);
+    CHECK(strstr(e.detail, "/nonexistent-posenc/g.gguf: ") != NULL);
+    /* a full device: the write error is named (where /dev/full exists) */
+    if (access("/dev/full", W_OK) == 0) {
+        CHECK_EQ_INT(posenc_gguf_golden_save("/dev/full", &ok, &e), POSENC_ERR_IO);
+        CHECK(strstr(e.detail, "/dev/full: write error") != NULL);
+    }
+    /* meta with a key but no value: the key is not written */
+    const char *odd[] = {"posenc.golden.note", NULL};
+    char path[] = "/tmp/posenc-golden-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    gd = ok, gd.meta = odd;
+    CHECK(posenc_gguf_golden_save(path, &gd, NULL) == POSENC_OK);
+    posenc_gguf *g = NULL;
+    CHECK(posenc_gguf_load(path, NULL, &g, &e) == POSENC_OK);
+    CHECK(posenc_gguf_find_key(g, "posenc.golden.note") == -1 &&
+          posenc_gguf_find_key(g, "posenc.golden.tol") >= 0 &&
+          posenc_gguf_find_tensor(g, "rope_freqs.weight") == -1);
+    posenc_gguf_free(g);
+    remove(path);
+}
+
 int main(void)
 {
     RUN(unmodified_ggml_meets_the_bound);
@@ -323,5 +449,7 @@ int main(void)
     RUN(op_arguments_run_the_config);
     RUN(golden_file_reads_back);
     RUN(refusals);
+    RUN(op_arguments_of_every_other_rope);
+    RUN(golden_save_refusals);
     return check_summary("gguf_golden");
 }
