@@ -697,6 +697,116 @@ TEST(no_descriptors)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* ---- grade_lines: which line of standard error/output answers which command ---- */
+
+/* Reads err (as the run's standard error) against the input lines whose
+ * cases are line_case[0..n_lines) (SIZE_MAX: a SET line), for 4 cases. */
+static size_t read_err(const char *err, const size_t *line_case, size_t n_lines, grade_lines *L,
+                       unsigned char *skip, int *set_refused)
+{
+    grade_run_result r;
+    memset(&r, 0, sizeof r);
+    memset(L, 0, sizeof *L);
+    memset(skip, 0, 4);
+    L->skip = skip;
+    r.err = (char *)err;
+    r.err_len = strlen(err);
+    return grade_lines_read_err(&r, line_case, n_lines, L, set_refused);
+}
+
+TEST(lines_read_err)
+{
+    const size_t map[5] = {0, 1, SIZE_MAX, 2, 3};
+    grade_lines L;
+    unsigned char skip[4];
+    int set = -1;
+    /* nothing on standard error: every command owes a line */
+    CHECK_EQ_INT(read_err("", map, 5, &L, skip, &set), 4);
+    CHECK(set == 0 && L.missing[0] == '\0');
+    /* one function left, named twice; the second without a newline at the end */
+    CHECK_EQ_INT(read_err("prog: line 1: sinusoid() is not written yet\n"
+                          "line 2: sinusoid() is not written yet",
+                          map, 5, &L, skip, &set),
+                 2);
+    CHECK(strcmp(L.missing, "sinusoid") == 0 && skip[0] && skip[1] && !skip[2] && !skip[3]);
+    CHECK(set == 0);
+    /* two functions, in the order named; line 3 is the SET line: refused */
+    CHECK_EQ_INT(read_err("line 4:rotate() is not written yet\nline 5: dot() is not written yet\n"
+                          "line 1: sinusoid() is not written yet\n",
+                          map, 5, &L, skip, &set),
+                 1);
+    CHECK(strcmp(L.missing, "rotate,dot,sinusoid") == 0 && skip[2] && skip[3] && skip[0]);
+    /* names that are not C names, empty or too long are not listed, but skipped */
+    CHECK_EQ_INT(read_err("line 1: a-b() is not written yet\nline 2: () is not written yet\n"
+                          "line 4: abcdefghijabcdefghijabcdefghijabcdefghij() is not written yet\n",
+                          map, 5, &L, skip, &set),
+                 1);
+    CHECK(L.missing[0] == '\0' && skip[0] && skip[1] && skip[2] && !skip[3]);
+    /* a line number out of range, 0, or not a number: nothing skipped */
+    CHECK_EQ_INT(read_err("line 6: pe() is not written yet\nline 0: pe() is not written yet\n"
+                          "line x: pe() is not written yet\nline 99999999999999999999999: "
+                          "pe() is not written yet\npe() is not written yet\n",
+                          map, 5, &L, skip, &set),
+                 4);
+    CHECK(set == 0 && L.missing[0] == '\0');
+    /* a message on the SET line (line 3), or naming SET: refused */
+    read_err("line 3: unknown command\n", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    read_err("SET base is not supported\n", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    read_err("no SET", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    read_err("cannot (SET) that\n", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    /* the word inside others (RESET, OFFSET, SETTING) is not SET */
+    read_err("RESET OFFSET SETTING\nline 2: warning\n", map, 5, &L, skip, &set);
+    CHECK(set == 0);
+    /* "not written yet" on the SET line itself: SET refused, nothing skipped */
+    CHECK_EQ_INT(read_err("line 3: base() is not written yet\n", map, 5, &L, skip, &set), 4);
+    CHECK(set == 1 && L.missing[0] == '\0');
+    /* the list of names stops before it overflows (128 bytes) */
+    static const size_t one[1] = {0};
+    char err[2048] = "";
+    for (int i = 0; i < 6; i++) {
+        char line[100];
+        snprintf(line, sizeof line, "line 1: f%d_abcdefghijabcdefghijabcdefgh() is not written yet\n",
+                 i);
+        strcat(err, line);
+    }
+    read_err(err, one, 1, &L, skip, &set);
+    /* names of 32 bytes: three fit with their commas (98 bytes), a fourth would
+     * need 131 > 127 */
+    CHECK(strcmp(L.missing, "f0_abcdefghijabcdefghijabcdefgh,f1_abcdefghijabcdefghijabcdefgh,"
+                            "f2_abcdefghijabcdefghijabcdefgh") == 0);
+}
+
+TEST(lines_take_out)
+{
+    const size_t map[5] = {0, SIZE_MAX, 1, 2, 3};
+    const char *at[4];
+    size_t len[4];
+    unsigned char skip[4] = {0, 0, 1, 0};
+    grade_lines L;
+    memset(&L, 0, sizeof L);
+    L.at = at;
+    L.len = len;
+    L.skip = skip;
+    for (int i = 0; i < 4; i++)
+        at[i] = NULL, len[i] = 99;
+    grade_run_result r;
+    memset(&r, 0, sizeof r);
+    char out[] = "1 2\n3 4";
+    r.out = out;
+    r.out_len = strlen(out);
+    grade_lines_take_out(&r, map, 5, &L);
+    /* the SET line and the skipped case take no line; the last line has no
+     * newline; a case beyond the output gets an empty line at its end */
+    CHECK(at[0] == out && len[0] == 3);
+    CHECK(at[1] == out + 4 && len[1] == 3);
+    CHECK(at[2] == NULL && len[2] == 99);
+    CHECK(at[3] == out + 7 && len[3] == 0);
+}
+
 int main(void)
 {
     RUN(parse_good);
@@ -713,5 +823,7 @@ int main(void)
     RUN(whole_grader);
     RUN(whole_grader_generated);
     RUN(no_descriptors);
+    RUN(lines_read_err);
+    RUN(lines_take_out);
     return check_summary("grade");
 }
