@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -697,6 +698,79 @@ TEST(no_descriptors)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* ---- grade_run: where the program runs, and its arguments ---- */
+
+/* Runs argv with TMPDIR set to tmpdir (NULL: unset); its standard output in
+ * out (at most n bytes, without the last newline). 1 when it ran and exited 0. */
+static int run_in(const char *tmpdir, char *const argv[], char *out, size_t n)
+{
+    const char *was = getenv("TMPDIR");
+    char keep[4096] = "";
+    if (was)
+        snprintf(keep, sizeof keep, "%s", was);
+    if (tmpdir)
+        setenv("TMPDIR", tmpdir, 1);
+    else
+        unsetenv("TMPDIR");
+    grade_run_result r;
+    int ok = grade_run(argv, "", 0, 5000, 8192, &r) == 1 && r.started && r.exited && r.status == 0;
+    snprintf(out, n, "%s", ok ? r.out : "");
+    out[strcspn(out, "\n")] = '\0';
+    grade_run_free(&r);
+    if (was)
+        setenv("TMPDIR", keep, 1);
+    else
+        unsetenv("TMPDIR");
+    return ok;
+}
+
+/* Whether path a and b are one directory; with parent, a's parent. */
+static int same_dir(const char *a, const char *b, int parent)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", a);
+    char *slash = strrchr(p, '/');
+    if (parent && slash)
+        *slash = '\0';
+    struct stat x, y;
+    return stat(p, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* "/posenc-grade-XXXXXX" ends path */
+static int named_private(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && strncmp(s, "/posenc-grade-", 14) == 0 && strlen(s) == 20;
+}
+
+TEST(run_where)
+{
+    char cwd[4096], out[8192], want[8300];
+    char *pwd[] = {"sh", "-c", "pwd -P", NULL};
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    /* a directory of its own under TMPDIR */
+    CHECK(run_in("/tmp", pwd, out, sizeof out));
+    CHECK(named_private(out) && same_dir(out, "/tmp", 1));
+    /* TMPDIR unset, empty or too long (40 bytes or more): /tmp */
+    CHECK(run_in(NULL, pwd, out, sizeof out) && named_private(out) && same_dir(out, "/tmp", 1));
+    CHECK(run_in("", pwd, out, sizeof out) && named_private(out) && same_dir(out, "/tmp", 1));
+    CHECK(run_in("/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", pwd, out, sizeof out) &&
+          named_private(out) && same_dir(out, "/tmp", 1));
+    /* no directory can be made there: it runs where we are */
+    CHECK(run_in("/nonexistent-posenc", pwd, out, sizeof out) && same_dir(out, cwd, 0));
+    /* the directory is gone after the run (what the program left in it too) */
+    char *leave[] = {"sh", "-c", "pwd -P; mkdir sub; echo x > sub/f; chmod 000 .", NULL};
+    CHECK(run_in("/tmp", leave, out, sizeof out));
+    struct stat st;
+    CHECK(named_private(out) && stat(out, &st) != 0 && errno == ENOENT);
+    /* an argument naming a file by a relative path is made absolute; others,
+     * absolute paths and the program's own bare name are not */
+    char *echo[] = {"echo", "Makefile", "no-such-file", "/", "", NULL};
+    CHECK(run_in("/tmp", echo, out, sizeof out));
+    snprintf(want, sizeof want, "%s/Makefile no-such-file / ", cwd);
+    CHECK(strcmp(out, want) == 0);
+}
+
 /* ---- grade_lines: which line of standard error/output answers which command ---- */
 
 /* Reads err (as the run's standard error) against the input lines whose
@@ -823,6 +897,7 @@ int main(void)
     RUN(whole_grader);
     RUN(whole_grader_generated);
     RUN(no_descriptors);
+    RUN(run_where);
     RUN(lines_read_err);
     RUN(lines_take_out);
     return check_summary("grade");
