@@ -442,6 +442,77 @@ TEST(localize_plain_words)
     grade_cases_free(&c);
 }
 
+/* localize: the positions, bases and D of the failed cases, ADD's
+ * sinusoid part, DOT's elements, and one scale for every wrong number */
+TEST(localize_more)
+{
+    grade_cases c;
+    CHECK(parse("PE 5 2\nPE 2 2\nPE 9 2\nADD 1 1 1\nDOT 1 2 [1 0] [1 0]\nPE 2 4\nPE 2 5\n"
+                "SET base 100\nPE 1 4\n",
+                &c));
+    CHECK_EQ_INT(c.n, 8);
+    double bad[2] = {3, 3}, pe9[2] = {0.4121, -0.9111}; /* sin 9, cos 9 */
+    /* ADD 1 1 1 with the sinusoid part doubled: 1 + 2 sin 1, 1 + 2 cos 1 */
+    double add[2] = {2.682942, 2.080605}, dot[1] = {0.1};
+    double pe4[4] = {0.9093, -0.4161, 0.0200, 0.9998}, pe5[5] = {0.9093, -0.4161, 0.0502, 0.9987, 7};
+    double b100[4] = {0.8415, 0.5403, 0.0998, 0.9950};
+    grade_got got[8] = {{bad, 2}, {bad, 2}, {pe9, 2}, {add, 2}, {dot, 1}, {pe4, 4}, {pe5, 5},
+                        {b100, 4}};
+    posenc_lesson_where w;
+    /* PE 5 and PE 2 fail, PE 9 passes: the failed ones from 2, a later one right */
+    unsigned char failed[8] = {1, 1, 0, 0, 0, 0, 0, 0};
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_PE && w.min_failed_pos == 2 && w.max_passed_pos == 9);
+    CHECK(!w.odd_only && !w.base_only && !w.count_wrong);
+    CHECK(w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST));
+    /* a skipped case is not looked at: PE 2 alone fails, PE 5 and 9 pass */
+    unsigned char skip[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    failed[0] = 1;
+    posenc_lesson_localize(c.v, c.n, got, skip, failed, &w);
+    CHECK(w.min_failed_pos == 2 && w.max_passed_pos == 9);
+    /* ADD: its sinusoid part, times 2 */
+    memset(failed, 0, sizeof failed);
+    failed[3] = 1;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_ADD && (w.relation & POSENC_LESSON_REL_SCALE));
+    CHECK(fabs(w.scale - 2) < 1e-4);
+    /* DOT: one number, no element of a pair */
+    memset(failed, 0, sizeof failed);
+    failed[4] = 1;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_DOT && w.where == 0 && w.elements_checked == 1);
+    CHECK(fabs(w.scale - 0.1 / cos(1.0)) < 1e-9);
+    /* PE 2 4: sin 2 twice, cos 2 three times: no one scale */
+    memset(failed, 0, sizeof failed);
+    failed[5] = 1;
+    pe4[0] = 2 * 0.909297, pe4[1] = 3 * -0.416147;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(!(w.relation & POSENC_LESSON_REL_SCALE));
+    /* all four doubled, the small third (0.02) too: one scale, 2 */
+    pe4[1] = 2 * -0.416147, pe4[2] = 2 * 0.0199987, pe4[3] = 2 * 0.9998;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK((w.relation & POSENC_LESSON_REL_SCALE) && fabs(w.scale - 2) < 1e-4);
+    CHECK(w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST |
+                      POSENC_LESSON_AT_LATER));
+    /* the small third not doubled but 0.5: no one scale */
+    pe4[2] = 0.5;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(!(w.relation & POSENC_LESSON_REL_SCALE));
+    /* PE 2 5 alone, its lone element: odd D only */
+    memset(failed, 0, sizeof failed);
+    failed[6] = 1;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.odd_only && w.where == POSENC_LESSON_AT_LONE && !w.base_only);
+    /* the case after SET base 100 alone: base only */
+    memset(failed, 0, sizeof failed);
+    failed[7] = 1;
+    b100[2] = 0.0100, b100[3] = 1.0000;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.base_only && !w.odd_only &&
+          w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_LATER));
+    grade_cases_free(&c);
+}
+
 /* The search stops after max_work numbers, and says so. */
 TEST(search_work_cap)
 {
@@ -891,6 +962,7 @@ int main(void)
     RUN(mistakes_named);
     RUN(new_slips_named);
     RUN(localize_plain_words);
+    RUN(localize_more);
     RUN(mistakes_more);
     RUN(search_work_cap);
     RUN(out_of_memory);
