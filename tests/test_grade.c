@@ -349,6 +349,10 @@ TEST(mistakes_named)
     CHECK(e.fit[0].m == GRADE_LAYOUT && e.fit[0].in == GRADE_ROTATION);
     CHECK(strcmp(grade_mistake_name(GRADE_MODEL_DIM), "model-dim") == 0);
     CHECK(strcmp(grade_mistake_name(GRADE_MISTAKES), "none") == 0);
+    /* no sentence past the list; the first is element-index's */
+    CHECK(strcmp(grade_mistake_sentence(GRADE_MISTAKES), "") == 0);
+    CHECK(strcmp(grade_mistake_sentence((grade_mistake)-1), "") == 0);
+    CHECK(strncmp(grade_mistake_sentence((grade_mistake)0), "", 1) != 0);
 }
 
 TEST(mistakes_more)
