@@ -757,6 +757,31 @@ TEST(no_descriptors)
     int status = -1;
     CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* the whole grader with no descriptors for the pipes: "cannot run", status 2 */
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        struct rlimit was, rl;
+        char *argv[] = {"grade", "--", "true", NULL};
+        char *text = NULL, *text_out = NULL, want[200];
+        size_t len = 0, len_out = 0;
+        FILE *fe = open_memstream(&text, &len); /* (no descriptor) */
+        FILE *fo = open_memstream(&text_out, &len_out);
+        int ok = fe && fo && getrlimit(RLIMIT_NOFILE, &was) == 0;
+        rl = was;
+        rl.rlim_cur = 3;
+        ok = ok && setrlimit(RLIMIT_NOFILE, &rl) == 0 && cli_grade_main(3, argv, fo, fe) == 2;
+        ok = setrlimit(RLIMIT_NOFILE, &was) == 0 && ok;
+        if (fe)
+            fclose(fe);
+        if (fo)
+            fclose(fo);
+        snprintf(want, sizeof want, "posenc grade: cannot run 'true': %s\n", strerror(EMFILE));
+        ok = ok && text && strcmp(text, want) == 0 && len_out == 0;
+        exit(ok ? 0 : 1);
+    }
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     /* posenc's own standard input closed: the program still gets its
      * commands on its standard input (no pipe lands on descriptor 0) */
     pid = fork();
