@@ -767,7 +767,7 @@ TEST(no_descriptors)
         size_t len = 0, len_out = 0;
         FILE *fe = open_memstream(&text, &len); /* (no descriptor) */
         FILE *fo = open_memstream(&text_out, &len_out);
-        int ok = fe && fo && getrlimit(RLIMIT_NOFILE, &was) == 0;
+        int ok = getrlimit(RLIMIT_NOFILE, &was) == 0 && fe && fo;
         rl = was;
         rl.rlim_cur = 3;
         ok = ok && setrlimit(RLIMIT_NOFILE, &rl) == 0 && cli_grade_main(3, argv, fo, fe) == 2;
