@@ -76,7 +76,17 @@ term 'PE 0 2\n' HOME="$tmp/home"
 if grep -q '^0.0000 1.0000$' "$tmp/screen" && [ "$(tail -n 1 "$h")" = 'PE\0400\0402' ] &&
     [ "$(wc -c <"$h")" -lt 1048576 ]; then ok; else bad "history without its first line"; fi
 
-# 5. no home, or an empty one: answered, no history file anywhere
+# 5. an empty history file, and one of a single line without its newline
+#    (no first line to keep): left to libedit, the new command written
+: >"$h"
+term 'PE 0 2\n' HOME="$tmp/home"
+if [ "$(cat "$h")" = "$(printf '_HiStOrY_V2_\nPE\\0400\\0402')" ]; then ok; else bad "empty history"; fi
+head -c 1100000 /dev/zero | tr '\0' z >"$h"
+term 'PE 0 2\n' HOME="$tmp/home"
+if grep -q '^0.0000 1.0000$' "$tmp/screen" && [ "$(tail -n 1 "$h")" = 'PE\0400\0402' ]; then ok
+else bad "history of one line without newline"; fi
+
+# 6. no home, or an empty one: answered, no history file anywhere
 mkdir "$tmp/cwd"
 (cd "$tmp/cwd" && term 'PE 1 2\n' -u HOME) # (term's env takes -u)
 if grep -q '^0.8415 0.5403$' "$tmp/screen" && [ -z "$(ls -A "$tmp/cwd")" ]; then ok
