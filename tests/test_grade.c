@@ -269,6 +269,20 @@ TEST(format_close_read)
     CHECK_EQ_INT(grade_read_line("0x1p3", 5, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("0.5 ok", 6, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("1,2", 3, v, 3), -1);
+    /* tabs and carriage returns separate too, around and between */
+    CHECK_EQ_INT(grade_read_line("\t1\r\t2 \r", 7, v, 3), 2);
+    CHECK_EQ_INT(grade_read_line("1\0002", 3, v, 3), -1); /* a NUL byte ends no word early */
+    CHECK(v[0] == 1 && v[1] == 2);
+    /* a word of 80 bytes or more is no number; 79 bytes are read */
+    char w[90];
+    memset(w, '0', sizeof w);
+    w[0] = '1', w[1] = '.';
+    CHECK_EQ_INT(grade_read_line(w, 80, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line(w, 79, v, 3), 1);
+    CHECK(v[0] == 1);
+    /* "-" and "." alone read nothing */
+    CHECK_EQ_INT(grade_read_line("-", 1, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line(".", 1, v, 3), -1);
 }
 
 /* Grades hand-written lines for the commands of text: which mistakes. */
