@@ -54,6 +54,10 @@ add
 sh tests/check_cli_test.sh "$build/posenc" >"$out"
 add
 
+# The interactive prompt on a pseudo-terminal (line editing, history file).
+sh tests/terminal_test.sh "$build/posenc" >"$out"
+add
+
 sh tests/docs_test.sh "$build" "$cc" >"$out"
 add
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -268,6 +269,20 @@ TEST(format_close_read)
     CHECK_EQ_INT(grade_read_line("0x1p3", 5, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("0.5 ok", 6, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("1,2", 3, v, 3), -1);
+    /* tabs and carriage returns separate too, around and between */
+    CHECK_EQ_INT(grade_read_line("\t1\r\t2 \r", 7, v, 3), 2);
+    CHECK_EQ_INT(grade_read_line("1\0002", 3, v, 3), -1); /* a NUL byte ends no word early */
+    CHECK(v[0] == 1 && v[1] == 2);
+    /* a word of 80 bytes or more is no number; 79 bytes are read */
+    char w[90];
+    memset(w, '0', sizeof w);
+    w[0] = '1', w[1] = '.';
+    CHECK_EQ_INT(grade_read_line(w, 80, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line(w, 79, v, 3), 1);
+    CHECK(v[0] == 1);
+    /* "-" and "." alone read nothing */
+    CHECK_EQ_INT(grade_read_line("-", 1, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line(".", 1, v, 3), -1);
 }
 
 /* Grades hand-written lines for the commands of text: which mistakes. */
@@ -348,6 +363,10 @@ TEST(mistakes_named)
     CHECK(e.fit[0].m == GRADE_LAYOUT && e.fit[0].in == GRADE_ROTATION);
     CHECK(strcmp(grade_mistake_name(GRADE_MODEL_DIM), "model-dim") == 0);
     CHECK(strcmp(grade_mistake_name(GRADE_MISTAKES), "none") == 0);
+    /* no sentence past the list; the first is element-index's */
+    CHECK(strcmp(grade_mistake_sentence(GRADE_MISTAKES), "") == 0);
+    CHECK(strcmp(grade_mistake_sentence((grade_mistake)-1), "") == 0);
+    CHECK(strncmp(grade_mistake_sentence((grade_mistake)0), "", 1) != 0);
 }
 
 TEST(mistakes_more)
@@ -438,6 +457,77 @@ TEST(localize_plain_words)
     posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
     CHECK(w.where == (POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST));
     CHECK(w.relation & POSENC_LESSON_REL_SIGN);
+    grade_cases_free(&c);
+}
+
+/* localize: the positions, bases and D of the failed cases, ADD's
+ * sinusoid part, DOT's elements, and one scale for every wrong number */
+TEST(localize_more)
+{
+    grade_cases c;
+    CHECK(parse("PE 5 2\nPE 2 2\nPE 9 2\nADD 1 1 1\nDOT 1 2 [1 0] [1 0]\nPE 2 4\nPE 2 5\n"
+                "SET base 100\nPE 1 4\n",
+                &c));
+    CHECK_EQ_INT(c.n, 8);
+    double bad[2] = {3, 3}, pe9[2] = {0.4121, -0.9111}; /* sin 9, cos 9 */
+    /* ADD 1 1 1 with the sinusoid part doubled: 1 + 2 sin 1, 1 + 2 cos 1 */
+    double add[2] = {2.682942, 2.080605}, dot[1] = {0.1};
+    double pe4[4] = {0.9093, -0.4161, 0.0200, 0.9998}, pe5[5] = {0.9093, -0.4161, 0.0502, 0.9987, 7};
+    double b100[4] = {0.8415, 0.5403, 0.0998, 0.9950};
+    grade_got got[8] = {{bad, 2}, {bad, 2}, {pe9, 2}, {add, 2}, {dot, 1}, {pe4, 4}, {pe5, 5},
+                        {b100, 4}};
+    posenc_lesson_where w;
+    /* PE 5 and PE 2 fail, PE 9 passes: the failed ones from 2, a later one right */
+    unsigned char failed[8] = {1, 1, 0, 0, 0, 0, 0, 0};
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_PE && w.min_failed_pos == 2 && w.max_passed_pos == 9);
+    CHECK(!w.odd_only && !w.base_only && !w.count_wrong);
+    CHECK(w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST));
+    /* a skipped case is not looked at: PE 2 alone fails, PE 5 and 9 pass */
+    unsigned char skip[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    failed[0] = 1;
+    posenc_lesson_localize(c.v, c.n, got, skip, failed, &w);
+    CHECK(w.min_failed_pos == 2 && w.max_passed_pos == 9);
+    /* ADD: its sinusoid part, times 2 */
+    memset(failed, 0, sizeof failed);
+    failed[3] = 1;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_ADD && (w.relation & POSENC_LESSON_REL_SCALE));
+    CHECK(fabs(w.scale - 2) < 1e-4);
+    /* DOT: one number, no element of a pair */
+    memset(failed, 0, sizeof failed);
+    failed[4] = 1;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.kinds == 1u << GRADE_DOT && w.where == 0 && w.elements_checked == 1);
+    CHECK(fabs(w.scale - 0.1 / cos(1.0)) < 1e-9);
+    /* PE 2 4: sin 2 twice, cos 2 three times: no one scale */
+    memset(failed, 0, sizeof failed);
+    failed[5] = 1;
+    pe4[0] = 2 * 0.909297, pe4[1] = 3 * -0.416147;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(!(w.relation & POSENC_LESSON_REL_SCALE));
+    /* all four doubled, the small third (0.02) too: one scale, 2 */
+    pe4[1] = 2 * -0.416147, pe4[2] = 2 * 0.0199987, pe4[3] = 2 * 0.9998;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK((w.relation & POSENC_LESSON_REL_SCALE) && fabs(w.scale - 2) < 1e-4);
+    CHECK(w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_FIRST |
+                      POSENC_LESSON_AT_LATER));
+    /* the small third not doubled but 0.5: no one scale */
+    pe4[2] = 0.5;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(!(w.relation & POSENC_LESSON_REL_SCALE));
+    /* PE 2 5 alone, its lone element: odd D only */
+    memset(failed, 0, sizeof failed);
+    failed[6] = 1;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.odd_only && w.where == POSENC_LESSON_AT_LONE && !w.base_only);
+    /* the case after SET base 100 alone: base only */
+    memset(failed, 0, sizeof failed);
+    failed[7] = 1;
+    b100[2] = 0.0100, b100[3] = 1.0000;
+    posenc_lesson_localize(c.v, c.n, got, NULL, failed, &w);
+    CHECK(w.base_only && !w.odd_only &&
+          w.where == (POSENC_LESSON_AT_EVEN | POSENC_LESSON_AT_ODD | POSENC_LESSON_AT_LATER));
     grade_cases_free(&c);
 }
 
@@ -681,6 +771,31 @@ TEST(no_descriptors)
     int status = -1;
     CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* the whole grader with no descriptors for the pipes: "cannot run", status 2 */
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        struct rlimit was, rl;
+        char *argv[] = {"grade", "--", "true", NULL};
+        char *text = NULL, *text_out = NULL, want[200];
+        size_t len = 0, len_out = 0;
+        FILE *fe = open_memstream(&text, &len); /* (no descriptor) */
+        FILE *fo = open_memstream(&text_out, &len_out);
+        int ok = getrlimit(RLIMIT_NOFILE, &was) == 0 && fe && fo;
+        rl = was;
+        rl.rlim_cur = 3;
+        ok = ok && setrlimit(RLIMIT_NOFILE, &rl) == 0 && cli_grade_main(3, argv, fo, fe) == 2;
+        ok = setrlimit(RLIMIT_NOFILE, &was) == 0 && ok;
+        if (fe)
+            fclose(fe);
+        if (fo)
+            fclose(fo);
+        snprintf(want, sizeof want, "posenc grade: cannot run 'true': %s\n", strerror(EMFILE));
+        ok = ok && text && strcmp(text, want) == 0 && len_out == 0;
+        exit(ok ? 0 : 1);
+    }
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     /* posenc's own standard input closed: the program still gets its
      * commands on its standard input (no pipe lands on descriptor 0) */
     pid = fork();
@@ -697,6 +812,189 @@ TEST(no_descriptors)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* ---- grade_run: where the program runs, and its arguments ---- */
+
+/* Runs argv with TMPDIR set to tmpdir (NULL: unset); its standard output in
+ * out (at most n bytes, without the last newline). 1 when it ran and exited 0. */
+static int run_in(const char *tmpdir, char *const argv[], char *out, size_t n)
+{
+    const char *was = getenv("TMPDIR");
+    char keep[4096] = "";
+    if (was)
+        snprintf(keep, sizeof keep, "%s", was);
+    if (tmpdir)
+        setenv("TMPDIR", tmpdir, 1);
+    else
+        unsetenv("TMPDIR");
+    grade_run_result r;
+    int ok = grade_run(argv, "", 0, 5000, 8192, &r) == 1 && r.started && r.exited && r.status == 0;
+    snprintf(out, n, "%s", ok ? r.out : "");
+    out[strcspn(out, "\n")] = '\0';
+    grade_run_free(&r);
+    if (was)
+        setenv("TMPDIR", keep, 1);
+    else
+        unsetenv("TMPDIR");
+    return ok;
+}
+
+/* Whether path a and b are one directory; with parent, a's parent. */
+static int same_dir(const char *a, const char *b, int parent)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", a);
+    char *slash = strrchr(p, '/');
+    if (parent && slash)
+        *slash = '\0';
+    struct stat x, y;
+    return stat(p, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* "/posenc-grade-XXXXXX" ends path */
+static int named_private(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && strncmp(s, "/posenc-grade-", 14) == 0 && strlen(s) == 20;
+}
+
+TEST(run_where)
+{
+    char cwd[4096], out[8192], want[8300];
+    char *pwd[] = {"sh", "-c", "pwd -P", NULL};
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    /* a directory of its own under TMPDIR */
+    CHECK(run_in("/tmp", pwd, out, sizeof out));
+    CHECK(named_private(out) && same_dir(out, "/tmp", 1));
+    /* TMPDIR unset, empty or too long (40 bytes or more): /tmp */
+    CHECK(run_in(NULL, pwd, out, sizeof out) && named_private(out) && same_dir(out, "/tmp", 1));
+    CHECK(run_in("", pwd, out, sizeof out) && named_private(out) && same_dir(out, "/tmp", 1));
+    CHECK(run_in("/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", pwd, out, sizeof out) &&
+          named_private(out) && same_dir(out, "/tmp", 1));
+    /* no directory can be made there: it runs where we are */
+    CHECK(run_in("/nonexistent-posenc", pwd, out, sizeof out) && same_dir(out, cwd, 0));
+    /* the directory is gone after the run (what the program left in it too) */
+    char *leave[] = {"sh", "-c", "pwd -P; mkdir sub; echo x > sub/f; chmod 000 .", NULL};
+    CHECK(run_in("/tmp", leave, out, sizeof out));
+    struct stat st;
+    CHECK(named_private(out) && stat(out, &st) != 0 && errno == ENOENT);
+    /* an argument naming a file by a relative path is made absolute; others,
+     * absolute paths and the program's own bare name are not */
+    char *echo[] = {"echo", "Makefile", "no-such-file", "/", "", NULL};
+    CHECK(run_in("/tmp", echo, out, sizeof out));
+    snprintf(want, sizeof want, "%s/Makefile no-such-file / ", cwd);
+    CHECK(strcmp(out, want) == 0);
+}
+
+/* ---- grade_lines: which line of standard error/output answers which command ---- */
+
+/* Reads err (as the run's standard error) against the input lines whose
+ * cases are line_case[0..n_lines) (SIZE_MAX: a SET line), for 4 cases. */
+static size_t read_err(const char *err, const size_t *line_case, size_t n_lines, grade_lines *L,
+                       unsigned char *skip, int *set_refused)
+{
+    grade_run_result r;
+    memset(&r, 0, sizeof r);
+    memset(L, 0, sizeof *L);
+    memset(skip, 0, 4);
+    L->skip = skip;
+    r.err = (char *)err;
+    r.err_len = strlen(err);
+    return grade_lines_read_err(&r, line_case, n_lines, L, set_refused);
+}
+
+TEST(lines_read_err)
+{
+    const size_t map[5] = {0, 1, SIZE_MAX, 2, 3};
+    grade_lines L;
+    unsigned char skip[4];
+    int set = -1;
+    /* nothing on standard error: every command owes a line */
+    CHECK_EQ_INT(read_err("", map, 5, &L, skip, &set), 4);
+    CHECK(set == 0 && L.missing[0] == '\0');
+    /* one function left, named twice; the second without a newline at the end */
+    CHECK_EQ_INT(read_err("prog: line 1: sinusoid() is not written yet\n"
+                          "line 2: sinusoid() is not written yet",
+                          map, 5, &L, skip, &set),
+                 2);
+    CHECK(strcmp(L.missing, "sinusoid") == 0 && skip[0] && skip[1] && !skip[2] && !skip[3]);
+    CHECK(set == 0);
+    /* two functions, in the order named; line 3 is the SET line: refused */
+    CHECK_EQ_INT(read_err("line 4:rotate() is not written yet\nline 5: dot() is not written yet\n"
+                          "line 1: sinusoid() is not written yet\n",
+                          map, 5, &L, skip, &set),
+                 1);
+    CHECK(strcmp(L.missing, "rotate,dot,sinusoid") == 0 && skip[2] && skip[3] && skip[0]);
+    /* names that are not C names, empty or too long are not listed, but skipped */
+    CHECK_EQ_INT(read_err("line 1: a-b() is not written yet\nline 2: () is not written yet\n"
+                          "line 4: abcdefghijabcdefghijabcdefghijabcdefghij() is not written yet\n",
+                          map, 5, &L, skip, &set),
+                 1);
+    CHECK(L.missing[0] == '\0' && skip[0] && skip[1] && skip[2] && !skip[3]);
+    /* a line number out of range, 0, or not a number: nothing skipped */
+    CHECK_EQ_INT(read_err("line 6: pe() is not written yet\nline 0: pe() is not written yet\n"
+                          "line x: pe() is not written yet\nline 99999999999999999999999: "
+                          "pe() is not written yet\npe() is not written yet\n",
+                          map, 5, &L, skip, &set),
+                 4);
+    CHECK(set == 0 && L.missing[0] == '\0');
+    /* a message on the SET line (line 3), or naming SET: refused */
+    read_err("line 3: unknown command\n", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    read_err("SET base is not supported\n", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    read_err("no SET", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    read_err("cannot (SET) that\n", map, 5, &L, skip, &set);
+    CHECK(set == 1);
+    /* the word inside others (RESET, OFFSET, SETTING) is not SET */
+    read_err("RESET OFFSET SETTING\nline 2: warning\n", map, 5, &L, skip, &set);
+    CHECK(set == 0);
+    /* "not written yet" on the SET line itself: SET refused, nothing skipped */
+    CHECK_EQ_INT(read_err("line 3: base() is not written yet\n", map, 5, &L, skip, &set), 4);
+    CHECK(set == 1 && L.missing[0] == '\0');
+    /* the list of names stops before it overflows (128 bytes) */
+    static const size_t one[1] = {0};
+    char err[2048] = "";
+    for (int i = 0; i < 6; i++) {
+        char line[100];
+        snprintf(line, sizeof line, "line 1: f%d_abcdefghijabcdefghijabcdefgh() is not written yet\n",
+                 i);
+        strcat(err, line);
+    }
+    read_err(err, one, 1, &L, skip, &set);
+    /* names of 32 bytes: three fit with their commas (98 bytes), a fourth would
+     * need 131 > 127 */
+    CHECK(strcmp(L.missing, "f0_abcdefghijabcdefghijabcdefgh,f1_abcdefghijabcdefghijabcdefgh,"
+                            "f2_abcdefghijabcdefghijabcdefgh") == 0);
+}
+
+TEST(lines_take_out)
+{
+    const size_t map[5] = {0, SIZE_MAX, 1, 2, 3};
+    const char *at[4];
+    size_t len[4];
+    unsigned char skip[4] = {0, 0, 1, 0};
+    grade_lines L;
+    memset(&L, 0, sizeof L);
+    L.at = at;
+    L.len = len;
+    L.skip = skip;
+    for (int i = 0; i < 4; i++)
+        at[i] = NULL, len[i] = 99;
+    grade_run_result r;
+    memset(&r, 0, sizeof r);
+    char out[] = "1 2\n3 4";
+    r.out = out;
+    r.out_len = strlen(out);
+    grade_lines_take_out(&r, map, 5, &L);
+    /* the SET line and the skipped case take no line; the last line has no
+     * newline; a case beyond the output gets an empty line at its end */
+    CHECK(at[0] == out && len[0] == 3);
+    CHECK(at[1] == out + 4 && len[1] == 3);
+    CHECK(at[2] == NULL && len[2] == 99);
+    CHECK(at[3] == out + 7 && len[3] == 0);
+}
+
 int main(void)
 {
     RUN(parse_good);
@@ -707,11 +1005,15 @@ int main(void)
     RUN(mistakes_named);
     RUN(new_slips_named);
     RUN(localize_plain_words);
+    RUN(localize_more);
     RUN(mistakes_more);
     RUN(search_work_cap);
     RUN(out_of_memory);
     RUN(whole_grader);
     RUN(whole_grader_generated);
     RUN(no_descriptors);
+    RUN(run_where);
+    RUN(lines_read_err);
+    RUN(lines_take_out);
     return check_summary("grade");
 }

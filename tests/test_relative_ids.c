@@ -235,6 +235,38 @@ TEST(deberta_relative_id_matrices)
     CHECK(posenc_deberta_relative_ids(4, 6, 0, 0, NULL) == POSENC_ERR_NULL);
     CHECK(posenc_deberta_relative_ids(0, 6, 0, 0, NULL) == POSENC_OK);
     CHECK(posenc_deberta_relative_ids(4, 6, 1, 32, m) == POSENC_ERR_RANGE);
+    /* one of the two bucket settings 0: the plain distance (v2 L95 needs both) */
+    CHECK(posenc_deberta_relative_ids(4, 6, 8, 0, m) == POSENC_OK);
+    CHECK_EQ_INT(m[0 * 6 + 5], -5);
+    CHECK_EQ_INT(m[3 * 6 + 0], 3);
+    CHECK(posenc_deberta_relative_ids(4, 6, 0, 32, m) == POSENC_OK);
+    CHECK_EQ_INT(m[3 * 6 + 5], -2);
+    /* no entries: out may be NULL */
+    CHECK(posenc_deberta_relative_ids(4, 0, 8, 32, NULL) == POSENC_OK);
+    /* more than POSENC_MAX_POS + 1 queries or keys */
+    CHECK(posenc_deberta_relative_ids(2147483649u, 1, 0, 0, m) == POSENC_ERR_POS);
+    CHECK(posenc_deberta_relative_ids(1, 2147483649u, 0, 0, m) == POSENC_ERR_POS);
+    CHECK(posenc_deberta_relative_ids(4, 6, 8, 1, m) == POSENC_ERR_RANGE);
+}
+
+TEST(deberta_parameter_ranges)
+{
+    int64_t b;
+    posenc_deberta_trace t;
+    /* bucket_size 2 to POSENC_DEBERTA_MAX_BUCKETS, max_position 2 to POSENC_MAX_POS */
+    CHECK(posenc_deberta_log_bucket(0, POSENC_DEBERTA_MAX_BUCKETS + 1, 2147483647u, &b) ==
+          POSENC_ERR_RANGE);
+    CHECK(posenc_deberta_log_bucket(0, POSENC_DEBERTA_MAX_BUCKETS, 2147483647u, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, 0);
+    CHECK(posenc_deberta_log_bucket(3, 8, 1, &b) == POSENC_ERR_RANGE);
+    CHECK(posenc_deberta_log_bucket(3, 8, 2147483648u, &b) == POSENC_ERR_RANGE);
+    CHECK(posenc_deberta_log_bucket(3, 8, 2, &b) == POSENC_OK);
+    CHECK_EQ_INT(b, 3); /* |3| <= mid 4: the distance itself */
+    CHECK(posenc_deberta_log_bucket(-POSENC_MAX_POS - 1, 256, 512, &b) == POSENC_ERR_POS);
+    /* the trace: the same refusals */
+    CHECK(posenc_deberta_log_bucket_explain(POSENC_MAX_POS + 1, 256, 512, &t) == POSENC_ERR_POS);
+    CHECK(posenc_deberta_log_bucket_explain(0, 1, 512, &t) == POSENC_ERR_RANGE);
+    CHECK(posenc_deberta_log_bucket_explain(0, 256, 1, &t) == POSENC_ERR_RANGE);
 }
 
 /* ---- XLNet ------------------------------------------------------------------ */
@@ -448,6 +480,7 @@ int main(void)
     RUN(deberta_matches_the_reference_at_every_distance);
     RUN(deberta_trace_and_arguments);
     RUN(deberta_relative_id_matrices);
+    RUN(deberta_parameter_ranges);
     RUN(xlnet_relative_positions);
     RUN(cpmant_buckets);
     RUN(funnel_relative_positions);
