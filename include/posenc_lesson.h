@@ -96,7 +96,8 @@ const char *posenc_lesson_mistake_sentence(posenc_lesson_mistake m);
 /* What the learner printed for one command. */
 typedef struct {
     double *v; /* the numbers read (up to the answer's length + 1) */
-    long n;    /* how many; -1 when a word is not a number */
+    long n;    /* how many; -1 when a word is not a number, -2 when the words are
+                * numbers and one is "nan" or "inf" (a slip that divides by zero) */
 } posenc_lesson_got;
 
 enum { POSENC_LESSON_SINUSOID = 1, POSENC_LESSON_ROTATION = 2 };

@@ -264,8 +264,14 @@ TEST(format_close_read)
     CHECK(v[0] == 1 && v[1] == -2.5);
     CHECK_EQ_INT(grade_read_line("", 0, v, 3), 0);
     CHECK_EQ_INT(grade_read_line("1 2 3 4", 7, v, 3), 4); /* counts past max */
-    CHECK_EQ_INT(grade_read_line("nan", 3, v, 3), -1);
-    CHECK_EQ_INT(grade_read_line("inf", 3, v, 3), -1);
+    /* a printed non-finite value (a slip that divides by zero) is -2, which a
+     * slip's own inf or nan may explain; a word that is no number is -1,
+     * which nothing explains */
+    CHECK_EQ_INT(grade_read_line("nan", 3, v, 3), -2);
+    CHECK_EQ_INT(grade_read_line("inf", 3, v, 3), -2);
+    CHECK_EQ_INT(grade_read_line("0.5 -inf", 8, v, 3), -2);
+    CHECK_EQ_INT(grade_read_line("nan \xc3\xa9", 6, v, 3), -1);
+    CHECK_EQ_INT(grade_read_line("0.8415 0.5403 \xc3\xa9", 16, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("0x1p3", 5, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("0.5 ok", 6, v, 3), -1);
     CHECK_EQ_INT(grade_read_line("1,2", 3, v, 3), -1);

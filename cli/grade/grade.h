@@ -94,7 +94,8 @@ int grade_close(double got, double want);
 /* The numbers of one output line (len bytes): words separated by spaces or
  * tabs, each a decimal number (strtod's syntax, finite). Returns the count
  * (at most max are stored, out may be NULL when max is 0; a longer line
- * counts on), or -1 when a word is not a number. */
+ * counts on), -1 when a word is not a number, or -2 when every word is a
+ * number and one of them is not finite ("nan", "inf": a division by zero). */
 long grade_read_line(const char *line, size_t len, double *out, size_t max);
 
 /* ---- the mistakes (the library's, posenc_lesson.h) ---------------------------- */

@@ -26,6 +26,7 @@ int grade_close(double got, double want) { return posenc_lesson_close(got, want)
 long grade_read_line(const char *line, size_t len, double *out, size_t max)
 {
     long n = 0;
+    int nonfinite = 0;
     size_t i = 0;
     char buf[80];
     while (i < len) {
@@ -44,14 +45,16 @@ long grade_read_line(const char *line, size_t len, double *out, size_t max)
         double v = strtod(buf, &end);
         /* strtod also reads "nan", "inf" and hexadecimal: a printed answer
          * is a finite decimal (and a NUL byte ends no word early). */
-        if (end != buf + (j - i) || end == buf || !isfinite(v) || strpbrk(buf, "xXnN"))
+        if (end == buf + (j - i) && end != buf && !isfinite(v) && !strpbrk(buf, "xX"))
+            nonfinite = 1; /* "nan", "-inf": what a division by zero prints */
+        else if (end != buf + (j - i) || end == buf || !isfinite(v) || strpbrk(buf, "xXnN"))
             return -1;
         if ((size_t)n < max)
             out[n] = v;
         n++;
         i = j;
     }
-    return n;
+    return nonfinite ? -2 : n;
 }
 
 /* ---- the mistakes (the library's) ------------------------------------------ */

@@ -340,14 +340,15 @@ static void model_answer(const side *s, const posenc_lesson_case *c, double *out
 
 /* Whether the learner's line agrees with a model's answer. A model's
  * non-finite number (a division by zero the slip makes) matches a line
- * that is not numbers ("nan"). */
+ * that printed one ("nan", "inf": n == -2), never a line that is not
+ * numbers at all. */
 static int agrees(const posenc_lesson_got *g, const double *want, size_t n, int free_last,
                   double slack)
 {
     size_t check = free_last ? n - 1 : n;
     for (size_t i = 0; i < check; i++)
         if (!isfinite(want[i]))
-            return g->n < 0;
+            return g->n == -2;
     if (g->n < 0)
         return 0;
     size_t got_n = (size_t)g->n;
