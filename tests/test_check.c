@@ -399,6 +399,75 @@ TEST(arguments)
     CHECK(!strcmp(posenc_check_cause_name((posenc_check_cause_id)99), "unknown"));
 }
 
+/* Every argument refusal of posenc_check_run_engine, in the order the
+ * header documents: missing arrays (NULL), contradictory or out-of-range
+ * fields (RANGE), shapes the model does not have (DIM), too many elements
+ * (OVERFLOW), a non-finite value (NOT_FINITE). */
+TEST(run_refusals)
+{
+    posenc_rope_config c;
+    plain_config(&c, 8, 8, 10000, POSENC_LAYOUT_HALF);
+    int64_t pos[40] = {0, 1};
+    float x[16] = {1}, y[16] = {1}, cs[12] = {1, 1, 1, 1}; /* cos 1 then 0; sin 0 */
+    const posenc_check_input in = {.dtype = POSENC_DTYPE_F32, .n_tok = 2, .n_head = 1,
+                                   .head_dim = 8, .pos = pos, .x = x, .y = y};
+    const posenc_check_input tb = {.dtype = POSENC_DTYPE_F32, .n_tok = 2, .table_dim = 4,
+                                   .pos = pos, .cos = cs, .sin = cs + 4};
+    posenc_check_engine E = POSENC_CHECK_ENGINE_EXACT;
+    posenc_check_input b;
+    CHECK(posenc_check_run_engine(&c, NULL, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, E, NULL) == POSENC_ERR_NULL);
+    b = in, b.pos = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.y = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.x = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.cos = cs; /* x/y and a table: RANGE */
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    b = in, b.sin = cs;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    b = tb, b.sin = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = tb, b.cos = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.n_tok = 0;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    b = in, b.dtype = (posenc_dtype)3;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, -1, 0, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, POSENC_MAX_POS + 2, 0, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, 0, NAN, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, 0, INFINITY, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, (posenc_check_engine)99, &res_) ==
+          POSENC_ERR_RANGE);
+    b = in, b.n_head = 0;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    pos[1] = POSENC_MAX_POS + 1;
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, E, &res_) == POSENC_ERR_POS);
+    pos[1] = 1;
+    /* tables: table_dim must be rotary_dim or rotary_dim / 2 */
+    b = tb, b.table_dim = 3;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_DIM);
+    /* more than 2^31 elements: 40 tokens of 2^20 heads of 64 (the overflow is
+     * found before any element is read) */
+    plain_config(&c, 64, 64, 10000, POSENC_LAYOUT_HALF);
+    b = in, b.n_tok = 40, b.n_head = 1u << 20, b.head_dim = 64;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_OVERFLOW);
+    plain_config(&c, 8, 8, 10000, POSENC_LAYOUT_HALF);
+    /* non-finite values: x, and a table's cos */
+    x[3] = INFINITY;
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, E, &res_) == POSENC_ERR_NOT_FINITE);
+    x[3] = 0;
+    cs[1] = NAN;
+    CHECK(posenc_check_run_engine(&c, &tb, 0, 0, E, &res_) == POSENC_ERR_NOT_FINITE);
+    cs[1] = 1;
+    /* the valid table itself: cos 1, sin 0 at position 0 is the model's; at
+     * position 1 it is not */
+    CHECK(posenc_check_run_engine(&c, &tb, 0, 0, E, &res_) == POSENC_OK);
+    CHECK(!res_.match && res_.n_tok == 2);
+}
+
 /* Save, load, the same values; a dump the strict reader refuses. */
 TEST(dump_roundtrip)
 {
@@ -894,6 +963,7 @@ int main(void)
     RUN(sizes);
     RUN(tables);
     RUN(arguments);
+    RUN(run_refusals);
     RUN(dump_roundtrip);
     RUN(dump_refusals);
     RUN(dump_save_refusals);
