@@ -9,6 +9,7 @@
  * init with the wrong parameter, another pairing, float32 angles...), so the
  * check must name it first; the exact engine must match in F32, F16 and BF16. */
 #include "check.h"
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 #include "posenc_check.h"
 #ifdef POSENC_HAVE_JSON
@@ -851,6 +852,53 @@ TEST(dump_save_refusals)
     CHECK(posenc_dump_load(path, NULL, &err) == POSENC_ERR_NULL);
 }
 
+/* Every allocation of the dump writer and reader failing in turn
+ * (tests/fault.h): each call says POSENC_ERR_NOMEM, or succeeds once no
+ * allocation failed. */
+TEST(allocation_failures)
+{
+    int64_t pos[12];
+    float v[12 * 2 * 4];
+    for (int i = 0; i < 12; i++)
+        pos[i] = 3 * i;
+    for (int i = 0; i < 96; i++)
+        v[i] = (float)round_dt(urand(), POSENC_DTYPE_F32);
+    posenc_check_input in = {.dtype = POSENC_DTYPE_F32, .n_tok = 12, .n_head = 2, .head_dim = 4,
+                             .pos = pos, .x = v, .y = v};
+    /* the dump written and read back, each allocation failing in turn */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/posenc_check_fault_%ld.safetensors", (long)getpid());
+    const char *meta[] = {"k", "v", NULL};
+    posenc_load_error err;
+    int done = 0;
+    for (long k = 0; k < 1000 && !done; k++) {
+        alloc_failed = 0;
+        alloc_countdown = k;
+        posenc_status s = posenc_dump_save(path, &in, meta, &err);
+        alloc_countdown = -1;
+        done = !alloc_failed;
+        CHECK(done ? s == POSENC_OK : s == POSENC_ERR_NOMEM && !strcmp(err.detail, "out of memory"));
+    }
+    CHECK(done);
+    done = 0;
+    for (long k = 0; k < 1000 && !done; k++) {
+        posenc_check_input got;
+        alloc_failed = 0;
+        alloc_countdown = k;
+        posenc_status s = posenc_dump_load(path, &got, &err);
+        alloc_countdown = -1;
+        done = !alloc_failed;
+        if (s == POSENC_OK) {
+            CHECK(done && got.n_tok == 12 && got.y[7] == v[7] && got.pos[11] == 33);
+            posenc_dump_free(&got);
+        } else {
+            CHECK(!done && s == POSENC_ERR_NOMEM);
+        }
+    }
+    CHECK(done);
+    remove(path);
+}
+
 #ifdef POSENC_HAVE_JSON
 /* The models loaded, kept to the end: a configuration's LongRoPE lists
  * point into its model. */
@@ -967,6 +1015,7 @@ int main(void)
     RUN(dump_roundtrip);
     RUN(dump_refusals);
     RUN(dump_save_refusals);
+    RUN(allocation_failures);
 #ifdef POSENC_HAVE_JSON
     RUN(real_configs);
     for (size_t i = 0; i < n_loaded; i++)
