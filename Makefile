@@ -288,7 +288,7 @@ $(BUILD)/tests/test_interpreter: TEST_LIBS = $(OPT_LIBS)
 # (tests/fault.h).
 FAULT_TESTS   := $(BUILD)/tests/test_plot_draw $(BUILD)/tests/test_interpreter \
                  $(BUILD)/tests/test_model_reader $(BUILD)/tests/test_safetensors \
-                 $(BUILD)/tests/test_grade $(BUILD)/tests/test_gguf
+                 $(BUILD)/tests/test_grade $(BUILD)/tests/test_gguf $(BUILD)/tests/test_check
 FAULT_LDFLAGS := -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc
 $(FAULT_TESTS): TEST_LDFLAGS = $(FAULT_LDFLAGS)
 

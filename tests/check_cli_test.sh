@@ -77,6 +77,23 @@ expect no-model 2 'give the model' check "$tmp/plain-F32.st"
 printf 'not a dump' >"$tmp/bad.st"
 expect bad-file 2 'posenc check: .*bad.st: ' check --rope default "$tmp/bad.st"
 expect golden-no-o 2 'no output file' golden --rope 'default head_dim=8'
+# --rope's words with a dump: more than 64 words, an unknown key, no head_dim
+# needed (the dump's own)
+words=$(i=0; while [ $i -lt 65 ]; do printf 'base=10000 '; i=$((i + 1)); done)
+expect rope-65-words 2 '^posenc check: --rope: more than 64 words$' \
+    check --rope "default $words" "$tmp/plain-F32.st"
+expect rope-bad-key 2 "^posenc check: SET rope: unknown key 'colour'" \
+    check --rope 'default colour=red' "$tmp/plain-F32.st"
+expect rope-dump-head-dim 1 '^CHECK verdict=mismatch dtype=F32 n_tok=43 n_head=3 ' \
+    check --rope default "$tmp/plain-F32.st"
+# golden's default positions: 0-16, 2^k-1..2^k+1 for k = 5..19, 999999 and
+# 1000000 (64; a plain RoPE has no lengths of its own); F16 and BF16 named
+expect golden-default-positions 0 '^GOLDEN file=.*/dflt.st layer=0 n_tok=64 n_head=4 head_dim=8 dtype=F16 seq_len=1000001$' \
+    golden --rope 'default head_dim=8' --dtype F16 -o "$tmp/dflt.st"
+expect golden-bf16 0 '^GOLDEN file=.*/b.st layer=0 n_tok=3 n_head=2 head_dim=8 dtype=BF16 seq_len=100$' \
+    golden --rope 'default head_dim=8' --dtype BF16 --heads 2 --seq-len 100 --positions 0,1,9 -o "$tmp/b.st"
+expect golden-bf16-check 0 '^CHECK verdict=match dtype=BF16 n_tok=3 n_head=2 ' \
+    check --rope 'default head_dim=8' --seq-len 100 "$tmp/b.st"
 
 if "$prog" --features | grep -q '^config-json$'; then
     D=$(cd "$(dirname "$0")/data" && pwd)
@@ -95,6 +112,27 @@ if "$prog" --features | grep -q '^config-json$'; then
     # Gemma 3: two RoPE groups (sliding, full): FILE-layerN for each
     g --config "$D/models/gemma3-text-gemma-3-1b-it.json" --positions 0-3 -o "$tmp/gem.st"
     holds two-groups test -f "$tmp/gem-layer0.st" -a -f "$tmp/gem-layer5.st" -a ! -e "$tmp/gem.st"
+    # FILE-layerN where FILE has no extension, a dot only in its folder, or
+    # is a dot file; --layer N alone writes FILE itself
+    mkdir "$tmp/d.dir"
+    g --config "$D/models/gemma3-text-gemma-3-1b-it.json" --positions 0-1 -o "$tmp/d.dir/gem"
+    holds layer-path-no-ext test -f "$tmp/d.dir/gem-layer0" -a -f "$tmp/d.dir/gem-layer5"
+    g --config "$D/models/gemma3-text-gemma-3-1b-it.json" --positions 0-1 -o "$tmp/d.dir/.st"
+    holds layer-path-dot-file test -f "$tmp/d.dir/.st-layer0" -a -f "$tmp/d.dir/.st-layer5"
+    g --config "$D/models/gemma3-text-gemma-3-1b-it.json" --layer 5 --positions 0-1 -o "$tmp/g5.st"
+    holds layer-one test -f "$tmp/g5.st" -a ! -e "$tmp/g5-layer5.st"
+    expect layer-one-check 0 '^CHECK verdict=match' \
+        check --config "$D/models/gemma3-text-gemma-3-1b-it.json" --layer 5 "$tmp/g5.st"
+    expect layer-one-other 1 '^CHECK verdict=mismatch' \
+        check --config "$D/models/gemma3-text-gemma-3-1b-it.json" --layer 0 "$tmp/g5.st"
+    # a --layer past the model's layers, refused by name
+    expect golden-layer-past 2 '^posenc golden: .*llama-3.1-8b.json: layer 1000 does not exist: the model has 32 layers \(0 to 31\)$' \
+        golden --config "$D/llama-3.1-8b.json" --layer 1000 -o "$tmp/none.st"
+    expect check-layer-past 2 '^posenc check: .*llama-3.1-8b.json: layer 1000 does not exist: the model has 32 layers \(0 to 31\)$' \
+        check --config "$D/llama-3.1-8b.json" --layer 1000 "$tmp/l31.st"
+    # --seq-len given: Llama 3.1's llama3 scaling does not depend on it
+    expect llama31-seq-len 0 '^CHECK verdict=match dtype=BF16 n_tok=64 ' \
+        check --config "$D/llama-3.1-8b.json" --seq-len 2000000 "$tmp/l31.st"
     # -o FILE is FILE itself for a model with one RoPE group (Llama 3.1)
     holds one-group test -f "$tmp/l31.st" -a ! -e "$tmp/l31-layer0.st"
     # --format gguf: a GGUF file with the op's arguments and rope_freqs
@@ -130,7 +168,7 @@ if "$prog" --features | grep -q '^config-json$'; then
         echo "FAIL check_cli/gguf-fixtures: $writer --write-fixtures" >&2
     fi
 else
-    skipped=$((skipped + 15))
+    skipped=$((skipped + 24))
     echo "check_cli: skipped the --config cases (apt-get install libjansson-dev)"
 fi
 if [ "$skipped" -gt 0 ]; then

@@ -1,6 +1,6 @@
 /* fault.h - allocation failures on demand, for the tests that check every
  * error path of code that allocates (test_interpreter, test_model_reader,
- * test_plot_draw, test_safetensors, test_grade). The Makefile links those tests with
+ * test_plot_draw, test_safetensors, test_grade, test_check). The Makefile links those tests with
  * FAULT_LDFLAGS (-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc), so each
  * malloc, calloc and realloc of the objects linked into the program (posenc's
  * and the test's own) goes through the wrappers below; Cairo, jansson's own

@@ -9,6 +9,7 @@
  * init with the wrong parameter, another pairing, float32 angles...), so the
  * check must name it first; the exact engine must match in F32, F16 and BF16. */
 #include "check.h"
+#include "fault.h" /* alloc_countdown, alloc_failed */
 
 #include "posenc_check.h"
 #ifdef POSENC_HAVE_JSON
@@ -399,6 +400,75 @@ TEST(arguments)
     CHECK(!strcmp(posenc_check_cause_name((posenc_check_cause_id)99), "unknown"));
 }
 
+/* Every argument refusal of posenc_check_run_engine, in the order the
+ * header documents: missing arrays (NULL), contradictory or out-of-range
+ * fields (RANGE), shapes the model does not have (DIM), too many elements
+ * (OVERFLOW), a non-finite value (NOT_FINITE). */
+TEST(run_refusals)
+{
+    posenc_rope_config c;
+    plain_config(&c, 8, 8, 10000, POSENC_LAYOUT_HALF);
+    int64_t pos[40] = {0, 1};
+    float x[16] = {1}, y[16] = {1}, cs[12] = {1, 1, 1, 1}; /* cos 1 then 0; sin 0 */
+    const posenc_check_input in = {.dtype = POSENC_DTYPE_F32, .n_tok = 2, .n_head = 1,
+                                   .head_dim = 8, .pos = pos, .x = x, .y = y};
+    const posenc_check_input tb = {.dtype = POSENC_DTYPE_F32, .n_tok = 2, .table_dim = 4,
+                                   .pos = pos, .cos = cs, .sin = cs + 4};
+    posenc_check_engine E = POSENC_CHECK_ENGINE_EXACT;
+    posenc_check_input b;
+    CHECK(posenc_check_run_engine(&c, NULL, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, E, NULL) == POSENC_ERR_NULL);
+    b = in, b.pos = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.y = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.x = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.cos = cs; /* x/y and a table: RANGE */
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    b = in, b.sin = cs;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    b = tb, b.sin = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = tb, b.cos = NULL;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_NULL);
+    b = in, b.n_tok = 0;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    b = in, b.dtype = (posenc_dtype)3;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, -1, 0, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, POSENC_MAX_POS + 2, 0, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, 0, NAN, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, 0, INFINITY, E, &res_) == POSENC_ERR_RANGE);
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, (posenc_check_engine)99, &res_) ==
+          POSENC_ERR_RANGE);
+    b = in, b.n_head = 0;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_RANGE);
+    pos[1] = POSENC_MAX_POS + 1;
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, E, &res_) == POSENC_ERR_POS);
+    pos[1] = 1;
+    /* tables: table_dim must be rotary_dim or rotary_dim / 2 */
+    b = tb, b.table_dim = 3;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_DIM);
+    /* more than 2^31 elements: 40 tokens of 2^20 heads of 64 (the overflow is
+     * found before any element is read) */
+    plain_config(&c, 64, 64, 10000, POSENC_LAYOUT_HALF);
+    b = in, b.n_tok = 40, b.n_head = 1u << 20, b.head_dim = 64;
+    CHECK(posenc_check_run_engine(&c, &b, 0, 0, E, &res_) == POSENC_ERR_OVERFLOW);
+    plain_config(&c, 8, 8, 10000, POSENC_LAYOUT_HALF);
+    /* non-finite values: x, and a table's cos */
+    x[3] = INFINITY;
+    CHECK(posenc_check_run_engine(&c, &in, 0, 0, E, &res_) == POSENC_ERR_NOT_FINITE);
+    x[3] = 0;
+    cs[1] = NAN;
+    CHECK(posenc_check_run_engine(&c, &tb, 0, 0, E, &res_) == POSENC_ERR_NOT_FINITE);
+    cs[1] = 1;
+    /* the valid table itself: cos 1, sin 0 at position 0 is the model's; at
+     * position 1 it is not */
+    CHECK(posenc_check_run_engine(&c, &tb, 0, 0, E, &res_) == POSENC_OK);
+    CHECK(!res_.match && res_.n_tok == 2);
+}
+
 /* Save, load, the same values; a dump the strict reader refuses. */
 TEST(dump_roundtrip)
 {
@@ -454,6 +524,379 @@ TEST(dump_roundtrip)
     CHECK(err.detail[0] != 0); /* the strict reader says which check failed */
     remove(path);
     CHECK(posenc_dump_load(path, &got, &err) == POSENC_ERR_IO);
+}
+
+/* ---- malformed dumps: every refusal of src/check/dump.c with its message ---------- */
+
+typedef struct rawt {
+    const char *name, *dtype, *shape; /* shape as JSON, e.g. "[2,1,2]" */
+    uint64_t n_bytes;
+    const void *data; /* NULL: zeros */
+} rawt;
+
+/* Writes a safetensors file of the tensors in data order (offsets tiled, the
+ * header padded with spaces to a multiple of 8); extra bytes of sparse zeros
+ * when a tensor has no data and is large. 1 when written. */
+static int write_raw(const char *path, const rawt *t, size_t n)
+{
+    char h[2048];
+    int len = snprintf(h, sizeof h, "{");
+    uint64_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        len += snprintf(h + len, sizeof h - (size_t)len,
+                        "%s\"%s\":{\"dtype\":\"%s\",\"shape\":%s,\"data_offsets\":[%llu,%llu]}",
+                        i ? "," : "", t[i].name, t[i].dtype, t[i].shape, (unsigned long long)off,
+                        (unsigned long long)(off + t[i].n_bytes));
+        off += t[i].n_bytes;
+    }
+    len += snprintf(h + len, sizeof h - (size_t)len, "}");
+    while (len % 8)
+        h[len++] = ' ';
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    unsigned char l8[8];
+    for (int k = 0; k < 8; k++)
+        l8[k] = (unsigned char)((uint64_t)len >> (8 * k));
+    int ok = fwrite(l8, 1, 8, f) == 8 && fwrite(h, 1, (size_t)len, f) == (size_t)len;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (t[i].data)
+            ok = fwrite(t[i].data, 1, (size_t)t[i].n_bytes, f) == t[i].n_bytes;
+        else
+            ok = fseek(f, (long)t[i].n_bytes, SEEK_CUR) == 0;
+    }
+    if (fclose(f) != 0)
+        ok = 0;
+    /* a hole at the end reads as zeros: the file's size must cover it */
+    return ok && truncate(path, (off_t)(8 + (uint64_t)len + off)) == 0;
+}
+
+/* Loads the dump at path; 1 when the status is want and the detail is msg. */
+static int refused(const char *path, posenc_status want, const char *msg)
+{
+    posenc_check_input got;
+    posenc_load_error err;
+    posenc_status s = posenc_dump_load(path, &got, &err);
+    if (s == POSENC_OK)
+        posenc_dump_free(&got);
+    if (s != want || strcmp(err.detail, msg) != 0) {
+        fprintf(stderr, "  got status %d detail '%s'\n  want %d '%s'\n", (int)s,
+                s == POSENC_OK ? "" : err.detail, (int)want, msg);
+        return 0;
+    }
+    return 1;
+}
+
+TEST(dump_refusals)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/posenc_check_bad_%ld.safetensors", (long)getpid());
+    const int64_t p2[2] = {0, 1};
+    const float f4[4] = {1, 2, 3, 4};
+    const char *sh = "the dump needs tensors 'x' and 'y' (or 'cos' and 'sin')";
+    /* no positions */
+    {
+        rawt t[] = {{"x", "F32", "[1,1,2]", 8, f4}, {"y", "F32", "[1,1,2]", 8, f4}};
+        CHECK(write_raw(path, t, 2) && refused(path, POSENC_ERR_FORMAT, "no tensor 'positions' in the dump"));
+    }
+    /* positions of rank 2, and of length 0 */
+    {
+        const char *m = "tensor 'positions' must have shape [n_tok], n_tok >= 1";
+        rawt t[] = {{"positions", "I64", "[2,1]", 16, p2}, {"x", "F32", "[2,1,2]", 16, f4},
+                    {"y", "F32", "[2,1,2]", 16, f4}};
+        CHECK(write_raw(path, t, 3) && refused(path, POSENC_ERR_FORMAT, m));
+        rawt t0[] = {{"positions", "I64", "[0]", 0, NULL}, {"x", "F32", "[1,1,2]", 8, f4},
+                     {"y", "F32", "[1,1,2]", 8, f4}};
+        CHECK(write_raw(path, t0, 3) && refused(path, POSENC_ERR_FORMAT, m));
+    }
+    /* positions alone; with cos but no sin; x without y; y without x */
+    {
+        rawt t[] = {{"positions", "I64", "[1]", 8, p2}, {"cos", "F32", "[1,2]", 8, f4}};
+        CHECK(write_raw(path, t, 1) && refused(path, POSENC_ERR_FORMAT, sh));
+        CHECK(write_raw(path, t, 2) && refused(path, POSENC_ERR_FORMAT, sh));
+        rawt s[] = {{"positions", "I64", "[1]", 8, p2}, {"sin", "F32", "[1,2]", 8, f4}};
+        CHECK(write_raw(path, s, 2) && refused(path, POSENC_ERR_FORMAT, sh));
+        rawt x[] = {{"positions", "I64", "[1]", 8, p2}, {"x", "F32", "[1,1,2]", 8, f4}};
+        CHECK(write_raw(path, x, 2) && refused(path, POSENC_ERR_FORMAT, "tensor 'y' is missing"));
+        rawt y[] = {{"positions", "I64", "[1]", 8, p2}, {"y", "F32", "[1,1,2]", 8, f4}};
+        CHECK(write_raw(path, y, 2) && refused(path, POSENC_ERR_FORMAT, "tensor 'x' is missing"));
+    }
+    /* x/y and cos (or sin) too */
+    {
+        const char *m = "the dump has both x/y and cos/sin: give one";
+        rawt t[] = {{"positions", "I64", "[1]", 8, p2}, {"x", "F32", "[1,1,2]", 8, f4},
+                    {"y", "F32", "[1,1,2]", 8, f4}, {"cos", "F32", "[1,2]", 8, f4}};
+        CHECK(write_raw(path, t, 4) && refused(path, POSENC_ERR_FORMAT, m));
+        t[3].name = "sin";
+        CHECK(write_raw(path, t, 4) && refused(path, POSENC_ERR_FORMAT, m));
+    }
+    /* dtypes: not a float (first or second), floats that differ */
+    {
+        rawt t[] = {{"positions", "I64", "[1]", 8, p2}, {"x", "I32", "[1,1,2]", 8, f4},
+                    {"y", "F32", "[1,1,2]", 8, f4}};
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'x' is I32: it must be F32, F16 or BF16"));
+        t[1].dtype = "F32";
+        t[2].dtype = "F64";
+        t[2].n_bytes = 16;
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'y' is F64: it must be F32, F16 or BF16"));
+        t[1].dtype = "BF16";
+        t[1].n_bytes = 4;
+        t[2].dtype = "F16";
+        t[2].n_bytes = 4;
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "'x' is BF16 but 'y' is F16: they must be the same"));
+    }
+    /* shapes: the wrong rank, n_tok other than the positions', a zero or too
+     * large dimension, y unlike x; for tables the table's own message */
+    {
+        const char *m = "tensor 'x' must have shape [n_tok, n_head, head_dim] with n_tok = 2 (from "
+                        "'positions'), both tensors alike";
+        const char *my = "tensor 'y' must have shape [n_tok, n_head, head_dim] with n_tok = 2 (from "
+                         "'positions'), both tensors alike";
+        rawt t[] = {{"positions", "I64", "[2]", 16, p2}, {"x", "F32", "[2,2]", 16, f4},
+                    {"y", "F32", "[2,1,2]", 16, f4}};
+        CHECK(write_raw(path, t, 3) && refused(path, POSENC_ERR_FORMAT, m));
+        t[1].shape = "[1,2,2]";
+        CHECK(write_raw(path, t, 3) && refused(path, POSENC_ERR_FORMAT, m));
+        t[1].shape = "[2,0,2]";
+        t[1].n_bytes = 0;
+        t[1].data = NULL;
+        CHECK(write_raw(path, t, 3) && refused(path, POSENC_ERR_FORMAT, m));
+        t[1].shape = "[2,1048577,1]";
+        t[1].n_bytes = 2 * 1048577u * 4;
+        CHECK(write_raw(path, t, 3) && refused(path, POSENC_ERR_FORMAT, m));
+        t[1].shape = "[2,1,2]";
+        t[1].n_bytes = 16;
+        t[1].data = f4;
+        t[2].shape = "[2,2,1]";
+        CHECK(write_raw(path, t, 3) && refused(path, POSENC_ERR_FORMAT, my));
+        rawt c[] = {{"positions", "I64", "[2]", 16, p2}, {"cos", "F32", "[2,1,2]", 16, f4},
+                    {"sin", "F32", "[2,2]", 16, f4}};
+        CHECK(write_raw(path, c, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'cos' must have shape [n_tok, table_dim] with "
+                                               "n_tok = 2 (from 'positions'), both tensors alike"));
+    }
+    /* more than 2^31 elements: 2049 tokens of 2^20 (the data a sparse hole) */
+    {
+        rawt t[] = {{"positions", "I64", "[2049]", 2049 * 8, NULL},
+                    {"x", "F16", "[2049,1024,1024]", 2049ull << 21, NULL},
+                    {"y", "F16", "[2049,1024,1024]", 2049ull << 21, NULL}};
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_OVERFLOW, "the dump has more than 2147483648 elements"));
+    }
+    /* positions: not an integer dtype; a negative I32 (sign-extended) and one
+     * past POSENC_MAX_POS in I64 */
+    {
+        rawt t[] = {{"positions", "F32", "[2]", 8, f4}, {"x", "F32", "[2,1,1]", 8, f4},
+                    {"y", "F32", "[2,1,1]", 8, f4}};
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'positions' is F32: it must be I64 or I32"));
+        const unsigned char neg[8] = {5, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF}; /* 5, -1 */
+        t[0].dtype = "I32";
+        t[0].data = neg;
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_POS, "positions[1] = -1 is outside 0 .. 2147483647"));
+        const unsigned char big[16] = {0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; /* 2^31, 0 */
+        t[0].dtype = "I64";
+        t[0].n_bytes = 16;
+        t[0].data = big;
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_POS, "positions[0] = 2147483648 is outside 0 .. 2147483647"));
+    }
+    /* a non-finite element: F32 inf in y, F16 NaN in x, BF16 -inf in sin */
+    {
+        const float yv[2] = {1, INFINITY};
+        rawt t[] = {{"positions", "I64", "[2]", 16, p2}, {"x", "F32", "[2,1,1]", 8, f4},
+                    {"y", "F32", "[2,1,1]", 8, yv}};
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'y': element 1 is not finite"));
+        const unsigned char h16[4] = {0x00, 0x7E, 0x00, 0x3C}; /* NaN, 1.0 */
+        const unsigned char one[4] = {0x00, 0x3C, 0x00, 0x3C};
+        t[1].dtype = t[2].dtype = "F16";
+        t[1].n_bytes = t[2].n_bytes = 4;
+        t[1].data = h16;
+        t[2].data = one;
+        CHECK(write_raw(path, t, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'x': element 0 is not finite"));
+        const unsigned char b1[4] = {0x80, 0x3F, 0x80, 0x3F};   /* 1.0, 1.0 */
+        const unsigned char bni[4] = {0x80, 0x3F, 0x80, 0xFF};  /* 1.0, -inf */
+        rawt c[] = {{"positions", "I64", "[2]", 16, p2}, {"cos", "BF16", "[2,1]", 4, b1},
+                    {"sin", "BF16", "[2,1]", 4, bni}};
+        CHECK(write_raw(path, c, 3) &&
+              refused(path, POSENC_ERR_FORMAT, "tensor 'sin': element 1 is not finite"));
+    }
+    /* accepted: I32 positions, BF16 tables; x/y of 40000 F32 elements read in
+     * chunks of 64 KiB (16384 floats) */
+    {
+        const unsigned char p32[8] = {3, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F}; /* 3, 2^31-1 */
+        const unsigned char b[4] = {0x80, 0x3F, 0x40, 0xC0};               /* 1.0, -3.0 */
+        rawt c[] = {{"positions", "I32", "[2]", 8, p32}, {"cos", "BF16", "[2,1]", 4, b},
+                    {"sin", "BF16", "[2,1]", 4, b}};
+        posenc_check_input got;
+        posenc_load_error err;
+        CHECK(write_raw(path, c, 3) && posenc_dump_load(path, &got, &err) == POSENC_OK);
+        CHECK_EQ_INT(got.pos[0], 3);
+        CHECK_EQ_INT(got.pos[1], POSENC_MAX_POS);
+        CHECK_EQ_INT(got.table_dim, 1);
+        CHECK_EQ_INT(got.dtype, POSENC_DTYPE_BF16);
+        CHECK(got.x == NULL && got.cos[0] == 1.0f && got.sin[1] == -3.0f);
+        posenc_dump_free(&got);
+        CHECK(got.pos == NULL && got.cos == NULL);
+        size_t n = 40000;
+        float *v = malloc(n * sizeof *v);
+        CHECK(v != NULL);
+        if (v) {
+            for (size_t i = 0; i < n; i++)
+                v[i] = (float)i;
+            int64_t one_pos[1] = {9};
+            const char *meta[] = {"a", "1", "b", "x y/z", NULL};
+            posenc_check_input in = {.dtype = POSENC_DTYPE_F32, .n_tok = 1, .n_head = 8,
+                                     .head_dim = 5000, .pos = one_pos, .x = v, .y = v};
+            CHECK(posenc_dump_save(path, &in, meta, &err) == POSENC_OK);
+            CHECK(posenc_dump_load(path, &got, &err) == POSENC_OK);
+            CHECK(got.n_head == 8 && got.head_dim == 5000 && got.x[16384] == 16384.0f &&
+                  got.y[39999] == 39999.0f);
+            posenc_dump_free(&got);
+            free(v);
+        }
+    }
+    remove(path);
+    posenc_dump_free(NULL);
+}
+
+/* posenc_dump_save and the readers: arguments refused, metadata checked, a
+ * path that cannot be written, a device that is full. */
+TEST(dump_save_refusals)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/posenc_check_save_%ld.safetensors", (long)getpid());
+    int64_t pos[2] = {0, 5};
+    float v[4] = {0.5f, -0.25f, 1, 2};
+    posenc_load_error err;
+    const char *range = "a dump needs n_tok, n_head and head_dim (or table_dim) >= 1 and a dtype "
+                        "F32, F16 or BF16";
+    posenc_check_input in = {.dtype = POSENC_DTYPE_F32, .n_tok = 2, .n_head = 1, .head_dim = 2,
+                             .pos = pos, .x = v, .y = v};
+    CHECK(posenc_dump_save(NULL, &in, NULL, &err) == POSENC_ERR_NULL);
+    CHECK(posenc_dump_save(path, NULL, NULL, &err) == POSENC_ERR_NULL);
+    posenc_check_input b = in;
+    b.pos = NULL;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_NULL);
+    b = in;
+    b.y = NULL;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_NULL);
+    posenc_check_input tb = {.dtype = POSENC_DTYPE_F16, .n_tok = 2, .table_dim = 2, .pos = pos,
+                             .cos = v, .sin = v};
+    b = tb;
+    b.sin = NULL;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_NULL);
+    b = tb;
+    b.cos = NULL;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_NULL);
+    /* ranges */
+    b = in;
+    b.n_tok = 0;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, range));
+    b = in;
+    b.dtype = (posenc_dtype)3;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, range));
+    b = in;
+    b.n_head = 0;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, range));
+    b = in;
+    b.head_dim = 0;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, range));
+    b = tb;
+    b.table_dim = 0;
+    CHECK(posenc_dump_save(path, &b, NULL, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, range));
+    /* metadata: a quote in a key, a brace in a value, a NULL value, 201 characters */
+    const char *mw = "metadata strings must be short ASCII words";
+    const char *m1[] = {"a\"b", "v", NULL};
+    const char *m2[] = {"k", "{v}", NULL};
+    const char *m3[] = {"k", NULL, NULL};
+    char longs[202];
+    memset(longs, 'a', 201);
+    longs[201] = 0;
+    const char *m4[] = {longs, "v", NULL};
+    const char *m5[] = {"ok", "fine", "k\n", "v", NULL};
+    CHECK(posenc_dump_save(path, &in, m1, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, mw));
+    CHECK(posenc_dump_save(path, &in, m2, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, mw));
+    CHECK(posenc_dump_save(path, &in, m3, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, mw));
+    CHECK(posenc_dump_save(path, &in, m4, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, mw));
+    CHECK(posenc_dump_save(path, &in, m5, &err) == POSENC_ERR_RANGE && !strcmp(err.detail, mw));
+    longs[200] = 0; /* 200 characters of every class accepted */
+    const char *m6[] = {longs, "AZaz09 .,:=_-/+", NULL};
+    CHECK(posenc_dump_save(path, &in, m6, &err) == POSENC_OK);
+    /* tables saved in F16 come back as the same (exact in F16) values */
+    posenc_check_input got;
+    CHECK(posenc_dump_save(path, &tb, NULL, &err) == POSENC_OK);
+    CHECK(posenc_dump_load(path, &got, &err) == POSENC_OK);
+    CHECK(got.table_dim == 2 && got.n_tok == 2 && got.pos[1] == 5 && got.cos[1] == -0.25f &&
+          got.sin[3] == 2.0f && got.dtype == POSENC_DTYPE_F16);
+    posenc_dump_free(&got);
+    remove(path);
+    /* where nothing can be written */
+    CHECK(posenc_dump_save("/nonexistent-dir/d.safetensors", &in, NULL, &err) == POSENC_ERR_IO);
+    CHECK(!strncmp(err.detail, "cannot write /nonexistent-dir/d.safetensors: ", 45));
+    FILE *full = fopen("/dev/full", "wb");
+    if (full) {
+        fclose(full);
+        CHECK(posenc_dump_save("/dev/full", &in, NULL, &err) == POSENC_ERR_IO);
+        CHECK(!strncmp(err.detail, "cannot write /dev/full: ", 24));
+    }
+    /* the readers' arguments */
+    CHECK(posenc_dump_read(NULL, &got, &err) == POSENC_ERR_NULL);
+    CHECK(posenc_dump_read(stdin, NULL, &err) == POSENC_ERR_NULL);
+    CHECK(posenc_dump_load(path, NULL, &err) == POSENC_ERR_NULL);
+}
+
+/* Every allocation of the dump writer and reader failing in turn
+ * (tests/fault.h): each call says POSENC_ERR_NOMEM, or succeeds once no
+ * allocation failed. */
+TEST(allocation_failures)
+{
+    int64_t pos[12];
+    float v[12 * 2 * 4];
+    for (int i = 0; i < 12; i++)
+        pos[i] = 3 * i;
+    for (int i = 0; i < 96; i++)
+        v[i] = (float)round_dt(urand(), POSENC_DTYPE_F32);
+    posenc_check_input in = {.dtype = POSENC_DTYPE_F32, .n_tok = 12, .n_head = 2, .head_dim = 4,
+                             .pos = pos, .x = v, .y = v};
+    /* the dump written and read back, each allocation failing in turn */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/posenc_check_fault_%ld.safetensors", (long)getpid());
+    const char *meta[] = {"k", "v", NULL};
+    posenc_load_error err;
+    int done = 0;
+    for (long k = 0; k < 1000 && !done; k++) {
+        alloc_failed = 0;
+        alloc_countdown = k;
+        posenc_status s = posenc_dump_save(path, &in, meta, &err);
+        alloc_countdown = -1;
+        done = !alloc_failed;
+        CHECK(done ? s == POSENC_OK : s == POSENC_ERR_NOMEM && !strcmp(err.detail, "out of memory"));
+    }
+    CHECK(done);
+    done = 0;
+    for (long k = 0; k < 1000 && !done; k++) {
+        posenc_check_input got;
+        alloc_failed = 0;
+        alloc_countdown = k;
+        posenc_status s = posenc_dump_load(path, &got, &err);
+        alloc_countdown = -1;
+        done = !alloc_failed;
+        if (s == POSENC_OK) {
+            CHECK(done && got.n_tok == 12 && got.y[7] == v[7] && got.pos[11] == 33);
+            posenc_dump_free(&got);
+        } else {
+            CHECK(!done && s == POSENC_ERR_NOMEM);
+        }
+    }
+    CHECK(done);
+    remove(path);
 }
 
 #ifdef POSENC_HAVE_JSON
@@ -568,7 +1011,11 @@ int main(void)
     RUN(sizes);
     RUN(tables);
     RUN(arguments);
+    RUN(run_refusals);
     RUN(dump_roundtrip);
+    RUN(dump_refusals);
+    RUN(dump_save_refusals);
+    RUN(allocation_failures);
 #ifdef POSENC_HAVE_JSON
     RUN(real_configs);
     for (size_t i = 0; i < n_loaded; i++)
