@@ -233,6 +233,90 @@ TEST(model_object)
     CHECK(posenc_model_layer_mrope(&model, 0, &mr, NULL, NULL) == POSENC_ERR_RANGE);
 }
 
+/* The sinusoid and DeBERTa queries (posenc_model_layer_sinusoid,
+ * posenc_model_layer_deberta) and their EXPLAIN MODEL words, on hand-built
+ * layers: each value read back is the one set; each refusal its status. */
+TEST(sinusoid_deberta)
+{
+    char buf[256];
+    posenc_sinusoid_spec sp;
+    posenc_model_table tb;
+    posenc_model_t5 t5;
+    uint32_t bs = 7, mp = 7;
+    two_layers(POSENC_SCHEME_SINUSOID);
+    posenc_model_group *g = &model.group[1];
+    g->positions = 512;
+    g->dim = 64;
+    g->sinusoid = (posenc_sinusoid_spec){POSENC_SINUSOID_INTERLEAVED, POSENC_SINUSOID_FREQ_POWER,
+                                         POSENC_SINUSOID_TORCH_F32, 10000.0, 0};
+    CHECK(posenc_model_layer_sinusoid(&model, 1, &sp) == POSENC_OK &&
+          sp.order == POSENC_SINUSOID_INTERLEAVED && sp.freqs == POSENC_SINUSOID_FREQ_POWER &&
+          sp.arith == POSENC_SINUSOID_TORCH_F32 && sp.base == 10000.0 && sp.offset == 0);
+    CHECK(posenc_model_layer_sinusoid(&model, 1, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_sinusoid(&model, 0, &sp) == POSENC_ERR_RANGE); /* RoPE */
+    CHECK(posenc_model_layer_sinusoid(&model, 2, &sp) == POSENC_ERR_RANGE); /* past */
+    CHECK(posenc_model_layer_sinusoid(NULL, 0, &sp) != POSENC_OK);
+    /* the power rule in torch's float32 steps: not its usual arithmetic */
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " positions=512 dim=64 base=10000 layout=interleaved exponent=2k/dim "
+                      "arith=f32") == 0);
+    /* fairseq's rule rounded once, cos first, the offset from pad_token_id */
+    g->sinusoid = (posenc_sinusoid_spec){POSENC_SINUSOID_COS_SIN, POSENC_SINUSOID_FREQ_FAIRSEQ,
+                                         POSENC_SINUSOID_ROUND_ONCE, 10000.0, 2};
+    g->sinusoid_pad_offset = 1;
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " positions=512 dim=64 base=10000 layout=half_cos_first "
+                      "exponent=k/(dim/2-1) offset=2 offset_from=pad_token_id+1 "
+                      "arith=exact") == 0);
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.positions == 512 &&
+          tb.offset == 2 && tb.dim == 64 && tb.offset_from_pad == 1);
+    /* fairseq's own arithmetic: no arith word; a fixed offset: no offset_from */
+    g->sinusoid.order = POSENC_SINUSOID_SIN_COS;
+    g->sinusoid.arith = POSENC_SINUSOID_TORCH_F32;
+    g->sinusoid_pad_offset = 0;
+    strcpy(g->layer_type, "sliding_attention");
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " positions=512 dim=64 base=10000 layout=half exponent=k/(dim/2-1) "
+                      "offset=2 layer_type=sliding_attention") == 0);
+    /* too small a buffer, none, a layer past the model */
+    CHECK(posenc_model_layer_describe(&model, 1, buf, 8) == POSENC_ERR_OVERFLOW &&
+          strlen(buf) == 7);
+    CHECK(posenc_model_layer_describe(&model, 1, buf, 0) == POSENC_ERR_OVERFLOW);
+    CHECK(posenc_model_layer_describe(&model, 1, NULL, 8) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_describe(NULL, 1, buf, sizeof buf) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_describe(&model, 2, buf, sizeof buf) == POSENC_ERR_RANGE);
+
+    /* DeBERTa's ids, a learned table beside them */
+    two_layers(POSENC_SCHEME_RELATIVE_BUCKETS);
+    g->deberta = 1;
+    g->deberta_buckets = 256;
+    g->deberta_max_position = 512;
+    CHECK(posenc_model_layer_deberta(&model, 1, &bs, &mp) == POSENC_OK && bs == 256 &&
+          mp == 512);
+    CHECK(posenc_model_layer_t5(&model, 1, &t5) == POSENC_ERR_RANGE); /* not T5's buckets */
+    CHECK(posenc_model_layer_deberta(&model, 1, NULL, &mp) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_deberta(&model, 1, &bs, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_deberta(&model, 0, &bs, &mp) == POSENC_ERR_RANGE); /* RoPE */
+    CHECK(posenc_model_layer_deberta(&model, 2, &bs, &mp) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_ERR_RANGE); /* no table */
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " ids=deberta position_buckets=256 max_relative_positions=512") == 0);
+    g->table_beside = 1;
+    g->positions = 512;
+    g->dim = 768;
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.positions == 512 &&
+          tb.offset == 0 && tb.dim == 768);
+    strcpy(g->layer_type, "decoder");
+    CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK &&
+          strcmp(buf, " ids=deberta position_buckets=256 max_relative_positions=512 "
+                      "table_positions=512 table_offset=0 table_dim=768 stack=decoder") == 0);
+    /* T5's buckets: not DeBERTa's ids */
+    g->deberta = 0;
+    bs = mp = 7;
+    CHECK(posenc_model_layer_deberta(&model, 1, &bs, &mp) == POSENC_ERR_RANGE && bs == 7 &&
+          mp == 7);
+}
+
 TEST(query_scales)
 {
     double v = 0;
@@ -361,6 +445,7 @@ int main(void)
     RUN(layer_lookup);
     RUN(layer_rope);
     RUN(model_object);
+    RUN(sinusoid_deberta);
     RUN(query_scales);
     RUN(alibi_slopes);
     return check_summary("model_layer");
