@@ -540,6 +540,44 @@ static const bad BAD[] = {
      "\"factor\": 8, \"low_freq_factor\": 1, \"high_freq_factor\": 1, "
      "\"original_max_position_embeddings\": 0.5}, " L32 "}",
      NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    /* Hunyuan's "dynamic" block with alpha (ntk_alpha): alpha must be a
+     * number (modeling_hunyuan_v1_dense.py L287-355 reads it as one) */
+    {"{\"model_type\": \"hunyuan_v1_dense\", " L32 ", \"rope_scaling\": {\"type\": \"dynamic\", "
+     "\"alpha\": \"1000\", \"factor\": 1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.alpha",
+     "rope_scaling.alpha must be a number, got a string"},
+    /* a family whose own scaling code was not read vouches for no block */
+    {"{\"model_type\": \"orion\", " L32 ", \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling", "family orion's own scaling code was not read"},
+    /* Hunyuan (remote code) knows linear and dynamic only */
+    {"{\"model_type\": \"hunyuan\", " L32 ", \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.type",
+     "rope_scaling.type 'yarn': family hunyuan's own code knows only the rope_scaling types "
+     "linear dynamic"},
+    /* the M-RoPE rule is the family's code: Qwen2-VL contiguous, Cosmos3-Edge interleaved */
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+     "\"mrope\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": true}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_interleaved",
+     "rope_scaling.mrope_interleaved is true, but family qwen2_vl_text's code always takes the "
+     "contiguous rule"},
+    {"{\"model_type\": \"cosmos3_edge_text\", " L32 ", \"rope_parameters\": {\"rope_type\": "
+     "\"default\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": false}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.mrope_interleaved",
+     "rope_parameters.mrope_interleaved is false, but family cosmos3_edge_text's code always "
+     "takes the interleaved rule"},
+    /* the vision tower's settings get_rope_index reads */
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+     "\"mrope\", \"mrope_section\": [8, 12, 12]}, \"vision_config\": {\"spatial_merge_size\": 0}}",
+     NULL, POSENC_ERR_FORMAT, "vision_config.spatial_merge_size",
+     "vision_config.spatial_merge_size must be an integer from 1 to 64"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+     "\"mrope\", \"mrope_section\": [8, 12, 12]}, \"vision_config\": {\"spatial_merge_size\": 2, "
+     "\"tokens_per_second\": 2.5}}",
+     NULL, POSENC_ERR_FORMAT, "vision_config.tokens_per_second",
+     "vision_config.tokens_per_second must be an integer from 0 to 1000000"},
+    /* AXK2's indexer heads hold at least the rotated part */
+    {"{\"model_type\": \"axk2\", " L32 ", \"index_head_dim\": 16}", NULL, POSENC_ERR_DIM,
+     "index_head_dim", "index_head_dim 16 must be from the rotated part (32) to"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
