@@ -578,6 +578,40 @@ static const bad BAD[] = {
     /* AXK2's indexer heads hold at least the rotated part */
     {"{\"model_type\": \"axk2\", " L32 ", \"index_head_dim\": 16}", NULL, POSENC_ERR_DIM,
      "index_head_dim", "index_head_dim 16 must be from the rotated part (32) to"},
+    /* the layer kinds' keys, each refused by name */
+    {"{\"model_type\": \"modernbert\", " L32 ", \"global_attn_every_n_layers\": 0}", NULL,
+     POSENC_ERR_RANGE, "global_attn_every_n_layers",
+     "global_attn_every_n_layers must be at least 1"},
+    {"{\"model_type\": \"modernbert\", " L32 ", \"rope_scaling\": {\"type\": \"linear\", "
+     "\"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling",
+     "rope_scaling: family modernbert applies it to both layer types, each with its own base"},
+    {"{\"model_type\": \"bailing_hybrid\", " L32 ", \"qk_rope_head_dim\": 64, "
+     "\"layer_group_size\": 0}",
+     NULL, POSENC_ERR_RANGE, "layer_group_size", "layer_group_size must be at least 1"},
+    {"{\"model_type\": \"jamba\", " L32 ", \"attn_layer_period\": 8, \"attn_layer_offset\": 9}",
+     NULL, POSENC_ERR_RANGE, "attn_layer_offset", "attn_layer_offset 9 must be below the period 8"},
+    {"{\"model_type\": \"nemotron_h\", " L32 ", \"hybrid_override_pattern\": 5}", NULL,
+     POSENC_ERR_FORMAT, "hybrid_override_pattern",
+     "hybrid_override_pattern must be a string, got an integer"},
+    {"{\"model_type\": \"nemotron_h\", " L32 ", \"hybrid_override_pattern\": \"MX\"}", NULL,
+     POSENC_ERR_FORMAT, "hybrid_override_pattern",
+     "hybrid_override_pattern[1] 'X' is not a layer kind of family nemotron_h"},
+    {"{\"model_type\": \"recurrent_gemma\", " L32 ", \"block_types\": []}", NULL,
+     POSENC_ERR_FORMAT, "block_types", "block_types has 0 entries, repeated 100 times, for 2 layers"},
+    {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": \"0\"}", NULL, POSENC_ERR_FORMAT,
+     "full_attn_idxs", "full_attn_idxs must be an array of layer indices, got a string"},
+    {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": [0.5]}", NULL, POSENC_ERR_FORMAT,
+     "full_attn_idxs", "full_attn_idxs[0] must be a layer index, got a number"},
+    {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": [1, 2]}", NULL, POSENC_ERR_RANGE,
+     "full_attn_idxs", "full_attn_idxs[1] = 2 is not a layer (0..1)"},
+    {"{\"model_type\": \"kimi_linear\", " L32 ", \"linear_attn_config\": {\"full_attn_layers\": "
+     "[0]}}",
+     NULL, POSENC_ERR_RANGE, "linear_attn_config.full_attn_layers",
+     "linear_attn_config.full_attn_layers[0] = 0 is not a layer (1..2)"},
+    {"{\"model_type\": \"gemma3_text\", " L32 ", \"head_dim\": 64, \"layer_types\": [1, "
+     "\"full_attention\"]}",
+     NULL, POSENC_ERR_FORMAT, "layer_types", "layer_types[0] must be a string, got an integer"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
