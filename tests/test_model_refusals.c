@@ -598,7 +598,8 @@ static const bad BAD[] = {
      POSENC_ERR_FORMAT, "hybrid_override_pattern",
      "hybrid_override_pattern[1] 'X' is not a layer kind of family nemotron_h"},
     {"{\"model_type\": \"recurrent_gemma\", " L32 ", \"block_types\": []}", NULL,
-     POSENC_ERR_FORMAT, "block_types", "block_types has 0 entries, repeated 100 times, for 2 layers"},
+     POSENC_ERR_FORMAT, "block_types",
+     "block_types has 0 entries, repeated 100 times, for 2 layers"},
     {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": \"0\"}", NULL, POSENC_ERR_FORMAT,
      "full_attn_idxs", "full_attn_idxs must be an array of layer indices, got a string"},
     {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": [0.5]}", NULL, POSENC_ERR_FORMAT,
@@ -612,6 +613,37 @@ static const bad BAD[] = {
     {"{\"model_type\": \"gemma3_text\", " L32 ", \"head_dim\": 64, \"layer_types\": [1, "
      "\"full_attention\"]}",
      NULL, POSENC_ERR_FORMAT, "layer_types", "layer_types[0] must be a string, got an integer"},
+    /* Cohere2 MoE's forced dense layers (modeling_cohere2_moe.py L279-300) */
+    {"{\"model_type\": \"cohere2_moe\", " L32 ", \"sliding_window\": null}", NULL,
+     POSENC_ERR_FORMAT, "sliding_window",
+     "sliding_window is null: family cohere2_moe then rotates only its dense layers"},
+    {"{\"model_type\": \"cohere2_moe\", " L32 ", \"sliding_window\": 4096, "
+     "\"first_k_dense_replace\": 1}",
+     NULL, POSENC_ERR_FORMAT, "layer_types",
+     "missing key layer_types: family cohere2_moe numbers the sliding pattern after its "
+     "first_k_dense_replace dense layers"},
+    {"{\"model_type\": \"cohere2_moe\", " L32 ", \"sliding_window\": 4096, "
+     "\"mlp_layer_types\": [\"dense\"]}",
+     NULL, POSENC_ERR_FORMAT, "mlp_layer_types",
+     "mlp_layer_types must be an array of one string per layer"},
+    /* GraniteMoeHybrid's position_embedding_type: rope, nope or null */
+#define GRANITE_KINDS "\"layer_types\": [\"mamba\", \"attention\"]"
+    {"{\"model_type\": \"granitemoehybrid\", " L32 ", " GRANITE_KINDS
+     ", \"position_embedding_type\": 5}",
+     NULL, POSENC_ERR_FORMAT, "position_embedding_type",
+     "position_embedding_type must be a string or null, got an integer"},
+    {"{\"model_type\": \"granitemoehybrid\", " L32 ", " GRANITE_KINDS
+     ", \"position_embedding_type\": \"alibi\"}",
+     NULL, POSENC_ERR_FORMAT, "position_embedding_type",
+     "position_embedding_type 'alibi' is neither rope nor nope"},
+#undef GRANITE_KINDS
+    /* Molmo 2's rope_scaling_layers: integers, a repeated index counted once */
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [0, \"1\"]}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling_layers",
+     "rope_scaling_layers must be a list of layer indices"},
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [1, 1, 7], "
+     "\"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling_layers", "lists 1 of the 2 layers"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
