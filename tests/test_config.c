@@ -442,7 +442,8 @@ static const bad_config BAD_CONFIGS[] = {
     {HD "\"rope_scaling\": {\"type\": 3}}", POSENC_ERR_FORMAT, "rope_scaling.type",
      "rope_scaling.type must be a string, got an integer"},
     {HD "\"rope_scaling\": {\"rope_type\": \"linear\", \"type\": 3, \"factor\": 2}}",
-     POSENC_ERR_FORMAT, "rope_scaling.type", "rope_scaling.type and rope_scaling.rope_type disagree"},
+     POSENC_ERR_FORMAT, "rope_scaling.type",
+     "rope_scaling.type and rope_scaling.rope_type disagree"},
     {HD "\"rope_parameters\": {\"rope_type\": \"frob\"}}", POSENC_ERR_FORMAT,
      "rope_parameters.rope_type",
      "rope_parameters.rope_type 'frob' is not a RoPE type posenc knows (default, linear, ntk, "

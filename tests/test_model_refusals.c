@@ -644,6 +644,20 @@ static const bad BAD[] = {
     {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [1, 1, 7], "
      "\"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}}",
      NULL, POSENC_ERR_FORMAT, "rope_scaling_layers", "lists 1 of the 2 layers"},
+    /* the learned table's width, the sinusoid key, T5's bucket keys */
+    {"{\"model_type\": \"albert\", " L32 ", \"max_position_embeddings\": 512, "
+     "\"embedding_size\": 0}",
+     NULL, POSENC_ERR_DIM, "embedding_size", "embedding_size 0 is outside 1.."},
+    {"{\"model_type\": \"gpt2\", " L32 ", \"n_positions\": 1024, \"sinusoidal_pos_embds\": "
+     "\"yes\"}",
+     NULL, POSENC_ERR_FORMAT, "sinusoidal_pos_embds",
+     "sinusoidal_pos_embds must be true or false, got a string"},
+    {"{\"model_type\": \"t5\", " L32 ", \"relative_attention_num_buckets\": 2}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_num_buckets",
+     "relative_attention_num_buckets 2 is outside 4..65536"},
+    {"{\"model_type\": \"t5\", " L32 ", \"relative_attention_max_distance\": 8}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_max_distance",
+     "relative_attention_max_distance 8 must exceed num_buckets / 4 = 8"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
