@@ -26,6 +26,10 @@ typedef struct bad {
     const char *key, *phrase;
 } bad;
 
+/* 32 longrope factors: one per pair of head_dim 64 */
+#define LR32                                                                                       \
+    "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"
+
 static const bad BAD[] = {
     /* a per-type set's own partial_rotary_factor that would change the
      * rotated part of a family whose code rotates the whole head: refused by
@@ -658,6 +662,27 @@ static const bad BAD[] = {
     {"{\"model_type\": \"t5\", " L32 ", \"relative_attention_max_distance\": 8}", NULL,
      POSENC_ERR_RANGE, "relative_attention_max_distance",
      "relative_attention_max_distance 8 must exceed num_buckets / 4 = 8"},
+    /* Phi-3-small's rope_position_scale: only 1 is the plain RoPE */
+    {"{\"model_type\": \"phi3small\", " L32 ", \"rope_position_scale\": 2}", NULL,
+     POSENC_ERR_FORMAT, "rope_position_scale",
+     "rope_position_scale 2: family phi3small multiplies every position by it before the "
+     "angles; only 1 is implemented"},
+    /* PhiMoE's short_mscale and long_mscale: equal numbers, in place of attention_factor */
+    {"{\"model_type\": \"phimoe\", " L32 ", \"max_position_embeddings\": 4096, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": " LR32 ", \"long_factor\": "
+     LR32 ", \"short_mscale\": 1.1, \"long_mscale\": 1.2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale",
+     "rope_scaling.short_mscale: short_mscale and long_mscale must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", " L32 ", \"max_position_embeddings\": 4096, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": " LR32 ", \"long_factor\": "
+     LR32 ", \"long_mscale\": 1.1, \"attention_factor\": 1.1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.long_mscale",
+     "rope_scaling.long_mscale: short_mscale and long_mscale must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", " L32 ", \"max_position_embeddings\": 4096, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": " LR32 ", \"long_factor\": "
+     LR32 ", \"short_mscale\": 1.1, \"long_mscale\": 1.1, \"attention_factor\": 1.1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale",
+     "rope_scaling.short_mscale and attention_factor both set the factor on cos and sin"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
