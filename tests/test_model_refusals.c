@@ -683,6 +683,11 @@ static const bad BAD[] = {
      LR32 ", \"short_mscale\": 1.1, \"long_mscale\": 1.1, \"attention_factor\": 1.1}}",
      NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale",
      "rope_scaling.short_mscale and attention_factor both set the factor on cos and sin"},
+    /* MiniMax-M2's rotary_dim, read as partial_rotary_factor rotary_dim / head_dim */
+    {"{\"model_type\": \"minimax_m2\", " L32 ", \"head_dim\": 64, \"rotary_dim\": 128}", NULL,
+     POSENC_ERR_RANGE, "rotary_dim", "rotary_dim must be in (0, 1], got 2"},
+    {"{\"model_type\": \"minimax_m2\", " L32 ", \"head_dim\": 64, \"rotary_dim\": \"32\"}", NULL,
+     POSENC_ERR_FORMAT, "rotary_dim", "rotary_dim must be a number, got a string"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
