@@ -688,6 +688,17 @@ static const bad BAD[] = {
      POSENC_ERR_RANGE, "rotary_dim", "rotary_dim must be in (0, 1], got 2"},
     {"{\"model_type\": \"minimax_m2\", " L32 ", \"head_dim\": 64, \"rotary_dim\": \"32\"}", NULL,
      POSENC_ERR_FORMAT, "rotary_dim", "rotary_dim must be a number, got a string"},
+    /* an unknown wrapper whose part names no one family: architectures that
+     * disagree, a model_type that is not a string */
+    {"{\"model_type\": \"frobvlm\", \"llm_cfg\": {\"architectures\": [\"LlamaForCausalLM\", "
+     "\"Qwen2ForCausalLM\"]}}",
+     NULL, POSENC_ERR_FORMAT, "model_type",
+     "model_type 'frobvlm' is not in posenc's model registry (posenc --models lists the known "
+     "types)"},
+    {"{\"model_type\": \"frobvlm\", \"llm_cfg\": {\"model_type\": 5}}", NULL, POSENC_ERR_FORMAT,
+     "model_type",
+     "model_type 'frobvlm' is not in posenc's model registry (posenc --models lists the known "
+     "types)"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
