@@ -699,6 +699,21 @@ static const bad BAD[] = {
      "model_type",
      "model_type 'frobvlm' is not in posenc's model registry (posenc --models lists the known "
      "types)"},
+    /* Gemma 4's per_layer_config: objects, even head sizes, one full head size */
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": 5, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "per_layer_config", "per_layer_config must be an object, got an integer"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"1\": 7}, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "per_layer_config.1",
+     "per_layer_config.1 must be an object, got an integer"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"01\": {\"head_dim\": 3}}, " L32
+     "}",
+     NULL, POSENC_ERR_DIM, "per_layer_config.01",
+     "per_layer_config.01.head_dim must be an even integer from 2 to"},
+    {"{\"model_type\": \"gemma4_text\", \"layer_types\": [\"full_attention\", \"full_attention\"], "
+     "\"per_layer_config\": {\"00\": {\"head_dim\": 128}, \"01\": {\"head_dim\": 256}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "per_layer_config.01",
+     "per_layer_config.01: full_attention layers with different head sizes (128 and 256) are not "
+     "in family gemma4_text's code"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
