@@ -714,6 +714,28 @@ static const bad BAD[] = {
      NULL, POSENC_ERR_FORMAT, "per_layer_config.01",
      "per_layer_config.01: full_attention layers with different head sizes (128 and 256) are not "
      "in family gemma4_text's code"},
+    /* Laguna: each layer type's RoPE from its own set in rope_parameters */
+#define LAGUNA "{\"model_type\": \"laguna\", " L32 ", \"head_dim\": 64, \"layer_types\": " \
+               "[\"full_attention\", \"sliding_attention\"], \"rope_parameters\": "
+#define SET(t, more) "\"" t "\": {\"rope_type\": \"default\"" more "}"
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6") "}}", NULL, POSENC_ERR_FORMAT,
+     "rope_parameters.sliding_attention",
+     "missing key rope_parameters.sliding_attention: family laguna has layers of that type"},
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6") ", " SET("sliding_attention", "")
+     "}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.sliding_attention.rope_theta",
+     "missing key rope_parameters.sliding_attention.rope_theta: family laguna reads each layer "
+     "type's base from its set"},
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6, \"partial_rotary_factor\": 0") ", "
+     SET("sliding_attention", ", \"rope_theta\": 1e4") "}}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.full_attention.partial_rotary_factor",
+     "rope_parameters.full_attention.partial_rotary_factor must be in (0, 1], got 0"},
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6, \"partial_rotary_factor\": 0.01")
+     ", " SET("sliding_attention", ", \"rope_theta\": 1e4") "}}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.full_attention.partial_rotary_factor",
+     "the rotary dimension comes out 0 for head size 64; it must be even and at least 2"},
+#undef SET
+#undef LAGUNA
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
