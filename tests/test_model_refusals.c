@@ -736,6 +736,13 @@ static const bad BAD[] = {
      "the rotary dimension comes out 0 for head size 64; it must be even and at least 2"},
 #undef SET
 #undef LAGUNA
+    /* MiniCPM's longrope reads neither factor nor attention_factor */
+    {"{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"attention_factor\": 1.2, \"short_factor\": "
+     LR32 ", \"long_factor\": " LR32 ", \"original_max_position_embeddings\": 4096}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.attention_factor",
+     "rope_scaling.attention_factor: MiniCPM's longrope takes its scale from "
+     "max_position_embeddings / original_max_position_embeddings and does not read this key"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
