@@ -743,6 +743,32 @@ static const bad BAD[] = {
      NULL, POSENC_ERR_FORMAT, "rope_scaling.attention_factor",
      "rope_scaling.attention_factor: MiniCPM's longrope takes its scale from "
      "max_position_embeddings / original_max_position_embeddings and does not read this key"},
+    /* DeBERTa's keys (modeling_deberta_v2.py's relative attention and buckets) */
+    {"{\"model_type\": \"deberta\", " L32 ", \"relative_attention\": \"yes\"}", NULL,
+     POSENC_ERR_FORMAT, "relative_attention",
+     "relative_attention must be true or false, got a string"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"position_biased_input\": 1}", NULL,
+     POSENC_ERR_FORMAT, "position_biased_input",
+     "position_biased_input must be true or false, got an integer"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"embedding_size\": 0}", NULL, POSENC_ERR_DIM,
+     "embedding_size", "embedding_size 0 is outside 1.."},
+    {"{\"model_type\": \"deberta\", " L32 ", \"max_relative_positions\": \"x\"}", NULL,
+     POSENC_ERR_FORMAT, "max_relative_positions", "max_relative_positions must be an integer"},
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"position_buckets\": 1.5}", NULL,
+     POSENC_ERR_FORMAT, "position_buckets", "position_buckets must be an integer"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"relative_attention\": true, "
+     "\"max_relative_positions\": 1000000000000}",
+     NULL, POSENC_ERR_RANGE, "max_relative_positions",
+     "max_relative_positions 1000000000000 or position_buckets 0 out of range"},
+    /* ln((129 - 1) / (256 / 2)) = 0 */
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
+     "\"position_buckets\": 256, \"max_relative_positions\": 129}",
+     NULL, POSENC_ERR_RANGE, "position_buckets",
+     "position_buckets 256 with max_relative_positions 129: the log bucket's logarithm"},
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
+     "\"position_buckets\": 1, \"max_position_embeddings\": 512}",
+     NULL, POSENC_ERR_RANGE, "position_buckets",
+     "position_buckets 1 with max_relative_positions 512: the log bucket's logarithm"},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
