@@ -769,6 +769,23 @@ static const bad BAD[] = {
      "\"position_buckets\": 1, \"max_position_embeddings\": 512}",
      NULL, POSENC_ERR_RANGE, "position_buckets",
      "position_buckets 1 with max_relative_positions 512: the log bucket's logarithm"},
+    /* Speech2Text's pad_token_id 0, Zamba 2's use_mem_rope and use_long_context */
+#define ZAMBA2_KINDS "\"layer_types\": [\"mamba\", \"hybrid\"]"
+    {"{\"model_type\": \"speech_to_text\", \"pad_token_id\": 0}", NULL, POSENC_ERR_RANGE,
+     "pad_token_id", "pad_token_id 0: Speech2Text's encoder then reads every frame as padding"},
+    {"{\"model_type\": \"zamba2\", " L32 ", " ZAMBA2_KINDS ", \"use_mem_rope\": \"x\"}", NULL,
+     POSENC_ERR_FORMAT,
+     "use_mem_rope", "use_mem_rope must be true or false, got a string"},
+    {"{\"model_type\": \"zamba2\", " L32 ", " ZAMBA2_KINDS
+     ", \"use_mem_rope\": true, \"use_long_context\": true}",
+     NULL, POSENC_ERR_FORMAT, "use_long_context",
+     "use_long_context with use_mem_rope: transformers 5.23 announces a rescaled rope_theta"},
+#undef ZAMBA2_KINDS
+    /* Marian's stacks: layer counts and the table's rows */
+    {"{\"model_type\": \"marian\", \"encoder_layers\": \"6\"}", NULL, POSENC_ERR_FORMAT,
+     "encoder_layers", "encoder_layers must be a number, got a string"},
+    {"{\"model_type\": \"marian\", \"max_position_embeddings\": 0}", NULL, POSENC_ERR_RANGE,
+     "max_position_embeddings", "max_position_embeddings 0 is outside 1.."},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
