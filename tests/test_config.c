@@ -426,6 +426,37 @@ static const bad_config BAD_CONFIGS[] = {
      POSENC_ERR_RANGE, "rope_scaling",
      "the RoPE parameters in rope_scaling are out of range: argument out of range (a value "
      "past its limit, or one that makes a frequency 0, subnormal, infinite or NaN)"},
+    /* the root and the refused features */
+    {"[1]", POSENC_ERR_FORMAT, "", "a config.json must be a JSON object, got an array"},
+    {HD "\"use_dynamic_ntk\": true}", POSENC_ERR_FORMAT, "use_dynamic_ntk",
+     "key use_dynamic_ntk changes RoPE in a way posenc does not implement"},
+    /* the block: one of the two, an object, with a type that is a known string */
+    {HD "\"rope_parameters\": {\"rope_type\": \"default\"}, \"rope_scaling\": {\"type\": "
+        "\"linear\", \"factor\": 2}}",
+     POSENC_ERR_FORMAT, "rope_parameters",
+     "both rope_parameters and rope_scaling are given: which one applies is ambiguous"},
+    {HD "\"rope_scaling\": 2}", POSENC_ERR_FORMAT, "rope_scaling",
+     "rope_scaling must be an object or null, got an integer"},
+    {HD "\"rope_scaling\": {\"factor\": 2}}", POSENC_ERR_FORMAT, "rope_scaling.rope_type",
+     "missing key rope_scaling.rope_type (or type)"},
+    {HD "\"rope_scaling\": {\"type\": 3}}", POSENC_ERR_FORMAT, "rope_scaling.type",
+     "rope_scaling.type must be a string, got an integer"},
+    {HD "\"rope_scaling\": {\"rope_type\": \"linear\", \"type\": 3, \"factor\": 2}}",
+     POSENC_ERR_FORMAT, "rope_scaling.type",
+     "rope_scaling.type and rope_scaling.rope_type disagree"},
+    {HD "\"rope_parameters\": {\"rope_type\": \"frob\"}}", POSENC_ERR_FORMAT,
+     "rope_parameters.rope_type",
+     "rope_parameters.rope_type 'frob' is not a RoPE type posenc knows (default, linear, ntk, "
+     "dynamic, yarn, llama3, longrope, proportional)"},
+    /* longrope's lists */
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"longrope\", "
+        "\"long_factor\": [1, 1, 1, 1]}}",
+     POSENC_ERR_FORMAT, "rope_scaling.short_factor",
+     "missing key rope_scaling.short_factor (longrope needs it)"},
+    {HD "\"max_position_embeddings\": 4096, \"rope_scaling\": {\"type\": \"longrope\", "
+        "\"short_factor\": 1, \"long_factor\": [1, 1, 1, 1]}}",
+     POSENC_ERR_FORMAT, "rope_scaling.short_factor",
+     "rope_scaling.short_factor must be an array of numbers, got an integer"},
 };
 #undef HD
 

@@ -26,6 +26,10 @@ typedef struct bad {
     const char *key, *phrase;
 } bad;
 
+/* 32 longrope factors: one per pair of head_dim 64 */
+#define LR32                                                                                       \
+    "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"
+
 static const bad BAD[] = {
     /* a per-type set's own partial_rotary_factor that would change the
      * rotated part of a family whose code rotates the whole head: refused by
@@ -540,6 +544,248 @@ static const bad BAD[] = {
      "\"factor\": 8, \"low_freq_factor\": 1, \"high_freq_factor\": 1, "
      "\"original_max_position_embeddings\": 0.5}, " L32 "}",
      NULL, POSENC_ERR_RANGE, "rope_scaling", "parameters in rope_scaling are out of range"},
+    /* Hunyuan's "dynamic" block with alpha (ntk_alpha): alpha must be a
+     * number (modeling_hunyuan_v1_dense.py L287-355 reads it as one) */
+    {"{\"model_type\": \"hunyuan_v1_dense\", " L32 ", \"rope_scaling\": {\"type\": \"dynamic\", "
+     "\"alpha\": \"1000\", \"factor\": 1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.alpha",
+     "rope_scaling.alpha must be a number, got a string"},
+    /* a family whose own scaling code was not read vouches for no block */
+    {"{\"model_type\": \"orion\", " L32 ", \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling", "family orion's own scaling code was not read"},
+    /* Hunyuan (remote code) knows linear and dynamic only */
+    {"{\"model_type\": \"hunyuan\", " L32 ", \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.type",
+     "rope_scaling.type 'yarn': family hunyuan's own code knows only the rope_scaling types "
+     "linear dynamic"},
+    /* the M-RoPE rule is the family's code: Qwen2-VL contiguous, Cosmos3-Edge interleaved */
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+     "\"mrope\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": true}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.mrope_interleaved",
+     "rope_scaling.mrope_interleaved is true, but family qwen2_vl_text's code always takes the "
+     "contiguous rule"},
+    {"{\"model_type\": \"cosmos3_edge_text\", " L32 ", \"rope_parameters\": {\"rope_type\": "
+     "\"default\", \"mrope_section\": [8, 12, 12], \"mrope_interleaved\": false}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.mrope_interleaved",
+     "rope_parameters.mrope_interleaved is false, but family cosmos3_edge_text's code always "
+     "takes the interleaved rule"},
+    /* the vision tower's settings get_rope_index reads */
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+     "\"mrope\", \"mrope_section\": [8, 12, 12]}, \"vision_config\": {\"spatial_merge_size\": 0}}",
+     NULL, POSENC_ERR_FORMAT, "vision_config.spatial_merge_size",
+     "vision_config.spatial_merge_size must be an integer from 1 to 64"},
+    {"{\"model_type\": \"qwen2_vl\", " L32 ", \"rope_theta\": 1e6, \"rope_scaling\": {\"type\": "
+     "\"mrope\", \"mrope_section\": [8, 12, 12]}, \"vision_config\": {\"spatial_merge_size\": 2, "
+     "\"tokens_per_second\": 2.5}}",
+     NULL, POSENC_ERR_FORMAT, "vision_config.tokens_per_second",
+     "vision_config.tokens_per_second must be an integer from 0 to 1000000"},
+    /* AXK2's indexer heads hold at least the rotated part */
+    {"{\"model_type\": \"axk2\", " L32 ", \"index_head_dim\": 16}", NULL, POSENC_ERR_DIM,
+     "index_head_dim", "index_head_dim 16 must be from the rotated part (32) to"},
+    /* the layer kinds' keys, each refused by name */
+    {"{\"model_type\": \"modernbert\", " L32 ", \"global_attn_every_n_layers\": 0}", NULL,
+     POSENC_ERR_RANGE, "global_attn_every_n_layers",
+     "global_attn_every_n_layers must be at least 1"},
+    {"{\"model_type\": \"modernbert\", " L32 ", \"rope_scaling\": {\"type\": \"linear\", "
+     "\"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling",
+     "rope_scaling: family modernbert applies it to both layer types, each with its own base"},
+    {"{\"model_type\": \"bailing_hybrid\", " L32 ", \"qk_rope_head_dim\": 64, "
+     "\"layer_group_size\": 0}",
+     NULL, POSENC_ERR_RANGE, "layer_group_size", "layer_group_size must be at least 1"},
+    {"{\"model_type\": \"jamba\", " L32 ", \"attn_layer_period\": 8, \"attn_layer_offset\": 9}",
+     NULL, POSENC_ERR_RANGE, "attn_layer_offset", "attn_layer_offset 9 must be below the period 8"},
+    {"{\"model_type\": \"nemotron_h\", " L32 ", \"hybrid_override_pattern\": 5}", NULL,
+     POSENC_ERR_FORMAT, "hybrid_override_pattern",
+     "hybrid_override_pattern must be a string, got an integer"},
+    {"{\"model_type\": \"nemotron_h\", " L32 ", \"hybrid_override_pattern\": \"MX\"}", NULL,
+     POSENC_ERR_FORMAT, "hybrid_override_pattern",
+     "hybrid_override_pattern[1] 'X' is not a layer kind of family nemotron_h"},
+    {"{\"model_type\": \"recurrent_gemma\", " L32 ", \"block_types\": []}", NULL,
+     POSENC_ERR_FORMAT, "block_types",
+     "block_types has 0 entries, repeated 100 times, for 2 layers"},
+    {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": \"0\"}", NULL, POSENC_ERR_FORMAT,
+     "full_attn_idxs", "full_attn_idxs must be an array of layer indices, got a string"},
+    {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": [0.5]}", NULL, POSENC_ERR_FORMAT,
+     "full_attn_idxs", "full_attn_idxs[0] must be a layer index, got a number"},
+    {"{\"model_type\": \"lfm2\", " L32 ", \"full_attn_idxs\": [1, 2]}", NULL, POSENC_ERR_RANGE,
+     "full_attn_idxs", "full_attn_idxs[1] = 2 is not a layer (0..1)"},
+    {"{\"model_type\": \"kimi_linear\", " L32 ", \"linear_attn_config\": {\"full_attn_layers\": "
+     "[0]}}",
+     NULL, POSENC_ERR_RANGE, "linear_attn_config.full_attn_layers",
+     "linear_attn_config.full_attn_layers[0] = 0 is not a layer (1..2)"},
+    {"{\"model_type\": \"gemma3_text\", " L32 ", \"head_dim\": 64, \"layer_types\": [1, "
+     "\"full_attention\"]}",
+     NULL, POSENC_ERR_FORMAT, "layer_types", "layer_types[0] must be a string, got an integer"},
+    /* Cohere2 MoE's forced dense layers (modeling_cohere2_moe.py L279-300) */
+    {"{\"model_type\": \"cohere2_moe\", " L32 ", \"sliding_window\": null}", NULL,
+     POSENC_ERR_FORMAT, "sliding_window",
+     "sliding_window is null: family cohere2_moe then rotates only its dense layers"},
+    {"{\"model_type\": \"cohere2_moe\", " L32 ", \"sliding_window\": 4096, "
+     "\"first_k_dense_replace\": 1}",
+     NULL, POSENC_ERR_FORMAT, "layer_types",
+     "missing key layer_types: family cohere2_moe numbers the sliding pattern after its "
+     "first_k_dense_replace dense layers"},
+    {"{\"model_type\": \"cohere2_moe\", " L32 ", \"sliding_window\": 4096, "
+     "\"mlp_layer_types\": [\"dense\"]}",
+     NULL, POSENC_ERR_FORMAT, "mlp_layer_types",
+     "mlp_layer_types must be an array of one string per layer"},
+    /* GraniteMoeHybrid's position_embedding_type: rope, nope or null */
+#define GRANITE_KINDS "\"layer_types\": [\"mamba\", \"attention\"]"
+    {"{\"model_type\": \"granitemoehybrid\", " L32 ", " GRANITE_KINDS
+     ", \"position_embedding_type\": 5}",
+     NULL, POSENC_ERR_FORMAT, "position_embedding_type",
+     "position_embedding_type must be a string or null, got an integer"},
+    {"{\"model_type\": \"granitemoehybrid\", " L32 ", " GRANITE_KINDS
+     ", \"position_embedding_type\": \"alibi\"}",
+     NULL, POSENC_ERR_FORMAT, "position_embedding_type",
+     "position_embedding_type 'alibi' is neither rope nor nope"},
+#undef GRANITE_KINDS
+    /* Molmo 2's rope_scaling_layers: integers, a repeated index counted once */
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [0, \"1\"]}", NULL,
+     POSENC_ERR_FORMAT, "rope_scaling_layers",
+     "rope_scaling_layers must be a list of layer indices"},
+    {"{\"model_type\": \"molmo2_text\", " L32 ", \"rope_scaling_layers\": [1, 1, 7], "
+     "\"rope_scaling\": {\"type\": \"linear\", \"factor\": 2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling_layers", "lists 1 of the 2 layers"},
+    /* the learned table's width, the sinusoid key, T5's bucket keys */
+    {"{\"model_type\": \"albert\", " L32 ", \"max_position_embeddings\": 512, "
+     "\"embedding_size\": 0}",
+     NULL, POSENC_ERR_DIM, "embedding_size", "embedding_size 0 is outside 1.."},
+    {"{\"model_type\": \"gpt2\", " L32 ", \"n_positions\": 1024, \"sinusoidal_pos_embds\": "
+     "\"yes\"}",
+     NULL, POSENC_ERR_FORMAT, "sinusoidal_pos_embds",
+     "sinusoidal_pos_embds must be true or false, got a string"},
+    {"{\"model_type\": \"t5\", " L32 ", \"relative_attention_num_buckets\": 2}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_num_buckets",
+     "relative_attention_num_buckets 2 is outside 4..65536"},
+    {"{\"model_type\": \"t5\", " L32 ", \"relative_attention_max_distance\": 8}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_max_distance",
+     "relative_attention_max_distance 8 must exceed num_buckets / 4 = 8"},
+    /* Phi-3-small's rope_position_scale: only 1 is the plain RoPE */
+    {"{\"model_type\": \"phi3small\", " L32 ", \"rope_position_scale\": 2}", NULL,
+     POSENC_ERR_FORMAT, "rope_position_scale",
+     "rope_position_scale 2: family phi3small multiplies every position by it before the "
+     "angles; only 1 is implemented"},
+    /* PhiMoE's short_mscale and long_mscale: equal numbers, in place of attention_factor */
+    {"{\"model_type\": \"phimoe\", " L32 ", \"max_position_embeddings\": 4096, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": " LR32 ", \"long_factor\": "
+     LR32 ", \"short_mscale\": 1.1, \"long_mscale\": 1.2}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale",
+     "rope_scaling.short_mscale: short_mscale and long_mscale must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", " L32 ", \"max_position_embeddings\": 4096, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": " LR32 ", \"long_factor\": "
+     LR32 ", \"long_mscale\": 1.1, \"attention_factor\": 1.1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.long_mscale",
+     "rope_scaling.long_mscale: short_mscale and long_mscale must both be numbers and equal"},
+    {"{\"model_type\": \"phimoe\", " L32 ", \"max_position_embeddings\": 4096, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"short_factor\": " LR32 ", \"long_factor\": "
+     LR32 ", \"short_mscale\": 1.1, \"long_mscale\": 1.1, \"attention_factor\": 1.1}}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.short_mscale",
+     "rope_scaling.short_mscale and attention_factor both set the factor on cos and sin"},
+    /* MiniMax-M2's rotary_dim, read as partial_rotary_factor rotary_dim / head_dim */
+    {"{\"model_type\": \"minimax_m2\", " L32 ", \"head_dim\": 64, \"rotary_dim\": 128}", NULL,
+     POSENC_ERR_RANGE, "rotary_dim", "rotary_dim must be in (0, 1], got 2"},
+    {"{\"model_type\": \"minimax_m2\", " L32 ", \"head_dim\": 64, \"rotary_dim\": \"32\"}", NULL,
+     POSENC_ERR_FORMAT, "rotary_dim", "rotary_dim must be a number, got a string"},
+    /* an unknown wrapper whose part names no one family: architectures that
+     * disagree, a model_type that is not a string */
+    {"{\"model_type\": \"frobvlm\", \"llm_cfg\": {\"architectures\": [\"LlamaForCausalLM\", "
+     "\"Qwen2ForCausalLM\"]}}",
+     NULL, POSENC_ERR_FORMAT, "model_type",
+     "model_type 'frobvlm' is not in posenc's model registry (posenc --models lists the known "
+     "types)"},
+    {"{\"model_type\": \"frobvlm\", \"llm_cfg\": {\"model_type\": 5}}", NULL, POSENC_ERR_FORMAT,
+     "model_type",
+     "model_type 'frobvlm' is not in posenc's model registry (posenc --models lists the known "
+     "types)"},
+    /* Gemma 4's per_layer_config: objects, even head sizes, one full head size */
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": 5, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "per_layer_config", "per_layer_config must be an object, got an integer"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"1\": 7}, " L32 "}", NULL,
+     POSENC_ERR_FORMAT, "per_layer_config.1",
+     "per_layer_config.1 must be an object, got an integer"},
+    {"{\"model_type\": \"gemma4_text\", \"per_layer_config\": {\"01\": {\"head_dim\": 3}}, " L32
+     "}",
+     NULL, POSENC_ERR_DIM, "per_layer_config.01",
+     "per_layer_config.01.head_dim must be an even integer from 2 to"},
+    {"{\"model_type\": \"gemma4_text\", \"layer_types\": [\"full_attention\", \"full_attention\"], "
+     "\"per_layer_config\": {\"00\": {\"head_dim\": 128}, \"01\": {\"head_dim\": 256}}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "per_layer_config.01",
+     "per_layer_config.01: full_attention layers with different head sizes (128 and 256) are not "
+     "in family gemma4_text's code"},
+    /* Laguna: each layer type's RoPE from its own set in rope_parameters */
+#define LAGUNA "{\"model_type\": \"laguna\", " L32 ", \"head_dim\": 64, \"layer_types\": " \
+               "[\"full_attention\", \"sliding_attention\"], \"rope_parameters\": "
+#define SET(t, more) "\"" t "\": {\"rope_type\": \"default\"" more "}"
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6") "}}", NULL, POSENC_ERR_FORMAT,
+     "rope_parameters.sliding_attention",
+     "missing key rope_parameters.sliding_attention: family laguna has layers of that type"},
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6") ", " SET("sliding_attention", "")
+     "}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.sliding_attention.rope_theta",
+     "missing key rope_parameters.sliding_attention.rope_theta: family laguna reads each layer "
+     "type's base from its set"},
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6, \"partial_rotary_factor\": 0") ", "
+     SET("sliding_attention", ", \"rope_theta\": 1e4") "}}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.full_attention.partial_rotary_factor",
+     "rope_parameters.full_attention.partial_rotary_factor must be in (0, 1], got 0"},
+    {LAGUNA "{" SET("full_attention", ", \"rope_theta\": 1e6, \"partial_rotary_factor\": 0.01")
+     ", " SET("sliding_attention", ", \"rope_theta\": 1e4") "}}",
+     NULL, POSENC_ERR_RANGE, "rope_parameters.full_attention.partial_rotary_factor",
+     "the rotary dimension comes out 0 for head size 64; it must be even and at least 2"},
+#undef SET
+#undef LAGUNA
+    /* MiniCPM's longrope reads neither factor nor attention_factor */
+    {"{\"model_type\": \"minicpm\", \"rope_theta\": 1e4, \"max_position_embeddings\": 8192, "
+     "\"rope_scaling\": {\"type\": \"longrope\", \"attention_factor\": 1.2, \"short_factor\": "
+     LR32 ", \"long_factor\": " LR32 ", \"original_max_position_embeddings\": 4096}, " L32 "}",
+     NULL, POSENC_ERR_FORMAT, "rope_scaling.attention_factor",
+     "rope_scaling.attention_factor: MiniCPM's longrope takes its scale from "
+     "max_position_embeddings / original_max_position_embeddings and does not read this key"},
+    /* DeBERTa's keys (modeling_deberta_v2.py's relative attention and buckets) */
+    {"{\"model_type\": \"deberta\", " L32 ", \"relative_attention\": \"yes\"}", NULL,
+     POSENC_ERR_FORMAT, "relative_attention",
+     "relative_attention must be true or false, got a string"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"position_biased_input\": 1}", NULL,
+     POSENC_ERR_FORMAT, "position_biased_input",
+     "position_biased_input must be true or false, got an integer"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"embedding_size\": 0}", NULL, POSENC_ERR_DIM,
+     "embedding_size", "embedding_size 0 is outside 1.."},
+    {"{\"model_type\": \"deberta\", " L32 ", \"max_relative_positions\": \"x\"}", NULL,
+     POSENC_ERR_FORMAT, "max_relative_positions", "max_relative_positions must be an integer"},
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"position_buckets\": 1.5}", NULL,
+     POSENC_ERR_FORMAT, "position_buckets", "position_buckets must be an integer"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"relative_attention\": true, "
+     "\"max_relative_positions\": 1000000000000}",
+     NULL, POSENC_ERR_RANGE, "max_relative_positions",
+     "max_relative_positions 1000000000000 or position_buckets 0 out of range"},
+    /* ln((129 - 1) / (256 / 2)) = 0 */
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
+     "\"position_buckets\": 256, \"max_relative_positions\": 129}",
+     NULL, POSENC_ERR_RANGE, "position_buckets",
+     "position_buckets 256 with max_relative_positions 129: the log bucket's logarithm"},
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
+     "\"position_buckets\": 1, \"max_position_embeddings\": 512}",
+     NULL, POSENC_ERR_RANGE, "position_buckets",
+     "position_buckets 1 with max_relative_positions 512: the log bucket's logarithm"},
+    /* Speech2Text's pad_token_id 0, Zamba 2's use_mem_rope and use_long_context */
+#define ZAMBA2_KINDS "\"layer_types\": [\"mamba\", \"hybrid\"]"
+    {"{\"model_type\": \"speech_to_text\", \"pad_token_id\": 0}", NULL, POSENC_ERR_RANGE,
+     "pad_token_id", "pad_token_id 0: Speech2Text's encoder then reads every frame as padding"},
+    {"{\"model_type\": \"zamba2\", " L32 ", " ZAMBA2_KINDS ", \"use_mem_rope\": \"x\"}", NULL,
+     POSENC_ERR_FORMAT,
+     "use_mem_rope", "use_mem_rope must be true or false, got a string"},
+    {"{\"model_type\": \"zamba2\", " L32 ", " ZAMBA2_KINDS
+     ", \"use_mem_rope\": true, \"use_long_context\": true}",
+     NULL, POSENC_ERR_FORMAT, "use_long_context",
+     "use_long_context with use_mem_rope: transformers 5.23 announces a rescaled rope_theta"},
+#undef ZAMBA2_KINDS
+    /* Marian's stacks: layer counts and the table's rows */
+    {"{\"model_type\": \"marian\", \"encoder_layers\": \"6\"}", NULL, POSENC_ERR_FORMAT,
+     "encoder_layers", "encoder_layers must be a number, got a string"},
+    {"{\"model_type\": \"marian\", \"max_position_embeddings\": 0}", NULL, POSENC_ERR_RANGE,
+     "max_position_embeddings", "max_position_embeddings 0 is outside 1.."},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
 };
 
