@@ -28,21 +28,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A cause already found, whether or not it fitted the caller's array:
+ * causes are counted once per name and key past cap too. The names and
+ * keys are few (one per metadata key and tensor compared), so a fixed
+ * record is enough; past it a cause is counted as new. */
+#define MAX_SEEN 32
+typedef struct {
+    const char *name;
+    char key[sizeof ((posenc_gguf_cause *)0)->key];
+} seen_cause;
+
 typedef struct cmp {
     const posenc_gguf *g;
     const posenc_gguf_hparams *hp;
     posenc_gguf_cause *causes;
     size_t cap, n;
     int hit; /* a cause was found in the layer being compared (new or not) */
+    seen_cause seen[MAX_SEEN];
+    size_t n_seen;
 } cmp;
 
 /* Adds a cause unless one of that name and key is there already. */
 static void cause(cmp *x, const char *name, const char *key, uint32_t layer, const char *fmt, ...)
 {
     x->hit = 1;
-    for (size_t i = 0; i < x->n && i < x->cap; i++)
-        if (!strcmp(x->causes[i].name, name) && !strcmp(x->causes[i].key, key))
+    for (size_t i = 0; i < x->n_seen; i++)
+        if (!strcmp(x->seen[i].name, name) && !strcmp(x->seen[i].key, key))
             return;
+    if (x->n_seen < MAX_SEEN) {
+        x->seen[x->n_seen].name = name;
+        snprintf(x->seen[x->n_seen].key, sizeof x->seen[x->n_seen].key, "%s", key);
+        x->n_seen++;
+    }
     if (x->n < x->cap) {
         posenc_gguf_cause *c = &x->causes[x->n];
         memset(c, 0, sizeof *c);
@@ -317,7 +334,7 @@ posenc_status posenc_gguf_compare(const posenc_gguf *g, const posenc_gguf_hparam
         memset(err, 0, sizeof *err);
     if (!g || !hp || !m || !n_causes || (cap && !causes))
         return POSENC_ERR_NULL;
-    cmp x = {g, hp, causes, cap, 0, 0};
+    cmp x = {g, hp, causes, cap, 0, 0, {{0, {0}}}, 0};
     char k[160];
     uint32_t nl = posenc_model_n_layer(m);
     int64_t cur_len = (int64_t)(n_ctx ? n_ctx : hp->n_ctx_train);
