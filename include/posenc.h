@@ -201,7 +201,7 @@ extern "C" {
 /* BASICS: limits, status codes, layouts, direction                        */
 /* ========================================================================= */
 
-#define POSENC_VERSION_MAJOR 2
+#define POSENC_VERSION_MAJOR 3
 #define POSENC_VERSION_MINOR 0
 #define POSENC_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as zstd does. */

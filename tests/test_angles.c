@@ -338,8 +338,8 @@ TEST(strerror_and_version)
     }
     CHECK(strcmp(posenc_strerror((posenc_status)99), "unknown status") == 0);
     CHECK(posenc_version_number() == POSENC_VERSION_NUMBER);
-    CHECK(strcmp(posenc_version_string(), "2.0.0") == 0);
-    CHECK(POSENC_VERSION_NUMBER == 20000 && POSENC_VERSION_MAJOR == 2);
+    CHECK(strcmp(posenc_version_string(), "3.0.0") == 0);
+    CHECK(POSENC_VERSION_NUMBER == 30000 && POSENC_VERSION_MAJOR == 3);
     /* pinned values */
     CHECK(POSENC_OK == 0 && POSENC_ERR_POS == 3 && POSENC_ERR_NOT_FINITE == 11);
 }

@@ -227,12 +227,39 @@ static int put_layers(cli_state *st, FILE *out)
 /* How llama.cpp's loader turns the keys into the op's arguments, with the
  * lines of llama.cpp (llama-cpp-python 0.3.36's vendor/llama.cpp) that do
  * it; the library follows the same lines (src/formats/gguf_rope.c). */
+/* Which elements each rope type pairs, from ggml's CPU rope
+ * (ggml/src/ggml-cpu/ops.cpp:6292-6308 rotate_pairs, its offset per mode at
+ * 6434-6448; the M-RoPE sections at 6221-6283). */
+static const char *pairing_words(posenc_gguf_rope_type t)
+{
+    switch (t) {
+    case POSENC_GGUF_ROPE_NORM:
+        return "norm turns adjacent pairs [x2i x2i+1] (ggml-cpu/ops.cpp:6436), on q/k rows the "
+               "converter permuted from the checkpoint's halves (convert_hf_to_gguf.py "
+               "LlamaModel.permute)";
+    case POSENC_GGUF_ROPE_NEOX:
+        return "neox turns pairs [xi xi+n_dims/2] (ggml-cpu/ops.cpp:6438-6441), the "
+               "checkpoint's half layout, rows as converted unpermuted";
+    case POSENC_GGUF_ROPE_MROPE:
+        return "mrope turns neox pairs [xi xi+n_dims/2], pair i's angle from the t, h, w or e "
+               "position by consecutive rope.dimension_sections (ggml-cpu/ops.cpp:6221-6283, "
+               "6438-6441)";
+    case POSENC_GGUF_ROPE_IMROPE:
+        return "imrope turns neox pairs [xi xi+n_dims/2], pair i's position axis t, h, w by "
+               "i % 3 within rope.dimension_sections (ggml-cpu/ops.cpp:6256-6263, 6438-6441)";
+    case POSENC_GGUF_ROPE_VISION:
+        return "vision turns pairs [xi xi+n_dims] over the whole head (ggml-cpu/ops.cpp:6442-6444)";
+    case POSENC_GGUF_ROPE_NONE:
+        break;
+    }
+    return "none: the arch's attention does not rotate";
+}
+
 static void put_rules(FILE *out, const posenc_gguf_hparams *hp)
 {
     fprintf(out, "rule rope_type=%s: llama_model_rope_type() names arch %s "
-                 "(src/llama-model.cpp:3023-3212); norm turns [x0 x1] pairs, on q/k rows the "
-                 "converter permuted (convert_hf_to_gguf.py LlamaModel.permute)\n",
-            posenc_gguf_rope_type_name(hp->rope_type), hp->arch);
+                 "(src/llama-model.cpp:3023-3212); %s\n",
+            posenc_gguf_rope_type_name(hp->rope_type), hp->arch, pairing_words(hp->rope_type));
     fputs("rule freq_base=rope.freq_base (default 10000), freq_scale=1/rope.scaling.factor "
           "(1 when absent or 0; 1 for scaling type none): src/llama-model.cpp:1320-1491, "
           "src/llama-context.cpp:134-135,169-171\n",
