@@ -81,7 +81,7 @@ static plot_figure heat_figure(const plot_heatmap *m, int cmap, double vmin, dou
 TEST(draw_heatmap_corners)
 {
     double v[3] = {0.5, -2, NAN};
-    plot_heatmap m = {1, 3, v, NULL, ""};
+    plot_heatmap m = {1, 3, v, NULL, "", 0, 0, 0, 0, NULL};
     static const struct {
         int cmap;
         double vmin, vmax;
@@ -217,7 +217,7 @@ TEST(draw_curve_corners)
 TEST(draw_failures)
 {
     double v[1] = {0};
-    plot_heatmap m = {1, 1, v, NULL, ""};
+    plot_heatmap m = {1, 1, v, NULL, "", 0, 0, 0, 0, NULL};
     plot_figure f = heat_figure(&m, PLOT_CMAP_DIVERGING, -1, 1, 1);
     char why[512] = "", want[512];
     CHECK_EQ_INT(plot_draw_file(&f, path_in("f.gif"), why, sizeof why), 0);
