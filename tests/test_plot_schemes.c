@@ -127,6 +127,19 @@ TEST(sinusoid_fairseq_beside_lesson)
     CHECK_NEAR(f->maps[1].v[0], sin(2.0), 1e-7);
     CHECK_NEAR(f->maps[1].v[5], cos(2.0), 1e-7);
     plot_built_free(b);
+    /* a spec without a label is called "spec" */
+    rq.sinusoid_label = NULL;
+    b = build(&rq);
+    CHECK(b != NULL);
+    if (b)
+        CHECK(strcmp(plot_built_figure(b)->maps[1].title, "spec: [sin | cos], offset 2") == 0);
+    plot_built_free(b);
+    rq.alone = 1;
+    b = build(&rq);
+    CHECK(b != NULL);
+    if (b)
+        CHECK(strcmp(plot_built_figure(b)->title,
+                     "Sinusoid table of spec: [sin | cos], offset 2, D = 10") == 0);
 }
 
 /* sinusoid --alone of MusicGen (cosines first) and Marian (power halves),
@@ -397,7 +410,14 @@ TEST(config_layers)
                  PLOT_ARGS_OK);
     CHECK(pa.rq.kind == PLOT_BUCKETS && pa.rq.panels == PLOT_PANEL_DEBERTA);
     CHECK(pa.rq.deberta_buckets == 64 && pa.rq.deberta_max_position == 100);
-    CHECK(pa.rq.positions == 90);
+    CHECK(pa.rq.positions == 90 && pa.rq.width == 1200 && pa.rq.height == 600);
+    plot_args_free(&pa);
+    CHECK_EQ_INT(plot_args_parse(11, (char *[]){"plot", "--layer", "1", "--config", args,
+                                                "--positions", "90", "--size", "700x400", "-o",
+                                                "x.png", NULL},
+                                 &pa, why, sizeof why),
+                 PLOT_ARGS_OK);
+    CHECK(pa.rq.kind == PLOT_BUCKETS && pa.rq.width == 700 && pa.rq.height == 400);
     b = build(&pa.rq);
     CHECK(b != NULL);
     if (b) {
