@@ -283,6 +283,8 @@ TEST(out_of_memory)
     CHECK(each_allocation_fails("pe --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
     CHECK(each_allocation_fails("similarity --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
     CHECK(each_allocation_fails("alibi --heads 2 --positions 3 -o @/m.png", "m.png") >= 3);
+    CHECK(each_allocation_fails("sinusoid --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
+    CHECK(each_allocation_fails("buckets --positions 3 -o @/m.png", "m.png") >= 2);
     /* the models array, the --rope model, the series, the numbers */
     CHECK(each_allocation_fails("rope-decay --dim 4 --max-offset 8 --points 3 --samples 1 "
                                 "--rope linear_factor=2 -o @/m.png",

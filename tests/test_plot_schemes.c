@@ -454,6 +454,59 @@ TEST(config_layers)
     }
     plot_built_free(b);
     plot_args_free(&pa);
+    /* PLOT sinusoid / PLOT buckets with a --config model: its active layer's */
+    posenc_model *m;
+    posenc_layer_info li;
+    char label[96], reason[600], line[1200], path[1024];
+    cli_token tk[8];
+    plot_request rq;
+    CHECK(rope_spec_model_layer(path_in("m2m.json"), 0, &m, &li, label, sizeof label, reason,
+                                sizeof reason));
+    settings.model = m;
+    settings.layer = 0;
+    settings.model_label = "m2m";
+    snprintf(line, sizeof line, "sinusoid 8 12 %s", path_in("wm.png"));
+    size_t nt = split_words(line, tk, 8);
+    CHECK(plot_words_parse(tk, nt, &settings, &rq, path, sizeof path, why, sizeof why));
+    CHECK(rq.sinusoid.offset == 2 && rq.sinusoid.order == POSENC_SINUSOID_SIN_COS &&
+          rq.sinusoid.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ && rq.dim == 12);
+    CHECK(strcmp(rq.sinusoid_label, "m2m") == 0);
+    CHECK(!plot_line("sinusoid 8 16 x.png", why, sizeof why));
+    CHECK(strcmp(why, "PLOT sinusoid: D 16 is not the width of layer 0's table (12)") == 0);
+    /* PLOT buckets on a sinusoid layer: the kind's own two panels */
+    snprintf(line, sizeof line, "buckets 8 %s", path_in("wm.png"));
+    nt = split_words(line, tk, 8);
+    CHECK(plot_words_parse(tk, nt, &settings, &rq, path, sizeof path, why, sizeof why));
+    CHECK(rq.panels == (PLOT_PANEL_T5 | PLOT_PANEL_DEBERTA) && rq.t5_label == NULL);
+    posenc_model_free(m);
+    CHECK(rope_spec_model_layer(path_in("deberta.json"), 1, &m, &li, label, sizeof label, reason,
+                                sizeof reason));
+    settings.model = m;
+    settings.layer = 1;
+    settings.model_label = NULL;
+    CHECK(plot_words_parse(tk, nt, &settings, &rq, path, sizeof path, why, sizeof why));
+    CHECK(rq.panels == PLOT_PANEL_DEBERTA && rq.deberta_buckets == 64 &&
+          rq.deberta_max_position == 100 && strcmp(rq.deberta_label, "model") == 0);
+    CHECK(plot_words_run(tk, nt, &settings, why, sizeof why));
+    CHECK(exists(path_in("wm.png")));
+    posenc_model_free(m);
+    CHECK(rope_spec_model_layer("tests/data/models/t5-small.json", 7, &m, &li, label,
+                                sizeof label, reason, sizeof reason));
+    settings.model = m;
+    settings.layer = 7;
+    settings.model_label = "t5-small";
+    CHECK(plot_words_parse(tk, nt, &settings, &rq, path, sizeof path, why, sizeof why));
+    CHECK(rq.panels == PLOT_PANEL_T5 && rq.t5_bidirectional == 0 && rq.t5_buckets == 32 &&
+          strcmp(rq.t5_label, "t5-small") == 0);
+    /* PLOT sinusoid on a bucket layer: the kind's defaults */
+    snprintf(line, sizeof line, "sinusoid 8 12 %s", path_in("wm.png"));
+    nt = split_words(line, tk, 8);
+    CHECK(plot_words_parse(tk, nt, &settings, &rq, path, sizeof path, why, sizeof why));
+    CHECK(strcmp(rq.sinusoid_label, "fairseq") == 0 && rq.sinusoid.offset == 0);
+    posenc_model_free(m);
+    settings.model = NULL;
+    settings.layer = 0;
+    settings.model_label = NULL;
     /* the picture of a config's layer is written */
     snprintf(args, sizeof args, "--config %s --positions 20 -o @/m2m.png", path_in("m2m.json"));
     CHECK_EQ_INT(run_plot(args), 0);

@@ -653,6 +653,46 @@ static int word_count(cli_token t, int64_t lo, int64_t hi, const char *what, int
     return 0;
 }
 
+/* PLOT sinusoid and PLOT buckets with a --config model whose active layer
+ * has that scheme: the layer's (as `posenc plot --config`), its width
+ * checked against D; another layer draws the kind's defaults. 1, or 0 with
+ * the whole message in why. */
+static int words_layer_scheme(const plot_settings *set, plot_request *rq, char *why, size_t n)
+{
+    posenc_layer_info li;
+    if (!set->model || posenc_model_layer(set->model, set->layer, &li) != POSENC_OK)
+        return 1;
+    const char *label = set->model_label && set->model_label[0] ? set->model_label : "model";
+    if (rq->kind == PLOT_SINUSOID && li.scheme == POSENC_SCHEME_SINUSOID) {
+        posenc_model_table tb;
+        if (posenc_model_layer_sinusoid(set->model, set->layer, &rq->sinusoid) != POSENC_OK ||
+            posenc_model_layer_table(set->model, set->layer, &tb) != POSENC_OK)
+            return 1; /* a SINUSOID layer answers both */
+        if (tb.dim != rq->dim) {
+            snprintf(why, n, "PLOT sinusoid: D %u is not the width of layer %u's table (%u)",
+                     rq->dim, set->layer, tb.dim);
+            return 0;
+        }
+        rq->sinusoid_label = label;
+    } else if (rq->kind == PLOT_BUCKETS && li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
+        uint32_t db, dm;
+        posenc_model_t5 t5;
+        if (posenc_model_layer_deberta(set->model, set->layer, &db, &dm) == POSENC_OK) {
+            rq->panels = PLOT_PANEL_DEBERTA;
+            rq->deberta_buckets = db;
+            rq->deberta_max_position = dm;
+            rq->deberta_label = label;
+        } else if (posenc_model_layer_t5(set->model, set->layer, &t5) == POSENC_OK) {
+            rq->panels = PLOT_PANEL_T5;
+            rq->t5_buckets = t5.buckets;
+            rq->t5_max_distance = t5.max_distance;
+            rq->t5_bidirectional = t5.bidirectional;
+            rq->t5_label = label;
+        }
+    }
+    return 1;
+}
+
 int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plot_request *rq,
                      char *path, size_t path_n, char *why, size_t why_n)
 {
@@ -731,6 +771,8 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
         rq->n_rope = 1;
         rq->cur_len = set->seq_len;
     }
+    if ((kind == PLOT_SINUSOID || kind == PLOT_BUCKETS) && !words_layer_scheme(set, rq, why, why_n))
+        return 0;
     cli_token f = a[n - 1];
     if (f.len >= path_n) {
         snprintf(why, why_n, "PLOT: the file name is too long");
