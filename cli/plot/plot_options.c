@@ -356,7 +356,12 @@ static plot_args_status t5_from_configs(plot_request *rq, const char *const *opt
         return PLOT_ARGS_BAD;
     }
     int ok = posenc_model_layer_t5(m, layer, &g) == POSENC_OK;
-    if (!ok)
+    uint32_t db, dm;
+    if (!ok && posenc_model_layer_deberta(m, layer, &db, &dm) == POSENC_OK)
+        snprintf(why, n, "--config: %s: layer %u of %s has DeBERTa's relative ids, not T5's "
+                         "buckets: draw them with 'posenc plot buckets'",
+                 val[0], layer, rope_spec_model_type(m));
+    else if (!ok)
         snprintf(why, n, "--config: %s: layer %u of %s has no relative position buckets (scheme "
                          "%s)",
                  val[0], layer, rope_spec_model_type(m), posenc_scheme_name(li.scheme));
