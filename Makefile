@@ -474,6 +474,8 @@ ifeq ($(HAVE_CAIRO),1)
 	    --title "Interleaved M-RoPE (Qwen3-VL): the axis each pair follows" \
 	    -o docs/img/mrope-freqs-interleaved.png
 	$(PROGRAM) plot t5-buckets --buckets 32 --max-distance 128 --positions 160 -o docs/img/t5-buckets.png
+	$(PROGRAM) plot sinusoid --family fairseq --offset 2 --dim 64 -o docs/img/sinusoid-fairseq.png
+	$(PROGRAM) plot buckets -o docs/img/buckets-deberta.png
 ifeq ($(JSON),1)
 	$(PROGRAM) plot freqs --context 131072 --config tests/data/llama-2-7b.json \
 	    --config tests/data/llama-3.1-8b.json --config tests/data/gpt-oss-20b.json \

@@ -495,7 +495,7 @@ TEST(plot_takes_the_interpreter_settings)
                           "posenc: line 0: PLOT alibi takes 3 words: PLOT alibi H POSITIONS "
                           "FILE\n"
                           "posenc: line 0: PLOT needs a kind: pe, similarity, rope-decay, freqs, "
-                          "alibi or t5-buckets\n") == 0);
+                          "alibi, t5-buckets, sinusoid or buckets\n") == 0);
     cli_free(&st);
     fclose(err);
     fclose(out);

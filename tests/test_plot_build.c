@@ -340,7 +340,8 @@ static void plot_refused(int at, const char *line, const char *file, const char 
 
 TEST(plot_command_errors)
 {
-    PLOT_REFUSED("", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs, alibi or t5-buckets");
+    PLOT_REFUSED("", NULL, "PLOT needs a kind: pe, similarity, rope-decay, freqs, alibi, "
+                          "t5-buckets, sinusoid or buckets");
     PLOT_REFUSED("pe 4 @/c.png", "c.png", "PLOT pe takes 3 words: PLOT pe POSITIONS D FILE");
     PLOT_REFUSED("freqs 8 9 @/c.png", "c.png", "PLOT freqs takes 2 words: PLOT freqs D FILE");
     PLOT_REFUSED("pe 0 6 @/c.png", "c.png",

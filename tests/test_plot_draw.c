@@ -81,7 +81,7 @@ static plot_figure heat_figure(const plot_heatmap *m, int cmap, double vmin, dou
 TEST(draw_heatmap_corners)
 {
     double v[3] = {0.5, -2, NAN};
-    plot_heatmap m = {1, 3, v, NULL, ""};
+    plot_heatmap m = {1, 3, v, NULL, "", 0, 0, 0, 0, NULL};
     static const struct {
         int cmap;
         double vmin, vmax;
@@ -217,7 +217,7 @@ TEST(draw_curve_corners)
 TEST(draw_failures)
 {
     double v[1] = {0};
-    plot_heatmap m = {1, 1, v, NULL, ""};
+    plot_heatmap m = {1, 1, v, NULL, "", 0, 0, 0, 0, NULL};
     plot_figure f = heat_figure(&m, PLOT_CMAP_DIVERGING, -1, 1, 1);
     char why[512] = "", want[512];
     CHECK_EQ_INT(plot_draw_file(&f, path_in("f.gif"), why, sizeof why), 0);
@@ -283,6 +283,8 @@ TEST(out_of_memory)
     CHECK(each_allocation_fails("pe --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
     CHECK(each_allocation_fails("similarity --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
     CHECK(each_allocation_fails("alibi --heads 2 --positions 3 -o @/m.png", "m.png") >= 3);
+    CHECK(each_allocation_fails("sinusoid --positions 3 --dim 4 -o @/m.png", "m.png") >= 2);
+    CHECK(each_allocation_fails("buckets --positions 3 -o @/m.png", "m.png") >= 2);
     /* the models array, the --rope model, the series, the numbers */
     CHECK(each_allocation_fails("rope-decay --dim 4 --max-offset 8 --points 3 --samples 1 "
                                 "--rope linear_factor=2 -o @/m.png",

@@ -182,7 +182,7 @@ TEST(help_and_flags)
     int rc2 = run_plot("pe --dim 4 --help -o @/help.png");
     stdout = saved;
     rewind(cap);
-    char text[8192];
+    char text[16384];
     size_t n = fread(text, 1, sizeof text - 1, cap);
     text[n] = '\0';
     fclose(cap);

@@ -65,9 +65,29 @@ static int st_write(const char *path, const gtensor *t, int n, const char *const
     return 1;
 }
 
+/* A negative entry of LIST ("-N" first or after a comma, or a range
+ * "A--N"): refused by name, since the positions of an absolute table or of
+ * relative buckets are token indices, 0 or more. 1 when there is none. */
+static int golden_no_negative(const char *list)
+{
+    for (const char *s = list; s && *s; s++) {
+        int starts = s == list || s[-1] == ',' || (s[-1] == '-' && s - 1 != list && s[-2] != ',');
+        if (*s == '-' && starts && s[1] >= '0' && s[1] <= '9') {
+            size_t len = strspn(s + 1, "0123456789");
+            return !cli_fail(stderr, "golden", 0,
+                             "--positions '%s': -%.*s is negative: a sinusoid, learned or "
+                             "bucket layer's positions are token indices, 0 or more",
+                             list, (int)len, s + 1);
+        }
+    }
+    return 1;
+}
+
 /* The positions of LIST ("A,B,C-D", negatives not allowed here), or 0..def-1. */
 static int golden_list(const char *list, int64_t def, int64_t **out, size_t *n)
 {
+    if (!golden_no_negative(list))
+        return 0;
     size_t cap = 64, cnt = 0;
     int64_t *p = malloc(cap * sizeof *p);
     if (!p)

@@ -822,8 +822,7 @@ static int cmd_plot(cli_state *st, const cli_token *a, size_t n)
         cli_cannot_fail(posenc_model_layer(st->model, st->layer, &li)); /* SET layer checked */
         snprintf(no_rope, sizeof no_rope, "layer %u of %s has no RoPE (scheme %s)", st->layer,
                  posenc_model_type(st->model), posenc_scheme_name(li.scheme));
-        set.no_rope = no_rope;
-        set.model = NULL;
+        set.no_rope = no_rope; /* rope-decay and freqs refuse; sinusoid and buckets read it */
     }
     if (plot_words_run(a, n, &set, why, sizeof why))
         return 1;

@@ -39,6 +39,13 @@ typedef struct plot_heatmap {
     const double *v;
     const unsigned char *mask;
     char title[64]; /* panel title for small multiples; "" for none */
+    /* A colour scale of the panel's own (own != 0), drawn as a colour bar
+     * right of the panel instead of the figure's (cmap, vmin, vmax and
+     * cbar_label as plot_figure's): panels of different ranges side by
+     * side, e.g. T5's buckets 0..31 beside DeBERTa's signed ids. */
+    int own, cmap;
+    double vmin, vmax;
+    const char *cbar_label;
 } plot_heatmap;
 
 /* One curve: n points (x[i], y[i]); non-finite points break the line. */
@@ -116,7 +123,9 @@ typedef enum plot_kind {
     PLOT_ROPE_DECAY,
     PLOT_FREQS,
     PLOT_ALIBI,
-    PLOT_T5_BUCKETS
+    PLOT_T5_BUCKETS,
+    PLOT_SINUSOID, /* a posenc_sinusoid_spec's table beside the lesson's */
+    PLOT_BUCKETS   /* T5's bucket map beside DeBERTa's log-bucketed ids */
 } plot_kind;
 
 /* Most series (bases or RoPE configurations) on one chart. */
@@ -175,7 +184,27 @@ typedef struct plot_request {
      * freqs draws its pairs in three colours by the axis each follows
      * (temporal, height, width). Not owned. */
     const posenc_mrope *mrope[PLOT_MAX_SERIES];
+    /* sinusoid: the table PE of `sinusoid` (posenc_sinusoid_layout_fill_f32,
+     * the family's float arithmetic and offset) at token indices
+     * 0 .. positions - 1, width dim, labelled sinusoid_label; beside the
+     * lesson's (POSENC_SINUSOID_LESSON, base[0]) unless alone. */
+    posenc_sinusoid_spec sinusoid;
+    const char *sinusoid_label;
+    int alone;
+    /* buckets: panels (PLOT_PANEL_T5 | PLOT_PANEL_DEBERTA) of every
+     * (query i, key j) < positions: T5's bucket (t5_buckets,
+     * t5_max_distance, t5_bidirectional) and DeBERTa's relative id i - j,
+     * log-bucketed by posenc_deberta_log_bucket(i - j, deberta_buckets,
+     * deberta_max_position) when deberta_buckets > 0 (plain i - j when 0);
+     * each panel titled with t5_label / deberta_label when not NULL. */
+    unsigned panels;
+    int t5_bidirectional;
+    uint32_t deberta_buckets, deberta_max_position;
+    const char *t5_label, *deberta_label;
 } plot_request;
+
+#define PLOT_PANEL_T5 1u
+#define PLOT_PANEL_DEBERTA 2u
 
 /* Fills rq with the defaults of kind (every option has one). */
 void plot_request_defaults(plot_request *rq, plot_kind kind);

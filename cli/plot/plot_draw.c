@@ -253,16 +253,30 @@ static double top_margin(const plot_figure *f) { return f->subtitle[0] ? 68 : 50
 
 /* ---- heatmaps ------------------------------------------------------------------ */
 
-static void draw_colour_bar(cairo_t *cr, const plot_figure *f, box b)
+/* The scale a panel is coloured by: its own, or the figure's. */
+typedef struct cscale {
+    int cmap;
+    double vmin, vmax;
+    const char *label;
+} cscale;
+
+static cscale scale_of(const plot_figure *f, const plot_heatmap *m)
 {
-    double lo = f->cmap == PLOT_CMAP_DIVERGING ? -f->vmax : f->vmin;
-    double hi = f->cmap == PLOT_CMAP_NEGATIVE ? 0 : f->vmax;
-    const stop *s = stops_of(f->cmap);
+    if (m && m->own)
+        return (cscale){m->cmap, m->vmin, m->vmax, m->cbar_label};
+    return (cscale){f->cmap, f->vmin, f->vmax, f->cbar_label};
+}
+
+static void draw_colour_bar(cairo_t *cr, cscale sc, box b)
+{
+    double lo = sc.cmap == PLOT_CMAP_DIVERGING ? -sc.vmax : sc.vmin;
+    double hi = sc.cmap == PLOT_CMAP_NEGATIVE ? 0 : sc.vmax;
+    const stop *s = stops_of(sc.cmap);
     /* The bar runs from hi at the top to lo at the bottom. */
     cairo_pattern_t *g = cairo_pattern_create_linear(0, b.y, 0, b.y + b.h);
     for (int i = 0; i < N_STOPS; i++) {
         /* offset 0 is the top of the bar (hi), 1 the bottom (lo) */
-        double at = f->cmap == PLOT_CMAP_NEGATIVE ? s[i].at : 1 - s[i].at;
+        double at = sc.cmap == PLOT_CMAP_NEGATIVE ? s[i].at : 1 - s[i].at;
         cairo_pattern_add_color_stop_rgb(g, at, s[i].r, s[i].g, s[i].b);
     }
     cairo_rectangle(cr, b.x, b.y, b.w, b.h);
@@ -284,9 +298,9 @@ static void draw_colour_bar(cairo_t *cr, const plot_figure *f, box b)
         tick_label(t[i], 0, lab, sizeof lab);
         text_at(cr, b.x + b.w + 7, y, 0, 0.5, lab);
     }
-    if (f->cbar_label) {
+    if (sc.label) {
         font(cr, 12, 0);
-        text_up(cr, b.x + b.w + 52, b.y + b.h / 2, f->cbar_label);
+        text_up(cr, b.x + b.w + 52, b.y + b.h / 2, sc.label);
     }
 }
 
@@ -294,10 +308,11 @@ static void draw_colour_bar(cairo_t *cr, const plot_figure *f, box b)
  * seam; value v is coloured by v / scale. */
 static void draw_cells(cairo_t *cr, const plot_figure *f, const plot_heatmap *m, box b)
 {
-    double lo = f->cmap == PLOT_CMAP_SEQUENTIAL ? f->vmin : 0;
-    double scale = f->cmap == PLOT_CMAP_NEGATIVE     ? fabs(f->vmin)
-                   : f->cmap == PLOT_CMAP_SEQUENTIAL ? f->vmax - f->vmin
-                                                     : f->vmax;
+    cscale sc = scale_of(f, m);
+    double lo = sc.cmap == PLOT_CMAP_SEQUENTIAL ? sc.vmin : 0;
+    double scale = sc.cmap == PLOT_CMAP_NEGATIVE     ? fabs(sc.vmin)
+                   : sc.cmap == PLOT_CMAP_SEQUENTIAL ? sc.vmax - sc.vmin
+                                                     : sc.vmax;
     if (!(scale > 0))
         scale = 1;
     cairo_save(cr);
@@ -316,7 +331,7 @@ static void draw_cells(cairo_t *cr, const plot_figure *f, const plot_heatmap *m,
             if (m->mask && m->mask[r * m->cols + c]) {
                 rgb[0] = rgb[1] = rgb[2] = 0xdd / 255.0;
             } else {
-                plot_cmap_colour(f->cmap, (m->v[r * m->cols + c] - lo) / scale, rgb);
+                plot_cmap_colour(sc.cmap, (m->v[r * m->cols + c] - lo) / scale, rgb);
             }
             cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
             cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
@@ -364,6 +379,15 @@ typedef struct grid {
     double pw, ph, gap_x, gap_y, head;
 } grid;
 
+/* 1 when the panels carry their own colour scales (and bars). */
+static int own_scales(const plot_figure *f)
+{
+    for (size_t i = 0; i < f->n_maps; i++)
+        if (f->maps[i].own)
+            return 1;
+    return 0;
+}
+
 static grid heatmap_grid(const plot_figure *f)
 {
     grid g;
@@ -372,7 +396,7 @@ static grid heatmap_grid(const plot_figure *f)
     g.gc = f->grid_cols ? f->grid_cols : 1;
     g.gr = (f->n_maps + g.gc - 1) / g.gc;
     int multi = f->n_maps > 1;
-    g.gap_x = multi ? 40 : 0;
+    g.gap_x = multi ? (own_scales(f) ? 120 : 40) : 0;
     g.gap_y = multi ? 44 : 0;
     g.head = multi ? 18 : 0;
     g.pw = (g.all.w - g.gap_x * (double)(g.gc - 1)) / (double)g.gc;
@@ -423,6 +447,8 @@ static void draw_heatmaps(cairo_t *cr, const plot_figure *f)
             font(cr, 12, 0);
             text_at(cr, b.x + b.w / 2, b.y - 6, 0.5, 1, f->maps[i].title);
         }
+        if (f->maps[i].own) /* the panel's own bar, in the gap right of it */
+            draw_colour_bar(cr, scale_of(f, &f->maps[i]), (box){b.x + b.w + 10, b.y, 12, b.h});
     }
     /* Axis names once for the whole grid. */
     double used_w = (double)gc * pw + gap_x * (double)(gc - 1);
@@ -434,7 +460,8 @@ static void draw_heatmaps(cairo_t *cr, const plot_figure *f)
     if (f->ylabel)
         text_up(cr, 24, all.y + used_h / 2, f->ylabel);
     box bar = {all.x + used_w + 22, all.y + head, 16, used_h - head};
-    draw_colour_bar(cr, f, bar);
+    if (!own_scales(f))
+        draw_colour_bar(cr, scale_of(f, NULL), bar);
 }
 
 /* ---- curves ------------------------------------------------------------------ */

@@ -15,8 +15,8 @@
 
 static const double TWO_PI = 6.28318530717958647692;
 
-static const char *const KIND_NAMES[] = {"pe",    "similarity", "rope-decay",
-                                         "freqs", "alibi",      "t5-buckets"};
+static const char *const KIND_NAMES[] = {"pe",    "similarity", "rope-decay", "freqs",
+                                         "alibi", "t5-buckets", "sinusoid",   "buckets"};
 #define N_KINDS (sizeof KIND_NAMES / sizeof KIND_NAMES[0])
 
 int plot_kind_of(const char *s, size_t len)
@@ -43,6 +43,14 @@ void plot_request_defaults(plot_request *rq, plot_kind kind)
         .max_offset = 32768, .samples = 64, .points = 400, .seed = 1,
         .context = 4096, .heads = 8, .causal = 1,
         .t5_buckets = 32, .t5_max_distance = 128,
+        /* sinusoid: fairseq's halves (posenc_sinusoid_family_spec's FAIRSEQ) */
+        .sinusoid = {POSENC_SINUSOID_SIN_COS, POSENC_SINUSOID_FREQ_FAIRSEQ,
+                     POSENC_SINUSOID_TORCH_F32, POSENC_DEFAULT_BASE, 0},
+        .sinusoid_label = "fairseq",
+        /* buckets: T5's encoder beside DeBERTa-v3's (position_buckets 256,
+         * max_relative_positions -1: max_position_embeddings 512) */
+        .panels = PLOT_PANEL_T5 | PLOT_PANEL_DEBERTA, .t5_bidirectional = 1,
+        .deberta_buckets = 256, .deberta_max_position = 512,
     };
     switch (kind) {
     case PLOT_PE:
@@ -61,6 +69,15 @@ void plot_request_defaults(plot_request *rq, plot_kind kind)
         rq->positions = 160;
         rq->width = 1100;
         rq->height = 560;
+        break;
+    case PLOT_SINUSOID:
+        rq->width = 1100;
+        rq->height = 600;
+        break;
+    case PLOT_BUCKETS: /* past DeBERTa-v3's 128 exact distances */
+        rq->positions = 320;
+        rq->width = 1200;
+        rq->height = 600;
         break;
     default:
         break;
@@ -205,7 +222,7 @@ static void title_dim_base(plot_figure *f, const char *what, const plot_request 
 static void one_map(built *b, uint32_t rows, uint32_t cols, const double *data, const char *x,
                     const char *y, int cmap)
 {
-    b->maps[0] = (plot_heatmap){rows, cols, data, NULL, ""};
+    b->maps[0] = (plot_heatmap){rows, cols, data, NULL, "", 0, 0, 0, 0, NULL};
     b->f.n_maps = 1;
     b->f.xlabel = x;
     b->f.ylabel = y;
@@ -670,7 +687,7 @@ static int build_alibi(const plot_request *rq, built *b, char *why, size_t n)
     plot_figure *f = &b->f;
     for (uint32_t h = 0; h < H; h++) {
         plot_heatmap *m = &b->maps[h];
-        *m = (plot_heatmap){N, N, b->mem + h * cells, b->mask, ""};
+        *m = (plot_heatmap){N, N, b->mem + h * cells, b->mask, "", 0, 0, 0, 0, NULL};
         double inv = 1 / slopes[h];
         if (inv == round(inv) && inv < 1e6)
             snprintf(m->title, sizeof m->title, "head %u: m = 1/%.0f", h + 1, inv);
@@ -710,7 +727,7 @@ static int build_t5_buckets(const plot_request *rq, built *b, char *why, size_t 
                     return fail(why, n, "T5 buckets", s);
                 b->mem[p * cells + (size_t)i * N + j] = bk;
             }
-        b->maps[p] = (plot_heatmap){N, N, b->mem + p * cells, NULL, ""};
+        b->maps[p] = (plot_heatmap){N, N, b->mem + p * cells, NULL, "", 0, 0, 0, 0, NULL};
         snprintf(b->maps[p].title, sizeof b->maps[p].title, "%s",
                  bidir ? "encoder (bidirectional)" : "decoder (causal)");
     }
@@ -731,6 +748,189 @@ static int build_t5_buckets(const plot_request *rq, built *b, char *why, size_t 
     return 1;
 }
 
+/* ---- sinusoid layouts and relative buckets (issue 36) -------------------------- */
+
+/* The layout of a sinusoid spec in words, for a panel title. */
+static const char *order_words(const posenc_sinusoid_spec *sp)
+{
+    switch (sp->order) {
+    case POSENC_SINUSOID_SIN_COS: return "[sin | cos]";
+    case POSENC_SINUSOID_COS_SIN: return "[cos | sin]";
+    default: return "[s c s c ..]";
+    }
+}
+
+/* sinusoid: row t of a panel is the float32 vector the spec's family adds
+ * at token index t (posenc_sinusoid_layout_fill_f32: its layout, frequency
+ * rule, float steps and offset), the lesson's (base[0]) on the left unless
+ * alone. */
+static int build_sinusoid(const plot_request *rq, built *b, char *why, size_t n)
+{
+    uint32_t P = rq->positions, D = rq->dim;
+    size_t cells = (size_t)P * D;
+    posenc_sinusoid_spec sp[2];
+    size_t np = 0;
+    if (!rq->alone) {
+        posenc_status s = posenc_sinusoid_family_spec(POSENC_SINUSOID_LESSON, 0, &sp[np]);
+        if (s != POSENC_OK)
+            return fail(why, n, "sinusoid", s);
+        sp[np++].base = rq->base[0];
+    }
+    sp[np++] = rq->sinusoid;
+    /* doubles for the panels, then the float rows and the token indices */
+    b->mem = malloc(np * cells * sizeof(double) + cells * sizeof(float) + P * sizeof(int64_t));
+    if (!b->mem)
+        return nomem(why, n);
+    float *row = (float *)(b->mem + np * cells);
+    int64_t *pos = (int64_t *)(row + cells);
+    for (uint32_t t = 0; t < P; t++)
+        pos[t] = t;
+    for (size_t p = 0; p < np; p++) {
+        posenc_status s = posenc_sinusoid_layout_fill_f32(&sp[p], pos, P, D, row);
+        if (s != POSENC_OK)
+            return fail(why, n, "sinusoid", s);
+        for (size_t c = 0; c < cells; c++)
+            b->mem[p * cells + c] = row[c];
+        plot_heatmap *m = &b->maps[p];
+        *m = (plot_heatmap){P, D, b->mem + p * cells, NULL, "", 0, 0, 0, 0, NULL};
+        int lesson = !rq->alone && p == 0;
+        const char *label = lesson ? "lesson" : rq->sinusoid_label ? rq->sinusoid_label : "spec";
+        if (sp[p].offset)
+            snprintf(m->title, sizeof m->title, "%.28s: %s, offset %lld", label,
+                     order_words(&sp[p]), (long long)sp[p].offset);
+        else
+            snprintf(m->title, sizeof m->title, "%.28s: %s", label, order_words(&sp[p]));
+    }
+    plot_figure *f = &b->f;
+    if (np == 2)
+        snprintf(f->title, sizeof f->title, "Sinusoid layouts: %.60s beside the lesson's, D = %u",
+                 rq->sinusoid_label ? rq->sinusoid_label : "spec", D);
+    else
+        snprintf(f->title, sizeof f->title, "Sinusoid table of %.64s, D = %u",
+                 b->maps[0].title, D);
+    if (np == 1) /* one panel: its title is the figure's */
+        b->maps[0].title[0] = '\0';
+    snprintf(f->subtitle, sizeof f->subtitle,
+             "row t: the float32 vector added at token index t (offset applied); %s",
+             rq->sinusoid.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ
+                 ? "fairseq frequencies exp(-k ln(base) / (D/2 - 1))"
+                 : "frequencies base^(-2k/D)");
+    f->xlabel = "dimension i";
+    f->ylabel = "token index t";
+    f->n_maps = np;
+    f->grid_cols = np;
+    f->cmap = PLOT_CMAP_DIVERGING;
+    f->vmax = 1;
+    f->cbar_label = "PE(t)[i]";
+    return 1;
+}
+
+/* buckets: T5's bucket (posenc_t5_bucket) and DeBERTa's relative id
+ * (posenc_deberta_relative_ids: i - j, log-bucketed) of every (query i,
+ * key j), each panel with its own colour scale. */
+static int build_buckets(const plot_request *rq, built *b, char *why, size_t n)
+{
+    uint32_t N = rq->positions, nb = rq->t5_buckets, md = rq->t5_max_distance;
+    uint32_t db = rq->deberta_buckets, dm = db ? rq->deberta_max_position : 0;
+    size_t cells = (size_t)N * N, np = 0;
+    b->mem = malloc(2 * cells * sizeof(double) + cells * sizeof(int64_t));
+    if (!b->mem)
+        return nomem(why, n);
+    int64_t *ids = (int64_t *)(b->mem + 2 * cells);
+    if (rq->panels & PLOT_PANEL_T5) {
+        double *v = b->mem;
+        for (uint32_t i = 0; i < N; i++)
+            for (uint32_t j = 0; j < N; j++) {
+                uint32_t bk;
+                posenc_status s = posenc_t5_bucket(i, j, nb, md, rq->t5_bidirectional, &bk);
+                if (s != POSENC_OK)
+                    return fail(why, n, "T5 buckets", s);
+                v[(size_t)i * N + j] = bk;
+            }
+        plot_heatmap *m = &b->maps[np++];
+        *m = (plot_heatmap){N, N, v, NULL, "", 1, PLOT_CMAP_SEQUENTIAL, 0, nb - 1, "T5 bucket"};
+        snprintf(m->title, sizeof m->title, "%.36s (%s)", rq->t5_label ? rq->t5_label : "T5",
+                 rq->t5_bidirectional ? "bidirectional" : "causal");
+    }
+    if (rq->panels & PLOT_PANEL_DEBERTA) {
+        posenc_status s = posenc_deberta_relative_ids(N, N, db, dm, ids);
+        if (s != POSENC_OK)
+            return fail(why, n, "DeBERTa relative ids", s);
+        double *v = b->mem + cells, vmax = 1;
+        for (size_t c = 0; c < cells; c++) {
+            v[c] = (double)ids[c];
+            vmax = fabs(v[c]) > vmax ? fabs(v[c]) : vmax;
+        }
+        plot_heatmap *m = &b->maps[np++];
+        *m = (plot_heatmap){N, N, v, NULL, "", 1, PLOT_CMAP_DIVERGING, -vmax, vmax,
+                            "relative id (query - key)"};
+        snprintf(m->title, sizeof m->title, "%.36s (%s)",
+                 rq->deberta_label ? rq->deberta_label : "DeBERTa",
+                 db ? "log buckets" : "plain distance");
+    }
+    plot_figure *f = &b->f;
+    int t5 = (rq->panels & PLOT_PANEL_T5) != 0, de = (rq->panels & PLOT_PANEL_DEBERTA) != 0;
+    if (t5 && de)
+        snprintf(f->title, sizeof f->title, "Relative positions: T5's buckets beside DeBERTa's "
+                 "log buckets");
+    else if (t5)
+        snprintf(f->title, sizeof f->title, "T5 relative position buckets");
+    else
+        snprintf(f->title, sizeof f->title, "DeBERTa relative position ids");
+    char tw[80] = "", dw[80] = "";
+    if (t5)
+        snprintf(tw, sizeof tw, "T5: %u buckets, max_distance %u", nb, md);
+    if (de && db)
+        snprintf(dw, sizeof dw, "DeBERTa: position_buckets %u, max_relative_positions %u", db,
+                 dm);
+    else if (de)
+        snprintf(dw, sizeof dw, "DeBERTa: query - key, no log buckets");
+    snprintf(f->subtitle, sizeof f->subtitle, "%s%s%s", tw, t5 && de ? "; " : "", dw);
+    if (np == 1) { /* one panel: its title goes after the figure's */
+        size_t len = strlen(f->title);
+        snprintf(f->title + len, sizeof f->title - len, ": %s", b->maps[0].title);
+        b->maps[0].title[0] = '\0';
+    }
+    f->xlabel = "key position j";
+    f->ylabel = "query position i";
+    f->n_maps = np;
+    f->grid_cols = np;
+    f->cmap = PLOT_CMAP_SEQUENTIAL;
+    f->vmin = 0;
+    f->vmax = 1;
+    return 1;
+}
+
+/* buckets: at least one panel, and parameters the library takes. */
+static int check_buckets(const plot_request *rq, char *why, size_t n)
+{
+    uint32_t bk;
+    int64_t id;
+    if (!(rq->panels & (PLOT_PANEL_T5 | PLOT_PANEL_DEBERTA)) ||
+        (rq->panels & ~(PLOT_PANEL_T5 | PLOT_PANEL_DEBERTA))) {
+        snprintf(why, n, "panels %#x: buckets draws T5's (1), DeBERTa's (2) or both (3)",
+                 rq->panels);
+        return 0;
+    }
+    if ((rq->panels & PLOT_PANEL_T5) &&
+        posenc_t5_bucket(0, 0, rq->t5_buckets, rq->t5_max_distance, 1, &bk) != POSENC_OK) {
+        snprintf(why, n, "%u buckets, max_distance %u: T5 needs at least 4 buckets and a "
+                 "max_distance above a quarter of them (up to %lld)", rq->t5_buckets,
+                 rq->t5_max_distance, POSENC_MAX_POS);
+        return 0;
+    }
+    if ((rq->panels & PLOT_PANEL_DEBERTA) && rq->deberta_buckets &&
+        posenc_deberta_log_bucket(rq->deberta_buckets, rq->deberta_buckets,
+                                  rq->deberta_max_position, &id) != POSENC_OK) {
+        snprintf(why, n, "position_buckets %u, max_relative_positions %u: DeBERTa needs "
+                 "2 to %u buckets and a max_relative_positions from 2 whose log is not 0 "
+                 "(max_relative_positions - 1 != position_buckets / 2)", rq->deberta_buckets,
+                 rq->deberta_max_position, POSENC_DEBERTA_MAX_BUCKETS);
+        return 0;
+    }
+    return 1;
+}
+
 /* Limits that keep pictures readable and drawing quick. */
 static int check_request(const plot_request *rq, char *why, size_t n)
 {
@@ -745,6 +945,8 @@ static int check_request(const plot_request *rq, char *why, size_t n)
             return 0;
         }
     }
+    if (rq->kind == PLOT_BUCKETS && !check_buckets(rq, why, n))
+        return 0;
     if (rq->kind != PLOT_ALIBI && (rq->dim < 1 || rq->dim > POSENC_MAX_DIM)) {
         snprintf(why, n, "D = %u: D must be from 1 to %u", rq->dim, POSENC_MAX_DIM);
         return 0;
@@ -762,7 +964,10 @@ static int check_request(const plot_request *rq, char *why, size_t n)
                    : rq->kind == PLOT_SIMILARITY ? (size_t)rq->positions * rq->positions
                    : rq->kind == PLOT_ALIBI ? (size_t)rq->positions * rq->positions * rq->heads
                    : rq->kind == PLOT_T5_BUCKETS ? 2 * (size_t)rq->positions * rq->positions
-                                            : 0;
+                   : rq->kind == PLOT_SINUSOID
+                       ? (rq->alone ? 1 : 2) * (size_t)rq->positions * rq->dim
+                   : rq->kind == PLOT_BUCKETS ? 2 * (size_t)rq->positions * rq->positions
+                                              : 0;
     if (rq->kind == PLOT_SIMILARITY && (size_t)rq->positions * rq->dim > PLOT_MAX_CELLS)
         cells = (size_t)rq->positions * rq->dim;
     if (cells > PLOT_MAX_CELLS) {
@@ -831,6 +1036,8 @@ plot_built *plot_build(const plot_request *rq, char *why, size_t n)
     case PLOT_FREQS: ok = build_freqs(rq, b, why, n); break;
     case PLOT_ALIBI: ok = build_alibi(rq, b, why, n); break;
     case PLOT_T5_BUCKETS: ok = build_t5_buckets(rq, b, why, n); break;
+    case PLOT_SINUSOID: ok = build_sinusoid(rq, b, why, n); break;
+    case PLOT_BUCKETS: ok = build_buckets(rq, b, why, n); break;
     default: ok = 0; snprintf(why, n, "unknown kind of plot");
     }
     if (ok && rq->title)

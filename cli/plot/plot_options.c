@@ -26,11 +26,17 @@ void plot_print_usage(FILE *out)
           "  alibi       the ALiBi bias matrix of each head, as small multiples\n"
           "  t5-buckets  T5's relative position bucket of every (query, key) pair,\n"
           "              encoder (bidirectional) and decoder (causal)\n"
-          "\n"
-          "Options (each has a default):\n"
+          "  sinusoid    a sinusoid layout's table (token index down, dimension across,\n"
+          "              the family's float32 values and offset) beside the lesson's\n"
+          "  buckets     T5's bucket map beside DeBERTa's log-bucketed relative ids\n"
+          "  (none)      with --config: the layer's scheme, sinusoid or buckets\n"
+          "\n",
+          out);
+    fputs("Options (each has a default):\n"
           "  -o FILE            output file (.png, .svg or .pdf); required\n"
           "  --positions N      pe, similarity: positions (128); alibi: positions (16);\n"
-          "                     t5-buckets: positions (160)\n"
+          "                     t5-buckets: positions (160); sinusoid: token indices\n"
+          "                     (128); buckets: query/key positions (320)\n"
           "  --dim D            vector length or head_dim (128)\n"
           "  --base B[,B...]    base (10000); rope-decay and freqs take up to 6, one\n"
           "                     series each, and --base may be repeated\n"
@@ -45,7 +51,10 @@ void plot_print_usage(FILE *out)
           "                     Face config.json (scaling included), read through the\n"
           "                     model registry at --layer, labelled by the file name;\n"
           "                     may be repeated; without --base, only the models are\n"
-          "                     drawn. t5-buckets: a T5 config's buckets and max distance\n"
+          "                     drawn. t5-buckets: a T5 config's buckets and max distance;\n"
+          "                     sinusoid, buckets, or no kind: the layer's sinusoid (its\n"
+          "                     layout, width and offset) or relative buckets (T5, MPNet,\n"
+          "                     DeBERTa), one --config and none of the options it gives\n"
           "  --layer N          the model layer --config reads (0)\n"
           "  --seq-len N        the sequence length the model RoPEs are built for\n"
           "                     (dynamic NTK, LongRoPE, Qwen 1's dynamic NTK; default:\n"
@@ -60,8 +69,16 @@ void plot_print_usage(FILE *out)
           "                     each pair by its axis; may be repeated\n"
           "  --heads H          alibi: heads (8)\n"
           "  --no-causal        alibi: show keys after the query too\n"
-          "  --buckets N        t5-buckets: relative_attention_num_buckets (32)\n"
-          "  --max-distance N   t5-buckets: relative_attention_max_distance (128)\n"
+          "  --buckets N        t5-buckets, buckets: relative_attention_num_buckets (32)\n"
+          "  --max-distance N   t5-buckets, buckets: relative_attention_max_distance (128)\n"
+          "  --family F         sinusoid: the layout beside the lesson's: lesson, marian,\n"
+          "                     ctrl, fairseq (default) or musicgen (posenc.h 1.7)\n"
+          "  --offset N         sinusoid: added to each token index (fairseq's\n"
+          "                     padding_idx + 1, e.g. 2; default 0)\n"
+          "  --alone            sinusoid: the family's table only, not beside the lesson's\n"
+          "  --position-buckets N  buckets: DeBERTa's position_buckets (256; 0: the plain\n"
+          "                     distance query - key, DeBERTa v1)\n"
+          "  --max-relative-positions N  buckets: DeBERTa's max_relative_positions (512)\n"
           "  --title TEXT       replace the title\n"
           "  --size WxH         picture size in pixels or points (900x600 and so on)\n"
           "  -h, --help         this help\n"
@@ -175,12 +192,33 @@ static int add_mrope(const plot_request *rq, const char *v, posenc_rope_config *
     return 1;
 }
 
+/* The sinusoid families by name (posenc_sinusoid_family order). */
+static const char *const FAMILIES[] = {"lesson", "marian", "ctrl", "fairseq", "musicgen"};
+
+/* `--family NAME`: the layout, frequencies and arithmetic of that family's
+ * spec; the offset (--offset) and base (--base) stay the request's. */
+static int set_family(plot_request *rq, const char *v, char *why, size_t n)
+{
+    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
+        if (strcmp(v, FAMILIES[i]) == 0) {
+            posenc_sinusoid_spec sp;
+            cli_cannot_fail(posenc_sinusoid_family_spec((posenc_sinusoid_family)i, 0, &sp));
+            sp.offset = rq->sinusoid.offset;
+            sp.base = rq->sinusoid.base;
+            rq->sinusoid = sp;
+            rq->sinusoid_label = FAMILIES[i];
+            return 1;
+        }
+    snprintf(why, n, "unknown family '%s' (lesson, marian, ctrl, fairseq or musicgen)", v);
+    return 0;
+}
+
 /* The options of `posenc plot`: the flags first, then those with a value
  * (set_option reads each of those by name). */
-enum { OPT_HELP, OPT_LINEAR, OPT_LOG, OPT_NO_CAUSAL, OPT_FIRST_VALUE };
+enum { OPT_HELP, OPT_LINEAR, OPT_LOG, OPT_NO_CAUSAL, OPT_ALONE, OPT_FIRST_VALUE };
 static const cli_option PLOT_OPTIONS[] = {
     {"--help", "-h", 0, NULL},  {"--linear", NULL, 0, NULL},    {"--log", NULL, 0, NULL},
-    {"--no-causal", NULL, 0, NULL},
+    {"--no-causal", NULL, 0, NULL}, {"--alone", NULL, 0, NULL},
     {"-o", "--output", 1, NULL}, {"--positions", NULL, 1, NULL}, {"--dim", NULL, 1, NULL},
     {"--base", NULL, 1, NULL},   {"--layout", NULL, 1, NULL},    {"--max-offset", NULL, 1, NULL},
     {"--points", NULL, 1, NULL}, {"--samples", NULL, 1, NULL},   {"--seed", NULL, 1, NULL},
@@ -188,6 +226,9 @@ static const cli_option PLOT_OPTIONS[] = {
     {"--size", NULL, 1, NULL},   {"--config", NULL, 1, NULL},    {"--rope", NULL, 1, NULL},
     {"--buckets", NULL, 1, NULL}, {"--max-distance", NULL, 1, NULL},
     {"--mrope", NULL, 1, NULL},  {"--layer", NULL, 1, NULL},     {"--seq-len", NULL, 1, NULL},
+    /* sinusoid, buckets */
+    {"--family", NULL, 1, NULL}, {"--offset", NULL, 1, NULL},
+    {"--position-buckets", NULL, 1, NULL}, {"--max-relative-positions", NULL, 1, NULL},
 };
 
 /* The options that take an integer: its range, where it goes in the
@@ -218,6 +259,12 @@ static const int_option INT_OPTIONS[] = {
      "'%s' is not a sequence length (0 to %lld)"},
     {"--layer", 0, POSENC_MODEL_MAX_LAYERS - 1, LAYER_FIELD, 4,
      "'%s': the layer must be an integer from 0 to %lld"},
+    {"--offset", -POSENC_MAX_POS, POSENC_MAX_POS, FIELD(sinusoid.offset),
+     "'%s' is not an offset (an integer of size at most %lld)"},
+    {"--position-buckets", 0, POSENC_DEBERTA_MAX_BUCKETS, FIELD(deberta_buckets),
+     "'%s': position_buckets must be from 0 to %lld"},
+    {"--max-relative-positions", 2, POSENC_MAX_POS, FIELD(deberta_max_position),
+     "'%s': max_relative_positions must be from 2 to %lld"},
 };
 #undef FIELD
 
@@ -270,6 +317,8 @@ static int set_option(plot_request *rq, const char *o, const char *v, int *reset
             model_val[(*n_model)++] = v;
         } else
             snprintf(why, n, "at most %d model RoPEs", PLOT_MAX_SERIES);
+    } else if (strcmp(o, "--family") == 0) {
+        ok = set_family(rq, v, why, n);
     } else if (strcmp(o, "--title") == 0) {
         rq->title = v;
     } else { /* --size */
@@ -307,7 +356,12 @@ static plot_args_status t5_from_configs(plot_request *rq, const char *const *opt
         return PLOT_ARGS_BAD;
     }
     int ok = posenc_model_layer_t5(m, layer, &g) == POSENC_OK;
-    if (!ok)
+    uint32_t db, dm;
+    if (!ok && posenc_model_layer_deberta(m, layer, &db, &dm) == POSENC_OK)
+        snprintf(why, n, "--config: %s: layer %u of %s has DeBERTa's relative ids, not T5's "
+                         "buckets: draw them with 'posenc plot buckets'",
+                 val[0], layer, rope_spec_model_type(m));
+    else if (!ok)
         snprintf(why, n, "--config: %s: layer %u of %s has no relative position buckets (scheme "
                          "%s)",
                  val[0], layer, rope_spec_model_type(m), posenc_scheme_name(li.scheme));
@@ -317,6 +371,139 @@ static plot_args_status t5_from_configs(plot_request *rq, const char *const *opt
     }
     posenc_model_free(m);
     return ok ? PLOT_ARGS_OK : PLOT_ARGS_BAD;
+}
+
+/* The index of option name in PLOT_OPTIONS (a name of the table). */
+static int opt_index(const char *name)
+{
+    int i = 0;
+    while (strcmp(PLOT_OPTIONS[i].name, name) != 0)
+        i++;
+    return i;
+}
+#define GIVEN(given, name) (((given) >> opt_index(name)) & 1u)
+
+/* The options of one kind only: refused by name with another. */
+static int kind_options(const plot_request *rq, unsigned long long given, char *why, size_t n)
+{
+    static const struct {
+        const char *name;
+        plot_kind kind;
+    } ONLY[] = {{"--family", PLOT_SINUSOID},
+                {"--offset", PLOT_SINUSOID},
+                {"--alone", PLOT_SINUSOID},
+                {"--position-buckets", PLOT_BUCKETS},
+                {"--max-relative-positions", PLOT_BUCKETS}};
+    for (size_t i = 0; i < sizeof ONLY / sizeof ONLY[0]; i++)
+        if (GIVEN(given, ONLY[i].name) && rq->kind != ONLY[i].kind) {
+            snprintf(why, n, "%s is an option of %s plots, not of %s", ONLY[i].name,
+                     plot_kind_name(ONLY[i].kind), plot_kind_name(rq->kind));
+            return 0;
+        }
+    return 1;
+}
+
+/* sinusoid and buckets (and no kind) with --config: the layer's sinusoid
+ * (posenc_model_layer_sinusoid, its width from posenc_model_layer_table)
+ * or its relative buckets (posenc_model_layer_deberta, else
+ * posenc_model_layer_t5). Without a kind the layer's scheme picks the
+ * kind, and --positions and --size default to that kind's. */
+static plot_args_status layer_scheme(plot_args *pa, int auto_kind, unsigned long long given,
+                                     const char *path, uint32_t layer, char *why, size_t n)
+{
+    static const char *const FROM_CONFIG[] = {"--family",  "--offset",           "--dim",
+                                              "--buckets", "--max-distance",     "--position-buckets",
+                                              "--max-relative-positions"};
+    plot_request *rq = &pa->rq;
+    for (size_t i = 0; i < sizeof FROM_CONFIG / sizeof FROM_CONFIG[0]; i++)
+        if (GIVEN(given, FROM_CONFIG[i])) {
+            snprintf(why, n, "%s: the --config layer gives it; drop one of the two",
+                     FROM_CONFIG[i]);
+            return PLOT_ARGS_BAD;
+        }
+    posenc_model *m;
+    posenc_layer_info li;
+    char reason[1200];
+    char *label = pa->labels[0];
+    if (!rope_spec_model_layer(path, layer, &m, &li, label, sizeof pa->labels[0], reason,
+                               sizeof reason)) {
+        snprintf(why, n, "--config: %s", reason);
+        return PLOT_ARGS_BAD;
+    }
+    const char *type = rope_spec_model_type(m);
+    if (auto_kind) {
+        if (li.scheme != POSENC_SCHEME_SINUSOID && li.scheme != POSENC_SCHEME_RELATIVE_BUCKETS) {
+            snprintf(why, n, "--config: %s: layer %u of %s has scheme %s: without a kind, "
+                     "posenc plot draws sinusoid and relative-buckets layers (a RoPE layer: "
+                     "freqs or rope-decay)", path, layer, type, posenc_scheme_name(li.scheme));
+            posenc_model_free(m);
+            return PLOT_ARGS_BAD;
+        }
+        rq->kind = li.scheme == POSENC_SCHEME_SINUSOID ? PLOT_SINUSOID : PLOT_BUCKETS;
+        plot_request d;
+        plot_request_defaults(&d, rq->kind);
+        if (!GIVEN(given, "--positions"))
+            rq->positions = d.positions;
+        if (!GIVEN(given, "--size")) {
+            rq->width = d.width;
+            rq->height = d.height;
+        }
+    }
+    posenc_status st;
+    if (rq->kind == PLOT_SINUSOID) {
+        posenc_model_table tb;
+        st = posenc_model_layer_sinusoid(m, layer, &rq->sinusoid);
+        if (st == POSENC_OK)
+            st = posenc_model_layer_table(m, layer, &tb);
+        if (st == POSENC_OK) {
+            rq->dim = tb.dim;
+            rq->sinusoid_label = label;
+        } else
+            snprintf(why, n, "--config: %s: layer %u of %s has no sinusoid table (scheme %s)",
+                     path, layer, type, posenc_scheme_name(li.scheme));
+    } else {
+        uint32_t db, dm;
+        posenc_model_t5 t5;
+        if ((st = posenc_model_layer_deberta(m, layer, &db, &dm)) == POSENC_OK) {
+            rq->panels = PLOT_PANEL_DEBERTA;
+            rq->deberta_buckets = db;
+            rq->deberta_max_position = dm;
+            rq->deberta_label = label;
+        } else if ((st = posenc_model_layer_t5(m, layer, &t5)) == POSENC_OK) {
+            rq->panels = PLOT_PANEL_T5;
+            rq->t5_buckets = t5.buckets;
+            rq->t5_max_distance = t5.max_distance;
+            rq->t5_bidirectional = t5.bidirectional;
+            rq->t5_label = label;
+        } else
+            snprintf(why, n, "--config: %s: layer %u of %s has no relative position buckets "
+                     "(scheme %s)", path, layer, type, posenc_scheme_name(li.scheme));
+    }
+    posenc_model_free(m);
+    return st == POSENC_OK ? PLOT_ARGS_OK : PLOT_ARGS_BAD;
+}
+
+/* sinusoid and buckets: at most one --config (the layer's scheme), else
+ * the options' numbers; the family's base is --base's. */
+static plot_args_status scheme_args(plot_args *pa, int auto_kind, unsigned long long given,
+                                    const char *const *opt, const char *const *val,
+                                    size_t n_model, uint32_t layer, char *why, size_t n)
+{
+    plot_request *rq = &pa->rq;
+    if (n_model == 0 && auto_kind) {
+        snprintf(why, n, "which plot? name a kind, or give --config FILE to draw its layer's "
+                         "scheme (try 'posenc plot --help')");
+        return PLOT_ARGS_BAD;
+    }
+    if (n_model > 1 || (n_model == 1 && strcmp(opt[0], "--config") != 0)) {
+        snprintf(why, n, "%s takes one --config (a config.json) and no --rope or --mrope",
+                 auto_kind ? "a plot of a layer's scheme" : plot_kind_name(rq->kind));
+        return PLOT_ARGS_BAD;
+    }
+    rq->sinusoid.base = rq->base[0];
+    if (n_model == 0)
+        return PLOT_ARGS_OK;
+    return layer_scheme(pa, auto_kind, given, val[0], layer, why, n);
 }
 
 void plot_args_free(plot_args *pa)
@@ -382,13 +569,16 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     if (a < argc && (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0))
         return PLOT_ARGS_HELP;
     if (a >= argc) {
-        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs, alibi or t5-buckets "
-                         "(try 'posenc plot --help')");
+        snprintf(why, n, "which plot? pe, similarity, rope-decay, freqs, alibi, t5-buckets, "
+                         "sinusoid or buckets (try 'posenc plot --help')");
         return PLOT_ARGS_BAD;
     }
-    int kind = plot_kind_of(argv[a], strlen(argv[a]));
+    /* no kind (an option first): --config's layer decides, sinusoid or buckets */
+    int auto_kind = argv[a][0] == '-' && argv[a][1] != '\0';
+    int kind = auto_kind ? (int)PLOT_SINUSOID : plot_kind_of(argv[a], strlen(argv[a]));
     if (kind < 0) {
-        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs, alibi or t5-buckets)",
+        snprintf(why, n, "unknown kind '%s' (pe, similarity, rope-decay, freqs, alibi, "
+                         "t5-buckets, sinusoid or buckets)",
                  argv[a]);
         return PLOT_ARGS_BAD;
     }
@@ -399,12 +589,19 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
     size_t n_model = 0;
     uint32_t layer = 0;
     int t5_given = 0; /* --buckets or --max-distance: they win over a T5 config */
+    unsigned long long given = 0; /* bit i: PLOT_OPTIONS[i] was given */
     cli_args args;
-    cli_args_start(&args, argc, argv, a + 1, PLOT_OPTIONS,
+    cli_args_start(&args, argc, argv, auto_kind ? a : a + 1, PLOT_OPTIONS,
                    sizeof PLOT_OPTIONS / sizeof PLOT_OPTIONS[0]);
     for (int r; (r = cli_args_next(&args)) != CLI_ARG_END;) {
         if (r == OPT_HELP)
             return PLOT_ARGS_HELP;
+        if (r >= 0)
+            given |= 1ull << r;
+        if (r == OPT_ALONE) {
+            rq->alone = 1;
+            continue;
+        }
         if (r == OPT_LINEAR || r == OPT_LOG) {
             rq->linear = r == OPT_LINEAR;
             continue;
@@ -439,6 +636,10 @@ plot_args_status plot_args_parse(int argc, char **argv, plot_args *pa, char *why
                          "ending in .png, .svg or .pdf");
         return PLOT_ARGS_BAD;
     }
+    if (!kind_options(rq, given, why, n))
+        return PLOT_ARGS_BAD;
+    if (rq->kind == PLOT_SINUSOID || rq->kind == PLOT_BUCKETS)
+        return scheme_args(pa, auto_kind, given, model_opt, model_val, n_model, layer, why, n);
     if (rq->kind == PLOT_T5_BUCKETS)
         return t5_from_configs(rq, model_opt, model_val, n_model, layer, t5_given, why, n);
     return read_models(pa, model_opt, model_val, n_model, layer, reset_bases, why, n);
@@ -457,17 +658,59 @@ static int word_count(cli_token t, int64_t lo, int64_t hi, const char *what, int
     return 0;
 }
 
+/* PLOT sinusoid and PLOT buckets with a --config model whose active layer
+ * has that scheme: the layer's (as `posenc plot --config`), its width
+ * checked against D; another layer draws the kind's defaults. 1, or 0 with
+ * the whole message in why. */
+static int words_layer_scheme(const plot_settings *set, plot_request *rq, char *why, size_t n)
+{
+    posenc_layer_info li;
+    if (!set->model || posenc_model_layer(set->model, set->layer, &li) != POSENC_OK)
+        return 1;
+    const char *label = set->model_label && set->model_label[0] ? set->model_label : "model";
+    if (rq->kind == PLOT_SINUSOID && li.scheme == POSENC_SCHEME_SINUSOID) {
+        posenc_model_table tb;
+        if (posenc_model_layer_sinusoid(set->model, set->layer, &rq->sinusoid) != POSENC_OK ||
+            posenc_model_layer_table(set->model, set->layer, &tb) != POSENC_OK)
+            return 1; /* a SINUSOID layer answers both */
+        if (tb.dim != rq->dim) {
+            snprintf(why, n, "PLOT sinusoid: D %u is not the width of layer %u's table (%u)",
+                     rq->dim, set->layer, tb.dim);
+            return 0;
+        }
+        rq->sinusoid_label = label;
+    } else if (rq->kind == PLOT_BUCKETS && li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
+        uint32_t db, dm;
+        posenc_model_t5 t5;
+        if (posenc_model_layer_deberta(set->model, set->layer, &db, &dm) == POSENC_OK) {
+            rq->panels = PLOT_PANEL_DEBERTA;
+            rq->deberta_buckets = db;
+            rq->deberta_max_position = dm;
+            rq->deberta_label = label;
+        } else if (posenc_model_layer_t5(set->model, set->layer, &t5) == POSENC_OK) {
+            rq->panels = PLOT_PANEL_T5;
+            rq->t5_buckets = t5.buckets;
+            rq->t5_max_distance = t5.max_distance;
+            rq->t5_bidirectional = t5.bidirectional;
+            rq->t5_label = label;
+        }
+    }
+    return 1;
+}
+
 int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plot_request *rq,
                      char *path, size_t path_n, char *why, size_t why_n)
 {
     static const char *const usage[] = {
         "PLOT pe POSITIONS D FILE", "PLOT similarity POSITIONS D FILE",
         "PLOT rope-decay D MAX_OFFSET FILE", "PLOT freqs D FILE", "PLOT alibi H POSITIONS FILE",
-        "PLOT t5-buckets POSITIONS FILE"};
-    static const size_t want[] = {4, 4, 4, 3, 4, 3};
+        "PLOT t5-buckets POSITIONS FILE", "PLOT sinusoid POSITIONS D FILE",
+        "PLOT buckets POSITIONS FILE"};
+    static const size_t want[] = {4, 4, 4, 3, 4, 3, 4, 3};
     int kind = n ? plot_kind_of(a[0].s, a[0].len) : -1;
     if (kind < 0) {
-        snprintf(why, why_n, "PLOT needs a kind: pe, similarity, rope-decay, freqs, alibi or t5-buckets");
+        snprintf(why, why_n, "PLOT needs a kind: pe, similarity, rope-decay, freqs, alibi, "
+                             "t5-buckets, sinusoid or buckets");
         return 0;
     }
     if (n != want[kind]) {
@@ -488,6 +731,8 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
     switch (kind) {
     case PLOT_PE:
     case PLOT_SIMILARITY:
+    case PLOT_SINUSOID: /* fairseq's halves beside the lesson's, both of SET base */
+        rq->sinusoid.base = set->base;
         if (!word_count(a[1], 1, 1 << 20, "positions", &v1, why, why_n) ||
             !word_count(a[2], 1, POSENC_MAX_DIM, "D", &v2, why, why_n))
             return 0;
@@ -507,6 +752,7 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
         rq->dim = (uint32_t)v1;
         break;
     case PLOT_T5_BUCKETS:
+    case PLOT_BUCKETS: /* SET t5's buckets beside DeBERTa-v3's */
         if (!word_count(a[1], 1, 1 << 20, "positions", &v1, why, why_n))
             return 0;
         rq->positions = (uint32_t)v1;
@@ -530,6 +776,8 @@ int plot_words_parse(const cli_token *a, size_t n, const plot_settings *set, plo
         rq->n_rope = 1;
         rq->cur_len = set->seq_len;
     }
+    if ((kind == PLOT_SINUSOID || kind == PLOT_BUCKETS) && !words_layer_scheme(set, rq, why, why_n))
+        return 0;
     cli_token f = a[n - 1];
     if (f.len >= path_n) {
         snprintf(why, why_n, "PLOT: the file name is too long");

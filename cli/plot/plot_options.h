@@ -56,7 +56,8 @@ int cli_plot_main(int argc, char **argv, FILE *err);
 typedef struct plot_settings {
     double base;
     posenc_layout layout;
-    const posenc_model *model; /* the model, or NULL */
+    const posenc_model *model; /* the model, or NULL (PLOT sinusoid and PLOT buckets
+                                  draw its active layer's when it has that scheme) */
     uint32_t layer;            /* its active layer */
     const char *model_label;
     int64_t seq_len;

@@ -8,6 +8,11 @@ ids (T5, MPNet, DeBERTa, DeBERTa-v2/v3), as ``posenc golden --config F
     import posenc.schemes as ps
     pe = ps.sinusoid_table("config.json", layer=0, positions=range(16))
     b = ps.relative_buckets("config.json", layer=0, positions=range(128))
+    b = ps.relative_buckets("config.json", layer=0, q_pos=[127], k_pos=range(128))
+    g = ps.layer_arrays("config.json", layer=0)  # golden's tensors, either scheme
+
+posenc.torch has the same as torch tensors (layer_tensors, sinusoid_table,
+relative_buckets).
 """
 from typing import Any, Iterable, Optional
 
@@ -16,7 +21,7 @@ import numpy as np
 from . import _args
 from . import _schemes  # type: ignore[attr-defined]
 
-__all__ = ["sinusoid_table", "relative_buckets"]
+__all__ = ["sinusoid_table", "relative_buckets", "layer_arrays"]
 
 
 def _positions(positions: Optional[Iterable[int]], default: int) -> np.ndarray:
@@ -49,14 +54,92 @@ def sinusoid_table(config: Any, layer: int = 0,
 
 
 def relative_buckets(config: Any, layer: int = 0,
-                     positions: Optional[Iterable[int]] = None) -> np.ndarray:
+                     positions: Optional[Iterable[int]] = None, *,
+                     q_pos: Optional[Iterable[int]] = None,
+                     k_pos: Optional[Iterable[int]] = None) -> np.ndarray:
     """int64 [n, n]: the bucket of query positions[i] and key positions[j]
     (default 0..15): T5's (T5, MPNet: posenc_t5_bucket), or DeBERTa's relative
     id (query - key, log-bucketed by position_buckets; transformers'
-    build_relative_position). ValueError for a layer of another scheme."""
+    build_relative_position). With q_pos or k_pos: [n_q, n_k] of those
+    (each defaults to positions), as layer_arrays. ValueError for a layer of
+    another scheme."""
+    if q_pos is not None or k_pos is not None:
+        return _buckets(config, layer, positions, q_pos, k_pos)["bucket"]
     pos = _positions(positions, 16)
     kind, width, data = _values(config, layer, pos)
     if kind != "buckets":
         raise ValueError(f"layer {layer} has a sinusoid table, not relative buckets: "
                          "use sinusoid_table")
     return np.frombuffer(data, dtype=np.int64).reshape(len(pos), len(pos)).copy()
+
+
+# ---- one call for a layer: what `posenc golden --config F --layer N` writes ----
+
+_MAX_POSITIONS = 16384  # the extension's bound (posenc._schemes.layer_values)
+
+
+def _token_indices(positions: Any, default: int, name: str) -> np.ndarray:
+    """positions as int64 token indices (0 or more), refused by name."""
+    try:
+        p = _positions(positions, default)
+    except TypeError:
+        raise TypeError(f"{name} must be a 1-D sequence of integers") from None
+    if p.size and p.min() < 0:
+        raise ValueError(f"{name}: {int(p.min())} is negative: a sinusoid or bucket layer's "
+                         "positions are token indices, 0 or more")
+    if p.size > _MAX_POSITIONS:
+        raise ValueError(f"{name}: {p.size} positions, at most {_MAX_POSITIONS}")
+    return p
+
+
+def _layer_kind(config: Any, layer: int) -> str:
+    """'sinusoid' or 'buckets' (ValueError naming the layer's scheme otherwise)."""
+    return _values(config, layer, np.zeros(0, dtype=np.int64))[0]
+
+
+def _buckets(config: Any, layer: int, positions: Any, q_pos: Any, k_pos: Any) -> dict:
+    """q_pos, k_pos and their bucket matrix, from the buckets of the distinct
+    positions of both (the library's bucket depends on the two positions only)."""
+    base = _token_indices(positions, 16, "positions")
+    q = base if q_pos is None else _token_indices(q_pos, 16, "q_pos")
+    k = base if k_pos is None else _token_indices(k_pos, 16, "k_pos")
+    u = np.unique(np.concatenate([q, k]))
+    if u.size > _MAX_POSITIONS:
+        raise ValueError(f"q_pos and k_pos: {u.size} distinct positions together, at most "
+                         f"{_MAX_POSITIONS}")
+    kind, _, data = _values(config, layer, u)
+    if kind != "buckets":
+        raise ValueError(f"q_pos, k_pos: layer {layer} has a sinusoid table, not relative "
+                         "buckets: give positions")
+    square = np.frombuffer(data, dtype=np.int64).reshape(u.size, u.size)
+    qi, ki = np.searchsorted(u, q), np.searchsorted(u, k)
+    return {"q_pos": q.copy(), "k_pos": k.copy(), "bucket": square[np.ix_(qi, ki)].copy()}
+
+
+def layer_arrays(config: Any, layer: int = 0, positions: Optional[Iterable[int]] = None, *,
+                 q_pos: Optional[Iterable[int]] = None,
+                 k_pos: Optional[Iterable[int]] = None) -> dict:
+    """The tensors ``posenc golden --config F --layer N`` writes, as NumPy
+    arrays, for the layer's scheme:
+
+      sinusoid layer   {"positions": int64 [n], the token indices (default
+                       0..31, before any offset), "pe": float32 [n, dim], the
+                       vector the family adds there (its offset, e.g.
+                       fairseq's pad_token_id + 1, applied; its float32
+                       arithmetic)}
+      relative buckets {"q_pos": int64 [n_q], "k_pos": int64 [n_k], "bucket":
+                       int64 [n_q, n_k]: T5's / MPNet's bucket or DeBERTa's
+                       relative id of (q_pos[i], k_pos[j]); q_pos and k_pos
+                       default to positions (default 0..15)}
+
+    config: a path, JSON text, a dict or a PretrainedConfig. Positions are
+    token indices: a negative one is refused (ValueError naming the
+    argument), as are q_pos/k_pos for a sinusoid layer and a layer of
+    another scheme (its name in the message)."""
+    if _layer_kind(config, layer) == "buckets":
+        return _buckets(config, layer, positions, q_pos, k_pos)
+    if q_pos is not None or k_pos is not None:
+        raise ValueError(f"q_pos, k_pos: layer {layer} has a sinusoid table (token "
+                         "positions), not relative buckets: give positions")
+    pos = _token_indices(positions, 32, "positions")
+    return {"positions": pos.copy(), "pe": sinusoid_table(config, layer, pos)}

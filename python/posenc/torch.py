@@ -70,7 +70,8 @@ from . import Error, RoPE, _args, _core, _gpu, _layout_4d
 # posenc._core reads CPU tensors' memory through their DLPack export from here on
 _core.use_torch(torch.Tensor, to_dlpack)
 
-__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate"]
+__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate", "layer_tensors",
+           "sinusoid_table", "relative_buckets"]
 
 Tensor = torch.Tensor
 _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
@@ -1145,3 +1146,49 @@ def unpatch(model: torch.nn.Module) -> PatchReport:
         _set_submodule(model, name, orig)
         report.append(Replacement(name, type(module).__name__, type(orig).__name__))
     return report
+
+
+# ---- a config's sinusoid tables and relative buckets as tensors ------------------
+# posenc.schemes.layer_arrays (NumPy) as torch tensors: torch.float32 for the
+# vectors (the dtype the families' code adds) and torch.int64 for positions
+# and buckets (the dtype of transformers' relative positions).
+
+
+def _index_arg(v: Any, name: str) -> Any:
+    """A positions argument for posenc.schemes: tensors as int64 NumPy."""
+    return _positions_numpy(v, name) if isinstance(v, torch.Tensor) else v
+
+
+def layer_tensors(config: Any, layer: int = 0, positions: Any = None, *, q_pos: Any = None,
+                  k_pos: Any = None, device: Any = None) -> Dict[str, Tensor]:
+    """posenc.schemes.layer_arrays as tensors on device (default CPU):
+    {"positions", "pe"} of a sinusoid layer or {"q_pos", "k_pos", "bucket"} of
+    a relative-bucket layer. positions, q_pos and k_pos may be integer
+    tensors; errors name the argument."""
+    from . import schemes
+    arrays = schemes.layer_arrays(config, layer, _index_arg(positions, "positions"),
+                                  q_pos=_index_arg(q_pos, "q_pos"),
+                                  k_pos=_index_arg(k_pos, "k_pos"))
+    return {k: torch.from_numpy(v).to(device) if device is not None else torch.from_numpy(v)
+            for k, v in arrays.items()}
+
+
+def sinusoid_table(config: Any, layer: int = 0, positions: Any = None,
+                   device: Any = None) -> Tensor:
+    """torch.float32 [n, dim]: posenc.schemes.sinusoid_table as a tensor."""
+    out = layer_tensors(config, layer, positions, device=device)
+    if "pe" not in out:
+        raise ValueError(f"layer {layer} has relative buckets, not a sinusoid table: use "
+                         "relative_buckets")
+    return out["pe"]
+
+
+def relative_buckets(config: Any, layer: int = 0, positions: Any = None, *, q_pos: Any = None,
+                     k_pos: Any = None, device: Any = None) -> Tensor:
+    """torch.int64 [n_q, n_k]: posenc.schemes.relative_buckets as a tensor."""
+    from . import schemes
+    if schemes._layer_kind(config, layer) != "buckets":
+        raise ValueError(f"layer {layer} has a sinusoid table, not relative buckets: use "
+                         "sinusoid_table")
+    return layer_tensors(config, layer, positions, q_pos=q_pos, k_pos=k_pos,
+                         device=device)["bucket"]
