@@ -29,6 +29,9 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 skipped=0
+skip_json=0  # why cases were skipped, each counted apart
+skip_gguf=0
+skip_needs=0
 has_json=0
 "$prog" --features | grep -q '^config-json$' && has_json=1
 GGUF=""
@@ -46,13 +49,13 @@ while IFS= read -r name; do
     # reader.
     case "${name##*/}" in config_* | model_* | gguf_check_*)
         if [ "$has_json" = 0 ]; then
-            skipped=$((skipped + 1))
+            skipped=$((skipped + 1)) skip_json=$((skip_json + 1))
             continue
         fi ;;
     esac
     case "${name##*/}" in gguf_*)
         if [ -z "$GGUF" ]; then
-            skipped=$((skipped + 1))
+            skipped=$((skipped + 1)) skip_gguf=$((skip_gguf + 1))
             continue
         fi ;;
     esac
@@ -65,7 +68,7 @@ while IFS= read -r name; do
             "$prog" --features | grep -qx "$feature" || missing=1
         done
         if [ "$missing" = 1 ]; then
-            skipped=$((skipped + 1))
+            skipped=$((skipped + 1)) skip_needs=$((skip_needs + 1))
             continue
         fi
     fi
@@ -125,7 +128,7 @@ k=0
 while IFS= read -r m; do
     k=$((k + 1))
     if [ "$has_json" = 0 ]; then
-        skipped=$((skipped + 1))
+        skipped=$((skipped + 1)) skip_json=$((skip_json + 1))
         continue
     fi
     (cd "$dir" && "$prog" --config "../data/models/$m" -c 'EXPLAIN MODEL' </dev/null \
@@ -141,7 +144,12 @@ while IFS= read -r m; do
 done <"$tmp/explain/list"
 
 if [ "$skipped" -gt 0 ]; then
-    echo "cli: skipped $skipped cases that read config.json files: built without jansson (apt-get install libjansson-dev)"
+    [ "$skip_json" -gt 0 ] &&
+        echo "cli: skipped $skip_json cases that read config.json files: built without jansson (apt-get install libjansson-dev)"
+    [ "$skip_gguf" -gt 0 ] &&
+        echo "cli: skipped $skip_gguf gguf cases: their fixtures' writer build/tests/test_gguf_convert is not built (make test builds it)"
+    [ "$skip_needs" -gt 0 ] &&
+        echo "cli: skipped $skip_needs cases whose NAME.needs lists a feature posenc --features lacks"
     echo "cli: $passed passed, $failed failed, $skipped skipped"
 else
     echo "cli: $passed passed, $failed failed"
