@@ -787,6 +787,42 @@ static const bad BAD[] = {
     {"{\"model_type\": \"marian\", \"max_position_embeddings\": 0}", NULL, POSENC_ERR_RANGE,
      "max_position_embeddings", "max_position_embeddings 0 is outside 1.."},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
+    /* encoder-decoders whose stacks are configs of their own (read_stacks,
+     * config_family.c): each stack present, an object, of its family's type,
+     * and its errors named by their path */
+#define T5G_STACK "{\"num_hidden_layers\": 2, \"hidden_size\": 64, \"num_attention_heads\": 2, \"head_dim\": 32}"
+    {"{\"model_type\": \"t5gemma\", \"encoder\": " T5G_STACK "}", NULL, POSENC_ERR_FORMAT,
+     "decoder", "missing key decoder: model_type t5gemma keeps its decoder stack there, a config "
+     "of its own (model_type t5_gemma_module)"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": 3, \"decoder\": " T5G_STACK "}", NULL,
+     POSENC_ERR_FORMAT, "encoder", "missing key encoder: model_type t5gemma keeps its encoder"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": {\"model_type\": \"gemma2\"}, "
+     "\"decoder\": " T5G_STACK "}",
+     NULL, POSENC_ERR_FORMAT, "encoder.model_type",
+     "encoder.model_type is 'gemma2', but model_type t5gemma's encoder stack is t5_gemma_module"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": " T5G_STACK ", \"decoder\": "
+     "{\"model_type\": 7}}",
+     NULL, POSENC_ERR_FORMAT, "decoder.model_type",
+     "decoder.model_type is an integer, but model_type t5gemma's decoder stack is t5_gemma_module"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": " T5G_STACK ", \"decoder\": "
+     "{\"num_hidden_layers\": 0}}",
+     NULL, POSENC_ERR_RANGE, "decoder.num_hidden_layers", "decoder.num_hidden_layers 0 is outside"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": {\"num_hidden_layers\": 1000}, "
+     "\"decoder\": {\"num_hidden_layers\": 100}}",
+     NULL, POSENC_ERR_RANGE, "decoder", "1000 encoder and 100 decoder layers exceed 1024"},
+    {"{\"model_type\": \"dia\", \"encoder_config\": {}, \"decoder_config\": "
+     "{\"rope_parameters\": {\"rope_type\": \"frob\"}}}",
+     NULL, POSENC_ERR_FORMAT, "decoder_config.rope_parameters", "frob"},
+    {"{\"model_type\": \"dia\", \"decoder_config\": {}}", NULL, POSENC_ERR_FORMAT,
+     "encoder_config", "missing key encoder_config"},
+    /* T5Gemma 2's encoder: its text model under encoder.text_config */
+    {"{\"model_type\": \"t5gemma2\", \"encoder\": {\"vision_config\": {}}, \"decoder\": {}}",
+     NULL, POSENC_ERR_FORMAT, "encoder.text_config",
+     "missing key encoder.text_config: model_type t5gemma2_encoder keeps its language model"},
+    {"{\"model_type\": \"t5gemma2\", \"encoder\": {\"text_config\": {\"layer_types\": "
+     "[\"full_attention\", \"frob\"], \"num_hidden_layers\": 2}}, \"decoder\": {}}",
+     NULL, POSENC_ERR_FORMAT, "encoder.text_config.layer_types", "frob"},
+#undef T5G_STACK
 };
 
 TEST(refusals)

@@ -104,6 +104,13 @@ GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "sp
                  "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder", "pegasus_x"}
 
 
+#: Encoder-decoders whose stacks are configs of their own, and those stacks'
+#: types: each layer's rotary (encoder's, then decoder's) run against posenc in
+#: tests/hf/test_encdec_hf.py (the probe builds no decoder inputs)
+ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "t5gemma2_text",
+                 "t5gemma2_decoder", "dia", "dia_encoder", "dia_decoder"}
+
+
 def test_fixtures_cover_the_registry():
     """Every registry family transformers 5.23 can build has a probed fixture."""
     from transformers import CONFIG_MAPPING
@@ -123,6 +130,7 @@ def test_fixtures_cover_the_registry():
     probed.update(CLASS_DEFAULTS)  # verified from their config classes' defaults (below)
     probed.update(CLASS_DEFAULTS_REFUSED)
     probed.update(GOLDEN_TESTED)
+    probed.update(ENCDEC_TESTED)
     probed.update(WRAPPER_DEFAULTS)
     probed.update(REFUSED_DEFAULTS)
     probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
@@ -404,12 +412,10 @@ CLASS_DEFAULTS_REFUSED = {
 CLASS_DEFAULTS_REFUSED.update({
     "mistral_large4": "LeRoPE", "mistral_large4_text": "LeRoPE",
     "glm_moe_dsa": "per-layer indexers",
-    "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
     "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
     "reformer": "axial position embeddings",
-    "dia": "each carry their own RoPE config",
     "hy_v4": "last qk_rope_head_dim elements",
     "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",
 })
