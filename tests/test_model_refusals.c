@@ -823,6 +823,33 @@ static const bad BAD[] = {
      "[\"full_attention\", \"frob\"], \"num_hidden_layers\": 2}}, \"decoder\": {}}",
      NULL, POSENC_ERR_FORMAT, "encoder.text_config.layer_types", "frob"},
 #undef T5G_STACK
+    /* layer_rope_theta (quirk_granite_swa, quirk_muse_glimmer_text): a list of
+     * one number >= 0 per layer, at most four distinct values; no other family's */
+#define GSWA "{\"model_type\": \"granite_swa\", \"num_hidden_layers\": 3, \"hidden_size\": 64, \"num_attention_heads\": 2, "
+    {GSWA "\"layer_rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta must be a list of RoPE bases, one per layer (0: no positions), got a "
+     "number"},
+    {GSWA "\"layer_rope_theta\": [1e4, 0]}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta lists 2 bases for the 3 layers"},
+    {GSWA "\"layer_rope_theta\": [1e4, -1, 0]}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta[1] must be a RoPE base > 0, or 0"},
+    {GSWA "\"layer_rope_theta\": [1e4, \"0\", 0]}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta[1] must be a RoPE base"},
+    {"{\"model_type\": \"granitemoe_swa\", \"num_hidden_layers\": 5, \"hidden_size\": 64, "
+     "\"num_attention_heads\": 2, \"layer_rope_theta\": [0, 1e4, 2e4, 3e4, 4e4]}",
+     NULL, POSENC_ERR_RANGE, "layer_rope_theta", "gives more than 4 distinct bases (0 counted)"},
+    {GSWA "\"layer_rope_theta\": [1e4, 5e5, 0], \"rope_parameters\": {\"rope_type\": "
+     "\"llama3\", \"rope_theta\": 1e4, \"factor\": 8.0, \"low_freq_factor\": 1.0, "
+     "\"high_freq_factor\": 1.0, \"original_max_position_embeddings\": 8192}}",
+     NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "its step was computed at rope_theta 10000, "
+     "not at base 500000"},
+    {"{\"model_type\": \"muse_glimmer_text\", \"num_hidden_layers\": 2, "
+     "\"layer_rope_theta\": [0]}",
+     NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "lists 1 bases for the 2 layers"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"layer_rope_theta\": [1e4, 0]}",
+     NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "(a RoPE base per layer) is not part of family "
+     "llama's code"},
+#undef GSWA
 };
 
 TEST(refusals)

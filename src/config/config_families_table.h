@@ -1360,19 +1360,22 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
 
-/* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
- * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
- * default: rope_theta on every layer), one rotary per distinct base; posenc
- * has no per-layer base list. transformers 5.23.0
- * models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460;
- * configuration_granite_swa.py L28-48, L98-122;
+/* ---- granite_swa, granitemoe_swa: Granite's RoPE (llama's rotate_half,
+ * HALF, full head = hidden_size / heads) with a base per layer:
+ * layer_rope_theta (0: that layer NoPE; absent: rope_theta on every layer),
+ * one rotary per distinct base (quirk_granite_swa, config_quirks.c, cites
+ * the lines); layer_types only choose masks. GraniteSWAConfig: 24 layers,
+ * hidden 2560, 20 heads, rope_theta default_theta 10000. transformers 5.23.0
+ * models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460;
+ * configuration_granite_swa.py L28-48, L73-122;
  * models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255,
- * L494-570; configuration_granitemoe_swa.py L30-50, L105-127. */
-REFUSED("granite_swa", "GraniteSWA", MIXED, HALF,
-        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-        "per-layer base list posenc lacks",
-        "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
-        "configuration_granite_swa.py L28-122"),
+ * L494-570; configuration_granitemoe_swa.py L30-50, L77-127 (32 layers,
+ * hidden 4096, 32 heads). */
+{.model_type = "granite_swa", .arch = "GraniteSWA", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
+ .quirks = &quirk_granite_swa,
+ .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460 (5.23.0); "
+           "configuration_granite_swa.py L28-122"},
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1385,12 +1388,12 @@ REFUSED("granite_swa", "GraniteSWA", MIXED, HALF,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63"},
 
-/* granitemoe_swa: refused, see granite_swa above. */
-REFUSED("granitemoe_swa", "GraniteMoeSWA", MIXED, HALF,
-        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-        "per-layer base list posenc lacks",
-        "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
-        "(5.23.0); configuration_granitemoe_swa.py L30-127"),
+/* granitemoe_swa: see granite_swa above. */
+{.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
+ .default_heads = 32, .quirks = &quirk_granite_swa,
+ .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
+           "(5.23.0); configuration_granitemoe_swa.py L30-127"},
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -2297,19 +2300,24 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
 
-/* ---- muse_glimmer, muse_glimmer_text, muse_spark, muse_spark_text: refused.
- * Each layer's RoPE base comes from the per-layer list layer_rope_theta (0:
- * NoPE; default every 4th layer from the last NoPE, the rest rope_theta), as
- * granite_swa's layer_rope_theta. transformers 5.23.0
- * models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760;
- * models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581. */
-REFUSED("muse_glimmer", "MuseGlimmer", MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
+/* ---- muse_glimmer, muse_glimmer_text: the text model's one rotary
+ * (rope_parameters' rope_theta, default_theta 10000; rotate_half, HALF, dim =
+ * head_dim 128) on every layer whose layer_rope_theta is not 0, none on the
+ * rest; absent, NoPE on every 4th layer counted back from the last
+ * (quirk_muse_glimmer_text, config_quirks.c). The wrapper's text positions
+ * are arange (MuseGlimmerModel passes position_ids through, L1043-1050); its
+ * vision tower's axial RoPE is not the language model's. qk_scale_factor
+ * multiplies q by a constant. transformers 5.23.0
+ * models/muse_glimmer/configuration_muse_glimmer.py L80-172;
+ * modeling_muse_glimmer.py L158-210, L275-340, L458-515. muse_spark,
+ * muse_spark_text: refused, the same rule in a model posenc has not read. */
+WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text", "models/muse_glimmer/configuration_muse_glimmer.py L174-200 (transformers 5.23.0)"),
 
-REFUSED("muse_glimmer_text", NULL, MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
+{.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 52, .default_hidden = 6656, .default_heads = 32,
+ .default_head_dim = 128, .quirks = &quirk_muse_glimmer_text,
+ .source = "models/muse_glimmer/modeling_muse_glimmer.py L158-210, L275-340, L458-515; "
+           "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)"},
 
 REFUSED("muse_spark", "MuseSpark", MIXED, HALF,
         "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",

@@ -278,3 +278,92 @@ def test_listed_as_supported(name):
                          check=True).stdout.splitlines()
     row = [line for line in out if line.split()[0] == name]
     assert row and "supported=no" not in row[0] and "scheme=rope" in row[0], row
+
+
+# ---- a RoPE base per layer: layer_rope_theta (granite_swa, granitemoe_swa, muse_glimmer) --
+
+def _layer_bases_config(name, thetas):
+    """thetas None: 9 layers, layer_rope_theta left to the config class."""
+    small = dict(hidden_size=64, intermediate_size=64, num_attention_heads=2,
+                 num_key_value_heads=1, vocab_size=128,
+                 num_hidden_layers=9 if thetas is None else len(thetas))
+    if thetas is not None:
+        small["layer_rope_theta"] = thetas
+    if name == "granite_swa":
+        return transformers.GraniteSWAConfig(
+            rope_parameters={"rope_type": "default", "rope_theta": 10000.0}, **small)
+    if name == "granitemoe_swa":
+        return transformers.GraniteMoeSWAConfig(
+            rope_parameters={"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0},
+            num_local_experts=2, num_experts_per_tok=1, **small)
+    return transformers.MuseGlimmerTextConfig(
+        head_dim=32, rope_parameters={"rope_type": "default", "rope_theta": 500000.0}, **small)
+
+
+LAYER_BASES = [
+    # granite_swa: NoPE, two bases, the first again (modeling_granite_swa.py L392-458)
+    ("granite_swa", [0, 10000.0, 10000.0, 0, 500000.0, 10000.0]),
+    ("granite_swa", [20000.0, 20000.0, 20000.0, 20000.0]),
+    # three distinct bases and NoPE: four groups, posenc's most
+    ("granitemoe_swa", [1e6, 0, 10000.0, 5e5, 1e6]),
+    # muse: the values only say NoPE or not (one rotary at rope_theta)
+    ("muse_glimmer_text", [0, 123.0, 500000.0, 0, 7.0]),
+    # muse without the list: NoPE on every 4th layer from the last
+    ("muse_glimmer_text", None),
+]
+MODELS_BY_NAME = {"granite_swa": "GraniteSWAModel", "granitemoe_swa": "GraniteMoeSWAModel",
+                  "muse_glimmer_text": "MuseGlimmerTextModel"}
+
+
+@pytest.mark.parametrize("name,thetas", LAYER_BASES)
+def test_layer_bases_every_layer(name, thetas):
+    """Each layer's position_embeddings as the model passes them to its
+    attention (None on NoPE layers) against posenc's answer for that layer."""
+    torch.manual_seed(0)
+    default_muse = thetas is None
+    cfg = _layer_bases_config(name, thetas)
+    d = cfg.to_dict()
+    if default_muse:
+        d.pop("layer_rope_theta")  # the class fills it in: posenc must apply the same rule
+    model = getattr(transformers, MODELS_BY_NAME[name])(cfg).eval()
+    seen = {}
+
+    def grab(i):
+        def hook(mod, args, kwargs):
+            seen[i] = kwargs.get("position_embeddings")
+        return hook
+
+    for i, layer in enumerate(model.layers):
+        layer.self_attn.register_forward_pre_hook(grab(i), with_kwargs=True)
+    pos = torch.tensor([POSITIONS])
+    with torch.no_grad():
+        model(input_ids=torch.zeros_like(pos), position_ids=pos, use_cache=False)
+    assert sorted(seen) == list(range(len(model.layers)))
+    n_none = 0
+    for i in range(len(model.layers)):
+        pe = seen[i]
+        if pe is None:
+            n_none += 1
+            with pytest.raises(ValueError, match="no RoPE|NoPE|none"):
+                posenc.RoPE.from_config(d, layer=i)
+            continue
+        r = posenc.RoPE.from_config(d, layer=i, seq_len=max(POSITIONS) + 1)
+        hc, hs = (t[0].double().numpy() for t in pe)
+        P = r.rotary_dim // 2
+        assert hc.shape[-1] == 2 * P and r.layout == "half"
+        c, s = r.cos_sin(POSITIONS, dtype=np.float64)
+        tol = _tol(r)
+        assert (np.abs(hc[:, :P] - c) <= tol).all() and (np.abs(hs[:, :P] - s) <= tol).all(), \
+            (name, i, np.abs(hc[:, :P] - c).max())
+    if default_muse:
+        assert n_none == 3  # layers 0, 4, 8
+    else:
+        assert n_none == sum(1 for t in thetas if t == 0)
+
+
+def test_layer_bases_five_ways_refused():
+    """Five distinct values (NoPE counted) exceed the four groups a model holds:
+    refused by name, never merged."""
+    d = _layer_bases_config("granite_swa", [0, 1e4, 2e4, 3e4, 4e4]).to_dict()
+    with pytest.raises(ValueError, match="layer_rope_theta gives more than 4 distinct bases"):
+        posenc.RoPE.from_config(d, layer=1)

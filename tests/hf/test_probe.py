@@ -106,9 +106,12 @@ GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "sp
 
 #: Encoder-decoders whose stacks are configs of their own, and those stacks'
 #: types: each layer's rotary (encoder's, then decoder's) run against posenc in
-#: tests/hf/test_encdec_hf.py (the probe builds no decoder inputs)
+#: tests/hf/test_encdec_hf.py (the probe builds no decoder inputs); Muse
+#: Glimmer's NoPE layers there too (the probe reads its scale-free qk_norm
+#: before a NoPE layer's attention as a position step)
 ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "t5gemma2_text",
-                 "t5gemma2_decoder", "dia", "dia_encoder", "dia_decoder"}
+                 "t5gemma2_decoder", "dia", "dia_encoder", "dia_decoder", "muse_glimmer",
+                 "muse_glimmer_text"}
 
 
 def test_fixtures_cover_the_registry():
@@ -356,6 +359,9 @@ CLASS_DEFAULTS += [
     # ModernBERT's per-type RoPE in a causal stack
     "modernbert-decoder",
 ]
+# issue 36 (h-encdec): Granite SWA's per-layer bases (the class's default list,
+# rope_theta on every layer; other lists in tests/hf/test_encdec_hf.py)
+CLASS_DEFAULTS += ["granite_swa", "granitemoe_swa"]
 # Voxtral Realtime's text model runs only under its wrapper (its layers' ada
 # RMS norm takes the wrapper's t_cond); its attention is Mistral's
 # (MistralAttention, LlamaRotaryEmbedding): tests/cli/model/model_hf_voxtral_realtime_text
@@ -372,8 +378,6 @@ UNBUILT_DEFAULTS["pop2piano"] = "t5"
 CLASS_DEFAULTS_REFUSED = {
     "deepseek_v4": "compress_rope_theta",
     "dbrx": "attn_config.rope_theta",
-    "granite_swa": "layer_rope_theta",
-    "granitemoe_swa": "layer_rope_theta",
     # Glm4MoeConfig has no head_dim: 4096 // 96 = 42, int(42 * 0.5) = 21 rotated
     # elements, an odd rotary dimension (transformers rotates 22 with frequencies
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
@@ -395,8 +399,6 @@ CLASS_DEFAULTS_REFUSED = {
     "inkling_text": "relative-position logits projected",
     "inkling2": "relative-position logits projected",
     "inkling2_text": "relative-position logits projected",
-    "muse_glimmer": "layer_rope_theta",
-    "muse_glimmer_text": "layer_rope_theta",
     "muse_spark": "layer_rope_theta",
     "muse_spark_text": "layer_rope_theta",
     # issue 20, own-attention families (h-swa)
