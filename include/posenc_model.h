@@ -20,8 +20,9 @@
  * or posenc_model_set_rope() below (one RoPE on every layer, e.g. a RoPE the
  * user describes by hand). Everything here needs only libc and libm.
  *
- * Layers are numbered from 0. Encoder-decoder models (T5, BART, Whisper)
- * number the encoder's layers first, then the decoder's.
+ * Layers are numbered from 0. Encoder-decoder models (T5, BART, Whisper;
+ * T5Gemma, T5Gemma 2 and Dia, whose stacks each carry a RoPE config of their
+ * own) number the encoder's layers first, then the decoder's.
  *
  * Thread safety: the queries (const posenc_model *) may run concurrently;
  * a call that changes a model must not run beside any other call on it.
@@ -154,9 +155,10 @@ const char *posenc_model_hf_module_convention(const posenc_model *m);
 
 /* What one layer is. layer_type points into the model (valid while it is
  * unchanged): "full_attention", "sliding_attention", "encoder", "decoder",
+ * a stack and its own layer type ("encoder/sliding_attention": T5Gemma 2),
  * a hybrid model's kind of layer ("conv", "linear_attention", "mamba",
  * "cross_attention", ...; see posenc_model_layer_reason), or "" when the
- * model has one kind. */
+ * model has one kind. At most 39 bytes. */
 typedef struct posenc_layer_info {
     posenc_scheme scheme; /* never POSENC_SCHEME_MIXED */
     uint32_t group;       /* 0 .. n_group - 1: layers of one group encode alike */

@@ -787,6 +787,69 @@ static const bad BAD[] = {
     {"{\"model_type\": \"marian\", \"max_position_embeddings\": 0}", NULL, POSENC_ERR_RANGE,
      "max_position_embeddings", "max_position_embeddings 0 is outside 1.."},
     {"{\"model_type\": \"llama\"", NULL, POSENC_ERR_FORMAT, "", "invalid JSON"},
+    /* encoder-decoders whose stacks are configs of their own (read_stacks,
+     * config_family.c): each stack present, an object, of its family's type,
+     * and its errors named by their path */
+#define T5G_STACK "{\"num_hidden_layers\": 2, \"hidden_size\": 64, \"num_attention_heads\": 2, \"head_dim\": 32}"
+    {"{\"model_type\": \"t5gemma\", \"encoder\": " T5G_STACK "}", NULL, POSENC_ERR_FORMAT,
+     "decoder", "missing key decoder: model_type t5gemma keeps its decoder stack there, a config "
+     "of its own (model_type t5_gemma_module)"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": 3, \"decoder\": " T5G_STACK "}", NULL,
+     POSENC_ERR_FORMAT, "encoder", "missing key encoder: model_type t5gemma keeps its encoder"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": {\"model_type\": \"gemma2\"}, "
+     "\"decoder\": " T5G_STACK "}",
+     NULL, POSENC_ERR_FORMAT, "encoder.model_type",
+     "encoder.model_type is 'gemma2', but model_type t5gemma's encoder stack is t5_gemma_module"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": " T5G_STACK ", \"decoder\": "
+     "{\"model_type\": 7}}",
+     NULL, POSENC_ERR_FORMAT, "decoder.model_type",
+     "decoder.model_type is an integer, but model_type t5gemma's decoder stack is t5_gemma_module"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": " T5G_STACK ", \"decoder\": "
+     "{\"num_hidden_layers\": 0}}",
+     NULL, POSENC_ERR_RANGE, "decoder.num_hidden_layers", "decoder.num_hidden_layers 0 is outside"},
+    {"{\"model_type\": \"t5gemma\", \"encoder\": {\"num_hidden_layers\": 1000}, "
+     "\"decoder\": {\"num_hidden_layers\": 100}}",
+     NULL, POSENC_ERR_RANGE, "decoder", "1000 encoder and 100 decoder layers exceed 1024"},
+    {"{\"model_type\": \"dia\", \"encoder_config\": {}, \"decoder_config\": "
+     "{\"rope_parameters\": {\"rope_type\": \"frob\"}}}",
+     NULL, POSENC_ERR_FORMAT, "decoder_config.rope_parameters", "frob"},
+    {"{\"model_type\": \"dia\", \"decoder_config\": {}}", NULL, POSENC_ERR_FORMAT,
+     "encoder_config", "missing key encoder_config"},
+    /* T5Gemma 2's encoder: its text model under encoder.text_config */
+    {"{\"model_type\": \"t5gemma2\", \"encoder\": {\"vision_config\": {}}, \"decoder\": {}}",
+     NULL, POSENC_ERR_FORMAT, "encoder.text_config",
+     "missing key encoder.text_config: model_type t5gemma2_encoder keeps its language model"},
+    {"{\"model_type\": \"t5gemma2\", \"encoder\": {\"text_config\": {\"layer_types\": "
+     "[\"full_attention\", \"frob\"], \"num_hidden_layers\": 2}}, \"decoder\": {}}",
+     NULL, POSENC_ERR_FORMAT, "encoder.text_config.layer_types", "frob"},
+#undef T5G_STACK
+    /* layer_rope_theta (quirk_granite_swa, quirk_muse_glimmer_text): a list of
+     * one number >= 0 per layer, at most four distinct values; no other family's */
+#define GSWA "{\"model_type\": \"granite_swa\", \"num_hidden_layers\": 3, \"hidden_size\": 64, \"num_attention_heads\": 2, "
+    {GSWA "\"layer_rope_theta\": 1e4}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta must be a list of RoPE bases, one per layer (0: no positions), got a "
+     "number"},
+    {GSWA "\"layer_rope_theta\": [1e4, 0]}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta lists 2 bases for the 3 layers"},
+    {GSWA "\"layer_rope_theta\": [1e4, -1, 0]}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta[1] must be a RoPE base > 0, or 0"},
+    {GSWA "\"layer_rope_theta\": [1e4, \"0\", 0]}", NULL, POSENC_ERR_FORMAT, "layer_rope_theta",
+     "layer_rope_theta[1] must be a RoPE base"},
+    {"{\"model_type\": \"granitemoe_swa\", \"num_hidden_layers\": 5, \"hidden_size\": 64, "
+     "\"num_attention_heads\": 2, \"layer_rope_theta\": [0, 1e4, 2e4, 3e4, 4e4]}",
+     NULL, POSENC_ERR_RANGE, "layer_rope_theta", "gives more than 4 distinct bases (0 counted)"},
+    {GSWA "\"layer_rope_theta\": [1e4, 5e5, 0], \"rope_parameters\": {\"rope_type\": "
+     "\"llama3\", \"rope_theta\": 1e4, \"factor\": 8.0, \"low_freq_factor\": 1.0, "
+     "\"high_freq_factor\": 1.0, \"original_max_position_embeddings\": 8192}}",
+     NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "its step was computed at rope_theta 10000, "
+     "not at base 500000"},
+    {"{\"model_type\": \"muse_glimmer_text\", \"num_hidden_layers\": 2, "
+     "\"layer_rope_theta\": [0]}",
+     NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "lists 1 bases for the 2 layers"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"layer_rope_theta\": [1e4, 0]}",
+     NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "(a RoPE base per layer) is not part of family "
+     "llama's code"},
+#undef GSWA
 };
 
 TEST(refusals)

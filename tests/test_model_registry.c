@@ -95,7 +95,14 @@ TEST(registry_sorted_and_cited)
     CHECK(posenc__family_find("cohere2_moe")->full_rope == POSENC_TROPE_NONE);
     CHECK(posenc__family_find("hunyuan_v1_moe")->flags & POSENC_FAMILY_NTK_ALPHA);
     CHECK(posenc__family_find("dbrx")->refused != NULL);
-    CHECK(posenc__family_find("granite_swa")->refused != NULL);
+    /* issue 36: layer_rope_theta read (quirk_granite_swa), two-config stacks */
+    CHECK(posenc__family_find("granite_swa")->refused == NULL &&
+          posenc__family_find("granite_swa")->quirks != NULL &&
+          posenc__family_find("granite_swa")->quirks ==
+              posenc__family_find("granitemoe_swa")->quirks);
+    CHECK(posenc__family_find("t5gemma2")->stacks &&
+          strcmp(posenc__family_find("t5gemma2")->stacks->part[1], "decoder") == 0);
+    CHECK(posenc__family_by_arch("DiaForConditionalGeneration") == posenc__family_find("dia"));
     CHECK(posenc__family_by_arch("GraniteMoeForCausalLM") == posenc__family_find("granitemoe"));
     CHECK(posenc__family_by_arch("Ernie4_5_MoeForCausalLM") == posenc__family_find("ernie4_5_moe"));
 }

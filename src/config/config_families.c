@@ -122,6 +122,15 @@ static const posenc_layer_kind KINDS_SSM[] = {
      .refused = why, .source = src}
 #define NO_LAYOUT POSENC_LAYOUT_INTERLEAVED /* a refused family's RoPE layout: not read */
 
+/* Encoder-decoder families whose stacks are configs of their own
+ * (posenc_family_stacks): where each is and the family it is read as. */
+static const posenc_family_stacks STACKS_DIA = {{"encoder_config", "decoder_config"},
+                                                {"dia_encoder", "dia_decoder"}};
+static const posenc_family_stacks STACKS_T5GEMMA = {{"encoder", "decoder"},
+                                                    {"t5_gemma_module", "t5_gemma_module"}};
+static const posenc_family_stacks STACKS_T5GEMMA2 = {{"encoder", "decoder"},
+                                                     {"t5gemma2_encoder", "t5gemma2_decoder"}};
+
 /* Sorted by model_type (the listing's order; tests check it). */
 static const posenc_model_family FAMILIES[] = {
 #include "config_families_table.h"

@@ -162,7 +162,20 @@ typedef struct posenc_model_family {
                                    (complex freqs_cis [batch, seq, rotary_dim / 2]),
                                    "interleave" (each pair value twice in a row,
                                    repeat_interleave); NULL: the Llama convention */
+    const struct posenc_family_stacks *stacks; /* an encoder-decoder whose two stacks are
+                                   each a config of its own (T5Gemma, Dia), or NULL */
 } posenc_model_family;
+
+/* posenc_model_family.stacks: where the encoder's and the decoder's configs
+ * are (dotted paths below the config: "encoder", "encoder_config") and the
+ * family each is read as (its model_type; a wrapper reads its language part,
+ * T5Gemma 2's encoder its text_config). Their layers are numbered encoder
+ * first, each group's layer type "encoder" or "decoder", or "encoder/" and the
+ * stack's own type ("encoder/sliding_attention"). */
+typedef struct posenc_family_stacks {
+    const char *part[2]; /* encoder, decoder */
+    const char *type[2];
+} posenc_family_stacks;
 
 /* posenc_model_family.flags: rules some families' code has (a rule of one
  * family only is a quirk hook, config_quirks.h). */

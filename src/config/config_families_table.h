@@ -666,17 +666,36 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
         "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
         "5.23.0)"),
 
-/* ---- dia (Dia TTS): refused. An encoder (text bytes) and a decoder (audio
- * codebooks) joined by cross-attention, each self-attention rotating with
- * rotate_half (HALF) by the rotary of its own sub-config (encoder_config,
- * decoder_config, each with its own rope_parameters); posenc reads one
- * stack per config. transformers 5.23.0 models/dia/modeling_dia.py L140-200,
- * L258-295, L427-468, L541-611; configuration_dia.py L28-116. */
-REFUSED("dia", "Dia", MIXED, HALF,
-        "Dia's encoder and decoder stacks each carry their own RoPE config: read its "
-        "encoder_config and its decoder_config each as a config.json of its own",
-        "models/dia/modeling_dia.py L140-200, L258-295, L427-468, L541-611 (transformers "
-        "5.23.0); configuration_dia.py L28-116"),
+/* ---- dia (Dia TTS): an encoder (text bytes) and a decoder (audio
+ * codebooks), each a config of its own (encoder_config, decoder_config) with
+ * its own rotary (DiaRotaryEmbedding per stack, L140-185; default rope:
+ * rope_theta, dim = head_dim, L168-169), the self-attention of each rotating
+ * q and k by rotate_half (HALF, L187-191, L294-295); the cross-attention
+ * (L320-392) rotates nothing. Encoder positions arange(n) (L461), decoder
+ * arange(n) + past length (L587-589). Layers: the encoder's, then the
+ * decoder's. transformers 5.23.0 models/dia/modeling_dia.py;
+ * configuration_dia.py L25-112 (encoder_config, decoder_config). */
+{.model_type = "dia", .arch = "Dia", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_ENC_DEC, .stacks = &STACKS_DIA,
+ .source = "models/dia/modeling_dia.py L140-191, L258-295, L427-468, L541-611 (transformers "
+           "5.23.0); configuration_dia.py L25-112"},
+
+/* ---- dia_decoder, dia_encoder: one stack of Dia (above), its sub-config
+ * read as a config of its own: default rope (rope_parameters.rope_theta,
+ * default_theta 10000, modeling_rope_utils.py L760, L785), dim = head_dim
+ * (128); DiaDecoderConfig 18 layers, hidden 2048, 16 heads, 3072 positions;
+ * DiaEncoderConfig 12 layers, hidden 1024, 16 heads, 1024 positions.
+ * transformers 5.23.0 models/dia/configuration_dia.py L25-74. */
+{.model_type = "dia_decoder", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 18, .default_hidden = 2048, .default_heads = 16,
+ .default_head_dim = 128,
+ .source = "models/dia/modeling_dia.py L140-191, L258-295, L541-611; configuration_dia.py "
+           "L42-74 (transformers 5.23.0)"},
+{.model_type = "dia_encoder", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 12, .default_hidden = 1024, .default_heads = 16,
+ .default_head_dim = 128,
+ .source = "models/dia/modeling_dia.py L140-191, L258-295, L427-468; configuration_dia.py "
+           "L25-40 (transformers 5.23.0)"},
 
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size / heads;
@@ -1341,19 +1360,22 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
 
-/* ---- granite_swa, granitemoe_swa: refused. Granite's RoPE (llama's
- * rotate_half) with a base per layer, layer_rope_theta (0: that layer NoPE;
- * default: rope_theta on every layer), one rotary per distinct base; posenc
- * has no per-layer base list. transformers 5.23.0
- * models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460;
- * configuration_granite_swa.py L28-48, L98-122;
+/* ---- granite_swa, granitemoe_swa: Granite's RoPE (llama's rotate_half,
+ * HALF, full head = hidden_size / heads) with a base per layer:
+ * layer_rope_theta (0: that layer NoPE; absent: rope_theta on every layer),
+ * one rotary per distinct base (quirk_granite_swa, config_quirks.c, cites
+ * the lines); layer_types only choose masks. GraniteSWAConfig: 24 layers,
+ * hidden 2560, 20 heads, rope_theta default_theta 10000. transformers 5.23.0
+ * models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460;
+ * configuration_granite_swa.py L28-48, L73-122;
  * models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255,
- * L494-570; configuration_granitemoe_swa.py L30-50, L105-127. */
-REFUSED("granite_swa", "GraniteSWA", MIXED, HALF,
-        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-        "per-layer base list posenc lacks",
-        "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L385-460 (5.23.0); "
-        "configuration_granite_swa.py L28-122"),
+ * L494-570; configuration_granitemoe_swa.py L30-50, L77-127 (32 layers,
+ * hidden 4096, 32 heads). */
+{.model_type = "granite_swa", .arch = "GraniteSWA", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
+ .quirks = &quirk_granite_swa,
+ .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460 (5.23.0); "
+           "configuration_granite_swa.py L28-122"},
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1366,12 +1388,12 @@ REFUSED("granite_swa", "GraniteSWA", MIXED, HALF,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63"},
 
-/* granitemoe_swa: refused, see granite_swa above. */
-REFUSED("granitemoe_swa", "GraniteMoeSWA", MIXED, HALF,
-        "layer_rope_theta gives each layer its own RoPE base (0: no positions), a "
-        "per-layer base list posenc lacks",
-        "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
-        "(5.23.0); configuration_granitemoe_swa.py L30-127"),
+/* granitemoe_swa: see granite_swa above. */
+{.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
+ .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
+ .default_heads = 32, .quirks = &quirk_granite_swa,
+ .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
+           "(5.23.0); configuration_granitemoe_swa.py L30-127"},
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -2278,19 +2300,24 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
 
-/* ---- muse_glimmer, muse_glimmer_text, muse_spark, muse_spark_text: refused.
- * Each layer's RoPE base comes from the per-layer list layer_rope_theta (0:
- * NoPE; default every 4th layer from the last NoPE, the rest rope_theta), as
- * granite_swa's layer_rope_theta. transformers 5.23.0
- * models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760;
- * models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581. */
-REFUSED("muse_glimmer", "MuseGlimmer", MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
+/* ---- muse_glimmer, muse_glimmer_text: the text model's one rotary
+ * (rope_parameters' rope_theta, default_theta 10000; rotate_half, HALF, dim =
+ * head_dim 128) on every layer whose layer_rope_theta is not 0, none on the
+ * rest; absent, NoPE on every 4th layer counted back from the last
+ * (quirk_muse_glimmer_text, config_quirks.c). The wrapper's text positions
+ * are arange (MuseGlimmerModel passes position_ids through, L1043-1050); its
+ * vision tower's axial RoPE is not the language model's. qk_scale_factor
+ * multiplies q by a constant. transformers 5.23.0
+ * models/muse_glimmer/configuration_muse_glimmer.py L80-172;
+ * modeling_muse_glimmer.py L158-210, L275-340, L458-515. muse_spark,
+ * muse_spark_text: refused, the same rule in a model posenc has not read. */
+WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text", "models/muse_glimmer/configuration_muse_glimmer.py L174-200 (transformers 5.23.0)"),
 
-REFUSED("muse_glimmer_text", NULL, MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_glimmer/modular_muse_glimmer.py L568-640, L705-760 (transformers 5.23.0)"),
+{.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 52, .default_hidden = 6656, .default_heads = 32,
+ .default_head_dim = 128, .quirks = &quirk_muse_glimmer_text,
+ .source = "models/muse_glimmer/modeling_muse_glimmer.py L158-210, L275-340, L458-515; "
+           "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)"},
 
 REFUSED("muse_spark", "MuseSpark", MIXED, HALF,
         "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
@@ -3153,27 +3180,75 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
 
-/* ---- t5gemma, t5gemma2 (T5Gemma, T5Gemma 2): refused. Two Gemma stacks
- * joined by cross-attention, the encoder and decoder keys each a config of
- * its own with its own RoPE (T5Gemma: Gemma 2's one rotary for sliding and
- * full layers, rotate_half; T5Gemma 2: Gemma 3's per-layer-type rope sets,
- * the encoder's under encoder.text_config, and a decoder whose self- and
- * cross-attention are merged); posenc reads one stack per config. transformers
- * 5.23.0 models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785;
- * configuration_t5gemma.py L114-155; models/t5gemma2/modeling_t5gemma2.py
- * L93-175, L262-287, L341-375; configuration_t5gemma2.py L77-92, L177-188,
- * L315-358. */
-REFUSED("t5gemma", "T5Gemma", MIXED, HALF,
-        "T5Gemma's encoder and decoder stacks each carry their own RoPE config: read its "
-        "encoder and its decoder each as a config.json of its own",
-        "models/t5gemma/modeling_t5gemma.py L99-175, L226-289, L633-785 (transformers "
-        "5.23.0); configuration_t5gemma.py L114-155"),
-REFUSED("t5gemma2", "T5Gemma2", MIXED, HALF,
-        "T5Gemma 2's encoder and decoder stacks each carry their own RoPE config (the "
-        "decoder's self- and cross-attention merged): read its encoder and its decoder each "
-        "as a config.json of its own",
-        "models/t5gemma2/modeling_t5gemma2.py L93-175, L262-287, L341-375 (transformers "
-        "5.23.0); configuration_t5gemma2.py L77-92, L177-188, L315-358"),
+/* ---- t5_gemma_module: one stack of T5Gemma (below), its sub-config read
+ * as a config of its own: Gemma 2's one rotary for sliding and full layers
+ * (T5GemmaRotaryEmbedding L99-143: rope_theta, dim = head_dim; rotate_half
+ * L146-176, HALF, in the self-attention L271-272); T5GemmaModuleConfig 26
+ * layers, hidden 2304, 8 heads, head_dim 256, 8192 positions, theta 10000
+ * (default_theta, modeling_rope_utils.py L760). transformers 5.23.0
+ * models/t5gemma/modeling_t5gemma.py; configuration_t5gemma.py L30-110. */
+{.model_type = "t5_gemma_module", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 26, .default_hidden = 2304, .default_heads = 8,
+ .default_head_dim = 256,
+ .source = "models/t5gemma/modeling_t5gemma.py L99-176, L225-296 (transformers 5.23.0); "
+           "configuration_t5gemma.py L30-110"},
+
+/* ---- t5gemma (T5Gemma): two Gemma 2 stacks joined by cross-attention, the
+ * encoder and decoder keys each a config of its own (T5GemmaModuleConfig,
+ * configuration_t5gemma.py L114-164) with its own rotary (T5GemmaEncoder
+ * L633, positions arange(n) L658-659; T5GemmaDecoder L717, arange(n) + past
+ * L751-752); the cross-attention (L299-382) rotates nothing. Layers: the
+ * encoder's, then the decoder's. transformers 5.23.0
+ * models/t5gemma/modeling_t5gemma.py. */
+{.model_type = "t5gemma", .arch = "T5Gemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_ENC_DEC, .stacks = &STACKS_T5GEMMA,
+ .source = "models/t5gemma/modeling_t5gemma.py L99-176, L225-382, L614-785 (transformers "
+           "5.23.0); configuration_t5gemma.py L30-164"},
+
+/* ---- t5gemma2 (T5Gemma 2): two Gemma 3 stacks, each with Gemma 3's RoPE
+ * set per layer type (T5Gemma2RotaryEmbedding L93-153: rope_parameters
+ * [layer_type], rotate_half, HALF). The encoder is a multimodal wrapper
+ * (T5Gemma2EncoderConfig, its text model under encoder.text_config: its
+ * layers are the encoder's; T5Gemma2Encoder L828-930, the text model
+ * L727-826, positions arange(n) L784-785); the decoder (L931-1058, positions
+ * arange(n) + past L987-990) merges self- and cross-attention
+ * (T5Gemma2MergedAttention L313-432): its queries and self keys rotate at
+ * the decoder's positions, the encoder's keys (cross part, L389-394) are not
+ * rotated. transformers 5.23.0 models/t5gemma2/modeling_t5gemma2.py;
+ * configuration_t5gemma2.py L145-196, L313-368. */
+{.model_type = "t5gemma2", .arch = "T5Gemma2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_ENC_DEC, .stacks = &STACKS_T5GEMMA2,
+ .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L313-432, L727-1058 (transformers "
+           "5.23.0); configuration_t5gemma2.py L30-142, L145-368"},
+
+/* ---- t5gemma2_decoder: T5Gemma 2's decoder stack (above) as a config of its
+ * own: as gemma3_text, sliding layers rope_parameters.sliding_attention
+ * (rope_local_base_freq, default_theta local 10000), full layers
+ * full_attention (rope_theta, default 1e6, where rope_scaling goes);
+ * layer_types from sliding_window_pattern 6; 26 layers, hidden 2304, 8
+ * heads, head_dim 256, 131072 positions. transformers 5.23.0
+ * models/t5gemma2/configuration_t5gemma2.py L198-310. */
+{.model_type = "t5gemma2_decoder", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
+ .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
+ .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
+ .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L313-432; configuration_t5gemma2.py "
+           "L198-310 (transformers 5.23.0)"},
+
+WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/t5gemma2/configuration_t5gemma2.py L145-196 (transformers 5.23.0)"),
+
+/* ---- t5gemma2_text: T5Gemma 2's encoder text model, as t5gemma2_decoder
+ * (T5Gemma2TextConfig, the same defaults and rope conversion).
+ * transformers 5.23.0 models/t5gemma2/configuration_t5gemma2.py L30-142;
+ * modeling_t5gemma2.py L93-175, L235-311, L727-826. */
+{.model_type = "t5gemma2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
+ .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
+ .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
+ .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L235-311, L727-826; "
+           "configuration_t5gemma2.py L30-142 (transformers 5.23.0)"},
 
 /* ---- tapas: refused. Positions restart in each table cell
  * (reset_position_index_per_cell) and row/column/rank token-type tables

@@ -252,12 +252,15 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
             *out = posenc__family_find(f->nested_type);
             return POSENC_OK;
         }
+        char at[96]; /* the part's path, below a stack's key when read_stacks reads it */
+        kn(r, f->nested, at, sizeof at);
         if (!p || json_typeof(p) != JSON_OBJECT)
-            return FAIL(r, POSENC_ERR_FORMAT, f->nested,
-                        "missing key %s: model_type %s keeps its language model there",
-                        f->nested, f->model_type);
+            return FAIL(r, POSENC_ERR_FORMAT, at,
+                        "missing key %s: model_type %s keeps its language model there", at,
+                        f->model_type);
         r->cfg = p;
-        snprintf(r->prefix, sizeof r->prefix, "%s.", f->nested);
+        size_t pl = strlen(r->prefix); /* a stack's part (read_stacks) is below its key */
+        snprintf(r->prefix + pl, sizeof r->prefix - pl, "%s.", f->nested);
         snprintf(r->m->part, sizeof r->m->part, "%s", f->nested);
         const json_t *pt = get(p, "model_type");
         char name[96];
@@ -339,6 +342,90 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
 
 /* ---- what the family reads ------------------------------------------------------- */
 
+/* Stack k (0 encoder, 1 decoder) of a family whose stacks are configs of
+ * their own (posenc_family_stacks): read as its family into sm, then its
+ * groups and layers appended to r's model after the *n layers already
+ * there, each group's type prefixed with the stack's name and its ignored
+ * keys with the stack's path. */
+static posenc_status read_stack(mread *r, posenc_model *sm, int k, uint32_t *n)
+{
+    static const char *const word[2] = {"encoder", "decoder"};
+    const posenc_family_stacks *sk = r->fam->stacks;
+    posenc_model *m = r->m;
+    char name[96];
+    kn(r, sk->part[k], name, sizeof name);
+    const json_t *p = get_path(r->cfg, sk->part[k]);
+    if (!p || json_typeof(p) != JSON_OBJECT)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "missing key %s: model_type %s keeps its %s stack there, a config of its "
+                    "own (model_type %s)",
+                    name, r->fam->model_type, word[k], sk->type[k]);
+    const json_t *pt = get(p, "model_type");
+    if (pt && (json_typeof(pt) != JSON_STRING || strcmp(json_string_value(pt), sk->type[k]))) {
+        char tk[112];
+        snprintf(tk, sizeof tk, "%s.model_type", name);
+        return FAIL(r, POSENC_ERR_FORMAT, tk,
+                    "%s is %s%.60s%s, but model_type %s's %s stack is %s", tk,
+                    json_is_string(pt) ? "'" : "",
+                    json_is_string(pt) ? json_string_value(pt) : posenc__cfg_type_word(pt),
+                    json_is_string(pt) ? "'" : "", r->fam->model_type, word[k], sk->type[k]);
+    }
+    mread s;
+    memset(&s, 0, sizeof s);
+    memset(sm, 0, sizeof *sm);
+    s.rd = r->rd;
+    s.m = sm;
+    snprintf(s.prefix, sizeof s.prefix, "%.38s.", name);
+    posenc_status st = read_model(&s, p, sk->type[k]);
+    if (st != POSENC_OK)
+        return st;
+    if (m->n_group + sm->n_group > POSENC_MODEL_MAX_GROUPS)
+        return FAIL(r, POSENC_ERR_RANGE, name,
+                    "the encoder and decoder stacks encode positions in more than %u ways "
+                    "(layer types with their own RoPE); posenc holds %u per model",
+                    POSENC_MODEL_MAX_GROUPS, POSENC_MODEL_MAX_GROUPS);
+    if (*n + sm->n_layer > POSENC_MODEL_MAX_LAYERS)
+        return FAIL(r, POSENC_ERR_RANGE, name,
+                    "%u encoder and %u decoder layers exceed %u", k ? *n : sm->n_layer,
+                    k ? sm->n_layer : 0u, POSENC_MODEL_MAX_LAYERS);
+    uint32_t g0 = m->n_group;
+    for (uint32_t g = 0; g < sm->n_group; g++) {
+        char type[sizeof m->group[0].layer_type];
+        snprintf(type, sizeof type, "%s%s%.30s", word[k], sm->group[g].layer_type[0] ? "/" : "",
+                 sm->group[g].layer_type);
+        int i = add_group(m, sm->group[g].scheme, type);
+        m->group[i] = sm->group[g];
+        memcpy(m->group[i].layer_type, type, sizeof type);
+    }
+    for (uint32_t i = 0; i < sm->n_layer; i++)
+        m->layer_group[*n + i] = (uint8_t)(g0 + sm->layer_group[i]);
+    *n += sm->n_layer;
+    /* the stack's ignored keys, named by their path (s.prefix: "encoder.text_config.") */
+    char *save = NULL, list[sizeof sm->ignored];
+    memcpy(list, sm->ignored, sizeof list);
+    for (char *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char shown[160];
+        snprintf(shown, sizeof shown, "%s%s", s.prefix, w);
+        note_ignored_as(r, shown);
+    }
+    return POSENC_OK;
+}
+
+/* An encoder-decoder whose stacks are configs of their own (T5Gemma, T5Gemma
+ * 2, Dia): each read as its family, the encoder's layers first. */
+static posenc_status read_stacks(mread *r)
+{
+    posenc_model *sm = NULL;
+    posenc_status st = posenc_model_create(&sm);
+    uint32_t n = 0;
+    for (int k = 0; k < 2 && st == POSENC_OK; k++)
+        st = read_stack(r, sm, k, &n);
+    posenc_model_free(sm);
+    if (st == POSENC_OK)
+        r->m->n_layer = n;
+    return st;
+}
+
 /* The scheme of the family (a key, or the family's quirk, may choose ALiBi
  * instead of RoPE) and its reader. */
 posenc_status read_family(mread *r, int64_t n_layer)
@@ -350,6 +437,8 @@ posenc_status read_family(mread *r, int64_t n_layer)
         if (st != POSENC_OK || done)
             return st;
     }
+    if (f->stacks)
+        return read_stacks(r);
     if (f->layers == POSENC_LAYERS_ENC_DEC)
         return read_enc_dec(r);
     if (f->flags & POSENC_FAMILY_ALIBI_KEY) {

@@ -720,3 +720,147 @@ static posenc_status zamba2_head_dim(mread *r, int64_t *head_dim)
 
 const posenc_family_quirks quirk_zamba2 = {
     .name = "quirk_zamba2", .head_dim = zamba2_head_dim, .kinds_rope = zamba2_mem_rope};
+
+/* ---- granite_swa, granitemoe_swa, muse_glimmer_text: layer_rope_theta -------------- */
+
+#define LAYER_THETA_0                                                                      \
+    "NoPE attention layer: layer_rope_theta is 0, the model passes it no position embeddings"
+
+/* layer_rope_theta: a number >= 0 per layer (0: NoPE), into v (n_layer
+ * entries); *present 0 when the config has none. */
+static posenc_status layer_theta_list(mread *r, double *v, int *present)
+{
+    char name[96];
+    kn(r, "layer_rope_theta", name, sizeof name);
+    const json_t *a = get(r->cfg, "layer_rope_theta");
+    uint32_t n = r->m->n_layer;
+    *present = a != NULL;
+    if (!a)
+        return POSENC_OK;
+    if (json_typeof(a) != JSON_ARRAY)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s must be a list of RoPE bases, one per layer (0: no positions), got %s",
+                    name, posenc__cfg_type_word(a));
+    if (json_array_size(a) != n)
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s lists %zu bases for the %u layers", name,
+                    json_array_size(a), n);
+    for (uint32_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(a, i);
+        v[i] = is_number(e) ? json_number_value(e) : -1.0;
+        if (!(v[i] >= 0.0 && v[i] <= 1e300))
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s[%u] must be a RoPE base > 0, or 0 for a layer without positions",
+                        name, i);
+    }
+    return POSENC_OK;
+}
+
+/* The layers of base 0 into a NONE group of their own, *g0 (-1: not yet
+ * made), with the reason why. */
+static void nope_group(posenc_model *m, const double *v, int *g0, const char *why)
+{
+    for (uint32_t i = 0; i < m->n_layer; i++)
+        if (v[i] == 0.0) {
+            if (*g0 < 0) {
+                *g0 = add_group(m, POSENC_SCHEME_NONE, "");
+                m->group[*g0].reason = why;
+            }
+            m->layer_group[i] = (uint8_t)*g0;
+        }
+}
+
+/* granite_swa, granitemoe_swa: a rotary per distinct nonzero base, each the
+ * config's RoPE block with that rope_theta, none on layers of base 0; absent,
+ * rope_theta on every layer. models/granite_swa/configuration_granite_swa.py
+ * L102, L114-117; modeling_granite_swa.py L167-171 (RoPE only with
+ * position_embeddings), L392-398 (one rotary per sorted distinct nonzero
+ * theta), L447-458 (layer i: its theta's, None for 0);
+ * models/granitemoe_swa/configuration_granitemoe_swa.py L107, L119-122;
+ * modeling_granitemoe_swa.py L500-504, L555-562 (transformers 5.23.0). One
+ * group per distinct value, in the order the layers first use it. */
+static posenc_status layer_bases(mread *r)
+{
+    posenc_model *m = r->m;
+    double v[POSENC_MODEL_MAX_LAYERS], seen[POSENC_MODEL_MAX_GROUPS];
+    int present, n_seen = 0;
+    posenc_status st = layer_theta_list(r, v, &present);
+    if (st != POSENC_OK || !present)
+        return st;
+    char name[96];
+    kn(r, "layer_rope_theta", name, sizeof name);
+    for (uint32_t i = 0; i < m->n_layer; i++) {
+        int k = 0;
+        while (k < n_seen && seen[k] != v[i])
+            k++;
+        if (k < n_seen)
+            continue;
+        if (n_seen == (int)POSENC_MODEL_MAX_GROUPS)
+            return FAIL(r, POSENC_ERR_RANGE, name,
+                        "%s gives more than %u distinct bases (0 counted): posenc holds %u ways "
+                        "of encoding positions per model",
+                        name, POSENC_MODEL_MAX_GROUPS, POSENC_MODEL_MAX_GROUPS);
+        seen[n_seen++] = v[i];
+    }
+    /* the config's block, at each base (every other setting is the block's;
+     * Llama 3's clean step was computed from rope_theta: refused by name) */
+    posenc_model_group g = m->group[0];
+    for (int k = 0; k < n_seen; k++)
+        if (g.llama3_step && seen[k] != 0.0 && seen[k] != g.rope.base)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s with a llama3 block whose low_freq_factor equals high_freq_factor: "
+                        "its step was computed at rope_theta %g, not at base %g",
+                        name, g.rope.base, seen[k]);
+    m->n_group = 0;
+    int gz = -1;
+    for (int k = 0; k < n_seen; k++) {
+        if (seen[k] == 0.0) {
+            nope_group(m, v, &gz, LAYER_THETA_0);
+            continue;
+        }
+        int gi = add_group(m, POSENC_SCHEME_ROPE, "");
+        m->group[gi] = g;
+        m->group[gi].rope.base = seen[k];
+        for (uint32_t i = 0; i < m->n_layer; i++)
+            if (v[i] == seen[k])
+                m->layer_group[i] = (uint8_t)gi;
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_granite_swa = {.name = "quirk_granite_swa",
+                                                .layers_read = layer_bases,
+                                                .own_keys = "layer_rope_theta"};
+
+/* muse_glimmer_text: one rotary (rope_parameters' rope_theta) on every layer
+ * whose layer_rope_theta is not 0, none on the rest: the list's values only
+ * say which (the model builds a single rotary_emb from rope_parameters);
+ * absent, NoPE on every 4th layer counted back from the last. transformers
+ * 5.23.0 models/muse_glimmer/configuration_muse_glimmer.py L143, L157-161;
+ * modeling_muse_glimmer.py L333-336, L458, L505-512. */
+static posenc_status muse_nope(mread *r)
+{
+    posenc_model *m = r->m;
+    double v[POSENC_MODEL_MAX_LAYERS];
+    int present;
+    posenc_status st = layer_theta_list(r, v, &present);
+    if (st != POSENC_OK)
+        return st;
+    int rotates = 0;
+    for (uint32_t i = 0; i < m->n_layer; i++) {
+        if (!present)
+            v[i] = (m->n_layer - 1 - i) % 4 == 0 ? 0.0 : 1.0;
+        rotates |= v[i] != 0.0;
+    }
+    if (!rotates)
+        m->n_group = 0; /* no layer rotates: the one group is NoPE's */
+    int gz = -1;
+    nope_group(m, v, &gz,
+               present ? LAYER_THETA_0
+                       : "NoPE attention layer: every 4th layer from the last (the config "
+                         "class's layer_rope_theta), the model passes it no position embeddings");
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_muse_glimmer_text = {.name = "quirk_muse_glimmer_text",
+                                                      .layers_read = muse_nope,
+                                                      .own_keys = "layer_rope_theta"};

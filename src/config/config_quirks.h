@@ -88,5 +88,9 @@ extern const posenc_family_quirks quirk_recurrent_gemma;
 extern const posenc_family_quirks quirk_speech_to_text;
 extern const posenc_family_quirks quirk_whisper;
 extern const posenc_family_quirks quirk_zamba2;
+/* granite_swa, granitemoe_swa (a RoPE base per layer); muse_glimmer_text
+ * (layer_rope_theta 0: NoPE) */
+extern const posenc_family_quirks quirk_granite_swa;
+extern const posenc_family_quirks quirk_muse_glimmer_text;
 
 #endif

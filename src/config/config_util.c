@@ -96,6 +96,7 @@ posenc_status refuse_foreign(mread *r)
         {"use_dynamic_ntk", "Qwen 1's dynamic NTK"},
         {"use_logn_attn", "Qwen 1's log-n query scaling"},
         {"no_rope_layers", "layers without RoPE"},
+        {"layer_rope_theta", "a RoPE base per layer"},
         {"llama_4_scaling_beta", "a query scaling ministral3 reads from rope_parameters"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {

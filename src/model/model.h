@@ -11,8 +11,10 @@
  * are meaningful (the rest are 0). */
 typedef struct posenc_model_group {
     posenc_scheme scheme;     /* never POSENC_SCHEME_MIXED */
-    char layer_type[24];      /* "full_attention", "sliding_attention", "encoder",
-                                 "decoder", or "" when the model has one kind */
+    char layer_type[40];      /* "full_attention", "sliding_attention", "encoder",
+                                 "decoder", a stack and its type
+                                 ("decoder/sliding_attention"), or "" when the
+                                 model has one kind */
     posenc_rope_config rope;  /* ROPE: dimensions, base, layout, scaling */
     posenc_rope_scaling configured; /* ROPE: the scaling as the config gives it (list
                                  pointers NULL), for display; rope.scaling is what

@@ -183,8 +183,12 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
     default: break;
     }
     put_qscale(&t, &g->qscale);
+    const char *slash = strchr(g->layer_type, '/'); /* "encoder/sliding_attention" */
     if (strcmp(g->layer_type, "encoder") == 0 || strcmp(g->layer_type, "decoder") == 0)
         put(&t, " stack=%s", g->layer_type);
+    else if (slash)
+        put(&t, " stack=%.*s layer_type=%s", (int)(slash - g->layer_type), g->layer_type,
+            slash + 1);
     else if (g->layer_type[0])
         put(&t, " layer_type=%s", g->layer_type);
     return t.overflow ? POSENC_ERR_OVERFLOW : POSENC_OK;

@@ -104,6 +104,16 @@ GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "sp
                  "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder", "pegasus_x"}
 
 
+#: Encoder-decoders whose stacks are configs of their own, and those stacks'
+#: types: each layer's rotary (encoder's, then decoder's) run against posenc in
+#: tests/hf/test_encdec_hf.py (the probe builds no decoder inputs); Muse
+#: Glimmer's NoPE layers there too (the probe reads its scale-free qk_norm
+#: before a NoPE layer's attention as a position step)
+ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "t5gemma2_text",
+                 "t5gemma2_decoder", "dia", "dia_encoder", "dia_decoder", "muse_glimmer",
+                 "muse_glimmer_text"}
+
+
 def test_fixtures_cover_the_registry():
     """Every registry family transformers 5.23 can build has a probed fixture."""
     from transformers import CONFIG_MAPPING
@@ -123,6 +133,7 @@ def test_fixtures_cover_the_registry():
     probed.update(CLASS_DEFAULTS)  # verified from their config classes' defaults (below)
     probed.update(CLASS_DEFAULTS_REFUSED)
     probed.update(GOLDEN_TESTED)
+    probed.update(ENCDEC_TESTED)
     probed.update(WRAPPER_DEFAULTS)
     probed.update(REFUSED_DEFAULTS)
     probed.update(k for k, v in UNBUILT_DEFAULTS.items() if v in probed or k == v)
@@ -348,6 +359,9 @@ CLASS_DEFAULTS += [
     # ModernBERT's per-type RoPE in a causal stack
     "modernbert-decoder",
 ]
+# issue 36 (h-encdec): Granite SWA's per-layer bases (the class's default list,
+# rope_theta on every layer; other lists in tests/hf/test_encdec_hf.py)
+CLASS_DEFAULTS += ["granite_swa", "granitemoe_swa"]
 # Voxtral Realtime's text model runs only under its wrapper (its layers' ada
 # RMS norm takes the wrapper's t_cond); its attention is Mistral's
 # (MistralAttention, LlamaRotaryEmbedding): tests/cli/model/model_hf_voxtral_realtime_text
@@ -364,8 +378,6 @@ UNBUILT_DEFAULTS["pop2piano"] = "t5"
 CLASS_DEFAULTS_REFUSED = {
     "deepseek_v4": "compress_rope_theta",
     "dbrx": "attn_config.rope_theta",
-    "granite_swa": "layer_rope_theta",
-    "granitemoe_swa": "layer_rope_theta",
     # Glm4MoeConfig has no head_dim: 4096 // 96 = 42, int(42 * 0.5) = 21 rotated
     # elements, an odd rotary dimension (transformers rotates 22 with frequencies
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
@@ -387,8 +399,6 @@ CLASS_DEFAULTS_REFUSED = {
     "inkling_text": "relative-position logits projected",
     "inkling2": "relative-position logits projected",
     "inkling2_text": "relative-position logits projected",
-    "muse_glimmer": "layer_rope_theta",
-    "muse_glimmer_text": "layer_rope_theta",
     "muse_spark": "layer_rope_theta",
     "muse_spark_text": "layer_rope_theta",
     # issue 20, own-attention families (h-swa)
@@ -404,12 +414,10 @@ CLASS_DEFAULTS_REFUSED = {
 CLASS_DEFAULTS_REFUSED.update({
     "mistral_large4": "LeRoPE", "mistral_large4_text": "LeRoPE",
     "glm_moe_dsa": "per-layer indexers",
-    "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
     "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
     "reformer": "axial position embeddings",
-    "dia": "each carry their own RoPE config",
     "hy_v4": "last qk_rope_head_dim elements",
     "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",
 })
