@@ -765,9 +765,6 @@ static posenc_status roformer_scheme(mread *r, int64_t n_layer, int *done)
                     "apply_rotary_position_embeddings)",
                     name, (long long)hidden, (long long)heads, (long long)d,
                     POSENC_ROPE_MAX_HEAD_DIM);
-    if (positions > POSENC_MAX_POS)
-        return FAIL(r, POSENC_ERR_RANGE, kn(r, pk, name, sizeof name),
-                    "%s %lld is past %lld", name, (long long)positions, POSENC_MAX_POS);
     static const char *const unread[] = {"rope_theta", "rotary_emb_base", "rope_scaling",
                                          "rope_parameters", "partial_rotary_factor",
                                          "embedding_size", NULL};
