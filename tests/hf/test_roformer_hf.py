@@ -163,6 +163,8 @@ def test_golden_matches_transformers(tmp_path, name):
         pytest.skip("posenc built without the config reader")
     rope = posenc.RoPE.from_config(d)
     assert rope.head_dim == head and rope.rotary_dim == head and rope.base == 10000.0
+    assert rope.table_rows == model.encoder.embed_positions.num_embeddings == rows
+    assert rope.rotary_value == model.encoder.layer[0].attention.self.rotary_value
     ours = rope.apply(x.copy(), positions=np.array(positions, dtype=np.int64))
     _close(ours, hf, x)
 
