@@ -87,8 +87,12 @@ TEST(keys_the_code_never_reads)
     CHECK(rows == 40 && values == 1);
     CHECK(strcmp(posenc_model_ignored(&model), "rope_theta rope_scaling partial_rotary_factor") ==
           0);
-    /* the config class's defaults: 12 layers, 768 / 12, 1536 rows */
-    CHECK(read_text("{\"model_type\": \"roformer\"}", NULL) == POSENC_OK);
+    /* the config class's defaults: 12 layers, 768 / 12, 1536 rows; names
+     * RoFormerConfig does not map (n_embd, n_head, n_positions) change nothing */
+    CHECK(read_text("{\"model_type\": \"roformer\", \"n_embd\": 32, \"n_head\": 4, "
+                    "\"n_positions\": 10}", NULL) == POSENC_OK);
+    posenc_rope_config c2;
+    CHECK(posenc_model_layer_rope_config(&model, 0, &c2) == POSENC_OK && c2.head_dim == 64);
     CHECK(posenc_model_layer_rope_rows(&model, 11, &rows, &values) == POSENC_OK);
     CHECK(rows == 1536 && values == 0 && posenc_model_n_layer(&model) == 12);
 }

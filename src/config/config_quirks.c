@@ -748,10 +748,15 @@ static posenc_status roformer_scheme(mread *r, int64_t n_layer, int *done)
     int values = 0, present;
     const char *hk, *nk, *pk;
     posenc_status st;
-    if ((st = need_count(r, HIDDEN_KEYS, 768, &hidden, &hk)) != POSENC_OK ||
-        (st = need_count(r, HEADS_KEYS, 12, &heads, &nk)) != POSENC_OK ||
+    /* RoFormerConfig's own names only (it maps no aliases: n_embd, n_positions
+     * would be extra attributes its code never reads) */
+    static const char *const hidden_key[] = {"hidden_size", NULL};
+    static const char *const heads_key[] = {"num_attention_heads", NULL};
+    static const char *const maxpos_key[] = {"max_position_embeddings", NULL};
+    if ((st = need_count(r, hidden_key, 768, &hidden, &hk)) != POSENC_OK ||
+        (st = need_count(r, heads_key, 12, &heads, &nk)) != POSENC_OK ||
         (st = positive(r, nk, heads)) != POSENC_OK ||
-        (st = need_count(r, MAXPOS_KEYS, 1536, &positions, &pk)) != POSENC_OK ||
+        (st = need_count(r, maxpos_key, 1536, &positions, &pk)) != POSENC_OK ||
         (st = positive(r, pk, positions)) != POSENC_OK ||
         (st = posenc__cfg_bool(&r->rd, r->cfg, "rotary_value",
                                kn(r, "rotary_value", name, sizeof name), &values, &present)) !=

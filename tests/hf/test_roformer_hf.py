@@ -69,6 +69,9 @@ CONFIGS = {
     "uneven": dict(model_type="roformer", hidden_size=50, num_attention_heads=4,
                    num_hidden_layers=1, intermediate_size=16, vocab_size=64,
                    max_position_embeddings=40, embedding_size=24),
+    # names RoFormerConfig does not map (no attribute_map): its defaults apply
+    "aliases": dict(model_type="roformer", n_embd=32, n_positions=10, n_head=4,
+                    num_hidden_layers=1, intermediate_size=16, vocab_size=64),
     "wide_head": dict(model_type="roformer", hidden_size=256, num_attention_heads=2,
                       num_hidden_layers=1, intermediate_size=16, vocab_size=64,
                       max_position_embeddings=300, rope_theta=500000.0),
@@ -125,15 +128,16 @@ def test_golden_matches_transformers(tmp_path, name):
     path = tmp_path / "config.json"
     path.write_text(json.dumps(d))
     model = _model(d)
-    rows = d["max_position_embeddings"]
-    head = d["hidden_size"] // d["num_attention_heads"]
+    hc = model.config
+    rows = hc.max_position_embeddings
+    head = hc.hidden_size // hc.num_attention_heads
     # the table transformers rotates with: rows x (hidden // heads)
     assert tuple(model.encoder.embed_positions.weight.shape) == (rows, head)
     assert model.encoder.layer[0].attention.self.attention_head_size == head
 
     text = _explain(path)
     assert f"layout=interleaved head_dim={head} rotary_dim={head} base=10000 " \
-           f"positions={rows} rotary_value={int(d.get('rotary_value', False))}" in text, text
+           f"positions={rows} rotary_value={int(hc.rotary_value)}" in text, text
     if "rope_theta" in d:  # the code reads no base key
         assert re.search(r"^ignored keys=.*\brope_theta\b", text, re.M), text
 
