@@ -213,13 +213,20 @@ static int check_option(int r, const char *v, model_opts *mo, double *tol,
  * max_position_embeddings rows; posenc_model_layer_rope_rows): a position at
  * or past it, or a length beyond it, is refused by name, as the family's
  * code raises an index error there. 1 when within (or m NULL, or no table). */
-static int within_rows(const char *cmd, const posenc_model *m, uint32_t layer, int64_t pos,
-                       int64_t len)
+static int64_t table_rows(const posenc_model *m, uint32_t layer)
 {
     int64_t rows = 0;
     int values;
-    if (!m || posenc_model_layer_rope_rows(m, layer, &rows, &values) != POSENC_OK || rows == 0 ||
-        (pos < rows && len <= rows))
+    if (m) /* a RoPE layer (rope_spec_load_model and golden's loop chose it) */
+        cli_cannot_fail(posenc_model_layer_rope_rows(m, layer, &rows, &values));
+    return rows;
+}
+
+static int within_rows(const char *cmd, const posenc_model *m, uint32_t layer, int64_t pos,
+                       int64_t len)
+{
+    int64_t rows = table_rows(m, layer);
+    if (rows == 0 || (pos < rows && len <= rows))
         return 1;
     if (pos >= rows)
         cli_fail(stderr, cmd, 0, "position %lld is past layer %u's table: family %s reads cos and "
@@ -487,12 +494,9 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     size_t n_tok;
     if (!golden_positions(list, cfg, &pos, &n_tok, why, sizeof why))
         return cli_fail(stderr, "golden", 0, "%s", why);
-    int64_t rows = 0;
-    int values;
-    if (m && !list && posenc_model_layer_rope_rows(m, layer, &rows, &values) == POSENC_OK &&
-        rows > 0)
-        while (n_tok > 1 && pos[n_tok - 1] >= rows) /* the default set: the table's rows */
-            n_tok--;
+    int64_t rows = table_rows(m, layer);
+    while (!list && rows > 0 && n_tok > 1 && pos[n_tok - 1] >= rows)
+        n_tok--; /* the default set: the table's rows */
     int64_t len = seq_len ? seq_len : pos[n_tok - 1] + 1;
     if (!within_rows("golden", m, layer, pos[n_tok - 1], len)) {
         free(pos);

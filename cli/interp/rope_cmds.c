@@ -175,8 +175,9 @@ static int within_table(cli_state *st, const char *cmd, int64_t last)
 {
     int64_t rows = 0;
     int values;
-    if (posenc_model_layer_rope_rows(st->model, st->layer, &rows, &values) != POSENC_OK ||
-        rows == 0 || (last < rows && st->seq_len <= rows))
+    /* the layer has RoPE (ROPE and DOT take the model's only then) */
+    cli_cannot_fail(posenc_model_layer_rope_rows(st->model, st->layer, &rows, &values));
+    if (rows == 0 || (last < rows && st->seq_len <= rows))
         return 1;
     cli_error(st, "%s: %s %lld is past layer %u's table: family %s reads cos and sin from %lld "
                   "rows (max_position_embeddings), and its code raises an index error there",
