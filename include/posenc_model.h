@@ -350,6 +350,18 @@ POSENC_NODISCARD
 posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, posenc_mrope *mr,
                                        uint32_t *merge, uint32_t *tokens_per_second);
 
+/* Where a RoPE layer's cos and sin come from a table (RoFormer: its
+ * RoFormerSinusoidalPositionalEmbedding), *rows = the table's rows: a
+ * position at or past it fails in the family's code (an index error), so
+ * front ends refuse it by name; 0 when the layer takes any position.
+ * *rotary_value = 1 when the layer turns its values too, with the same cos
+ * and sin as q and k (RoFormer's rotary_value), else 0.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (rows, rotary_value),
+ * POSENC_ERR_RANGE (not a RoPE layer). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_rope_rows(const posenc_model *m, uint32_t layer, int64_t *rows,
+                                           int *rotary_value);
+
 /* ---- deprecated names ------------------------------------------------------ */
 
 /* The 2.0 spellings of posenc_query_scale_type's values, aliases of the

@@ -209,6 +209,36 @@ static int check_option(int r, const char *v, model_opts *mo, double *tol,
     return 0;
 }
 
+/* A layer whose cos/sin are rows of a table (RoFormer's
+ * max_position_embeddings rows; posenc_model_layer_rope_rows): a position at
+ * or past it, or a length beyond it, is refused by name, as the family's
+ * code raises an index error there. 1 when within (or m NULL, or no table). */
+static int64_t table_rows(const posenc_model *m, uint32_t layer)
+{
+    int64_t rows = 0;
+    int values;
+    if (m) /* a RoPE layer (rope_spec_load_model and golden's loop chose it) */
+        cli_cannot_fail(posenc_model_layer_rope_rows(m, layer, &rows, &values));
+    return rows;
+}
+
+static int within_rows(const char *cmd, const posenc_model *m, uint32_t layer, int64_t pos,
+                       int64_t len)
+{
+    int64_t rows = table_rows(m, layer);
+    if (rows == 0 || (pos < rows && len <= rows))
+        return 1;
+    if (pos >= rows)
+        cli_fail(stderr, cmd, 0, "position %lld is past layer %u's table: family %s reads cos and "
+                 "sin from %lld rows (max_position_embeddings), and its code raises an index "
+                 "error at or past it", (long long)pos, layer, posenc_model_type(m), (long long)rows);
+    else
+        cli_fail(stderr, cmd, 0, "--seq-len %lld is past layer %u's table: family %s reads cos "
+                 "and sin from %lld rows (max_position_embeddings), and its code raises an index "
+                 "error past it", (long long)len, layer, posenc_model_type(m), (long long)rows);
+    return 0;
+}
+
 /* The forms of check: --gguf FILE --config FILE (the conversion; its exit
  * status), or a DUMP with one model; -1 to check the DUMP. */
 static int check_form(const model_opts *mo, const char *dump)
@@ -287,6 +317,12 @@ int cli_check_main(int argc, char **argv)
             for (size_t t = 0; t < in.n_tok; t++)
                 if (in.pos[t] + 1 > seq_len)
                     seq_len = in.pos[t] + 1;
+        int64_t last = 0;
+        for (size_t t = 0; t < in.n_tok; t++)
+            if (in.pos[t] > last)
+                last = in.pos[t];
+        if (!within_rows("check", pm, (uint32_t)layer, last, seq_len))
+            goto out;
         posenc_rope_scaling sc;
         s = posenc_model_layer_rope_config(pm, (uint32_t)layer, model);
         if (s == POSENC_OK)
@@ -458,7 +494,14 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     size_t n_tok;
     if (!golden_positions(list, cfg, &pos, &n_tok, why, sizeof why))
         return cli_fail(stderr, "golden", 0, "%s", why);
+    int64_t rows = table_rows(m, layer);
+    while (!list && rows > 0 && n_tok > 1 && pos[n_tok - 1] >= rows)
+        n_tok--; /* the default set: the table's rows */
     int64_t len = seq_len ? seq_len : pos[n_tok - 1] + 1;
+    if (!within_rows("golden", m, layer, pos[n_tok - 1], len)) {
+        free(pos);
+        return EXIT_BAD;
+    }
     posenc_rope r;
     posenc_status s = m ? posenc_model_layer_rope(m, layer, len, &r)
                         : posenc_rope_init_config(&r, cfg, len);

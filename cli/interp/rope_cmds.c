@@ -167,9 +167,29 @@ static int check_len(cli_state *st, const char *cmd, size_t D)
     return 0;
 }
 
+/* A layer whose cos/sin are rows of a table (RoFormer's max_position_embeddings
+ * rows, posenc_model_layer_rope_rows): a position at or past it, or SET seq_len
+ * beyond it, is refused by name, as the family's code raises an index error
+ * there. 1 when within. */
+static int within_table(cli_state *st, const char *cmd, int64_t last)
+{
+    int64_t rows = 0;
+    int values;
+    /* the layer has RoPE (ROPE and DOT take the model's only then) */
+    cli_cannot_fail(posenc_model_layer_rope_rows(st->model, st->layer, &rows, &values));
+    if (rows == 0 || (last < rows && st->seq_len <= rows))
+        return 1;
+    cli_error(st, "%s: %s %lld is past layer %u's table: family %s reads cos and sin from %lld "
+                  "rows (max_position_embeddings), and its code raises an index error there",
+              cmd, last >= rows ? "position" : "seq_len",
+              (long long)(last >= rows ? last : st->seq_len), st->layer,
+              posenc_model_type(st->model), (long long)rows);
+    return 0;
+}
+
 int cli_model_rope(cli_state *st, int64_t pos, size_t D)
 {
-    if (!check_len(st, "ROPE", D))
+    if (!check_len(st, "ROPE", D) || !within_table(st, "ROPE", pos))
         return 0;
     posenc_status s = cli_layer_rope(st, pos);
     if (s == POSENC_OK)
@@ -185,7 +205,7 @@ int cli_model_rope(cli_state *st, int64_t pos, size_t D)
 int cli_model_dot(cli_state *st, int64_t m, int64_t n, size_t D)
 {
     double dot;
-    if (!check_len(st, "DOT", D))
+    if (!check_len(st, "DOT", D) || !within_table(st, "DOT", m > n ? m : n))
         return 0;
     posenc_status s = cli_layer_rope(st, m > n ? m : n);
     if (s == POSENC_OK)

@@ -282,6 +282,16 @@ int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type
     return POSENC_OK;
 }
 
+int pyposenc_model_rope_rows(const posenc_model *m, uint32_t layer, int64_t *rows,
+                             int *rotary_value)
+{
+    if (posenc_model_layer_rope_rows(m, layer, rows, rotary_value) != POSENC_OK) {
+        *rows = 0; /* a RoPE not from a model's RoPE layer (the indexer's is the layer's) */
+        *rotary_value = 0;
+    }
+    return POSENC_OK;
+}
+
 int pyposenc_model_rope(const posenc_model *m, uint32_t layer, int64_t cur_len, int indexer,
                         posenc_rope *r, posenc_rope_config *c)
 {

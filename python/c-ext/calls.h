@@ -89,6 +89,11 @@ int pyposenc_model_copy(const posenc_model *m, posenc_model **out);
 int pyposenc_model_info(const posenc_model *m, uint32_t layer, const char **type,
                         const char **part, uint32_t section[3], const char **rule,
                         const char **hf_module);
+
+/* posenc_model_layer_rope_rows: the rows of the layer's cos/sin table (0: any
+ * position) and whether its values turn too; 0, 0 where the layer has none. */
+int pyposenc_model_rope_rows(const posenc_model *m, uint32_t layer, int64_t *rows,
+                             int *rotary_value);
 void pyposenc_model_free(posenc_model *m); /* NULL accepted */
 
 /* *r = layer's RoPE at sequence length cur_len, from the library's

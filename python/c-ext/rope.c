@@ -270,6 +270,18 @@ static PyObject *Rope_model_info(RopeObject *self, PyObject *noargs)
     return Py_BuildValue("(ss((III)s)s)", type, part, sec[0], sec[1], sec[2], rule, hf);
 }
 
+/* rope_rows() -> (rows, rotary_value): posenc_model_layer_rope_rows of the
+ * layer (RoFormer's cos/sin table rows, 0: any position; 1 when the values
+ * turn too). */
+static PyObject *Rope_rope_rows(RopeObject *self, PyObject *noargs)
+{
+    (void)noargs;
+    int64_t rows;
+    int values;
+    (void)pyposenc_model_rope_rows(self->model, self->layer, &rows, &values);
+    return Py_BuildValue("(Li)", (long long)rows, values);
+}
+
 static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
 {
     PyObject *opos, *oc, *os;
@@ -619,6 +631,8 @@ static PyMethodDef Rope_methods[] = {
     {"inv_freq", (PyCFunction)Rope_inv_freq, METH_VARARGS, "inv_freq(out_hi[, out_lo])"},
     {"model_info", (PyCFunction)Rope_model_info, METH_NOARGS,
      "model_info() -> (model_type, part, ((s_t, s_h, s_w), rule) or None, hf_module)"},
+    {"rope_rows", (PyCFunction)Rope_rope_rows, METH_NOARGS,
+     "rope_rows() -> (table rows or 0, rotary_value)"},
     {"cos_sin", (PyCFunction)Rope_cos_sin, METH_VARARGS, "cos_sin(positions, cos, sin, threads)"},
     {"apply", (PyCFunction)(void (*)(void))Rope_apply, METH_FASTCALL | METH_KEYWORDS,
      "apply(q, k=None, positions=None, pos0=0, inverse=False, threads=1, dtype=-1, "

@@ -602,6 +602,21 @@ class RoPE:
         return None if info is None else (list(info[0]), info[1])
 
     @property
+    def table_rows(self) -> int:
+        """The rows of the table the layer's cos and sin come from, where its
+        family's code reads them from one (RoFormer: max_position_embeddings;
+        a position at or past it raises an IndexError there, while apply()
+        here computes any position); 0 when the layer takes any position."""
+        return self._c.rope_rows()[0]
+
+    @property
+    def rotary_value(self) -> bool:
+        """Whether the layer's values turn too, with the same cos and sin as
+        q and k (RoFormer's rotary_value: apply(v) then does it); False
+        otherwise."""
+        return bool(self._c.rope_rows()[1])
+
+    @property
     def hf_module(self) -> str:
         """How the family's transformers rotary module is called (the
         registry's posenc_model_hf_module_convention): "plain" (cos, sin as

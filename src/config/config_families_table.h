@@ -3032,18 +3032,19 @@ REFUSED("reformer", "Reformer", LEARNED, NO_LAYOUT,
  .source = "models/roc_bert/modeling_roc_bert.py L50-202; configuration_roc_bert.py L63-75 "
            "(transformers 5.23.0)"},
 
-/* ---- roformer: refused. Its own rotary: RoFormerSinusoidalPositionalEmbedding
- * builds a table, apply_rotary_position_embeddings rotates q and k in
- * interleaved pairs, and the values too when rotary_value. Not yet checked
- * against posenc's RoPE (its attention is not the probe's). transformers
- * 5.23.0 models/roformer/modeling_roformer.py L49-82, L115-247;
- * configuration_roformer.py L62. */
-REFUSED("roformer", "RoFormer", ROPE, INTERLEAVED,
-        "RoFormer's own rotary (RoFormerSinusoidalPositionalEmbedding with "
-        "apply_rotary_position_embeddings, which also rotates the values when rotary_value) "
-        "has not been checked against posenc's RoPE",
-        "models/roformer/modeling_roformer.py L49-82, L115-247; configuration_roformer.py "
-        "L62 (transformers 5.23.0)"),
+/* ---- roformer: the RoPE paper's model (Su et al.): RoPE in interleaved
+ * pairs over the whole head (hidden_size // num_attention_heads), base
+ * 10000 fixed by the code, cos/sin rows of a float table of
+ * max_position_embeddings rows (a position past it fails), values turned
+ * too when rotary_value: quirk_roformer reads the part (config_quirks.c
+ * cites the lines). transformers 5.23.0 models/roformer/modeling_roformer.py
+ * L49-82, L115-247, L390-396; configuration_roformer.py L46-66. */
+{.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .base_key = FIXED_BASE, .base_default = 10000.0,
+ .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 1536,
+ .quirks = &quirk_roformer,
+ .source = "models/roformer/modeling_roformer.py L49-82, L115-247, L390-396; "
+           "configuration_roformer.py L46-66 (transformers 5.23.0)"},
 
 /* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
  * attention, no position input): no positions. */

@@ -864,3 +864,77 @@ static posenc_status muse_nope(mread *r)
 const posenc_family_quirks quirk_muse_glimmer_text = {.name = "quirk_muse_glimmer_text",
                                                       .layers_read = muse_nope,
                                                       .own_keys = "layer_rope_theta"};
+/* ---- roformer ---------------------------------------------------------------------- */
+
+/* RoFormer (the RoPE paper's model), transformers 5.23.0
+ * models/roformer/modeling_roformer.py: every layer's self-attention turns
+ * q and k (and v when rotary_value, L135, L179-187) in interleaved pairs by
+ * theta_k = pos * 10000^(-2k/d) (apply_rotary_position_embeddings
+ * L220-245), cos and sin read from RoFormerSinusoidalPositionalEmbedding's
+ * table (L49-80): max_position_embeddings rows of d = hidden_size //
+ * num_attention_heads (RoFormerEncoder L394-396; the attention's head size
+ * int(hidden_size / num_attention_heads), L125), base 10000 written in the
+ * code (L62), filled in float64 and rounded to float (L61-67). Positions
+ * are arange(past_key_values_length, + seq_len) (L75-80) looked up in that
+ * nn.Embedding: one at or past max_position_embeddings raises an index
+ * error. An odd d makes the table's halves ceil(d/2), floor(d/2) columns
+ * (L65) and chunk/reshape_as fail (L224-228). Cross-attention turns nothing
+ * (L179). The embeddings add word and token-type vectors only (L83-112).
+ * The code reads no rope_theta, rope_scaling, rope_parameters or
+ * partial_rotary_factor, and embedding_size only for the word embeddings
+ * (L88-91, L651-652). RoFormerConfig (configuration_roformer.py L46-66):
+ * 12 layers, hidden 768, 12 heads, 1536 positions, rotary_value false. */
+static posenc_status roformer_scheme(mread *r, int64_t n_layer, int *done)
+{
+    char name[96];
+    int64_t hidden, heads, positions;
+    int values = 0, present;
+    const char *hk, *nk, *pk;
+    posenc_status st;
+    /* RoFormerConfig's own names only (it maps no aliases: n_embd, n_positions
+     * would be extra attributes its code never reads) */
+    static const char *const hidden_key[] = {"hidden_size", NULL};
+    static const char *const heads_key[] = {"num_attention_heads", NULL};
+    static const char *const maxpos_key[] = {"max_position_embeddings", NULL};
+    if ((st = need_count(r, hidden_key, 768, &hidden, &hk)) != POSENC_OK ||
+        (st = need_count(r, heads_key, 12, &heads, &nk)) != POSENC_OK ||
+        (st = positive(r, nk, heads)) != POSENC_OK ||
+        (st = need_count(r, maxpos_key, 1536, &positions, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, positions)) != POSENC_OK ||
+        (st = posenc__cfg_bool(&r->rd, r->cfg, "rotary_value",
+                               kn(r, "rotary_value", name, sizeof name), &values, &present)) !=
+            POSENC_OK)
+        return st;
+    int64_t d = hidden / heads;
+    if (d < 2 || d % 2 || d > POSENC_ROPE_MAX_HEAD_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, hk, name, sizeof name),
+                    "%s %lld // num_attention_heads %lld gives head size %lld: RoFormer's "
+                    "rotation needs an even head size from 2 to %u (an odd one fails in its "
+                    "apply_rotary_position_embeddings)",
+                    name, (long long)hidden, (long long)heads, (long long)d,
+                    POSENC_ROPE_MAX_HEAD_DIM);
+    static const char *const unread[] = {"rope_theta", "rotary_emb_base", "rope_scaling",
+                                         "rope_parameters", "partial_rotary_factor",
+                                         "embedding_size", NULL};
+    for (int i = 0; unread[i]; i++)
+        note_ignored(r, unread[i]);
+    int gi = add_group(r->m, POSENC_SCHEME_ROPE, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    posenc_model_group *g = &r->m->group[gi];
+    posenc_rope_config *c = &g->rope;
+    c->head_dim = (uint32_t)d;
+    c->rotary_dim = (uint32_t)d;
+    c->base = 10000.0;
+    c->layout = POSENC_LAYOUT_INTERLEAVED;
+    c->max_position_embeddings = positions;
+    if ((st = posenc_rope_scaling_init(&c->scaling, POSENC_ROPE_DEFAULT)) != POSENC_OK ||
+        (st = posenc_rope_scaling_init(&g->configured, POSENC_ROPE_DEFAULT)) != POSENC_OK)
+        return st;
+    g->rope_rows = positions;
+    g->rotary_value = values;
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_roformer = {.name = "quirk_roformer", .scheme = roformer_scheme};

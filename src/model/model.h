@@ -69,6 +69,10 @@ typedef struct posenc_model_group {
                                  (2, the config class's default, when absent) */
     uint32_t mrope_tokens_per_second; /* ROPE with mrope: vision_config.tokens_per_second
                                  (Qwen2.5-VL's video rule; 0 when absent) */
+    int64_t rope_rows;        /* ROPE: the cos/sin come from a table of this many rows, and
+                                 a position at or past it fails in the family's code
+                                 (RoFormer's max_position_embeddings); 0: any position */
+    int rotary_value;         /* ROPE: the values turn too (RoFormer's rotary_value) */
 } posenc_model_group;
 
 /* One checkpoint (about 50 KiB). It holds no pointer but source, hf_module

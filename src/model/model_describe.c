@@ -112,6 +112,10 @@ static posenc_status put_rope(text *t, const posenc_model_group *g)
         put(t, " dynamic_ntk=qwen");
         put_num(t, "ntk_seq_length", g->ntk_seq_length);
     }
+    if (g->rope_rows) /* RoFormer: cos/sin rows of a table; a position past it fails */
+        put(t, " positions=%lld", (long long)g->rope_rows);
+    if (g->rope_rows || g->rotary_value) /* RoFormer's rotary_value: the values turn too */
+        put(t, " rotary_value=%d", g->rotary_value);
     posenc_rope *r = malloc(sizeof *r); /* the attention factor the config implies */
     if (!r)
         return POSENC_ERR_NOMEM;

@@ -441,3 +441,17 @@ posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, po
         *tokens_per_second = g->mrope_tokens_per_second;
     return POSENC_OK;
 }
+
+posenc_status posenc_model_layer_rope_rows(const posenc_model *m, uint32_t layer, int64_t *rows,
+                                           int *rotary_value)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, rows, POSENC_SCHEME_ROPE, &g);
+    if (st != POSENC_OK)
+        return st;
+    if (!rotary_value)
+        return POSENC_ERR_NULL;
+    *rows = g->rope_rows;
+    *rotary_value = g->rotary_value;
+    return POSENC_OK;
+}

@@ -102,6 +102,10 @@ FIXTURES = _fixtures()
 GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text",
                  "mpnet", "deberta", "deberta-v2", "kosmos-2", "kosmos_2_text_model",
                  "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder", "pegasus_x"}
+#: RoFormer's own rotation (its attention calls no rotary function the probe
+#: hooks): posenc golden, check and RoPE.from_config against its
+#: apply_rotary_position_embeddings in tests/hf/test_roformer_hf.py
+GOLDEN_TESTED.add("roformer")
 
 
 #: Encoder-decoders whose stacks are configs of their own, and those stacks'
@@ -385,7 +389,6 @@ CLASS_DEFAULTS_REFUSED = {
     # positions outside attention's q/k that posenc does not express (issue 20)
     "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
     "markuplm": "XPath embeddings",
-    "roformer": "own rotary",
     "tapas": "reset_position_index_per_cell",
     "xlnet": "Transformer-XL relative sinusoidal",
     # issue 20, rotating families (h-rot)
