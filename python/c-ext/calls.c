@@ -560,12 +560,17 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
         uint32_t dbs = 0, dmp = 0;
         posenc_model_t5 t5 = {0, 0, 0};
         int deberta = posenc_model_layer_deberta(m, (uint32_t)layer, &dbs, &dmp) == POSENC_OK;
-        if (!deberta)
-            st = posenc_model_layer_t5(m, (uint32_t)layer, &t5);
+        int other = 0; /* LongT5's encoder, CPM-Ant, VITS: posenc_model_layer_relative_ids */
+        if (!deberta && (st = posenc_model_layer_t5(m, (uint32_t)layer, &t5)) == POSENC_ERR_RANGE) {
+            other = 1;
+            st = POSENC_OK;
+        }
         int64_t *o = st == POSENC_OK && n ? malloc(n * n * sizeof *o) : NULL;
         if (st == POSENC_OK && n && !o)
             st = POSENC_ERR_NOMEM;
-        for (size_t i = 0; i < n && st == POSENC_OK; i++)
+        if (other && n && st == POSENC_OK)
+            st = posenc_model_layer_relative_ids(m, (uint32_t)layer, pos, n, pos, n, o);
+        for (size_t i = 0; i < n && st == POSENC_OK && !other; i++)
             for (size_t j = 0; j < n && st == POSENC_OK; j++) {
                 uint32_t v = 0;
                 if (deberta && dbs > 0) {

@@ -115,34 +115,33 @@ const posenc_family_quirks quirk_cpmant = {.name = "quirk_cpmant", .scheme = cpm
  * layers, window_size 4): each of the text encoder's num_hidden_layers
  * layers (L1082) has its own emb_rel_k / emb_rel_v of 2 window_size + 1 rows
  * (L865-867), read at row key - query + window_size and zero beyond the
- * window (L907-911, L943-947, L960-995). window_size null: no relative
- * positions (L907, L943); 0 builds no tables but reads them (L865 against
- * L907): refused. */
+ * window (L907-911, L943-947, L960-995). window_size 0 builds no tables
+ * (L865) but the attention reads them (L907): refused, as is null (VitsConfig
+ * takes an int only, L117). */
 static posenc_status vits_scheme(mread *r, int64_t n_layer, int *done)
 {
     char name[96];
     int present;
     int64_t w = 4;
     posenc_status st;
-    const json_t *v = get(r->cfg, "window_size");
-    int none = v && json_is_null(v);
-    if (!none && (st = count(r, "window_size", &w, &present)) != POSENC_OK)
+    kn(r, "window_size", name, sizeof name);
+    const json_t *v = json_object_get(r->cfg, "window_size");
+    if (v && json_is_null(v))
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s null: transformers 5.23's VitsConfig takes an integer only", name);
+    if ((st = count(r, "window_size", &w, &present)) != POSENC_OK)
         return st;
-    if (!none && (w < 1 || w > POSENC_MAX_POS))
-        return FAIL(r, POSENC_ERR_RANGE, kn(r, "window_size", name, sizeof name),
+    if (w < 1 || w > POSENC_MAX_POS)
+        return FAIL(r, POSENC_ERR_RANGE, name,
                     "%s %lld is outside 1..%lld (0 makes no emb_rel_k, which the attention "
-                    "then reads), null for none",
+                    "then reads)",
                     name, (long long)w, POSENC_MAX_POS);
-    int gi = add_group(r->m, none ? POSENC_SCHEME_NONE : POSENC_SCHEME_RELATIVE_BUCKETS, "");
+    int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_BUCKETS, "");
     for (int64_t i = 0; i < n_layer; i++)
         r->m->layer_group[i] = (uint8_t)gi;
     posenc_model_group *g = &r->m->group[gi];
-    if (none)
-        g->reason = "VITS with window_size null: the text encoder adds no relative positions";
-    else {
-        g->bucket_ids = POSENC__IDS_WINDOW;
-        g->window_size = (uint32_t)w;
-    }
+    g->bucket_ids = POSENC__IDS_WINDOW;
+    g->window_size = (uint32_t)w;
     *done = 1;
     return POSENC_OK;
 }
