@@ -81,13 +81,13 @@ static posenc_status one_id(const posenc_model_group *g, int64_t q, int64_t k, i
 {
     uint32_t b;
     posenc_status st;
+    if (!posenc__pos_ok(q) || !posenc__pos_ok(k)) /* token indices 0 .. POSENC_MAX_POS */
+        return POSENC_ERR_POS;
     switch (g->bucket_ids) {
     case POSENC__IDS_LONGT5_LOCAL:
     case POSENC__IDS_LONGT5_TGLOBAL:
         /* modeling_longt5.py L145-160: the locality mask |k - q| < block_len;
          * L606-620: T5's bidirectional bucket of k - q inside it */
-        if (!posenc__pos_ok(q) || !posenc__pos_ok(k))
-            return POSENC_ERR_POS;
         if (k - q >= (int64_t)g->block_length || q - k >= (int64_t)g->block_length) {
             *out = -1;
             return POSENC_OK;
@@ -96,8 +96,6 @@ static posenc_status one_id(const posenc_model_group *g, int64_t q, int64_t k, i
         *out = b;
         return st;
     case POSENC__IDS_CPMANT:
-        if (!posenc__pos_ok(q) || !posenc__pos_ok(k))
-            return POSENC_ERR_POS;
         st = posenc_cpmant_bucket(q, k, cpmant_segment(g, q), cpmant_segment(g, k), g->buckets,
                                   g->max_distance, g->segment_types, &b);
         *out = b;
@@ -108,8 +106,6 @@ static posenc_status one_id(const posenc_model_group *g, int64_t q, int64_t k, i
             return posenc_deberta_log_bucket(q - k, g->deberta_buckets, g->deberta_max_position,
                                              out);
         if (g->deberta) {
-            if (!posenc__pos_ok(q) || !posenc__pos_ok(k))
-                return POSENC_ERR_POS;
             *out = q - k;
             return POSENC_OK;
         }
