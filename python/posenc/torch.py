@@ -70,7 +70,7 @@ from . import Error, RoPE, _args, _core, _gpu, _layout_4d
 # posenc._core reads CPU tensors' memory through their DLPack export from here on
 _core.use_torch(torch.Tensor, to_dlpack)
 
-__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate"]
+__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate", "relative_buckets"]
 
 Tensor = torch.Tensor
 _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
@@ -1145,3 +1145,15 @@ def unpatch(model: torch.nn.Module) -> PatchReport:
         _set_submodule(model, name, orig)
         report.append(Replacement(name, type(module).__name__, type(orig).__name__))
     return report
+
+
+# ---- a config's relative ids as a tensor (posenc.schemes) -------------------------------
+
+
+def relative_buckets(config: Any, layer: int = 0, positions=None) -> Tensor:
+    """posenc.schemes.relative_buckets as a CPU torch.int64 tensor [n, n]
+    (T5, MPNet, DeBERTa, LongT5's encoder, CPM-Ant, VITS), ready to index a
+    bias table; -1 where the family's code attends nothing (LongT5's window,
+    VITS's)."""
+    from . import schemes
+    return torch.from_numpy(schemes.relative_buckets(config, layer, positions))

@@ -136,6 +136,11 @@ def test_longt5_encoder_golden_equals_the_model(extra, n, tmp_path):
             assert f"n_global={want_side.shape[1]}" in line
     posenc_schemes = pytest.importorskip("posenc.schemes")
     assert (posenc_schemes.relative_buckets(d, layer=0, positions=range(n)) == want).all()
+    if want_side is not None:
+        assert (posenc_schemes.side_buckets(d, layer=1, positions=range(n)) == want_side).all()
+    else:
+        with pytest.raises(ValueError, match="no transient-global side buckets"):
+            posenc_schemes.side_buckets(d, layer=0, positions=range(n))
 
 
 def test_longt5_decoder_is_t5s_causal_buckets(tmp_path):
@@ -169,6 +174,8 @@ def test_longt5_side_positions_are_the_codes(tmp_path):
     g, line = _golden(tmp_path, d, 0, ",".join(map(str, pos)))
     assert "n_tok=37 n_global=7" in line
     assert (g["side_bucket"] == want[pos]).all()
+    posenc_schemes = pytest.importorskip("posenc.schemes")
+    assert (posenc_schemes.side_buckets(d, 0, pos, n_tok=37) == want[pos]).all()
 
 
 # ---- CPM-Ant --------------------------------------------------------------------------
@@ -208,6 +215,9 @@ def test_cpmant_golden_equals_the_model(extra, n_text, tmp_path):
         assert (want >= extra["position_bias_num_buckets"]).any()  # across segments
     posenc_schemes = pytest.importorskip("posenc.schemes")
     assert (posenc_schemes.relative_buckets(d, layer=0, positions=range(n)) == want).all()
+    import posenc.torch
+    t = posenc.torch.relative_buckets(d, layer=1, positions=range(n))
+    assert t.dtype == torch.int64 and torch.equal(t, torch.from_numpy(want))
 
 
 def test_cpmant_default_golden_spans_the_prompt(tmp_path):
