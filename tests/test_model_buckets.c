@@ -150,6 +150,8 @@ TEST(vits)
     CHECK(posenc_model_layer_window(&model, 2, &w) == POSENC_OK && w == 2);
     CHECK(posenc_model_layer_window(&model, 3, &w) == POSENC_ERR_RANGE);
     CHECK(posenc_model_layer_window(&model, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_cpmant(&model, 0, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_longt5(&model, 0, NULL) == POSENC_ERR_NULL);
     /* row (k - q) + 2 of 5, or -1 beyond the window */
     CHECK(ids(1, 3, 5) == 4 && ids(1, 3, 1) == 0 && ids(1, 3, 3) == 2);
     CHECK(ids(1, 3, 6) == -1 && ids(1, 3, 0) == -1);
@@ -257,6 +259,20 @@ TEST(refusals)
             "0 makes no emb_rel_k");
     refused("{\"model_type\": \"vits\", \"window_size\": -2}", POSENC_ERR_FORMAT, "window_size",
             "non-negative");
+    /* the upper ends */
+    refused("{\"model_type\": \"longt5\", \"encoder_attention_type\": \"transient-global\", "
+            "\"global_block_size\": 2147483648}",
+            POSENC_ERR_RANGE, "global_block_size", "outside 1..2147483647");
+    refused("{\"model_type\": \"cpmant\", \"position_bias_num_buckets\": 65537}",
+            POSENC_ERR_RANGE, "position_bias_num_buckets", "outside 4..65536");
+    refused("{\"model_type\": \"cpmant\", \"position_bias_max_distance\": 2147483648}",
+            POSENC_ERR_RANGE, "position_bias_max_distance", "and be at most 2147483647");
+    refused("{\"model_type\": \"cpmant\", \"segment_types\": 65537}", POSENC_ERR_RANGE,
+            "segment_types", "outside 3..65536");
+    refused("{\"model_type\": \"vits\", \"window_size\": 2147483648}", POSENC_ERR_RANGE,
+            "window_size", "outside 1..2147483647");
+    refused("{\"model_type\": \"vits\", \"window_size\": \"4\"}", POSENC_ERR_FORMAT,
+            "window_size", "must be a number");
 }
 
 int main(void)
