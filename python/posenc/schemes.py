@@ -51,9 +51,12 @@ def sinusoid_table(config: Any, layer: int = 0,
 def relative_buckets(config: Any, layer: int = 0,
                      positions: Optional[Iterable[int]] = None) -> np.ndarray:
     """int64 [n, n]: the bucket of query positions[i] and key positions[j]
-    (default 0..15): T5's (T5, MPNet: posenc_t5_bucket), or DeBERTa's relative
+    (default 0..15): T5's (T5, MPNet: posenc_t5_bucket), DeBERTa's relative
     id (query - key, log-bucketed by position_buckets; transformers'
-    build_relative_position). ValueError for a layer of another scheme."""
+    build_relative_position), LongT5's encoder (T5's bucket inside the local
+    window, -1 outside), CPM-Ant's (the forward's segments: 0 for the prompt,
+    2 after) or VITS's emb_rel row (-1 beyond the window), as posenc golden's
+    bucket. ValueError for a layer of another scheme."""
     pos = _positions(positions, 16)
     kind, width, data = _values(config, layer, pos)
     if kind != "buckets":
