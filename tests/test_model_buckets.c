@@ -67,7 +67,7 @@ TEST(longt5_local)
           POSENC_ERR_RANGE);
     char buf[256];
     CHECK(posenc_model_layer_describe(&model, 0, buf, sizeof buf) == POSENC_OK);
-    CHECK(strstr(buf, "attention=local block_length=4") != NULL);
+    CHECK(strstr(buf, "attention=local local_radius=3 block_length=4") != NULL);
     CHECK(strstr(model.ignored, "global_block_size") != NULL);
 }
 
@@ -103,7 +103,7 @@ TEST(longt5_transient_global)
                                           &ng) == POSENC_ERR_POS);
     char buf[256];
     CHECK(posenc_model_layer_describe(&model, 1, buf, sizeof buf) == POSENC_OK);
-    CHECK(strstr(buf, "attention=transient-global block_length=4 global_block_size=3 "
+    CHECK(strstr(buf, "attention=transient-global local_radius=3 block_length=4 global_block_size=3 "
                       "side_buckets=8") != NULL);
     /* the defaults of LongT5Config: radius 127, 16, 32 buckets, 128 */
     CHECK(read_text("{\"model_type\": \"longt5\", \"encoder_attention_type\": "

@@ -171,10 +171,12 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
     case POSENC_SCHEME_RELATIVE_BUCKETS:
         if (g->bucket_ids == POSENC__IDS_LONGT5_LOCAL || g->bucket_ids == POSENC__IDS_LONGT5_TGLOBAL) {
             /* LongT5's encoder: T5's buckets inside local blocks (+ side buckets) */
-            put(&t, " buckets=%u max_distance=%u bidirectional=true attention=%s block_length=%u",
+            put(&t,
+                " buckets=%u max_distance=%u bidirectional=true attention=%s local_radius=%u "
+                "block_length=%u",
                 g->buckets, g->max_distance,
                 g->bucket_ids == POSENC__IDS_LONGT5_LOCAL ? "local" : "transient-global",
-                g->block_length);
+                g->block_length - 1, g->block_length);
             if (g->bucket_ids == POSENC__IDS_LONGT5_TGLOBAL)
                 put(&t, " global_block_size=%u side_buckets=%u", g->global_block_size,
                     g->buckets);
