@@ -766,8 +766,10 @@ posenc_status posenc_cpmant_bucket(int64_t query_pos, int64_t key_pos, uint32_t 
  * t of n_tok and global block k < *n_global = n_tok / global_block_size,
  *     out[t * *n_global + k] = k - min(t / global_block_size, *n_global - 1)
  * (a last partial block's tokens join the block before it); the side bias
- * is T5's bucket of it, posenc_t5_bucket(0, out[..], num_buckets,
- * max_distance, 1) read from global_relative_attention_bias. The local
+ * is T5's bucket of it, posenc_t5_bucket(k - out[..], k, num_buckets,
+ * max_distance, 1) (query the token's block, key k: positions are never
+ * negative) read from global_relative_attention_bias
+ * (posenc_model_layer_side_buckets from a config). The local
  * attention's buckets are posenc_t5_bucket(block_length + i, j, ...) for
  * query i < block_length = local_radius + 1 and key j < 3 block_length of
  * its window (src/math/longt5.c). *n_global is always set; out may be NULL

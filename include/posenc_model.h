@@ -339,6 +339,77 @@ POSENC_NODISCARD
 posenc_status posenc_model_layer_deberta(const posenc_model *m, uint32_t layer,
                                          uint32_t *bucket_size, uint32_t *max_position);
 
+/* ---- relative ids beyond T5's full attention: LongT5, CPM-Ant, VITS ---------- */
+
+/* LongT5's encoder (a RELATIVE_BUCKETS layer of longt5's encoder stack; its
+ * decoder is T5's: posenc_model_layer_t5). Query q attends key k only when
+ * |k - q| < block_length (local_radius + 1: the three-block window and its
+ * locality mask), with bias bucket posenc_t5_bucket(q, k, buckets,
+ * max_distance, 1); transient-global layers (global_block_size > 0) also
+ * attend the n / global_block_size global blocks of an n-token sequence,
+ * bucket posenc_t5_bucket(0, side, ...) of posenc_longt5_side_positions'
+ * side position, read from a second table (global_relative_attention_bias). */
+typedef struct posenc_model_longt5 {
+    uint32_t buckets;           /* relative_attention_num_buckets */
+    uint32_t max_distance;      /* relative_attention_max_distance */
+    uint32_t block_length;      /* local_radius + 1 */
+    uint32_t global_block_size; /* transient-global: global_block_size; 0: local */
+} posenc_model_longt5;
+
+/* Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not LongT5's encoder). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_longt5(const posenc_model *m, uint32_t layer,
+                                        posenc_model_longt5 *t);
+
+/* CPM-Ant's segment buckets (posenc_cpmant_bucket). The model's own
+ * forward puts its prompt_length prompt tokens (positions 0 ..
+ * prompt_length - 1) in segment 0 and the text's tokens (input ids other
+ * than 0) in segment 2. */
+typedef struct posenc_model_cpmant {
+    uint32_t buckets;       /* position_bias_num_buckets */
+    uint32_t max_distance;  /* position_bias_max_distance */
+    uint32_t segment_types; /* segment_types */
+    uint32_t prompt_length; /* prompt_length */
+} posenc_model_cpmant;
+
+/* Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not CPM-Ant's). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_cpmant(const posenc_model *m, uint32_t layer,
+                                        posenc_model_cpmant *c);
+
+/* VITS's windowed relative rows (posenc_window_rel_index): *window_size.
+ * Errors: those of posenc_model_layer, POSENC_ERR_RANGE (not a windowed layer). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_window(const posenc_model *m, uint32_t layer,
+                                        uint32_t *window_size);
+
+/* The relative ids every query q_pos[i] of a RELATIVE_BUCKETS layer reads
+ * for key k_pos[j], out[i * n_k + j] (as posenc golden writes `bucket`):
+ * T5's bucket; DeBERTa's relative id; LongT5's encoder: T5's bucket inside
+ * the local window, -1 where the code does not attend (|k - q| >=
+ * block_length); CPM-Ant: posenc_cpmant_bucket with each position's
+ * segment as the model's forward sets it (0 below prompt_length, else 2);
+ * VITS: the emb_rel row, -1 beyond the window (a zero vector).
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (another scheme), those of the bucket functions (POSENC_ERR_POS). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_relative_ids(const posenc_model *m, uint32_t layer,
+                                              const int64_t *q_pos, size_t n_q,
+                                              const int64_t *k_pos, size_t n_k, int64_t *out);
+
+/* LongT5 transient-global side buckets of queries q_pos in a sequence of
+ * n_tok tokens (every q_pos < n_tok): out[i * *n_global + g] =
+ * posenc_t5_bucket(0, side(q_pos[i], g), buckets, max_distance, 1), with
+ * *n_global = n_tok / global_block_size global blocks. out may be NULL with
+ * cap 0 to ask for *n_global.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (not transient-global, cap too small), POSENC_ERR_POS (q_pos past n_tok),
+ * POSENC_ERR_NOMEM. */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_side_buckets(const posenc_model *m, uint32_t layer,
+                                              uint32_t n_tok, const int64_t *q_pos, size_t n_q,
+                                              int64_t *out, size_t cap, size_t *n_global);
+
 /* The M-RoPE of a multimodal RoPE layer: *mr initialised
  * (posenc_mrope_init) with the layer's sections and rule over rotary_dim / 2
  * pairs; *merge = vision_config.spatial_merge_size (2 when absent);

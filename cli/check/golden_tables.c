@@ -4,7 +4,8 @@
  * what the family's code adds at them, its offset applied, in its float32
  * arithmetic, posenc_sinusoid_layout_fill_f32), a relative-bucket layer's
  * buckets (q_pos, k_pos I64; bucket I64 [n_q, n_k]: posenc_t5_bucket of
- * each pair, as T5's compute_bias takes them). A safetensors file of its own
+ * each pair, as T5's compute_bias takes them; LongT5's encoder, CPM-Ant and
+ * VITS: golden_ids). A safetensors file of its own
  * writer: an 8-byte header length, the JSON header (space-padded to 8),
  * then the tensors. */
 #include "check_cmd.h"
@@ -145,6 +146,90 @@ static void golden_file(const char *path)
     cli_write_escaped(stdout, path, strlen(path));
 }
 
+/* The relative ids of LongT5's encoder, CPM-Ant and VITS
+ * (posenc_model_layer_relative_ids): q_pos, k_pos (I64 [n]) and bucket (I64
+ * [n, n]): LongT5's T5 bucket inside the local window, -1 where the code
+ * does not attend (|k - q| >= block_length); CPM-Ant's bucket with the
+ * segments its forward sets (0 below prompt_length, 2 after; also written,
+ * `segment` I64 [n]); VITS's emb_rel row, -1 beyond the window (a zero
+ * vector). LongT5's transient-global layers add side_bucket (I64 [n,
+ * n_global]) for a sequence of n_tok = the largest position + 1 tokens. */
+static int golden_ids(const char *path, const posenc_model *m, uint32_t layer, const char *list,
+                      const char *lw)
+{
+    posenc_model_longt5 lt = {0, 0, 0, 0};
+    posenc_model_cpmant cp = {0, 0, 0, 0};
+    uint32_t window = 0;
+    int longt5 = posenc_model_layer_longt5(m, layer, &lt) == POSENC_OK;
+    int cpmant = !longt5 && posenc_model_layer_cpmant(m, layer, &cp) == POSENC_OK;
+    if (!longt5 && !cpmant)
+        cli_cannot_fail(posenc_model_layer_window(m, layer, &window));
+    int64_t def = cpmant ? (int64_t)cp.prompt_length + 16 : 16;
+    int64_t *pos = NULL, *b = NULL, *side = NULL, *seg = NULL;
+    size_t n = 0, ng = 0;
+    int rc = EXIT_BAD;
+    if (!golden_list(list, def < 4096 ? def : 4096, &pos, &n))
+        return EXIT_BAD;
+    if (n > 4096) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "%zu positions: at most 4096 for buckets", n);
+    }
+    int64_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        last = pos[i] > last ? pos[i] : last;
+    uint32_t n_tok = (uint32_t)(last + 1);
+    if (longt5 && lt.global_block_size)
+        cli_cannot_fail(posenc_model_layer_side_buckets(m, layer, n_tok, pos, n, NULL, 0, &ng));
+    b = malloc(n * n * sizeof *b);
+    side = malloc((ng ? n * ng : 1) * sizeof *side);
+    seg = malloc(n * sizeof *seg);
+    if (!b || !side || !seg) {
+        rc = cli_fail(stderr, "golden", 0, "out of memory");
+        goto done;
+    }
+    cli_cannot_fail(posenc_model_layer_relative_ids(m, layer, pos, n, pos, n, b));
+    if (ng)
+        cli_cannot_fail(posenc_model_layer_side_buckets(m, layer, n_tok, pos, n, side, n * ng, &ng));
+    for (size_t i = 0; i < n; i++)
+        seg[i] = pos[i] < (int64_t)cp.prompt_length ? 0 : 2;
+    gtensor t[4] = {{"q_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"k_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"bucket", "I64", {n, n}, 2, b, n * n * sizeof *b},
+                    {cpmant ? "segment" : "side_bucket", "I64", {n, ng}, cpmant ? 1 : 2,
+                     cpmant ? seg : side, (cpmant ? n : n * ng) * sizeof *side}};
+    const char *ids = longt5 ? (lt.global_block_size ? "longt5-transient-global" : "longt5-local")
+                      : cpmant ? "cpmant"
+                               : "window";
+    char ntw[16];
+    snprintf(ntw, sizeof ntw, "%u", n_tok);
+    const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "relative-buckets",
+                          "ids", ids, "n_tok", ntw, NULL};
+    int nt = cpmant || (longt5 && lt.global_block_size) ? 4 : 3;
+    if (!st_write(path, t, nt, meta))
+        goto done;
+    golden_file(path);
+    printf(" layer=%s scheme=relative-buckets ids=%s n_q=%zu n_k=%zu", lw, ids, n, n);
+    if (longt5) {
+        printf(" buckets=%u max_distance=%u block_length=%u", lt.buckets, lt.max_distance,
+               lt.block_length);
+        if (lt.global_block_size)
+            printf(" global_block_size=%u n_tok=%u n_global=%zu", lt.global_block_size, n_tok,
+                   ng);
+    } else if (cpmant)
+        printf(" buckets=%u max_distance=%u segment_types=%u prompt_length=%u", cp.buckets,
+               cp.max_distance, cp.segment_types, cp.prompt_length);
+    else
+        printf(" window_size=%u", window);
+    printf("\n");
+    rc = 0;
+done:
+    free(pos);
+    free(b);
+    free(side);
+    free(seg);
+    return rc;
+}
+
 int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, const char *list)
 {
     posenc_layer_info li;
@@ -204,8 +289,8 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
         posenc_model_t5 t5 = {0, 0, 0};
         uint32_t dbs = 0, dmp = 0;
         int deberta = posenc_model_layer_deberta(m, layer, &dbs, &dmp) == POSENC_OK;
-        if (!deberta)
-            cli_cannot_fail(posenc_model_layer_t5(m, layer, &t5));
+        if (!deberta && posenc_model_layer_t5(m, layer, &t5) != POSENC_OK)
+            return golden_ids(path, m, layer, list, lw); /* LongT5, CPM-Ant, VITS */
         if (!golden_list(list, 16, &pos, &n))
             return EXIT_BAD;
         if (n > 4096) {

@@ -570,12 +570,17 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
         uint32_t dbs = 0, dmp = 0;
         posenc_model_t5 t5 = {0, 0, 0};
         int deberta = posenc_model_layer_deberta(m, (uint32_t)layer, &dbs, &dmp) == POSENC_OK;
-        if (!deberta)
-            st = posenc_model_layer_t5(m, (uint32_t)layer, &t5);
+        int other = 0; /* LongT5's encoder, CPM-Ant, VITS: posenc_model_layer_relative_ids */
+        if (!deberta && (st = posenc_model_layer_t5(m, (uint32_t)layer, &t5)) == POSENC_ERR_RANGE) {
+            other = 1;
+            st = POSENC_OK;
+        }
         int64_t *o = st == POSENC_OK && n ? malloc(n * n * sizeof *o) : NULL;
         if (st == POSENC_OK && n && !o)
             st = POSENC_ERR_NOMEM;
-        for (size_t i = 0; i < n && st == POSENC_OK; i++)
+        if (other && n && st == POSENC_OK)
+            st = posenc_model_layer_relative_ids(m, (uint32_t)layer, pos, n, pos, n, o);
+        for (size_t i = 0; i < n && st == POSENC_OK && !other; i++)
             for (size_t j = 0; j < n && st == POSENC_OK; j++) {
                 uint32_t v = 0;
                 if (deberta && dbs > 0) {
@@ -614,6 +619,62 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
     (void)n;
     (void)kind;
     (void)width;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}
+
+int pyposenc_side_buckets(const char *json, size_t len, int64_t layer, int64_t n_tok,
+                          const int64_t *pos, size_t n, int64_t **out, size_t *n_global,
+                          char *detail, size_t detail_size)
+{
+    *out = NULL;
+    *n_global = 0;
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    posenc_model_longt5 lt;
+    if (n_tok < 0 || n_tok > POSENC_MAX_POS + 1) {
+        snprintf(detail, detail_size, "n_tok %lld is outside 0..%lld", (long long)n_tok,
+                 POSENC_MAX_POS + 1);
+        st = POSENC_ERR_POS;
+    } else if (posenc_model_layer_longt5(m, (uint32_t)layer, &lt) != POSENC_OK ||
+               !lt.global_block_size) {
+        snprintf(detail, detail_size,
+                 "layer %lld has no transient-global side buckets (LongT5's encoder with "
+                 "encoder_attention_type transient-global)",
+                 (long long)layer);
+        st = POSENC_ERR_RANGE;
+    } else if ((st = posenc_model_layer_side_buckets(m, (uint32_t)layer, (uint32_t)n_tok, pos, n,
+                                                     NULL, 0, n_global)) == POSENC_OK &&
+               n && *n_global) {
+        int64_t *o = malloc(n * *n_global * sizeof *o);
+        if (!o)
+            st = POSENC_ERR_NOMEM;
+        else if ((st = posenc_model_layer_side_buckets(m, (uint32_t)layer, (uint32_t)n_tok, pos,
+                                                       n, o, n * *n_global, n_global)) !=
+                 POSENC_OK)
+            free(o);
+        else
+            *out = o;
+    }
+    if (st != POSENC_OK && !detail[0])
+        snprintf(detail, detail_size, "%s%s", posenc_strerror(st),
+                 st == POSENC_ERR_POS ? ": every position must be below n_tok" : "");
+    posenc_model_free(m);
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)n_tok;
+    (void)pos;
+    (void)n;
     snprintf(detail, detail_size,
              "this posenc was built without the config.json reader: install jansson "
              "(apt-get install libjansson-dev), then rebuild (make python)");

@@ -193,4 +193,11 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
                            size_t n, int *kind, uint32_t *width, void **out, char *detail,
                            size_t detail_size);
 
+/* LongT5's transient-global side buckets of the config's layer at query
+ * positions pos in a sequence of n_tok tokens (posenc golden's side_bucket):
+ * *out int64 [n, *n_global], malloc'd (NULL when empty). */
+int pyposenc_side_buckets(const char *json, size_t len, int64_t layer, int64_t n_tok,
+                          const int64_t *pos, size_t n, int64_t **out, size_t *n_global,
+                          char *detail, size_t detail_size);
+
 #endif

@@ -56,9 +56,53 @@ static PyObject *layer_values(PyObject *self, PyObject *args)
     return Py_BuildValue("(sIN)", kind == 1 ? "sinusoid" : "buckets", width, b);
 }
 
+/* side_buckets(json_bytes, layer, n_tok, positions_bytes) -> (n_global, data):
+ * LongT5's transient-global side buckets, int64 [n, n_global]. */
+static PyObject *side_buckets(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb;
+    Py_ssize_t jlen, plen;
+    long long layer, n_tok;
+    if (!PyArg_ParseTuple(args, "y#LLy#", &json, &jlen, &layer, &n_tok, &pb, &plen))
+        return NULL;
+    size_t n = (size_t)plen / sizeof(int64_t);
+    if (n > 16384) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+        return NULL;
+    }
+    int64_t *pos = n ? malloc(n * sizeof *pos) : NULL;
+    if (n && !pos)
+        return PyErr_NoMemory();
+    if (n)
+        memcpy(pos, pb, n * sizeof *pos);
+    int64_t *out = NULL;
+    size_t ng = 0;
+    char detail[600];
+    detail[0] = 0;
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_side_buckets(json, (size_t)jlen, layer, n_tok, pos, n, &out, &ng, detail,
+                               sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (st != 0) {
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    PyObject *b = PyBytes_FromStringAndSize(out ? (const char *)out : "",
+                                            (Py_ssize_t)(n * ng * sizeof(int64_t)));
+    free(out);
+    if (!b)
+        return NULL;
+    return Py_BuildValue("(nN)", (Py_ssize_t)ng, b);
+}
+
 static PyMethodDef methods[] = {
     {"layer_values", layer_values, METH_VARARGS,
      "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
+    {"side_buckets", side_buckets, METH_VARARGS,
+     "side_buckets(json, layer, n_tok, positions_int64) -> (n_global, bytes)"},
     {NULL, NULL, 0, NULL},
 };
 

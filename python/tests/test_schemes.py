@@ -47,3 +47,50 @@ def test_refusals():
         ps.relative_buckets({"model_type": "t5", "d_model": 8, "num_layers": 1}, layer=9)
     with pytest.raises(TypeError):
         ps.sinusoid_table(llama, positions=[0.5])
+
+
+# ---- LongT5, CPM-Ant, VITS (transformers' numbers: tests/hf/test_buckets_hf.py) ----------
+
+LONGT5_TG = {"model_type": "longt5", "num_layers": 1, "local_radius": 3, "global_block_size": 3,
+             "encoder_attention_type": "transient-global", "relative_attention_num_buckets": 8,
+             "relative_attention_max_distance": 16}
+
+
+@needs_reader
+def test_longt5_cpmant_vits_ids_by_hand():
+    import posenc.schemes as ps
+    # LongT5's local window |k - q| < local_radius + 1 = 4, T5's buckets inside
+    b = ps.relative_buckets(LONGT5_TG, 0, [5, 2, 8, 9])
+    assert b[0].tolist() == [0, 2, 6, -1]
+    # 10 tokens, 3 global blocks; token 9 (orphan) in block 2: sides -2, -1, 0
+    s = ps.side_buckets(LONGT5_TG, 0, [0, 9])
+    assert s.tolist() == [[0, 5, 6], [2, 1, 0]]
+    assert ps.side_buckets(LONGT5_TG, 0, [0, 1], n_tok=2).shape == (2, 0)
+    assert ps.side_buckets(LONGT5_TG, 0, []).shape == (0, 0)
+    # CPM-Ant: prompt 0..2 in segment 0, the text in 2; across: 16 + 4 q_seg + k_seg
+    cpm = {"model_type": "cpmant", "num_hidden_layers": 1, "position_bias_num_buckets": 16,
+           "position_bias_max_distance": 32, "segment_types": 4, "prompt_length": 3}
+    assert ps.relative_buckets(cpm, 0, [1, 2, 5]).tolist() == [[0, 9, 18], [1, 0, 18],
+                                                               [24, 24, 0]]
+    # VITS: row k - q + 2, -1 beyond the window
+    vits = {"model_type": "vits", "num_hidden_layers": 1, "window_size": 2}
+    assert ps.relative_buckets(vits, 0, [3, 0, 5, 6])[0].tolist() == [2, -1, 4, -1]
+
+
+@needs_reader
+def test_side_bucket_refusals():
+    import posenc.schemes as ps
+    with pytest.raises(ValueError, match="no transient-global side buckets"):
+        ps.side_buckets({"model_type": "t5", "num_layers": 1}, 0)
+    with pytest.raises(ValueError, match="below n_tok"):
+        ps.side_buckets(LONGT5_TG, 0, [5], n_tok=3)
+    with pytest.raises(ValueError, match="n_tok -1 is outside"):
+        ps.side_buckets(LONGT5_TG, 0, [0], n_tok=-1)
+    with pytest.raises(ValueError, match="does not exist"):
+        ps.side_buckets(LONGT5_TG, 7, [0])
+    with pytest.raises(ValueError, match="at most 16384"):
+        ps.side_buckets(LONGT5_TG, 0, range(16385))
+    with pytest.raises(TypeError, match="layer"):
+        ps.side_buckets(LONGT5_TG, "0")
+    with pytest.raises(TypeError, match="n_tok"):
+        ps.side_buckets(LONGT5_TG, 0, [0], n_tok=2.0)

@@ -508,21 +508,20 @@ WRAPPER("cosmos3_edge", "Cosmos3Edge", ROPE, "text_config", "cosmos3_edge_text",
 
 WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"),
 
-/* ---- cpmant (CPM-Ant): refused. CpmAntSegmentPositionEmbedding adds a
- * bias to the scores (no rotary, no table): between tokens of one segment
+/* ---- cpmant (CPM-Ant): CpmAntSegmentPositionEmbedding adds one bias to
+ * every layer's scores (no rotary, no table): between tokens of one segment
  * T5's bidirectional bucket of key - query (num_buckets halved, log
  * buckets up to position_bias_max_distance), between different segments
  * one learned bias per (query segment, key segment) pair, row
  * num_buckets + q_seg * segment_types + k_seg; the prompt tokens are
- * segment 0. transformers 5.23.0 models/cpmant/modeling_cpmant.py L129,
- * L413-502, L544, L620-638; configuration_cpmant.py L56-68 (512 buckets,
- * max distance 2048, 32 segment types). */
-REFUSED("cpmant", "CpmAnt", RELATIVE_BUCKETS, NO_LAYOUT,
-        "CPM-Ant's segment relative bias (T5-style buckets of key - query within a segment, "
-        "one learned bias per segment pair across segments, "
-        "CpmAntSegmentPositionEmbedding) is not implemented",
-        "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L620-638; "
-        "configuration_cpmant.py L56-68 (transformers 5.23.0)"),
+ * segment 0, the text's 2 (quirk_cpmant, config_buckets.c).
+ * transformers 5.23.0 models/cpmant/modeling_cpmant.py L129, L413-502,
+ * L544, L600-648; configuration_cpmant.py L56-70 (48 layers, 512 buckets,
+ * max distance 2048, 32 segment types, prompt_length 32). */
+{.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 48, .quirks = &quirk_cpmant,
+ .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L600-648; "
+           "configuration_cpmant.py L56-70 (transformers 5.23.0)"},
 
 /* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
  * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
@@ -1907,17 +1906,17 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .source = "models/longformer/modeling_longformer.py L368-410; configuration_longformer.py "
            "L49-62 (transformers 5.23.0)"},
 
-/* ---- longt5: refused. Its encoder attention is LongT5LocalAttention (blocks
- * of local_radius + 1) or LongT5TransientGlobalAttention (plus a side bias to
- * global_block_size block summaries): the buckets are taken inside blocks, not
- * over the full sequence. */
+/* ---- longt5: T5's stacks (num_layers, num_decoder_layers; layer 0 of
+ * each holds the bias tables, the rest reuse them), the decoder T5's causal
+ * buckets; the encoder's attention LongT5LocalAttention (T5's bidirectional
+ * buckets inside blocks of local_radius + 1: keys |k - q| <= local_radius)
+ * or LongT5TransientGlobalAttention (the same plus a side bias to
+ * n // global_block_size block summaries) (quirk_longt5, config_buckets.c). */
 {.model_type = "longt5", .arch = "LongT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "LongT5's encoder attention (local blocks of local_radius + 1, or transient-global "
-            "with a side bias over global_block_size blocks) buckets positions inside blocks; "
-            "posenc's T5 buckets describe full attention only",
- .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1074-1077; "
-           "configuration_longt5.py L61-70 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512,
+ .default_heads = 8, .quirks = &quirk_longt5,
+ .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1068-1090, "
+           "L1242-1260; configuration_longt5.py L56-76 (transformers 5.23.0)"},
 
 /* ---- luke (LUKE): the word tokens take RoBERTa's embeddings: a learned
  * table whose row of position 0 is padding_idx + 1. (Entity tokens, given
@@ -3341,17 +3340,18 @@ WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/visi
  .source = "models/visual_bert/modeling_visual_bert.py L42-170; configuration_visual_bert.py "
            "L55-69 (transformers 5.23.0)"},
 
-/* ---- vits: refused. The text encoder's attention (VitsAttention) adds
- * windowed relative position embeddings (Shaw et al.): learned emb_rel_k
- * and emb_rel_v rows for offsets -window_size..window_size (default 4)
- * enter the key logits and the values; the token embeddings carry no
- * position. transformers 5.23.0 models/vits/modeling_vits.py L841-1000
- * (L865-867, L907-945), L1147-1170; configuration_vits.py L114-117. */
-REFUSED("vits", "Vits", RELATIVE_BUCKETS, NO_LAYOUT,
-        "VITS's windowed relative position embeddings (emb_rel_k / emb_rel_v for offsets "
-        "within window_size, added to the key logits and the values) are not implemented",
-        "models/vits/modeling_vits.py L841-1000, L1147-1170; configuration_vits.py L114-117 "
-        "(transformers 5.23.0)"),
+/* ---- vits: the text encoder's attention (VitsAttention, every one of its
+ * num_hidden_layers layers) adds windowed relative position embeddings
+ * (Shaw et al.): learned emb_rel_k and emb_rel_v rows for offsets
+ * -window_size..window_size (default 4) enter the key logits and the
+ * values, zeros beyond; the token embeddings carry no position
+ * (quirk_vits, config_buckets.c). transformers 5.23.0
+ * models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170;
+ * configuration_vits.py L113-117. */
+{.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .default_layers = 6, .quirks = &quirk_vits,
+ .source = "models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170; "
+           "configuration_vits.py L113-117 (transformers 5.23.0)"},
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:

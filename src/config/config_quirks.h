@@ -24,7 +24,8 @@ struct posenc_family_quirks {
      * keys; g holds the paper's slopes for heads (read from the key hk). */
     posenc_status (*alibi)(mread *r, posenc_model_group *g, int64_t heads, const char *hk);
     /* read_enc_dec (config_schemes.c): the two stacks of a family that is
-     * neither T5 nor BART (*ne, *nd: their layer counts). */
+     * neither T5 nor BART (*ne, *nd: their layer counts); of a T5-like family
+     * (RELATIVE_BUCKETS: LongT5), the family's rules after T5's reading. */
     posenc_status (*stacks)(mread *r, posenc_model_group *e, posenc_model_group *d,
                             int64_t *ne, int64_t *nd);
     /* prepare_block (config_rope.c), after the shared steps: the RoPE block
@@ -67,6 +68,11 @@ struct posenc_family_quirks {
 };
 
 /* The hooks, by family (config_quirks.c). */
+/* config_buckets.c: LongT5 (stacks: after T5's reading, its encoder's blocks),
+ * CPM-Ant, VITS */
+extern const posenc_family_quirks quirk_cpmant;
+extern const posenc_family_quirks quirk_longt5;
+extern const posenc_family_quirks quirk_vits;
 extern const posenc_family_quirks quirk_baichuan;
 extern const posenc_family_quirks quirk_bamba;
 extern const posenc_family_quirks quirk_chatglm;

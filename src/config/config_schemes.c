@@ -312,6 +312,9 @@ posenc_status read_enc_dec(mread *r)
         e->buckets = d->buckets = (uint32_t)nb;
         e->max_distance = d->max_distance = (uint32_t)md;
         e->bidirectional = 1;
+        if (f->quirks && f->quirks->stacks && /* LongT5's encoder blocks */
+            (st = f->quirks->stacks(r, e, d, &ne, &nd)) != POSENC_OK)
+            return st;
     } else if (f->quirks && f->quirks->stacks) {
         if ((st = f->quirks->stacks(r, e, d, &ne, &nd)) != POSENC_OK)
             return st;

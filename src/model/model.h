@@ -73,7 +73,24 @@ typedef struct posenc_model_group {
                                  a position at or past it fails in the family's code
                                  (RoFormer's max_position_embeddings); 0: any position */
     int rotary_value;         /* ROPE: the values turn too (RoFormer's rotary_value) */
+    /* RELATIVE_BUCKETS beyond T5's full attention (LongT5, CPM-Ant, VITS): */
+    int bucket_ids;           /* POSENC__IDS_T5 (0: T5's or DeBERTa's, above), or one of
+                                 the POSENC__IDS_* below */
+    uint32_t block_length;    /* LONGT5_*: local_radius + 1 */
+    uint32_t global_block_size; /* LONGT5_TGLOBAL: global_block_size */
+    uint32_t segment_types;   /* CPMANT: segment_types */
+    uint32_t prompt_length;   /* CPMANT: prompt_length (segment 0 tokens before the text's 2) */
+    uint32_t window_size;     /* WINDOW: window_size */
 } posenc_model_group;
+
+/* posenc_model_group.bucket_ids: whose relative ids a RELATIVE_BUCKETS layer reads. */
+enum {
+    POSENC__IDS_T5 = 0,             /* T5's buckets over full attention (or DeBERTa's) */
+    POSENC__IDS_LONGT5_LOCAL = 1,   /* LongT5's encoder: T5's buckets inside local blocks */
+    POSENC__IDS_LONGT5_TGLOBAL = 2, /* the same plus side buckets to global blocks */
+    POSENC__IDS_CPMANT = 3,         /* CPM-Ant's segment buckets */
+    POSENC__IDS_WINDOW = 4          /* VITS's windowed rows (Shaw et al.) */
+};
 
 /* One checkpoint (about 50 KiB). It holds no pointer but source, hf_module
  * and the groups' reason (static text), so posenc_model_copy is a plain copy. */

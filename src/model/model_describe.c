@@ -173,7 +173,24 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
         break;
     }
     case POSENC_SCHEME_RELATIVE_BUCKETS:
-        if (g->deberta) {
+        if (g->bucket_ids == POSENC__IDS_LONGT5_LOCAL || g->bucket_ids == POSENC__IDS_LONGT5_TGLOBAL) {
+            /* LongT5's encoder: T5's buckets inside local blocks (+ side buckets) */
+            put(&t,
+                " buckets=%u max_distance=%u bidirectional=true attention=%s local_radius=%u "
+                "block_length=%u",
+                g->buckets, g->max_distance,
+                g->bucket_ids == POSENC__IDS_LONGT5_LOCAL ? "local" : "transient-global",
+                g->block_length - 1, g->block_length);
+            if (g->bucket_ids == POSENC__IDS_LONGT5_TGLOBAL)
+                put(&t, " global_block_size=%u side_buckets=%u", g->global_block_size,
+                    g->buckets);
+        } else if (g->bucket_ids == POSENC__IDS_CPMANT) {
+            put(&t, " ids=cpmant buckets=%u max_distance=%u segment_types=%u prompt_length=%u",
+                g->buckets, g->max_distance, g->segment_types, g->prompt_length);
+        } else if (g->bucket_ids == POSENC__IDS_WINDOW) {
+            put(&t, " ids=window window_size=%u rows=%u beyond_window=zeros", g->window_size,
+                2 * g->window_size + 1);
+        } else if (g->deberta) {
             put(&t, " ids=deberta position_buckets=%u max_relative_positions=%u",
                 g->deberta_buckets, g->deberta_max_position);
         } else {

@@ -399,7 +399,7 @@ posenc_status posenc_model_layer_t5(const posenc_model *m, uint32_t layer, posen
     posenc_status st = layer_of(m, layer, t, POSENC_SCHEME_RELATIVE_BUCKETS, &g);
     if (st != POSENC_OK)
         return st;
-    if (g->deberta)
+    if (g->deberta || g->bucket_ids != POSENC__IDS_T5) /* posenc_model_layer_longt5 ... */
         return POSENC_ERR_RANGE;
     t->buckets = g->buckets;
     t->max_distance = g->max_distance;
