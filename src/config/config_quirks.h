@@ -88,5 +88,11 @@ extern const posenc_family_quirks quirk_recurrent_gemma;
 extern const posenc_family_quirks quirk_speech_to_text;
 extern const posenc_family_quirks quirk_whisper;
 extern const posenc_family_quirks quirk_zamba2;
+/* learned tables read by other ids (LayoutLM's boxes, MarkupLM's XPaths, TAPAS's cells,
+ * Reformer's axes) */
+extern const posenc_family_quirks quirk_layoutlm;
+extern const posenc_family_quirks quirk_markuplm;
+extern const posenc_family_quirks quirk_reformer;
+extern const posenc_family_quirks quirk_tapas;
 
 #endif

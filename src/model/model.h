@@ -67,6 +67,8 @@ typedef struct posenc_model_group {
                                  (2, the config class's default, when absent) */
     uint32_t mrope_tokens_per_second; /* ROPE with mrope: vision_config.tokens_per_second
                                  (Qwen2.5-VL's video rule; 0 when absent) */
+    posenc_model_ids ids;     /* LEARNED: how the rows are read (plain, LayoutLM's boxes,
+                                 MarkupLM's XPaths, TAPAS's cells, Reformer's axes) */
 } posenc_model_group;
 
 /* One checkpoint (about 50 KiB). It holds no pointer but source, hf_module
