@@ -130,8 +130,8 @@ def learned_rows(config: Any, layer: int = 0, positions: Optional[Iterable[int]]
     def _as(a: np.ndarray) -> Any:
         if like is None:
             return a
-        import torch
-        return torch.from_numpy(a).to(like.device)
+        from .torch import _on_device_of  # torch's calls live in torch.py
+        return _on_device_of(a, like)
 
     if width == 3:
         return {"row": _as(out[:, 0].copy()), "axial_row": _as(out[:, 1].copy()),
