@@ -47,6 +47,9 @@ TEST(layoutlm_boxes)
     CHECK_EQ_INT(posenc_model_n_layer(&model), 12);
     CHECK(read_ids("{\"model_type\": \"layoutlm\", \"max_2d_position_embeddings\": 7}"));
     CHECK_EQ_INT(ids.box_rows, 7);
+    /* BERT's position_embedding_type is read by no code of these families */
+    CHECK(read_ids("{\"model_type\": \"layoutlm\", \"position_embedding_type\": \"relative_key\"}"));
+    CHECK(strcmp(posenc_model_ignored(&model), "position_embedding_type") == 0);
 }
 
 /* MarkupLMConfig: pad_token_id 0 (rows from 1), XPath tables 50 deep. */

@@ -723,10 +723,33 @@ const posenc_family_quirks quirk_zamba2 = {
 
 /* ---- layoutlm, markuplm, tapas, reformer: learned tables read by other ids ---------- */
 
-/* The group read_learned made (one group, every layer). */
-static posenc_model_group *learned_group(mread *r)
+/* The one LEARNED group of these families, every layer in it: a table of
+ * max_position_embeddings rows (the family's default) of hidden_size width,
+ * read from row 0 (a quirk may move the offset). Their code reads no
+ * position_embedding_type (BERT's key): listed as ignored, never refused. */
+static posenc_status ids_table(mread *r, int64_t n_layer, posenc_model_group **out)
 {
-    return &r->m->group[r->m->layer_group[0]];
+    static const char *const pos_key[] = {"max_position_embeddings", NULL};
+    static const char *const dim_key[] = {"hidden_size", NULL};
+    char name[96];
+    int64_t positions, dim;
+    posenc_status st;
+    if ((st = need_count(r, pos_key, r->fam->default_positions, &positions, NULL)) !=
+            POSENC_OK ||
+        (st = positive(r, "max_position_embeddings", positions)) != POSENC_OK ||
+        (st = need_count(r, dim_key, r->fam->default_hidden, &dim, NULL)) != POSENC_OK)
+        return st;
+    if (dim < 1 || dim > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, "hidden_size", name, sizeof name),
+                    "%s %lld is outside 1..%u", name, (long long)dim, POSENC_MAX_DIM);
+    note_ignored(r, "position_embedding_type");
+    int gi = add_group(r->m, POSENC_SCHEME_LEARNED, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    *out = &r->m->group[gi];
+    (*out)->positions = positions;
+    (*out)->dim = (uint32_t)dim;
+    return POSENC_OK;
 }
 
 /* A count key in 1..max (default def), else an error naming it. */
@@ -782,13 +805,13 @@ static posenc_status count_list(mread *r, const char *key, const int64_t *def, s
  * L63. */
 static posenc_status layoutlm_scheme(mread *r, int64_t n_layer, int *done)
 {
+    posenc_model_group *g;
     uint32_t rows;
     posenc_status st;
     if ((st = count_in(r, "max_2d_position_embeddings", 1024, POSENC_MAX_POS + 1, &rows)) !=
             POSENC_OK ||
-        (st = read_learned(r, n_layer)) != POSENC_OK)
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
         return st;
-    posenc_model_group *g = learned_group(r);
     g->ids.kind = POSENC_IDS_BOX2D;
     g->ids.box_rows = rows;
     *done = 1;
@@ -813,6 +836,7 @@ static posenc_status markuplm_scheme(mread *r, int64_t n_layer, int *done)
     int present;
     int64_t pad = 0;
     uint32_t depth, tags, subs, unit;
+    posenc_model_group *g;
     posenc_status st;
     if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK ||
         (st = count_in(r, "max_depth", 50, 4096, &depth)) != POSENC_OK ||
@@ -821,7 +845,7 @@ static posenc_status markuplm_scheme(mread *r, int64_t n_layer, int *done)
         (st = count_in(r, "max_xpath_subs_unit_embeddings", 1024, POSENC_MAX_POS + 1, &subs)) !=
             POSENC_OK ||
         (st = count_in(r, "xpath_unit_hidden_size", 32, POSENC_MAX_DIM, &unit)) != POSENC_OK ||
-        (st = read_learned(r, n_layer)) != POSENC_OK)
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
         return st;
     /* the pad ids a sequence without XPaths reads must be rows of the tables */
     static const char *const pads[2] = {"tag_pad_id", "subs_pad_id"};
@@ -836,7 +860,6 @@ static posenc_status markuplm_scheme(mread *r, int64_t n_layer, int *done)
                         name, (long long)v, (long long)rows[i], i ? "subscript" : "tag",
                         i ? "subs" : "tag");
     }
-    posenc_model_group *g = learned_group(r);
     if (pad + 1 >= g->positions)
         return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
                     "%s %lld leaves no row of the %lld-row position table for tokens", name,
@@ -869,20 +892,20 @@ static posenc_status tapas_scheme(mread *r, int64_t n_layer, int *done)
     size_t n;
     int reset = 1, present;
     char name[96];
+    posenc_model_group *g;
     posenc_status st;
     if ((st = posenc__cfg_bool(&r->rd, r->cfg, "reset_position_index_per_cell",
                                kn(r, "reset_position_index_per_cell", name, sizeof name), &reset,
                                &present)) != POSENC_OK ||
         (st = count_list(r, "type_vocab_sizes", def, 7, (int64_t)UINT32_MAX, sizes, 64, &n)) !=
             POSENC_OK ||
-        (st = read_learned(r, n_layer)) != POSENC_OK)
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
         return st;
     if (reset && n < 3)
         return FAIL(r, POSENC_ERR_RANGE, kn(r, "type_vocab_sizes", name, sizeof name),
                     "%s has %zu entries: reset_position_index_per_cell reads the column and "
                     "row ids, entries 1 and 2",
                     name, n);
-    posenc_model_group *g = learned_group(r);
     if (reset) {
         g->ids.kind = POSENC_IDS_CELL_RESET;
         g->ids.cell_columns = (uint32_t)sizes[1];
@@ -909,6 +932,7 @@ static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
 {
     char name[96];
     int axial = 1, present;
+    posenc_model_group *g;
     posenc_status st;
     const json_t *al = get(r->cfg, "attn_layers");
     kn(r, "attn_layers", name, sizeof name);
@@ -936,9 +960,8 @@ static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
     if ((st = posenc__cfg_bool(&r->rd, r->cfg, "axial_pos_embds",
                                kn(r, "axial_pos_embds", name, sizeof name), &axial, &present)) !=
             POSENC_OK ||
-        (st = read_learned(r, n_layer)) != POSENC_OK)
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
         return st;
-    posenc_model_group *g = learned_group(r);
     int64_t hidden = g->dim;
     if (!axial) {
         note_ignored(r, "axial_pos_shape");
