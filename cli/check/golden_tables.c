@@ -132,8 +132,11 @@ static void golden_file(const char *path)
  * padding tokens), and for Reformer's axial table also axial_row and
  * axial_col I64 [n] (posenc_axial_ids; row is then the flattened h * w
  * table's). LayoutLM's box rows and MarkupLM's XPath rows come from the
- * input (bbox, xpath_*_seq), not from positions: not written; TAPAS's
- * rows with reset_position_index_per_cell need each token's cell: refused. */
+ * input (bbox, xpath_*_seq), not from positions: not written. TAPAS's rows
+ * with reset_position_index_per_cell depend on each token's cell: written
+ * for TapasModel's default token_type_ids (zeros, modeling_tapas.py
+ * L613-616), every token in cell (0, 0): the index capped at
+ * max_position_embeddings - 1 (posenc_tapas_positions with one cell). */
 static int golden_learned(const char *path, const posenc_model *m, uint32_t layer,
                           const char *list)
 {
@@ -143,12 +146,7 @@ static int golden_learned(const char *path, const posenc_model *m, uint32_t laye
     snprintf(lw, sizeof lw, "%u", layer);
     cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
     cli_cannot_fail(posenc_model_layer_ids(m, layer, &ids));
-    if (ids.kind == POSENC_IDS_CELL_RESET)
-        return cli_fail(stderr, "golden", 0,
-                        "layer %u of %s restarts positions in each table cell "
-                        "(reset_position_index_per_cell): its rows need each token's cell "
-                        "(token_type_ids[..., 1] and [..., 2]), which golden does not take",
-                        layer, posenc_model_type(m));
+    int cells = ids.kind == POSENC_IDS_CELL_RESET;
     int64_t *pos = NULL;
     size_t n = 0;
     if (!golden_list(list, tb.positions < 32 ? tb.positions : 32, &pos, &n))
@@ -163,6 +161,8 @@ static int golden_learned(const char *path, const posenc_model *m, uint32_t laye
     int rc = EXIT_BAD;
     for (size_t i = 0; i < n; i++) {
         row[i] = pos[i] + tb.offset;
+        if (cells && row[i] > tb.positions - 1) /* TAPAS's cap (modeling_tapas.py L118-121) */
+            row[i] = tb.positions - 1;
         if (row[i] >= tb.positions) {
             rc = cli_fail(stderr, "golden", 0,
                           "position %lld reads row %lld, past layer %u's %lld-row table",
@@ -182,7 +182,7 @@ static int golden_learned(const char *path, const posenc_model *m, uint32_t laye
     snprintf(offw, sizeof offw, "%lld", (long long)tb.offset);
     const char *kind = posenc_ids_kind_name(ids.kind);
     const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "learned", "ids",
-                          kind, "offset", offw, NULL};
+                          kind, "offset", offw, cells ? "cells" : NULL, "0,0", NULL};
     if (st_write(path, t, axial ? 4 : 2, meta)) {
         golden_file(path);
         printf(" layer=%s scheme=learned ids=%s n_tok=%zu positions=%lld offset=%lld", lw, kind,
@@ -193,6 +193,8 @@ static int golden_learned(const char *path, const posenc_model *m, uint32_t laye
             printf(" unwritten=box_rows(bbox)");
         else if (ids.kind == POSENC_IDS_XPATH)
             printf(" unwritten=xpath_rows(xpath_tags_seq,xpath_subs_seq)");
+        else if (cells)
+            printf(" cells=0,0");
         printf("\n");
         rc = 0;
     }

@@ -636,16 +636,13 @@ int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int6
         posenc_model_free(m);
         return st;
     }
-    int cells = ids.kind == POSENC_IDS_CELL_RESET;
+    int reset = ids.kind == POSENC_IDS_CELL_RESET, cells = columns != NULL;
     *ids_kind = (int)ids.kind;
     *width = ids.kind == POSENC_IDS_AXIAL ? 3 : 1;
-    if (cells != (columns != NULL)) {
+    if (cells && !reset) {
         snprintf(detail, detail_size,
-                 cells ? "layer %lld restarts positions in each table cell "
-                         "(reset_position_index_per_cell): give cells=(columns, rows), one "
-                         "pair per token"
-                       : "layer %lld does not read cells: only TAPAS's "
-                         "reset_position_index_per_cell does; give positions",
+                 "layer %lld does not read cells: only TAPAS's reset_position_index_per_cell "
+                 "does; give positions",
                  (long long)layer);
         posenc_model_free(m);
         return POSENC_ERR_RANGE;
@@ -667,6 +664,8 @@ int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int6
         st = posenc_tapas_positions(columns, rows, n, (uint32_t)tb.positions, o);
     for (size_t t = 0; !cells && t < n && st == POSENC_OK; t++) {
         int64_t r = pos[t] + tb.offset;
+        if (reset && r > tb.positions - 1) /* every token in cell (0, 0): TAPAS's cap */
+            r = tb.positions - 1;
         if (pos[t] < 0 || r >= tb.positions) {
             snprintf(detail, detail_size,
                      "position %lld reads row %lld, outside layer %lld's %lld-row table",

@@ -96,13 +96,14 @@ def learned_rows(config: Any, layer: int = 0, positions: Optional[Iterable[int]]
     - TAPAS with reset_position_index_per_cell: cells=(columns, rows), one
       pair per token (token_type_ids[..., 1] and [..., 2]); [n], each token's
       distance from its cell's first token, capped at the last row
-      (positions must then be left out).
+      (positions must then be left out); without cells, TapasModel's default
+      token_type_ids (zeros): every token in cell (0, 0), the index capped.
 
     LayoutLM's box rows come from each token's bbox (posenc_box2d_ids), and
     MarkupLM's XPath rows from xpath_tags_seq / xpath_subs_seq: not here.
     torch tensors in, torch tensors out (on the input's device). ValueError
     for a layer of another scheme, a position outside the table, cells given
-    to a layer that does not read them (or missing where it does)."""
+    to a layer that does not read them."""
     if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
         raise TypeError("layer must be an integer")
     text = _args.config_text(config)

@@ -49,8 +49,8 @@ def test_tapas_cells_by_hand():
     rows = [0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]
     got = ps.learned_rows(TAPAS, cells=(cols, rows))
     assert got.tolist() == [0, 1, 2, 0, 1, 0, 1, 2, 3, 3, 3]
-    with pytest.raises(ValueError, match="give cells=.columns, rows."):
-        ps.learned_rows(TAPAS, positions=range(3))
+    # no cells: TapasModel's zeros, one cell (0, 0), the index capped at row 3
+    assert ps.learned_rows(TAPAS, positions=range(6)).tolist() == [0, 1, 2, 3, 3, 3]
     with pytest.raises(ValueError, match="column 3, row 0.* outside the 3 columns and 4 rows"):
         ps.learned_rows(TAPAS, cells=([3], [0]))
     with pytest.raises(ValueError, match="not both"):

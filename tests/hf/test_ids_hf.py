@@ -223,8 +223,20 @@ def test_tapas_reading_is_the_models_tables(tmp_path):
     assert int(w["cell_columns"]) == emb.token_type_embeddings_1.num_embeddings
     assert int(w["cell_rows"]) == emb.token_type_embeddings_2.num_embeddings
     assert model.config.reset_position_index_per_cell
-    err = _golden(tmp_path, TAPAS_WTQ, "0-3", ok=False)
-    assert "reset_position_index_per_cell" in err and "token_type_ids" in err
+
+
+def test_tapas_golden_without_cells(tmp_path):
+    # TapasModel's default token_type_ids are zeros (modeling_tapas.py L613-616):
+    # one cell (0, 0), positions 0.. capped at max_position_embeddings - 1
+    model = _build(TAPAS_TINY)
+    T = 9
+    seen = _ids_read(model, ["embeddings.position_embeddings"],
+                     input_ids=torch.arange(1, 1 + T)[None])
+    got = _only(seen, "position_embeddings")[0].tolist()
+    gd = _golden(tmp_path, TAPAS_TINY, f"0-{T - 1}")
+    assert gd["row"].tolist() == got == [0, 1, 2, 3, 4, 5, 5, 5, 5]
+    import posenc.schemes as ps
+    assert ps.learned_rows(TAPAS_TINY, positions=range(T)).tolist() == got
 
 
 @pytest.mark.parametrize("reset", [True, False])
