@@ -775,7 +775,10 @@ static posenc_status count_list(mread *r, const char *key, const int64_t *def, s
 {
     char name[96];
     kn(r, key, name, sizeof name);
-    const json_t *v = get(r->cfg, key);
+    const json_t *v = json_object_get(r->cfg, key);
+    if (v && json_is_null(v)) /* the config classes call tuple() or len() on it */
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s is null: its family's code needs the list",
+                    name);
     if (!v) {
         for (size_t i = 0; i < ndef; i++)
             out[i] = def[i];
@@ -838,6 +841,12 @@ static posenc_status markuplm_scheme(mread *r, int64_t n_layer, int *done)
     uint32_t depth, tags, subs, unit;
     posenc_model_group *g;
     posenc_status st;
+    const json_t *pv = json_object_get(r->cfg, "pad_token_id");
+    if (pv && json_is_null(pv)) /* input_ids.ne(None): transformers fails */
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "pad_token_id", name, sizeof name),
+                    "%s is null: MarkupLM numbers positions from its padding index "
+                    "(create_position_ids_from_input_ids), which must be an integer",
+                    name);
     if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK ||
         (st = count_in(r, "max_depth", 50, 4096, &depth)) != POSENC_OK ||
         (st = count_in(r, "max_xpath_tag_unit_embeddings", 256, POSENC_MAX_POS + 1, &tags)) !=
@@ -934,7 +943,7 @@ static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
     int axial = 1, present;
     posenc_model_group *g;
     posenc_status st;
-    const json_t *al = get(r->cfg, "attn_layers");
+    const json_t *al = json_object_get(r->cfg, "attn_layers");
     kn(r, "attn_layers", name, sizeof name);
     if (al) {
         if (!json_is_array(al) || json_array_size(al) < 1 ||
