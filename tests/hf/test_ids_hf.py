@@ -129,18 +129,25 @@ def test_layoutlm_rows_and_boxes(tmp_path):
     gd = _golden(tmp_path, LAYOUTLM_TINY, f"0-{T - 1}")
     assert gd["positions"].tolist() == list(range(T))
     assert gd["row"].tolist() == _only(seen, ".position_embeddings")[0].tolist()
-    # the box rows: x(x0), y(y0), x(x1), y(y1), h(y1 - y0), w(x1 - x0) (L91-103)
-    x_reads = [v for k, v in seen.items() if k.endswith("x_position_embeddings")]
+    # the box rows: x(x0), y(y0), x(x1), y(y1), h(y1 - y0), w(x1 - x0) (L91-103),
+    # every call of each table caught in order (x and y are read twice)
+    calls = {t: [] for t in "xyhw"}
+    emb = model.embeddings
+    hooks = [getattr(emb, f"{t}_position_embeddings").register_forward_hook(
+        lambda m, a, o, t=t: calls[t].append(a[0][0].tolist())) for t in "xyhw"]
+    with torch.no_grad():
+        model(input_ids=torch.arange(2, 2 + T)[None], bbox=bbox)
+    for h in hooks:
+        h.remove()
+    assert [len(calls[t]) for t in "xyhw"] == [2, 2, 1, 1]
     assert lib is not None
     ids = np.empty(6, dtype=np.int64)
     for t in range(T):
         box = np.ascontiguousarray(bbox[0, t].numpy(), dtype=np.int64)
         assert lib.posenc_box2d_ids(box.ctypes.data_as(i64p), 40, ids.ctypes.data_as(i64p)) == 0
-        assert ids[4] == _only(seen, ".h_position_embeddings")[0, t]
-        assert ids[5] == _only(seen, ".w_position_embeddings")[0, t]
-        assert [ids[0], ids[2]] == [int(bbox[0, t, 0]), int(bbox[0, t, 2])]
-    # the x table is read twice (left, right): the hook keeps the first, the left
-    assert x_reads[0][0].tolist() == bbox[0, :, 0].tolist()
+        hf = [calls["x"][0][t], calls["y"][0][t], calls["x"][1][t], calls["y"][1][t],
+              calls["h"][0][t], calls["w"][0][t]]
+        assert ids.tolist() == hf, (t, ids.tolist(), hf)
     # a box past the tables: transformers raises IndexError, posenc refuses it
     box = np.array([0, 0, 40, 1], dtype=np.int64)
     assert lib.posenc_box2d_ids(box.ctypes.data_as(i64p), 40, ids.ctypes.data_as(i64p)) != 0
