@@ -803,8 +803,8 @@ static posenc_status count_list(mread *r, const char *key, const int64_t *def, s
  * h, w tables of max_2d_position_embeddings rows (default 1024) read by each
  * token's box: x(bbox[0]) + y(bbox[1]) + x(bbox[2]) + y(bbox[3]) +
  * h(bbox[3] - bbox[1]) + w(bbox[2] - bbox[0]). transformers 5.23.0
- * models/layoutlm/modeling_layoutlm.py L51-61 (tables), L80-81 (positions),
- * L91-103 (box rows), L106-116 (the sum); configuration_layoutlm.py L55,
+ * models/layoutlm/modeling_layoutlm.py L51-61 (tables), L83-84 (positions),
+ * L94-103 (box rows), L106-116 (the sum); configuration_layoutlm.py L55,
  * L63. */
 static posenc_status layoutlm_scheme(mread *r, int64_t n_layer, int *done)
 {
@@ -830,8 +830,8 @@ const posenc_family_quirks quirk_layoutlm = {.name = "quirk_layoutlm", .scheme =
  * subscript table of max_xpath_subs_unit_embeddings rows, each
  * xpath_unit_hidden_size wide, read by xpath_tags_seq / xpath_subs_seq
  * (tag_pad_id, subs_pad_id when not given). transformers 5.23.0
- * models/markuplm/modeling_markuplm.py L45-94 (XPathEmbeddings), L99-121
- * (tables, padding_idx), L139-152 (positions), L168-208;
+ * models/markuplm/modeling_markuplm.py L45-92 (XPathEmbeddings), L95-121
+ * (tables, padding_idx), L140-154 (positions), L156-205;
  * configuration_markuplm.py L66-78. */
 static posenc_status markuplm_scheme(mread *r, int64_t n_layer, int *done)
 {
@@ -927,7 +927,7 @@ static posenc_status tapas_scheme(mread *r, int64_t n_layer, int *done)
 const posenc_family_quirks quirk_tapas = {.name = "quirk_tapas", .scheme = tapas_scheme};
 
 /* Reformer: num_hidden_layers = len(attn_layers) ("lsh" or "local" each,
- * default 6; configuration_reformer.py L108, L147-148), and either
+ * default 6; configuration_reformer.py L113, L147-148), and either
  * AxialPositionEmbeddings (axial_pos_embds, default true): axial_pos_shape
  * (h, w) (default (64, 64)), axial_pos_embds_dim (d0, d1) (default (64,
  * 192)) summing to hidden_size, position p reading row p / w of the first
@@ -935,7 +935,7 @@ const posenc_family_quirks quirk_tapas = {.name = "quirk_tapas", .scheme = tapas
  * a plain table of max_position_embeddings rows. Positions are
  * arange(seq_length) (from start_idx_pos_encodings when generating).
  * transformers 5.23.0 models/reformer/modeling_reformer.py L160-189
- * (attn_layers), L192-290 (axial), L293-303 (plain), L306-335;
+ * (attn_layers), L192-294 (axial), L297-308 (plain), L311-354;
  * configuration_reformer.py L108-150. */
 static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
 {
