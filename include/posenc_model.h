@@ -432,6 +432,54 @@ posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, po
 POSENC_NODISCARD
 posenc_status posenc_model_layer_rope_rows(const posenc_model *m, uint32_t layer, int64_t *rows,
                                            int *rotary_value);
+/* ---- position ids read beside a learned table (LayoutLM, MarkupLM, TAPAS,
+ *      Reformer) ---------------------------------------------------------------- */
+
+/* What a LEARNED layer's rows are read by (posenc.h 1.11 has the id math). */
+typedef enum posenc_ids_kind {
+    POSENC_IDS_PLAIN = 0,      /* row = offset + token index, nothing else (BERT, GPT-2,
+                                  RoBERTa: offset + index of a sequence without padding) */
+    POSENC_IDS_BOX2D = 1,      /* LayoutLM: the plain rows plus four 2-D tables (x, y, h,
+                                  w) of box_rows rows indexed by each token's box
+                                  (posenc_box2d_ids) */
+    POSENC_IDS_XPATH = 2,      /* MarkupLM: the plain rows (from pad_token_id + 1) plus,
+                                  per XPath depth, a tag table and a subscript table
+                                  indexed by each token's xpath_tags_seq / xpath_subs_seq */
+    POSENC_IDS_CELL_RESET = 3, /* TAPAS (reset_position_index_per_cell): the row is the
+                                  token's distance from its table cell's first token
+                                  (posenc_tapas_positions); needs each token's cell */
+    POSENC_IDS_AXIAL = 4       /* Reformer (axial_pos_embds): position p reads row p / w
+                                  of the first axis's table and p % w of the second's,
+                                  concatenated (posenc_axial_ids) */
+} posenc_ids_kind;
+
+/* The ids of a LEARNED layer. Only the fields of kind are meaningful (the
+ * rest are 0); the 1-D table itself is posenc_model_layer_table's (for
+ * AXIAL: positions = h * w rows of width d0 + d1). */
+typedef struct posenc_model_ids {
+    posenc_ids_kind kind;
+    uint32_t box_rows;        /* BOX2D: max_2d_position_embeddings (rows of each of the
+                                 x, y, h, w tables) */
+    uint32_t xpath_depth;     /* XPATH: max_depth (tag and subscript tables per depth) */
+    uint32_t xpath_tags;      /* XPATH: max_xpath_tag_unit_embeddings (rows of each tag
+                                 table) */
+    uint32_t xpath_subs;      /* XPATH: max_xpath_subs_unit_embeddings */
+    uint32_t xpath_unit;      /* XPATH: xpath_unit_hidden_size (width of each) */
+    uint32_t cell_columns;    /* CELL_RESET: type_vocab_sizes[1] (column ids) */
+    uint32_t cell_rows;       /* CELL_RESET: type_vocab_sizes[2] (row ids) */
+    uint32_t axial_shape[2];  /* AXIAL: axial_pos_shape (h, w) */
+    uint32_t axial_dim[2];    /* AXIAL: axial_pos_embds_dim (d0, d1), d0 + d1 = dim */
+} posenc_model_ids;
+
+/* *ids = how the rows of a LEARNED layer's table are read.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (ids),
+ * POSENC_ERR_RANGE (not a LEARNED layer). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_ids(const posenc_model *m, uint32_t layer,
+                                     posenc_model_ids *ids);
+
+/* The name of kind ("plain", "box2d", "xpath", "cell-reset", "axial"). */
+const char *posenc_ids_kind_name(posenc_ids_kind kind);
 
 /* ---- deprecated names ------------------------------------------------------ */
 

@@ -693,9 +693,10 @@ int cli_golden_main(int argc, char **argv)
         posenc_layer_info li0;
         if (layer >= 0 && rope_spec_read_model(config, NULL, &m, why, sizeof why) &&
             posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
-            (li0.scheme == POSENC_SCHEME_SINUSOID ||
+            (li0.scheme == POSENC_SCHEME_SINUSOID || li0.scheme == POSENC_SCHEME_LEARNED ||
              li0.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)) {
-            /* a sinusoid table or relative buckets (golden_tables.c) */
+            /* a sinusoid table, a learned table's rows or relative buckets
+             * (golden_tables.c) */
             rc = cli_golden_table(out, m, (uint32_t)layer, list);
             posenc_model_free(m);
             free(cfg);

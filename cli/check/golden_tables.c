@@ -230,6 +230,85 @@ done:
     return rc;
 }
 
+/* A learned table's vectors are the checkpoint's weights; what the family's
+ * code decides is which row each token reads: positions I64 [n] (token
+ * indices) and row I64 [n] (offset + index: BERT's 0.., OPT's and BART's
+ * 2.., RoBERTa's and MarkupLM's pad_token_id + 1.., for a sequence without
+ * padding tokens), and for Reformer's axial table also axial_row and
+ * axial_col I64 [n] (posenc_axial_ids; row is then the flattened h * w
+ * table's). LayoutLM's box rows and MarkupLM's XPath rows come from the
+ * input (bbox, xpath_*_seq), not from positions: not written. TAPAS's rows
+ * with reset_position_index_per_cell depend on each token's cell: written
+ * for TapasModel's default token_type_ids (zeros, modeling_tapas.py
+ * L613-616), every token in cell (0, 0): the index capped at
+ * max_position_embeddings - 1 (posenc_tapas_positions with one cell). */
+static int golden_learned(const char *path, const posenc_model *m, uint32_t layer,
+                          const char *list)
+{
+    posenc_model_table tb;
+    posenc_model_ids ids;
+    char lw[16];
+    snprintf(lw, sizeof lw, "%u", layer);
+    cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
+    cli_cannot_fail(posenc_model_layer_ids(m, layer, &ids));
+    int cells = ids.kind == POSENC_IDS_CELL_RESET;
+    int64_t *pos = NULL;
+    size_t n = 0;
+    if (!golden_list(list, tb.positions < 32 ? tb.positions : 32, &pos, &n))
+        return EXIT_BAD;
+    int axial = ids.kind == POSENC_IDS_AXIAL;
+    int64_t *row = malloc(3 * n * sizeof *row);
+    if (!row) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "out of memory");
+    }
+    int64_t *arow = row + n, *acol = row + 2 * n;
+    int rc = EXIT_BAD;
+    for (size_t i = 0; i < n; i++) {
+        row[i] = pos[i] + tb.offset;
+        if (cells && row[i] > tb.positions - 1) /* TAPAS's cap (modeling_tapas.py L118-121) */
+            row[i] = tb.positions - 1;
+        if (row[i] >= tb.positions) {
+            rc = cli_fail(stderr, "golden", 0,
+                          "position %lld reads row %lld, past layer %u's %lld-row table",
+                          (long long)pos[i], (long long)row[i], layer,
+                          (long long)tb.positions);
+            goto done;
+        }
+        if (axial)
+            cli_cannot_fail(posenc_axial_ids(row[i], ids.axial_shape[0], ids.axial_shape[1],
+                                             &arow[i], &acol[i]));
+    }
+    gtensor t[4] = {{"positions", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"row", "I64", {n, 0}, 1, row, n * sizeof *row},
+                    {"axial_row", "I64", {n, 0}, 1, arow, n * sizeof *arow},
+                    {"axial_col", "I64", {n, 0}, 1, acol, n * sizeof *acol}};
+    char offw[32];
+    snprintf(offw, sizeof offw, "%lld", (long long)tb.offset);
+    const char *kind = posenc_ids_kind_name(ids.kind);
+    const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "learned", "ids",
+                          kind, "offset", offw, cells ? "cells" : NULL, "0,0", NULL};
+    if (st_write(path, t, axial ? 4 : 2, meta)) {
+        golden_file(path);
+        printf(" layer=%s scheme=learned ids=%s n_tok=%zu positions=%lld offset=%lld", lw, kind,
+               n, (long long)tb.positions, (long long)tb.offset);
+        if (axial)
+            printf(" axial_shape=%ux%u", ids.axial_shape[0], ids.axial_shape[1]);
+        if (ids.kind == POSENC_IDS_BOX2D)
+            printf(" unwritten=box_rows(bbox)");
+        else if (ids.kind == POSENC_IDS_XPATH)
+            printf(" unwritten=xpath_rows(xpath_tags_seq,xpath_subs_seq)");
+        else if (cells)
+            printf(" cells=0,0");
+        printf("\n");
+        rc = 0;
+    }
+done:
+    free(row);
+    free(pos);
+    return rc;
+}
+
 int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, const char *list)
 {
     posenc_layer_info li;
@@ -335,10 +414,12 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
             rc = 0;
         }
         free(b);
+    } else if (li.scheme == POSENC_SCHEME_LEARNED) {
+        return golden_learned(path, m, layer, list);
     } else {
         return cli_fail(stderr, "golden", 0,
-                        "layer %u's scheme is %s: golden writes RoPE dumps, sinusoid tables "
-                        "and relative buckets (a learned table is the checkpoint's weights)",
+                        "layer %u's scheme is %s: golden writes RoPE dumps, sinusoid tables, "
+                        "learned tables' rows and relative buckets",
                         layer, posenc_scheme_name(li.scheme));
     }
     free(pos);

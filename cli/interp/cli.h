@@ -185,6 +185,10 @@ int cli_explain_sinusoid(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_deberta(cli_state *st, const cli_token *a, size_t n);
 /* bucket_cmds.c: EXPLAIN BUCKET i j [n_tok] (LongT5's encoder, CPM-Ant, VITS) */
 int cli_explain_bucket(cli_state *st, const cli_token *a, size_t n);
+/* scheme_cmds.c: EXPLAIN AXIAL pos (Reformer's axial rows), EXPLAIN BOX x0 y0 x1 y1
+ * (LayoutLM's box rows) of a --config model's layer */
+int cli_explain_axial(cli_state *st, const cli_token *a, size_t n);
+int cli_explain_box(cli_state *st, const cli_token *a, size_t n);
 
 /* LOAD file.safetensors TENSOR (checkpoint_cmds.c): text is LOAD's rest of
  * the line, trimmed. cli_load_names_checkpoint: 1 when it ends in

@@ -801,7 +801,7 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
         cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, DOT, ADD, ALIBI, FREQS, "
-                      "MODEL, T5BUCKET, SINUSOID, DEBERTA, BUCKET and LEARNED)",
+                      "MODEL, T5BUCKET, SINUSOID, DEBERTA, BUCKET, AXIAL, BOX and LEARNED)",
                   SHOW(a[0]));
     return 0;
 }
@@ -887,6 +887,11 @@ static const cli_command COMMANDS[] = {
     {"EXPLAIN BUCKET", cli_explain_bucket,
      "  EXPLAIN BUCKET i j [n] a --config LongT5 encoder, CPM-Ant or VITS layer's id of\n"
      "                         query i, key j (n: LongT5's side buckets in n tokens)\n"},
+    {"EXPLAIN AXIAL", cli_explain_axial,
+     "  EXPLAIN AXIAL pos      a --config Reformer layer's axial rows of position pos\n"
+     "                         (pos / w of the first axis's table, pos % w of the second's)\n"},
+    {"EXPLAIN BOX", cli_explain_box,
+     "  EXPLAIN BOX x0 y0 x1 y1  a --config LayoutLM layer's six box-table rows of a box\n"},
     {"EXPLAIN PE", explain_pe,
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
     {"EXPLAIN ROPE", explain_rope,

@@ -164,3 +164,94 @@ int cli_explain_deberta(cli_state *st, const cli_token *a, size_t n)
     fprintf(o, "result: %lld\n", (long long)t.bucket);
     return 1;
 }
+
+/* ---- EXPLAIN AXIAL pos, EXPLAIN BOX x0 y0 x1 y1 (learned tables read by other ids) ---- */
+
+/* The layer's ids when they are of kind want, else an error naming what is needed. */
+static int layer_ids(cli_state *st, const char *cmd, posenc_ids_kind want, const char *needs,
+                     posenc_model_ids *ids)
+{
+    if (!st->model || posenc_model_layer_ids(st->model, st->layer, ids) != POSENC_OK ||
+        ids->kind != want) {
+        cli_error(st, "%s needs a --config model whose layer reads %s (SET layer N)", cmd, needs);
+        return 0;
+    }
+    return 1;
+}
+
+int cli_explain_axial(cli_state *st, const cli_token *a, size_t n)
+{
+    const char *cmd = "EXPLAIN AXIAL";
+    int64_t pos, row, col;
+    posenc_model_ids ids;
+    if (n != 1) {
+        cli_error(st, "%s needs one position, got %zu arguments", cmd, n);
+        return 0;
+    }
+    if (!one_position(st, cmd, a[0], &pos) ||
+        !layer_ids(st, cmd, POSENC_IDS_AXIAL, "Reformer's axial positions (axial_pos_embds)",
+                   &ids))
+        return 0;
+    uint32_t h = ids.axial_shape[0], w = ids.axial_shape[1];
+    uint32_t d0 = ids.axial_dim[0], d1 = ids.axial_dim[1];
+    if (posenc_axial_ids(pos, h, w, &row, &col) != POSENC_OK) {
+        cli_error(st, "%s: position %lld is past the %u x %u = %lld positions of the axial table",
+                  cmd, (long long)pos, h, w, (long long)h * w);
+        return 0;
+    }
+    FILE *o = st->out;
+    fprintf(o, "AXIAL pos=%lld axial_shape=%ux%u axial_dim=%u+%u (%s layer %u): the first axis's "
+               "table [h=%u, 1, %u] and the second's [1, w=%u, %u] broadcast to [h, w, %u], "
+               "flattened row-major\n",
+            (long long)pos, h, w, d0, d1, posenc_model_type(st->model), st->layer, h, d0, w, d1,
+            d0 + d1);
+    fprintf(o, "row = pos / w = %lld / %u = %lld: elements 0..%u from the first axis's table\n",
+            (long long)pos, w, (long long)row, d0 - 1);
+    fprintf(o, "col = pos %% w = %lld %% %u = %lld: elements %u..%u from the second axis's "
+               "table\n",
+            (long long)pos, w, (long long)col, d0, d0 + d1 - 1);
+    fprintf(o, "result: [first[%lld] | second[%lld]]\n", (long long)row, (long long)col);
+    return 1;
+}
+
+int cli_explain_box(cli_state *st, const cli_token *a, size_t n)
+{
+    const char *cmd = "EXPLAIN BOX";
+    static const char *const names[4] = {"x0", "y0", "x1", "y1"};
+    int64_t box[4], ids6[6];
+    posenc_model_ids ids;
+    if (n != 4) {
+        cli_error(st, "%s needs a box x0 y0 x1 y1, got %zu argument%s", cmd, n,
+                  n == 1 ? "" : "s");
+        return 0;
+    }
+    for (int i = 0; i < 4; i++)
+        if (posenc_parse_int64(a[i].s, a[i].len, &box[i]) != POSENC_OK) {
+            cli_error(st, "%s: %s '%.*s%s' must be an integer", cmd, names[i],
+                      CLI_SHOW(a[i].s, a[i].len));
+            return 0;
+        }
+    if (!layer_ids(st, cmd, POSENC_IDS_BOX2D, "LayoutLM's 2-D box tables", &ids))
+        return 0;
+    if (posenc_box2d_ids(box, ids.box_rows, ids6) != POSENC_OK) {
+        cli_error(st, "%s: each coordinate must be a row of the %u-row tables (0..%u) with x0 <= "
+                      "x1 and y0 <= y1 (transformers raises IndexError otherwise)",
+                  cmd, ids.box_rows, ids.box_rows - 1);
+        return 0;
+    }
+    FILE *o = st->out;
+    fprintf(o, "BOX x0=%lld y0=%lld x1=%lld y1=%lld box_rows=%u (%s layer %u): six rows of the "
+               "x, y, h and w tables, summed with the token's 1-D position row\n",
+            (long long)box[0], (long long)box[1], (long long)box[2], (long long)box[3],
+            ids.box_rows, posenc_model_type(st->model), st->layer);
+    fprintf(o, "left  = x[x0] = x[%lld]\n", (long long)ids6[POSENC_BOX2D_X0]);
+    fprintf(o, "upper = y[y0] = y[%lld]\n", (long long)ids6[POSENC_BOX2D_Y0]);
+    fprintf(o, "right = x[x1] = x[%lld]\n", (long long)ids6[POSENC_BOX2D_X1]);
+    fprintf(o, "lower = y[y1] = y[%lld]\n", (long long)ids6[POSENC_BOX2D_Y1]);
+    fprintf(o, "h = h[y1 - y0] = h[%lld]\n", (long long)ids6[POSENC_BOX2D_H]);
+    fprintf(o, "w = w[x1 - x0] = w[%lld]\n", (long long)ids6[POSENC_BOX2D_W]);
+    fprintf(o, "result: x[%lld] + y[%lld] + x[%lld] + y[%lld] + h[%lld] + w[%lld]\n",
+            (long long)ids6[0], (long long)ids6[1], (long long)ids6[2], (long long)ids6[3],
+            (long long)ids6[4], (long long)ids6[5]);
+    return 1;
+}

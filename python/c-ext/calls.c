@@ -681,3 +681,97 @@ int pyposenc_side_buckets(const char *json, size_t len, int64_t layer, int64_t n
     return POSENC_ERR_FORMAT;
 #endif
 }
+
+int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                          const uint32_t *columns, const uint32_t *rows, size_t n, int *ids_kind,
+                          uint32_t *width, int64_t **out, char *detail, size_t detail_size)
+{
+    *out = NULL;
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    posenc_model_table tb;
+    posenc_model_ids ids;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    if (li.scheme != POSENC_SCHEME_LEARNED) {
+        snprintf(detail, detail_size,
+                 "layer %lld's scheme is %s: learned_rows gives a learned table's rows",
+                 (long long)layer, posenc_scheme_name(li.scheme));
+        posenc_model_free(m);
+        return POSENC_ERR_RANGE;
+    }
+    if ((st = posenc_model_layer_table(m, (uint32_t)layer, &tb)) != POSENC_OK ||
+        (st = posenc_model_layer_ids(m, (uint32_t)layer, &ids)) != POSENC_OK) {
+        posenc_model_free(m);
+        return st;
+    }
+    int reset = ids.kind == POSENC_IDS_CELL_RESET, cells = columns != NULL;
+    *ids_kind = (int)ids.kind;
+    *width = ids.kind == POSENC_IDS_AXIAL ? 3 : 1;
+    if (cells && !reset) {
+        snprintf(detail, detail_size,
+                 "layer %lld does not read cells: only TAPAS's reset_position_index_per_cell "
+                 "does; give positions",
+                 (long long)layer);
+        posenc_model_free(m);
+        return POSENC_ERR_RANGE;
+    }
+    int64_t *o = malloc((n ? n : 1) * *width * sizeof *o);
+    if (!o) {
+        posenc_model_free(m);
+        return POSENC_ERR_NOMEM;
+    }
+    for (size_t t = 0; cells && t < n && st == POSENC_OK; t++)
+        if (columns[t] >= ids.cell_columns || rows[t] >= ids.cell_rows) {
+            snprintf(detail, detail_size,
+                     "token %zu's cell (column %u, row %u) is outside the %u columns and %u "
+                     "rows of type_vocab_sizes[1] and [2]",
+                     t, columns[t], rows[t], ids.cell_columns, ids.cell_rows);
+            st = POSENC_ERR_POS;
+        }
+    if (cells && st == POSENC_OK)
+        st = posenc_tapas_positions(columns, rows, n, (uint32_t)tb.positions, o);
+    for (size_t t = 0; !cells && t < n && st == POSENC_OK; t++) {
+        int64_t r = pos[t] + tb.offset;
+        if (reset && r > tb.positions - 1) /* every token in cell (0, 0): TAPAS's cap */
+            r = tb.positions - 1;
+        if (pos[t] < 0 || r >= tb.positions) {
+            snprintf(detail, detail_size,
+                     "position %lld reads row %lld, outside layer %lld's %lld-row table",
+                     (long long)pos[t], (long long)r, (long long)layer,
+                     (long long)tb.positions);
+            st = POSENC_ERR_POS;
+            break;
+        }
+        o[t * *width] = r;
+        if (*width == 3)
+            st = posenc_axial_ids(r, ids.axial_shape[0], ids.axial_shape[1], &o[t * 3 + 1],
+                                  &o[t * 3 + 2]);
+    }
+    posenc_model_free(m);
+    if (st != POSENC_OK) {
+        free(o);
+        if (!detail[0])
+            snprintf(detail, detail_size, "%s", posenc_strerror(st));
+        return st;
+    }
+    *out = o;
+    return POSENC_OK;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)pos;
+    (void)columns;
+    (void)rows;
+    (void)n;
+    (void)ids_kind;
+    (void)width;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}

@@ -199,5 +199,14 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
 int pyposenc_side_buckets(const char *json, size_t len, int64_t layer, int64_t n_tok,
                           const int64_t *pos, size_t n, int64_t **out, size_t *n_global,
                           char *detail, size_t detail_size);
+/* posenc._schemes: the rows a LEARNED layer's table is read at, as posenc
+ * golden writes them: for the n token indices pos, out int64 [n, *width],
+ * *width 1 (row = offset + index) or 3 (row, axial_row, axial_col: Reformer);
+ * for TAPAS's reset per cell (pos NULL, n tokens) the rows from each token's
+ * cell (columns[t], rows[t]), *width 1. *ids_kind: posenc_ids_kind. *out is
+ * malloc'd (the caller frees it). */
+int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                          const uint32_t *columns, const uint32_t *rows, size_t n, int *ids_kind,
+                          uint32_t *width, int64_t **out, char *detail, size_t detail_size);
 
 #endif

@@ -86,6 +86,49 @@ static PyObject *side_buckets(PyObject *self, PyObject *args)
                                sizeof detail);
     Py_END_ALLOW_THREADS
     free(pos);
+/* learned_rows(json_bytes, layer, positions_bytes, columns_bytes, rows_bytes) ->
+ * (ids_kind, width, data): data int64 [n, width] (pyposenc_learned_ids);
+ * positions native int64, or columns and rows native uint32 (TAPAS's cells;
+ * None otherwise). Raises ValueError with the reader's or the library's
+ * sentence. */
+static PyObject *learned_rows(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb, *cb = NULL, *rb = NULL;
+    Py_ssize_t jlen, plen, clen = 0, rlen = 0;
+    long long layer;
+    if (!PyArg_ParseTuple(args, "y#Ly#z#z#", &json, &jlen, &layer, &pb, &plen, &cb, &clen, &rb,
+                          &rlen))
+        return NULL;
+    int cells = cb != NULL;
+    size_t n = cells ? (size_t)clen / sizeof(uint32_t) : (size_t)plen / sizeof(int64_t);
+    if (n > 65536) {
+        PyErr_Format(PyExc_ValueError, "%zu tokens: at most 65536", n);
+        return NULL;
+    }
+    if (cells && (!rb || (size_t)rlen != (size_t)clen)) {
+        PyErr_SetString(PyExc_ValueError, "cells: as many rows as columns");
+        return NULL;
+    }
+    void *buf = malloc((n ? n : 1) * (cells ? 2 * sizeof(uint32_t) : sizeof(int64_t)));
+    if (!buf)
+        return PyErr_NoMemory();
+    if (n)
+        memcpy(buf, cells ? cb : pb, n * (cells ? sizeof(uint32_t) : sizeof(int64_t)));
+    if (cells && n)
+        memcpy((uint32_t *)buf + n, rb, n * sizeof(uint32_t));
+    int kind = 0;
+    uint32_t width = 0;
+    int64_t *out = NULL;
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_learned_ids(json, (size_t)jlen, layer, cells ? NULL : (const int64_t *)buf,
+                               cells ? (const uint32_t *)buf : NULL,
+                               cells ? (const uint32_t *)buf + n : NULL, n, &kind, &width, &out,
+                               detail, sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(buf);
     if (st != 0) {
         PyErr_SetString(PyExc_ValueError, detail);
         return NULL;
@@ -96,9 +139,16 @@ static PyObject *side_buckets(PyObject *self, PyObject *args)
     if (!b)
         return NULL;
     return Py_BuildValue("(nN)", (Py_ssize_t)ng, b);
+                                            (Py_ssize_t)(n * width * sizeof(int64_t)));
+    free(out);
+    if (!b)
+        return NULL;
+    return Py_BuildValue("(iIN)", kind, width, b);
 }
 
 static PyMethodDef methods[] = {
+    {"learned_rows", learned_rows, METH_VARARGS,
+     "learned_rows(json, layer, positions_int64, columns_u32, rows_u32) -> (kind, width, bytes)"},
     {"layer_values", layer_values, METH_VARARGS,
      "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
     {"side_buckets", side_buckets, METH_VARARGS,

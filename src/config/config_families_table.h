@@ -1796,14 +1796,15 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
            "configuration_laguna.py L93-145"},
 
-/* ---- layoutlm: refused. Beside BERT's learned table, LayoutLMEmbeddings
- * adds 2D layout embeddings (x/y/h/w tables of max_2d_position_embeddings
- * rows indexed by the bbox input). transformers 5.23.0
- * models/layoutlm/modeling_layoutlm.py L48-122. */
-REFUSED("layoutlm", "LayoutLM", LEARNED, NO_LAYOUT,
-        "LayoutLM adds 2D layout position embeddings (x/y/h/w tables indexed by the bbox "
-        "input) to the token positions; posenc does not read them",
-        "models/layoutlm/modeling_layoutlm.py L48-122 (transformers 5.23.0)"),
+/* ---- layoutlm: BERT's learned table at rows 0.. plus 2-D box tables (x, y,
+ * h, w; max_2d_position_embeddings rows) read by each token's bbox; quirk.
+ * transformers 5.23.0 models/layoutlm/modeling_layoutlm.py L48-122;
+ * configuration_layoutlm.py L47-64 (12 layers, hidden 768, 512 positions). */
+{.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_positions = 512,
+ .quirks = &quirk_layoutlm,
+ .source = "models/layoutlm/modeling_layoutlm.py L48-122; configuration_layoutlm.py L47-64 "
+           "(transformers 5.23.0)"},
 
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
@@ -1962,13 +1963,15 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .default_hidden = 1024, .default_positions = 1024,
  .source = "models/marian/modeling_marian.py L72-103, L447-472, L527-596 (transformers 5.23.0)"},
 
-/* ---- markuplm: refused. Beside RoBERTa's table, MarkupLMEmbeddings adds
- * XPath embeddings (xpath_tags_seq, xpath_subs_seq). transformers 5.23.0
- * models/markuplm/modeling_markuplm.py L95-208. */
-REFUSED("markuplm", "MarkupLM", LEARNED, NO_LAYOUT,
-        "MarkupLM adds XPath embeddings (xpath_tags_seq, xpath_subs_seq) beside RoBERTa's "
-        "position table; posenc does not read them",
-        "models/markuplm/modeling_markuplm.py L95-208 (transformers 5.23.0)"),
+/* ---- markuplm: RoBERTa's learned table (rows from pad_token_id + 1, class
+ * default 0) plus XPath tag and subscript tables per depth; quirk.
+ * transformers 5.23.0 models/markuplm/modeling_markuplm.py L45-208;
+ * configuration_markuplm.py L57-78 (12 layers, hidden 768, 512 positions). */
+{.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_positions = 512,
+ .quirks = &quirk_markuplm,
+ .source = "models/markuplm/modeling_markuplm.py L45-208; configuration_markuplm.py L57-78 "
+           "(transformers 5.23.0)"},
 
 /* ---- mbart: BART's learned tables in both stacks
  * (MBartLearnedPositionalEmbedding, max_position_embeddings + 2 rows, offset
@@ -2984,15 +2987,17 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
            "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
 
-/* ---- reformer: refused. Axial position embeddings (axial_pos_shape,
- * axial_pos_embds_dim: one learned table per axis, broadcast and
- * concatenated) when axial_pos_embds (default), beside LSH and local
- * attention. transformers 5.23.0 models/reformer/modeling_reformer.py
- * L192-306. */
-REFUSED("reformer", "Reformer", LEARNED, NO_LAYOUT,
-        "Reformer's axial position embeddings (a learned table per axis of "
-        "axial_pos_shape, concatenated) are not implemented",
-        "models/reformer/modeling_reformer.py L192-306 (transformers 5.23.0)"),
+/* ---- reformer: axial position embeddings (axial_pos_shape (h, w), one
+ * learned table per axis, concatenated: position p reads rows p / w and
+ * p % w) when axial_pos_embds (default), else a plain learned table; one
+ * layer per attn_layers entry (LSH and local attention carry no positions);
+ * quirk. transformers 5.23.0 models/reformer/modeling_reformer.py L160-335;
+ * configuration_reformer.py L108-150 (hidden 256, 4096 positions). */
+{.model_type = "reformer", .arch = "Reformer", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 6, .default_hidden = 256, .default_positions = 4096,
+ .quirks = &quirk_reformer,
+ .source = "models/reformer/modeling_reformer.py L160-335; configuration_reformer.py L108-150 "
+           "(transformers 5.23.0)"},
 
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
@@ -3250,28 +3255,33 @@ WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/
  .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L235-311, L727-826; "
            "configuration_t5gemma2.py L30-142 (transformers 5.23.0)"},
 
-/* ---- tapas: refused. Positions restart in each table cell
- * (reset_position_index_per_cell) and row/column/rank token-type tables
- * are added. transformers 5.23.0 models/tapas/modeling_tapas.py L67-143. */
-REFUSED("tapas", "Tapas", LEARNED, NO_LAYOUT,
-        "TAPAS restarts positions in each table cell (reset_position_index_per_cell) and "
-        "adds row/column/rank embeddings; posenc does not read them",
-        "models/tapas/modeling_tapas.py L67-143 (transformers 5.23.0)"),
+/* ---- tapas: BERT's learned table (1024 rows by default), positions reset
+ * per table cell when reset_position_index_per_cell (default), plus the
+ * token-type tables of type_vocab_sizes; quirk. transformers 5.23.0
+ * models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141
+ * (12 layers, hidden 768). */
+{.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
+ .default_layers = 12, .default_hidden = 768, .default_positions = 1024,
+ .quirks = &quirk_tapas,
+ .source = "models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141 "
+           "(transformers 5.23.0)"},
 
 WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"),
 
 /* ---- tipsv2_text_model: a fixed sinusoid table
- * (Tipsv2SinusoidalPositionalEmbedding, tensor2tensor's: sines of every
- * pair first, then the cosines, frequencies exp(-k log(10000) /
- * (half_dim - 1))) read at rows 0.., added to the token embeddings
- * scaled by sqrt(hidden_size) (scale_sqrt_depth). posenc's sinusoid
- * interleaves sin and cos with 10000^(-2k/d): refused. transformers
- * 5.23.0 models/tipsv2/modeling_tipsv2.py L586-662;
- * configuration_tipsv2.py L109-122. */
-REFUSED("tipsv2_text_model", "Tipsv2Text", SINUSOID, NO_LAYOUT,
-        "TIPSv2's tensor2tensor sinusoid (all sines, then all cosines, log(10000) / "
-        "(half_dim - 1)) is not implemented",
-        "models/tipsv2/modeling_tipsv2.py L586-662 (transformers 5.23.0)"),
+ * (Tipsv2SinusoidalPositionalEmbedding.get_embedding, tensor2tensor's, which
+ * is fairseq's: sines of every frequency exp(-k log(10000) / (half_dim - 1))
+ * first, then the cosines, float32, an odd width's last column 0, no
+ * padding row) read at rows 0.. (position_ids = arange), added to the token
+ * embeddings scaled by sqrt(hidden_size) (scale_sqrt_depth: the tokens', not
+ * the positions'). transformers 5.23.0 models/tipsv2/modeling_tipsv2.py
+ * L586-662; configuration_tipsv2.py L109-127 (12 layers, hidden 768, 64
+ * positions). */
+{.model_type = "tipsv2_text_model", .arch = "Tipsv2Text", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = 0, .default_layers = 12,
+ .default_hidden = 768, .default_positions = 64,
+ .source = "models/tipsv2/modeling_tipsv2.py L586-662; configuration_tipsv2.py L109-127 "
+           "(transformers 5.23.0)"},
 
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention

@@ -937,4 +937,295 @@ static posenc_status roformer_scheme(mread *r, int64_t n_layer, int *done)
     return POSENC_OK;
 }
 
+/* ---- layoutlm, markuplm, tapas, reformer: learned tables read by other ids ---------- */
+
+/* The one LEARNED group of these families, every layer in it: a table of
+ * max_position_embeddings rows (the family's default) of hidden_size width,
+ * read from row 0 (a quirk may move the offset). Their code reads no
+ * position_embedding_type (BERT's key): listed as ignored, never refused. */
+static posenc_status ids_table(mread *r, int64_t n_layer, posenc_model_group **out)
+{
+    static const char *const pos_key[] = {"max_position_embeddings", NULL};
+    static const char *const dim_key[] = {"hidden_size", NULL};
+    char name[96];
+    int64_t positions, dim;
+    posenc_status st;
+    if ((st = need_count(r, pos_key, r->fam->default_positions, &positions, NULL)) !=
+            POSENC_OK ||
+        (st = positive(r, "max_position_embeddings", positions)) != POSENC_OK ||
+        (st = need_count(r, dim_key, r->fam->default_hidden, &dim, NULL)) != POSENC_OK)
+        return st;
+    if (dim < 1 || dim > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, "hidden_size", name, sizeof name),
+                    "%s %lld is outside 1..%u", name, (long long)dim, POSENC_MAX_DIM);
+    note_ignored(r, "position_embedding_type");
+    int gi = add_group(r->m, POSENC_SCHEME_LEARNED, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    *out = &r->m->group[gi];
+    (*out)->positions = positions;
+    (*out)->dim = (uint32_t)dim;
+    return POSENC_OK;
+}
+
+/* A count key in 1..max (default def), else an error naming it. */
+static posenc_status count_in(mread *r, const char *key, int64_t def, int64_t max, uint32_t *out)
+{
+    char name[96];
+    int present;
+    int64_t v = def;
+    posenc_status st = count(r, key, &v, &present);
+    if (st != POSENC_OK)
+        return st;
+    if (v < 1 || v > max)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, key, name, sizeof name),
+                    "%s %lld is outside 1..%lld", name, (long long)v, (long long)max);
+    *out = (uint32_t)v;
+    return POSENC_OK;
+}
+
+/* A list of counts, each in 1..max (out[], at most cap; *n its length), or
+ * def[0..ndef) when the key is absent. */
+static posenc_status count_list(mread *r, const char *key, const int64_t *def, size_t ndef,
+                                int64_t max, int64_t *out, size_t cap, size_t *n)
+{
+    char name[96];
+    kn(r, key, name, sizeof name);
+    const json_t *v = json_object_get(r->cfg, key);
+    if (v && json_is_null(v)) /* the config classes call tuple() or len() on it */
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s is null: its family's code needs the list",
+                    name);
+    if (!v) {
+        for (size_t i = 0; i < ndef; i++)
+            out[i] = def[i];
+        *n = ndef;
+        return POSENC_OK;
+    }
+    if (!json_is_array(v) || json_array_size(v) > cap)
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of at most %zu integers",
+                    name, cap);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > max)
+            return FAIL(r, POSENC_ERR_RANGE, name, "%s[%zu] must be an integer in 1..%lld",
+                        name, i, (long long)max);
+        out[i] = json_integer_value(e);
+    }
+    *n = json_array_size(v);
+    return POSENC_OK;
+}
+
+/* LayoutLM: BERT's table at rows 0.. (position_ids = arange) plus the x, y,
+ * h, w tables of max_2d_position_embeddings rows (default 1024) read by each
+ * token's box: x(bbox[0]) + y(bbox[1]) + x(bbox[2]) + y(bbox[3]) +
+ * h(bbox[3] - bbox[1]) + w(bbox[2] - bbox[0]). transformers 5.23.0
+ * models/layoutlm/modeling_layoutlm.py L51-61 (tables), L83-84 (positions),
+ * L94-103 (box rows), L106-116 (the sum); configuration_layoutlm.py L55,
+ * L63. */
+static posenc_status layoutlm_scheme(mread *r, int64_t n_layer, int *done)
+{
+    posenc_model_group *g;
+    uint32_t rows;
+    posenc_status st;
+    if ((st = count_in(r, "max_2d_position_embeddings", 1024, POSENC_MAX_POS + 1, &rows)) !=
+            POSENC_OK ||
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
+        return st;
+    g->ids.kind = POSENC_IDS_BOX2D;
+    g->ids.box_rows = rows;
+    *done = 1;
+    return POSENC_OK;
+}
+
 const posenc_family_quirks quirk_roformer = {.name = "quirk_roformer", .scheme = roformer_scheme};
+const posenc_family_quirks quirk_layoutlm = {.name = "quirk_layoutlm", .scheme = layoutlm_scheme};
+
+/* MarkupLM: RoBERTa's positions (create_position_ids_from_input_ids: rows
+ * from padding_idx + 1, padding_idx = pad_token_id, class default 0; the
+ * table max_position_embeddings rows) plus XPathEmbeddings: per depth
+ * 0..max_depth-1 a tag table of max_xpath_tag_unit_embeddings rows and a
+ * subscript table of max_xpath_subs_unit_embeddings rows, each
+ * xpath_unit_hidden_size wide, read by xpath_tags_seq / xpath_subs_seq
+ * (tag_pad_id, subs_pad_id when not given). transformers 5.23.0
+ * models/markuplm/modeling_markuplm.py L45-92 (XPathEmbeddings), L95-121
+ * (tables, padding_idx), L140-154 (positions), L156-205;
+ * configuration_markuplm.py L66-78. */
+static posenc_status markuplm_scheme(mread *r, int64_t n_layer, int *done)
+{
+    char name[96];
+    int present;
+    int64_t pad = 0;
+    uint32_t depth, tags, subs, unit;
+    posenc_model_group *g;
+    posenc_status st;
+    const json_t *pv = json_object_get(r->cfg, "pad_token_id");
+    if (pv && json_is_null(pv)) /* input_ids.ne(None): transformers fails */
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "pad_token_id", name, sizeof name),
+                    "%s is null: MarkupLM numbers positions from its padding index "
+                    "(create_position_ids_from_input_ids), which must be an integer",
+                    name);
+    if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK ||
+        (st = count_in(r, "max_depth", 50, 4096, &depth)) != POSENC_OK ||
+        (st = count_in(r, "max_xpath_tag_unit_embeddings", 256, POSENC_MAX_POS + 1, &tags)) !=
+            POSENC_OK ||
+        (st = count_in(r, "max_xpath_subs_unit_embeddings", 1024, POSENC_MAX_POS + 1, &subs)) !=
+            POSENC_OK ||
+        (st = count_in(r, "xpath_unit_hidden_size", 32, POSENC_MAX_DIM, &unit)) != POSENC_OK ||
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
+        return st;
+    /* the pad ids a sequence without XPaths reads must be rows of the tables */
+    static const char *const pads[2] = {"tag_pad_id", "subs_pad_id"};
+    const int64_t pad_def[2] = {216, 1001}, rows[2] = {tags, subs};
+    for (int i = 0; i < 2; i++) {
+        int64_t v = pad_def[i];
+        if ((st = count(r, pads[i], &v, &present)) != POSENC_OK)
+            return st;
+        if (v >= rows[i])
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, pads[i], name, sizeof name),
+                        "%s %lld is past the %lld-row %s tables (max_xpath_%s_unit_embeddings)",
+                        name, (long long)v, (long long)rows[i], i ? "subscript" : "tag",
+                        i ? "subs" : "tag");
+    }
+    if (pad + 1 >= g->positions)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                    "%s %lld leaves no row of the %lld-row position table for tokens", name,
+                    (long long)pad, (long long)g->positions);
+    g->offset = pad + 1;
+    g->offset_from_pad = 1;
+    g->ids.kind = POSENC_IDS_XPATH;
+    g->ids.xpath_depth = depth;
+    g->ids.xpath_tags = tags;
+    g->ids.xpath_subs = subs;
+    g->ids.xpath_unit = unit;
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_markuplm = {.name = "quirk_markuplm", .scheme = markuplm_scheme};
+
+/* TAPAS: BERT's table (max_position_embeddings rows, class default 1024) at
+ * rows 0.., or, with reset_position_index_per_cell (default true), at each
+ * token's distance from its cell's first token, capped at
+ * max_position_embeddings - 1; the cell is (token_type_ids[..., 1],
+ * token_type_ids[..., 2]), ids below type_vocab_sizes[1] and [2] (default
+ * [3, 256, 256, 2, 256, 256, 10]: one token-type table per entry).
+ * transformers 5.23.0 models/tapas/modeling_tapas.py L76-84 (tables),
+ * L100-121 (positions), L123-137; configuration_tapas.py L114-141. */
+static posenc_status tapas_scheme(mread *r, int64_t n_layer, int *done)
+{
+    static const int64_t def[] = {3, 256, 256, 2, 256, 256, 10};
+    int64_t sizes[64];
+    size_t n;
+    int reset = 1, present;
+    char name[96];
+    posenc_model_group *g;
+    posenc_status st;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "reset_position_index_per_cell",
+                               kn(r, "reset_position_index_per_cell", name, sizeof name), &reset,
+                               &present)) != POSENC_OK ||
+        (st = count_list(r, "type_vocab_sizes", def, 7, (int64_t)UINT32_MAX, sizes, 64, &n)) !=
+            POSENC_OK ||
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
+        return st;
+    if (reset && n < 3)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "type_vocab_sizes", name, sizeof name),
+                    "%s has %zu entries: reset_position_index_per_cell reads the column and "
+                    "row ids, entries 1 and 2",
+                    name, n);
+    if (reset) {
+        g->ids.kind = POSENC_IDS_CELL_RESET;
+        g->ids.cell_columns = (uint32_t)sizes[1];
+        g->ids.cell_rows = (uint32_t)sizes[2];
+    }
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_tapas = {.name = "quirk_tapas", .scheme = tapas_scheme};
+
+/* Reformer: num_hidden_layers = len(attn_layers) ("lsh" or "local" each,
+ * default 6; configuration_reformer.py L113, L147-148), and either
+ * AxialPositionEmbeddings (axial_pos_embds, default true): axial_pos_shape
+ * (h, w) (default (64, 64)), axial_pos_embds_dim (d0, d1) (default (64,
+ * 192)) summing to hidden_size, position p reading row p / w of the first
+ * axis's table and p % w of the second's, p < h * w; or PositionEmbeddings,
+ * a plain table of max_position_embeddings rows. Positions are
+ * arange(seq_length) (from start_idx_pos_encodings when generating).
+ * transformers 5.23.0 models/reformer/modeling_reformer.py L160-189
+ * (attn_layers), L192-294 (axial), L297-308 (plain), L311-354;
+ * configuration_reformer.py L108-150. */
+static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
+{
+    char name[96];
+    int axial = 1, present;
+    posenc_model_group *g;
+    posenc_status st;
+    const json_t *al = json_object_get(r->cfg, "attn_layers");
+    kn(r, "attn_layers", name, sizeof name);
+    if (al) {
+        if (!json_is_array(al) || json_array_size(al) < 1 ||
+            json_array_size(al) > POSENC_MODEL_MAX_LAYERS)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a list of 1..%u layer kinds",
+                        name, POSENC_MODEL_MAX_LAYERS);
+        for (size_t i = 0; i < json_array_size(al); i++) {
+            const char *s = json_string_value(json_array_get(al, i));
+            if (!s || (strcmp(s, "lsh") != 0 && strcmp(s, "local") != 0))
+                return FAIL(r, POSENC_ERR_FORMAT, name,
+                            "%s[%zu] is not 'lsh' or 'local' (the only kinds Reformer's code "
+                            "has)",
+                            name, i);
+        }
+        /* __post_init__ sets num_hidden_layers = len(attn_layers), whatever it said */
+        if (n_layer != (int64_t)json_array_size(al))
+            note_ignored(r, "num_hidden_layers");
+        n_layer = (int64_t)json_array_size(al);
+    } else {
+        n_layer = 6;
+    }
+    r->m->n_layer = (uint32_t)n_layer;
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "axial_pos_embds",
+                               kn(r, "axial_pos_embds", name, sizeof name), &axial, &present)) !=
+            POSENC_OK ||
+        (st = ids_table(r, n_layer, &g)) != POSENC_OK)
+        return st;
+    int64_t hidden = g->dim;
+    if (!axial) {
+        note_ignored(r, "axial_pos_shape");
+        note_ignored(r, "axial_pos_embds_dim");
+        *done = 1;
+        return POSENC_OK;
+    }
+    static const int64_t dshape[] = {64, 64}, ddim[] = {64, 192};
+    int64_t shape[2], dim[2];
+    size_t ns, nd;
+    if ((st = count_list(r, "axial_pos_shape", dshape, 2, POSENC_MAX_POS + 1, shape, 2, &ns)) !=
+            POSENC_OK ||
+        (st = count_list(r, "axial_pos_embds_dim", ddim, 2, POSENC_MAX_DIM, dim, 2, &nd)) !=
+            POSENC_OK)
+        return st;
+    if (ns != 2)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "axial_pos_shape", name, sizeof name),
+                    "%s has %zu entries: Reformer's code reads two axes (h, w)", name, ns);
+    if (nd != 2)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "axial_pos_embds_dim", name, sizeof name),
+                    "%s has %zu entries: one width per axis of axial_pos_shape (2)", name, nd);
+    if (dim[0] + dim[1] != hidden)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, "axial_pos_embds_dim", name, sizeof name),
+                    "%s %lld + %lld must sum to hidden_size %lld (AxialPositionEmbeddings "
+                    "raises otherwise)",
+                    name, (long long)dim[0], (long long)dim[1], (long long)hidden);
+    if (shape[0] * shape[1] > POSENC_MAX_POS + 1)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "axial_pos_shape", name, sizeof name),
+                    "%s %lld x %lld is past %lld positions", name, (long long)shape[0],
+                    (long long)shape[1], POSENC_MAX_POS + 1);
+    g->positions = shape[0] * shape[1];
+    g->ids.kind = POSENC_IDS_AXIAL;
+    g->ids.axial_shape[0] = (uint32_t)shape[0];
+    g->ids.axial_shape[1] = (uint32_t)shape[1];
+    g->ids.axial_dim[0] = (uint32_t)dim[0];
+    g->ids.axial_dim[1] = (uint32_t)dim[1];
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_reformer = {.name = "quirk_reformer", .scheme = reformer_scheme};

@@ -99,5 +99,11 @@ extern const posenc_family_quirks quirk_zamba2;
  * (layer_rope_theta 0: NoPE) */
 extern const posenc_family_quirks quirk_granite_swa;
 extern const posenc_family_quirks quirk_muse_glimmer_text;
+/* learned tables read by other ids (LayoutLM's boxes, MarkupLM's XPaths, TAPAS's cells,
+ * Reformer's axes) */
+extern const posenc_family_quirks quirk_layoutlm;
+extern const posenc_family_quirks quirk_markuplm;
+extern const posenc_family_quirks quirk_reformer;
+extern const posenc_family_quirks quirk_tapas;
 
 #endif

@@ -81,6 +81,8 @@ typedef struct posenc_model_group {
     uint32_t segment_types;   /* CPMANT: segment_types */
     uint32_t prompt_length;   /* CPMANT: prompt_length (segment 0 tokens before the text's 2) */
     uint32_t window_size;     /* WINDOW: window_size */
+    posenc_model_ids ids;     /* LEARNED: how the rows are read (plain, LayoutLM's boxes,
+                                 MarkupLM's XPaths, TAPAS's cells, Reformer's axes) */
 } posenc_model_group;
 
 /* posenc_model_group.bucket_ids: whose relative ids a RELATIVE_BUCKETS layer reads. */

@@ -125,6 +125,28 @@ static posenc_status put_rope(text *t, const posenc_model_group *g)
     return POSENC_OK;
 }
 
+/* How a learned table's rows are read, when not by the token index alone. */
+static void put_ids(text *t, const posenc_model_ids *d)
+{
+    switch (d->kind) {
+    case POSENC_IDS_BOX2D:
+        put(t, " ids=box2d box_rows=%u box_tables=x,y,h,w", d->box_rows);
+        break;
+    case POSENC_IDS_XPATH:
+        put(t, " ids=xpath xpath_depth=%u xpath_tags=%u xpath_subs=%u xpath_unit=%u",
+            d->xpath_depth, d->xpath_tags, d->xpath_subs, d->xpath_unit);
+        break;
+    case POSENC_IDS_CELL_RESET:
+        put(t, " ids=cell-reset cell_columns=%u cell_rows=%u", d->cell_columns, d->cell_rows);
+        break;
+    case POSENC_IDS_AXIAL:
+        put(t, " ids=axial axial_shape=%ux%u axial_dim=%u+%u", d->axial_shape[0],
+            d->axial_shape[1], d->axial_dim[0], d->axial_dim[1]);
+        break;
+    default: break;
+    }
+}
+
 posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer, char *buf,
                                           size_t n)
 {
@@ -153,6 +175,7 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
     case POSENC_SCHEME_LEARNED:
         put(&t, " positions=%lld offset=%lld dim=%u", (long long)g->positions,
             (long long)g->offset, g->dim);
+        put_ids(&t, &g->ids);
         break;
     case POSENC_SCHEME_SINUSOID: {
         const posenc_sinusoid_spec *sp = &g->sinusoid;

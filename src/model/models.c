@@ -455,3 +455,25 @@ posenc_status posenc_model_layer_rope_rows(const posenc_model *m, uint32_t layer
     *rotary_value = g->rotary_value;
     return POSENC_OK;
 }
+posenc_status posenc_model_layer_ids(const posenc_model *m, uint32_t layer,
+                                     posenc_model_ids *ids)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, ids, POSENC_SCHEME_LEARNED, &g);
+    if (st != POSENC_OK)
+        return st;
+    *ids = g->ids;
+    return POSENC_OK;
+}
+
+const char *posenc_ids_kind_name(posenc_ids_kind kind)
+{
+    switch (kind) {
+    case POSENC_IDS_PLAIN: return "plain";
+    case POSENC_IDS_BOX2D: return "box2d";
+    case POSENC_IDS_XPATH: return "xpath";
+    case POSENC_IDS_CELL_RESET: return "cell-reset";
+    case POSENC_IDS_AXIAL: return "axial";
+    }
+    return "unknown";
+}

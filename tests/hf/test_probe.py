@@ -387,9 +387,7 @@ CLASS_DEFAULTS_REFUSED = {
     # over 21); GLM-4.5's configs give head_dim 128 (tests/data/models fixture)
     "glm4_moe": "rotary dimension comes out 21",
     # positions outside attention's q/k that posenc does not express (issue 20)
-    "layoutlm": "2D layout position embeddings", "longt5": "local blocks",
-    "markuplm": "XPath embeddings",
-    "tapas": "reset_position_index_per_cell",
+    "longt5": "local blocks",
     "xlnet": "Transformer-XL relative sinusoidal",
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
@@ -409,7 +407,6 @@ CLASS_DEFAULTS_REFUSED = {
     "vits": "windowed relative position embeddings",
     # issue 20 (h-swb)
     "neomme": "two-axis M-RoPE",
-    "tipsv2": "tensor2tensor sinusoid", "tipsv2_text_model": "tensor2tensor sinusoid",
     "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
     "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
@@ -420,7 +417,6 @@ CLASS_DEFAULTS_REFUSED.update({
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
     "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
-    "reformer": "axial position embeddings",
     "hy_v4": "last qk_rope_head_dim elements",
     "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",
 })
@@ -430,6 +426,13 @@ CLASS_DEFAULTS_REFUSED.update({
 for _mt in ("longt5", "cpmant", "vits"):
     CLASS_DEFAULTS_REFUSED.pop(_mt)
 GOLDEN_TESTED.update({"longt5", "cpmant", "vits"})
+# learned tables read by other ids, TIPSv2's text sinusoid (h-ids): the probe reads
+# MarkupLM's and TAPAS's 1-D rows (TAPAS's cells all (0, 0) by default) and
+# TIPSv2's table; LayoutLM (whose box tables the probe would take for position
+# tables) and Reformer (whose axial widths must sum to the hidden size the probe
+# shrinks) are checked by tests/hf/test_ids_hf.py
+CLASS_DEFAULTS += ["markuplm", "tapas", "tipsv2", "tipsv2_text_model"]
+GOLDEN_TESTED |= {"layoutlm", "reformer"}
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
