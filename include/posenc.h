@@ -132,7 +132,8 @@
  *                                posenc_deberta_log_bucket (+ _explain),
  *                                posenc_deberta_relative_ids
  *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
- *                                posenc_funnel_rel_positions
+ *                                posenc_funnel_rel_positions,
+ *                                posenc_funnel_factorized_positions
  *   1.10 RoFormer .............. posenc_roformer_rotate_f32/_f64
  *   1.11 other position ids .... posenc_box2d_ids (LayoutLM), posenc_tapas_positions,
  *                                posenc_axial_ids (Reformer)
@@ -888,6 +889,23 @@ POSENC_NODISCARD
 posenc_status posenc_funnel_rel_positions(uint32_t seq_len, uint32_t block, int pooling,
                                           int separate_cls, int truncate_seq, int64_t *out,
                                           size_t cap, size_t *n_out);
+
+/* Funnel's token positions at block `block` (attention_type "factorized",
+ * and the length of every block's sequence): 0 .. seq_len - 1 pooled block
+ * times by its stride_pool, each pooling
+ *     separate_cls:  ([p0] + p)[:-1:2] with truncate_seq, ([p0] + p)[::2] without
+ *     otherwise:     p[::2]
+ * (modeling_funnel.py L254-281). *n_out is the block's sequence length;
+ * *n_out is always set, out may be NULL with cap 0 to ask for the count.
+ * *pooled (may be NULL) = 1 when the code pools at every block up to
+ * `block` at this length (its encoder skips the pooling of a sequence of
+ * at most 2 tokens with separate_cls, else 1: L558-560).
+ * Valid and errors: those of posenc_funnel_rel_positions. */
+POSENC_NODISCARD
+posenc_status posenc_funnel_factorized_positions(uint32_t seq_len, uint32_t block,
+                                                 int separate_cls, int truncate_seq,
+                                                 int64_t *out, size_t cap, size_t *n_out,
+                                                 int *pooled);
 
 /* ------------------------------------------------------------------------- */
 /* 1.10 RoFormer's rotation (src/math/roformer.c)                             */

@@ -88,5 +88,8 @@ extern const posenc_family_quirks quirk_recurrent_gemma;
 extern const posenc_family_quirks quirk_speech_to_text;
 extern const posenc_family_quirks quirk_whisper;
 extern const posenc_family_quirks quirk_zamba2;
+/* the relative-sinusoid families (config_relsin.c) */
+extern const posenc_family_quirks quirk_funnel;
+extern const posenc_family_quirks quirk_xlnet;
 
 #endif

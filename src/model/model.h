@@ -67,6 +67,19 @@ typedef struct posenc_model_group {
                                  (2, the config class's default, when absent) */
     uint32_t mrope_tokens_per_second; /* ROPE with mrope: vision_config.tokens_per_second
                                  (Qwen2.5-VL's video rule; 0 when absent) */
+    /* RELATIVE_SINUSOID (XLNet, Funnel; posenc_model_layer_rel_sinusoid): sinusoid
+     * holds POSENC_SINUSOID_CTRL's spec and dim d_model */
+    int relsin_funnel;        /* 0: XLNet, 1: Funnel (one group per block, and one for
+                                 the decoder) */
+    int relsin_bidirectional; /* XLNet: attn_type "bi" */
+    int64_t relsin_clamp_len; /* XLNet: clamp_len (<= 0: none) */
+    int64_t relsin_mem_len;   /* XLNet: mem_len (-1: null) */
+    int relsin_factorized;    /* Funnel: attention_type "factorized" */
+    int relsin_separate_cls, relsin_truncate_seq, relsin_pool_q_only;
+    int relsin_pool_max;      /* Funnel: pooling_type "max" (else "mean") */
+    uint32_t relsin_block;    /* Funnel: the group's block (decoder: 0) */
+    uint32_t relsin_n_block;  /* Funnel: len(block_sizes) */
+    uint32_t relsin_repeats;  /* Funnel: block_repeats of the block (decoder: 1) */
 } posenc_model_group;
 
 /* One checkpoint (about 50 KiB). It holds no pointer but source, hf_module

@@ -130,6 +130,7 @@ const char *posenc_scheme_name(posenc_scheme s)
     case POSENC_SCHEME_SINUSOID: return "sinusoid";
     case POSENC_SCHEME_RELATIVE_BUCKETS: return "relative-buckets";
     case POSENC_SCHEME_MIXED: return "mixed";
+    case POSENC_SCHEME_RELATIVE_SINUSOID: return "relative-sinusoid";
     }
     return "unknown";
 }
@@ -439,5 +440,39 @@ posenc_status posenc_model_layer_mrope(const posenc_model *m, uint32_t layer, po
         *merge = g->mrope_merge;
     if (tokens_per_second)
         *tokens_per_second = g->mrope_tokens_per_second;
+    return POSENC_OK;
+}
+
+/* ---- relative sinusoids (XLNet, Funnel) ---------------------------------------------- */
+
+posenc_status posenc_model_layer_rel_sinusoid(const posenc_model *m, uint32_t layer,
+                                              posenc_model_rel_sinusoid *rs)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, rs, POSENC_SCHEME_RELATIVE_SINUSOID, &g);
+    if (st != POSENC_OK)
+        return st;
+    memset(rs, 0, sizeof *rs);
+    rs->spec = g->sinusoid;
+    rs->d_model = g->dim;
+    rs->funnel = g->relsin_funnel;
+    rs->bidirectional = g->relsin_funnel ? 1 : g->relsin_bidirectional;
+    rs->clamp_len = g->relsin_clamp_len;
+    rs->mem_len = g->relsin_mem_len;
+    if (g->relsin_funnel) {
+        rs->factorized = g->relsin_factorized;
+        rs->separate_cls = g->relsin_separate_cls;
+        rs->truncate_seq = g->relsin_truncate_seq;
+        rs->pool_q_only = g->relsin_pool_q_only;
+        rs->block = g->relsin_block;
+        rs->n_block = g->relsin_n_block;
+        rs->decoder = strcmp(g->layer_type, "decoder") == 0;
+        /* the block's first layer (first run) pools its queries only
+         * (modeling_funnel.py L566-570 with pool_q_only) */
+        uint32_t first = layer;
+        while (first > 0 && m->layer_group[first - 1] == m->layer_group[layer])
+            first--;
+        rs->pooling = !rs->decoder && rs->block > 0 && rs->pool_q_only && first == layer;
+    }
     return POSENC_OK;
 }
