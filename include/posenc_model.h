@@ -402,6 +402,21 @@ POSENC_NODISCARD
 posenc_status posenc_model_layer_rel_sinusoid(const posenc_model *m, uint32_t layer,
                                               posenc_model_rel_sinusoid *rs);
 
+/* The distances (Funnel factorized: the token positions) layer reads for a
+ * sequence of seq_len tokens with no memory, in its code's order (see
+ * posenc_model_rel_sinusoid): XLNet qlen = klen = seq_len; Funnel the
+ * layer's block (and pooling) at seq_len. *n_out is always set on success
+ * or POSENC_ERR_RANGE; out may be NULL with cap 0 to ask for the count.
+ * Errors: those of posenc_model_layer_rel_sinusoid (n_out NULL:
+ * POSENC_ERR_NULL); POSENC_ERR_POS (seq_len 0 or above
+ * POSENC_FUNNEL_MAX_LEN, or a Funnel length at which its encoder skips a
+ * pooling before the layer's block: a block's input of at most 2 tokens
+ * with separate_cls, else 1); POSENC_ERR_RANGE (cap < *n_out). */
+POSENC_NODISCARD
+posenc_status posenc_model_rel_sinusoid_positions(const posenc_model *m, uint32_t layer,
+                                                  uint32_t seq_len, int64_t *out, size_t cap,
+                                                  size_t *n_out);
+
 /* ---- deprecated names ------------------------------------------------------ */
 
 /* The 2.0 spellings of posenc_query_scale_type's values, aliases of the

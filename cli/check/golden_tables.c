@@ -291,43 +291,22 @@ bad:
 
 /* The distances (or Funnel's factorized token positions) layer reads for a
  * sequence of len tokens, into *pos (allocated); 0 after a message. */
-static int rel_distances(const posenc_model_rel_sinusoid *rs, uint32_t len, int64_t **pos,
+static int rel_distances(const posenc_model *m, uint32_t layer,
+                         const posenc_model_rel_sinusoid *rs, uint32_t len, int64_t **pos,
                          size_t *n)
 {
     size_t cnt = 0;
-    int pooled = 1;
-    if (rs->funnel)
-        cli_cannot_fail(posenc_funnel_factorized_positions(len, rs->block, rs->separate_cls,
-                                                           rs->truncate_seq, NULL, 0, &cnt,
-                                                           &pooled));
-    if (!pooled)
+    if (posenc_model_rel_sinusoid_positions(m, layer, len, NULL, 0, &cnt) != POSENC_OK)
         return !cli_fail(stderr, "golden", 0,
                          "--seq-len %u: Funnel skips the pooling before block %u at this "
                          "length (a block's input of at most %d tokens), and its attention "
                          "then reads distances of a pooled sequence against an unpooled one; "
                          "give a longer --seq-len",
                          len, rs->block, rs->separate_cls ? 2 : 1);
-    if (!rs->funnel)
-        cli_cannot_fail(posenc_xlnet_rel_positions(len, len, rs->bidirectional, rs->clamp_len,
-                                                   NULL, 0, &cnt));
-    else if (!rs->factorized)
-        cli_cannot_fail(posenc_funnel_rel_positions(len, rs->block, rs->pooling,
-                                                    rs->separate_cls, rs->truncate_seq, NULL, 0,
-                                                    &cnt));
-    int64_t *p = malloc((cnt ? cnt : 1) * sizeof *p);
+    int64_t *p = malloc(cnt * sizeof *p);
     if (!p)
         return !cli_fail(stderr, "golden", 0, "out of memory");
-    if (!rs->funnel)
-        cli_cannot_fail(posenc_xlnet_rel_positions(len, len, rs->bidirectional, rs->clamp_len,
-                                                   p, cnt, &cnt));
-    else if (rs->factorized)
-        cli_cannot_fail(posenc_funnel_factorized_positions(len, rs->block, rs->separate_cls,
-                                                           rs->truncate_seq, p, cnt, &cnt,
-                                                           NULL));
-    else
-        cli_cannot_fail(posenc_funnel_rel_positions(len, rs->block, rs->pooling,
-                                                    rs->separate_cls, rs->truncate_seq, p, cnt,
-                                                    &cnt));
+    cli_cannot_fail(posenc_model_rel_sinusoid_positions(m, layer, len, p, cnt, &cnt));
     *pos = p;
     *n = cnt;
     return 1;
@@ -353,7 +332,7 @@ int cli_golden_rel_sinusoid(const char *path, const posenc_model *m, uint32_t la
             pos[i] = pos[i] > rs.clamp_len    ? rs.clamp_len
                      : pos[i] < -rs.clamp_len ? -rs.clamp_len
                                               : pos[i];
-    } else if (!rel_distances(&rs, (uint32_t)len, &pos, &n)) {
+    } else if (!rel_distances(m, layer, &rs, (uint32_t)len, &pos, &n)) {
         return EXIT_BAD;
     }
     int rc = EXIT_BAD;

@@ -8,6 +8,7 @@ ids (T5, MPNet, DeBERTa, DeBERTa-v2/v3), as ``posenc golden --config F
     import posenc.schemes as ps
     pe = ps.sinusoid_table("config.json", layer=0, positions=range(16))
     b = ps.relative_buckets("config.json", layer=0, positions=range(128))
+    dist, pe = ps.relative_sinusoid("config.json", layer=0, seq_len=16)  # XLNet, Funnel
 """
 from typing import Any, Iterable, Optional
 
@@ -16,7 +17,8 @@ import numpy as np
 from . import _args
 from . import _schemes  # type: ignore[attr-defined]
 
-__all__ = ["sinusoid_table", "relative_buckets"]
+__all__ = ["sinusoid_table", "relative_buckets", "relative_sinusoid",
+           "relative_sinusoid_torch"]
 
 
 def _positions(positions: Optional[Iterable[int]], default: int) -> np.ndarray:
@@ -60,3 +62,34 @@ def relative_buckets(config: Any, layer: int = 0,
         raise ValueError(f"layer {layer} has a sinusoid table, not relative buckets: "
                          "use sinusoid_table")
     return np.frombuffer(data, dtype=np.int64).reshape(len(pos), len(pos)).copy()
+
+
+def relative_sinusoid(config: Any, layer: int = 0, seq_len: int = 16,
+                      distances: Optional[Iterable[int]] = None):
+    """(positions int64 [n], pe float32 [n, d_model]) of a relative-sinusoid
+    layer (XLNet, Funnel), as ``posenc golden --config F --layer N --seq-len
+    T`` writes them: the distances query - key the layer's attention reads
+    for seq_len tokens, in its code's order (XLNet: klen .. -qlen + 1, or
+    .. 0 for attn_type "uni", clamped by clamp_len; Funnel: its block's, or
+    the token positions for attention_type "factorized"), and [sin | cos] of
+    each in the family's float32 steps. distances: these instead (negatives
+    allowed; XLNet clamps them). ValueError for a layer of another scheme or
+    a length Funnel does not pool at."""
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
+        raise TypeError("layer must be an integer")
+    if isinstance(seq_len, bool) or not isinstance(seq_len, (int, np.integer)):
+        raise TypeError("seq_len must be an integer")
+    given = None if distances is None else _positions(distances, 0).tobytes()
+    pb, width, data = _schemes.rel_sinusoid(_args.config_text(config), int(layer), int(seq_len),
+                                            given)
+    pos = np.frombuffer(pb, dtype=np.int64).copy()
+    return pos, np.frombuffer(data, dtype=np.float32).reshape(len(pos), width).copy()
+
+
+def relative_sinusoid_torch(config: Any, layer: int = 0, seq_len: int = 16,
+                            distances: Optional[Iterable[int]] = None, device=None):
+    """relative_sinusoid as torch tensors (int64 and float32) on device."""
+    import torch  # only here: the NumPy calls do not need torch
+
+    pos, pe = relative_sinusoid(config, layer, seq_len, distances)
+    return torch.from_numpy(pos).to(device), torch.from_numpy(pe).to(device)

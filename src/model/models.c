@@ -476,3 +476,33 @@ posenc_status posenc_model_layer_rel_sinusoid(const posenc_model *m, uint32_t la
     }
     return POSENC_OK;
 }
+
+posenc_status posenc_model_rel_sinusoid_positions(const posenc_model *m, uint32_t layer,
+                                                  uint32_t seq_len, int64_t *out, size_t cap,
+                                                  size_t *n_out)
+{
+    posenc_model_rel_sinusoid rs;
+    posenc_status st = posenc_model_layer_rel_sinusoid(m, layer, n_out ? &rs : NULL);
+    if (st != POSENC_OK)
+        return st;
+    if (seq_len == 0 || seq_len > POSENC_FUNNEL_MAX_LEN)
+        return POSENC_ERR_POS;
+    if (!out && cap)
+        return POSENC_ERR_NULL;
+    if (!rs.funnel)
+        return posenc_xlnet_rel_positions(seq_len, seq_len, rs.bidirectional, rs.clamp_len, out,
+                                          cap, n_out);
+    int pooled;
+    size_t n;
+    st = posenc_funnel_factorized_positions(seq_len, rs.block, rs.separate_cls, rs.truncate_seq,
+                                            NULL, 0, &n, &pooled);
+    if (st != POSENC_OK)
+        return st;
+    if (!pooled)
+        return POSENC_ERR_POS;
+    if (rs.factorized)
+        return posenc_funnel_factorized_positions(seq_len, rs.block, rs.separate_cls,
+                                                  rs.truncate_seq, out, cap, n_out, NULL);
+    return posenc_funnel_rel_positions(seq_len, rs.block, rs.pooling, rs.separate_cls,
+                                       rs.truncate_seq, out, cap, n_out);
+}

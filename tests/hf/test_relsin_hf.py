@@ -32,6 +32,11 @@ torch = pytest.importorskip("torch", minversion="2.4")
 transformers = pytest.importorskip("transformers")
 st_numpy = pytest.importorskip("safetensors.numpy")
 
+try:
+    import posenc.schemes as ps
+except ImportError:  # the package not built (make test-hf builds it)
+    ps = None
+
 PROGRAM = os.environ.get("POSENC_PROGRAM", os.path.join(os.getcwd(), "build", "posenc"))
 if not os.path.exists(PROGRAM):
     pytest.skip("no build/posenc", allow_module_level=True)
@@ -102,6 +107,9 @@ def test_xlnet_golden(tmp_path, attn_type, clamp, n, d):
         assert np.array_equal(g["positions"], pos)
         _close(g["pe"], pe, pos)
         assert f"attn_type={attn_type} clamp_len={clamp}" in line
+        if ps is not None:  # the Python package gives the same numbers
+            p2, pe2 = ps.relative_sinusoid(_config_dict(cfg), layer, seq_len=n)
+            assert np.array_equal(p2, pos) and np.array_equal(pe2, g["pe"])
 
 
 def test_xlnet_positions_list_clamped(tmp_path):
@@ -234,6 +242,9 @@ def test_funnel_golden(tmp_path, spec):
             want = _rel_shift_positions(calls, cfg, b, pooling, decoder)
             assert np.array_equal(g["positions"], want), (layer, g["positions"], want)
             _close(g["pe"], r, want)
+            if ps is not None:
+                p2, pe2 = ps.relative_sinusoid(d, layer, seq_len=n)
+                assert np.array_equal(p2, want) and np.array_equal(pe2, g["pe"])
         else:
             phi, pi, psi, omega = seen[layer]
             # the queries' token positions: the code's stride_pool on 0 .. n - 1
