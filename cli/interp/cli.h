@@ -183,6 +183,8 @@ int cli_explain_t5(cli_state *st, const cli_token *a, size_t n);
  * sinusoid layer, DeBERTa's relative ids) */
 int cli_explain_sinusoid(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_deberta(cli_state *st, const cli_token *a, size_t n);
+/* relsin_cmds.c: EXPLAIN RELSIN dist [D] (XLNet's, Funnel's relative sinusoid) */
+int cli_explain_relsin(cli_state *st, const cli_token *a, size_t n);
 
 /* LOAD file.safetensors TENSOR (checkpoint_cmds.c): text is LOAD's rest of
  * the line, trimmed. cli_load_names_checkpoint: 1 when it ends in

@@ -801,7 +801,7 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
         cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, DOT, ADD, ALIBI, FREQS, "
-                      "MODEL, T5BUCKET, SINUSOID, DEBERTA and LEARNED)",
+                      "MODEL, T5BUCKET, SINUSOID, DEBERTA, RELSIN and LEARNED)",
                   SHOW(a[0]));
     return 0;
 }
@@ -885,6 +885,9 @@ static const cli_command COMMANDS[] = {
     {"EXPLAIN DEBERTA", cli_explain_deberta,
      "  EXPLAIN DEBERTA i j    a --config DeBERTa layer's relative id of query i, key j\n"
      "                         (i - j, log-bucketed by position_buckets: the steps)\n"},
+    {"EXPLAIN RELSIN", cli_explain_relsin,
+     "  EXPLAIN RELSIN dist [D] Transformer-XL's relative sinusoid at distance dist\n"
+     "                         (XLNet, Funnel: a --config layer's d_model, or width D)\n"},
     {"EXPLAIN PE", explain_pe,
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
     {"EXPLAIN ROPE", explain_rope,
