@@ -102,6 +102,9 @@ FIXTURES = _fixtures()
 GOLDEN_TESTED = {"marian", "pegasus", "m2m_100", "nllb-moe", "xglm", "ctrl", "speech_to_text",
                  "mpnet", "deberta", "deberta-v2", "kosmos-2", "kosmos_2_text_model",
                  "kosmos-2.5", "kosmos_2_5_text_model", "musicgen", "musicgen_decoder", "pegasus_x"}
+#: XLNet's and Funnel's relative sinusoids: posenc golden against the distances
+#: and vectors their attention reads in tests/hf/test_relsin_hf.py
+GOLDEN_TESTED |= {"xlnet", "funnel"}
 
 
 def test_fixtures_cover_the_registry():
@@ -375,7 +378,6 @@ CLASS_DEFAULTS_REFUSED = {
     "markuplm": "XPath embeddings",
     "roformer": "own rotary",
     "tapas": "reset_position_index_per_cell",
-    "xlnet": "Transformer-XL relative sinusoidal",
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
     "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
@@ -406,7 +408,6 @@ CLASS_DEFAULTS_REFUSED.update({
     "glm_moe_dsa": "per-layer indexers",
     "t5gemma": "each carry their own RoPE config", "t5gemma2": "each carry their own RoPE config",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
-    "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
     "reformer": "axial position embeddings",
     "dia": "each carry their own RoPE config",
