@@ -886,8 +886,9 @@ static const cli_command COMMANDS[] = {
      "  EXPLAIN DEBERTA i j    a --config DeBERTa layer's relative id of query i, key j\n"
      "                         (i - j, log-bucketed by position_buckets: the steps)\n"},
     {"EXPLAIN RELSIN", cli_explain_relsin,
-     "  EXPLAIN RELSIN dist [D] Transformer-XL's relative sinusoid at distance dist\n"
-     "                         (XLNet, Funnel: a --config layer's d_model, or width D)\n"},
+     "  EXPLAIN RELSIN dist [D]\n"
+     "                         Transformer-XL's relative sinusoid at distance dist (XLNet,\n"
+     "                         Funnel: a --config layer's d_model, or the width D)\n"},
     {"EXPLAIN PE", explain_pe,
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
     {"EXPLAIN ROPE", explain_rope,

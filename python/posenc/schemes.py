@@ -9,6 +9,7 @@ ids (T5, MPNet, DeBERTa, DeBERTa-v2/v3), as ``posenc golden --config F
     pe = ps.sinusoid_table("config.json", layer=0, positions=range(16))
     b = ps.relative_buckets("config.json", layer=0, positions=range(128))
     dist, pe = ps.relative_sinusoid("config.json", layer=0, seq_len=16)  # XLNet, Funnel
+    (posenc.torch.relative_sinusoid: the same as torch tensors)
 """
 from typing import Any, Iterable, Optional
 
@@ -17,8 +18,7 @@ import numpy as np
 from . import _args
 from . import _schemes  # type: ignore[attr-defined]
 
-__all__ = ["sinusoid_table", "relative_buckets", "relative_sinusoid",
-           "relative_sinusoid_torch"]
+__all__ = ["sinusoid_table", "relative_buckets", "relative_sinusoid"]
 
 
 def _positions(positions: Optional[Iterable[int]], default: int) -> np.ndarray:
@@ -85,11 +85,3 @@ def relative_sinusoid(config: Any, layer: int = 0, seq_len: int = 16,
     pos = np.frombuffer(pb, dtype=np.int64).copy()
     return pos, np.frombuffer(data, dtype=np.float32).reshape(len(pos), width).copy()
 
-
-def relative_sinusoid_torch(config: Any, layer: int = 0, seq_len: int = 16,
-                            distances: Optional[Iterable[int]] = None, device=None):
-    """relative_sinusoid as torch tensors (int64 and float32) on device."""
-    import torch  # only here: the NumPy calls do not need torch
-
-    pos, pe = relative_sinusoid(config, layer, seq_len, distances)
-    return torch.from_numpy(pos).to(device), torch.from_numpy(pe).to(device)

@@ -70,7 +70,7 @@ from . import Error, RoPE, _args, _core, _gpu, _layout_4d
 # posenc._core reads CPU tensors' memory through their DLPack export from here on
 _core.use_torch(torch.Tensor, to_dlpack)
 
-__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate"]
+__all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate", "relative_sinusoid"]
 
 Tensor = torch.Tensor
 _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
@@ -1145,3 +1145,13 @@ def unpatch(model: torch.nn.Module) -> PatchReport:
         _set_submodule(model, name, orig)
         report.append(Replacement(name, type(module).__name__, type(orig).__name__))
     return report
+
+
+def relative_sinusoid(config, layer: int = 0, seq_len: int = 16, distances=None, device=None):
+    """posenc.schemes.relative_sinusoid (XLNet's, Funnel's distances and
+    [sin | cos] vectors) as torch tensors, int64 [n] and float32 [n, d_model],
+    on device."""
+    from . import schemes
+
+    pos, pe = schemes.relative_sinusoid(config, layer, seq_len, distances)
+    return torch.from_numpy(pos).to(device), torch.from_numpy(pe).to(device)

@@ -63,8 +63,9 @@ def test_funnel_blocks():
 @needs_reader
 def test_torch_and_refusals():
     import posenc.schemes as ps
-    torch = pytest.importorskip("torch")
-    p, pe = ps.relative_sinusoid_torch(XLNET, 0, seq_len=3)
+    torch = pytest.importorskip("torch", minversion="2.4")
+    import posenc.torch as pt
+    p, pe = pt.relative_sinusoid(XLNET, 0, seq_len=3)
     assert p.dtype == torch.int64 and pe.dtype == torch.float32 and tuple(pe.shape) == (6, 8)
     with pytest.raises(ValueError, match="Funnel"):
         ps.relative_sinusoid(FUNNEL, 1, seq_len=2)  # no pooling at 2 tokens

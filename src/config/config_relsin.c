@@ -102,6 +102,7 @@ static posenc_status xlnet_scheme(mread *r, int64_t n_layer, int *done)
         return st;
     note_ignored(r, "same_length");
     note_ignored(r, "reuse_len");
+    note_ignored(r, "max_position_embeddings"); /* XLNetConfig's property: no limit */
     int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_SINUSOID, "");
     for (int64_t i = 0; i < n_layer; i++)
         r->m->layer_group[i] = (uint8_t)gi;
@@ -233,6 +234,8 @@ static posenc_status funnel_scheme(mread *r, int64_t n_layer, int *done)
             POSENC_OK ||
         (st = count(r, "num_decoder_layers", &ndec, &present)) != POSENC_OK)
         return st;
+    note_ignored(r, "max_position_embeddings"); /* no table: FunnelEmbeddings has none */
+    note_ignored(r, "rel_attn_type");           /* not read by FunnelConfig (attention_type is) */
     if (encoder_only(r)) {
         note_ignored(r, "num_decoder_layers");
         ndec = 0;
