@@ -318,7 +318,7 @@ int cli_golden_rel_sinusoid(const char *path, const posenc_model *m, uint32_t la
     posenc_model_rel_sinusoid rs;
     cli_cannot_fail(posenc_model_layer_rel_sinusoid(m, layer, &rs));
     int64_t len = seq_len ? seq_len : 16;
-    if (len > (int64_t)POSENC_FUNNEL_MAX_LEN || (!list && len > 65536))
+    if (!list && len > 65536)
         return cli_fail(stderr, "golden", 0,
                         "--seq-len %lld: at most 65536 tokens for a relative sinusoid's "
                         "distances",

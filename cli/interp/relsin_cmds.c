@@ -77,11 +77,7 @@ int cli_explain_relsin(cli_state *st, const cli_token *a, size_t n)
             k = F - 2;
         }
         posenc_rel_sinusoid_step s;
-        posenc_status r = posenc_rel_sinusoid_explain(p, (uint32_t)D, k, &s);
-        if (r != POSENC_OK) {
-            cli_error(st, "%s: %s", cmd, posenc_strerror(r));
-            return 0;
-        }
+        cli_cannot_fail(posenc_rel_sinusoid_explain(p, (uint32_t)D, k, &s)); /* checked above */
         fprintf(o, "k=%u e=%.9g w=%.9g (%.17g) angle=%.9g (%.17g) out[%u]=sin=%.9g (%.17g) "
                    "out[%u]=cos=%.9g (%.17g)\n",
                 k, (double)s.e, (double)s.w, s.w_exact, (double)s.angle, s.angle_exact, k,

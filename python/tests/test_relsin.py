@@ -75,6 +75,8 @@ def test_torch_and_refusals():
         ps.relative_sinusoid(XLNET, 0, seq_len=0)
     with pytest.raises(ValueError, match="relative-sinusoid"):
         ps.sinusoid_table(XLNET, 0)
+    with pytest.raises(ValueError, match="65537 distances"):
+        ps.relative_sinusoid(XLNET, 0, distances=range(65537))
     with pytest.raises(TypeError):
         ps.relative_sinusoid(XLNET, "0")
     with pytest.raises(TypeError):
