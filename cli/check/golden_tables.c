@@ -79,7 +79,15 @@ static int golden_list(const char *list, int64_t def, int64_t **out, size_t *n)
         for (const char *s = list; *s;) {
             char *end;
             long long a = strtoll(s, &end, 10), b = a;
-            if (end == s || a < 0)
+            if (end != s && a < 0) {
+                free(p);
+                return !cli_fail(stderr, "golden", 0,
+                                 "--positions '%s': %lld is negative: this layer's positions "
+                                 "are token indices from 0 (negative distances are for a "
+                                 "relative-sinusoid layer: XLNet, Funnel)",
+                                 list, a);
+            }
+            if (end == s)
                 goto bad;
             if (*end == '-') {
                 const char *t = end + 1;
