@@ -131,6 +131,11 @@ TEST(xlnet_model)
           rs.spec.freqs == POSENC_SINUSOID_FREQ_POWER &&
           rs.spec.arith == POSENC_SINUSOID_TORCH_F32 && rs.spec.base == 10000.0 &&
           rs.spec.offset == 0);
+    posenc_sinusoid_spec ctrl; /* the readers' spec is CTRL's */
+    CHECK(posenc_sinusoid_family_spec(POSENC_SINUSOID_CTRL, 0, &ctrl) == POSENC_OK &&
+          ctrl.order == rs.spec.order && ctrl.freqs == rs.spec.freqs &&
+          ctrl.arith == rs.spec.arith && ctrl.base == rs.spec.base &&
+          ctrl.offset == rs.spec.offset);
     int64_t out[16];
     size_t n = 0;
     /* uni, klen = qlen = 4: arange(4, -1, -1) = 4 3 2 1 0, clamped to 2 */
@@ -188,7 +193,10 @@ TEST(funnel_model)
     /* layer 0, block 0: relative_pos(0..5, 1): ref 0, max 0 + 6, min 0 - 5 */
     CHECK(posenc_model_layer_rel_sinusoid(m, 0, &rs) == POSENC_OK && rs.funnel && rs.block == 0 &&
           !rs.pooling && !rs.decoder && rs.n_block == 2 && rs.separate_cls && rs.truncate_seq &&
-          rs.pool_q_only && !rs.factorized && rs.bidirectional);
+          rs.pool_q_only && !rs.factorized && rs.bidirectional &&
+          rs.spec.order == POSENC_SINUSOID_SIN_COS && rs.spec.arith == POSENC_SINUSOID_TORCH_F32 &&
+          rs.spec.freqs == POSENC_SINUSOID_FREQ_POWER && rs.spec.base == 10000.0 &&
+          rs.d_model == 8);
     CHECK(posenc_model_rel_sinusoid_positions(m, 0, 6, out, 32, &n) == POSENC_OK);
     CHECK(n == 12 && out[0] == 6 && out[11] == -5);
     /* layer 1, block 1's first layer: pooled [-1, 1, 3] against 0..5, shift 2:

@@ -6,6 +6,13 @@
  * XLNet's relative_positional_encoding is its formula. */
 #include "config_quirks.h"
 
+/* The vectors' spec: posenc_sinusoid_family_spec(POSENC_SINUSOID_CTRL, 0), [sin | cos]
+ * of 10000^(-2k/d) in torch's float32 steps (XLNet L940-941, L929-930; Funnel's
+ * k / (d/2) rounds the same quotient, L141-149); tests/test_relsin.c checks it. */
+static const posenc_sinusoid_spec CTRL_SPEC = {POSENC_SINUSOID_SIN_COS,
+                                               POSENC_SINUSOID_FREQ_POWER,
+                                               POSENC_SINUSOID_TORCH_F32, 10000.0, 0};
+
 /* *out = the string at key (absent or null: def), which must be one of
  * words[] ("a|b" for the message); else an error naming key. */
 static posenc_status one_of(mread *r, const char *key, const char *def, const char *const *words,
@@ -107,8 +114,7 @@ static posenc_status xlnet_scheme(mread *r, int64_t n_layer, int *done)
     for (int64_t i = 0; i < n_layer; i++)
         r->m->layer_group[i] = (uint8_t)gi;
     posenc_model_group *g = &r->m->group[gi];
-    if ((st = posenc_sinusoid_family_spec(POSENC_SINUSOID_CTRL, 0, &g->sinusoid)) != POSENC_OK)
-        return st;
+    g->sinusoid = CTRL_SPEC;
     g->dim = (uint32_t)d;
     g->relsin_bidirectional = strcmp(attn, "bi") == 0;
     g->relsin_clamp_len = clamp;
@@ -121,9 +127,10 @@ const posenc_family_quirks quirk_xlnet = {.name = "quirk_xlnet", .scheme = xlnet
 
 /* ---- funnel ---------------------------------------------------------------------------- */
 
-/* A list of positive integers at key (count entries at most max). */
-static posenc_status int_list(mread *r, const char *key, uint32_t *vals, size_t max, size_t *n,
-                              int *present)
+/* A list of positive integers at key (count entries at most max), what each
+ * counts for the messages. */
+static posenc_status int_list(mread *r, const char *key, const char *what, uint32_t *vals,
+                              size_t max, size_t *n, int *present)
 {
     char name[96];
     const json_t *a = get(r->cfg, key);
@@ -133,8 +140,8 @@ static posenc_status int_list(mread *r, const char *key, uint32_t *vals, size_t 
         return POSENC_OK;
     kn(r, key, name, sizeof name);
     if (!json_is_array(a) || json_array_size(a) == 0)
-        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a non-empty list of layer counts",
-                    name);
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s must be a non-empty list of integers, one per block", name);
     if (json_array_size(a) > max)
         return FAIL(r, POSENC_ERR_RANGE, name,
                     "%s has %zu blocks: posenc holds at most %zu (one layer group each, and "
@@ -145,8 +152,8 @@ static posenc_status int_list(mread *r, const char *key, uint32_t *vals, size_t 
         if (!json_is_integer(e) || json_integer_value(e) < 1 ||
             json_integer_value(e) > (json_int_t)POSENC_MODEL_MAX_LAYERS)
             return FAIL(r, POSENC_ERR_FORMAT, name,
-                        "%s[%zu] must be an integer from 1 to %u (layers of a block)", name, i,
-                        POSENC_MODEL_MAX_LAYERS);
+                        "%s[%zu] must be an integer from 1 to %u (%s)", name, i,
+                        POSENC_MODEL_MAX_LAYERS, what);
         vals[i] = (uint32_t)json_integer_value(e);
     }
     *n = json_array_size(a);
@@ -204,13 +211,13 @@ static posenc_status funnel_scheme(mread *r, int64_t n_layer, int *done)
                     "%s cannot be set in Funnel (FunnelConfig raises): its layers are "
                     "block_sizes' sum",
                     name);
-    if ((st = int_list(r, "block_sizes", sizes, POSENC_MODEL_MAX_GROUPS, &nb, &present)) !=
-        POSENC_OK)
+    if ((st = int_list(r, "block_sizes", "layers of a block", sizes, POSENC_MODEL_MAX_GROUPS,
+                       &nb, &present)) != POSENC_OK)
         return st;
     if (!present)
         nb = 3;
-    if ((st = int_list(r, "block_repeats", reps, POSENC_MODEL_MAX_GROUPS, &nr, &present)) !=
-        POSENC_OK)
+    if ((st = int_list(r, "block_repeats", "runs of each layer of a block", reps,
+                       POSENC_MODEL_MAX_GROUPS, &nr, &present)) != POSENC_OK)
         return st;
     if (present && nr != nb)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "block_repeats", name, sizeof name),
@@ -258,9 +265,7 @@ static posenc_status funnel_scheme(mread *r, int64_t n_layer, int *done)
             continue;
         int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_SINUSOID, b < nb ? "encoder" : "decoder");
         posenc_model_group *g = &r->m->group[gi];
-        if ((st = posenc_sinusoid_family_spec(POSENC_SINUSOID_CTRL, 0, &g->sinusoid)) !=
-            POSENC_OK)
-            return st;
+        g->sinusoid = CTRL_SPEC;
         g->dim = (uint32_t)d;
         g->relsin_funnel = 1;
         g->relsin_bidirectional = 1;

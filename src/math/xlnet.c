@@ -68,9 +68,9 @@ posenc_status posenc_rel_sinusoid_explain(int64_t dist, uint32_t D, uint32_t k,
     if (st == POSENC_OK)
         st = posenc_sinusoid_layout_fill_f64(&spec, &dist, 1, D, x);
     if (st == POSENC_OK) {
-        out->e = (float)(2.0 * k) / (float)D;                             /* L940: (2k).float() / d */
+        out->e = (float)(2.0 * k) / (float)D; /* L940: (2k).float() / d */
         out->w = 1.0f / (float)pow((double)(float)spec.base, (double)out->e); /* L941 */
-        out->angle = (float)dist * out->w;                                  /* L929 */
+        out->angle = (float)dist * out->w;                                    /* L929 */
         out->sin_f32 = f[k];
         out->cos_f32 = f[D / 2 + k];
         out->w_exact = pow(spec.base, -2.0 * k / (double)D);
