@@ -132,7 +132,9 @@
  *                                posenc_deberta_log_bucket (+ _explain),
  *                                posenc_deberta_relative_ids
  *   1.9 XLNet, Funnel .......... posenc_xlnet_rel_positions,
- *                                posenc_funnel_rel_positions
+ *                                posenc_rel_sinusoid_explain,
+ *                                posenc_funnel_rel_positions,
+ *                                posenc_funnel_factorized_positions
  *   1.10 RoFormer .............. posenc_roformer_rotate_f32/_f64
  *   1.11 other position ids .... posenc_box2d_ids (LayoutLM), posenc_tapas_positions,
  *                                posenc_axial_ids (Reformer)
@@ -890,6 +892,46 @@ POSENC_NODISCARD
 posenc_status posenc_funnel_rel_positions(uint32_t seq_len, uint32_t block, int pooling,
                                           int separate_cls, int truncate_seq, int64_t *out,
                                           size_t cap, size_t *n_out);
+
+/* Every step of one frequency of Transformer-XL's relative sinusoid (XLNet's
+ * and Funnel's vectors: POSENC_SINUSOID_CTRL's spec), for worked traces:
+ * distance dist, width D, frequency k < D / 2. */
+typedef struct posenc_rel_sinusoid_step {
+    float e;            /* (float)(2k) / D (Funnel's k / (D/2) rounds the same) */
+    float w;            /* 1 / pow(10000, e) in float: inv_freq */
+    float angle;        /* (float)dist * w: the code's float angle */
+    float sin_f32;      /* sin(angle), out[k], as posenc_sinusoid_layout_fill_f32 */
+    float cos_f32;      /* cos(angle), out[D/2 + k] */
+    double w_exact;     /* 10000^(-2k/D) */
+    double angle_exact; /* dist * w_exact */
+    double sin_exact;   /* sin(angle_exact), as posenc_sinusoid_layout_fill_f64 */
+    double cos_exact;
+} posenc_rel_sinusoid_step;
+
+/* Fills *out with the steps above. Valid: |dist| <= POSENC_MAX_POS, D even
+ * in 2..POSENC_MAX_DIM, k < D / 2. Errors: POSENC_ERR_NULL, POSENC_ERR_POS,
+ * POSENC_ERR_DIM (D), POSENC_ERR_RANGE (k), POSENC_ERR_NOMEM (a row of D
+ * values is allocated during the call). */
+POSENC_NODISCARD
+posenc_status posenc_rel_sinusoid_explain(int64_t dist, uint32_t D, uint32_t k,
+                                          posenc_rel_sinusoid_step *out);
+
+/* Funnel's token positions at block `block` (attention_type "factorized",
+ * and the length of every block's sequence): 0 .. seq_len - 1 pooled block
+ * times by its stride_pool, each pooling
+ *     separate_cls:  ([p0] + p)[:-1:2] with truncate_seq, ([p0] + p)[::2] without
+ *     otherwise:     p[::2]
+ * (modeling_funnel.py L254-281). *n_out is the block's sequence length;
+ * *n_out is always set, out may be NULL with cap 0 to ask for the count.
+ * *pooled (may be NULL) = 1 when the code pools at every block up to
+ * `block` at this length (its encoder skips the pooling of a sequence of
+ * at most 2 tokens with separate_cls, else 1: L558-560).
+ * Valid and errors: those of posenc_funnel_rel_positions. */
+POSENC_NODISCARD
+posenc_status posenc_funnel_factorized_positions(uint32_t seq_len, uint32_t block,
+                                                 int separate_cls, int truncate_seq,
+                                                 int64_t *out, size_t cap, size_t *n_out,
+                                                 int *pooled);
 
 /* ------------------------------------------------------------------------- */
 /* 1.10 RoFormer's rotation (src/math/roformer.c)                             */

@@ -54,11 +54,15 @@ typedef enum posenc_scheme {
     POSENC_SCHEME_LEARNED = 3,          /* learned absolute table, added to the input */
     POSENC_SCHEME_SINUSOID = 4,         /* fixed sinusoids, added to the input */
     POSENC_SCHEME_RELATIVE_BUCKETS = 5, /* T5's learned bias per relative bucket */
-    POSENC_SCHEME_MIXED = 6             /* a model whose layers differ (never a layer's) */
+    POSENC_SCHEME_MIXED = 6,            /* a model whose layers differ (never a layer's) */
+    POSENC_SCHEME_RELATIVE_SINUSOID = 7 /* Transformer-XL's sinusoids of distances
+                                           query - key in attention (XLNet, Funnel;
+                                           posenc_model_layer_rel_sinusoid) */
 } posenc_scheme;
 
 /* "none", "rope", "alibi", "learned", "sinusoid", "relative-buckets",
- * "mixed"; "unknown" outside the enum. A static string. */
+ * "mixed", "relative-sinusoid"; "unknown" outside the enum. A static
+ * string. */
 const char *posenc_scheme_name(posenc_scheme s);
 
 /* A position-dependent factor on the queries of some layers. */
@@ -480,6 +484,70 @@ posenc_status posenc_model_layer_ids(const posenc_model *m, uint32_t layer,
 
 /* The name of kind ("plain", "box2d", "xpath", "cell-reset", "axial"). */
 const char *posenc_ids_kind_name(posenc_ids_kind kind);
+/* Transformer-XL's relative sinusoid (RELATIVE_SINUSOID layer): the
+ * attention reads a vector R of each distance query - key (positions as the
+ * layer sees them, negatives included),
+ *     R(p) = [sin(p w_0) .. sin(p w_{D/2-1}) | cos(p w_0) .. cos(p w_{D/2-1})],
+ *     w_k = 10000^(-2k/D), D = d_model, in the families' float32 steps:
+ * posenc_sinusoid_layout_fill_f32(&spec, distances, n, d_model) with spec
+ * POSENC_SINUSOID_CTRL's (posenc.h 1.7), the distances of posenc.h 1.9:
+ *   XLNet (funnel 0): posenc_xlnet_rel_positions(qlen, klen, bidirectional,
+ *     clamp_len) (attn_type "bi" / "uni"; klen = qlen + the memory, at most
+ *     mem_len tokens when mem_len > 0). Transformer-XL's formula; transformers
+ *     5.23 has no Transformer-XL model of its own.
+ *   Funnel, attention_type "relative_shift" (funnel 1, factorized 0):
+ *     posenc_funnel_rel_positions(seq_len, block, pooling, separate_cls,
+ *     truncate_seq), pooling = this layer's queries are pooled against the
+ *     previous block's keys (the first layer of a block >= 1 when
+ *     pool_q_only); decoder layers read block 0 at the full length.
+ *   Funnel, "factorized": sin and cos of the token positions of the layer's
+ *     queries and keys (the stride-pooled indices 0 .. seq_len - 1,
+ *     posenc_funnel_factorized_positions), whose products give
+ *     sin and cos of the distance.
+ * Layers are numbered as the code stacks them: Funnel's encoder blocks
+ * (block_sizes[b] layers each, each run block_repeats[b] times), then its
+ * num_decoder_layers decoder layers. */
+typedef struct posenc_model_rel_sinusoid {
+    posenc_sinusoid_spec spec; /* POSENC_SINUSOID_CTRL's, offset 0 */
+    uint32_t d_model;          /* D: the vector's width (even) */
+    int funnel;                /* 0: XLNet, 1: Funnel */
+    int bidirectional;         /* XLNet: attn_type "bi" 1, "uni" 0; Funnel: 1 */
+    int64_t clamp_len;         /* XLNet: > 0 clamps distances to [-clamp_len,
+                                  clamp_len]; <= 0 none (-1 in every checkpoint) */
+    int64_t mem_len;           /* XLNet: tokens of memory kept (0: none; -1: null) */
+    int factorized;            /* Funnel: attention_type "factorized" (else
+                                  "relative_shift") */
+    int separate_cls;          /* Funnel: <cls> kept apart when pooling */
+    int truncate_seq;          /* Funnel: the last token dropped before pooling */
+    int pool_q_only;           /* Funnel: the first layer of a block pools only queries */
+    uint32_t block;            /* Funnel: the layer's block (decoder layers: 0) */
+    uint32_t n_block;          /* Funnel: len(block_sizes) */
+    int pooling;               /* Funnel: the layer's queries are pooled, its keys
+                                  the previous block's (see above) */
+    int decoder;               /* Funnel: a decoder layer */
+} posenc_model_rel_sinusoid;
+
+/* *rs = the relative sinusoid of a RELATIVE_SINUSOID layer.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL (rs),
+ * POSENC_ERR_RANGE (another scheme). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_rel_sinusoid(const posenc_model *m, uint32_t layer,
+                                              posenc_model_rel_sinusoid *rs);
+
+/* The distances (Funnel factorized: the token positions) layer reads for a
+ * sequence of seq_len tokens with no memory, in its code's order (see
+ * posenc_model_rel_sinusoid): XLNet qlen = klen = seq_len; Funnel the
+ * layer's block (and pooling) at seq_len. *n_out is always set on success
+ * or POSENC_ERR_RANGE; out may be NULL with cap 0 to ask for the count.
+ * Errors: those of posenc_model_layer_rel_sinusoid (n_out NULL:
+ * POSENC_ERR_NULL); POSENC_ERR_POS (seq_len 0 or above
+ * POSENC_FUNNEL_MAX_LEN, or a Funnel length at which its encoder skips a
+ * pooling before the layer's block: a block's input of at most 2 tokens
+ * with separate_cls, else 1); POSENC_ERR_RANGE (cap < *n_out). */
+POSENC_NODISCARD
+posenc_status posenc_model_rel_sinusoid_positions(const posenc_model *m, uint32_t layer,
+                                                  uint32_t seq_len, int64_t *out, size_t cap,
+                                                  size_t *n_out);
 
 /* ---- deprecated names ------------------------------------------------------ */
 

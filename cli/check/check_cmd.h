@@ -26,6 +26,15 @@ struct posenc_model;
 int cli_golden_table(const char *path, const struct posenc_model *m, uint32_t layer,
                      const char *list);
 
+/* The same for a relative-sinusoid layer (XLNet, Funnel; golden_tables.c):
+ * positions (I64 [n]: the distances query - key the layer reads, in its
+ * code's order, for a sequence of seq_len tokens (0: 16) with no memory;
+ * Funnel's factorized attention: its token positions) and pe (F32
+ * [n, d_model]: [sin | cos] in the code's float32 steps). list: the
+ * distances instead (negatives allowed; XLNet's clamped by clamp_len). */
+int cli_golden_rel_sinusoid(const char *path, const struct posenc_model *m, uint32_t layer,
+                            const char *list, int64_t seq_len);
+
 /* `posenc check --gguf FILE --config FILE [--ctx N]` (gguf_check.c): the
  * conversion against the config (posenc_gguf_compare); prints a CHECK
  * line and a CAUSE line per difference; returns 0 match, 1 mismatch, 2 bad

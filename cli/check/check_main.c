@@ -381,7 +381,10 @@ static void golden_usage(FILE *f)
           "A --layer N without RoPE: a sinusoid layer writes positions (I64 [n], the token\n"
           "indices before any offset) and pe (F32 [n, dim], the vectors its family adds,\n"
           "offset applied; default positions 0-31); a relative-bucket layer writes q_pos,\n"
-          "k_pos (I64 [n]) and bucket (I64 [n, n]; default 0-15).\n",
+          "k_pos (I64 [n]) and bucket (I64 [n, n]; default 0-15); a relative-sinusoid\n"
+          "layer (XLNet, Funnel) writes positions (I64 [n], the distances query - key it\n"
+          "reads for --seq-len tokens, default 16, negatives included; --positions gives\n"
+          "them instead) and pe (F32 [n, d_model], [sin | cos] in its float32 steps).\n",
           f);
 }
 
@@ -693,6 +696,14 @@ int cli_golden_main(int argc, char **argv)
         posenc_layer_info li0;
         if (layer >= 0 && rope_spec_read_model(config, NULL, &m, why, sizeof why) &&
             posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
+            li0.scheme == POSENC_SCHEME_RELATIVE_SINUSOID) {
+            /* XLNet's, Funnel's relative sinusoid (golden_tables.c) */
+            rc = cli_golden_rel_sinusoid(out, m, (uint32_t)layer, list, seq_len);
+            posenc_model_free(m);
+            free(cfg);
+            return rc;
+        }
+        if (layer >= 0 && m && posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
             (li0.scheme == POSENC_SCHEME_SINUSOID || li0.scheme == POSENC_SCHEME_LEARNED ||
              li0.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)) {
             /* a sinusoid table, a learned table's rows or relative buckets

@@ -100,7 +100,15 @@ static int golden_list(const char *list, int64_t def, int64_t **out, size_t *n)
         for (const char *s = list; *s;) {
             char *end;
             long long a = strtoll(s, &end, 10), b = a;
-            if (end == s || a < 0)
+            if (end != s && a < 0) {
+                free(p);
+                return !cli_fail(stderr, "golden", 0,
+                                 "--positions '%s': %lld is negative: this layer's positions "
+                                 "are token indices from 0 (negative distances are for a "
+                                 "relative-sinusoid layer: XLNet, Funnel)",
+                                 list, a);
+            }
+            if (end == s)
                 goto bad;
             if (*end == '-') {
                 const char *t = end + 1;
@@ -422,6 +430,141 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
                         "learned tables' rows and relative buckets",
                         layer, posenc_scheme_name(li.scheme));
     }
+    free(pos);
+    return rc;
+}
+
+/* ---- relative sinusoids (XLNet, Funnel) ---------------------------------------------- */
+
+/* The distances of LIST ("A,B,C-D", negatives allowed: "-3--1" is -3..-1). */
+static int golden_signed_list(const char *list, int64_t **out, size_t *n)
+{
+    size_t cap = 64, cnt = 0;
+    int64_t *p = malloc(cap * sizeof *p);
+    if (!p)
+        return !cli_fail(stderr, "golden", 0, "out of memory");
+    for (const char *s = list; *s;) {
+        char *end;
+        long long a = strtoll(s, &end, 10), b = a;
+        if (end == s)
+            goto bad;
+        if (*end == '-') {
+            const char *t = end + 1;
+            b = strtoll(t, &end, 10);
+            if (end == t || b < a)
+                goto bad;
+        }
+        if ((*end && *end != ',') || a < -POSENC_MAX_POS || b > POSENC_MAX_POS ||
+            b - a > 100000)
+            goto bad;
+        for (long long v = a; v <= b; v++) {
+            if (cnt == cap) {
+                int64_t *q = realloc(p, (cap *= 2) * sizeof *p);
+                if (!q) {
+                    free(p);
+                    return !cli_fail(stderr, "golden", 0, "out of memory");
+                }
+                p = q;
+            }
+            p[cnt++] = v;
+        }
+        s = *end ? end + 1 : end;
+    }
+    if (cnt == 0)
+        goto bad;
+    *out = p;
+    *n = cnt;
+    return 1;
+bad:
+    free(p);
+    return !cli_fail(stderr, "golden", 0,
+                     "--positions '%s': comma-separated distances and ranges A-B from -%lld to "
+                     "%lld (at most 100001 per range)",
+                     list, POSENC_MAX_POS, POSENC_MAX_POS);
+}
+
+/* The distances (or Funnel's factorized token positions) layer reads for a
+ * sequence of len tokens, into *pos (allocated); 0 after a message. */
+static int rel_distances(const posenc_model *m, uint32_t layer,
+                         const posenc_model_rel_sinusoid *rs, uint32_t len, int64_t **pos,
+                         size_t *n)
+{
+    size_t cnt = 0;
+    if (posenc_model_rel_sinusoid_positions(m, layer, len, NULL, 0, &cnt) != POSENC_OK)
+        return !cli_fail(stderr, "golden", 0,
+                         "--seq-len %u: Funnel skips the pooling before block %u at this "
+                         "length (a block's input of at most %d tokens), and its attention "
+                         "then reads distances of a pooled sequence against an unpooled one; "
+                         "give a longer --seq-len",
+                         len, rs->block, rs->separate_cls ? 2 : 1);
+    int64_t *p = malloc(cnt * sizeof *p);
+    if (!p)
+        return !cli_fail(stderr, "golden", 0, "out of memory");
+    cli_cannot_fail(posenc_model_rel_sinusoid_positions(m, layer, len, p, cnt, &cnt));
+    *pos = p;
+    *n = cnt;
+    return 1;
+}
+
+int cli_golden_rel_sinusoid(const char *path, const posenc_model *m, uint32_t layer,
+                            const char *list, int64_t seq_len)
+{
+    posenc_model_rel_sinusoid rs;
+    cli_cannot_fail(posenc_model_layer_rel_sinusoid(m, layer, &rs));
+    int64_t len = seq_len ? seq_len : 16;
+    if (!list && len > 65536)
+        return cli_fail(stderr, "golden", 0,
+                        "--seq-len %lld: at most 65536 tokens for a relative sinusoid's "
+                        "distances",
+                        (long long)len);
+    int64_t *pos = NULL;
+    size_t n = 0;
+    if (list) {
+        if (!golden_signed_list(list, &pos, &n))
+            return EXIT_BAD;
+        for (size_t i = 0; i < n && !rs.funnel && rs.clamp_len > 0; i++) /* XLNet L970-971 */
+            pos[i] = pos[i] > rs.clamp_len    ? rs.clamp_len
+                     : pos[i] < -rs.clamp_len ? -rs.clamp_len
+                                              : pos[i];
+    } else if (!rel_distances(m, layer, &rs, (uint32_t)len, &pos, &n)) {
+        return EXIT_BAD;
+    }
+    int rc = EXIT_BAD;
+    float *pe = malloc(n * rs.d_model * sizeof *pe);
+    if (!pe) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "out of memory");
+    }
+    cli_cannot_fail(posenc_sinusoid_layout_fill_f32(&rs.spec, pos, n, rs.d_model, pe));
+    gtensor t[2] = {{"positions", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"pe", "F32", {n, rs.d_model}, 2, pe, n * rs.d_model * sizeof *pe}};
+    char lw[16], lenw[24], blockw[16];
+    snprintf(lw, sizeof lw, "%u", layer);
+    snprintf(lenw, sizeof lenw, "%lld", (long long)len);
+    if (list)
+        snprintf(lenw, sizeof lenw, "-"); /* the distances given, no sequence */
+    snprintf(blockw, sizeof blockw, "%u", rs.block);
+    const char *attn = !rs.funnel       ? (rs.bidirectional ? "bi" : "uni")
+                       : rs.factorized ? "factorized"
+                                       : "relative_shift";
+    const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "relative-sinusoid",
+                          "family", rs.funnel ? "funnel" : "xlnet", "seq_len", lenw,
+                          rs.funnel ? "attention_type" : "attn_type", attn, "block", blockw,
+                          "pooling", rs.pooling ? "true" : "false", NULL};
+    if (!rs.funnel)
+        meta[12] = NULL; /* XLNet: no block */
+    if (st_write(path, t, 2, meta)) {
+        golden_file(path);
+        printf(" layer=%s scheme=relative-sinusoid family=%s n=%zu d_model=%u seq_len=%s",
+               lw, rs.funnel ? "funnel" : "xlnet", n, rs.d_model, lenw);
+        if (rs.funnel)
+            printf(" attention_type=%s block=%u pooling=%s%s dtype=F32\n", attn, rs.block,
+                   rs.pooling ? "true" : "false", rs.decoder ? " stack=decoder" : "");
+        else
+            printf(" attn_type=%s clamp_len=%lld dtype=F32\n", attn, (long long)rs.clamp_len);
+        rc = 0;
+    }
+    free(pe);
     free(pos);
     return rc;
 }

@@ -189,6 +189,8 @@ int cli_explain_bucket(cli_state *st, const cli_token *a, size_t n);
  * (LayoutLM's box rows) of a --config model's layer */
 int cli_explain_axial(cli_state *st, const cli_token *a, size_t n);
 int cli_explain_box(cli_state *st, const cli_token *a, size_t n);
+/* relsin_cmds.c: EXPLAIN RELSIN dist [D] (XLNet's, Funnel's relative sinusoid) */
+int cli_explain_relsin(cli_state *st, const cli_token *a, size_t n);
 
 /* LOAD file.safetensors TENSOR (checkpoint_cmds.c): text is LOAD's rest of
  * the line, trimmed. cli_load_names_checkpoint: 1 when it ends in

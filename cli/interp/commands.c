@@ -801,7 +801,8 @@ static int cmd_explain(cli_state *st, const cli_token *a, size_t n)
         cli_error(st, "EXPLAIN needs what to explain: PE pos D or ROPE pos x...");
     else
         cli_error(st, "EXPLAIN cannot explain '%.*s%s' (it explains PE, ROPE, DOT, ADD, ALIBI, FREQS, "
-                      "MODEL, T5BUCKET, SINUSOID, DEBERTA, BUCKET, AXIAL, BOX and LEARNED)",
+                      "MODEL, T5BUCKET, SINUSOID, DEBERTA, BUCKET, AXIAL, BOX, RELSIN and "
+                      "LEARNED)",
                   SHOW(a[0]));
     return 0;
 }
@@ -892,6 +893,10 @@ static const cli_command COMMANDS[] = {
      "                         (pos / w of the first axis's table, pos % w of the second's)\n"},
     {"EXPLAIN BOX", cli_explain_box,
      "  EXPLAIN BOX x0 y0 x1 y1  a --config LayoutLM layer's six box-table rows of a box\n"},
+    {"EXPLAIN RELSIN", cli_explain_relsin,
+     "  EXPLAIN RELSIN dist [D]\n"
+     "                         Transformer-XL's relative sinusoid at distance dist (XLNet,\n"
+     "                         Funnel: a --config layer's d_model, or the width D)\n"},
     {"EXPLAIN PE", explain_pe,
      "  EXPLAIN PE pos D       worked trace of PE, one line per pair\n"},
     {"EXPLAIN ROPE", explain_rope,

@@ -775,3 +775,85 @@ int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int6
     return POSENC_ERR_FORMAT;
 #endif
 }
+
+/* ---- posenc._schemes: relative sinusoids (XLNet, Funnel) ---- */
+
+int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t seq_len,
+                          const int64_t *given, size_t n_given, int64_t **pos, size_t *n,
+                          float **pe, uint32_t *width, char *detail, size_t detail_size)
+{
+    *pos = NULL;
+    *pe = NULL;
+    *n = 0;
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    posenc_model_rel_sinusoid rs;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    if (posenc_model_layer_rel_sinusoid(m, (uint32_t)layer, &rs) != POSENC_OK) {
+        snprintf(detail, detail_size,
+                 "layer %lld's scheme is %s: relative_sinusoid takes XLNet's and Funnel's "
+                 "relative-sinusoid layers",
+                 (long long)layer, posenc_scheme_name(li.scheme));
+        posenc_model_free(m);
+        return POSENC_ERR_RANGE;
+    }
+    size_t cnt = n_given;
+    if (!given) {
+        st = seq_len < 1 || seq_len > 65536
+                 ? POSENC_ERR_POS
+                 : posenc_model_rel_sinusoid_positions(m, (uint32_t)layer, (uint32_t)seq_len,
+                                                       NULL, 0, &cnt);
+        if (st != POSENC_OK)
+            snprintf(detail, detail_size,
+                     "seq_len %lld: from 1 to 65536, and for Funnel long enough that its "
+                     "encoder pools before block %u (more than %d tokens there)",
+                     (long long)seq_len, rs.block, rs.separate_cls ? 2 : 1);
+    }
+    int64_t *p = st == POSENC_OK ? malloc((cnt ? cnt : 1) * sizeof *p) : NULL;
+    float *o = p ? malloc((cnt ? cnt : 1) * rs.d_model * sizeof *o) : NULL;
+    if (st == POSENC_OK && !o)
+        st = POSENC_ERR_NOMEM;
+    if (st == POSENC_OK && given) {
+        for (size_t i = 0; i < cnt; i++) {
+            int64_t v = given[i];
+            if (!rs.funnel && rs.clamp_len > 0) /* modeling_xlnet.py L970-971 */
+                v = v > rs.clamp_len ? rs.clamp_len : v < -rs.clamp_len ? -rs.clamp_len : v;
+            p[i] = v;
+        }
+    } else if (st == POSENC_OK) {
+        st = posenc_model_rel_sinusoid_positions(m, (uint32_t)layer, (uint32_t)seq_len, p, cnt,
+                                                 &cnt);
+    }
+    if (st == POSENC_OK && (st = posenc_sinusoid_layout_fill_f32(&rs.spec, p, cnt, rs.d_model,
+                                                                 o)) != POSENC_OK)
+        snprintf(detail, detail_size, "the distances: %s", posenc_strerror(st));
+    posenc_model_free(m);
+    if (st != POSENC_OK) {
+        free(p);
+        free(o);
+        if (!detail[0])
+            snprintf(detail, detail_size, "%s", posenc_strerror(st));
+        return st;
+    }
+    *pos = p;
+    *pe = o;
+    *n = cnt;
+    *width = rs.d_model;
+    return POSENC_OK;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)seq_len;
+    (void)given;
+    (void)n_given;
+    (void)width;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}

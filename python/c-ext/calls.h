@@ -209,4 +209,14 @@ int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int6
                           const uint32_t *columns, const uint32_t *rows, size_t n, int *ids_kind,
                           uint32_t *width, int64_t **out, char *detail, size_t detail_size);
 
+/* posenc._schemes: a relative-sinusoid layer's (XLNet, Funnel) distances and
+ * vectors, as posenc golden writes them: the n_given distances of given
+ * (XLNet's clamped by clamp_len) when given is not NULL, else those the
+ * layer reads for seq_len tokens (posenc_model_rel_sinusoid_positions).
+ * *pos (int64 [*n]) and *pe (float32 [*n, *width]) are malloc'd (the caller
+ * frees them). */
+int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t seq_len,
+                          const int64_t *given, size_t n_given, int64_t **pos, size_t *n,
+                          float **pe, uint32_t *width, char *detail, size_t detail_size);
+
 #endif

@@ -86,6 +86,18 @@ static PyObject *side_buckets(PyObject *self, PyObject *args)
                                sizeof detail);
     Py_END_ALLOW_THREADS
     free(pos);
+    if (st != 0) {
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    PyObject *b = PyBytes_FromStringAndSize(out ? (const char *)out : "",
+                                            (Py_ssize_t)(n * ng * sizeof(int64_t)));
+    free(out);
+    if (!b)
+        return NULL;
+    return Py_BuildValue("(nN)", (Py_ssize_t)ng, b);
+}
+
 /* learned_rows(json_bytes, layer, positions_bytes, columns_bytes, rows_bytes) ->
  * (ids_kind, width, data): data int64 [n, width] (pyposenc_learned_ids);
  * positions native int64, or columns and rows native uint32 (TAPAS's cells;
@@ -134,11 +146,6 @@ static PyObject *learned_rows(PyObject *self, PyObject *args)
         return NULL;
     }
     PyObject *b = PyBytes_FromStringAndSize(out ? (const char *)out : "",
-                                            (Py_ssize_t)(n * ng * sizeof(int64_t)));
-    free(out);
-    if (!b)
-        return NULL;
-    return Py_BuildValue("(nN)", (Py_ssize_t)ng, b);
                                             (Py_ssize_t)(n * width * sizeof(int64_t)));
     free(out);
     if (!b)
@@ -146,13 +153,70 @@ static PyObject *learned_rows(PyObject *self, PyObject *args)
     return Py_BuildValue("(iIN)", kind, width, b);
 }
 
+/* rel_sinusoid(json_bytes, layer, seq_len, distances_bytes or None) ->
+ * (positions_bytes, width, pe_bytes): a relative-sinusoid layer's distances
+ * (int64 [n]) and vectors (float32 [n, width]). Raises ValueError with the
+ * reader's or the library's sentence. */
+static PyObject *rel_sinusoid(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json;
+    Py_ssize_t jlen;
+    long long layer, seq_len;
+    PyObject *given;
+    if (!PyArg_ParseTuple(args, "y#LLO", &json, &jlen, &layer, &seq_len, &given))
+        return NULL;
+    Py_buffer view = {0};
+    int have = given != Py_None;
+    if (have && PyObject_GetBuffer(given, &view, PyBUF_SIMPLE) != 0)
+        return NULL;
+    size_t ng = have ? (size_t)view.len / sizeof(int64_t) : 0;
+    if (ng > 65536) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_ValueError, "%zu distances: at most 65536", ng);
+        return NULL;
+    }
+    int64_t *g = have ? malloc((ng ? ng : 1) * sizeof *g) : NULL;
+    if (have && !g) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    if (have && ng)
+        memcpy(g, view.buf, ng * sizeof *g);
+    if (have)
+        PyBuffer_Release(&view);
+    int64_t *pos = NULL;
+    float *pe = NULL;
+    size_t n = 0;
+    uint32_t width = 0;
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_rel_sinusoid(json, (size_t)jlen, layer, seq_len, g, ng, &pos, &n, &pe, &width,
+                               detail, sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(g);
+    if (st != 0) {
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    PyObject *r = Py_BuildValue("(y#Iy#)", (const char *)pos, (Py_ssize_t)(n * sizeof *pos),
+                                width, (const char *)pe,
+                                (Py_ssize_t)(n * width * sizeof *pe));
+    free(pos);
+    free(pe);
+    return r;
+}
+
 static PyMethodDef methods[] = {
-    {"learned_rows", learned_rows, METH_VARARGS,
-     "learned_rows(json, layer, positions_int64, columns_u32, rows_u32) -> (kind, width, bytes)"},
     {"layer_values", layer_values, METH_VARARGS,
      "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
     {"side_buckets", side_buckets, METH_VARARGS,
      "side_buckets(json, layer, n_tok, positions_int64) -> (n_global, bytes)"},
+    {"learned_rows", learned_rows, METH_VARARGS,
+     "learned_rows(json, layer, positions_int64, columns_u32, rows_u32) -> (kind, width, bytes)"},
+    {"rel_sinusoid", rel_sinusoid, METH_VARARGS,
+     "rel_sinusoid(json, layer, seq_len, distances_int64 or None) -> (positions, width, pe)"},
     {NULL, NULL, 0, NULL},
 };
 

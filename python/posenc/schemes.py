@@ -10,10 +10,11 @@ ids (T5, MPNet, DeBERTa, DeBERTa-v2/v3; LongT5's encoder, CPM-Ant, VITS), as ``p
     b = ps.relative_buckets("config.json", layer=0, positions=range(128))
     b = ps.relative_buckets("config.json", layer=0, q_pos=[127], k_pos=range(128))
     g = ps.layer_arrays("config.json", layer=0)  # golden's tensors, either scheme
+    rows = ps.learned_rows("config.json", positions=range(16))   # learned tables
+    dist, pe = ps.relative_sinusoid("config.json", layer=0, seq_len=16)  # XLNet, Funnel
 
 posenc.torch has the same as torch tensors (layer_tensors, sinusoid_table,
-relative_buckets).
-    rows = ps.learned_rows("config.json", positions=range(16))   # learned tables
+relative_buckets, relative_sinusoid).
 
 learned_rows gives the rows a learned table is read at (the vectors are the
 checkpoint's weights): BERT's, RoBERTa's, LayoutLM's and MarkupLM's 1-D
@@ -27,7 +28,8 @@ import numpy as np
 from . import _args
 from . import _schemes  # type: ignore[attr-defined]
 
-__all__ = ["sinusoid_table", "relative_buckets", "layer_arrays", "side_buckets", "learned_rows"]
+__all__ = ["sinusoid_table", "relative_buckets", "layer_arrays", "side_buckets", "learned_rows",
+           "relative_sinusoid"]
 
 
 def _positions(positions: Optional[Iterable[int]], default: int) -> np.ndarray:
@@ -251,3 +253,26 @@ def learned_rows(config: Any, layer: int = 0, positions: Optional[Iterable[int]]
         return {"row": _as(out[:, 0].copy()), "axial_row": _as(out[:, 1].copy()),
                 "axial_col": _as(out[:, 2].copy())}
     return _as(out[:, 0].copy())
+
+
+def relative_sinusoid(config: Any, layer: int = 0, seq_len: int = 16,
+                      distances: Optional[Iterable[int]] = None):
+    """(positions int64 [n], pe float32 [n, d_model]) of a relative-sinusoid
+    layer (XLNet, Funnel), as ``posenc golden --config F --layer N --seq-len
+    T`` writes them: the distances query - key the layer's attention reads
+    for seq_len tokens, in its code's order (XLNet: klen .. -qlen + 1, or
+    .. 0 for attn_type "uni", clamped by clamp_len; Funnel: its block's, or
+    the token positions for attention_type "factorized"), and [sin | cos] of
+    each in the family's float32 steps. distances: these instead (negatives
+    allowed; XLNet clamps them). ValueError for a layer of another scheme or
+    a length Funnel does not pool at."""
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
+        raise TypeError("layer must be an integer")
+    if isinstance(seq_len, bool) or not isinstance(seq_len, (int, np.integer)):
+        raise TypeError("seq_len must be an integer")
+    given = None if distances is None else _positions(distances, 0).tobytes()
+    pb, width, data = _schemes.rel_sinusoid(_args.config_text(config), int(layer), int(seq_len),
+                                            given)
+    pos = np.frombuffer(pb, dtype=np.int64).copy()
+    return pos, np.frombuffer(data, dtype=np.float32).reshape(len(pos), width).copy()
+

@@ -71,7 +71,7 @@ from . import Error, RoPE, _args, _core, _gpu, _layout_4d
 _core.use_torch(torch.Tensor, to_dlpack)
 
 __all__ = ["RotaryEmbedding", "patch", "unpatch", "Replacement", "rotate", "layer_tensors",
-           "sinusoid_table", "relative_buckets"]
+           "sinusoid_table", "relative_buckets", "relative_sinusoid"]
 
 Tensor = torch.Tensor
 _compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)
@@ -1192,3 +1192,13 @@ def relative_buckets(config: Any, layer: int = 0, positions: Any = None, *, q_po
                          "sinusoid_table")
     return layer_tensors(config, layer, positions, q_pos=q_pos, k_pos=k_pos,
                          device=device)["bucket"]
+
+
+def relative_sinusoid(config, layer: int = 0, seq_len: int = 16, distances=None, device=None):
+    """posenc.schemes.relative_sinusoid (XLNet's, Funnel's distances and
+    [sin | cos] vectors) as torch tensors, int64 [n] and float32 [n, d_model],
+    on device."""
+    from . import schemes
+
+    pos, pe = schemes.relative_sinusoid(config, layer, seq_len, distances)
+    return torch.from_numpy(pos).to(device), torch.from_numpy(pe).to(device)

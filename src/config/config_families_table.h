@@ -996,15 +996,17 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .source = "models/fnet/modeling_fnet.py L83-137, L138-173; configuration_fnet.py L52-63 "
            "(transformers 5.23.0)"},
 
-/* ---- funnel (Funnel Transformer): refused. No absolute table: its
- * attention adds Transformer-XL style relative sinusoidal terms, either
- * factorized or by relative shift (attention_type), over pooled sequences.
- * transformers 5.23.0 models/funnel/modeling_funnel.py L61-340 (the
- * position embeds), L343-460 (FunnelRelMultiheadAttention). */
-REFUSED("funnel", "Funnel", MIXED, NO_LAYOUT,
-        "Funnel's relative sinusoidal attention (Transformer-XL terms, factorized or "
-        "relative shift, over pooled blocks) is not implemented",
-        "models/funnel/modeling_funnel.py L61-340, L343-460 (transformers 5.23.0)"),
+/* ---- funnel (Funnel Transformer): Transformer-XL's relative sinusoid in
+ * every layer's attention, by relative shift or factorized (attention_type),
+ * over the pooled positions of each block; one layer group per block and
+ * one for the decoder; quirk (src/config/config_relsin.c). transformers
+ * 5.23.0 models/funnel/modeling_funnel.py L104-216 (the position embeds),
+ * L254-320 (pooling), L525-656 (encoder blocks, decoder);
+ * configuration_funnel.py L69-93. */
+{.model_type = "funnel", .arch = "Funnel", .scheme = POSENC_SCHEME_RELATIVE_SINUSOID,
+ .default_layers = 1, .quirks = &quirk_funnel,
+ .source = "models/funnel/modeling_funnel.py L104-216, L254-320, L525-656 (transformers "
+           "5.23.0)"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -3435,14 +3437,15 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
            "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
 
-/* ---- xlnet: refused. Transformer-XL's relative sinusoidal encoding
- * (relative_positional_encoding, rel_shift, r_w_bias / r_r_bias) in
- * two-stream attention. transformers 5.23.0 models/xlnet/modeling_xlnet.py
- * L68-95, L928-976. */
-REFUSED("xlnet", "XLNet", SINUSOID, NO_LAYOUT,
-        "XLNet's Transformer-XL relative sinusoidal encoding (relative_positional_encoding, "
-        "rel_shift, r_w_bias/r_r_bias) is not implemented",
-        "models/xlnet/modeling_xlnet.py L68-95, L928-976 (transformers 5.23.0)"),
+/* ---- xlnet: Transformer-XL's relative sinusoid (relative_positional_encoding:
+ * [sin | cos] of the distances klen .. -qlen + 1, or .. 0 for attn_type
+ * "uni", clamped by clamp_len) in every layer's two-stream attention; quirk
+ * (src/config/config_relsin.c). transformers 5.23.0
+ * models/xlnet/modeling_xlnet.py L68-95 (rel_shift), L906-975;
+ * configuration_xlnet.py L107-130. */
+{.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_RELATIVE_SINUSOID,
+ .default_layers = 24, .quirks = &quirk_xlnet,
+ .source = "models/xlnet/modeling_xlnet.py L68-95, L906-975 (transformers 5.23.0)"},
 
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
  * attention, no position input): no positions. */

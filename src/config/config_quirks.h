@@ -105,5 +105,8 @@ extern const posenc_family_quirks quirk_layoutlm;
 extern const posenc_family_quirks quirk_markuplm;
 extern const posenc_family_quirks quirk_reformer;
 extern const posenc_family_quirks quirk_tapas;
+/* the relative-sinusoid families (config_relsin.c) */
+extern const posenc_family_quirks quirk_funnel;
+extern const posenc_family_quirks quirk_xlnet;
 
 #endif

@@ -93,3 +93,57 @@ posenc_status posenc_funnel_rel_positions(uint32_t seq_len, uint32_t block, int 
     *n_out = n;
     return short_buf ? POSENC_ERR_RANGE : POSENC_OK;
 }
+
+/* stride_pool of a list of token positions (L254-281: axis_slice [:-1:2]
+ * with separate_cls and truncate_seq, else [::2], after prepending the
+ * first element when separate_cls): [p0] + p keeps p0 and then p's elements
+ * 1, 3, 5, ...; p[::2] keeps 0, 2, 4, ... */
+static plist stride_pool_tokens(plist p, int separate_cls, int truncate_seq)
+{
+    int64_t total = 1 + p.cnt, kept;
+    plist q = p;
+    if (separate_cls) {
+        kept = truncate_seq ? (total + 1) / 2 : (total + 2) / 2; /* ceil(n/2), ceil((n+1)/2) */
+        q.a0 = p.a0;
+    } else {
+        kept = (total + 1) / 2;
+        q.a0 = p.a0 + p.step;
+    }
+    q.step = 2 * p.step;
+    q.cnt = kept - 1;
+    return q;
+}
+
+posenc_status posenc_funnel_factorized_positions(uint32_t seq_len, uint32_t block,
+                                                 int separate_cls, int truncate_seq,
+                                                 int64_t *out, size_t cap, size_t *n_out,
+                                                 int *pooled)
+{
+    if (!n_out)
+        return POSENC_ERR_NULL;
+    if (seq_len == 0 || seq_len > POSENC_FUNNEL_MAX_LEN)
+        return POSENC_ERR_POS;
+    if (block > POSENC_FUNNEL_MAX_BLOCKS)
+        return POSENC_ERR_RANGE;
+    if (!out && cap)
+        return POSENC_ERR_NULL;
+    plist pos = {0, 1, 1, (int64_t)seq_len - 1};
+    int all = 1;
+    for (uint32_t b = 1; b <= block; b++) {
+        if (1 + pos.cnt <= (separate_cls ? 2 : 1)) /* L559: no pooling_flag */
+            all = 0;
+        pos = stride_pool_tokens(pos, separate_cls, truncate_seq);
+    }
+    size_t n = (size_t)(1 + pos.cnt);
+    *n_out = n;
+    if (pooled)
+        *pooled = all;
+    if (!out)
+        return POSENC_OK;
+    if (cap < n)
+        return POSENC_ERR_RANGE;
+    out[0] = pos.first;
+    for (size_t i = 1; i < n; i++)
+        out[i] = pos.a0 + (int64_t)(i - 1) * pos.step;
+    return POSENC_OK;
+}

@@ -38,3 +38,47 @@ posenc_status posenc_xlnet_rel_positions(uint32_t qlen, uint32_t klen, int bidir
     }
     return POSENC_OK;
 }
+
+/* One frequency of the relative sinusoid, step by step (posenc.h 1.9):
+ * modeling_xlnet.py L940-941 (inv_freq), L929-930 (pos_seq * inv_freq, sin,
+ * cos); the values are those of posenc_sinusoid_layout_fill_f32/_f64 with
+ * CTRL's spec, which this reads back. */
+posenc_status posenc_rel_sinusoid_explain(int64_t dist, uint32_t D, uint32_t k,
+                                          posenc_rel_sinusoid_step *out)
+{
+    if (!out)
+        return POSENC_ERR_NULL;
+    if (dist > POSENC_MAX_POS || dist < -POSENC_MAX_POS)
+        return POSENC_ERR_POS;
+    if (D < 2 || D > POSENC_MAX_DIM || D % 2)
+        return POSENC_ERR_DIM;
+    if (k >= D / 2)
+        return POSENC_ERR_RANGE;
+    posenc_sinusoid_spec spec;
+    posenc_status st = posenc_sinusoid_family_spec(POSENC_SINUSOID_CTRL, 0, &spec);
+    float *f = malloc(D * sizeof *f);
+    double *x = malloc(D * sizeof *x);
+    if (!f || !x) {
+        free(f);
+        free(x);
+        return POSENC_ERR_NOMEM;
+    }
+    if (st == POSENC_OK)
+        st = posenc_sinusoid_layout_fill_f32(&spec, &dist, 1, D, f);
+    if (st == POSENC_OK)
+        st = posenc_sinusoid_layout_fill_f64(&spec, &dist, 1, D, x);
+    if (st == POSENC_OK) {
+        out->e = (float)(2.0 * k) / (float)D; /* L940: (2k).float() / d */
+        out->w = 1.0f / (float)pow((double)(float)spec.base, (double)out->e); /* L941 */
+        out->angle = (float)dist * out->w;                                    /* L929 */
+        out->sin_f32 = f[k];
+        out->cos_f32 = f[D / 2 + k];
+        out->w_exact = pow(spec.base, -2.0 * k / (double)D);
+        out->angle_exact = (double)dist * out->w_exact;
+        out->sin_exact = x[k];
+        out->cos_exact = x[D / 2 + k];
+    }
+    free(f);
+    free(x);
+    return st;
+}

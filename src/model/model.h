@@ -83,6 +83,19 @@ typedef struct posenc_model_group {
     uint32_t window_size;     /* WINDOW: window_size */
     posenc_model_ids ids;     /* LEARNED: how the rows are read (plain, LayoutLM's boxes,
                                  MarkupLM's XPaths, TAPAS's cells, Reformer's axes) */
+    /* RELATIVE_SINUSOID (XLNet, Funnel; posenc_model_layer_rel_sinusoid): sinusoid
+     * holds POSENC_SINUSOID_CTRL's spec and dim d_model */
+    int relsin_funnel;        /* 0: XLNet, 1: Funnel (one group per block, and one for
+                                 the decoder) */
+    int relsin_bidirectional; /* XLNet: attn_type "bi" */
+    int64_t relsin_clamp_len; /* XLNet: clamp_len (<= 0: none) */
+    int64_t relsin_mem_len;   /* XLNet: mem_len (-1: null) */
+    int relsin_factorized;    /* Funnel: attention_type "factorized" */
+    int relsin_separate_cls, relsin_truncate_seq, relsin_pool_q_only;
+    int relsin_pool_max;      /* Funnel: pooling_type "max" (else "mean") */
+    uint32_t relsin_block;    /* Funnel: the group's block (decoder: 0) */
+    uint32_t relsin_n_block;  /* Funnel: len(block_sizes) */
+    uint32_t relsin_repeats;  /* Funnel: block_repeats of the block (decoder: 1) */
 } posenc_model_group;
 
 /* posenc_model_group.bucket_ids: whose relative ids a RELATIVE_BUCKETS layer reads. */

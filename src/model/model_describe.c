@@ -147,6 +147,33 @@ static void put_ids(text *t, const posenc_model_ids *d)
     }
 }
 
+/* A relative sinusoid's parameters (XLNet's, Funnel's block). */
+static void put_rel_sinusoid(text *t, const posenc_model_group *g)
+{
+    put(t, " family=%s d_model=%u", g->relsin_funnel ? "funnel" : "xlnet", g->dim);
+    put_num(t, "base", g->sinusoid.base);
+    put(t, " layout=half exponent=2k/dim arith=f32");
+    if (!g->relsin_funnel) {
+        put(t, " attn_type=%s clamp_len=%lld", g->relsin_bidirectional ? "bi" : "uni",
+            (long long)g->relsin_clamp_len);
+        if (g->relsin_mem_len < 0)
+            put(t, " mem_len=null");
+        else
+            put(t, " mem_len=%lld", (long long)g->relsin_mem_len);
+        return;
+    }
+    put(t, " attention_type=%s block=%u blocks=%u", g->relsin_factorized ? "factorized"
+                                                                         : "relative_shift",
+        g->relsin_block, g->relsin_n_block);
+    if (strcmp(g->layer_type, "decoder") != 0)
+        put(t, " block_repeats=%u", g->relsin_repeats);
+    put(t, " separate_cls=%s truncate_seq=%s pool_q_only=%s pooling_type=%s",
+        g->relsin_separate_cls ? "true" : "false", g->relsin_truncate_seq ? "true" : "false",
+        g->relsin_pool_q_only ? "true" : "false", g->relsin_pool_max ? "max" : "mean");
+    if (g->relsin_block > 0 && g->relsin_pool_q_only && strcmp(g->layer_type, "decoder") != 0)
+        put(t, " first_layer=pools_queries");
+}
+
 posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer, char *buf,
                                           size_t n)
 {
@@ -223,6 +250,9 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
         if (g->table_beside)
             put(&t, " table_positions=%lld table_offset=%lld table_dim=%u",
                 (long long)g->positions, (long long)g->offset, g->dim);
+        break;
+    case POSENC_SCHEME_RELATIVE_SINUSOID:
+        put_rel_sinusoid(&t, g);
         break;
     default: break;
     }

@@ -130,6 +130,7 @@ const char *posenc_scheme_name(posenc_scheme s)
     case POSENC_SCHEME_SINUSOID: return "sinusoid";
     case POSENC_SCHEME_RELATIVE_BUCKETS: return "relative-buckets";
     case POSENC_SCHEME_MIXED: return "mixed";
+    case POSENC_SCHEME_RELATIVE_SINUSOID: return "relative-sinusoid";
     }
     return "unknown";
 }
@@ -476,4 +477,68 @@ const char *posenc_ids_kind_name(posenc_ids_kind kind)
     case POSENC_IDS_AXIAL: return "axial";
     }
     return "unknown";
+}
+
+/* ---- relative sinusoids (XLNet, Funnel) ---------------------------------------------- */
+
+posenc_status posenc_model_layer_rel_sinusoid(const posenc_model *m, uint32_t layer,
+                                              posenc_model_rel_sinusoid *rs)
+{
+    const posenc_model_group *g;
+    posenc_status st = layer_of(m, layer, rs, POSENC_SCHEME_RELATIVE_SINUSOID, &g);
+    if (st != POSENC_OK)
+        return st;
+    memset(rs, 0, sizeof *rs);
+    rs->spec = g->sinusoid;
+    rs->d_model = g->dim;
+    rs->funnel = g->relsin_funnel;
+    rs->bidirectional = g->relsin_funnel ? 1 : g->relsin_bidirectional;
+    rs->clamp_len = g->relsin_clamp_len;
+    rs->mem_len = g->relsin_mem_len;
+    if (g->relsin_funnel) {
+        rs->factorized = g->relsin_factorized;
+        rs->separate_cls = g->relsin_separate_cls;
+        rs->truncate_seq = g->relsin_truncate_seq;
+        rs->pool_q_only = g->relsin_pool_q_only;
+        rs->block = g->relsin_block;
+        rs->n_block = g->relsin_n_block;
+        rs->decoder = strcmp(g->layer_type, "decoder") == 0;
+        /* the block's first layer (first run) pools its queries only
+         * (modeling_funnel.py L566-570 with pool_q_only) */
+        uint32_t first = layer;
+        while (first > 0 && m->layer_group[first - 1] == m->layer_group[layer])
+            first--;
+        rs->pooling = !rs->decoder && rs->block > 0 && rs->pool_q_only && first == layer;
+    }
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_rel_sinusoid_positions(const posenc_model *m, uint32_t layer,
+                                                  uint32_t seq_len, int64_t *out, size_t cap,
+                                                  size_t *n_out)
+{
+    posenc_model_rel_sinusoid rs;
+    posenc_status st = posenc_model_layer_rel_sinusoid(m, layer, n_out ? &rs : NULL);
+    if (st != POSENC_OK)
+        return st;
+    if (seq_len == 0 || seq_len > POSENC_FUNNEL_MAX_LEN)
+        return POSENC_ERR_POS;
+    if (!out && cap)
+        return POSENC_ERR_NULL;
+    if (!rs.funnel)
+        return posenc_xlnet_rel_positions(seq_len, seq_len, rs.bidirectional, rs.clamp_len, out,
+                                          cap, n_out);
+    int pooled;
+    size_t n;
+    st = posenc_funnel_factorized_positions(seq_len, rs.block, rs.separate_cls, rs.truncate_seq,
+                                            NULL, 0, &n, &pooled);
+    if (st != POSENC_OK)
+        return st;
+    if (!pooled)
+        return POSENC_ERR_POS;
+    if (rs.factorized)
+        return posenc_funnel_factorized_positions(seq_len, rs.block, rs.separate_cls,
+                                                  rs.truncate_seq, out, cap, n_out, NULL);
+    return posenc_funnel_rel_positions(seq_len, rs.block, rs.pooling, rs.separate_cls,
+                                       rs.truncate_seq, out, cap, n_out);
 }

@@ -118,6 +118,11 @@ ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "
                  "muse_glimmer_text"}
 
 
+#: XLNet's and Funnel's relative sinusoids: posenc golden against the distances
+#: and vectors their attention reads in tests/hf/test_relsin_hf.py
+GOLDEN_TESTED |= {"xlnet", "funnel"}
+
+
 def test_fixtures_cover_the_registry():
     """Every registry family transformers 5.23 can build has a probed fixture."""
     from transformers import CONFIG_MAPPING
@@ -388,7 +393,6 @@ CLASS_DEFAULTS_REFUSED = {
     "glm4_moe": "rotary dimension comes out 21",
     # positions outside attention's q/k that posenc does not express (issue 20)
     "longt5": "local blocks",
-    "xlnet": "Transformer-XL relative sinusoidal",
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
     "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
@@ -415,7 +419,6 @@ CLASS_DEFAULTS_REFUSED.update({
     "mistral_large4": "LeRoPE", "mistral_large4_text": "LeRoPE",
     "glm_moe_dsa": "per-layer indexers",
     "hunyuan_vl": "XD-RoPE", "hunyuan_vl_text": "XD-RoPE",
-    "funnel": "relative sinusoidal attention",
     "prophetnet": "n-stream self-attention",
     "hy_v4": "last qk_rope_head_dim elements",
     "qwen4_exp": "QSA indexer", "qwen4_exp_text": "QSA indexer",
