@@ -77,7 +77,8 @@ static int golden_no_negative(const char *list)
             size_t len = strspn(s + 1, "0123456789");
             return !cli_fail(stderr, "golden", 0,
                              "--positions '%s': -%.*s is negative: a sinusoid, learned or "
-                             "bucket layer's positions are token indices, 0 or more",
+                             "bucket layer's positions are token indices, 0 or more (negative "
+                             "distances are for a relative-sinusoid layer: XLNet, Funnel)",
                              list, (int)len, s + 1);
         }
     }
