@@ -37,6 +37,77 @@ static void t5_steps(FILE *o, int64_t i, int64_t j, uint32_t nb, uint32_t md)
                 t.side_buckets, t.side_buckets - 1, t.bucket, (double)t.scaled, t.exact_value);
 }
 
+/* LongT5's transient-global side buckets of query i in n_tok tokens. */
+static int side_steps(cli_state *st, const posenc_model_longt5 *lt, int64_t i, int64_t n_tok)
+{
+    FILE *o = st->out;
+    const posenc_model *m = st->model;
+    size_t ng = 0;
+    cli_cannot_fail(
+        posenc_model_layer_side_buckets(m, st->layer, (uint32_t)n_tok, &i, 1, NULL, 0, &ng));
+    int64_t *sb = malloc((ng ? ng : 1) * sizeof *sb);
+    if (!sb) {
+        cli_error(st, "EXPLAIN BUCKET: out of memory");
+        return 0;
+    }
+    cli_cannot_fail(
+        posenc_model_layer_side_buckets(m, st->layer, (uint32_t)n_tok, &i, 1, sb, ng, &ng));
+    int64_t blk = i / lt->global_block_size;
+    if (ng == 0) {
+        fprintf(o, "side: no global block (n_tok / global_block_size = %lld / %u = 0)\n",
+                (long long)n_tok, lt->global_block_size);
+    } else {
+        if (blk > (int64_t)ng - 1)
+            blk = (int64_t)ng - 1;
+        fprintf(o, "side: %zu global blocks (n_tok / global_block_size = %lld / %u); token "
+                   "%lld in block min(i / %u, %zu - 1) = %lld; side position g - %lld\n",
+                ng, (long long)n_tok, lt->global_block_size, (long long)i,
+                lt->global_block_size, ng, (long long)blk, (long long)blk);
+        fprintf(o, "side buckets:");
+        for (size_t g = 0; g < ng; g++)
+            fprintf(o, " %lld", (long long)sb[g]);
+        fprintf(o, "\n");
+    }
+    free(sb);
+    return 1;
+}
+
+/* The steps of each family's id of (i, j), whose value is id. */
+static void id_steps(FILE *o, const posenc_model_longt5 *lt, const posenc_model_cpmant *cp,
+                     uint32_t w, int64_t i, int64_t j, int64_t id)
+{
+    if (lt) {
+        int64_t b = i / lt->block_length;
+        fprintf(o, "%s attention, block_length = local_radius + 1 = %u: query %lld is row %lld "
+                   "of block %lld, its keys the three blocks from token %lld\n",
+                lt->global_block_size ? "transient-global" : "local", lt->block_length,
+                (long long)i, (long long)(i % lt->block_length), (long long)b,
+                (long long)((b - 1) * lt->block_length));
+        if (id < 0)
+            fprintf(o, "|r| >= block_length: masked out (not attended)\n");
+        else
+            t5_steps(o, i, j, lt->buckets, lt->max_distance);
+    } else if (cp) {
+        uint32_t si = i < (int64_t)cp->prompt_length ? 0 : 2,
+                 sj = j < (int64_t)cp->prompt_length ? 0 : 2;
+        fprintf(o, "segments (the forward: the %u prompt positions 0, the text 2): i in %u, j in "
+                   "%u\n",
+                cp->prompt_length, si, sj);
+        if (si != sj)
+            fprintf(o, "different segments: buckets + seg_i * segment_types + seg_j = %u + %u * "
+                       "%u + %u\n",
+                    cp->buckets, si, cp->segment_types, sj);
+        else
+            t5_steps(o, i, j, cp->buckets, cp->max_distance);
+    } else if (id < 0) {
+        fprintf(o, "|r| > window_size %u: no row of emb_rel_k / emb_rel_v (a zero vector)\n", w);
+    } else {
+        fprintf(o, "|r| <= window_size %u: row r + window_size of emb_rel_k and emb_rel_v (%u "
+                   "rows)\n",
+                w, 2 * w + 1);
+    }
+}
+
 int cli_explain_bucket(cli_state *st, const cli_token *a, size_t n)
 {
     int64_t i, j, n_tok = -1, id;
@@ -76,67 +147,9 @@ int cli_explain_bucket(cli_state *st, const cli_token *a, size_t n)
     }
     cli_cannot_fail(posenc_model_layer_relative_ids(m, st->layer, &i, 1, &j, 1, &id));
     FILE *o = st->out;
-    int64_t r = j - i;
     fprintf(o, "BUCKET i=%lld j=%lld r=j-i=%lld (%s layer %u)\n", (long long)i, (long long)j,
-            (long long)r, posenc_model_type(m), st->layer);
-    if (longt5) {
-        int64_t b = i / lt.block_length;
-        fprintf(o, "%s attention, block_length = local_radius + 1 = %u: query %lld is row %lld "
-                   "of block %lld, its keys the three blocks from token %lld\n",
-                lt.global_block_size ? "transient-global" : "local", lt.block_length,
-                (long long)i, (long long)(i % lt.block_length), (long long)b,
-                (long long)((b - 1) * lt.block_length));
-        if (id < 0)
-            fprintf(o, "|r| >= block_length: masked out (not attended)\n");
-        else
-            t5_steps(o, i, j, lt.buckets, lt.max_distance);
-    } else if (cpmant) {
-        uint32_t si = i < (int64_t)cp.prompt_length ? 0 : 2, sj = j < (int64_t)cp.prompt_length ? 0 : 2;
-        fprintf(o, "segments (the forward: the %u prompt positions 0, the text 2): i in %u, j in "
-                   "%u\n",
-                cp.prompt_length, si, sj);
-        if (si != sj)
-            fprintf(o, "different segments: buckets + seg_i * segment_types + seg_j = %u + %u * "
-                       "%u + %u\n",
-                    cp.buckets, si, cp.segment_types, sj);
-        else
-            t5_steps(o, i, j, cp.buckets, cp.max_distance);
-    } else if (id < 0) {
-        fprintf(o, "|r| > window_size %u: no row of emb_rel_k / emb_rel_v (a zero vector)\n", w);
-    } else {
-        fprintf(o, "|r| <= window_size %u: row r + window_size of emb_rel_k and emb_rel_v (%u "
-                   "rows)\n",
-                w, 2 * w + 1);
-    }
+            (long long)(j - i), posenc_model_type(m), st->layer);
+    id_steps(o, longt5 ? &lt : NULL, cpmant ? &cp : NULL, window ? w : 0, i, j, id);
     fprintf(o, "result: %lld\n", (long long)id);
-    if (n == 3) {
-        size_t ng = 0;
-        cli_cannot_fail(
-            posenc_model_layer_side_buckets(m, st->layer, (uint32_t)n_tok, &i, 1, NULL, 0, &ng));
-        int64_t *sb = malloc((ng ? ng : 1) * sizeof *sb);
-        if (!sb) {
-            cli_error(st, "EXPLAIN BUCKET: out of memory");
-            return 0;
-        }
-        cli_cannot_fail(
-            posenc_model_layer_side_buckets(m, st->layer, (uint32_t)n_tok, &i, 1, sb, ng, &ng));
-        int64_t blk = i / lt.global_block_size;
-        if (ng == 0) {
-            fprintf(o, "side: no global block (n_tok / global_block_size = %lld / %u = 0)\n",
-                    (long long)n_tok, lt.global_block_size);
-        } else {
-            if (blk > (int64_t)ng - 1)
-                blk = (int64_t)ng - 1;
-            fprintf(o, "side: %zu global blocks (n_tok / global_block_size = %lld / %u); token "
-                       "%lld in block min(i / %u, %zu - 1) = %lld; side position g - %lld\n",
-                    ng, (long long)n_tok, lt.global_block_size, (long long)i,
-                    lt.global_block_size, ng, (long long)blk, (long long)blk);
-            fprintf(o, "side buckets:");
-            for (size_t g = 0; g < ng; g++)
-                fprintf(o, " %lld", (long long)sb[g]);
-            fprintf(o, "\n");
-        }
-        free(sb);
-    }
-    return 1;
+    return n == 3 ? side_steps(st, &lt, i, n_tok) : 1;
 }
