@@ -76,10 +76,14 @@ typedef enum posenc_query_scale_type {
     POSENC_QUERY_SCALE_LOGN = 2,
     /* Mistral 3 / Ministral 3 (llama_4_scaling_beta), after RoPE: by
      * 1 + beta * ln(1 + floor(pos / original)). */
-    POSENC_QUERY_SCALE_BETA = 3
+    POSENC_QUERY_SCALE_BETA = 3,
+    /* Beam's NoPE layers (scalable softmax): by (1 + (pos + 1) / length)^exponent,
+     * computed as exp(exponent * ln(1 + (pos + 1) / length)). */
+    POSENC_QUERY_SCALE_POWER = 4
 } posenc_query_scale_type;
 
-/* "none", "temperature", "logn", "beta"; "unknown" outside the enum. */
+/* "none", "temperature", "logn", "beta", "power"; "unknown" outside the
+ * enum. */
 const char *posenc_query_scale_name(posenc_query_scale_type t);
 
 typedef struct posenc_query_scale {
@@ -89,6 +93,8 @@ typedef struct posenc_query_scale {
     double seq_length;   /* LOGN: the trained length, > 1 */
     double beta;         /* BETA: step weight */
     double original;     /* BETA: tokens per step (original_max_position_embeddings), > 0 */
+    double length;       /* POWER: the length the position is divided by, > 0 */
+    double exponent;     /* POWER: the power */
 } posenc_query_scale;
 
 #define POSENC_MODEL_MAX_LAYERS 1024u

@@ -857,3 +857,34 @@ int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t s
     return POSENC_ERR_FORMAT;
 #endif
 }
+
+/* ---- posenc._schemes: a layer's query scale (Llama 4, Qwen 1, Mistral 3, Beam) ---- */
+
+int pyposenc_query_scales(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                          size_t n, double *out, char *detail, size_t detail_size)
+{
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    for (size_t i = 0; i < n && st == POSENC_OK; i++)
+        st = posenc_model_query_scale(m, (uint32_t)layer, pos[i], &out[i]);
+    if (st != POSENC_OK)
+        snprintf(detail, detail_size, "%s", posenc_strerror(st));
+    posenc_model_free(m);
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)pos;
+    (void)n;
+    (void)out;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}

@@ -219,4 +219,10 @@ int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t s
                           const int64_t *given, size_t n_given, int64_t **pos, size_t *n,
                           float **pe, uint32_t *width, char *detail, size_t detail_size);
 
+/* posenc._schemes: the factor layer's queries at each of the n positions pos
+ * are multiplied by (posenc_model_query_scale; 1 where the layer has none),
+ * into out[n]. */
+int pyposenc_query_scales(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                          size_t n, double *out, char *detail, size_t detail_size);
+
 #endif

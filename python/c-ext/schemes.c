@@ -208,6 +208,46 @@ static PyObject *rel_sinusoid(PyObject *self, PyObject *args)
     return r;
 }
 
+/* query_scale(json_bytes, layer, positions_bytes) -> bytes: float64 [n], the
+ * factor on the layer's queries at each position (1: none). */
+static PyObject *query_scale(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb;
+    Py_ssize_t jlen, plen;
+    long long layer;
+    if (!PyArg_ParseTuple(args, "y#Ly#", &json, &jlen, &layer, &pb, &plen))
+        return NULL;
+    size_t n = (size_t)plen / sizeof(int64_t);
+    if (n > 16384) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+        return NULL;
+    }
+    int64_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    double *out = malloc((n ? n : 1) * sizeof *out);
+    if (!pos || !out) {
+        free(pos);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    if (n)
+        memcpy(pos, pb, n * sizeof *pos);
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_query_scales(json, (size_t)jlen, layer, pos, n, out, detail, sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (st != 0) {
+        free(out);
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    PyObject *b = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(n * sizeof *out));
+    free(out);
+    return b;
+}
+
 static PyMethodDef methods[] = {
     {"layer_values", layer_values, METH_VARARGS,
      "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
@@ -217,6 +257,8 @@ static PyMethodDef methods[] = {
      "learned_rows(json, layer, positions_int64, columns_u32, rows_u32) -> (kind, width, bytes)"},
     {"rel_sinusoid", rel_sinusoid, METH_VARARGS,
      "rel_sinusoid(json, layer, seq_len, distances_int64 or None) -> (positions, width, pe)"},
+    {"query_scale", query_scale, METH_VARARGS,
+     "query_scale(json, layer, positions_int64) -> float64 bytes"},
     {NULL, NULL, 0, NULL},
 };
 
