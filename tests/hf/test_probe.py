@@ -396,7 +396,6 @@ CLASS_DEFAULTS_REFUSED = {
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
     "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
-    "beam": "scalable softmax",
     "zaya": "CCA attention",
     "minimax_m3_vl": "Lightning Indexer",
     "minimax_m3_vl_text": "Lightning Indexer",
