@@ -3070,17 +3070,17 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
 WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_model", "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"),
 
 /* ---- sam3_lite_text_text_model: a learned table of max_position_embeddings
- * rows (Sam3LiteTextTextPositionEmbedding) resampled by bilinear
- * interpolation to the sequence length whenever the two differ: a
- * token's position vector depends on the length of its sequence, not a
- * row per position. transformers 5.23.0
- * models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338;
- * configuration_sam3_lite_text.py L126-134. */
-REFUSED("sam3_lite_text_text_model", "Sam3LiteTextText", LEARNED, NO_LAYOUT,
-        "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
-        "is not implemented",
-        "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
-        "(transformers 5.23.0)"),
+ * rows (default 77) of hidden_size (512) added to the token embeddings,
+ * resized by bilinear interpolation (align_corners false) to the sequence
+ * length whenever the two differ: token t of T mixes two rows
+ * (POSENC_IDS_RESAMPLED, posenc_resample_rows); 12 layers; quirk.
+ * transformers 5.23.0 models/sam3_lite_text/modeling_sam3_lite_text.py
+ * L73-88, L328-338; configuration_sam3_lite_text.py L126-134. */
+{.model_type = "sam3_lite_text_text_model", .arch = "Sam3LiteTextText",
+ .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 512,
+ .default_positions = 77, .quirks = &quirk_sam3_lite_text,
+ .source = "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338; "
+           "configuration_sam3_lite_text.py L126-134 (transformers 5.23.0)"},
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). */

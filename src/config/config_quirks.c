@@ -1328,3 +1328,28 @@ static posenc_status beam_scale(mread *r)
 
 const posenc_family_quirks quirk_beam = {
     .name = "quirk_beam", .by_type = beam_types, .layers_read = beam_scale, .null_sets = 1};
+
+/* ---- sam3_lite_text_text_model ------------------------------------------------------ */
+
+/* SAM 3 LiteText's text model, transformers 5.23.0
+ * models/sam3_lite_text: Sam3LiteTextTextPositionEmbedding (modeling
+ * L73-88) holds a table [1, 1, max_position_embeddings, hidden_size] and,
+ * when the sequence length differs from its rows, resizes it with
+ * F.interpolate(mode="bilinear") (align_corners None: false; no antialias)
+ * to [seq_len, hidden_size]; the embeddings add it to the token vectors
+ * (L328-338). One table for the whole model, no position ids read.
+ * Sam3LiteTextTextConfig (configuration L126-134): 12 layers, hidden 512,
+ * 77 positions. */
+static posenc_status sam3_lite_text_scheme(mread *r, int64_t n_layer, int *done)
+{
+    posenc_model_group *g;
+    posenc_status st = ids_table(r, n_layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    g->ids.kind = POSENC_IDS_RESAMPLED;
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_sam3_lite_text = {.name = "quirk_sam3_lite_text",
+                                                   .scheme = sam3_lite_text_scheme};

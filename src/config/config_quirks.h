@@ -113,5 +113,7 @@ extern const posenc_family_quirks quirk_funnel;
 extern const posenc_family_quirks quirk_xlnet;
 /* Beam: RoPE by layer type from rope_parameters' sets, NoPE layers' query scale */
 extern const posenc_family_quirks quirk_beam;
+/* SAM 3 LiteText's text model: its learned table resampled to each sequence's length */
+extern const posenc_family_quirks quirk_sam3_lite_text;
 
 #endif

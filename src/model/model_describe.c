@@ -146,6 +146,9 @@ static void put_ids(text *t, const posenc_model_ids *d)
         put(t, " ids=axial axial_shape=%ux%u axial_dim=%u+%u", d->axial_shape[0],
             d->axial_shape[1], d->axial_dim[0], d->axial_dim[1]);
         break;
+    case POSENC_IDS_RESAMPLED:
+        put(t, " ids=resampled resample=bilinear align_corners=false");
+        break;
     default: break;
     }
 }

@@ -482,6 +482,7 @@ const char *posenc_ids_kind_name(posenc_ids_kind kind)
     case POSENC_IDS_XPATH: return "xpath";
     case POSENC_IDS_CELL_RESET: return "cell-reset";
     case POSENC_IDS_AXIAL: return "axial";
+    case POSENC_IDS_RESAMPLED: return "resampled";
     }
     return "unknown";
 }
