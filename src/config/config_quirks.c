@@ -1263,7 +1263,8 @@ static posenc_status beam_types(mread *r, int64_t n_layer, uint8_t *kind)
         kind[n_layer - 1] = 0; /* __post_init__: self.layer_types[-1] = "full_attention" */
     const json_t *rs = get(r->cfg, "rope_scaling");
     const json_t *rp = get(r->cfg, "rope_parameters");
-    if (rs || (rp && json_typeof(rp) == JSON_OBJECT && !json_object_get(rp, "sliding_attention") &&
+    /* rp: an object or absent here (the reader refused any other value) */
+    if (rs || (rp && !json_object_get(rp, "sliding_attention") &&
                !json_object_get(rp, "full_attention")))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, rs ? "rope_scaling" : "rope_parameters", name, sizeof name),
                     "%s: family beam's code reads rope_parameters by layer type "
@@ -1271,7 +1272,7 @@ static posenc_status beam_types(mread *r, int64_t n_layer, uint8_t *kind)
                     "embedding's rope_parameters[layer_type] lookup fail",
                     name);
     note_ignored(r, "rope_theta"); /* the sets' rope_theta, or the class's default_theta */
-    if (!rp || json_typeof(rp) != JSON_OBJECT)
+    if (!rp)
         return POSENC_OK;
     int has[2] = {0, 0};
     for (int64_t i = 0; i < n_layer; i++)
