@@ -1000,6 +1000,31 @@ posenc_status posenc_tapas_positions(const uint32_t *column, const uint32_t *row
 POSENC_NODISCARD
 posenc_status posenc_axial_ids(int64_t pos, uint32_t h, uint32_t w, int64_t *row, int64_t *col);
 
+/* SAM 3 LiteText's resampled table: its text model adds, to token tok of a
+ * sequence of seq_len tokens, the learned table of n_rows rows resized to
+ * seq_len rows by F.interpolate(table [1, 1, n_rows, d], size=(seq_len, d),
+ * mode="bilinear") (align_corners False, no antialias; the width axis keeps
+ * its size, so it copies): the vector is
+ *     (1 - weight1) * table[row0] + weight1 * table[row1]
+ * with, in PyTorch's CPU float32 steps (aten UpSample.h
+ * area_pixel_compute_scale / area_pixel_compute_source_index, the linear
+ * kernel's guard_index_and_lambda):
+ *     seq_len == n_rows: row0 = row1 = tok, weight1 = 0 (the table as is);
+ *     else scale = (float)n_rows / (float)seq_len,
+ *          src = fmaf(scale, (float)tok + 0.5f, -0.5f), 0 where negative,
+ *          row0 = min(floor(src), n_rows - 1), row1 = row0 + (row0 < n_rows - 1),
+ *          weight1 = min(max(src - row0, 0), 1); weight0 = 1.0f - weight1.
+ * The fused multiply-add is what torch 2.13's x86 kernels (AVX2, AVX512)
+ * compute; a build without FMA rounds the product first (1 ulp of src apart
+ * at some tokens). src/math/resample.c.
+ * Valid: 1 <= n_rows, seq_len <= 2^23, 0 <= tok < seq_len.
+ * Errors: POSENC_ERR_NULL, POSENC_ERR_RANGE (n_rows or seq_len), POSENC_ERR_POS
+ * (tok). */
+#define POSENC_RESAMPLE_MAX_ROWS 8388608
+POSENC_NODISCARD
+posenc_status posenc_resample_rows(int64_t n_rows, int64_t seq_len, int64_t tok, int64_t *row0,
+                                   int64_t *row1, float *weight1);
+
 /* ========================================================================= */
 /* TIER 2 - THE MODEL: a model's RoPE over its q/k tensors                 */
 /* ========================================================================= */

@@ -76,10 +76,14 @@ typedef enum posenc_query_scale_type {
     POSENC_QUERY_SCALE_LOGN = 2,
     /* Mistral 3 / Ministral 3 (llama_4_scaling_beta), after RoPE: by
      * 1 + beta * ln(1 + floor(pos / original)). */
-    POSENC_QUERY_SCALE_BETA = 3
+    POSENC_QUERY_SCALE_BETA = 3,
+    /* Beam's NoPE layers (scalable softmax): by (1 + (pos + 1) / length)^exponent,
+     * computed as exp(exponent * ln(1 + (pos + 1) / length)). */
+    POSENC_QUERY_SCALE_POWER = 4
 } posenc_query_scale_type;
 
-/* "none", "temperature", "logn", "beta"; "unknown" outside the enum. */
+/* "none", "temperature", "logn", "beta", "power"; "unknown" outside the
+ * enum. */
 const char *posenc_query_scale_name(posenc_query_scale_type t);
 
 typedef struct posenc_query_scale {
@@ -89,6 +93,8 @@ typedef struct posenc_query_scale {
     double seq_length;   /* LOGN: the trained length, > 1 */
     double beta;         /* BETA: step weight */
     double original;     /* BETA: tokens per step (original_max_position_embeddings), > 0 */
+    double length;       /* POWER: the length the position is divided by, > 0 */
+    double exponent;     /* POWER: the power */
 } posenc_query_scale;
 
 #define POSENC_MODEL_MAX_LAYERS 1024u
@@ -452,9 +458,12 @@ typedef enum posenc_ids_kind {
     POSENC_IDS_CELL_RESET = 3, /* TAPAS (reset_position_index_per_cell): the row is the
                                   token's distance from its table cell's first token
                                   (posenc_tapas_positions); needs each token's cell */
-    POSENC_IDS_AXIAL = 4       /* Reformer (axial_pos_embds): position p reads row p / w
+    POSENC_IDS_AXIAL = 4,      /* Reformer (axial_pos_embds): position p reads row p / w
                                   of the first axis's table and p % w of the second's,
                                   concatenated (posenc_axial_ids) */
+    POSENC_IDS_RESAMPLED = 5   /* SAM 3 LiteText's text model: the table resized to each
+                                  sequence's length (bilinear, align_corners false);
+                                  token t of T mixes two rows (posenc_resample_rows) */
 } posenc_ids_kind;
 
 /* The ids of a LEARNED layer. Only the fields of kind are meaningful (the
@@ -482,7 +491,8 @@ POSENC_NODISCARD
 posenc_status posenc_model_layer_ids(const posenc_model *m, uint32_t layer,
                                      posenc_model_ids *ids);
 
-/* The name of kind ("plain", "box2d", "xpath", "cell-reset", "axial"). */
+/* The name of kind ("plain", "box2d", "xpath", "cell-reset", "axial",
+ * "resampled"). */
 const char *posenc_ids_kind_name(posenc_ids_kind kind);
 /* Transformer-XL's relative sinusoid (RELATIVE_SINUSOID layer): the
  * attention reads a vector R of each distance query - key (positions as the

@@ -12,8 +12,8 @@ TEST(names)
     for (int i = 0; i < 7; i++)
         CHECK(strcmp(posenc_scheme_name((posenc_scheme)i), s[i]) == 0);
     CHECK(strcmp(posenc_scheme_name((posenc_scheme)99), "unknown") == 0);
-    static const char *const q[] = {"none", "temperature", "logn", "beta"};
-    for (int i = 0; i < 4; i++)
+    static const char *const q[] = {"none", "temperature", "logn", "beta", "power"};
+    for (int i = 0; i < 5; i++)
         CHECK(strcmp(posenc_query_scale_name((posenc_query_scale_type)i), q[i]) == 0);
     CHECK(strcmp(posenc_query_scale_name((posenc_query_scale_type)9), "unknown") == 0);
 }
@@ -364,6 +364,24 @@ TEST(query_scales)
     CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
     q->original = 16384;
     q->beta = NAN;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->beta = 0.1;
+    /* Beam: (1 + (pos + 1) / 2048)^0.1; the references from mpmath at 30 digits */
+    q->type = POSENC_QUERY_SCALE_POWER;
+    q->length = 2048;
+    q->exponent = 0.1;
+    CHECK(posenc_model_query_scale(&model, 1, 0, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.00004881739948060302, 2e-16);
+    CHECK(posenc_model_query_scale(&model, 1, 2047, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.07177346253629316421, 4e-16);
+    CHECK(posenc_model_query_scale(&model, 1, 6143, &v) == POSENC_OK);
+    CHECK_NEAR(v, 1.14869835499703500680, 4e-16);
+    q->length = 0;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->length = INFINITY;
+    CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
+    q->length = 2048;
+    q->exponent = NAN;
     CHECK(posenc_model_query_scale(&model, 1, 1, &v) == POSENC_ERR_RANGE);
     CHECK(posenc_model_query_scale(&model, 1, POSENC_MAX_POS + 1, &v) == POSENC_ERR_POS);
     q->type = (posenc_query_scale_type)7;

@@ -763,6 +763,11 @@ class Expect:
             p = np.arange(p.size, dtype=np.float64)
             return np.log1p(np.floor((p + 1.0) / float(self.fields["floor_scale"]))) * \
                 float(self.fields["attn_scale"]) + 1.0
+        if qs == "power":
+            # Beam's NoPE layers: exp(0.1 * log1p((position_ids + 1) / 2048)),
+            # position_ids as given; modeling_beam.py L492-495, L564 (5.23)
+            return np.exp(float(self.fields["power_exponent"]) * np.log1p(
+                (p + 1.0) / float(self.fields["power_length"])))
         return np.ones_like(p)
 
 

@@ -35,6 +35,13 @@ int cli_golden_table(const char *path, const struct posenc_model *m, uint32_t la
 int cli_golden_rel_sinusoid(const char *path, const struct posenc_model *m, uint32_t layer,
                             const char *list, int64_t seq_len);
 
+/* The same for SAM 3 LiteText's resampled table (golden_tables.c): for
+ * each token of list (NULL: all) of a sequence of seq_len tokens (0: 16),
+ * positions, row0, row1 (I64 [n]) and weight1 (F32 [n]): the token's vector
+ * is (1 - weight1) table[row0] + weight1 table[row1] (posenc_resample_rows). */
+int cli_golden_resampled(const char *path, const struct posenc_model *m, uint32_t layer,
+                         const char *list, int64_t seq_len);
+
 /* `posenc check --gguf FILE --config FILE [--ctx N]` (gguf_check.c): the
  * conversion against the config (posenc_gguf_compare); prints a CHECK
  * line and a CAUSE line per difference; returns 0 match, 1 mismatch, 2 bad

@@ -703,6 +703,15 @@ int cli_golden_main(int argc, char **argv)
             free(cfg);
             return rc;
         }
+        posenc_model_ids ids0;
+        if (layer >= 0 && m && posenc_model_layer_ids(m, (uint32_t)layer, &ids0) == POSENC_OK &&
+            ids0.kind == POSENC_IDS_RESAMPLED) {
+            /* SAM 3 LiteText's resampled table (golden_tables.c) */
+            rc = cli_golden_resampled(out, m, (uint32_t)layer, list, seq_len);
+            posenc_model_free(m);
+            free(cfg);
+            return rc;
+        }
         if (layer >= 0 && m && posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
             (li0.scheme == POSENC_SCHEME_SINUSOID || li0.scheme == POSENC_SCHEME_LEARNED ||
              li0.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)) {

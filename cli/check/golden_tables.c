@@ -569,3 +569,63 @@ int cli_golden_rel_sinusoid(const char *path, const posenc_model *m, uint32_t la
     free(pos);
     return rc;
 }
+
+/* SAM 3 LiteText's resampled table (POSENC_IDS_RESAMPLED): for each token
+ * of list (default: every token) of a sequence of seq_len tokens (0: 16),
+ * the two rows it mixes and the second's weight (posenc_resample_rows):
+ * positions, row0, row1 I64 [n], weight1 F32 [n]; the vector is
+ * (1 - weight1) * table[row0] + weight1 * table[row1], 1 - weight1 in
+ * float32. */
+int cli_golden_resampled(const char *path, const posenc_model *m, uint32_t layer,
+                         const char *list, int64_t seq_len)
+{
+    posenc_model_table tb;
+    cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
+    int64_t len = seq_len ? seq_len : 16;
+    if (len > POSENC_RESAMPLE_MAX_ROWS)
+        return cli_fail(stderr, "golden", 0,
+                        "--seq-len %lld: at most %d tokens for a resampled table (float32 "
+                        "source indices)",
+                        (long long)len, POSENC_RESAMPLE_MAX_ROWS);
+    int64_t *pos = NULL;
+    size_t n = 0;
+    if (!golden_list(list, len, &pos, &n))
+        return EXIT_BAD;
+    int rc = EXIT_BAD;
+    int64_t *row = malloc(2 * (n ? n : 1) * sizeof *row);
+    float *w = malloc((n ? n : 1) * sizeof *w);
+    if (!row || !w) {
+        rc = cli_fail(stderr, "golden", 0, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (posenc_resample_rows(tb.positions, len, pos[i], &row[i], &row[n + i], &w[i]) !=
+            POSENC_OK) {
+            rc = cli_fail(stderr, "golden", 0,
+                          "token %lld is past the sequence of --seq-len %lld tokens", (long long)pos[i],
+                          (long long)len);
+            goto done;
+        }
+    gtensor t[4] = {{"positions", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"row0", "I64", {n, 0}, 1, row, n * sizeof *row},
+                    {"row1", "I64", {n, 0}, 1, row + n, n * sizeof *row},
+                    {"weight1", "F32", {n, 0}, 1, w, n * sizeof *w}};
+    char lw[16], lenw[24], rowsw[24];
+    snprintf(lw, sizeof lw, "%u", layer);
+    snprintf(lenw, sizeof lenw, "%lld", (long long)len);
+    snprintf(rowsw, sizeof rowsw, "%lld", (long long)tb.positions);
+    const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "learned", "ids",
+                          "resampled", "seq_len", lenw, "rows", rowsw, NULL};
+    if (st_write(path, t, 4, meta)) {
+        golden_file(path);
+        printf(" layer=%s scheme=learned ids=resampled n_tok=%zu seq_len=%s positions=%s "
+               "resample=bilinear align_corners=false\n",
+               lw, n, lenw, rowsw);
+        rc = 0;
+    }
+done:
+    free(w);
+    free(row);
+    free(pos);
+    return rc;
+}

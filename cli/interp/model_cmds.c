@@ -276,5 +276,13 @@ void cli_explain_learned_offset(cli_state *st, const posenc_model_table *t, int 
     else
         fprintf(out, ", fixed by the family's code");
     const char *src = posenc_model_source(m);
-    fprintf(out, "; row = pos + %lld; source %s\n", (long long)t->offset, src ? src : "-");
+    posenc_model_ids ids;
+    fprintf(out, "; row = pos + %lld", (long long)t->offset);
+    if (posenc_model_layer_ids(m, st->layer, &ids) == POSENC_OK &&
+        ids.kind == POSENC_IDS_RESAMPLED) /* SAM 3 LiteText */
+        fprintf(out, " only in a sequence of %lld tokens: the family resamples the table "
+                     "(bilinear) to every other length (posenc golden --seq-len N gives each "
+                     "token's two rows and weight)",
+                (long long)t->positions);
+    fprintf(out, "; source %s\n", src ? src : "-");
 }

@@ -707,6 +707,14 @@ int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int6
         posenc_model_free(m);
         return st;
     }
+    if (ids.kind == POSENC_IDS_RESAMPLED) { /* SAM 3 LiteText: rows per sequence length */
+        snprintf(detail, detail_size,
+                 "layer %lld's table is resampled to each sequence's length: "
+                 "posenc.schemes.resampled_rows gives each token's two rows and weight",
+                 (long long)layer);
+        posenc_model_free(m);
+        return POSENC_ERR_RANGE;
+    }
     int reset = ids.kind == POSENC_IDS_CELL_RESET, cells = columns != NULL;
     *ids_kind = (int)ids.kind;
     *width = ids.kind == POSENC_IDS_AXIAL ? 3 : 1;
@@ -851,6 +859,89 @@ int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t s
     (void)given;
     (void)n_given;
     (void)width;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}
+
+/* ---- posenc._schemes: a layer's query scale (Llama 4, Qwen 1, Mistral 3, Beam) ---- */
+
+int pyposenc_query_scales(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                          size_t n, double *out, char *detail, size_t detail_size)
+{
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    for (size_t i = 0; i < n && st == POSENC_OK; i++)
+        st = posenc_model_query_scale(m, (uint32_t)layer, pos[i], &out[i]);
+    if (st != POSENC_OK)
+        snprintf(detail, detail_size, "%s", posenc_strerror(st));
+    posenc_model_free(m);
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)pos;
+    (void)n;
+    (void)out;
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+#endif
+}
+
+/* ---- posenc._schemes: SAM 3 LiteText's resampled rows ---------------------------- */
+
+int pyposenc_resampled_rows(const char *json, size_t len, int64_t layer, int64_t seq_len,
+                            const int64_t *pos, size_t n, int64_t *rows, float *weight1,
+                            char *detail, size_t detail_size)
+{
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    posenc_model_ids ids;
+    posenc_model_table tb;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    if (posenc_model_layer_ids(m, (uint32_t)layer, &ids) != POSENC_OK ||
+        ids.kind != POSENC_IDS_RESAMPLED) {
+        snprintf(detail, detail_size,
+                 "layer %lld does not resample its table (scheme %s): resampled_rows is for "
+                 "SAM 3 LiteText's text model",
+                 (long long)layer, posenc_scheme_name(li.scheme));
+        posenc_model_free(m);
+        return POSENC_ERR_RANGE;
+    }
+    st = posenc_model_layer_table(m, (uint32_t)layer, &tb);
+    if (st == POSENC_OK && (seq_len < 1 || seq_len > POSENC_RESAMPLE_MAX_ROWS))
+        st = POSENC_ERR_RANGE;
+    for (size_t i = 0; i < n && st == POSENC_OK; i++)
+        st = posenc_resample_rows(tb.positions, seq_len, pos[i], &rows[i], &rows[n + i],
+                                  &weight1[i]);
+    if (st != POSENC_OK)
+        snprintf(detail, detail_size,
+                 "%s (seq_len %lld, tokens 0..seq_len-1, at most %d; a table of %lld rows)",
+                 posenc_strerror(st), (long long)seq_len, POSENC_RESAMPLE_MAX_ROWS,
+                 (long long)tb.positions);
+    posenc_model_free(m);
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)seq_len;
+    (void)pos;
+    (void)n;
+    (void)rows;
+    (void)weight1;
     snprintf(detail, detail_size,
              "this posenc was built without the config.json reader: install jansson "
              "(apt-get install libjansson-dev), then rebuild (make python)");

@@ -219,4 +219,18 @@ int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t s
                           const int64_t *given, size_t n_given, int64_t **pos, size_t *n,
                           float **pe, uint32_t *width, char *detail, size_t detail_size);
 
+/* posenc._schemes: the factor layer's queries at each of the n positions pos
+ * are multiplied by (posenc_model_query_scale; 1 where the layer has none),
+ * into out[n]. */
+int pyposenc_query_scales(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                          size_t n, double *out, char *detail, size_t detail_size);
+
+/* posenc._schemes: SAM 3 LiteText's resampled table: for the n token indices
+ * pos of a sequence of seq_len tokens, rows[i] and rows[n + i] (the two rows
+ * token pos[i] mixes) and weight1[i] (the second's weight), as posenc golden
+ * writes them (posenc_resample_rows). */
+int pyposenc_resampled_rows(const char *json, size_t len, int64_t layer, int64_t seq_len,
+                            const int64_t *pos, size_t n, int64_t *rows, float *weight1,
+                            char *detail, size_t detail_size);
+
 #endif

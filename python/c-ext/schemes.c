@@ -208,6 +208,90 @@ static PyObject *rel_sinusoid(PyObject *self, PyObject *args)
     return r;
 }
 
+/* query_scale(json_bytes, layer, positions_bytes) -> bytes: float64 [n], the
+ * factor on the layer's queries at each position (1: none). */
+static PyObject *query_scale(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb;
+    Py_ssize_t jlen, plen;
+    long long layer;
+    if (!PyArg_ParseTuple(args, "y#Ly#", &json, &jlen, &layer, &pb, &plen))
+        return NULL;
+    size_t n = (size_t)plen / sizeof(int64_t);
+    if (n > 16384) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+        return NULL;
+    }
+    int64_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    double *out = malloc((n ? n : 1) * sizeof *out);
+    if (!pos || !out) {
+        free(pos);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    if (n)
+        memcpy(pos, pb, n * sizeof *pos);
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_query_scales(json, (size_t)jlen, layer, pos, n, out, detail, sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (st != 0) {
+        free(out);
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    PyObject *b = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)(n * sizeof *out));
+    free(out);
+    return b;
+}
+
+/* resampled_rows(json_bytes, layer, seq_len, positions_bytes) -> (rows, weight1):
+ * int64 [2, n] (row0 then row1) and float32 [n]. */
+static PyObject *resampled_rows(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb;
+    Py_ssize_t jlen, plen;
+    long long layer, seq_len;
+    if (!PyArg_ParseTuple(args, "y#LLy#", &json, &jlen, &layer, &seq_len, &pb, &plen))
+        return NULL;
+    size_t n = (size_t)plen / sizeof(int64_t);
+    if (n > 65536) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most 65536", n);
+        return NULL;
+    }
+    int64_t *pos = malloc((n ? n : 1) * sizeof *pos);
+    int64_t *rows = malloc((n ? 2 * n : 1) * sizeof *rows);
+    float *w = malloc((n ? n : 1) * sizeof *w);
+    if (!pos || !rows || !w) {
+        free(pos);
+        free(rows);
+        free(w);
+        return PyErr_NoMemory();
+    }
+    if (n)
+        memcpy(pos, pb, n * sizeof *pos);
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_resampled_rows(json, (size_t)jlen, layer, seq_len, pos, n, rows, w, detail,
+                                 sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    PyObject *r = NULL;
+    if (st != 0)
+        PyErr_SetString(PyExc_ValueError, detail);
+    else
+        r = Py_BuildValue("(y#y#)", (const char *)rows, (Py_ssize_t)(2 * n * sizeof *rows),
+                          (const char *)w, (Py_ssize_t)(n * sizeof *w));
+    free(rows);
+    free(w);
+    return r;
+}
+
 static PyMethodDef methods[] = {
     {"layer_values", layer_values, METH_VARARGS,
      "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
@@ -217,6 +301,10 @@ static PyMethodDef methods[] = {
      "learned_rows(json, layer, positions_int64, columns_u32, rows_u32) -> (kind, width, bytes)"},
     {"rel_sinusoid", rel_sinusoid, METH_VARARGS,
      "rel_sinusoid(json, layer, seq_len, distances_int64 or None) -> (positions, width, pe)"},
+    {"query_scale", query_scale, METH_VARARGS,
+     "query_scale(json, layer, positions_int64) -> float64 bytes"},
+    {"resampled_rows", resampled_rows, METH_VARARGS,
+     "resampled_rows(json, layer, seq_len, positions_int64) -> (rows, weight1)"},
     {NULL, NULL, 0, NULL},
 };
 

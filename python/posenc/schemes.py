@@ -29,7 +29,7 @@ from . import _args
 from . import _schemes  # type: ignore[attr-defined]
 
 __all__ = ["sinusoid_table", "relative_buckets", "layer_arrays", "side_buckets", "learned_rows",
-           "relative_sinusoid"]
+           "relative_sinusoid", "query_scale", "resampled_rows"]
 
 
 def _positions(positions: Optional[Iterable[int]], default: int) -> np.ndarray:
@@ -276,3 +276,51 @@ def relative_sinusoid(config: Any, layer: int = 0, seq_len: int = 16,
     pos = np.frombuffer(pb, dtype=np.int64).copy()
     return pos, np.frombuffer(data, dtype=np.float32).reshape(len(pos), width).copy()
 
+
+
+def query_scale(config: Any, layer: int = 0, positions: Optional[Iterable[int]] = None) -> Any:
+    """float64 [n]: the factor the layer's queries at each position are
+    multiplied by (posenc_model_query_scale; 1 where the layer has none):
+    Llama 4's temperature, Qwen 1's logn, Mistral 3's beta, Beam's power
+    (1 + (pos + 1) / 2048)^0.1 on its NoPE layers. positions default 0..31;
+    torch tensors in, torch tensors out (on the input's device). ValueError
+    for a position outside 0..POSENC_MAX_POS or a layer the model lacks."""
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
+        raise TypeError("layer must be an integer")
+    text = _args.config_text(config)
+    like = positions if _is_torch(positions) else None
+    pos = _positions(None, 32) if positions is None else _ints(positions, np.int64)
+    out = np.frombuffer(_schemes.query_scale(text, int(layer), pos.tobytes()),
+                        dtype=np.float64).copy()
+    if like is None:
+        return out
+    from .torch import _on_device_of  # torch's calls live in torch.py
+    return _on_device_of(out, like)
+
+
+def resampled_rows(config: Any, layer: int = 0, seq_len: int = 16,
+                   positions: Optional[Iterable[int]] = None) -> Any:
+    """SAM 3 LiteText's text model resizes its learned table to each
+    sequence's length (F.interpolate, bilinear, align_corners false): token t
+    of a sequence of seq_len tokens gets (1 - weight1) * table[row0] +
+    weight1 * table[row1]. Returns {"row0", "row1"} (int64 [n]) and
+    {"weight1"} (float32 [n]) for the token indices positions (default
+    0..seq_len-1), as ``posenc golden --seq-len`` writes them (PyTorch's
+    float32 steps, posenc_resample_rows). torch tensors in, torch tensors out.
+    ValueError for a layer that does not resample, a token outside the
+    sequence, seq_len outside 1..2^23."""
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
+        raise TypeError("layer must be an integer")
+    if isinstance(seq_len, bool) or not isinstance(seq_len, (int, np.integer)):
+        raise TypeError("seq_len must be an integer")
+    text = _args.config_text(config)
+    like = positions if _is_torch(positions) else None
+    pos = _positions(None, int(seq_len)) if positions is None else _ints(positions, np.int64)
+    rows, w = _schemes.resampled_rows(text, int(layer), int(seq_len), pos.tobytes())
+    r = np.frombuffer(rows, dtype=np.int64).reshape(2, len(pos)).copy()
+    out = {"row0": r[0].copy(), "row1": r[1].copy(),
+           "weight1": np.frombuffer(w, dtype=np.float32).copy()}
+    if like is None:
+        return out
+    from .torch import _on_device_of  # torch's calls live in torch.py
+    return {k: _on_device_of(v, like) for k, v in out.items()}

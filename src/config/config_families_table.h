@@ -226,16 +226,24 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679"},
 
-/* ---- beam: refused. Sliding layers rotate_half RoPE (rope_parameters
- * keyed by layer type), but its full-attention layers are NoPE with a
- * position-dependent query scale, exp(0.1 * log1p((position + 1) / 2048)) =
- * (1 + (position + 1) / 2048)^0.1 (scalable softmax), which posenc does not
- * have. transformers 5.23.0 models/beam/modeling_beam.py L202-256, L492-495,
- * L559-578; configuration_beam.py L45, L113-130. */
-REFUSED("beam", "Beam", MIXED, HALF,
-        "Beam's NoPE full-attention layers scale queries by (1 + (position + 1) / 2048)^0.1 "
-        "(scalable softmax), which is not implemented",
-        "models/beam/modeling_beam.py L202-256, L492-495, L559-578 (transformers 5.23.0)"),
+/* ---- beam: BY_TYPE, rotate_half RoPE on sliding_attention layers from
+ * rope_parameters.sliding_attention (class default: default rope, theta
+ * 10000), no RoPE on full_attention layers (rope_parameters.full_attention
+ * null), whose queries are scaled by exp(0.1 * log1p((pos + 1) / 2048)) =
+ * (1 + (pos + 1) / 2048)^0.1 (scalable softmax; constants in the code).
+ * Without layer_types every sixth layer and the last are full. 52 layers,
+ * hidden 5120, 48 heads, head_dim 128; quirk (its rules and citations).
+ * transformers 5.23.0 models/beam/modeling_beam.py L67-127, L202-256,
+ * L492-495, L559-578; configuration_beam.py L76-134. */
+{.model_type = "beam", .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .qscale = POSENC_QUERY_SCALE_POWER,
+ .default_rope_parameters = "{\"sliding_attention\": {\"rope_type\": \"default\", "
+                            "\"rope_theta\": 10000.0}, \"full_attention\": null}",
+ .default_layers = 52, .default_hidden = 5120, .default_heads = 48, .default_head_dim = 128,
+ .quirks = &quirk_beam,
+ .source = "models/beam/modeling_beam.py L67-127, L202-256, L492-495, L559-578; "
+           "configuration_beam.py L76-134 (transformers 5.23.0)"},
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
  * position_embedding_type relative_key(_query) (PR #41170).
@@ -3062,17 +3070,17 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
 WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_model", "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"),
 
 /* ---- sam3_lite_text_text_model: a learned table of max_position_embeddings
- * rows (Sam3LiteTextTextPositionEmbedding) resampled by bilinear
- * interpolation to the sequence length whenever the two differ: a
- * token's position vector depends on the length of its sequence, not a
- * row per position. transformers 5.23.0
- * models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338;
- * configuration_sam3_lite_text.py L126-134. */
-REFUSED("sam3_lite_text_text_model", "Sam3LiteTextText", LEARNED, NO_LAYOUT,
-        "SAM 3 LiteText's position table resampled (bilinear) to each sequence's length "
-        "is not implemented",
-        "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338 "
-        "(transformers 5.23.0)"),
+ * rows (default 77) of hidden_size (512) added to the token embeddings,
+ * resized by bilinear interpolation (align_corners false) to the sequence
+ * length whenever the two differ: token t of T mixes two rows
+ * (POSENC_IDS_RESAMPLED, posenc_resample_rows); 12 layers; quirk.
+ * transformers 5.23.0 models/sam3_lite_text/modeling_sam3_lite_text.py
+ * L73-88, L328-338; configuration_sam3_lite_text.py L126-134. */
+{.model_type = "sam3_lite_text_text_model", .arch = "Sam3LiteTextText",
+ .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 512,
+ .default_positions = 77, .quirks = &quirk_sam3_lite_text,
+ .source = "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338; "
+           "configuration_sam3_lite_text.py L126-134 (transformers 5.23.0)"},
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). */

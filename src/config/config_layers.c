@@ -100,6 +100,10 @@ static posenc_status rope_blocks(mread *r, const json_t **rp, const json_t *rs, 
         if (!*per_type)
             break;
         snprintf(bname, bn, "%srope_parameters.%s", r->prefix, k);
+        /* a null set: a layer type without RoPE, where the family's code says
+         * so (Beam; its quirk checks which type) */
+        if (json_typeof(v) == JSON_NULL && f->quirks && f->quirks->null_sets)
+            continue;
         if (json_typeof(v) != JSON_OBJECT ||
             (strcmp(k, "full_attention") != 0 && strcmp(k, "sliding_attention") != 0))
             return FAIL(r, POSENC_ERR_FORMAT, bname,

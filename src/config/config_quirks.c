@@ -1229,3 +1229,128 @@ static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
 }
 
 const posenc_family_quirks quirk_reformer = {.name = "quirk_reformer", .scheme = reformer_scheme};
+
+/* ---- beam ------------------------------------------------------------------------- */
+
+/* Beam, transformers 5.23.0 models/beam: BeamConfig (configuration_beam.py
+ * L76-130) has 52 layers, hidden 5120, 48 heads, head_dim 128; without
+ * layer_types every sixth layer is full_attention and so is the last
+ * (L113-118: only then), the rest sliding_attention; without
+ * rope_parameters {"sliding_attention": {"rope_type": "default",
+ * "rope_theta": default_theta 10000}, "full_attention": None} (L124-129),
+ * and convert_rope_params_to_dict keeps the config's block as given
+ * (L132-134): a top-level rope_theta is never read, a flat block or
+ * rope_scaling becomes rope_parameters itself and the rotary embedding's
+ * rope_parameters[layer_type] lookup fails (modeling_beam.py L73-87,
+ * L107). BeamModel.forward (modeling_beam.py L559-567) gives a layer type
+ * whose set is None no position embeddings and the query scale
+ * compute_attention_scaling(position_ids) =
+ * exp(0.1 * log1p((position_ids.float() + 1) / 2048)) (L492-495; 0.1 and
+ * 2048 written in the code, no config key), multiplied onto the normed
+ * queries in float32 (L247, L255-256); a type with a set rotates
+ * rotate_half q and k by it (L252-254, L117-127) and is not scaled.
+ *
+ * beam_types (by_type): each layer type present must have its key in
+ * rope_parameters (the code indexes it); a full_attention set makes the full
+ * layers rotate (kind 2), a null sliding_attention (NoPE sliding layers) is
+ * refused; each set must give rope_theta (compute_default_rope_parameters
+ * reads set["rope_theta"], L107). */
+static posenc_status beam_types(mread *r, int64_t n_layer, uint8_t *kind)
+{
+    char name[96];
+    const json_t *lt = get(r->cfg, "layer_types");
+    if (!lt)
+        kind[n_layer - 1] = 0; /* __post_init__: self.layer_types[-1] = "full_attention" */
+    const json_t *rs = get(r->cfg, "rope_scaling");
+    const json_t *rp = get(r->cfg, "rope_parameters");
+    /* rp: an object or absent here (the reader refused any other value) */
+    if (rs || (rp && !json_object_get(rp, "sliding_attention") &&
+               !json_object_get(rp, "full_attention")))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, rs ? "rope_scaling" : "rope_parameters", name, sizeof name),
+                    "%s: family beam's code reads rope_parameters by layer type "
+                    "(sliding_attention, full_attention); a single RoPE block makes its rotary "
+                    "embedding's rope_parameters[layer_type] lookup fail",
+                    name);
+    note_ignored(r, "rope_theta"); /* the sets' rope_theta, or the class's default_theta */
+    if (!rp)
+        return POSENC_OK;
+    int has[2] = {0, 0};
+    for (int64_t i = 0; i < n_layer; i++)
+        has[kind[i] == 1] = 1;
+    static const char *const tname[2] = {"full_attention", "sliding_attention"};
+    for (int t = 0; t < 2; t++) {
+        if (!has[t])
+            continue;
+        snprintf(name, sizeof name, "%srope_parameters.%s", r->prefix, tname[t]);
+        const json_t *set = json_object_get(rp, tname[t]);
+        if (!set)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "missing key %s: family beam looks up each layer type's set (null: no "
+                        "RoPE) and has layers of that type",
+                        name);
+        if (json_typeof(set) == JSON_NULL) {
+            if (t == 1)
+                return FAIL(r, POSENC_ERR_FORMAT, name,
+                            "%s is null: NoPE sliding-attention layers (scaled queries without "
+                            "RoPE on a sliding window) are not implemented for family beam",
+                            name);
+            continue;
+        }
+        char tkey[128];
+        snprintf(tkey, sizeof tkey, "%s.rope_theta", name);
+        if (!get(set, "rope_theta"))
+            return FAIL(r, POSENC_ERR_FORMAT, tkey,
+                        "missing key %s: family beam reads each layer type's base from its set",
+                        tkey);
+        if (t == 0)
+            for (int64_t i = 0; i < n_layer; i++)
+                if (kind[i] == 0)
+                    kind[i] = 2; /* full layers with a set rotate, unscaled */
+    }
+    return POSENC_OK;
+}
+
+/* beam_scale (layers_read): the NoPE layers' query scale. */
+static posenc_status beam_scale(mread *r)
+{
+    posenc_model *m = r->m;
+    for (uint32_t gi = 0; gi < m->n_group; gi++) {
+        posenc_model_group *g = &m->group[gi];
+        if (g->scheme != POSENC_SCHEME_NONE)
+            continue;
+        g->reason = "NoPE full-attention layer: rope_parameters.full_attention is null, the "
+                    "model passes it no position embeddings and scales its queries";
+        g->qscale.type = POSENC_QUERY_SCALE_POWER;
+        g->qscale.length = 2048.0;
+        g->qscale.exponent = 0.1;
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_beam = {
+    .name = "quirk_beam", .by_type = beam_types, .layers_read = beam_scale, .null_sets = 1};
+
+/* ---- sam3_lite_text_text_model ------------------------------------------------------ */
+
+/* SAM 3 LiteText's text model, transformers 5.23.0
+ * models/sam3_lite_text: Sam3LiteTextTextPositionEmbedding (modeling
+ * L73-88) holds a table [1, 1, max_position_embeddings, hidden_size] and,
+ * when the sequence length differs from its rows, resizes it with
+ * F.interpolate(mode="bilinear") (align_corners None: false; no antialias)
+ * to [seq_len, hidden_size]; the embeddings add it to the token vectors
+ * (L328-338). One table for the whole model, no position ids read.
+ * Sam3LiteTextTextConfig (configuration L126-134): 12 layers, hidden 512,
+ * 77 positions. */
+static posenc_status sam3_lite_text_scheme(mread *r, int64_t n_layer, int *done)
+{
+    posenc_model_group *g;
+    posenc_status st = ids_table(r, n_layer, &g);
+    if (st != POSENC_OK)
+        return st;
+    g->ids.kind = POSENC_IDS_RESAMPLED;
+    *done = 1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_sam3_lite_text = {.name = "quirk_sam3_lite_text",
+                                                   .scheme = sam3_lite_text_scheme};

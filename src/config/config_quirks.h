@@ -65,6 +65,9 @@ struct posenc_family_quirks {
     const char *own_keys;
     /* 1: the scheme hook may read ALiBi instead (posenc_family_info's or_alibi). */
     int may_choose_alibi;
+    /* 1: rope_parameters' per-type sets may be null, a layer type without RoPE
+     * (Beam's full_attention: None); rope_blocks (config_layers.c) skips them. */
+    int null_sets;
 };
 
 /* The hooks, by family (config_quirks.c). */
@@ -108,5 +111,9 @@ extern const posenc_family_quirks quirk_tapas;
 /* the relative-sinusoid families (config_relsin.c) */
 extern const posenc_family_quirks quirk_funnel;
 extern const posenc_family_quirks quirk_xlnet;
+/* Beam: RoPE by layer type from rope_parameters' sets, NoPE layers' query scale */
+extern const posenc_family_quirks quirk_beam;
+/* SAM 3 LiteText's text model: its learned table resampled to each sequence's length */
+extern const posenc_family_quirks quirk_sam3_lite_text;
 
 #endif

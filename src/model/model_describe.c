@@ -81,6 +81,9 @@ static void put_qscale(text *t, const posenc_query_scale *q)
         put_num(t, "attn_scale", q->attn_scale);
     } else if (q->type == POSENC_QUERY_SCALE_LOGN) {
         put_num(t, "seq_length", q->seq_length);
+    } else if (q->type == POSENC_QUERY_SCALE_POWER) {
+        put_num(t, "power_length", q->length);
+        put_num(t, "power_exponent", q->exponent);
     } else { /* POSENC_QUERY_SCALE_BETA */
         put_num(t, "beta", q->beta);
         put_num(t, "beta_original", q->original);
@@ -142,6 +145,9 @@ static void put_ids(text *t, const posenc_model_ids *d)
     case POSENC_IDS_AXIAL:
         put(t, " ids=axial axial_shape=%ux%u axial_dim=%u+%u", d->axial_shape[0],
             d->axial_shape[1], d->axial_dim[0], d->axial_dim[1]);
+        break;
+    case POSENC_IDS_RESAMPLED:
+        put(t, " ids=resampled resample=bilinear align_corners=false");
         break;
     default: break;
     }

@@ -142,6 +142,7 @@ const char *posenc_query_scale_name(posenc_query_scale_type t)
     case POSENC_QUERY_SCALE_TEMPERATURE: return "temperature";
     case POSENC_QUERY_SCALE_LOGN: return "logn";
     case POSENC_QUERY_SCALE_BETA: return "beta";
+    case POSENC_QUERY_SCALE_POWER: return "power";
     }
     return "unknown";
 }
@@ -272,6 +273,12 @@ posenc_status posenc_model_query_scale(const posenc_model *m, uint32_t layer, in
         if (!(isfinite(q->original) && q->original > 0 && isfinite(q->beta)))
             return POSENC_ERR_RANGE;
         v = 1.0 + q->beta * log1p(floor(p / q->original));
+        break;
+    case POSENC_QUERY_SCALE_POWER:
+        /* exp(exponent * log1p((pos + 1) / length)) */
+        if (!(isfinite(q->length) && q->length > 0 && isfinite(q->exponent)))
+            return POSENC_ERR_RANGE;
+        v = exp(q->exponent * log1p((p + 1.0) / q->length));
         break;
     default: return POSENC_ERR_RANGE;
     }
@@ -475,6 +482,7 @@ const char *posenc_ids_kind_name(posenc_ids_kind kind)
     case POSENC_IDS_XPATH: return "xpath";
     case POSENC_IDS_CELL_RESET: return "cell-reset";
     case POSENC_IDS_AXIAL: return "axial";
+    case POSENC_IDS_RESAMPLED: return "resampled";
     }
     return "unknown";
 }

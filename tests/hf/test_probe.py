@@ -396,7 +396,6 @@ CLASS_DEFAULTS_REFUSED = {
     # issue 20, rotating families (h-rot)
     "ernie4_5_vl_moe": "3-D RoPE (h and w alternating",
     "ernie4_5_vl_moe_text": "3-D RoPE (h and w alternating",
-    "beam": "scalable softmax",
     "zaya": "CCA attention",
     "minimax_m3_vl": "Lightning Indexer",
     "minimax_m3_vl_text": "Lightning Indexer",
@@ -411,7 +410,6 @@ CLASS_DEFAULTS_REFUSED = {
     "vits": "windowed relative position embeddings",
     # issue 20 (h-swb)
     "neomme": "two-axis M-RoPE",
-    "sam3_lite_text": "resampled (bilinear)", "sam3_lite_text_text_model": "resampled (bilinear)",
     "encoder-decoder": "read its encoder and its decoder each as a config.json of its own",
 }
 # issue 20 (h-swc)
@@ -436,6 +434,11 @@ GOLDEN_TESTED.update({"longt5", "cpmant", "vits"})
 # shrinks) are checked by tests/hf/test_ids_hf.py
 CLASS_DEFAULTS += ["markuplm", "tapas", "tipsv2", "tipsv2_text_model"]
 GOLDEN_TESTED |= {"layoutlm", "reformer"}
+# issue 36 (h-beam): Beam read (NoPE full layers with their query scale, which the
+# probe checks); SAM 3 LiteText's resampled table (no nn.Embedding for the probe
+# to read) against F.interpolate and the model in tests/hf/test_beam_hf.py
+CLASS_DEFAULTS += ["beam"]
+GOLDEN_TESTED |= {"sam3_lite_text", "sam3_lite_text_text_model"}
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
