@@ -633,6 +633,68 @@ static int golden_word(int r, const char *v, posenc_dtype *dt)
     return 1;
 }
 
+/* golden of every layer group of m with RoPE (or of layer, when >= 0),
+ * each group's first layer, into FILE itself when there is one group, else
+ * FILE with the layer's number (layer_path); *any 1 when one was written. */
+static int golden_rope_groups(const char *out, const posenc_model *m, int64_t layer,
+                              const char *list, uint32_t heads, uint64_t seed, posenc_dtype dt,
+                              int64_t seq_len, posenc_rope_config *cfg, int *any)
+{
+    uint32_t n = posenc_model_n_layer(m), groups = rope_groups(m);
+    int done[POSENC_MODEL_MAX_GROUPS] = {0}, rc = 0;
+    for (uint32_t l = layer >= 0 ? (uint32_t)layer : 0; l < n && rc == 0; l++) {
+        posenc_layer_info li;
+        if (posenc_model_layer(m, l, &li) != POSENC_OK || li.group >= POSENC_MODEL_MAX_GROUPS ||
+            done[li.group] || li.scheme != POSENC_SCHEME_ROPE ||
+            posenc_model_layer_rope_config(m, l, cfg) != POSENC_OK)
+            continue;
+        done[li.group] = 1;
+        *any = 1;
+        char path[4096], lw[16];
+        if (layer >= 0 || groups == 1)
+            snprintf(path, sizeof path, "%s", out);
+        else
+            layer_path(out, l, path, sizeof path);
+        snprintf(lw, sizeof lw, "%u", l);
+        rc = golden_one(path, cfg, m, l, list, heads, seed, dt, seq_len, lw);
+        if (layer >= 0)
+            break;
+    }
+    return rc;
+}
+
+/* golden of a --config layer that does not rotate, written by
+ * golden_tables.c: XLNet's and Funnel's relative sinusoid, SAM 3 LiteText's
+ * resampled table, a sinusoid table, a learned table's rows or relative
+ * buckets. 1 (and *rc) when layer is such a layer; 0 for a RoPE layer, or
+ * when the config cannot be read (the RoPE path then says why). */
+static int golden_other_scheme(const char *out, const char *config, uint32_t layer,
+                               const char *list, int64_t seq_len, int *rc)
+{
+    posenc_model *m = NULL;
+    posenc_layer_info li;
+    posenc_model_ids ids;
+    char why[1400];
+    if (!rope_spec_read_model(config, NULL, &m, why, sizeof why) ||
+        posenc_model_layer(m, layer, &li) != POSENC_OK) {
+        posenc_model_free(m);
+        return 0;
+    }
+    int handled = 1;
+    if (li.scheme == POSENC_SCHEME_RELATIVE_SINUSOID)
+        *rc = cli_golden_rel_sinusoid(out, m, layer, list, seq_len);
+    else if (posenc_model_layer_ids(m, layer, &ids) == POSENC_OK &&
+             ids.kind == POSENC_IDS_RESAMPLED)
+        *rc = cli_golden_resampled(out, m, layer, list, seq_len);
+    else if (li.scheme == POSENC_SCHEME_SINUSOID || li.scheme == POSENC_SCHEME_LEARNED ||
+             li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)
+        *rc = cli_golden_table(out, m, layer, list);
+    else
+        handled = 0;
+    posenc_model_free(m);
+    return handled;
+}
+
 int cli_golden_main(int argc, char **argv)
 {
     model_opts mo = {NULL, NULL, NULL, 0, -1, 0, POSENC_LAYOUT_INTERLEAVED};
@@ -690,71 +752,26 @@ int cli_golden_main(int argc, char **argv)
         else
             rc = golden_one(out, cfg, NULL, 0, list, (uint32_t)heads, (uint64_t)seed, dt,
                             seq_len, "0");
+    } else if (layer >= 0 &&
+               golden_other_scheme(out, config, (uint32_t)layer, list, seq_len, &rc)) {
+        /* done: a layer without RoPE */
     } else {
         posenc_model *m = NULL;
         char label[256];
-        posenc_layer_info li0;
-        if (layer >= 0 && rope_spec_read_model(config, NULL, &m, why, sizeof why) &&
-            posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
-            li0.scheme == POSENC_SCHEME_RELATIVE_SINUSOID) {
-            /* XLNet's, Funnel's relative sinusoid (golden_tables.c) */
-            rc = cli_golden_rel_sinusoid(out, m, (uint32_t)layer, list, seq_len);
-            posenc_model_free(m);
-            free(cfg);
-            return rc;
-        }
-        posenc_model_ids ids0;
-        if (layer >= 0 && m && posenc_model_layer_ids(m, (uint32_t)layer, &ids0) == POSENC_OK &&
-            ids0.kind == POSENC_IDS_RESAMPLED) {
-            /* SAM 3 LiteText's resampled table (golden_tables.c) */
-            rc = cli_golden_resampled(out, m, (uint32_t)layer, list, seq_len);
-            posenc_model_free(m);
-            free(cfg);
-            return rc;
-        }
-        if (layer >= 0 && m && posenc_model_layer(m, (uint32_t)layer, &li0) == POSENC_OK &&
-            (li0.scheme == POSENC_SCHEME_SINUSOID || li0.scheme == POSENC_SCHEME_LEARNED ||
-             li0.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)) {
-            /* a sinusoid table, a learned table's rows or relative buckets
-             * (golden_tables.c) */
-            rc = cli_golden_table(out, m, (uint32_t)layer, list);
-            posenc_model_free(m);
-            free(cfg);
-            return rc;
-        }
-        posenc_model_free(m);
-        m = NULL;
         if (layer >= 0 ? !rope_spec_load_model(config, (uint32_t)layer, &m, label, sizeof label,
                                                why, sizeof why)
                        : !rope_spec_read_model(config, NULL, &m, why, sizeof why)) {
             free(cfg);
             return cli_fail(stderr, "golden", 0, "%s", why);
         }
-        /* every layer group with RoPE (or the one layer asked for); FILE
-         * itself when there is one group */
-        uint32_t n = posenc_model_n_layer(m), groups = rope_groups(m);
-        int done[POSENC_MODEL_MAX_GROUPS] = {0}, any = 0;
-        for (uint32_t l = layer >= 0 ? (uint32_t)layer : 0; l < n && rc == 0; l++) {
-            posenc_layer_info li;
-            if (posenc_model_layer(m, l, &li) != POSENC_OK || li.group >= POSENC_MODEL_MAX_GROUPS ||
-                done[li.group] || li.scheme != POSENC_SCHEME_ROPE ||
-                posenc_model_layer_rope_config(m, l, cfg) != POSENC_OK)
-                continue;
-            done[li.group] = 1;
-            any = 1;
-            char path[4096], lw[16];
-            if (layer >= 0 || groups == 1)
-                snprintf(path, sizeof path, "%s", out);
-            else
-                layer_path(out, l, path, sizeof path);
-            snprintf(lw, sizeof lw, "%u", l);
-            rc = golden_one(path, cfg, m, l, list, (uint32_t)heads, (uint64_t)seed, dt, seq_len,
-                            lw);
-            if (layer >= 0)
-                break;
-        }
+        int any = 0;
+        rc = golden_rope_groups(out, m, layer, list, (uint32_t)heads, (uint64_t)seed, dt,
+                                seq_len, cfg, &any);
         if (!any && rc == 0)
-            rc = cli_fail(stderr, "golden", 0, "%s: no layer of %s has RoPE", config, rope_spec_model_type(m));
+            rc = cli_fail(stderr, "golden", 0,
+                          "%s: no layer of %s has RoPE (--layer N writes that layer's "
+                          "table, ids or buckets)",
+                          config, rope_spec_model_type(m));
         posenc_model_free(m);
     }
     free(cfg);
