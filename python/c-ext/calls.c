@@ -11,6 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef POSENC_HAVE_JSON
+/* What a call that reads a config.json says in a build without the reader. */
+static int no_config_reader(char *detail, size_t detail_size)
+{
+    snprintf(detail, detail_size,
+             "this posenc was built without the config.json reader: install jansson "
+             "(apt-get install libjansson-dev), then rebuild (make python)");
+    return POSENC_ERR_FORMAT;
+}
+#endif
+
 int pyposenc_have_config_reader(void)
 {
 #ifdef POSENC_HAVE_JSON
@@ -235,10 +246,7 @@ int pyposenc_config_from_text(const char *json, size_t len, int64_t layer, posen
     (void)len;
     (void)layer;
     (void)out;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }
 
@@ -619,10 +627,7 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
     (void)n;
     (void)kind;
     (void)width;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }
 
@@ -675,10 +680,7 @@ int pyposenc_side_buckets(const char *json, size_t len, int64_t layer, int64_t n
     (void)n_tok;
     (void)pos;
     (void)n;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }
 
@@ -777,10 +779,7 @@ int pyposenc_learned_ids(const char *json, size_t len, int64_t layer, const int6
     (void)n;
     (void)ids_kind;
     (void)width;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }
 
@@ -859,10 +858,7 @@ int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t s
     (void)given;
     (void)n_given;
     (void)width;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }
 
@@ -890,10 +886,7 @@ int pyposenc_query_scales(const char *json, size_t len, int64_t layer, const int
     (void)pos;
     (void)n;
     (void)out;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }
 
@@ -942,9 +935,6 @@ int pyposenc_resampled_rows(const char *json, size_t len, int64_t layer, int64_t
     (void)n;
     (void)rows;
     (void)weight1;
-    snprintf(detail, detail_size,
-             "this posenc was built without the config.json reader: install jansson "
-             "(apt-get install libjansson-dev), then rebuild (make python)");
-    return POSENC_ERR_FORMAT;
+    return no_config_reader(detail, detail_size);
 #endif
 }

@@ -16,6 +16,24 @@
  * kind "sinusoid" (data: float32 [n, width]) or "buckets" (int64 [n, n],
  * width n); positions: native int64. Raises ValueError with the reader's
  * or the library's sentence. */
+/* A copy of the n = plen / 8 native int64 positions at pb, at most max
+ * (else ValueError naming the count): never NULL on success (one element
+ * when empty); NULL with the exception set. */
+static int64_t *copy_positions(const char *pb, Py_ssize_t plen, size_t max, size_t *n)
+{
+    *n = (size_t)plen / sizeof(int64_t);
+    if (*n > max) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most %zu", *n, max);
+        return NULL;
+    }
+    int64_t *pos = malloc((*n ? *n : 1) * sizeof *pos);
+    if (!pos)
+        return (int64_t *)PyErr_NoMemory();
+    if (*n)
+        memcpy(pos, pb, *n * sizeof *pos);
+    return pos;
+}
+
 static PyObject *layer_values(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -24,16 +42,10 @@ static PyObject *layer_values(PyObject *self, PyObject *args)
     long long layer;
     if (!PyArg_ParseTuple(args, "y#Ly#", &json, &jlen, &layer, &pb, &plen))
         return NULL;
-    size_t n = (size_t)plen / sizeof(int64_t);
-    if (n > 16384) {
-        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+    size_t n;
+    int64_t *pos = copy_positions(pb, plen, 16384, &n);
+    if (!pos)
         return NULL;
-    }
-    int64_t *pos = n ? malloc(n * sizeof *pos) : NULL;
-    if (n && !pos)
-        return PyErr_NoMemory();
-    if (n)
-        memcpy(pos, pb, n * sizeof *pos);
     int kind = 0;
     uint32_t width = 0;
     void *out = NULL;
@@ -66,16 +78,10 @@ static PyObject *side_buckets(PyObject *self, PyObject *args)
     long long layer, n_tok;
     if (!PyArg_ParseTuple(args, "y#LLy#", &json, &jlen, &layer, &n_tok, &pb, &plen))
         return NULL;
-    size_t n = (size_t)plen / sizeof(int64_t);
-    if (n > 16384) {
-        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+    size_t n;
+    int64_t *pos = copy_positions(pb, plen, 16384, &n);
+    if (!pos)
         return NULL;
-    }
-    int64_t *pos = n ? malloc(n * sizeof *pos) : NULL;
-    if (n && !pos)
-        return PyErr_NoMemory();
-    if (n)
-        memcpy(pos, pb, n * sizeof *pos);
     int64_t *out = NULL;
     size_t ng = 0;
     char detail[600];
@@ -218,20 +224,15 @@ static PyObject *query_scale(PyObject *self, PyObject *args)
     long long layer;
     if (!PyArg_ParseTuple(args, "y#Ly#", &json, &jlen, &layer, &pb, &plen))
         return NULL;
-    size_t n = (size_t)plen / sizeof(int64_t);
-    if (n > 16384) {
-        PyErr_Format(PyExc_ValueError, "%zu positions: at most 16384", n);
+    size_t n;
+    int64_t *pos = copy_positions(pb, plen, 16384, &n);
+    if (!pos)
         return NULL;
-    }
-    int64_t *pos = malloc((n ? n : 1) * sizeof *pos);
     double *out = malloc((n ? n : 1) * sizeof *out);
-    if (!pos || !out) {
+    if (!out) {
         free(pos);
-        free(out);
         return PyErr_NoMemory();
     }
-    if (n)
-        memcpy(pos, pb, n * sizeof *pos);
     char detail[600];
     int st;
     Py_BEGIN_ALLOW_THREADS
@@ -258,22 +259,18 @@ static PyObject *resampled_rows(PyObject *self, PyObject *args)
     long long layer, seq_len;
     if (!PyArg_ParseTuple(args, "y#LLy#", &json, &jlen, &layer, &seq_len, &pb, &plen))
         return NULL;
-    size_t n = (size_t)plen / sizeof(int64_t);
-    if (n > 65536) {
-        PyErr_Format(PyExc_ValueError, "%zu positions: at most 65536", n);
+    size_t n;
+    int64_t *pos = copy_positions(pb, plen, 65536, &n);
+    if (!pos)
         return NULL;
-    }
-    int64_t *pos = malloc((n ? n : 1) * sizeof *pos);
     int64_t *rows = malloc((n ? 2 * n : 1) * sizeof *rows);
     float *w = malloc((n ? n : 1) * sizeof *w);
-    if (!pos || !rows || !w) {
+    if (!rows || !w) {
         free(pos);
         free(rows);
         free(w);
         return PyErr_NoMemory();
     }
-    if (n)
-        memcpy(pos, pb, n * sizeof *pos);
     char detail[600];
     int st;
     Py_BEGIN_ALLOW_THREADS
