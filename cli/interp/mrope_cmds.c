@@ -313,6 +313,14 @@ static void print_row(cli_state *st, const char *name, const int64_t *v, size_t 
 
 int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n)
 {
+    if (st->mrope_on && st->mrope.rule == POSENC_MROPE_HW_ALTERNATING) {
+        /* ERNIE 4.5 VL's get_rope_index has rules of its own (temporal
+         * merge, time_interval: modeling_ernie4_5_vl_moe.py L1119-1131) */
+        cli_error(st, "MROPE_POSITIONS follows Qwen2-VL's position ids; the model in force "
+                      "(the hw-alternating rule, ERNIE 4.5 VL) numbers its tokens by rules of "
+                      "its own, not implemented: give t:h:w positions to ROPE and DOT");
+        return 0;
+    }
     if (n == 0) {
         cli_error(st, "MROPE_POSITIONS needs a sequence: text N, image TxHxW, video TxHxW "
                       "[seconds=S] ... (e.g. text 5 image 1x4x6 text 3)");

@@ -823,25 +823,31 @@ REFUSED("encoder-decoder", NULL, MIXED, NO_LAYOUT,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
            "configuration_ernie4_5_moe.py L62, L95-98"},
 
-/* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): refused. Its
- * 3-D RoPE is neither of posenc's M-RoPE rules: the frequencies are
- * pre-permuted (the first s_h + s_w take inv_freq[:-s_t]'s even then odd
- * ones, the last s_t stay), h and w alternate pair by pair (stack, flatten),
- * t takes the last s_t pairs, mrope_section default [22, 22, 20], then
- * repeat_interleave(2) with GLM's interleaved pairs (rotate_half_text
- * x[..., 0::2], x[..., 1::2]). transformers 5.23.0
- * models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197;
- * configuration_ernie4_5_vl_moe.py L81-84, L191-196. */
-REFUSED("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, INTERLEAVED,
-        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-        "frequencies, t the last mrope_section[2] pairs) is not implemented",
-        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-        "5.23.0)"),
-REFUSED("ernie4_5_vl_moe_text", NULL, ROPE, INTERLEAVED,
-        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-        "frequencies, t the last mrope_section[2] pairs) is not implemented",
-        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-        "5.23.0)"),
+/* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): a wrapper
+ * (text_config, read as ernie4_5_vl_moe_text) and its language model's 3-D
+ * RoPE, the hw-alternating M-RoPE rule. The code reads
+ * rope_parameters.get("mrope_section", [22, 22, 20]) written [h, w, t]
+ * (L72, L94-96); it pre-permutes inv_freq (the first s_h + s_w frequencies'
+ * even ones, then their odd ones; the last s_t stay, L97-100), splits each
+ * axis' angles by the section and takes chunk i from axis (i + 1) % 3 of the
+ * [t, h, w] position ids (L123, get_rope_index L1130), then
+ * stack([h, w]).flatten() and cat t (L124-125): pair k < s_h + s_w is
+ * h's for even k and w's for odd k at frequency inv_freq[k] (the two
+ * permutations cancel), the last s_t pairs t's. repeat_interleave(2) with
+ * rotate_half_text (x[..., 0::2], x[..., 1::2]): INTERLEAVED pairs (L126,
+ * L166-197), whole head (head_dim absent: hidden_size / heads, L86, L209).
+ * rope_type default only (L63-66: quirk_ernie4_5_vl); default_theta 500000.
+ * transformers 5.23.0 models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py
+ * L56-126, L166-197; configuration_ernie4_5_vl_moe.py L84 (default_theta),
+ * L118-131 (defaults), L191-196 (sub-configs). */
+WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_moe_text",
+        "models/ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py L191-196 (transformers 5.23.0)"),
+{.model_type = "ernie4_5_vl_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
+ .default_heads = 20, .mrope_default = {22, 22, 20},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_HW_ALTERNATING, .quirks = &quirk_ernie4_5_vl,
+ .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197; "
+           "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)"},
 
 /* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
  * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;

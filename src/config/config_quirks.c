@@ -1229,3 +1229,44 @@ static posenc_status reformer_scheme(mread *r, int64_t n_layer, int *done)
 }
 
 const posenc_family_quirks quirk_reformer = {.name = "quirk_reformer", .scheme = reformer_scheme};
+
+/* ---- ernie4_5_vl_moe_text ------------------------------------------------------------ */
+
+/* ERNIE 4.5 VL's rotary module takes the default frequencies only: its
+ * __init__ raises ValueError for any other rope_type ("mrope" included);
+ * a block without one is default (the config's standardization). transformers
+ * 5.23.0 models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L63-66. */
+static posenc_status ernie4_5_vl_block(mread *r, const json_t *blk, const char *name,
+                                       json_t **own)
+{
+    (void)own;
+    static const char *const tk[2] = {"rope_type", "type"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(blk, tk[i]);
+        if (!t)
+            continue;
+        char key[128];
+        snprintf(key, sizeof key, "%s.%s", name, tk[i]);
+        if (!json_is_string(t) || strcmp(json_string_value(t), "default") != 0)
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s %s: ERNIE 4.5 VL's rotary module takes the default type only (it "
+                        "raises ValueError for any other)",
+                        key, json_is_string(t) ? json_string_value(t) : posenc__cfg_type_word(t));
+    }
+    /* mrope_section [h, w, 0]: inv_freq[:-0] is empty and the assignment
+     * to inv_freq_3d[:hw_dim] raises (L97-99) */
+    const json_t *sec = json_object_get(blk, "mrope_section");
+    const json_t *st = json_is_array(sec) && json_array_size(sec) == 3 ? json_array_get(sec, 2)
+                                                                         : NULL;
+    if (json_is_integer(st) && json_integer_value(st) == 0) {
+        char key[128];
+        snprintf(key, sizeof key, "%s.mrope_section", name);
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "%s: a t section of 0 fails in ERNIE 4.5 VL's code (inv_freq[:-0] is empty)",
+                    key);
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_ernie4_5_vl = {.name = "quirk_ernie4_5_vl",
+                                                .rope_block = ernie4_5_vl_block};

@@ -108,5 +108,7 @@ extern const posenc_family_quirks quirk_tapas;
 /* the relative-sinusoid families (config_relsin.c) */
 extern const posenc_family_quirks quirk_funnel;
 extern const posenc_family_quirks quirk_xlnet;
+/* ERNIE 4.5 VL's M-RoPE: the default rope type only */
+extern const posenc_family_quirks quirk_ernie4_5_vl;
 
 #endif

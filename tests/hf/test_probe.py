@@ -436,6 +436,12 @@ GOLDEN_TESTED.update({"longt5", "cpmant", "vits"})
 # shrinks) are checked by tests/hf/test_ids_hf.py
 CLASS_DEFAULTS += ["markuplm", "tapas", "tipsv2", "tipsv2_text_model"]
 GOLDEN_TESTED |= {"layoutlm", "reformer"}
+# ERNIE 4.5 VL (h-mrope2): read now, the hw-alternating M-RoPE rule; the probe's
+# third forward (3-D positions) checks it against the running module, and
+# tests/hf/test_mrope2_hf.py the rotation, the text identity and the refusals
+for _mt in ("ernie4_5_vl_moe", "ernie4_5_vl_moe_text"):
+    CLASS_DEFAULTS_REFUSED.pop(_mt)
+CLASS_DEFAULTS += ["ernie4_5_vl_moe", "ernie4_5_vl_moe_text"]
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)

@@ -1,0 +1,114 @@
+"""posenc's hw-alternating M-RoPE rule against transformers' own running
+code: ERNIE 4.5 VL's rotary module and attention rotation (transformers
+5.23.0 models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126,
+L166-197), read from configs built at test time (no weights)."""
+import importlib
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", minversion="2.4")
+transformers = pytest.importorskip("transformers")
+
+import posenc  # noqa: E402
+
+
+def positions(n=40):
+    # [3, 1, n]: rows t, h, w (get_rope_index's order, L1130), all distinct
+    t = torch.arange(n)
+    return torch.stack((t, (t * 7) % 23, (t * 5) % 17))[:, None, :]
+
+
+def ernie_text(section=None, theta=500000.0, hidden=2560, heads=20):
+    rp = {"rope_type": "default", "rope_theta": theta}
+    if section is not None:
+        rp["mrope_section"] = section
+    # baidu/ERNIE-4.5-VL-28B-A3B-PT's text model: hidden 2560, 20 heads
+    # (head_dim 128, 64 pairs), theta 500000, section [22, 22, 20] (the
+    # config class's and the rotary module's defaults,
+    # configuration_ernie4_5_vl_moe.py L84, L122-126; modeling L72)
+    return transformers.AutoConfig.for_model(
+        "ernie4_5_vl_moe", text_config=dict(
+            hidden_size=hidden, num_attention_heads=heads, num_key_value_heads=4,
+            num_hidden_layers=2, intermediate_size=64, vocab_size=96, rope_parameters=rp))
+
+
+@pytest.mark.parametrize("section", [None, [22, 22, 20], [16, 16, 32], [30, 30, 4]])
+def test_ernie_rotation_matches_the_module(section):
+    cfg = ernie_text(section)
+    hf = importlib.import_module("transformers.models.ernie4_5_vl_moe.modeling_ernie4_5_vl_moe")
+    mod = hf.Ernie4_5_VLMoeTextRotaryEmbedding(cfg.text_config)
+    pos = positions()
+    q = torch.randn(1, 2, 40, 128, dtype=torch.float64,
+                    generator=torch.Generator().manual_seed(1))
+    hc, hs = mod(q, pos)
+    want, _ = hf.apply_rotary_pos_emb(q, q, hc, hs)  # float32 arithmetic inside
+    rope = posenc.RoPE.from_config(cfg)
+    s = section or [22, 22, 20]
+    assert rope.layout == "interleaved" and rope.head_dim == 128 and rope.base == 500000.0
+    # posenc's sections are [t, h, w]; ERNIE's config writes [h, w, t]
+    assert rope.mrope == ([s[2], s[0], s[1]], "hw-alternating")
+    m = posenc.MRoPE(rope, *rope.mrope)
+    got = m.apply(q, pos, layout="bhsd")
+    # transformers' float32 angles at positions < 40 and float32 products
+    assert float((got - want.double()).abs().max()) <= 4e-5
+    # cos, sin: the module's are repeat_interleave(2)d pair values
+    c, sn = m.cos_sin(pos)  # [1, 40, 64]
+    tol = 2e-6 + 40 * 2.0 ** -20
+    assert np.abs(hc[..., 0::2].numpy() - c).max() <= tol
+    assert np.abs(hs[..., 1::2].numpy() - sn).max() <= tol
+    # a wrong rule must not pass the same check (the test can fail)
+    other = posenc.MRoPE(rope, [s[2], s[0], s[1]], rule="chunks")
+    assert np.abs(hc[..., 0::2].numpy() - other.cos_sin(pos)[0]).max() > 1e-2
+
+
+def test_ernie_text_positions_are_plain_rope():
+    # all three rows equal (a text token): the module's cos and sin are plain
+    # RoPE's at that position, and posenc's M-RoPE equals RoPE.apply
+    cfg = ernie_text()
+    hf = importlib.import_module("transformers.models.ernie4_5_vl_moe.modeling_ernie4_5_vl_moe")
+    mod = hf.Ernie4_5_VLMoeTextRotaryEmbedding(cfg.text_config)
+    t = torch.arange(0, 4000, 97)
+    pos = t[None, None, :].expand(3, 1, -1)
+    hc, _ = mod(torch.zeros(1), pos)
+    inv = 1.0 / (500000.0 ** (np.arange(0, 128, 2) / 128.0))
+    ref = np.cos(t.numpy()[:, None].astype(np.float64) * inv)  # float64 oracle
+    assert np.abs(hc[0, :, 0::2].numpy() - ref).max() <= 4000 * 2.0 ** -22 + 1e-6
+    rope = posenc.RoPE.from_config(cfg)
+    x = np.random.default_rng(3).standard_normal((t.numel(), 128)).astype(np.float32)
+    got = posenc.MRoPE(rope, *rope.mrope).apply(x, pos[:, 0, :].numpy())
+    assert np.array_equal(got, rope.apply(x, positions=t.numpy(), inplace=False))
+
+
+@pytest.mark.parametrize("rp,word", [
+    ({"rope_type": "linear", "rope_theta": 1e4, "factor": 2.0}, "default type only"),
+    ({"rope_type": "default", "rope_theta": 1e4, "mrope_section": [20, 24, 20]},
+     "hw-alternating"),
+])
+def test_ernie_refusals_match_the_code(rp, word):
+    # what the module raises on (L63-66; torch.stack of unequal h and w, L124),
+    # posenc refuses by name
+    cfg = transformers.AutoConfig.for_model(
+        "ernie4_5_vl_moe_text", hidden_size=2560, num_attention_heads=20, num_hidden_layers=1,
+        rope_parameters=rp)
+    hf = importlib.import_module("transformers.models.ernie4_5_vl_moe.modeling_ernie4_5_vl_moe")
+    with pytest.raises(Exception):
+        mod = hf.Ernie4_5_VLMoeTextRotaryEmbedding(cfg)
+        mod(torch.zeros(1), positions())
+    with pytest.raises(posenc.Error, match=word):
+        posenc.RoPE.from_config(cfg)
+
+
+def test_ernie_has_no_drop_in_module():
+    # posenc.torch's RotaryEmbedding makes the chunk and round-robin rules
+    # only: for ERNIE it refuses by the rule's name (never the chunks), and
+    # patch() says so naming the module
+    import posenc.torch as pt
+
+    cfg = ernie_text()
+    with pytest.raises(ValueError, match="hw-alternating"):
+        pt.RotaryEmbedding(cfg.text_config)
+    hf = importlib.import_module("transformers.models.ernie4_5_vl_moe.modeling_ernie4_5_vl_moe")
+    model = hf.Ernie4_5_VLMoeTextModel(cfg.text_config)
+    with pytest.raises(ValueError, match="unsupported: .*hw-alternating"):
+        pt.patch(model)
