@@ -5,7 +5,11 @@
  * a double-precision replay of transformers' own steps (the pre-permuted
  * inv_freq, the split, stack and flatten, repeat_interleave, rotate_half_text:
  * transformers 5.23.0 models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py
- * L75-126, L166-197), and the refusals. Checked against transformers'
+ * L75-126, L166-197), and the refusals; NeoMME (neomme) the same way: its
+ * per-type sets, rows and columns at even and odd pairs (sections [0, P/2,
+ * P/2]) against a replay of its recomposition_frequencies and rotate_half
+ * (models/neomme/modeling_neomme.py L90-169, L209-249), and the keys its
+ * config class would fill in refused. Checked against transformers'
  * running code in tests/hf/test_mrope2_hf.py. Needs jansson for the
  * registry part. */
 #include "check.h"
@@ -249,6 +253,96 @@ TEST(ernie_refusals)
             "rope_parameters.mrope_interleaved", "always takes the hw-alternating rule");
 }
 
+/* NeoMME's rotation of one head as transformers computes it, in double
+ * (modeling_neomme.py): inv_freq over dim = rotary_dim (L135-144), freqs
+ * per axis (rows, columns: L153-155), recomposition_frequencies (L161-169:
+ * freq[0][..., 0::2] and freq[1][..., 1::2] stacked and flattened, then
+ * cat([angles, angles])), apply_rotary_pos_emb (L216-249: rotate_half on
+ * the first rotary_dim elements, the rest passed through). */
+static void neomme_reference(const double *x, double *out, int d, int rot, double base,
+                             int64_t row, int64_t col)
+{
+    int P = rot / 2;
+    double ang[128], cosv[256], sinv[256], rh[256];
+    for (int j = 0; j < P / 2; j++) {
+        ang[2 * j] = (double)row / pow(base, (double)(2 * (2 * j)) / rot);
+        ang[2 * j + 1] = (double)col / pow(base, (double)(2 * (2 * j + 1)) / rot);
+    }
+    for (int i = 0; i < rot; i++) {
+        cosv[i] = cos(ang[i % P]);
+        sinv[i] = sin(ang[i % P]);
+        rh[i] = i < P ? -x[i + P] : x[i - P];
+    }
+    for (int i = 0; i < d; i++)
+        out[i] = i < rot ? x[i] * cosv[i] + rh[i] * sinv[i] : x[i];
+}
+
+TEST(neomme_reads_and_rotates_as_its_code)
+{
+    /* no rope_parameters: the class's sets (full 1e6 and a quarter, sliding
+     * 1e4 and the whole head); 17 layers, full at 5, 11 and the last */
+    const posenc_model_group *g;
+    CHECK(read_text("{\"model_type\": \"neomme\"}", NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 17);
+    CHECK(group_at(&model, 16, &g) == POSENC_OK && g->mrope &&
+          g->mrope_rule == POSENC_MROPE_HW_ALTERNATING && g->mrope_section[0] == 0 &&
+          g->mrope_section[1] == 4 && g->mrope_section[2] == 4);
+    CHECK(group_at(&model, 4, &g) == POSENC_OK && g->mrope_section[1] == 16);
+    static const struct {
+        uint32_t layer, rot;
+        double base;
+    } L[] = {{0, 64, 10000.0}, {5, 16, 1e6}, {11, 16, 1e6}, {12, 64, 10000.0}};
+    static const int64_t RC[][2] = {{3, 9}, {0, 17}, {4095, 7}, {999999, 123456}};
+    for (size_t l = 0; l < sizeof L / sizeof L[0]; l++) {
+        posenc_rope r;
+        posenc_mrope mr;
+        CHECK(posenc_model_layer_rope(&model, L[l].layer, 0, &r) == POSENC_OK);
+        CHECK(r.head_dim == 64 && r.rotary_dim == L[l].rot && r.layout == POSENC_LAYOUT_HALF &&
+              r.base == L[l].base);
+        CHECK(posenc_model_layer_mrope(&model, L[l].layer, &mr, NULL, NULL) == POSENC_OK);
+        for (size_t p = 0; p < sizeof RC / sizeof RC[0]; p++) {
+            double x[64], want[64];
+            for (int i = 0; i < 64; i++)
+                x[i] = cos(0.23 * i + 0.7 * (double)p) + 0.1;
+            neomme_reference(x, want, 64, (int)L[l].rot, L[l].base, RC[p][0], RC[p][1]);
+            /* t is no axis of NeoMME's: any value */
+            CHECK(posenc_mrope_vec_f64(&r, &mr, 77, RC[p][0], RC[p][1], POSENC_FORWARD, x) ==
+                  POSENC_OK);
+            double tol = 4e-16 * (1.0 + (double)(RC[p][0] + RC[p][1]));
+            for (int i = 0; i < 64; i++)
+                CHECK_NEAR(x[i], want[i], tol);
+        }
+    }
+    /* a set's mrope_section is not read by the code: ignored */
+    CHECK(read_text("{\"model_type\": \"neomme\", \"num_hidden_layers\": 2, "
+                    "\"rope_parameters\": {\"full_attention\": {\"rope_type\": \"default\", "
+                    "\"rope_theta\": 5e5, \"partial_rotary_factor\": 0.5, "
+                    "\"mrope_section\": [8, 8]}, \"sliding_attention\": {\"rope_type\": "
+                    "\"default\", \"rope_theta\": 1e4, \"partial_rotary_factor\": 1.0}}}",
+                    NULL) == POSENC_OK);
+    CHECK(group_at(&model, 1, &g) == POSENC_OK && g->rope.base == 5e5 &&
+          g->rope.rotary_dim == 32 && g->mrope_section[1] == 8);
+    CHECK(strstr(posenc_model_ignored(&model), "mrope_section") != NULL);
+}
+
+#define NEOMME_SETS(full_prf)                                                                  \
+    "{\"model_type\": \"neomme\", \"num_hidden_layers\": 2, \"rope_parameters\": "           \
+    "{\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1e6" full_prf "}, "    \
+    "\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1e4, "               \
+    "\"partial_rotary_factor\": 1.0}}}"
+
+TEST(neomme_refusals)
+{
+    /* the class would fill these in (configuration_neomme.py L141-154) */
+    refused("{\"model_type\": \"neomme\", \"rope_theta\": 5e5}", "rope_theta",
+            "both layer types");
+    refused(NEOMME_SETS(""), "rope_parameters.full_attention.partial_rotary_factor",
+            "per-type default");
+    /* 26 rotated dims, 13 pairs: rows 0::2 (7) and columns 1::2 (6) do not stack */
+    refused(NEOMME_SETS(", \"partial_rotary_factor\": 0.40625"),
+            "rope_parameters.full_attention.partial_rotary_factor", "13 rotary pairs");
+}
+
 #endif /* POSENC_HAVE_JSON */
 
 int main(void)
@@ -259,8 +353,10 @@ int main(void)
     RUN(ernie_reads_and_rotates_as_its_code);
     RUN(ernie_defaults);
     RUN(ernie_refusals);
+    RUN(neomme_reads_and_rotates_as_its_code);
+    RUN(neomme_refusals);
 #else
-    check_skip("model_mrope2", 3, "ERNIE 4.5 VL's registry entry: built without jansson",
+    check_skip("model_mrope2", 5, "ERNIE 4.5 VL's and NeoMME's registry entries: built without jansson",
                "libjansson-dev");
 #endif
     return check_summary("model_mrope2");

@@ -317,7 +317,7 @@ int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n)
         /* ERNIE 4.5 VL's get_rope_index has rules of its own (temporal
          * merge, time_interval: modeling_ernie4_5_vl_moe.py L1119-1131) */
         cli_error(st, "MROPE_POSITIONS follows Qwen2-VL's position ids; the model in force "
-                      "(the hw-alternating rule, ERNIE 4.5 VL) numbers its tokens by rules of "
+                      "(the hw-alternating rule: ERNIE 4.5 VL, NeoMME) numbers its tokens by rules of "
                       "its own, not implemented: give t:h:w positions to ROPE and DOT");
         return 0;
     }

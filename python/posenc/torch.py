@@ -688,6 +688,13 @@ class RotaryEmbedding(torch.nn.Module):
                 if rp.get(t) is None:  # a layer type without RoPE
                     continue
                 src = _Source(_rope_of_layer(d, types.index(t)), max_table)
+                if src.rope0.mrope is not None:
+                    # NeoMME: per-type sets with the hw-alternating M-RoPE (rows and
+                    # columns): no drop-in module here
+                    raise ValueError(f"this {d.get('model_type')!r} config's {t} layers take "
+                                     f"the {src.rope0.mrope[1]} M-RoPE rule, which "
+                                     "RotaryEmbedding does not make: use "
+                                     "posenc.MRoPE(rope, *rope.mrope)")
                 self._sources[t] = src
                 self.rope_type[t] = src.kind
                 self.register_buffer(f"{t}_inv_freq", torch.tensor(

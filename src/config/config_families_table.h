@@ -2397,19 +2397,35 @@ REFUSED("nanochat", "NanoChat", ROPE, HALF,
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
            "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
 
-/* ---- neomme (NeoMME encoder): per layer type (sliding: theta 10000, whole
- * head; full: theta 1e6, a quarter of the head) a two-axis M-RoPE: the
- * frequencies of pair j take the row position for even j and the column
- * position for odd j (recomposition_frequencies), then rotate_half over
- * the rotated part. A text token's two rows are equal (plain RoPE), but
- * document-image patches get distinct rows, and posenc's M-RoPE has no
- * two-axis alternating rule. transformers 5.23.0
- * models/neomme/modeling_neomme.py L90-167, L209-249, L339, L561-586;
- * configuration_neomme.py L72-73, L102-107, L144-151. */
-REFUSED("neomme", "NeoMME", ROPE, HALF,
-        "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
-        "per layer type) is not implemented",
-        "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
+/* ---- neomme (NeoMME encoder): per layer type (layer_types, else full
+ * where (i + 1) % 6 == 0 and the last layer, L103-107) a RoPE set (sliding:
+ * theta 10000, whole head; full: theta 1e6, a quarter of the head: the
+ * class's defaults, L72-73, L141-154, written out when the config has no
+ * rope_parameters) with a two-axis M-RoPE: the frequencies of pair j take
+ * the row position for even j and the column position for odd j
+ * (recomposition_frequencies: freq[0][..., 0::2], freq[1][..., 1::2],
+ * stack and flatten, L161-169), cat([angles, angles]) and rotate_half over
+ * the rotated part (L209-249): the hw-alternating rule with sections
+ * [0, P/2, P/2] (rows h, columns w; a text token's two rows are equal,
+ * L561-565). rope_type other than default through ROPE_INIT_FUNCTIONS
+ * (L105-111). head_dim 64 by default. transformers 5.23.0
+ * models/neomme/modeling_neomme.py L90-169, L209-249, L561-587;
+ * configuration_neomme.py L72-107, L141-154. */
+#define NEOMME_ROPE_PARAMETERS                                                                 \
+    "{\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0, "           \
+    "\"partial_rotary_factor\": 0.25}, \"sliding_attention\": {\"rope_type\": \"default\", "   \
+    "\"rope_theta\": 10000.0, \"partial_rotary_factor\": 1.0}}"
+{.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 17,
+ .default_hidden = 1024, .default_heads = 16, .default_head_dim = 64,
+ .default_rope_parameters = NEOMME_ROPE_PARAMETERS, .scaling_unread = "mrope_section",
+ .flags = POSENC_FAMILY_TYPE_SETS | POSENC_FAMILY_LAST_LAYER_FULL | POSENC_FAMILY_MROPE |
+          POSENC_FAMILY_MROPE_HW_ALTERNATING | POSENC_FAMILY_MROPE_TWO_AXIS,
+ .quirks = &quirk_neomme,
+ .source = "models/neomme/modeling_neomme.py L90-169, L209-249, L561-587; "
+           "configuration_neomme.py L72-107, L141-154 (transformers 5.23.0)"},
+#undef NEOMME_ROPE_PARAMETERS
 
 /* ---- nllb-moe: M2M100's fairseq sinusoid (see m2m_100) from row
  * pad_token_id + 1 (L152-165), in both stacks (L684-695); 12 + 12 layers,

@@ -110,5 +110,7 @@ extern const posenc_family_quirks quirk_funnel;
 extern const posenc_family_quirks quirk_xlnet;
 /* ERNIE 4.5 VL's M-RoPE: the default rope type only */
 extern const posenc_family_quirks quirk_ernie4_5_vl;
+/* NeoMME: its per-type sets as transformers saves them */
+extern const posenc_family_quirks quirk_neomme;
 
 #endif

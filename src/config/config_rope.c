@@ -116,8 +116,13 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
      * L94-96, L123: split(mrope_section), chunk i from axis (i + 1) % 3) */
     int hw_alt = (f->flags & POSENC_FAMILY_MROPE_HW_ALTERNATING) != 0;
     const char *order = hw_alt ? "[h, w, t]" : "[t, h, w]";
+    /* NeoMME: no section key (its code never reads one, scaling_unread
+     * drops it); rope_group sets [0, P/2, P/2] once the rotary part is known */
+    if (f->flags & POSENC_FAMILY_MROPE_TWO_AXIS)
+        sec = NULL;
     snprintf(key, sizeof key, "%s.mrope_section", name);
-    int have_default = f->mrope_default[0] + f->mrope_default[1] + f->mrope_default[2] > 0;
+    int have_default = f->mrope_default[0] + f->mrope_default[1] + f->mrope_default[2] > 0 ||
+                       (f->flags & POSENC_FAMILY_MROPE_TWO_AXIS);
     if (!sec && !have_default)
         return FAIL(r, POSENC_ERR_FORMAT, key,
                     "missing key %s: family %s splits the rotary pairs between the "
@@ -381,7 +386,8 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
     }
     if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE)) {
         json_t *none = NULL;
-        if (!(r->fam->mrope_default[0] + r->fam->mrope_default[1] + r->fam->mrope_default[2]))
+        if (!(r->fam->mrope_default[0] + r->fam->mrope_default[1] + r->fam->mrope_default[2]) &&
+            !(r->fam->flags & POSENC_FAMILY_MROPE_TWO_AXIS))
             return FAIL(r, POSENC_ERR_FORMAT, name,
                         "missing key %s (with mrope_section): family %s splits the rotary pairs "
                         "between the temporal, height and width positions by it",
@@ -405,6 +411,23 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
             c->scaling.type == POSENC_ROPE_LONGROPE &&
             (st = long_from_maxpos(r, c, cm, blk, name)) != POSENC_OK)
             return st;
+    }
+    if (g->mrope && (r->fam->flags & POSENC_FAMILY_MROPE_TWO_AXIS)) {
+        /* NeoMME's recomposition_frequencies (modeling_neomme.py L160-167):
+         * rows freq[0][..., 0::2] stacked with columns freq[1][..., 1::2],
+         * which needs an even number of rotary pairs */
+        uint32_t P = c->rotary_dim / 2;
+        if (P % 2) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.partial_rotary_factor", name);
+            return FAIL(r, POSENC_ERR_RANGE, key,
+                        "%s: %u rotary pairs: family %s's code pairs each row frequency with "
+                        "a column one (torch.stack of pairs 0::2 and 1::2), which needs an "
+                        "even number",
+                        key, P, r->fam->model_type);
+        }
+        g->mrope_section[0] = 0;
+        g->mrope_section[1] = g->mrope_section[2] = P / 2;
     }
     posenc_mrope mr;
     if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,

@@ -112,3 +112,100 @@ def test_ernie_has_no_drop_in_module():
     model = hf.Ernie4_5_VLMoeTextModel(cfg.text_config)
     with pytest.raises(ValueError, match="unsupported: .*hw-alternating"):
         pt.patch(model)
+
+
+# ---- NeoMME ------------------------------------------------------------------------------
+
+
+def neomme(**kw):
+    # the class's defaults (configuration_neomme.py L72-107: head_dim 64,
+    # sliding theta 1e4 whole head, full theta 1e6 a quarter) on a small
+    # model: 6 layers, full at 5 ((i + 1) % 6 == 0 and the last)
+    d = dict(hidden_size=256, num_attention_heads=4, num_key_value_heads=2, head_dim=64,
+             num_hidden_layers=6, intermediate_size=64, vocab_size=96)
+    d.update(kw)
+    return transformers.AutoConfig.for_model("neomme", **d)
+
+
+def rows_cols(n=40):
+    # [2, 1, n]: document-image rows and columns, all distinct from the index
+    t = torch.arange(n)
+    return torch.stack(((t * 7) % 23, (t * 5) % 17 + 3))[:, None, :]
+
+
+@pytest.mark.parametrize("layer,ltype,rot", [(0, "sliding_attention", 64),
+                                             (5, "full_attention", 16)])
+def test_neomme_rotation_matches_the_module(layer, ltype, rot):
+    cfg = neomme()
+    assert cfg.layer_types[layer] == ltype
+    hf = importlib.import_module("transformers.models.neomme.modeling_neomme")
+    mod = hf.NeoMMERotaryEmbedding(cfg)
+    pos2 = rows_cols()
+    q = torch.randn(1, 2, 40, 64, dtype=torch.float64,
+                    generator=torch.Generator().manual_seed(4))
+    hc, hs = mod(q, pos2, ltype)  # float32 angles, then float64 (x's dtype)
+    want, _ = hf.apply_rotary_pos_emb(q, q, hc, hs)
+    rope = posenc.RoPE.from_config(cfg, layer=layer)
+    assert rope.layout == "half" and rope.rotary_dim == rot and rope.head_dim == 64
+    assert rope.mrope == ([0, rot // 4, rot // 4], "hw-alternating")
+    m = posenc.MRoPE(rope, *rope.mrope)
+    # posenc's rows are t, h, w: NeoMME has no t (section 0), rows -> h, columns -> w
+    pos3 = torch.cat((torch.zeros_like(pos2[:1]), pos2))
+    got = m.apply(q, pos3, layout="bhsd")
+    assert float((got - want).abs().max()) <= 4e-5
+    assert torch.equal(got[..., rot:], q[..., rot:])  # the unrotated part
+    c, s = m.cos_sin(pos3)
+    p = rot // 2
+    tol = 2e-6 + 40 * 2.0 ** -20
+    assert np.abs(hc[..., :p].numpy() - c).max() <= tol
+    assert np.abs(hs[..., p:].numpy() - s).max() <= tol
+    # rows and columns swapped must not pass (the test can fail)
+    sw = m.cos_sin(pos3[[0, 2, 1]])[0]
+    assert np.abs(hc[..., :p].numpy() - sw).max() > 1e-2
+
+
+def test_neomme_text_positions_are_plain_rope():
+    # the model's own positions for text: the token index on both axes
+    # (modeling_neomme.py L561-565)
+    cfg = neomme()
+    hf = importlib.import_module("transformers.models.neomme.modeling_neomme")
+    mod = hf.NeoMMERotaryEmbedding(cfg)
+    t = torch.arange(0, 3000, 61)
+    hc, _ = mod(torch.zeros(1), t[None, :], "sliding_attention")
+    inv = 1.0 / (10000.0 ** (np.arange(0, 64, 2) / 64.0))
+    ref = np.cos(t.numpy()[:, None].astype(np.float64) * inv)
+    assert np.abs(hc[0, :, :32].numpy() - ref).max() <= 3000 * 2.0 ** -22 + 1e-6
+    for layer in (0, 5):
+        rope = posenc.RoPE.from_config(cfg, layer=layer)
+        x = np.random.default_rng(layer).standard_normal((t.numel(), 64)).astype(np.float32)
+        p = t.numpy()
+        got = posenc.MRoPE(rope, *rope.mrope).apply(x, np.stack([p, p, p]))
+        assert np.array_equal(got, rope.apply(x, positions=p, inplace=False))
+
+
+def test_neomme_config_rules():
+    # a config saved by transformers (every set complete) and the class's
+    # defaults with no rope_parameters read alike
+    d = neomme().to_dict()
+    assert posenc.RoPE.from_config(d, layer=5).base == 1e6
+    d.pop("rope_parameters")
+    assert posenc.RoPE.from_config(d, layer=5).rotary_dim == 16
+    # what the class would fill in from a top-level rope_theta or its own
+    # per-type partial default: refused by name
+    with pytest.raises(posenc.Error, match="rope_theta: NeoMME's config class"):
+        posenc.RoPE.from_config(dict(d, rope_theta=5e5))
+    part = neomme().to_dict()
+    del part["rope_parameters"]["full_attention"]["partial_rotary_factor"]
+    with pytest.raises(posenc.Error, match="full_attention.partial_rotary_factor"):
+        posenc.RoPE.from_config(part)
+
+
+def test_neomme_has_no_drop_in_module():
+    import posenc.torch as pt
+
+    cfg = neomme()
+    with pytest.raises(ValueError, match="hw-alternating"):
+        pt.RotaryEmbedding(cfg)
+    hf = importlib.import_module("transformers.models.neomme.modeling_neomme")
+    with pytest.raises(ValueError, match="unsupported: .*hw-alternating"):
+        pt.patch(hf.NeoMMEModel(cfg))

@@ -442,6 +442,10 @@ GOLDEN_TESTED |= {"layoutlm", "reformer"}
 for _mt in ("ernie4_5_vl_moe", "ernie4_5_vl_moe_text"):
     CLASS_DEFAULTS_REFUSED.pop(_mt)
 CLASS_DEFAULTS += ["ernie4_5_vl_moe", "ernie4_5_vl_moe_text"]
+# NeoMME (h-mrope2): read now; its rotary module takes two position rows, which
+# the probe's 3-D forward does not give: tests/hf/test_mrope2_hf.py checks it
+CLASS_DEFAULTS_REFUSED.pop("neomme")
+GOLDEN_TESTED.add("neomme")
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
