@@ -1525,17 +1525,30 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * row per entry of rope_parameters.mrope_section (legacy xdrope_section, any
  * number of axes: HunyuanOCR's four), and the k-th chunk of the doubled
  * frequencies takes axis k % n; the class defaults have no section, and the
- * rotary's len(mrope_section) then fails. posenc's M-RoPE has three rows.
- * transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
+ * rotary's len(mrope_section) then fails. The chunks are cut from the
+ * duplicated cos/sin (split sizes 2 s_i over cat(freq, freq), L162-170), so
+ * the two elements of a half-layout pair, x[k] and x[k + P], take their
+ * angles from different axes (HunyuanOCR's [16, 16, 16, 16], head_dim 128:
+ * x[k] from axis k // 32, x[k + 64] from axis 2 + k // 32): with distinct
+ * axes that is no rotation (a pair's norm changes; only text positions,
+ * every axis equal, give plain RoPE), and no per-pair M-RoPE rule of
+ * posenc's, with 3 axes or more, expresses it (checked against the module
+ * in tests/hf/test_mrope2_hf.py). Growing posenc_mrope_axis to four would
+ * not help, and would change posenc_mrope's public layout (section[3]) and
+ * every three-row position API. transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
  * L452-541, L770-790; configuration_hunyuan_vl.py L106-204, L261-267. */
 REFUSED("hunyuan_vl", "HunYuanVL", ROPE, HALF,
         "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-        "axes, chunk k taking axis k % n) is not implemented",
+        "axes, chunk k of the doubled cos/sin taking axis k % n, so the two elements of a "
+        "pair follow different axes: no rotation posenc's M-RoPE expresses) is not "
+        "implemented",
         "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
         "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"),
 REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
         "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-        "axes, chunk k taking axis k % n) is not implemented",
+        "axes, chunk k of the doubled cos/sin taking axis k % n, so the two elements of a "
+        "pair follow different axes: no rotation posenc's M-RoPE expresses) is not "
+        "implemented",
         "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
         "5.23.0); configuration_hunyuan_vl.py L106-204"),
 

@@ -209,3 +209,35 @@ def test_neomme_has_no_drop_in_module():
     hf = importlib.import_module("transformers.models.neomme.modeling_neomme")
     with pytest.raises(ValueError, match="unsupported: .*hw-alternating"):
         pt.patch(hf.NeoMMEModel(cfg))
+
+
+# ---- HunYuan VL: refused, and why ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("section", [[16, 16, 16, 16], [32, 16, 16]])
+def test_hunyuan_vl_xdrope_is_no_per_pair_rotation(section):
+    # HunyuanOCR's xdrope_section [16, 16, 16, 16] (four axes) and a 3-axis
+    # one: the chunks of the doubled cos/sin (modeling_hunyuan_vl.py L162-170)
+    # give x[k] and x[k + 64] angles from different axes, so a pair's norm
+    # changes: no per-pair M-RoPE rule reproduces it, and posenc refuses the
+    # family by that reason
+    hf = importlib.import_module("transformers.models.hunyuan_vl.modeling_hunyuan_vl")
+    cfg = transformers.AutoConfig.for_model(
+        "hunyuan_vl_text", hidden_size=256, num_attention_heads=2, head_dim=128,
+        num_hidden_layers=1, rope_parameters={"rope_type": "default", "rope_theta": 1e4,
+                                              "mrope_section": section})
+    mod = hf.HunYuanVLRotaryEmbedding(cfg)
+    n = len(section)
+    t = torch.arange(10)
+    pos = torch.stack([t, (t * 3) % 7, (t * 5) % 11, t // 4][:n])[:, None, :]
+    c, s = mod(torch.zeros(1), pos)
+    assert float((c[..., :64] - c[..., 64:]).abs().max()) > 0.1
+    q = torch.randn(1, 1, 10, 128, generator=torch.Generator().manual_seed(6))
+    qe, _ = hf.apply_rotary_pos_emb(q, q, c, s)
+    norm = lambda v: v[..., :64] ** 2 + v[..., 64:] ** 2  # noqa: E731
+    assert float((norm(q) - norm(qe)).abs().max()) > 1e-2
+    # text positions (every axis equal): both halves alike, plain RoPE
+    ce, _ = mod(torch.zeros(1), t[None, None, :].expand(n, 1, -1))
+    assert torch.equal(ce[..., :64], ce[..., 64:])
+    with pytest.raises(posenc.Error, match="two elements of a pair follow different axes"):
+        posenc.RoPE.from_config(cfg)
