@@ -1674,6 +1674,20 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
  *       [24, 20, 20], P = 64: THWTHW..THW (60 pairs) TTTT.
  *       The section must be one this rule reproduces: exactly s_h pairs
  *       follow h and s_w follow w (e.g. 3 s_h <= P + 1).
+ *   POSENC_MROPE_HW_ALTERNATING (ERNIE 4.5 VL, NeoMME) h and w pair by
+ *       pair: pair k < 2 s_h follows h if k is even, w if k is odd; the
+ *       last s_t pairs follow t. Needs s_h == s_w. [20, 22, 22], P = 64:
+ *       HWHW..HW (44 pairs) TTT..(20)..TTT. ERNIE 4.5 VL
+ *       (transformers/models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py
+ *       L90-100, L104-126) writes its section [s_h, s_w, s_t] and
+ *       pre-permutes inv_freq (the even, then the odd ones of the first
+ *       s_h + s_w) before splitting it, then stack([h, w]).flatten(): the
+ *       two permutations cancel, so pair k keeps inv_freq[k] = base^(-2k/d)
+ *       and its angle is exactly this rule's; pairs (x[2k], x[2k + 1])
+ *       (repeat_interleave(2), rotate_half_text). NeoMME
+ *       (models/neomme/modeling_neomme.py L152-167) is the same rule over
+ *       two axes, [0, P/2, P/2]: rows at the even pairs, columns at the odd
+ *       ones, in the half layout (cat([angles, angles])).
  *
  * A cos/sin cache of r (posenc_rope_cache) serves M-RoPE as it is: row p
  * holds c and s of every pair at position p, and pair k of a token takes
@@ -1698,7 +1712,8 @@ posenc_status posenc_rope_decode_f32(const posenc_rope *r, const posenc_rope_cac
 /* How mrope_section assigns pairs to axes (see above). */
 typedef enum posenc_mrope_rule {
     POSENC_MROPE_CONTIGUOUS = 0,  /* blocks [t..t h..h w..w] (Qwen2-VL, Qwen2.5-VL, GLM-4V) */
-    POSENC_MROPE_INTERLEAVED = 1  /* round robin [t h w t h w .. t t] (Qwen3-VL) */
+    POSENC_MROPE_INTERLEAVED = 1, /* round robin [t h w t h w .. t t] (Qwen3-VL) */
+    POSENC_MROPE_HW_ALTERNATING = 2 /* [h w h w .. h w t .. t] (ERNIE 4.5 VL, NeoMME) */
 } posenc_mrope_rule;
 
 /* The three position axes; their values index posenc_mrope.axis. */
@@ -1718,7 +1733,7 @@ typedef struct posenc_mrope {
     uint8_t axis[POSENC_ROPE_MAX_HEAD_DIM / 2]; /* axis[k]: a posenc_mrope_axis */
 } posenc_mrope;
 
-/* "t", "h", "w" (axis), "contiguous", "interleaved" (rule); "unknown"
+/* "t", "h", "w" (axis), "contiguous", "interleaved", "hw-alternating" (rule); "unknown"
  * outside the enums. Static strings. */
 const char *posenc_mrope_axis_name(posenc_mrope_axis axis);
 const char *posenc_mrope_rule_name(posenc_mrope_rule rule);
@@ -1726,10 +1741,12 @@ const char *posenc_mrope_rule_name(posenc_mrope_rule rule);
 /* Fills *m for n_pairs pairs (rotary_dim / 2 of the model's posenc_rope)
  * with section[0..3) = mrope_section [t, h, w] in pairs and rule.
  * Valid: 1 <= n_pairs <= POSENC_ROPE_MAX_HEAD_DIM / 2, section[0] +
- * section[1] + section[2] == n_pairs (a section may be 0), and for the
- * interleaved rule a section it reproduces (see above).
+ * section[1] + section[2] == n_pairs (a section may be 0), for the
+ * interleaved rule a section it reproduces (see above), for the
+ * hw-alternating rule section[1] == section[2].
  * Errors: POSENC_ERR_NULL, POSENC_ERR_DIM (n_pairs), POSENC_ERR_RANGE (the
- * sum, the rule value, a section the interleaved rule cannot make). *m is
+ * sum, the rule value, a section the interleaved rule cannot make, s_h !=
+ * s_w under the hw-alternating rule). *m is
  * untouched on error. */
 POSENC_NODISCARD
 posenc_status posenc_mrope_init(posenc_mrope *m, uint32_t n_pairs, const uint32_t section[3],

@@ -112,7 +112,7 @@ TEST(axis_tables_by_hand)
     CHECK(posenc_mrope_init(&m, 0, q2, POSENC_MROPE_CONTIGUOUS) == POSENC_ERR_DIM);
     CHECK(posenc_mrope_init(&m, 513, q2, POSENC_MROPE_CONTIGUOUS) == POSENC_ERR_DIM);
     CHECK(posenc_mrope_init(&m, 63, q2, POSENC_MROPE_CONTIGUOUS) == POSENC_ERR_RANGE);
-    CHECK(posenc_mrope_init(&m, 64, q2, (posenc_mrope_rule)2) == POSENC_ERR_RANGE);
+    CHECK(posenc_mrope_init(&m, 64, q2, (posenc_mrope_rule)3) == POSENC_ERR_RANGE);
     /* [16, 24, 24] interleaved: only 21 pairs k = 1 mod 3 below 64 */
     CHECK(posenc_mrope_init(&m, 64, q2, POSENC_MROPE_INTERLEAVED) == POSENC_ERR_RANGE);
     const uint32_t huge[3] = {0xFFFFFFFFu, 0xFFFFFFFFu, 66};

@@ -938,7 +938,8 @@ static const cli_command COMMANDS[] = {
     {"SET rope", NULL,
      "  SET rope mrope sections=T:H:W [interleaved=yes] [merge=M]\n"
      "                         [tokens_per_second=N] [head_dim=.. base=.. ...]\n"
-     "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL):\n"
+     "                         multimodal RoPE (Qwen2-VL; interleaved: Qwen3-VL;\n"
+     "                         alternating=yes: ERNIE 4.5 VL, h w h w .. t):\n"
      "                         T, H, W pairs follow the temporal, height, width\n"
      "                         position; then ROPE, DOT and EXPLAIN ROPE take t:h:w\n"
      "                         positions (p means p:p:p)\n"},

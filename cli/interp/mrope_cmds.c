@@ -86,7 +86,7 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
     rest[nr++] = (cli_token){"default", 7};
     int64_t sec[3] = {-1, -1, -1}, merge = st->mrope_merge ? st->mrope_merge : 2;
     int64_t tps = st->mrope_tps;
-    int inter = 0, have_sec = 0, ok = 1;
+    int inter = 0, alt = 0, have_sec = 0, ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
         cli_token v;
         if (key_value(a[i], "sections", &v) || key_value(a[i], "mrope_section", &v)) {
@@ -101,6 +101,13 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
         } else if (key_value(a[i], "interleaved", &v)) {
             if (!parse_yes(v, &inter)) {
                 cli_error(st, "SET rope mrope: interleaved must be yes or no, got '%.*s%s'",
+                          CLI_SHOW(v.s, v.len));
+                ok = 0;
+            }
+        } else if (key_value(a[i], "alternating", &v)) {
+            /* ERNIE 4.5 VL, NeoMME: h and w pair by pair, then t */
+            if (!parse_yes(v, &alt)) {
+                cli_error(st, "SET rope mrope: alternating must be yes or no, got '%.*s%s'",
                           CLI_SHOW(v.s, v.len));
                 ok = 0;
             }
@@ -122,6 +129,11 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
         } else {
             rest[nr++] = a[i];
         }
+    }
+    if (ok && inter && alt) {
+        cli_error(st, "SET rope mrope: interleaved=yes and alternating=yes are two rules; give "
+                      "one");
+        ok = 0;
     }
     if (ok && !have_sec) {
         cli_error(st, "SET rope mrope needs sections=t:h:w, the pairs of each axis (e.g. "
@@ -147,12 +159,16 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
         return 0;
     const uint32_t s3[3] = {(uint32_t)sec[0], (uint32_t)sec[1], (uint32_t)sec[2]};
     posenc_mrope m;
-    posenc_mrope_rule rule = inter ? POSENC_MROPE_INTERLEAVED : POSENC_MROPE_CONTIGUOUS;
+    posenc_mrope_rule rule = inter ? POSENC_MROPE_INTERLEAVED
+                             : alt ? POSENC_MROPE_HW_ALTERNATING
+                                   : POSENC_MROPE_CONTIGUOUS;
     if (posenc_mrope_init(&m, spec.rotary_dim / 2, s3, rule) != POSENC_OK) {
         cli_error(st, "SET rope mrope: sections=%u:%u:%u do not fit %u pairs (rotary_dim %u)%s",
                   s3[0], s3[1], s3[2], spec.rotary_dim / 2, spec.rotary_dim,
                   inter ? " under the interleaved rule (pair k follows h when k % 3 = 1 and "
                           "k < 3 s_h, w when k % 3 = 2 and k < 3 s_w)"
+                  : alt ? " under the alternating rule (h and w pair by pair: h equal to w, "
+                          "the three adding up to rotary_dim / 2)"
                         : ": they must add up to rotary_dim / 2");
         return 0;
     }
@@ -164,7 +180,7 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
     st->mrope_merge = (uint32_t)merge;
     st->mrope_tps = (uint32_t)tps;
     snprintf(st->model_label, sizeof st->model_label, "M-RoPE %u:%u:%u%s", s3[0], s3[1], s3[2],
-             inter ? " interleaved" : "");
+             inter ? " interleaved" : alt ? " alternating" : "");
     return 1;
 }
 
@@ -313,6 +329,14 @@ static void print_row(cli_state *st, const char *name, const int64_t *v, size_t 
 
 int cli_mrope_positions(cli_state *st, const cli_token *a, size_t n)
 {
+    if (st->mrope_on && st->mrope.rule == POSENC_MROPE_HW_ALTERNATING) {
+        /* ERNIE 4.5 VL's get_rope_index has rules of its own (temporal
+         * merge, time_interval: modeling_ernie4_5_vl_moe.py L1119-1131) */
+        cli_error(st, "MROPE_POSITIONS follows Qwen2-VL's position ids; the model in force "
+                      "(the hw-alternating rule: ERNIE 4.5 VL, NeoMME) numbers its tokens by rules of "
+                      "its own, not implemented: give t:h:w positions to ROPE and DOT");
+        return 0;
+    }
     if (n == 0) {
         cli_error(st, "MROPE_POSITIONS needs a sequence: text N, image TxHxW, video TxHxW "
                       "[seconds=S] ... (e.g. text 5 image 1x4x6 text 3)");

@@ -594,8 +594,10 @@ class RoPE:
     def mrope(self) -> Optional[Tuple[List[int], str]]:
         """The layer's M-RoPE as (mrope_section [s_t, s_h, s_w], rule) with
         rule "contiguous" (Qwen2-VL, Qwen2.5-VL, GLM-4V: posenc.MRoPE's
-        "chunks") or "interleaved" (Qwen3-VL, Qwen3-Omni), sections from the
-        config or the family code's default; None for a plain RoPE layer.
+        "chunks"), "interleaved" (Qwen3-VL, Qwen3-Omni) or "hw-alternating"
+        (ERNIE 4.5 VL: its config's [h, w, t] given here as [t, h, w]),
+        sections from the config or the family code's default; None for a
+        plain RoPE layer.
         ``posenc.MRoPE(rope, *rope.mrope)`` rotates as the model does (the
         rule names are accepted there too)."""
         info = self._c.model_info()[2]

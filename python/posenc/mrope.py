@@ -17,6 +17,12 @@ by pos_axis(k) * inv_freq[k]. The rule (posenc.h, section 2.8):
   "interleaved" (Qwen3-VL): pair k follows h if k % 3 == 1 and k < 3 s_h,
       w if k % 3 == 2 and k < 3 s_w, t otherwise
       (transformers/models/qwen3_vl/modeling_qwen3_vl.py:405-410).
+  "hw-alternating" (ERNIE 4.5 VL; NeoMME with s_t = 0): pair k < 2 s_h
+      follows h if k is even, w if k is odd, the last s_t pairs t; s_h ==
+      s_w (transformers/models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py
+      L90-126: its pre-permuted inv_freq and stack([h, w]).flatten() cancel,
+      pair k keeps inv_freq[k]). ERNIE's config writes the section [h, w, t];
+      here, as everywhere in posenc, it is [t, h, w] (RoPE.mrope gives it so).
 
 The cos and sin of a pair are the library's own (RoPE.cos_sin, within 1 ulp
 in float32) at that pair's axis position, and the rotation is the library's
@@ -34,7 +40,7 @@ from . import (RoPE, _args, _f32_to_bf16_bits, _is_torch_dtype, _layout_4d, _pos
 
 __all__ = ["MRoPE"]
 
-_RULES = ("chunks", "interleaved")
+_RULES = ("chunks", "interleaved", "hw-alternating")
 
 
 class MRoPE:
@@ -43,7 +49,8 @@ class MRoPE:
     rope: the posenc.RoPE of the language model (RoPE.from_config of a
     Qwen2-VL / 2.5-VL / 3-VL config, or RoPE(head_dim, base=...)).
     section: mrope_section [s_t, s_h, s_w], in pairs, summing to
-    rope.rotary_dim // 2. rule: "chunks" or "interleaved" (see the module).
+    rope.rotary_dim // 2. rule: "chunks", "interleaved" or "hw-alternating" (see
+    the module).
     """
 
     __slots__ = ("rope", "section", "rule", "axis")
@@ -54,8 +61,8 @@ class MRoPE:
         if rule == "contiguous":  # the library's name for chunks (RoPE.mrope)
             rule = "chunks"
         if rule not in _RULES:
-            raise ValueError(f"rule={rule!r}: 'chunks' (Qwen2-VL, Qwen2.5-VL) or 'interleaved' "
-                             "(Qwen3-VL)")
+            raise ValueError(f"rule={rule!r}: 'chunks' (Qwen2-VL, Qwen2.5-VL), 'interleaved' "
+                             "(Qwen3-VL) or 'hw-alternating' (ERNIE 4.5 VL)")
         sec = [_args.integer(v, "section", 0, 2**31) for v in section]
         p = rope.rotary_dim // 2
         if len(sec) != 3 or min(sec) < 0 or sum(sec) != p:
@@ -65,6 +72,12 @@ class MRoPE:
         if rule == "chunks":
             axis[sec[0]:sec[0] + sec[1]] = 1
             axis[sec[0] + sec[1]:] = 2
+        elif rule == "hw-alternating":
+            if sec[1] != sec[2]:
+                raise ValueError(f"section {sec}: the hw-alternating rule pairs h and w one by "
+                                 "one (s_h == s_w)")
+            axis[0:2 * sec[1]:2] = 1
+            axis[1:2 * sec[1]:2] = 2
         else:
             axis[1:3 * sec[1]:3] = 1
             axis[2:3 * sec[2]:3] = 2

@@ -688,6 +688,13 @@ class RotaryEmbedding(torch.nn.Module):
                 if rp.get(t) is None:  # a layer type without RoPE
                     continue
                 src = _Source(_rope_of_layer(d, types.index(t)), max_table)
+                if src.rope0.mrope is not None:
+                    # NeoMME: per-type sets with the hw-alternating M-RoPE (rows and
+                    # columns): no drop-in module here
+                    raise ValueError(f"this {d.get('model_type')!r} config's {t} layers take "
+                                     f"the {src.rope0.mrope[1]} M-RoPE rule, which "
+                                     "RotaryEmbedding does not make: use "
+                                     "posenc.MRoPE(rope, *rope.mrope)")
                 self._sources[t] = src
                 self.rope_type[t] = src.kind
                 self.register_buffer(f"{t}_inv_freq", torch.tensor(
@@ -709,6 +716,11 @@ class RotaryEmbedding(torch.nn.Module):
         if self.kind in ("mrope", "mrope_interleaved"):
             mr = first.rope0.mrope  # the reader's sections (the code's default included)
             sec = mr[0] if mr is not None else _mrope_section(d)
+            if mr is not None and mr[1] not in ("contiguous", "interleaved"):
+                # ERNIE 4.5 VL's hw-alternating rule: no drop-in module here
+                raise ValueError(f"this {d.get('model_type')!r} config's family takes the "
+                                 f"{mr[1]} M-RoPE rule, which RotaryEmbedding does not make: "
+                                 "use posenc.MRoPE(rope, *rope.mrope)")
             if mr is not None and (mr[1] == "interleaved") != (self.kind == "mrope_interleaved"):
                 raise ValueError(f"kind={self.kind!r}, but this {d.get('model_type')!r} config's "
                                  f"family takes the {mr[1]} M-RoPE rule")

@@ -244,6 +244,15 @@ typedef struct posenc_family_stacks {
                                             says (Qwen3-VL); without this flag always the
                                             contiguous one (Qwen2-VL, GLM-4V) */
 
+#define POSENC_FAMILY_MROPE_HW_ALTERNATING (1u << 28) /* MROPE: the hw-alternating rule
+                                            (h and w pair by pair, then t), and the
+                                            config's mrope_section (and mrope_default) is
+                                            written [h, w, t] (ERNIE 4.5 VL) */
+#define POSENC_FAMILY_MROPE_TWO_AXIS (1u << 29) /* MROPE with HW_ALTERNATING: two axes (rows,
+                                            columns) over every rotary pair, no section key
+                                            read: [0, P/2, P/2] from each group's rotary_dim
+                                            (NeoMME) */
+
 /* The registry: *table points at n_families entries (static, read-only,
  * sorted by model_type); returns the count. table may be NULL. */
 size_t posenc__families(const posenc_model_family **table);

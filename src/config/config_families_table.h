@@ -831,25 +831,31 @@ REFUSED("encoder-decoder", NULL, MIXED, NO_LAYOUT,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
            "configuration_ernie4_5_moe.py L62, L95-98"},
 
-/* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): refused. Its
- * 3-D RoPE is neither of posenc's M-RoPE rules: the frequencies are
- * pre-permuted (the first s_h + s_w take inv_freq[:-s_t]'s even then odd
- * ones, the last s_t stay), h and w alternate pair by pair (stack, flatten),
- * t takes the last s_t pairs, mrope_section default [22, 22, 20], then
- * repeat_interleave(2) with GLM's interleaved pairs (rotate_half_text
- * x[..., 0::2], x[..., 1::2]). transformers 5.23.0
- * models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197;
- * configuration_ernie4_5_vl_moe.py L81-84, L191-196. */
-REFUSED("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, INTERLEAVED,
-        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-        "frequencies, t the last mrope_section[2] pairs) is not implemented",
-        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-        "5.23.0)"),
-REFUSED("ernie4_5_vl_moe_text", NULL, ROPE, INTERLEAVED,
-        "ERNIE 4.5 VL's 3-D RoPE (h and w alternating pair by pair over pre-permuted "
-        "frequencies, t the last mrope_section[2] pairs) is not implemented",
-        "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197 (transformers "
-        "5.23.0)"),
+/* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): a wrapper
+ * (text_config, read as ernie4_5_vl_moe_text) and its language model's 3-D
+ * RoPE, the hw-alternating M-RoPE rule. The code reads
+ * rope_parameters.get("mrope_section", [22, 22, 20]) written [h, w, t]
+ * (L72, L94-96); it pre-permutes inv_freq (the first s_h + s_w frequencies'
+ * even ones, then their odd ones; the last s_t stay, L97-100), splits each
+ * axis' angles by the section and takes chunk i from axis (i + 1) % 3 of the
+ * [t, h, w] position ids (L123, get_rope_index L1130), then
+ * stack([h, w]).flatten() and cat t (L124-125): pair k < s_h + s_w is
+ * h's for even k and w's for odd k at frequency inv_freq[k] (the two
+ * permutations cancel), the last s_t pairs t's. repeat_interleave(2) with
+ * rotate_half_text (x[..., 0::2], x[..., 1::2]): INTERLEAVED pairs (L126,
+ * L166-197), whole head (head_dim absent: hidden_size / heads, L86, L209).
+ * rope_type default only (L63-66: quirk_ernie4_5_vl); default_theta 500000.
+ * transformers 5.23.0 models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py
+ * L56-126, L166-197; configuration_ernie4_5_vl_moe.py L84 (default_theta),
+ * L118-131 (defaults), L191-196 (sub-configs). */
+WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_moe_text",
+        "models/ernie4_5_vl_moe/configuration_ernie4_5_vl_moe.py L191-196 (transformers 5.23.0)"),
+{.model_type = "ernie4_5_vl_moe_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE,
+ .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
+ .default_heads = 20, .mrope_default = {22, 22, 20},
+ .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_HW_ALTERNATING, .quirks = &quirk_ernie4_5_vl,
+ .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197; "
+           "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)"},
 
 /* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
  * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
@@ -1527,17 +1533,30 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * row per entry of rope_parameters.mrope_section (legacy xdrope_section, any
  * number of axes: HunyuanOCR's four), and the k-th chunk of the doubled
  * frequencies takes axis k % n; the class defaults have no section, and the
- * rotary's len(mrope_section) then fails. posenc's M-RoPE has three rows.
- * transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
+ * rotary's len(mrope_section) then fails. The chunks are cut from the
+ * duplicated cos/sin (split sizes 2 s_i over cat(freq, freq), L162-170), so
+ * the two elements of a half-layout pair, x[k] and x[k + P], take their
+ * angles from different axes (HunyuanOCR's [16, 16, 16, 16], head_dim 128:
+ * x[k] from axis k // 32, x[k + 64] from axis 2 + k // 32): with distinct
+ * axes that is no rotation (a pair's norm changes; only text positions,
+ * every axis equal, give plain RoPE), and no per-pair M-RoPE rule of
+ * posenc's, with 3 axes or more, expresses it (checked against the module
+ * in tests/hf/test_mrope2_hf.py). Growing posenc_mrope_axis to four would
+ * not help, and would change posenc_mrope's public layout (section[3]) and
+ * every three-row position API. transformers 5.23.0 models/hunyuan_vl/modeling_hunyuan_vl.py L83-170,
  * L452-541, L770-790; configuration_hunyuan_vl.py L106-204, L261-267. */
 REFUSED("hunyuan_vl", "HunYuanVL", ROPE, HALF,
         "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-        "axes, chunk k taking axis k % n) is not implemented",
+        "axes, chunk k of the doubled cos/sin taking axis k % n, so the two elements of a "
+        "pair follow different axes: no rotation posenc's M-RoPE expresses) is not "
+        "implemented",
         "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
         "5.23.0); configuration_hunyuan_vl.py L106-204, L261-267"),
 REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
         "HunYuan VL's XD-RoPE (mrope_section / xdrope_section over any number of position "
-        "axes, chunk k taking axis k % n) is not implemented",
+        "axes, chunk k of the doubled cos/sin taking axis k % n, so the two elements of a "
+        "pair follow different axes: no rotation posenc's M-RoPE expresses) is not "
+        "implemented",
         "models/hunyuan_vl/modeling_hunyuan_vl.py L83-170, L452-541, L770-790 (transformers "
         "5.23.0); configuration_hunyuan_vl.py L106-204"),
 
@@ -2399,19 +2418,35 @@ REFUSED("nanochat", "NanoChat", ROPE, HALF,
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
            "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
 
-/* ---- neomme (NeoMME encoder): per layer type (sliding: theta 10000, whole
- * head; full: theta 1e6, a quarter of the head) a two-axis M-RoPE: the
- * frequencies of pair j take the row position for even j and the column
- * position for odd j (recomposition_frequencies), then rotate_half over
- * the rotated part. A text token's two rows are equal (plain RoPE), but
- * document-image patches get distinct rows, and posenc's M-RoPE has no
- * two-axis alternating rule. transformers 5.23.0
- * models/neomme/modeling_neomme.py L90-167, L209-249, L339, L561-586;
- * configuration_neomme.py L72-73, L102-107, L144-151. */
-REFUSED("neomme", "NeoMME", ROPE, HALF,
-        "NeoMME's two-axis M-RoPE (row and column positions alternating pair by pair, "
-        "per layer type) is not implemented",
-        "models/neomme/modeling_neomme.py L90-167, L209-249 (transformers 5.23.0)"),
+/* ---- neomme (NeoMME encoder): per layer type (layer_types, else full
+ * where (i + 1) % 6 == 0 and the last layer, L103-107) a RoPE set (sliding:
+ * theta 10000, whole head; full: theta 1e6, a quarter of the head: the
+ * class's defaults, L72-73, L141-154, written out when the config has no
+ * rope_parameters) with a two-axis M-RoPE: the frequencies of pair j take
+ * the row position for even j and the column position for odd j
+ * (recomposition_frequencies: freq[0][..., 0::2], freq[1][..., 1::2],
+ * stack and flatten, L161-169), cat([angles, angles]) and rotate_half over
+ * the rotated part (L209-249): the hw-alternating rule with sections
+ * [0, P/2, P/2] (rows h, columns w; a text token's two rows are equal,
+ * L561-565). rope_type other than default through ROPE_INIT_FUNCTIONS
+ * (L105-111). head_dim 64 by default. transformers 5.23.0
+ * models/neomme/modeling_neomme.py L90-169, L209-249, L561-587;
+ * configuration_neomme.py L72-107, L141-154. */
+#define NEOMME_ROPE_PARAMETERS                                                                 \
+    "{\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0, "           \
+    "\"partial_rotary_factor\": 0.25}, \"sliding_attention\": {\"rope_type\": \"default\", "   \
+    "\"rope_theta\": 10000.0, \"partial_rotary_factor\": 1.0}}"
+{.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
+ .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 17,
+ .default_hidden = 1024, .default_heads = 16, .default_head_dim = 64,
+ .default_rope_parameters = NEOMME_ROPE_PARAMETERS, .scaling_unread = "mrope_section",
+ .flags = POSENC_FAMILY_TYPE_SETS | POSENC_FAMILY_LAST_LAYER_FULL | POSENC_FAMILY_MROPE |
+          POSENC_FAMILY_MROPE_HW_ALTERNATING | POSENC_FAMILY_MROPE_TWO_AXIS,
+ .quirks = &quirk_neomme,
+ .source = "models/neomme/modeling_neomme.py L90-169, L209-249, L561-587; "
+           "configuration_neomme.py L72-107, L141-154 (transformers 5.23.0)"},
+#undef NEOMME_ROPE_PARAMETERS
 
 /* ---- nllb-moe: M2M100's fairseq sinusoid (see m2m_100) from row
  * pad_token_id + 1 (L152-165), in both stacks (L684-695); 12 + 12 layers,

@@ -1354,3 +1354,84 @@ static posenc_status sam3_lite_text_scheme(mread *r, int64_t n_layer, int *done)
 
 const posenc_family_quirks quirk_sam3_lite_text = {.name = "quirk_sam3_lite_text",
                                                    .scheme = sam3_lite_text_scheme};
+
+/* ---- ernie4_5_vl_moe_text ------------------------------------------------------------ */
+
+/* ERNIE 4.5 VL's rotary module takes the default frequencies only: its
+ * __init__ raises ValueError for any other rope_type ("mrope" included);
+ * a block without one is default (the config's standardization). transformers
+ * 5.23.0 models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L63-66. */
+static posenc_status ernie4_5_vl_block(mread *r, const json_t *blk, const char *name,
+                                       json_t **own)
+{
+    (void)own;
+    static const char *const tk[2] = {"rope_type", "type"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *t = json_object_get(blk, tk[i]);
+        if (!t)
+            continue;
+        char key[128];
+        snprintf(key, sizeof key, "%s.%s", name, tk[i]);
+        if (!json_is_string(t) || strcmp(json_string_value(t), "default") != 0)
+            return FAIL(r, POSENC_ERR_FORMAT, key,
+                        "%s %s: ERNIE 4.5 VL's rotary module takes the default type only (it "
+                        "raises ValueError for any other)",
+                        key, json_is_string(t) ? json_string_value(t) : posenc__cfg_type_word(t));
+    }
+    /* mrope_section [h, w, 0]: inv_freq[:-0] is empty and the assignment
+     * to inv_freq_3d[:hw_dim] raises (L97-99) */
+    const json_t *sec = json_object_get(blk, "mrope_section");
+    const json_t *st = json_is_array(sec) && json_array_size(sec) == 3 ? json_array_get(sec, 2)
+                                                                         : NULL;
+    if (json_is_integer(st) && json_integer_value(st) == 0) {
+        char key[128];
+        snprintf(key, sizeof key, "%s.mrope_section", name);
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "%s: a t section of 0 fails in ERNIE 4.5 VL's code (inv_freq[:-0] is empty)",
+                    key);
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_ernie4_5_vl = {.name = "quirk_ernie4_5_vl",
+                                                .rope_block = ernie4_5_vl_block};
+
+/* ---- neomme ---------------------------------------------------------------------------- */
+
+/* NeoMME's config class completes each layer type's set key by key
+ * (convert_rope_params_to_dict: setdefault of rope_type, rope_theta from a
+ * top-level rope_theta else the type's default, partial_rotary_factor full
+ * 0.25 / sliding 1.0). posenc reads complete sets (the ones transformers
+ * saves) and the class's own defaults when there is no rope_parameters; a
+ * set without its partial_rotary_factor, or a top-level rope_theta that
+ * would fill the sets, is refused by name. transformers 5.23.0
+ * models/neomme/configuration_neomme.py L72-73, L141-154. */
+static posenc_status neomme_scheme(mread *r, int64_t n_layer, int *done)
+{
+    (void)n_layer;
+    (void)done;
+    char key[128];
+    const json_t *rp = json_object_get(r->cfg, "rope_parameters");
+    if (json_object_get(r->cfg, "rope_theta") && !json_is_object(rp))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "rope_theta", key, sizeof key),
+                    "%s: NeoMME's config class would give it to both layer types' sets "
+                    "(convert_rope_params_to_dict); write rope_parameters per layer type "
+                    "instead",
+                    key);
+    static const char *const types[2] = {"full_attention", "sliding_attention"};
+    for (int i = 0; json_is_object(rp) && i < 2; i++) {
+        const json_t *set = json_object_get(rp, types[i]);
+        if (!json_is_object(set) || json_object_get(set, "partial_rotary_factor"))
+            continue;
+        char name[96];
+        snprintf(key, sizeof key, "%s.%s.partial_rotary_factor",
+                 kn(r, "rope_parameters", name, sizeof name), types[i]);
+        return FAIL(r, POSENC_ERR_FORMAT, key,
+                    "missing key %s: NeoMME's config class fills in its per-type default "
+                    "(full_attention 0.25, sliding_attention 1.0); give it",
+                    key);
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_neomme = {.name = "quirk_neomme", .scheme = neomme_scheme};

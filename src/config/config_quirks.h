@@ -115,5 +115,9 @@ extern const posenc_family_quirks quirk_xlnet;
 extern const posenc_family_quirks quirk_beam;
 /* SAM 3 LiteText's text model: its learned table resampled to each sequence's length */
 extern const posenc_family_quirks quirk_sam3_lite_text;
+/* ERNIE 4.5 VL's M-RoPE: the default rope type only */
+extern const posenc_family_quirks quirk_ernie4_5_vl;
+/* NeoMME: its per-type sets as transformers saves them */
+extern const posenc_family_quirks quirk_neomme;
 
 #endif

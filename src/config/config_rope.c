@@ -112,8 +112,17 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
      * type "mrope" (Qwen2-VL's configs) is the default frequencies */
     const json_t *sec = blk ? json_object_get(blk, "mrope_section") : NULL;
     const json_t *il = blk ? json_object_get(blk, "mrope_interleaved") : NULL;
+    /* ERNIE 4.5 VL writes its section [h, w, t] (modeling_ernie4_5_vl_moe.py
+     * L94-96, L123: split(mrope_section), chunk i from axis (i + 1) % 3) */
+    int hw_alt = (f->flags & POSENC_FAMILY_MROPE_HW_ALTERNATING) != 0;
+    const char *order = hw_alt ? "[h, w, t]" : "[t, h, w]";
+    /* NeoMME: no section key (its code never reads one, scaling_unread
+     * drops it); rope_group sets [0, P/2, P/2] once the rotary part is known */
+    if (f->flags & POSENC_FAMILY_MROPE_TWO_AXIS)
+        sec = NULL;
     snprintf(key, sizeof key, "%s.mrope_section", name);
-    int have_default = f->mrope_default[0] + f->mrope_default[1] + f->mrope_default[2] > 0;
+    int have_default = f->mrope_default[0] + f->mrope_default[1] + f->mrope_default[2] > 0 ||
+                       (f->flags & POSENC_FAMILY_MROPE_TWO_AXIS);
     if (!sec && !have_default)
         return FAIL(r, POSENC_ERR_FORMAT, key,
                     "missing key %s: family %s splits the rotary pairs between the "
@@ -121,15 +130,17 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
                     key, f->model_type);
     if (sec && (!json_is_array(sec) || json_array_size(sec) != 3))
         return FAIL(r, POSENC_ERR_FORMAT, key,
-                    "%s must be a list of three pair counts [t, h, w]", key);
+                    "%s must be a list of three pair counts %s", key, order);
     for (size_t i = 0; i < 3; i++) {
         const json_t *v = sec ? json_array_get(sec, i) : NULL;
         if (sec && (!json_is_integer(v) || json_integer_value(v) < 0 ||
                     json_integer_value(v) > (json_int_t)(POSENC_ROPE_MAX_HEAD_DIM / 2)))
             return FAIL(r, POSENC_ERR_FORMAT, key,
-                        "%s must be a list of three pair counts [t, h, w], each 0 to %u",
-                        key, POSENC_ROPE_MAX_HEAD_DIM / 2);
-        g->mrope_section[i] = sec ? (uint32_t)json_integer_value(v) : f->mrope_default[i];
+                        "%s must be a list of three pair counts %s, each 0 to %u",
+                        key, order, POSENC_ROPE_MAX_HEAD_DIM / 2);
+        /* [h, w, t] -> axes 1, 2, 0 */
+        g->mrope_section[hw_alt ? (i + 1) % 3 : i] =
+            sec ? (uint32_t)json_integer_value(v) : f->mrope_default[i];
     }
     snprintf(key, sizeof key, "%s.mrope_interleaved", name);
     if (il && !json_is_boolean(il))
@@ -142,13 +153,15 @@ static posenc_status prep_mrope(mread *r, posenc_model_group *g, const json_t *b
      * modeling_glm4v.py L481-486); a key that says otherwise is ignored
      * there, and refused here rather than read one way or the other */
     int round_robin = (f->flags & POSENC_FAMILY_MROPE_ROUND_ROBIN) != 0;
+    g->mrope_rule = hw_alt        ? POSENC_MROPE_HW_ALTERNATING
+                    : round_robin ? POSENC_MROPE_INTERLEAVED
+                                  : POSENC_MROPE_CONTIGUOUS;
     if (il && json_is_true(il) != round_robin)
         return FAIL(r, POSENC_ERR_FORMAT, key,
                     "%s is %s, but family %s's code always takes the %s rule (the key is not "
                     "read there)",
                     key, json_is_true(il) ? "true" : "false", f->model_type,
-                    round_robin ? "interleaved" : "contiguous");
-    g->mrope_rule = round_robin ? POSENC_MROPE_INTERLEAVED : POSENC_MROPE_CONTIGUOUS;
+                    posenc_mrope_rule_name(g->mrope_rule));
     /* the vision tower's merge size and Qwen2.5-VL's tokens_per_second,
      * for the position ids (get_rope_index reads them from vision_config) */
     g->mrope_merge = 2;
@@ -373,7 +386,8 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
     }
     if (!blk && (r->fam->flags & POSENC_FAMILY_MROPE)) {
         json_t *none = NULL;
-        if (!(r->fam->mrope_default[0] + r->fam->mrope_default[1] + r->fam->mrope_default[2]))
+        if (!(r->fam->mrope_default[0] + r->fam->mrope_default[1] + r->fam->mrope_default[2]) &&
+            !(r->fam->flags & POSENC_FAMILY_MROPE_TWO_AXIS))
             return FAIL(r, POSENC_ERR_FORMAT, name,
                         "missing key %s (with mrope_section): family %s splits the rotary pairs "
                         "between the temporal, height and width positions by it",
@@ -398,6 +412,23 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
             (st = long_from_maxpos(r, c, cm, blk, name)) != POSENC_OK)
             return st;
     }
+    if (g->mrope && (r->fam->flags & POSENC_FAMILY_MROPE_TWO_AXIS)) {
+        /* NeoMME's recomposition_frequencies (modeling_neomme.py L160-167):
+         * rows freq[0][..., 0::2] stacked with columns freq[1][..., 1::2],
+         * which needs an even number of rotary pairs */
+        uint32_t P = c->rotary_dim / 2;
+        if (P % 2) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.partial_rotary_factor", name);
+            return FAIL(r, POSENC_ERR_RANGE, key,
+                        "%s: %u rotary pairs: family %s's code pairs each row frequency with "
+                        "a column one (torch.stack of pairs 0::2 and 1::2), which needs an "
+                        "even number",
+                        key, P, r->fam->model_type);
+        }
+        g->mrope_section[0] = 0;
+        g->mrope_section[1] = g->mrope_section[2] = P / 2;
+    }
     posenc_mrope mr;
     if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
                                       g->mrope_rule) != POSENC_OK) {
@@ -405,10 +436,16 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
         snprintf(key, sizeof key, "%s.mrope_section", name);
         return FAIL(r, POSENC_ERR_RANGE, key,
                     "%s [%u, %u, %u] does not split the %u rotary pairs%s%s", key,
-                    g->mrope_section[0], g->mrope_section[1], g->mrope_section[2],
+                    /* as the config writes it ([h, w, t] under hw-alternating) */
+                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 1 : 0],
+                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 2 : 1],
+                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 0 : 2],
                     c->rotary_dim / 2,
                     g->mrope_rule == POSENC_MROPE_INTERLEAVED
                         ? " under the interleaved rule"
+                    : g->mrope_rule == POSENC_MROPE_HW_ALTERNATING
+                        ? " under the hw-alternating rule (h and w equal, the three adding up "
+                          "to rotary_dim / 2)"
                         : " (the three must add up to rotary_dim / 2)",
                     blk && get(blk, "mrope_section") ? ""
                                                      : " (the code's default; the config gives "

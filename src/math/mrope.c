@@ -23,6 +23,8 @@ const char *posenc_mrope_rule_name(posenc_mrope_rule rule)
         return "contiguous";
     if (rule == POSENC_MROPE_INTERLEAVED)
         return "interleaved";
+    if (rule == POSENC_MROPE_HW_ALTERNATING)
+        return "hw-alternating";
     return "unknown";
 }
 
@@ -33,8 +35,11 @@ posenc_status posenc_mrope_init(posenc_mrope *m, uint32_t n_pairs, const uint32_
         return POSENC_ERR_NULL;
     if (n_pairs < 1 || n_pairs > POSENC_ROPE_MAX_HEAD_DIM / 2)
         return POSENC_ERR_DIM;
-    if (rule != POSENC_MROPE_CONTIGUOUS && rule != POSENC_MROPE_INTERLEAVED)
+    if (rule != POSENC_MROPE_CONTIGUOUS && rule != POSENC_MROPE_INTERLEAVED &&
+        rule != POSENC_MROPE_HW_ALTERNATING)
         return POSENC_ERR_RANGE;
+    if (rule == POSENC_MROPE_HW_ALTERNATING && section[1] != section[2])
+        return POSENC_ERR_RANGE; /* torch.stack([freq_h, freq_w]) needs equal sizes */
     if ((uint64_t)section[0] + section[1] + section[2] != n_pairs)
         return POSENC_ERR_RANGE;
     uint8_t axis[POSENC_ROPE_MAX_HEAD_DIM / 2];
@@ -46,6 +51,12 @@ posenc_status posenc_mrope_init(posenc_mrope *m, uint32_t n_pairs, const uint32_
              * same blocks in both halves */
             a = k < section[0]                ? POSENC_MROPE_AXIS_T
                 : k < section[0] + section[1] ? POSENC_MROPE_AXIS_H
+                                              : POSENC_MROPE_AXIS_W;
+        } else if (rule == POSENC_MROPE_HW_ALTERNATING) {
+            /* ERNIE 4.5 VL's recomposition_frequencies: stack([h, w]).flatten()
+             * over the first 2 s_h pairs, t after them (NeoMME: s_t = 0) */
+            a = k >= 2 * (uint64_t)section[1] ? POSENC_MROPE_AXIS_T
+                : k % 2 == 0                  ? POSENC_MROPE_AXIS_H
                                               : POSENC_MROPE_AXIS_W;
         } else {
             /* apply_interleaved_mrope: freqs_t[..., offset:3*section[dim]:3]

@@ -439,6 +439,16 @@ GOLDEN_TESTED |= {"layoutlm", "reformer"}
 # to read) against F.interpolate and the model in tests/hf/test_beam_hf.py
 CLASS_DEFAULTS += ["beam"]
 GOLDEN_TESTED |= {"sam3_lite_text", "sam3_lite_text_text_model"}
+# ERNIE 4.5 VL (h-mrope2): read now, the hw-alternating M-RoPE rule; the probe's
+# third forward (3-D positions) checks it against the running module, and
+# tests/hf/test_mrope2_hf.py the rotation, the text identity and the refusals
+for _mt in ("ernie4_5_vl_moe", "ernie4_5_vl_moe_text"):
+    CLASS_DEFAULTS_REFUSED.pop(_mt)
+CLASS_DEFAULTS += ["ernie4_5_vl_moe", "ernie4_5_vl_moe_text"]
+# NeoMME (h-mrope2): read now; its rotary module takes two position rows, which
+# the probe's 3-D forward does not give: tests/hf/test_mrope2_hf.py checks it
+CLASS_DEFAULTS_REFUSED.pop("neomme")
+GOLDEN_TESTED.add("neomme")
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
