@@ -846,6 +846,11 @@ static const bad BAD[] = {
     {"{\"model_type\": \"muse_glimmer_text\", \"num_hidden_layers\": 2, "
      "\"layer_rope_theta\": [0]}",
      NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "lists 1 bases for the 2 layers"},
+    /* muse_spark reads its text_config's list by muse_glimmer's rule */
+    {"{\"model_type\": \"muse_spark\", \"text_config\": {\"num_hidden_layers\": 3, "
+     "\"layer_rope_theta\": [0, 5e5, -2]}}",
+     NULL, POSENC_ERR_FORMAT, "text_config.layer_rope_theta",
+     "text_config.layer_rope_theta[2] must be a RoPE base > 0, or 0"},
     {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"layer_rope_theta\": [1e4, 0]}",
      NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "(a RoPE base per layer) is not part of family "
      "llama's code"},

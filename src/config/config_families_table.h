@@ -2314,7 +2314,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * multiplies q by a constant. transformers 5.23.0
  * models/muse_glimmer/configuration_muse_glimmer.py L80-172;
  * modeling_muse_glimmer.py L158-210, L275-340, L458-515. muse_spark,
- * muse_spark_text: refused, the same rule in a model posenc has not read. */
+ * muse_spark_text below read by the same rule. */
 WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text", "models/muse_glimmer/configuration_muse_glimmer.py L174-200 (transformers 5.23.0)"),
 
 {.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
@@ -2323,13 +2323,26 @@ WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text"
  .source = "models/muse_glimmer/modeling_muse_glimmer.py L158-210, L275-340, L458-515; "
            "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)"},
 
-REFUSED("muse_spark", "MuseSpark", MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
+/* ---- muse_spark, muse_spark_text: muse_glimmer's rule (the text classes
+ * derive from muse_glimmer's, modular_muse_spark.py L81, L396, L463, L527):
+ * one rotary from rope_parameters (rotate_half, HALF, dim = head_dim,
+ * default 64; default_theta 500000 set by the config when rope_parameters
+ * is absent, configuration_muse_spark.py L160-161) on every layer whose
+ * layer_rope_theta is truthy, None on the rest (modeling_muse_spark.py
+ * L528-575, L656-663); absent, NoPE on every 4th layer counted back from
+ * the last (configuration_muse_spark.py L174-179): quirk_muse_glimmer_text.
+ * The wrapper passes position_ids to its language model untouched
+ * (modeling_muse_spark.py L1479-1486); its vision tower's axial RoPE is not
+ * the language model's. qk_scale_factor multiplies q by a constant
+ * (L381, L399). transformers 5.23.0. */
+WRAPPER("muse_spark", "MuseSpark", MIXED, "text_config", "muse_spark_text", "models/muse_spark/configuration_muse_spark.py L251-290 (transformers 5.23.0)"),
 
-REFUSED("muse_spark_text", NULL, MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
+{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 62, .default_hidden = 8192, .default_heads = 128,
+ .default_head_dim = 64, .quirks = &quirk_muse_glimmer_text,
+ .source = "models/muse_spark/modeling_muse_spark.py L528-575, L590-670; "
+           "configuration_muse_spark.py L75-190; modular_muse_spark.py L81-150, L527-590 "
+           "(transformers 5.23.0)"},
 
 /* ---- musicgen: its decoder (musicgen_decoder, the decoder part). */
 WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
