@@ -823,6 +823,26 @@ static const bad BAD[] = {
      "[\"full_attention\", \"frob\"], \"num_hidden_layers\": 2}}, \"decoder\": {}}",
      NULL, POSENC_ERR_FORMAT, "encoder.text_config.layer_types", "frob"},
 #undef T5G_STACK
+    /* encoder-decoder (EncoderDecoderModel): each stack the family its own
+     * model_type names (own_stack_type) */
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {\"model_type\": 7}, "
+     "\"decoder\": {}}",
+     NULL, POSENC_ERR_FORMAT, "encoder.model_type",
+     "encoder.model_type must be a string, got an integer"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {}}", NULL, POSENC_ERR_FORMAT,
+     "decoder", "missing key decoder: model_type encoder-decoder keeps its decoder stack there, "
+     "a config of its own (model_type bert unless it names its own)"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {}, \"decoder\": {\"model_type\": "
+     "\"dia\"}}",
+     NULL, POSENC_ERR_FORMAT, "decoder.model_type", "decoder.model_type is dia, itself an "
+     "encoder-decoder"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {}, \"decoder\": {\"model_type\": "
+     "\"deepseek_v32\", \"num_hidden_layers\": 2, \"rope_theta\": 1e4}}",
+     NULL, POSENC_ERR_FORMAT, "decoder", "decoder (model_type deepseek_v32) has a "
+     "sparse-attention indexer: posenc holds one per model, not one per stack"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {\"model_type\": \"bert\", "
+     "\"num_hidden_layers\": 9999}, \"decoder\": {}}",
+     NULL, POSENC_ERR_RANGE, "encoder.num_hidden_layers", "outside 1.."},
     /* layer_rope_theta (quirk_granite_swa, quirk_muse_glimmer_text): a list of
      * one number >= 0 per layer, at most four distinct values; no other family's */
 #define GSWA "{\"model_type\": \"granite_swa\", \"num_hidden_layers\": 3, \"hidden_size\": 64, \"num_attention_heads\": 2, "

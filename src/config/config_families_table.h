@@ -781,19 +781,20 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
            "L95-117 (transformers 5.23.0)"},
 
 /* ---- encoder-decoder (EncoderDecoderModel): two models of any families
- * joined by cross-attention, the encoder and decoder keys each a config
- * of its own (defaults BERT and BERT; BERT2GPT2 mixes two). Both parts
- * are text models with their own positions, and posenc reads one family
- * per config: refused, naming the keys to read. transformers 5.23.0
+ * joined by cross-attention (BERT2BERT, BERT2GPT2, RoBERTa2RoBERTa), the
+ * encoder and decoder keys each a config of its own, read as the family its
+ * model_type names (bert when it names none: configuration_utils.py L252).
+ * The encoder is AutoModel.from_config(encoder), the decoder
+ * AutoModelForCausalLM.from_config(decoder) (modeling_encoder_decoder.py
+ * L113-120), each called with its own ids and no position_ids of the
+ * wrapper's (L391-440), so each stack's positions are its family's own. Layers: the encoder's,
+ * then the decoder's. transformers 5.23.0
  * models/encoder_decoder/configuration_encoder_decoder.py L60-72;
- * configuration_utils.py L252 (a part without model_type is the default
- * type). */
-REFUSED("encoder-decoder", NULL, MIXED, NO_LAYOUT,
-        "an encoder-decoder wrapper joins two models, each with its own positions: read "
-        "its encoder and its decoder each as a config.json of its own (posenc --config "
-        "on the part, or --model-type with the part's type)",
-        "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
-        "(transformers 5.23.0)"),
+ * modeling_encoder_decoder.py L100-130, L319-440. */
+{.model_type = "encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
+ .layers = POSENC_LAYERS_ENC_DEC, .stacks = &STACKS_ENCODER_DECODER,
+ .source = "models/encoder_decoder/modeling_encoder_decoder.py L100-130, L319-440; "
+           "configuration_encoder_decoder.py L60-72 (transformers 5.23.0)"},
 
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).

@@ -13,6 +13,7 @@ import pytest
 torch = pytest.importorskip("torch", minversion="2.4")
 transformers = pytest.importorskip("transformers")
 posenc = pytest.importorskip("posenc")
+import posenc.schemes  # noqa: E402  (learned_rows, relative_buckets)
 
 POSITIONS = [0, 1, 2, 3, 17, 255, 4095, 4096, 65535, 131071, 999999, 1000000]
 
@@ -102,3 +103,121 @@ def test_muse_spark_every_layer(thetas, rope, wrapped):
             (i, np.abs(hc[:, :P] - c).max())
         assert (np.abs(hc[:, P:] - c) <= tol).all()
     assert n_none == (3 if thetas is None else sum(1 for t in thetas if t == 0))
+
+
+# ---- encoder-decoder (EncoderDecoderModel): each stack its own family ---------------------
+
+def _tiny(kind, layers, **kw):
+    d = dict(hidden_size=32, num_attention_heads=2, intermediate_size=32, vocab_size=96,
+             num_hidden_layers=layers, max_position_embeddings=40)
+    if kind == "gpt2":
+        return transformers.GPT2Config(n_embd=32, n_head=2, n_layer=layers, n_positions=48,
+                                       vocab_size=96, **kw)
+    if kind == "roberta":
+        d.update(max_position_embeddings=42, pad_token_id=1)
+        d.update(kw)
+        return transformers.RobertaConfig(**d)
+    d.update(kw)
+    return transformers.BertConfig(**d)
+
+
+ENCDEC = {
+    "bert2gpt2": (("bert", 3), ("gpt2", 2)),
+    "bert2bert": (("bert", 2), ("bert", 3)),
+    "roberta2roberta": (("roberta", 2), ("roberta", 2)),
+}
+
+
+def _encdec(name):
+    (ek, en), (dk, dn) = ENCDEC[name]
+    cfg = transformers.EncoderDecoderConfig.from_encoder_decoder_configs(
+        _tiny(ek, en), _tiny(dk, dn))
+    torch.manual_seed(0)
+    return cfg, transformers.EncoderDecoderModel(cfg).eval()
+
+
+def _position_ids_seen(stack):
+    """The index tensor each stack's position table got in a forward call."""
+    seen = []
+    (emb,) = [m for n, m in stack.named_modules()
+              if isinstance(m, torch.nn.Embedding) and n.endswith(("position_embeddings", "wpe"))]
+    return emb, seen, emb.register_forward_hook(lambda mod, a, o: seen.append(a[0].clone()))
+
+
+@pytest.mark.parametrize("name", sorted(ENCDEC))
+def test_encoder_decoder_every_layer(name, tmp_path):
+    """Layers numbered encoder first: each layer's table (rows, offset, width)
+    and the rows posenc reads, golden's and the package's, against the
+    position table each sub-model of EncoderDecoderModel reads in a forward
+    call (the encoder AutoModel, the decoder AutoModelForCausalLM:
+    modeling_encoder_decoder.py L113-120, L391-440)."""
+    cfg, model = _encdec(name)
+    d = json.loads(cfg.to_json_string())
+    T_enc, T_dec = 11, 7
+    e_emb, e_seen, h1 = _position_ids_seen(model.encoder)
+    d_emb, d_seen, h2 = _position_ids_seen(model.decoder)
+    ids = torch.arange(3, 3 + T_enc)[None]  # no pad token (RoBERTa's pad 1)
+    dids = torch.arange(5, 5 + T_dec)[None]
+    with torch.no_grad():
+        model(input_ids=ids, decoder_input_ids=dids, use_cache=False)
+    h1.remove()
+    h2.remove()
+    n_enc = cfg.encoder.num_hidden_layers if hasattr(cfg.encoder, "num_hidden_layers") \
+        else cfg.encoder.n_layer
+    n_dec = cfg.decoder.num_hidden_layers if hasattr(cfg.decoder, "num_hidden_layers") \
+        else cfg.decoder.n_layer
+    cfgf = tmp_path / "config.json"
+    cfgf.write_text(json.dumps(d))
+    r = subprocess.run([_program(), "--config", str(cfgf), "-c", "EXPLAIN MODEL"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    head = dict(w.split("=", 1) for w in r.stdout.splitlines()[0].split()[1:])
+    assert head["type"] == "encoder-decoder" and int(head["layers"]) == n_enc + n_dec
+    for L in range(n_enc + n_dec):
+        emb, seen, T = (e_emb, e_seen, T_enc) if L < n_enc else (d_emb, d_seen, T_dec)
+        want = seen[0][0].tolist()
+        rows = posenc.schemes.learned_rows(d, layer=L, positions=range(T))
+        assert rows.tolist() == want, (L, rows, want)
+        out = tmp_path / "g.safetensors"
+        g = subprocess.run([_program(), "golden", "--config", str(cfgf), "--layer", str(L),
+                            "--positions", f"0-{T - 1}", "-o", str(out)],
+                           capture_output=True, text=True)
+        assert g.returncode == 0, g.stderr
+        words = dict(w.split("=", 1) for w in g.stdout.split()[1:])
+        assert int(words["positions"]) == emb.num_embeddings, (L, words)
+        from safetensors import numpy as st_numpy
+        assert st_numpy.load_file(str(out))["row"].tolist() == want
+        # the first row past the table is refused, as the sub-model's lookup would fail
+        with pytest.raises(ValueError):
+            posenc.schemes.learned_rows(d, layer=L,
+                                        positions=[emb.num_embeddings - int(words["offset"])])
+
+
+def test_encoder_decoder_stack_without_type_is_bert(tmp_path):
+    """A stack that names no model_type is BERT (EncoderDecoderConfig's
+    SubConfigSpec, configuration_utils.py L252): posenc reads it as the
+    config class builds it."""
+    enc = _tiny("bert", 2).to_dict()
+    dec = _tiny("gpt2", 1).to_dict()
+    enc.pop("model_type")
+    cfg = transformers.EncoderDecoderConfig(encoder=enc, decoder=dec)
+    assert cfg.encoder.model_type == "bert"
+    torch.manual_seed(0)
+    model = transformers.EncoderDecoderModel(cfg).eval()
+    d = {"model_type": "encoder-decoder", "encoder": enc, "decoder": dec}
+    for L, table in ((0, model.encoder.embeddings.position_embeddings),
+                     (2, model.decoder.transformer.wpe)):
+        n = table.num_embeddings
+        assert posenc.schemes.learned_rows(d, layer=L, positions=[n - 1]).tolist() == [n - 1]
+        with pytest.raises(ValueError):
+            posenc.schemes.learned_rows(d, layer=L, positions=[n])
+    with pytest.raises(ValueError):
+        posenc.schemes.learned_rows(d, layer=3)  # 2 + 1 layers
+
+
+def test_encoder_decoder_unknown_stack_refused():
+    """A stack of a type posenc does not know is refused by its key, never guessed."""
+    d = {"model_type": "encoder-decoder", "encoder": _tiny("bert", 1).to_dict(),
+         "decoder": dict(_tiny("gpt2", 1).to_dict(), model_type="gpt-17")}
+    with pytest.raises(ValueError, match="decoder.model_type 'gpt-17' is not in posenc's"):
+        posenc.schemes.learned_rows(d, layer=0)
