@@ -2778,14 +2778,18 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
            "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
 
-/* ---- prophetnet: refused. A learned table in the encoder and decoder, and in
- * the decoder's n-stream self-attention T5-style relative buckets for the main
- * and the predicting streams (compute_all_stream_relative_buckets). */
+/* ---- prophetnet: ProphetNetPositionalEmbeddings (a learned table, rows
+ * from pad_token_id + 1) in both stacks; in the decoder's n-stream
+ * self-attention, relative buckets (compute_relative_buckets: T5's causal
+ * buckets with max_exact added in float32 before the truncation) for the
+ * main stream and the ngram predicting streams (compute_buffered_relative_
+ * buckets), read by quirk_prophetnet (config_buckets.c, which cites the
+ * lines). transformers 5.23.0 models/prophetnet/modeling_prophetnet.py;
+ * configuration_prophetnet.py L43-89. */
 {.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "ProphetNet's n-stream self-attention (relative buckets for the main and the "
-            "predicting streams beside a learned table) is not implemented",
- .source = "models/prophetnet/modeling_prophetnet.py L44-115 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_prophetnet,
+ .source = "models/prophetnet/modeling_prophetnet.py L66-113, L342-382, L526-827, L947-1020, "
+           "L1054-1291 (transformers 5.23.0); configuration_prophetnet.py L43-89"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and

@@ -438,9 +438,10 @@ CLASS_DEFAULTS += ["markuplm", "tapas", "tipsv2", "tipsv2_text_model"]
 GOLDEN_TESTED |= {"layoutlm", "reformer"}
 # issue 36 (h-prophet): read now; each layer's rotary (None on NoPE layers) and
 # the rest against the models in tests/hf/test_prophet_hf.py
-for _mt in ("muse_spark", "muse_spark_text", "encoder-decoder"):
+for _mt in ("muse_spark", "muse_spark_text", "encoder-decoder", "prophetnet"):
     CLASS_DEFAULTS_REFUSED.pop(_mt)
 ENCDEC_TESTED |= {"muse_spark", "muse_spark_text", "encoder-decoder"}
+GOLDEN_TESTED.add("prophetnet")
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)

@@ -221,3 +221,177 @@ def test_encoder_decoder_unknown_stack_refused():
          "decoder": dict(_tiny("gpt2", 1).to_dict(), model_type="gpt-17")}
     with pytest.raises(ValueError, match="decoder.model_type 'gpt-17' is not in posenc's"):
         posenc.schemes.learned_rows(d, layer=0)
+
+
+# ---- ProphetNet: a learned table in both stacks, n-stream buckets in the decoder ----------
+
+def _prophet_config(**kw):
+    d = dict(hidden_size=16, encoder_ffn_dim=16, decoder_ffn_dim=16, num_encoder_layers=2,
+             num_decoder_layers=3, num_encoder_attention_heads=2, num_decoder_attention_heads=2,
+             vocab_size=64, max_position_embeddings=40)
+    d.update(kw)
+    return transformers.ProphetNetConfig(**d)
+
+
+def _run(tmp_path, d, *args):
+    cfgf = tmp_path / "config.json"
+    cfgf.write_text(json.dumps(d))
+    sub = [a for a in args[:1] if a is not None]  # a subcommand ("golden"), or None
+    return subprocess.run([_program(), *sub, "--config", str(cfgf), *args[1:]],
+                          capture_output=True, text=True)
+
+
+def _prophet_golden(tmp_path, d, layer, n):
+    out = tmp_path / "g.safetensors"
+    r = _run(tmp_path, d, "golden", "--layer", str(layer), "--positions", f"0-{n - 1}",
+             "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    from safetensors import numpy as st_numpy
+    return st_numpy.load_file(str(out)), r.stdout
+
+
+PROPHET = [
+    dict(),                                           # the class's settings: pad 0, ngram 2, 32/128
+    dict(pad_token_id=3, ngram=3, num_buckets=20, relative_max_distance=30),
+    dict(num_buckets=7, relative_max_distance=9),    # odd buckets, a short log range
+]
+
+
+@pytest.mark.parametrize("kw", PROPHET)
+def test_prophetnet_every_layer(kw, tmp_path):
+    """EXPLAIN MODEL's words, and per layer golden's rows and buckets, against
+    what ProphetNetModel's forward reads: the position ids its encoder's and
+    decoder's ProphetNetPositionalEmbeddings return (and the decoder's
+    _forward(position_ids + 1) for the predicting streams), and the main and
+    predict buckets each decoder layer's n-stream self-attention is handed
+    (modeling_prophetnet.py L342-382, L1144-1160, L1271-1291)."""
+    cfg = _prophet_config(**kw)
+    torch.manual_seed(0)
+    model = transformers.ProphetNetModel(cfg).eval()
+    d = json.loads(cfg.to_json_string())
+    P = cfg.max_position_embeddings
+    n_dec = P - cfg.pad_token_id - 2  # the longest decoder input: its predict row P - 1
+    seen = {}
+    enc_pe, dec_pe = model.encoder.position_embeddings, model.decoder.position_embeddings
+    def keep(key, value):
+        seen.setdefault(key, value)  # the first call's; the hook returns None
+
+    h = [enc_pe.register_forward_hook(lambda mod, a, o: keep("enc", o[1].clone())),
+         dec_pe.register_forward_hook(lambda mod, a, o: keep("dec", o[1].clone()))]
+    plain = dec_pe._forward
+    dec_pe._forward = lambda ids: (seen.setdefault("predict", ids.clone()), plain(ids))[1]
+    for i, layer in enumerate(model.decoder.layers):
+        h.append(layer.register_forward_pre_hook(
+            lambda mod, a, kwargs, i=i: keep(("b", i), (
+                kwargs["main_relative_position_buckets"].clone(),
+                kwargs["predict_relative_position_buckets"].clone())), with_kwargs=True))
+    n_enc = 13
+    ids = torch.arange(cfg.pad_token_id + 1, cfg.pad_token_id + 1 + n_enc)[None] % 60 + 4
+    dids = (torch.arange(n_dec)[None] % 50) + 5
+    with torch.no_grad():
+        model(input_ids=ids, decoder_input_ids=dids, use_cache=False)
+    for x in h:
+        x.remove()
+
+    r = _run(tmp_path, d, None, "-c", "EXPLAIN MODEL")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    head = dict(w.split("=", 1) for w in lines[0].split()[1:])
+    assert head["type"] == "prophetnet"
+    assert int(head["layers"]) == cfg.num_encoder_layers + cfg.num_decoder_layers
+    enc_words = dict(w.split("=", 1) for w in lines[1].split(": ", 1)[1].split()[1:])
+    dec_words = dict(w.split("=", 1) for w in lines[2].split(": ", 1)[1].split()[1:])
+    assert int(enc_words["positions"]) == enc_pe.num_embeddings
+    assert int(enc_words["dim"]) == enc_pe.embedding_dim
+    attn = model.decoder.layers[0].self_attn
+    assert dec_words["ids"] == "prophetnet"
+    assert int(dec_words["buckets"]) == attn.num_buckets
+    assert int(dec_words["max_distance"]) == attn.relative_max_distance
+    assert int(dec_words["ngram"]) == attn.ngram
+    assert int(dec_words["table_positions"]) == dec_pe.num_embeddings
+    # the rows: token i reads pad + 1 + i, the predicting streams pad + 2 + i
+    assert int(enc_words["offset"]) == int(seen["enc"][0, 0]) == int(dec_words["table_offset"])
+    assert int(dec_words["predict_table_offset"]) == int(seen["predict"][0, 0])
+
+    L_enc = cfg.num_encoder_layers
+    for L in range(L_enc):
+        rows = posenc.schemes.learned_rows(d, layer=L, positions=range(n_enc))
+        assert rows.tolist() == seen["enc"][0].tolist()
+    for k in range(cfg.num_decoder_layers):
+        L = L_enc + k
+        g, out = _prophet_golden(tmp_path, d, L, n_dec)
+        main, predict = seen[("b", k)]
+        assert g["bucket"].tolist() == main[0].tolist(), L
+        assert g["predict_bucket"].tolist() == predict[0].tolist(), L
+        assert g["row"].tolist() == seen["dec"][0].tolist()
+        assert g["predict_row"].tolist() == seen["predict"][0].tolist()
+        assert posenc.schemes.relative_buckets(d, layer=L, positions=range(n_dec)).tolist() \
+            == main[0].tolist()
+    # one token more: its predicting streams read a row past the table; the model fails
+    out = tmp_path / "g.safetensors"
+    r = _run(tmp_path, d, "golden", "--layer", str(L_enc), "--positions", f"0-{n_dec}",
+             "-o", str(out))
+    assert r.returncode != 0 and "past layer" in r.stderr
+    with pytest.raises(Exception):
+        with torch.no_grad():
+            model(input_ids=ids, decoder_input_ids=torch.ones(1, n_dec + 1, dtype=torch.long),
+                  use_cache=False)
+
+
+# (166, 1000) at distance 517 and (57, 4096) at 1734: fl32(max_exact + v) rounds up to
+# the next integer, so ProphetNet's bucket is one above T5's (144 against 143, 52 against 51)
+@pytest.mark.parametrize("nb,md", [(32, 128), (20, 30), (7, 9), (64, 1000), (33, 500),
+                                   (128, 128 * 8), (166, 1000), (57, 4096)])
+def test_prophetnet_bucket_every_distance(nb, md):
+    """posenc's main-stream bucket at every distance 0..2500 (and later keys)
+    against compute_relative_buckets itself (L66-90): T5's with max_exact
+    added in float32 before the truncation."""
+    from transformers.models.prophetnet.modeling_prophetnet import compute_relative_buckets
+    d = json.loads(_prophet_config(num_buckets=nb, relative_max_distance=md,
+                                   max_position_embeddings=64).to_json_string())
+    D = 2500  # past every max_distance here (the package builds a square of the positions)
+    mine = posenc.schemes.relative_buckets(d, layer=2, q_pos=[D], k_pos=range(D + 50))[0]
+    rel = torch.arange(D + 50) - D  # key - query
+    theirs = compute_relative_buckets(nb, md, rel[None], False)[0]
+    assert mine.tolist() == theirs.tolist()
+    if (nb, md) in ((166, 1000), (57, 4096)):  # where T5's own bucket differs
+        from transformers.models.t5.modeling_t5 import T5Attention
+        t5 = T5Attention._relative_position_bucket(rel, bidirectional=False, num_buckets=nb,
+                                                   max_distance=md)
+        assert (t5 != theirs).sum() >= 1
+
+
+def test_prophetnet_all_stream_buckets_first_half():
+    """compute_all_stream_relative_buckets (L93-113) on a decoder's positions:
+    its main buckets and the first half of its predict buckets are the
+    buffer's; its second half is bucket(q - k), one below the buffer's
+    bucket(q - k - 1) that the model reads (posenc writes the model's)."""
+    from transformers.models.prophetnet.modeling_prophetnet import (
+        compute_all_stream_relative_buckets, compute_relative_buckets)
+    cfg = _prophet_config()
+    model = transformers.ProphetNetModel(cfg).eval()
+    n = 30
+    pid = torch.arange(1, n + 1)[None]
+    main_b, pred_b = model.decoder.compute_buffered_relative_buckets(pid)
+    main_a, pred_a = compute_all_stream_relative_buckets(cfg.num_buckets,
+                                                         cfg.relative_max_distance, pid)
+    assert torch.equal(main_a, main_b)
+    assert torch.equal(pred_a[..., :n], pred_b[..., :n])
+    q = torch.arange(n)[:, None]
+    k = torch.arange(n)[None, :]
+    assert torch.equal(pred_a[0, :, n:], compute_relative_buckets(32, 128, k - q, False))
+    assert torch.equal(pred_b[0, :, n:], compute_relative_buckets(32, 128, k - q + 1, False))
+
+
+def test_prophetnet_pad_null_refused(tmp_path):
+    """pad_token_id null in a config.json: the model cannot count positions (it
+    adds padding_idx None, L374); posenc refuses by name. (The package's dict
+    reading drops None values, posenc._args.config_text: a file keeps them.)"""
+    d = json.loads(_prophet_config().to_json_string())
+    d["pad_token_id"] = None
+    r = _run(tmp_path, d, None, "-c", "EXPLAIN MODEL")
+    assert r.returncode != 0 and "pad_token_id is null" in r.stderr
+    cfg = _prophet_config(pad_token_id=None)
+    with pytest.raises(Exception):
+        transformers.ProphetNetModel(cfg)(input_ids=torch.ones(1, 3, dtype=torch.long),
+                                          decoder_input_ids=torch.ones(1, 2, dtype=torch.long))
