@@ -219,4 +219,11 @@ int pyposenc_rel_sinusoid(const char *json, size_t len, int64_t layer, int64_t s
                           const int64_t *given, size_t n_given, int64_t **pos, size_t *n,
                           float **pe, uint32_t *width, char *detail, size_t detail_size);
 
+/* posenc._schemes: ProphetNet's predicting streams' buckets of the config's
+ * decoder layer at positions pos (posenc golden's predict_bucket): *out
+ * int64 [n, 2n] (posenc_model_layer_prophetnet_predict), malloc'd (NULL when
+ * empty). */
+int pyposenc_prophetnet_predict(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                                size_t n, int64_t **out, char *detail, size_t detail_size);
+
 #endif

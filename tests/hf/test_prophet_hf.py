@@ -323,6 +323,8 @@ def test_prophetnet_every_layer(kw, tmp_path):
         main, predict = seen[("b", k)]
         assert g["bucket"].tolist() == main[0].tolist(), L
         assert g["predict_bucket"].tolist() == predict[0].tolist(), L
+        assert posenc.schemes.predict_buckets(d, layer=L, positions=range(n_dec)).tolist() \
+            == predict[0].tolist()
         assert g["row"].tolist() == seen["dec"][0].tolist()
         assert g["predict_row"].tolist() == seen["predict"][0].tolist()
         assert posenc.schemes.relative_buckets(d, layer=L, positions=range(n_dec)).tolist() \
