@@ -879,14 +879,13 @@ int pyposenc_prophetnet_predict(const char *json, size_t len, int64_t layer, con
         st = POSENC_ERR_RANGE;
     } else if (n && !o) {
         st = POSENC_ERR_NOMEM;
-    } else if (n && (st = posenc_model_layer_prophetnet_predict(m, (uint32_t)layer, pos, n, pos,
-                                                                n, o)) != POSENC_OK) {
-        snprintf(detail, detail_size, "%s", posenc_strerror(st));
+    } else if (n) {
+        st = posenc_model_layer_prophetnet_predict(m, (uint32_t)layer, pos, n, pos, n, o);
     }
     if (st == POSENC_OK) {
         *out = o;
         o = NULL;
-    } else if (!detail[0]) {
+    } else if (!detail[0]) { /* the library's refusal (a position), or no memory */
         snprintf(detail, detail_size, "%s", posenc_strerror(st));
     }
     free(o);

@@ -50,7 +50,7 @@ def test_refusals():
     with pytest.raises(TypeError):
         ps.predict_buckets(CFG, layer=True)
     with pytest.raises(ValueError):
-        ps.predict_buckets(CFG, layer=1, positions=[-1])
+        ps.predict_buckets(CFG, layer=1, positions=[-1])  # the library's sentence
     with pytest.raises(ValueError, match="at most 4096"):
         ps.predict_buckets(CFG, layer=1, positions=range(4097))
     with pytest.raises(ValueError, match="ngram 0 is outside"):
