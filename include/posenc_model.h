@@ -420,6 +420,54 @@ posenc_status posenc_model_layer_side_buckets(const posenc_model *m, uint32_t la
                                               uint32_t n_tok, const int64_t *q_pos, size_t n_q,
                                               int64_t *out, size_t cap, size_t *n_global);
 
+/* ---- ProphetNet's n-stream decoder ------------------------------------------ */
+
+/* ProphetNet's decoder (a RELATIVE_BUCKETS layer of prophetnet's decoder
+ * stack; its encoder layers are LEARNED: the table alone). Every decoder
+ * layer adds the learned table's row pad_token_id + 1 + i to token i of the
+ * main stream and row pad_token_id + 2 + i to each of the ngram predicting
+ * streams, and its n-stream self-attention adds a bias per relative bucket:
+ *
+ *   bucket(d) = d < max_exact ? d
+ *             : min(trunc(fl32(max_exact + v(d))), buckets - 1),  d >= 0,
+ *   bucket(d) = 0 for d < 0 (a later key),
+ *
+ * d = query - key, max_exact = buckets / 2 and v(d) posenc_t5_bucket's
+ * float32 v with bidirectional 0 (compute_relative_buckets, transformers
+ * 5.23.0 models/prophetnet/modeling_prophetnet.py L66-90: max_exact is added
+ * in float32 before the truncation, where T5 adds it after; the two differ
+ * only where fl32(max_exact + v) rounds up to the next integer). The main
+ * stream's query i reads key j at bucket(i - j) (posenc_model_layer_
+ * relative_ids); each predicting stream's query i reads 2n keys
+ * (posenc_model_layer_prophetnet_predict). */
+typedef struct posenc_model_prophetnet {
+    uint32_t buckets;      /* num_buckets */
+    uint32_t max_distance; /* relative_max_distance */
+    uint32_t ngram;        /* the predicting streams */
+} posenc_model_prophetnet;
+
+/* Errors: those of posenc_model_layer, POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (not ProphetNet's decoder). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_prophetnet(const posenc_model *m, uint32_t layer,
+                                            posenc_model_prophetnet *p);
+
+/* The predicting streams' buckets as ProphetNetDecoder's forward without a
+ * cache reads them (compute_buffered_relative_buckets, modeling_prophetnet.py
+ * L1271-1291): out[i * 2 n_k + j] = bucket(q_pos[i] - k_pos[j] + 1) (the
+ * main stream's keys, one step later) and out[i * 2 n_k + n_k + j] =
+ * bucket(q_pos[i] - k_pos[j] - 1) (the predicting stream's own keys: the
+ * buffer's slice from column max_position_embeddings, one past the second
+ * half's first column). compute_all_stream_relative_buckets (L93-113) alone
+ * gives bucket(q - k) in that second half; the model reads the buffer.
+ * Errors: those of posenc_model_layer, POSENC_ERR_NULL, POSENC_ERR_RANGE
+ * (not ProphetNet's decoder), POSENC_ERR_POS (a position). */
+POSENC_NODISCARD
+posenc_status posenc_model_layer_prophetnet_predict(const posenc_model *m, uint32_t layer,
+                                                    const int64_t *q_pos, size_t n_q,
+                                                    const int64_t *k_pos, size_t n_k,
+                                                    int64_t *out);
+
 /* The M-RoPE of a multimodal RoPE layer: *mr initialised
  * (posenc_mrope_init) with the layer's sections and rule over rotary_dim / 2
  * pairs; *merge = vision_config.spatial_merge_size (2 when absent);

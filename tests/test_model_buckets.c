@@ -275,8 +275,103 @@ TEST(refusals)
             "window_size", "must be a number");
 }
 
+/* ---- ProphetNet (quirk_prophetnet; posenc_model_layer_prophetnet) ---- */
+
+#define PROPHETNET                                                                                 \
+    "{\"model_type\": \"prophetnet\", \"num_encoder_layers\": 2, \"num_decoder_layers\": 3, "     \
+    "\"hidden_size\": 16, \"max_position_embeddings\": 40}"
+
+TEST(prophetnet)
+{
+    CHECK(read_text(PROPHETNET, NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 5);
+    posenc_model_prophetnet pn;
+    posenc_model_table tb;
+    posenc_model_t5 t5;
+    /* the encoder: the learned table alone, rows from pad_token_id (0) + 1 */
+    CHECK(posenc_model_layer_prophetnet(&model, 1, &pn) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.positions == 40 &&
+          tb.offset == 1 && tb.offset_from_pad && tb.dim == 16);
+    /* the decoder: the same table beside its buckets (ProphetNetConfig's 32, 128, ngram 2) */
+    CHECK(posenc_model_layer_prophetnet(&model, 2, &pn) == POSENC_OK && pn.buckets == 32 &&
+          pn.max_distance == 128 && pn.ngram == 2);
+    CHECK(posenc_model_layer_table(&model, 4, &tb) == POSENC_OK && tb.offset == 1);
+    CHECK(posenc_model_layer_t5(&model, 2, &t5) == POSENC_ERR_RANGE);
+    CHECK(posenc_model_layer_prophetnet(&model, 2, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_prophetnet(&model, 5, &pn) != POSENC_OK);
+    /* main stream, d = q - k (compute_relative_buckets, max_exact 16): below 16 itself;
+     * 20: 16 + ln(20/16) / ln(128/16) * 16 = 17.717 -> 17; 200: 16 + 19.43 -> 31 (the
+     * last); a later key: 0 */
+    CHECK(ids(2, 7, 2) == 5);
+    CHECK(ids(3, 20, 0) == 17);
+    CHECK(ids(4, 200, 0) == 31);
+    CHECK(ids(2, 2, 5) == 0);
+    /* predicting streams: [bucket(q - k + 1) | bucket(q - k - 1)] per key */
+    int64_t q[2] = {5, 3}, k[2] = {2, 3}, out[8];
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 2, q, 2, k, 2, out) == POSENC_OK);
+    CHECK(out[0] == 4 && out[1] == 3 && out[2] == 2 && out[3] == 1); /* q 5: 4, 3 | 2, 1 */
+    CHECK(out[4] == 2 && out[5] == 1 && out[6] == 0 && out[7] == 0); /* q 3: 2, 1 | 0, 0 */
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 2, q, 2, k, 2, NULL) == POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 2, NULL, 2, k, 2, out) ==
+          POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 2, q, 2, NULL, 2, out) ==
+          POSENC_ERR_NULL);
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 0, q, 2, k, 2, out) == POSENC_ERR_RANGE);
+    int64_t bad = -1, far = POSENC_MAX_POS, zero = 0;
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 2, &bad, 1, k, 1, out) == POSENC_ERR_POS);
+    /* q - k + 1 past POSENC_MAX_POS */
+    CHECK(posenc_model_layer_prophetnet_predict(&model, 2, &far, 1, &zero, 1, out) ==
+          POSENC_ERR_POS);
+    /* where fl32(max_exact + v) rounds up to the next integer: 166 buckets, 1000, distance
+     * 517 is 144 in transformers' compute_relative_buckets, 143 in T5's
+     * _relative_position_bucket (both run in tests/hf/test_prophet_hf.py) */
+    CHECK(read_text("{\"model_type\": \"prophetnet\", \"num_buckets\": 166, "
+                    "\"relative_max_distance\": 1000, \"num_encoder_layers\": 1, "
+                    "\"num_decoder_layers\": 1}",
+                    NULL) == POSENC_OK);
+    uint32_t t5b;
+    CHECK(posenc_t5_bucket(517, 0, 166, 1000, 0, &t5b) == POSENC_OK && t5b == 143);
+    CHECK(ids(1, 517, 0) == 144);
+    /* pad_token_id moves the rows (the predicting streams' one further) */
+    CHECK(read_text("{\"model_type\": \"prophetnet\", \"pad_token_id\": 3, \"ngram\": 4, "
+                    "\"num_encoder_layers\": 1, \"num_decoder_layers\": 1}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_layer_table(&model, 1, &tb) == POSENC_OK && tb.offset == 4 &&
+          tb.positions == 512 && tb.dim == 1024);
+    CHECK(posenc_model_layer_prophetnet(&model, 1, &pn) == POSENC_OK && pn.ngram == 4);
+}
+
+TEST(prophetnet_refusals)
+{
+    refused("{\"model_type\": \"prophetnet\", \"pad_token_id\": null}", POSENC_ERR_FORMAT,
+            "pad_token_id", "pad_token_id is null: ProphetNet's positions are counted from "
+            "padding_idx");
+    refused("{\"model_type\": \"prophetnet\", \"pad_token_id\": 511}", POSENC_ERR_RANGE,
+            "pad_token_id", "leaves no row of the 512-row position table");
+    refused("{\"model_type\": \"prophetnet\", \"ngram\": 1025}", POSENC_ERR_RANGE, "ngram",
+            "outside 1..1024");
+    refused("{\"model_type\": \"prophetnet\", \"num_buckets\": 1}", POSENC_ERR_RANGE,
+            "num_buckets", "outside 2..");
+    refused("{\"model_type\": \"prophetnet\", \"num_buckets\": 2000000}", POSENC_ERR_RANGE,
+            "num_buckets", "outside 2..");
+    refused("{\"model_type\": \"prophetnet\", \"relative_max_distance\": 16}", POSENC_ERR_RANGE,
+            "relative_max_distance", "must exceed num_buckets / 2 = 16");
+    refused("{\"model_type\": \"prophetnet\", \"relative_max_distance\": 2147483648}",
+            POSENC_ERR_RANGE, "relative_max_distance", "and be at most");
+    refused("{\"model_type\": \"prophetnet\", \"hidden_size\": 0}", POSENC_ERR_DIM,
+            "hidden_size", "outside 1..");
+    refused("{\"model_type\": \"prophetnet\", \"max_position_embeddings\": 0}", POSENC_ERR_RANGE,
+            "max_position_embeddings", "outside 1..");
+    refused("{\"model_type\": \"prophetnet\", \"num_decoder_layers\": 0}", POSENC_ERR_RANGE,
+            "num_decoder_layers", "outside 1..");
+    refused("{\"model_type\": \"prophetnet\", \"num_buckets\": \"32\"}", POSENC_ERR_FORMAT,
+            "num_buckets", "must be a number");
+}
+
 int main(void)
 {
+    RUN(prophetnet);
+    RUN(prophetnet_refusals);
     RUN(longt5_local);
     RUN(longt5_transient_global);
     RUN(cpmant);

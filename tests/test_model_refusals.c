@@ -823,6 +823,26 @@ static const bad BAD[] = {
      "[\"full_attention\", \"frob\"], \"num_hidden_layers\": 2}}, \"decoder\": {}}",
      NULL, POSENC_ERR_FORMAT, "encoder.text_config.layer_types", "frob"},
 #undef T5G_STACK
+    /* encoder-decoder (EncoderDecoderModel): each stack the family its own
+     * model_type names (own_stack_type) */
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {\"model_type\": 7}, "
+     "\"decoder\": {}}",
+     NULL, POSENC_ERR_FORMAT, "encoder.model_type",
+     "encoder.model_type must be a string, got an integer"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {}}", NULL, POSENC_ERR_FORMAT,
+     "decoder", "missing key decoder: model_type encoder-decoder keeps its decoder stack there, "
+     "a config of its own (model_type bert unless it names its own)"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {}, \"decoder\": {\"model_type\": "
+     "\"dia\"}}",
+     NULL, POSENC_ERR_FORMAT, "decoder.model_type", "decoder.model_type is dia, itself an "
+     "encoder-decoder"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {}, \"decoder\": {\"model_type\": "
+     "\"deepseek_v32\", \"num_hidden_layers\": 2, \"rope_theta\": 1e4}}",
+     NULL, POSENC_ERR_FORMAT, "decoder", "decoder (model_type deepseek_v32) has a "
+     "sparse-attention indexer: posenc holds one per model, not one per stack"},
+    {"{\"model_type\": \"encoder-decoder\", \"encoder\": {\"model_type\": \"bert\", "
+     "\"num_hidden_layers\": 9999}, \"decoder\": {}}",
+     NULL, POSENC_ERR_RANGE, "encoder.num_hidden_layers", "outside 1.."},
     /* layer_rope_theta (quirk_granite_swa, quirk_muse_glimmer_text): a list of
      * one number >= 0 per layer, at most four distinct values; no other family's */
 #define GSWA "{\"model_type\": \"granite_swa\", \"num_hidden_layers\": 3, \"hidden_size\": 64, \"num_attention_heads\": 2, "
@@ -846,6 +866,11 @@ static const bad BAD[] = {
     {"{\"model_type\": \"muse_glimmer_text\", \"num_hidden_layers\": 2, "
      "\"layer_rope_theta\": [0]}",
      NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "lists 1 bases for the 2 layers"},
+    /* muse_spark reads its text_config's list by muse_glimmer's rule */
+    {"{\"model_type\": \"muse_spark\", \"text_config\": {\"num_hidden_layers\": 3, "
+     "\"layer_rope_theta\": [0, 5e5, -2]}}",
+     NULL, POSENC_ERR_FORMAT, "text_config.layer_rope_theta",
+     "text_config.layer_rope_theta[2] must be a RoPE base > 0, or 0"},
     {"{\"model_type\": \"llama\", \"num_hidden_layers\": 2, \"layer_rope_theta\": [1e4, 0]}",
      NULL, POSENC_ERR_FORMAT, "layer_rope_theta", "(a RoPE base per layer) is not part of family "
      "llama's code"},

@@ -148,6 +148,9 @@ bad:
                      list ? list : "", POSENC_MAX_POS);
 }
 
+static int golden_prophetnet(const char *path, const posenc_model *m, uint32_t layer,
+                             const char *list, const char *lw, const posenc_model_prophetnet *pn);
+
 /* "GOLDEN file=" and the name as given, escaped like every echo. */
 static void golden_file(const char *path)
 {
@@ -377,6 +380,9 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
         posenc_model_t5 t5 = {0, 0, 0};
         uint32_t dbs = 0, dmp = 0;
         int deberta = posenc_model_layer_deberta(m, layer, &dbs, &dmp) == POSENC_OK;
+        posenc_model_prophetnet pn;
+        if (posenc_model_layer_prophetnet(m, layer, &pn) == POSENC_OK)
+            return golden_prophetnet(path, m, layer, list, lw, &pn);
         if (!deberta && posenc_model_layer_t5(m, layer, &t5) != POSENC_OK)
             return golden_ids(path, m, layer, list, lw); /* LongT5, CPM-Ant, VITS */
         if (!golden_list(list, 16, &pos, &n))
@@ -627,5 +633,81 @@ done:
     free(w);
     free(row);
     free(pos);
+    return rc;
+}
+
+/* ---- ProphetNet's decoder ---------------------------------------------------------- */
+
+/* A ProphetNet decoder layer (posenc_model_layer_prophetnet): q_pos, k_pos
+ * (I64 [n]), bucket (I64 [n, n]: the main stream's, as
+ * compute_buffered_relative_buckets returns it), predict_bucket (I64 [n,
+ * 2n]: the predicting streams', the same for each of the ngram streams;
+ * posenc_model_layer_prophetnet_predict), row and predict_row (I64 [n]: the
+ * learned table's rows the main and the predicting streams add, pad + 1 + i
+ * and pad + 2 + i). A position whose predict row is past the table is
+ * refused: the code fails there (modeling_prophetnet.py L1157, an index past
+ * the nn.Embedding). */
+static int golden_prophetnet(const char *path, const posenc_model *m, uint32_t layer,
+                             const char *list, const char *lw, const posenc_model_prophetnet *pn)
+{
+    posenc_model_table tb;
+    cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
+    int64_t *pos = NULL, *b = NULL, *pb = NULL, *row = NULL, *prow = NULL;
+    size_t n = 0;
+    int rc = EXIT_BAD;
+    if (!golden_list(list, 16, &pos, &n))
+        return EXIT_BAD;
+    if (n > 4096) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "%zu positions: at most 4096 for buckets", n);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (pos[i] + tb.offset + 1 >= tb.positions) {
+            rc = cli_fail(stderr, "golden", 0,
+                          "position %lld: ProphetNet's predicting streams read row %lld, past "
+                          "layer %u's %lld-row table",
+                          (long long)pos[i], (long long)(pos[i] + tb.offset + 1), layer,
+                          (long long)tb.positions);
+            free(pos);
+            return rc;
+        }
+    b = malloc(n * n * sizeof *b);
+    pb = malloc(2 * n * n * sizeof *pb);
+    row = malloc(n * sizeof *row);
+    prow = malloc(n * sizeof *prow);
+    if (!b || !pb || !row || !prow) {
+        rc = cli_fail(stderr, "golden", 0, "out of memory");
+        goto done;
+    }
+    cli_cannot_fail(posenc_model_layer_relative_ids(m, layer, pos, n, pos, n, b));
+    cli_cannot_fail(posenc_model_layer_prophetnet_predict(m, layer, pos, n, pos, n, pb));
+    for (size_t i = 0; i < n; i++) {
+        row[i] = tb.offset + pos[i];
+        prow[i] = tb.offset + 1 + pos[i];
+    }
+    gtensor t[6] = {{"q_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"k_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"bucket", "I64", {n, n}, 2, b, n * n * sizeof *b},
+                    {"predict_bucket", "I64", {n, 2 * n}, 2, pb, 2 * n * n * sizeof *pb},
+                    {"row", "I64", {n, 0}, 1, row, n * sizeof *row},
+                    {"predict_row", "I64", {n, 0}, 1, prow, n * sizeof *prow}};
+    char ngw[16];
+    snprintf(ngw, sizeof ngw, "%u", pn->ngram);
+    const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "relative-buckets",
+                          "ids", "prophetnet", "ngram", ngw, NULL};
+    if (!st_write(path, t, 6, meta))
+        goto done;
+    golden_file(path);
+    printf(" layer=%s scheme=relative-buckets ids=prophetnet n_q=%zu n_k=%zu buckets=%u "
+           "max_distance=%u ngram=%u table_positions=%lld table_offset=%lld\n",
+           lw, n, n, pn->buckets, pn->max_distance, pn->ngram, (long long)tb.positions,
+           (long long)tb.offset);
+    rc = 0;
+done:
+    free(pos);
+    free(b);
+    free(pb);
+    free(row);
+    free(prow);
     return rc;
 }

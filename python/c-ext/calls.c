@@ -938,3 +938,46 @@ int pyposenc_resampled_rows(const char *json, size_t len, int64_t layer, int64_t
     return no_config_reader(detail, detail_size);
 #endif
 }
+
+/* ---- posenc._schemes: ProphetNet's predicting streams (h-prophet) ---- */
+
+int pyposenc_prophetnet_predict(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                                size_t n, int64_t **out, char *detail, size_t detail_size)
+{
+    *out = NULL;
+#ifdef POSENC_HAVE_JSON
+    posenc_layer_info li;
+    posenc_model *m;
+    int st = model_layer_at(json, len, layer, &m, &li, detail, detail_size);
+    if (st != POSENC_OK)
+        return st;
+    posenc_model_prophetnet pn;
+    int64_t *o = n ? malloc(2 * n * n * sizeof *o) : NULL;
+    if (posenc_model_layer_prophetnet(m, (uint32_t)layer, &pn) != POSENC_OK) {
+        snprintf(detail, detail_size,
+                 "layer %lld has no predicting streams (ProphetNet's decoder layers have)",
+                 (long long)layer);
+        st = POSENC_ERR_RANGE;
+    } else if (n && !o) {
+        st = POSENC_ERR_NOMEM;
+    } else if (n) {
+        st = posenc_model_layer_prophetnet_predict(m, (uint32_t)layer, pos, n, pos, n, o);
+    }
+    if (st == POSENC_OK) {
+        *out = o;
+        o = NULL;
+    } else if (!detail[0]) { /* the library's refusal (a position), or no memory */
+        snprintf(detail, detail_size, "%s", posenc_strerror(st));
+    }
+    free(o);
+    posenc_model_free(m);
+    return st;
+#else
+    (void)json;
+    (void)len;
+    (void)layer;
+    (void)pos;
+    (void)n;
+    return no_config_reader(detail, detail_size);
+#endif
+}

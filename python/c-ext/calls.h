@@ -233,4 +233,11 @@ int pyposenc_resampled_rows(const char *json, size_t len, int64_t layer, int64_t
                             const int64_t *pos, size_t n, int64_t *rows, float *weight1,
                             char *detail, size_t detail_size);
 
+/* posenc._schemes: ProphetNet's predicting streams' buckets of the config's
+ * decoder layer at positions pos (posenc golden's predict_bucket): *out
+ * int64 [n, 2n] (posenc_model_layer_prophetnet_predict), malloc'd (NULL when
+ * empty). */
+int pyposenc_prophetnet_predict(const char *json, size_t len, int64_t layer, const int64_t *pos,
+                                size_t n, int64_t **out, char *detail, size_t detail_size);
+
 #endif

@@ -289,6 +289,44 @@ static PyObject *resampled_rows(PyObject *self, PyObject *args)
     return r;
 }
 
+/* prophetnet_predict(json_bytes, layer, positions_bytes) -> data: ProphetNet's
+ * predicting streams' buckets, int64 [n, 2n]. */
+static PyObject *prophetnet_predict(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *json, *pb;
+    Py_ssize_t jlen, plen;
+    long long layer;
+    if (!PyArg_ParseTuple(args, "y#Ly#", &json, &jlen, &layer, &pb, &plen))
+        return NULL;
+    size_t n = (size_t)plen / sizeof(int64_t);
+    if (n > 4096) {
+        PyErr_Format(PyExc_ValueError, "%zu positions: at most 4096", n);
+        return NULL;
+    }
+    int64_t *pos = n ? malloc(n * sizeof *pos) : NULL;
+    if (n && !pos)
+        return PyErr_NoMemory();
+    if (n)
+        memcpy(pos, pb, n * sizeof *pos);
+    int64_t *out = NULL;
+    char detail[600];
+    int st;
+    Py_BEGIN_ALLOW_THREADS
+    st = pyposenc_prophetnet_predict(json, (size_t)jlen, layer, pos, n, &out, detail,
+                                     sizeof detail);
+    Py_END_ALLOW_THREADS
+    free(pos);
+    if (st != 0) {
+        PyErr_SetString(PyExc_ValueError, detail);
+        return NULL;
+    }
+    PyObject *b = PyBytes_FromStringAndSize(out ? (const char *)out : "",
+                                            (Py_ssize_t)(2 * n * n * sizeof(int64_t)));
+    free(out);
+    return b;
+}
+
 static PyMethodDef methods[] = {
     {"layer_values", layer_values, METH_VARARGS,
      "layer_values(json, layer, positions_int64) -> (kind, width, bytes)"},
@@ -298,6 +336,8 @@ static PyMethodDef methods[] = {
      "learned_rows(json, layer, positions_int64, columns_u32, rows_u32) -> (kind, width, bytes)"},
     {"rel_sinusoid", rel_sinusoid, METH_VARARGS,
      "rel_sinusoid(json, layer, seq_len, distances_int64 or None) -> (positions, width, pe)"},
+    {"prophetnet_predict", prophetnet_predict, METH_VARARGS,
+     "prophetnet_predict(json, layer, positions_int64) -> bytes (int64 [n, 2n])"},
     {"query_scale", query_scale, METH_VARARGS,
      "query_scale(json, layer, positions_int64) -> float64 bytes"},
     {"resampled_rows", resampled_rows, METH_VARARGS,

@@ -12,6 +12,7 @@ ids (T5, MPNet, DeBERTa, DeBERTa-v2/v3; LongT5's encoder, CPM-Ant, VITS), as ``p
     g = ps.layer_arrays("config.json", layer=0)  # golden's tensors, either scheme
     rows = ps.learned_rows("config.json", positions=range(16))   # learned tables
     dist, pe = ps.relative_sinusoid("config.json", layer=0, seq_len=16)  # XLNet, Funnel
+    pb = ps.predict_buckets("config.json", layer=12, positions=range(16))  # ProphetNet
 
 posenc.torch has the same as torch tensors (layer_tensors, sinusoid_table,
 relative_buckets, relative_sinusoid).
@@ -29,7 +30,7 @@ from . import _args
 from . import _schemes  # type: ignore[attr-defined]
 
 __all__ = ["sinusoid_table", "relative_buckets", "layer_arrays", "side_buckets", "learned_rows",
-           "relative_sinusoid", "query_scale", "resampled_rows"]
+           "relative_sinusoid", "predict_buckets", "query_scale", "resampled_rows"]
 
 
 def _positions(positions: Optional[Iterable[int]], default: int) -> np.ndarray:
@@ -276,6 +277,25 @@ def relative_sinusoid(config: Any, layer: int = 0, seq_len: int = 16,
     pos = np.frombuffer(pb, dtype=np.int64).copy()
     return pos, np.frombuffer(data, dtype=np.float32).reshape(len(pos), width).copy()
 
+
+# ---- ProphetNet's predicting streams (h-prophet) ----
+
+def predict_buckets(config: Any, layer: int = 0,
+                    positions: Optional[Iterable[int]] = None) -> np.ndarray:
+    """int64 [n, 2n]: the buckets ProphetNet's predicting streams read at a
+    decoder layer for the token indices in positions (default 0..15), as
+    posenc golden's predict_bucket and as ProphetNetDecoder's forward reads
+    them (compute_buffered_relative_buckets): query i's key j at
+    bucket(q - k + 1), then at bucket(q - k - 1). The main stream's are
+    relative_buckets. ValueError for a layer of another kind."""
+    if isinstance(layer, bool) or not isinstance(layer, (int, np.integer)):
+        raise TypeError("layer must be an integer")
+    pos = _positions(positions, 16)
+    data = _schemes.prophetnet_predict(_args.config_text(config), int(layer), pos.tobytes())
+    return np.frombuffer(data, dtype=np.int64).reshape(len(pos), 2 * len(pos)).copy()
+
+
+__all__ += ["predict_buckets"]
 
 
 def query_scale(config: Any, layer: int = 0, positions: Optional[Iterable[int]] = None) -> Any:

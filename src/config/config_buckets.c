@@ -147,3 +147,81 @@ static posenc_status vits_scheme(mread *r, int64_t n_layer, int *done)
 }
 
 const posenc_family_quirks quirk_vits = {.name = "quirk_vits", .scheme = vits_scheme};
+
+/* ---- prophetnet -------------------------------------------------------------------- */
+
+/* ProphetNet (transformers 5.23.0 models/prophetnet; ProphetNetConfig,
+ * configuration_prophetnet.py L43-89: hidden_size 1024, 12 encoder and 12
+ * decoder layers, max_position_embeddings 512, pad_token_id 0, ngram 2,
+ * num_buckets 32, relative_max_distance 128). Both stacks add
+ * ProphetNetPositionalEmbeddings (modeling_prophetnet.py L342-382: an
+ * nn.Embedding of max_position_embeddings rows of hidden_size, padding_idx
+ * pad_token_id; token i reads row pad_token_id + 1 + i, clamped to the last
+ * row) to the input (encoder L1010-1018, decoder L1144-1159); the encoder's
+ * attention is plain (ProphetNetAttention, L385-500: no position term). Each
+ * decoder layer's ProphetNetNgramSelfAttention (L526-827) adds a bias of
+ * num_buckets relative buckets (compute_relative_buckets, L66-90) to the
+ * main stream and to the ngram predicting streams, whose inputs read the
+ * table one row later (position_ids + 1, L1157). */
+static posenc_status prophetnet_stacks(mread *r, posenc_model_group *e, posenc_model_group *d,
+                                       int64_t *ne, int64_t *nd)
+{
+    char name[96];
+    int present;
+    int64_t pos, dim, pad = 0, ngram = 2, nb = 32, md = 128;
+    const char *pk, *dk;
+    posenc_status st;
+    static const char *const pos_keys[] = {"max_position_embeddings", NULL};
+    static const char *const dim_keys[] = {"hidden_size", NULL};
+    if ((st = stack_layers(r, "num_encoder_layers", 12, ne)) != POSENC_OK ||
+        (st = stack_layers(r, "num_decoder_layers", 12, nd)) != POSENC_OK ||
+        (st = need_count(r, pos_keys, 512, &pos, &pk)) != POSENC_OK ||
+        (st = positive(r, pk, pos)) != POSENC_OK ||
+        (st = need_count(r, dim_keys, 1024, &dim, &dk)) != POSENC_OK ||
+        (st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK ||
+        (st = count(r, "ngram", &ngram, &present)) != POSENC_OK ||
+        (st = count(r, "num_buckets", &nb, &present)) != POSENC_OK ||
+        (st = count(r, "relative_max_distance", &md, &present)) != POSENC_OK)
+        return st;
+    if (dim < 1 || dim > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)dim, POSENC_MAX_DIM);
+    const json_t *pj = json_object_get(r->cfg, "pad_token_id"); /* get() skips a null */
+    if (pj && json_is_null(pj)) /* padding_idx None: L374 adds None to the cumsum */
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "pad_token_id", name, sizeof name),
+                    "%s is null: ProphetNet's positions are counted from padding_idx "
+                    "(pad_token_id + 1 + i), which its code cannot add",
+                    name);
+    if (pad + 1 >= pos)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                    "%s %lld leaves no row of the %lld-row position table for tokens", name,
+                    (long long)pad, (long long)pos);
+    if (ngram < 1 || ngram > 1024)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "ngram", name, sizeof name),
+                    "%s %lld is outside 1..1024 (the predicting streams)", name,
+                    (long long)ngram);
+    /* max_exact = num_buckets // 2 >= 1, and max_distance above it (the log of
+     * their ratio divides, L84-86) */
+    if (nb < 2 || nb > (int64_t)POSENC_T5_MAX_BUCKETS)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "num_buckets", name, sizeof name),
+                    "%s %lld is outside 2..%u", name, (long long)nb, POSENC_T5_MAX_BUCKETS);
+    if (md <= nb / 2 || md > POSENC_MAX_POS)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "relative_max_distance", name, sizeof name),
+                    "%s %lld must exceed num_buckets / 2 = %lld (and be at most %lld)", name,
+                    (long long)md, (long long)(nb / 2), POSENC_MAX_POS);
+    e->scheme = POSENC_SCHEME_LEARNED;
+    d->scheme = POSENC_SCHEME_RELATIVE_BUCKETS;
+    d->bucket_ids = POSENC__IDS_PROPHETNET;
+    d->buckets = (uint32_t)nb;
+    d->max_distance = (uint32_t)md;
+    d->ngram = (uint32_t)ngram;
+    d->table_beside = 1;
+    e->positions = d->positions = pos;
+    e->offset = d->offset = pad + 1;
+    e->offset_from_pad = d->offset_from_pad = 1;
+    e->dim = d->dim = (uint32_t)dim;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_prophetnet = {.name = "quirk_prophetnet",
+                                               .stacks = prophetnet_stacks};

@@ -125,11 +125,16 @@ static const posenc_layer_kind KINDS_SSM[] = {
 /* Encoder-decoder families whose stacks are configs of their own
  * (posenc_family_stacks): where each is and the family it is read as. */
 static const posenc_family_stacks STACKS_DIA = {{"encoder_config", "decoder_config"},
-                                                {"dia_encoder", "dia_decoder"}};
+                                                {"dia_encoder", "dia_decoder"}, 0};
 static const posenc_family_stacks STACKS_T5GEMMA = {{"encoder", "decoder"},
-                                                    {"t5_gemma_module", "t5_gemma_module"}};
+                                                    {"t5_gemma_module", "t5_gemma_module"}, 0};
 static const posenc_family_stacks STACKS_T5GEMMA2 = {{"encoder", "decoder"},
-                                                     {"t5gemma2_encoder", "t5gemma2_decoder"}};
+                                                     {"t5gemma2_encoder", "t5gemma2_decoder"}, 0};
+/* EncoderDecoderModel: any two families, each stack its own model_type (bert
+ * when it names none: configuration_encoder_decoder.py L60-72,
+ * configuration_utils.py L252, transformers 5.23.0) */
+static const posenc_family_stacks STACKS_ENCODER_DECODER = {{"encoder", "decoder"},
+                                                            {"bert", "bert"}, 1};
 
 /* Sorted by model_type (the listing's order; tests check it). */
 static const posenc_model_family FAMILIES[] = {

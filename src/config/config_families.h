@@ -175,6 +175,9 @@ typedef struct posenc_model_family {
 typedef struct posenc_family_stacks {
     const char *part[2]; /* encoder, decoder */
     const char *type[2];
+    int own_types;       /* 1: each stack is read as the family its own model_type names,
+                            type[k] only when it names none (EncoderDecoderConfig's
+                            SubConfigSpec); 0: the stack must be type[k] */
 } posenc_family_stacks;
 
 /* posenc_model_family.flags: rules some families' code has (a rule of one

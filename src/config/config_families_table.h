@@ -789,19 +789,20 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
            "L95-117 (transformers 5.23.0)"},
 
 /* ---- encoder-decoder (EncoderDecoderModel): two models of any families
- * joined by cross-attention, the encoder and decoder keys each a config
- * of its own (defaults BERT and BERT; BERT2GPT2 mixes two). Both parts
- * are text models with their own positions, and posenc reads one family
- * per config: refused, naming the keys to read. transformers 5.23.0
+ * joined by cross-attention (BERT2BERT, BERT2GPT2, RoBERTa2RoBERTa), the
+ * encoder and decoder keys each a config of its own, read as the family its
+ * model_type names (bert when it names none: configuration_utils.py L252).
+ * The encoder is AutoModel.from_config(encoder), the decoder
+ * AutoModelForCausalLM.from_config(decoder) (modeling_encoder_decoder.py
+ * L113-120), each called with its own ids and no position_ids of the
+ * wrapper's (L391-440), so each stack's positions are its family's own. Layers: the encoder's,
+ * then the decoder's. transformers 5.23.0
  * models/encoder_decoder/configuration_encoder_decoder.py L60-72;
- * configuration_utils.py L252 (a part without model_type is the default
- * type). */
-REFUSED("encoder-decoder", NULL, MIXED, NO_LAYOUT,
-        "an encoder-decoder wrapper joins two models, each with its own positions: read "
-        "its encoder and its decoder each as a config.json of its own (posenc --config "
-        "on the part, or --model-type with the part's type)",
-        "models/encoder_decoder/configuration_encoder_decoder.py L60-72 "
-        "(transformers 5.23.0)"),
+ * modeling_encoder_decoder.py L100-130, L319-440. */
+{.model_type = "encoder-decoder", .arch = NULL, .scheme = POSENC_SCHEME_MIXED,
+ .layers = POSENC_LAYERS_ENC_DEC, .stacks = &STACKS_ENCODER_DECODER,
+ .source = "models/encoder_decoder/modeling_encoder_decoder.py L100-130, L319-440; "
+           "configuration_encoder_decoder.py L60-72 (transformers 5.23.0)"},
 
 /* ---- ernie (ERNIE 1.0-3.0, the BERT-like one): BERT's learned absolute
  * table, offset 0 (the task-type table, use_task_id, is no position).
@@ -2341,7 +2342,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * multiplies q by a constant. transformers 5.23.0
  * models/muse_glimmer/configuration_muse_glimmer.py L80-172;
  * modeling_muse_glimmer.py L158-210, L275-340, L458-515. muse_spark,
- * muse_spark_text: refused, the same rule in a model posenc has not read. */
+ * muse_spark_text below read by the same rule. */
 WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text", "models/muse_glimmer/configuration_muse_glimmer.py L174-200 (transformers 5.23.0)"),
 
 {.model_type = "muse_glimmer_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
@@ -2350,13 +2351,26 @@ WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text"
  .source = "models/muse_glimmer/modeling_muse_glimmer.py L158-210, L275-340, L458-515; "
            "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)"},
 
-REFUSED("muse_spark", "MuseSpark", MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
+/* ---- muse_spark, muse_spark_text: muse_glimmer's rule (the text classes
+ * derive from muse_glimmer's, modular_muse_spark.py L81, L396, L463, L527):
+ * one rotary from rope_parameters (rotate_half, HALF, dim = head_dim,
+ * default 64; default_theta 500000 set by the config when rope_parameters
+ * is absent, configuration_muse_spark.py L160-161) on every layer whose
+ * layer_rope_theta is truthy, None on the rest (modeling_muse_spark.py
+ * L528-575, L656-663); absent, NoPE on every 4th layer counted back from
+ * the last (configuration_muse_spark.py L174-179): quirk_muse_glimmer_text.
+ * The wrapper passes position_ids to its language model untouched
+ * (modeling_muse_spark.py L1479-1486); its vision tower's axial RoPE is not
+ * the language model's. qk_scale_factor multiplies q by a constant
+ * (L381, L399). transformers 5.23.0. */
+WRAPPER("muse_spark", "MuseSpark", MIXED, "text_config", "muse_spark_text", "models/muse_spark/configuration_muse_spark.py L251-290 (transformers 5.23.0)"),
 
-REFUSED("muse_spark_text", NULL, MIXED, HALF,
-        "per-layer RoPE bases (layer_rope_theta, 0 for NoPE layers) are not implemented",
-        "models/muse_spark/modular_muse_spark.py L81-91, L396, L527-581 (transformers 5.23.0)"),
+{.model_type = "muse_spark_text", .arch = NULL, .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 62, .default_hidden = 8192, .default_heads = 128,
+ .default_head_dim = 64, .quirks = &quirk_muse_glimmer_text,
+ .source = "models/muse_spark/modeling_muse_spark.py L528-575, L590-670; "
+           "configuration_muse_spark.py L75-190; modular_muse_spark.py L81-150, L527-590 "
+           "(transformers 5.23.0)"},
 
 /* ---- musicgen: its decoder (musicgen_decoder, the decoder part). */
 WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
@@ -2807,14 +2821,18 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
            "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
 
-/* ---- prophetnet: refused. A learned table in the encoder and decoder, and in
- * the decoder's n-stream self-attention T5-style relative buckets for the main
- * and the predicting streams (compute_all_stream_relative_buckets). */
+/* ---- prophetnet: ProphetNetPositionalEmbeddings (a learned table, rows
+ * from pad_token_id + 1) in both stacks; in the decoder's n-stream
+ * self-attention, relative buckets (compute_relative_buckets: T5's causal
+ * buckets with max_exact added in float32 before the truncation) for the
+ * main stream and the ngram predicting streams (compute_buffered_relative_
+ * buckets), read by quirk_prophetnet (config_buckets.c, which cites the
+ * lines). transformers 5.23.0 models/prophetnet/modeling_prophetnet.py;
+ * configuration_prophetnet.py L43-89. */
 {.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
- .layers = POSENC_LAYERS_ENC_DEC,
- .refused = "ProphetNet's n-stream self-attention (relative buckets for the main and the "
-            "predicting streams beside a learned table) is not implemented",
- .source = "models/prophetnet/modeling_prophetnet.py L44-115 (transformers 5.23.0)"},
+ .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_prophetnet,
+ .source = "models/prophetnet/modeling_prophetnet.py L66-113, L342-382, L526-827, L947-1020, "
+           "L1054-1291 (transformers 5.23.0); configuration_prophetnet.py L43-89"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and

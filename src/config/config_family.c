@@ -342,6 +342,39 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
 
 /* ---- what the family reads ------------------------------------------------------- */
 
+/* EncoderDecoderModel's stack k at p (named name): the family its own
+ * model_type names (AutoModel / AutoModelForCausalLM.from_config of it,
+ * models/encoder_decoder/modeling_encoder_decoder.py L113-120), the
+ * default type[k] when it names none (configuration_utils.py L252,
+ * transformers 5.23.0), into *type. A type posenc does not know, and an
+ * encoder-decoder as a stack (posenc numbers one stack per side), refused
+ * by name. */
+static posenc_status own_stack_type(mread *r, const json_t *p, const char *name, int k,
+                                    const char **type)
+{
+    const json_t *pt = get(p, "model_type");
+    char tk[112];
+    snprintf(tk, sizeof tk, "%s.model_type", name);
+    if (!pt)
+        return POSENC_OK; /* *type: the default */
+    if (json_typeof(pt) != JSON_STRING)
+        return FAIL(r, POSENC_ERR_FORMAT, tk, "%s must be a string, got %s", tk,
+                    posenc__cfg_type_word(pt));
+    const posenc_model_family *g = posenc__family_find(json_string_value(pt));
+    if (!g)
+        return FAIL(r, POSENC_ERR_FORMAT, tk,
+                    "%s '%.60s' is not in posenc's model registry (posenc --models lists the "
+                    "known types): model_type %s's %s stack is read as the family it names",
+                    tk, json_string_value(pt), r->fam->model_type, k ? "decoder" : "encoder");
+    if (g->layers == POSENC_LAYERS_ENC_DEC || g->stacks)
+        return FAIL(r, POSENC_ERR_FORMAT, tk,
+                    "%s is %s, itself an encoder-decoder: model_type %s's %s stack must be one "
+                    "stack (posenc numbers the encoder's layers, then the decoder's)",
+                    tk, g->model_type, r->fam->model_type, k ? "decoder" : "encoder");
+    *type = g->model_type;
+    return POSENC_OK;
+}
+
 /* Stack k (0 encoder, 1 decoder) of a family whose stacks are configs of
  * their own (posenc_family_stacks): read as its family into sm, then its
  * groups and layers appended to r's model after the *n layers already
@@ -358,10 +391,17 @@ static posenc_status read_stack(mread *r, posenc_model *sm, int k, uint32_t *n)
     if (!p || json_typeof(p) != JSON_OBJECT)
         return FAIL(r, POSENC_ERR_FORMAT, name,
                     "missing key %s: model_type %s keeps its %s stack there, a config of its "
-                    "own (model_type %s)",
-                    name, r->fam->model_type, word[k], sk->type[k]);
+                    "own (model_type %s%s)",
+                    name, r->fam->model_type, word[k], sk->type[k],
+                    sk->own_types ? " unless it names its own" : "");
     const json_t *pt = get(p, "model_type");
-    if (pt && (json_typeof(pt) != JSON_STRING || strcmp(json_string_value(pt), sk->type[k]))) {
+    const char *type = sk->type[k];
+    if (sk->own_types) {
+        posenc_status st = own_stack_type(r, p, name, k, &type);
+        if (st != POSENC_OK)
+            return st;
+    } else if (pt &&
+               (json_typeof(pt) != JSON_STRING || strcmp(json_string_value(pt), sk->type[k]))) {
         char tk[112];
         snprintf(tk, sizeof tk, "%s.model_type", name);
         return FAIL(r, POSENC_ERR_FORMAT, tk,
@@ -376,9 +416,14 @@ static posenc_status read_stack(mread *r, posenc_model *sm, int k, uint32_t *n)
     s.rd = r->rd;
     s.m = sm;
     snprintf(s.prefix, sizeof s.prefix, "%.38s.", name);
-    posenc_status st = read_model(&s, p, sk->type[k]);
+    posenc_status st = read_model(&s, p, type);
     if (st != POSENC_OK)
         return st;
+    if (sm->indexer_head_dim)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s (model_type %s) has a sparse-attention indexer: posenc holds one per "
+                    "model, not one per stack",
+                    name, sm->model_type);
     if (m->n_group + sm->n_group > POSENC_MODEL_MAX_GROUPS)
         return FAIL(r, POSENC_ERR_RANGE, name,
                     "the encoder and decoder stacks encode positions in more than %u ways "

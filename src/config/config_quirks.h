@@ -76,6 +76,9 @@ struct posenc_family_quirks {
 extern const posenc_family_quirks quirk_cpmant;
 extern const posenc_family_quirks quirk_longt5;
 extern const posenc_family_quirks quirk_vits;
+/* config_buckets.c: ProphetNet (stacks: a learned table in both, its n-stream
+ * buckets in the decoder) */
+extern const posenc_family_quirks quirk_prophetnet;
 extern const posenc_family_quirks quirk_baichuan;
 extern const posenc_family_quirks quirk_bamba;
 extern const posenc_family_quirks quirk_chatglm;

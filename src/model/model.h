@@ -96,6 +96,10 @@ typedef struct posenc_model_group {
     uint32_t relsin_block;    /* Funnel: the group's block (decoder: 0) */
     uint32_t relsin_n_block;  /* Funnel: len(block_sizes) */
     uint32_t relsin_repeats;  /* Funnel: block_repeats of the block (decoder: 1) */
+    /* RELATIVE_BUCKETS with bucket_ids PROPHETNET (ProphetNet's decoder;
+     * posenc_model_layer_prophetnet): buckets, max_distance and the table
+     * beside (positions, offset pad + 1, dim) above, and */
+    uint32_t ngram;           /* PROPHETNET: the predicting streams (ngram) */
 } posenc_model_group;
 
 /* posenc_model_group.bucket_ids: whose relative ids a RELATIVE_BUCKETS layer reads. */
@@ -104,7 +108,10 @@ enum {
     POSENC__IDS_LONGT5_LOCAL = 1,   /* LongT5's encoder: T5's buckets inside local blocks */
     POSENC__IDS_LONGT5_TGLOBAL = 2, /* the same plus side buckets to global blocks */
     POSENC__IDS_CPMANT = 3,         /* CPM-Ant's segment buckets */
-    POSENC__IDS_WINDOW = 4          /* VITS's windowed rows (Shaw et al.) */
+    POSENC__IDS_WINDOW = 4,         /* VITS's windowed rows (Shaw et al.) */
+    POSENC__IDS_PROPHETNET = 5      /* ProphetNet's decoder: its causal buckets (T5's
+                                       with max_exact added in float32 before the
+                                       truncation) of the main and predicting streams */
 };
 
 /* One checkpoint (about 50 KiB). It holds no pointer but source, hf_module

@@ -76,6 +76,8 @@ static uint32_t cpmant_segment(const posenc_model_group *g, int64_t p)
     return p < (int64_t)g->prompt_length ? 0u : 2u;
 }
 
+static posenc_status prophet_bucket(const posenc_model_group *g, int64_t d, int64_t *out);
+
 /* The id one layer's code gives query q and key k. */
 static posenc_status one_id(const posenc_model_group *g, int64_t q, int64_t k, int64_t *out)
 {
@@ -101,6 +103,7 @@ static posenc_status one_id(const posenc_model_group *g, int64_t q, int64_t k, i
         *out = b;
         return st;
     case POSENC__IDS_WINDOW: return posenc_window_rel_index(q, k, g->window_size, out);
+    case POSENC__IDS_PROPHETNET: return prophet_bucket(g, q - k, out); /* the main stream */
     default:
         if (g->deberta && g->deberta_buckets > 0) /* build_relative_position: q - k */
             return posenc_deberta_log_bucket(q - k, g->deberta_buckets, g->deberta_max_position,
@@ -172,4 +175,70 @@ posenc_status posenc_model_layer_side_buckets(const posenc_model *m, uint32_t la
         }
     free(side);
     return st;
+}
+
+/* ---- ProphetNet's decoder ---------------------------------------------------------- */
+
+/* compute_relative_buckets(num_buckets, max_distance, -d, False)
+ * (transformers 5.23.0 models/prophetnet/modeling_prophetnet.py L66-90) of
+ * d = query - key: max(d, 0); below max_exact itself; else
+ * min(max_exact + v, num_buckets - 1) in float32, truncated by .int(). v is
+ * T5's float32 v (posenc_t5_bucket_explain: the same log, divisions and
+ * product, L84-87); T5 truncates v before adding max_exact, ProphetNet after. */
+static posenc_status prophet_bucket(const posenc_model_group *g, int64_t d, int64_t *out)
+{
+    posenc_t5_trace t;
+    if (d < -POSENC_MAX_POS || d > POSENC_MAX_POS)
+        return POSENC_ERR_POS;
+    posenc_status st = posenc_t5_bucket_explain(d > 0 ? d : 0, 0, g->buckets, g->max_distance,
+                                                0, &t);
+    if (st != POSENC_OK)
+        return st;
+    if (t.is_small) {
+        *out = t.distance;
+        return POSENC_OK;
+    }
+    volatile float sum = (float)t.max_exact + t.scaled; /* one float32 addition */
+    float last = (float)(g->buckets - 1);
+    *out = (int64_t)(sum < last ? sum : last);
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_prophetnet(const posenc_model *m, uint32_t layer,
+                                            posenc_model_prophetnet *p)
+{
+    const posenc_model_group *g;
+    posenc_status st = bucket_group(m, layer, p, POSENC__IDS_PROPHETNET, &g);
+    if (st != POSENC_OK)
+        return st;
+    p->buckets = g->buckets;
+    p->max_distance = g->max_distance;
+    p->ngram = g->ngram;
+    return POSENC_OK;
+}
+
+posenc_status posenc_model_layer_prophetnet_predict(const posenc_model *m, uint32_t layer,
+                                                    const int64_t *q_pos, size_t n_q,
+                                                    const int64_t *k_pos, size_t n_k,
+                                                    int64_t *out)
+{
+    const posenc_model_group *g;
+    posenc_status st = bucket_group(m, layer, out, POSENC__IDS_PROPHETNET, &g);
+    if (st != POSENC_OK)
+        return st;
+    if ((n_q && !q_pos) || (n_k && !k_pos))
+        return POSENC_ERR_NULL;
+    for (size_t i = 0; i < n_q; i++)
+        for (size_t j = 0; j < n_k; j++) {
+            if (!posenc__pos_ok(q_pos[i]) || !posenc__pos_ok(k_pos[j]))
+                return POSENC_ERR_POS;
+            /* L102-104: keys position_ids - 1 (the main stream's, one step
+             * later), then the buffer's second half read from column
+             * max_position_embeddings (L1284-1286): key k + 1 */
+            int64_t *row = out + i * 2 * n_k;
+            if ((st = prophet_bucket(g, q_pos[i] - k_pos[j] + 1, &row[j])) != POSENC_OK ||
+                (st = prophet_bucket(g, q_pos[i] - k_pos[j] - 1, &row[n_k + j])) != POSENC_OK)
+                return st;
+        }
+    return POSENC_OK;
 }

@@ -246,6 +246,13 @@ posenc_status posenc_model_layer_describe(const posenc_model *m, uint32_t layer,
         } else if (g->bucket_ids == POSENC__IDS_WINDOW) {
             put(&t, " ids=window window_size=%u rows=%u beyond_window=zeros", g->window_size,
                 2 * g->window_size + 1);
+        } else if (g->bucket_ids == POSENC__IDS_PROPHETNET) {
+            /* ProphetNet's decoder: the main stream's causal buckets and ngram
+             * predicting streams, which read the table one row later */
+            put(&t,
+                " ids=prophetnet buckets=%u max_distance=%u bidirectional=false ngram=%u "
+                "predict_table_offset=%lld",
+                g->buckets, g->max_distance, g->ngram, (long long)g->offset + 1);
         } else if (g->deberta) {
             put(&t, " ids=deberta position_buckets=%u max_relative_positions=%u",
                 g->deberta_buckets, g->deberta_max_position);

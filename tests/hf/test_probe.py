@@ -439,6 +439,12 @@ GOLDEN_TESTED |= {"layoutlm", "reformer"}
 # to read) against F.interpolate and the model in tests/hf/test_beam_hf.py
 CLASS_DEFAULTS += ["beam"]
 GOLDEN_TESTED |= {"sam3_lite_text", "sam3_lite_text_text_model"}
+# issue 36 (h-prophet): read now; each layer's rotary (None on NoPE layers) and
+# the rest against the models in tests/hf/test_prophet_hf.py
+for _mt in ("muse_spark", "muse_spark_text", "encoder-decoder", "prophetnet"):
+    CLASS_DEFAULTS_REFUSED.pop(_mt)
+ENCDEC_TESTED |= {"muse_spark", "muse_spark_text", "encoder-decoder"}
+GOLDEN_TESTED.add("prophetnet")
 # ERNIE 4.5 VL (h-mrope2): read now, the hw-alternating M-RoPE rule; the probe's
 # third forward (3-D positions) checks it against the running module, and
 # tests/hf/test_mrope2_hf.py the rotation, the text identity and the refusals
