@@ -295,7 +295,6 @@ def predict_buckets(config: Any, layer: int = 0,
     return np.frombuffer(data, dtype=np.int64).reshape(len(pos), 2 * len(pos)).copy()
 
 
-__all__ += ["predict_buckets"]
 
 
 def query_scale(config: Any, layer: int = 0, positions: Optional[Iterable[int]] = None) -> Any:
