@@ -295,8 +295,6 @@ def predict_buckets(config: Any, layer: int = 0,
     return np.frombuffer(data, dtype=np.int64).reshape(len(pos), 2 * len(pos)).copy()
 
 
-
-
 def query_scale(config: Any, layer: int = 0, positions: Optional[Iterable[int]] = None) -> Any:
     """float64 [n]: the factor the layer's queries at each position are
     multiplied by (posenc_model_query_scale; 1 where the layer has none):
