@@ -85,55 +85,40 @@ static int golden_no_negative(const char *list)
     return 1;
 }
 
-/* The positions of LIST ("A,B,C-D", negatives not allowed here), or 0..def-1. */
-static int golden_list(const char *list, int64_t def, int64_t **out, size_t *n)
+/* The integers of LIST ("A,B,C-D", each from lo to POSENC_MAX_POS, at most
+ * 100001 per range) into *out (allocated): 1; 0 when LIST is malformed
+ * (the caller says how); -1 out of memory (said here). */
+static int parse_ranges(const char *list, long long lo, int64_t **out, size_t *n)
 {
-    if (!golden_no_negative(list))
-        return 0;
     size_t cap = 64, cnt = 0;
     int64_t *p = malloc(cap * sizeof *p);
     if (!p)
-        return !cli_fail(stderr, "golden", 0, "out of memory");
-    if (!list) {
-        for (int64_t v = 0; v < def; v++)
-            p[cnt++] = v;
-    } else {
-        for (const char *s = list; *s;) {
-            char *end;
-            long long a = strtoll(s, &end, 10), b = a;
-            if (end != s && a < 0) {
-                free(p);
-                return !cli_fail(stderr, "golden", 0,
-                                 "--positions '%s': %lld is negative: this layer's positions "
-                                 "are token indices from 0 (negative distances are for a "
-                                 "relative-sinusoid layer: XLNet, Funnel)",
-                                 list, a);
-            }
-            if (end == s)
+        return -!cli_fail(stderr, "golden", 0, "out of memory");
+    for (const char *s = list; *s;) {
+        char *end;
+        long long a = strtoll(s, &end, 10), b = a;
+        if (end == s)
+            goto bad;
+        if (*end == '-') {
+            const char *t = end + 1;
+            b = strtoll(t, &end, 10);
+            if (end == t || b < a)
                 goto bad;
-            if (*end == '-') {
-                const char *t = end + 1;
-                b = strtoll(t, &end, 10);
-                if (end == t || b < a)
-                    goto bad;
-            }
-            if (*end && *end != ',')
-                goto bad;
-            if (b > POSENC_MAX_POS || b - a > 100000)
-                goto bad;
-            for (long long v = a; v <= b; v++) {
-                if (cnt == cap) {
-                    int64_t *q = realloc(p, (cap *= 2) * sizeof *p);
-                    if (!q) {
-                        free(p);
-                        return !cli_fail(stderr, "golden", 0, "out of memory");
-                    }
-                    p = q;
-                }
-                p[cnt++] = v;
-            }
-            s = *end ? end + 1 : end;
         }
+        if ((*end && *end != ',') || a < lo || b > POSENC_MAX_POS || b - a > 100000)
+            goto bad;
+        for (long long v = a; v <= b; v++) {
+            if (cnt == cap) {
+                int64_t *q = realloc(p, (cap *= 2) * sizeof *p);
+                if (!q) {
+                    free(p);
+                    return -!cli_fail(stderr, "golden", 0, "out of memory");
+                }
+                p = q;
+            }
+            p[cnt++] = v;
+        }
+        s = *end ? end + 1 : end;
     }
     if (cnt == 0)
         goto bad;
@@ -142,10 +127,31 @@ static int golden_list(const char *list, int64_t def, int64_t **out, size_t *n)
     return 1;
 bad:
     free(p);
-    return !cli_fail(stderr, "golden", 0,
-                     "--positions '%s': comma-separated positions and ranges A-B from 0 to "
-                     "%lld (at most 100001 per range)",
-                     list ? list : "", POSENC_MAX_POS);
+    return 0;
+}
+
+/* The positions of LIST ("A,B,C-D", negatives not allowed here), or 0..def-1. */
+static int golden_list(const char *list, int64_t def, int64_t **out, size_t *n)
+{
+    if (!golden_no_negative(list))
+        return 0;
+    if (!list && def > 0) {
+        int64_t *p = malloc((size_t)def * sizeof *p);
+        if (!p)
+            return !cli_fail(stderr, "golden", 0, "out of memory");
+        for (int64_t v = 0; v < def; v++)
+            p[v] = v;
+        *out = p;
+        *n = (size_t)def;
+        return 1;
+    }
+    int r = list ? parse_ranges(list, 0, out, n) : 0;
+    if (r == 0)
+        cli_fail(stderr, "golden", 0,
+                 "--positions '%s': comma-separated positions and ranges A-B from 0 to "
+                 "%lld (at most 100001 per range)",
+                 list ? list : "", POSENC_MAX_POS);
+    return r == 1;
 }
 
 static int golden_prophetnet(const char *path, const posenc_model *m, uint32_t layer,
@@ -446,48 +452,13 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
 /* The distances of LIST ("A,B,C-D", negatives allowed: "-3--1" is -3..-1). */
 static int golden_signed_list(const char *list, int64_t **out, size_t *n)
 {
-    size_t cap = 64, cnt = 0;
-    int64_t *p = malloc(cap * sizeof *p);
-    if (!p)
-        return !cli_fail(stderr, "golden", 0, "out of memory");
-    for (const char *s = list; *s;) {
-        char *end;
-        long long a = strtoll(s, &end, 10), b = a;
-        if (end == s)
-            goto bad;
-        if (*end == '-') {
-            const char *t = end + 1;
-            b = strtoll(t, &end, 10);
-            if (end == t || b < a)
-                goto bad;
-        }
-        if ((*end && *end != ',') || a < -POSENC_MAX_POS || b > POSENC_MAX_POS ||
-            b - a > 100000)
-            goto bad;
-        for (long long v = a; v <= b; v++) {
-            if (cnt == cap) {
-                int64_t *q = realloc(p, (cap *= 2) * sizeof *p);
-                if (!q) {
-                    free(p);
-                    return !cli_fail(stderr, "golden", 0, "out of memory");
-                }
-                p = q;
-            }
-            p[cnt++] = v;
-        }
-        s = *end ? end + 1 : end;
-    }
-    if (cnt == 0)
-        goto bad;
-    *out = p;
-    *n = cnt;
-    return 1;
-bad:
-    free(p);
-    return !cli_fail(stderr, "golden", 0,
-                     "--positions '%s': comma-separated distances and ranges A-B from -%lld to "
-                     "%lld (at most 100001 per range)",
-                     list, POSENC_MAX_POS, POSENC_MAX_POS);
+    int r = parse_ranges(list, -POSENC_MAX_POS, out, n);
+    if (r == 0)
+        cli_fail(stderr, "golden", 0,
+                 "--positions '%s': comma-separated distances and ranges A-B from -%lld to "
+                 "%lld (at most 100001 per range)",
+                 list, POSENC_MAX_POS, POSENC_MAX_POS);
+    return r == 1;
 }
 
 /* The distances (or Funnel's factorized token positions) layer reads for a
