@@ -327,6 +327,125 @@ done:
     return rc;
 }
 
+/* A sinusoid layer: positions (I64 [n], token indices) and pe (F32 [n,
+ * dim], the family's float32 vectors at those indices plus its offset). */
+static int golden_sinusoid(const char *path, const posenc_model *m, uint32_t layer,
+                           const char *list, const char *lw)
+{
+    int64_t *pos = NULL;
+    size_t n = 0;
+    int rc = EXIT_BAD;
+    posenc_sinusoid_spec spec;
+    posenc_model_table tb;
+    cli_cannot_fail(posenc_model_layer_sinusoid(m, layer, &spec));
+    cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
+    if (!golden_list(list, tb.positions < 32 ? tb.positions : 32, &pos, &n))
+        return EXIT_BAD;
+    /* fairseq's and MusicGen's tables grow past their rows (make_weights);
+     * Marian's, CTRL's, Whisper's and DistilBERT's end there */
+    int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
+                (spec.offset > 0 || spec.order == POSENC_SINUSOID_COS_SIN);
+    for (size_t i = 0; i < n && !grows; i++)
+        if (pos[i] + spec.offset >= tb.positions) {
+            rc = cli_fail(stderr, "golden", 0,
+                          "position %lld is past layer %u's %lld-row sinusoid table",
+                          (long long)pos[i], layer, (long long)tb.positions);
+            free(pos);
+            return rc;
+        }
+    float *pe = malloc(n * tb.dim * sizeof *pe);
+    if (!pe) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "out of memory");
+    }
+    posenc_status s = posenc_sinusoid_layout_fill_f32(&spec, pos, n, tb.dim, pe);
+    if (s != POSENC_OK) {
+        rc = cli_fail(stderr, "golden", 0, "layer %u's sinusoid: %s", layer,
+                      posenc_strerror(s));
+    } else {
+        gtensor t[2] = {{"positions", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                        {"pe", "F32", {n, tb.dim}, 2, pe, n * tb.dim * sizeof *pe}};
+        char offw[32];
+        snprintf(offw, sizeof offw, "%lld", (long long)spec.offset);
+        const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "sinusoid",
+                              "offset", offw, NULL};
+        if (st_write(path, t, 2, meta)) {
+            golden_file(path);
+            printf(" layer=%s scheme=sinusoid n_tok=%zu dim=%u offset=%lld "
+                   "dtype=F32\n",
+                   lw, n, tb.dim, (long long)spec.offset);
+            rc = 0;
+        }
+    }
+    free(pe);
+    free(pos);
+    return rc;
+}
+
+/* T5's, MPNet's buckets or DeBERTa's relative ids (the others: golden_ids,
+ * golden_prophetnet): q_pos, k_pos (I64 [n]) and bucket (I64 [n, n]). */
+static int golden_buckets(const char *path, const posenc_model *m, uint32_t layer,
+                          const char *list, const char *lw)
+{
+    int64_t *pos = NULL;
+    size_t n = 0;
+    int rc = EXIT_BAD;
+    posenc_model_t5 t5 = {0, 0, 0};
+    uint32_t dbs = 0, dmp = 0;
+    int deberta = posenc_model_layer_deberta(m, layer, &dbs, &dmp) == POSENC_OK;
+    posenc_model_prophetnet pn;
+    if (posenc_model_layer_prophetnet(m, layer, &pn) == POSENC_OK)
+        return golden_prophetnet(path, m, layer, list, lw, &pn);
+    if (!deberta && posenc_model_layer_t5(m, layer, &t5) != POSENC_OK)
+        return golden_ids(path, m, layer, list, lw); /* LongT5, CPM-Ant, VITS */
+    if (!golden_list(list, 16, &pos, &n))
+        return EXIT_BAD;
+    if (n > 4096) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "%zu positions: at most 4096 for buckets", n);
+    }
+    int64_t *b = malloc(n * n * sizeof *b);
+    if (!b) {
+        free(pos);
+        return cli_fail(stderr, "golden", 0, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            uint32_t v;
+            if (deberta && dbs > 0) /* build_relative_position: query - key, bucketed */
+                cli_cannot_fail(posenc_deberta_log_bucket(pos[i] - pos[j], dbs, dmp,
+                                                          &b[i * n + j]));
+            else if (deberta)
+                b[i * n + j] = pos[i] - pos[j];
+            else {
+                cli_cannot_fail(posenc_t5_bucket(pos[i], pos[j], t5.buckets,
+                                                 t5.max_distance, t5.bidirectional, &v));
+                b[i * n + j] = v;
+            }
+        }
+    gtensor t[3] = {{"q_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"k_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
+                    {"bucket", "I64", {n, n}, 2, b, n * n * sizeof *b}};
+    const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme",
+                          deberta ? "relative-ids-deberta" : "relative-buckets", NULL};
+    if (st_write(path, t, 3, meta)) {
+        golden_file(path);
+        if (deberta)
+            printf(" layer=%s scheme=relative-buckets ids=deberta n_q=%zu n_k=%zu "
+                   "position_buckets=%u max_relative_positions=%u\n",
+                   lw, n, n, dbs, dmp);
+        else
+            printf(" layer=%s scheme=relative-buckets n_q=%zu n_k=%zu buckets=%u "
+                   "max_distance=%u bidirectional=%s\n",
+                   lw, n, n, t5.buckets, t5.max_distance,
+                   t5.bidirectional ? "true" : "false");
+        rc = 0;
+    }
+    free(b);
+    free(pos);
+    return rc;
+}
+
 int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, const char *list)
 {
     posenc_layer_info li;
@@ -335,116 +454,16 @@ int cli_golden_table(const char *path, const posenc_model *m, uint32_t layer, co
     if (posenc_model_layer(m, layer, &li) != POSENC_OK)
         return cli_fail(stderr, "golden", 0, "layer %u is past the model's %u layers", layer,
                         posenc_model_n_layer(m));
-    int64_t *pos = NULL;
-    size_t n = 0;
-    int rc = EXIT_BAD;
-    if (li.scheme == POSENC_SCHEME_SINUSOID) {
-        posenc_sinusoid_spec spec;
-        posenc_model_table tb;
-        cli_cannot_fail(posenc_model_layer_sinusoid(m, layer, &spec));
-        cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
-        if (!golden_list(list, tb.positions < 32 ? tb.positions : 32, &pos, &n))
-            return EXIT_BAD;
-        /* fairseq's and MusicGen's tables grow past their rows (make_weights);
-         * Marian's, CTRL's, Whisper's and DistilBERT's end there */
-        int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
-                    (spec.offset > 0 || spec.order == POSENC_SINUSOID_COS_SIN);
-        for (size_t i = 0; i < n && !grows; i++)
-            if (pos[i] + spec.offset >= tb.positions) {
-                rc = cli_fail(stderr, "golden", 0,
-                              "position %lld is past layer %u's %lld-row sinusoid table",
-                              (long long)pos[i], layer, (long long)tb.positions);
-                free(pos);
-                return rc;
-            }
-        float *pe = malloc(n * tb.dim * sizeof *pe);
-        if (!pe) {
-            free(pos);
-            return cli_fail(stderr, "golden", 0, "out of memory");
-        }
-        posenc_status s = posenc_sinusoid_layout_fill_f32(&spec, pos, n, tb.dim, pe);
-        if (s != POSENC_OK) {
-            rc = cli_fail(stderr, "golden", 0, "layer %u's sinusoid: %s", layer,
-                          posenc_strerror(s));
-        } else {
-            gtensor t[2] = {{"positions", "I64", {n, 0}, 1, pos, n * sizeof *pos},
-                            {"pe", "F32", {n, tb.dim}, 2, pe, n * tb.dim * sizeof *pe}};
-            char offw[32];
-            snprintf(offw, sizeof offw, "%lld", (long long)spec.offset);
-            const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme", "sinusoid",
-                                  "offset", offw, NULL};
-            if (st_write(path, t, 2, meta)) {
-                golden_file(path);
-                printf(" layer=%s scheme=sinusoid n_tok=%zu dim=%u offset=%lld "
-                       "dtype=F32\n",
-                       lw, n, tb.dim, (long long)spec.offset);
-                rc = 0;
-            }
-        }
-        free(pe);
-    } else if (li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS) {
-        posenc_model_t5 t5 = {0, 0, 0};
-        uint32_t dbs = 0, dmp = 0;
-        int deberta = posenc_model_layer_deberta(m, layer, &dbs, &dmp) == POSENC_OK;
-        posenc_model_prophetnet pn;
-        if (posenc_model_layer_prophetnet(m, layer, &pn) == POSENC_OK)
-            return golden_prophetnet(path, m, layer, list, lw, &pn);
-        if (!deberta && posenc_model_layer_t5(m, layer, &t5) != POSENC_OK)
-            return golden_ids(path, m, layer, list, lw); /* LongT5, CPM-Ant, VITS */
-        if (!golden_list(list, 16, &pos, &n))
-            return EXIT_BAD;
-        if (n > 4096) {
-            free(pos);
-            return cli_fail(stderr, "golden", 0, "%zu positions: at most 4096 for buckets", n);
-        }
-        int64_t *b = malloc(n * n * sizeof *b);
-        if (!b) {
-            free(pos);
-            return cli_fail(stderr, "golden", 0, "out of memory");
-        }
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++) {
-                uint32_t v;
-                if (deberta && dbs > 0) /* build_relative_position: query - key, bucketed */
-                    cli_cannot_fail(posenc_deberta_log_bucket(pos[i] - pos[j], dbs, dmp,
-                                                              &b[i * n + j]));
-                else if (deberta)
-                    b[i * n + j] = pos[i] - pos[j];
-                else {
-                    cli_cannot_fail(posenc_t5_bucket(pos[i], pos[j], t5.buckets,
-                                                     t5.max_distance, t5.bidirectional, &v));
-                    b[i * n + j] = v;
-                }
-            }
-        gtensor t[3] = {{"q_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
-                        {"k_pos", "I64", {n, 0}, 1, pos, n * sizeof *pos},
-                        {"bucket", "I64", {n, n}, 2, b, n * n * sizeof *b}};
-        const char *meta[] = {"format", "posenc-golden", "layer", lw, "scheme",
-                              deberta ? "relative-ids-deberta" : "relative-buckets", NULL};
-        if (st_write(path, t, 3, meta)) {
-            golden_file(path);
-            if (deberta)
-                printf(" layer=%s scheme=relative-buckets ids=deberta n_q=%zu n_k=%zu "
-                       "position_buckets=%u max_relative_positions=%u\n",
-                       lw, n, n, dbs, dmp);
-            else
-                printf(" layer=%s scheme=relative-buckets n_q=%zu n_k=%zu buckets=%u "
-                       "max_distance=%u bidirectional=%s\n",
-                       lw, n, n, t5.buckets, t5.max_distance,
-                       t5.bidirectional ? "true" : "false");
-            rc = 0;
-        }
-        free(b);
-    } else if (li.scheme == POSENC_SCHEME_LEARNED) {
+    if (li.scheme == POSENC_SCHEME_SINUSOID)
+        return golden_sinusoid(path, m, layer, list, lw);
+    if (li.scheme == POSENC_SCHEME_RELATIVE_BUCKETS)
+        return golden_buckets(path, m, layer, list, lw);
+    if (li.scheme == POSENC_SCHEME_LEARNED)
         return golden_learned(path, m, layer, list);
-    } else {
-        return cli_fail(stderr, "golden", 0,
-                        "layer %u's scheme is %s: golden writes RoPE dumps, sinusoid tables, "
-                        "learned tables' rows and relative buckets",
-                        layer, posenc_scheme_name(li.scheme));
-    }
-    free(pos);
-    return rc;
+    return cli_fail(stderr, "golden", 0,
+                    "layer %u's scheme is %s: golden writes RoPE dumps, sinusoid tables, "
+                    "learned tables' rows and relative buckets",
+                    layer, posenc_scheme_name(li.scheme));
 }
 
 /* ---- relative sinusoids (XLNet, Funnel) ---------------------------------------------- */
