@@ -74,6 +74,65 @@ static int parse_yes(cli_token v, int *out)
     return 0;
 }
 
+/* The words of SET rope mrope that are M-RoPE's own. */
+typedef struct mrope_words {
+    int64_t sec[3], merge, tps;
+    int inter, alt, have_sec;
+} mrope_words;
+
+/* Reads a[0..n) into *w; the words that are not M-RoPE's go to rest[*nr..]
+ * (SET rope default's). 0 after a message. */
+static int read_mrope_words(cli_state *st, const cli_token *a, size_t n, mrope_words *w,
+                            cli_token *rest, size_t *nr)
+{
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        cli_token v;
+        if (key_value(a[i], "sections", &v) || key_value(a[i], "mrope_section", &v)) {
+            const int64_t *sc = w->sec;
+            w->have_sec = split_ints(v, ':', w->sec, 3) == 3 && sc[0] >= 0 && sc[1] >= 0 &&
+                          sc[2] >= 0 && sc[0] <= 512 && sc[1] <= 512 && sc[2] <= 512;
+            if (!w->have_sec) {
+                cli_error(st, "SET rope mrope: sections=%.*s%s must be three pair counts t:h:w "
+                              "(e.g. 16:24:24)",
+                          CLI_SHOW(v.s, v.len));
+                ok = 0;
+            }
+        } else if (key_value(a[i], "interleaved", &v)) {
+            if (!parse_yes(v, &w->inter)) {
+                cli_error(st, "SET rope mrope: interleaved must be yes or no, got '%.*s%s'",
+                          CLI_SHOW(v.s, v.len));
+                ok = 0;
+            }
+        } else if (key_value(a[i], "alternating", &v)) {
+            /* ERNIE 4.5 VL, NeoMME: h and w pair by pair, then t */
+            if (!parse_yes(v, &w->alt)) {
+                cli_error(st, "SET rope mrope: alternating must be yes or no, got '%.*s%s'",
+                          CLI_SHOW(v.s, v.len));
+                ok = 0;
+            }
+        } else if (key_value(a[i], "merge", &v)) {
+            if (posenc_parse_int64(v.s, v.len, &w->merge) != POSENC_OK || w->merge < 1 || w->merge > 64) {
+                cli_error(st, "SET rope mrope: merge (spatial_merge_size) must be an integer "
+                              "from 1 to 64, got '%.*s%s'",
+                          CLI_SHOW(v.s, v.len));
+                ok = 0;
+            }
+        } else if (key_value(a[i], "tokens_per_second", &v)) {
+            if (posenc_parse_int64(v.s, v.len, &w->tps) != POSENC_OK || w->tps < 0 ||
+                w->tps > 1000000) {
+                cli_error(st, "SET rope mrope: tokens_per_second must be an integer from 0 "
+                              "(Qwen2-VL) to 1000000, got '%.*s%s'",
+                          CLI_SHOW(v.s, v.len));
+                ok = 0;
+            }
+        } else {
+            rest[(*nr)++] = a[i];
+        }
+    }
+    return ok;
+}
+
 int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
 {
     /* The keys of M-RoPE here; the rest are SET rope default's words. */
@@ -84,52 +143,12 @@ int cli_set_rope_mrope(cli_state *st, const cli_token *a, size_t n)
     }
     size_t nr = 0;
     rest[nr++] = (cli_token){"default", 7};
-    int64_t sec[3] = {-1, -1, -1}, merge = st->mrope_merge ? st->mrope_merge : 2;
-    int64_t tps = st->mrope_tps;
-    int inter = 0, alt = 0, have_sec = 0, ok = 1;
-    for (size_t i = 0; i < n && ok; i++) {
-        cli_token v;
-        if (key_value(a[i], "sections", &v) || key_value(a[i], "mrope_section", &v)) {
-            have_sec = split_ints(v, ':', sec, 3) == 3 && sec[0] >= 0 && sec[1] >= 0 &&
-                       sec[2] >= 0 && sec[0] <= 512 && sec[1] <= 512 && sec[2] <= 512;
-            if (!have_sec) {
-                cli_error(st, "SET rope mrope: sections=%.*s%s must be three pair counts t:h:w "
-                              "(e.g. 16:24:24)",
-                          CLI_SHOW(v.s, v.len));
-                ok = 0;
-            }
-        } else if (key_value(a[i], "interleaved", &v)) {
-            if (!parse_yes(v, &inter)) {
-                cli_error(st, "SET rope mrope: interleaved must be yes or no, got '%.*s%s'",
-                          CLI_SHOW(v.s, v.len));
-                ok = 0;
-            }
-        } else if (key_value(a[i], "alternating", &v)) {
-            /* ERNIE 4.5 VL, NeoMME: h and w pair by pair, then t */
-            if (!parse_yes(v, &alt)) {
-                cli_error(st, "SET rope mrope: alternating must be yes or no, got '%.*s%s'",
-                          CLI_SHOW(v.s, v.len));
-                ok = 0;
-            }
-        } else if (key_value(a[i], "merge", &v)) {
-            if (posenc_parse_int64(v.s, v.len, &merge) != POSENC_OK || merge < 1 || merge > 64) {
-                cli_error(st, "SET rope mrope: merge (spatial_merge_size) must be an integer "
-                              "from 1 to 64, got '%.*s%s'",
-                          CLI_SHOW(v.s, v.len));
-                ok = 0;
-            }
-        } else if (key_value(a[i], "tokens_per_second", &v)) {
-            if (posenc_parse_int64(v.s, v.len, &tps) != POSENC_OK || tps < 0 ||
-                tps > 1000000) {
-                cli_error(st, "SET rope mrope: tokens_per_second must be an integer from 0 "
-                              "(Qwen2-VL) to 1000000, got '%.*s%s'",
-                          CLI_SHOW(v.s, v.len));
-                ok = 0;
-            }
-        } else {
-            rest[nr++] = a[i];
-        }
-    }
+    mrope_words w = {{-1, -1, -1}, st->mrope_merge ? st->mrope_merge : 2, st->mrope_tps, 0, 0,
+                     0};
+    int ok = read_mrope_words(st, a, n, &w, rest, &nr);
+    const int64_t *sec = w.sec;
+    int64_t merge = w.merge, tps = w.tps;
+    int inter = w.inter, alt = w.alt, have_sec = w.have_sec;
     if (ok && inter && alt) {
         cli_error(st, "SET rope mrope: interleaved=yes and alternating=yes are two rules; give "
                       "one");
