@@ -362,6 +362,54 @@ static posenc_status long_from_maxpos(mread *r, posenc_rope_config *c, const rop
 /* Fills group g's RoPE from the block blk (NULL: none) named name, on top of
  * cm with base. A rope_scaling block and a rope_parameters set are read alike
  * (transformers 5: rope_scaling is the rope_parameters). */
+/* A group's M-RoPE split checked against its rotary pairs (NeoMME's two
+ * axes set from them first); name is the RoPE block's key. */
+static posenc_status mrope_split(mread *r, posenc_model_group *g, const json_t *blk,
+                                 const char *name)
+{
+    const posenc_rope_config *c = &g->rope;
+    if (g->mrope && (r->fam->flags & POSENC_FAMILY_MROPE_TWO_AXIS)) {
+        /* NeoMME's recomposition_frequencies (modeling_neomme.py L160-167):
+         * rows freq[0][..., 0::2] stacked with columns freq[1][..., 1::2],
+         * which needs an even number of rotary pairs */
+        uint32_t P = c->rotary_dim / 2;
+        if (P % 2) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.partial_rotary_factor", name);
+            return FAIL(r, POSENC_ERR_RANGE, key,
+                        "%s: %u rotary pairs: family %s's code pairs each row frequency with "
+                        "a column one (torch.stack of pairs 0::2 and 1::2), which needs an "
+                        "even number",
+                        key, P, r->fam->model_type);
+        }
+        g->mrope_section[0] = 0;
+        g->mrope_section[1] = g->mrope_section[2] = P / 2;
+    }
+    posenc_mrope mr;
+    if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
+                                      g->mrope_rule) != POSENC_OK) {
+        char key[128];
+        snprintf(key, sizeof key, "%s.mrope_section", name);
+        return FAIL(r, POSENC_ERR_RANGE, key,
+                    "%s [%u, %u, %u] does not split the %u rotary pairs%s%s", key,
+                    /* as the config writes it ([h, w, t] under hw-alternating) */
+                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 1 : 0],
+                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 2 : 1],
+                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 0 : 2],
+                    c->rotary_dim / 2,
+                    g->mrope_rule == POSENC_MROPE_INTERLEAVED
+                        ? " under the interleaved rule"
+                    : g->mrope_rule == POSENC_MROPE_HW_ALTERNATING
+                        ? " under the hw-alternating rule (h and w equal, the three adding up "
+                          "to rotary_dim / 2)"
+                        : " (the three must add up to rotary_dim / 2)",
+                    blk && get(blk, "mrope_section") ? ""
+                                                     : " (the code's default; the config gives "
+                                                       "none)");
+    }
+    return POSENC_OK;
+}
+
 posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
                                 double base, const json_t *blk, const char *name)
 {
@@ -412,45 +460,8 @@ posenc_status rope_group(mread *r, posenc_model_group *g, const rope_common *cm,
             (st = long_from_maxpos(r, c, cm, blk, name)) != POSENC_OK)
             return st;
     }
-    if (g->mrope && (r->fam->flags & POSENC_FAMILY_MROPE_TWO_AXIS)) {
-        /* NeoMME's recomposition_frequencies (modeling_neomme.py L160-167):
-         * rows freq[0][..., 0::2] stacked with columns freq[1][..., 1::2],
-         * which needs an even number of rotary pairs */
-        uint32_t P = c->rotary_dim / 2;
-        if (P % 2) {
-            char key[128];
-            snprintf(key, sizeof key, "%s.partial_rotary_factor", name);
-            return FAIL(r, POSENC_ERR_RANGE, key,
-                        "%s: %u rotary pairs: family %s's code pairs each row frequency with "
-                        "a column one (torch.stack of pairs 0::2 and 1::2), which needs an "
-                        "even number",
-                        key, P, r->fam->model_type);
-        }
-        g->mrope_section[0] = 0;
-        g->mrope_section[1] = g->mrope_section[2] = P / 2;
-    }
-    posenc_mrope mr;
-    if (g->mrope && posenc_mrope_init(&mr, c->rotary_dim / 2, g->mrope_section,
-                                      g->mrope_rule) != POSENC_OK) {
-        char key[128];
-        snprintf(key, sizeof key, "%s.mrope_section", name);
-        return FAIL(r, POSENC_ERR_RANGE, key,
-                    "%s [%u, %u, %u] does not split the %u rotary pairs%s%s", key,
-                    /* as the config writes it ([h, w, t] under hw-alternating) */
-                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 1 : 0],
-                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 2 : 1],
-                    g->mrope_section[g->mrope_rule == POSENC_MROPE_HW_ALTERNATING ? 0 : 2],
-                    c->rotary_dim / 2,
-                    g->mrope_rule == POSENC_MROPE_INTERLEAVED
-                        ? " under the interleaved rule"
-                    : g->mrope_rule == POSENC_MROPE_HW_ALTERNATING
-                        ? " under the hw-alternating rule (h and w equal, the three adding up "
-                          "to rotary_dim / 2)"
-                        : " (the three must add up to rotary_dim / 2)",
-                    blk && get(blk, "mrope_section") ? ""
-                                                     : " (the code's default; the config gives "
-                                                       "none)");
-    }
+    if ((st = mrope_split(r, g, blk, name)) != POSENC_OK)
+        return st;
     g->configured = c->scaling;
     g->configured.short_factor = g->configured.long_factor = g->configured.freq_factors = NULL;
     if (c->scaling.type == POSENC_ROPE_LLAMA3 &&
