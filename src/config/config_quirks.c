@@ -432,9 +432,8 @@ static posenc_status qwen_logn_ntk(mread *r)
  * models/nanochat/modeling_nanochat.py L106-129, L169-173, L221-222. */
 static posenc_status nanochat_sense(mread *r)
 {
-    for (uint32_t i = 0; i < r->m->n_group; i++)
-        if (r->m->group[i].scheme == POSENC_SCHEME_ROPE)
-            r->m->group[i].sense = -1;
+    for (uint32_t i = 0; i < r->m->n_group; i++) /* every group rotates */
+        r->m->group[i].sense = -1;
     return POSENC_OK;
 }
 
