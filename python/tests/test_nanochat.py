@@ -54,3 +54,21 @@ def test_torch_refuses_minus_theta():
     pt = pytest.importorskip("posenc.torch")
     with pytest.raises(ValueError, match=r"'nanochat' turns q and k by -theta"):
         pt.RotaryEmbedding(TINY)
+
+
+@needs_reader
+def test_cache_and_pickle_keep_the_sense():
+    import pickle
+
+    r = posenc.RoPE.from_config(TINY)
+    x = np.random.default_rng(0).standard_normal((5, 2, 16)).astype(np.float32)
+    pos = np.array([0, 1, 7, 50, 99])
+    want = r.apply(x.copy(), positions=pos)
+    cached = posenc.RoPE.from_config(TINY).use_cache(100)
+    assert np.array_equal(cached.apply(x.copy(), positions=pos), want)
+    back = pickle.loads(pickle.dumps(cached))
+    assert back.sense == -1 and r.with_seq_len(100).sense == -1
+    assert np.array_equal(back.apply(x.copy(), positions=pos), want)
+    # and it is the inverse of plain RoPE's forward turn
+    plain = posenc.RoPE(16, base=10000.0, layout="half")
+    assert np.array_equal(plain.apply(x.copy(), positions=pos, inverse=True), want)
