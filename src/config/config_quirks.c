@@ -423,8 +423,6 @@ static posenc_status qwen_logn_ntk(mread *r)
     return POSENC_OK;
 }
 
-/* (Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5: RotaryEmbedding,
- * QWenAttention's logn_list, QWenModel.forward's ntk_alpha) */
 /* NanoChat: rotate_half is cat(x2, -x1) (the negative of llama's), so
  * q * cos + rotate_half(q) * sin turns each (x[k], x[k + D/2]) pair by
  * -theta: every RoPE group turns in the sense -1 (posenc_model_layer_rope
@@ -440,6 +438,8 @@ static posenc_status nanochat_sense(mread *r)
 const posenc_family_quirks quirk_nanochat = {.name = "quirk_nanochat",
                                              .layers_read = nanochat_sense};
 
+/* (Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5: RotaryEmbedding,
+ * QWenAttention's logn_list, QWenModel.forward's ntk_alpha) */
 const posenc_family_quirks quirk_qwen = {.name = "quirk_qwen", .layers_read = qwen_logn_ntk,
                                          .own_keys = "use_dynamic_ntk use_logn_attn"};
 
