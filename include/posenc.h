@@ -1054,7 +1054,10 @@ typedef struct posenc_rope {
     double base;          /* the base the frequencies came from */
     double attn_factor;   /* cos and sin are multiplied by this; 1 for plain RoPE */
     /* inv_freq[k] = inv_freq_hi[k] + inv_freq_lo[k] (a double-double, ~100
-     * bits), radians per token, for k < rotary_dim / 2. */
+     * bits), radians per token, for k < rotary_dim / 2. Every apply call
+     * accepts them negated (each pair then turns by -theta, as
+     * POSENC_INVERSE on the positive ones, bit for bit): a model layer that
+     * turns by -theta holds them so (posenc_model_layer_rope_sense). */
     double inv_freq_hi[POSENC_ROPE_MAX_HEAD_DIM / 2];
     double inv_freq_lo[POSENC_ROPE_MAX_HEAD_DIM / 2];
 } posenc_rope;

@@ -222,6 +222,14 @@ POSENC_NODISCARD
 posenc_status posenc_model_layer_indexer_rope(const posenc_model *m, uint32_t layer,
                                               int64_t cur_len, posenc_rope *r);
 
+/* The sense layer's q and k turn in: 1 (by +theta, every family but one),
+ * -1 (by -theta: NanoChat, whose rotate_half is cat(x2, -x1);
+ * posenc_model_layer_rope then holds every inverse frequency negated, so
+ * its apply calls turn by -theta and a POSENC_INVERSE apply undoes it), or
+ * 0 (m NULL, layer out of range or not a RoPE layer). A posenc_rope built
+ * from posenc_model_layer_rope_config alone turns by +theta. */
+int posenc_model_layer_rope_sense(const posenc_model *m, uint32_t layer);
+
 /* *s = the scaling layer's RoPE uses at sequence length cur_len: the
  * config's (list pointers into the model, valid while it is unchanged),
  * or the one a family's length rule gives there (Qwen 1's dynamic NTK:

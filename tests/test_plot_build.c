@@ -184,6 +184,21 @@ TEST(build_titles)
     CHECK(strcmp(f->subtitle, "wavelength = 2 pi / inv_freq(k) = 2 pi base^(2k/D) tokens per "
                               "full turn") == 0);
     plot_built_free(b);
+
+    /* a layer turning by -theta (NanoChat: the frequencies held negated)
+     * turns as often: the same wavelengths */
+    for (uint32_t k = 0; k < 2; k++) {
+        r.inv_freq_hi[k] = -r.inv_freq_hi[k];
+        r.inv_freq_lo[k] = -r.inv_freq_lo[k];
+    }
+    b = plot_build(&rq, why, sizeof why);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    f = plot_built_figure(b);
+    CHECK_NEAR(f->curves[0].y[0] / 6.283185307179586, 1, 1e-15);
+    CHECK_NEAR(f->curves[0].y[1] / (6.283185307179586 * sqrt(500.0)), 1, 1e-15);
+    plot_built_free(b);
 }
 
 /* A scaled model series gets a dashed twin with its frequencies before

@@ -312,6 +312,14 @@ int cli_check_main(int argc, char **argv)
         rc = cli_fail(stderr, "check", 0, "%s", why);
         goto out;
     }
+    if (pm && posenc_model_layer_rope_sense(pm, (uint32_t)layer) < 0) {
+        /* the hypotheses (the direction cause included) are rotations by +theta */
+        rc = cli_fail(stderr, "check", 0,
+                      "%s: model_type %s turns q and k by -theta (sense=-1): check's "
+                      "hypotheses are rotations by +theta, so such a layer is not checked",
+                      config, posenc_model_type(pm));
+        goto out;
+    }
     if (pm) { /* the layer's RoPE at the engine's length, its family's rules included */
         if (!seq_len)
             for (size_t t = 0; t < in.n_tok; t++)
@@ -495,6 +503,11 @@ static int golden_one(const char *path, const posenc_rope_config *cfg, const pos
     char why[512];
     int64_t *pos;
     size_t n_tok;
+    if (golden_gguf && m && posenc_model_layer_rope_sense(m, layer) < 0)
+        return cli_fail(stderr, "golden", 0,
+                        "--format gguf: model_type %s turns q and k by -theta (sense=-1), "
+                        "which ggml_rope_ext's arguments cannot state: use safetensors",
+                        posenc_model_type(m));
     if (!golden_positions(list, cfg, &pos, &n_tok, why, sizeof why))
         return cli_fail(stderr, "golden", 0, "%s", why);
     int64_t rows = table_rows(m, layer);

@@ -360,6 +360,10 @@ int cli_explain_freqs(cli_state *st, const cli_token *a, size_t n)
         return 0;
     }
     print_header(st, c, &sum);
+    if (model && posenc_model_layer_rope_sense(st->model, st->layer) < 0)
+        fputs("sense: q and k turn by -theta (rotate_half cat(x2, -x1)): each pair's angle is "
+              "-pos * freq\n",
+              st->out);
     for (uint32_t k = 0; k < c->rotary_dim / 2; k++) {
         const posenc_freq_info *p = &info[k];
         uint32_t i0, i1;

@@ -618,8 +618,9 @@ static int build_freqs(const plot_request *rq, built *b, char *why, size_t n)
         for (uint32_t k = 0; k < np; k++) {
             x[k] = frac ? 2.0 * k / d : k;
             /* tokens per full turn of pair k */
-            /* proportional RoPE's zero pairs never turn: no point (NaN) */
-            y[k] = r[s]->inv_freq_hi[k] > 0 ? TWO_PI / r[s]->inv_freq_hi[k] : NAN;
+            /* proportional RoPE's zero pairs never turn: no point (NaN); a
+             * layer turning by -theta (NanoChat) holds them negated */
+            y[k] = r[s]->inv_freq_hi[k] != 0 ? TWO_PI / fabs(r[s]->inv_freq_hi[k]) : NAN;
             lo = y[k] < lo ? y[k] : lo;
             hi = y[k] > hi ? y[k] : hi;
             y0[k] = scaled ? TWO_PI / plain.inv_freq_hi[k] : 0;

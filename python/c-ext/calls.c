@@ -519,6 +519,12 @@ int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t
     return POSENC_OK;
 }
 
+int pyposenc_model_sense(const posenc_model *m, uint32_t layer, const char **model_type)
+{
+    *model_type = posenc_model_type(m);
+    return posenc_model_layer_rope_sense(m, layer);
+}
+
 int pyposenc_layer_config_at(const posenc_model *m, uint32_t layer, int64_t seq_len,
                              posenc_rope_config *cfg)
 {

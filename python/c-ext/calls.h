@@ -174,6 +174,10 @@ int pyposenc_t5_buckets(const int64_t *query_pos, const int64_t *key_pos, size_t
 
 /* ---- posenc._check (check.c) ---- */
 
+/* The sense layer's q and k turn in (posenc_model_layer_rope_sense: 1, -1
+ * for NanoChat's -theta, 0 without RoPE); *model_type = the model's type. */
+int pyposenc_model_sense(const posenc_model *m, uint32_t layer, const char **model_type);
+
 /* *cfg = layer `layer`'s RoPE configuration with its scaling at length
  * seq_len (posenc_model_layer_rope_config, posenc_model_layer_scaling: the
  * family's length rules included, e.g. Qwen 1's dynamic NTK): what

@@ -44,6 +44,15 @@ static posenc_model *load_layer(const char *json, Py_ssize_t json_len, long long
                      detail[0] ? detail : pyposenc_strerror(st));
         return NULL;
     }
+    const char *type;
+    if (pyposenc_model_sense(m, (uint32_t)layer, &type) < 0) { /* NanoChat */
+        PyErr_Format(PyExc_ValueError,
+                     "posenc.check: model_type %s turns q and k by -theta (sense=-1): check's "
+                     "hypotheses are rotations by +theta, so such a layer is not checked",
+                     type);
+        pyposenc_model_free(m);
+        return NULL;
+    }
     if (*seq_len <= 0) { /* the engine's length: max(positions) + 1 */
         const int64_t *pp = (const int64_t *)bp->buf;
         for (Py_ssize_t t = 0; t < bp->len / 8; t++)

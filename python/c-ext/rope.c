@@ -282,6 +282,16 @@ static PyObject *Rope_rope_rows(RopeObject *self, PyObject *noargs)
     return Py_BuildValue("(Li)", (long long)rows, values);
 }
 
+/* sense() -> 1 or -1: the sense the layer's q and k turn in
+ * (posenc_model_layer_rope_sense; -1: NanoChat, whose frequencies are held
+ * negated; 1 for a RoPE not from a config). */
+static PyObject *Rope_sense(RopeObject *self, PyObject *noargs)
+{
+    (void)noargs;
+    const char *type;
+    return PyLong_FromLong(pyposenc_model_sense(self->model, self->layer, &type) < 0 ? -1 : 1);
+}
+
 static PyObject *Rope_cos_sin(RopeObject *self, PyObject *args)
 {
     PyObject *opos, *oc, *os;
@@ -633,6 +643,7 @@ static PyMethodDef Rope_methods[] = {
      "model_info() -> (model_type, part, ((s_t, s_h, s_w), rule) or None, hf_module)"},
     {"rope_rows", (PyCFunction)Rope_rope_rows, METH_NOARGS,
      "rope_rows() -> (table rows or 0, rotary_value)"},
+    {"sense", (PyCFunction)Rope_sense, METH_NOARGS, "sense() -> 1, or -1 (q and k turn by -theta)"},
     {"cos_sin", (PyCFunction)Rope_cos_sin, METH_VARARGS, "cos_sin(positions, cos, sin, threads)"},
     {"apply", (PyCFunction)(void (*)(void))Rope_apply, METH_FASTCALL | METH_KEYWORDS,
      "apply(q, k=None, positions=None, pos0=0, inverse=False, threads=1, dtype=-1, "

@@ -619,6 +619,14 @@ class RoPE:
         return bool(self._c.rope_rows()[1])
 
     @property
+    def sense(self) -> int:
+        """1: q and k turn by +theta; -1: by -theta (NanoChat, whose
+        rotate_half is cat(x2, -x1)): inv_freq then holds every frequency
+        negated, so apply() turns as the family's code does, and cos_sin()
+        gives sin(-theta) (posenc_model_layer_rope_sense)."""
+        return self._c.sense()
+
+    @property
     def hf_module(self) -> str:
         """How the family's transformers rotary module is called (the
         registry's posenc_model_hf_module_convention): "plain" (cos, sin as

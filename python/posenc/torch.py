@@ -477,6 +477,13 @@ class _Source:
     [..., P] on positions.device."""
 
     def __init__(self, rope: RoPE, max_table: int):
+        if rope.sense < 0:
+            # NanoChat (modeling_nanochat.py L97-103, L169-173): its module
+            # returns +theta's cos and sin, its rotate_half turns them by -theta
+            raise ValueError(f"model_type {rope.model_type!r} turns q and k by -theta "
+                             "(sense -1): its rotary module's cos and sin are +theta's and "
+                             "its rotate_half is cat(x2, -x1), so no drop-in module is "
+                             "made here: use posenc.RoPE.from_config(config).apply")
         self.rope0 = rope
         self.rope = rope
         self.kind = rope.scaling["type"]

@@ -337,6 +337,12 @@ posenc_status posenc_gguf_compare(const posenc_gguf *g, const posenc_gguf_hparam
     cmp x = {g, hp, causes, cap, 0, 0, {{0, {0}}}, 0};
     char k[160];
     uint32_t nl = posenc_model_n_layer(m);
+    for (uint32_t il = 0; il < nl; il++)
+        if (posenc_model_layer_rope_sense(m, il) < 0) /* NanoChat's rotate_half */
+            return posenc__load_fail(err, POSENC_ERR_RANGE,
+                                     "model_type %s turns q and k by -theta (sense=-1), which "
+                                     "no llama.cpp rope op does: not compared",
+                                     posenc_model_type(m));
     int64_t cur_len = (int64_t)(n_ctx ? n_ctx : hp->n_ctx_train);
     if (nl != hp->n_layer)
         cause(&x, "block-count", akey(&x, k, sizeof k, "block_count"), 0, "got=%u want=%u",

@@ -2393,19 +2393,23 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
            "L51-73 (transformers 5.23.0)"},
 
-/* ---- nanochat: refused. Its rotate_half is cat(x2, -x1), the negative of
- * llama's, so q * cos + rotate_half(q) * sin turns each (x[k], x[k + D/2])
- * pair by -theta (theta = position * base^(-2k/D), base rope_theta 10000,
- * whole head); every RoPE posenc describes turns by +theta. The q/k RMS
- * norms after the rotation have no weight (a rotation keeps the norm, so
- * their order does not matter). transformers 5.23.0
- * models/nanochat/modeling_nanochat.py L59-103, L106-128, L169-173,
- * L203-226; configuration_nanochat.py L54-72. */
-REFUSED("nanochat", "NanoChat", ROPE, HALF,
-        "NanoChat's rotate_half is cat(x2, -x1): q and k turn by -theta (the opposite sense "
-        "of every RoPE posenc describes), which is not implemented",
-        "models/nanochat/modeling_nanochat.py L59-128, L169-173, L203-226; "
-        "configuration_nanochat.py L54-72 (transformers 5.23.0)"),
+/* ---- nanochat: rotate_half is cat(x2, -x1) (L169-173), the negative of
+ * llama's, so q * cos + rotate_half(q) * sin (L125-129) turns each
+ * (x[k], x[k + D/2]) pair by -theta (HALF, whole head): quirk_nanochat sets
+ * the sense -1 (posenc_model_layer_rope negates the inverse frequencies).
+ * cos and sin are llama's: inv_freq = base^(-2k/D) over D = head_dim, or
+ * hidden_size / heads when absent or null (L87-93), cat(f, f) (L97-103),
+ * rope_parameters' rope_type through ROPE_INIT_FUNCTIONS (L67-71), base
+ * rope_theta (the mixin's 10000). The q/k RMS norms come after the rotation
+ * and have no weight (L203-204, L224-226): a rotation keeps the norm, so the
+ * order does not change the positions. transformers 5.23.0
+ * models/nanochat/modeling_nanochat.py L59-129, L169-173, L203-226;
+ * configuration_nanochat.py L54-72. */
+{.model_type = "nanochat", .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 6,
+ .quirks = &quirk_nanochat,
+ .source = "models/nanochat/modeling_nanochat.py L59-129, L169-173, L203-226; "
+           "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
 
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's

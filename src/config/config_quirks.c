@@ -423,6 +423,21 @@ static posenc_status qwen_logn_ntk(mread *r)
     return POSENC_OK;
 }
 
+/* NanoChat: rotate_half is cat(x2, -x1) (the negative of llama's), so
+ * q * cos + rotate_half(q) * sin turns each (x[k], x[k + D/2]) pair by
+ * -theta: every RoPE group turns in the sense -1 (posenc_model_layer_rope
+ * negates its inverse frequencies). transformers 5.23.0
+ * models/nanochat/modeling_nanochat.py L106-129, L169-173, L221-222. */
+static posenc_status nanochat_sense(mread *r)
+{
+    for (uint32_t i = 0; i < r->m->n_group; i++) /* every group rotates */
+        r->m->group[i].sense = -1;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_nanochat = {.name = "quirk_nanochat",
+                                             .layers_read = nanochat_sense};
+
 /* (Qwen/Qwen-7B-Chat modeling_qwen.py @04df5dd5: RotaryEmbedding,
  * QWenAttention's logn_list, QWenModel.forward's ntk_alpha) */
 const posenc_family_quirks quirk_qwen = {.name = "quirk_qwen", .layers_read = qwen_logn_ntk,

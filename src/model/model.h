@@ -73,6 +73,9 @@ typedef struct posenc_model_group {
                                  a position at or past it fails in the family's code
                                  (RoFormer's max_position_embeddings); 0: any position */
     int rotary_value;         /* ROPE: the values turn too (RoFormer's rotary_value) */
+    int sense;                /* ROPE: -1: q and k turn by -theta (NanoChat's rotate_half
+                                 cat(x2, -x1)): posenc_model_layer_rope negates every
+                                 inverse frequency; 0: by +theta, as everywhere else */
     /* RELATIVE_BUCKETS beyond T5's full attention (LongT5, CPM-Ant, VITS): */
     int bucket_ids;           /* POSENC__IDS_T5 (0: T5's or DeBERTa's, above), or one of
                                  the POSENC__IDS_* below */

@@ -115,6 +115,8 @@ static posenc_status put_rope(text *t, const posenc_model_group *g)
         put(t, " dynamic_ntk=qwen");
         put_num(t, "ntk_seq_length", g->ntk_seq_length);
     }
+    if (g->sense < 0) /* NanoChat: q and k turn by -theta */
+        put(t, " sense=-1");
     if (g->rope_rows) /* RoFormer: cos/sin rows of a table; a position past it fails */
         put(t, " positions=%lld", (long long)g->rope_rows);
     if (g->rope_rows || g->rotary_value) /* RoFormer's rotary_value: the values turn too */

@@ -225,10 +225,24 @@ static posenc_status layer_rope(const posenc_model *m, uint32_t layer, int64_t c
         return POSENC_ERR_NULL;
     if (indexer && !m->indexer_head_dim)
         return POSENC_ERR_RANGE;
-    const posenc_rope_config *c = &posenc__model_group(m, layer)->rope;
-    return posenc_rope_init_scaled(r, indexer ? m->indexer_head_dim : c->head_dim,
-                                   c->rotary_dim, c->base,
-                                   indexer ? m->indexer_layout : c->layout, &s, cur_len);
+    const posenc_model_group *g = posenc__model_group(m, layer);
+    const posenc_rope_config *c = &g->rope;
+    st = posenc_rope_init_scaled(r, indexer ? m->indexer_head_dim : c->head_dim, c->rotary_dim,
+                                 c->base, indexer ? m->indexer_layout : c->layout, &s, cur_len);
+    if (st == POSENC_OK && g->sense < 0) /* by -theta: cos(-a) = cos a, sin(-a) = -sin a */
+        for (uint32_t k = 0; k < r->rotary_dim / 2; k++) {
+            r->inv_freq_hi[k] = -r->inv_freq_hi[k];
+            r->inv_freq_lo[k] = -r->inv_freq_lo[k];
+        }
+    return st;
+}
+
+int posenc_model_layer_rope_sense(const posenc_model *m, uint32_t layer)
+{
+    const posenc_model_group *g = posenc__model_group(m, layer);
+    if (!g || g->scheme != POSENC_SCHEME_ROPE)
+        return 0;
+    return g->sense < 0 ? -1 : 1;
 }
 
 posenc_status posenc_model_layer_rope(const posenc_model *m, uint32_t layer, int64_t cur_len,

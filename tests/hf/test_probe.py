@@ -455,6 +455,11 @@ CLASS_DEFAULTS += ["ernie4_5_vl_moe", "ernie4_5_vl_moe_text"]
 # the probe's 3-D forward does not give: tests/hf/test_mrope2_hf.py checks it
 CLASS_DEFAULTS_REFUSED.pop("neomme")
 GOLDEN_TESTED.add("neomme")
+# NanoChat (h-nanochat): read now, its RoPE turning by -theta (sense -1, the
+# frequencies negated): the probe verifies it from its cos_sin; golden, the
+# package and the refusals against the model in tests/hf/test_nanochat_hf.py
+CLASS_DEFAULTS_REFUSED.pop("nanochat")
+CLASS_DEFAULTS += ["nanochat"]
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
@@ -850,9 +855,10 @@ def test_recurrent_gemma_pattern_and_rotary():
 
 
 def test_nanochat_turns_by_minus_theta():
-    """Why nanochat is refused: its rotate_half is cat(x2, -x1), so its
-    apply_rotary_pos_emb equals posenc's HALF rotation run inverse (-theta),
-    and not the forward one."""
+    """NanoChat's rotate_half is cat(x2, -x1), so its apply_rotary_pos_emb
+    equals posenc's HALF rotation run inverse (-theta), and not the forward
+    one; the registry's RoPE (sense -1) is verified by the probe, and the
+    same RoPE turning by +theta disagrees."""
     import torch
     from transformers import NanoChatConfig
     from transformers.models.nanochat import modeling_nanochat as mn
@@ -868,11 +874,11 @@ def test_nanochat_turns_by_minus_theta():
     fwd = rope.apply(q.clone(), inplace=False, layout="bhsd")
     assert torch.allclose(hf, inv, atol=1e-5)
     assert not torch.allclose(hf, fwd, atol=1e-2)
-    # the probe sees that it rotates (its q_norm output is already rotated:
-    # the rotary function's own input and output tell)
-    nope = hf_probe.probe(hf_probe.default_config("nanochat"), assume_none=True,
-                          positions=(hf_probe.SMALL_POS,))
-    assert nope.status == hf_probe.DISAGREE and "rotary function" in nope.detail, nope
+    d = hf_probe.default_config("nanochat")
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    plus = hf_probe.probe(d, mutate=lambda e: _rope_like(e) if e.rope else e)
+    assert plus.status == hf_probe.DISAGREE and "pair 0 at position 1" in plus.detail, plus
 
 
 def test_t5_bias_checked(monkeypatch):
