@@ -8,6 +8,9 @@ import pytest
 import posenc
 from conftest import mp_cos_sin, mp_inv_freq
 
+needs_reader = pytest.mark.skipif(not posenc.have_config_reader(),
+                                  reason="posenc built without the config.json reader (jansson)")
+
 
 def test_hw_alternating_axis_table():
     r = posenc.RoPE(128, base=500000.0, layout="interleaved")
@@ -22,6 +25,7 @@ def test_hw_alternating_axis_table():
         posenc.MRoPE(r, [20, 22, 22], rule="alternate")
 
 
+@needs_reader
 def test_ernie_config_section_order_and_angles():
     d = {"model_type": "ernie4_5_vl_moe", "text_config": {
         "hidden_size": 2560, "num_attention_heads": 20, "num_hidden_layers": 2,
@@ -39,6 +43,7 @@ def test_ernie_config_section_order_and_angles():
         assert abs(s[0, k] - float(s_ref)) <= 2e-16
 
 
+@needs_reader
 def test_text_positions_are_plain_rope():
     rope = posenc.RoPE.from_config({"model_type": "ernie4_5_vl_moe_text"})
     assert rope.mrope == ([20, 22, 22], "hw-alternating")
