@@ -140,6 +140,7 @@ TEST(sinusoid_fairseq_beside_lesson)
     if (b)
         CHECK(strcmp(plot_built_figure(b)->title,
                      "Sinusoid table of spec: [sin | cos], offset 2, D = 10") == 0);
+    plot_built_free(b);
 }
 
 /* sinusoid --alone of MusicGen (cosines first) and Marian (power halves),
