@@ -213,6 +213,28 @@ TEST(rope_scaling_own_theta)
     CHECK(fabs(rope.inv_freq_hi[15] / (pow(150000.0, -30.0 / 32.0) / 2) - 1) < 1e-15);
 }
 
+/* A block without rope_type or type: transformers 5 sets the type
+ * "default" (modeling_rope_utils.py L825: setdefault("rope_type",
+ * get("type", "default"))), so {"rope_theta": 500000} is the default RoPE of
+ * base 500000: f_k = 500000^(-2k/64), computed apart. A typeless block that
+ * also holds a scaling key is refused by that key's name (transformers would
+ * leave it unread), and a null type stays refused (None is no RoPE type). */
+TEST(typeless_block_is_default)
+{
+    const char *j = "{\"head_dim\": 64, \"rope_parameters\": {\"rope_theta\": 500000}}";
+    posenc_config_error err;
+    CHECK(posenc_rope_from_config_text(j, strlen(j), &cfg, &err) == POSENC_OK);
+    CHECK(cfg.base == 500000.0 && cfg.rotary_dim == 64 && cfg.scaling.type == POSENC_ROPE_DEFAULT);
+    CHECK(posenc_rope_init_config(&rope, &cfg, 0) == POSENC_OK);
+    CHECK(rope.inv_freq_hi[0] == 1.0);
+    CHECK(fabs(rope.inv_freq_hi[31] / pow(500000.0, -62.0 / 64.0) - 1) < 1e-15);
+    const char *scaled = "{\"head_dim\": 64, \"rope_scaling\": {\"rope_theta\": 1e6, "
+                         "\"factor\": 4}}";
+    CHECK(posenc_rope_from_config_text(scaled, strlen(scaled), &cfg, &err) == POSENC_ERR_FORMAT);
+    CHECK(strcmp(err.key, "rope_scaling.rope_type") == 0);
+    CHECK(strstr(err.detail, "leaves rope_scaling.factor unread") != NULL);
+}
+
 /* Gemma 4's proportional set as a bare rope_parameters block: the whole head
  * rotates and partial_rotary_factor is the scaling's p (not the rotated part);
  * the frequencies are the mpmath golden case gemma4-proportional's. */
@@ -438,7 +460,8 @@ static const bad_config BAD_CONFIGS[] = {
     {HD "\"rope_scaling\": 2}", POSENC_ERR_FORMAT, "rope_scaling",
      "rope_scaling must be an object or null, got an integer"},
     {HD "\"rope_scaling\": {\"factor\": 2}}", POSENC_ERR_FORMAT, "rope_scaling.rope_type",
-     "missing key rope_scaling.rope_type (or type)"},
+     "missing key rope_scaling.rope_type (or type): transformers reads a block without one as "
+     "the default RoPE and leaves rope_scaling.factor unread; name the type"},
     {HD "\"rope_scaling\": {\"type\": 3}}", POSENC_ERR_FORMAT, "rope_scaling.type",
      "rope_scaling.type must be a string, got an integer"},
     {HD "\"rope_scaling\": {\"rope_type\": \"linear\", \"type\": 3, \"factor\": 2}}",
@@ -595,6 +618,7 @@ int main(void)
     RUN(known_models);
     RUN(broken_configs);
     RUN(rope_parameters_form);
+    RUN(typeless_block_is_default);
     RUN(proportional_form);
     RUN(rope_scaling_own_theta);
     RUN(broken_config_texts);

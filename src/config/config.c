@@ -450,9 +450,34 @@ static posenc_status block_type(reader *rd, const json_t *rs, posenc_rope_scalin
     const char *tkey = bkey(rd, t1 ? "rope_type" : "type", name, sizeof name);
     char tkey_buf[96];
     snprintf(tkey_buf, sizeof tkey_buf, "%s", tkey);
-    if (!tv)
-        return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, bkey(rd, "rope_type", name, sizeof name),
-                    "missing key %s (or type)", name);
+    if (!tv) {
+        /* transformers 5 gives a block without a type the type "default"
+         * (modeling_rope_utils.py L825, L851: setdefault("rope_type",
+         * get("type", "default"))) and leaves any scaling key in it unread
+         * (only warned about, L1157): a block of rope_theta and
+         * partial_rotary_factor alone is the default RoPE; one that also
+         * holds factor or the like was meant as a scaling nobody named, and
+         * is refused rather than read either way. */
+        bkey(rd, "rope_type", name, sizeof name);
+        /* a null type reaches the code as None, which no RoPE function is
+         * registered under (ROPE_INIT_FUNCTIONS[None] fails) */
+        if (json_object_get(rs, "rope_type") || json_object_get(rs, "type"))
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name, "missing key %s (or type)",
+                                    name);
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)rs, k, v) {
+            if (strcmp(k, "rope_theta") == 0 || strcmp(k, "partial_rotary_factor") == 0)
+                continue;
+            char kname[96];
+            return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, name,
+                        "missing key %s (or type): transformers reads a block without one as "
+                        "the default RoPE and leaves %s unread; name the type",
+                        name, bkey(rd, k, kname, sizeof kname));
+        }
+        *out = POSENC_ROPE_DEFAULT;
+        return posenc_rope_scaling_init(s, POSENC_ROPE_DEFAULT);
+    }
     if (!json_is_string(tv))
         return posenc__cfg_fail(rd, POSENC_ERR_FORMAT, tkey_buf, "%s must be a string, got %s", tkey_buf,
                     posenc__cfg_type_word(tv));

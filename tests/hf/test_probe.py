@@ -949,3 +949,21 @@ def test_vision_encoder_decoder_gpt2_decoder():
     d["decoder"] = g
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.VERIFIED and "wpe" in rep.how, rep
+
+
+@pytest.mark.parametrize("model_type", ["llama", "qwen2", "mistral"])
+def test_typeless_rope_block(model_type):
+    """A RoPE block without rope_type or type: transformers 5.23 gives it the
+    type "default" (modeling_rope_utils.py L825) and its rope_theta, which
+    posenc reads the same, verified against the built model. A typeless
+    block that also holds factor is left unread by transformers (a warning
+    only) and refused by posenc, naming the block's missing type."""
+    d = _defaults(model_type, rope_parameters={"rope_theta": 500000.0})
+    d.pop("rope_scaling", None)
+    d.pop("rope_theta", None)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    d["rope_parameters"] = {"rope_theta": 500000.0, "factor": 4.0}
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.REFUSED, rep
+    assert "rope_parameters.factor unread" in rep.detail, rep
