@@ -310,7 +310,26 @@ static const bad BAD[] = {
      "\"max_position_embeddings\": 1024, \"d_model\": 0}",
      NULL, POSENC_ERR_DIM, "d_model", "outside 1.."},
     {"{\"model_type\": \"gemma3\", \"text_config\": {\"num_hidden_layers\": 2, \"head_dim\": 3}}",
-     NULL, POSENC_ERR_RANGE, "text_config.partial_rotary_factor", "it must be even"},
+     NULL, POSENC_ERR_RANGE, "text_config.head_dim", "it must be even"},
+    /* a partial factor on a family whose code rotates the whole head
+     * (modeling_llama.py L90-105: dim = head_dim; tests/hf/test_probe.py
+     * test_partial_factor_unread runs the models) */
+    {"{\"model_type\": \"llama\", \"partial_rotary_factor\": 0.5}", NULL, POSENC_ERR_FORMAT,
+     "partial_rotary_factor", "never reads a partial factor"},
+    {"{\"model_type\": \"mistral\", \"num_hidden_layers\": 2, \"hidden_size\": 256, "
+     "\"num_attention_heads\": 4, \"rotary_pct\": 0.25}", NULL, POSENC_ERR_FORMAT,
+     "rotary_pct", "family mistral's code rotates the whole head"},
+    {"{\"model_type\": \"qwen2\", \"rope_parameters\": {\"rope_type\": \"linear\", "
+     "\"factor\": 2, \"partial_rotary_factor\": 0.5}}",
+     NULL, POSENC_ERR_FORMAT, "rope_parameters.partial_rotary_factor", "never reads"},
+    {"{\"model_type\": \"gemma3\", \"text_config\": {\"partial_rotary_factor\": 0.5}}", NULL,
+     POSENC_ERR_FORMAT, "text_config.partial_rotary_factor", "family gemma3_text's code"},
+    /* a top-level factor beside per-type sets without one (Step3p7's class
+     * copies it in, Mellum's does not) */
+    {"{\"model_type\": \"mellum\", \"partial_rotary_factor\": 0.5, \"layer_types\": "
+     "[\"full_attention\"], \"num_hidden_layers\": 1, \"rope_parameters\": {\"full_attention\": "
+     "{\"rope_type\": \"default\", \"rope_theta\": 10000}}}",
+     NULL, POSENC_ERR_FORMAT, "partial_rotary_factor", "is not settled"},
     /* a key of the wrong type, at each place a key is read: status, key, message */
     {"{\"model_type\": \"llama\", \"num_hidden_layers\": \"2\"}", NULL, POSENC_ERR_FORMAT,
      "num_hidden_layers", "num_hidden_layers must be a number, got a string"},

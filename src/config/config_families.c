@@ -12,6 +12,7 @@
 
 #define HALF POSENC_LAYOUT_HALF
 #define INTERLEAVED POSENC_LAYOUT_INTERLEAVED
+#define WHOLE_HEAD POSENC_ROTARY_WHOLE_HEAD
 
 /* The layer kinds of hybrid models (the KINDS rule, config_families.h):
  * each name as configs write it, transformers' legacy names too

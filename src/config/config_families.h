@@ -18,8 +18,15 @@ typedef enum posenc_rotary_rule {
                                     partial_key, default partial_default) */
     POSENC_ROTARY_HALF_HEAD = 1, /* head_dim / 2 (ChatGLM) */
     POSENC_ROTARY_DIM_KEY = 2,   /* the config's rotary_dim; null: head_dim (GPT-J) */
-    POSENC_ROTARY_QK_ROPE = 3    /* qk_rope_head_dim: the rotated part of each head is
+    POSENC_ROTARY_QK_ROPE = 3,   /* qk_rope_head_dim: the rotated part of each head is
                                     its own head (DeepSeek V2/V3, MiniCPM3) */
+    POSENC_ROTARY_WHOLE_HEAD = 4 /* the whole head, whatever the config says: the code
+                                    reads no partial factor (its default rotary module
+                                    spans head_dim, and a scaled type that reads the
+                                    factor fails on the size), so a partial_rotary_factor
+                                    or rotary_pct other than 1 is refused by name (Llama,
+                                    Mistral, Qwen2/3, Gemma...; tests/hf/test_probe.py
+                                    test_partial_factor_unread runs each) */
 } posenc_rotary_rule;
 
 /* Which layers get which position encoding (posenc_model_family.layers). */

@@ -67,7 +67,7 @@
  * (local) layers only; full layers NoPE. layer_types default from
  * global_attn_every_n_layers (4), a key posenc does not read: without
  * layer_types the config is refused. head_dim 128, rope_theta 10000. */
-{.model_type = "afmoe", .arch = "Afmoe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "afmoe", .rotary = WHOLE_HEAD, .arch = "Afmoe", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 2048,
  .default_heads = 16, .default_head_dim = 128,
@@ -131,7 +131,7 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
  * 8192, low 1, high 4; a rope_theta beside no block is unread: refused). */
-{.model_type = "apertus", .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "apertus", .rotary = WHOLE_HEAD, .arch = "Apertus", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
@@ -139,7 +139,7 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
 
 /* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden /
  * heads, rope_theta 10000. */
-{.model_type = "arcee", .arch = "Arcee", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "arcee", .rotary = WHOLE_HEAD, .arch = "Arcee", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85"},
@@ -151,7 +151,7 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
  * heads) on every layer, rope_theta the mixin's 10000. transformers 5.23.0
  * models/aria/modeling_aria.py L334-364, L412, L606-618;
  * configuration_aria.py L41-95, L118-126. */
-{.model_type = "aria_text", .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "aria_text", .rotary = WHOLE_HEAD, .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
            "(transformers 5.23.0)"},
@@ -235,7 +235,7 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  * hidden 5120, 48 heads, head_dim 128; quirk (its rules and citations).
  * transformers 5.23.0 models/beam/modeling_beam.py L67-127, L202-256,
  * L492-495, L559-578; configuration_beam.py L76-134. */
-{.model_type = "beam", .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "beam", .rotary = WHOLE_HEAD, .arch = "Beam", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .qscale = POSENC_QUERY_SCALE_POWER,
  .default_rope_parameters = "{\"sliding_attention\": {\"rope_type\": \"default\", "
@@ -297,7 +297,7 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
            "L44-51 (transformers 5.23.0)"},
 
 /* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000. */
-{.model_type = "bitnet", .arch = "BitNet", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "bitnet", .rotary = WHOLE_HEAD, .arch = "BitNet", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 30, .default_hidden = 2560, .default_heads = 20,
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48"},
@@ -367,7 +367,7 @@ WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "
 /* ---- chameleon: llama's rotate_half (HALF) over the whole head (hidden_size
  * / heads), after the per-head q/k LayerNorm; every layer alike; the VQ image
  * tokens take the same plain 1-D positions. */
-{.model_type = "chameleon", .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "chameleon", .rotary = WHOLE_HEAD, .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/chameleon/modeling_chameleon.py L110-166, L261-310 (5.23.0); "
            "configuration_chameleon.py L97-111"},
 
@@ -448,7 +448,7 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
  * (id 2603556805) CohereRotaryEmbedding. */
-{.model_type = "cohere", .arch = "Cohere", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+{.model_type = "cohere", .rotary = WHOLE_HEAD, .arch = "Cohere", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .source = "models/cohere/modeling_cohere.py (CohereRotaryEmbedding repeat_interleave, "
            "rotate_half)",
  /* models/cohere/modeling_cohere.py L107 (5.23.0): repeat_interleave(freqs, 2) */
@@ -457,7 +457,7 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
 /* ---- cohere2: interleaved RoPE on sliding layers only, full layers NoPE.
  * models/cohere2/modular_cohere2.py (Cohere2Attention: sliding_window only
  * for sliding_attention, RoPE when sliding_window is not None). */
-{.model_type = "cohere2", .arch = "Cohere2", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "cohere2", .rotary = WHOLE_HEAD, .arch = "Cohere2", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED,
  .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)",
@@ -473,7 +473,7 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  * models/cohere2_moe/modeling_cohere2_moe.py L236-269 (rotate_half,
  * apply_rotary_pos_emb), L279-300 (sliding_window, force_rope), L318-319;
  * configuration_cohere2_moe.py L97-130, L133-160. */
-{.model_type = "cohere2_moe", .arch = "Cohere2Moe", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "cohere2_moe", .rotary = WHOLE_HEAD, .arch = "Cohere2Moe", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_NONE, .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 4,
  .default_layers = 40, .default_hidden = 8192, .default_heads = 64, .default_head_dim = 128,
@@ -549,7 +549,7 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * 128, default_theta 1e6 with llama3 scaling (factor 16, original 8192) when
  * the config has no rope block (a config without one is refused: its
  * rope_theta would be unread). */
-{.model_type = "cwm", .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "cwm", .rotary = WHOLE_HEAD, .arch = "Cwm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
  .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
@@ -625,7 +625,7 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  * alike. transformers 5.23.0 models/deepseek_ocr2/modeling_deepseek_ocr2.py
  * L713-750, L996-1080, L1318; configuration_deepseek_ocr2.py L170-244
  * (modular_deepseek_ocr2.py L557-605, L887-921). */
-{.model_type = "deepseek_ocr2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "deepseek_ocr2_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/deepseek_ocr2/modeling_deepseek_ocr2.py L713-750, L996-1080, L1318 "
            "(transformers 5.23.0); configuration_deepseek_ocr2.py L170-244"},
 
@@ -707,7 +707,7 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size / heads;
  * rope_theta 10000. */
-{.model_type = "diffllama", .arch = "DiffLlama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "diffllama", .rotary = WHOLE_HEAD, .arch = "DiffLlama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
  .source = "models/diffllama/modeling_diffllama.py L114-144, L203, L260 (5.23.0); "
            "configuration_diffllama.py L51-76"},
@@ -724,7 +724,7 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
 
 /* ---- doge: llama's rotate_half (HALF, full head) before its dynamic mask
  * attention, rope_theta 10000. */
-{.model_type = "doge", .arch = "Doge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "doge", .rotary = WHOLE_HEAD, .arch = "Doge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85"},
@@ -732,7 +732,7 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
 /* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
  * hidden_size / heads), one rotary for every layer: layer_types only picks the
  * sliding-window mask. */
-{.model_type = "dots1", .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "dots1", .rotary = WHOLE_HEAD, .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/dots1/modeling_dots1.py L112-141, L188-229, L467-518 (5.23.0); "
            "configuration_dots1.py L85-125"},
 
@@ -783,7 +783,7 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  * every layer, default_theta 1e6. transformers 5.23.0
  * models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168;
  * configuration_emu3.py L95-117, L129-137. */
-{.model_type = "emu3_text_model", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "emu3_text_model", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
            "L95-117 (transformers 5.23.0)"},
@@ -821,12 +821,12 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  * (apply_rotary_pos_emb), L192 (head_dim); configuration_ernie4_5.py L47
  * (default_theta), L65-68, L81; models/ernie4_5_moe/modeling_ernie4_5_moe.py
  * L130-165, L215; configuration_ernie4_5_moe.py L62, L95-98. */
-{.model_type = "ernie4_5", .arch = "Ernie4_5", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+{.model_type = "ernie4_5", .rotary = WHOLE_HEAD, .arch = "Ernie4_5", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .base_default = 500000.0, .default_layers = 18, .default_hidden = 1024, .default_heads = 16,
  .default_head_dim = 128,
  .source = "models/ernie4_5/modeling_ernie4_5.py L107-111, L151-180 (5.23.0); "
            "configuration_ernie4_5.py L47, L65-81"},
-{.model_type = "ernie4_5_moe", .arch = "Ernie4_5_Moe", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "ernie4_5_moe", .rotary = WHOLE_HEAD, .arch = "Ernie4_5_Moe", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
  .default_heads = 20,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
@@ -863,14 +863,14 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  * rope_theta the mixin's 10000. transformers 5.23.0
  * models/esmc/modeling_esmc.py L55-90, L118-150, L187; configuration_esmc.py
  * L88-102; modular_esmc.py L57-95, L141-175. */
-{.model_type = "esmc", .arch = "Esmc", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "esmc", .rotary = WHOLE_HEAD, .arch = "Esmc", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 80, .default_hidden = 2560, .default_heads = 40,
  .source = "models/esmc/modeling_esmc.py L55-90, L118-150, L187 (5.23.0); configuration_esmc.py "
            "L88-102"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. */
-{.model_type = "eurobert", .arch = "EuroBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "eurobert", .rotary = WHOLE_HEAD, .arch = "EuroBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
            "configuration_eurobert.py L69-96"},
@@ -896,7 +896,7 @@ REFUSED("exaone", "Exaone", ROPE, HALF,
  * self.is_sliding); sliding_window_pattern 4; rope_theta 10000.
  * models/exaone4/modular_exaone4.py @26892c16 L180-215 (defaults, pattern),
  * L239-280 (head_dim, is_sliding, the NoPE rule). */
-{.model_type = "exaone4", .arch = "Exaone4", EXAONE4_LAYERS, .default_hidden = 4096,
+{.model_type = "exaone4", .rotary = WHOLE_HEAD, .arch = "Exaone4", EXAONE4_LAYERS, .default_hidden = 4096,
  .default_heads = 32,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
 
@@ -916,7 +916,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  * % 4 != 0: sliding), or none sliding without a window; rotate_half (HALF,
  * full head), rope_theta 10000. A string pattern ("LLLG") without layer_types
  * is refused by the layer reader. */
-{.model_type = "exaone_moe", .arch = "ExaoneMoe", EXAONE4_LAYERS, .default_layers = 32,
+{.model_type = "exaone_moe", .rotary = WHOLE_HEAD, .arch = "ExaoneMoe", EXAONE4_LAYERS, .default_layers = 32,
  .default_hidden = 4096, .default_heads = 32,
  .source = "models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184 (5.23.0); "
            "configuration_exaone_moe.py L89-138"},
@@ -926,7 +926,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  * the bias divided by sqrt(head_dim) (L896-903, the default SDPA path).
  * FalconConfig defaults (configuration_falcon.py @3f832360 L111-130): hidden
  * 4544, heads 71, layers 32, rope_theta 10000. */
-{.model_type = "falcon", .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+{.model_type = "falcon", .rotary = WHOLE_HEAD, .arch = "Falcon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4544, .default_heads = 71,
  .flags = POSENC_FAMILY_ALIBI_KEY, .quirks = &quirk_falcon,
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
@@ -938,7 +938,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  * (layers_block_type all "hybrid"); modeling_falcon_h1.py L98-106
  * (rotate_half), L212 (RoPE in FalconH1Attention), L1186 (every layer
  * hybrid); rope_theta default 10000 (modeling_rope_utils.py L760). */
-{.model_type = "falcon_h1", .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "falcon_h1", .rotary = WHOLE_HEAD, .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0,
  .source = "models/falcon_h1/configuration_falcon_h1.py L132-134; modeling_falcon_h1.py L98-106, "
            "L212, L1186 (transformers 5.23.0)"},
@@ -980,7 +980,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
 
 /* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
  * llama's rotate_half: HALF, full head), default_theta 500000. */
-{.model_type = "flex_olmo", .arch = "FlexOlmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "flex_olmo", .rotary = WHOLE_HEAD, .arch = "FlexOlmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
            "configuration_flex_olmo.py L51, L73-76"},
@@ -991,7 +991,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  * layer_types (full on layers 0, 1, i % 4 == 1 and the last) is written out by
  * to_dict, so a config without layer_types is refused (sliding_window is an
  * int: strict configs reject null); rope_theta the mixin's 10000. */
-{.model_type = "flint", .arch = "Flint", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "flint", .rotary = WHOLE_HEAD, .arch = "Flint", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 49, .default_hidden = 2048,
  .default_heads = 32, .default_head_dim = 128,
@@ -1026,7 +1026,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
  * @7b24e381 (GemmaConfig.__init__ defaults). */
-{.model_type = "gemma", .arch = "Gemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+{.model_type = "gemma", .rotary = WHOLE_HEAD, .arch = "Gemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 28, .default_hidden = 3072, .default_heads = 16, .default_head_dim = 256,
  .source = "models/gemma/configuration_gemma.py @7b24e381 (GemmaConfig); rope_utils L635"},
 
@@ -1034,7 +1034,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  * choose the mask). models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half,
  * apply_rotary_pos_emb, Gemma2RotaryEmbedding, Gemma2Attention);
  * configuration_gemma2.py @26892c16 (defaults, layer_types). */
-{.model_type = "gemma2", .arch = "Gemma2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+{.model_type = "gemma2", .rotary = WHOLE_HEAD, .arch = "Gemma2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 26, .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .source = "models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half, Gemma2RotaryEmbedding); "
            "configuration_gemma2.py @26892c16"},
@@ -1049,7 +1049,7 @@ WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/confi
  * (convert_rope_params_to_dict: rope_scaling to full_attention only L213,
  * bases L218-225); modeling_gemma3.py @16d622f0 (Gemma3RotaryEmbedding per
  * layer type, rotate_half). */
-{.model_type = "gemma3_text", .arch = "Gemma3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "gemma3_text", .rotary = WHOLE_HEAD, .arch = "Gemma3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
  .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
@@ -1071,7 +1071,7 @@ WRAPPER("gemma3n", NULL, ROPE, "text_config", "gemma3n_text", "models/gemma3n/co
  * the keys of the last earlier layer of their type, rotated at the same
  * positions with the same layer-type RoPE), L1514 (Gemma3nRotaryEmbedding per
  * layer type). transformers 5.23.0. AltUp and laurel do not touch positions. */
-{.model_type = "gemma3n_text", .arch = "Gemma3n", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "gemma3n_text", .rotary = WHOLE_HEAD, .arch = "Gemma3n", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "rope_local_base_freq",
  .local_base_default = 10000.0, .sliding_pattern = 5, .default_layers = 35,
@@ -1322,7 +1322,7 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
  * head; one rotary for sliding and full layers.
  * models/gpt_oss/modular_gpt_oss.py @b8f055a8 (GptOssRotaryEmbedding,
  * _apply_rotary_emb). */
-{.model_type = "gpt_oss", .arch = "GptOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "gpt_oss", .rotary = WHOLE_HEAD, .arch = "GptOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/gpt_oss/modular_gpt_oss.py @b8f055a8 (_apply_rotary_emb)"},
 
 /* ---- gptj: rotate_every_two (interleaved) on the first rotary_dim elements,
@@ -1339,14 +1339,14 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
  * models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106,
  * L189, L340-384, L502; configuration_gradium_phonon_tts.py L143-154,
  * L182-186 (768 hidden, 6 layers, 12 heads). */
-{.model_type = "gradium_phonon_tts", .arch = "GradiumPhononTTS", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "gradium_phonon_tts", .rotary = WHOLE_HEAD, .arch = "GradiumPhononTTS", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 6, .default_hidden = 768,
  .default_heads = 12,
  .source = "models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106, L189, L340-384, "
            "L502; configuration_gradium_phonon_tts.py L143-186 (transformers 5.23.0)"},
 
 /* ---- granite: llama's RoPE (HALF, full head). */
-{.model_type = "granite", .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "granite", .rotary = WHOLE_HEAD, .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
 
 WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_vision_text", "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"),
@@ -1358,7 +1358,7 @@ WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_visi
  * rope_theta the mixin's 10000. transformers 5.23.0
  * models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290,
  * L331-373; configuration_granite4_vision.py L45-95, L123-142. */
-{.model_type = "granite4_vision_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "granite4_vision_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
            "configuration_granite4_vision.py L45-95 (transformers 5.23.0)"},
@@ -1371,7 +1371,7 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  * mixin's 10000. transformers 5.23.0
  * models/granite_docling/modeling_granite_docling.py L117-150, L188-230,
  * L375-405; configuration_granite_docling.py L105-160, L171-177. */
-{.model_type = "granite_docling_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "granite_docling_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
@@ -1387,7 +1387,7 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  * models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255,
  * L494-570; configuration_granitemoe_swa.py L30-50, L77-127 (32 layers,
  * hidden 4096, 32 heads). */
-{.model_type = "granite_swa", .arch = "GraniteSWA", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "granite_swa", .rotary = WHOLE_HEAD, .arch = "GraniteSWA", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
  .quirks = &quirk_granite_swa,
  .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460 (5.23.0); "
@@ -1399,13 +1399,13 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  * L270-272; configuration_granitemoe.py L60-63;
  * models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275;
  * configuration_granitemoeshared.py L71-74. */
-{.model_type = "granitemoe", .arch = "GraniteMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "granitemoe", .rotary = WHOLE_HEAD, .arch = "GraniteMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63"},
 
 /* granitemoe_swa: see granite_swa above. */
-{.model_type = "granitemoe_swa", .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "granitemoe_swa", .rotary = WHOLE_HEAD, .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32, .quirks = &quirk_granite_swa,
  .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
@@ -1426,7 +1426,7 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95, L116-117; "
            "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)"},
 
-{.model_type = "granitemoeshared", .arch = "GraniteMoeShared", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "granitemoeshared", .rotary = WHOLE_HEAD, .arch = "GraniteMoeShared", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32,
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
@@ -1448,14 +1448,14 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
 
 /* ---- gte (encoder): llama's rotate_half (HALF, full head), default_theta
  * 160000. */
-{.model_type = "gte", .arch = "Gte", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "gte", .rotary = WHOLE_HEAD, .arch = "Gte", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 160000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/gte/modeling_gte.py L114-115, L133-163, L201, L226 (5.23.0); "
            "configuration_gte.py L50-67"},
 
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
  * repeat_interleave(2)), full head, head_dim 128, default_theta 100000. */
-{.model_type = "helium", .arch = "Helium", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
+{.model_type = "helium", .rotary = WHOLE_HEAD, .arch = "Helium", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .base_default = 100000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
  .default_head_dim = 128,
  .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
@@ -1467,7 +1467,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * llama3 scaling (factor 32, theta 500000, low 0.125, high 0.5, original 1024)
  * and a rope_theta beside it is unread: refused. A block without rope_theta
  * takes default_theta 10000. */
-{.model_type = "higgs_audio_v2", .arch = "HiggsAudioV2", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "higgs_audio_v2", .rotary = WHOLE_HEAD, .arch = "HiggsAudioV2", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 28, .default_hidden = 3072,
  .default_heads = 24, .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196, L333-377, L529; "
@@ -1478,7 +1478,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * num_hidden_layers counts the attention calls (HrmTextConfig.__post_init__
  * rewrites it to num_layers_per_stack * H_cycles * (L_cycles + 1)), so the key
  * is required here; rope_theta the mixin's 10000. */
-{.model_type = "hrm_text", .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "hrm_text", .rotary = WHOLE_HEAD, .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
  .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
            "(5.23.0); modular_hrm_text.py L50-130"},
@@ -1516,13 +1516,13 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  * L287-355 (rotary, ntk_alpha); configuration_hunyuan_v1_dense.py L37-56;
  * models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159;
  * configuration_hunyuan_v1_moe.py L52-75. */
-{.model_type = "hunyuan_v1_dense", .arch = "HunYuanDenseV1", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "hunyuan_v1_dense", .rotary = WHOLE_HEAD, .arch = "HunYuanDenseV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
            "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56"},
 
-{.model_type = "hunyuan_v1_moe", .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "hunyuan_v1_moe", .rotary = WHOLE_HEAD, .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
@@ -1563,7 +1563,7 @@ REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
 
 /* ---- hy_v3: llama's rotate_half (HALF, full head), head_dim 128,
  * default_theta 11158840. */
-{.model_type = "hy_v3", .arch = "HYV3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "hy_v3", .rotary = WHOLE_HEAD, .arch = "HYV3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 11158840.0, .default_layers = 80, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
  .source = "models/hy_v3/modeling_hy_v3.py L128-158, L206, L245 (5.23.0); configuration_hy_v3.py "
@@ -1585,7 +1585,7 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
 
 /* ---- hyperclovax: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000. */
-{.model_type = "hyperclovax", .arch = "HyperCLOVAX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "hyperclovax", .rotary = WHOLE_HEAD, .arch = "HyperCLOVAX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128,
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
@@ -1683,7 +1683,7 @@ REFUSED("internlm", "InternLM", ROPE, HALF,
  * L858): llama's RoPE; InternLM3Config(LlamaConfig) head_dim 128.
  * transformers 5.23.0 models/internlm3/modular_internlm3.py L24, L57-61;
  * configuration_internlm3.py L64-87. */
-{.model_type = "internlm3", .arch = "InternLM3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "internlm3", .rotary = WHOLE_HEAD, .arch = "InternLM3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128,
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
@@ -1696,7 +1696,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  * L859): llama's RoPE; IQuestCoderConfig(LlamaConfig) head_dim 128.
  * transformers 5.23.0 models/iquestcoder/configuration_iquestcoder.py
  * L63-82; modular_iquestcoder.py L24. */
-{.model_type = "iquestcoder", .arch = "IQuestCoder", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "iquestcoder", .rotary = WHOLE_HEAD, .arch = "IQuestCoder", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 80, .default_hidden = 5120, .default_heads = 40,
  .default_head_dim = 128,
  .source = "models/iquestcoder/configuration_iquestcoder.py L63-82 (5.23.0); LlamaModel "
@@ -1704,7 +1704,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
 
 /* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
  * 10000. */
-{.model_type = "jais2", .arch = "Jais2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "jais2", .rotary = WHOLE_HEAD, .arch = "Jais2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 3328, .default_heads = 26,
  .default_head_dim = 128,
  .source = "models/jais2/modeling_jais2.py L57-87, L135, L170 (5.23.0); configuration_jais2.py "
@@ -1729,7 +1729,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  * models/jetmoe/modeling_jetmoe.py L343-373 (rotate_half,
  * apply_rotary_pos_emb), L445, L470; configuration_jetmoe.py L48-54,
  * L75-76. */
-{.model_type = "jetmoe", .arch = "JetMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "jetmoe", .rotary = WHOLE_HEAD, .arch = "JetMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .head_dim_key = "kv_channels", .default_layers = 12,
  .default_hidden = 2048, .default_head_dim = 128,
  .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
@@ -1737,7 +1737,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
  * default_theta 20000. */
-{.model_type = "jina_embeddings_v3", .arch = "JinaEmbeddingsV3", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "jina_embeddings_v3", .rotary = WHOLE_HEAD, .arch = "JinaEmbeddingsV3", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 20000.0, .default_layers = 24, .default_hidden = 1024,
  .default_heads = 16,
  .source = "models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118, L136-166, L204, "
@@ -1773,7 +1773,7 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  * rotate_half RoPE (HALF, full head, head_dim 128) only where sliding_window
  * is None or the layer is sliding; full layers NoPE. layer_types, else full
  * where (i + 1) % 5 == 0; rope_theta the mixin's 10000. */
-{.model_type = "kolibri1", .arch = "Kolibri1", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "kolibri1", .rotary = WHOLE_HEAD, .arch = "Kolibri1", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_NONE,
  .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 5, .default_layers = 50,
  .default_hidden = 2560, .default_heads = 48, .default_head_dim = 128,
@@ -1843,7 +1843,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  * L59-62, L78-88 (layer_types from full_attn_idxs); modeling_lfm2.py
  * L131-139 (rotate_half), L209 (head_dim), L236, L387 (attention unless
  * "conv"). */
-{.model_type = "lfm2", .arch = "Lfm2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "lfm2", .rotary = WHOLE_HEAD, .arch = "Lfm2", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV, .index_key = "full_attn_idxs",
  .quirks = &quirk_lfm2,
@@ -1872,7 +1872,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  * conv has none), L138-170, L209-260, L341, L409-440;
  * configuration_lfm3.py L53-101; modeling_rope_utils.py L194-261
  * (proportional). */
-{.model_type = "lfm3", .arch = "Lfm3", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "lfm3", .rotary = WHOLE_HEAD, .arch = "Lfm3", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 24, .default_hidden = 2048,
  .default_heads = 16, .default_head_dim = 128,
@@ -1889,7 +1889,7 @@ WRAPPER("lfm3_vl", "Lfm3Vl", MIXED, "text_config", "lfm3", "models/lfm3_vl/confi
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
  * configuration_llama.py @26892c16 (LlamaConfig). */
-{.model_type = "llama", .arch = "Llama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+{.model_type = "llama", .rotary = WHOLE_HEAD, .arch = "Llama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16"},
 
@@ -1903,7 +1903,7 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
  * (rotary), L245-254 (apply_rotary_emb), L340 (use_rope), L372-387 (RoPE
  * only if use_rope; temperature tuning); configuration_llama4.py
  * (Llama4TextConfig defaults and __post_init__). */
-{.model_type = "llama4_text", .arch = "Llama4", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "llama4_text", .rotary = WHOLE_HEAD, .arch = "Llama4", .scheme = POSENC_SCHEME_MIXED,
  .layout = INTERLEAVED, .base_default = 500000.0, .layers = POSENC_LAYERS_NO_ROPE,
  .no_rope_interval = 4, .qscale = POSENC_QUERY_SCALE_TEMPERATURE, .default_layers = 48,
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
@@ -2105,7 +2105,7 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
  * models/minimax/configuration_minimax.py L63, L110, L123-126;
  * modeling_minimax.py L125 (MiniMaxLightningAttention, no positions),
  * L321-329 (rotate_half), L425, L542 (the kind per layer). */
-{.model_type = "minimax", .arch = "MiniMax", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
+{.model_type = "minimax", .rotary = WHOLE_HEAD, .arch = "MiniMax", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 1000000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
  .kinds_period = 2, .kinds_offset = 0,
  .source = "models/minimax/configuration_minimax.py L63, L110, L123-126; modeling_minimax.py "
@@ -2150,7 +2150,7 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
  * head_dim null: hidden_size / heads) on every layer; layer_types only choose
  * the mask (sliding_window), one rotary_emb serves all layers; rope_theta the
  * mixin's 10000. */
-{.model_type = "ministral", .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "ministral", .rotary = WHOLE_HEAD, .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
            "configuration_ministral.py L66-98"},
@@ -2159,12 +2159,12 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
  * rope_parameters.llama_4_scaling_beta. models/ministral3/modeling_ministral3.py
  * (get_llama_4_attn_scale). */
-{.model_type = "ministral3", .arch = "Ministral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "ministral3", .rotary = WHOLE_HEAD, .arch = "Ministral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .qscale = POSENC_QUERY_SCALE_BETA,
  .source = "models/ministral3/modeling_ministral3.py (get_llama_4_attn_scale)"},
 
 /* ---- mistral, mixtral: llama's RoPE (HALF, full head, every layer). */
-{.model_type = "mistral", .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "mistral", .rotary = WHOLE_HEAD, .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mistral/modeling_mistral.py (llama apply_rotary_pos_emb)"},
 
 WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"),
@@ -2208,7 +2208,7 @@ REFUSED("mistral_large4_text", NULL, MIXED, INTERLEAVED,
         "(transformers 5.23.0); configuration_mistral_large4.py L144-170"),
 
 /* ---- mixtral: llama's RoPE, as mistral above. */
-{.model_type = "mixtral", .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "mixtral", .rotary = WHOLE_HEAD, .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
 
 WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"),
@@ -2220,7 +2220,7 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  * L120-145 (MllamaTextConfig: default_theta, cross_attention_layers default
  * [3, 8, ..., 38]), L174-182; modeling_mllama.py L476-484 (rotate_half),
  * L548 (RoPE in self-attention only), L1022-1031 (cross-attention layers). */
-{.model_type = "mllama_text_model", .arch = "MllamaText", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "mllama_text_model", .rotary = WHOLE_HEAD, .arch = "MllamaText", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 500000.0, .default_layers = 40, .default_hidden = 4096,
  .default_heads = 32, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CROSS,
  .index_key = "cross_attention_layers",
@@ -2246,7 +2246,7 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  * i % global_attn_every_n_layers (3) == 0. transformers 5.23.0
  * models/modernbert/modeling_modernbert.py L93-145 (per-type rotary),
  * L177-208, L234-244, L269; configuration_modernbert.py L77-83, L113-151. */
-{.model_type = "modernbert", .arch = "ModernBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "modernbert", .rotary = WHOLE_HEAD, .arch = "ModernBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_key = "global_rope_theta", .base_default = 160000.0, .layers = POSENC_LAYERS_BY_TYPE,
  .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_LOCAL,
  .local_base_key = "local_rope_theta", .local_base_default = 10000.0, .sliding_pattern = 3,
@@ -2260,7 +2260,7 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  * "global" 160000), sliding layers local_rope_theta (10000), or the per-type
  * rope_parameters sets; without layer_types, layer i is full when i %
  * global_attn_every_n_layers (3) == 0. */
-{.model_type = "modernbert-decoder", .arch = "ModernBertDecoder", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "modernbert-decoder", .rotary = WHOLE_HEAD, .arch = "ModernBertDecoder", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_key = "global_rope_theta", .base_default = 160000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_LOCAL, .local_base_key = "local_rope_theta",
@@ -2279,7 +2279,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663;
  * configuration_molmo2.py L125-158 (defaults), L196 (text_config);
  * transformers 5.23.0. */
-{.model_type = "molmo2_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "molmo2_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128, .quirks = &quirk_molmo2_text,
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
@@ -2292,7 +2292,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * codebooks through per-codebook weights, not positions; posenc reads the
  * top-level decoder. transformers 5.23.0 models/moshi/modeling_moshi.py
  * L266-344, L446-470, L590-600, L735-800; configuration_moshi.py L136-164. */
-{.model_type = "moshi", .arch = "Moshi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "moshi", .rotary = WHOLE_HEAD, .arch = "Moshi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
            "L136-164 (transformers 5.23.0)"},
@@ -2405,7 +2405,7 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  * order does not change the positions. transformers 5.23.0
  * models/nanochat/modeling_nanochat.py L59-129, L169-173, L203-226;
  * configuration_nanochat.py L54-72. */
-{.model_type = "nanochat", .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "nanochat", .rotary = WHOLE_HEAD, .arch = "NanoChat", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 6,
  .quirks = &quirk_nanochat,
  .source = "models/nanochat/modeling_nanochat.py L59-129, L169-173, L203-226; "
@@ -2478,7 +2478,7 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
  * rotary_emb_interleaved are not read by transformers 5.23 (nor by posenc). */
-{.model_type = "nomic_bert", .arch = "NomicBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "nomic_bert", .rotary = WHOLE_HEAD, .arch = "NomicBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/nomic_bert/modeling_nomic_bert.py L116-117, L135-165, L203, L227 (5.23.0); "
            "configuration_nomic_bert.py L51-74"},
@@ -2497,9 +2497,9 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
            "configuration_nystromformer.py L55-70 (transformers 5.23.0)"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
-{.model_type = "olmo", .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "olmo", .rotary = WHOLE_HEAD, .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/olmo/modeling_olmo.py (llama apply_rotary_pos_emb)"},
-{.model_type = "olmo2", .arch = "Olmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "olmo2", .rotary = WHOLE_HEAD, .arch = "Olmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/olmo2/modeling_olmo2.py (llama apply_rotary_pos_emb)"},
 
 /* ---- olmo3: rotate_half; the rope_scaling on full layers only, sliding
@@ -2508,7 +2508,7 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  * models/olmo3/modular_olmo3.py @26892c16 L152-188 (defaults, layer_types),
  * L271 (the comment), L279-337 (one rotary for every layer in HF 5.x, a
  * regression; PR #40778 had rotary_embs per layer type). */
-{.model_type = "olmo3", .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+{.model_type = "olmo3", .rotary = WHOLE_HEAD, .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_PLAIN, .sliding_pattern = 4, .default_hidden = 4096,
  .default_heads = 32,
@@ -2524,7 +2524,7 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  * models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130;
  * modeling_olmo_hybrid.py L127-160 (apply_rotary_pos_emb, rotate_half),
  * L174, L216-218, L886-900, L952. */
-{.model_type = "olmo_hybrid", .arch = "OlmoHybrid", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "olmo_hybrid", .rotary = WHOLE_HEAD, .arch = "OlmoHybrid", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 3840,
  .default_heads = 30, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .kinds_period = 4,
  .kinds_offset = 3, .quirks = &quirk_olmo_hybrid,
@@ -2533,7 +2533,7 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
 
 /* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
  * projection before it), rope_theta 10000. */
-{.model_type = "olmoe", .arch = "Olmoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "olmoe", .rotary = WHOLE_HEAD, .arch = "Olmoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
            "L64-67"},
@@ -2560,7 +2560,7 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  * models/openai_privacy_filter/modeling_openai_privacy_filter.py L62-106,
  * L121-139, L184, L215-219; configuration_openai_privacy_filter.py L60-114;
  * modeling_rope_utils.py L775-795 (convert_rope_params_to_dict). */
-{.model_type = "openai_privacy_filter", .arch = "OpenAIPrivacyFilter", .scheme = POSENC_SCHEME_ROPE,
+{.model_type = "openai_privacy_filter", .rotary = WHOLE_HEAD, .arch = "OpenAIPrivacyFilter", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .base_default = 150000.0, .default_layers = 8, .default_hidden = 640,
  .default_heads = 14, .default_head_dim = 64,
  .default_rope_parameters = "{\"rope_type\": \"yarn\", \"factor\": 32.0, \"beta_fast\": 32.0, "
@@ -2765,7 +2765,7 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  * two are equal, else refused. models/phimoe/modular_phimoe.py
  * (PhimoeRotaryEmbedding: "mscale = self.long_mscale if seq_len > ..."),
  * rope_theta 1e6 (PhimoeConfig docs). */
-{.model_type = "phimoe", .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "phimoe", .rotary = WHOLE_HEAD, .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .quirks = &quirk_phimoe,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
 
@@ -2798,7 +2798,7 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
  * positions. transformers 5.23.0 models/pocket_tts/modeling_pocket_tts.py
  * L77-107, L190, L444-488, L603; configuration_pocket_tts.py L119-156
  * (1024 hidden, 6 layers, 16 heads). */
-{.model_type = "pocket_tts", .arch = "PocketTTS", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "pocket_tts", .rotary = WHOLE_HEAD, .arch = "PocketTTS", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 6, .default_hidden = 1024, .default_heads = 16,
  .source = "models/pocket_tts/modeling_pocket_tts.py L77-107, L190, L444-488, L603; "
            "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
@@ -2853,7 +2853,7 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  * Qwen2-Audio's relies on them): models/qwen2/configuration_qwen2.py L62-65
  * (hidden 4096, layers 32, heads 32), rope_theta the mixin's default_theta
  * 10000 (modeling_rope_utils.py L760, L785); transformers 5.23.0. */
-{.model_type = "qwen2", .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "qwen2", .rotary = WHOLE_HEAD, .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb); "
            "configuration_qwen2.py L62-65 (transformers 5.23.0)"},
@@ -2894,7 +2894,7 @@ WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
            "L91, L110-113 (transformers 5.23.0)"},
 WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
-{.model_type = "qwen2_moe", .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "qwen2_moe", .rotary = WHOLE_HEAD, .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
 {.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen2_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
@@ -2903,7 +2903,7 @@ WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/c
  .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_vl/modeling_qwen2_vl.py L102, L114-116, L137-142, L491; "
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
-{.model_type = "qwen3", .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
+{.model_type = "qwen3", .rotary = WHOLE_HEAD, .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
 WRAPPER("qwen3_5", "Qwen3_5", MIXED, "text_config", "qwen3_5_text", "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"),
 WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"),
@@ -2945,7 +2945,7 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
  * getattr(config, "head_dim", hidden_size // num_attention_heads)
  * (transformers 5.23.0 models/qwen3_moe/modeling_qwen3_moe.py L128; found by
  * tools/hf_probe.py on Qwen3MoeConfig's defaults: 2048 / 32 = 64). */
-{.model_type = "qwen3_moe", .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "qwen3_moe", .rotary = WHOLE_HEAD, .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
            "in 5.23.0)"},
 
@@ -3141,7 +3141,7 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). */
-{.model_type = "seed_oss", .arch = "SeedOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "seed_oss", .rotary = WHOLE_HEAD, .arch = "SeedOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 64, .default_hidden = 4096, .default_heads = 80,
  .default_head_dim = 128,
  .source = "models/seed_oss/modeling_seed_oss.py L86-120, L161 (5.23.0); "
@@ -3167,7 +3167,7 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
 /* ---- smollm3: llama's RoPE where no_rope_layers[i] is 1 (default NoPE
  * every no_rope_layer_interval = 4 layers), no query scaling.
  * models/smollm3/modular_smollm3.py (SmolLM3Config, SmolLM3Attention.use_rope). */
-{.model_type = "smollm3", .arch = "SmolLM3", .scheme = POSENC_SCHEME_MIXED,
+{.model_type = "smollm3", .rotary = WHOLE_HEAD, .arch = "SmolLM3", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
  .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
 
@@ -3176,7 +3176,7 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
 /* ---- solar_open: llama's rotate_half (HALF) over int(head_dim *
  * partial_rotary_factor) (default 1: the whole head), head_dim 128,
  * default_theta 1e6. */
-{.model_type = "solar_open", .arch = "SolarOpen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "solar_open", .rotary = WHOLE_HEAD, .arch = "SolarOpen", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
@@ -3215,7 +3215,7 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
  .source = "models/stablelm/modeling_stablelm.py (partial rotary, rotate_half)"},
 
 /* ---- starcoder2: llama's RoPE. */
-{.model_type = "starcoder2", .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "starcoder2", .rotary = WHOLE_HEAD, .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/starcoder2/modeling_starcoder2.py (llama apply_rotary_pos_emb)"},
 
 /* ---- step3p5 (Step 3.5/3.7's text model), step3p7 (a wrapper: text_config,
@@ -3385,7 +3385,7 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
  * 10000. transformers 5.23.0 models/unlimited_ocr/modeling_unlimited_ocr.py
  * L978-1010, L1024-1066, L1632-1665, L1742; configuration_unlimited_ocr.py
  * L165-245, L277-295. */
-{.model_type = "unlimited_ocr_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "unlimited_ocr_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 1280, .default_heads = 10,
  .source = "models/unlimited_ocr/modeling_unlimited_ocr.py L978-1010, L1024-1066, L1632-1665, "
            "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)"},
@@ -3397,7 +3397,7 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
  * modeling_vaultgemma.py L81-110 (rotate_half, apply_rotary_pos_emb),
  * L274-300 (VaultGemmaRotaryEmbedding, one for all layers). transformers
  * 5.23.0. */
-{.model_type = "vaultgemma", .arch = "VaultGemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+{.model_type = "vaultgemma", .rotary = WHOLE_HEAD, .arch = "VaultGemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 26, .default_hidden = 2304, .default_heads = 8,
  .default_head_dim = 256,
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "

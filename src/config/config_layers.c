@@ -302,8 +302,24 @@ static posenc_status type_group(mread *r, const rope_source *src, posenc_type_ro
             if ((st = posenc__cfg_number(&r->rd, set, "partial_rotary_factor", tkey, &prf,
                                          &have)) != POSENC_OK)
                 return st;
+            /* a top-level factor beside a set without its own: whether it
+             * reaches the set depends on the config class (Step3p7's copies it
+             * in, convert_rope_params_to_dict's setdefault, modeling_rope_utils.py
+             * L789-796; Mellum's and UltraBERT's leave it out, the probe shows),
+             * so it is refused rather than read either way */
+            char top[96];
+            if (!have && get(r->cfg, "partial_rotary_factor"))
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, "partial_rotary_factor", top, sizeof top),
+                            "%s beside the per-type set %s, which has none: whether family %s's "
+                            "config class copies it into the set is not settled; give %s",
+                            top, sname, f->model_type, tkey);
             if (!(prf > 0.0 && prf <= 1.0))
                 return FAIL(r, POSENC_ERR_RANGE, tkey, "%s must be in (0, 1], got %g", tkey, prf);
+            if (have && prf != 1.0 && f->rotary == POSENC_ROTARY_WHOLE_HEAD)
+                return FAIL(r, POSENC_ERR_FORMAT, tkey,
+                            "%s is %g, but family %s's code rotates the whole head and never "
+                            "reads a partial factor: posenc refuses rather than choose",
+                            tkey, prf, f->model_type);
             cm.rotary = (int64_t)floor((double)cm.head_dim * prf);
             if (cm.rotary < 2 || cm.rotary % 2)
                 return FAIL(r, POSENC_ERR_RANGE, tkey,

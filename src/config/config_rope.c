@@ -547,6 +547,43 @@ static const char *single_name(mread *r, const json_t *rp_single)
                                                                   : "rope_parameters";
 }
 
+/* A family whose code rotates the whole head and reads no partial factor
+ * (POSENC_ROTARY_WHOLE_HEAD): a partial_rotary_factor or rotary_pct other
+ * than 1, in the block or at the top, is refused by its name. The block's
+ * factor of rope type proportional is that type's own parameter, not the
+ * rotated part, and is left to it. */
+static posenc_status factor_unread(mread *r, const json_t *rp_single)
+{
+    char name[96], bk[48];
+    posenc_status st;
+    const json_t *rt = rp_single ? json_object_get(rp_single, "rope_type") : NULL;
+    int prop = rt && json_is_string(rt) && strcmp(json_string_value(rt), "proportional") == 0;
+    static const char *const keys[] = {"partial_rotary_factor", "rotary_pct"};
+    for (int i = 0; i < 3; i++) {
+        double v = 1.0;
+        int have = 0;
+        const json_t *from = i < 2 ? r->cfg : rp_single;
+        if (i < 2)
+            kn(r, keys[i], name, sizeof name);
+        else if (!rp_single || prop)
+            continue;
+        else {
+            snprintf(bk, sizeof bk, "%s.partial_rotary_factor", single_name(r, rp_single));
+            kn(r, bk, name, sizeof name);
+        }
+        if ((st = posenc__cfg_number(&r->rd, from, i < 2 ? keys[i] : "partial_rotary_factor",
+                                     name, &v, &have)) != POSENC_OK)
+            return st;
+        if (have && v != 1.0)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s is %g, but family %s's code rotates the whole head and never reads "
+                        "a partial factor (its default RoPE ignores it; a scaled type that "
+                        "reads it fails on the size): posenc refuses rather than choose",
+                        name, v, r->fam->model_type);
+    }
+    return POSENC_OK;
+}
+
 /* The rotated part of each head, by the family's rule. */
 static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_common *cm)
 {
@@ -616,10 +653,18 @@ static posenc_status common_rotary(mread *r, const json_t *rp_single, rope_commo
                         name);
         break;
     case POSENC_ROTARY_QK_ROPE: cm->rotary = cm->head_dim; break;
+    case POSENC_ROTARY_WHOLE_HEAD:
+        cm->rotary = cm->head_dim;
+        if ((st = factor_unread(r, rp_single)) != POSENC_OK)
+            return st;
+        break;
     }
-    if (f->rotary == POSENC_ROTARY_HALF_HEAD || f->rotary == POSENC_ROTARY_QK_ROPE)
-        kn(r, f->rotary == POSENC_ROTARY_QK_ROPE ? "qk_rope_head_dim" : "kv_channels", name,
-           sizeof name);
+    if (f->rotary == POSENC_ROTARY_HALF_HEAD || f->rotary == POSENC_ROTARY_QK_ROPE ||
+        f->rotary == POSENC_ROTARY_WHOLE_HEAD)
+        kn(r, f->rotary == POSENC_ROTARY_QK_ROPE    ? "qk_rope_head_dim"
+              : f->rotary == POSENC_ROTARY_HALF_HEAD ? "kv_channels"
+                                                     : "head_dim",
+           name, sizeof name);
     if (cm->rotary < 2 || cm->rotary % 2 || cm->rotary > cm->head_dim)
         return FAIL(r, POSENC_ERR_RANGE, name,
                     "the rotary dimension comes out %lld for head size %lld; it must be even, at "

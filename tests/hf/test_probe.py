@@ -967,3 +967,70 @@ def test_typeless_rope_block(model_type):
     rep = hf_probe.probe(d)
     assert rep.status == hf_probe.REFUSED, rep
     assert "rope_parameters.factor unread" in rep.detail, rep
+
+
+def _whole_head_families():
+    """The registry rows marked .rotary = WHOLE_HEAD (the family's code reads
+    no partial factor), read from the table's source."""
+    import re
+    with open(os.path.join(ROOT, "src", "config", "config_families_table.h")) as f:
+        text = f.read()
+    return set(re.findall(r'\{\.model_type = "([^"]+)", \.rotary = WHOLE_HEAD,', text))
+
+
+WHOLE_HEAD = _whole_head_families()
+
+
+def _rotating_families():
+    import subprocess
+    out = subprocess.run([hf_probe._program(), "--models"], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    return [l.split()[0] for l in out
+            if (" scheme=rope " in l or " scheme=mixed " in l) and "supported=no" not in l]
+
+
+def test_whole_head_rows_exist():
+    assert len(WHOLE_HEAD) > 80 and {"llama", "mistral", "qwen2", "gemma"} <= WHOLE_HEAD
+
+
+@pytest.mark.parametrize("model_type", _rotating_families())
+def test_partial_factor_unread(model_type, tmp_path):
+    """partial_rotary_factor 0.5 on every rotating family's class defaults.
+    Where posenc reads the factor (phi, stablelm, glm...), the built model
+    must agree with it. Where posenc's row says the code reads none
+    (WHOLE_HEAD: Llama's compute_default_rope_parameters,
+    modeling_llama.py L90-105, takes dim = head_dim), posenc refuses the key
+    by name, and the model built with the factor must rotate exactly as
+    posenc's reading of the config without it (the code ignores it), or
+    fail to run (a type that reads the factor while attention does not)."""
+    try:
+        d = hf_probe.default_config(model_type)
+    except Exception:  # noqa: BLE001 - families without transformers defaults
+        pytest.skip("no transformers config class defaults")
+    if d is None:
+        pytest.skip("no transformers config class defaults")
+    if model_type in ENCDEC_TESTED | GOLDEN_TESTED:
+        pytest.skip("not a family the probe checks (see ENCDEC_TESTED / GOLDEN_TESTED)")
+    d = dict(d)
+    with_f = dict(d, partial_rotary_factor=0.5)
+    rp = d.get("rope_parameters")
+    if isinstance(rp, dict) and "rope_type" in rp:
+        with_f["rope_parameters"] = dict(rp, partial_rotary_factor=0.5)
+    rep = hf_probe.probe(with_f)
+    assert rep.status != hf_probe.DISAGREE, rep
+    if model_type not in WHOLE_HEAD:
+        return
+    assert rep.status == hf_probe.REFUSED, rep
+    assert "never reads a partial factor" in rep.detail, rep
+    # the model with the factor against posenc's answer for the config without it
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(d))
+    ok, explain, text = hf_probe.explain_model(str(path))
+    if not ok:
+        pytest.skip(f"posenc refuses the class defaults themselves: {text[:100]}")
+    cfg = hf_probe.hf_config(with_f)
+    got = hf_probe._probe_built(with_f, cfg, str(path), explain, model_type, None,
+                                (hf_probe.SMALL_POS, hf_probe.BIG_POS))
+    assert got.status in (hf_probe.VERIFIED, hf_probe.NOT_BUILDABLE), got
+    if got.status == hf_probe.NOT_BUILDABLE:
+        assert "size of tensor" in got.detail, got
