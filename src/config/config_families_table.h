@@ -1011,6 +1011,24 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .source = "models/fnet/modeling_fnet.py L83-137, L138-173; configuration_fnet.py L52-63 "
            "(transformers 5.23.0)"},
 
+/* ---- fsmt (FairSeq Machine Translation, facebook/wmt19-*): its own
+ * SinusoidalPositionalEmbedding in both stacks, M2M100's arithmetic
+ * (get_embedding L1073-1091: sin then cos halves of pos * exp(-k ln(10000) /
+ * (half_dim - 1)), torch float32, row padding_idx zeroed); rows read at
+ * make_positions' cumsum + padding_idx, i.e. pad_token_id + 1 + i
+ * (L1093-1105), plus the cache length in the decoder (L1114, L580-582); the
+ * nn.Embedding of max_position_embeddings + padding_idx + 1 rows (L336-338,
+ * L532-534) grows past them (L1110-1113) and _init_weights refills it
+ * (L219-224). d_model 1024, 12 + 12 layers, 1024 positions, pad_token_id 1;
+ * hidden_size and num_hidden_layers are aliases of d_model and
+ * encoder_layers (configuration_fsmt.py L64-98). langs and the vocab sizes
+ * do not touch positions. */
+{.model_type = "fsmt", .arch = "FSMT", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/fsmt/modeling_fsmt.py L219-224, L332-338, L375, L528-534, L580-582, "
+           "L1051-1115; configuration_fsmt.py L64-98 (transformers 5.23.0)"},
+
 /* ---- funnel (Funnel Transformer): Transformer-XL's relative sinusoid in
  * every layer's attention, by relative shift or factorized (attention_type),
  * over the pooled positions of each block; one layer group per block and

@@ -122,6 +122,10 @@ ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "
 #: and vectors their attention reads in tests/hf/test_relsin_hf.py
 GOLDEN_TESTED |= {"xlnet", "funnel"}
 
+#: Families added in one round (FSMT, ...): posenc golden against the built
+#: models' embed_positions in tests/hf/test_seq2seq_families_hf.py
+GOLDEN_TESTED |= {"fsmt"}
+
 
 def test_fixtures_cover_the_registry():
     """Every registry family transformers 5.23 can build has a probed fixture."""

@@ -1,0 +1,158 @@
+"""Translation and decoder families added to the registry in one round (FSMT,
+MusicGen Melody, LED, TrOCR): `posenc golden --config F --layer N` against
+the vectors transformers 5.23's model adds at each token, caught by a
+forward hook on its embed_positions module. Each family is built from a tiny
+config and from a config written after its real checkpoint's config.json
+(the keys its conversion script writes); nothing is downloaded."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", minversion="2.4")
+transformers = pytest.importorskip("transformers")
+st_numpy = pytest.importorskip("safetensors.numpy")
+
+PROGRAM = os.environ.get("POSENC_PROGRAM", os.path.join(os.getcwd(), "build", "posenc"))
+if not os.path.exists(PROGRAM):
+    pytest.skip("no build/posenc", allow_module_level=True)
+
+T = 9  # tokens per sequence
+
+
+def _posenc(*args):
+    return subprocess.run([PROGRAM, *args], capture_output=True, text=True)
+
+
+def _write(tmp_path, d):
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps(d))
+    return cfg
+
+
+def _golden(tmp_path, d, layer, n, start=0):
+    cfg = _write(tmp_path, d)
+    out = tmp_path / f"g{layer}.safetensors"
+    r = _posenc("golden", "--config", str(cfg), "--layer", str(layer),
+                "--positions", f"{start}-{start + n - 1}", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    g = st_numpy.load_file(str(out))
+    assert (g["positions"] == np.arange(start, start + n)).all()
+    return g["pe"]
+
+
+def _explain(tmp_path, d):
+    r = _posenc("--config", str(_write(tmp_path, d)), "-c", "EXPLAIN MODEL")
+    return r.returncode, r.stdout + r.stderr
+
+
+def _close(ours, ref, rows):
+    """within an ulp of the value plus |row| ulp(w) (torch's SLEEF expf/sinf),
+    the bound of tests/hf/test_sinusoid_families_hf.py"""
+    assert ours.shape == ref.shape, (ours.shape, ref.shape)
+    ulp = np.spacing(np.abs(ref).astype(np.float32))
+    tol = ulp + (np.abs(np.asarray(rows, dtype=np.float64))[:, None] + 4) * 2.0 ** -24
+    assert (np.abs(ours - ref) <= tol).all(), np.abs(ours - ref).max()
+
+
+def _equal(ours, ref):
+    assert ours.shape == ref.shape, (ours.shape, ref.shape)
+    assert np.array_equal(ours, ref), np.abs(ours - ref).max()
+
+
+def _caught(model, **inputs):
+    """{module name: the [T, dim] vectors each embed_positions returned}"""
+    seen = {}
+    hooks = [m.register_forward_hook(lambda mod, a, o, n=name: seen.setdefault(n, o))
+             for name, m in model.named_modules() if name.endswith("embed_positions")]
+    try:
+        with torch.no_grad():
+            model(**inputs)
+    finally:
+        for h in hooks:
+            h.remove()
+    return {k: v.detach().float().reshape(-1, v.shape[-1]).numpy()[-T:] for k, v in seen.items()}
+
+
+def _build(d):
+    cfg = transformers.AutoConfig.for_model(d["model_type"],
+                                            **{k: v for k, v in d.items() if k != "model_type"})
+    torch.manual_seed(0)
+    return transformers.AutoModel.from_config(cfg).eval()
+
+
+# ---- FSMT ---------------------------------------------------------------------------
+# modeling_fsmt.py L1051-1115: M2M100's fairseq table (L1073-1091), rows
+# make_positions = cumsum + padding_idx (L1093-1105), so token i reads row
+# pad_token_id + 1 + i; the decoder adds the cache length (L580-582, L1114).
+
+#: facebook/wmt19-en-de's config.json: the keys the conversion script writes
+#: (convert_fsmt_original_pytorch_checkpoint_to_pytorch.py, model_conf; the
+#: transformer_wmt_en_de_big arguments: d_model 1024, 6 + 6 layers, 16 heads,
+#: ffn 8192, 1024 positions, 42024 + 42024 BPE codes), kept in
+#: tests/cli/schemes (its EXPLAIN MODEL case); the vocabularies are shrunk to
+#: 64 to build it (they do not touch positions)
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SCHEMES = os.path.join(ROOT, "tests", "cli", "schemes")
+with open(os.path.join(SCHEMES, "fsmt-wmt19-en-de.json")) as f:
+    WMT19_EN_DE = json.load(f)
+
+FSMT_TINY = dict(model_type="fsmt", langs=["en", "de"], src_vocab_size=64, tgt_vocab_size=64,
+                 d_model=16, encoder_layers=2, decoder_layers=1, encoder_attention_heads=2,
+                 decoder_attention_heads=2, encoder_ffn_dim=8, decoder_ffn_dim=8,
+                 max_position_embeddings=32, pad_token_id=1)
+
+
+def _fsmt_check(tmp_path, d, past=0):
+    model = _build(d)
+    ids = torch.arange(10, 10 + T)[None]  # no padding token
+    got = _caught(model, input_ids=ids, decoder_input_ids=ids)
+    assert sorted(got) == ["decoder.embed_positions", "encoder.embed_positions"]
+    n_enc = model.config.encoder_layers
+    pad = model.config.pad_token_id
+    rows = np.arange(T) + pad + 1
+    _close(_golden(tmp_path, d, 0, T), got["encoder.embed_positions"], rows)
+    _close(_golden(tmp_path, d, n_enc, T), got["decoder.embed_positions"], rows)
+    # the decoder after `past` cached tokens: rows pad + 1 + past + i
+    if past:
+        dec = model.decoder.embed_positions
+        with torch.no_grad():
+            ref = dec(ids, past_key_values_length=past).reshape(T, -1).float().numpy()
+        _close(_golden(tmp_path, d, n_enc, T, start=past), ref, rows + past)
+    return model
+
+
+@pytest.mark.parametrize("pad", [1, 4])
+def test_fsmt_tiny_golden_equals_the_model(pad, tmp_path):
+    d = dict(FSMT_TINY, pad_token_id=pad)
+    model = _fsmt_check(tmp_path, d, past=40)  # past the 32 + pad + 1 rows: the table grows
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0, text
+    assert "MODEL type=fsmt" in text and "scheme=sinusoid" in text
+    assert f"offset={pad + 1} offset_from=pad_token_id+1" in text
+    assert "layers 0-1:" in text and "stack=encoder" in text and "layers 2:" in text
+    # the table transformers keeps: rows pad + 1 + i of get_embedding, row pad zero
+    w = model.encoder.embed_positions.weight.detach().numpy()
+    assert w.shape[0] == 32 + pad + 1 and not w[pad].any()
+
+
+def test_fsmt_aliases_are_what_the_class_keeps(tmp_path):
+    # attribute_map (configuration_fsmt.py L64-69): num_hidden_layers is
+    # encoder_layers and hidden_size is d_model, whatever the other key says
+    d = dict(FSMT_TINY)
+    d.update(num_hidden_layers=3, hidden_size=24)
+    model = _fsmt_check(tmp_path, d)
+    assert model.config.encoder_layers == 3 and model.config.d_model == 24
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0 and "layers 0-2:" in text and "dim=24" in text, text
+
+
+def test_fsmt_wmt19_config(tmp_path):
+    d = dict(WMT19_EN_DE, src_vocab_size=64, tgt_vocab_size=64)
+    _fsmt_check(tmp_path, d)
+    rc, text = _explain(tmp_path, WMT19_EN_DE)
+    assert rc == 0, text
+    assert "layers 0-5: sinusoid positions=1024 dim=1024" in text
+    assert "layers 6-11: sinusoid positions=1024 dim=1024" in text
