@@ -2404,6 +2404,24 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  .source = "models/musicgen/modeling_musicgen.py L106-145, L404-522; configuration_musicgen.py "
            "L31-43 (transformers 5.23.0)"},
 
+/* ---- musicgen_melody: its decoder (musicgen_melody_decoder, the decoder
+ * part; sub_configs_defaults, configuration_musicgen_melody.py L136-145). */
+WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melody_decoder",
+        "models/musicgen_melody/configuration_musicgen_melody.py L136-145 (transformers 5.23.0)"),
+
+/* ---- musicgen_melody_decoder: MusicgenMelodySinusoidalPositionalEmbedding,
+ * MusicGen's table (cosine half first, then the sine, of fairseq's
+ * frequencies; get_embedding L129-143, torch float32), read at rows past..
+ * (forward L145-154, L484, L509); the conditioning (encoder_hidden_states)
+ * is prepended to the audio tokens before the table is read (L488-499), so
+ * the sequence's positions count it first. 24 layers, hidden 1024, 2048
+ * positions (configuration_musicgen_melody.py L28-59). */
+{.model_type = "musicgen_melody_decoder", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_MUSICGEN, .default_layers = 24, .default_hidden = 1024,
+ .default_positions = 2048,
+ .source = "models/musicgen_melody/modeling_musicgen_melody.py L112-154, L374-411, L484-510; "
+           "configuration_musicgen_melody.py L28-59 (transformers 5.23.0)"},
+
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. */
 {.model_type = "mvp", .arch = "Mvp", .scheme = POSENC_SCHEME_LEARNED,

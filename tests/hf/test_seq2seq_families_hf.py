@@ -156,3 +156,84 @@ def test_fsmt_wmt19_config(tmp_path):
     assert rc == 0, text
     assert "layers 0-5: sinusoid positions=1024 dim=1024" in text
     assert "layers 6-11: sinusoid positions=1024 dim=1024" in text
+
+
+# ---- MusicGen Melody --------------------------------------------------------------
+# modeling_musicgen_melody.py L112-154: MusicGen's table (cosines first), rows
+# past.. of the sequence the decoder embeds, which is the conditioning
+# (encoder_hidden_states) followed by the audio tokens (L488-510).
+
+with open(os.path.join(SCHEMES, "musicgen-melody.json")) as f:
+    #: facebook/musicgen-melody's config.json, its decoder as the conversion
+    #: script builds it (convert_musicgen_melody_transformers.py
+    #: decoder_config_from_checkpoint: hidden 1536, ffn 6144, 48 layers, 24
+    #: heads, 4 codebooks; the class's 2048 positions), the text and audio
+    #: encoders abbreviated (t5-base, encodec_32khz: posenc reads neither)
+    MUSICGEN_MELODY = json.load(f)
+
+MELODY_TINY = dict(hidden_size=16, num_hidden_layers=2, num_attention_heads=2, ffn_dim=8,
+                   vocab_size=64, max_position_embeddings=32, num_codebooks=2, pad_token_id=64,
+                   bos_token_id=64)
+
+
+def _melody_rows(dec, cond=5, past=0):
+    """the [cond + T, dim] vectors MusicgenMelodyModel adds: conditioning of
+    cond rows prepended to T audio tokens, after past cached tokens"""
+    from transformers.models.musicgen_melody.modeling_musicgen_melody import (
+        MusicgenMelodyDecoderConfig, MusicgenMelodyModel)
+    cfg = MusicgenMelodyDecoderConfig(**{k: v for k, v in dec.items() if k != "model_type"})
+    torch.manual_seed(0)
+    model = MusicgenMelodyModel(cfg).eval()
+    seen = []
+    h = model.decoder.embed_positions.register_forward_hook(lambda m, a, o: seen.append(o))
+    ids = torch.arange(T).repeat(cfg.num_codebooks, 1)  # (codebooks, T)
+    enc = torch.randn(1, cond, cfg.hidden_size)
+    try:
+        with torch.no_grad():
+            model(input_ids=ids, encoder_hidden_states=enc)
+    finally:
+        h.remove()
+    assert len(seen) == 1
+    out = seen[0].float().numpy()
+    assert out.shape == (cond + T, cfg.hidden_size)
+    if past:  # the module at a cache length: rows past.., grown past its table
+        with torch.no_grad():
+            out = model.decoder.embed_positions(torch.zeros(1, cond + T, cfg.hidden_size),
+                                                past).float().numpy()
+    return model, out
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+@pytest.mark.parametrize("past", [0, 40])
+def test_musicgen_melody_tiny_golden_equals_the_model(wrapped, past, tmp_path):
+    dec = dict(MELODY_TINY, model_type="musicgen_melody_decoder")
+    _, ref = _melody_rows(dec, past=past)
+    d = {"model_type": "musicgen_melody", "decoder": dec} if wrapped else dec
+    n = ref.shape[0]
+    for layer in (0, 1):
+        _close(_golden(tmp_path, d, layer, n, start=past), ref, np.arange(n) + past)
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0, text
+    assert text.startswith("MODEL type=musicgen_melody_decoder")
+    assert "layout=half_cos_first" in text and "positions=32 dim=16" in text
+
+
+def test_musicgen_melody_part_without_its_type(tmp_path):
+    # a decoder part naming no model_type is read as the class's decoder
+    # (sub_configs_defaults: MusicgenMelodyDecoderConfig)
+    _, ref = _melody_rows(dict(MELODY_TINY))
+    d = {"model_type": "musicgen_melody", "decoder": dict(MELODY_TINY)}
+    _close(_golden(tmp_path, d, 0, ref.shape[0]), ref, np.arange(ref.shape[0]))
+
+
+def test_musicgen_melody_checkpoint_config(tmp_path):
+    # the checkpoint's decoder, built with 1 of its 48 layers (the table does
+    # not depend on the layer count; posenc reads all 48 alike)
+    dec = dict(MUSICGEN_MELODY["decoder"], num_hidden_layers=1)
+    model, ref = _melody_rows(dec, cond=7)
+    assert model.decoder.embed_positions.weights.shape == (2048, 1536)
+    n = ref.shape[0]
+    for layer in (0, 47):
+        _close(_golden(tmp_path, MUSICGEN_MELODY, layer, n), ref, np.arange(n))
+    full = transformers.AutoConfig.for_model(**MUSICGEN_MELODY)
+    assert full.decoder.num_hidden_layers == 48 and full.decoder.hidden_size == 1536
