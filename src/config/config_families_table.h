@@ -1854,6 +1854,15 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .source = "models/layoutlm/modeling_layoutlm.py L48-122; configuration_layoutlm.py L47-64 "
            "(transformers 5.23.0)"},
 
+/* ---- led (Longformer encoder-decoder): a learned table in each stack,
+ * rows from 0 (no BART offset), sized by max_encoder_position_embeddings
+ * and max_decoder_position_embeddings; quirk_led (config_quirks.c) has its
+ * reading. */
+{.model_type = "led", .arch = "LED", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_led,
+ .source = "models/led/modeling_led.py L72-86, L1264-1285, L1305-1330, L1423-1447, "
+           "L1526-1532, L1667; configuration_led.py L50-83 (transformers 5.23.0)"},
+
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.

@@ -504,6 +504,49 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
 
 const posenc_family_quirks quirk_whisper = {.name = "quirk_whisper", .stacks = whisper_stacks};
 
+/* ---- led ---------------------------------------------------------------------------- */
+
+/* LED (Longformer encoder-decoder): LEDLearnedPositionalEmbedding in both
+ * stacks, a plain nn.Embedding read at rows past..past + T - 1, no offset
+ * (modeling_led.py L72-86, BART's + 2 gone), of
+ * max_encoder_position_embeddings rows in the encoder (L1265, L1282-1285,
+ * L1447: the input padded at its end to a multiple of attention_window,
+ * L1305-1330, L1423, so token i still reads row i) and
+ * max_decoder_position_embeddings in the decoder (L1527-1532, L1667).
+ * LEDConfig (configuration_led.py L50-83): 12 + 12 layers, d_model 1024,
+ * 16384 and 1024 rows; hidden_size and num_hidden_layers are aliases of
+ * d_model and encoder_layers; it has no max_position_embeddings. */
+static posenc_status led_stacks(mread *r, posenc_model_group *e, posenc_model_group *d,
+                                int64_t *ne, int64_t *nd)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    int64_t src = 16384, tgt = 1024, dm = 1024;
+    const char *dk = alias_key(r, "hidden_size", "d_model");
+    if ((st = stack_layers(r, alias_key(r, "num_hidden_layers", "encoder_layers"), 12, ne)) !=
+            POSENC_OK ||
+        (st = stack_layers(r, "decoder_layers", 12, nd)) != POSENC_OK ||
+        (st = count(r, "max_encoder_position_embeddings", &src, &present)) != POSENC_OK ||
+        (st = positive(r, "max_encoder_position_embeddings", src)) != POSENC_OK ||
+        (st = count(r, "max_decoder_position_embeddings", &tgt, &present)) != POSENC_OK ||
+        (st = positive(r, "max_decoder_position_embeddings", tgt)) != POSENC_OK ||
+        (st = count(r, dk, &dm, &present)) != POSENC_OK)
+        return st;
+    if (dm < 1 || dm > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)dm, POSENC_MAX_DIM);
+    note_ignored(r, "max_position_embeddings"); /* not a field of LEDConfig */
+    e->scheme = d->scheme = POSENC_SCHEME_LEARNED;
+    e->positions = src;
+    d->positions = tgt;
+    e->offset = d->offset = 0;
+    e->dim = d->dim = (uint32_t)dm;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_led = {.name = "quirk_led", .stacks = led_stacks};
+
 /* ---- mpnet ------------------------------------------------------------------------- */
 
 /* MPNet: RoBERTa's learned table with padding_idx 1 fixed (rows from 2;

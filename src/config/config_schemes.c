@@ -290,7 +290,7 @@ posenc_status read_t5_decoder(mread *r, int64_t n_layer)
  * to encoder_layers (attribute_map, e.g. configuration_m2m_100.py L43-47,
  * configuration_fsmt.py L64-69); the alias, when the config has it, is what
  * the class keeps whatever the order of the keys. */
-static const char *alias_key(mread *r, const char *alias, const char *key)
+const char *alias_key(mread *r, const char *alias, const char *key)
 {
     return get(r->cfg, alias) ? alias : key;
 }

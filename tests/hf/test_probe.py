@@ -464,6 +464,9 @@ GOLDEN_TESTED.add("neomme")
 # package and the refusals against the model in tests/hf/test_nanochat_hf.py
 CLASS_DEFAULTS_REFUSED.pop("nanochat")
 CLASS_DEFAULTS += ["nanochat"]
+# LED's two learned tables (rows from 0): the probe reads the rows its
+# forward uses; golden against LEDModel in test_seq2seq_families_hf.py too
+CLASS_DEFAULTS += ["led"]
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)

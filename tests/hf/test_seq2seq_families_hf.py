@@ -237,3 +237,96 @@ def test_musicgen_melody_checkpoint_config(tmp_path):
         _close(_golden(tmp_path, MUSICGEN_MELODY, layer, n), ref, np.arange(n))
     full = transformers.AutoConfig.for_model(**MUSICGEN_MELODY)
     assert full.decoder.num_hidden_layers == 48 and full.decoder.hidden_size == 1536
+
+
+# ---- LED ---------------------------------------------------------------------------
+# modeling_led.py L72-86: LEDLearnedPositionalEmbedding reads rows
+# past..past + T - 1 (no offset), max_encoder_position_embeddings rows in the
+# encoder (whose input is padded at its end to a multiple of
+# attention_window, L1305-1330), max_decoder_position_embeddings in the
+# decoder (L1667: the cache length).
+
+with open(os.path.join(SCHEMES, "led-base-16384.json")) as f:
+    #: allenai/led-base-16384's config.json (BART-base sizes: d_model 768, 6 + 6
+    #: layers, 12 heads; 16384 encoder and 1024 decoder rows)
+    LED_BASE = json.load(f)
+
+LED_TINY = dict(model_type="led", vocab_size=64, d_model=16, encoder_layers=2, decoder_layers=1,
+                encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=8,
+                decoder_ffn_dim=8, max_encoder_position_embeddings=40,
+                max_decoder_position_embeddings=24, attention_window=4)
+
+
+def _rows(tmp_path, d, layer, start, n):
+    """posenc golden's rows of a learned layer for positions start.."""
+    cfg = _write(tmp_path, d)
+    out = tmp_path / f"r{layer}.safetensors"
+    r = _posenc("golden", "--config", str(cfg), "--layer", str(layer),
+                "--positions", f"{start}-{start + n - 1}", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    g = st_numpy.load_file(str(out))
+    assert (g["positions"] == np.arange(start, start + n)).all()
+    return g["row"]
+
+
+def _led_check(tmp_path, d, past=5):
+    model = _build(d)
+    ids = torch.arange(10, 10 + T)[None]
+    seen = {}
+    hooks = [m.register_forward_hook(lambda mod, a, o, n=name: seen.setdefault(n, o))
+             for name, m in model.named_modules() if name.endswith("embed_positions")]
+    try:
+        with torch.no_grad():
+            model(input_ids=ids, decoder_input_ids=ids)
+    finally:
+        for h in hooks:
+            h.remove()
+    n_enc = model.config.encoder_layers
+    for name, layer in (("encoder.embed_positions", 0), ("decoder.embed_positions", n_enc)):
+        vec = seen[name].float().numpy().reshape(-1, model.config.d_model)
+        w = dict(model.named_modules())[name].weight.detach().float().numpy()
+        # the encoder pads to a multiple of attention_window: its padded
+        # tokens read rows too, T.. (posenc: position p reads row p)
+        rows = _rows(tmp_path, d, layer, 0, vec.shape[0])
+        _equal(w[rows], vec)
+    # the decoder after past cached tokens, and a row past its table refused
+    dec = model.decoder.embed_positions
+    with torch.no_grad():
+        vec = dec((1, T), past).float().numpy()
+    _equal(dec.weight.detach().float().numpy()[_rows(tmp_path, d, n_enc, past, T)], vec)
+    top = dec.weight.shape[0]
+    with pytest.raises(IndexError):
+        with torch.no_grad():
+            dec((1, 1), top)
+    r = _posenc("golden", "--config", str(_write(tmp_path, d)), "--layer", str(n_enc),
+                "--positions", str(top), "-o", str(tmp_path / "x.safetensors"))
+    assert r.returncode != 0 and f"past layer {n_enc}'s {top}-row table" in r.stderr, r.stderr
+    return model
+
+
+def test_led_tiny_golden_equals_the_model(tmp_path):
+    model = _led_check(tmp_path, LED_TINY)
+    assert model.encoder.embed_positions.weight.shape[0] == 40
+    rc, text = _explain(tmp_path, LED_TINY)
+    assert rc == 0, text
+    assert "layers 0-1: learned positions=40 offset=0 dim=16 stack=encoder" in text
+    assert "layers 2: learned positions=24 offset=0 dim=16 stack=decoder" in text
+
+
+def test_led_aliases_are_what_the_class_keeps(tmp_path):
+    d = dict(LED_TINY, num_hidden_layers=3, hidden_size=24, max_position_embeddings=7)
+    model = _led_check(tmp_path, d)
+    assert model.config.encoder_layers == 3 and model.config.d_model == 24
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0 and "layers 0-2: learned positions=40 offset=0 dim=24" in text, text
+    assert "max_position_embeddings" in text  # listed as ignored: LEDConfig has no such field
+
+
+def test_led_base_config(tmp_path):
+    d = dict(LED_BASE, vocab_size=64)  # the vocabulary does not touch positions
+    model = _led_check(tmp_path, d, past=1000)
+    assert model.encoder.embed_positions.weight.shape == (16384, 768)
+    rc, text = _explain(tmp_path, LED_BASE)
+    assert rc == 0, text
+    assert "layers 0-5: learned positions=16384 offset=0 dim=768 stack=encoder" in text
+    assert "layers 6-11: learned positions=1024 offset=0 dim=768 stack=decoder" in text
