@@ -3395,6 +3395,17 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
  .source = "models/tipsv2/modeling_tipsv2.py L586-662; configuration_tipsv2.py L109-127 "
            "(transformers 5.23.0)"},
 
+/* ---- trocr (TrOCR's text decoder, alone or the decoder part of a
+ * vision-encoder-decoder): use_learned_position_embeddings picks BART's
+ * learned table (offset 2) or fairseq's sinusoid from pad_token_id + 1;
+ * quirk_trocr (config_quirks.c) has the reading. */
+{.model_type = "trocr", .arch = "TrOCR", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "decoder_layers", .default_layers = 12, .default_hidden = 1024,
+ .default_positions = 512, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .quirks = &quirk_trocr,
+ .source = "models/trocr/modeling_trocr.py L37-65, L78-135, L405-425, L530-541; "
+           "configuration_trocr.py L48-76 (transformers 5.23.0)"},
+
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
  * (class defaults: full theta 2560000, sliding 10000). The older format

@@ -547,6 +547,57 @@ static posenc_status led_stacks(mread *r, posenc_model_group *e, posenc_model_gr
 
 const posenc_family_quirks quirk_led = {.name = "quirk_led", .stacks = led_stacks};
 
+/* ---- trocr -------------------------------------------------------------------------- */
+
+/* TrOCR's decoder (modeling_trocr.py L405-425): use_learned_position_embeddings
+ * (default true) picks TrOCRLearnedPositionalEmbedding, BART's table of
+ * max_position_embeddings + 2 rows read at past + i + 2 (L37-65), else
+ * TrOCRSinusoidalPositionalEmbedding, fairseq's table (get_embedding L88-105:
+ * M2M100's arithmetic, row padding_idx zeroed) read at pad_token_id + 1 +
+ * past + i (L126-135); its table is regrown to padding_idx + 1 + seq_len
+ * rows only, whatever the cache length (L115-119), so a cached step past
+ * max_position_embeddings + padding_idx + 1 rows raises in transformers where
+ * posenc gives that row of the formula. TrOCRConfig (configuration_trocr.py
+ * L48-76): 12 layers, d_model 1024, 512 positions, pad_token_id 1;
+ * hidden_size and num_hidden_layers are aliases of d_model and
+ * decoder_layers (the entry's layers_key). */
+static posenc_status trocr_scheme(mread *r, int64_t n_layer, int *done)
+{
+    char name[96];
+    int learned = 1, present;
+    int64_t positions = r->fam->default_positions, dm = r->fam->default_hidden;
+    const char *dk = alias_key(r, "hidden_size", "d_model");
+    posenc_status st;
+    if (get(r->cfg, "num_hidden_layers")) {
+        if ((st = stack_layers(r, "num_hidden_layers", 0, &n_layer)) != POSENC_OK)
+            return st;
+        r->m->n_layer = (uint32_t)n_layer;
+    }
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_learned_position_embeddings",
+                               kn(r, "use_learned_position_embeddings", name, sizeof name),
+                               &learned, &present)) != POSENC_OK ||
+        (st = count(r, "max_position_embeddings", &positions, &present)) != POSENC_OK ||
+        (st = positive(r, "max_position_embeddings", positions)) != POSENC_OK ||
+        (st = count(r, dk, &dm, &present)) != POSENC_OK)
+        return st;
+    int gi = add_group(r->m, learned ? POSENC_SCHEME_LEARNED : POSENC_SCHEME_SINUSOID, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    posenc_model_group *g = &r->m->group[gi];
+    *done = 1;
+    if (!learned) /* the entry's fairseq sinusoid from pad_token_id + 1 */
+        return sinusoid_table(r, g, positions, dm, dk);
+    if (dm < 1 || dm > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)dm, POSENC_MAX_DIM);
+    g->positions = positions;
+    g->offset = 2;
+    g->dim = (uint32_t)dm;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_trocr = {.name = "quirk_trocr", .scheme = trocr_scheme};
+
 /* ---- mpnet ------------------------------------------------------------------------- */
 
 /* MPNet: RoBERTa's learned table with padding_idx 1 fixed (rows from 2;

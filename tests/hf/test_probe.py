@@ -122,9 +122,9 @@ ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "
 #: and vectors their attention reads in tests/hf/test_relsin_hf.py
 GOLDEN_TESTED |= {"xlnet", "funnel"}
 
-#: Families added in one round (FSMT, MusicGen Melody): posenc golden against the built
+#: Families added in one round (FSMT, MusicGen Melody, TrOCR): posenc golden against the built
 #: models' embed_positions in tests/hf/test_seq2seq_families_hf.py
-GOLDEN_TESTED |= {"fsmt", "musicgen_melody", "musicgen_melody_decoder"}
+GOLDEN_TESTED |= {"fsmt", "musicgen_melody", "musicgen_melody_decoder", "trocr"}
 
 
 def test_fixtures_cover_the_registry():

@@ -330,3 +330,126 @@ def test_led_base_config(tmp_path):
     assert rc == 0, text
     assert "layers 0-5: learned positions=16384 offset=0 dim=768 stack=encoder" in text
     assert "layers 6-11: learned positions=1024 offset=0 dim=768 stack=decoder" in text
+
+
+# ---- TrOCR -------------------------------------------------------------------------
+# modeling_trocr.py L405-425: use_learned_position_embeddings (default true)
+# picks TrOCRLearnedPositionalEmbedding (BART's rows past + i + 2, L37-65) or
+# TrOCRSinusoidalPositionalEmbedding (fairseq's table read at
+# pad_token_id + 1 + past + i, L78-135).
+
+
+def _trocr_json(name):
+    #: microsoft/trocr-base-handwritten (learned) and trocr-large-printed
+    #: (sinusoid, 1024 positions, no layernorm_embedding): the decoders
+    #: convert_trocr_unilm_to_pytorch.py builds (TrOCRConfig's defaults; the
+    #: large-printed and stage1 checkpoints' sinusoid settings), the vit
+    #: encoders abbreviated (posenc reads the decoder)
+    with open(os.path.join(SCHEMES, name)) as f:
+        return json.load(f)
+
+
+TROCR_TINY = dict(model_type="trocr", vocab_size=64, d_model=16, decoder_layers=2,
+                  decoder_attention_heads=2, decoder_ffn_dim=8, max_position_embeddings=32,
+                  pad_token_id=1)
+
+
+def _trocr(dec):
+    from transformers import TrOCRConfig, TrOCRForCausalLM
+    cfg = TrOCRConfig(**{k: v for k, v in dec.items() if k != "model_type"})
+    torch.manual_seed(0)
+    model = TrOCRForCausalLM(cfg).eval()
+    ids = torch.arange(10, 10 + T)[None]  # no padding token
+    seen = []
+    emb = model.model.decoder.embed_positions
+    h = emb.register_forward_hook(lambda m, a, o: seen.append(o))
+    try:
+        with torch.no_grad():
+            model(input_ids=ids)
+    finally:
+        h.remove()
+    return model, emb, ids, seen[0].float().numpy().reshape(T, -1)
+
+
+def _trocr_check(tmp_path, d, dec, layers, past=5):
+    """golden of the wrapper or bare config d against TrOCRForCausalLM built
+    from its decoder part dec"""
+    model, emb, ids, vec = _trocr(dec)
+    cfg = model.config
+    if cfg.use_learned_position_embeddings:
+        w = emb.weight.detach().float().numpy()
+        for layer in layers:
+            _equal(w[_rows(tmp_path, d, layer, 0, T)], vec)
+            with torch.no_grad():
+                v = emb(ids, past_key_values_length=past).float().numpy().reshape(T, -1)
+            _equal(w[_rows(tmp_path, d, layer, past, T)], v)
+    else:
+        rows = np.arange(T) + cfg.pad_token_id + 1
+        for layer in layers:
+            _close(_golden(tmp_path, d, layer, T), vec, rows)
+            with torch.no_grad():
+                v = emb(ids, past_key_values_length=past).float().numpy().reshape(T, -1)
+            _close(_golden(tmp_path, d, layer, T, start=past), v, rows + past)
+    return model, emb
+
+
+@pytest.mark.parametrize("learned,pad", [(True, 1), (False, 1), (False, 4)])
+def test_trocr_tiny_golden_equals_the_model(learned, pad, tmp_path):
+    d = dict(TROCR_TINY, use_learned_position_embeddings=learned, pad_token_id=pad)
+    model, emb = _trocr_check(tmp_path, d, d, (0, 1))
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0, text
+    if learned:
+        assert type(emb).__name__ == "TrOCRLearnedPositionalEmbedding"
+        assert "layers 0-1: learned positions=32 offset=2 dim=16" in text
+        assert emb.weight.shape[0] == 32 + 2
+    else:
+        assert type(emb).__name__ == "TrOCRSinusoidalPositionalEmbedding"
+        assert "layers 0-1: sinusoid positions=32 dim=16" in text
+        assert f"offset={pad + 1} offset_from=pad_token_id+1" in text
+
+
+def test_trocr_key_absent_is_learned_and_aliases_win(tmp_path):
+    # TrOCRConfig: use_learned_position_embeddings defaults to true;
+    # attribute_map (configuration_trocr.py L48-52): num_hidden_layers is
+    # decoder_layers and hidden_size is d_model, whatever the other key says
+    d = dict(TROCR_TINY, num_hidden_layers=3, hidden_size=24)
+    model, _ = _trocr_check(tmp_path, d, d, (0, 2))
+    assert model.config.decoder_layers == 3 and model.config.d_model == 24
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0 and "layers 0-2: learned positions=32 offset=2 dim=24" in text, text
+    bad = dict(TROCR_TINY, use_learned_position_embeddings="yes")
+    rc, text = _explain(tmp_path, bad)
+    assert rc != 0 and "use_learned_position_embeddings" in text, text
+
+
+def test_trocr_sinusoid_cache_past_its_table(tmp_path):
+    # the sinusoid grows to padding_idx + 1 + seq_len rows, not with the cache
+    # (L115-119): a cached step past the table raises in transformers; in one
+    # long pass the grown table has the rows posenc gives
+    d = dict(TROCR_TINY, use_learned_position_embeddings=False)
+    _, emb, ids, _ = _trocr(d)
+    with pytest.raises((IndexError, RuntimeError)):
+        with torch.no_grad():
+            emb(ids, past_key_values_length=40)
+    n = 50
+    with torch.no_grad():
+        long = emb(torch.arange(10, 10 + n)[None]).float().numpy().reshape(n, -1)
+    _close(_golden(tmp_path, d, 0, n), long, np.arange(n) + 2)
+
+
+@pytest.mark.parametrize("name,learned", [("trocr-base-handwritten.json", True),
+                                          ("trocr-large-printed.json", False)])
+def test_trocr_checkpoint_configs(name, learned, tmp_path):
+    d = _trocr_json(name)
+    # one of its 12 layers and a 64-token vocabulary to build it (neither
+    # touches positions; posenc reads all 12 alike)
+    dec = dict(d["decoder"], decoder_layers=1, vocab_size=64)
+    model, _ = _trocr_check(tmp_path, d, dec, (0, 11), past=500)
+    assert model.config.use_learned_position_embeddings is learned
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0 and text.startswith("MODEL type=trocr part=decoder layers=12"), text
+    pos = 512 if learned else 1024
+    assert f"{'learned' if learned else 'sinusoid'} positions={pos} " in text
+    full = transformers.AutoConfig.for_model(**d)
+    assert full.decoder.decoder_layers == 12
