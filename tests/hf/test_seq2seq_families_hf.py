@@ -453,3 +453,22 @@ def test_trocr_checkpoint_configs(name, learned, tmp_path):
     assert f"{'learned' if learned else 'sinusoid'} positions={pos} " in text
     full = transformers.AutoConfig.for_model(**d)
     assert full.decoder.decoder_layers == 12
+
+
+# ---- the BART-style config classes' aliases ------------------------------------------
+
+
+@pytest.mark.parametrize("model_type", ["bart", "m2m_100", "marian", "pegasus", "mbart"])
+def test_encoder_decoder_aliases(model_type, tmp_path):
+    # attribute_map: num_hidden_layers is encoder_layers and hidden_size is
+    # d_model, and the alias wins whatever the order of the keys
+    d = dict(model_type=model_type, d_model=16, hidden_size=24, encoder_layers=1,
+             num_hidden_layers=3, decoder_layers=2, max_position_embeddings=64, pad_token_id=1,
+             vocab_size=64)
+    cfg = transformers.AutoConfig.for_model(**d)
+    ne, dm = cfg.encoder_layers, cfg.d_model
+    assert (ne, dm) == (3, 24)
+    rc, text = _explain(tmp_path, d)
+    assert rc == 0, text
+    assert f"layers 0-{ne - 1}: " in text and f"layers {ne}-{ne + 1}: " in text, text
+    assert f"dim={dm}" in text and "dim=16" not in text, text
