@@ -74,6 +74,8 @@ CHECKED_ELSEWHERE = {
                     "test_beam_hf.py"),
     **dict.fromkeys(["neomme", "ernie4_5_vl_moe", "ernie4_5_vl_moe_text"],
                     "test_mrope2_hf.py"),
+    **dict.fromkeys(["fsmt", "musicgen_melody", "musicgen_melody_decoder", "trocr"],
+                    "test_seq2seq_families_hf.py"),
 }
 
 

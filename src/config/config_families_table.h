@@ -1011,6 +1011,24 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .source = "models/fnet/modeling_fnet.py L83-137, L138-173; configuration_fnet.py L52-63 "
            "(transformers 5.23.0)"},
 
+/* ---- fsmt (FairSeq Machine Translation, facebook/wmt19-*): its own
+ * SinusoidalPositionalEmbedding in both stacks, M2M100's arithmetic
+ * (get_embedding L1073-1091: sin then cos halves of pos * exp(-k ln(10000) /
+ * (half_dim - 1)), torch float32, row padding_idx zeroed); rows read at
+ * make_positions' cumsum + padding_idx, i.e. pad_token_id + 1 + i
+ * (L1093-1105), plus the cache length in the decoder (L1114, L580-582); the
+ * nn.Embedding of max_position_embeddings + padding_idx + 1 rows (L336-338,
+ * L532-534) grows past them (L1110-1113) and _init_weights refills it
+ * (L219-224). d_model 1024, 12 + 12 layers, 1024 positions, pad_token_id 1;
+ * hidden_size and num_hidden_layers are aliases of d_model and
+ * encoder_layers (configuration_fsmt.py L64-98). langs and the vocab sizes
+ * do not touch positions. */
+{.model_type = "fsmt", .arch = "FSMT", .scheme = POSENC_SCHEME_SINUSOID,
+ .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
+ .source = "models/fsmt/modeling_fsmt.py L219-224, L332-338, L375, L528-534, L580-582, "
+           "L1051-1115; configuration_fsmt.py L64-98 (transformers 5.23.0)"},
+
 /* ---- funnel (Funnel Transformer): Transformer-XL's relative sinusoid in
  * every layer's attention, by relative shift or factorized (attention_type),
  * over the pooled positions of each block; one layer group per block and
@@ -1836,6 +1854,15 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .source = "models/layoutlm/modeling_layoutlm.py L48-122; configuration_layoutlm.py L47-64 "
            "(transformers 5.23.0)"},
 
+/* ---- led (Longformer encoder-decoder): a learned table in each stack,
+ * rows from 0 (no BART offset), sized by max_encoder_position_embeddings
+ * and max_decoder_position_embeddings; quirk_led (config_quirks.c) has its
+ * reading. */
+{.model_type = "led", .arch = "LED", .scheme = POSENC_SCHEME_LEARNED,
+ .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_led,
+ .source = "models/led/modeling_led.py L72-86, L1264-1285, L1305-1330, L1423-1447, "
+           "L1526-1532, L1667; configuration_led.py L50-83 (transformers 5.23.0)"},
+
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
  * attention); the attention rotate_half RoPE over the head, rope_theta 1e6.
@@ -2385,6 +2412,24 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  .default_positions = 2048,
  .source = "models/musicgen/modeling_musicgen.py L106-145, L404-522; configuration_musicgen.py "
            "L31-43 (transformers 5.23.0)"},
+
+/* ---- musicgen_melody: its decoder (musicgen_melody_decoder, the decoder
+ * part; sub_configs_defaults, configuration_musicgen_melody.py L136-145). */
+WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melody_decoder",
+        "models/musicgen_melody/configuration_musicgen_melody.py L136-145 (transformers 5.23.0)"),
+
+/* ---- musicgen_melody_decoder: MusicgenMelodySinusoidalPositionalEmbedding,
+ * MusicGen's table (cosine half first, then the sine, of fairseq's
+ * frequencies; get_embedding L129-143, torch float32), read at rows past..
+ * (forward L145-154, L484, L509); the conditioning (encoder_hidden_states)
+ * is prepended to the audio tokens before the table is read (L488-499), so
+ * the sequence's positions count it first. 24 layers, hidden 1024, 2048
+ * positions (configuration_musicgen_melody.py L28-59). */
+{.model_type = "musicgen_melody_decoder", .scheme = POSENC_SCHEME_SINUSOID,
+ .sinusoid = POSENC_SINUSOID_MUSICGEN, .default_layers = 24, .default_hidden = 1024,
+ .default_positions = 2048,
+ .source = "models/musicgen_melody/modeling_musicgen_melody.py L112-154, L374-411, L484-510; "
+           "configuration_musicgen_melody.py L28-59 (transformers 5.23.0)"},
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. */
@@ -3349,6 +3394,17 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
  .default_hidden = 768, .default_positions = 64,
  .source = "models/tipsv2/modeling_tipsv2.py L586-662; configuration_tipsv2.py L109-127 "
            "(transformers 5.23.0)"},
+
+/* ---- trocr (TrOCR's text decoder, alone or the decoder part of a
+ * vision-encoder-decoder): use_learned_position_embeddings picks BART's
+ * learned table (offset 2) or fairseq's sinusoid from pad_token_id + 1;
+ * quirk_trocr (config_quirks.c) has the reading. */
+{.model_type = "trocr", .arch = "TrOCR", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "decoder_layers", .default_layers = 12, .default_hidden = 1024,
+ .default_positions = 512, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
+ .quirks = &quirk_trocr,
+ .source = "models/trocr/modeling_trocr.py L37-65, L78-135, L405-425, L530-541; "
+           "configuration_trocr.py L48-76 (transformers 5.23.0)"},
 
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention

@@ -504,6 +504,100 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
 
 const posenc_family_quirks quirk_whisper = {.name = "quirk_whisper", .stacks = whisper_stacks};
 
+/* ---- led ---------------------------------------------------------------------------- */
+
+/* LED (Longformer encoder-decoder): LEDLearnedPositionalEmbedding in both
+ * stacks, a plain nn.Embedding read at rows past..past + T - 1, no offset
+ * (modeling_led.py L72-86, BART's + 2 gone), of
+ * max_encoder_position_embeddings rows in the encoder (L1265, L1282-1285,
+ * L1447: the input padded at its end to a multiple of attention_window,
+ * L1305-1330, L1423, so token i still reads row i) and
+ * max_decoder_position_embeddings in the decoder (L1527-1532, L1667).
+ * LEDConfig (configuration_led.py L50-83): 12 + 12 layers, d_model 1024,
+ * 16384 and 1024 rows; hidden_size and num_hidden_layers are aliases of
+ * d_model and encoder_layers; it has no max_position_embeddings. */
+static posenc_status led_stacks(mread *r, posenc_model_group *e, posenc_model_group *d,
+                                int64_t *ne, int64_t *nd)
+{
+    char name[96];
+    int present;
+    posenc_status st;
+    int64_t src = 16384, tgt = 1024, dm = 1024;
+    const char *dk = alias_key(r, "hidden_size", "d_model");
+    if ((st = stack_layers(r, alias_key(r, "num_hidden_layers", "encoder_layers"), 12, ne)) !=
+            POSENC_OK ||
+        (st = stack_layers(r, "decoder_layers", 12, nd)) != POSENC_OK ||
+        (st = count(r, "max_encoder_position_embeddings", &src, &present)) != POSENC_OK ||
+        (st = positive(r, "max_encoder_position_embeddings", src)) != POSENC_OK ||
+        (st = count(r, "max_decoder_position_embeddings", &tgt, &present)) != POSENC_OK ||
+        (st = positive(r, "max_decoder_position_embeddings", tgt)) != POSENC_OK ||
+        (st = count(r, dk, &dm, &present)) != POSENC_OK)
+        return st;
+    if (dm < 1 || dm > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)dm, POSENC_MAX_DIM);
+    note_ignored(r, "max_position_embeddings"); /* not a field of LEDConfig */
+    e->scheme = d->scheme = POSENC_SCHEME_LEARNED;
+    e->positions = src;
+    d->positions = tgt;
+    e->offset = d->offset = 0;
+    e->dim = d->dim = (uint32_t)dm;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_led = {.name = "quirk_led", .stacks = led_stacks};
+
+/* ---- trocr -------------------------------------------------------------------------- */
+
+/* TrOCR's decoder (modeling_trocr.py L405-425): use_learned_position_embeddings
+ * (default true) picks TrOCRLearnedPositionalEmbedding, BART's table of
+ * max_position_embeddings + 2 rows read at past + i + 2 (L37-65), else
+ * TrOCRSinusoidalPositionalEmbedding, fairseq's table (get_embedding L88-105:
+ * M2M100's arithmetic, row padding_idx zeroed) read at pad_token_id + 1 +
+ * past + i (L126-135); its table is regrown to padding_idx + 1 + seq_len
+ * rows only, whatever the cache length (L115-119), so a cached step past
+ * max_position_embeddings + padding_idx + 1 rows raises in transformers where
+ * posenc gives that row of the formula. TrOCRConfig (configuration_trocr.py
+ * L48-76): 12 layers, d_model 1024, 512 positions, pad_token_id 1;
+ * hidden_size and num_hidden_layers are aliases of d_model and
+ * decoder_layers (the entry's layers_key). */
+static posenc_status trocr_scheme(mread *r, int64_t n_layer, int *done)
+{
+    char name[96];
+    int learned = 1, present;
+    int64_t positions = r->fam->default_positions, dm = r->fam->default_hidden;
+    const char *dk = alias_key(r, "hidden_size", "d_model");
+    posenc_status st;
+    if (get(r->cfg, "num_hidden_layers")) {
+        if ((st = stack_layers(r, "num_hidden_layers", 0, &n_layer)) != POSENC_OK)
+            return st;
+        r->m->n_layer = (uint32_t)n_layer;
+    }
+    if ((st = posenc__cfg_bool(&r->rd, r->cfg, "use_learned_position_embeddings",
+                               kn(r, "use_learned_position_embeddings", name, sizeof name),
+                               &learned, &present)) != POSENC_OK ||
+        (st = count(r, "max_position_embeddings", &positions, &present)) != POSENC_OK ||
+        (st = positive(r, "max_position_embeddings", positions)) != POSENC_OK ||
+        (st = count(r, dk, &dm, &present)) != POSENC_OK)
+        return st;
+    int gi = add_group(r->m, learned ? POSENC_SCHEME_LEARNED : POSENC_SCHEME_SINUSOID, "");
+    for (int64_t i = 0; i < n_layer; i++)
+        r->m->layer_group[i] = (uint8_t)gi;
+    posenc_model_group *g = &r->m->group[gi];
+    *done = 1;
+    if (!learned) /* the entry's fairseq sinusoid from pad_token_id + 1 */
+        return sinusoid_table(r, g, positions, dm, dk);
+    if (dm < 1 || dm > POSENC_MAX_DIM)
+        return FAIL(r, POSENC_ERR_DIM, kn(r, dk, name, sizeof name), "%s %lld is outside 1..%u",
+                    name, (long long)dm, POSENC_MAX_DIM);
+    g->positions = positions;
+    g->offset = 2;
+    g->dim = (uint32_t)dm;
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_trocr = {.name = "quirk_trocr", .scheme = trocr_scheme};
+
 /* ---- mpnet ------------------------------------------------------------------------- */
 
 /* MPNet: RoBERTa's learned table with padding_idx 1 fixed (rows from 2;

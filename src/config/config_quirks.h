@@ -101,6 +101,8 @@ extern const posenc_family_quirks quirk_recurrent_gemma;
 extern const posenc_family_quirks quirk_roformer;
 extern const posenc_family_quirks quirk_speech_to_text;
 extern const posenc_family_quirks quirk_whisper;
+extern const posenc_family_quirks quirk_led;
+extern const posenc_family_quirks quirk_trocr;
 extern const posenc_family_quirks quirk_zamba2;
 /* granite_swa, granitemoe_swa (a RoPE base per layer); muse_glimmer_text
  * (layer_rope_theta 0: NoPE) */

@@ -162,6 +162,10 @@ posenc_status embed_dim(mread *r, uint32_t *dim);
 posenc_status positive(mread *r, const char *key, int64_t v);
 /* a stack's layer count at key (default def; 0: required) */
 posenc_status stack_layers(mread *r, const char *key, int64_t def, int64_t *out);
+/* alias when the config has it, else key: the config classes' attribute_map
+ * (BART's hidden_size for d_model, num_hidden_layers for encoder_layers),
+ * whose alias wins */
+const char *alias_key(mread *r, const char *alias, const char *key);
 posenc_status read_alibi(mread *r, int64_t n_layer);
 posenc_status read_enc_dec(mread *r);
 posenc_status read_learned(mread *r, int64_t n_layer);

@@ -286,6 +286,15 @@ posenc_status read_t5_decoder(mread *r, int64_t n_layer)
     return POSENC_OK;
 }
 
+/* BART-style config classes map hidden_size to d_model and num_hidden_layers
+ * to encoder_layers (attribute_map, e.g. configuration_m2m_100.py L43-47,
+ * configuration_fsmt.py L64-69); the alias, when the config has it, is what
+ * the class keeps whatever the order of the keys. */
+const char *alias_key(mread *r, const char *alias, const char *key)
+{
+    return get(r->cfg, alias) ? alias : key;
+}
+
 /* Encoder-decoder models: the encoder's layers, then the decoder's. */
 posenc_status read_enc_dec(mread *r)
 {
@@ -323,30 +332,34 @@ posenc_status read_enc_dec(mread *r)
          * rows in both stacks (the entry cites each family's code) */
         int64_t pos, dm;
         const char *pk;
-        static const char *const dk[] = {"d_model", NULL};
-        if ((st = stack_layers(r, "encoder_layers", f->default_layers, &ne)) != POSENC_OK ||
+        const char *dmk = alias_key(r, "hidden_size", "d_model");
+        const char *const dk[] = {dmk, NULL};
+        if ((st = stack_layers(r, alias_key(r, "num_hidden_layers", "encoder_layers"),
+                               f->default_layers, &ne)) != POSENC_OK ||
             (st = stack_layers(r, "decoder_layers", f->default_layers, &nd)) != POSENC_OK ||
             (st = need_count(r, POS_KEYS, f->default_positions, &pos, &pk)) != POSENC_OK ||
             (st = positive(r, pk, pos)) != POSENC_OK ||
             (st = need_count(r, dk, f->default_hidden, &dm, NULL)) != POSENC_OK ||
-            (st = sinusoid_table(r, e, pos, dm, "d_model")) != POSENC_OK ||
-            (st = sinusoid_table(r, d, pos, dm, "d_model")) != POSENC_OK)
+            (st = sinusoid_table(r, e, pos, dm, dmk)) != POSENC_OK ||
+            (st = sinusoid_table(r, d, pos, dm, dmk)) != POSENC_OK)
             return st;
     } else {
         /* BART: BartLearnedPositionalEmbedding in both stacks, row of position 0
          * the family's pos_offset (2) */
         int64_t pos, dm;
         const char *pk;
-        if ((st = stack_layers(r, "encoder_layers", 0, &ne)) != POSENC_OK ||
+        const char *dmk = alias_key(r, "hidden_size", "d_model");
+        const char *const dk[] = {dmk, NULL};
+        if ((st = stack_layers(r, alias_key(r, "num_hidden_layers", "encoder_layers"), 0,
+                               &ne)) != POSENC_OK ||
             (st = stack_layers(r, "decoder_layers", 0, &nd)) != POSENC_OK ||
             (st = need_count(r, POS_KEYS, 0, &pos, &pk)) != POSENC_OK ||
             (st = positive(r, pk, pos)) != POSENC_OK)
             return st;
-        static const char *const dk[] = {"d_model", NULL};
         if ((st = need_count(r, dk, 0, &dm, NULL)) != POSENC_OK)
             return st;
         if (dm < 1 || dm > POSENC_MAX_DIM)
-            return FAIL(r, POSENC_ERR_DIM, kn(r, "d_model", name, sizeof name),
+            return FAIL(r, POSENC_ERR_DIM, kn(r, dmk, name, sizeof name),
                         "%s %lld is outside 1..%u", name, (long long)dm, POSENC_MAX_DIM);
         e->scheme = d->scheme = POSENC_SCHEME_LEARNED;
         e->positions = d->positions = pos;

@@ -122,6 +122,10 @@ ENCDEC_TESTED = {"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_encoder", "
 #: and vectors their attention reads in tests/hf/test_relsin_hf.py
 GOLDEN_TESTED |= {"xlnet", "funnel"}
 
+#: Families added in one round (FSMT, MusicGen Melody, TrOCR): posenc golden against the built
+#: models' embed_positions in tests/hf/test_seq2seq_families_hf.py
+GOLDEN_TESTED |= {"fsmt", "musicgen_melody", "musicgen_melody_decoder", "trocr"}
+
 
 def test_fixtures_cover_the_registry():
     """Every registry family transformers 5.23 can build has a probed fixture."""
@@ -460,6 +464,9 @@ GOLDEN_TESTED.add("neomme")
 # package and the refusals against the model in tests/hf/test_nanochat_hf.py
 CLASS_DEFAULTS_REFUSED.pop("nanochat")
 CLASS_DEFAULTS += ["nanochat"]
+# LED's two learned tables (rows from 0): the probe reads the rows its
+# forward uses; golden against LEDModel in test_seq2seq_families_hf.py too
+CLASS_DEFAULTS += ["led"]
 
 
 @pytest.mark.parametrize("model_type", CLASS_DEFAULTS)
