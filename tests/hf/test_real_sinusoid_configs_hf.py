@@ -1051,3 +1051,33 @@ def test_real_config_in_its_own_dtype(name, tmp_path):
         # an ulp of the dtype at most (10 or 7 fraction bits)
         tol = np.abs(want) * 2.0 ** -(10 if dtype == torch.float16 else 7) + 2.0 ** -24
         assert (np.abs(caught[mname] - want) <= tol).all(), np.abs(caught[mname] - want).max()
+
+
+@pytest.mark.parametrize("pad", [0, 2, 5, None])
+def test_xglm_pad_token_id_zeroes_a_row(pad, tmp_path):
+    """xglm-564M's config with another pad_token_id: XGLM reads rows from 2
+    whatever the pad id is, but get_embedding zeroes row pad_token_id
+    (modeling_xglm.py L88-89, L96, L381-385), so a pad id of 2 or more gives
+    token index pad - 2 a zero vector. posenc refuses that pad id by name;
+    0, 1 and null leave every row read as the sinusoid, and posenc reads
+    them."""
+    d = dict(CONFIGS["xglm-564M"], pad_token_id=pad)
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps(d))
+    small = transformers.XGLMConfig(**dict(d, num_layers=1, ffn_dim=8, vocab_size=64))
+    model = transformers.AutoModel.from_config(small, dtype=torch.float32).eval()
+    mod = model.embed_positions
+    n = 8
+    with torch.no_grad():
+        ref = mod(torch.arange(n)[None]).reshape(n, -1).numpy()
+    zero_rows = [t for t in range(n) if not ref[t].any()]
+    if pad is not None and pad >= 2:
+        assert zero_rows == [pad - 2]
+        r = _posenc("--config", cfg, "-c", "EXPLAIN MODEL")
+        assert r.returncode != 0 and f"pad_token_id {pad}: xglm's sinusoid table zeroes row" in r.stderr
+        r = _posenc("golden", "--config", cfg, "--layer", 0, "-o", tmp_path / "g.safetensors")
+        assert r.returncode != 0 and "pad_token_id" in r.stderr
+    else:
+        assert zero_rows == []
+        g = _golden(cfg, 0, range(n), tmp_path)
+        _close(g["pe"], ref, np.arange(n) + 2)
