@@ -2660,7 +2660,8 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  * L780, L930): fairseq's sin|cos halves of pos * exp(-k ln(max_scale) /
  * (half - 1)), max_scale 10000 (never set from the config), rows past..,
  * computed per forward in the activations' dtype (float32 here; a bf16 run
- * rounds each step to bf16). The encoder's block-local attention and its
+ * rounds each step to bf16: a config naming dtype / torch_dtype float16 or
+ * bfloat16, which from_pretrained runs so, is refused by name, quirk). The encoder's block-local attention and its
  * global tokens (which take no position) do not change the vectors the
  * tokens get. An odd d_model fails in its code (the halves differ in width);
  * posenc gives fairseq's zero last column. 16 + 16 layers, d_model 1024,
@@ -2668,7 +2669,7 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  * models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043. */
 {.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .default_layers = 16,
- .default_hidden = 1024, .default_positions = 16384,
+ .default_hidden = 1024, .default_positions = 16384, .quirks = &quirk_pegasus_x,
  .source = "models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043 "
            "(transformers 5.23.0)"},
 

@@ -1081,3 +1081,41 @@ def test_xglm_pad_token_id_zeroes_a_row(pad, tmp_path):
         assert zero_rows == []
         g = _golden(cfg, 0, range(n), tmp_path)
         _close(g["pe"], ref, np.arange(n) + 2)
+
+
+@pytest.mark.parametrize("key,dtype", [("torch_dtype", "bfloat16"), ("dtype", "float16"),
+                                       ("torch_dtype", "float32")])
+def test_pegasus_x_in_another_dtype(key, dtype, tmp_path):
+    """pegasus-x-base's config naming another dtype: transformers builds and
+    runs the model in it (from_config here, from_pretrained's default dtype
+    "auto"), and PEGASUS-X computes its sinusoid in that dtype, every step
+    (modeling_pegasus_x.py L103-121): far from the float32 vectors, not a
+    rounding of them. posenc refuses such a config by name and reads a
+    float32 one."""
+    d = dict(CONFIGS["pegasus-x-base"], **{key: dtype})
+    d.pop("torch_dtype" if key == "dtype" else "dtype", None)
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps(d))
+    small = transformers.AutoConfig.from_pretrained(str(tmp_path))
+    for k, v in CASES["pegasus-x-base"][2].items():
+        setattr(small, k, v)
+    model = transformers.AutoModel.from_config(small).eval()
+    mod = model.encoder.embed_positions
+    ps = [0, 1, 2, 511, 1000]
+    with torch.no_grad():
+        ref = np.stack([mod(torch.zeros(1, 1, small.d_model, dtype=model.dtype),
+                            past_key_values_length=p)[0, 0].float().numpy() for p in ps])
+    assert str(model.dtype) == f"torch.{dtype}"
+    r = _posenc("--config", cfg, "-c", "EXPLAIN MODEL")
+    if dtype == "float32":
+        assert r.returncode == 0, r.stderr
+        g = _golden(cfg, 0, ps, tmp_path)
+        _close(g["pe"], ref, np.asarray(ps))
+        return
+    assert r.returncode != 0
+    assert f"{key} {dtype}: PEGASUS-X computes its sinusoid in the run's dtype" in r.stderr
+    # what a float32 golden would have said is off by far more than a rounding
+    d32 = dict(d, **{key: "float32"})
+    cfg.write_text(json.dumps(d32))
+    g = _golden(cfg, 0, ps, tmp_path)
+    assert np.abs(g["pe"] - ref).max() > 0.1
