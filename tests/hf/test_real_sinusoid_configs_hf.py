@@ -919,6 +919,17 @@ def _forward(model, kind, sub):
     return {k: v.detach().float().reshape(-1, v.shape[-1]).numpy() for k, v in seen.items()}
 
 
+def _python_schemes():
+    """posenc.schemes when the package (built by make test-hf) has the config
+    reader, else None"""
+    try:
+        import posenc
+        import posenc.schemes
+    except ImportError:
+        return None
+    return posenc.schemes if posenc.have_config_reader() else None
+
+
 _LINE = re.compile(r"^layers (\d+)-(\d+): (\S+) (.*)$")
 
 
@@ -1005,6 +1016,12 @@ def test_real_config_read_and_golden(name, tmp_path):
         g = _golden(cfg, first, ps, tmp_path)
         assert g["positions"].tolist() == ps
         _close(g["pe"], ref, np.asarray(ps) + offset)
+        schemes = _python_schemes()
+        if schemes:  # the Python package's table: golden's numbers, the same refusal
+            assert (schemes.sinusoid_table(str(cfg), first, ps) == g["pe"]).all()
+            if not grows:
+                with pytest.raises(ValueError, match=f"position {rows} is past layer {first}'s"):
+                    schemes.sinusoid_table(str(cfg), first, [0, rows])
         if grows:
             continue
         # 3. past the rows: posenc refuses by name; transformers raises where
