@@ -455,6 +455,23 @@ static plot_args_status layer_scheme(plot_args *pa, int auto_kind, unsigned long
         st = posenc_model_layer_sinusoid(m, layer, &rq->sinusoid);
         if (st == POSENC_OK)
             st = posenc_model_layer_table(m, layer, &tb);
+        /* a table that ends where transformers' does (posenc golden's rule,
+         * cli/check/golden_tables.c: fairseq's and MusicGen's grow): the
+         * default token indices stop at its rows; more are refused by name */
+        const posenc_sinusoid_spec *sp = &rq->sinusoid;
+        int grows = sp->freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
+                    (sp->offset > 0 || sp->order == POSENC_SINUSOID_COS_SIN);
+        if (st == POSENC_OK && !grows && (int64_t)rq->positions + sp->offset > tb.positions) {
+            if (GIVEN(given, "--positions") || tb.positions - sp->offset < 1) {
+                snprintf(why, n, "--positions %u: layer %u of %s has a %lld-row sinusoid "
+                         "table, token indices 0..%lld",
+                         rq->positions, layer, type, (long long)tb.positions,
+                         (long long)(tb.positions - sp->offset - 1));
+                posenc_model_free(m);
+                return PLOT_ARGS_BAD;
+            }
+            rq->positions = (uint32_t)(tb.positions - sp->offset);
+        }
         if (st == POSENC_OK) {
             rq->dim = tb.dim;
             rq->sinusoid_label = label;
