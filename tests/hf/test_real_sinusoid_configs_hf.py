@@ -30,14 +30,21 @@ For each config, written to a file at test time:
     module at tokens 0..T-1, and the module itself called as the model calls
     it while decoding (past_key_values_length = p) or on a whole sequence at
     the --positions lists (0, 1, 2, 511, 1000, the table's last row and past
-    it), within float32 rounding (test_sinusoid_families_hf.py's bound).
+    it), within float32 rounding (test_sinusoid_families_hf.py's bound plus
+    the float32 angle's own rounding, see _close); posenc.schemes'
+    sinusoid_table gives golden's numbers.
  3. Past the last row: where transformers' module grows its table (fairseq's
     make_weights: M2M100, NLLB-MoE, Speech2Text, XGLM, Kosmos-2(.5),
     MusicGen) posenc gives the grown rows; where it ends (Marian, Pegasus:
     nn.Embedding; CTRL: pos_encoding[position_ids]; TIPSv2: a ValueError past
-    max_position_embeddings) transformers raises and posenc refuses by name.
-    PEGASUS-X computes any position (no table, modeling_pegasus_x.py
-    L94-124), and posenc gives them too.
+    max_position_embeddings) transformers raises and posenc (golden and
+    posenc.schemes) refuses by name. PEGASUS-X computes any position (no
+    table, modeling_pegasus_x.py L94-124); posenc refuses past its config's
+    max_position_embeddings, a cautious refusal.
+ 4. The float16 / bfloat16 checkpoints built in their own dtype add posenc's
+    vectors rounded to it; XGLM with a pad_token_id of 2 or more and PEGASUS-X
+    in float16 / bfloat16, which transformers runs other than posenc's
+    float32 vectors, are refused by name.
 The modules' code: models/marian/modeling_marian.py L72-103 (the table),
 L447-472, L527-596 (the stacks' calls); pegasus/modeling_pegasus.py L74-110,
 L453, L512, L571, L673; pegasus_x/modeling_pegasus_x.py L94-124, L749, L839,
