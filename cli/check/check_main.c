@@ -380,7 +380,8 @@ static void golden_usage(FILE *f)
           "                   maximum lengths -1, 0, +1, 999999, 1000000)\n"
           "  --heads N        heads per token (default 4)\n"
           "  --seed S         the random x's seed (default 1)\n"
-          "  --dtype T        F32 (default), F16 or BF16\n"
+          "  --dtype T        F32 (default), F16 or BF16 (a RoPE dump's x and y; other\n"
+          "                   layers' dumps are F32 and I64: refused there)\n"
           "  --format F       safetensors (default) or gguf: positions, x, y, the bound\n"
           "                   tol per token a float32 ggml engine meets, and the\n"
           "                   ggml_rope_ext arguments (rope_freqs.weight included)\n"
@@ -682,7 +683,7 @@ static int golden_rope_groups(const char *out, const posenc_model *m, int64_t la
  * buckets. 1 (and *rc) when layer is such a layer; 0 for a RoPE layer, or
  * when the config cannot be read (the RoPE path then says why). */
 static int golden_other_scheme(const char *out, const char *config, uint32_t layer,
-                               const char *list, int64_t seq_len, int *rc)
+                               const char *list, int64_t seq_len, posenc_dtype dt, int *rc)
 {
     posenc_model *m = NULL;
     posenc_layer_info li;
@@ -694,6 +695,15 @@ static int golden_other_scheme(const char *out, const char *config, uint32_t lay
         return 0;
     }
     int handled = 1;
+    if (dt != POSENC_DTYPE_F32 && li.scheme != POSENC_SCHEME_ROPE) {
+        /* these dumps hold float32 vectors and int64 ids, no x to round */
+        *rc = cli_fail(stderr, "golden", 0,
+                       "--dtype %s: layer %u's scheme is %s, whose golden is written in F32 "
+                       "(its vectors) and I64 (positions, ids): leave --dtype out",
+                       dtype_word(dt), layer, posenc_scheme_name(li.scheme));
+        posenc_model_free(m);
+        return 1;
+    }
     if (li.scheme == POSENC_SCHEME_RELATIVE_SINUSOID)
         *rc = cli_golden_rel_sinusoid(out, m, layer, list, seq_len);
     else if (posenc_model_layer_ids(m, layer, &ids) == POSENC_OK &&
@@ -766,7 +776,7 @@ int cli_golden_main(int argc, char **argv)
             rc = golden_one(out, cfg, NULL, 0, list, (uint32_t)heads, (uint64_t)seed, dt,
                             seq_len, "0");
     } else if (layer >= 0 &&
-               golden_other_scheme(out, config, (uint32_t)layer, list, seq_len, &rc)) {
+               golden_other_scheme(out, config, (uint32_t)layer, list, seq_len, dt, &rc)) {
         /* done: a layer without RoPE */
     } else {
         posenc_model *m = NULL;

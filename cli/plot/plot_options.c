@@ -403,6 +403,19 @@ static int kind_options(const plot_request *rq, unsigned long long given, char *
     return 1;
 }
 
+/* The last token index a sinusoid layer's table has, where transformers'
+ * table ends (Marian's, Pegasus's, CTRL's, TIPSv2's, DistilBERT's,
+ * Whisper's: nn.Embedding or a fixed buffer; posenc golden's rule,
+ * cli/check/golden_tables.c), or -1 when it grows past its rows (fairseq's
+ * and MusicGen's make_weights). */
+static int64_t sinusoid_last_index(const posenc_sinusoid_spec *sp, const posenc_model_table *tb)
+{
+    if (sp->freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
+        (sp->offset > 0 || sp->order == POSENC_SINUSOID_COS_SIN))
+        return -1;
+    return tb->positions - sp->offset - 1 < 0 ? 0 : tb->positions - sp->offset - 1;
+}
+
 /* sinusoid and buckets (and no kind) with --config: the layer's sinusoid
  * (posenc_model_layer_sinusoid, its width from posenc_model_layer_table)
  * or its relative buckets (posenc_model_layer_deberta, else
@@ -455,6 +468,19 @@ static plot_args_status layer_scheme(plot_args *pa, int auto_kind, unsigned long
         st = posenc_model_layer_sinusoid(m, layer, &rq->sinusoid);
         if (st == POSENC_OK)
             st = posenc_model_layer_table(m, layer, &tb);
+        /* the default token indices stop at the rows of a table that ends;
+         * more are refused by name */
+        int64_t last = st == POSENC_OK ? sinusoid_last_index(&rq->sinusoid, &tb) : -1;
+        if (st == POSENC_OK && last >= 0 && rq->positions > last + 1) {
+            if (GIVEN(given, "--positions")) {
+                snprintf(why, n, "--positions %u: layer %u of %s has a %lld-row sinusoid "
+                         "table, token indices 0..%lld",
+                         rq->positions, layer, type, (long long)tb.positions, (long long)last);
+                posenc_model_free(m);
+                return PLOT_ARGS_BAD;
+            }
+            rq->positions = (uint32_t)(last + 1);
+        }
         if (st == POSENC_OK) {
             rq->dim = tb.dim;
             rq->sinusoid_label = label;
@@ -676,6 +702,13 @@ static int words_layer_scheme(const plot_settings *set, plot_request *rq, char *
         if (tb.dim != rq->dim) {
             snprintf(why, n, "PLOT sinusoid: D %u is not the width of layer %u's table (%u)",
                      rq->dim, set->layer, tb.dim);
+            return 0;
+        }
+        int64_t last = sinusoid_last_index(&rq->sinusoid, &tb);
+        if (last >= 0 && rq->positions > last + 1) {
+            snprintf(why, n, "PLOT sinusoid: N %u is past layer %u's %lld-row sinusoid table "
+                     "(token indices 0..%lld)",
+                     rq->positions, set->layer, (long long)tb.positions, (long long)last);
             return 0;
         }
         rq->sinusoid_label = label;

@@ -563,10 +563,26 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
         return st;
     if (li.scheme == POSENC_SCHEME_SINUSOID) {
         /* the vectors the family adds (posenc golden's pe) */
-        posenc_sinusoid_spec spec;
-        posenc_model_table tb;
+        posenc_sinusoid_spec spec = {0};
+        posenc_model_table tb = {0};
         if ((st = posenc_model_layer_sinusoid(m, (uint32_t)layer, &spec)) == POSENC_OK &&
             (st = posenc_model_layer_table(m, (uint32_t)layer, &tb)) == POSENC_OK) {
+            /* posenc golden's rule (cli/check/golden_tables.c golden_sinusoid):
+             * fairseq's and MusicGen's tables grow past their rows
+             * (make_weights); Marian's, Pegasus's, CTRL's, TIPSv2's (and
+             * PEGASUS-X's config length) end there, where transformers
+             * raises: no vector is given past them */
+            int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
+                        (spec.offset > 0 || spec.order == POSENC_SINUSOID_COS_SIN);
+            for (size_t i = 0; i < n && !grows && st == POSENC_OK; i++)
+                if (pos[i] >= 0 && pos[i] + spec.offset >= tb.positions) {
+                    snprintf(detail, detail_size,
+                             "position %lld is past layer %lld's %lld-row sinusoid table",
+                             (long long)pos[i], (long long)layer, (long long)tb.positions);
+                    st = POSENC_ERR_POS;
+                }
+        }
+        if (st == POSENC_OK) {
             float *o = n ? malloc(n * tb.dim * sizeof *o) : NULL;
             if (n && !o)
                 st = POSENC_ERR_NOMEM;

@@ -53,7 +53,9 @@ def sinusoid_table(config: Any, layer: int = 0,
     """float32 [n, dim]: the vector a sinusoid layer's family adds at each token
     index in positions (default 0..31), its offset applied (fairseq's
     pad_token_id + 1, XGLM's 2) in the family's float arithmetic. ValueError
-    for a layer of another scheme."""
+    for a layer of another scheme, and past the rows of a table that ends
+    where transformers' does (Marian, Pegasus, CTRL, TIPSv2, DistilBERT: as
+    posenc golden; fairseq's and MusicGen's tables grow, and have no end)."""
     pos = _positions(positions, 32)
     kind, width, data = _values(config, layer, pos)
     if kind != "sinusoid":

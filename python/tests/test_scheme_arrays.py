@@ -77,6 +77,23 @@ def test_fairseq_and_lesson_tables():
 
 
 @needs_reader
+def test_a_table_that_ends_is_refused_past_its_rows():
+    """Marian's table is an nn.Embedding of max_position_embeddings rows
+    (transformers 5.23 models/marian/modeling_marian.py L72-103), DistilBERT's
+    too: past them no vector, as posenc golden; M2M100's grows (make_weights,
+    m2m_100 L140-145) and is given at any index."""
+    import posenc.schemes as ps
+    marian = {"model_type": "marian", "d_model": 8, "encoder_layers": 1, "decoder_layers": 1,
+              "max_position_embeddings": 16}
+    assert ps.sinusoid_table(marian, 0, [15]).shape == (1, 8)
+    with pytest.raises(ValueError, match="position 16 is past layer 1's 16-row sinusoid table"):
+        ps.sinusoid_table(marian, 1, [3, 16])
+    with pytest.raises(ValueError, match="position 64 is past layer 0's 64-row"):
+        ps.layer_arrays(DISTILBERT, 0, [64])
+    assert ps.sinusoid_table(M2M, 0, [32, 1000]).shape == (2, 8)
+
+
+@needs_reader
 def test_t5_buckets_queries_apart_from_keys():
     import posenc.schemes as ps
     q, k = [0, 20, 159, 4, 5], [20, 0, 159, 5, 4]

@@ -1809,7 +1809,10 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
 
 /* ---- kosmos_2_5_text_model: Kosmos-2's text sinusoid (M2M100's fairseq
  * halves from padding_idx + 1 = pad_token_id + 1); embed_dim 1536, 24
- * layers, 4096 positions. transformers 5.23.0
+ * layers, 4096 positions. Its forward then adds a learned segment_emb row
+ * (row 0 for text, row 1 at image tokens; L961-973) into those vectors in
+ * place: a weight, not a position rule, left out of the sinusoid posenc
+ * gives. transformers 5.23.0
  * models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960;
  * configuration_kosmos2_5.py L28-53. */
 {.model_type = "kosmos_2_5_text_model", .scheme = POSENC_SCHEME_SINUSOID,
@@ -2702,7 +2705,8 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  * L780, L930): fairseq's sin|cos halves of pos * exp(-k ln(max_scale) /
  * (half - 1)), max_scale 10000 (never set from the config), rows past..,
  * computed per forward in the activations' dtype (float32 here; a bf16 run
- * rounds each step to bf16). The encoder's block-local attention and its
+ * rounds each step to bf16: a config naming dtype / torch_dtype float16 or
+ * bfloat16, which from_pretrained runs so, is refused by name, quirk). The encoder's block-local attention and its
  * global tokens (which take no position) do not change the vectors the
  * tokens get. An odd d_model fails in its code (the halves differ in width);
  * posenc gives fairseq's zero last column. 16 + 16 layers, d_model 1024,
@@ -2710,7 +2714,7 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  * models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043. */
 {.model_type = "pegasus_x", .arch = "PegasusX", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .default_layers = 16,
- .default_hidden = 1024, .default_positions = 16384,
+ .default_hidden = 1024, .default_positions = 16384, .quirks = &quirk_pegasus_x,
  .source = "models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043 "
            "(transformers 5.23.0)"},
 
@@ -3518,7 +3522,8 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
 
 /* ---- xglm: M2M100's fairseq sinusoid, read at position_ids + self.offset
  * with offset 2 always (L58, L96), whatever pad_token_id is (its table
- * zeroes row pad_token_id, read only when pad_token_id >= 2); 24 layers,
+ * zeroes row pad_token_id, read when pad_token_id >= 2: such a config is
+ * refused by name, config_schemes.c read_sinusoid); 24 layers,
  * d_model 1024, max_position_embeddings 2048 (configuration_xglm.py
  * L46-65). transformers 5.23.0 models/xglm/modeling_xglm.py L53-107. */
 {.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,

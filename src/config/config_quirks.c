@@ -752,6 +752,47 @@ const posenc_family_quirks quirk_deberta = {.name = "quirk_deberta", .scheme = d
 const posenc_family_quirks quirk_deberta_v2 = {.name = "quirk_deberta_v2",
                                                .scheme = deberta_v2_scheme};
 
+/* ---- pegasus_x ---------------------------------------------------------------------- */
+
+/* PegasusXSinusoidalPositionalEmbedding computes its vectors at every call in
+ * the activations' dtype: arange(half).type_as(inputs_embeds), exp, the
+ * product with the positions and sin / cos all in that dtype
+ * (models/pegasus_x/modeling_pegasus_x.py L103-121, transformers 5.23.0),
+ * not a float32 table cast at the end as the other sinusoid families do. A
+ * config naming dtype (or the older torch_dtype) float16 or bfloat16 is run
+ * in it by from_pretrained's default dtype "auto" (modeling_utils.py
+ * L821-835, L4174-4178), and its vectors are then far from the float32 ones
+ * (bfloat16 rounds the positions past 256 themselves). posenc gives the
+ * float32 vectors only, so such a config is refused by name; float32 (or no
+ * dtype, the weights' then) is read. */
+static posenc_status pegasus_x_dtype(mread *r, int64_t n_layer, int *done)
+{
+    static const char *const keys[] = {"dtype", "torch_dtype"};
+    char name[96];
+    (void)n_layer;
+    *done = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const json_t *v = get(r->cfg, keys[i]);
+        if (!v)
+            continue;
+        kn(r, keys[i], name, sizeof name);
+        if (json_typeof(v) != JSON_STRING)
+            return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be a string, got %s", name,
+                        posenc__cfg_type_word(v));
+        const char *t = json_string_value(v);
+        if (strcmp(t, "float32") != 0 && strcmp(t, "float") != 0)
+            return FAIL(r, POSENC_ERR_FORMAT, name,
+                        "%s %s: PEGASUS-X computes its sinusoid in the run's dtype (every step, "
+                        "positions included), and transformers runs this config in %s; posenc "
+                        "gives the float32 vectors only (a float32 run's)",
+                        name, t, t);
+        return POSENC_OK; /* dtype wins over torch_dtype (configuration_utils.py L440-442) */
+    }
+    return POSENC_OK;
+}
+
+const posenc_family_quirks quirk_pegasus_x = {.name = "quirk_pegasus_x", .scheme = pegasus_x_dtype};
+
 /* ---- speech_to_text ----------------------------------------------------------------- */
 
 /* Speech2TextConfig (configuration_speech_to_text.py L67-89): 12 encoder and

@@ -94,6 +94,7 @@ extern const posenc_family_quirks quirk_mpnet;
 extern const posenc_family_quirks quirk_mpt;
 extern const posenc_family_quirks quirk_nanochat;
 extern const posenc_family_quirks quirk_olmo_hybrid;
+extern const posenc_family_quirks quirk_pegasus_x;
 extern const posenc_family_quirks quirk_phi3small;
 extern const posenc_family_quirks quirk_phimoe;
 extern const posenc_family_quirks quirk_qwen;

@@ -226,6 +226,25 @@ posenc_status read_sinusoid(mread *r, int64_t n_layer)
         w = dim;
     if (st != POSENC_OK)
         return st;
+    /* XGLM: rows read from the fixed offset 2 (position_ids + self.offset),
+     * but get_embedding zeroes row padding_idx = pad_token_id (class default
+     * 1; null: none), at init and whenever the table grows
+     * (models/xglm/modeling_xglm.py L53-107, L381-385; configuration_xglm.py
+     * L65, transformers 5.23.0): a pad_token_id >= 2 zeroes the row of token
+     * index pad_token_id - 2, which posenc's tables do not. */
+    if (f->sinusoid == POSENC_SINUSOID_FAIRSEQ && f->pos_offset > 0) {
+        int64_t pad = 1;
+        char name[96];
+        if ((st = count(r, "pad_token_id", &pad, &present)) != POSENC_OK)
+            return st;
+        if (pad >= f->pos_offset)
+            return FAIL(r, POSENC_ERR_RANGE, kn(r, "pad_token_id", name, sizeof name),
+                        "%s %lld: %s's sinusoid table zeroes row pad_token_id, which token "
+                        "index %lld reads (its rows start at %lld); posenc's table has no "
+                        "zero row",
+                        name, (long long)pad, f->model_type, (long long)(pad - f->pos_offset),
+                        (long long)f->pos_offset);
+    }
     posenc_model_group *g = one_group(r, POSENC_SCHEME_SINUSOID, "", n_layer);
     return sinusoid_table(r, g, positions, w, f->embed_key ? f->embed_key : "d_model");
 }
