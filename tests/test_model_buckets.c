@@ -175,20 +175,23 @@ TEST(relative_ids_any_layer)
     uint32_t b;
     CHECK(posenc_t5_bucket(1, 40, 32, 128, 1, &b) == POSENC_OK && out[5] == (int64_t)b);
     CHECK(out[0] == 0 && out[1] == 17 && out[3] == 1);
-    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true}", NULL) ==
-          POSENC_OK);
+    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true, "
+                    "\"pos_att_type\": \"c2p|p2c\"}",
+                    NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, q, 3, q, 3, out) == POSENC_OK);
     CHECK(out[1] == -1 && out[2] == -40 && out[6] == 40);
     CHECK(read_text("{\"model_type\": \"deberta-v2\", \"relative_attention\": true, "
-                    "\"position_buckets\": 8, \"max_relative_positions\": 32}",
+                    "\"pos_att_type\": [\"p2c\"], \"position_buckets\": 8, "
+                    "\"max_relative_positions\": 32}",
                     NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, q, 3, q, 3, out) == POSENC_OK);
     int64_t lb;
     CHECK(posenc_deberta_log_bucket(40, 8, 32, &lb) == POSENC_OK && out[6] == lb);
     int64_t bad = -1;
     CHECK(posenc_model_layer_relative_ids(&model, 0, &bad, 1, q, 1, out) == POSENC_ERR_POS);
-    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true}", NULL) ==
-          POSENC_OK);
+    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true, "
+                    "\"pos_att_type\": \"c2p|p2c\"}",
+                    NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, &bad, 1, q, 1, out) == POSENC_ERR_POS);
     CHECK(read_text(LONGT5_LOCAL, NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, &bad, 1, q, 1, out) == POSENC_ERR_POS);
@@ -217,6 +220,43 @@ static void refused(const char *json, posenc_status want, const char *key, const
         fprintf(stderr, "refused %.70s: status %d (want %d), key '%s', detail '%s'\n", json, st,
                 want, err.key, err.detail);
     CHECK(ok);
+}
+
+/* DeBERTa's pos_att_type: only "c2p" and "p2c" add a relative term
+ * (modeling_deberta.py L180-183, L306-330; modeling_deberta_v2.py L171-175,
+ * L303-338), a string lowercased, split at '|' and stripped
+ * (configuration_deberta_v2.py L87-88): naming neither, or null (the class's
+ * default), the relative ids are read by no term and the layer's positions
+ * are its learned table (position_biased_input) or none. */
+TEST(deberta_pos_att_type)
+{
+    static const char *used[] = {"\"c2p|p2c\"", "\" P2C \"", "\"p2p|C2P\"", "[\"p2c\"]",
+                                 "[\"c2p\", \"p2p\"]"};
+    static const char *unused[] = {"null", "\"none\"", "\"p2p\"", "[]", "[\"C2P\"]",
+                                   "\"c2p p2c\""};
+    char text[256];
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+        snprintf(text, sizeof text,
+                 "{\"model_type\": \"deberta-v2\", \"relative_attention\": true, "
+                 "\"pos_att_type\": %s}",
+                 used[i]);
+        CHECK(read_text(text, NULL) == POSENC_OK);
+        CHECK(posenc_model_scheme(&model) == POSENC_SCHEME_RELATIVE_BUCKETS);
+    }
+    for (size_t i = 0; i < sizeof unused / sizeof unused[0]; i++) {
+        for (int biased = 0; biased < 2; biased++) {
+            snprintf(text, sizeof text,
+                     "{\"model_type\": \"deberta\", \"relative_attention\": true, "
+                     "\"position_biased_input\": %s, \"pos_att_type\": %s}",
+                     biased ? "true" : "false", unused[i]);
+            CHECK(read_text(text, NULL) == POSENC_OK);
+            CHECK(posenc_model_scheme(&model) ==
+                  (biased ? POSENC_SCHEME_LEARNED : POSENC_SCHEME_NONE));
+        }
+    }
+    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true}", NULL) ==
+          POSENC_OK);
+    CHECK(posenc_model_scheme(&model) == POSENC_SCHEME_LEARNED);
 }
 
 TEST(refusals)
@@ -377,6 +417,7 @@ int main(void)
     RUN(cpmant);
     RUN(vits);
     RUN(relative_ids_any_layer);
+    RUN(deberta_pos_att_type);
     RUN(refusals);
     return check_summary("model_buckets");
 }

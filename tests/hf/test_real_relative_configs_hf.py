@@ -1037,3 +1037,95 @@ def test_t5gemma_2b_2b_prefixlm_it(tmp_path):
             + 2.0 ** -20
         err = np.abs(g["y"] - want)
         assert (err <= tol).all(), (layer, err.max())
+
+
+# ---- what the audit found: DeBERTa's pos_att_type, nulls the code refuses ----------------
+
+def _explain_dict(tmp_path, d):
+    path = tmp_path / "variant.json"
+    path.write_text(json.dumps(d))
+    return subprocess.run([PROGRAM, "--config", str(path), "-c", "EXPLAIN MODEL"],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("pos_att_type,used", [
+    (None, False), ("none", False), ("p2p", False), ([], False), (["C2P"], False),
+    ("C2P | p2p", True), (["p2c"], True), ("p2c|c2p", True)])
+@pytest.mark.parametrize("biased", [False, True])
+def test_deberta_pos_att_type_decides_the_relative_term(tmp_path, pos_att_type, used, biased):
+    """Only "c2p" and "p2c" in pos_att_type add a relative term
+    (modeling_deberta_v2.py L171-175, L303-338; a string lowercased, split at '|'
+    and stripped, configuration_deberta_v2.py L87-88). deberta-v3-base's config
+    with pos_att_type replaced: where it names neither, its attention reads no
+    relative id, and a model without position_biased_input then gives a permuted
+    input's outputs permuted (no position information); posenc names the layer
+    learned (the embeddings' table) or none, never relative-buckets."""
+    d = dict(CONFIGS["deberta-v3-base"], pos_att_type=pos_att_type,
+             position_biased_input=biased)
+    r = _explain_dict(tmp_path, d)
+    assert r.returncode == 0, r.stderr
+    scheme = r.stdout.split("\n")[1].split(": ", 1)[1].split()[0]
+    assert scheme == ("relative-buckets" if used else "learned" if biased else "none"), r.stdout
+    small = _small("deberta-v3-base", hidden_size=16, num_attention_heads=2, intermediate_size=8,
+                   num_hidden_layers=2, vocab_size=64, pos_att_type=pos_att_type,
+                   position_biased_input=biased, hidden_dropout_prob=0.0,
+                   attention_probs_dropout_prob=0.0)
+    torch.manual_seed(0)
+    model = transformers.DebertaV2Model(_hf_config("deberta-v2", small)).eval()
+    ids = torch.tensor([[5, 9, 13, 2, 40, 7, 21, 33]])
+    perm = torch.tensor([3, 0, 6, 1, 7, 2, 5, 4])
+    with torch.no_grad():
+        out = model(input_ids=ids).last_hidden_state[0]
+        outp = model(input_ids=ids[:, perm]).last_hidden_state[0]
+    invariant = torch.allclose(out[perm], outp, atol=1e-5)
+    assert invariant == (not used and not biased)
+
+
+@pytest.mark.parametrize("model_type,key,cls", [
+    ("deberta", "max_relative_positions", "DebertaModel"),
+    ("deberta-v2", "position_buckets", "DebertaV2Model"),
+    ("longt5", "encoder_attention_type", "LongT5EncoderModel"),
+    ("xlnet", "clamp_len", "XLNetModel")])
+def test_nulls_the_code_refuses_are_refused_by_name(tmp_path, model_type, key, cls):
+    """A null where transformers 5.23 fails (an int or str field of the config
+    class, or a comparison with 0 in the model) is refused by name, not read as
+    the default."""
+    real = {"deberta": "deberta-base", "deberta-v2": "deberta-v3-base",
+            "longt5": "long-t5-local-base", "xlnet": "xlnet-base-cased"}[model_type]
+    sizes = {"deberta": dict(hidden_size=16, num_attention_heads=2, intermediate_size=8,
+                             num_hidden_layers=1, vocab_size=64),
+             "deberta-v2": dict(hidden_size=16, num_attention_heads=2, intermediate_size=8,
+                                num_hidden_layers=1, vocab_size=64),
+             "longt5": dict(d_model=16, d_kv=8, d_ff=8, num_layers=1, num_heads=2,
+                            vocab_size=64),
+             "xlnet": dict(d_model=16, n_head=2, d_head=8, d_inner=8, n_layer=1,
+                           vocab_size=64)}[model_type]
+    with pytest.raises(Exception):
+        cfg = _hf_config(model_type, _small(real, drop=("task_specific_params",),
+                                            **{key: None}, **sizes))
+        model = getattr(transformers, cls)(cfg).eval()
+        with torch.no_grad():
+            model(input_ids=torch.arange(6)[None] + 1)
+    r = _explain_dict(tmp_path, dict(CONFIGS[real], **{key: None}))
+    assert r.returncode != 0 and key in r.stderr and "null" in r.stderr, r.stderr
+
+
+def test_mpnet_fewer_buckets_than_the_code_reads_refused(tmp_path):
+    """relative_attention_num_buckets sizes MPNet's bias table (modeling_mpnet.py
+    L270) but the buckets are T5's 32 whatever it says (L312-323): 16 rows fail
+    with an IndexError, 64 leave rows unread."""
+    for nb, fails in ((16, True), (64, False)):
+        d = _small("mpnet-base", hidden_size=16, num_attention_heads=2, intermediate_size=8,
+                   num_hidden_layers=1, vocab_size=64, relative_attention_num_buckets=nb)
+        model = transformers.MPNetModel(_hf_config("mpnet", d)).eval()
+        try:
+            with torch.no_grad():
+                model(input_ids=torch.arange(40)[None] % 60 + 3)
+            failed = False
+        except IndexError:
+            failed = True
+        assert failed == fails
+        r = _explain_dict(tmp_path, dict(CONFIGS["mpnet-base"], relative_attention_num_buckets=nb))
+        assert (r.returncode != 0) == fails, r.stderr
+        if fails:
+            assert "relative_attention_num_buckets 16" in r.stderr
