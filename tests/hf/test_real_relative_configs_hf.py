@@ -365,6 +365,17 @@ LARGE = [0, 1, 7, 31, 64, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 204
          2049, 4096, 65535, 100000, 3, 999999]
 
 
+#: token indices inside a run of 300 tokens, out of order (queries as keys)
+SUBSET = [299, 0, 128, 255, 256, 127, 5, 200, 1]
+
+
+def _subset_equal(path, layer, want, key="bucket"):
+    """golden --positions at SUBSET equals the run's matrix at those pairs"""
+    g, _ = _golden(path, layer, _pos_list(SUBSET))
+    assert g["q_pos"].tolist() == SUBSET and g["k_pos"].tolist() == SUBSET
+    assert np.array_equal(g[key], want[np.ix_(SUBSET, SUBSET)]), layer
+
+
 # ---- every checkpoint is read -----------------------------------------------------------
 
 def test_every_checkpoint_is_read(tmp_path):
@@ -412,6 +423,7 @@ def test_mpnet(tmp_path, name):
         assert np.array_equal(g["bucket"], want), layer
         g, _ = _golden(path, layer)  # the default positions, 0-15
         assert np.array_equal(g["bucket"], want[:16, :16])
+        _subset_equal(path, layer, want)
     # positions past the run: the same code's bucket function of k - q (L330-350)
     q = torch.tensor(LARGE)
     ref = MPNetEncoder.relative_position_bucket(q[None, :] - q[:, None]).numpy()
@@ -475,6 +487,7 @@ def test_deberta(tmp_path, name):
         assert np.array_equal(g["bucket"], want), layer
         g, _ = _golden(path, layer)
         assert np.array_equal(g["bucket"], want[:16, :16])
+        _subset_equal(path, layer, want)
     # positions past the run and out of order, queries as keys: the code's own
     # bucketing of q - k (v2: make_log_bucket_position; v1: the plain difference)
     q = torch.tensor(LARGE)
@@ -554,8 +567,12 @@ def test_longt5(tmp_path, name):
         assert ("side_bucket" in g) == (want_side is not None)
         if want_side is not None:
             assert np.array_equal(g["side_bucket"], want_side)
+            g, line = _golden(path, layer, _pos_list(SUBSET))  # n_tok: max + 1 = 300
+            assert "n_tok=300 " in line
+            assert np.array_equal(g["side_bucket"], want_side[SUBSET])
         g, _ = _golden(path, layer)
         assert np.array_equal(g["bucket"], want[:16, :16])
+        _subset_equal(path, layer, want)
     # the decoder: T5's causal buckets of its compute_bias (L424-438), read back
     for layer in (n_enc, n_enc + n_dec - 1):
         g, _ = _golden(path, layer, f"0-{n - 1}")
@@ -605,6 +622,7 @@ def test_cpmant(tmp_path):
         assert (g["segment"] == np.where(np.arange(n) < real["prompt_length"], 0, 2)).all()
         g, _ = _golden(path, layer)  # the default: the prompt and 16 text tokens
         assert np.array_equal(g["bucket"], want[:48, :48])
+        _subset_equal(path, layer, want)
 
 
 # ---- VITS: facebook/mms-tts-eng ---------------------------------------------------------
@@ -641,6 +659,9 @@ def test_vits_mms_tts_eng(tmp_path):
             want = np.rint(key_side.numpy()).astype(np.int64) - 1
             g, _ = _golden(path, layer, f"0-{n - 1}" if n != 16 else None)
             assert np.array_equal(g["bucket"], want), (n, layer)
+            sub = [29, 0, 4, 5, 9, 13, 8, 1, 2] if n == 30 else [15, 3, 0, 7, 11, 12]
+            g, _ = _golden(path, layer, _pos_list(sub))
+            assert np.array_equal(g["bucket"], want[np.ix_(sub, sub)]), (n, layer)
 
 
 # ---- ProphetNet: microsoft/prophetnet-large-uncased ---------------------------------------
