@@ -25,14 +25,9 @@ static posenc_status longt5_stacks(mread *r, posenc_model_group *e, posenc_model
     int present;
     int64_t radius = 127, gbs = 16;
     posenc_status st;
-    const json_t *v = json_object_get(r->cfg, "encoder_attention_type");
+    const json_t *v = get(r->cfg, "encoder_attention_type");
     int tglobal = 0;
-    if (v && json_is_null(v)) /* LongT5Config's str field (configuration_longt5.py L70) */
-        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "encoder_attention_type", name, sizeof name),
-                    "%s is null: LongT5Config takes a string (local or transient-global) and "
-                    "refuses null",
-                    name);
-    if (v) {
+    if (v && !json_is_null(v)) {
         const char *s = json_string_value(v);
         kn(r, "encoder_attention_type", name, sizeof name);
         if (!s)

@@ -151,6 +151,11 @@ typedef struct posenc_model_family {
     const char *scaling_refused; /* every non-null rope_scaling block refused with this
                                    reason (code read, mechanism not implemented), or NULL */
     const char *refused;        /* known but not supported: why; else NULL */
+    const char *nonnull;        /* keys the config class declares with a type without None
+                                   (space-separated): transformers 5.23's validation refuses
+                                   a null there, so posenc does too, by name, rather than
+                                   reading it as absent; NULL: none listed */
+    const char *nonnull_source; /* the configuration file and lines declaring them */
     unsigned flags;             /* POSENC_FAMILY_* rules below (each shared by several
                                    families) */
     const posenc_family_quirks *quirks; /* the family's own rules (config_quirks.h), or

@@ -282,6 +282,31 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
     return POSENC_OK;
 }
 
+/* A null at a key the family's config class declares without None: transformers
+ * 5.23's validation refuses the config, so it is refused here by name rather
+ * than read as absent (posenc_model_family.nonnull). */
+static posenc_status refuse_nulls(mread *r, const posenc_model_family *f)
+{
+    const char *p = f->nonnull;
+    while (p && *p) {
+        char key[40], name[96];
+        size_t n = strcspn(p, " ");
+        if (n > 0 && n < sizeof key) {
+            memcpy(key, p, n);
+            key[n] = '\0';
+            const json_t *v = json_object_get(r->cfg, key);
+            if (v && json_is_null(v))
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
+                            "%s is null: %s declares it without None and transformers "
+                            "refuses the config (a null is not read as the default)",
+                            name, f->nonnull_source ? f->nonnull_source : "the config class");
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+    return POSENC_OK;
+}
+
 posenc_status read_model(mread *r, const json_t *root, const char *override)
 {
     if (json_typeof(root) != JSON_OBJECT)
@@ -311,6 +336,8 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
                  : f->model_type);
 
     if ((st = refuse_foreign(r)) != POSENC_OK)
+        return st;
+    if ((st = refuse_nulls(r, f)) != POSENC_OK)
         return st;
     int64_t n_layer = 0;
     if (f->layers != POSENC_LAYERS_ENC_DEC) {

@@ -577,9 +577,8 @@ const posenc_family_quirks quirk_mpnet = {.name = "quirk_mpnet", .scheme = mpnet
  * lowercased, split at '|' and each part stripped (configuration_deberta.py
  * L87-88, configuration_deberta_v2.py L87-88), a list's strings compared as
  * they are. Null or absent (the classes' default None) or naming neither:
- * the relative ids are built and read by no term.
- * max_relative_positions is an int field (configuration_deberta_v2.py L74: null
- * fails validation); a null position_buckets fails v2's "> 0" (v2 L167, L576). */
+ * the relative ids are built and read by no term. position_buckets is no
+ * field of the classes, but a null one fails v2's "> 0" (v2 L167, L576). */
 static int deberta_pos_att_terms(const json_t *v, int *c2p, int *p2c)
 {
     *c2p = *p2c = 0;
@@ -643,14 +642,12 @@ static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
                     "%s %lld is outside 1..%u", name, (long long)width, POSENC_MAX_DIM);
     /* max_relative_positions and position_buckets: any integer, negatives meaning
      * "not set" as in the code */
-    const json_t *v = json_object_get(r->cfg, "max_relative_positions");
+    const json_t *v = get(r->cfg, "max_relative_positions"); /* null: refuse_nulls */
     if (v && json_is_integer(v))
         mrp = json_integer_value(v);
     else if (v)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "max_relative_positions", name, sizeof name),
-                    "%s must be an integer%s", name,
-                    json_is_null(v) ? ", got null (the config class's int field refuses it)"
-                                    : "");
+                    "%s must be an integer", name);
     v = json_object_get(r->cfg, "position_buckets");
     if (v && json_is_integer(v))
         pb = json_integer_value(v);

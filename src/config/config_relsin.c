@@ -92,11 +92,10 @@ static posenc_status xlnet_scheme(mread *r, int64_t n_layer, int *done)
                     name);
     /* clamp_len: any integer (<= 0: no clamp, -1 in every checkpoint) */
     int64_t clamp = -1;
-    const json_t *v = json_object_get(r->cfg, "clamp_len");
+    const json_t *v = get(r->cfg, "clamp_len");
     kn(r, "clamp_len", name, sizeof name);
-    if (v && !json_is_integer(v)) /* null too: XLNetConfig's int field (L122) refuses it */
-        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an integer (<= 0: no clamp)%s", name,
-                    json_is_null(v) ? ", got null" : "");
+    if (v && !json_is_integer(v))
+        return FAIL(r, POSENC_ERR_FORMAT, name, "%s must be an integer (<= 0: no clamp)", name);
     if (v)
         clamp = json_integer_value(v);
     if (clamp > POSENC_MAX_POS || clamp < -POSENC_MAX_POS)

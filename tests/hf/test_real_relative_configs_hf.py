@@ -1108,9 +1108,9 @@ def test_deberta_pos_att_type_decides_the_relative_term(tmp_path, pos_att_type, 
     ("longt5", "encoder_attention_type", "LongT5EncoderModel"),
     ("xlnet", "clamp_len", "XLNetModel")])
 def test_nulls_the_code_refuses_are_refused_by_name(tmp_path, model_type, key, cls):
-    """A null where transformers 5.23 fails (an int or str field of the config
-    class, or a comparison with 0 in the model) is refused by name, not read as
-    the default."""
+    """A null where transformers 5.23 fails (a field of the config class declared
+    without None, or v2's comparison of position_buckets with 0 in the model) is
+    refused by name, not read as the default."""
     real = {"deberta": "deberta-base", "deberta-v2": "deberta-v3-base",
             "longt5": "long-t5-local-base", "xlnet": "xlnet-base-cased"}[model_type]
     sizes = {"deberta": dict(hidden_size=16, num_attention_heads=2, intermediate_size=8,
@@ -1129,6 +1129,46 @@ def test_nulls_the_code_refuses_are_refused_by_name(tmp_path, model_type, key, c
             model(input_ids=torch.arange(6)[None] + 1)
     r = _explain_dict(tmp_path, dict(CONFIGS[real], **{key: None}))
     assert r.returncode != 0 and key in r.stderr and "null" in r.stderr, r.stderr
+
+
+def _scheme_lines(r):
+    """EXPLAIN MODEL's lines but its list of ignored keys"""
+    return [x for x in r.stdout.splitlines() if not x.startswith("ignored keys=")]
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_no_null_the_config_class_refuses_is_read_as_the_default(tmp_path, name):
+    """Every key of the checkpoint's config set to null in turn: where transformers
+    5.23's config class refuses the null (its field has no None), posenc either
+    refuses the config naming the key, or its EXPLAIN MODEL does not depend on the
+    key (the same with the key's real value and with the key absent): never a
+    position key's null silently read as its default."""
+    real = CONFIGS[name]
+    mt = real["model_type"]
+    base = _explain_dict(tmp_path, real)
+    assert base.returncode == 0, base.stderr
+    checked = 0
+    for key, value in real.items():
+        if value is None or key in ("model_type", "architectures", "transformers_version"):
+            continue
+        d = {k: v for k, v in real.items() if k not in ("model_type", key)}
+        try:
+            if mt == "t5gemma":
+                transformers.T5GemmaConfig(**d, **{key: None})
+            else:
+                transformers.AutoConfig.for_model(mt, **d, **{key: None})
+            continue  # the class takes the null
+        except Exception:
+            pass
+        r = _explain_dict(tmp_path, dict(real, **{key: None}))
+        if r.returncode != 0:
+            assert key in r.stderr and "null" in r.stderr, (key, r.stderr)
+            checked += 1
+            continue
+        absent = _explain_dict(tmp_path, {k: v for k, v in real.items() if k != key})
+        assert _scheme_lines(r) == _scheme_lines(absent) == _scheme_lines(base), \
+            f"{name}: {key} null read as its default: {r.stdout} against {base.stdout}"
+    assert checked > 0 or mt in ("t5gemma",)
 
 
 def test_mpnet_fewer_buckets_than_the_code_reads_refused(tmp_path):
