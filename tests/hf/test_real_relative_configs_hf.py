@@ -822,22 +822,26 @@ def test_funnel_small(tmp_path):
                          shift))
             return _real(position_embeds, q_head, context_len, cls_mask)
         att.relative_positional_attention = rpa
-    n = 40
-    with torch.no_grad():
-        model(input_ids=torch.arange(n)[None] % 50)
-    assert len(seen) == 14
-    for layer in range(14):
-        pe, shift = seen[layer]
-        if layer >= 12:
-            want = calls["dec"][0]
-        else:
-            b = layer // 4
-            pooling = shift == 2
-            assert pooling == (layer in (4, 8))
-            want = calls["enc"][0] if b == 0 else calls["enc"][2 * b - 1 + (0 if pooling else 1)]
-        g, line = _golden(path, layer, seq_len=n)
-        assert np.array_equal(g["positions"], want), layer
-        _close_relsin(g["pe"], pe, want)
+    for n in (40, 513):  # 513: an odd length, the pooling's truncate_seq at work
+        seen.clear()
+        for part in calls:
+            calls[part].clear()
+        with torch.no_grad():
+            model(input_ids=torch.arange(n)[None] % 50)
+        assert len(seen) == 14
+        for layer in range(14):
+            pe, shift = seen[layer]
+            if layer >= 12:
+                want = calls["dec"][0]
+            else:
+                b = layer // 4
+                pooling = shift == 2
+                assert pooling == (layer in (4, 8))
+                want = calls["enc"][0] if b == 0 else \
+                    calls["enc"][2 * b - 1 + (0 if pooling else 1)]
+            g, line = _golden(path, layer, seq_len=n)
+            assert np.array_equal(g["positions"], want), (n, layer)
+            _close_relsin(g["pe"], pe, want)
     # distances given: get_position_embeds' own vectors (L140-181) of a 5000-token
     # input, block 0's rows found by relative_pos (L207-...) at each distance
     dist = [-4999, -4096, -513, -64, -1, 0, 1, 2, 511, 1000, 5000]
