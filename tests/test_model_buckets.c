@@ -259,6 +259,40 @@ TEST(deberta_pos_att_type)
     CHECK(posenc_model_scheme(&model) == POSENC_SCHEME_LEARNED);
 }
 
+/* num_hidden_layers is the T5 classes' alias of num_layers (attribute_map,
+ * configuration_t5.py L37-41), set after the fields: the encoder's count;
+ * num_decoder_layers falls back to num_layers as the fields hold it (L65-66),
+ * SwitchTransformers' to its own default 12 (configuration_switch_transformers.py
+ * L65, L92-94). */
+TEST(t5_layer_alias)
+{
+    static const struct {
+        const char *json;
+        uint32_t enc, dec;
+    } cases[] = {
+        {"{\"model_type\": \"t5\", \"num_hidden_layers\": 3}", 3, 6},
+        {"{\"model_type\": \"t5\", \"num_hidden_layers\": 3, \"num_layers\": 5}", 3, 5},
+        {"{\"model_type\": \"mt5\", \"num_hidden_layers\": 3}", 3, 8},
+        {"{\"model_type\": \"longt5\", \"num_hidden_layers\": 2, "
+         "\"num_decoder_layers\": 4}",
+         2, 4},
+        {"{\"model_type\": \"switch_transformers\", \"num_layers\": 5}", 5, 12},
+        {"{\"model_type\": \"switch_transformers\", \"num_layers\": 5, "
+         "\"num_decoder_layers\": null}",
+         5, 5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(read_text(cases[i].json, NULL) == POSENC_OK);
+        CHECK(posenc_model_n_layer(&model) == cases[i].enc + cases[i].dec);
+        posenc_model_t5 t;
+        /* the last encoder layer (LongT5's: its own blocks, not T5's), the first
+         * decoder layer */
+        CHECK(posenc_model_layer_t5(&model, cases[i].enc - 1, &t) != POSENC_OK ||
+              t.bidirectional);
+        CHECK(posenc_model_layer_t5(&model, cases[i].enc, &t) == POSENC_OK && !t.bidirectional);
+    }
+}
+
 TEST(refusals)
 {
     refused("{\"model_type\": \"longt5\", \"encoder_attention_type\": \"global\"}",
@@ -418,6 +452,7 @@ int main(void)
     RUN(vits);
     RUN(relative_ids_any_layer);
     RUN(deberta_pos_att_type);
+    RUN(t5_layer_alias);
     RUN(refusals);
     return check_summary("model_buckets");
 }

@@ -256,6 +256,11 @@ typedef struct posenc_family_stacks {
                                             (h and w pair by pair, then t), and the
                                             config's mrope_section (and mrope_default) is
                                             written [h, w, t] (ERNIE 4.5 VL) */
+#define POSENC_FAMILY_DECODER_OWN_DEFAULT (1u << 30) /* ENC_DEC with T5's buckets: an absent
+                                   num_decoder_layers is the class's own default
+                                   (default_layers), not num_layers (SwitchTransformers,
+                                   configuration_switch_transformers.py L65, L92-94: only a
+                                   null one falls back to num_layers) */
 #define POSENC_FAMILY_MROPE_TWO_AXIS (1u << 29) /* MROPE with HW_ALTERNATING: two axes (rows,
                                             columns) over every rotary pair, no section key
                                             read: [0, P/2, P/2] from each group's rotary_dim

@@ -3272,7 +3272,7 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  * decoder. */
 {.model_type = "switch_transformers", .arch = "SwitchTransformers",
  .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
- .default_hidden = 768, .default_heads = 12,
+ .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_DECODER_OWN_DEFAULT,
  .source = "models/switch_transformers/modeling_switch_transformers.py L268-365, L425; "
            "configuration_switch_transformers.py L56-74 (transformers 5.23.0)"},
 
@@ -3463,8 +3463,8 @@ WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/visi
  .default_layers = 6, .quirks = &quirk_vits,
  .source = "models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170; "
            "configuration_vits.py L113-117 (transformers 5.23.0)",
- .nonnull = "num_hidden_layers window_size",
- .nonnull_source = "configuration_vits.py L115-117 (transformers 5.23.0)"},
+ .nonnull = "num_hidden_layers", /* window_size null: quirk_vits refuses it */
+ .nonnull_source = "configuration_vits.py L115 (transformers 5.23.0)"},
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:

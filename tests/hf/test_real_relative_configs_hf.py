@@ -1194,3 +1194,91 @@ def test_mpnet_fewer_buckets_than_the_code_reads_refused(tmp_path):
         assert (r.returncode != 0) == fails, r.stderr
         if fails:
             assert "relative_attention_num_buckets 16" in r.stderr
+
+
+def _group_sizes(r):
+    """the number of layers in each of EXPLAIN MODEL's layer lines"""
+    sizes = []
+    for line in r.stdout.splitlines():
+        if line.startswith("layer"):
+            span = line.split(":", 1)[0].split()[1]
+            a, _, b = span.partition("-")
+            sizes.append(int(b or a) - int(a) + 1)
+    return sizes
+
+
+@pytest.mark.parametrize("name", ["long-t5-local-base", "long-t5-tglobal-base"])
+@pytest.mark.parametrize("kw", [dict(num_hidden_layers=3), dict(num_hidden_layers=3, num_layers=5),
+                                dict(num_hidden_layers=3, num_decoder_layers=2),
+                                dict(num_layers=4, num_decoder_layers=None)])
+def test_t5_layer_alias(tmp_path, name, kw):
+    """num_hidden_layers is the T5 classes' attribute_map alias of num_layers
+    (configuration_longt5.py L47-52; configuration_t5.py L37-41), set after the
+    fields: it wins for the encoder, and num_decoder_layers falls back to
+    num_layers as the fields hold it (configuration_t5.py L65-66). The stacks'
+    layer counts are those of the model built from the config."""
+    real = {k: v for k, v in CONFIGS[name].items() if k not in ("num_layers",
+                                                                 "num_decoder_layers")}
+    d = dict(real, **kw)
+    r = _explain_dict(tmp_path, d)
+    assert r.returncode == 0, r.stderr
+    small = {k: v for k, v in d.items() if k not in ("model_type", "architectures",
+                                                     "transformers_version")}
+    small.update(d_model=16, d_kv=8, d_ff=8, num_heads=2, vocab_size=64)
+    torch.manual_seed(0)
+    model = transformers.LongT5Model(_hf_config("longt5", small))
+    assert _group_sizes(r) == [len(model.encoder.block), len(model.decoder.block)]
+
+
+@pytest.mark.parametrize("kw", [dict(num_hidden_layers=3, num_layers=5), dict(num_layers=5), {}])
+def test_switch_transformers_decoder_default(tmp_path, kw):
+    """SwitchTransformersConfig's num_decoder_layers has its own default 12
+    (configuration_switch_transformers.py L65; a null one falls back to
+    num_layers, L92-94): an absent one is not num_layers as in T5."""
+    d = dict(model_type="switch_transformers", **kw)
+    r = _explain_dict(tmp_path, d)
+    assert r.returncode == 0, r.stderr
+    cfg = _hf_config("switch_transformers", kw)
+    assert _group_sizes(r) == [cfg.num_layers, cfg.num_decoder_layers]
+
+
+@pytest.mark.parametrize("name", ["xlnet-base-cased", "funnel-small"])
+@pytest.mark.parametrize("both", [False, True])
+def test_hidden_size_alias_of_d_model(tmp_path, name, both):
+    """hidden_size is XLNet's and Funnel's attribute_map alias of d_model
+    (configuration_xlnet.py L99-104, configuration_funnel.py L47-50), set after
+    the fields (it wins over d_model): the sinusoid's width, hence its
+    frequencies, follow it; golden's vectors equal the code's at that width."""
+    real = {k: v for k, v in CONFIGS[name].items() if k != "d_model"}
+    d = dict(real, hidden_size=384, **({"d_model": 512} if both else {}))
+    if name == "xlnet-base-cased":
+        d["d_head"] = 384 // d["n_head"]
+    else:
+        d["n_head"] = 2
+    r = _explain_dict(tmp_path, d)
+    assert r.returncode == 0, r.stderr
+    mt = d["model_type"]
+    small = {k: v for k, v in d.items() if k not in ("model_type", "architectures",
+                                                     "task_specific_params")}
+    cfg = _hf_config(mt, small)
+    assert cfg.d_model == 384
+    assert all(f"d_model={cfg.d_model} " in line for line in r.stdout.splitlines()
+               if line.startswith("layer"))
+    path = tmp_path / "variant.json"
+    dist = [-300, -1, 0, 1, 7, 511]
+    g, _ = _golden(path, 0, _pos_list(dist))
+    if mt == "xlnet":
+        freq = torch.arange(0, 384, 2.0, dtype=torch.int64).float()
+        inv = 1 / torch.pow(10000, freq / 384)  # modeling_xlnet.py L940-941
+        model = transformers.XLNetModel(_hf_config(mt, dict(small, n_layer=1, vocab_size=50,
+                                                            d_inner=8)))
+        ref = model.positional_embedding(torch.tensor(dist, dtype=torch.float), inv)[:, 0].numpy()
+    else:
+        st = transformers.FunnelModel(_hf_config(mt, dict(small, vocab_size=50, d_head=8,
+                                                          d_inner=8))).eval() \
+            .encoder.attention_structure
+        with torch.no_grad():
+            table = st.get_position_embeds(600, torch.float32, "cpu")[0][0]
+        rel = st.relative_pos(list(range(600)), 1).tolist()
+        ref = table[[rel.index(x) for x in dist]].numpy()
+    _close_relsin(g["pe"], ref, dist)
