@@ -623,6 +623,17 @@ def test_cpmant(tmp_path):
         g, _ = _golden(path, layer)  # the default: the prompt and 16 text tokens
         assert np.array_equal(g["bucket"], want[:48, :48])
         _subset_equal(path, layer, want)
+    # past the run: the forward's rule (L459-473: the segment pair's bucket across
+    # segments, _position_bucket(k - q) inside one, L484-502) at positions to
+    # 999999, the prompt's 0..31 in segment 0 and the text in segment 2 (L605-622)
+    p = torch.tensor(LARGE)
+    seg = torch.where(p < real["prompt_length"], 0, 2)
+    inside = pb._position_bucket(p[None, :] - p[:, None], num_buckets=pb.num_buckets,
+                                 max_distance=pb.max_distance)
+    across = pb._segment_relative_position_bucket(seg[:, None], seg[None, :]) + pb.num_buckets
+    ref = torch.where(seg[:, None] == seg[None, :], inside, across).numpy()
+    g, _ = _golden(path, 0, _pos_list(LARGE))
+    assert np.array_equal(g["bucket"], ref)
 
 
 # ---- VITS: facebook/mms-tts-eng ---------------------------------------------------------
