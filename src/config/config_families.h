@@ -81,7 +81,9 @@ typedef struct posenc_model_family {
     const char *layers_key;     /* the key of the layer count in place of num_hidden_layers
                                    and its aliases (PP-FormulaNet's text decoder:
                                    decoder_layers, its num_hidden_layers being the
-                                   encoder's), or NULL */
+                                   encoder's), or the only keys the config class knows,
+                                   space-separated, the first present winning (an alias
+                                   the class does not map is not read), or NULL */
     uint32_t default_hidden;    /* (0: the key is required) */
     uint32_t default_heads;
     uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */

@@ -527,6 +527,7 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * L544, L600-648; configuration_cpmant.py L56-70 (48 layers, 512 buckets,
  * max distance 2048, 32 segment types, prompt_length 32). */
 {.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 48, .quirks = &quirk_cpmant,
  .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L600-648; "
            "configuration_cpmant.py L56-70 (transformers 5.23.0)",
@@ -590,6 +591,7 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  * models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541;
  * configuration_deberta.py L62-79. */
 {.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .quirks = &quirk_deberta,
  .source = "models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541 "
            "(transformers 5.23.0)",
@@ -604,6 +606,7 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  * models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521,
  * L560-600; configuration_deberta_v2.py L62-79. */
 {.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 24, .quirks = &quirk_deberta_v2,
  .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521, L560-600 "
            "(transformers 5.23.0)",
@@ -1843,6 +1846,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  * transformers 5.23.0 models/layoutlm/modeling_layoutlm.py L48-122;
  * configuration_layoutlm.py L47-64 (12 layers, hidden 768, 512 positions). */
 {.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .default_hidden = 768, .default_positions = 512,
  .quirks = &quirk_layoutlm,
  .source = "models/layoutlm/modeling_layoutlm.py L48-122; configuration_layoutlm.py L47-64 "
@@ -2016,6 +2020,7 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  * transformers 5.23.0 models/markuplm/modeling_markuplm.py L45-208;
  * configuration_markuplm.py L57-78 (12 layers, hidden 768, 512 positions). */
 {.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .default_hidden = 768, .default_positions = 512,
  .quirks = &quirk_markuplm,
  .source = "models/markuplm/modeling_markuplm.py L45-208; configuration_markuplm.py L57-78 "
@@ -2325,6 +2330,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858;
  * configuration_mpnet.py L48-59. */
 {.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .quirks = &quirk_mpnet,
  .source = "models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858 (transformers "
            "5.23.0)",
@@ -3140,6 +3146,7 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  * cites the lines). transformers 5.23.0 models/roformer/modeling_roformer.py
  * L49-82, L115-247, L390-396; configuration_roformer.py L46-66. */
 {.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
+ .layers_key = "num_hidden_layers",
  .layout = INTERLEAVED, .base_key = FIXED_BASE, .base_default = 10000.0,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 1536,
  .quirks = &quirk_roformer,
@@ -3360,6 +3367,7 @@ WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/
  * models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141
  * (12 layers, hidden 768). */
 {.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .default_hidden = 768, .default_positions = 1024,
  .quirks = &quirk_tapas,
  .source = "models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141 "
@@ -3460,6 +3468,7 @@ WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/visi
  * models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170;
  * configuration_vits.py L113-117. */
 {.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 6, .quirks = &quirk_vits,
  .source = "models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170; "
            "configuration_vits.py L113-117 (transformers 5.23.0)",
@@ -3545,6 +3554,7 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  * models/xlnet/modeling_xlnet.py L68-95 (rel_shift), L906-975;
  * configuration_xlnet.py L107-130. */
 {.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_RELATIVE_SINUSOID,
+ .layers_key = "num_hidden_layers n_layer",
  .default_layers = 24, .quirks = &quirk_xlnet,
  .source = "models/xlnet/modeling_xlnet.py L68-95, L906-975 (transformers 5.23.0)",
  .nonnull = "d_model n_layer attn_type bi_data clamp_len",

@@ -345,7 +345,16 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
         int64_t listed = 0; /* KINDS: the per-layer list's length */
         if (f->layers == POSENC_LAYERS_KINDS && !(f->quirks && f->quirks->list_repeats))
             kinds_layer_count(r, &listed); /* (a repeated pattern does not count layers) */
-        const char *const own_keys[] = {f->layers_key, NULL};
+        /* layers_key: the family's own key, or keys space-separated, first
+         * present wins */
+        char own_buf[96];
+        const char *own_keys[5] = {NULL};
+        if (f->layers_key) {
+            snprintf(own_buf, sizeof own_buf, "%s", f->layers_key);
+            size_t nk = 0;
+            for (char *t = strtok(own_buf, " "); t && nk < 4; t = strtok(NULL, " "))
+                own_keys[nk++] = t;
+        }
         if ((st = need_count(r, f->layers_key ? own_keys : LAYER_KEYS,
                              listed > 0 ? listed : f->default_layers, &n_layer, &which)) !=
             POSENC_OK)

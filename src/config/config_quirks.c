@@ -506,6 +506,11 @@ static posenc_status whisper_stacks(mread *r, posenc_model_group *e, posenc_mode
 
 const posenc_family_quirks quirk_whisper = {.name = "quirk_whisper", .stacks = whisper_stacks};
 
+/* BERT-style config classes (MPNet, DeBERTa) map no alias of these keys: an
+ * n_positions or d_model beside them is an attribute the model never reads. */
+static const char *const OWN_MAXPOS[] = {"max_position_embeddings", NULL};
+static const char *const OWN_HIDDEN[] = {"hidden_size", NULL};
+
 /* ---- mpnet ------------------------------------------------------------------------- */
 
 /* MPNet: RoBERTa's learned table with padding_idx 1 fixed (rows from 2;
@@ -520,9 +525,11 @@ static posenc_status mpnet_scheme(mread *r, int64_t n_layer, int *done)
     int64_t positions, dim;
     const char *pk, *dk;
     posenc_status st;
-    if ((st = need_count(r, MAXPOS_KEYS, 512, &positions, &pk)) != POSENC_OK ||
+    /* the class's own keys only (MPNetConfig maps no alias: n_positions or
+     * d_model would be attributes the model never reads) */
+    if ((st = need_count(r, OWN_MAXPOS, 512, &positions, &pk)) != POSENC_OK ||
         (st = positive(r, pk, positions)) != POSENC_OK ||
-        (st = need_count(r, HIDDEN_KEYS, 768, &dim, &dk)) != POSENC_OK)
+        (st = need_count(r, OWN_HIDDEN, 768, &dim, &dk)) != POSENC_OK)
         return st;
     char name[96];
     if (dim < 1 || dim > POSENC_MAX_DIM)
@@ -630,9 +637,9 @@ static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
         (st = posenc__cfg_bool(&r->rd, r->cfg, "position_biased_input",
                                kn(r, "position_biased_input", name, sizeof name), &biased,
                                &present)) != POSENC_OK ||
-        (st = need_count(r, MAXPOS_KEYS, 512, &positions, &pk)) != POSENC_OK ||
+        (st = need_count(r, OWN_MAXPOS, 512, &positions, &pk)) != POSENC_OK ||
         (st = positive(r, pk, positions)) != POSENC_OK ||
-        (st = need_count(r, HIDDEN_KEYS, v2 ? 1536 : 768, &hidden, &hk)) != POSENC_OK)
+        (st = need_count(r, OWN_HIDDEN, v2 ? 1536 : 768, &hidden, &hk)) != POSENC_OK)
         return st;
     width = hidden;
     if ((st = count(r, "embedding_size", &width, &present)) != POSENC_OK)

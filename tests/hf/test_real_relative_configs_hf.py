@@ -1293,3 +1293,33 @@ def test_hidden_size_alias_of_d_model(tmp_path, name, both):
         rel = st.relative_pos(list(range(600)), 1).tolist()
         ref = table[[rel.index(x) for x in dist]].numpy()
     _close_relsin(g["pe"], ref, dist)
+
+
+#: other families' names for the layer count, width, heads and table length
+ALIASES = {"num_hidden_layers": 3, "n_layer": 3, "num_layers": 3, "n_layers": 3,
+           "hidden_size": 384, "n_embd": 384, "n_embed": 384, "d_model": 384, "dim": 384,
+           "num_attention_heads": 3, "n_head": 3, "n_heads": 3, "num_heads": 3,
+           "max_position_embeddings": 300, "n_positions": 300, "seq_length": 300,
+           "max_seq_len": 300, "n_ctx": 300}
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_names_the_config_class_does_not_know_are_not_read(tmp_path, name):
+    """A key the checkpoint's config class neither declares nor maps
+    (attribute_map) is an attribute its model never reads: added to the config,
+    it leaves posenc's reading as it was (or is refused by name), never taken for
+    the family's own key (another family's n_layer, d_model, n_positions...)."""
+    real = CONFIGS[name]
+    mt = real["model_type"]
+    cls = transformers.T5GemmaConfig if mt == "t5gemma" else transformers.CONFIG_MAPPING[mt]
+    known = set(getattr(cls, "__dataclass_fields__", {})) | set(cls.attribute_map)
+    base = _explain_dict(tmp_path, real)
+    assert base.returncode == 0, base.stderr
+    for key, value in ALIASES.items():
+        if key in known or key in real:
+            continue
+        r = _explain_dict(tmp_path, dict(real, **{key: value}))
+        if r.returncode != 0:
+            assert key in r.stderr, (key, r.stderr)
+            continue
+        assert _scheme_lines(r) == _scheme_lines(base), (key, r.stdout)
