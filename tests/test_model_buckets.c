@@ -293,6 +293,29 @@ TEST(t5_layer_alias)
     }
 }
 
+/* a name the family's config class neither declares nor maps is not read:
+ * MPNetConfig, DebertaConfig, CpmAntConfig know num_hidden_layers, hidden_size,
+ * max_position_embeddings only (configuration_mpnet.py L48-58); XLNetConfig
+ * maps num_hidden_layers to n_layer (configuration_xlnet.py L99-104) but not
+ * num_layers */
+TEST(unknown_aliases_unread)
+{
+    CHECK(read_text("{\"model_type\": \"mpnet\", \"num_layers\": 3, \"d_model\": 64, "
+                    "\"n_positions\": 40}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 12);
+    posenc_model_table tb;
+    CHECK(posenc_model_layer_table(&model, 0, &tb) == POSENC_OK && tb.positions == 512 &&
+          tb.dim == 768);
+    CHECK(read_text("{\"model_type\": \"cpmant\", \"n_layer\": 3}", NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 48);
+    CHECK(read_text("{\"model_type\": \"xlnet\", \"num_layers\": 3}", NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 24);
+    CHECK(read_text("{\"model_type\": \"xlnet\", \"num_hidden_layers\": 3, \"n_layer\": 5}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 3);
+}
+
 TEST(refusals)
 {
     refused("{\"model_type\": \"longt5\", \"encoder_attention_type\": \"global\"}",
@@ -453,6 +476,7 @@ int main(void)
     RUN(relative_ids_any_layer);
     RUN(deberta_pos_att_type);
     RUN(t5_layer_alias);
+    RUN(unknown_aliases_unread);
     RUN(refusals);
     return check_summary("model_buckets");
 }
