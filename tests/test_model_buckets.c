@@ -175,20 +175,23 @@ TEST(relative_ids_any_layer)
     uint32_t b;
     CHECK(posenc_t5_bucket(1, 40, 32, 128, 1, &b) == POSENC_OK && out[5] == (int64_t)b);
     CHECK(out[0] == 0 && out[1] == 17 && out[3] == 1);
-    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true}", NULL) ==
-          POSENC_OK);
+    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true, "
+                    "\"pos_att_type\": \"c2p|p2c\"}",
+                    NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, q, 3, q, 3, out) == POSENC_OK);
     CHECK(out[1] == -1 && out[2] == -40 && out[6] == 40);
     CHECK(read_text("{\"model_type\": \"deberta-v2\", \"relative_attention\": true, "
-                    "\"position_buckets\": 8, \"max_relative_positions\": 32}",
+                    "\"pos_att_type\": [\"p2c\"], \"position_buckets\": 8, "
+                    "\"max_relative_positions\": 32}",
                     NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, q, 3, q, 3, out) == POSENC_OK);
     int64_t lb;
     CHECK(posenc_deberta_log_bucket(40, 8, 32, &lb) == POSENC_OK && out[6] == lb);
     int64_t bad = -1;
     CHECK(posenc_model_layer_relative_ids(&model, 0, &bad, 1, q, 1, out) == POSENC_ERR_POS);
-    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true}", NULL) ==
-          POSENC_OK);
+    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true, "
+                    "\"pos_att_type\": \"c2p|p2c\"}",
+                    NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, &bad, 1, q, 1, out) == POSENC_ERR_POS);
     CHECK(read_text(LONGT5_LOCAL, NULL) == POSENC_OK);
     CHECK(posenc_model_layer_relative_ids(&model, 0, &bad, 1, q, 1, out) == POSENC_ERR_POS);
@@ -217,6 +220,100 @@ static void refused(const char *json, posenc_status want, const char *key, const
         fprintf(stderr, "refused %.70s: status %d (want %d), key '%s', detail '%s'\n", json, st,
                 want, err.key, err.detail);
     CHECK(ok);
+}
+
+/* DeBERTa's pos_att_type: only "c2p" and "p2c" add a relative term
+ * (modeling_deberta.py L180-183, L306-330; modeling_deberta_v2.py L171-175,
+ * L303-338), a string lowercased, split at '|' and stripped
+ * (configuration_deberta_v2.py L87-88): naming neither, or null (the class's
+ * default), the relative ids are read by no term and the layer's positions
+ * are its learned table (position_biased_input) or none. */
+TEST(deberta_pos_att_type)
+{
+    static const char *used[] = {"\"c2p|p2c\"", "\" P2C \"", "\"p2p|C2P\"", "[\"p2c\"]",
+                                 "[\"c2p\", \"p2p\"]"};
+    static const char *unused[] = {"null", "\"none\"", "\"p2p\"", "[]", "[\"C2P\"]",
+                                   "\"c2p p2c\""};
+    char text[256];
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+        snprintf(text, sizeof text,
+                 "{\"model_type\": \"deberta-v2\", \"relative_attention\": true, "
+                 "\"pos_att_type\": %s}",
+                 used[i]);
+        CHECK(read_text(text, NULL) == POSENC_OK);
+        CHECK(posenc_model_scheme(&model) == POSENC_SCHEME_RELATIVE_BUCKETS);
+    }
+    for (size_t i = 0; i < sizeof unused / sizeof unused[0]; i++) {
+        for (int biased = 0; biased < 2; biased++) {
+            snprintf(text, sizeof text,
+                     "{\"model_type\": \"deberta\", \"relative_attention\": true, "
+                     "\"position_biased_input\": %s, \"pos_att_type\": %s}",
+                     biased ? "true" : "false", unused[i]);
+            CHECK(read_text(text, NULL) == POSENC_OK);
+            CHECK(posenc_model_scheme(&model) ==
+                  (biased ? POSENC_SCHEME_LEARNED : POSENC_SCHEME_NONE));
+        }
+    }
+    CHECK(read_text("{\"model_type\": \"deberta\", \"relative_attention\": true}", NULL) ==
+          POSENC_OK);
+    CHECK(posenc_model_scheme(&model) == POSENC_SCHEME_LEARNED);
+}
+
+/* num_hidden_layers is the T5 classes' alias of num_layers (attribute_map,
+ * configuration_t5.py L37-41), set after the fields: the encoder's count;
+ * num_decoder_layers falls back to num_layers as the fields hold it (L65-66),
+ * SwitchTransformers' to its own default 12 (configuration_switch_transformers.py
+ * L65, L92-94). */
+TEST(t5_layer_alias)
+{
+    static const struct {
+        const char *json;
+        uint32_t enc, dec;
+    } cases[] = {
+        {"{\"model_type\": \"t5\", \"num_hidden_layers\": 3}", 3, 6},
+        {"{\"model_type\": \"t5\", \"num_hidden_layers\": 3, \"num_layers\": 5}", 3, 5},
+        {"{\"model_type\": \"mt5\", \"num_hidden_layers\": 3}", 3, 8},
+        {"{\"model_type\": \"longt5\", \"num_hidden_layers\": 2, "
+         "\"num_decoder_layers\": 4}",
+         2, 4},
+        {"{\"model_type\": \"switch_transformers\", \"num_layers\": 5}", 5, 12},
+        {"{\"model_type\": \"switch_transformers\", \"num_layers\": 5, "
+         "\"num_decoder_layers\": null}",
+         5, 5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(read_text(cases[i].json, NULL) == POSENC_OK);
+        CHECK(posenc_model_n_layer(&model) == cases[i].enc + cases[i].dec);
+        posenc_model_t5 t;
+        /* the last encoder layer (LongT5's: its own blocks, not T5's), the first
+         * decoder layer */
+        CHECK(posenc_model_layer_t5(&model, cases[i].enc - 1, &t) != POSENC_OK ||
+              t.bidirectional);
+        CHECK(posenc_model_layer_t5(&model, cases[i].enc, &t) == POSENC_OK && !t.bidirectional);
+    }
+}
+
+/* a name the family's config class neither declares nor maps is not read:
+ * MPNetConfig, DebertaConfig, CpmAntConfig know num_hidden_layers, hidden_size,
+ * max_position_embeddings only (configuration_mpnet.py L48-58); XLNetConfig
+ * maps num_hidden_layers to n_layer (configuration_xlnet.py L99-104) but not
+ * num_layers */
+TEST(unknown_aliases_unread)
+{
+    CHECK(read_text("{\"model_type\": \"mpnet\", \"num_layers\": 3, \"d_model\": 64, "
+                    "\"n_positions\": 40}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 12);
+    posenc_model_table tb;
+    CHECK(posenc_model_layer_table(&model, 0, &tb) == POSENC_OK && tb.positions == 512 &&
+          tb.dim == 768);
+    CHECK(read_text("{\"model_type\": \"cpmant\", \"n_layer\": 3}", NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 48);
+    CHECK(read_text("{\"model_type\": \"xlnet\", \"num_layers\": 3}", NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 24);
+    CHECK(read_text("{\"model_type\": \"xlnet\", \"num_hidden_layers\": 3, \"n_layer\": 5}",
+                    NULL) == POSENC_OK);
+    CHECK(posenc_model_n_layer(&model) == 3);
 }
 
 TEST(refusals)
@@ -377,6 +474,9 @@ int main(void)
     RUN(cpmant);
     RUN(vits);
     RUN(relative_ids_any_layer);
+    RUN(deberta_pos_att_type);
+    RUN(t5_layer_alias);
+    RUN(unknown_aliases_unread);
     RUN(refusals);
     return check_summary("model_buckets");
 }

@@ -776,16 +776,44 @@ static const bad BAD[] = {
     {"{\"model_type\": \"deberta-v2\", " L32 ", \"position_buckets\": 1.5}", NULL,
      POSENC_ERR_FORMAT, "position_buckets", "position_buckets must be an integer"},
     {"{\"model_type\": \"deberta\", " L32 ", \"relative_attention\": true, "
-     "\"max_relative_positions\": 1000000000000}",
+     "\"pos_att_type\": \"c2p\", \"max_relative_positions\": 1000000000000}",
      NULL, POSENC_ERR_RANGE, "max_relative_positions",
      "max_relative_positions 1000000000000 or position_buckets 0 out of range"},
+    /* nulls transformers 5.23 refuses (fields declared without None:
+     * posenc_model_family.nonnull; v2 compares position_buckets with 0), a
+     * pos_att_type neither string nor list of strings */
+    {"{\"model_type\": \"deberta\", " L32 ", \"max_relative_positions\": null}", NULL,
+     POSENC_ERR_FORMAT, "max_relative_positions",
+     "max_relative_positions is null: configuration_deberta.py L62-78 (transformers 5.23.0) "
+     "declares it without None"},
+    {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
+     "\"position_buckets\": null}",
+     NULL, POSENC_ERR_FORMAT, "position_buckets", "position_buckets must be an integer, got null"},
+    {"{\"model_type\": \"deberta\", " L32 ", \"relative_attention\": true, "
+     "\"pos_att_type\": [\"c2p\", 1]}",
+     NULL, POSENC_ERR_FORMAT, "pos_att_type",
+     "pos_att_type must be a string (\"p2c|c2p\"), a list of strings or null"},
+    {"{\"model_type\": \"longt5\", \"num_layers\": 2, \"encoder_attention_type\": null}",
+     NULL, POSENC_ERR_FORMAT, "encoder_attention_type",
+     "encoder_attention_type is null: configuration_longt5.py"},
+    {"{\"model_type\": \"xlnet\", \"n_layer\": 2, \"clamp_len\": null}", NULL,
+     POSENC_ERR_FORMAT, "clamp_len", "clamp_len is null: configuration_xlnet.py L107-122"},
+    {"{\"model_type\": \"funnel\", \"separate_cls\": null}", NULL, POSENC_ERR_FORMAT,
+     "separate_cls", "separate_cls is null: configuration_funnel.py"},
+    {"{\"model_type\": \"roformer\", \"rotary_value\": null}", NULL, POSENC_ERR_FORMAT,
+     "rotary_value", "rotary_value is null: configuration_roformer.py"},
+    {"{\"model_type\": \"layoutlm\", \"max_2d_position_embeddings\": null}", NULL,
+     POSENC_ERR_FORMAT, "max_2d_position_embeddings", "max_2d_position_embeddings is null"},
+    {"{\"model_type\": \"mpnet\", " L32 ", \"relative_attention_num_buckets\": 16}", NULL,
+     POSENC_ERR_RANGE, "relative_attention_num_buckets",
+     "relative_attention_num_buckets 16 is below the 32 buckets"},
     /* ln((129 - 1) / (256 / 2)) = 0 */
     {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
-     "\"position_buckets\": 256, \"max_relative_positions\": 129}",
+     "\"pos_att_type\": \"c2p\", \"position_buckets\": 256, \"max_relative_positions\": 129}",
      NULL, POSENC_ERR_RANGE, "position_buckets",
      "position_buckets 256 with max_relative_positions 129: the log bucket's logarithm"},
     {"{\"model_type\": \"deberta-v2\", " L32 ", \"relative_attention\": true, "
-     "\"position_buckets\": 1, \"max_position_embeddings\": 512}",
+     "\"pos_att_type\": \"c2p\", \"position_buckets\": 1, \"max_position_embeddings\": 512}",
      NULL, POSENC_ERR_RANGE, "position_buckets",
      "position_buckets 1 with max_relative_positions 512: the log bucket's logarithm"},
     /* Speech2Text's pad_token_id 0, Zamba 2's use_mem_rope and use_long_context */

@@ -373,7 +373,8 @@ TEST(config_layers)
         return;
     fputs("{\"model_type\": \"deberta-v2\", \"hidden_size\": 16, \"num_hidden_layers\": 2, "
           "\"num_attention_heads\": 2, \"max_position_embeddings\": 512, "
-          "\"relative_attention\": true, \"position_buckets\": 64, "
+          "\"relative_attention\": true, \"pos_att_type\": [\"c2p\"], "
+          "\"position_buckets\": 64, "
           "\"max_relative_positions\": 100, \"position_biased_input\": false}",
           c);
     fclose(c);

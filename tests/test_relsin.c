@@ -238,6 +238,29 @@ TEST(funnel_model)
     CHECK(n == 5 && same(out, (const int64_t[]){0, 2, 4, 6, 8}, 5));
     posenc_model_free(m);
 }
+
+/* hidden_size is XLNet's and Funnel's attribute_map alias of d_model
+ * (configuration_xlnet.py L99-104, configuration_funnel.py L47-50), set after
+ * the fields: it gives the width, over d_model when both are there. */
+TEST(hidden_size_alias)
+{
+    static const char *const texts[] = {
+        "{\"model_type\": \"xlnet\", \"hidden_size\": 384, \"n_layer\": 2}",
+        "{\"model_type\": \"xlnet\", \"hidden_size\": 384, \"d_model\": 512, "
+        "\"n_layer\": 2}",
+        "{\"model_type\": \"funnel\", \"hidden_size\": 384, \"block_sizes\": [1, 1]}",
+        "{\"model_type\": \"funnel\", \"hidden_size\": 384, \"d_model\": 768, "
+        "\"block_sizes\": [1, 1]}"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        posenc_model *m = load(texts[i]);
+        CHECK(m != NULL);
+        if (!m)
+            continue;
+        posenc_model_rel_sinusoid rs;
+        CHECK(posenc_model_layer_rel_sinusoid(m, 1, &rs) == POSENC_OK && rs.d_model == 384);
+        posenc_model_free(m);
+    }
+}
 #endif
 
 int main(void)
@@ -248,8 +271,9 @@ int main(void)
 #ifdef POSENC_HAVE_JSON
     RUN(xlnet_model);
     RUN(funnel_model);
+    RUN(hidden_size_alias);
 #else
-    check_skip("relsin", 2, "XLNet's and Funnel's models: built without jansson",
+    check_skip("relsin", 3, "XLNet's and Funnel's models: built without jansson",
                "libjansson-dev");
 #endif
     return check_summary("relsin");

@@ -23,6 +23,7 @@ T5 = {"model_type": "t5", "d_model": 8, "num_layers": 1, "num_decoder_layers": 1
 DEBERTA = {"model_type": "deberta-v2", "hidden_size": 16, "num_hidden_layers": 1,
            "num_attention_heads": 2, "max_position_embeddings": 512,
            "relative_attention": True, "position_buckets": 16, "max_relative_positions": 64,
+           "pos_att_type": "p2c|c2p",
            "position_biased_input": False}
 mpmath.mp.dps = 40
 

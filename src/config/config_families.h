@@ -88,7 +88,9 @@ typedef struct posenc_model_family {
     const char *layers_key;     /* the key of the layer count in place of num_hidden_layers
                                    and its aliases (PP-FormulaNet's text decoder:
                                    decoder_layers, its num_hidden_layers being the
-                                   encoder's), or NULL */
+                                   encoder's), or the only keys the config class knows,
+                                   space-separated, the first present winning (an alias
+                                   the class does not map is not read), or NULL */
     uint32_t default_hidden;    /* (0: the key is required) */
     uint32_t default_heads;
     uint32_t default_head_dim;  /* 0: hidden_size / num_attention_heads */
@@ -158,6 +160,11 @@ typedef struct posenc_model_family {
     const char *scaling_refused; /* every non-null rope_scaling block refused with this
                                    reason (code read, mechanism not implemented), or NULL */
     const char *refused;        /* known but not supported: why; else NULL */
+    const char *nonnull;        /* keys the config class declares with a type without None
+                                   (space-separated): transformers 5.23's validation refuses
+                                   a null there, so posenc does too, by name, rather than
+                                   reading it as absent; NULL: none listed */
+    const char *nonnull_source; /* the configuration file and lines declaring them */
     unsigned flags;             /* POSENC_FAMILY_* rules below (each shared by several
                                    families) */
     const posenc_family_quirks *quirks; /* the family's own rules (config_quirks.h), or
@@ -258,6 +265,11 @@ typedef struct posenc_family_stacks {
                                             (h and w pair by pair, then t), and the
                                             config's mrope_section (and mrope_default) is
                                             written [h, w, t] (ERNIE 4.5 VL) */
+#define POSENC_FAMILY_DECODER_OWN_DEFAULT (1u << 30) /* ENC_DEC with T5's buckets: an absent
+                                   num_decoder_layers is the class's own default
+                                   (default_layers), not num_layers (SwitchTransformers,
+                                   configuration_switch_transformers.py L65, L92-94: only a
+                                   null one falls back to num_layers) */
 #define POSENC_FAMILY_MROPE_TWO_AXIS (1u << 29) /* MROPE with HW_ALTERNATING: two axes (rows,
                                             columns) over every rotary pair, no section key
                                             read: [0, P/2, P/2] from each group's rotary_dim

@@ -527,9 +527,13 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  * L544, L600-648; configuration_cpmant.py L56-70 (48 layers, 512 buckets,
  * max distance 2048, 32 segment types, prompt_length 32). */
 {.model_type = "cpmant", .arch = "CpmAnt", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 48, .quirks = &quirk_cpmant,
  .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L600-648; "
-           "configuration_cpmant.py L56-70 (transformers 5.23.0)"},
+           "configuration_cpmant.py L56-70 (transformers 5.23.0)",
+ .nonnull = "num_hidden_layers position_bias_num_buckets "
+            "position_bias_max_distance prompt_length segment_types",
+ .nonnull_source = "configuration_cpmant.py L60-68 (transformers 5.23.0)"},
 
 /* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
  * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
@@ -587,9 +591,13 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  * models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541;
  * configuration_deberta.py L62-79. */
 {.model_type = "deberta", .arch = "Deberta", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .quirks = &quirk_deberta,
  .source = "models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
+            "relative_attention max_relative_positions position_biased_input",
+ .nonnull_source = "configuration_deberta.py L62-78 (transformers 5.23.0)"},
 
 /* ---- deberta-v2 (and v3): DeBERTa's disentangled attention over relative
  * ids log-bucketed by position_buckets (make_log_bucket_position) up to
@@ -598,9 +606,13 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  * models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521,
  * L560-600; configuration_deberta_v2.py L62-79. */
 {.model_type = "deberta-v2", .arch = "DebertaV2", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 24, .quirks = &quirk_deberta_v2,
  .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521, L560-600 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
+            "relative_attention max_relative_positions position_biased_input",
+ .nonnull_source = "configuration_deberta_v2.py L62-78 (transformers 5.23.0)"},
 
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
  * llama's attention: head_dim = hidden_size / heads, DeepseekRotaryEmbedding
@@ -1039,7 +1051,10 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
 {.model_type = "funnel", .arch = "Funnel", .scheme = POSENC_SCHEME_RELATIVE_SINUSOID,
  .default_layers = 1, .quirks = &quirk_funnel,
  .source = "models/funnel/modeling_funnel.py L104-216, L254-320, L525-656 (transformers "
-           "5.23.0)"},
+           "5.23.0)",
+ .nonnull = "block_sizes num_decoder_layers d_model pooling_type attention_type "
+            "separate_cls truncate_seq pool_q_only",
+ .nonnull_source = "configuration_funnel.py L53-71 (transformers 5.23.0)"},
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -1852,10 +1867,13 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  * transformers 5.23.0 models/layoutlm/modeling_layoutlm.py L48-122;
  * configuration_layoutlm.py L47-64 (12 layers, hidden 768, 512 positions). */
 {.model_type = "layoutlm", .arch = "LayoutLM", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .default_hidden = 768, .default_positions = 512,
  .quirks = &quirk_layoutlm,
  .source = "models/layoutlm/modeling_layoutlm.py L48-122; configuration_layoutlm.py L47-64 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings max_2d_position_embeddings",
+ .nonnull_source = "configuration_layoutlm.py L48-63 (transformers 5.23.0)"},
 
 /* ---- led (Longformer encoder-decoder): a learned table in each stack,
  * rows from 0 (no BART offset), sized by max_encoder_position_embeddings
@@ -1977,7 +1995,11 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512,
  .default_heads = 8, .quirks = &quirk_longt5,
  .source = "models/longt5/modeling_longt5.py L145-249, L532-703, L704-943, L1068-1090, "
-           "L1242-1260; configuration_longt5.py L56-76 (transformers 5.23.0)"},
+           "L1242-1260; configuration_longt5.py L56-76 (transformers 5.23.0)",
+ .nonnull = "d_model num_layers local_radius global_block_size "
+            "relative_attention_num_buckets relative_attention_max_distance "
+            "encoder_attention_type",
+ .nonnull_source = "configuration_longt5.py L55-70 (transformers 5.23.0)"},
 
 /* ---- luke (LUKE): the word tokens take RoBERTa's embeddings: a learned
  * table whose row of position 0 is padding_idx + 1. (Entity tokens, given
@@ -2028,10 +2050,15 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  * transformers 5.23.0 models/markuplm/modeling_markuplm.py L45-208;
  * configuration_markuplm.py L57-78 (12 layers, hidden 768, 512 positions). */
 {.model_type = "markuplm", .arch = "MarkupLM", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .default_hidden = 768, .default_positions = 512,
  .quirks = &quirk_markuplm,
  .source = "models/markuplm/modeling_markuplm.py L45-208; configuration_markuplm.py L57-78 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
+            "max_xpath_tag_unit_embeddings max_xpath_subs_unit_embeddings "
+            "xpath_unit_hidden_size max_depth",
+ .nonnull_source = "configuration_markuplm.py L59-78 (transformers 5.23.0)"},
 
 /* ---- mbart: BART's learned tables in both stacks
  * (MBartLearnedPositionalEmbedding, max_position_embeddings + 2 rows, offset
@@ -2333,9 +2360,12 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  * models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858;
  * configuration_mpnet.py L48-59. */
 {.model_type = "mpnet", .arch = "MPNet", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .quirks = &quirk_mpnet,
  .source = "models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858 (transformers "
-           "5.23.0)"},
+           "5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings relative_attention_num_buckets",
+ .nonnull_source = "configuration_mpnet.py L48-58 (transformers 5.23.0)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
  * attn_config says. models/mpt/modeling_mpt.py @e2412028 L42-62, L327;
@@ -2885,7 +2915,10 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
 {.model_type = "prophetnet", .arch = "ProphetNet", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_prophetnet,
  .source = "models/prophetnet/modeling_prophetnet.py L66-113, L342-382, L526-827, L947-1020, "
-           "L1054-1291 (transformers 5.23.0); configuration_prophetnet.py L43-89"},
+           "L1054-1291 (transformers 5.23.0); configuration_prophetnet.py L43-89",
+ .nonnull = "hidden_size num_encoder_layers num_decoder_layers "
+            "max_position_embeddings ngram num_buckets relative_max_distance",
+ .nonnull_source = "configuration_prophetnet.py L51-67 (transformers 5.23.0)"},
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and
@@ -3113,7 +3146,9 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  .default_layers = 6, .default_hidden = 256, .default_positions = 4096,
  .quirks = &quirk_reformer,
  .source = "models/reformer/modeling_reformer.py L160-335; configuration_reformer.py L108-150 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "axial_pos_embds hidden_size max_position_embeddings",
+ .nonnull_source = "configuration_reformer.py L115-136 (transformers 5.23.0)"},
 
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
@@ -3160,11 +3195,15 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  * cites the lines). transformers 5.23.0 models/roformer/modeling_roformer.py
  * L49-82, L115-247, L390-396; configuration_roformer.py L46-66. */
 {.model_type = "roformer", .arch = "RoFormer", .scheme = POSENC_SCHEME_ROPE,
+ .layers_key = "num_hidden_layers",
  .layout = INTERLEAVED, .base_key = FIXED_BASE, .base_default = 10000.0,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 1536,
  .quirks = &quirk_roformer,
  .source = "models/roformer/modeling_roformer.py L49-82, L115-247, L390-396; "
-           "configuration_roformer.py L46-66 (transformers 5.23.0)"},
+           "configuration_roformer.py L46-66 (transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers num_attention_heads "
+            "max_position_embeddings rotary_value",
+ .nonnull_source = "configuration_roformer.py L48-62 (transformers 5.23.0)"},
 
 /* ---- rwkv: RWKV-4 blocks only (time mixing by a decaying recurrence, no
  * attention, no position input): no positions. */
@@ -3289,7 +3328,7 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  * decoder. */
 {.model_type = "switch_transformers", .arch = "SwitchTransformers",
  .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
- .default_hidden = 768, .default_heads = 12,
+ .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_DECODER_OWN_DEFAULT,
  .source = "models/switch_transformers/modeling_switch_transformers.py L268-365, L425; "
            "configuration_switch_transformers.py L56-74 (transformers 5.23.0)"},
 
@@ -3377,10 +3416,13 @@ WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/
  * models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141
  * (12 layers, hidden 768). */
 {.model_type = "tapas", .arch = "Tapas", .scheme = POSENC_SCHEME_LEARNED,
+ .layers_key = "num_hidden_layers",
  .default_layers = 12, .default_hidden = 768, .default_positions = 1024,
  .quirks = &quirk_tapas,
  .source = "models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings reset_position_index_per_cell",
+ .nonnull_source = "configuration_tapas.py L107-141 (transformers 5.23.0)"},
 
 WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"),
 
@@ -3486,9 +3528,12 @@ WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/visi
  * models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170;
  * configuration_vits.py L113-117. */
 {.model_type = "vits", .arch = "Vits", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
+ .layers_key = "num_hidden_layers",
  .default_layers = 6, .quirks = &quirk_vits,
  .source = "models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170; "
-           "configuration_vits.py L113-117 (transformers 5.23.0)"},
+           "configuration_vits.py L113-117 (transformers 5.23.0)",
+ .nonnull = "num_hidden_layers", /* window_size null: quirk_vits refuses it */
+ .nonnull_source = "configuration_vits.py L115 (transformers 5.23.0)"},
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:
@@ -3570,8 +3615,11 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  * models/xlnet/modeling_xlnet.py L68-95 (rel_shift), L906-975;
  * configuration_xlnet.py L107-130. */
 {.model_type = "xlnet", .arch = "XLNet", .scheme = POSENC_SCHEME_RELATIVE_SINUSOID,
+ .layers_key = "num_hidden_layers n_layer",
  .default_layers = 24, .quirks = &quirk_xlnet,
- .source = "models/xlnet/modeling_xlnet.py L68-95, L906-975 (transformers 5.23.0)"},
+ .source = "models/xlnet/modeling_xlnet.py L68-95, L906-975 (transformers 5.23.0)",
+ .nonnull = "d_model n_layer attn_type bi_data clamp_len",
+ .nonnull_source = "configuration_xlnet.py L107-122 (transformers 5.23.0)"},
 
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
  * attention, no position input): no positions. */

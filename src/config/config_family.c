@@ -282,6 +282,31 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
     return POSENC_OK;
 }
 
+/* A null at a key the family's config class declares without None: transformers
+ * 5.23's validation refuses the config, so it is refused here by name rather
+ * than read as absent (posenc_model_family.nonnull). */
+static posenc_status refuse_nulls(mread *r, const posenc_model_family *f)
+{
+    const char *p = f->nonnull;
+    while (p && *p) {
+        char key[40], name[96];
+        size_t n = strcspn(p, " ");
+        if (n > 0 && n < sizeof key) {
+            memcpy(key, p, n);
+            key[n] = '\0';
+            const json_t *v = json_object_get(r->cfg, key);
+            if (v && json_is_null(v))
+                return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
+                            "%s is null: %s declares it without None and transformers "
+                            "refuses the config (a null is not read as the default)",
+                            name, f->nonnull_source ? f->nonnull_source : "the config class");
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+    return POSENC_OK;
+}
+
 posenc_status read_model(mread *r, const json_t *root, const char *override)
 {
     if (json_typeof(root) != JSON_OBJECT)
@@ -312,13 +337,24 @@ posenc_status read_model(mread *r, const json_t *root, const char *override)
 
     if ((st = refuse_foreign(r)) != POSENC_OK)
         return st;
+    if ((st = refuse_nulls(r, f)) != POSENC_OK)
+        return st;
     int64_t n_layer = 0;
     if (f->layers != POSENC_LAYERS_ENC_DEC) {
         const char *which;
         int64_t listed = 0; /* KINDS: the per-layer list's length */
         if (f->layers == POSENC_LAYERS_KINDS && !(f->quirks && f->quirks->list_repeats))
             kinds_layer_count(r, &listed); /* (a repeated pattern does not count layers) */
-        const char *const own_keys[] = {f->layers_key, NULL};
+        /* layers_key: the family's own key, or keys space-separated, first
+         * present wins */
+        char own_buf[96];
+        const char *own_keys[5] = {NULL};
+        if (f->layers_key) {
+            snprintf(own_buf, sizeof own_buf, "%s", f->layers_key);
+            size_t nk = 0;
+            for (char *t = strtok(own_buf, " "); t && nk < 4; t = strtok(NULL, " "))
+                own_keys[nk++] = t;
+        }
         if ((st = need_count(r, f->layers_key ? own_keys : LAYER_KEYS,
                              listed > 0 ? listed : f->default_layers, &n_layer, &which)) !=
             POSENC_OK)

@@ -6,6 +6,8 @@
  * family. */
 #include "config_quirks.h"
 
+#include <ctype.h>
+
 /* ---- baichuan ---------------------------------------------------------------------- */
 
 /* Baichuan: RoPE for hidden_size 4096 or class BaiChuan* (the 7B models),
@@ -598,6 +600,11 @@ static posenc_status trocr_scheme(mread *r, int64_t n_layer, int *done)
 
 const posenc_family_quirks quirk_trocr = {.name = "quirk_trocr", .scheme = trocr_scheme};
 
+/* BERT-style config classes (MPNet, DeBERTa) map no alias of these keys: an
+ * n_positions or d_model beside them is an attribute the model never reads. */
+static const char *const OWN_MAXPOS[] = {"max_position_embeddings", NULL};
+static const char *const OWN_HIDDEN[] = {"hidden_size", NULL};
+
 /* ---- mpnet ------------------------------------------------------------------------- */
 
 /* MPNet: RoBERTa's learned table with padding_idx 1 fixed (rows from 2;
@@ -612,9 +619,11 @@ static posenc_status mpnet_scheme(mread *r, int64_t n_layer, int *done)
     int64_t positions, dim;
     const char *pk, *dk;
     posenc_status st;
-    if ((st = need_count(r, MAXPOS_KEYS, 512, &positions, &pk)) != POSENC_OK ||
+    /* the class's own keys only (MPNetConfig maps no alias: n_positions or
+     * d_model would be attributes the model never reads) */
+    if ((st = need_count(r, OWN_MAXPOS, 512, &positions, &pk)) != POSENC_OK ||
         (st = positive(r, pk, positions)) != POSENC_OK ||
-        (st = need_count(r, HIDDEN_KEYS, 768, &dim, &dk)) != POSENC_OK)
+        (st = need_count(r, OWN_HIDDEN, 768, &dim, &dk)) != POSENC_OK)
         return st;
     char name[96];
     if (dim < 1 || dim > POSENC_MAX_DIM)
@@ -624,6 +633,17 @@ static posenc_status mpnet_scheme(mread *r, int64_t n_layer, int *done)
         return FAIL(r, POSENC_ERR_RANGE, kn(r, pk, name, sizeof name),
                     "%s %lld leaves no row of MPNet's table (rows from padding_idx + 1 = 2)",
                     name, (long long)positions);
+    /* the table has relative_attention_num_buckets rows (L270) and is read at
+     * buckets 0..31: fewer rows fail (IndexError), more are never read */
+    int64_t nb = 32;
+    int present;
+    if ((st = count(r, "relative_attention_num_buckets", &nb, &present)) != POSENC_OK)
+        return st;
+    if (nb < 32)
+        return FAIL(r, POSENC_ERR_RANGE, kn(r, "relative_attention_num_buckets", name, sizeof name),
+                    "%s %lld is below the 32 buckets MPNet's compute_position_bias reads "
+                    "(modeling_mpnet.py L312-323): its bias table would be indexed past its end",
+                    name, (long long)nb);
     note_ignored(r, "relative_attention_num_buckets");
     note_ignored(r, "pad_token_id"); /* the embeddings' padding_idx is 1 whatever it says */
     int gi = add_group(r->m, POSENC_SCHEME_RELATIVE_BUCKETS, "");
@@ -652,7 +672,52 @@ const posenc_family_quirks quirk_mpnet = {.name = "quirk_mpnet", .scheme = mpnet
  * false) every layer's disentangled attention reads relative ids
  * build_relative_position: query - key (deberta L72-99), log-bucketed by
  * position_buckets > 0 with max_relative_positions (< 1: max_position_embeddings)
- * in v2 (v2 L71-128, L159-168, L566-573). Neither: no positions. */
+ * in v2 (v2 L71-128, L159-168, L566-573). Neither: no positions.
+ * The ids are read only by the terms pos_att_type names: "c2p" and "p2c"
+ * (deberta L162, L180-183, L306-330; v2 L157, L171-175, L303-338); a string is
+ * lowercased, split at '|' and each part stripped (configuration_deberta.py
+ * L87-88, configuration_deberta_v2.py L87-88), a list's strings compared as
+ * they are. Null or absent (the classes' default None) or naming neither:
+ * the relative ids are built and read by no term. position_buckets is no
+ * field of the classes, but a null one fails v2's "> 0" (v2 L167, L576). */
+static int deberta_pos_att_terms(const json_t *v, int *c2p, int *p2c)
+{
+    *c2p = *p2c = 0;
+    if (!v || json_is_null(v))
+        return 0;
+    if (json_is_string(v)) {
+        const char *t = json_string_value(v);
+        size_t n = strlen(t), a = 0;
+        while (a <= n) {
+            size_t b = a;
+            while (b < n && t[b] != '|')
+                b++;
+            size_t i = a, j = b;
+            while (i < j && isspace((unsigned char)t[i]))
+                i++;
+            while (j > i && isspace((unsigned char)t[j - 1]))
+                j--;
+            if (j - i == 3 && tolower((unsigned char)t[i + 1]) == '2') {
+                int x = tolower((unsigned char)t[i]), y = tolower((unsigned char)t[i + 2]);
+                *c2p |= x == 'c' && y == 'p';
+                *p2c |= x == 'p' && y == 'c';
+            }
+            a = b + 1;
+        }
+        return 0;
+    }
+    if (!json_is_array(v))
+        return -1;
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_string(e))
+            return -1;
+        *c2p |= strcmp(json_string_value(e), "c2p") == 0;
+        *p2c |= strcmp(json_string_value(e), "p2c") == 0;
+    }
+    return 0;
+}
+
 static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
 {
     char name[96];
@@ -666,9 +731,9 @@ static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
         (st = posenc__cfg_bool(&r->rd, r->cfg, "position_biased_input",
                                kn(r, "position_biased_input", name, sizeof name), &biased,
                                &present)) != POSENC_OK ||
-        (st = need_count(r, MAXPOS_KEYS, 512, &positions, &pk)) != POSENC_OK ||
+        (st = need_count(r, OWN_MAXPOS, 512, &positions, &pk)) != POSENC_OK ||
         (st = positive(r, pk, positions)) != POSENC_OK ||
-        (st = need_count(r, HIDDEN_KEYS, v2 ? 1536 : 768, &hidden, &hk)) != POSENC_OK)
+        (st = need_count(r, OWN_HIDDEN, v2 ? 1536 : 768, &hidden, &hk)) != POSENC_OK)
         return st;
     width = hidden;
     if ((st = count(r, "embedding_size", &width, &present)) != POSENC_OK)
@@ -678,18 +743,31 @@ static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
                     "%s %lld is outside 1..%u", name, (long long)width, POSENC_MAX_DIM);
     /* max_relative_positions and position_buckets: any integer, negatives meaning
      * "not set" as in the code */
-    const json_t *v = get(r->cfg, "max_relative_positions");
+    const json_t *v = get(r->cfg, "max_relative_positions"); /* null: refuse_nulls */
     if (v && json_is_integer(v))
         mrp = json_integer_value(v);
-    else if (v && !json_is_null(v))
+    else if (v)
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "max_relative_positions", name, sizeof name),
                     "%s must be an integer", name);
-    v = get(r->cfg, "position_buckets");
+    v = json_object_get(r->cfg, "position_buckets");
     if (v && json_is_integer(v))
         pb = json_integer_value(v);
-    else if (v && !json_is_null(v))
+    else if (v && (!json_is_null(v) || (v2 && rel)))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, "position_buckets", name, sizeof name),
-                    "%s must be an integer", name);
+                    "%s must be an integer%s", name,
+                    json_is_null(v) ? ", got null (the relative attention compares it with 0 "
+                                      "and fails)"
+                                    : "");
+    int c2p, p2c;
+    if (deberta_pos_att_terms(get(r->cfg, "pos_att_type"), &c2p, &p2c) != 0)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "pos_att_type", name, sizeof name),
+                    "%s must be a string (\"p2c|c2p\"), a list of strings or null", name);
+    /* relative_attention with neither term: the ids are built and read by none */
+    int unread = rel && !c2p && !p2c;
+    if (unread) {
+        note_ignored(r, "relative_attention");
+        rel = 0;
+    }
     if (!v2 || !rel)
         note_ignored(r, "position_buckets");
     if (!rel) {
@@ -723,8 +801,11 @@ static posenc_status deberta_read(mread *r, int64_t n_layer, int *done, int v2)
         r->m->layer_group[i] = (uint8_t)gi;
     posenc_model_group *g = &r->m->group[gi];
     if (s == POSENC_SCHEME_NONE)
-        g->reason = "DeBERTa without relative_attention and without position_biased_input: "
-                    "no position information";
+        g->reason = unread ? "DeBERTa with relative_attention but a pos_att_type naming neither "
+                             "c2p nor p2c (its relative ids read by no attention term), and "
+                             "without position_biased_input: no position information"
+                           : "DeBERTa without relative_attention and without "
+                             "position_biased_input: no position information";
     g->deberta = rel;
     g->deberta_buckets = (uint32_t)pb;
     g->deberta_max_position = (uint32_t)mrp;

@@ -36,17 +36,20 @@ static posenc_status one_of(mread *r, const char *key, const char *def, const ch
 }
 
 /* d_model (default def): even, 2..POSENC_MAX_DIM: the code's cat(sin, cos)
- * of d_model / 2 frequencies. */
+ * of d_model / 2 frequencies. hidden_size is both classes' alias of d_model
+ * (attribute_map: configuration_xlnet.py L99-104, configuration_funnel.py
+ * L47-50), set after the fields: it wins over d_model when both are given. */
 static posenc_status even_width(mread *r, int64_t def, int64_t *d)
 {
     char name[96];
     int present;
-    posenc_status st = count(r, "d_model", d, &present);
+    const char *key = get(r->cfg, "hidden_size") ? "hidden_size" : "d_model";
+    posenc_status st = count(r, key, d, &present);
     if (st != POSENC_OK)
         return st;
     if (!present)
         *d = def;
-    kn(r, "d_model", name, sizeof name);
+    kn(r, key, name, sizeof name);
     if (*d < 2 || *d > POSENC_MAX_DIM)
         return FAIL(r, POSENC_ERR_DIM, name, "%s %lld is outside 2..%u", name, (long long)*d,
                     POSENC_MAX_DIM);

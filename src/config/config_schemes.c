@@ -330,8 +330,21 @@ posenc_status read_enc_dec(mread *r)
          * num_decoder_layers = num_layers, 32 buckets, max distance 128;
          * encoder bidirectional, decoder causal (modeling_t5.py L246-251) */
         note_ignored(r, "n_positions"); /* never read by T5's code */
-        if ((st = stack_layers(r, "num_layers", f->default_layers, &ne)) != POSENC_OK ||
-            (st = stack_layers(r, "num_decoder_layers", ne, &nd)) != POSENC_OK)
+        /* num_hidden_layers is the classes' alias of num_layers (attribute_map,
+         * configuration_t5.py L37-41), set after the fields: it wins for the
+         * encoder; num_decoder_layers falls back to num_layers as the fields
+         * hold it before the alias (L65-66): the config's num_layers or the
+         * class default (SwitchTransformers: its own 12, flag
+         * DECODER_OWN_DEFAULT) */
+        int64_t nl;
+        if ((st = stack_layers(r, "num_layers", f->default_layers, &nl)) != POSENC_OK ||
+            (st = stack_layers(r, "num_hidden_layers", nl, &ne)) != POSENC_OK)
+            return st;
+        int64_t ddef = nl;
+        if ((f->flags & POSENC_FAMILY_DECODER_OWN_DEFAULT) &&
+            !json_object_get(r->cfg, "num_decoder_layers"))
+            ddef = f->default_layers;
+        if ((st = stack_layers(r, "num_decoder_layers", ddef, &nd)) != POSENC_OK)
             return st;
         int64_t nb, md;
         if ((st = t5_buckets(r, &nb, &md)) != POSENC_OK)
