@@ -196,4 +196,8 @@ def config_text(config):
         d = d.to_dict()
     if not isinstance(d, dict):
         raise TypeError("config must be a path, JSON text, a dict or a PretrainedConfig")
-    return json.dumps({k: v for k, v in d.items() if v is not None}, default=str).encode()
+    # None stays null: a config.json's null and an absent key are not the
+    # same to every family (transformers refuses a null at many typed
+    # fields, and posenc then refuses it by name), so a dict reads exactly
+    # as the file it came from
+    return json.dumps(d, default=str).encode()

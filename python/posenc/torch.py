@@ -577,7 +577,7 @@ def _config_dict(config) -> Dict[str, Any]:
         d = config.to_dict()
     else:
         raise TypeError("config must be a transformers PretrainedConfig or a dict of its keys")
-    return {k: v for k, v in d.items() if v is not None}
+    return d  # None stays null, as in the file (posenc._args.config_text)
 
 
 def _rope_of_layer(d: Dict[str, Any], layer: int) -> RoPE:

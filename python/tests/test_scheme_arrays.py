@@ -174,3 +174,22 @@ def test_torch_tensors():
         pt.relative_buckets(M2M)
     with pytest.raises(ValueError, match="not a sinusoid table: use relative_buckets"):
         pt.sinusoid_table(T5)
+
+
+@needs_reader
+def test_a_dict_reads_as_its_file(tmp_path):
+    """None in a dict is the file's null, not an absent key: DeBERTa-v2's
+    max_relative_positions null is refused (configuration_deberta_v2.py
+    declares it without None and transformers 5.23 refuses the config), from
+    the file and from the dict alike; absent, the class default (-1:
+    max_position_embeddings) reads."""
+    import json
+    import posenc.schemes as ps
+    d = dict(DEBERTA, max_relative_positions=None)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(d))
+    for src in (str(path), d):
+        with pytest.raises(ValueError, match="max_relative_positions is null"):
+            ps.layer_arrays(src, 0, q_pos=[0], k_pos=[1])
+    absent = {k: v for k, v in d.items() if k != "max_relative_positions"}
+    assert ps.layer_arrays(absent, 0, q_pos=[0], k_pos=[1])["bucket"].shape == (1, 1)
