@@ -155,6 +155,7 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
            "(transformers 5.23.0)"},
+WRAPPER("audioflamingo3", NULL, ROPE, "text_config", "qwen2", "models/audioflamingo3/configuration_audioflamingo3.py L99 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; head_dim is set to it) of each head, apply_rotary_pos_emb_interleave
@@ -318,6 +319,7 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
            "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
 
 WRAPPER("blip", NULL, LEARNED, "text_config", "blip_text_model", "models/blip/configuration_blip.py L146 (transformers 5.23.0)"),
+WRAPPER("blip-2", NULL, LEARNED, "text_config", "opt", "models/blip_2/configuration_blip_2.py L149 (text_config default opt; transformers 5.23.0)"),
 
 /* ---- blip_text_model: BERT's embeddings: a learned table
  * (position_embeddings) read at rows 0.. (the position_ids buffer,
@@ -410,6 +412,7 @@ WRAPPER("clap", NULL, LEARNED, "text_config", "clap_text_model", "models/clap/co
  .default_positions = 514, .pos_offset = -1,
  .source = "models/clap/modeling_clap.py L924-1026; "
            "configuration_clap.py L44-60 (transformers 5.23.0)"},
+WRAPPER("clip", NULL, LEARNED, "text_config", "clip_text_model", "models/clip/configuration_clip.py L158 (text_config default clip_text_model; transformers 5.23.0)"),
 
 /* ---- clip_text_model: a learned table (position_embedding) read at
  * positions 0.. (no offset; pad_token_id unused for it); the encoder's
@@ -482,6 +485,7 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
            "configuration_cohere2_moe.py L97-160",
  /* models/cohere2_moe/modeling_cohere2_moe.py L443 (5.23.0): repeat_interleave(freqs, 2) */
  .hf_module = "interleave"},
+WRAPPER("cohere2_vision", NULL, MIXED, "text_config", "cohere2", "models/cohere2_vision/configuration_cohere2_vision.py L46 (text_config default cohere2; transformers 5.23.0)"),
 
 /* ---- convbert: ELECTRA's embeddings: a learned table of
  * max_position_embeddings rows, embedding_size wide (default 768, the
@@ -630,6 +634,7 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  .scaling_types = "linear dynamic",
  .source = "deepseek-moe modeling_deepseek.py (copy zhexiangzhang/ServerlessMOE @6e1b013e "
            "L123-232, L445-449, L464-489)"},
+WRAPPER("deepseek_ocr2", NULL, ROPE, "text_config", "deepseek_ocr2_text", "models/deepseek_ocr2/configuration_deepseek_ocr2.py L273 (text_config default deepseek_ocr2_text; transformers 5.23.0)"),
 
 /* ---- deepseek_ocr2_text (DeepSeek-OCR 2's language model): DeepSeek V2's
  * MoE with Llama's attention in place of MLA: rotate_half (HALF) over the
@@ -684,6 +689,8 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
         "RoPE per layer",
         "models/deepseek_v4/configuration_deepseek_v4.py L136-149, L176-212 (transformers "
         "5.23.0)"),
+WRAPPER("deepseek_vl", NULL, ROPE, "text_config", "llama", "models/deepseek_vl/configuration_deepseek_vl.py L51 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepseek_vl_hybrid/configuration_deepseek_vl_hybrid.py L54 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- dia (Dia TTS): an encoder (text bytes) and a decoder (audio
  * codebooks), each a config of its own (encoder_config, decoder_config) with
@@ -962,6 +969,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  .kinds = KINDS_SSM,
  .source = "models/falcon_mamba/modeling_falcon_mamba.py (mamba mixers only; transformers "
            "5.23.0)"},
+WRAPPER("fast_vlm", NULL, ROPE, "text_config", "qwen2", "models/fast_vlm/configuration_fast_vlm.py L63-65 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- flaubert: XLM's embeddings (see xlm): a table of
  * max_position_embeddings rows, emb_dim wide, read at positions 0..;
@@ -1009,6 +1017,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .default_heads = 32, .default_head_dim = 128,
  .source = "models/flint/modeling_flint.py L161-190, L235-283, L417 (5.23.0); "
            "configuration_flint.py L47-111"},
+WRAPPER("florence2", NULL, LEARNED, "text_config", "bart", "models/florence2/configuration_florence2.py L111 (text_config default bart; transformers 5.23.0)"),
 
 /* ---- fnet: BERT's learned table, offset 0 (positions 0..seq_len-1). Its
  * layers have no attention: each mixes tokens by the real part of a 2-D
@@ -1040,6 +1049,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
  .source = "models/fsmt/modeling_fsmt.py L219-224, L332-338, L375, L528-534, L580-582, "
            "L1051-1115; configuration_fsmt.py L64-98 (transformers 5.23.0)"},
+WRAPPER("fun_asr_nano", NULL, ROPE, "text_config", "qwen3", "models/fun_asr_nano/configuration_fun_asr_nano.py L89-91 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- funnel (Funnel Transformer): Transformer-XL's relative sinusoid in
  * every layer's attention, by relative shift or factorized (attention_type),
@@ -1055,6 +1065,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .nonnull = "block_sizes num_decoder_layers d_model pooling_type attention_type "
             "separate_cls truncate_seq pool_q_only",
  .nonnull_source = "configuration_funnel.py L53-71 (transformers 5.23.0)"},
+WRAPPER("fuyu", NULL, ROPE, "text_config", "persimmon", "models/fuyu/configuration_fuyu.py L41-43 (text_config default persimmon; transformers 5.23.0)"),
 
 /* ---- gemma: rotate_half, head_dim 256, every layer; base the mixin's
  * default_theta 10000 (rope_utils L635). models/gemma/configuration_gemma.py
@@ -1292,6 +1303,8 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm_ocr/modeling_glm_ocr.py L124-153, L652, L666-668, L689-694; "
            "configuration_glm_ocr.py L112-118 (transformers 5.23.0)"},
+WRAPPER("glmasr", NULL, ROPE, "text_config", "llama", "models/glmasr/configuration_glmasr.py L85-87 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configuration_got_ocr2.py L91-93 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- gpt-sw3 (GPT-SW3): GPT-2's code (CONFIG_MAPPING maps it to GPT2Config,
  * the model classes to GPT2Model): a learned table wpe from row 0.
@@ -1408,6 +1421,8 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
+WRAPPER("granite_speech", NULL, ROPE, "text_config", "granite", "models/granite_speech/configuration_granite_speech.py L114 (text_config default granite; transformers 5.23.0)"),
+WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/granite_speech_plus/configuration_granite_speech_plus.py L125 (text_config default granite; transformers 5.23.0)"),
 
 /* ---- granite_swa, granitemoe_swa: Granite's RoPE (llama's rotate_half,
  * HALF, full head = hidden_size / heads) with a base per layer:
@@ -1623,6 +1638,7 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
  .default_head_dim = 128,
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
            "configuration_hyperclovax.py L80-105"},
+WRAPPER("hyperclovax_vision_v2", NULL, ROPE, "text_config", "hyperclovax", "models/hyperclovax_vision_v2/configuration_hyperclovax_vision_v2.py L48 (text_config default hyperclovax; transformers 5.23.0)"),
 
 /* ---- ibert: RoBERTa's embeddings as QuantEmbedding tables (the plain
  * table when quant_mode is false, its integer copy when true): positions
@@ -1642,6 +1658,7 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
 {.model_type = "idefics", .arch = "Idefics", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
            "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
+WRAPPER("idefics2", NULL, ROPE, "text_config", "mistral", "models/idefics2/configuration_idefics2.py L117-119 (text_config default mistral; transformers 5.23.0)"),
 
 WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"),
 
@@ -1683,6 +1700,8 @@ REFUSED("inkling_text", NULL, MIXED, HALF,
         "Inkling's attention adds relative-position logits projected from the hidden states "
         "(r_proj, d_rel, rel_extent) with log scaling, and convolves k and v; not implemented",
         "models/inkling/modeling_inkling.py L187-280 (transformers 5.23.0)"),
+WRAPPER("instructblip", NULL, LEARNED, "text_config", "opt", "models/instructblip/configuration_instructblip.py L146 (text_config default opt; transformers 5.23.0)"),
+WRAPPER("instructblipvideo", NULL, LEARNED, "text_config", "opt", "models/instructblipvideo/configuration_instructblipvideo.py L150 (text_config default opt; transformers 5.23.0)"),
 
 /* ---- internlm (InternLM 1, 7B / 20B remote code): refused. Its
  * modeling_internlm.py changed between revisions: the first builds
@@ -1754,6 +1773,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .offset_key = "attn_layer_offset", .kinds_period = 8, .kinds_offset = 4,
  .source = "models/jamba/configuration_jamba.py L89-90, L108-113; modeling_jamba.py L153-200, "
            "L831-844 (transformers 5.23.0)"},
+WRAPPER("janus", NULL, ROPE, "text_config", "llama", "models/janus/configuration_janus.py L130 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- jetmoe: llama's rotate_half (HALF, full head) on the mixture-of-
  * attention queries and the shared keys; head_dim is kv_channels (default
@@ -1767,6 +1787,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .default_hidden = 2048, .default_head_dim = 128,
  .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
            "configuration_jetmoe.py L48-54, L75-76"},
+WRAPPER("jev", NULL, MIXED, "text_config", "qwen3_5_text", "models/jev/configuration_jev.py L121 (text_config default qwen3_5_text; transformers 5.23.0)"),
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
  * default_theta 20000. */
@@ -1907,6 +1928,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV,
  .source = "models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88; modeling_lfm2_moe.py "
            "L216-224, L321, L472 (transformers 5.23.0)"},
+WRAPPER("lfm2_vl", NULL, MIXED, "text_config", "lfm2", "models/lfm2_vl/configuration_lfm2_vl.py L36 (text_config default lfm2; transformers 5.23.0)"),
 
 /* ---- lfm3 (LFM3): short convolution layers (no attention, no positions),
  * sliding and full attention layers (layer_types; the class default, full
@@ -1933,6 +1955,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
            "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
 
 WRAPPER("lfm3_vl", "Lfm3Vl", MIXED, "text_config", "lfm3", "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"),
+WRAPPER("lighton_ocr", NULL, ROPE, "text_config", "qwen3", "models/lighton_ocr/configuration_lighton_ocr.py L69-71 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- llama: rotate_half (HALF), head_dim = hidden_size // heads,
  * rope_theta 10000. models/llama/modeling_llama.py @9bd8dd18 L94-159;
@@ -1962,6 +1985,7 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
 WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),
 WRAPPER("llava_next", NULL, ROPE, "text_config", "llama", "models/llava_next/configuration_llava_next.py L56 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("llava_next_video", NULL, ROPE, "text_config", "llama", "models/llava_next_video/configuration_llava_next_video.py L81 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_onevision/configuration_llava_onevision.py L74 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- longcat_flash: two MLA attentions per decoder layer (self_attn[0],
@@ -2325,6 +2349,7 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
  .source = "models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260 "
            "(5.23.0); configuration_modernbert_decoder.py L66-140"},
+WRAPPER("modernvbert", NULL, ROPE, "text_config", "modernbert", "models/modernvbert/configuration_modernvbert.py L62 (text_config default modernbert; transformers 5.23.0)"),
 
 WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"),
 
@@ -2353,6 +2378,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
            "L136-164 (transformers 5.23.0)"},
+WRAPPER("moss_transcribe_diarize", NULL, ROPE, "text_config", "qwen3", "models/moss_transcribe_diarize/configuration_moss_transcribe_diarize.py L98-100 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- mpnet: RoBERTa's learned table (padding_idx 1: rows from 2) plus T5's
  * bidirectional buckets (32, 128, fixed in the code) computed once in the
@@ -2431,6 +2457,7 @@ WRAPPER("muse_spark", "MuseSpark", MIXED, "text_config", "muse_spark_text", "mod
  .source = "models/muse_spark/modeling_muse_spark.py L528-575, L590-670; "
            "configuration_muse_spark.py L75-190; modular_muse_spark.py L81-150, L527-590 "
            "(transformers 5.23.0)"},
+WRAPPER("musicflamingo", NULL, ROPE, "text_config", "qwen2", "models/musicflamingo/configuration_musicflamingo.py L64 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- musicgen: its decoder (musicgen_decoder, the decoder part). */
 WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
@@ -2532,6 +2559,7 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
     "{\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0, "           \
     "\"partial_rotary_factor\": 0.25}, \"sliding_attention\": {\"rope_type\": \"default\", "   \
     "\"rope_theta\": 10000.0, \"partial_rotary_factor\": 1.0}}"
+WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemotron_h_omni/configuration_nemotron_h_omni.py L61 (text_config default nemotron_h; transformers 5.23.0)"),
 {.model_type = "neomme", .arch = "NeoMME", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_SCALED, .sliding_pattern = 6, .default_layers = 17,
@@ -2672,6 +2700,7 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .source = "OrionStarAI modeling_orion.py, port vllm-project/vllm "
            "vllm/model_executor/models/orion.py @0531c222 (OrionAttention get_rope); "
            "configs/orion.py @864104da (rope_theta=10000.0)"},
+WRAPPER("ovis2", NULL, ROPE, "text_config", "qwen2", "models/ovis2/configuration_ovis2.py L80 (text_config default qwen2; transformers 5.23.0)"),
 
 WRAPPER("owlv2", NULL, LEARNED, "text_config", "owlv2_text_model", "models/owlv2/configuration_owlv2.py L107 (transformers 5.23.0)"),
 
@@ -2747,6 +2776,7 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  .default_hidden = 1024, .default_positions = 16384, .quirks = &quirk_pegasus_x,
  .source = "models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043 "
            "(transformers 5.23.0)"},
+WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_lm/configuration_perception_lm.py L34 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (setdefault);
@@ -2888,6 +2918,7 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
            "(transformers 5.23.0)"},
+WRAPPER("pp_chart2table", NULL, ROPE, "text_config", "qwen2", "models/pp_chart2table/configuration_pp_chart2table.py L90-92 (text_config default qwen2; transformers 5.23.0)"),
 
 WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"),
 
@@ -2919,6 +2950,7 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  .nonnull = "hidden_size num_encoder_layers num_decoder_layers "
             "max_position_embeddings ngram num_buckets relative_max_distance",
  .nonnull_source = "configuration_prophetnet.py L51-67 (transformers 5.23.0)"},
+WRAPPER("qianfan_ocr", NULL, ROPE, "text_config", "qwen3", "models/qianfan_ocr/configuration_qianfan_ocr.py L115 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- qwen (Qwen 1 remote code): head_dim kv_channels, rotary_pct,
  * rotary_emb_base, rotate_half (HALF); dynamic NTK (use_dynamic_ntk) and
@@ -3021,6 +3053,7 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_5/configuration_qwen3_5.py L56, L83-103, L110-118; modeling_qwen3_5.py "
            "L134-198, L667-697, L858-862 (transformers 5.23.0)"},
+WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/configuration_qwen3_asr.py L101-103 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
  * qwen3's 128: Qwen3MoeConfig has no head_dim field and the attention takes
@@ -3234,6 +3267,9 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
  .default_head_dim = 128,
  .source = "models/seed_oss/modeling_seed_oss.py L86-120, L161 (5.23.0); "
            "configuration_seed_oss.py L63-90"},
+WRAPPER("shieldgemma2", NULL, ROPE, "text_config", "gemma3_text", "models/shieldgemma2/configuration_shieldgemma2.py L65 (text_config default gemma3_text; transformers 5.23.0)"),
+WRAPPER("siglip", NULL, LEARNED, "text_config", "siglip_text_model", "models/siglip/configuration_siglip.py L137 (text_config default siglip_text_model; transformers 5.23.0)"),
+WRAPPER("siglip2", NULL, LEARNED, "text_config", "siglip2_text_model", "models/siglip2/configuration_siglip2.py L146 (text_config default siglip2_text_model; transformers 5.23.0)"),
 
 /* ---- siglip2_text_model: SigLIP's text embeddings (learned table,
  * positions 0..). transformers 5.23.0 models/siglip2/modeling_siglip2.py
@@ -3463,6 +3499,7 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
  .default_hidden = 4096, .default_heads = 32,
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
            "configuration_ultrabert.py L59-113"},
+WRAPPER("ultravbert", NULL, ROPE, "text_config", "ultrabert", "models/ultravbert/configuration_ultravbert.py L44 (text_config default ultrabert; transformers 5.23.0)"),
 
 /* ---- umt5: T5's buckets (the same _relative_position_bucket arithmetic,
  * bidirectional in the encoder, causal in the decoder), but every
@@ -3504,8 +3541,13 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
  .default_head_dim = 256,
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
            "L81-110, L274-300 (transformers 5.23.0)"},
+WRAPPER("vibevoice_asr", NULL, ROPE, "text_config", "qwen2", "models/vibevoice_asr/configuration_vibevoice_asr.py L68 (text_config default qwen2; transformers 5.23.0)"),
+WRAPPER("video_llama_3", NULL, ROPE, "text_config", "qwen2", "models/video_llama_3/configuration_video_llama_3.py L68 (text_config default qwen2; transformers 5.23.0)"),
+WRAPPER("video_llava", NULL, ROPE, "text_config", "llama", "models/video_llava/configuration_video_llava.py L58 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("vipllava", NULL, ROPE, "text_config", "llama", "models/vipllava/configuration_vipllava.py L58 (text_config default llama; transformers 5.23.0)"),
 
 WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 (transformers 5.23.0)"),
+WRAPPER("vision-text-dual-encoder", NULL, LEARNED, "text_config", "bert", "models/vision_text_dual_encoder/configuration_vision_text_dual_encoder.py L55 (text_config default bert; transformers 5.23.0)"),
 
 /* ---- visual_bert: the text tokens read BERT's learned table at 0..
  * (offset 0); the visual tokens appended after them read a second table,
@@ -3534,6 +3576,8 @@ WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/visi
            "configuration_vits.py L113-117 (transformers 5.23.0)",
  .nonnull = "num_hidden_layers", /* window_size null: quirk_vits refuses it */
  .nonnull_source = "configuration_vits.py L115 (transformers 5.23.0)"},
+WRAPPER("voxtral", NULL, ROPE, "text_config", "llama", "models/voxtral/configuration_voxtral.py L95-97 (text_config default llama; transformers 5.23.0)"),
+WRAPPER("voxtral_realtime", NULL, ROPE, "text_config", "voxtral_realtime_text", "models/voxtral_realtime/configuration_voxtral_realtime.py L150-152 (text_config default voxtral_realtime_text; transformers 5.23.0)"),
 
 /* ---- voxtral_realtime_text (Voxtral Realtime's language model): Mistral's
  * attention, rotate_half (HALF) over the whole head (head_dim, null:

@@ -63,6 +63,21 @@ WRAPPER_DEFAULTS += ["aimv2", "align", "altclip", "blip", "bridgetower", "chines
                      # the text part of composite wrappers: decoder (vision- and
                      # speech-encoder-decoder), generator (rag)
                      "vision-encoder-decoder", "speech-encoder-decoder", "rag"]
+# h-e: wrappers of transformers 5.23 read through a language part posenc
+# already reads (text_config, with the sub-config's default type): LLaVA and
+# its video/ViP variants, the OCR, speech and audio LLMs, BLIP-2/InstructBLIP
+# (OPT), Florence-2 (BART), the CLIP/SigLIP text towers, Nemotron-H Omni
+WRAPPER_DEFAULTS += ["audioflamingo3", "blip-2", "clip", "cohere2_vision", "deepseek_ocr2",
+                     "deepseek_vl", "deepseek_vl_hybrid", "fast_vlm", "florence2",
+                     "fun_asr_nano", "fuyu", "glmasr", "got_ocr2", "granite_speech",
+                     "granite_speech_plus", "hyperclovax_vision_v2", "idefics2",
+                     "instructblip", "instructblipvideo", "janus", "jev", "lfm2_vl",
+                     "lighton_ocr", "llava_next_video", "modernvbert",
+                     "moss_transcribe_diarize", "musicflamingo", "nemotron_h_omni", "ovis2",
+                     "perception_lm", "pp_chart2table", "qianfan_ocr", "qwen3_asr",
+                     "shieldgemma2", "siglip", "siglip2", "ultravbert", "vibevoice_asr",
+                     "video_llama_3", "video_llava", "vipllava", "vision-text-dual-encoder",
+                     "voxtral"]
 #: Registry families posenc refuses by name (the mechanism it lacks), checked
 #: on their config class's defaults below.
 REFUSED_DEFAULTS = []
@@ -379,6 +394,9 @@ CLASS_DEFAULTS += ["granite_swa", "granitemoe_swa"]
 # RMS norm takes the wrapper's t_cond); its attention is Mistral's
 # (MistralAttention, LlamaRotaryEmbedding): tests/cli/model/model_hf_voxtral_realtime_text
 UNBUILT_DEFAULTS["voxtral_realtime_text"] = "mistral"
+# its wrapper's defaults do not run from the probe's inputs (the encoder's
+# t_cond is None without audio): read through its text part, as above
+UNBUILT_DEFAULTS["voxtral_realtime"] = "voxtral_realtime_text"
 # IDEFICS's text model runs only with image inputs (pixel_values or their
 # embeddings); its attention rotates with llama's rotate_half and
 # apply_rotary_pos_emb (copied): tests/cli/model/model_hf_idefics. Pop2Piano has no
