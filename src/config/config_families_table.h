@@ -539,6 +539,27 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
             "position_bias_max_distance prompt_length segment_types",
  .nonnull_source = "configuration_cpmant.py L60-68 (transformers 5.23.0)"},
 
+/* ---- csm (Sesame CSM): its backbone (CsmBackboneModel, the config's own
+ * keys) is llama's: rotate_half (HALF) over the whole head (head_dim, else
+ * hidden_size / heads; no partial factor read), rope_theta default 500000,
+ * every layer; the depth decoder is a config of its own
+ * (depth_decoder_config, model_type csm_depth_decoder_model, below).
+ * models/csm/modeling_csm.py L119-153, L176-222, L252-295, L652-716;
+ * configuration_csm.py L122-175 (transformers 5.23.0). */
+{.model_type = "csm", .rotary = WHOLE_HEAD, .arch = "Csm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
+ .source = "models/csm/modeling_csm.py L119-153, L176-222, L252-295, L652-716; "
+           "configuration_csm.py L122-175 (transformers 5.23.0)"},
+/* ---- csm_depth_decoder_model: CSM's depth decoder, the same attention and
+ * rotary code (its positions are the codebook indices 0..num_codebooks-1);
+ * rope_theta default 500000. models/csm/modeling_csm.py L400-483;
+ * configuration_csm.py L47-85 (transformers 5.23.0). */
+{.model_type = "csm_depth_decoder_model", .rotary = WHOLE_HEAD, .arch = "CsmDepthDecoder",
+ .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 500000.0, .default_layers = 4,
+ .default_hidden = 1024, .default_heads = 8,
+ .source = "models/csm/modeling_csm.py L119-153, L400-483; configuration_csm.py L47-85 "
+           "(transformers 5.23.0)"},
+
 /* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
  * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
  * torch.float steps, sin of the even ones in the first half, cos of the
@@ -2036,6 +2057,17 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .pos_offset = -1,
  .source = "models/luke/modeling_luke.py L290-400; configuration_luke.py L55-67 (transformers "
            "5.23.0)"},
+
+/* ---- lxmert: its language encoder's embeddings are BERT's: a learned table
+ * (position_embeddings, max_position_embeddings rows) read at rows 0..
+ * (position_ids = arange(seq_length)), offset 0; the layer count is the
+ * language layers' (l_layers: num_hidden_layers is a dict of the three
+ * stacks). models/lxmert/modeling_lxmert.py L179-212; configuration_lxmert.py
+ * L82-104 (transformers 5.23.0). */
+{.model_type = "lxmert", .arch = "Lxmert", .scheme = POSENC_SCHEME_LEARNED, .layers_key = "l_layers",
+ .default_layers = 9, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
+ .source = "models/lxmert/modeling_lxmert.py L179-212; configuration_lxmert.py L82-104 "
+           "(transformers 5.23.0)"},
 
 /* ---- m2m_100: M2M100SinusoidalPositionalEmbedding in both stacks:
  * fairseq's sinusoid (sin then cos halves of pos * exp(-k ln(10000) /

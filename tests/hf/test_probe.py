@@ -1059,3 +1059,54 @@ def test_partial_factor_unread(model_type, tmp_path):
     assert got.status in (hf_probe.VERIFIED, hf_probe.NOT_BUILDABLE), got
     if got.status == hf_probe.NOT_BUILDABLE:
         assert "size of tensor" in got.detail, got
+
+
+#: LXMERT's language stream: BERT's learned table, run with the visual inputs
+#: its forward needs (the probe gives none), in test_lxmert_learned_rows
+GOLDEN_TESTED.add("lxmert")
+#: CSM's backbone and depth decoder: the probe cannot build them (over its size
+#: limit; no AutoModel class for the depth decoder), tests/hf/test_own_rotary_hf.py
+#: runs their rotation against posenc
+GOLDEN_TESTED |= {"csm", "csm_depth_decoder_model"}
+
+
+def test_lxmert_learned_rows(tmp_path):
+    """LxmertModel (config class defaults, 1 layer per stream) reads rows
+    0..T-1 of embeddings.position_embeddings, a table of
+    max_position_embeddings x hidden_size: posenc's offset, positions and dim."""
+    import torch
+    import torch.nn.functional as F
+    from transformers import LxmertConfig, LxmertModel
+
+    d = hf_probe.default_config("lxmert")
+    path = str(tmp_path / "config.json")
+    with open(path, "w") as fh:
+        json.dump(d, fh)
+    ok, explain, text = hf_probe.explain_model(path)
+    assert ok, text
+    assert {v[0] for v in explain.values()} == {"learned"} and len(explain) == d["l_layers"], text
+    f = explain[0][1]
+    cfg = LxmertConfig(l_layers=1, x_layers=1, r_layers=1, hidden_size=64,
+                       num_attention_heads=4, intermediate_size=64)
+    torch.manual_seed(0)
+    model = LxmertModel(cfg).eval()
+    table = model.embeddings.position_embeddings.weight
+    assert tuple(table.shape) == (int(f["positions"]), 64)  # dim follows hidden_size
+    assert int(f["dim"]) == d["hidden_size"] and int(f["positions"]) == d["max_position_embeddings"]
+    T = 37
+    seen = []
+    orig = F.embedding
+
+    def emb(inp, weight, *a, **kw):
+        if weight is table:
+            seen.append(inp.reshape(-1)[:T].tolist())
+        return orig(inp, weight, *a, **kw)
+
+    F.embedding = emb
+    try:
+        with torch.no_grad():
+            model(input_ids=torch.arange(1, T + 1)[None], visual_feats=torch.zeros(1, 3, cfg.visual_feat_dim),
+                  visual_pos=torch.zeros(1, 3, cfg.visual_pos_dim))
+    finally:
+        F.embedding = orig
+    assert seen == [[p + int(f["offset"]) for p in range(T)]], seen
