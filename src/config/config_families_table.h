@@ -1892,6 +1892,19 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
            "L28-53 (transformers 5.23.0)"},
 
+/* ---- kyutai_speech_to_text (Kyutai STT): Moshi's decoder code: every
+ * layer built with use_rope=True rotates with rotate_half (HALF) over the
+ * whole head (head_dim, else hidden_size / heads; no partial factor read),
+ * rope_theta the mixin's 10000. models/kyutai_speech_to_text/
+ * modeling_kyutai_speech_to_text.py L124-226, L269-326, L557-565;
+ * configuration_kyutai_speech_to_text.py L60-88 (transformers 5.23.0). */
+{.model_type = "kyutai_speech_to_text", .rotary = WHOLE_HEAD, .arch = "KyutaiSpeechToText",
+ .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0, .default_layers = 48,
+ .default_hidden = 2048, .default_heads = 32,
+ .source = "models/kyutai_speech_to_text/modeling_kyutai_speech_to_text.py L124-226, "
+           "L269-326, L557-565; configuration_kyutai_speech_to_text.py L60-88 (transformers "
+           "5.23.0)"},
+
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
  * rope_parameters.full_attention / .sliding_attention (class defaults: full

@@ -140,3 +140,40 @@ def test_csm_depth_decoder(tmp_path):
     x = torch.randn(1, T, cfg.backbone_hidden_size, dtype=torch.float64)
     calls = _capture(modeling_csm, lambda: model(inputs_embeds=x, use_cache=False))
     _compare(d, tmp_path, calls, list(range(T)), cfg.num_hidden_layers)
+
+
+KYUTAI_CASES = {
+    "defaults": {},  # head_dim 2048 / 32 = 64, rope_theta 10000
+    "head_dim_theta": {"head_dim": 32, "rope_parameters": {"rope_type": "default",
+                                                            "rope_theta": 100000.0}},
+    "linear": {"rope_parameters": {"rope_type": "linear", "rope_theta": 10000.0,
+                                   "factor": 4.0}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(KYUTAI_CASES))
+def test_kyutai_speech_to_text(case, tmp_path):
+    """Kyutai STT's decoder (KyutaiSpeechToTextModel, Moshi's code): the
+    probe's forward does not fit its codebook inputs; here inputs_embeds
+    at the positions given."""
+    from transformers import KyutaiSpeechToTextConfig
+    from transformers.models.kyutai_speech_to_text import modeling_kyutai_speech_to_text as mod
+
+    d0 = hf_probe.default_config("kyutai_speech_to_text")
+    _, explain, text = _explain(d0, tmp_path)
+    assert len(explain) == 48 and {v[0] for v in explain.values()} == {"rope"}, text
+    kw = dict(KYUTAI_CASES[case])
+    head_dim = kw.get("head_dim", 64)
+    cfg = KyutaiSpeechToTextConfig(hidden_size=2 * head_dim, num_attention_heads=2,
+                                   num_key_value_heads=2, num_hidden_layers=2, ffn_dim=64,
+                                   vocab_size=64, codebook_vocab_size=8, num_codebooks=2,
+                                   audio_pad_token_id=0, pad_token_id=1, bos_token_id=2,
+                                   sliding_window=100000, **kw)
+    d = hf_probe._jsonable(cfg.to_dict())
+    d["model_type"] = "kyutai_speech_to_text"
+    torch.manual_seed(0)
+    model = mod.KyutaiSpeechToTextModel._from_config(cfg, dtype=torch.float64).eval()
+    x = torch.randn(1, len(POS), cfg.hidden_size, dtype=torch.float64)
+    calls = _capture(mod, lambda: model(inputs_embeds=x, position_ids=torch.tensor([POS]),
+                                        use_cache=False))
+    _compare(d, tmp_path, calls, POS, cfg.num_hidden_layers)

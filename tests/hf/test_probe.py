@@ -1068,6 +1068,8 @@ GOLDEN_TESTED.add("lxmert")
 #: limit; no AutoModel class for the depth decoder), tests/hf/test_own_rotary_hf.py
 #: runs their rotation against posenc
 GOLDEN_TESTED |= {"csm", "csm_depth_decoder_model"}
+#: Kyutai STT: the probe's forward does not fit its codebook inputs; the same file
+GOLDEN_TESTED.add("kyutai_speech_to_text")
 
 
 def test_lxmert_learned_rows(tmp_path):
