@@ -898,6 +898,20 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197; "
            "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)"},
 
+/* ---- esm: position_embedding_type picks the scheme (quirk_esm): "rotary"
+ * (ESM-2) rotates q and k in every layer with rotate_half (HALF) over the
+ * whole head, base rope_theta (a plain key, default 10000; the code reads no
+ * rope_scaling block: refused); "absolute" (ESM-1b, the class default) is a
+ * learned table of max_position_embeddings rows read from pad_token_id + 1
+ * (RoBERTa's rule). models/esm/modeling_esm.py L47-77, L105-152, L195-280,
+ * L369, L620-633, L725-729; configuration_esm.py L186-214 (transformers
+ * 5.23.0). */
+{.model_type = "esm", .rotary = WHOLE_HEAD, .arch = "Esm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .scaling_types = "", .pos_offset = -1, .default_layers = 12,
+ .default_hidden = 768, .default_heads = 12, .default_positions = 1026, .quirks = &quirk_esm,
+ .source = "models/esm/modeling_esm.py L47-77, L105-152, L195-280, L369, L620-633, L725-729; "
+           "configuration_esm.py L186-214 (transformers 5.23.0)"},
+
 /* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
  * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
  * rope_theta the mixin's 10000. transformers 5.23.0

@@ -1666,3 +1666,44 @@ static posenc_status neomme_scheme(mread *r, int64_t n_layer, int *done)
 }
 
 const posenc_family_quirks quirk_neomme = {.name = "quirk_neomme", .scheme = neomme_scheme};
+
+/* ---- esm -------------------------------------------------------------------------- */
+
+/* ESM's position_embedding_type picks the scheme (transformers 5.23.0
+ * models/esm/modeling_esm.py): "rotary" (ESM-2) rotates q and k in every
+ * layer with EsmRotaryEmbedding, rotate_half over the whole head, base
+ * rope_theta (L47-77, L105-152, L369), positions arange(seq_len) (L725-729);
+ * "absolute" (ESM-1b, the config class's default) adds a learned table read
+ * from padding_idx + 1, RoBERTa's rule (L205-255, L265-280). Any other value
+ * (null included) takes neither branch: the model has no positions, and
+ * posenc refuses it rather than guess. Without pad_token_id the absolute
+ * table's padding_idx is None, and the model's own numbering fails. */
+static posenc_status esm_scheme(mread *r, int64_t n_layer, int *done)
+{
+    char name[96];
+    /* json_object_get, not get: a null here is the code's None (no positions),
+     * not the class default */
+    const json_t *pe = json_object_get(r->cfg, "position_embedding_type");
+    kn(r, "position_embedding_type", name, sizeof name);
+    const char *v = pe ? json_string_value(pe) : "absolute";
+    if (!v)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s %s: ESM's code adds positions only for 'absolute' or 'rotary'", name,
+                    posenc__cfg_type_word(pe));
+    if (strcmp(v, "rotary") == 0)
+        return POSENC_OK; /* the row's RoPE */
+    if (strcmp(v, "absolute") != 0)
+        return FAIL(r, POSENC_ERR_FORMAT, name,
+                    "%s '%.40s': ESM's code adds positions only for 'absolute' or 'rotary'",
+                    name, v);
+    const json_t *pad = json_object_get(r->cfg, "pad_token_id");
+    if (!pad || json_typeof(pad) == JSON_NULL)
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, "pad_token_id", name, sizeof name),
+                    "missing key %s: ESM's absolute table is read from padding_idx + 1 "
+                    "(pad_token_id, no default in EsmConfig)",
+                    name);
+    *done = 1;
+    return read_learned(r, n_layer);
+}
+
+const posenc_family_quirks quirk_esm = {.name = "quirk_esm", .scheme = esm_scheme};

@@ -100,6 +100,7 @@ extern const posenc_family_quirks quirk_phimoe;
 extern const posenc_family_quirks quirk_qwen;
 extern const posenc_family_quirks quirk_recurrent_gemma;
 extern const posenc_family_quirks quirk_roformer;
+extern const posenc_family_quirks quirk_esm;
 extern const posenc_family_quirks quirk_speech_to_text;
 extern const posenc_family_quirks quirk_whisper;
 extern const posenc_family_quirks quirk_led;

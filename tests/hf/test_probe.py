@@ -1112,3 +1112,46 @@ def test_lxmert_learned_rows(tmp_path):
     finally:
         F.embedding = orig
     assert seen == [[p + int(f["offset"]) for p in range(T)]], seen
+
+
+#: ESM: position_embedding_type picks RoPE or a learned table, and the class's
+#: defaults (no vocab_size, no pad_token_id) do not build: test_esm_schemes
+GOLDEN_TESTED.add("esm")
+
+
+@pytest.mark.parametrize("pet", ["rotary", "absolute"])
+def test_esm_schemes(pet):
+    """EsmConfig's defaults with a vocabulary and a pad id (ESM-2's 33 tokens,
+    pad 1): "rotary" rotates every layer (rope_theta read), "absolute" reads
+    its table from pad_token_id + 1; each verified by the probe, and the
+    a wrong reading caught (a base 0.1% high, BERT's offset 0)."""
+    d = hf_probe.default_config("esm")
+    d.update(vocab_size=33, pad_token_id=1, mask_token_id=32, position_embedding_type=pet)
+    rep = hf_probe.probe(d)
+    assert rep.status == hf_probe.VERIFIED, rep
+    if pet == "rotary":
+        # the base is the config's rope_theta, and a wrong one is caught
+        rep = hf_probe.probe(dict(d, rope_theta=1234.0))
+        assert rep.status == hf_probe.VERIFIED and "hooks" in rep.how, rep
+        bad = hf_probe.probe(dict(d, rope_theta=1234.0), mutate=MUTATIONS["base 0.1% high"])
+    else:
+        assert "learned rows" in rep.how, rep
+        bad = hf_probe.probe(d, model_type="bert")  # offset 0
+    assert bad.status == hf_probe.DISAGREE, bad
+
+
+@pytest.mark.parametrize("change,word", [({"position_embedding_type": None}, "null"),
+                                         ({"position_embedding_type": "relative_key"},
+                                          "relative_key"),
+                                         ({"pad_token_id": None}, "pad_token_id")])
+def test_esm_refusals(change, word, tmp_path):
+    """No positions at all (null or another word: neither of the code's
+    branches) and an absolute table without pad_token_id are refused by name."""
+    d = hf_probe.default_config("esm")
+    d.update(vocab_size=33, pad_token_id=1)
+    d.update(change)
+    path = str(tmp_path / "config.json")
+    with open(path, "w") as f:
+        json.dump(d, f)
+    ok, _, text = hf_probe.explain_model(path)
+    assert not ok and word in text, text
