@@ -907,8 +907,10 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  * L369, L620-633, L725-729; configuration_esm.py L186-214 (transformers
  * 5.23.0). */
 {.model_type = "esm", .rotary = WHOLE_HEAD, .arch = "Esm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .base_default = 10000.0, .scaling_types = "", .pos_offset = -1, .default_layers = 12,
- .default_hidden = 768, .default_heads = 12, .default_positions = 1026, .quirks = &quirk_esm,
+ .base_default = 10000.0, .pos_offset = -1, .default_layers = 12, .default_hidden = 768,
+ .default_heads = 12, .default_positions = 1026, .quirks = &quirk_esm,
+ .scaling_refused = "ESM's EsmRotaryEmbedding reads rope_theta alone (modeling_esm.py L122-139): "
+                    "a scaling block is never applied",
  .source = "models/esm/modeling_esm.py L47-77, L105-152, L195-280, L369, L620-633, L725-729; "
            "configuration_esm.py L186-214 (transformers 5.23.0)"},
 

@@ -1143,10 +1143,15 @@ def test_esm_schemes(pet):
 @pytest.mark.parametrize("change,word", [({"position_embedding_type": None}, "null"),
                                          ({"position_embedding_type": "relative_key"},
                                           "relative_key"),
-                                         ({"pad_token_id": None}, "pad_token_id")])
+                                         ({"pad_token_id": None}, "pad_token_id"),
+                                         ({"position_embedding_type": "rotary",
+                                           "rope_scaling": {"rope_type": "linear",
+                                                            "factor": 2.0}},
+                                          "rope_theta alone")])
 def test_esm_refusals(change, word, tmp_path):
     """No positions at all (null or another word: neither of the code's
-    branches) and an absolute table without pad_token_id are refused by name."""
+    branches), an absolute table without pad_token_id and a scaling block
+    (EsmRotaryEmbedding reads rope_theta alone) are refused by name."""
     d = hf_probe.default_config("esm")
     d.update(vocab_size=33, pad_token_id=1)
     d.update(change)
