@@ -77,7 +77,8 @@ CHECKED_ELSEWHERE = {
     **dict.fromkeys(["fsmt", "musicgen_melody", "musicgen_melody_decoder", "trocr"],
                     "test_seq2seq_families_hf.py"),
     **dict.fromkeys(["lxmert", "esm"], "test_probe.py"),
-    **dict.fromkeys(["csm", "csm_depth_decoder_model", "kyutai_speech_to_text"],
+    **dict.fromkeys(["csm", "csm_depth_decoder_model", "kyutai_speech_to_text",
+                     "qwen3_omni_moe_talker_code_predictor"],
                     "test_own_rotary_hf.py"),
 }
 

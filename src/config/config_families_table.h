@@ -3141,6 +3141,19 @@ WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/confi
 
 WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"),
 
+/* ---- qwen3_omni_moe_talker_code_predictor (Qwen3-Omni's talker code
+ * predictor, its own config): Qwen3's attention (q/k RMS norms, then
+ * rotate_half, HALF, over the whole head of head_dim 128) in every layer,
+ * sliding or not; rope_theta the mixin's 10000. models/qwen3_omni_moe/
+ * modeling_qwen3_omni_moe.py L859-864, L1403-1426, L2434-2500, L2566-2612,
+ * L2614-2700; configuration_qwen3_omni_moe.py L244-310 (transformers 5.23.0). */
+{.model_type = "qwen3_omni_moe_talker_code_predictor", .rotary = WHOLE_HEAD,
+ .arch = "Qwen3OmniMoeTalkerCodePredictor", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 10000.0, .default_layers = 5, .default_hidden = 1024, .default_heads = 16,
+ .default_head_dim = 128,
+ .source = "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L859-864, L1403-1426, L2434-2500, "
+           "L2566-2700; configuration_qwen3_omni_moe.py L244-310 (transformers 5.23.0)"},
+
 /* ---- qwen3_omni_moe (Qwen3-Omni): thinker_config.text_config
  * (configuration_qwen3_omni_moe.py L613-625); qwen3_omni_moe_text is
  * Qwen3-VL's interleaved M-RoPE (default section [24, 20, 20], the round

@@ -177,3 +177,41 @@ def test_kyutai_speech_to_text(case, tmp_path):
     calls = _capture(mod, lambda: model(inputs_embeds=x, position_ids=torch.tensor([POS]),
                                         use_cache=False))
     _compare(d, tmp_path, calls, POS, cfg.num_hidden_layers)
+
+
+QWEN3_OMNI_CP_CASES = {
+    "defaults": {},  # head_dim 128, rope_theta 10000, every layer full
+    # (a sliding layer does not run in transformers 5.23: its model builds no
+    # sliding mask, KeyError 'sliding_attention')
+    "theta": {"rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0}},
+    "yarn": {"rope_parameters": {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0,
+                                 "original_max_position_embeddings": 4096}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(QWEN3_OMNI_CP_CASES))
+def test_qwen3_omni_moe_talker_code_predictor(case, tmp_path):
+    """Qwen3-Omni's talker code predictor (Qwen3OmniMoeTalkerCodePredictorModel;
+    AutoModel has no class for its config): every layer's rotation."""
+    from transformers.models.qwen3_omni_moe import modeling_qwen3_omni_moe as mod
+    from transformers.models.qwen3_omni_moe.configuration_qwen3_omni_moe import (
+        Qwen3OmniMoeTalkerCodePredictorConfig)
+
+    d0 = hf_probe.default_config("qwen3_omni_moe_talker_code_predictor")
+    _, explain, text = _explain(d0, tmp_path)
+    assert len(explain) == 5 and {v[0] for v in explain.values()} == {"rope"}, text
+    f = explain[0][1]
+    assert (f["layout"], f["head_dim"], f["rotary_dim"], float(f["base"])) == \
+        ("half", "128", "128", 10000.0), text
+    cfg = Qwen3OmniMoeTalkerCodePredictorConfig(hidden_size=128, num_attention_heads=2,
+                                                num_key_value_heads=1, num_hidden_layers=2,
+                                                intermediate_size=32, vocab_size=64,
+                                                num_code_groups=2, **QWEN3_OMNI_CP_CASES[case])
+    d = hf_probe._jsonable(cfg.to_dict())
+    d["model_type"] = "qwen3_omni_moe_talker_code_predictor"
+    torch.manual_seed(0)
+    model = mod.Qwen3OmniMoeTalkerCodePredictorModel._from_config(cfg, dtype=torch.float64).eval()
+    x = torch.randn(1, len(POS), cfg.hidden_size, dtype=torch.float64)
+    calls = _capture(mod, lambda: model(inputs_embeds=x, position_ids=torch.tensor([POS]),
+                                        use_cache=False))
+    _compare(d, tmp_path, calls, POS, cfg.num_hidden_layers)
