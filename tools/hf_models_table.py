@@ -78,7 +78,7 @@ CHECKED_ELSEWHERE = {
                     "test_seq2seq_families_hf.py"),
     **dict.fromkeys(["lxmert", "esm"], "test_probe.py"),
     **dict.fromkeys(["csm", "csm_depth_decoder_model", "kyutai_speech_to_text",
-                     "qwen3_omni_moe_talker_code_predictor"],
+                     "qwen3_omni_moe_talker_code_predictor", "evolla"],
                     "test_own_rotary_hf.py"),
 }
 

@@ -931,6 +931,18 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
            "configuration_eurobert.py L69-96"},
 
+/* ---- evolla (its language model, the config's own keys): llama's
+ * attention, rotate_half (HALF) over the whole head (head_dim, else
+ * hidden_size / heads), rope_theta default 500000, every decoder layer; the
+ * protein encoder (SaProt, protein_encoder_config) and the aligner's
+ * cross-attention to it are not the language model's positions.
+ * models/evolla/modeling_evolla.py L209-240, L1021-1060, L1097-1140,
+ * L1269-1370; configuration_evolla.py L64-145 (transformers 5.23.0). */
+{.model_type = "evolla", .rotary = WHOLE_HEAD, .arch = "Evolla", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
+ .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
+ .source = "models/evolla/modeling_evolla.py L209-240, L1021-1060, L1097-1140, L1269-1370; "
+           "configuration_evolla.py L64-145 (transformers 5.23.0)"},
+
 /* ---- exaone (EXAONE 3.0 / 3.5 remote code): refused. Its own
  * modeling_exaone.py was not found to read; its configuration class (vLLM's
  * copy of LGAI-EXAONE/EXAONE-3.0-7.8B-Instruct configuration_exaone.py,

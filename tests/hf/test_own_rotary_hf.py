@@ -57,7 +57,7 @@ def _capture(module, run):
     return calls
 
 
-def _compare(d, tmp_path, calls, positions, n_layer):
+def _compare(d, tmp_path, calls, positions, n_layer, f64=True):
     path, explain, text = _explain(d, tmp_path)
     assert len(explain) == n_layer and len(calls) == n_layer, (text, len(calls))
     exp = hf_probe.expectations(d, path, range(n_layer), max(positions) + 1, explain)
@@ -67,7 +67,7 @@ def _compare(d, tmp_path, calls, positions, n_layer):
         assert e is not None and e.scheme == "rope", text
         for pre, post, is_q in ((q, qo, True), (k, ko, False)):
             bad = hf_probe.compare_layer(e, hf_probe._heads(pre, T), hf_probe._heads(post, T),
-                                         positions, True, is_q)
+                                         positions, f64, is_q)
             assert bad is None, f"layer {i} {'q' if is_q else 'k'}: {bad}"
 
 
@@ -215,3 +215,44 @@ def test_qwen3_omni_moe_talker_code_predictor(case, tmp_path):
     calls = _capture(mod, lambda: model(inputs_embeds=x, position_ids=torch.tensor([POS]),
                                         use_cache=False))
     _compare(d, tmp_path, calls, POS, cfg.num_hidden_layers)
+
+
+EVOLLA_CASES = {
+    "defaults": {},  # head_dim 4096 / 32 = 128, rope_theta 500000
+    "theta_head_dim": {"head_dim": 32, "rope_parameters": {"rope_type": "default",
+                                                            "rope_theta": 10000.0}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(EVOLLA_CASES))
+def test_evolla(case, tmp_path):
+    """Evolla's language model (EvollaModel without protein inputs): every
+    decoder layer's rotation. Its apply_rotary_pos_emb turns q.float() and
+    k.float() (float32 arithmetic), so the comparison takes float32's
+    tolerances."""
+    from transformers import EvollaConfig
+    from transformers.models.evolla import modeling_evolla as mod
+
+    d0 = hf_probe.default_config("evolla")
+    _, explain, text = _explain(d0, tmp_path)
+    assert len(explain) == 32 and {v[0] for v in explain.values()} == {"rope"}, text
+    f = explain[0][1]
+    assert (f["layout"], f["head_dim"], f["rotary_dim"], float(f["base"])) == \
+        ("half", "128", "128", 500000.0), text
+    kw = dict(EVOLLA_CASES[case])
+    head_dim = kw.get("head_dim", 128)
+    cfg = EvollaConfig(hidden_size=2 * head_dim, num_attention_heads=2, num_key_value_heads=1,
+                       num_hidden_layers=2, intermediate_size=32, vocab_size=64,
+                       aligner_num_add_layers=1,
+                       protein_encoder_config={"hidden_size": 32, "num_hidden_layers": 1,
+                                               "num_attention_heads": 2,
+                                               "intermediate_size": 32},
+                       **kw)
+    d = hf_probe._jsonable(cfg.to_dict())
+    d["model_type"] = "evolla"
+    torch.manual_seed(0)
+    model = mod.EvollaModel._from_config(cfg, dtype=torch.float64).eval()
+    x = torch.randn(1, len(POS), cfg.hidden_size, dtype=torch.float64)
+    calls = _capture(mod, lambda: model(inputs_embeds=x, position_ids=torch.tensor([POS]),
+                                        use_cache=False))
+    _compare(d, tmp_path, calls, POS, cfg.num_hidden_layers, f64=False)

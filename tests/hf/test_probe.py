@@ -1072,6 +1072,8 @@ GOLDEN_TESTED |= {"csm", "csm_depth_decoder_model"}
 GOLDEN_TESTED.add("kyutai_speech_to_text")
 #: Qwen3-Omni's talker code predictor: no AutoModel class for its config; the same file
 GOLDEN_TESTED.add("qwen3_omni_moe_talker_code_predictor")
+#: Evolla's language model: no AutoModel class for its config; the same file
+GOLDEN_TESTED.add("evolla")
 
 
 def test_lxmert_learned_rows(tmp_path):
