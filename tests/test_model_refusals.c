@@ -808,6 +808,8 @@ static const bad BAD[] = {
      POSENC_ERR_FORMAT, "hidden_size", "hidden_size is null: configuration_llama.py"},
     {"{\"model_type\": \"llama\", \"num_hidden_layers\": null}", NULL,
      POSENC_ERR_FORMAT, "num_hidden_layers", "num_hidden_layers is null: configuration_llama.py"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": null}", NULL, POSENC_ERR_FORMAT, "rope_theta",
+     "rope_theta is null: transformers 5.23 accepts it, but then modeling_llama.py L105"},
     {"{\"model_type\": \"roberta\", \"pad_token_id\": null}", NULL,
      POSENC_ERR_FORMAT, "pad_token_id",
      "pad_token_id is null: transformers 5.23 accepts it, but then modeling_roberta.py L153"},

@@ -74,7 +74,10 @@
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
            "configuration_afmoe.py L76-110",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_afmoe.py L76-85 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_afmoe.py L76-85 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_afmoe.py L76 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"),
 
@@ -160,7 +163,10 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
            "L63-85",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_arcee.py L63-69 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_arcee.py L63-69 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_arcee.py L117 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"),
 
@@ -174,7 +180,10 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
            "(transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_aria.py L62-69 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_aria.py L62-69 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_aria.py L611 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; head_dim is set to it) of each head, apply_rotary_pos_emb_interleave
@@ -187,9 +196,11 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "qk_rope_head_dim",
  .nonnull_source = "configuration_axk1.py L82-102 (transformers 5.23.0)",
- .null_misread = "rope_interleave",
+ .null_misread = "rope_interleave rope_theta",
  .null_misread_source = "modeling_axk1.py L453 (if self.config.rope_interleave: a None rotates "
-                        "halves, not pairs; transformers 5.23.0)"},
+                        "halves, not pairs; transformers 5.23.0); modeling_axk1.py L104 (base "
+                        "** ...: a rope_theta None, with no rope_parameters.rope_theta, fails; "
+                        "transformers 5.23.0)"},
 
 /* ---- axk2 (A.X K2): DeepSeek V3.2's arrangement (AXK2Config derives from
  * DeepseekV32Config): MLA's RoPE interleaved on the qk_rope_head_dim part
@@ -207,7 +218,10 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
            "configuration_axk2.py L93-138",
  .nonnull = "head_dim hidden_size index_head_dim max_position_embeddings "
             "num_attention_heads num_hidden_layers qk_rope_head_dim",
- .nonnull_source = "configuration_axk2.py L93-130 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_axk2.py L93-130 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_axk2.py L136 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"),
 
@@ -250,7 +264,10 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
            "L144, L224, L851-853 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_bamba.py L51-64 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_bamba.py L51-64 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_bamba.py L85 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- bart: learned absolute in both stacks, offset 2.
  * models/bart/modeling_bart.py @41d3f466 L65-89 (BartLearnedPositionalEmbedding,
@@ -351,7 +368,10 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
            "L42-48",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_bitnet.py L45-51 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_bitnet.py L45-51 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_bitnet.py L296 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- blenderbot: BART's layout with a learned table from row 0 (no offset)
  * in the encoder and the decoder. */
@@ -854,7 +874,10 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
  .source = "models/diffllama/modeling_diffllama.py L114-144, L203, L260 (5.23.0); "
            "configuration_diffllama.py L51-76",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_diffllama.py L51-57 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_diffllama.py L51-57 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_diffllama.py L100 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
@@ -875,7 +898,10 @@ REFUSED("deepseek_v4", "DeepseekV4", ROPE, INTERLEAVED,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
            "L74-85",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_doge.py L74-85 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_doge.py L74-85 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_doge.py L107 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
  * hidden_size / heads), one rotary for every layer: layer_types only picks the
@@ -947,7 +973,10 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
            "L95-117 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
- .nonnull_source = "configuration_emu3.py L101-110 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_emu3.py L101-110 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_emu3.py L1161 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- encoder-decoder (EncoderDecoderModel): two models of any families
  * joined by cross-attention (BERT2BERT, BERT2GPT2, RoBERTa2RoBERTa), the
@@ -990,14 +1019,20 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  .source = "models/ernie4_5/modeling_ernie4_5.py L107-111, L151-180 (5.23.0); "
            "configuration_ernie4_5.py L47, L65-81",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_ernie4_5.py L65-71 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_ernie4_5.py L65-71 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ernie4_5.py L75 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "ernie4_5_moe", .rotary = WHOLE_HEAD, .arch = "Ernie4_5_Moe", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
  .default_heads = 20,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
            "configuration_ernie4_5_moe.py L62, L95-98",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_ernie4_5_moe.py L95-101 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_ernie4_5_moe.py L95-101 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ernie4_5_moe.py L115 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): a wrapper
  * (text_config, read as ernie4_5_vl_moe_text) and its language model's 3-D
@@ -1025,7 +1060,10 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197; "
            "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_ernie4_5_vl_moe.py L122-128 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_ernie4_5_vl_moe.py L122-128 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ernie4_5_vl_moe.py L91 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- esmc (ESM C, an encoder): llama's rotate_half RoPE (HALF, full head,
  * head_dim null: hidden_size / heads) after LayerNorm q/k norms, every layer;
@@ -1037,7 +1075,10 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  .source = "models/esmc/modeling_esmc.py L55-90, L118-150, L187 (5.23.0); configuration_esmc.py "
            "L88-102",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_esmc.py L72-78 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_esmc.py L72-78 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_esmc.py L88 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. */
@@ -1046,7 +1087,10 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
            "configuration_eurobert.py L69-96",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_eurobert.py L69-75 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_eurobert.py L69-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_eurobert.py L313 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- exaone (EXAONE 3.0 / 3.5 remote code): refused. Its own
  * modeling_exaone.py was not found to read; its configuration class (vLLM's
@@ -1073,7 +1117,10 @@ REFUSED("exaone", "Exaone", ROPE, HALF,
  .default_heads = 32,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_exaone4.py L80-86 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_exaone4.py L80-86 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_exaone4.py L102 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"),
 
@@ -1097,7 +1144,10 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
            "configuration_exaone_moe.py L89-138",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "sliding_window",
- .nonnull_source = "configuration_exaone_moe.py L89-105 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_exaone_moe.py L89-105 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_exaone_moe.py L441 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true:
  * BLOOM's slopes cast to bfloat16 (modeling_falcon.py @e2412028 L170-195),
@@ -1110,7 +1160,10 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
            "configuration_falcon.py @3f832360 L111-130",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_falcon.py L67-82 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_falcon.py L67-82 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_falcon.py L135 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- falcon_h1: every layer is "hybrid" (attention and a Mamba 2 mixer
  * side by side), the attention rotate_half RoPE over the head.
@@ -1123,7 +1176,10 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  .source = "models/falcon_h1/configuration_falcon_h1.py L132-134; modeling_falcon_h1.py L98-106, "
            "L212, L1186 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_falcon_h1.py L62-75 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_falcon_h1.py L62-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_falcon_h1.py L84 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- falcon_mamba: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/falcon_mamba/modeling_falcon_mamba.py (no
@@ -1173,7 +1229,10 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
            "configuration_flex_olmo.py L51, L73-76",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_flex_olmo.py L73-79 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_flex_olmo.py L73-79 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_flex_olmo.py L99 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim 128)
  * on the sliding-window layers only ("Only sliding-window layers are rotary;
@@ -1189,7 +1248,10 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
            "configuration_flint.py L47-111",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers sliding_window",
- .nonnull_source = "configuration_flint.py L73-100 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_flint.py L73-100 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_flint.py L422 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- fnet: BERT's learned table, offset 0 (positions 0..seq_len-1). Its
  * layers have no attention: each mixes tokens by the real part of a 2-D
@@ -1249,7 +1311,10 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .source = "models/gemma/configuration_gemma.py @7b24e381 (GemmaConfig); rope_utils L635",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_gemma.py L68-75 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_gemma.py L68-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gemma.py L132 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- gemma2: rotate_half, one rotary for all layers (layer_types only
  * choose the mask). models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half,
@@ -1261,7 +1326,10 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
            "configuration_gemma2.py @26892c16",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_gemma2.py L69-76 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_gemma2.py L69-76 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gemma2.py L117 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/configuration_gemma3.py @26892c16 L283-290"),
 
@@ -1411,7 +1479,10 @@ WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/co
            "configuration_glm4_moe_lite.py L79-113",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "qk_rope_head_dim rope_interleave",
- .nonnull_source = "configuration_glm4_moe_lite.py L83-113 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_glm4_moe_lite.py L83-113 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_glm4_moe_lite.py L84 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("glm4v", "Glm4v", ROPE, "text_config", "glm4v_text", "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"),
 WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"),
@@ -1518,7 +1589,10 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
  .source = "models/glm_ocr/modeling_glm_ocr.py L124-153, L652, L666-668, L689-694; "
            "configuration_glm_ocr.py L112-118 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_glm_ocr.py L112-118 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_glm_ocr.py L112-118 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_glm_ocr.py L532 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- gpt-sw3 (GPT-SW3): GPT-2's code (CONFIG_MAPPING maps it to GPT2Config,
  * the model classes to GPT2Model): a learned table wpe from row 0.
@@ -1623,7 +1697,10 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
            "L502; configuration_gradium_phonon_tts.py L143-186 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
- .nonnull_source = "configuration_gradium_phonon_tts.py L143-156 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_gradium_phonon_tts.py L143-156 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gradium_phonon_tts.py L373 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granite: llama's RoPE (HALF, full head). */
 {.model_type = "granite", .rotary = WHOLE_HEAD, .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -1645,7 +1722,10 @@ WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_visi
  .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
            "configuration_granite4_vision.py L45-95 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_granite4_vision.py L68-74 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_granite4_vision.py L68-74 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granite4_vision.py L246 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docling_text", "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"),
 
@@ -1660,7 +1740,10 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_granite_docling.py L127-133 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_granite_docling.py L127-133 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granite_docling.py L408 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granite_swa, granitemoe_swa: Granite's RoPE (llama's rotate_half,
  * HALF, full head = hidden_size / heads) with a base per layer:
@@ -1679,7 +1762,10 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460 (5.23.0); "
            "configuration_granite_swa.py L28-122",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_granite_swa.py L78-84 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_granite_swa.py L78-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granite_swa.py L362 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1692,7 +1778,10 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
            "configuration_granitemoe.py L60-63",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_granitemoe.py L60-66 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_granitemoe.py L60-66 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granitemoe.py L99 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* granitemoe_swa: see granite_swa above. */
 {.model_type = "granitemoe_swa", .rotary = WHOLE_HEAD, .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
@@ -1701,7 +1790,10 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
            "(5.23.0); configuration_granitemoe_swa.py L30-127",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_granitemoe_swa.py L78-84 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_granitemoe_swa.py L78-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granitemoe_swa.py L468 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -1726,7 +1818,10 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
            "(5.23.0); configuration_granitemoeshared.py L71-74",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_granitemoeshared.py L71-77 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_granitemoeshared.py L71-77 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granitemoeshared.py L445 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"),
 
@@ -1751,7 +1846,10 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .source = "models/gte/modeling_gte.py L114-115, L133-163, L201, L226 (5.23.0); "
            "configuration_gte.py L50-67",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_gte.py L50-57 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_gte.py L50-57 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gte.py L119 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
  * repeat_interleave(2)), full head, head_dim 128, default_theta 100000. */
@@ -1762,7 +1860,10 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "L42, L59-64",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_helium.py L59-67 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_helium.py L59-67 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_helium.py L96 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
  * head_dim 128) in every layer (the audio tokens take their own MLP and norms,
@@ -1789,7 +1890,10 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "(5.23.0); modular_hrm_text.py L50-130",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_hrm_text.py L75-92 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_hrm_text.py L75-92 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hrm_text.py L377 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- hunyuan (Hunyuan-A13B's remote code: auto_map hunyuan.py, whose
  * decoder layers come from modeling_hunyuan.py; Tencent-Hunyuan/Hunyuan-A13B
@@ -1830,7 +1934,10 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
            "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_hunyuan_v1_dense.py L37-43 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_hunyuan_v1_dense.py L37-43 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hunyuan_v1_dense.py L327 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 {.model_type = "hunyuan_v1_moe", .rotary = WHOLE_HEAD, .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
@@ -1838,7 +1945,10 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
            "configuration_hunyuan_v1_moe.py L52-75",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_hunyuan_v1_moe.py L52-58 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_hunyuan_v1_moe.py L52-58 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hunyuan_v1_moe.py L411 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- hunyuan_vl, hunyuan_vl_text (HunYuan VL / HunyuanOCR): refused. The
  * language model is HunYuan Dense V1's (rotate_half, then the q/k
@@ -1882,7 +1992,10 @@ REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
            "L48, L82-87",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_hy_v3.py L82-89 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_hy_v3.py L82-89 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hy_v3.py L98 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- hy_v4 (HY V4): refused. DeepSeek's MLA with half-split RoPE
  * (apply_rotary_pos_emb, rotate_half) on the qk_rope_head_dim part, and a
@@ -1906,7 +2019,10 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
            "configuration_hyperclovax.py L80-105",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_hyperclovax.py L80-86 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_hyperclovax.py L80-86 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hyperclovax.py L96 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- ibert: RoBERTa's embeddings as QuantEmbedding tables (the plain
  * table when quant_mode is false, its integer copy when true): positions
@@ -2015,7 +2131,10 @@ REFUSED("internlm", "InternLM", ROPE, HALF,
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L294)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_internlm3.py L64-70 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_internlm3.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("internvl", NULL, ROPE, "text_config", "qwen2", "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, modeling_internvl_chat.py (language_model from llm_config)"),
@@ -2030,7 +2149,10 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .source = "models/iquestcoder/configuration_iquestcoder.py L63-82 (5.23.0); LlamaModel "
            "(auto/modeling_auto.py L297)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_iquestcoder.py L64-70 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_iquestcoder.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
  * 10000. */
@@ -2040,7 +2162,10 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .source = "models/jais2/modeling_jais2.py L57-87, L135, L170 (5.23.0); configuration_jais2.py "
            "L64-81",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_jais2.py L64-70 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_jais2.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_jais2.py L290 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- jamba: attention every attn_layer_period layers at attn_layer_offset
  * (8, 4), Mamba elsewhere; the attention has no RoPE (JambaAttention never
@@ -2070,7 +2195,10 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
            "configuration_jetmoe.py L48-54, L75-76",
  .nonnull = "hidden_size kv_channels max_position_embeddings num_hidden_layers",
- .nonnull_source = "configuration_jetmoe.py L51-56 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_jetmoe.py L51-56 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_jetmoe.py L101 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
  * default_theta 20000. */
@@ -2080,7 +2208,10 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .source = "models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118, L136-166, L204, "
            "L229 (5.23.0); configuration_jina_embeddings_v3.py L51-69",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_jina_embeddings_v3.py L51-58 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_jina_embeddings_v3.py L51-58 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_jina_embeddings_v3.py L122 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- kimi_k2 (Kimi K2 remote code): DeepSeek V3's model under its own
  * model_type ("Kimi-K2 reuses the DeepseekV3CausalLM architecture ... we set
@@ -2123,7 +2254,10 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
            "configuration_kolibri1.py L41-104",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers sliding_window",
- .nonnull_source = "configuration_kolibri1.py L74-95 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_kolibri1.py L74-95 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_kolibri1.py L428 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- kosmos-2: its text model kosmos_2_text_model (text_config). */
 WRAPPER("kosmos-2", "Kosmos2", SINUSOID, "text_config", "kosmos_2_text_model",
@@ -2226,7 +2360,10 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .source = "models/lfm2/configuration_lfm2.py L56-62, L78-88; modeling_lfm2.py L131-139, L209, "
            "L236, L387 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_lfm2.py L59-64 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_lfm2.py L59-64 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_lfm2.py L97 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- lfm2_moe: LFM2's layers with MoE MLPs; layer_types has no default
  * (None: the model cannot be built), rope_theta 1e6. transformers 5.23.0
@@ -2276,7 +2413,10 @@ WRAPPER("lfm3_vl", "Lfm3Vl", MIXED, "text_config", "lfm3", "models/lfm3_vl/confi
  .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_llama.py L65-71 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_llama.py L65-71 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/configuration_llama4.py (Llama4Config)"),
 
@@ -2297,7 +2437,10 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
  .hf_module = "complex",
  .nonnull = "attn_scale floor_scale head_dim hidden_size max_position_embeddings "
             "num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_llama4.py L131-163 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_llama4.py L131-163 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama4.py L211 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),
@@ -2317,7 +2460,10 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
            "(5.23.0); configuration_longcat_flash.py L64-119",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads num_layers "
             "qk_rope_head_dim",
- .nonnull_source = "configuration_longcat_flash.py L86-107 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_longcat_flash.py L86-107 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_longcat_flash.py L100 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- longformer: RoBERTa's embeddings: a learned table whose row of position
  * 0 is padding_idx + 1; its sliding-window and global attention add no
@@ -2518,7 +2664,10 @@ WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "mo
            "63332013972)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "qk_rope_head_dim",
- .nonnull_source = "configuration_minicpm3.py L89-112 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_minicpm3.py L89-112 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_minicpm3.py L112 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("minicpm_ocr", "MiniCPMOCR", MIXED, "text_config", "qwen3_5_text", "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"),
 
@@ -2547,7 +2696,10 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
  .source = "models/minimax/configuration_minimax.py L63, L110, L123-126; modeling_minimax.py "
            "L125, L321-329, L425, L542 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_minimax.py L87-94 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_minimax.py L87-94 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_minimax.py L155 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- minimax_m2: q/k norms over the whole projections, then rotate_half
  * (HALF) over the first int(head_dim * partial_rotary_factor) elements;
@@ -2565,7 +2717,10 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
            "configuration_minimax_m2.py L73-104",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_minimax_m2.py L76-83 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_minimax_m2.py L76-83 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_minimax_m2.py L182 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- minimax_m3_vl, minimax_m3_vl_text (MiniMax-M3): refused. Layers of
  * type minimax_m3_sparse build a Lightning Indexer that rotates its own q and
@@ -2596,7 +2751,10 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
  .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
            "configuration_ministral.py L66-98",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_ministral.py L67-74 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_ministral.py L67-74 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ministral.py L314 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
@@ -2683,7 +2841,10 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  .source = "models/mllama/configuration_mllama.py L120-145; modeling_mllama.py L476-484, L548, "
            "L1022-1031 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_mllama.py L125-133 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_mllama.py L125-133 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_mllama.py L746 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- mobilebert: a learned table hidden_size wide (the word embeddings
  * are embedding_size wide and go through a projection first; the position
@@ -2755,7 +2916,10 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
            "configuration_molmo2.py L125-158 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_molmo2.py L135-147 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_molmo2.py L135-147 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_molmo2.py L137 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- moshi: the main (temporal) decoder rotates every layer with
  * rotate_half (HALF) over the whole head, theta from the rope block (class
@@ -2770,7 +2934,10 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
            "L136-164 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "sliding_window",
- .nonnull_source = "configuration_moshi.py L137-148 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_moshi.py L137-148 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_moshi.py L299 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- mpnet: RoBERTa's learned table (padding_idx 1: rows from 2) plus T5's
  * bidirectional buckets (32, 128, fixed in the code) computed once in the
@@ -2838,7 +3005,10 @@ WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text"
            "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_muse_glimmer.py L117-124 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_muse_glimmer.py L117-124 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_muse_glimmer.py L191 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- muse_spark, muse_spark_text: muse_glimmer's rule (the text classes
  * derive from muse_glimmer's, modular_muse_spark.py L81, L396, L463, L527):
@@ -2927,7 +3097,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .source = "models/nanochat/modeling_nanochat.py L59-129, L169-173, L203-226; "
            "configuration_nanochat.py L54-72 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_nanochat.py L55-60 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_nanochat.py L55-60 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_nanochat.py L92 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
@@ -2941,7 +3114,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .source = "models/nemotron/modeling_nemotron.py L110-116, L134-169, L236, L265 (5.23.0); "
            "configuration_nemotron.py L55-77",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_nemotron.py L55-62 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_nemotron.py L55-62 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_nemotron.py L119 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- nemotron_h: Mamba 2, attention, MLP and MoE layers (layers_block_type,
  * or hybrid_override_pattern "M" / "*" / "-" / "E"; its length is the
@@ -3014,7 +3190,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
            "configuration_nomic_bert.py L51-74",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
- .nonnull_source = "configuration_nomic_bert.py L51-62 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_nomic_bert.py L51-62 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_nomic_bert.py L121 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- nystromformer: a learned table of max_position_embeddings + 2 rows
  * read at position + 2 (position_ids = arange + 2); the Nystrom
@@ -3081,7 +3260,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
            "L64-67",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_olmoe.py L64-70 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_olmoe.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_olmoe.py L96 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- openai-gpt (GPT-1): a learned table positions_embed of n_positions
  * rows, offset 0 (position_ids 0..seq_len-1). OpenAIGPTConfig
@@ -3117,7 +3299,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
            "configuration_openai_privacy_filter.py L60-114 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers sliding_window",
- .nonnull_source = "configuration_openai_privacy_filter.py L73-84 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_openai_privacy_filter.py L73-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_openai_privacy_filter.py L95 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
@@ -3198,7 +3383,10 @@ WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owl
  .source = "models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331; "
            "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_paddleocr_vl.py L115-121 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_paddleocr_vl.py L115-121 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_paddleocr_vl.py L142 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
 /* ---- pegasus: PegasusSinusoidalPositionalEmbedding in both stacks: Marian's
@@ -3241,7 +3429,10 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  .source = "models/persimmon/modeling_persimmon.py L84-87, L106-136, L192-194, L258-272 "
            "(5.23.0); configuration_persimmon.py L43-62",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_persimmon.py L43-48 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_persimmon.py L43-48 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_persimmon.py L91 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- phi: rotate_half over the first int(head_dim * partial_rotary_factor)
  * elements (default 0.5). */
@@ -3340,7 +3531,10 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  .base_default = 1000000.0, .quirks = &quirk_phimoe,
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_phimoe.py L63-69 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_phimoe.py L63-69 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_phimoe.py L76 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct_text_model", "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; configuration_pix2struct.py L168-190 (transformers 5.23.0)"),
 
@@ -3382,7 +3576,10 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
            "configuration_pocket_tts.py L119-156 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
- .nonnull_source = "configuration_pocket_tts.py L120-133 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_pocket_tts.py L120-133 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_pocket_tts.py L477 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
  * relative_attention_bias), encoder then decoder. */
@@ -3448,7 +3645,10 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
            "configuration_qwen2.py L62-65 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
             "num_hidden_layers use_sliding_window",
- .nonnull_source = "configuration_qwen2.py L62-76 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen2.py L62-76 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2.py L83 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"),
 
@@ -3467,7 +3667,10 @@ WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen
            "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
             "num_hidden_layers use_sliding_window",
- .nonnull_source = "configuration_qwen2_5_omni.py L173-186 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen2_5_omni.py L173-186 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2_5_omni.py L954 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"),
 
 /* ---- qwen2_vl, qwen2_5_vl: wrappers; the language model is text_config
@@ -3489,7 +3692,10 @@ WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
            "L91, L110-113 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_qwen2_5_vl.py L110-116 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen2_5_vl.py L110-116 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2_5_vl.py L157 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
 {.model_type = "qwen2_moe", .rotary = WHOLE_HEAD, .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)",
@@ -3504,7 +3710,10 @@ WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/c
  .source = "models/qwen2_vl/modeling_qwen2_vl.py L102, L114-116, L137-142, L491; "
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_qwen2_vl.py L87-93 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen2_vl.py L87-93 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2_vl.py L120 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "qwen3", .rotary = WHOLE_HEAD, .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)",
  .nonnull = "head_dim hidden_size max_position_embeddings max_window_layers "
@@ -3538,7 +3747,10 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
            "modeling_qwen3_5_moe.py L146 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_qwen3_5_moe.py L90-103 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen3_5_moe.py L90-103 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_5_moe.py L107 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "qwen3_5_text", .arch = "Qwen3_5Text", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
  .default_hidden = 4096, .default_layers = 32, .default_heads = 16,
@@ -3549,7 +3761,10 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
            "L134-198, L667-697, L858-862 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_qwen3_5.py L83-97 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen3_5.py L83-97 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_5.py L111 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
  * qwen3's 128: Qwen3MoeConfig has no head_dim field and the attention takes
@@ -3578,7 +3793,10 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
            "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_qwen3_next.py L93-107 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen3_next.py L93-107 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_next.py L112 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"),
 
@@ -3626,7 +3844,10 @@ WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", 
  .source = "models/qwen3_vl_moe/modeling_qwen3_vl_moe.py L769, L806-815; "
            "configuration_qwen3_vl_moe.py L82-86, L108, L117 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_qwen3_vl_moe.py L82-89 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen3_vl_moe.py L82-89 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_vl_moe.py L437 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128, .mrope_default = {24, 20, 20},
@@ -3635,7 +3856,10 @@ WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", 
            "(transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_qwen3_vl.py L85-92 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_qwen3_vl.py L85-92 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_vl.py L143 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- qwen4_exp, qwen4_exp_text: refused. Qwen3.5-MoE's layers, whose
  * attention layers pick the keys they attend to with a QSA indexer: its
@@ -3678,7 +3902,12 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
            "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)",
  .nonnull = "hidden_size num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_recurrent_gemma.py L59-63 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_recurrent_gemma.py L59-63 (transformers 5.23.0)",
+ .null_misread = "rope_theta block_types",
+ .null_misread_source = "modeling_recurrent_gemma.py L98 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails); configuration_recurrent_gemma.py "
+                        "L75, L84 (block_types declared | None, then list(self.block_types) "
+                        "raises on it; transformers 5.23.0)"},
 
 /* ---- reformer: axial position embeddings (axial_pos_shape (h, w), one
  * learned table per axis, concatenated: position p reads rows p / w and
@@ -3799,7 +4028,10 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
            "configuration_seed_oss.py L63-90",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_seed_oss.py L63-84 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_seed_oss.py L63-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_seed_oss.py L322 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- siglip2_text_model: SigLIP's text embeddings (learned table,
  * positions 0..). transformers 5.23.0 models/siglip2/modeling_siglip2.py
@@ -3844,7 +4076,10 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
            "configuration_solar_open.py L64-90",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_solar_open.py L64-90 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_solar_open.py L64-90 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_solar_open.py L430 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
@@ -4110,7 +4345,10 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
            "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "sliding_window",
- .nonnull_source = "configuration_unlimited_ocr.py L190-230 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_unlimited_ocr.py L190-230 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_unlimited_ocr.py L1665 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
@@ -4126,7 +4364,10 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
            "L81-110, L274-300 (transformers 5.23.0)",
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
- .nonnull_source = "configuration_vaultgemma.py L68-75 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_vaultgemma.py L68-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_vaultgemma.py L307 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("vision-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/vision_encoder_decoder/configuration_vision_encoder_decoder.py L60-71 (transformers 5.23.0)"),
 
@@ -4312,9 +4553,11 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "qk_rope_head_dim",
  .nonnull_source = "configuration_youtu.py L66-77 (transformers 5.23.0)",
- .null_misread = "rope_interleave",
+ .null_misread = "rope_interleave rope_theta",
  .null_misread_source = "modeling_youtu.py L362 (if self.config.rope_interleave: a None rotates "
-                        "halves, not pairs; transformers 5.23.0)"},
+                        "halves, not pairs; transformers 5.23.0); modeling_youtu.py L105 (base "
+                        "** ...: a rope_theta None, with no rope_parameters.rope_theta, fails; "
+                        "transformers 5.23.0)"},
 
 /* ---- zamba: Mamba layers; "hybrid" layers run the shared attention block
  * (ZambaAttention: no rotary) before their Mamba mixer: no layer encodes

@@ -283,8 +283,9 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
 }
 
 /* The first key of the space-separated list keys whose value is null in
- * r->cfg, copied to key; 0 when none is. */
-static int null_in(const mread *r, const char *keys, char *key, size_t size)
+ * r->cfg, copied to key; 0 when none is. misread: the null_misread list, whose
+ * rope_theta is read only without a RoPE block's own. */
+static int null_in(const mread *r, const char *keys, int misread, char *key, size_t size)
 {
     const char *p = keys;
     while (p && *p) {
@@ -293,7 +294,14 @@ static int null_in(const mread *r, const char *keys, char *key, size_t size)
             memcpy(key, p, n);
             key[n] = '\0';
             const json_t *v = json_object_get(r->cfg, key);
-            if (v && json_is_null(v))
+            /* rope_theta beside a RoPE block's own: the config class keeps
+             * the block's (setdefault) and never reads the null */
+            const json_t *rp = json_object_get(r->cfg, "rope_parameters");
+            if (!json_is_object(rp))
+                rp = json_object_get(r->cfg, "rope_scaling");
+            int beside = misread && strcmp(key, "rope_theta") == 0 && json_is_object(rp) &&
+                         json_is_number(json_object_get(rp, "rope_theta"));
+            if (v && json_is_null(v) && !beside)
                 return 1;
         }
         p += n;
@@ -312,12 +320,12 @@ static int null_in(const mread *r, const char *keys, char *key, size_t size)
 static posenc_status refuse_nulls(mread *r, const posenc_model_family *f)
 {
     char key[40], name[96];
-    if (null_in(r, f->nonnull, key, sizeof key))
+    if (null_in(r, f->nonnull, 0, key, sizeof key))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
                     "%s is null: %s declares it without None and transformers "
                     "refuses the config (a null is not read as the default)",
                     name, f->nonnull_source ? f->nonnull_source : "the config class");
-    if (null_in(r, f->null_misread, key, sizeof key))
+    if (null_in(r, f->null_misread, 1, key, sizeof key))
         return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
                     "%s is null: transformers 5.23 accepts it, but then %s does not compute "
                     "the default (a null is not read as the default)",
