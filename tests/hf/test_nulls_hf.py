@@ -26,6 +26,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -76,6 +78,7 @@ def _families():
 FAMILIES = _families()
 _TMP = tempfile.mkdtemp(prefix="posenc-nulls-")
 _BASE = {}  # posenc's reading of each family's class defaults
+_LOCK = threading.Lock()
 
 
 def _read(d, tag):
@@ -86,6 +89,14 @@ def _read(d, tag):
     r = subprocess.run([_program(), "--config", path, "-c", "EXPLAIN MODEL"],
                        capture_output=True, text=True, timeout=60)
     return r.returncode, (r.stdout if r.returncode == 0 else r.stderr)
+
+
+def _base(d, base_id):
+    """posenc's reading of the config d, named base_id (once each)."""
+    with _LOCK:
+        if base_id not in _BASE:
+            _BASE[base_id] = _read(d, base_id.replace(" ", "-") + "-base")
+        return _BASE[base_id]
 
 
 def _changed(v):
@@ -103,7 +114,7 @@ def _changed(v):
     return None
 
 
-def _read_as_default(d, key, tag):
+def _read_as_default(d, key, tag, base_id):
     """Does posenc read d[key] = null as the key deleted, and read the key at
     all? (the bug class: a null taken for the default)"""
     dn = dict(d, **{key: None})
@@ -111,7 +122,7 @@ def _read_as_default(d, key, tag):
     null, gone = _read(dn, tag + "-n"), _read(dd, tag + "-d")
     if null != gone:
         return False
-    base = _BASE.get(tag) or _BASE.setdefault(tag, _read(d, tag + "-b"))
+    base = _base(d, base_id)
     if gone != base:
         return True
     other = _changed(d[key])
@@ -147,11 +158,12 @@ def test_null_read_as_default_only_where_transformers_does(model_type):
     if d is None:
         pytest.skip("no transformers config class (remote code)")
     wrong = []
-    for key, v in d.items():
-        if v is None or key == "model_type" or isinstance(v, dict):
-            continue
-        if not _read_as_default(d, key, model_type):
-            continue
+    keys = [k for k, v in d.items()
+            if v is not None and k != "model_type" and not isinstance(v, dict)]
+    # posenc's readings two at a time (each is a process of its own)
+    with ThreadPoolExecutor(2) as pool:
+        read = list(pool.map(lambda k: _read_as_default(d, k, f"{model_type}-{k}", model_type), keys))
+    for key in (k for k, r in zip(keys, read) if r):
         why = _transformers_on(dict(d, **{key: None}))
         if why:
             wrong.append(f"{key}: posenc reads a null as the default, but {why}")
@@ -159,7 +171,7 @@ def test_null_read_as_default_only_where_transformers_does(model_type):
     if isinstance(rp, dict) and "rope_theta" in rp:
         flat = {k: v for k, v in d.items() if k != "rope_parameters"}
         flat["rope_theta"] = rp["rope_theta"]
-        if _read_as_default(flat, "rope_theta", model_type + "-theta"):
+        if _read_as_default(flat, "rope_theta", model_type + "-theta", model_type + " flat"):
             why = _transformers_on(dict(flat, rope_theta=None))
             if why:
                 wrong.append(f"rope_theta (no rope_parameters): posenc reads a null as the "
