@@ -3251,7 +3251,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .source = "models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130; "
            "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
- .nonnull_source = "configuration_olmo_hybrid.py L91-97 (transformers 5.23.0)"},
+ .nonnull_source = "configuration_olmo_hybrid.py L91-97 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_olmo_hybrid.py L895-900 (no rotary embedding at all when "
+                        "rope_parameters' rope_theta is None; transformers 5.23.0)"},
 
 /* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
  * projection before it), rope_theta 10000. */
