@@ -3225,8 +3225,10 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  * layers"); layer_types default full every 4th layer.
  * models/olmo3/modular_olmo3.py @26892c16 L152-188 (defaults, layer_types),
  * L271 (the comment), L279-337 (one rotary for every layer in HF 5.x, a
- * regression; PR #40778 had rotary_embs per layer type). */
-{.model_type = "olmo3", .rotary = WHOLE_HEAD, .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+ * regression; PR #40778 had rotary_embs per layer type). Without
+ * rope_parameters or rope_theta both sets take the class's default_theta
+ * 500000 (transformers 5.23.0 configuration_olmo3.py L84, L106-122). */
+{.model_type = "olmo3", .rotary = WHOLE_HEAD, .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 500000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_PLAIN, .sliding_pattern = 4, .default_hidden = 4096,
  .default_heads = 32,

@@ -56,9 +56,6 @@ UNPROBED = {
     "xglm": "no nn.Embedding position table to compare",
     "dia_decoder": "not buildable: no model class for the config",
     "dia_encoder": "not buildable: no model class for the config",
-    # OLMo 3 with rope_parameters null: the class fills its own per-type sets
-    # (configuration_olmo3.py L110-120), posenc disagrees with the key deleted too
-    "olmo3": "without rope_parameters the defaults disagree already",
 }
 
 
