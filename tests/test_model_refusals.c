@@ -796,8 +796,27 @@ static const bad BAD[] = {
     {"{\"model_type\": \"longt5\", \"num_layers\": 2, \"encoder_attention_type\": null}",
      NULL, POSENC_ERR_FORMAT, "encoder_attention_type",
      "encoder_attention_type is null: configuration_longt5.py"},
+    /* the same on the RoPE families: LlamaConfig declares the geometry int
+     * (configuration_llama.py L65-71), so a null there is no default 32 heads
+     * or width 4096; Roberta's pad_token_id is int | None, but its model's
+     * input_ids.ne(padding_idx) fails on a None (posenc_model_family.null_misread) */
+    {"{\"model_type\": \"llama\", \"hidden_size\": 256, \"num_attention_heads\": null}", NULL,
+     POSENC_ERR_FORMAT, "num_attention_heads",
+     "num_attention_heads is null: configuration_llama.py L65-71 (transformers 5.23.0) declares "
+     "it without None"},
+    {"{\"model_type\": \"llama\", \"hidden_size\": null, \"num_attention_heads\": 4}", NULL,
+     POSENC_ERR_FORMAT, "hidden_size", "hidden_size is null: configuration_llama.py"},
+    {"{\"model_type\": \"llama\", \"num_hidden_layers\": null}", NULL,
+     POSENC_ERR_FORMAT, "num_hidden_layers", "num_hidden_layers is null: configuration_llama.py"},
+    {"{\"model_type\": \"llama\", \"rope_theta\": null}", NULL, POSENC_ERR_FORMAT, "rope_theta",
+     "rope_theta is null: transformers 5.23 accepts it, but then modeling_llama.py L105"},
+    {"{\"model_type\": \"roberta\", \"pad_token_id\": null}", NULL,
+     POSENC_ERR_FORMAT, "pad_token_id",
+     "pad_token_id is null: transformers 5.23 accepts it, but then modeling_roberta.py L153"},
+    {"{\"model_type\": \"deepseek_v3\", \"rope_interleave\": null}", NULL,
+     POSENC_ERR_FORMAT, "rope_interleave", "rope_interleave is null: transformers 5.23 accepts"},
     {"{\"model_type\": \"xlnet\", \"n_layer\": 2, \"clamp_len\": null}", NULL,
-     POSENC_ERR_FORMAT, "clamp_len", "clamp_len is null: configuration_xlnet.py L107-122"},
+     POSENC_ERR_FORMAT, "clamp_len", "clamp_len is null: configuration_xlnet.py L107-123"},
     {"{\"model_type\": \"funnel\", \"separate_cls\": null}", NULL, POSENC_ERR_FORMAT,
      "separate_cls", "separate_cls is null: configuration_funnel.py"},
     {"{\"model_type\": \"roformer\", \"rotary_value\": null}", NULL, POSENC_ERR_FORMAT,

@@ -165,6 +165,10 @@ typedef struct posenc_model_family {
                                    a null there, so posenc does too, by name, rather than
                                    reading it as absent; NULL: none listed */
     const char *nonnull_source; /* the configuration file and lines declaring them */
+    const char *null_misread;   /* keys where transformers 5.23 accepts a null but its model
+                                   then does not compute the default (crashes, or reads the
+                                   None otherwise): refused by name too; NULL: none */
+    const char *null_misread_source; /* the modeling file and lines reading them */
     unsigned flags;             /* POSENC_FAMILY_* rules below (each shared by several
                                    families) */
     const posenc_family_quirks *quirks; /* the family's own rules (config_quirks.h), or

@@ -72,7 +72,12 @@
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 32, .default_hidden = 2048,
  .default_heads = 16, .default_head_dim = 128,
  .source = "models/afmoe/modeling_afmoe.py L228-258, L312, L332-333, L355-361 (5.23.0); "
-           "configuration_afmoe.py L76-110"},
+           "configuration_afmoe.py L76-110",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_afmoe.py L76-85 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_afmoe.py L76 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"),
 
@@ -86,7 +91,9 @@ WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2
  .default_layers = 12, .default_hidden = 768, .default_heads = 6,
  .default_positions = 77,
  .source = "models/aimv2/modeling_aimv2.py L206-241; "
-           "configuration_aimv2.py L90-97 (transformers 5.23.0)"},
+           "configuration_aimv2.py L90-97 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_aimv2.py L93-97 (transformers 5.23.0)"},
 
 /* ---- albert: BERT's learned table, offset 0, but embedding_size wide
  * (nn.Embedding(max_position_embeddings, embedding_size), default 128),
@@ -98,7 +105,10 @@ WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2
  .default_hidden = 4096, .default_heads = 64, .default_positions = 512,
  .embed_key = "embedding_size", .embed_default = 128,
  .source = "models/albert/modeling_albert.py L49-109; configuration_albert.py L57-67 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "embedding_size hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_albert.py L57-67 (transformers 5.23.0)"},
 
 WRAPPER("align", NULL, LEARNED, "text_config", "align_text_model", "models/align/configuration_align.py L192 (transformers 5.23.0)"),
 
@@ -112,7 +122,9 @@ WRAPPER("align", NULL, LEARNED, "text_config", "align_text_model", "models/align
  .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .default_positions = 512,
  .source = "models/align/modeling_align.py L506-559; "
-           "configuration_align.py L46-61 (transformers 5.23.0)"},
+           "configuration_align.py L46-61 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_align.py L50-57 (transformers 5.23.0)"},
 
 WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/altclip/configuration_altclip.py L155 (transformers 5.23.0)"),
 
@@ -126,7 +138,12 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
  .default_layers = 24, .default_hidden = 1024, .default_heads = 16,
  .default_positions = 514, .pos_offset = -1,
  .source = "models/altclip/modeling_altclip.py L75-174; "
-           "configuration_altclip.py L50-63 (transformers 5.23.0)"},
+           "configuration_altclip.py L50-63 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_altclip.py L54-58 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_altclip.py L172 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- apertus: llama's rotate_half (HALF, full head); default_theta 1.2e7
  * and, when the config has no rope block, llama3 scaling (factor 8, original
@@ -135,14 +152,21 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
  .base_default = 12000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/apertus/modeling_apertus.py L126-160, L204 (5.23.0); "
-           "configuration_apertus.py L47-95"},
+           "configuration_apertus.py L47-95",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_apertus.py L65-71 (transformers 5.23.0)"},
 
 /* ---- arcee: llama's rotate_half (HALF, full head), head_dim null: hidden /
  * heads, rope_theta 10000. */
 {.model_type = "arcee", .rotary = WHOLE_HEAD, .arch = "Arcee", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .source = "models/arcee/modeling_arcee.py L131-165, L209 (5.23.0); configuration_arcee.py "
-           "L63-85"},
+           "L63-85",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_arcee.py L63-69 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_arcee.py L117 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"),
 
@@ -154,7 +178,12 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
 {.model_type = "aria_text", .rotary = WHOLE_HEAD, .arch = "AriaText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/aria/modeling_aria.py L334-364, L412, L606-618; configuration_aria.py L41-95 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_aria.py L62-69 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_aria.py L611 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("audioflamingo3", NULL, ROPE, "text_config", "qwen2", "models/audioflamingo3/configuration_audioflamingo3.py L99 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
@@ -164,7 +193,15 @@ WRAPPER("audioflamingo3", NULL, ROPE, "text_config", "qwen2", "models/audioflami
 {.model_type = "axk1", .arch = "AXK1", MLA_ROPE, .base_default = 10000.0, .default_layers = 61,
  .default_hidden = 7168, .default_heads = 64, .default_head_dim = 64,
  .source = "models/axk1/modeling_axk1.py L99, L279-360, L366-408, L440-460 (5.23.0); "
-           "configuration_axk1.py L54-125"},
+           "configuration_axk1.py L54-125",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_axk1.py L82-102 (transformers 5.23.0)",
+ .null_misread = "rope_interleave rope_theta",
+ .null_misread_source = "modeling_axk1.py L453 (if self.config.rope_interleave: a None rotates "
+                        "halves, not pairs; transformers 5.23.0); modeling_axk1.py L104 (base "
+                        "** ...: a rope_theta None, with no rope_parameters.rope_theta, fails; "
+                        "transformers 5.23.0)"},
 
 /* ---- axk2 (A.X K2): DeepSeek V3.2's arrangement (AXK2Config derives from
  * DeepseekV32Config): MLA's RoPE interleaved on the qk_rope_head_dim part
@@ -179,7 +216,13 @@ WRAPPER("audioflamingo3", NULL, ROPE, "text_config", "qwen2", "models/audioflami
  .default_hidden = 2048, .default_heads = 32, .default_head_dim = 32,
  .indexer_head_dim_default = 128, .indexer_layout = HALF, .flags = POSENC_FAMILY_INDEXER,
  .source = "models/axk2/modeling_axk2.py L103-158, L183-256, L463-603, L552 (5.23.0); "
-           "configuration_axk2.py L93-138"},
+           "configuration_axk2.py L93-138",
+ .nonnull = "head_dim hidden_size index_head_dim max_position_embeddings "
+            "num_attention_heads num_hidden_layers qk_rope_head_dim",
+ .nonnull_source = "configuration_axk2.py L93-130 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_axk2.py L136 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"),
 
@@ -202,7 +245,10 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .period_key = "layer_group_size",
  .kinds_period = 6, .kinds_offset = KINDS_LAST,
  .source = "models/bailing_hybrid/configuration_bailing_hybrid.py L103, L126-130, L143-159; "
-           "modeling_bailing_hybrid.py L253-289, L372-373, L837-841 (transformers 5.23.0)"},
+           "modeling_bailing_hybrid.py L253-289, L372-373, L837-841 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size num_attention_heads num_hidden_layers qk_rope_head_dim "
+            "rope_theta",
+ .nonnull_source = "configuration_bailing_hybrid.py L92-128 (transformers 5.23.0)"},
 
 /* ---- bamba: Mamba 2 layers and attention layers; attention layers
  * (attn_layer_indices; absent: none) rotate_half RoPE over
@@ -217,7 +263,12 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  .base_default = 10000.0, .partial_default = 0.5, .layers = POSENC_LAYERS_KINDS,
  .index_key = "attn_layer_indices", .kinds = KINDS_MAMBA, .quirks = &quirk_bamba,
  .source = "models/bamba/configuration_bamba.py L66, L92, L96-101; modeling_bamba.py L80-81, "
-           "L144, L224, L851-853 (transformers 5.23.0)"},
+           "L144, L224, L851-853 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_bamba.py L51-64 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_bamba.py L85 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- bart: learned absolute in both stacks, offset 2.
  * models/bart/modeling_bart.py @41d3f466 L65-89 (BartLearnedPositionalEmbedding,
@@ -225,7 +276,9 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  * decoder. */
 {.model_type = "bart", .arch = "Bart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
- .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679"},
+ .source = "models/bart/modeling_bart.py @41d3f466 L65-89, L512-536, L657-679",
+ .nonnull = "max_position_embeddings",
+ .nonnull_source = "configuration_bart.py L50 (transformers 5.23.0)"},
 
 /* ---- beam: BY_TYPE, rotate_half RoPE on sliding_attention layers from
  * rope_parameters.sliding_attention (class default: default rope, theta
@@ -244,7 +297,10 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
  .default_layers = 52, .default_hidden = 5120, .default_heads = 48, .default_head_dim = 128,
  .quirks = &quirk_beam,
  .source = "models/beam/modeling_beam.py L67-127, L202-256, L492-495, L559-578; "
-           "configuration_beam.py L76-134 (transformers 5.23.0)"},
+           "configuration_beam.py L76-134 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_beam.py L78-101 (transformers 5.23.0)"},
 
 /* ---- bert: learned absolute, offset 0; transformers v5 removed
  * position_embedding_type relative_key(_query) (PR #41170).
@@ -253,7 +309,9 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 {.model_type = "bert", .arch = "Bert", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/bert/configuration_bert.py @3f832360 L87-109; bert/modeling_bert.py "
-           "@8ec58104 L159-220"},
+           "@8ec58104 L159-220",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_bert.py L45-52 (transformers 5.23.0)"},
 
 /* ---- bert-generation: BERT's learned table, offset 0 (position_ids
  * 0.. plus the cache length), no token types. transformers 5.23.0
@@ -264,7 +322,9 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 {.model_type = "bert-generation", .arch = "BertGeneration", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 24, .default_hidden = 1024, .default_heads = 16, .default_positions = 512,
  .source = "models/bert_generation/modeling_bert_generation.py L394-428; "
-           "configuration_bert_generation.py L44-54 (transformers 5.23.0)"},
+           "configuration_bert_generation.py L44-54 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_bert_generation.py L44-51 (transformers 5.23.0)"},
 
 /* ---- big_bird: BERT's learned table, offset 0; the block-sparse
  * attention is a mask over key blocks (random, window and global blocks)
@@ -276,7 +336,9 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 {.model_type = "big_bird", .arch = "BigBird", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 4096,
  .source = "models/big_bird/modeling_big_bird.py L70-131, L1743; configuration_big_bird.py "
-           "L57-69 (transformers 5.23.0)"},
+           "L57-69 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_big_bird.py L57-64 (transformers 5.23.0)"},
 
 /* ---- bigbird_pegasus: learned tables in both stacks without BART's offset
  * (BigBirdPegasusLearnedPositionalEmbedding: max_position_embeddings rows,
@@ -284,7 +346,9 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 {.model_type = "bigbird_pegasus", .arch = "BigBirdPegasus", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/bigbird_pegasus/modeling_bigbird_pegasus.py L76-97, L1496, L1711; "
-           "configuration_bigbird_pegasus.py L62-74 (transformers 5.23.0)"},
+           "configuration_bigbird_pegasus.py L62-74 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_bigbird_pegasus.py L62-74 (transformers 5.23.0)"},
 
 /* ---- biogpt: a learned table of max_position_embeddings + 2 rows read at
  * position + 2 (BioGptLearnedPositionalEmbedding, offset 2, as OPT's);
@@ -295,20 +359,29 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 {.model_type = "biogpt", .arch = "BioGpt", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 24,
  .default_hidden = 1024, .default_heads = 16, .default_positions = 1024, .pos_offset = 2,
  .source = "models/biogpt/modeling_biogpt.py L51-76, L334, L383-388; configuration_biogpt.py "
-           "L44-51 (transformers 5.23.0)"},
+           "L44-51 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_biogpt.py L44-51 (transformers 5.23.0)"},
 
 /* ---- bitnet: llama's rotate_half (HALF, full head), default_theta 500000. */
 {.model_type = "bitnet", .rotary = WHOLE_HEAD, .arch = "BitNet", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 30, .default_hidden = 2560, .default_heads = 20,
  .source = "models/bitnet/modeling_bitnet.py L80-115, L158 (5.23.0); configuration_bitnet.py "
-           "L42-48"},
+           "L42-48",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_bitnet.py L45-51 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_bitnet.py L296 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- blenderbot: BART's layout with a learned table from row 0 (no offset)
  * in the encoder and the decoder. */
 {.model_type = "blenderbot", .arch = "Blenderbot", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/blenderbot/modeling_blenderbot.py L65-86, L454-482, L542-615; "
-           "configuration_blenderbot.py L47-71 (transformers 5.23.0)"},
+           "configuration_blenderbot.py L47-71 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_blenderbot.py L53-65 (transformers 5.23.0)"},
 
 /* ---- blenderbot-small: learned tables in both stacks without BART's offset
  * (BlenderbotSmallLearnedPositionalEmbedding: max_position_embeddings rows,
@@ -316,7 +389,9 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
 {.model_type = "blenderbot-small", .arch = "BlenderbotSmall", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC,
  .source = "models/blenderbot_small/modeling_blenderbot_small.py L66-86, L423, L508; "
-           "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
+           "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_blenderbot_small.py L50-62 (transformers 5.23.0)"},
 
 WRAPPER("blip", NULL, LEARNED, "text_config", "blip_text_model", "models/blip/configuration_blip.py L146 (transformers 5.23.0)"),
 WRAPPER("blip-2", NULL, LEARNED, "text_config", "opt", "models/blip_2/configuration_blip_2.py L149 (text_config default opt; transformers 5.23.0)"),
@@ -332,14 +407,18 @@ WRAPPER("blip-2", NULL, LEARNED, "text_config", "opt", "models/blip_2/configurat
  .default_layers = 12, .default_hidden = 768, .default_heads = 8,
  .default_positions = 512,
  .source = "models/blip/modeling_blip_text.py L46-92; "
-           "configuration_blip.py L49-67 (transformers 5.23.0)"},
+           "configuration_blip.py L49-67 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_blip.py L53-59 (transformers 5.23.0)"},
 
 /* ---- bloom: ALiBi on every layer, BLOOM's slopes (= the paper's).
  * models/bloom/modeling_bloom.py @e2412028 L54-95 (build_alibi_tensor),
  * L277-282; configuration_bloom.py @3f832360 L88-116 (n_layer 2, n_head 8). */
 {.model_type = "bloom", .arch = "Bloom", .scheme = POSENC_SCHEME_ALIBI, .default_layers = 2,
  .default_hidden = 64, .default_heads = 8,
- .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282"},
+ .source = "models/bloom/modeling_bloom.py @e2412028 L54-95, L277-282",
+ .nonnull = "hidden_size n_head n_layer",
+ .nonnull_source = "configuration_bloom.py L59-61 (transformers 5.23.0)"},
 
 WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "models/bridgetower/configuration_bridgetower.py L132 (transformers 5.23.0)"),
 
@@ -354,7 +433,12 @@ WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "
  .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .default_positions = 514, .pos_offset = -1,
  .source = "models/bridgetower/modeling_bridgetower.py L770-869; "
-           "configuration_bridgetower.py L79-94 (transformers 5.23.0)"},
+           "configuration_bridgetower.py L79-94 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_bridgetower.py L83-91 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_bridgetower.py L867 (input_ids.ne(padding_idx) fails on a "
+                        "None; transformers 5.23.0)"},
 
 /* ---- camembert: RoBERTa's embeddings (positions from padding_idx + 1,
  * padding_idx = pad_token_id, default 1). transformers 5.23.0
@@ -364,14 +448,21 @@ WRAPPER("bridgetower", NULL, LEARNED, "text_config", "bridgetower_text_model", "
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/camembert/modeling_camembert.py L56-157; configuration_camembert.py L45-56 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_camembert.py L45-52 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_camembert.py L153 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- chameleon: llama's rotate_half (HALF) over the whole head (hidden_size
  * / heads), after the per-head q/k LayerNorm; every layer alike; the VQ image
  * tokens take the same plain 1-D positions. */
 {.model_type = "chameleon", .rotary = WHOLE_HEAD, .arch = "Chameleon", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/chameleon/modeling_chameleon.py L110-166, L261-310 (5.23.0); "
-           "configuration_chameleon.py L97-111"},
+           "configuration_chameleon.py L97-111",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_chameleon.py L97-103 (transformers 5.23.0)"},
 
 /* ---- chatglm (ChatGLM2/3, GLM-4-9B remote code): head_dim = kv_channels,
  * RotaryEmbedding(rotary_dim // 2): the first half of each head rotates, in
@@ -397,7 +488,9 @@ WRAPPER("chinese_clip", NULL, LEARNED, "text_config", "chinese_clip_text_model",
  .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .default_positions = 512,
  .source = "models/chinese_clip/modeling_chinese_clip.py L76-129; "
-           "configuration_chinese_clip.py L51-64 (transformers 5.23.0)"},
+           "configuration_chinese_clip.py L51-64 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_chinese_clip.py L55-59 (transformers 5.23.0)"},
 
 WRAPPER("clap", NULL, LEARNED, "text_config", "clap_text_model", "models/clap/configuration_clap.py L173 (transformers 5.23.0)"),
 
@@ -411,7 +504,12 @@ WRAPPER("clap", NULL, LEARNED, "text_config", "clap_text_model", "models/clap/co
  .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .default_positions = 514, .pos_offset = -1,
  .source = "models/clap/modeling_clap.py L924-1026; "
-           "configuration_clap.py L44-60 (transformers 5.23.0)"},
+           "configuration_clap.py L44-60 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_clap.py L48-55 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_clap.py L1021 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 WRAPPER("clip", NULL, LEARNED, "text_config", "clip_text_model", "models/clip/configuration_clip.py L158 (text_config default clip_text_model; transformers 5.23.0)"),
 
 /* ---- clip_text_model: a learned table (position_embedding) read at
@@ -423,7 +521,9 @@ WRAPPER("clip", NULL, LEARNED, "text_config", "clip_text_model", "models/clip/co
 {.model_type = "clip_text_model", .arch = "CLIPText", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 512, .default_heads = 8, .default_positions = 77,
  .source = "models/clip/modeling_clip.py L221-256; configuration_clip.py L48-53 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_clip.py L48-53 (transformers 5.23.0)"},
 
 WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/clipseg/configuration_clipseg.py L163 (transformers 5.23.0)"),
 
@@ -437,7 +537,9 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  .default_layers = 12, .default_hidden = 512, .default_heads = 8,
  .default_positions = 77,
  .source = "models/clipseg/modeling_clipseg.py L209-244; "
-           "configuration_clipseg.py L48-65 (transformers 5.23.0)"},
+           "configuration_clipseg.py L48-65 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_clipseg.py L52-56 (transformers 5.23.0)"},
 
 /* ---- codegen: GPT-J's rotary: create_sinusoidal_positions with base 10000
  * fixed, rotate_every_two (interleaved) on the first rotary_dim elements of
@@ -446,7 +548,9 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
 {.model_type = "codegen", .arch = "CodeGen", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
  .source = "models/codegen/modeling_codegen.py L39-58, L88-91, L150-185, L286 (5.23.0); "
-           "configuration_codegen.py L50-63"},
+           "configuration_codegen.py L50-63",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_codegen.py L58-62 (transformers 5.23.0)"},
 
 /* ---- cohere: repeat_interleave(freqs, 2) and a rotate_half on x[..., ::2],
  * x[..., 1::2]: interleaved, full head, every layer. stored modular_cohere2
@@ -455,7 +559,9 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  .source = "models/cohere/modeling_cohere.py (CohereRotaryEmbedding repeat_interleave, "
            "rotate_half)",
  /* models/cohere/modeling_cohere.py L107 (5.23.0): repeat_interleave(freqs, 2) */
- .hf_module = "interleave"},
+ .hf_module = "interleave",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_cohere.py L68-75 (transformers 5.23.0)"},
 
 /* ---- cohere2: interleaved RoPE on sliding layers only, full layers NoPE.
  * models/cohere2/modular_cohere2.py (Cohere2Attention: sliding_window only
@@ -465,7 +571,12 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  .sliding_rope = POSENC_TROPE_SCALED,
  .source = "models/cohere2/modular_cohere2.py (Cohere2Attention)",
  /* models/cohere2/modeling_cohere2.py L81 (5.23.0): repeat_interleave(freqs, 2) */
- .hf_module = "interleave"},
+ .hf_module = "interleave",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_cohere2.py L67-74 (transformers 5.23.0)",
+ .null_misread = "sliding_window",
+ .null_misread_source = "modeling_cohere2.py L190, L221 (RoPE only where self.sliding_window is "
+                        "not None: a None turns every layer's off; transformers 5.23.0)"},
 
 /* ---- cohere2_moe: Cohere's interleaved RoPE (rotate_half on x[..., ::2],
  * x[..., 1::2], in float32) on sliding layers, and on full layers only where
@@ -484,7 +595,10 @@ WRAPPER("clipseg", NULL, LEARNED, "text_config", "clipseg_text_model", "models/c
  .source = "models/cohere2_moe/modeling_cohere2_moe.py L236-269, L279-300, L318-319 (5.23.0); "
            "configuration_cohere2_moe.py L97-160",
  /* models/cohere2_moe/modeling_cohere2_moe.py L443 (5.23.0): repeat_interleave(freqs, 2) */
- .hf_module = "interleave"},
+ .hf_module = "interleave",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers rope_theta sliding_window_pattern",
+ .nonnull_source = "configuration_cohere2_moe.py L97-130 (transformers 5.23.0)"},
 WRAPPER("cohere2_vision", NULL, MIXED, "text_config", "cohere2", "models/cohere2_vision/configuration_cohere2_vision.py L46 (text_config default cohere2; transformers 5.23.0)"),
 
 /* ---- convbert: ELECTRA's embeddings: a learned table of
@@ -499,7 +613,10 @@ WRAPPER("cohere2_vision", NULL, MIXED, "text_config", "cohere2", "models/cohere2
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .embed_key = "embedding_size", .embed_default = 768,
  .source = "models/convbert/modeling_convbert.py L52-105; configuration_convbert.py L49-63 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "embedding_size hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_convbert.py L49-63 (transformers 5.23.0)"},
 
 WRAPPER("cosmos3_edge", "Cosmos3Edge", ROPE, "text_config", "cosmos3_edge_text", "models/cosmos3_edge/configuration_cosmos3_edge.py L157-176 (transformers 5.23.0)"),
 
@@ -516,7 +633,10 @@ WRAPPER("cosmos3_edge", "Cosmos3Edge", ROPE, "text_config", "cosmos3_edge_text",
  .default_head_dim = 128, .mrope_default = {24, 20, 20},
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/cosmos3_edge/modeling_cosmos3_edge.py L50-113, L115-145, L228; "
-           "configuration_cosmos3_edge.py L43-118 (transformers 5.23.0)"},
+           "configuration_cosmos3_edge.py L43-118 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_cosmos3_edge.py L60-79 (transformers 5.23.0)"},
 
 WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "models/cosmos3_omni/configuration_cosmos3_omni.py L47-51 (transformers 5.23.0)"),
 
@@ -535,9 +655,9 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  .default_layers = 48, .quirks = &quirk_cpmant,
  .source = "models/cpmant/modeling_cpmant.py L129, L413-502, L544, L600-648; "
            "configuration_cpmant.py L56-70 (transformers 5.23.0)",
- .nonnull = "num_hidden_layers position_bias_num_buckets "
-            "position_bias_max_distance prompt_length segment_types",
- .nonnull_source = "configuration_cpmant.py L60-68 (transformers 5.23.0)"},
+ .nonnull = "num_hidden_layers position_bias_num_buckets position_bias_max_distance "
+            "prompt_length segment_types hidden_size num_attention_heads",
+ .nonnull_source = "configuration_cpmant.py L56-68 (transformers 5.23.0)"},
 
 /* ---- csm (Sesame CSM): its backbone (CsmBackboneModel, the config's own
  * keys) is llama's: rotate_half (HALF) over the whole head (head_dim, else
@@ -549,7 +669,12 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
 {.model_type = "csm", .rotary = WHOLE_HEAD, .arch = "Csm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
  .source = "models/csm/modeling_csm.py L119-153, L176-222, L252-295, L652-716; "
-           "configuration_csm.py L122-175 (transformers 5.23.0)"},
+           "configuration_csm.py L122-175 (transformers 5.23.0)",
+ .nonnull = "num_hidden_layers",
+ .nonnull_source = "configuration_csm.py L139 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_csm.py L152 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 /* ---- csm_depth_decoder_model: CSM's depth decoder, the same attention and
  * rotary code (its positions are the codebook indices 0..num_codebooks-1);
  * rope_theta default 500000. models/csm/modeling_csm.py L400-483;
@@ -558,7 +683,12 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 500000.0, .default_layers = 4,
  .default_hidden = 1024, .default_heads = 8,
  .source = "models/csm/modeling_csm.py L119-153, L400-483; configuration_csm.py L47-85 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "num_hidden_layers",
+ .nonnull_source = "configuration_csm.py L60 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_csm.py L152 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
  * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
@@ -571,7 +701,9 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  .sinusoid = POSENC_SINUSOID_CTRL, .default_layers = 48, .default_hidden = 1280,
  .default_positions = 256,
  .source = "models/ctrl/modeling_ctrl.py L45-62, L229, L294, L318; configuration_ctrl.py "
-           "L47-57 (transformers 5.23.0)"},
+           "L47-57 (transformers 5.23.0)",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_ctrl.py L54-58 (transformers 5.23.0)"},
 
 /* ---- cwm: llama's rotate_half (HALF, full head) on every layer, one rotary
  * for full and sliding layers (layer_types choose the mask only); head_dim
@@ -582,7 +714,10 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  .base_default = 1000000.0, .default_layers = 64, .default_hidden = 6144, .default_heads = 48,
  .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/cwm/modeling_cwm.py L91-121, L167-179, L197, L339 (5.23.0); "
-           "configuration_cwm.py L64-110"},
+           "configuration_cwm.py L64-110",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_cwm.py L64-84 (transformers 5.23.0)"},
 
 /* ---- data2vec-text: RoBERTa's embeddings (padding_idx + 1). transformers
  * 5.23.0 models/data2vec/modeling_data2vec_text.py L55-156
@@ -591,7 +726,12 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/data2vec/modeling_data2vec_text.py L55-156; configuration_data2vec_text.py "
-           "L44-55 (transformers 5.23.0)"},
+           "L44-55 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_data2vec_text.py L44-51 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_data2vec_text.py L152 (input_ids.ne(padding_idx) fails on a "
+                        "None; transformers 5.23.0)"},
 
 /* ---- dbrx: refused. DBRX's checkpoints give the base as
  * attn_config.rope_theta (500000); transformers 5.23.0 builds
@@ -620,8 +760,8 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  .default_layers = 12, .quirks = &quirk_deberta,
  .source = "models/deberta/modeling_deberta.py L72-99, L138-335, L342-391, L519-541 "
            "(transformers 5.23.0)",
- .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
-            "relative_attention max_relative_positions position_biased_input",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings relative_attention "
+            "max_relative_positions position_biased_input num_attention_heads",
  .nonnull_source = "configuration_deberta.py L62-78 (transformers 5.23.0)"},
 
 /* ---- deberta-v2 (and v3): DeBERTa's disentangled attention over relative
@@ -635,8 +775,8 @@ REFUSED("dbrx", "Dbrx", ROPE, HALF,
  .default_layers = 24, .quirks = &quirk_deberta_v2,
  .source = "models/deberta_v2/modeling_deberta_v2.py L71-128, L131-342, L500-521, L560-600 "
            "(transformers 5.23.0)",
- .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
-            "relative_attention max_relative_positions position_biased_input",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings relative_attention "
+            "max_relative_positions position_biased_input num_attention_heads",
  .nonnull_source = "configuration_deberta_v2.py L62-78 (transformers 5.23.0)"},
 
 /* ---- deepseek (DeepSeek LLM / DeepSeek-MoE V1 remote code, DeepseekConfig):
@@ -665,21 +805,32 @@ WRAPPER("deepseek_ocr2", NULL, ROPE, "text_config", "deepseek_ocr2_text", "model
  * (modular_deepseek_ocr2.py L557-605, L887-921). */
 {.model_type = "deepseek_ocr2_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/deepseek_ocr2/modeling_deepseek_ocr2.py L713-750, L996-1080, L1318 "
-           "(transformers 5.23.0); configuration_deepseek_ocr2.py L170-244"},
+           "(transformers 5.23.0); configuration_deepseek_ocr2.py L170-244",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_deepseek_ocr2.py L206-212 (transformers 5.23.0)"},
 
 /* ---- deepseek_v2: MLA; RoPE on the last qk_rope_head_dim elements of each
  * head, view_as_complex(reshape(..., -1, 2)): interleaved.
  * models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb). */
 {.model_type = "deepseek_v2", .arch = "DeepseekV2", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_QK_ROPE,
- .source = "models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb view_as_complex)"},
+ .source = "models/deepseek_v2/modeling_deepseek_v2.py (apply_rotary_emb view_as_complex)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_deepseek_v2.py L77-113 (transformers 5.23.0)"},
 
 /* ---- deepseek_v3: as V2; rope_interleave (default true) selects
  * apply_rotary_pos_emb_interleave. models/deepseek_v3/modeling_deepseek_v3.py
  * @9bd8dd18 ("if self.config.rope_interleave"). */
 {.model_type = "deepseek_v3", .arch = "DeepseekV3", MLA_ROPE,
  .source = "models/deepseek_v3/modeling_deepseek_v3.py @9bd8dd18 "
-           "(apply_rotary_pos_emb_interleave)"},
+           "(apply_rotary_pos_emb_interleave)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_deepseek_v3.py L83-104 (transformers 5.23.0)",
+ .null_misread = "rope_interleave",
+ .null_misread_source = "modeling_deepseek_v3.py L452 (if self.config.rope_interleave: a None "
+                        "rotates halves, not pairs; transformers 5.23.0)"},
 
 /* ---- deepseek_v32 (DeepSeek V3.2): the MLA attention is DeepSeek V3's
  * (apply_rotary_pos_emb_interleave on the qk_rope_head_dim part, always
@@ -695,7 +846,10 @@ WRAPPER("deepseek_ocr2", NULL, ROPE, "text_config", "deepseek_ocr2_text", "model
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .default_head_dim = 64,
  .indexer_head_dim_default = 128, .indexer_layout = HALF, .flags = POSENC_FAMILY_INDEXER,
  .source = "models/deepseek_v32/modeling_deepseek_v32.py L160-222, L296-330, L405-430 "
-           "(transformers 5.23.0); configuration_deepseek_v32.py L100, L121"},
+           "(transformers 5.23.0); configuration_deepseek_v32.py L100, L121",
+ .nonnull = "head_dim hidden_size index_head_dim max_position_embeddings "
+            "num_attention_heads num_hidden_layers qk_rope_head_dim",
+ .nonnull_source = "configuration_deepseek_v32.py L88-124 (transformers 5.23.0)"},
 
 /* ---- deepseek_v4: refused. Its layers mix the main MLA attention with
  * compressed branches (layer_types compressed_sparse_attention /
@@ -737,12 +891,18 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
  .base_default = 10000.0, .default_layers = 18, .default_hidden = 2048, .default_heads = 16,
  .default_head_dim = 128,
  .source = "models/dia/modeling_dia.py L140-191, L258-295, L541-611; configuration_dia.py "
-           "L42-74 (transformers 5.23.0)"},
+           "L42-74 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_dia.py L61-67 (transformers 5.23.0)"},
 {.model_type = "dia_encoder", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 1024, .default_heads = 16,
  .default_head_dim = 128,
  .source = "models/dia/modeling_dia.py L140-191, L258-295, L427-468; configuration_dia.py "
-           "L25-40 (transformers 5.23.0)"},
+           "L25-40 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_dia.py L31-36 (transformers 5.23.0)"},
 
 /* ---- diffllama: llama's rotate_half (HALF, full head) before the
  * differential attention splits the heads; head_dim null: hidden_size / heads;
@@ -750,7 +910,12 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
 {.model_type = "diffllama", .rotary = WHOLE_HEAD, .arch = "DiffLlama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 32,
  .source = "models/diffllama/modeling_diffllama.py L114-144, L203, L260 (5.23.0); "
-           "configuration_diffllama.py L51-76"},
+           "configuration_diffllama.py L51-76",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_diffllama.py L51-57 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_diffllama.py L100 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
@@ -760,21 +925,30 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
  .default_layers = 6, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .sinus_key = "sinusoidal_pos_embds",
  .source = "distilbert/modeling_distilbert.py @00b326f4 L85-107; configuration_distilbert.py "
-           "@3f832360 L82-102"},
+           "@3f832360 L82-102",
+ .nonnull = "dim max_position_embeddings n_heads n_layers sinusoidal_pos_embds",
+ .nonnull_source = "configuration_distilbert.py L59-63 (transformers 5.23.0)"},
 
 /* ---- doge: llama's rotate_half (HALF, full head) before its dynamic mask
  * attention, rope_theta 10000. */
 {.model_type = "doge", .rotary = WHOLE_HEAD, .arch = "Doge", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 1024, .default_heads = 8,
  .source = "models/doge/modeling_doge.py L121-151, L246, L288 (5.23.0); configuration_doge.py "
-           "L74-85"},
+           "L74-85",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_doge.py L74-85 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_doge.py L107 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
  * hidden_size / heads), one rotary for every layer: layer_types only picks the
  * sliding-window mask. */
 {.model_type = "dots1", .rotary = WHOLE_HEAD, .arch = "Dots1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/dots1/modeling_dots1.py L112-141, L188-229, L467-518 (5.23.0); "
-           "configuration_dots1.py L85-125"},
+           "configuration_dots1.py L85-125",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_dots1.py L84-99 (transformers 5.23.0)"},
 
 /* ---- dpr: each DPR encoder is a BertModel (DPREncoder.bert_model), so
  * BERT's learned table, offset 0. transformers 5.23.0
@@ -783,7 +957,9 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
 {.model_type = "dpr", .arch = "DPR", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/dpr/modeling_dpr.py L108-118; configuration_dpr.py L44-55 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_dpr.py L44-51 (transformers 5.23.0)"},
 
 /* ---- electra: BERT's learned table, offset 0, embedding_size wide
  * (default 128; embeddings_project maps it to hidden_size). transformers
@@ -794,7 +970,10 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
  .default_layers = 12, .default_hidden = 256, .default_heads = 4, .default_positions = 512,
  .embed_key = "embedding_size", .embed_default = 128,
  .source = "models/electra/modeling_electra.py L56-116; configuration_electra.py L63-71 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "embedding_size hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_electra.py L63-71 (transformers 5.23.0)"},
 
 WRAPPER("embedding_gemma2", "EmbeddingGemma2", ROPE, "text_config", "embedding_gemma2_text", "models/embedding_gemma2/configuration_embedding_gemma2.py L159-166 (transformers 5.23.0)"),
 
@@ -814,7 +993,10 @@ WRAPPER("embedding_gemma2", "EmbeddingGemma2", ROPE, "text_config", "embedding_g
  .default_rope_parameters = "{\"sliding_attention\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0}, "
      "\"full_attention\": {\"rope_type\": \"default\", \"rope_theta\": 1000000.0}}",
  .source = "models/embedding_gemma2/configuration_embedding_gemma2.py L52-130; "
-           "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)"},
+           "modeling_embedding_gemma2.py L70-125, L230-260, L310-369 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_embedding_gemma2.py L72-88 (transformers 5.23.0)"},
 
 WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/configuration_emu3.py L129-137 (transformers 5.23.0)"),
 
@@ -826,7 +1008,13 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
 {.model_type = "emu3_text_model", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/emu3/modeling_emu3.py L59-88, L137, L172, L1128-1168; configuration_emu3.py "
-           "L95-117 (transformers 5.23.0)"},
+           "L95-117 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "pad_token_id",
+ .nonnull_source = "configuration_emu3.py L101-110 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_emu3.py L1161 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- encoder-decoder (EncoderDecoderModel): two models of any families
  * joined by cross-attention (BERT2BERT, BERT2GPT2, RoBERTa2RoBERTa), the
@@ -851,7 +1039,9 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
 {.model_type = "ernie", .arch = "Ernie", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/ernie/modeling_ernie.py L57-129; configuration_ernie.py L50-63 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_ernie.py L50-57 (transformers 5.23.0)"},
 
 /* ---- ernie4_5, ernie4_5_moe: GLM's interleaved pairs (rotate_half on
  * x[..., 0::2], x[..., 1::2]; cos/sin first half repeat_interleave(2)), full
@@ -865,12 +1055,22 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  .base_default = 500000.0, .default_layers = 18, .default_hidden = 1024, .default_heads = 16,
  .default_head_dim = 128,
  .source = "models/ernie4_5/modeling_ernie4_5.py L107-111, L151-180 (5.23.0); "
-           "configuration_ernie4_5.py L47, L65-81"},
+           "configuration_ernie4_5.py L47, L65-81",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_ernie4_5.py L65-71 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ernie4_5.py L75 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "ernie4_5_moe", .rotary = WHOLE_HEAD, .arch = "Ernie4_5_Moe", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
  .default_heads = 20,
  .source = "models/ernie4_5_moe/modeling_ernie4_5_moe.py L130-165, L215 (5.23.0); "
-           "configuration_ernie4_5_moe.py L62, L95-98"},
+           "configuration_ernie4_5_moe.py L62, L95-98",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_ernie4_5_moe.py L95-101 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ernie4_5_moe.py L115 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): a wrapper
  * (text_config, read as ernie4_5_vl_moe_text) and its language model's 3-D
@@ -896,7 +1096,12 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
  .default_heads = 20, .mrope_default = {22, 22, 20},
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_HW_ALTERNATING, .quirks = &quirk_ernie4_5_vl,
  .source = "models/ernie4_5_vl_moe/modeling_ernie4_5_vl_moe.py L56-126, L166-197; "
-           "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)"},
+           "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_ernie4_5_vl_moe.py L122-128 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ernie4_5_vl_moe.py L91 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- esm: position_embedding_type picks the scheme (quirk_esm): "rotary"
  * (ESM-2) rotates q and k in every layer with rotate_half (HALF) over the
@@ -922,14 +1127,24 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
 {.model_type = "esmc", .rotary = WHOLE_HEAD, .arch = "Esmc", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 80, .default_hidden = 2560, .default_heads = 40,
  .source = "models/esmc/modeling_esmc.py L55-90, L118-150, L187 (5.23.0); configuration_esmc.py "
-           "L88-102"},
+           "L88-102",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_esmc.py L72-78 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_esmc.py L88 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. */
 {.model_type = "eurobert", .rotary = WHOLE_HEAD, .arch = "EuroBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/eurobert/modeling_eurobert.py L64-94, L142, L177, L308-309 (5.23.0); "
-           "configuration_eurobert.py L69-96"},
+           "configuration_eurobert.py L69-96",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_eurobert.py L69-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_eurobert.py L313 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- evolla (its language model, the config's own keys): llama's
  * attention, rotate_half (HALF) over the whole head (head_dim, else
@@ -941,7 +1156,12 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
 {.model_type = "evolla", .rotary = WHOLE_HEAD, .arch = "Evolla", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/evolla/modeling_evolla.py L209-240, L1021-1060, L1097-1140, L1269-1370; "
-           "configuration_evolla.py L64-145 (transformers 5.23.0)"},
+           "configuration_evolla.py L64-145 (transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers num_attention_heads",
+ .nonnull_source = "configuration_evolla.py L108-111 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_evolla.py L1054 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- exaone (EXAONE 3.0 / 3.5 remote code): refused. Its own
  * modeling_exaone.py was not found to read; its configuration class (vLLM's
@@ -966,7 +1186,12 @@ REFUSED("exaone", "Exaone", ROPE, HALF,
  * L239-280 (head_dim, is_sliding, the NoPE rule). */
 {.model_type = "exaone4", .rotary = WHOLE_HEAD, .arch = "Exaone4", EXAONE4_LAYERS, .default_hidden = 4096,
  .default_heads = 32,
- .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280"},
+ .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_exaone4.py L80-86 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_exaone4.py L102 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"),
 
@@ -987,7 +1212,13 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
 {.model_type = "exaone_moe", .rotary = WHOLE_HEAD, .arch = "ExaoneMoe", EXAONE4_LAYERS, .default_layers = 32,
  .default_hidden = 4096, .default_heads = 32,
  .source = "models/exaone_moe/modeling_exaone_moe.py L66-96, L144-152, L178-184 (5.23.0); "
-           "configuration_exaone_moe.py L89-138"},
+           "configuration_exaone_moe.py L89-138",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "sliding_window",
+ .nonnull_source = "configuration_exaone_moe.py L89-105 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_exaone_moe.py L441 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true:
  * BLOOM's slopes cast to bfloat16 (modeling_falcon.py @e2412028 L170-195),
@@ -998,7 +1229,12 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  .default_layers = 32, .default_hidden = 4544, .default_heads = 71,
  .flags = POSENC_FAMILY_ALIBI_KEY, .quirks = &quirk_falcon,
  .source = "models/falcon/modeling_falcon.py @e2412028 L170-195, L896-903; "
-           "configuration_falcon.py @3f832360 L111-130"},
+           "configuration_falcon.py @3f832360 L111-130",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_falcon.py L67-82 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_falcon.py L135 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- falcon_h1: every layer is "hybrid" (attention and a Mamba 2 mixer
  * side by side), the attention rotate_half RoPE over the head.
@@ -1009,7 +1245,12 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
 {.model_type = "falcon_h1", .rotary = WHOLE_HEAD, .arch = "FalconH1", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0,
  .source = "models/falcon_h1/configuration_falcon_h1.py L132-134; modeling_falcon_h1.py L98-106, "
-           "L212, L1186 (transformers 5.23.0)"},
+           "L212, L1186 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_falcon_h1.py L62-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_falcon_h1.py L84 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- falcon_mamba: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/falcon_mamba/modeling_falcon_mamba.py (no
@@ -1017,7 +1258,9 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
 {.model_type = "falcon_mamba", .arch = "FalconMamba", .scheme = POSENC_SCHEME_NONE,
  .kinds = KINDS_SSM,
  .source = "models/falcon_mamba/modeling_falcon_mamba.py (mamba mixers only; transformers "
-           "5.23.0)"},
+           "5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers",
+ .nonnull_source = "configuration_falcon_mamba.py L74-76 (transformers 5.23.0)"},
 WRAPPER("fast_vlm", NULL, ROPE, "text_config", "qwen2", "models/fast_vlm/configuration_fast_vlm.py L63-65 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- flaubert: XLM's embeddings (see xlm): a table of
@@ -1031,7 +1274,9 @@ WRAPPER("fast_vlm", NULL, ROPE, "text_config", "qwen2", "models/fast_vlm/configu
  .default_layers = 12, .default_hidden = 2048, .default_heads = 16, .default_positions = 512,
  .embed_key = "emb_dim", .embed_default = 2048, .sinus_key = "sinusoidal_embeddings",
  .source = "models/flaubert/modeling_flaubert.py L47-53, L677-686, L724, L750, L841-869; "
-           "configuration_flaubert.py L94-118 (transformers 5.23.0)"},
+           "configuration_flaubert.py L94-118 (transformers 5.23.0)",
+ .nonnull = "emb_dim max_position_embeddings n_heads n_layers sinusoidal_embeddings",
+ .nonnull_source = "configuration_flaubert.py L107-118 (transformers 5.23.0)"},
 
 WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava/configuration_flava.py L239 (transformers 5.23.0)"),
 
@@ -1045,14 +1290,21 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .default_positions = 512,
  .source = "models/flava/modeling_flava.py L370-417; "
-           "configuration_flava.py L88-103 (transformers 5.23.0)"},
+           "configuration_flava.py L88-103 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_flava.py L93-96 (transformers 5.23.0)"},
 
 /* ---- flex_olmo: OLMo 2's attention (q/k norms over the projections, then
  * llama's rotate_half: HALF, full head), default_theta 500000. */
 {.model_type = "flex_olmo", .rotary = WHOLE_HEAD, .arch = "FlexOlmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/flex_olmo/modeling_flex_olmo.py L166-196, L207, L248 (5.23.0); "
-           "configuration_flex_olmo.py L51, L73-76"},
+           "configuration_flex_olmo.py L51, L73-76",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_flex_olmo.py L73-79 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_flex_olmo.py L99 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim 128)
  * on the sliding-window layers only ("Only sliding-window layers are rotary;
@@ -1065,7 +1317,13 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .sliding_rope = POSENC_TROPE_SCALED, .default_layers = 49, .default_hidden = 2048,
  .default_heads = 32, .default_head_dim = 128,
  .source = "models/flint/modeling_flint.py L161-190, L235-283, L417 (5.23.0); "
-           "configuration_flint.py L47-111"},
+           "configuration_flint.py L47-111",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_flint.py L73-100 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_flint.py L422 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("florence2", NULL, LEARNED, "text_config", "bart", "models/florence2/configuration_florence2.py L111 (text_config default bart; transformers 5.23.0)"),
 
 /* ---- fnet: BERT's learned table, offset 0 (positions 0..seq_len-1). Its
@@ -1079,7 +1337,9 @@ WRAPPER("florence2", NULL, LEARNED, "text_config", "bart", "models/florence2/con
 {.model_type = "fnet", .arch = "FNet", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/fnet/modeling_fnet.py L83-137, L138-173; configuration_fnet.py L52-63 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_hidden_layers",
+ .nonnull_source = "configuration_fnet.py L52-57 (transformers 5.23.0)"},
 
 /* ---- fsmt (FairSeq Machine Translation, facebook/wmt19-*): its own
  * SinusoidalPositionalEmbedding in both stacks, M2M100's arithmetic
@@ -1097,7 +1357,9 @@ WRAPPER("florence2", NULL, LEARNED, "text_config", "bart", "models/florence2/con
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
  .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
  .source = "models/fsmt/modeling_fsmt.py L219-224, L332-338, L375, L528-534, L580-582, "
-           "L1051-1115; configuration_fsmt.py L64-98 (transformers 5.23.0)"},
+           "L1051-1115; configuration_fsmt.py L64-98 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_fsmt.py L75-83 (transformers 5.23.0)"},
 WRAPPER("fun_asr_nano", NULL, ROPE, "text_config", "qwen3", "models/fun_asr_nano/configuration_fun_asr_nano.py L89-91 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- funnel (Funnel Transformer): Transformer-XL's relative sinusoid in
@@ -1112,7 +1374,7 @@ WRAPPER("fun_asr_nano", NULL, ROPE, "text_config", "qwen3", "models/fun_asr_nano
  .source = "models/funnel/modeling_funnel.py L104-216, L254-320, L525-656 (transformers "
            "5.23.0)",
  .nonnull = "block_sizes num_decoder_layers d_model pooling_type attention_type "
-            "separate_cls truncate_seq pool_q_only",
+            "separate_cls truncate_seq pool_q_only n_head",
  .nonnull_source = "configuration_funnel.py L53-71 (transformers 5.23.0)"},
 WRAPPER("fuyu", NULL, ROPE, "text_config", "persimmon", "models/fuyu/configuration_fuyu.py L41-43 (text_config default persimmon; transformers 5.23.0)"),
 
@@ -1121,7 +1383,13 @@ WRAPPER("fuyu", NULL, ROPE, "text_config", "persimmon", "models/fuyu/configurati
  * @7b24e381 (GemmaConfig.__init__ defaults). */
 {.model_type = "gemma", .rotary = WHOLE_HEAD, .arch = "Gemma", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 28, .default_hidden = 3072, .default_heads = 16, .default_head_dim = 256,
- .source = "models/gemma/configuration_gemma.py @7b24e381 (GemmaConfig); rope_utils L635"},
+ .source = "models/gemma/configuration_gemma.py @7b24e381 (GemmaConfig); rope_utils L635",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_gemma.py L68-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gemma.py L132 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- gemma2: rotate_half, one rotary for all layers (layer_types only
  * choose the mask). models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half,
@@ -1130,7 +1398,13 @@ WRAPPER("fuyu", NULL, ROPE, "text_config", "persimmon", "models/fuyu/configurati
 {.model_type = "gemma2", .rotary = WHOLE_HEAD, .arch = "Gemma2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 26, .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .source = "models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half, Gemma2RotaryEmbedding); "
-           "configuration_gemma2.py @26892c16"},
+           "configuration_gemma2.py @26892c16",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_gemma2.py L69-76 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gemma2.py L117 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/configuration_gemma3.py @26892c16 L283-290"),
 
@@ -1148,7 +1422,10 @@ WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/confi
  .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .source = "models/gemma3/configuration_gemma3.py @26892c16 L131-230; modeling_gemma3.py "
-           "@16d622f0 (Gemma3RotaryEmbedding)"},
+           "@16d622f0 (Gemma3RotaryEmbedding)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_gemma3.py L75-82 (transformers 5.23.0)"},
 
 WRAPPER("gemma3n", NULL, ROPE, "text_config", "gemma3n_text", "models/gemma3n/configuration_gemma3n.py L430-476 (transformers 5.23.0)"),
 
@@ -1170,7 +1447,10 @@ WRAPPER("gemma3n", NULL, ROPE, "text_config", "gemma3n_text", "models/gemma3n/co
  .local_base_default = 10000.0, .sliding_pattern = 5, .default_layers = 35,
  .default_hidden = 2048, .default_heads = 8, .default_head_dim = 256,
  .source = "models/gemma3n/configuration_gemma3n.py L97-203; modeling_gemma3n.py L1086-1240, "
-           "L1514 (transformers 5.23.0)"},
+           "L1514 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_gemma3n.py L97-115 (transformers 5.23.0)"},
 
 WRAPPER("gemma4", NULL, ROPE, "text_config", "gemma4_text", "models/gemma4/configuration_gemma4.py L322-384 (transformers 5.23.0)"),
 
@@ -1195,7 +1475,10 @@ WRAPPER("gemma4", NULL, ROPE, "text_config", "gemma4_text", "models/gemma4/confi
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .default_rope_parameters = GEMMA4_ROPE_PARAMETERS,
  .source = "models/gemma4/configuration_gemma4.py L151-252; modeling_gemma4.py L778-797, "
-           "L1078-1240; modeling_rope_utils.py L194-261 (transformers 5.23.0)"},
+           "L1078-1240; modeling_rope_utils.py L194-261 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_gemma4.py L152-170 (transformers 5.23.0)"},
 
 WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "models/gemma4_unified/configuration_gemma4_unified.py L283-331 (transformers 5.23.0)"),
 
@@ -1211,7 +1494,10 @@ WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "mod
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .default_rope_parameters = GEMMA4_ROPE_PARAMETERS,
  .source = "models/gemma4_unified/configuration_gemma4_unified.py L104-200; "
-           "modeling_gemma4_unified.py L183-410 (transformers 5.23.0)"},
+           "modeling_gemma4_unified.py L183-410 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_gemma4_unified.py L125-144 (transformers 5.23.0)"},
 
 /* ---- git (GIT, GenerativeImage2Text): its text decoder's embeddings add a
  * learned table, position_embeddings(max_position_embeddings, hidden_size),
@@ -1221,7 +1507,9 @@ WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "mod
  * hidden 768, 12 heads, 1024 positions). */
 {.model_type = "git", .arch = "Git", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 6,
  .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
- .source = "models/git/modeling_git.py L73-110 (5.23.0); configuration_git.py L87-100"},
+ .source = "models/git/modeling_git.py L73-110 (5.23.0); configuration_git.py L87-100",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_git.py L89-96 (transformers 5.23.0)"},
 
 /* ---- glm, glm4: interleaved pairs (x[..., 0::2], x[..., 1::2]) in the
  * first int(head_dim * partial_rotary_factor) elements (factor 0.5).
@@ -1229,10 +1517,15 @@ WRAPPER("gemma4_unified", NULL, ROPE, "text_config", "gemma4_unified_text", "mod
  * rotate_half). */
 {.model_type = "glm", .arch = "Glm", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .partial_default = 0.5,
- .source = "models/glm/modeling_glm.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
+ .source = "models/glm/modeling_glm.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_glm.py L57-65 (transformers 5.23.0)"},
 {.model_type = "glm4", .arch = "Glm4", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .partial_default = 0.5,
- .source = "models/glm4/modeling_glm4.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)"},
+ .source = "models/glm4/modeling_glm4.py (apply_rotary_pos_emb, rotate_half 0::2 1::2)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_glm4.py L57-65 (transformers 5.23.0)"},
 
 WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/configuration_glm46v.py L56 (transformers 5.23.0)"),
 
@@ -1247,7 +1540,9 @@ WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/co
  * dimension by name. GLM-4.5's configs carry head_dim 128. */
 {.model_type = "glm4_moe", .arch = "Glm4Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.5, .base_default = 10000.0, .default_hidden = 4096, .default_heads = 96,
- .source = "models/glm4_moe/modular_glm4_moe.py @7b24e381"},
+ .source = "models/glm4_moe/modular_glm4_moe.py @7b24e381",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_glm4_moe.py L92-98 (transformers 5.23.0)"},
 
 /* ---- glm4_moe_lite: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
  * (64; attribute_map head_dim -> qk_rope_head_dim) of each head,
@@ -1256,7 +1551,13 @@ WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/co
 {.model_type = "glm4_moe_lite", .arch = "Glm4MoeLite", MLA_ROPE, .base_default = 10000.0,
  .default_layers = 47, .default_hidden = 2048, .default_heads = 20, .default_head_dim = 64,
  .source = "models/glm4_moe_lite/modeling_glm4_moe_lite.py L150-219, L278, L315-328 (5.23.0); "
-           "configuration_glm4_moe_lite.py L79-113"},
+           "configuration_glm4_moe_lite.py L79-113",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim rope_interleave",
+ .nonnull_source = "configuration_glm4_moe_lite.py L83-113 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_glm4_moe_lite.py L84 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("glm4v", "Glm4v", ROPE, "text_config", "glm4v_text", "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"),
 WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"),
@@ -1274,7 +1575,9 @@ WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/
  .partial_default = 0.5, .base_default = 10000.0, .default_layers = 46, .default_hidden = 4096,
  .default_heads = 96, .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm4v_moe/modeling_glm4v_moe.py L75, L89-91, L112-117, L157-186; "
-           "configuration_glm4v_moe.py L86-89, L118 (transformers 5.23.0)"},
+           "configuration_glm4v_moe.py L86-89, L118 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_glm4v_moe.py L86-92 (transformers 5.23.0)"},
 
 /* ---- glm4v_text (GLM-4.1V, GLM-4.6V): M-RoPE in GLM's interleaved pairs:
  * the P = rotary_dim / 2 pair frequencies are split by mrope_section
@@ -1290,7 +1593,9 @@ WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/
  .base_default = 10000.0, .default_layers = 40, .default_hidden = 4096, .default_heads = 32,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm4v/modeling_glm4v.py L444, L457-460, L481-486, L489-526; "
-           "configuration_glm4v.py L111-117 (transformers 5.23.0)"},
+           "configuration_glm4v.py L111-117 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_glm4v.py L111-117 (transformers 5.23.0)"},
 
 /* ---- glm5_next, glm5_next_text (GLM-5.3-Flash): a wrapper (text_config
  * glm5_next_text; flat text-only configs keep the text keys at the top:
@@ -1309,7 +1614,10 @@ WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_GLM5_NEXT, .kinds_period = 4,
  .kinds_offset = KINDS_LAST,
  .source = "models/glm5_next/configuration_glm5_next.py L69, L164-172, L199-227; "
-           "modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512 (transformers 5.23.0)"},
+           "modeling_glm5_next.py L1101-1200, L1280-1290, L1498-1512 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size index_head_dim max_position_embeddings "
+            "num_attention_heads num_hidden_layers qk_rope_head_dim",
+ .nonnull_source = "configuration_glm5_next.py L101-137 (transformers 5.23.0)"},
 
 WRAPPER("glm_image", "GlmImage", ROPE, "text_config", "glm_image_text", "models/glm_image/configuration_glm_image.py (GlmImageConfig; transformers 5.23.0)"),
 
@@ -1322,7 +1630,10 @@ WRAPPER("glm_image", "GlmImage", ROPE, "text_config", "glm_image_text", "models/
  .base_default = 10000.0, .default_layers = 40, .default_hidden = 4096, .default_heads = 32,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm_image/modeling_glm_image.py L67, L81-83, L104-109, L370-399; "
-           "configuration_glm_image.py L123-129 (transformers 5.23.0)"},
+           "configuration_glm_image.py L123-129 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "pad_token_id",
+ .nonnull_source = "configuration_glm_image.py L123-135 (transformers 5.23.0)"},
 
 /* ---- glm_moe_dsa (GLM-5's DeepSeek Sparse Attention): refused. The MLA
  * attention rotates the qk_rope_head_dim part interleaved, as DeepSeek V3.2,
@@ -1351,7 +1662,12 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 1024, .default_heads = 16,
  .mrope_default = {8, 12, 12}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/glm_ocr/modeling_glm_ocr.py L124-153, L652, L666-668, L689-694; "
-           "configuration_glm_ocr.py L112-118 (transformers 5.23.0)"},
+           "configuration_glm_ocr.py L112-118 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_glm_ocr.py L112-118 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_glm_ocr.py L532 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("glmasr", NULL, ROPE, "text_config", "llama", "models/glmasr/configuration_glmasr.py L85-87 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configuration_got_ocr2.py L91-93 (text_config default qwen2; transformers 5.23.0)"),
 
@@ -1363,14 +1679,18 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
 {.model_type = "gpt-sw3", .arch = NULL, .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
  .source = "models/auto/configuration_auto.py L52, modeling_auto.py L237; "
-           "models/gpt2/modeling_gpt2.py L491, L574 (transformers 5.23.0)"},
+           "models/gpt2/modeling_gpt2.py L491, L574 (transformers 5.23.0)",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_gpt2.py L79-82 (transformers 5.23.0)"},
 
 /* ---- gpt2: learned absolute wpe, offset 0.
  * models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657;
  * configuration_gpt2.py @3f832360 L125-138. */
 {.model_type = "gpt2", .arch = "GPT2", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
- .source = "models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657"},
+ .source = "models/gpt2/modeling_gpt2.py @e2412028 L549-565, L648-657",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_gpt2.py L79-82 (transformers 5.23.0)"},
 
 /* ---- gpt_bigcode (StarCoder 1, SantaCoder): learned absolute wpe, offset 0
  * (wpe rows n_positions, position_ids 0.. plus the cache length); the
@@ -1381,7 +1701,9 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
 {.model_type = "gpt_bigcode", .arch = "GPTBigCode", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 1024,
  .source = "models/gpt_bigcode/modeling_gpt_bigcode.py L375, L436-439, L470; "
-           "configuration_gpt_bigcode.py L52-63 (transformers 5.23.0)"},
+           "configuration_gpt_bigcode.py L52-63 (transformers 5.23.0)",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_gpt_bigcode.py L60-63 (transformers 5.23.0)"},
 
 /* ---- gpt_neo: GPT-2's learned wpe, offset 0 (position_ids 0.. plus the
  * cache length); the "local" layers differ from the "global" ones only by
@@ -1393,7 +1715,9 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
 {.model_type = "gpt_neo", .arch = "GPTNeo", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 24, .default_hidden = 2048, .default_heads = 16, .default_positions = 2048,
  .source = "models/gpt_neo/modeling_gpt_neo.py L62-67, L384, L451-465; "
-           "configuration_gpt_neo.py L50-58 (transformers 5.23.0)"},
+           "configuration_gpt_neo.py L50-58 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_layers",
+ .nonnull_source = "configuration_gpt_neo.py L53-55 (transformers 5.23.0)"},
 
 /* ---- gpt_neox: rotate_half over the first int(head_dim * rotary_pct)
  * elements (rotary_pct 0.25), base rotary_emb_base 10000.
@@ -1402,7 +1726,9 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
 {.model_type = "gpt_neox", .arch = "GPTNeoX", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_key = "rotary_pct", .partial_default = 0.25, .base_key = "rotary_emb_base",
  .base_default = 10000.0,
- .source = "models/gpt_neox/configuration_gpt_neox.py (rotary_pct, rotary_emb_base)"},
+ .source = "models/gpt_neox/configuration_gpt_neox.py (rotary_pct, rotary_emb_base)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_gpt_neox.py L62-70 (transformers 5.23.0)"},
 
 /* ---- gpt_neox_japanese: GPT-NeoX's rotate_half (HALF) over the first
  * int(head_size * rotary_pct) elements, but rotary_pct defaults to 1.0 (not
@@ -1411,21 +1737,28 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
  .layout = HALF, .partial_key = "rotary_pct", .base_key = "rotary_emb_base",
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 2560, .default_heads = 32,
  .source = "models/gpt_neox_japanese/modeling_gpt_neox_japanese.py L82-85, L103-151, L186-194 "
-           "(5.23.0); configuration_gpt_neox_japanese.py L49-76"},
+           "(5.23.0); configuration_gpt_neox_japanese.py L49-76",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_gpt_neox_japanese.py L49-54 (transformers 5.23.0)"},
 
 /* ---- gpt_oss: _apply_rotary_emb on torch.chunk(x, 2) halves: HALF, full
  * head; one rotary for sliding and full layers.
  * models/gpt_oss/modular_gpt_oss.py @b8f055a8 (GptOssRotaryEmbedding,
  * _apply_rotary_emb). */
 {.model_type = "gpt_oss", .rotary = WHOLE_HEAD, .arch = "GptOss", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/gpt_oss/modular_gpt_oss.py @b8f055a8 (_apply_rotary_emb)"},
+ .source = "models/gpt_oss/modular_gpt_oss.py @b8f055a8 (_apply_rotary_emb)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_gpt_oss.py L50-62 (transformers 5.23.0)"},
 
 /* ---- gptj: rotate_every_two (interleaved) on the first rotary_dim elements,
  * base 10000 fixed (create_sinusoidal_positions). models/gptj/modeling_gptj.py
  * (rotate_every_two, create_sinusoidal_positions). */
 {.model_type = "gptj", .arch = "GPTJ", .scheme = POSENC_SCHEME_ROPE, .layout = INTERLEAVED,
  .rotary = POSENC_ROTARY_DIM_KEY, .base_key = FIXED_BASE, .base_default = 10000.0,
- .source = "models/gptj/modeling_gptj.py (rotate_every_two, create_sinusoidal_positions)"},
+ .source = "models/gptj/modeling_gptj.py (rotate_every_two, create_sinusoidal_positions)",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_gptj.py L53-56 (transformers 5.23.0)"},
 
 /* ---- gradium_phonon_tts (Gradium Phonon TTS backbone): rotate_half (HALF)
  * over the whole head, the rope block's theta (class default_theta 10000,
@@ -1438,11 +1771,19 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
  .layout = HALF, .base_default = 10000.0, .default_layers = 6, .default_hidden = 768,
  .default_heads = 12,
  .source = "models/gradium_phonon_tts/modeling_gradium_phonon_tts.py L76-106, L189, L340-384, "
-           "L502; configuration_gradium_phonon_tts.py L143-186 (transformers 5.23.0)"},
+           "L502; configuration_gradium_phonon_tts.py L143-186 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "pad_token_id",
+ .nonnull_source = "configuration_gradium_phonon_tts.py L143-156 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gradium_phonon_tts.py L373 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granite: llama's RoPE (HALF, full head). */
 {.model_type = "granite", .rotary = WHOLE_HEAD, .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)"},
+ .source = "models/granite/modeling_granite.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granite.py L65-71 (transformers 5.23.0)"},
 
 WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_vision_text", "models/granite4_vision/configuration_granite4_vision.py L123-142 (transformers 5.23.0)"),
 
@@ -1456,7 +1797,12 @@ WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_visi
 {.model_type = "granite4_vision_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granite4_vision/modeling_granite4_vision.py L213-245, L260-290, L331-373; "
-           "configuration_granite4_vision.py L45-95 (transformers 5.23.0)"},
+           "configuration_granite4_vision.py L45-95 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granite4_vision.py L68-74 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granite4_vision.py L246 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docling_text", "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"),
 
@@ -1469,7 +1815,12 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
 {.model_type = "granite_docling_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 28, .default_hidden = 1024, .default_heads = 16,
  .source = "models/granite_docling/modeling_granite_docling.py L117-150, L188-230, L375-405; "
-           "configuration_granite_docling.py L105-160 (transformers 5.23.0)"},
+           "configuration_granite_docling.py L105-160 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granite_docling.py L127-133 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granite_docling.py L408 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("granite_speech", NULL, ROPE, "text_config", "granite", "models/granite_speech/configuration_granite_speech.py L114 (text_config default granite; transformers 5.23.0)"),
 WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/granite_speech_plus/configuration_granite_speech_plus.py L125 (text_config default granite; transformers 5.23.0)"),
 
@@ -1488,7 +1839,12 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
  .base_default = 10000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
  .quirks = &quirk_granite_swa,
  .source = "models/granite_swa/modeling_granite_swa.py L45-80, L120-175, L329-460 (5.23.0); "
-           "configuration_granite_swa.py L28-122"},
+           "configuration_granite_swa.py L28-122",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granite_swa.py L78-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granite_swa.py L362 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1499,14 +1855,24 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
 {.model_type = "granitemoe", .rotary = WHOLE_HEAD, .arch = "GraniteMoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/granitemoe/modeling_granitemoe.py L192-226, L270-272 (5.23.0); "
-           "configuration_granitemoe.py L60-63"},
+           "configuration_granitemoe.py L60-63",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granitemoe.py L60-66 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granitemoe.py L99 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* granitemoe_swa: see granite_swa above. */
 {.model_type = "granitemoe_swa", .rotary = WHOLE_HEAD, .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32, .quirks = &quirk_granite_swa,
  .source = "models/granitemoe_swa/modeling_granitemoe_swa.py L125-160, L200-255, L494-570 "
-           "(5.23.0); configuration_granitemoe_swa.py L30-127"},
+           "(5.23.0); configuration_granitemoe_swa.py L30-127",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granitemoe_swa.py L78-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granitemoe_swa.py L468 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -1521,13 +1887,20 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
  .layout = HALF, .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA,
  .quirks = &quirk_granitemoehybrid,
  .source = "models/granitemoehybrid/configuration_granitemoehybrid.py L54, L94-95, L116-117; "
-           "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)"},
+           "modeling_granitemoehybrid.py L124, L167, L956-960, L1056 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granitemoehybrid.py L68-74 (transformers 5.23.0)"},
 
 {.model_type = "granitemoeshared", .rotary = WHOLE_HEAD, .arch = "GraniteMoeShared", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32,
  .source = "models/granitemoeshared/modeling_granitemoeshared.py L195-229, L273-275 "
-           "(5.23.0); configuration_granitemoeshared.py L71-74"},
+           "(5.23.0); configuration_granitemoeshared.py L71-74",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_granitemoeshared.py L71-77 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_granitemoeshared.py L445 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"),
 
@@ -1541,14 +1914,21 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .default_layers = 12, .default_hidden = 256, .default_heads = 4,
  .default_positions = 77,
  .source = "models/groupvit/modeling_groupvit.py L422-457; "
-           "configuration_groupvit.py L43-58 (transformers 5.23.0)"},
+           "configuration_groupvit.py L43-58 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_groupvit.py L47-51 (transformers 5.23.0)"},
 
 /* ---- gte (encoder): llama's rotate_half (HALF, full head), default_theta
  * 160000. */
 {.model_type = "gte", .rotary = WHOLE_HEAD, .arch = "Gte", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 160000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/gte/modeling_gte.py L114-115, L133-163, L201, L226 (5.23.0); "
-           "configuration_gte.py L50-67"},
+           "configuration_gte.py L50-67",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_gte.py L50-57 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_gte.py L119 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
  * repeat_interleave(2)), full head, head_dim 128, default_theta 100000. */
@@ -1556,7 +1936,13 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .base_default = 100000.0, .default_layers = 24, .default_hidden = 2560, .default_heads = 20,
  .default_head_dim = 128,
  .source = "models/helium/modeling_helium.py L163-200, L208 (5.23.0); configuration_helium.py "
-           "L42, L59-64"},
+           "L42, L59-64",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_helium.py L59-67 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_helium.py L96 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
  * head_dim 128) in every layer (the audio tokens take their own MLP and norms,
@@ -1568,7 +1954,9 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .layout = HALF, .base_default = 10000.0, .default_layers = 28, .default_hidden = 3072,
  .default_heads = 24, .default_head_dim = 128, .flags = POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/higgs_audio_v2/modeling_higgs_audio_v2.py L83-113, L196, L333-377, L529; "
-           "configuration_higgs_audio_v2.py L76-119 (transformers 5.23.0)"},
+           "configuration_higgs_audio_v2.py L76-119 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_higgs_audio_v2.py L77-83 (transformers 5.23.0)"},
 
 /* ---- hrm_text (HRM): llama's rotate_half RoPE (HALF, full head, head_dim
  * 128), one rotary_emb for every attention call of both recurrent stacks;
@@ -1578,7 +1966,13 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
 {.model_type = "hrm_text", .rotary = WHOLE_HEAD, .arch = "HrmText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_hidden = 1536, .default_heads = 12, .default_head_dim = 128,
  .source = "models/hrm_text/modeling_hrm_text.py L79-110, L157, L204, L344-375, L399, L467 "
-           "(5.23.0); modular_hrm_text.py L50-130"},
+           "(5.23.0); modular_hrm_text.py L50-130",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_hrm_text.py L75-92 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hrm_text.py L377 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- hunyuan (Hunyuan-A13B's remote code: auto_map hunyuan.py, whose
  * decoder layers come from modeling_hunyuan.py; Tencent-Hunyuan/Hunyuan-A13B
@@ -1617,13 +2011,23 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_dense/modeling_hunyuan_v1_dense.py L82-115, L160, L195-198, "
-           "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56"},
+           "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_hunyuan_v1_dense.py L37-43 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hunyuan_v1_dense.py L327 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 {.model_type = "hunyuan_v1_moe", .rotary = WHOLE_HEAD, .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
  .default_heads = 32, .flags = POSENC_FAMILY_NTK_ALPHA,
  .source = "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py L81-114, L159 (5.23.0); "
-           "configuration_hunyuan_v1_moe.py L52-75"},
+           "configuration_hunyuan_v1_moe.py L52-75",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_hunyuan_v1_moe.py L52-58 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hunyuan_v1_moe.py L411 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- hunyuan_vl, hunyuan_vl_text (HunYuan VL / HunyuanOCR): refused. The
  * language model is HunYuan Dense V1's (rotate_half, then the q/k
@@ -1664,7 +2068,13 @@ REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
  .base_default = 11158840.0, .default_layers = 80, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
  .source = "models/hy_v3/modeling_hy_v3.py L128-158, L206, L245 (5.23.0); configuration_hy_v3.py "
-           "L48, L82-87"},
+           "L48, L82-87",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_hy_v3.py L82-89 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hy_v3.py L98 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- hy_v4 (HY V4): refused. DeepSeek's MLA with half-split RoPE
  * (apply_rotary_pos_emb, rotate_half) on the qk_rope_head_dim part, and a
@@ -1686,7 +2096,12 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128,
  .source = "models/hyperclovax/modeling_hyperclovax.py L110-140, L188, L223 (5.23.0); "
-           "configuration_hyperclovax.py L80-105"},
+           "configuration_hyperclovax.py L80-105",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_hyperclovax.py L80-86 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_hyperclovax.py L96 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("hyperclovax_vision_v2", NULL, ROPE, "text_config", "hyperclovax", "models/hyperclovax_vision_v2/configuration_hyperclovax_vision_v2.py L48 (text_config default hyperclovax; transformers 5.23.0)"),
 
 /* ---- ibert: RoBERTa's embeddings as QuantEmbedding tables (the plain
@@ -1698,7 +2113,12 @@ WRAPPER("hyperclovax_vision_v2", NULL, ROPE, "text_config", "hyperclovax", "mode
 {.model_type = "ibert", .arch = "IBert", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 512, .pos_offset = -1,
  .source = "models/ibert/modeling_ibert.py L46-161; configuration_ibert.py L43-57 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_ibert.py L43-50 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_ibert.py L1166 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- idefics (IDEFICS): llama's rotate_half (HALF) over the whole head
  * (hidden_size / heads) in the decoder layers' self-attention; the gated
@@ -1706,7 +2126,9 @@ WRAPPER("hyperclovax_vision_v2", NULL, ROPE, "text_config", "hyperclovax", "mode
  * image features without rotary (not counted in num_hidden_layers). */
 {.model_type = "idefics", .arch = "Idefics", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/idefics/modeling_idefics.py L359-430, L484-612, L634-700, L901-902, "
-           "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148"},
+           "L1055-1056 (transformers 5.23.0); configuration_idefics.py L131-148",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_idefics.py L131-156 (transformers 5.23.0)"},
 WRAPPER("idefics2", NULL, ROPE, "text_config", "mistral", "models/idefics2/configuration_idefics2.py L117-119 (text_config default mistral; transformers 5.23.0)"),
 
 WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configuration_idefics3.py L81 (text_config default llama; transformers 5.23.0)"),
@@ -1720,7 +2142,9 @@ WRAPPER("idefics3", NULL, ROPE, "text_config", "llama", "models/idefics3/configu
 {.model_type = "imagegpt", .arch = "ImageGPT", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 24, .default_hidden = 512, .default_heads = 8, .default_positions = 1024,
  .source = "models/imagegpt/modeling_imagegpt.py L400, L499-510; configuration_imagegpt.py "
-           "L49-60 (transformers 5.23.0)"},
+           "L49-60 (transformers 5.23.0)",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_imagegpt.py L57-60 (transformers 5.23.0)"},
 
 /* ---- inkling_mm_model, inkling_text, inkling2, inkling2_text: refused. The
  * attention has no RoPE: it adds relative-position logits projected from the
@@ -1788,7 +2212,12 @@ REFUSED("internlm", "InternLM", ROPE, HALF,
  .base_default = 10000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128,
  .source = "models/internlm3/configuration_internlm3.py L64-87 (5.23.0); LlamaModel "
-           "(auto/modeling_auto.py L294)"},
+           "(auto/modeling_auto.py L294)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_internlm3.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("internvl", NULL, ROPE, "text_config", "qwen2", "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, modeling_internvl_chat.py (language_model from llm_config)"),
@@ -1801,7 +2230,12 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .base_default = 10000.0, .default_layers = 80, .default_hidden = 5120, .default_heads = 40,
  .default_head_dim = 128,
  .source = "models/iquestcoder/configuration_iquestcoder.py L63-82 (5.23.0); LlamaModel "
-           "(auto/modeling_auto.py L297)"},
+           "(auto/modeling_auto.py L297)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_iquestcoder.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
  * 10000. */
@@ -1809,7 +2243,12 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 3328, .default_heads = 26,
  .default_head_dim = 128,
  .source = "models/jais2/modeling_jais2.py L57-87, L135, L170 (5.23.0); configuration_jais2.py "
-           "L64-81"},
+           "L64-81",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_jais2.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_jais2.py L290 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- jamba: attention every attn_layer_period layers at attn_layer_offset
  * (8, 4), Mamba elsewhere; the attention has no RoPE (JambaAttention never
@@ -1821,7 +2260,10 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_MAMBA_NOPE, .period_key = "attn_layer_period",
  .offset_key = "attn_layer_offset", .kinds_period = 8, .kinds_offset = 4,
  .source = "models/jamba/configuration_jamba.py L89-90, L108-113; modeling_jamba.py L153-200, "
-           "L831-844 (transformers 5.23.0)"},
+           "L831-844 (transformers 5.23.0)",
+ .nonnull = "attn_layer_offset attn_layer_period hidden_size max_position_embeddings "
+            "num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_jamba.py L69-90 (transformers 5.23.0)"},
 WRAPPER("janus", NULL, ROPE, "text_config", "llama", "models/janus/configuration_janus.py L130 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- jetmoe: llama's rotate_half (HALF, full head) on the mixture-of-
@@ -1835,7 +2277,12 @@ WRAPPER("janus", NULL, ROPE, "text_config", "llama", "models/janus/configuration
  .base_default = 10000.0, .head_dim_key = "kv_channels", .default_layers = 12,
  .default_hidden = 2048, .default_head_dim = 128,
  .source = "models/jetmoe/modeling_jetmoe.py L343-373, L445, L470 (5.23.0); "
-           "configuration_jetmoe.py L48-54, L75-76"},
+           "configuration_jetmoe.py L48-54, L75-76",
+ .nonnull = "hidden_size kv_channels max_position_embeddings num_hidden_layers",
+ .nonnull_source = "configuration_jetmoe.py L51-56 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_jetmoe.py L101 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("jev", NULL, MIXED, "text_config", "qwen3_5_text", "models/jev/configuration_jev.py L121 (text_config default qwen3_5_text; transformers 5.23.0)"),
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
@@ -1844,7 +2291,12 @@ WRAPPER("jev", NULL, MIXED, "text_config", "qwen3_5_text", "models/jev/configura
  .layout = HALF, .base_default = 20000.0, .default_layers = 24, .default_hidden = 1024,
  .default_heads = 16,
  .source = "models/jina_embeddings_v3/modeling_jina_embeddings_v3.py L117-118, L136-166, L204, "
-           "L229 (5.23.0); configuration_jina_embeddings_v3.py L51-69"},
+           "L229 (5.23.0); configuration_jina_embeddings_v3.py L51-69",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_jina_embeddings_v3.py L51-58 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_jina_embeddings_v3.py L122 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- kimi_k2 (Kimi K2 remote code): DeepSeek V3's model under its own
  * model_type ("Kimi-K2 reuses the DeepseekV3CausalLM architecture ... we set
@@ -1870,7 +2322,9 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_KIMI_LINEAR,
  .index_key = "linear_attn_config.full_attn_layers", .index_base = 1,
  .source = "models/kimi_linear/configuration_kimi_linear.py L109, L123-141; "
-           "modeling_kimi_linear.py L203-300, L787-792 (transformers 5.23.0)"},
+           "modeling_kimi_linear.py L203-300, L787-792 (transformers 5.23.0)",
+ .nonnull = "hidden_size num_attention_heads num_hidden_layers qk_rope_head_dim",
+ .nonnull_source = "configuration_kimi_linear.py L77-88 (transformers 5.23.0)"},
 
 /* ---- kolibri1: EXAONE 4's attention (Exaone4Attention): q/k norms, then
  * rotate_half RoPE (HALF, full head, head_dim 128) only where sliding_window
@@ -1882,7 +2336,13 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  .default_hidden = 2560, .default_heads = 48, .default_head_dim = 128,
  .flags = POSENC_FAMILY_ROPE_WITHOUT_WINDOW,
  .source = "models/kolibri1/modeling_kolibri1.py L66-95, L136-151, L182-183, L395-425 (5.23.0); "
-           "configuration_kolibri1.py L41-104"},
+           "configuration_kolibri1.py L41-104",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_kolibri1.py L74-95 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_kolibri1.py L428 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- kosmos-2: its text model kosmos_2_text_model (text_config). */
 WRAPPER("kosmos-2", "Kosmos2", SINUSOID, "text_config", "kosmos_2_text_model",
@@ -1905,7 +2365,12 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .default_layers = 24, .embed_key = "embed_dim", .embed_default = 1536,
  .default_positions = 4096,
  .source = "models/kosmos2_5/modeling_kosmos2_5.py L615-728, L889-960; "
-           "configuration_kosmos2_5.py L28-53 (transformers 5.23.0)"},
+           "configuration_kosmos2_5.py L28-53 (transformers 5.23.0)",
+ .nonnull = "embed_dim layers max_position_embeddings",
+ .nonnull_source = "configuration_kosmos2_5.py L38-40 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_kosmos2_5.py L723 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- kosmos_2_text_model: Kosmos2TextSinusoidalPositionalEmbedding, M2M100's
  * fairseq halves read at positions from padding_idx + 1 = pad_token_id + 1
@@ -1918,7 +2383,12 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .default_layers = 24, .embed_key = "embed_dim", .embed_default = 2048,
  .default_positions = 2048,
  .source = "models/kosmos2/modeling_kosmos2.py L555-667, L896-975; configuration_kosmos2.py "
-           "L28-53 (transformers 5.23.0)"},
+           "L28-53 (transformers 5.23.0)",
+ .nonnull = "embed_dim layers max_position_embeddings",
+ .nonnull_source = "configuration_kosmos2.py L38-40 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_kosmos2.py L663 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- kyutai_speech_to_text (Kyutai STT): Moshi's decoder code: every
  * layer built with use_rope=True rotates with rotate_half (HALF) over the
@@ -1931,7 +2401,12 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .default_hidden = 2048, .default_heads = 32,
  .source = "models/kyutai_speech_to_text/modeling_kyutai_speech_to_text.py L124-226, "
            "L269-326, L557-565; configuration_kyutai_speech_to_text.py L60-88 (transformers "
-           "5.23.0)"},
+           "5.23.0)",
+ .nonnull = "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_kyutai_speech_to_text.py L63, L72 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_kyutai_speech_to_text.py L157 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -1943,7 +2418,10 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
 {.model_type = "laguna", .arch = "Laguna", TYPE_SETS_ROPE, .default_layers = 40,
  .default_hidden = 2048, .default_heads = 48, .default_head_dim = 128,
  .source = "models/laguna/modeling_laguna.py L66-120, L241-284, L333, L378, L566 (5.23.0); "
-           "configuration_laguna.py L93-145"},
+           "configuration_laguna.py L93-145",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_laguna.py L93-119 (transformers 5.23.0)"},
 
 /* ---- layoutlm: BERT's learned table at rows 0.. plus 2-D box tables (x, y,
  * h, w; max_2d_position_embeddings rows) read by each token's bbox; quirk.
@@ -1955,7 +2433,8 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .quirks = &quirk_layoutlm,
  .source = "models/layoutlm/modeling_layoutlm.py L48-122; configuration_layoutlm.py L47-64 "
            "(transformers 5.23.0)",
- .nonnull = "hidden_size num_hidden_layers max_position_embeddings max_2d_position_embeddings",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
+            "max_2d_position_embeddings num_attention_heads",
  .nonnull_source = "configuration_layoutlm.py L48-63 (transformers 5.23.0)"},
 
 /* ---- led (Longformer encoder-decoder): a learned table in each stack,
@@ -1965,7 +2444,10 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
 {.model_type = "led", .arch = "LED", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_led,
  .source = "models/led/modeling_led.py L72-86, L1264-1285, L1305-1330, L1423-1447, "
-           "L1526-1532, L1667; configuration_led.py L50-83 (transformers 5.23.0)"},
+           "L1526-1532, L1667; configuration_led.py L50-83 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_decoder_position_embeddings "
+            "max_encoder_position_embeddings",
+ .nonnull_source = "configuration_led.py L59-72 (transformers 5.23.0)"},
 
 /* ---- lfm2: short-convolution layers and attention layers (layer_types
  * "conv" / "full_attention", else full_attn_idxs, default every layer
@@ -1979,7 +2461,12 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV, .index_key = "full_attn_idxs",
  .quirks = &quirk_lfm2,
  .source = "models/lfm2/configuration_lfm2.py L56-62, L78-88; modeling_lfm2.py L131-139, L209, "
-           "L236, L387 (transformers 5.23.0)"},
+           "L236, L387 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_lfm2.py L59-64 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_lfm2.py L97 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- lfm2_moe: LFM2's layers with MoE MLPs; layer_types has no default
  * (None: the model cannot be built), rope_theta 1e6. transformers 5.23.0
@@ -1989,7 +2476,9 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
  .base_default = 1000000.0, .default_hidden = 2048, .default_layers = 32, .default_heads = 32,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CONV,
  .source = "models/lfm2_moe/configuration_lfm2_moe.py L61-77, L88; modeling_lfm2_moe.py "
-           "L216-224, L321, L472 (transformers 5.23.0)"},
+           "L216-224, L321, L472 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_lfm2_moe.py L64-77 (transformers 5.23.0)"},
 WRAPPER("lfm2_vl", NULL, MIXED, "text_config", "lfm2", "models/lfm2_vl/configuration_lfm2_vl.py L36 (text_config default lfm2; transformers 5.23.0)"),
 
 /* ---- lfm3 (LFM3): short convolution layers (no attention, no positions),
@@ -2014,7 +2503,10 @@ WRAPPER("lfm2_vl", NULL, MIXED, "text_config", "lfm2", "models/lfm2_vl/configura
      "\"partial_rotary_factor\": 0.5}}",
  .base_default = 10000.0, .quirks = &quirk_lfm3,
  .source = "models/lfm3/modeling_lfm3.py L65-170, L209-260, L341, L409-440; "
-           "configuration_lfm3.py L53-101 (transformers 5.23.0)"},
+           "configuration_lfm3.py L53-101 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_lfm3.py L58-77 (transformers 5.23.0)"},
 
 WRAPPER("lfm3_vl", "Lfm3Vl", MIXED, "text_config", "lfm3", "models/lfm3_vl/configuration_lfm3_vl.py L64-71 (transformers 5.23.0)"),
 WRAPPER("lighton_ocr", NULL, ROPE, "text_config", "qwen3", "models/lighton_ocr/configuration_lighton_ocr.py L69-71 (text_config default qwen3; transformers 5.23.0)"),
@@ -2024,7 +2516,12 @@ WRAPPER("lighton_ocr", NULL, ROPE, "text_config", "qwen3", "models/lighton_ocr/c
  * configuration_llama.py @26892c16 (LlamaConfig). */
 {.model_type = "llama", .rotary = WHOLE_HEAD, .arch = "Llama", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
- .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16"},
+ .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_llama.py L65-71 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/configuration_llama4.py (Llama4Config)"),
 
@@ -2042,7 +2539,13 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
  .default_hidden = 5120, .default_heads = 40, .default_head_dim = 128,
  .source = "models/llama4/modeling_llama4.py @42791a34 L245-254, L340, L372-387",
  /* models/llama4/modeling_llama4.py L219 (5.23.0): freqs_cis = torch.polar(1, freqs) */
- .hf_module = "complex"},
+ .hf_module = "complex",
+ .nonnull = "attn_scale floor_scale head_dim hidden_size max_position_embeddings "
+            "num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_llama4.py L131-163 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_llama4.py L211 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),
@@ -2060,7 +2563,13 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .layout = INTERLEAVED, .rotary = POSENC_ROTARY_QK_ROPE, .base_default = 10000000.0,
  .default_layers = 28, .default_hidden = 6144, .default_heads = 64, .default_head_dim = 64,
  .source = "models/longcat_flash/modeling_longcat_flash.py L281-317, L362, L396-414, L461 "
-           "(5.23.0); configuration_longcat_flash.py L64-119"},
+           "(5.23.0); configuration_longcat_flash.py L64-119",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads num_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_longcat_flash.py L86-107 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_longcat_flash.py L100 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- longformer: RoBERTa's embeddings: a learned table whose row of position
  * 0 is padding_idx + 1; its sliding-window and global attention add no
@@ -2069,7 +2578,12 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/longformer/modeling_longformer.py L368-410; configuration_longformer.py "
-           "L49-62 (transformers 5.23.0)"},
+           "L49-62 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_longformer.py L55-62 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_longformer.py L379 (input_ids.ne(padding_idx) fails on a "
+                        "None; transformers 5.23.0)"},
 
 /* ---- longt5: T5's stacks (num_layers, num_decoder_layers; layer 0 of
  * each holds the bias tables, the rest reuse them), the decoder T5's causal
@@ -2097,7 +2611,12 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/luke/modeling_luke.py L290-400; configuration_luke.py L55-67 (transformers "
-           "5.23.0)"},
+           "5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_luke.py L55-63 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_luke.py L985 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- lxmert: its language encoder's embeddings are BERT's: a learned table
  * (position_embeddings, max_position_embeddings rows) read at rows 0..
@@ -2108,7 +2627,9 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "lxmert", .arch = "Lxmert", .scheme = POSENC_SCHEME_LEARNED, .layers_key = "l_layers",
  .default_layers = 9, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/lxmert/modeling_lxmert.py L179-212; configuration_lxmert.py L82-104 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings l_layers",
+ .nonnull_source = "configuration_lxmert.py L73, L82, L85 (transformers 5.23.0)"},
 
 /* ---- m2m_100: M2M100SinusoidalPositionalEmbedding in both stacks:
  * fairseq's sinusoid (sin then cos halves of pos * exp(-k ln(10000) /
@@ -2121,16 +2642,25 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
  .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
  .source = "models/m2m_100/modeling_m2m_100.py L80-185, L525-536, L614-625 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_m2m_100.py L50-62 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_m2m_100.py L180 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- mamba, mamba2: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/mamba/modeling_mamba.py,
  * models/mamba2/modeling_mamba2.py (mixers only, no position input). */
 {.model_type = "mamba", .arch = "Mamba", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
- .source = "models/mamba/modeling_mamba.py (mamba mixers only; transformers 5.23.0)"},
+ .source = "models/mamba/modeling_mamba.py (mamba mixers only; transformers 5.23.0)",
+ .nonnull = "hidden_size num_hidden_layers",
+ .nonnull_source = "configuration_mamba.py L68-70 (transformers 5.23.0)"},
 
 {.model_type = "mamba2", .arch = "Mamba2", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_SSM,
- .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)"},
+ .source = "models/mamba2/modeling_mamba2.py (mamba2 mixers only; transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size num_hidden_layers",
+ .nonnull_source = "configuration_mamba2.py L63-67 (transformers 5.23.0)"},
 
 /* ---- marian: MarianSinusoidalPositionalEmbedding in both stacks: XLM's
  * angles pos / 10000^(2 (j // 2) / dim) in numpy float64, sin in the first
@@ -2140,7 +2670,9 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "marian", .arch = "Marian", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_MARIAN, .default_layers = 12,
  .default_hidden = 1024, .default_positions = 1024,
- .source = "models/marian/modeling_marian.py L72-103, L447-472, L527-596 (transformers 5.23.0)"},
+ .source = "models/marian/modeling_marian.py L72-103, L447-472, L527-596 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_marian.py L56-68 (transformers 5.23.0)"},
 
 /* ---- markuplm: RoBERTa's learned table (rows from pad_token_id + 1, class
  * default 0) plus XPath tag and subscript tables per depth; quirk.
@@ -2154,7 +2686,7 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
            "(transformers 5.23.0)",
  .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
             "max_xpath_tag_unit_embeddings max_xpath_subs_unit_embeddings "
-            "xpath_unit_hidden_size max_depth",
+            "xpath_unit_hidden_size max_depth num_attention_heads subs_pad_id tag_pad_id",
  .nonnull_source = "configuration_markuplm.py L59-78 (transformers 5.23.0)"},
 
 /* ---- mbart: BART's learned tables in both stacks
@@ -2163,7 +2695,9 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "mbart", .arch = "MBart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mbart/modeling_mbart.py L80-104, L499, L613; configuration_mbart.py L50-62 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_mbart.py L50-62 (transformers 5.23.0)"},
 
 /* ---- megatron-bert: BERT's learned table, offset 0 (position_ids 0..
  * plus the cache length). transformers 5.23.0
@@ -2174,7 +2708,9 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "megatron-bert", .arch = "MegatronBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 24, .default_hidden = 1024, .default_heads = 16, .default_positions = 512,
  .source = "models/megatron_bert/modeling_megatron_bert.py L50-101; "
-           "configuration_megatron_bert.py L44-55 (transformers 5.23.0)"},
+           "configuration_megatron_bert.py L44-55 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_megatron_bert.py L44-51 (transformers 5.23.0)"},
 
 /* ---- mellum: llama's rotate_half (HALF, full head), one RoPE per layer
  * type from rope_parameters.full_attention / .sliding_attention (class
@@ -2185,7 +2721,10 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
 {.model_type = "mellum", .arch = "Mellum", TYPE_SETS_ROPE, .default_layers = 28,
  .default_hidden = 2304, .default_heads = 32, .default_head_dim = 128,
  .source = "models/mellum/modeling_mellum.py L45-99, L130-160, L208, L246, L516 (5.23.0); "
-           "configuration_mellum.py L85-130"},
+           "configuration_mellum.py L85-130",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_mellum.py L85-109 (transformers 5.23.0)"},
 
 WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "models/metaclip_2/configuration_metaclip_2.py L157 (transformers 5.23.0)"),
 
@@ -2199,7 +2738,9 @@ WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "mo
  .default_layers = 12, .default_hidden = 512, .default_heads = 8,
  .default_positions = 77,
  .source = "models/metaclip_2/modeling_metaclip_2.py L42-77; "
-           "configuration_metaclip_2.py L50-68 (transformers 5.23.0)"},
+           "configuration_metaclip_2.py L50-68 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_metaclip_2.py L54-59 (transformers 5.23.0)"},
 
 /* ---- mimo_v2_flash: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements (0.334 of head_dim 192: 64), one RoPE per
@@ -2212,7 +2753,10 @@ WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "mo
 {.model_type = "mimo_v2_flash", .arch = "MiMoV2Flash", TYPE_SETS_ROPE, .partial_default = 0.334,
  .default_layers = 48, .default_hidden = 4096, .default_heads = 64, .default_head_dim = 192,
  .source = "models/mimo_v2_flash/modeling_mimo_v2_flash.py L70-120, L245-285, L340-346, L382 "
-           "(5.23.0); configuration_mimo_v2_flash.py L79-130"},
+           "(5.23.0); configuration_mimo_v2_flash.py L79-130",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_mimo_v2_flash.py L79-107 (transformers 5.23.0)"},
 
 /* ---- minicpm (remote code): MiniCPM's rotary classes (rotate_half, full
  * head); its longrope uses long_factor from the start when
@@ -2236,7 +2780,13 @@ WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "mo
  .base_default = 10000.0,
  .rotary = POSENC_ROTARY_QK_ROPE, .flags = POSENC_FAMILY_LONG_FROM_MAXPOS,
  .source = "openbmb/MiniCPM3-4B modeling_minicpm.py (rotate_half, MiniCPMLongRoPE; port id "
-           "63332013972)"},
+           "63332013972)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_minicpm3.py L89-112 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_minicpm3.py L112 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("minicpm_ocr", "MiniCPMOCR", MIXED, "text_config", "qwen3_5_text", "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"),
 
@@ -2263,7 +2813,12 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
  .base_default = 1000000.0, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
  .kinds_period = 2, .kinds_offset = 0,
  .source = "models/minimax/configuration_minimax.py L63, L110, L123-126; modeling_minimax.py "
-           "L125, L321-329, L425, L542 (transformers 5.23.0)"},
+           "L125, L321-329, L425, L542 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_minimax.py L87-94 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_minimax.py L155 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- minimax_m2: q/k norms over the whole projections, then rotate_half
  * (HALF) over the first int(head_dim * partial_rotary_factor) elements;
@@ -2278,7 +2833,13 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
  .base_default = 5000000.0, .default_layers = 62, .default_hidden = 3072, .default_heads = 48,
  .default_head_dim = 128, .flags = POSENC_FAMILY_ROTARY_DIM,
  .source = "models/minimax_m2/modeling_minimax_m2.py L174-179, L233-273, L283, L315 (5.23.0); "
-           "configuration_minimax_m2.py L73-104"},
+           "configuration_minimax_m2.py L73-104",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_minimax_m2.py L76-83 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_minimax_m2.py L182 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- minimax_m3_vl, minimax_m3_vl_text (MiniMax-M3): refused. Layers of
  * type minimax_m3_sparse build a Lightning Indexer that rotates its own q and
@@ -2307,7 +2868,12 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
 {.model_type = "ministral", .rotary = WHOLE_HEAD, .arch = "Ministral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/ministral/modeling_ministral.py L65-94, L144, L172, L298-325, L390 (5.23.0); "
-           "configuration_ministral.py L66-98"},
+           "configuration_ministral.py L66-98",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_ministral.py L67-74 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_ministral.py L314 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
@@ -2315,11 +2881,16 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
  * (get_llama_4_attn_scale). */
 {.model_type = "ministral3", .rotary = WHOLE_HEAD, .arch = "Ministral3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .qscale = POSENC_QUERY_SCALE_BETA,
- .source = "models/ministral3/modeling_ministral3.py (get_llama_4_attn_scale)"},
+ .source = "models/ministral3/modeling_ministral3.py (get_llama_4_attn_scale)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_ministral3.py L75-82 (transformers 5.23.0)"},
 
 /* ---- mistral, mixtral: llama's RoPE (HALF, full head, every layer). */
 {.model_type = "mistral", .rotary = WHOLE_HEAD, .arch = "Mistral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/mistral/modeling_mistral.py (llama apply_rotary_pos_emb)"},
+ .source = "models/mistral/modeling_mistral.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_mistral.py L64-71 (transformers 5.23.0)"},
 
 WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3/configuration_mistral3.py (Mistral3Config text_config)"),
 
@@ -2340,7 +2911,13 @@ WRAPPER("mistral3", "Mistral3", ROPE, "text_config", "mistral", "models/mistral3
  .default_layers = 36, .default_hidden = 4096, .default_heads = 32, .default_head_dim = 64,
  .flags = POSENC_FAMILY_INTERLEAVE_KEY | POSENC_FAMILY_NEEDS_BLOCK,
  .source = "models/mistral4/modeling_mistral4.py L286-360, L419, L455-481 (5.23.0); "
-           "configuration_mistral4.py L76-135"},
+           "configuration_mistral4.py L76-135",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_mistral4.py L76-97 (transformers 5.23.0)",
+ .null_misread = "rope_interleave",
+ .null_misread_source = "modeling_mistral4.py L466 (if self.config.rope_interleave: a None "
+                        "rotates halves, not pairs; transformers 5.23.0)"},
 
 /* ---- mistral_large4, mistral_large4_text (Mistral Large 4): refused. Its
  * rotary is LeRoPE: the YaRN inverse frequencies times exp(alpha), alpha a
@@ -2363,7 +2940,9 @@ REFUSED("mistral_large4_text", NULL, MIXED, INTERLEAVED,
 
 /* ---- mixtral: llama's RoPE, as mistral above. */
 {.model_type = "mixtral", .rotary = WHOLE_HEAD, .arch = "Mixtral", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)"},
+ .source = "models/mixtral/modeling_mixtral.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_mixtral.py L68-75 (transformers 5.23.0)"},
 
 WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/mllama/configuration_mllama.py L174-182 (transformers 5.23.0)"),
 
@@ -2379,7 +2958,12 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  .default_heads = 32, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_CROSS,
  .index_key = "cross_attention_layers",
  .source = "models/mllama/configuration_mllama.py L120-145; modeling_mllama.py L476-484, L548, "
-           "L1022-1031 (transformers 5.23.0)"},
+           "L1022-1031 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_mllama.py L125-133 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_mllama.py L746 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- mobilebert: a learned table hidden_size wide (the word embeddings
  * are embedding_size wide and go through a projection first; the position
@@ -2390,7 +2974,10 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
 {.model_type = "mobilebert", .arch = "MobileBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 24, .default_hidden = 512, .default_heads = 4, .default_positions = 512,
  .source = "models/mobilebert/modeling_mobilebert.py L68-142; configuration_mobilebert.py L62-74 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "embedding_size hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_mobilebert.py L62-74 (transformers 5.23.0)"},
 
 /* ---- modernbert (encoder): rotate_half (HALF, full head; q/k from the
  * fused Wqkv), one RoPE per layer type: full layers global_rope_theta
@@ -2407,7 +2994,9 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  .default_layers = 22, .default_hidden = 768, .default_heads = 12,
  .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
  .source = "models/modernbert/modeling_modernbert.py L93-145, L177-208, L234-244, L269 "
-           "(5.23.0); configuration_modernbert.py L77-151"},
+           "(5.23.0); configuration_modernbert.py L77-151",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_modernbert.py L80-85 (transformers 5.23.0)"},
 
 /* ---- modernbert-decoder: ModernBERT's per-type RoPE in a causal stack:
  * rotate_half (HALF, full head), full layers global_rope_theta (default_theta
@@ -2421,7 +3010,13 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
  .local_base_default = 10000.0, .sliding_pattern = 3, .default_layers = 22,
  .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_GLOBAL_EVERY_N,
  .source = "models/modernbert_decoder/modeling_modernbert_decoder.py L90-175, L215-260 "
-           "(5.23.0); configuration_modernbert_decoder.py L66-140"},
+           "(5.23.0); configuration_modernbert_decoder.py L66-140",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "pad_token_id",
+ .nonnull_source = "configuration_modernbert_decoder.py L71-81 (transformers 5.23.0)",
+ .null_misread = "sliding_window",
+ .null_misread_source = "modeling_modernbert_decoder.py L246, L482 (the sliding layers' mask "
+                        "fails on a None; transformers 5.23.0)"},
 WRAPPER("modernvbert", NULL, ROPE, "text_config", "modernbert", "models/modernvbert/configuration_modernvbert.py L62 (text_config default modernbert; transformers 5.23.0)"),
 
 WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/configuration_molmo2.py L196 (transformers 5.23.0)"),
@@ -2438,7 +3033,13 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128, .quirks = &quirk_molmo2_text,
  .source = "models/molmo2/modeling_molmo2.py L98-150, L210-239, L659-663; "
-           "configuration_molmo2.py L125-158 (transformers 5.23.0)"},
+           "configuration_molmo2.py L125-158 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_molmo2.py L135-147 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_molmo2.py L137 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- moshi: the main (temporal) decoder rotates every layer with
  * rotate_half (HALF) over the whole head, theta from the rope block (class
@@ -2450,7 +3051,13 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
 {.model_type = "moshi", .rotary = WHOLE_HEAD, .arch = "Moshi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/moshi/modeling_moshi.py L266-344, L446-470, L735-800; configuration_moshi.py "
-           "L136-164 (transformers 5.23.0)"},
+           "L136-164 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "sliding_window",
+ .nonnull_source = "configuration_moshi.py L137-148 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_moshi.py L299 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("moss_transcribe_diarize", NULL, ROPE, "text_config", "qwen3", "models/moss_transcribe_diarize/configuration_moss_transcribe_diarize.py L98-100 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- mpnet: RoBERTa's learned table (padding_idx 1: rows from 2) plus T5's
@@ -2463,7 +3070,8 @@ WRAPPER("moss_transcribe_diarize", NULL, ROPE, "text_config", "qwen3", "models/m
  .default_layers = 12, .quirks = &quirk_mpnet,
  .source = "models/mpnet/modeling_mpnet.py L61-74, L281, L312-350, L850-858 (transformers "
            "5.23.0)",
- .nonnull = "hidden_size num_hidden_layers max_position_embeddings relative_attention_num_buckets",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
+            "relative_attention_num_buckets num_attention_heads",
  .nonnull_source = "configuration_mpnet.py L48-58 (transformers 5.23.0)"},
 
 /* ---- mpt: ALiBi on every layer; HF builds it with alibi_bias_max 8 whatever
@@ -2471,7 +3079,9 @@ WRAPPER("moss_transcribe_diarize", NULL, ROPE, "text_config", "qwen3", "models/m
  * configuration_mpt.py @3f832360 L157-175. */
 {.model_type = "mpt", .arch = "Mpt", .scheme = POSENC_SCHEME_ALIBI, .default_layers = 24,
  .default_hidden = 2048, .default_heads = 16, .quirks = &quirk_mpt,
- .source = "models/mpt/modeling_mpt.py @e2412028 L42-62, L327"},
+ .source = "models/mpt/modeling_mpt.py @e2412028 L42-62, L327",
+ .nonnull = "d_model learned_pos_emb n_heads n_layers",
+ .nonnull_source = "configuration_mpt.py L119-128 (transformers 5.23.0)"},
 
 /* ---- mra: a learned table of max_position_embeddings + 2 rows read at
  * position + 2 (position_ids = arange + 2), as OPT's; the block-sparse
@@ -2482,14 +3092,19 @@ WRAPPER("moss_transcribe_diarize", NULL, ROPE, "text_config", "qwen3", "models/m
 {.model_type = "mra", .arch = "Mra", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 512, .pos_offset = 2,
  .source = "models/mra/modeling_mra.py L464-516; configuration_mra.py L54-69 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_mra.py L54-61 (transformers 5.23.0)"},
 
 /* ---- mt5: T5's code ("Copied from transformers.models.t5"); MT5Config
  * num_layers 8, num_heads 6. models/mt5/modeling_mt5.py @e2412028,
  * configuration_mt5.py @3f832360 L71-88. */
 {.model_type = "mt5", .arch = "MT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
- .source = "models/mt5/modeling_mt5.py (copied from T5Attention)"},
+ .source = "models/mt5/modeling_mt5.py (copied from T5Attention)",
+ .nonnull = "d_model num_layers relative_attention_max_distance "
+            "relative_attention_num_buckets",
+ .nonnull_source = "configuration_mt5.py L44-51 (transformers 5.23.0)"},
 
 /* ---- muse_glimmer, muse_glimmer_text: the text model's one rotary
  * (rope_parameters' rope_theta, default_theta 10000; rotate_half, HALF, dim =
@@ -2508,7 +3123,13 @@ WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text"
  .base_default = 10000.0, .default_layers = 52, .default_hidden = 6656, .default_heads = 32,
  .default_head_dim = 128, .quirks = &quirk_muse_glimmer_text,
  .source = "models/muse_glimmer/modeling_muse_glimmer.py L158-210, L275-340, L458-515; "
-           "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)"},
+           "configuration_muse_glimmer.py L80-172 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_muse_glimmer.py L117-124 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_muse_glimmer.py L191 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- muse_spark, muse_spark_text: muse_glimmer's rule (the text classes
  * derive from muse_glimmer's, modular_muse_spark.py L81, L396, L463, L527):
@@ -2529,7 +3150,10 @@ WRAPPER("muse_spark", "MuseSpark", MIXED, "text_config", "muse_spark_text", "mod
  .default_head_dim = 64, .quirks = &quirk_muse_glimmer_text,
  .source = "models/muse_spark/modeling_muse_spark.py L528-575, L590-670; "
            "configuration_muse_spark.py L75-190; modular_muse_spark.py L81-150, L527-590 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_muse_spark.py L117-123 (transformers 5.23.0)"},
 WRAPPER("musicflamingo", NULL, ROPE, "text_config", "qwen2", "models/musicflamingo/configuration_musicflamingo.py L64 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- musicgen: its decoder (musicgen_decoder, the decoder part). */
@@ -2544,7 +3168,9 @@ WRAPPER("musicgen", "Musicgen", SINUSOID, "decoder", "musicgen_decoder",
  .sinusoid = POSENC_SINUSOID_MUSICGEN, .default_layers = 24, .default_hidden = 1024,
  .default_positions = 2048,
  .source = "models/musicgen/modeling_musicgen.py L106-145, L404-522; configuration_musicgen.py "
-           "L31-43 (transformers 5.23.0)"},
+           "L31-43 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_musicgen.py L36-43 (transformers 5.23.0)"},
 
 /* ---- musicgen_melody: its decoder (musicgen_melody_decoder, the decoder
  * part; sub_configs_defaults, configuration_musicgen_melody.py L136-145). */
@@ -2562,14 +3188,18 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .sinusoid = POSENC_SINUSOID_MUSICGEN, .default_layers = 24, .default_hidden = 1024,
  .default_positions = 2048,
  .source = "models/musicgen_melody/modeling_musicgen_melody.py L112-154, L374-411, L484-510; "
-           "configuration_musicgen_melody.py L28-59 (transformers 5.23.0)"},
+           "configuration_musicgen_melody.py L28-59 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_musicgen_melody.py L40-47 (transformers 5.23.0)"},
 
 /* ---- mvp: BART's learned tables (row of position 0 at offset 2) in the
  * encoder and the decoder. */
 {.model_type = "mvp", .arch = "Mvp", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/mvp/modeling_mvp.py L63-87, L502-584, L660-805; configuration_mvp.py "
-           "L51-73 (transformers 5.23.0)"},
+           "L51-73 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_mvp.py L57-67 (transformers 5.23.0)"},
 
 /* ---- nanochat: rotate_half is cat(x2, -x1) (L169-173), the negative of
  * llama's, so q * cos + rotate_half(q) * sin (L125-129) turns each
@@ -2587,7 +3217,12 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 6,
  .quirks = &quirk_nanochat,
  .source = "models/nanochat/modeling_nanochat.py L59-129, L169-173, L203-226; "
-           "configuration_nanochat.py L54-72 (transformers 5.23.0)"},
+           "configuration_nanochat.py L54-72 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_nanochat.py L55-60 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_nanochat.py L92 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
@@ -2599,7 +3234,12 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .partial_default = 0.5, .base_default = 10000.0, .default_layers = 32, .default_hidden = 6144,
  .default_heads = 48,
  .source = "models/nemotron/modeling_nemotron.py L110-116, L134-169, L236, L265 (5.23.0); "
-           "configuration_nemotron.py L55-77"},
+           "configuration_nemotron.py L55-77",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_nemotron.py L55-62 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_nemotron.py L119 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- nemotron_h: Mamba 2, attention, MLP and MoE layers (layers_block_type,
  * or hybrid_override_pattern "M" / "*" / "-" / "E"; its length is the
@@ -2612,7 +3252,9 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_NEMOTRON_H, .pattern_key = "hybrid_override_pattern",
  .flags = POSENC_FAMILY_LIST_COUNTS,
  .source = "models/nemotron_h/configuration_nemotron_h.py L84, L171-189, L279-282; "
-           "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)"},
+           "modeling_nemotron_h.py L868-940, L953-954 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads",
+ .nonnull_source = "configuration_nemotron_h.py L99-110 (transformers 5.23.0)"},
 
 /* ---- neomme (NeoMME encoder): per layer type (layer_types, else full
  * where (i + 1) % 6 == 0 and the last layer, L103-107) a RoPE set (sliding:
@@ -2642,7 +3284,10 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
           POSENC_FAMILY_MROPE_HW_ALTERNATING | POSENC_FAMILY_MROPE_TWO_AXIS,
  .quirks = &quirk_neomme,
  .source = "models/neomme/modeling_neomme.py L90-169, L209-249, L561-587; "
-           "configuration_neomme.py L72-107, L141-154 (transformers 5.23.0)"},
+           "configuration_neomme.py L72-107, L141-154 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_neomme.py L78-86 (transformers 5.23.0)"},
 #undef NEOMME_ROPE_PARAMETERS
 
 /* ---- nllb-moe: M2M100's fairseq sinusoid (see m2m_100) from row
@@ -2652,7 +3297,12 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
 {.model_type = "nllb-moe", .arch = "NllbMoe", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
  .default_layers = 12, .default_hidden = 1024, .default_positions = 1024,
- .source = "models/nllb_moe/modeling_nllb_moe.py L63-167, L684-695 (transformers 5.23.0)"},
+ .source = "models/nllb_moe/modeling_nllb_moe.py L63-167, L684-695 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_nllb_moe.py L82-94 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_nllb_moe.py L163 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- nomic_bert (encoder): llama's rotate_half (HALF, full head),
  * default_theta 1000. The remote-code configs' rotary_emb_fraction and
@@ -2660,7 +3310,13 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
 {.model_type = "nomic_bert", .rotary = WHOLE_HEAD, .arch = "NomicBert", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000.0, .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/nomic_bert/modeling_nomic_bert.py L116-117, L135-165, L203, L227 (5.23.0); "
-           "configuration_nomic_bert.py L51-74"},
+           "configuration_nomic_bert.py L51-74",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "pad_token_id",
+ .nonnull_source = "configuration_nomic_bert.py L51-62 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_nomic_bert.py L121 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- nystromformer: a learned table of max_position_embeddings + 2 rows
  * read at position + 2 (position_ids = arange + 2); the Nystrom
@@ -2673,25 +3329,35 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 510,
  .pos_offset = 2,
  .source = "models/nystromformer/modeling_nystromformer.py L46-100; "
-           "configuration_nystromformer.py L55-70 (transformers 5.23.0)"},
+           "configuration_nystromformer.py L55-70 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_nystromformer.py L55-62 (transformers 5.23.0)"},
 
 /* ---- olmo, olmo2: llama's RoPE. */
 {.model_type = "olmo", .rotary = WHOLE_HEAD, .arch = "Olmo", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/olmo/modeling_olmo.py (llama apply_rotary_pos_emb)"},
+ .source = "models/olmo/modeling_olmo.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_olmo.py L68-74 (transformers 5.23.0)"},
 {.model_type = "olmo2", .rotary = WHOLE_HEAD, .arch = "Olmo2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/olmo2/modeling_olmo2.py (llama apply_rotary_pos_emb)"},
+ .source = "models/olmo2/modeling_olmo2.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_olmo2.py L71-77 (transformers 5.23.0)"},
 
 /* ---- olmo3: rotate_half; the rope_scaling on full layers only, sliding
  * layers plain RoPE ("RoPE scaling is not applied to sliding window attention
  * layers"); layer_types default full every 4th layer.
  * models/olmo3/modular_olmo3.py @26892c16 L152-188 (defaults, layer_types),
  * L271 (the comment), L279-337 (one rotary for every layer in HF 5.x, a
- * regression; PR #40778 had rotary_embs per layer type). */
-{.model_type = "olmo3", .rotary = WHOLE_HEAD, .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 10000.0,
+ * regression; PR #40778 had rotary_embs per layer type). Without
+ * rope_parameters or rope_theta both sets take the class's default_theta
+ * 500000 (transformers 5.23.0 configuration_olmo3.py L84, L106-122). */
+{.model_type = "olmo3", .rotary = WHOLE_HEAD, .arch = "Olmo3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .base_default = 500000.0,
  .layers = POSENC_LAYERS_BY_TYPE, .full_rope = POSENC_TROPE_SCALED,
  .sliding_rope = POSENC_TROPE_PLAIN, .sliding_pattern = 4, .default_hidden = 4096,
  .default_heads = 32,
- .source = "models/olmo3/modular_olmo3.py @26892c16 L152-188, L271, L279-337"},
+ .source = "models/olmo3/modular_olmo3.py @26892c16 L152-188, L271, L279-337",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_olmo3.py L66-72 (transformers 5.23.0)"},
 
 /* ---- olmo_hybrid: Gated DeltaNet (linear attention) layers and attention
  * layers (layer_types, default full where i % 4 == 3, else the last layer);
@@ -2708,14 +3374,24 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
  .default_heads = 30, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR, .kinds_period = 4,
  .kinds_offset = 3, .quirks = &quirk_olmo_hybrid,
  .source = "models/olmo_hybrid/configuration_olmo_hybrid.py L91-108, L121-130; "
-           "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)"},
+           "modeling_olmo_hybrid.py L127-160, L216-218, L886-900 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_olmo_hybrid.py L91-97 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_olmo_hybrid.py L895-900 (no rotary embedding at all when "
+                        "rope_parameters' rope_theta is None; transformers 5.23.0)"},
 
 /* ---- olmoe: llama's rotate_half (HALF, full head; q/k norms over the whole
  * projection before it), rope_theta 10000. */
 {.model_type = "olmoe", .rotary = WHOLE_HEAD, .arch = "Olmoe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 16, .default_hidden = 2048, .default_heads = 16,
  .source = "models/olmoe/modeling_olmoe.py L126-160, L204 (5.23.0); configuration_olmoe.py "
-           "L64-67"},
+           "L64-67",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_olmoe.py L64-70 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_olmoe.py L96 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- openai-gpt (GPT-1): a learned table positions_embed of n_positions
  * rows, offset 0 (position_ids 0..seq_len-1). OpenAIGPTConfig
@@ -2726,7 +3402,9 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
 {.model_type = "openai-gpt", .arch = "OpenAIGPT", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/openai/modeling_openai.py L302, L306, L346-348, L369; "
-           "configuration_openai.py L74-85 (transformers 5.23.0)"},
+           "configuration_openai.py L74-85 (transformers 5.23.0)",
+ .nonnull = "n_embd n_head n_layer n_positions",
+ .nonnull_source = "configuration_openai.py L82-85 (transformers 5.23.0)"},
 
 /* ---- openai_privacy_filter (OpenAI Privacy Filter, a bidirectional
  * encoder): _apply_rotary_emb rotates x[0::2] with x[1::2] and stacks them
@@ -2746,14 +3424,22 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
                             "\"beta_slow\": 1.0, \"truncate\": false, "
                             "\"original_max_position_embeddings\": 4096}",
  .source = "models/openai_privacy_filter/modeling_openai_privacy_filter.py L62-139, L215; "
-           "configuration_openai_privacy_filter.py L60-114 (transformers 5.23.0)"},
+           "configuration_openai_privacy_filter.py L60-114 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers sliding_window",
+ .nonnull_source = "configuration_openai_privacy_filter.py L73-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_openai_privacy_filter.py L95 (base ** ...: a rope_theta None, "
+                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
  * configuration_opt.py @3f832360 L89-109. */
 {.model_type = "opt", .arch = "OPT", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 2048, .pos_offset = 2,
- .source = "models/opt/modeling_opt.py @e2412028 L51-76, L314-349"},
+ .source = "models/opt/modeling_opt.py @e2412028 L51-76, L314-349",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_opt.py L55-64 (transformers 5.23.0)"},
 
 /* ---- orion (Orion-14B remote code): llama's attention with LayerNorm;
  * RoPE over the whole head (head_dim = hidden_size / heads), base rope_theta,
@@ -2787,7 +3473,9 @@ WRAPPER("owlv2", NULL, LEARNED, "text_config", "owlv2_text_model", "models/owlv2
  .default_layers = 12, .default_hidden = 512, .default_heads = 8,
  .default_positions = 16,
  .source = "models/owlv2/modeling_owlv2.py L285-314; "
-           "configuration_owlv2.py L45-59 (transformers 5.23.0)"},
+           "configuration_owlv2.py L45-59 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_owlv2.py L49-53 (transformers 5.23.0)"},
 
 WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owlvit/configuration_owlvit.py L104 (transformers 5.23.0)"),
 
@@ -2801,7 +3489,9 @@ WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owl
  .default_layers = 12, .default_hidden = 512, .default_heads = 8,
  .default_positions = 16,
  .source = "models/owlvit/modeling_owlvit.py L347-376; "
-           "configuration_owlvit.py L44-58 (transformers 5.23.0)"},
+           "configuration_owlvit.py L44-58 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_owlvit.py L48-52 (transformers 5.23.0)"},
 
 /* ---- paddleocr_vl (PaddleOCR-VL): a wrapper (text_config
  * paddleocr_vl_text; a config without text_config keeps the language keys at
@@ -2820,7 +3510,12 @@ WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owl
  .base_default = 500000.0, .default_layers = 18, .default_hidden = 1024, .default_heads = 16,
  .default_head_dim = 128, .mrope_default = {16, 24, 24}, .flags = POSENC_FAMILY_MROPE,
  .source = "models/paddleocr_vl/modeling_paddleocr_vl.py L165-221, L278-307, L331; "
-           "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)"},
+           "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_paddleocr_vl.py L115-121 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_paddleocr_vl.py L142 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
 /* ---- pegasus: PegasusSinusoidalPositionalEmbedding in both stacks: Marian's
@@ -2831,7 +3526,9 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
 {.model_type = "pegasus", .arch = "Pegasus", .scheme = POSENC_SCHEME_SINUSOID,
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_MARIAN, .default_layers = 12,
  .default_hidden = 1024, .default_positions = 1024,
- .source = "models/pegasus/modeling_pegasus.py L74-110 (transformers 5.23.0)"},
+ .source = "models/pegasus/modeling_pegasus.py L74-110 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_pegasus.py L50-62 (transformers 5.23.0)"},
 
 /* ---- pegasus_x: PegasusXSinusoidalPositionalEmbedding in both stacks (L749,
  * L780, L930): fairseq's sin|cos halves of pos * exp(-k ln(max_scale) /
@@ -2848,7 +3545,9 @@ WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/confi
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .default_layers = 16,
  .default_hidden = 1024, .default_positions = 16384, .quirks = &quirk_pegasus_x,
  .source = "models/pegasus_x/modeling_pegasus_x.py L94-124, L749-839, L930-1043 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_pegasus_x.py L58-70 (transformers 5.23.0)"},
 WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_lm/configuration_perception_lm.py L34 (text_config default llama; transformers 5.23.0)"),
 
 /* ---- persimmon: rotate_half (HALF) over the first int(head_dim *
@@ -2858,12 +3557,19 @@ WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_
  .partial_default = 0.5, .base_default = 10000.0, .default_layers = 36, .default_hidden = 4096,
  .default_heads = 64,
  .source = "models/persimmon/modeling_persimmon.py L84-87, L106-136, L192-194, L258-272 "
-           "(5.23.0); configuration_persimmon.py L43-62"},
+           "(5.23.0); configuration_persimmon.py L43-62",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_persimmon.py L43-48 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_persimmon.py L91 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- phi: rotate_half over the first int(head_dim * partial_rotary_factor)
  * elements (default 0.5). */
 {.model_type = "phi", .arch = "Phi", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .partial_default = 0.5,
- .source = "models/phi/modeling_phi.py (rotary_ndims, rotate_half)"},
+ .source = "models/phi/modeling_phi.py (rotary_ndims, rotate_half)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_phi.py L64-73 (transformers 5.23.0)"},
 
 /* ---- phi-msft: Phi-2's first remote-code release: n_embd, n_head, n_layer,
  * rotary_dim; _apply_rotary_emb chunks x[..., :rotary_dim] in halves: HALF;
@@ -2878,7 +3584,9 @@ WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_
  * (convert_rope_params_to_dict: rope_type in ["su", "yarn"] -> "longrope"). */
 {.model_type = "phi3", .arch = "Phi3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
- .source = "models/phi3/configuration_phi3.py (su/yarn -> longrope); rope_utils L396-481"},
+ .source = "models/phi3/configuration_phi3.py (su/yarn -> longrope); rope_utils L396-481",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_phi3.py L62-71 (transformers 5.23.0)"},
 
 /* ---- phi3_v (Phi-3-vision / Phi-3.5-vision remote code): the image
  * features are spliced into the token sequence, whose positions are plain;
@@ -2940,7 +3648,9 @@ WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_
 {.model_type = "phi4_multimodal", .arch = "Phi4Multimodal", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .flags = POSENC_FAMILY_YARN_IS_LONGROPE,
  .source = "models/phi4_multimodal/modeling_phi4_multimodal.py L1144-1215, L1218-1258, "
-           "L1415-1452 (5.23.0); configuration_phi4_multimodal.py L196-246"},
+           "L1415-1452 (5.23.0); configuration_phi4_multimodal.py L196-246",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_phi4_multimodal.py L196-205 (transformers 5.23.0)"},
 
 /* ---- phimoe: longrope frequencies, cos and sin times short_mscale (long_mscale
  * past the original length) instead of the attention factor; taken when the
@@ -2949,7 +3659,12 @@ WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_
  * rope_theta 1e6 (PhimoeConfig docs). */
 {.model_type = "phimoe", .rotary = WHOLE_HEAD, .arch = "PhiMoE", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 1000000.0, .quirks = &quirk_phimoe,
- .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)"},
+ .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_phimoe.py L63-69 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_phimoe.py L76 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct_text_model", "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; configuration_pix2struct.py L168-190 (transformers 5.23.0)"),
 
@@ -2966,13 +3681,18 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
 {.model_type = "pix2struct_text_model", .arch = NULL, .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12,
  .source = "models/pix2struct/modeling_pix2struct.py L575-680, L735-750, L926-940, L1066-1095; "
-           "configuration_pix2struct.py L51-81 (transformers 5.23.0)"},
+           "configuration_pix2struct.py L51-81 (transformers 5.23.0)",
+ .nonnull = "hidden_size num_layers relative_attention_max_distance "
+            "relative_attention_num_buckets",
+ .nonnull_source = "configuration_pix2struct.py L64-70 (transformers 5.23.0)"},
 
 /* ---- plbart: BART's learned tables in both stacks (offset 2). */
 {.model_type = "plbart", .arch = "PLBart", .scheme = POSENC_SCHEME_LEARNED,
  .layers = POSENC_LAYERS_ENC_DEC, .pos_offset = 2,
  .source = "models/plbart/modeling_plbart.py L90-114, L343, L511; configuration_plbart.py "
-           "L51-63 (transformers 5.23.0)"},
+           "L51-63 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_plbart.py L51-63 (transformers 5.23.0)"},
 
 /* ---- pocket_tts (Kyutai Pocket TTS backbone): rotate_half (HALF) over
  * the whole head, theta from the rope block (class default 10000), head_dim
@@ -2983,14 +3703,23 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
 {.model_type = "pocket_tts", .rotary = WHOLE_HEAD, .arch = "PocketTTS", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 6, .default_hidden = 1024, .default_heads = 16,
  .source = "models/pocket_tts/modeling_pocket_tts.py L77-107, L190, L444-488, L603; "
-           "configuration_pocket_tts.py L119-156 (transformers 5.23.0)"},
+           "configuration_pocket_tts.py L119-156 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "pad_token_id",
+ .nonnull_source = "configuration_pocket_tts.py L120-133 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_pocket_tts.py L477 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
  * relative_attention_bias), encoder then decoder. */
 {.model_type = "pop2piano", .arch = "Pop2Piano", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
  .source = "models/pop2piano/modeling_pop2piano.py L180-290; configuration_pop2piano.py L40-49 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "d_model num_layers relative_attention_max_distance "
+            "relative_attention_num_buckets",
+ .nonnull_source = "configuration_pop2piano.py L44-51 (transformers 5.23.0)"},
 WRAPPER("pp_chart2table", NULL, ROPE, "text_config", "qwen2", "models/pp_chart2table/configuration_pp_chart2table.py L90-92 (text_config default qwen2; transformers 5.23.0)"),
 
 WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "models/pp_formulanet/configuration_pp_formulanet.py L133 (transformers 5.23.0)"),
@@ -3006,7 +3735,9 @@ WRAPPER("pp_formulanet", NULL, LEARNED, "text_config", "pp_formulanet_text", "mo
  .default_layers = 8, .layers_key = "decoder_layers", .default_hidden = 512,
  .default_heads = 16, .default_positions = 2560, .pos_offset = 2,
  .source = "models/pp_formulanet/modeling_pp_formulanet.py L493-517, L800-803, L914; "
-           "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)"},
+           "configuration_pp_formulanet.py L95-119 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_position_embeddings",
+ .nonnull_source = "configuration_pp_formulanet.py L103-113 (transformers 5.23.0)"},
 
 /* ---- prophetnet: ProphetNetPositionalEmbeddings (a learned table, rows
  * from pad_token_id + 1) in both stacks; in the decoder's n-stream
@@ -3043,7 +3774,13 @@ WRAPPER("qianfan_ocr", NULL, ROPE, "text_config", "qwen3", "models/qianfan_ocr/c
 {.model_type = "qwen2", .rotary = WHOLE_HEAD, .arch = "Qwen2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .source = "models/qwen2/modeling_qwen2.py (llama apply_rotary_pos_emb); "
-           "configuration_qwen2.py L62-65 (transformers 5.23.0)"},
+           "configuration_qwen2.py L62-65 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
+            "num_hidden_layers use_sliding_window",
+ .nonnull_source = "configuration_qwen2.py L62-76 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2.py L83 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"),
 
@@ -3059,7 +3796,13 @@ WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen
 {.model_type = "qwen2_5_omni_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 28,
  .default_hidden = 3584, .default_heads = 28,
  .source = "models/qwen2_5_omni/modeling_qwen2_5_omni.py L977-981, L1314, L1349-1354; "
-           "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)"},
+           "configuration_qwen2_5_omni.py L151-176 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
+            "num_hidden_layers use_sliding_window",
+ .nonnull_source = "configuration_qwen2_5_omni.py L173-186 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2_5_omni.py L954 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"),
 
 /* ---- qwen2_vl, qwen2_5_vl: wrappers; the language model is text_config
@@ -3079,19 +3822,35 @@ WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen
 {.model_type = "qwen2_5_vl_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 80,
  .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_5_vl/modeling_qwen2_5_vl.py L504, L539-544; configuration_qwen2_5_vl.py "
-           "L91, L110-113 (transformers 5.23.0)"},
+           "L91, L110-113 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_qwen2_5_vl.py L110-116 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2_5_vl.py L157 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
 {.model_type = "qwen2_moe", .rotary = WHOLE_HEAD, .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)"},
+ .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
+            "num_hidden_layers use_sliding_window",
+ .nonnull_source = "configuration_qwen2_moe.py L80-94 (transformers 5.23.0)"},
 {.model_type = "qwen2_vl", .arch = "Qwen2VL", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .nested = "text_config", .nested_type = "qwen2_vl_text", .flags = POSENC_FAMILY_PART_OPTIONAL,
  .source = "models/qwen2_vl/configuration_qwen2_vl.py L157-179 (transformers 5.23.0)"},
 {.model_type = "qwen2_vl_text", .arch = NULL, QWEN2_VL_MROPE, .default_layers = 80,
  .default_hidden = 8192, .default_heads = 64,
  .source = "models/qwen2_vl/modeling_qwen2_vl.py L102, L114-116, L137-142, L491; "
-           "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)"},
+           "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_qwen2_vl.py L87-93 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen2_vl.py L120 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "qwen3", .rotary = WHOLE_HEAD, .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
- .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)"},
+ .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)",
+ .nonnull = "head_dim hidden_size max_position_embeddings max_window_layers "
+            "num_attention_heads num_hidden_layers use_sliding_window",
+ .nonnull_source = "configuration_qwen3.py L63-79 (transformers 5.23.0)"},
 WRAPPER("qwen3_5", "Qwen3_5", MIXED, "text_config", "qwen3_5_text", "models/qwen3_5/configuration_qwen3_5.py L171-176 (transformers 5.23.0)"),
 WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "models/qwen3_5_moe/configuration_qwen3_5_moe.py L183 (transformers 5.23.0)"),
 
@@ -3117,7 +3876,13 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
  .kinds_period = 4, .kinds_offset = KINDS_LAST, .mrope_default = {11, 11, 10},
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_5_moe/configuration_qwen3_5_moe.py L56, L90-103, L119-129; "
-           "modeling_qwen3_5_moe.py L146 (transformers 5.23.0)"},
+           "modeling_qwen3_5_moe.py L146 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_qwen3_5_moe.py L90-103 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_5_moe.py L107 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "qwen3_5_text", .arch = "Qwen3_5Text", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
  .default_hidden = 4096, .default_layers = 32, .default_heads = 16,
@@ -3125,7 +3890,13 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
  .kinds_period = 4, .kinds_offset = KINDS_LAST, .mrope_default = {11, 11, 10},
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_5/configuration_qwen3_5.py L56, L83-103, L110-118; modeling_qwen3_5.py "
-           "L134-198, L667-697, L858-862 (transformers 5.23.0)"},
+           "L134-198, L667-697, L858-862 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_qwen3_5.py L83-97 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_5.py L111 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/configuration_qwen3_asr.py L101-103 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
@@ -3135,7 +3906,10 @@ WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/confi
  * tools/hf_probe.py on Qwen3MoeConfig's defaults: 2048 / 32 = 64). */
 {.model_type = "qwen3_moe", .rotary = WHOLE_HEAD, .arch = "Qwen3Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen3_moe/modeling_qwen3_moe.py (llama apply_rotary_pos_emb; head_dim L128 "
-           "in 5.23.0)"},
+           "in 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "use_sliding_window",
+ .nonnull_source = "configuration_qwen3_moe.py L82-95 (transformers 5.23.0)"},
 
 /* ---- qwen3_next: Gated DeltaNet (linear attention) layers and attention
  * layers (layer_types, else a full layer every full_attention_interval = 4);
@@ -3149,7 +3923,13 @@ WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/confi
  .default_heads = 16, .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_LINEAR,
  .period_key = "full_attention_interval", .kinds_period = 4, .kinds_offset = KINDS_LAST,
  .source = "models/qwen3_next/configuration_qwen3_next.py L93-135; modeling_qwen3_next.py "
-           "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)"},
+           "L106-108, L146-154, L279, L877-880 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_qwen3_next.py L93-107 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_next.py L112 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"),
 
@@ -3164,7 +3944,12 @@ WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "q
  .base_default = 10000.0, .default_layers = 5, .default_hidden = 1024, .default_heads = 16,
  .default_head_dim = 128,
  .source = "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L859-864, L1403-1426, L2434-2500, "
-           "L2566-2700; configuration_qwen3_omni_moe.py L244-310 (transformers 5.23.0)"},
+           "L2566-2700; configuration_qwen3_omni_moe.py L244-310 (transformers 5.23.0)",
+ .nonnull = "num_hidden_layers max_window_layers",
+ .nonnull_source = "configuration_qwen3_omni_moe.py L274, L287 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_omni_moe.py L2599 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- qwen3_omni_moe (Qwen3-Omni): thinker_config.text_config
  * (configuration_qwen3_omni_moe.py L613-625); qwen3_omni_moe_text is
@@ -3179,7 +3964,9 @@ WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "q
  .base_default = 1000000.0, .default_layers = 28, .default_hidden = 2048, .default_heads = 28,
  .mrope_default = {24, 20, 20}, .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_omni_moe/modeling_qwen3_omni_moe.py L859-863, L1255, L1292-1301, L1436; "
-           "configuration_qwen3_omni_moe.py L131-164 (transformers 5.23.0)"},
+           "configuration_qwen3_omni_moe.py L131-164 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_qwen3_omni_moe.py L161-167 (transformers 5.23.0)"},
 
 WRAPPER("qwen3_omni_moe_thinker", "Qwen3OmniMoeThinker", ROPE, "text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L222-230 (transformers 5.23.0)"),
 
@@ -3206,13 +3993,24 @@ WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", 
  .default_heads = 16, .mrope_default = {24, 20, 20},
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_vl_moe/modeling_qwen3_vl_moe.py L769, L806-815; "
-           "configuration_qwen3_vl_moe.py L82-86, L108, L117 (transformers 5.23.0)"},
+           "configuration_qwen3_vl_moe.py L82-86, L108, L117 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_qwen3_vl_moe.py L82-89 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_vl_moe.py L437 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 {.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128, .mrope_default = {24, 20, 20},
  .flags = POSENC_FAMILY_MROPE | POSENC_FAMILY_MROPE_ROUND_ROBIN,
  .source = "models/qwen3_vl/modeling_qwen3_vl.py L369, L406-415; configuration_qwen3_vl.py L81-90 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_qwen3_vl.py L85-92 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_qwen3_vl.py L143 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- qwen4_exp, qwen4_exp_text: refused. Qwen3.5-MoE's layers, whose
  * attention layers pick the keys they attend to with a QSA indexer: its
@@ -3253,7 +4051,14 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  .scaling_types = "default",
  .quirks = &quirk_recurrent_gemma,
  .source = "models/recurrent_gemma/modeling_recurrent_gemma.py L64-152, L197-260, L280-310, "
-           "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)"},
+           "L490-497; configuration_recurrent_gemma.py L56-102 (transformers 5.23.0)",
+ .nonnull = "hidden_size num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_recurrent_gemma.py L59-63 (transformers 5.23.0)",
+ .null_misread = "rope_theta block_types",
+ .null_misread_source = "modeling_recurrent_gemma.py L98 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails); configuration_recurrent_gemma.py "
+                        "L75, L84 (block_types declared | None, then list(self.block_types) "
+                        "raises on it; transformers 5.23.0)"},
 
 /* ---- reformer: axial position embeddings (axial_pos_shape (h, w), one
  * learned table per axis, concatenated: position p reads rows p / w and
@@ -3266,8 +4071,8 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  .quirks = &quirk_reformer,
  .source = "models/reformer/modeling_reformer.py L160-335; configuration_reformer.py L108-150 "
            "(transformers 5.23.0)",
- .nonnull = "axial_pos_embds hidden_size max_position_embeddings",
- .nonnull_source = "configuration_reformer.py L115-136 (transformers 5.23.0)"},
+ .nonnull = "axial_pos_embds hidden_size max_position_embeddings num_attention_heads",
+ .nonnull_source = "configuration_reformer.py L115-137 (transformers 5.23.0)"},
 
 /* ---- rembert: BERT's learned table, offset 0, input_embedding_size wide
  * (default 256; embedding_hidden_mapping_in maps it to hidden_size).
@@ -3279,7 +4084,10 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
  .default_layers = 32, .default_hidden = 1152, .default_heads = 18, .default_positions = 512,
  .embed_key = "input_embedding_size", .embed_default = 256,
  .source = "models/rembert/modeling_rembert.py L47-97; configuration_rembert.py L49-64 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size input_embedding_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_rembert.py L49-59 (transformers 5.23.0)"},
 
 /* ---- roberta: learned absolute, offset padding_idx + 1 (pad_token_id 1).
  * roberta/modeling_roberta.py @87b236ba L49-135 and
@@ -3287,14 +4095,24 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
 {.model_type = "roberta", .arch = "Roberta", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
- .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360"},
+ .source = "roberta/modeling_roberta.py @87b236ba L49-135; configuration_roberta.py @3f832360",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_roberta.py L45-52 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_roberta.py L153 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- roberta-prelayernorm: RoBERTa's embeddings (padding_idx + 1). */
 {.model_type = "roberta-prelayernorm", .arch = "RobertaPreLayerNorm",
  .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 768,
  .default_heads = 12, .default_positions = 512, .pos_offset = -1,
  .source = "models/roberta_prelayernorm/modeling_roberta_prelayernorm.py L52-154; "
-           "configuration_roberta_prelayernorm.py L46-57 (transformers 5.23.0)"},
+           "configuration_roberta_prelayernorm.py L46-57 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_roberta_prelayernorm.py L46-53 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_roberta_prelayernorm.py L149 (input_ids.ne(padding_idx) fails "
+                        "on a None; transformers 5.23.0)"},
 
 /* ---- roc_bert: BERT's learned table, offset 0, added in both of
  * RoCBertEmbeddings' paths (with or without map_inputs_layer; the shape and
@@ -3304,7 +4122,9 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
 {.model_type = "roc_bert", .arch = "RoCBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/roc_bert/modeling_roc_bert.py L50-202; configuration_roc_bert.py L63-75 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_roc_bert.py L63-70 (transformers 5.23.0)"},
 
 /* ---- roformer: the RoPE paper's model (Su et al.): RoPE in interleaved
  * pairs over the whole head (hidden_size // num_attention_heads), base
@@ -3329,7 +4149,9 @@ WRAPPER("rag", NULL, LEARNED, "generator", "bart", "models/rag/configuration_rag
 {.model_type = "rwkv", .arch = "Rwkv", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_RWKV,
  .default_layers = 32, .default_hidden = 4096,
  .source = "models/rwkv/modeling_rwkv.py L206-360 (transformers 5.23.0); configuration_rwkv.py "
-           "L51-71"},
+           "L51-71",
+ .nonnull = "hidden_size num_hidden_layers",
+ .nonnull_source = "configuration_rwkv.py L56-57 (transformers 5.23.0)"},
 
 WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_model", "models/sam3_lite_text/configuration_sam3_lite_text.py L178 (transformers 5.23.0)"),
 
@@ -3344,7 +4166,9 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
  .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12, .default_hidden = 512,
  .default_positions = 77, .quirks = &quirk_sam3_lite_text,
  .source = "models/sam3_lite_text/modeling_sam3_lite_text.py L73-88, L328-338; "
-           "configuration_sam3_lite_text.py L126-134 (transformers 5.23.0)"},
+           "configuration_sam3_lite_text.py L126-134 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_sam3_lite_text.py L129-134 (transformers 5.23.0)"},
 
 /* ---- seed_oss: llama's rotate_half (HALF, full head), head_dim 128,
  * rope_theta 10000 (the mixin's default_theta). */
@@ -3352,7 +4176,13 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
  .base_default = 10000.0, .default_layers = 64, .default_hidden = 4096, .default_heads = 80,
  .default_head_dim = 128,
  .source = "models/seed_oss/modeling_seed_oss.py L86-120, L161 (5.23.0); "
-           "configuration_seed_oss.py L63-90"},
+           "configuration_seed_oss.py L63-90",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_seed_oss.py L63-84 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_seed_oss.py L322 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("shieldgemma2", NULL, ROPE, "text_config", "gemma3_text", "models/shieldgemma2/configuration_shieldgemma2.py L65 (text_config default gemma3_text; transformers 5.23.0)"),
 WRAPPER("siglip", NULL, LEARNED, "text_config", "siglip_text_model", "models/siglip/configuration_siglip.py L137 (text_config default siglip_text_model; transformers 5.23.0)"),
 WRAPPER("siglip2", NULL, LEARNED, "text_config", "siglip2_text_model", "models/siglip2/configuration_siglip2.py L146 (text_config default siglip2_text_model; transformers 5.23.0)"),
@@ -3363,7 +4193,9 @@ WRAPPER("siglip2", NULL, LEARNED, "text_config", "siglip2_text_model", "models/s
 {.model_type = "siglip2_text_model", .arch = "Siglip2Text", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 64,
  .source = "models/siglip2/modeling_siglip2.py L218-255; configuration_siglip2.py L51-55 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_siglip2.py L51-55 (transformers 5.23.0)"},
 
 /* ---- siglip_text_model: CLIP's text embeddings (learned table, positions
  * 0.., no offset). transformers 5.23.0 models/siglip/modeling_siglip.py
@@ -3372,14 +4204,19 @@ WRAPPER("siglip2", NULL, LEARNED, "text_config", "siglip2_text_model", "models/s
 {.model_type = "siglip_text_model", .arch = "SiglipText", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 64,
  .source = "models/siglip/modeling_siglip.py L189-226; configuration_siglip.py L48-52 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_siglip.py L48-52 (transformers 5.23.0)"},
 
 /* ---- smollm3: llama's RoPE where no_rope_layers[i] is 1 (default NoPE
  * every no_rope_layer_interval = 4 layers), no query scaling.
  * models/smollm3/modular_smollm3.py (SmolLM3Config, SmolLM3Attention.use_rope). */
 {.model_type = "smollm3", .rotary = WHOLE_HEAD, .arch = "SmolLM3", .scheme = POSENC_SCHEME_MIXED,
  .layout = HALF, .layers = POSENC_LAYERS_NO_ROPE, .no_rope_interval = 4,
- .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)"},
+ .source = "models/smollm3/modular_smollm3.py (SmolLM3Attention.use_rope)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "use_sliding_window",
+ .nonnull_source = "configuration_smollm3.py L73-87 (transformers 5.23.0)"},
 
 WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configuration_smolvlm.py L89 (text_config default llama; transformers 5.23.0)"),
 
@@ -3390,7 +4227,13 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
  .base_default = 1000000.0, .default_layers = 48, .default_hidden = 4096, .default_heads = 64,
  .default_head_dim = 128,
  .source = "models/solar_open/modeling_solar_open.py L206-236, L284, L317, L423-426 (5.23.0); "
-           "configuration_solar_open.py L64-90"},
+           "configuration_solar_open.py L64-90",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_solar_open.py L64-90 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_solar_open.py L430 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
@@ -3401,7 +4244,10 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
  .layers = POSENC_LAYERS_ENC_DEC, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
  .quirks = &quirk_speech_to_text,
  .source = "models/speech_to_text/modeling_speech_to_text.py L103-160, L539-576, L628-634 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers encoder_layers max_source_positions "
+            "max_target_positions",
+ .nonnull_source = "configuration_speech_to_text.py L67-89 (transformers 5.23.0)"},
 
 /* ---- splinter: BERT's learned absolute table, offset 0. transformers
  * 5.23.0 models/splinter/modeling_splinter.py L40-88 (SplinterEmbeddings);
@@ -3409,7 +4255,9 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
 {.model_type = "splinter", .arch = "Splinter", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/splinter/modeling_splinter.py L40-88; configuration_splinter.py L47-58 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_splinter.py L47-54 (transformers 5.23.0)"},
 
 /* ---- squeezebert: BERT's learned table from row 0, embedding_size wide
  * (class default 768, the hidden size). */
@@ -3417,16 +4265,23 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .embed_key = "embedding_size", .embed_default = 768,
  .source = "models/squeezebert/modeling_squeezebert.py L51-79; configuration_squeezebert.py "
-           "L65-72 (transformers 5.23.0)"},
+           "L65-72 (transformers 5.23.0)",
+ .nonnull = "embedding_size hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_squeezebert.py L58-72 (transformers 5.23.0)"},
 
 /* ---- stablelm: rotate_half over int(head_dim * partial_rotary_factor). */
 {.model_type = "stablelm", .arch = "StableLm", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .partial_default = 0.25,
- .source = "models/stablelm/modeling_stablelm.py (partial rotary, rotate_half)"},
+ .source = "models/stablelm/modeling_stablelm.py (partial rotary, rotate_half)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_stablelm.py L47-52 (transformers 5.23.0)"},
 
 /* ---- starcoder2: llama's RoPE. */
 {.model_type = "starcoder2", .rotary = WHOLE_HEAD, .arch = "Starcoder2", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
- .source = "models/starcoder2/modeling_starcoder2.py (llama apply_rotary_pos_emb)"},
+ .source = "models/starcoder2/modeling_starcoder2.py (llama apply_rotary_pos_emb)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_starcoder2.py L62-68 (transformers 5.23.0)"},
 
 /* ---- step3p5 (Step 3.5/3.7's text model), step3p7 (a wrapper: text_config,
  * whose model_type Step3p7Config pops, read as step3p5): q/k norms, then
@@ -3442,7 +4297,10 @@ WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/spee
 {.model_type = "step3p5", .arch = NULL, TYPE_SETS_ROPE, .default_layers = 45,
  .default_hidden = 4096, .default_heads = 64, .default_head_dim = 128,
  .source = "models/step3p7/modeling_step3p7.py L437-490, L630-665, L668-722, L830 (5.23.0); "
-           "configuration_step3p7.py L110-160, L251-310"},
+           "configuration_step3p7.py L110-160, L251-310",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers pad_token_id",
+ .nonnull_source = "configuration_step3p7.py L146-157 (transformers 5.23.0)"},
 WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/configuration_step3p7.py L316-333 (transformers 5.23.0)"),
 
 /* ---- switch_transformers: T5's relative buckets (the first layer of each
@@ -3452,7 +4310,10 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  .scheme = POSENC_SCHEME_RELATIVE_BUCKETS, .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .flags = POSENC_FAMILY_DECODER_OWN_DEFAULT,
  .source = "models/switch_transformers/modeling_switch_transformers.py L268-365, L425; "
-           "configuration_switch_transformers.py L56-74 (transformers 5.23.0)"},
+           "configuration_switch_transformers.py L56-74 (transformers 5.23.0)",
+ .nonnull = "d_model num_layers relative_attention_max_distance "
+            "relative_attention_num_buckets",
+ .nonnull_source = "configuration_switch_transformers.py L59-74 (transformers 5.23.0)"},
 
 /* ---- t5: relative position buckets, one table per stack (layer 0 owns it,
  * every layer of the stack adds it); encoder bidirectional, decoder causal.
@@ -3460,7 +4321,10 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  * configuration_t5.py @3f832360 L72-104. */
 {.model_type = "t5", .arch = "T5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 6, .default_hidden = 512, .default_heads = 8,
- .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786"},
+ .source = "models/t5/modeling_t5.py @e2412028 L153-254, L636-651, L758-786",
+ .nonnull = "d_model num_layers relative_attention_max_distance "
+            "relative_attention_num_buckets",
+ .nonnull_source = "configuration_t5.py L45-52 (transformers 5.23.0)"},
 
 /* ---- t5_gemma_module: one stack of T5Gemma (below), its sub-config read
  * as a config of its own: Gemma 2's one rotary for sliding and full layers
@@ -3473,7 +4337,10 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  .base_default = 10000.0, .default_layers = 26, .default_hidden = 2304, .default_heads = 8,
  .default_head_dim = 256,
  .source = "models/t5gemma/modeling_t5gemma.py L99-176, L225-296 (transformers 5.23.0); "
-           "configuration_t5gemma.py L30-110"},
+           "configuration_t5gemma.py L30-110",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_t5gemma.py L69-76 (transformers 5.23.0)"},
 
 /* ---- t5gemma (T5Gemma): two Gemma 2 stacks joined by cross-attention, the
  * encoder and decoder keys each a config of its own (T5GemmaModuleConfig,
@@ -3516,7 +4383,10 @@ WRAPPER("step3p7", "Step3p7", ROPE, "text_config", "step3p5", "models/step3p7/co
  .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L313-432; configuration_t5gemma2.py "
-           "L198-310 (transformers 5.23.0)"},
+           "L198-310 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_t5gemma2.py L230-237 (transformers 5.23.0)"},
 
 WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/t5gemma2/configuration_t5gemma2.py L145-196 (transformers 5.23.0)"),
 
@@ -3530,7 +4400,10 @@ WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/
  .local_base_default = 10000.0, .sliding_pattern = 6, .default_layers = 26,
  .default_hidden = 2304, .default_heads = 8, .default_head_dim = 256,
  .source = "models/t5gemma2/modeling_t5gemma2.py L93-175, L235-311, L727-826; "
-           "configuration_t5gemma2.py L30-142 (transformers 5.23.0)"},
+           "configuration_t5gemma2.py L30-142 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_t5gemma2.py L62-69 (transformers 5.23.0)"},
 
 /* ---- tapas: BERT's learned table (1024 rows by default), positions reset
  * per table cell when reset_position_index_per_cell (default), plus the
@@ -3543,7 +4416,8 @@ WRAPPER("t5gemma2_encoder", NULL, ROPE, "text_config", "t5gemma2_text", "models/
  .quirks = &quirk_tapas,
  .source = "models/tapas/modeling_tapas.py L67-143; configuration_tapas.py L104-141 "
            "(transformers 5.23.0)",
- .nonnull = "hidden_size num_hidden_layers max_position_embeddings reset_position_index_per_cell",
+ .nonnull = "hidden_size num_hidden_layers max_position_embeddings "
+            "reset_position_index_per_cell num_attention_heads",
  .nonnull_source = "configuration_tapas.py L107-141 (transformers 5.23.0)"},
 
 WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/tipsv2/configuration_tipsv2.py L168 (transformers 5.23.0)"),
@@ -3561,7 +4435,9 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
  .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = 0, .default_layers = 12,
  .default_hidden = 768, .default_positions = 64,
  .source = "models/tipsv2/modeling_tipsv2.py L586-662; configuration_tipsv2.py L109-127 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_tipsv2.py L113-117 (transformers 5.23.0)"},
 
 /* ---- trocr (TrOCR's text decoder, alone or the decoder part of a
  * vision-encoder-decoder): use_learned_position_embeddings picks BART's
@@ -3572,7 +4448,9 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
  .default_positions = 512, .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = -1,
  .quirks = &quirk_trocr,
  .source = "models/trocr/modeling_trocr.py L37-65, L78-135, L405-425, L530-541; "
-           "configuration_trocr.py L48-76 (transformers 5.23.0)"},
+           "configuration_trocr.py L48-76 (transformers 5.23.0)",
+ .nonnull = "d_model decoder_layers max_position_embeddings use_learned_position_embeddings",
+ .nonnull_source = "configuration_trocr.py L55-69 (transformers 5.23.0)"},
 
 /* ---- ultrabert (encoder): llama's rotate_half (HALF, full head), one RoPE
  * per layer type from rope_parameters.full_attention / .sliding_attention
@@ -3584,7 +4462,10 @@ WRAPPER("tipsv2", NULL, SINUSOID, "text_config", "tipsv2_text_model", "models/ti
 {.model_type = "ultrabert", .arch = "Ultrabert", TYPE_SETS_ROPE, .default_layers = 32,
  .default_hidden = 4096, .default_heads = 32,
  .source = "models/ultrabert/modeling_ultrabert.py L64-116, L126-156, L204, L243 (5.23.0); "
-           "configuration_ultrabert.py L59-113"},
+           "configuration_ultrabert.py L59-113",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "sliding_window",
+ .nonnull_source = "configuration_ultrabert.py L59-79 (transformers 5.23.0)"},
 WRAPPER("ultravbert", NULL, ROPE, "text_config", "ultrabert", "models/ultravbert/configuration_ultravbert.py L44 (text_config default ultrabert; transformers 5.23.0)"),
 
 /* ---- umt5: T5's buckets (the same _relative_position_bucket arithmetic,
@@ -3597,7 +4478,10 @@ WRAPPER("ultravbert", NULL, ROPE, "text_config", "ultrabert", "models/ultravbert
 {.model_type = "umt5", .arch = "UMT5", .scheme = POSENC_SCHEME_RELATIVE_BUCKETS,
  .layers = POSENC_LAYERS_ENC_DEC, .default_layers = 8, .default_hidden = 512, .default_heads = 6,
  .source = "models/umt5/modeling_umt5.py L232-288, L370-380; configuration_umt5.py L44-66 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "d_model num_layers relative_attention_max_distance "
+            "relative_attention_num_buckets",
+ .nonnull_source = "configuration_umt5.py L44-51 (transformers 5.23.0)"},
 
 WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_text", "models/unlimited_ocr/configuration_unlimited_ocr.py L277-295 (transformers 5.23.0)"),
 
@@ -3613,7 +4497,13 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
 {.model_type = "unlimited_ocr_text", .rotary = WHOLE_HEAD, .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 10000.0, .default_layers = 12, .default_hidden = 1280, .default_heads = 10,
  .source = "models/unlimited_ocr/modeling_unlimited_ocr.py L978-1010, L1024-1066, L1632-1665, "
-           "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)"},
+           "L1742; configuration_unlimited_ocr.py L165-245 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "sliding_window",
+ .nonnull_source = "configuration_unlimited_ocr.py L190-230 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_unlimited_ocr.py L1665 (base ** ...: a rope_theta None, with "
+                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
@@ -3626,7 +4516,13 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
  .base_default = 10000.0, .default_layers = 26, .default_hidden = 2304, .default_heads = 8,
  .default_head_dim = 256,
  .source = "models/vaultgemma/configuration_vaultgemma.py L68-96; modeling_vaultgemma.py "
-           "L81-110, L274-300 (transformers 5.23.0)"},
+           "L81-110, L274-300 (transformers 5.23.0)",
+ .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
+            "num_hidden_layers",
+ .nonnull_source = "configuration_vaultgemma.py L68-75 (transformers 5.23.0)",
+ .null_misread = "rope_theta",
+ .null_misread_source = "modeling_vaultgemma.py L307 (base ** ...: a rope_theta None, with no "
+                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
 WRAPPER("vibevoice_asr", NULL, ROPE, "text_config", "qwen2", "models/vibevoice_asr/configuration_vibevoice_asr.py L68 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("video_llama_3", NULL, ROPE, "text_config", "qwen2", "models/video_llama_3/configuration_video_llama_3.py L68 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("video_llava", NULL, ROPE, "text_config", "llama", "models/video_llava/configuration_video_llava.py L58 (text_config default llama; transformers 5.23.0)"),
@@ -3645,7 +4541,9 @@ WRAPPER("vision-text-dual-encoder", NULL, LEARNED, "text_config", "bert", "model
 {.model_type = "visual_bert", .arch = "VisualBert", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .source = "models/visual_bert/modeling_visual_bert.py L42-170; configuration_visual_bert.py "
-           "L55-69 (transformers 5.23.0)"},
+           "L55-69 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_visual_bert.py L55-63 (transformers 5.23.0)"},
 
 /* ---- vits: the text encoder's attention (VitsAttention, every one of its
  * num_hidden_layers layers) adds windowed relative position embeddings
@@ -3660,8 +4558,8 @@ WRAPPER("vision-text-dual-encoder", NULL, LEARNED, "text_config", "bert", "model
  .default_layers = 6, .quirks = &quirk_vits,
  .source = "models/vits/modeling_vits.py L841-995, L1078-1082, L1147-1170; "
            "configuration_vits.py L113-117 (transformers 5.23.0)",
- .nonnull = "num_hidden_layers", /* window_size null: quirk_vits refuses it */
- .nonnull_source = "configuration_vits.py L115 (transformers 5.23.0)"},
+ .nonnull = "num_hidden_layers hidden_size num_attention_heads", /* window_size null: quirk_vits refuses it */
+ .nonnull_source = "configuration_vits.py L114-116 (transformers 5.23.0)"},
 WRAPPER("voxtral", NULL, ROPE, "text_config", "llama", "models/voxtral/configuration_voxtral.py L95-97 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("voxtral_realtime", NULL, ROPE, "text_config", "voxtral_realtime_text", "models/voxtral_realtime/configuration_voxtral_realtime.py L150-152 (text_config default voxtral_realtime_text; transformers 5.23.0)"),
 
@@ -3671,7 +4569,9 @@ WRAPPER("voxtral_realtime", NULL, ROPE, "text_config", "voxtral_realtime_text", 
  * masks). */
 {.model_type = "voxtral_realtime_text", .arch = NULL, .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/voxtral_realtime/modeling_voxtral_realtime.py L255-290, L612-660, L752-763 "
-           "(transformers 5.23.0); configuration_voxtral_realtime.py L26-64"},
+           "(transformers 5.23.0); configuration_voxtral_realtime.py L26-64",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_voxtral_realtime.py L45-52 (transformers 5.23.0)"},
 
 /* ---- whisper: encoder fixed sinusoids (sines then cosines of
  * pos * 10000^(-k/(C/2-1))), decoder learned, offset 0.
@@ -3679,7 +4579,10 @@ WRAPPER("voxtral_realtime", NULL, ROPE, "text_config", "voxtral_realtime_text", 
  * L701-721; configuration_whisper.py @3f832360 L181-211. */
 {.model_type = "whisper", .arch = "Whisper", .scheme = POSENC_SCHEME_MIXED,
  .layers = POSENC_LAYERS_ENC_DEC, .quirks = &quirk_whisper,
- .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721"},
+ .source = "models/whisper/modeling_whisper.py @e2412028 L53-62, L202-210, L567-589, L701-721",
+ .nonnull = "d_model decoder_layers encoder_layers max_source_positions "
+            "max_target_positions",
+ .nonnull_source = "configuration_whisper.py L129-148 (transformers 5.23.0)"},
 
 WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_clip/configuration_x_clip.py L138 (transformers 5.23.0)"),
 
@@ -3693,7 +4596,9 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .default_layers = 12, .default_hidden = 512, .default_heads = 8,
  .default_positions = 77,
  .source = "models/x_clip/modeling_x_clip.py L169-204; "
-           "configuration_x_clip.py L44-58 (transformers 5.23.0)"},
+           "configuration_x_clip.py L44-58 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_x_clip.py L48-52 (transformers 5.23.0)"},
 
 /* ---- xglm: M2M100's fairseq sinusoid, read at position_ids + self.offset
  * with offset 2 always (L58, L96), whatever pad_token_id is (its table
@@ -3704,7 +4609,9 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
 {.model_type = "xglm", .arch = "XGLM", .scheme = POSENC_SCHEME_SINUSOID,
  .sinusoid = POSENC_SINUSOID_FAIRSEQ, .pos_offset = 2, .default_layers = 24,
  .default_hidden = 1024, .default_positions = 2048,
- .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)"},
+ .source = "models/xglm/modeling_xglm.py L53-107 (transformers 5.23.0)",
+ .nonnull = "d_model max_position_embeddings num_layers",
+ .nonnull_source = "configuration_xglm.py L51-54 (transformers 5.23.0)"},
 
 /* ---- xlm: a table of max_position_embeddings rows, emb_dim wide
  * (XLMConfig attribute_map: hidden_size -> emb_dim), read at positions
@@ -3718,7 +4625,9 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .default_hidden = 2048, .default_heads = 16, .default_positions = 512,
  .embed_key = "emb_dim", .embed_default = 2048, .sinus_key = "sinusoidal_embeddings",
  .source = "models/xlm/modeling_xlm.py L48-54, L620-627, L701, L726, L797-821; "
-           "configuration_xlm.py L95-117 (transformers 5.23.0)"},
+           "configuration_xlm.py L95-117 (transformers 5.23.0)",
+ .nonnull = "emb_dim max_position_embeddings n_heads n_layers sinusoidal_embeddings",
+ .nonnull_source = "configuration_xlm.py L106-117 (transformers 5.23.0)"},
 
 /* ---- xlm-roberta: RoBERTa's embeddings (positions from padding_idx + 1,
  * padding_idx = pad_token_id, default 1). transformers 5.23.0
@@ -3728,7 +4637,12 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
  .source = "models/xlm_roberta/modeling_xlm_roberta.py L56-157; configuration_xlm_roberta.py "
-           "L45-56 (transformers 5.23.0)"},
+           "L45-56 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_xlm_roberta.py L45-52 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_xlm_roberta.py L153 (input_ids.ne(padding_idx) fails on a "
+                        "None; transformers 5.23.0)"},
 
 /* ---- xlm-roberta-xl: RoBERTa's embeddings (padding_idx + 1); the config
  * class's max_position_embeddings is 514, hidden 2560, 36 layers, 32 heads. */
@@ -3736,7 +4650,12 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .default_layers = 36, .default_hidden = 2560, .default_heads = 32, .default_positions = 514,
  .pos_offset = -1,
  .source = "models/xlm_roberta_xl/modeling_xlm_roberta_xl.py L61-159; "
-           "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)"},
+           "configuration_xlm_roberta_xl.py L44-55 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_xlm_roberta_xl.py L44-51 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_xlm_roberta_xl.py L155 (input_ids.ne(padding_idx) fails on a "
+                        "None; transformers 5.23.0)"},
 
 /* ---- xlnet: Transformer-XL's relative sinusoid (relative_positional_encoding:
  * [sin | cos] of the distances klen .. -qlen + 1, or .. 0 for attn_type
@@ -3748,22 +4667,29 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .layers_key = "num_hidden_layers n_layer",
  .default_layers = 24, .quirks = &quirk_xlnet,
  .source = "models/xlnet/modeling_xlnet.py L68-95, L906-975 (transformers 5.23.0)",
- .nonnull = "d_model n_layer attn_type bi_data clamp_len",
- .nonnull_source = "configuration_xlnet.py L107-122 (transformers 5.23.0)"},
+ .nonnull = "d_model n_layer attn_type bi_data clamp_len n_head same_length",
+ .nonnull_source = "configuration_xlnet.py L107-123 (transformers 5.23.0)"},
 
 /* ---- xlstm: mLSTM blocks only (a gated matrix-memory recurrence, no
  * attention, no position input): no positions. */
 {.model_type = "xlstm", .arch = "xLSTM", .scheme = POSENC_SCHEME_NONE, .kinds = KINDS_XLSTM,
  .default_layers = 32, .default_hidden = 4096,
  .source = "models/xlstm/modeling_xlstm.py L39, L1036-1200, L1394-1400 (transformers 5.23.0); "
-           "configuration_xlstm.py L118-157"},
+           "configuration_xlstm.py L118-157",
+ .nonnull = "hidden_size num_hidden_layers",
+ .nonnull_source = "configuration_xlstm.py L121-123 (transformers 5.23.0)"},
 
 /* ---- xmod (X-MOD): RoBERTa's embeddings: a learned table whose row of
  * position 0 is padding_idx + 1. */
 {.model_type = "xmod", .arch = "Xmod", .scheme = POSENC_SCHEME_LEARNED,
  .default_layers = 12, .default_hidden = 768, .default_heads = 12, .default_positions = 512,
  .pos_offset = -1,
- .source = "models/xmod/modeling_xmod.py L51-140 (transformers 5.23.0)"},
+ .source = "models/xmod/modeling_xmod.py L51-140 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_xmod.py L61-68 (transformers 5.23.0)",
+ .null_misread = "pad_token_id",
+ .null_misread_source = "modeling_xmod.py L148 (input_ids.ne(padding_idx) fails on a None; "
+                        "transformers 5.23.0)"},
 
 /* ---- yoso: a learned table of max_position_embeddings + 2 rows read at
  * position + 2 (position_ids = arange + 2); the LSH-sampled attention
@@ -3774,7 +4700,9 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
 {.model_type = "yoso", .arch = "Yoso", .scheme = POSENC_SCHEME_LEARNED, .default_layers = 12,
  .default_hidden = 768, .default_heads = 12, .default_positions = 4096, .pos_offset = 2,
  .source = "models/yoso/modeling_yoso.py L225-279; configuration_yoso.py L57-74 "
-           "(transformers 5.23.0)"},
+           "(transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_yoso.py L57-64 (transformers 5.23.0)"},
 
 /* ---- youtu: DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part (64) of
  * each head, apply_rotary_pos_emb_interleave when rope_interleave (default
@@ -3783,7 +4711,15 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
 {.model_type = "youtu", .arch = "Youtu", MLA_ROPE, .base_default = 10000.0,
  .default_layers = 32, .default_hidden = 2048, .default_heads = 16, .default_head_dim = 64,
  .source = "models/youtu/modeling_youtu.py L187-256, L315, L352-365 (5.23.0); "
-           "configuration_youtu.py L73-103"},
+           "configuration_youtu.py L73-103",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "qk_rope_head_dim",
+ .nonnull_source = "configuration_youtu.py L66-77 (transformers 5.23.0)",
+ .null_misread = "rope_interleave rope_theta",
+ .null_misread_source = "modeling_youtu.py L362 (if self.config.rope_interleave: a None rotates "
+                        "halves, not pairs; transformers 5.23.0); modeling_youtu.py L105 (base "
+                        "** ...: a rope_theta None, with no rope_parameters.rope_theta, fails; "
+                        "transformers 5.23.0)"},
 
 /* ---- zamba: Mamba layers; "hybrid" layers run the shared attention block
  * (ZambaAttention: no rotary) before their Mamba mixer: no layer encodes
@@ -3794,7 +4730,10 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
 {.model_type = "zamba", .arch = "Zamba", .scheme = POSENC_SCHEME_NONE,
  .layers = POSENC_LAYERS_KINDS, .kinds = KINDS_ZAMBA, .flags = POSENC_FAMILY_LIST_COUNTS,
  .source = "models/zamba/configuration_zamba.py L60, L96-113; modeling_zamba.py L114-170, "
-           "L847-860 (transformers 5.23.0)"},
+           "L847-860 (transformers 5.23.0)",
+ .nonnull = "attn_layer_offset attn_layer_period hidden_size max_position_embeddings "
+            "num_attention_heads num_hidden_layers",
+ .nonnull_source = "configuration_zamba.py L64-84 (transformers 5.23.0)"},
 
 /* ---- zamba2: as Zamba, but with use_mem_rope (default false) the shared
  * attention block of the hybrid layers rotates its q and k: rotate_half over
@@ -3811,7 +4750,10 @@ WRAPPER("xclip", NULL, LEARNED, "text_config", "xclip_text_model", "models/x_cli
  .base_default = 10000.0, .layers = POSENC_LAYERS_KINDS,
  .kinds = KINDS_ZAMBA2, .flags = POSENC_FAMILY_LIST_COUNTS, .quirks = &quirk_zamba2,
  .source = "models/zamba2/configuration_zamba2.py L71, L96-140; modeling_zamba2.py L91-134, "
-           "L183-210, L296-307, L1136-1141, L1228-1240 (transformers 5.23.0)"},
+           "L183-210, L296-307, L1136-1141, L1228-1240 (transformers 5.23.0)",
+ .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
+            "use_mem_rope",
+ .nonnull_source = "configuration_zamba2.py L75-100 (transformers 5.23.0)"},
 
 /* ---- zaya (ZAYA1): refused. Its CCA attention runs causal convolutions
  * over q/k (conv_qk_depthwise, conv_qk_grouped) before a partial RoPE

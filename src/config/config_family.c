@@ -282,28 +282,54 @@ static posenc_status open_part(mread *r, const json_t *root, const posenc_model_
     return POSENC_OK;
 }
 
-/* A null at a key the family's config class declares without None: transformers
- * 5.23's validation refuses the config, so it is refused here by name rather
- * than read as absent (posenc_model_family.nonnull). */
-static posenc_status refuse_nulls(mread *r, const posenc_model_family *f)
+/* The first key of the space-separated list keys whose value is null in
+ * r->cfg, copied to key; 0 when none is. misread: the null_misread list, whose
+ * rope_theta is read only without a RoPE block's own. */
+static int null_in(const mread *r, const char *keys, int misread, char *key, size_t size)
 {
-    const char *p = f->nonnull;
+    const char *p = keys;
     while (p && *p) {
-        char key[40], name[96];
         size_t n = strcspn(p, " ");
-        if (n > 0 && n < sizeof key) {
+        if (n > 0 && n < size) {
             memcpy(key, p, n);
             key[n] = '\0';
             const json_t *v = json_object_get(r->cfg, key);
-            if (v && json_is_null(v))
-                return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
-                            "%s is null: %s declares it without None and transformers "
-                            "refuses the config (a null is not read as the default)",
-                            name, f->nonnull_source ? f->nonnull_source : "the config class");
+            /* rope_theta beside a RoPE block's own: the config class keeps
+             * the block's (setdefault) and never reads the null */
+            const json_t *rp = json_object_get(r->cfg, "rope_parameters");
+            if (!json_is_object(rp))
+                rp = json_object_get(r->cfg, "rope_scaling");
+            int beside = misread && strcmp(key, "rope_theta") == 0 && json_is_object(rp) &&
+                         json_is_number(json_object_get(rp, "rope_theta"));
+            if (v && json_is_null(v) && !beside)
+                return 1;
         }
         p += n;
         p += strspn(p, " ");
     }
+    return 0;
+}
+
+/* A null at a key the family's config class declares without None:
+ * transformers 5.23's validation refuses the config, so it is refused here by
+ * name rather than read as absent (posenc_model_family.nonnull). A null the
+ * class accepts but the model then does not read as the default
+ * (posenc_model_family.null_misread: Roberta's pad_token_id in
+ * input_ids.ne(padding_idx), DeepSeek V3's `if config.rope_interleave`) is
+ * refused the same way. */
+static posenc_status refuse_nulls(mread *r, const posenc_model_family *f)
+{
+    char key[40], name[96];
+    if (null_in(r, f->nonnull, 0, key, sizeof key))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
+                    "%s is null: %s declares it without None and transformers "
+                    "refuses the config (a null is not read as the default)",
+                    name, f->nonnull_source ? f->nonnull_source : "the config class");
+    if (null_in(r, f->null_misread, 1, key, sizeof key))
+        return FAIL(r, POSENC_ERR_FORMAT, kn(r, key, name, sizeof name),
+                    "%s is null: transformers 5.23 accepts it, but then %s does not compute "
+                    "the default (a null is not read as the default)",
+                    name, f->null_misread_source ? f->null_misread_source : "the model");
     return POSENC_OK;
 }
 
