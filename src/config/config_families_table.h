@@ -49,6 +49,15 @@
     .full_rope = POSENC_TROPE_SCALED, .sliding_rope = POSENC_TROPE_SCALED,                     \
     .flags = POSENC_FAMILY_TYPE_SETS
 
+/* rope_theta null with no rope_parameters.rope_theta: the config class
+ * accepts it and the family's rotary init then computes base ** ... with
+ * None (at: its modeling file and line), so the null is refused by name
+ * (tests/hf/test_nulls_hf.py). */
+#define THETA_NULL_FAILS(at)                                                                   \
+    .null_misread = "rope_theta",                                                              \
+    .null_misread_source = at " (base ** ...: a rope_theta None, with no "                     \
+                              "rope_parameters.rope_theta, fails; transformers 5.23.0)"
+
 /* ---- RefinedWeb / RefinedWebModel: Falcon's first remote-code configs.
  * RWConfig attribute_map num_hidden_layers -> n_layer, num_attention_heads ->
  * n_head; no rope_theta (base 10000); alibi key as Falcon. Read as falcon
@@ -75,9 +84,7 @@
            "configuration_afmoe.py L76-110",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_afmoe.py L76-85 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_afmoe.py L76 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_afmoe.py L76")},
 
 WRAPPER("aimv2", NULL, LEARNED, "text_config", "aimv2_text_model", "models/aimv2/configuration_aimv2.py L144 (transformers 5.23.0)"),
 
@@ -164,9 +171,7 @@ WRAPPER("altclip", NULL, LEARNED, "text_config", "altclip_text_model", "models/a
            "L63-85",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_arcee.py L63-69 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_arcee.py L117 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_arcee.py L117")},
 
 WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configuration_aria.py L118-126 (transformers 5.23.0)"),
 
@@ -181,9 +186,7 @@ WRAPPER("aria", "Aria", ROPE, "text_config", "aria_text", "models/aria/configura
            "(transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_aria.py L62-69 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_aria.py L611 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_aria.py L611")},
 WRAPPER("audioflamingo3", NULL, ROPE, "text_config", "qwen2", "models/audioflamingo3/configuration_audioflamingo3.py L99 (text_config default qwen2; transformers 5.23.0)"),
 
 /* ---- axk1 (A.X K1): DeepSeek V3's MLA: RoPE on the qk_rope_head_dim part
@@ -220,9 +223,7 @@ WRAPPER("audioflamingo3", NULL, ROPE, "text_config", "qwen2", "models/audioflami
  .nonnull = "head_dim hidden_size index_head_dim max_position_embeddings "
             "num_attention_heads num_hidden_layers qk_rope_head_dim",
  .nonnull_source = "configuration_axk2.py L93-130 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_axk2.py L136 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_axk2.py L136")},
 
 WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/configuration_aya_vision.py L49 (text_config default cohere2; transformers 5.23.0)"),
 
@@ -266,9 +267,7 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
            "L144, L224, L851-853 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_bamba.py L51-64 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_bamba.py L85 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_bamba.py L85")},
 
 /* ---- bart: learned absolute in both stacks, offset 2.
  * models/bart/modeling_bart.py @41d3f466 L65-89 (BartLearnedPositionalEmbedding,
@@ -370,9 +369,7 @@ WRAPPER("aya_vision", NULL, MIXED, "text_config", "cohere2", "models/aya_vision/
            "L42-48",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_bitnet.py L45-51 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_bitnet.py L296 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_bitnet.py L296")},
 
 /* ---- blenderbot: BART's layout with a learned table from row 0 (no offset)
  * in the encoder and the decoder. */
@@ -672,9 +669,7 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
            "configuration_csm.py L122-175 (transformers 5.23.0)",
  .nonnull = "num_hidden_layers",
  .nonnull_source = "configuration_csm.py L139 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_csm.py L152 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_csm.py L152")},
 /* ---- csm_depth_decoder_model: CSM's depth decoder, the same attention and
  * rotary code (its positions are the codebook indices 0..num_codebooks-1);
  * rope_theta default 500000. models/csm/modeling_csm.py L400-483;
@@ -686,9 +681,7 @@ WRAPPER("cosmos3_omni", "Cosmos3Omni", ROPE, "text_config", "qwen3_vl_text", "mo
            "(transformers 5.23.0)",
  .nonnull = "num_hidden_layers",
  .nonnull_source = "configuration_csm.py L60 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_csm.py L152 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_csm.py L152")},
 
 /* ---- ctrl: a fixed sinusoid pos_encoding of n_positions rows in float32
  * (positional_encoding: angles pos / 10000^(2 (i // 2) / d) with
@@ -913,9 +906,7 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
            "configuration_diffllama.py L51-76",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_diffllama.py L51-57 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_diffllama.py L100 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_diffllama.py L100")},
 
 /* ---- distilbert: learned absolute table, or sinusoid (sin even, cos odd
  * elements of pos / 10000^(2(j//2)/dim)) with sinusoidal_pos_embds.
@@ -937,9 +928,7 @@ WRAPPER("deepseek_vl_hybrid", NULL, ROPE, "text_config", "llama", "models/deepse
            "L74-85",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_doge.py L74-85 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_doge.py L107 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_doge.py L107")},
 
 /* ---- dots1: llama's rotate_half (HALF) over the whole head (head_dim, else
  * hidden_size / heads), one rotary for every layer: layer_types only picks the
@@ -1012,9 +1001,7 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
  .nonnull_source = "configuration_emu3.py L101-110 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_emu3.py L1161 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_emu3.py L1161")},
 
 /* ---- encoder-decoder (EncoderDecoderModel): two models of any families
  * joined by cross-attention (BERT2BERT, BERT2GPT2, RoBERTa2RoBERTa), the
@@ -1058,9 +1045,7 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
            "configuration_ernie4_5.py L47, L65-81",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_ernie4_5.py L65-71 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_ernie4_5.py L75 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_ernie4_5.py L75")},
 {.model_type = "ernie4_5_moe", .rotary = WHOLE_HEAD, .arch = "Ernie4_5_Moe", .scheme = POSENC_SCHEME_ROPE,
  .layout = INTERLEAVED, .base_default = 500000.0, .default_layers = 28, .default_hidden = 2560,
  .default_heads = 20,
@@ -1068,9 +1053,7 @@ WRAPPER("emu3", "Emu3", ROPE, "text_config", "emu3_text_model", "models/emu3/con
            "configuration_ernie4_5_moe.py L62, L95-98",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_ernie4_5_moe.py L95-101 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_ernie4_5_moe.py L115 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_ernie4_5_moe.py L115")},
 
 /* ---- ernie4_5_vl_moe, ernie4_5_vl_moe_text (ERNIE 4.5 VL): a wrapper
  * (text_config, read as ernie4_5_vl_moe_text) and its language model's 3-D
@@ -1099,9 +1082,7 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
            "configuration_ernie4_5_vl_moe.py L84, L118-131 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_ernie4_5_vl_moe.py L122-128 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_ernie4_5_vl_moe.py L91 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_ernie4_5_vl_moe.py L91")},
 
 /* ---- esm: position_embedding_type picks the scheme (quirk_esm): "rotary"
  * (ESM-2) rotates q and k in every layer with rotate_half (HALF) over the
@@ -1130,9 +1111,7 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
            "L88-102",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_esmc.py L72-78 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_esmc.py L88 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_esmc.py L88")},
 
 /* ---- eurobert (encoder): llama's rotate_half (HALF, full head), head_dim
  * null: hidden_size / heads, rope_theta 10000. */
@@ -1142,9 +1121,7 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
            "configuration_eurobert.py L69-96",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_eurobert.py L69-75 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_eurobert.py L313 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_eurobert.py L313")},
 
 /* ---- evolla (its language model, the config's own keys): llama's
  * attention, rotate_half (HALF) over the whole head (head_dim, else
@@ -1159,9 +1136,7 @@ WRAPPER("ernie4_5_vl_moe", "Ernie4_5_VLMoe", ROPE, "text_config", "ernie4_5_vl_m
            "configuration_evolla.py L64-145 (transformers 5.23.0)",
  .nonnull = "hidden_size num_hidden_layers num_attention_heads",
  .nonnull_source = "configuration_evolla.py L108-111 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_evolla.py L1054 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_evolla.py L1054")},
 
 /* ---- exaone (EXAONE 3.0 / 3.5 remote code): refused. Its own
  * modeling_exaone.py was not found to read; its configuration class (vLLM's
@@ -1189,9 +1164,7 @@ REFUSED("exaone", "Exaone", ROPE, HALF,
  .source = "models/exaone4/modular_exaone4.py @26892c16 L180-215, L239-280",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_exaone4.py L80-86 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_exaone4.py L102 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_exaone4.py L102")},
 
 WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/configuration_exaone4_5.py L68 (text_config default exaone4; transformers 5.23.0)"),
 
@@ -1216,9 +1189,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "sliding_window",
  .nonnull_source = "configuration_exaone_moe.py L89-105 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_exaone_moe.py L441 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_exaone_moe.py L441")},
 
 /* ---- falcon: rotate_half RoPE over the head, or ALiBi with alibi: true:
  * BLOOM's slopes cast to bfloat16 (modeling_falcon.py @e2412028 L170-195),
@@ -1232,9 +1203,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
            "configuration_falcon.py @3f832360 L111-130",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_falcon.py L67-82 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_falcon.py L135 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_falcon.py L135")},
 
 /* ---- falcon_h1: every layer is "hybrid" (attention and a Mamba 2 mixer
  * side by side), the attention rotate_half RoPE over the head.
@@ -1248,9 +1217,7 @@ WRAPPER("exaone4_5", NULL, MIXED, "text_config", "exaone4", "models/exaone4_5/co
            "L212, L1186 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_falcon_h1.py L62-75 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_falcon_h1.py L84 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_falcon_h1.py L84")},
 
 /* ---- falcon_mamba: Mamba layers only, no attention: no positions.
  * transformers 5.23.0 models/falcon_mamba/modeling_falcon_mamba.py (no
@@ -1302,9 +1269,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
            "configuration_flex_olmo.py L51, L73-76",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_flex_olmo.py L73-79 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_flex_olmo.py L99 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_flex_olmo.py L99")},
 
 /* ---- flint: q/k norms, then rotate_half RoPE (HALF, full head, head_dim 128)
  * on the sliding-window layers only ("Only sliding-window layers are rotary;
@@ -1321,9 +1286,7 @@ WRAPPER("flava", NULL, LEARNED, "text_config", "flava_text_model", "models/flava
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers sliding_window",
  .nonnull_source = "configuration_flint.py L73-100 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_flint.py L422 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_flint.py L422")},
 WRAPPER("florence2", NULL, LEARNED, "text_config", "bart", "models/florence2/configuration_florence2.py L111 (text_config default bart; transformers 5.23.0)"),
 
 /* ---- fnet: BERT's learned table, offset 0 (positions 0..seq_len-1). Its
@@ -1387,9 +1350,7 @@ WRAPPER("fuyu", NULL, ROPE, "text_config", "persimmon", "models/fuyu/configurati
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_gemma.py L68-75 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_gemma.py L132 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_gemma.py L132")},
 
 /* ---- gemma2: rotate_half, one rotary for all layers (layer_types only
  * choose the mask). models/gemma2/modeling_gemma2.py @9bd8dd18 (rotate_half,
@@ -1402,9 +1363,7 @@ WRAPPER("fuyu", NULL, ROPE, "text_config", "persimmon", "models/fuyu/configurati
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_gemma2.py L69-76 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_gemma2.py L117 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_gemma2.py L117")},
 
 WRAPPER("gemma3", NULL, ROPE, "text_config", "gemma3_text", "models/gemma3/configuration_gemma3.py @26892c16 L283-290"),
 
@@ -1555,9 +1514,7 @@ WRAPPER("glm46v", "Glm46V", ROPE, "text_config", "glm4v_text", "models/glm46v/co
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "qk_rope_head_dim rope_interleave",
  .nonnull_source = "configuration_glm4_moe_lite.py L83-113 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_glm4_moe_lite.py L84 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_glm4_moe_lite.py L84")},
 
 WRAPPER("glm4v", "Glm4v", ROPE, "text_config", "glm4v_text", "models/glm4v/configuration_glm4v.py L159-161 (transformers 5.23.0)"),
 WRAPPER("glm4v_moe", "Glm4vMoe", ROPE, "text_config", "glm4v_moe_text", "models/glm4v_moe/configuration_glm4v_moe.py (Glm4vMoeConfig; transformers 5.23.0)"),
@@ -1665,9 +1622,7 @@ WRAPPER("glm_ocr", "GlmOcr", ROPE, "text_config", "glm_ocr_text", "models/glm_oc
            "configuration_glm_ocr.py L112-118 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_glm_ocr.py L112-118 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_glm_ocr.py L532 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_glm_ocr.py L532")},
 WRAPPER("glmasr", NULL, ROPE, "text_config", "llama", "models/glmasr/configuration_glmasr.py L85-87 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configuration_got_ocr2.py L91-93 (text_config default qwen2; transformers 5.23.0)"),
 
@@ -1775,9 +1730,7 @@ WRAPPER("got_ocr2", NULL, ROPE, "text_config", "qwen2", "models/got_ocr2/configu
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
  .nonnull_source = "configuration_gradium_phonon_tts.py L143-156 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_gradium_phonon_tts.py L373 (base ** ...: a rope_theta None, "
-                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_gradium_phonon_tts.py L373")},
 
 /* ---- granite: llama's RoPE (HALF, full head). */
 {.model_type = "granite", .rotary = WHOLE_HEAD, .arch = "Granite", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
@@ -1800,9 +1753,7 @@ WRAPPER("granite4_vision", "Granite4Vision", ROPE, "text_config", "granite4_visi
            "configuration_granite4_vision.py L45-95 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_granite4_vision.py L68-74 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_granite4_vision.py L246 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_granite4_vision.py L246")},
 
 WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docling_text", "models/granite_docling/configuration_granite_docling.py L171-177 (transformers 5.23.0)"),
 
@@ -1818,9 +1769,7 @@ WRAPPER("granite_docling", "GraniteDocling", ROPE, "text_config", "granite_docli
            "configuration_granite_docling.py L105-160 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_granite_docling.py L127-133 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_granite_docling.py L408 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_granite_docling.py L408")},
 WRAPPER("granite_speech", NULL, ROPE, "text_config", "granite", "models/granite_speech/configuration_granite_speech.py L114 (text_config default granite; transformers 5.23.0)"),
 WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/granite_speech_plus/configuration_granite_speech_plus.py L125 (text_config default granite; transformers 5.23.0)"),
 
@@ -1842,9 +1791,7 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
            "configuration_granite_swa.py L28-122",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_granite_swa.py L78-84 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_granite_swa.py L362 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_granite_swa.py L362")},
 
 /* ---- granitemoe, granitemoeshared: granite's RoPE (llama's rotate_half,
  * HALF, full head); attention_multiplier is the softmax scale, not a factor
@@ -1858,9 +1805,7 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
            "configuration_granitemoe.py L60-63",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_granitemoe.py L60-66 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_granitemoe.py L99 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_granitemoe.py L99")},
 
 /* granitemoe_swa: see granite_swa above. */
 {.model_type = "granitemoe_swa", .rotary = WHOLE_HEAD, .arch = "GraniteMoeSWA", .scheme = POSENC_SCHEME_ROPE,
@@ -1870,9 +1815,7 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
            "(5.23.0); configuration_granitemoe_swa.py L30-127",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_granitemoe_swa.py L78-84 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_granitemoe_swa.py L468 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_granitemoe_swa.py L468")},
 
 /* ---- granitemoehybrid (Granite 4.0-H): Mamba 2 layers and attention
  * layers (layer_types, legacy names "mamba" and "attention"; default all
@@ -1898,9 +1841,7 @@ WRAPPER("granite_speech_plus", NULL, ROPE, "text_config", "granite", "models/gra
            "(5.23.0); configuration_granitemoeshared.py L71-74",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_granitemoeshared.py L71-77 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_granitemoeshared.py L445 (base ** ...: a rope_theta None, "
-                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_granitemoeshared.py L445")},
 
 WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models/groupvit/configuration_groupvit.py L135 (transformers 5.23.0)"),
 
@@ -1926,9 +1867,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "configuration_gte.py L50-67",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_gte.py L50-57 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_gte.py L119 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_gte.py L119")},
 
 /* ---- helium: GLM's interleaved pairs (rotate_half on 0::2, 1::2; cos/sin
  * repeat_interleave(2)), full head, head_dim 128, default_theta 100000. */
@@ -1940,9 +1879,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_helium.py L59-67 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_helium.py L96 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_helium.py L96")},
 
 /* ---- higgs_audio_v2 (Higgs Audio v2): llama's rotate_half (HALF, whole
  * head_dim 128) in every layer (the audio tokens take their own MLP and norms,
@@ -1970,9 +1907,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_hrm_text.py L75-92 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_hrm_text.py L377 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_hrm_text.py L377")},
 
 /* ---- hunyuan (Hunyuan-A13B's remote code: auto_map hunyuan.py, whose
  * decoder layers come from modeling_hunyuan.py; Tencent-Hunyuan/Hunyuan-A13B
@@ -2014,9 +1949,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "L287-355 (5.23.0); configuration_hunyuan_v1_dense.py L37-56",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_hunyuan_v1_dense.py L37-43 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_hunyuan_v1_dense.py L327 (base ** ...: a rope_theta None, "
-                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_hunyuan_v1_dense.py L327")},
 
 {.model_type = "hunyuan_v1_moe", .rotary = WHOLE_HEAD, .arch = "HunYuanMoEV1", .scheme = POSENC_SCHEME_ROPE,
  .layout = HALF, .base_default = 10000.0, .default_layers = 32, .default_hidden = 4096,
@@ -2025,9 +1958,7 @@ WRAPPER("groupvit", NULL, LEARNED, "text_config", "groupvit_text_model", "models
            "configuration_hunyuan_v1_moe.py L52-75",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_hunyuan_v1_moe.py L52-58 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_hunyuan_v1_moe.py L411 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_hunyuan_v1_moe.py L411")},
 
 /* ---- hunyuan_vl, hunyuan_vl_text (HunYuan VL / HunyuanOCR): refused. The
  * language model is HunYuan Dense V1's (rotate_half, then the q/k
@@ -2072,9 +2003,7 @@ REFUSED("hunyuan_vl_text", NULL, ROPE, HALF,
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_hy_v3.py L82-89 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_hy_v3.py L98 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_hy_v3.py L98")},
 
 /* ---- hy_v4 (HY V4): refused. DeepSeek's MLA with half-split RoPE
  * (apply_rotary_pos_emb, rotate_half) on the qk_rope_head_dim part, and a
@@ -2099,9 +2028,7 @@ REFUSED("hy_v4", "HYV4", ROPE, HALF,
            "configuration_hyperclovax.py L80-105",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_hyperclovax.py L80-86 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_hyperclovax.py L96 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_hyperclovax.py L96")},
 WRAPPER("hyperclovax_vision_v2", NULL, ROPE, "text_config", "hyperclovax", "models/hyperclovax_vision_v2/configuration_hyperclovax_vision_v2.py L48 (text_config default hyperclovax; transformers 5.23.0)"),
 
 /* ---- ibert: RoBERTa's embeddings as QuantEmbedding tables (the plain
@@ -2215,9 +2142,7 @@ REFUSED("internlm", "InternLM", ROPE, HALF,
            "(auto/modeling_auto.py L294)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_internlm3.py L64-70 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_llama.py L105")},
 
 WRAPPER("internvl", NULL, ROPE, "text_config", "qwen2", "models/internvl/configuration_internvl.py L110 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/InternVL internvl_chat configuration_internvl_chat.py, modeling_internvl_chat.py (language_model from llm_config)"),
@@ -2233,9 +2158,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
            "(auto/modeling_auto.py L297)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_iquestcoder.py L64-70 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_llama.py L105")},
 
 /* ---- jais2: llama's rotate_half (HALF, full head), head_dim 128, rope_theta
  * 10000. */
@@ -2246,9 +2169,7 @@ WRAPPER("internvl_chat", "InternVLChat", ROPE, "llm_config", NULL, "OpenGVLab/In
            "L64-81",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_jais2.py L64-70 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_jais2.py L290 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_jais2.py L290")},
 
 /* ---- jamba: attention every attn_layer_period layers at attn_layer_offset
  * (8, 4), Mamba elsewhere; the attention has no RoPE (JambaAttention never
@@ -2280,9 +2201,7 @@ WRAPPER("janus", NULL, ROPE, "text_config", "llama", "models/janus/configuration
            "configuration_jetmoe.py L48-54, L75-76",
  .nonnull = "hidden_size kv_channels max_position_embeddings num_hidden_layers",
  .nonnull_source = "configuration_jetmoe.py L51-56 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_jetmoe.py L101 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_jetmoe.py L101")},
 WRAPPER("jev", NULL, MIXED, "text_config", "qwen3_5_text", "models/jev/configuration_jev.py L121 (text_config default qwen3_5_text; transformers 5.23.0)"),
 
 /* ---- jina_embeddings_v3 (encoder): llama's rotate_half (HALF, full head),
@@ -2294,9 +2213,7 @@ WRAPPER("jev", NULL, MIXED, "text_config", "qwen3_5_text", "models/jev/configura
            "L229 (5.23.0); configuration_jina_embeddings_v3.py L51-69",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_jina_embeddings_v3.py L51-58 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_jina_embeddings_v3.py L122 (base ** ...: a rope_theta None, "
-                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_jina_embeddings_v3.py L122")},
 
 /* ---- kimi_k2 (Kimi K2 remote code): DeepSeek V3's model under its own
  * model_type ("Kimi-K2 reuses the DeepseekV3CausalLM architecture ... we set
@@ -2340,9 +2257,7 @@ WRAPPER("kimi_k25", NULL, ROPE, "text_config", "deepseek_v3", "models/kimi_k25/c
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers sliding_window",
  .nonnull_source = "configuration_kolibri1.py L74-95 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_kolibri1.py L428 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_kolibri1.py L428")},
 
 /* ---- kosmos-2: its text model kosmos_2_text_model (text_config). */
 WRAPPER("kosmos-2", "Kosmos2", SINUSOID, "text_config", "kosmos_2_text_model",
@@ -2404,9 +2319,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
            "5.23.0)",
  .nonnull = "num_hidden_layers sliding_window",
  .nonnull_source = "configuration_kyutai_speech_to_text.py L63, L72 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_kyutai_speech_to_text.py L157 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_kyutai_speech_to_text.py L157")},
 
 /* ---- laguna: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, one RoPE per layer type from
@@ -2464,9 +2377,7 @@ WRAPPER("kosmos-2.5", "Kosmos2_5", SINUSOID, "text_config", "kosmos_2_5_text_mod
            "L236, L387 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_lfm2.py L59-64 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_lfm2.py L97 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_lfm2.py L97")},
 
 /* ---- lfm2_moe: LFM2's layers with MoE MLPs; layer_types has no default
  * (None: the model cannot be built), rope_theta 1e6. transformers 5.23.0
@@ -2519,9 +2430,7 @@ WRAPPER("lighton_ocr", NULL, ROPE, "text_config", "qwen3", "models/lighton_ocr/c
  .source = "models/llama/modeling_llama.py @9bd8dd18 L94-159; configuration_llama.py @26892c16",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_llama.py L65-71 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_llama.py L105 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_llama.py L105")},
 
 WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/configuration_llama4.py (Llama4Config)"),
 
@@ -2543,9 +2452,7 @@ WRAPPER("llama4", NULL, MIXED, "text_config", "llama4_text", "models/llama4/conf
  .nonnull = "attn_scale floor_scale head_dim hidden_size max_position_embeddings "
             "num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_llama4.py L131-163 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_llama4.py L211 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_llama4.py L211")},
 
 WRAPPER("llava", NULL, ROPE, "text_config", "llama", "models/llava/configuration_llava.py L67 (text_config default llama; transformers 5.23.0)"),
 WRAPPER("llava_llama", NULL, ROPE, "llm_cfg", NULL, "NVlabs/VILA llava/model/language_model/llava_llama.py, llava/model/configuration_llava.py (llm_cfg)"),
@@ -2567,9 +2474,7 @@ WRAPPER("llava_onevision", NULL, ROPE, "text_config", "qwen2", "models/llava_one
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads num_layers "
             "qk_rope_head_dim",
  .nonnull_source = "configuration_longcat_flash.py L86-107 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_longcat_flash.py L100 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_longcat_flash.py L100")},
 
 /* ---- longformer: RoBERTa's embeddings: a learned table whose row of position
  * 0 is padding_idx + 1; its sliding-window and global attention add no
@@ -2784,9 +2689,7 @@ WRAPPER("metaclip_2", NULL, LEARNED, "text_config", "metaclip_2_text_model", "mo
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "qk_rope_head_dim",
  .nonnull_source = "configuration_minicpm3.py L89-112 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_minicpm3.py L112 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_minicpm3.py L112")},
 
 WRAPPER("minicpm_ocr", "MiniCPMOCR", MIXED, "text_config", "qwen3_5_text", "models/minicpm_ocr/configuration_minicpm_ocr.py L79-81 (transformers 5.23.0)"),
 
@@ -2816,9 +2719,7 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
            "L125, L321-329, L425, L542 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_minimax.py L87-94 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_minimax.py L155 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_minimax.py L155")},
 
 /* ---- minimax_m2: q/k norms over the whole projections, then rotate_half
  * (HALF) over the first int(head_dim * partial_rotary_factor) elements;
@@ -2837,9 +2738,7 @@ WRAPPER("minicpmv4_7", "MiniCPMV4_7", MIXED, "text_config", "qwen3_5_text", "mod
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_minimax_m2.py L76-83 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_minimax_m2.py L182 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_minimax_m2.py L182")},
 
 /* ---- minimax_m3_vl, minimax_m3_vl_text (MiniMax-M3): refused. Layers of
  * type minimax_m3_sparse build a Lightning Indexer that rotates its own q and
@@ -2871,9 +2770,7 @@ REFUSED("minimax_m3_vl_text", NULL, ROPE, HALF,
            "configuration_ministral.py L66-98",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_ministral.py L67-74 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_ministral.py L314 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_ministral.py L314")},
 
 /* ---- ministral3: llama-style RoPE; queries scaled after RoPE by
  * 1 + beta * log(1 + floor(pos / original_max_position_embeddings)) with
@@ -2961,9 +2858,7 @@ WRAPPER("mllama", "Mllama", MIXED, "text_config", "mllama_text_model", "models/m
            "L1022-1031 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_mllama.py L125-133 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_mllama.py L746 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_mllama.py L746")},
 
 /* ---- mobilebert: a learned table hidden_size wide (the word embeddings
  * are embedding_size wide and go through a projection first; the position
@@ -3037,9 +2932,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_molmo2.py L135-147 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_molmo2.py L137 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_molmo2.py L137")},
 
 /* ---- moshi: the main (temporal) decoder rotates every layer with
  * rotate_half (HALF) over the whole head, theta from the rope block (class
@@ -3055,9 +2948,7 @@ WRAPPER("molmo2", "Molmo2", ROPE, "text_config", "molmo2_text", "models/molmo2/c
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "sliding_window",
  .nonnull_source = "configuration_moshi.py L137-148 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_moshi.py L299 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_moshi.py L299")},
 WRAPPER("moss_transcribe_diarize", NULL, ROPE, "text_config", "qwen3", "models/moss_transcribe_diarize/configuration_moss_transcribe_diarize.py L98-100 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- mpnet: RoBERTa's learned table (padding_idx 1: rows from 2) plus T5's
@@ -3127,9 +3018,7 @@ WRAPPER("muse_glimmer", "MuseGlimmer", MIXED, "text_config", "muse_glimmer_text"
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_muse_glimmer.py L117-124 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_muse_glimmer.py L191 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_muse_glimmer.py L191")},
 
 /* ---- muse_spark, muse_spark_text: muse_glimmer's rule (the text classes
  * derive from muse_glimmer's, modular_muse_spark.py L81, L396, L463, L527):
@@ -3220,9 +3109,7 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
            "configuration_nanochat.py L54-72 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_nanochat.py L55-60 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_nanochat.py L92 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_nanochat.py L92")},
 
 /* ---- nemotron: rotate_half (HALF) over the first int(head_dim *
  * partial_rotary_factor) elements, factor 0.5 by default (the config's
@@ -3237,9 +3124,7 @@ WRAPPER("musicgen_melody", "MusicgenMelody", SINUSOID, "decoder", "musicgen_melo
            "configuration_nemotron.py L55-77",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_nemotron.py L55-62 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_nemotron.py L119 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_nemotron.py L119")},
 
 /* ---- nemotron_h: Mamba 2, attention, MLP and MoE layers (layers_block_type,
  * or hybrid_override_pattern "M" / "*" / "-" / "E"; its length is the
@@ -3314,9 +3199,7 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
  .nonnull_source = "configuration_nomic_bert.py L51-62 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_nomic_bert.py L121 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_nomic_bert.py L121")},
 
 /* ---- nystromformer: a learned table of max_position_embeddings + 2 rows
  * read at position + 2 (position_ids = arange + 2); the Nystrom
@@ -3389,9 +3272,7 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
            "L64-67",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_olmoe.py L64-70 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_olmoe.py L96 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_olmoe.py L96")},
 
 /* ---- openai-gpt (GPT-1): a learned table positions_embed of n_positions
  * rows, offset 0 (position_ids 0..seq_len-1). OpenAIGPTConfig
@@ -3428,9 +3309,7 @@ WRAPPER("nemotron_h_omni", NULL, NONE, "text_config", "nemotron_h", "models/nemo
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers sliding_window",
  .nonnull_source = "configuration_openai_privacy_filter.py L73-84 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_openai_privacy_filter.py L95 (base ** ...: a rope_theta None, "
-                        "with no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_openai_privacy_filter.py L95")},
 
 /* ---- opt: learned absolute, offset 2 (positions count non-pad tokens).
  * models/opt/modeling_opt.py @e2412028 L51-76, L314-349;
@@ -3513,9 +3392,7 @@ WRAPPER("owlvit", NULL, LEARNED, "text_config", "owlvit_text_model", "models/owl
            "configuration_paddleocr_vl.py L97, L114-137 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_paddleocr_vl.py L115-121 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_paddleocr_vl.py L142 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_paddleocr_vl.py L142")},
 WRAPPER("paligemma", NULL, ROPE, "text_config", "gemma", "models/paligemma/configuration_paligemma.py L64 (text_config default gemma; transformers 5.23.0)"),
 
 /* ---- pegasus: PegasusSinusoidalPositionalEmbedding in both stacks: Marian's
@@ -3560,9 +3437,7 @@ WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_
            "(5.23.0); configuration_persimmon.py L43-62",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_persimmon.py L43-48 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_persimmon.py L91 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_persimmon.py L91")},
 
 /* ---- phi: rotate_half over the first int(head_dim * partial_rotary_factor)
  * elements (default 0.5). */
@@ -3662,9 +3537,7 @@ WRAPPER("perception_lm", NULL, ROPE, "text_config", "llama", "models/perception_
  .source = "models/phimoe/modular_phimoe.py (PhimoeRotaryEmbedding short_mscale/long_mscale)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_phimoe.py L63-69 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_phimoe.py L76 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_phimoe.py L76")},
 
 WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct_text_model", "models/pix2struct/modeling_pix2struct.py L78-110, L926-940; configuration_pix2struct.py L168-190 (transformers 5.23.0)"),
 
@@ -3707,9 +3580,7 @@ WRAPPER("pix2struct", "Pix2Struct", RELATIVE_BUCKETS, "text_config", "pix2struct
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "pad_token_id",
  .nonnull_source = "configuration_pocket_tts.py L120-133 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_pocket_tts.py L477 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_pocket_tts.py L477")},
 
 /* ---- pop2piano: T5's relative buckets (the first layer of each stack holds
  * relative_attention_bias), encoder then decoder. */
@@ -3778,9 +3649,7 @@ WRAPPER("qianfan_ocr", NULL, ROPE, "text_config", "qwen3", "models/qianfan_ocr/c
  .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
             "num_hidden_layers use_sliding_window",
  .nonnull_source = "configuration_qwen2.py L62-76 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen2.py L83 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen2.py L83")},
 
 WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L586-598 (transformers 5.23.0)"),
 
@@ -3800,9 +3669,7 @@ WRAPPER("qwen2_5_omni", "Qwen2_5Omni", ROPE, "thinker_config.text_config", "qwen
  .nonnull = "hidden_size max_position_embeddings max_window_layers num_attention_heads "
             "num_hidden_layers use_sliding_window",
  .nonnull_source = "configuration_qwen2_5_omni.py L173-186 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen2_5_omni.py L954 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen2_5_omni.py L954")},
 WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen2_5_omni_text", "models/qwen2_5_omni/configuration_qwen2_5_omni.py L255-263 (transformers 5.23.0)"),
 
 /* ---- qwen2_vl, qwen2_5_vl: wrappers; the language model is text_config
@@ -3825,9 +3692,7 @@ WRAPPER("qwen2_5_omni_thinker", "Qwen2_5OmniThinker", ROPE, "text_config", "qwen
            "L91, L110-113 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_qwen2_5_vl.py L110-116 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen2_5_vl.py L157 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen2_5_vl.py L157")},
 WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/configuration_qwen2_audio.py L95 (text_config default qwen2; transformers 5.23.0)"),
 {.model_type = "qwen2_moe", .rotary = WHOLE_HEAD, .arch = "Qwen2Moe", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .source = "models/qwen2_moe/modeling_qwen2_moe.py (llama apply_rotary_pos_emb)",
@@ -3843,9 +3708,7 @@ WRAPPER("qwen2_audio", NULL, ROPE, "text_config", "qwen2", "models/qwen2_audio/c
            "configuration_qwen2_vl.py L68, L87-90 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_qwen2_vl.py L87-93 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen2_vl.py L120 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen2_vl.py L120")},
 {.model_type = "qwen3", .rotary = WHOLE_HEAD, .arch = "Qwen3", .scheme = POSENC_SCHEME_ROPE, .layout = HALF, .default_head_dim = 128,
  .source = "models/qwen3/modeling_qwen3.py (llama apply_rotary_pos_emb)",
  .nonnull = "head_dim hidden_size max_position_embeddings max_window_layers "
@@ -3880,9 +3743,7 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_qwen3_5_moe.py L90-103 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen3_5_moe.py L107 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen3_5_moe.py L107")},
 {.model_type = "qwen3_5_text", .arch = "Qwen3_5Text", .scheme = POSENC_SCHEME_MIXED, .layout = HALF,
  .base_default = 10000.0, .partial_default = 0.25, .default_head_dim = 256,
  .default_hidden = 4096, .default_layers = 32, .default_heads = 16,
@@ -3894,9 +3755,7 @@ WRAPPER("qwen3_5_moe", "Qwen3_5Moe", MIXED, "text_config", "qwen3_5_moe_text", "
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_qwen3_5.py L83-97 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen3_5.py L111 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen3_5.py L111")},
 WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/configuration_qwen3_asr.py L101-103 (text_config default qwen3; transformers 5.23.0)"),
 
 /* ---- qwen3_moe: head_dim omitted is hidden_size / num_attention_heads, not
@@ -3927,9 +3786,7 @@ WRAPPER("qwen3_asr", NULL, ROPE, "text_config", "qwen3", "models/qwen3_asr/confi
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_qwen3_next.py L93-107 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen3_next.py L112 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen3_next.py L112")},
 
 WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "qwen3_omni_moe_text", "models/qwen3_omni_moe/configuration_qwen3_omni_moe.py L613-625 (transformers 5.23.0)"),
 
@@ -3947,9 +3804,7 @@ WRAPPER("qwen3_omni_moe", "Qwen3OmniMoe", ROPE, "thinker_config.text_config", "q
            "L2566-2700; configuration_qwen3_omni_moe.py L244-310 (transformers 5.23.0)",
  .nonnull = "num_hidden_layers max_window_layers",
  .nonnull_source = "configuration_qwen3_omni_moe.py L274, L287 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen3_omni_moe.py L2599 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen3_omni_moe.py L2599")},
 
 /* ---- qwen3_omni_moe (Qwen3-Omni): thinker_config.text_config
  * (configuration_qwen3_omni_moe.py L613-625); qwen3_omni_moe_text is
@@ -3996,9 +3851,7 @@ WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", 
            "configuration_qwen3_vl_moe.py L82-86, L108, L117 (transformers 5.23.0)",
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers",
  .nonnull_source = "configuration_qwen3_vl_moe.py L82-89 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen3_vl_moe.py L437 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen3_vl_moe.py L437")},
 {.model_type = "qwen3_vl_text", .arch = "Qwen3VLText", .scheme = POSENC_SCHEME_ROPE, .layout = HALF,
  .base_default = 500000.0, .default_layers = 32, .default_hidden = 4096, .default_heads = 32,
  .default_head_dim = 128, .mrope_default = {24, 20, 20},
@@ -4008,9 +3861,7 @@ WRAPPER("qwen3_vl_moe", "Qwen3VLMoe", ROPE, "text_config", "qwen3_vl_moe_text", 
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_qwen3_vl.py L85-92 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_qwen3_vl.py L143 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_qwen3_vl.py L143")},
 
 /* ---- qwen4_exp, qwen4_exp_text: refused. Qwen3.5-MoE's layers, whose
  * attention layers pick the keys they attend to with a QSA indexer: its
@@ -4180,9 +4031,7 @@ WRAPPER("sam3_lite_text", NULL, LEARNED, "text_config", "sam3_lite_text_text_mod
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_seed_oss.py L63-84 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_seed_oss.py L322 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_seed_oss.py L322")},
 WRAPPER("shieldgemma2", NULL, ROPE, "text_config", "gemma3_text", "models/shieldgemma2/configuration_shieldgemma2.py L65 (text_config default gemma3_text; transformers 5.23.0)"),
 WRAPPER("siglip", NULL, LEARNED, "text_config", "siglip_text_model", "models/siglip/configuration_siglip.py L137 (text_config default siglip_text_model; transformers 5.23.0)"),
 WRAPPER("siglip2", NULL, LEARNED, "text_config", "siglip2_text_model", "models/siglip2/configuration_siglip2.py L146 (text_config default siglip2_text_model; transformers 5.23.0)"),
@@ -4231,9 +4080,7 @@ WRAPPER("smolvlm", NULL, ROPE, "text_config", "llama", "models/smolvlm/configura
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_solar_open.py L64-90 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_solar_open.py L430 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_solar_open.py L430")},
 
 WRAPPER("speech-encoder-decoder", NULL, LEARNED, "decoder", "bert", "models/speech_encoder_decoder/configuration_speech_encoder_decoder.py L60-72 (transformers 5.23.0)"),
 
@@ -4501,9 +4348,7 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
  .nonnull = "hidden_size max_position_embeddings num_attention_heads num_hidden_layers "
             "sliding_window",
  .nonnull_source = "configuration_unlimited_ocr.py L190-230 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_unlimited_ocr.py L1665 (base ** ...: a rope_theta None, with "
-                        "no rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_unlimited_ocr.py L1665")},
 
 /* ---- vaultgemma: as gemma2, one rotary for every layer (layer_types, every
  * 2nd layer full, only choose the mask); rotate_half; base the mixin's
@@ -4520,9 +4365,7 @@ WRAPPER("unlimited_ocr", "UnlimitedOcr", ROPE, "text_config", "unlimited_ocr_tex
  .nonnull = "head_dim hidden_size max_position_embeddings num_attention_heads "
             "num_hidden_layers",
  .nonnull_source = "configuration_vaultgemma.py L68-75 (transformers 5.23.0)",
- .null_misread = "rope_theta",
- .null_misread_source = "modeling_vaultgemma.py L307 (base ** ...: a rope_theta None, with no "
-                        "rope_parameters.rope_theta, fails; transformers 5.23.0)"},
+ THETA_NULL_FAILS("modeling_vaultgemma.py L307")},
 WRAPPER("vibevoice_asr", NULL, ROPE, "text_config", "qwen2", "models/vibevoice_asr/configuration_vibevoice_asr.py L68 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("video_llama_3", NULL, ROPE, "text_config", "qwen2", "models/video_llama_3/configuration_video_llama_3.py L68 (text_config default qwen2; transformers 5.23.0)"),
 WRAPPER("video_llava", NULL, ROPE, "text_config", "llama", "models/video_llava/configuration_video_llava.py L58 (text_config default llama; transformers 5.23.0)"),
