@@ -125,6 +125,7 @@
  *   1.6 T5 relative buckets .... posenc_t5_bucket, posenc_t5_bucket_explain, and
  *                                the bias tensor posenc_t5_bias_f32
  *   1.7 sinusoid layouts ....... posenc_sinusoid_spec, posenc_sinusoid_family_spec,
+ *                                posenc_sinusoid_table_grows,
  *                                posenc_sinusoid_layout_fill_f32/_f64 ([scsc],
  *                                [sscc], [ccss]; fairseq, CTRL, MusicGen)
  *   1.8 MPNet, CPM-Ant, LongT5,  posenc_mpnet_bucket, posenc_cpmant_bucket,
@@ -715,6 +716,14 @@ typedef enum posenc_sinusoid_family {
 POSENC_NODISCARD
 posenc_status posenc_sinusoid_family_spec(posenc_sinusoid_family family, int64_t offset,
                                           posenc_sinusoid_spec *spec);
+
+/* 1 when a table of spec's family grows past its rows as the sequence
+ * does (fairseq's and MusicGen's make_weights: FREQ_FAIRSEQ with a padding
+ * offset, or COS_SIN), 0 when it ends at them, where transformers raises
+ * (Marian's, Pegasus's, CTRL's, TIPSv2's, Whisper's, DistilBERT's
+ * nn.Embedding or buffer); 0 for a NULL spec. golden, plot and Python give
+ * no vector past a table that ends. Thread-safe; no allocation. */
+int posenc_sinusoid_table_grows(const posenc_sinusoid_spec *spec);
 
 /* out is row-major [n_pos, D]: row t is the vector at pos[t] + spec->offset
  * in spec's layout (above). pos[t] are the token indices before the offset

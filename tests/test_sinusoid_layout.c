@@ -329,6 +329,26 @@ TEST(torch_steps_follow_the_float_angle_at_large_positions)
     CHECK(fabs(o[1] - sin(10.0)) < 1e-14); /* 100000 * 1e-4, exactly */
 }
 
+/* Which families' tables grow with the sequence: fairseq's from
+ * padding_idx + 1 and MusicGen's (make_weights again past the rows,
+ * modeling_m2m_100.py L143-145,
+ * modeling_musicgen.py L140-146) do; Marian's, CTRL's and the lesson's
+ * (nn.Embedding / a fixed buffer) do not, nor a fairseq spec at offset 0
+ * (PEGASUS-X's config length). */
+TEST(which_tables_grow)
+{
+    posenc_sinusoid_spec s;
+    static const struct { posenc_sinusoid_family fam; int64_t off; int grows; } C[] = {
+        {POSENC_SINUSOID_FAIRSEQ, 2, 1},  {POSENC_SINUSOID_MUSICGEN, 0, 1},
+        {POSENC_SINUSOID_FAIRSEQ, 0, 0},  {POSENC_SINUSOID_MARIAN, 0, 0},
+        {POSENC_SINUSOID_CTRL, 0, 0},     {POSENC_SINUSOID_LESSON, 0, 0}};
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        CHECK(posenc_sinusoid_family_spec(C[i].fam, C[i].off, &s) == POSENC_OK);
+        CHECK(posenc_sinusoid_table_grows(&s) == C[i].grows);
+    }
+    CHECK(posenc_sinusoid_table_grows(NULL) == 0);
+}
+
 TEST(arguments_are_checked)
 {
     posenc_sinusoid_spec s = spec_of(POSENC_SINUSOID_FAIRSEQ, 2);
@@ -374,6 +394,7 @@ int main(void)
     RUN(negative_positions_are_odd_in_sine_and_even_in_cosine);
     RUN(every_layout_matches_the_long_double_reference);
     RUN(torch_steps_follow_the_float_angle_at_large_positions);
+    RUN(which_tables_grow);
     RUN(arguments_are_checked);
     return check_summary("sinusoid_layout");
 }

@@ -341,10 +341,7 @@ static int golden_sinusoid(const char *path, const posenc_model *m, uint32_t lay
     cli_cannot_fail(posenc_model_layer_table(m, layer, &tb));
     if (!golden_list(list, tb.positions < 32 ? tb.positions : 32, &pos, &n))
         return EXIT_BAD;
-    /* fairseq's and MusicGen's tables grow past their rows (make_weights);
-     * Marian's, CTRL's, Whisper's and DistilBERT's end there */
-    int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
-                (spec.offset > 0 || spec.order == POSENC_SINUSOID_COS_SIN);
+    int grows = posenc_sinusoid_table_grows(&spec);
     for (size_t i = 0; i < n && !grows; i++)
         if (pos[i] + spec.offset >= tb.positions) {
             rc = cli_fail(stderr, "golden", 0,

@@ -403,15 +403,11 @@ static int kind_options(const plot_request *rq, unsigned long long given, char *
     return 1;
 }
 
-/* The last token index a sinusoid layer's table has, where transformers'
- * table ends (Marian's, Pegasus's, CTRL's, TIPSv2's, DistilBERT's,
- * Whisper's: nn.Embedding or a fixed buffer; posenc golden's rule,
- * cli/check/golden_tables.c), or -1 when it grows past its rows (fairseq's
- * and MusicGen's make_weights). */
+/* The last token index a sinusoid layer's table has, or -1 when it grows
+ * past its rows (posenc_sinusoid_table_grows). */
 static int64_t sinusoid_last_index(const posenc_sinusoid_spec *sp, const posenc_model_table *tb)
 {
-    if (sp->freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
-        (sp->offset > 0 || sp->order == POSENC_SINUSOID_COS_SIN))
+    if (posenc_sinusoid_table_grows(sp))
         return -1;
     return tb->positions - sp->offset - 1 < 0 ? 0 : tb->positions - sp->offset - 1;
 }

@@ -567,13 +567,9 @@ int pyposenc_scheme_values(const char *json, size_t len, int64_t layer, const in
         posenc_model_table tb = {0};
         if ((st = posenc_model_layer_sinusoid(m, (uint32_t)layer, &spec)) == POSENC_OK &&
             (st = posenc_model_layer_table(m, (uint32_t)layer, &tb)) == POSENC_OK) {
-            /* posenc golden's rule (cli/check/golden_tables.c golden_sinusoid):
-             * fairseq's and MusicGen's tables grow past their rows
-             * (make_weights); Marian's, Pegasus's, CTRL's, TIPSv2's (and
-             * PEGASUS-X's config length) end there, where transformers
-             * raises: no vector is given past them */
-            int grows = spec.freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
-                        (spec.offset > 0 || spec.order == POSENC_SINUSOID_COS_SIN);
+            /* no vector past a table that ends, where transformers raises
+             * (PEGASUS-X's config length too) */
+            int grows = posenc_sinusoid_table_grows(&spec);
             for (size_t i = 0; i < n && !grows && st == POSENC_OK; i++)
                 if (pos[i] >= 0 && pos[i] + spec.offset >= tb.positions) {
                     snprintf(detail, detail_size,

@@ -212,6 +212,12 @@ posenc_status posenc_sinusoid_layout_fill_f32(const posenc_sinusoid_spec *spec,
     return fill(spec, pos, n_pos, D, NULL, out);
 }
 
+int posenc_sinusoid_table_grows(const posenc_sinusoid_spec *spec)
+{
+    return spec && spec->freqs == POSENC_SINUSOID_FREQ_FAIRSEQ &&
+           (spec->offset > 0 || spec->order == POSENC_SINUSOID_COS_SIN);
+}
+
 posenc_status posenc_sinusoid_family_spec(posenc_sinusoid_family family, int64_t offset,
                                           posenc_sinusoid_spec *spec)
 {
